@@ -1,0 +1,67 @@
+"""Subject tags -> engine actions. Each module declares the tags it handles; the registry
+reads as the list of what a player can write."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from mailref.engine import Refused
+from mailref.engine.variants.base import Variant
+from mailref.read import Envelope
+
+
+@dataclass
+class GameView:
+    state: dict
+    variant: Variant
+    player: dict | None      # the sender, when registered
+
+    @property
+    def name(self) -> str | None:
+        return self.player["name"] if self.player else None
+
+
+Handler = Callable[[Envelope, GameView], dict[str, Any]]
+
+
+@dataclass
+class Route:
+    tag: str
+    fn: Handler
+    players_only: bool
+
+
+REGISTRY: dict[str, Route] = {}
+
+
+def handles(*tags: str, players_only: bool = True) -> Callable[[Handler], Handler]:
+    def register(fn: Handler) -> Handler:
+        for tag in tags:
+            REGISTRY[tag] = Route(tag, fn, players_only)
+        return fn
+    return register
+
+
+def dispatch(env: Envelope, view: GameView, tag: str) -> dict[str, Any]:
+    route = REGISTRY.get(tag)
+    if route is None:
+        raise Refused(f"[{tag}] is not a command here", "send [Help] for the commands")
+    if route.players_only and view.player is None:
+        raise Refused(f"{env.from_addr} is not a player of {view.state['name']}",
+                      "send [Join] with a body line `Name: YourName` to play")
+    return route.fn(env, view)
+
+
+def body_fields(text: str) -> dict[str, str]:
+    """`Key: value` lines, keys lower-cased."""
+    out: dict[str, str] = {}
+    for line in text.splitlines():
+        key, sep, value = line.partition(":")
+        if sep and key.strip() and len(key) < 30 and value.strip():
+            out.setdefault(key.strip().lower(), value.strip())
+    return out
+
+
+from mailref.handlers import absence, info, join, judgement, proposal, turn, vote  # noqa: E402,F401

@@ -1,0 +1,23 @@
+"""[CfJ] / [Judgement] / [Point of Order] question, and the judge's [Ruling] N."""
+
+from mailref.engine import Refused
+from mailref.handlers import GameView, handles
+from mailref.read import Envelope
+
+
+@handles("cfj", "point-of-order")
+def cfj(env: Envelope, view: GameView) -> dict:
+    question = env.subject.rest.strip() or env.text.strip().split("\n")[0]
+    if env.subject.is_reply and env.subject.number is not None:
+        raise Refused("that is a reply to a judgement; only its judge answers, with [Ruling] N")
+    if not question:
+        raise Refused("a call for judgement needs a question", "write the subject as: [CfJ] Your question")
+    return {"type": "cfj", "player": view.name, "question": question[:300], "text": env.text,
+            "kind": "point-of-order" if env.subject.tag == "point-of-order" else "cfj"}
+
+
+@handles("ruling")
+def ruling(env: Envelope, view: GameView) -> dict:
+    if env.subject.number is None:
+        raise Refused("say which judgement you rule on", "write the subject as: [Ruling] 3")
+    return {"type": "ruling", "player": view.name, "number": env.subject.number, "text": env.text}

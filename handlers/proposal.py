@@ -1,0 +1,35 @@
+"""[Proposal] Title: a new proposal (the body is its text), or, carrying a number or being a
+reply, a ballot on that proposal. [Withdraw] N withdraws your own pending proposal."""
+
+from mailref.engine import Refused
+from mailref.handlers import GameView, handles
+from mailref.handlers.vote import ballots
+from mailref.read import Envelope, RuleChangeError, read_rule_changes, strip_brace_comments
+
+
+@handles("proposal")
+def proposal(env: Envelope, view: GameView) -> dict:
+    if env.subject.number is not None or env.subject.is_reply:
+        return ballots(env, view)
+    title = env.subject.rest.strip()
+    if not title:
+        raise Refused("a proposal needs a title", "write the subject as: [Proposal] Your title")
+    text = env.text
+    if getattr(view.variant, "strip_braces", False):
+        text = strip_brace_comments(text)
+    try:
+        changes = read_rule_changes(text)
+    except RuleChangeError as e:
+        raise Refused(f"I could not read a rule change on line {e.line} (\"{e.text.strip()[:80]}\"): {e.why}",
+                      'Enact rule 24 "Title":\n<text>\nAmend rule 12 to read:\n<text>\n'
+                      'In rule 12, replace "old words" with "new words".\nRepeal rule 15.\n'
+                      'Retitle rule 12 to "New title".') from None
+    return {"type": "propose", "player": view.name, "title": title[:200], "text": text,
+            "changes": [c.as_dict() for c in changes]}
+
+
+@handles("withdraw")
+def withdraw(env: Envelope, view: GameView) -> dict:
+    if env.subject.number is None:
+        raise Refused("say which proposal to withdraw", "write the subject as: [Withdraw] 12")
+    return {"type": "withdraw", "player": view.name, "number": env.subject.number}

@@ -1,0 +1,3 @@
+from mailref.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,278 @@
+"""mailref.toml: embedded defaults, `mailref init`, and refusal of a bad file by key."""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path
+
+from mailref.timeutil import parse_duration
+
+
+class ConfigError(Exception):
+    """A bad configuration: names the file, the key and what is wrong."""
+
+
+@dataclass
+class SmtpIn:
+    host: str = "127.0.0.1"
+    port: int = 2525
+    max_message_size: int = 10 * 1024 * 1024
+
+
+@dataclass
+class Imap:
+    host: str = "127.0.0.1"
+    port: int = 993
+    ssl: bool = True
+    username: str = "referee"
+    password: str = field(default="", repr=False)  # never logged
+    folder: str = "INBOX"
+    processed_folder: str = "mailref/processed"
+    rejected_folder: str = "mailref/rejected"
+    idle: bool = True
+    poll_interval: timedelta = timedelta(seconds=60)
+    use_move: bool = True  # tests turn this off to prove the COPY/EXPUNGE path
+
+
+@dataclass
+class SmtpOut:
+    host: str = "127.0.0.1"
+    port: int = 25
+    starttls: bool = False
+    username: str = ""
+    password: str = field(default="", repr=False)
+
+
+@dataclass
+class Config:
+    path: Path | None
+    base: Path
+    database: str
+    from_address: str = "referee@localhost"
+    admin_address: str = "gm@localhost"
+    timezone: str = "UTC"
+    replies_per_sender_per_day: int = 20
+    smtp_in: SmtpIn | None = None
+    imap: Imap | None = None
+    smtp_out: SmtpOut | None = None
+    outbox_maildir: Path = Path("var/outbox")
+
+    def describe(self) -> str:
+        parts = [f"database {redact_url(self.database)}"]
+        parts.append(f"smtp listener {self.smtp_in.host}:{self.smtp_in.port}" if self.smtp_in else "no smtp listener")
+        parts.append(f"imap {self.imap.username}@{self.imap.host}:{self.imap.port}/{self.imap.folder}" if self.imap else "no imap")
+        parts.append(f"relay {self.smtp_out.host}:{self.smtp_out.port}" if self.smtp_out else f"outbox maildir {self.outbox_maildir}")
+        return ", ".join(parts)
+
+
+def redact_url(url: str) -> str:
+    return re.sub(r"//([^:/@]+):[^@]*@", r"//\1:***@", url)
+
+
+DEFAULT_TOML = """\
+# mailref configuration. Every key shown has its default value.
+# Durations are written 2s, 30m, 12h, 5d, 1d12h.
+
+[daemon]
+database = "sqlite:///var/mailref.sqlite3"  # any SQLAlchemy URL; relative paths are relative to this file
+from_address = "referee@localhost"          # envelope sender and From of everything it sends
+admin_address = "gm@localhost"              # alerts (and digests of games without a GM address)
+timezone = "UTC"                            # default display zone for new games
+replies_per_sender_per_day = 20             # then one notice, then silence until tomorrow
+
+[smtp_in]          # built-in listener (omit the table to disable)
+host = "127.0.0.1"
+port = 2525
+max_message_size = "10MB"
+
+# [imap]           # mailbox poller (uncomment to enable)
+# host = "127.0.0.1"
+# port = 993
+# ssl = true
+# username = "referee"
+# password_file = "imap.pass"   # or password = "..." ; never logged
+# folder = "INBOX"
+# processed_folder = "mailref/processed"
+# rejected_folder = "mailref/rejected"
+# idle = true                   # IMAP IDLE when the server offers it, else polling
+# poll_interval = "60s"
+
+# [smtp_out]       # relay for outgoing mail (omit: write to [outbox] maildir)
+# host = "127.0.0.1"
+# port = 25
+# starttls = false
+# username = ""
+# password_file = ""
+
+[outbox]
+maildir = "var/outbox"
+"""
+
+
+def _size(value: object, where: str) -> int:
+    if isinstance(value, int):
+        return value
+    m = re.fullmatch(r"\s*(\d+)\s*([kmg]?)b?\s*", str(value), re.I)
+    if not m:
+        raise ConfigError(f"{where}: {value!r} is not a size like 10MB")
+    return int(m.group(1)) * {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3}[m.group(2).lower()]
+
+
+class _Table:
+    """Reads one TOML table, naming file and key in every complaint."""
+
+    def __init__(self, data: dict, name: str, file: str, base: Path):
+        self.data, self.name, self.file, self.base = dict(data), name, file, base
+
+    def where(self, key: str) -> str:
+        return f"{self.file}: [{self.name}] {key}"
+
+    def get(self, key: str, kind: type, default):
+        if key not in self.data:
+            return default
+        value = self.data.pop(key)
+        if kind is bool and not isinstance(value, bool):
+            raise ConfigError(f"{self.where(key)}: expected true or false, got {value!r}")
+        if kind is int and (not isinstance(value, int) or isinstance(value, bool)):
+            raise ConfigError(f"{self.where(key)}: expected a whole number, got {value!r}")
+        if kind is str and not isinstance(value, str):
+            raise ConfigError(f"{self.where(key)}: expected a string, got {value!r}")
+        return value
+
+    def duration(self, key: str, default: timedelta) -> timedelta:
+        if key not in self.data:
+            return default
+        value = self.data.pop(key)
+        try:
+            return parse_duration(str(value))
+        except ValueError as e:
+            raise ConfigError(f"{self.where(key)}: {e}") from None
+
+    def secret(self, default: str = "") -> str:
+        password = self.get("password", str, None)
+        pfile = self.get("password_file", str, "")
+        if password is not None:
+            return password
+        if pfile:
+            p = (self.base / pfile) if not os.path.isabs(pfile) else Path(pfile)
+            try:
+                return p.read_text().strip()
+            except OSError as e:
+                raise ConfigError(f"{self.where('password_file')}: cannot read {p}: {e.strerror}") from None
+        return default
+
+    def done(self) -> None:
+        if self.data:
+            key = sorted(self.data)[0]
+            raise ConfigError(f"{self.where(key)}: unknown key")
+
+
+def _resolve_db(url: str, base: Path) -> str:
+    # sqlite:///relative/path is relative to the configuration file's folder.
+    if url.startswith("sqlite:///") and not url.startswith("sqlite:////") and ":memory:" not in url:
+        return "sqlite:///" + str((base / url[len("sqlite:///"):]).resolve())
+    return url
+
+
+def load(path: str | os.PathLike | None = None) -> Config:
+    """The configuration from PATH, $MAILREF_CONFIG, ./mailref.toml, or embedded defaults."""
+    if path is None:
+        path = os.environ.get("MAILREF_CONFIG") or None
+    if path is None and Path("mailref.toml").exists():
+        path = "mailref.toml"
+    if path is None:
+        text, file, base = DEFAULT_TOML, "<embedded defaults>", Path.cwd()
+    else:
+        p = Path(path)
+        try:
+            text = p.read_text()
+        except OSError as e:
+            raise ConfigError(f"{p}: cannot read: {e.strerror}") from None
+        file, base = str(p), p.resolve().parent
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{file}: not valid TOML: {e}") from None
+    known = {"daemon", "smtp_in", "imap", "smtp_out", "outbox"}
+    for key in data:
+        if key not in known:
+            raise ConfigError(f"{file}: [{key}]: unknown table (known: {', '.join(sorted(known))})")
+
+    d = _Table(data.get("daemon", {}), "daemon", file, base)
+    cfg = Config(
+        path=Path(path) if path else None,
+        base=base,
+        database=_resolve_db(d.get("database", str, "sqlite:///var/mailref.sqlite3"), base),
+        from_address=d.get("from_address", str, "referee@localhost"),
+        admin_address=d.get("admin_address", str, "gm@localhost"),
+        timezone=d.get("timezone", str, "UTC"),
+        replies_per_sender_per_day=d.get("replies_per_sender_per_day", int, 20),
+    )
+    try:
+        from zoneinfo import ZoneInfo
+
+        ZoneInfo(cfg.timezone)
+    except Exception:
+        raise ConfigError(f"{d.where('timezone')}: unknown time zone {cfg.timezone!r}") from None
+    for key in ("from_address", "admin_address"):
+        if "@" not in getattr(cfg, key):
+            raise ConfigError(f"{d.where(key)}: {getattr(cfg, key)!r} is not a mail address")
+    d.done()
+
+    if "smtp_in" in data:
+        t = _Table(data["smtp_in"], "smtp_in", file, base)
+        size = t.data.pop("max_message_size", "10MB")
+        cfg.smtp_in = SmtpIn(
+            host=t.get("host", str, "127.0.0.1"),
+            port=t.get("port", int, 2525),
+            max_message_size=_size(size, t.where("max_message_size")),
+        )
+        t.done()
+    if "imap" in data:
+        t = _Table(data["imap"], "imap", file, base)
+        cfg.imap = Imap(
+            host=t.get("host", str, "127.0.0.1"),
+            port=t.get("port", int, 993),
+            ssl=t.get("ssl", bool, True),
+            username=t.get("username", str, "referee"),
+            password=t.secret(),
+            folder=t.get("folder", str, "INBOX"),
+            processed_folder=t.get("processed_folder", str, "mailref/processed"),
+            rejected_folder=t.get("rejected_folder", str, "mailref/rejected"),
+            idle=t.get("idle", bool, True),
+            poll_interval=t.duration("poll_interval", timedelta(seconds=60)),
+            use_move=t.get("use_move", bool, True),
+        )
+        t.done()
+    if "smtp_out" in data:
+        t = _Table(data["smtp_out"], "smtp_out", file, base)
+        cfg.smtp_out = SmtpOut(
+            host=t.get("host", str, "127.0.0.1"),
+            port=t.get("port", int, 25),
+            starttls=t.get("starttls", bool, False),
+            username=t.get("username", str, ""),
+            password=t.secret(),
+        )
+        t.done()
+    t = _Table(data.get("outbox", {}), "outbox", file, base)
+    md = t.get("maildir", str, "var/outbox")
+    cfg.outbox_maildir = (base / md) if not os.path.isabs(md) else Path(md)
+    t.done()
+    for tbl in (cfg.smtp_in, cfg.imap, cfg.smtp_out):
+        if tbl is not None and not (0 < tbl.port < 65536):
+            raise ConfigError(f"{file}: port {tbl.port} is out of range")
+    return cfg
+
+
+def init(folder: str | os.PathLike = ".") -> Path:
+    """Write a commented mailref.toml with the defaults; refuse to overwrite."""
+    p = Path(folder) / "mailref.toml"
+    if p.exists():
+        raise ConfigError(f"{p}: already exists; not overwritten")
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(DEFAULT_TOML)
+    return p

@@ -1,0 +1,84 @@
+"""What an action is applied with: the time and the random source it is given, and where
+its consequences (the reply, mail to players, journal summary) are collected."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+
+class Refused(Exception):
+    """The action is not allowed: nothing changes and the sender gets an `error` reply."""
+
+    def __init__(self, reason: str, hint: str = ""):
+        super().__init__(reason)
+        self.reason, self.hint = reason, hint
+
+
+@dataclass
+class Outgoing:
+    kind: str                  # X-Mailref-Kind
+    to: list[str] | str        # "all" | "gm" | player names | addresses
+    subject: str
+    template: str
+    vars: dict[str, Any] = field(default_factory=dict)
+    attachments: list[tuple[str, str, bytes]] = field(default_factory=list)  # (filename, mime, data)
+    html: str | None = None    # an HTML alternative, where a table or map helps
+
+
+class Ctx:
+    """Time and randomness come in; mail and the ack go out. On replay the recorded draws
+    are given back in order, so the same journal yields the same state."""
+
+    def __init__(self, now: datetime, rng: random.Random | None = None,
+                 draws: list[int] | None = None, facts: dict | None = None):
+        self.now = now
+        self._rng = rng or random.SystemRandom()
+        self._replay = list(draws) if draws is not None else None
+        self.draws: list[int] = []
+        self.out: list[Outgoing] = []
+        self.ack_lines: list[str] = []
+        self.reply_kind = "ack"
+        self.reply_template = "ack.txt"
+        self.reply_vars: dict[str, Any] = {}
+        self.summary: list[str] = []
+        self.facts = facts or {}
+        self.alerts: list[str] = []
+
+    def randint(self, lo: int, hi: int) -> int:
+        if self._replay is not None:
+            if not self._replay:
+                raise RuntimeError("replay ran out of recorded random draws")
+            value = self._replay.pop(0)
+        else:
+            value = self._rng.randint(lo, hi)
+        self.draws.append(value)
+        return value
+
+    def shuffle(self, items: list) -> list:
+        """Fisher–Yates with journaled draws."""
+        items = list(items)
+        for i in range(len(items) - 1, 0, -1):
+            j = self.randint(0, i)
+            items[i], items[j] = items[j], items[i]
+        return items
+
+    def ack(self, line: str) -> None:
+        self.ack_lines.append(line)
+
+    def reply(self, kind: str, template: str, **vars: Any) -> None:
+        self.reply_kind, self.reply_template, self.reply_vars = kind, template, vars
+
+    def send(self, kind: str, to: list[str] | str, subject: str, template: str, **vars: Any) -> Outgoing:
+        o = Outgoing(kind, to, subject, template, vars)
+        self.out.append(o)
+        return o
+
+    def note(self, line: str) -> None:
+        self.summary.append(line)
+
+    def alert(self, line: str) -> None:
+        """Something the GM must act on; mailed as an `alert`."""
+        self.alerts.append(line)

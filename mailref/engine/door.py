@@ -1,0 +1,163 @@
+"""The one door: mail, timers and admins change a game only through `apply`, which in one
+transaction updates the state, appends a journal entry and queues the outgoing mail."""
+
+from __future__ import annotations
+
+import copy
+import random
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from mailref.engine.context import Ctx, Outgoing, Refused
+from mailref.engine.variants import get_variant
+from mailref.engine.variants.base import READ_ONLY
+from mailref.mail.compose import compose
+from mailref.render import render
+from mailref.store import Game, JournalEntry, OutboxMessage, ReplyQuota
+from mailref.timeutil import iso
+
+
+@dataclass
+class Settings:
+    from_address: str = "referee@localhost"
+    admin_address: str = "gm@localhost"
+    replies_per_day: int = 20
+
+
+@dataclass
+class Source:
+    """Where an action came from, and where its one reply goes (mail only)."""
+    kind: str                      # mail | timer | admin
+    ref: str = ""                  # inbox id, timer name, admin name
+    reply_to: str | None = None
+    message_id: str | None = None
+    references: list[str] = field(default_factory=list)
+    subject: str = ""
+    inbox_id: int | None = None
+
+    def label(self) -> str:
+        return f"{self.kind}:{self.ref}" if self.ref else self.kind
+
+
+@dataclass
+class Outcome:
+    ok: bool
+    lines: list[str]
+    reason: str = ""
+    hint: str = ""
+    changed: bool = False
+
+
+def apply(session: Session, game: Game, action: dict[str, Any], source: Source, now: datetime,
+          settings: Settings, rng: random.Random | None = None, facts: dict | None = None) -> Outcome:
+    """Apply ACTION to GAME at NOW. The caller commits; on a refusal the state is untouched
+    and the error reply is queued."""
+    variant = get_variant(game.variant)
+    state = copy.deepcopy(game.state)
+    ctx = Ctx(now, rng=rng, facts=facts)
+    try:
+        variant.handle(state, action, ctx)
+    except Refused as r:
+        if source.reply_to:
+            queue_reply(session, settings, game.slug, source, now, "error", "error.txt",
+                        {"reason": r.reason, "hint": r.hint, "subject": source.subject, "game": game.state})
+        return Outcome(False, [], r.reason, r.hint)
+    changed = state != game.state
+    if changed or action["type"] not in READ_ONLY:
+        game.version += 1
+        session.add(JournalEntry(game_id=game.id, seq=game.version, at=now, action=action,
+                                 source=source.label(), draws=ctx.draws, summary="\n".join(ctx.summary)))
+        game.state = state
+        wake = variant.wakeups(state)
+        game.next_wakeup = min(wake) if wake else None
+    for out in ctx.out:
+        queue(session, settings, game, state, out, now)
+    for line in ctx.alerts:
+        queue(session, settings, game, state, Outgoing("alert", "gm", f"Alert: {state['name']}", "alert.txt",
+                                                       {"game": state, "lines": [line]}), now)
+    if source.reply_to:
+        vars_ = {"lines": ctx.ack_lines, "subject": source.subject, "game": state, **ctx.reply_vars}
+        queue_reply(session, settings, game.slug, source, now, ctx.reply_kind, ctx.reply_template, vars_)
+    return Outcome(True, ctx.ack_lines, changed=changed)
+
+
+def recipients(state: dict, to: list[str] | str, settings: Settings) -> list[str]:
+    if to == "all":
+        return [p["addresses"][0] for p in state["players"] if p["status"] != "left"]
+    if to == "gm":
+        return [state.get("gm") or settings.admin_address]
+    out = []
+    for name in to:
+        if "@" in name:
+            out.append(name)
+            continue
+        p = next((q for q in state["players"] if q["name"] == name), None)
+        if p:
+            out.append(p["addresses"][0])
+    return out
+
+
+def queue(session: Session, settings: Settings, game: Game | None, state: dict, out: Outgoing, now: datetime) -> None:
+    body = render(out.template, **out.vars)
+    for addr in dict.fromkeys(recipients(state, out.to, settings)):
+        msg = compose(sender=settings.from_address, to=addr, subject=out.subject, body=body, kind=out.kind,
+                      game=state.get("slug"), now=now, html=out.html, attachments=out.attachments)
+        _add(session, game.slug if game else None, out.kind, addr, msg, now)
+
+
+def _add(session: Session, slug: str | None, kind: str, addr: str, msg, now: datetime, inbox_id: int | None = None) -> None:
+    session.add(OutboxMessage(game_slug=slug, kind=kind, recipients=[addr], message_id=msg["Message-ID"],
+                              subject=str(msg["Subject"]), raw=msg.as_bytes(), status="queued",
+                              next_attempt_at=now, created_at=now, inbox_id=inbox_id))
+
+
+def queue_reply(session: Session, settings: Settings, slug: str | None, source: Source, now: datetime,
+                kind: str, template: str, vars: dict[str, Any]) -> bool:
+    """The one reply to a command, within the sender's daily allowance (SPEC §2.2): past it,
+    one notice and then silence until the next UTC day."""
+    addr = source.reply_to
+    day = now.strftime("%Y-%m-%d")
+    quota = session.get(ReplyQuota, (addr, day))
+    if quota is None:
+        quota = ReplyQuota(sender=addr, day=day, count=0)
+        session.add(quota)
+    quota.count += 1
+    if quota.count > settings.replies_per_day + 1:
+        return False
+    if quota.count == settings.replies_per_day + 1:
+        kind, template = "error", "quota.txt"
+        vars = {"limit": settings.replies_per_day, "game": vars.get("game") or {}}
+    subject = source.subject if source.subject.lower().startswith("re:") else f"Re: {source.subject or '(no subject)'}"
+    body = render(template, **vars)
+    msg = compose(sender=settings.from_address, to=addr, subject=subject, body=body, kind=kind, game=slug,
+                  now=now, reply=True, in_reply_to=source.message_id, references=source.references)
+    _add(session, slug, kind, addr, msg, now, source.inbox_id)
+    return True
+
+
+def replies_today(session: Session, addr: str, now: datetime) -> int:
+    return session.scalar(select(func.coalesce(func.sum(ReplyQuota.count), 0)).where(
+        ReplyQuota.sender == addr, ReplyQuota.day == now.strftime("%Y-%m-%d"))) or 0
+
+
+def create_game(session: Session, slug: str, variant: str, address: str, name: str | None, gm: str | None,
+                timezone: str, parameters: dict[str, Any], now: datetime) -> Game:
+    v = get_variant(variant)
+    state = v.initial_state(slug, name or v.title, address.lower(), gm, timezone, parameters, now)
+    wake = v.wakeups(state)
+    game = Game(slug=slug, variant=variant, address=address.lower(), state=state, initial=copy.deepcopy(state),
+                version=0, next_wakeup=min(wake) if wake else None, created_at=now)
+    session.add(game)
+    session.flush()
+    return game
+
+
+def later(now: datetime, seconds: float) -> datetime:
+    return now + timedelta(seconds=seconds)
+
+
+__all__ = ["Outcome", "Settings", "Source", "apply", "create_game", "iso", "queue", "queue_reply"]

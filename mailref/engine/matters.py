@@ -1,0 +1,53 @@
+"""Votable matters shared by the Nomic variants: numbering, ballots with history where the
+last valid vote counts, and tallies."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from mailref.engine.context import Ctx, Refused
+from mailref.timeutil import iso, parse_iso
+
+
+def find(state: dict, number: int, collection: str = "proposals") -> dict | None:
+    return next((m for m in state[collection] if m["number"] == number), None)
+
+
+def new_matter(state: dict, ctx: Ctx, author: str, title: str, text: str, status: str,
+               deadline, **extra) -> dict:
+    number = state["next_number"]
+    state["next_number"] += 1
+    matter = {"number": number, "title": title, "author": author, "text": text, "status": status,
+              "reason": None, "votes": {}, "ballots": [], "opened": iso(ctx.now),
+              "deadline": iso(deadline) if deadline else None, "closed": None, **extra}
+    return matter
+
+
+def cast(matter: dict, player: str, vote: str, ctx: Ctx, source: str = "", label: str = "proposal") -> str:
+    """Record VOTE; returns the ack line saying what it replaced."""
+    previous = matter["votes"].get(player)
+    prev_at = next((b["at"] for b in reversed(matter["ballots"]) if b["player"] == player), None)
+    matter["votes"][player] = vote
+    matter["ballots"].append({"player": player, "vote": vote, "at": iso(ctx.now), "source": source})
+    line = f"Vote recorded: {label} {matter['number']} — {vote}"
+    if previous and prev_at:
+        line += f" (replaces {previous} of {parse_iso(prev_at).strftime('%Y-%m-%d %H:%M')} UTC)"
+    elif previous:
+        line += f" (replaces {previous})"
+    return line
+
+
+def tally(votes: dict[str, str]) -> Counter:
+    return Counter(votes.values())
+
+
+def tally_text(counts: Counter, order: tuple[str, ...] = ("FOR", "AGAINST", "ABSTAIN")) -> str:
+    return ", ".join(f"{w} {counts.get(w, 0)}" for w in order)
+
+
+def must_open(matter: dict | None, number: int, open_statuses: tuple[str, ...], label: str = "proposal") -> dict:
+    if matter is None:
+        raise Refused(f"there is no {label} {number}", "send [Status] for the open matters")
+    if matter["status"] not in open_statuses:
+        raise Refused(f"{label} {number} is closed ({matter['status']}); votes are no longer taken")
+    return matter

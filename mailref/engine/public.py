@@ -1,0 +1,43 @@
+"""`mailref game show --json`: the stable, machine-readable view of SPEC §1.5."""
+
+from __future__ import annotations
+
+from typing import Any
+
+_PLAYER = ("name", "addresses", "status", "score", "offices")
+_PROPOSAL = ("number", "title", "author", "status", "reason", "votes", "deadline")
+_JUDGEMENT = ("number", "kind", "question", "by", "judge", "status", "ruling")
+
+
+def public_view(state: dict) -> dict[str, Any]:
+    turn = state.get("turn")
+    view: dict[str, Any] = {
+        "slug": state["slug"], "name": state["name"], "variant": state["variant"],
+        "status": state["status"], "parameters": dict(state["parameters"]),
+        "players": [{k: p.get(k) for k in _PLAYER} | _extra_player(p) for p in state["players"]],
+        "order": list(state.get("order", [])),
+        "turn": {"number": turn["number"], "player": turn.get("player"), "deadline": turn.get("deadline")} if turn else None,
+        "proposals": [{k: m.get(k) for k in _PROPOSAL} | _extra_matter(m) for m in state["proposals"]],
+        "judgements": [{k: j.get(k) for k in _JUDGEMENT} | _extra_judgement(j) for j in state["judgements"]],
+        "rules": [{"number": r["number"], "title": r["title"], "text": r["text"]} |
+                  ({"type": r["type"]} if "type" in r else {}) for r in state["rules"]],
+        "winners": list(state["winners"]),
+    }
+    if state.get("gm"):
+        view["gm"] = state["gm"]
+    for key in ("lands", "grain", "high_king", "orders", "historian", "dynasty"):
+        if key in state:
+            view[key] = state[key]
+    return view
+
+
+def _extra_player(p: dict) -> dict:
+    return {k: p[k] for k in ("color", "tribe", "origin") if k in p}
+
+
+def _extra_matter(m: dict) -> dict:
+    return {k: m[k] for k in ("kind", "tally", "text") if k in m}
+
+
+def _extra_judgement(j: dict) -> dict:
+    return {k: j[k] for k in ("votes", "reason", "deadline") if k in j}

@@ -1,0 +1,95 @@
+"""The ruleset: rules with numbers (sub-rules 21.3.1 too), titles and text, changed exactly
+and atomically: either every change of a proposal applies, or none does."""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import re
+from typing import Any
+
+from mailref.read.rulechanges import RuleChange
+
+
+class RuleConflict(Exception):
+    """A change cannot apply: unknown rule, number taken, text not found."""
+
+
+def sort_key(number: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in re.findall(r"\d+", number)) or (0,)
+
+
+def sort_rules(rules: list[dict]) -> list[dict]:
+    return sorted(rules, key=lambda r: sort_key(r["number"]))
+
+
+def find_rule(rules: list[dict], change: RuleChange) -> dict | None:
+    if change.number:
+        return next((r for r in rules if r["number"] == change.number), None)
+    want = (change.ref_title or "").strip().lower()
+    return next((r for r in rules if r["title"].strip().lower() == want), None)
+
+
+def _history_hint(history: list[dict], ref: str) -> str:
+    for h in reversed(history):
+        if h.get("rule") == ref.strip('"') and h.get("change") == "repeal":
+            return f" (it was repealed by {h['by']})"
+    return ""
+
+
+def apply_changes(rules: list[dict], changes: list[RuleChange], by: str, at: str,
+                  history: list[dict] | None = None) -> tuple[list[dict], list[dict], list[str]]:
+    """(new rules, history entries, diff lines). Raises RuleConflict naming the change."""
+    rules = copy.deepcopy(rules)
+    history = history or []
+    entries: list[dict] = []
+    diff: list[str] = []
+    for c in changes:
+        if c.kind == "enact":
+            number = c.number or str(max([sort_key(r["number"])[0] for r in rules] + [0]) + 1)
+            if any(r["number"] == number for r in rules):
+                raise RuleConflict(f'rule {number} already exists ("{_title(rules, number)}"); a new rule needs an unused number')
+            if int(sort_key(number)[0]) <= 0:
+                raise RuleConflict("a rule number must be a positive integer")
+            if any(r["title"].strip().lower() == (c.title or "").strip().lower() for r in rules):
+                raise RuleConflict(f'a rule titled "{c.title}" already exists')
+            rules.append({"number": number, "title": c.title, "text": c.text})
+            entries.append({"rule": number, "change": "enact", "by": by, "at": at})
+            diff += [f'+ Rule {number} "{c.title}" (new)'] + [f"+   {ln}" for ln in (c.text or "").splitlines()]
+            continue
+        rule = find_rule(rules, c)
+        if rule is None:
+            raise RuleConflict(f"there is no rule {c.ref}{_history_hint(history, c.ref)}")
+        number = rule["number"]
+        if c.kind == "repeal":
+            rules.remove(rule)
+            diff += [f'- Rule {number} "{rule["title"]}" (repealed)'] + [f"-   {ln}" for ln in rule["text"].splitlines()]
+        elif c.kind == "retitle":
+            diff.append(f'~ Rule {number}: title "{rule["title"]}" -> "{c.title}"')
+            rule["title"] = c.title
+        else:
+            old = rule["text"]
+            if c.kind == "amend":
+                new = c.text or ""
+            else:
+                if c.old not in old:
+                    raise RuleConflict(f'rule {number} does not contain the words "{c.old}"')
+                new = old.replace(c.old, c.new or "")
+            rule["text"] = new
+            diff.append(f'~ Rule {number} "{rule["title"]}" (amended)')
+            diff += ["    " + d for d in difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=1)][2:]
+        entries.append({"rule": number, "change": c.kind, "by": by, "at": at})
+    return sort_rules(rules), entries, diff
+
+
+def _title(rules: list[dict], number: str) -> str:
+    return next((r["title"] for r in rules if r["number"] == number), "")
+
+
+def check_changes(rules: list[dict], changes: list[RuleChange], history: list[dict] | None = None) -> None:
+    """Dry run: raises RuleConflict if the changes could not apply to RULES now."""
+    apply_changes(rules, changes, by="check", at="", history=history)
+
+
+def changes_from(data: list[dict[str, Any]]) -> list[RuleChange]:
+    return [RuleChange.from_dict(d) for d in data]

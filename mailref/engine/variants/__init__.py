@@ -1,0 +1,15 @@
+"""The games mailref runs, by variant name."""
+
+from __future__ import annotations
+
+from mailref.engine.variants.base import Variant
+from mailref.engine.variants.sidekick import Sidekick
+
+VARIANTS: dict[str, Variant] = {v.name: v for v in (Sidekick(),)}
+
+
+def get_variant(name: str) -> Variant:
+    try:
+        return VARIANTS[name]
+    except KeyError:
+        raise KeyError(f"unknown variant {name!r} (known: {', '.join(sorted(VARIANTS))})") from None

@@ -1,0 +1,419 @@
+"""What every variant shares: players and offices, joining and leaving, absence, dice,
+admin overrides, pause, digests and the tick that fires deadlines."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from mailref.engine.context import Ctx, Refused
+from mailref.engine.ruleset import RuleConflict, apply_changes, changes_from
+from mailref.timeutil import format_duration, iso, parse_duration, parse_iso
+
+LATE_GRACE = timedelta(seconds=90)  # a deadline acted on later than this is announced as late
+READ_ONLY = {"status", "rules", "help"}
+
+
+class Variant:
+    name = "base"
+    title = "game"
+    nomic = True
+    defaults: dict[str, Any] = {"reminder_before": "1d", "digest_at": "08:00"}
+    duration_params: set[str] = {"reminder_before"}
+    offices: tuple[str, ...] = ("admin", "gm")
+    commands: list[tuple[str, str]] = []
+
+    # ---- state ---------------------------------------------------------------------
+    def initial_state(self, slug: str, name: str, address: str, gm: str | None,
+                      timezone: str, parameters: dict[str, Any], now: datetime) -> dict:
+        params = {**self.defaults}
+        for k, v in parameters.items():
+            params[k] = self.check_param(k, v)
+        return {
+            "slug": slug, "name": name or slug, "variant": self.name, "address": address,
+            "gm": gm, "timezone": timezone, "status": "active" if self.nomic else "forming",
+            "parameters": params, "players": [], "order": [], "turn": None,
+            "proposals": [], "judgements": [], "rules": self.initial_rules(), "rule_history": [],
+            "winners": [], "next_number": 1, "created": iso(now), "events": [],
+            "digest_next": iso(self._next_digest(params, timezone, now)), "paused_at": None,
+            "rolls": [],
+        }
+
+    def initial_rules(self) -> list[dict]:
+        return []
+
+    def check_param(self, key: str, value: Any) -> Any:
+        known = set(self.defaults)
+        if key not in known and key not in ("list_id",):
+            raise Refused(f"unknown parameter {key!r} for {self.name}",
+                          "known: " + ", ".join(sorted(known | {"list_id"})))
+        default = self.defaults.get(key)
+        if key in self.duration_params:
+            try:
+                return format_duration(parse_duration(str(value)))
+            except ValueError as e:
+                raise Refused(f"{key}: {e}") from None
+        if key == "digest_at":
+            if not re.fullmatch(r"([01]?\d|2[0-3]):[0-5]\d", str(value)):
+                raise Refused(f"digest_at: {value!r} is not a time like 08:00")
+            return str(value)
+        if isinstance(default, bool):
+            if str(value).lower() in ("on", "true", "yes", "1"):
+                return True
+            if str(value).lower() in ("off", "false", "no", "0"):
+                return False
+            raise Refused(f"{key}: {value!r} is not on/off")
+        if isinstance(default, int):
+            try:
+                return int(value)
+            except ValueError:
+                raise Refused(f"{key}: {value!r} is not a whole number") from None
+        return value
+
+    def duration(self, state: dict, key: str) -> timedelta:
+        return parse_duration(state["parameters"][key])
+
+    # ---- players -------------------------------------------------------------------
+    @staticmethod
+    def player(state: dict, name: str) -> dict | None:
+        want = name.strip().lower()
+        return next((p for p in state["players"] if p["name"].lower() == want), None)
+
+    @staticmethod
+    def by_address(state: dict, address: str) -> dict | None:
+        a = address.lower()
+        return next((p for p in state["players"] if a in p["addresses"] and p["status"] != "left"), None)
+
+    def must_player(self, state: dict, name: str) -> dict:
+        p = self.player(state, name)
+        if p is None or p["status"] == "left":
+            raise Refused(f"there is no player {name!r} in this game",
+                          "players: " + ", ".join(q["name"] for q in state["players"] if q["status"] != "left"))
+        return p
+
+    @staticmethod
+    def active(state: dict) -> list[dict]:
+        return [p for p in state["players"] if p["status"] == "active"]
+
+    @staticmethod
+    def present(state: dict) -> list[dict]:
+        return [p for p in state["players"] if p["status"] != "left"]
+
+    def event(self, state: dict, ctx: Ctx, text: str) -> None:
+        state["events"].append({"at": iso(ctx.now), "text": text})
+        del state["events"][:-300]
+        ctx.note(text)
+
+    def holder(self, state: dict, office: str) -> dict | None:
+        return next((p for p in state["players"] if office in p["offices"] and p["status"] != "left"), None)
+
+    # ---- dispatch ------------------------------------------------------------------
+    def handle(self, state: dict, action: dict, ctx: Ctx) -> None:
+        kind = action["type"]
+        fn = getattr(self, "on_" + kind.replace("-", "_"), None)
+        if fn is None:
+            raise Refused(f"[{kind}] is not a command of {self.title}", "send [Help] for the commands of this game")
+        if state["status"] == "ended" and kind not in READ_ONLY | {"tick", "set", "office", "player_add",
+                                                                  "player_status", "player_remove", "digest"}:
+            raise Refused("this game has ended", f"winners: {', '.join(state['winners']) or 'none'}")
+        if state["status"] == "paused" and kind not in READ_ONLY | {"resume", "tick", "set", "office", "player_add",
+                                                                   "player_status", "player_remove", "digest",
+                                                                   "join", "away", "back", "quit", "score", "rule"}:
+            raise Refused("this game is paused by its admin", "the admin resumes it with `mailref game resume`")
+        fn(state, action, ctx)
+
+    # ---- joining, leaving, absence -------------------------------------------------
+    def on_join(self, state: dict, action: dict, ctx: Ctx) -> None:
+        name = " ".join(str(action.get("name") or "").split())
+        address = action["address"].lower()
+        if not name or not re.fullmatch(r"[\w][\w .'\-]{0,39}", name):
+            raise Refused(f"{name!r} is not a usable player name", "add a body line `Name: YourName` (letters, digits, spaces)")
+        known = self.by_address(state, address)
+        if known:
+            raise Refused(f"{address} already plays as {known['name']}")
+        old = self.player(state, name)
+        if old and old["status"] != "left":
+            raise Refused(f"the name {name} is taken", "choose another with a body line `Name: ...`")
+        if old:  # a returning player keeps their history
+            old.update(status="active", addresses=[address] + [a for a in action.get("more", []) if a != address])
+            player = old
+        else:
+            player = {"name": name, "addresses": [address] + [a.lower() for a in action.get("more", [])],
+                      "status": "active", "score": 0, "offices": [], "joined": iso(ctx.now)}
+            player.update(self.new_player_fields(state, action))
+            state["players"].append(player)
+        self.after_join(state, player, action, ctx)
+        ctx.ack(f"You joined {state['name']} as {name}.")
+        self.event(state, ctx, f"{name} joined.")
+
+    def on_player_add(self, state: dict, action: dict, ctx: Ctx) -> None:
+        self.on_join(state, action, ctx)
+
+    def new_player_fields(self, state: dict, action: dict) -> dict:
+        return {}
+
+    def after_join(self, state: dict, player: dict, action: dict, ctx: Ctx) -> None:
+        self.announce(state, ctx, f"{player['name']} joins the game", [f"{player['name']} has joined {state['name']}."])
+
+    def on_quit(self, state: dict, action: dict, ctx: Ctx) -> None:
+        p = self.must_player(state, action["player"])
+        p["status"] = "left"
+        for office in list(p["offices"]):
+            p["offices"].remove(office)
+        if p["name"] in state["order"]:
+            self.before_leaving_order(state, p, ctx)
+            state["order"].remove(p["name"])
+        ctx.ack(f"{p['name']} has left {state['name']}.")
+        self.event(state, ctx, f"{p['name']} left the game.")
+        self.announce(state, ctx, f"{p['name']} leaves the game", [f"{p['name']} has left the game."])
+        self.after_status_change(state, p, ctx)
+
+    def on_player_remove(self, state: dict, action: dict, ctx: Ctx) -> None:
+        self.on_quit(state, action, ctx)
+
+    def before_leaving_order(self, state: dict, player: dict, ctx: Ctx) -> None:
+        pass
+
+    def on_away(self, state: dict, action: dict, ctx: Ctx) -> None:
+        self._set_away(state, action, ctx, "away")
+
+    def on_back(self, state: dict, action: dict, ctx: Ctx) -> None:
+        self._set_away(state, action, ctx, "active")
+
+    def on_player_status(self, state: dict, action: dict, ctx: Ctx) -> None:
+        self._set_away(state, action, ctx, action["status"])
+
+    def _set_away(self, state: dict, action: dict, ctx: Ctx, status: str) -> None:
+        p = self.must_player(state, action.get("name") or action["player"])
+        if action.get("player") and action.get("name") and p["name"] != action["player"] and not action.get("by"):
+            raise Refused(f"you can only say that of yourself, not of {p['name']}")
+        word = {"away": "away", "active": "back", "idle": "idle"}[status]
+        if p["status"] == status:
+            ctx.ack(f"{p['name']} is already {word}; nothing changed.")
+            return
+        p["status"] = status
+        ctx.ack(f"{p['name']} is now {word}.")
+        self.event(state, ctx, f"{p['name']} is {word}.")
+        text = f"{p['name']} is away." if status == "away" else f"{p['name']} has returned." if status == "active" else f"{p['name']} is {word}."
+        self.announce(state, ctx, text, [text])
+        self.after_status_change(state, p, ctx)
+
+    def after_status_change(self, state: dict, player: dict, ctx: Ctx) -> None:
+        pass
+
+    # ---- replies that only read ----------------------------------------------------
+    def on_help(self, state: dict, action: dict, ctx: Ctx) -> None:
+        ctx.reply("help", "help.txt", commands=self.commands, game=state, reason=action.get("reason", ""))
+
+    def on_status(self, state: dict, action: dict, ctx: Ctx) -> None:
+        ctx.reply("status", "status.txt", game=state, lines=self.status_lines(state))
+
+    def on_rules(self, state: dict, action: dict, ctx: Ctx) -> None:
+        ctx.reply("ruleset", "rules.txt", game=state, rules=self.rules_for_display(state),
+                  scores=self.score_lines(state))
+
+    def rules_for_display(self, state: dict) -> list[dict]:
+        return state["rules"]
+
+    def score_lines(self, state: dict) -> list[str]:
+        return [f"{p['name']}: {p['score']}" for p in self.present(state)]
+
+    def status_lines(self, state: dict) -> list[str]:
+        lines = [f"Status: {state['status']}"]
+        lines.append("Players: " + ", ".join(f"{p['name']} ({p['status']}, {p['score']})" for p in self.present(state)))
+        if state["order"]:
+            lines.append("Turn order: " + ", ".join(state["order"]))
+        if state["turn"]:
+            t = state["turn"]
+            lines.append(f"Turn {t['number']}: {t.get('player') or '-'}, deadline {t.get('deadline') or 'none'}")
+        for p in state["proposals"]:
+            if p["status"] in self.open_statuses:
+                lines.append(f"Proposal {p['number']} \"{p['title']}\" by {p['author']}: {p['status']}, deadline {p.get('deadline')}")
+        for j in state["judgements"]:
+            if j["status"] == "open":
+                lines.append(f"Judgement {j['number']} by {j['by']}: open, judge {j.get('judge') or '-'}")
+        if state["winners"]:
+            lines.append("Winners: " + ", ".join(state["winners"]))
+        return lines
+
+    open_statuses: tuple[str, ...] = ("voting", "pending")
+
+    # ---- dice --------------------------------------------------------------------
+    def on_roll(self, state: dict, action: dict, ctx: Ctx) -> None:
+        m = re.fullmatch(r"\s*(\d*)\s*d\s*(\d+)\s*", (action.get("dice") or "").lower())
+        if not m or not (2 <= int(m.group(2)) <= 1000) or int(m.group(1) or 1) > 20:
+            raise Refused(f"{action.get('dice')!r} is not a roll I can make", "write [Roll] d6, [Roll] DICE20 or [Roll] 2d10")
+        count, sides = int(m.group(1) or 1), int(m.group(2))
+        values = [ctx.randint(1, sides) for _ in range(count)]
+        p = action["player"]
+        text = f"{p} rolled {count}d{sides}: {', '.join(map(str, values))}" + (f" (total {sum(values)})" if count > 1 else "")
+        state["rolls"].append({"at": iso(ctx.now), "player": p, "dice": f"{count}d{sides}", "values": values,
+                               "why": action.get("why", "")})
+        ctx.ack(text)
+        self.event(state, ctx, text)
+        self.announce(state, ctx, f"Die roll: {p} rolled {count}d{sides}", [text] + ([f"For: {action['why']}"] if action.get("why") else []))
+
+    # ---- admin -------------------------------------------------------------------
+    def on_set(self, state: dict, action: dict, ctx: Ctx) -> None:
+        for key, value in action["values"].items():
+            if key == "name":
+                state["name"] = value
+            elif key == "gm":
+                state["gm"] = value or None
+            elif key == "timezone":
+                try:
+                    ZoneInfo(value)
+                except Exception:
+                    raise Refused(f"unknown time zone {value!r}") from None
+                state["timezone"] = value
+            else:
+                state["parameters"][key] = self.check_param(key, value)
+            ctx.ack(f"{key} = {value}")
+            self.event(state, ctx, f"Parameter {key} set to {value} by {action.get('by')}.")
+        self.announce(state, ctx, "Game parameters changed", [f"{k} is now {v}" for k, v in action["values"].items()])
+
+    def on_office(self, state: dict, action: dict, ctx: Ctx) -> None:
+        office = action["office"].lower()
+        for p in state["players"]:
+            if office in p["offices"]:
+                p["offices"].remove(office)
+        if action.get("holder"):
+            p = self.must_player(state, action["holder"])
+            p["offices"].append(office)
+            text = f"{p['name']} now holds the office of {office}."
+        else:
+            text = f"The office of {office} is vacant."
+        ctx.ack(text)
+        self.event(state, ctx, text)
+        self.announce(state, ctx, f"Office: {office}", [text])
+
+    def on_pause(self, state: dict, action: dict, ctx: Ctx) -> None:
+        if state["status"] in ("paused", "ended"):
+            raise Refused(f"the game is {state['status']}")
+        state["resume_status"] = state["status"]
+        state["status"], state["paused_at"] = "paused", iso(ctx.now)
+        ctx.ack("Game paused; deadlines stop.")
+        self.event(state, ctx, "The game was paused.")
+        self.announce(state, ctx, "The game is paused", ["The admin paused the game. Deadlines are stopped until it resumes."])
+
+    def on_resume(self, state: dict, action: dict, ctx: Ctx) -> None:
+        if state["status"] != "paused":
+            raise Refused("the game is not paused")
+        shift = ctx.now - parse_iso(state["paused_at"])
+        self.shift_deadlines(state, shift)
+        state["status"], state["paused_at"] = state.pop("resume_status", "active"), None
+        ctx.ack(f"Game resumed; deadlines moved {format_duration(shift)} later.")
+        self.event(state, ctx, "The game resumed.")
+        self.announce(state, ctx, "The game resumes", [f"Play resumes. Every deadline moved {format_duration(shift)} later."])
+
+    def shift_deadlines(self, state: dict, shift: timedelta) -> None:
+        def later(x: str | None) -> str | None:
+            return iso(parse_iso(x) + shift) if x else x
+
+        if state["turn"] and state["turn"].get("deadline"):
+            state["turn"]["deadline"] = later(state["turn"]["deadline"])
+        for p in state["proposals"] + state["judgements"]:
+            if p.get("deadline"):
+                p["deadline"] = later(p["deadline"])
+
+    def on_score(self, state: dict, action: dict, ctx: Ctx) -> None:
+        p = self.must_player(state, action["player"])
+        op, n = action["op"], int(action["amount"])
+        before = p["score"]
+        p["score"] = n if op == "=" else before + n if op == "+" else before - n
+        text = f"{p['name']}'s score: {before} -> {p['score']}" + (f" ({action['reason']})" if action.get("reason") else "")
+        ctx.ack(text)
+        self.event(state, ctx, text)
+        self.announce(state, ctx, f"Score: {p['name']}", [text])
+        self.check_victory(state, ctx)
+
+    def check_victory(self, state: dict, ctx: Ctx) -> None:
+        pass
+
+    def on_rule(self, state: dict, action: dict, ctx: Ctx) -> None:
+        changes = changes_from(action["changes"])
+        by = action.get("by_label") or f"admin {action.get('by')}"
+        try:
+            rules, entries, diff = apply_changes(state["rules"], changes, by, iso(ctx.now), state["rule_history"])
+        except RuleConflict as e:
+            raise Refused(str(e)) from None
+        state["rules"] = rules
+        state["rule_history"] += entries
+        for c in changes:
+            ctx.ack(c.describe())
+        self.event(state, ctx, f"Rule change by {by}: " + "; ".join(c.describe() for c in changes))
+        self.mail_ruleset(state, ctx, f"Ruleset updated by {by}", diff, reason=action.get("reason"))
+
+    def mail_ruleset(self, state: dict, ctx: Ctx, why: str, diff: list[str], reason: str | None = None) -> None:
+        ctx.send("ruleset", "all", f"[Rules] {why}", "ruleset.txt", game=state, why=why, diff=diff,
+                 rules=self.rules_for_display(state), scores=self.score_lines(state), reason=reason or "")
+
+    def on_deadline(self, state: dict, action: dict, ctx: Ctx) -> None:
+        target = self.current_deadline_holder(state)
+        if target is None:
+            raise Refused("nothing in this game has a deadline now")
+        old = parse_iso(target["deadline"])
+        new = old + parse_duration(action["extend"]) if action.get("extend") else parse_iso(action["when"])
+        target["deadline"] = iso(new)
+        target.pop("reminded", None)
+        text = f"The deadline moved from {iso(old)} to {iso(new)}."
+        ctx.ack(text)
+        self.event(state, ctx, text)
+        self.announce(state, ctx, "Deadline changed", [text] + ([f"Reason: {action['reason']}"] if action.get("reason") else []))
+
+    def current_deadline_holder(self, state: dict) -> dict | None:
+        return state["turn"] if state["turn"] and state["turn"].get("deadline") else None
+
+    # ---- timers ------------------------------------------------------------------
+    def wakeups(self, state: dict) -> list[datetime]:
+        """Every future moment this game must be woken at; the earliest is scheduled."""
+        times = [parse_iso(state["digest_next"])]
+        if state["status"] in ("paused", "ended"):
+            return times
+        return times + self.deadline_times(state)
+
+    def deadline_times(self, state: dict) -> list[datetime]:
+        return []
+
+    def on_tick(self, state: dict, action: dict, ctx: Ctx) -> None:
+        if state["status"] not in ("paused", "ended"):
+            self.fire_deadlines(state, ctx)
+        if ctx.now >= parse_iso(state["digest_next"]):
+            self.send_digest(state, ctx)
+
+    def fire_deadlines(self, state: dict, ctx: Ctx) -> None:
+        pass
+
+    def late_note(self, due: datetime, ctx: Ctx) -> str:
+        if ctx.now - due > LATE_GRACE:
+            return f"(Late: this deadline passed at {iso(due)} while the referee could not act; acted on at {iso(ctx.now)}.)"
+        return ""
+
+    # ---- digest ------------------------------------------------------------------
+    def _next_digest(self, params: dict, tz: str, now: datetime) -> datetime:
+        hh, mm = (int(x) for x in params.get("digest_at", "08:00").split(":"))
+        local = now.astimezone(ZoneInfo(tz))
+        nxt = local.replace(hour=hh, minute=mm, second=0, microsecond=0)
+        if nxt <= local:
+            nxt += timedelta(days=1)
+        return nxt.astimezone(parse_iso(iso(now)).tzinfo)
+
+    def on_digest(self, state: dict, action: dict, ctx: Ctx) -> None:
+        self.send_digest(state, ctx)
+        ctx.ack("Digest sent to the GM.")
+
+    def send_digest(self, state: dict, ctx: Ctx) -> None:
+        ctx.send("digest", "gm", f"Digest of {state['name']} ({state['slug']})", "digest.txt", game=state,
+                 events=list(state["events"]), pending=self.status_lines(state), late=self.late_players(state),
+                 facts=ctx.facts)
+        state["events"] = []
+        state["digest_next"] = iso(self._next_digest(state["parameters"], state["timezone"], ctx.now))
+
+    def late_players(self, state: dict) -> list[str]:
+        return []
+
+    # ---- mail helpers ------------------------------------------------------------
+    def announce(self, state: dict, ctx: Ctx, subject: str, lines: list[str], kind: str = "announcement") -> None:
+        ctx.send(kind, "all", subject, "notice.txt", game=state, heading=subject, lines=lines)

@@ -1,0 +1,378 @@
+"""Nomic Sidekick Nomic: one mover proposes, everybody votes (seed 004, rules 6–23)."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+from mailref import resource
+from mailref.engine import matters
+from mailref.engine.context import Ctx, Refused
+from mailref.engine.ruleset import RuleConflict, apply_changes, changes_from, check_changes
+from mailref.engine.variants.base import Variant
+from mailref.timeutil import iso, parse_iso
+
+
+class Sidekick(Variant):
+    name = "sidekick"
+    title = "Nomic Sidekick Nomic"
+    defaults = {**Variant.defaults, "turn_timeout": "5d", "vote_timeout": "5d", "win_score": 100,
+                "pass_points": 10, "fail_points": -5}
+    duration_params = {"reminder_before", "turn_timeout", "vote_timeout"}
+    vote_words = ("FOR", "AGAINST", "ABSTAIN")
+    commands = [
+        ("[Join]", "join the game; a body line `Name: YourName` chooses your name"),
+        ("[Proposal] Title", "your move, on your turn: the body holds rule changes (Enact rule 24 \"Title\": ... / Amend rule 12 to read: ... / Repeal rule 15.)"),
+        ("Reply to [Proposal N], or [Vote] N", "FOR, AGAINST or ABSTAIN on the first line of your own words"),
+        ("[Forfeit]", "give up your turn"),
+        ("[CfJ] question", "ask for a judgement; the player before the mover judges"),
+        ("[Ruling] N", "the judge answers judgement N"),
+        ("[Away] / [Back], or subjects `NAME is away` / `NAME has returned`", "absence (rule 15)"),
+        ("[Status], [Rules], [Help]", "the state, the rule list, this text"),
+        ("[Roll] d6", "a die roll, announced"),
+        ("[Quit]", "leave the game"),
+    ]
+
+    def initial_rules(self) -> list[dict]:
+        return json.loads((resource("data") / "sidekick_rules.json").read_text())
+
+    def initial_state(self, *args: Any, **kw: Any) -> dict:
+        state = super().initial_state(*args, **kw)
+        state["next_judgement"] = 1
+        return state
+
+    # ---- turn order (rule 6) -----------------------------------------------------
+    def after_join(self, state: dict, player: dict, action: dict, ctx: Ctx) -> None:
+        super().after_join(state, player, action, ctx)
+        if state["turn"] is None:
+            eligible = [p["name"] for p in self.present(state)]
+            if len(eligible) >= 2:
+                state["order"] = ctx.shuffle(eligible)
+                self.event(state, ctx, "Turn order drawn: " + ", ".join(state["order"]))
+                self.announce(state, ctx, "Turn order", ["The turn order is drawn at random (rule 6):"] + [
+                    f"{i}. {n}" for i, n in enumerate(state["order"], 1)])
+                self.open_turn(state, ctx, state["order"][0], number=1)
+        elif player["name"] not in state["order"]:
+            at = ctx.randint(0, len(state["order"]))
+            state["order"].insert(at, player["name"])
+            ctx.ack(f"You are inserted at place {at + 1} of the turn order: {', '.join(state['order'])}.")
+
+    def before_leaving_order(self, state: dict, player: dict, ctx: Ctx) -> None:
+        t = state["turn"]
+        if t and t.get("player") == player["name"] and not t.get("proposal"):
+            self.next_turn(state, ctx, skipped=f"{player['name']} left the game")
+
+    def after_status_change(self, state: dict, player: dict, ctx: Ctx) -> None:
+        t = state["turn"]
+        if t is None:
+            return
+        if player["status"] != "active" and t.get("player") == player["name"] and not t.get("proposal"):
+            self.next_turn(state, ctx, skipped=f"{player['name']} is away (rule 15)")
+        elif t.get("player") is None and player["status"] == "active":
+            self.next_turn(state, ctx)
+        else:
+            prop = self.current_proposal(state)
+            if prop:
+                self.maybe_close(state, prop, ctx)
+
+    def open_turn(self, state: dict, ctx: Ctx, mover: str | None, number: int) -> None:
+        if mover is None:
+            state["turn"] = {"number": number, "player": None, "deadline": None, "proposal": None}
+            self.event(state, ctx, "Nobody present can move; the game waits for a player to return.")
+            return
+        deadline = ctx.now + self.duration(state, "turn_timeout")
+        state["turn"] = {"number": number, "player": mover, "deadline": iso(deadline),
+                         "started": iso(ctx.now), "proposal": None}
+        self.event(state, ctx, f"Turn {number}: {mover} to move by {iso(deadline)}.")
+        ctx.send("turn", [mover], f"[Turn {number}] Your move in {state['name']}", "turn.txt",
+                 game=state, mover=mover, number=number, deadline=iso(deadline))
+
+    def next_mover(self, state: dict, after: str | None) -> str | None:
+        order = state["order"]
+        if not order:
+            return None
+        start = order.index(after) + 1 if after in order else 0
+        for i in range(len(order)):
+            name = order[(start + i) % len(order)]
+            p = self.player(state, name)
+            if p and p["status"] == "active":
+                return name
+        return None
+
+    def next_turn(self, state: dict, ctx: Ctx, skipped: str | None = None, late: str = "") -> None:
+        t = state["turn"]
+        if skipped:
+            self.event(state, ctx, f"Turn {t['number']} of {t['player']} skipped: {skipped}.")
+            self.announce(state, ctx, f"Turn {t['number']} skipped", [f"{t['player']}'s turn is skipped: {skipped}."] + ([late] if late else []))
+        if state["status"] == "ended":
+            state["turn"]["deadline"] = None
+            return
+        self.open_turn(state, ctx, self.next_mover(state, t.get("player") or t.get("last")), t["number"] + 1)
+        if skipped:
+            state["turn"]["last"] = t.get("player")
+
+    # ---- the move (rules 8–10) ---------------------------------------------------
+    def on_propose(self, state: dict, action: dict, ctx: Ctx) -> None:
+        player = action["player"]
+        t = state["turn"]
+        if t is None:
+            raise Refused("the first turn has not opened yet: it opens once two players are in")
+        if t.get("player") != player:
+            raise Refused(f"it is not your turn: {t.get('player') or 'nobody'} is the mover (rule 8)",
+                          "wait for the mail telling you it is your turn")
+        if t.get("proposal"):
+            raise Refused(f"you already moved this turn with proposal {t['proposal']} (rule 8: a move is one proposal)")
+        changes = changes_from(action["changes"])
+        if not changes:
+            raise Refused("a proposal must contain at least one rule change (rule 9)",
+                          'write e.g.\n  Enact rule 24 "Title":\n  text of the rule\nor Amend rule 12 to read: / Repeal rule 15.')
+        for c in changes:
+            if c.kind == "enact" and not c.number:
+                raise Refused(f'new rule "{c.title}" needs a reference number (rule 10)', 'write Enact rule 24 "Title":')
+        try:
+            check_changes(state["rules"], changes, state["rule_history"])
+        except RuleConflict as e:
+            raise Refused(f"your rule changes cannot apply: {e}") from None
+        deadline = ctx.now + self.duration(state, "vote_timeout")
+        prop = matters.new_matter(state, ctx, player, action["title"], action["text"], "voting", deadline,
+                                  changes=action["changes"], turn=t["number"])
+        prop["votes"][player] = "FOR"  # rule 11: the mover is assumed to vote for
+        state["proposals"].append(prop)
+        t["proposal"], t["deadline"] = prop["number"], None
+        ctx.ack(f"Proposal {prop['number']} \"{prop['title']}\" is submitted; voting closes {prop['deadline']}.")
+        for c in changes:
+            ctx.ack("  " + c.describe())
+        self.event(state, ctx, f"{player} proposed {prop['number']} \"{prop['title']}\".")
+        ctx.send("announcement", "all", f"[Proposal {prop['number']}] {prop['title']}", "proposal.txt",
+                 game=state, proposal=prop, changes=[c.describe() for c in changes],
+                 voters=self.voters(state, prop), words=self.vote_words)
+        self.maybe_close(state, prop, ctx)
+
+    def on_forfeit(self, state: dict, action: dict, ctx: Ctx) -> None:
+        t = state["turn"]
+        if t is None or t.get("player") != action["player"]:
+            raise Refused("you can only forfeit your own turn", f"the mover is {t.get('player') if t else 'nobody yet'}")
+        if t.get("proposal"):
+            raise Refused(f"you already moved this turn (proposal {t['proposal']})")
+        ctx.ack(f"You forfeit turn {t['number']}.")
+        self.next_turn(state, ctx, skipped="forfeited (rule 8)")
+
+    # ---- votes (rules 11–14) -----------------------------------------------------
+    def current_proposal(self, state: dict) -> dict | None:
+        return next((p for p in state["proposals"] if p["status"] == "voting"), None)
+
+    def voters(self, state: dict, prop: dict) -> list[str]:
+        return [p["name"] for p in self.active(state) if p["name"] != prop["author"]]
+
+    def on_vote(self, state: dict, action: dict, ctx: Ctx) -> None:
+        player = action["player"]
+        for b in action["ballots"]:
+            prop = matters.must_open(matters.find(state, b["number"]), b["number"], ("voting",))
+            if b["vote"] not in self.vote_words:
+                raise Refused(f"{b['word']} is not a vote in this game", "vote FOR, AGAINST or ABSTAIN")
+            if player == prop["author"]:
+                raise Refused(f"you are the mover of proposal {prop['number']}: your vote is FOR (rule 11)")
+            ctx.ack(matters.cast(prop, player, b["vote"], ctx, action.get("source", "")))
+            self.event(state, ctx, f"{player} voted on proposal {prop['number']}.")
+            self.maybe_close(state, prop, ctx)
+
+    def maybe_close(self, state: dict, prop: dict, ctx: Ctx, late: str = "") -> None:
+        waiting = [n for n in self.voters(state, prop) if n not in prop["votes"]]
+        if waiting and ctx.now < parse_iso(prop["deadline"]):
+            return
+        self.close(state, prop, ctx, late)
+
+    def close(self, state: dict, prop: dict, ctx: Ctx, late: str = "", forced: str | None = None) -> None:
+        # Missing votes, and away players, abstain (rules 11 and 15).
+        for p in self.present(state):
+            prop["votes"].setdefault(p["name"], "ABSTAIN")
+        counts = matters.tally(prop["votes"])
+        passed = counts["FOR"] > counts["AGAINST"]  # rule 12: a tie fails
+        reason = "more FOR than AGAINST" if passed else ("tie" if counts["FOR"] == counts["AGAINST"] else "more AGAINST than FOR")
+        if forced:
+            passed, reason = forced == "enact", forced
+        prop["status"], prop["closed"], prop["reason"] = ("passed" if passed else "failed"), iso(ctx.now), reason
+        prop["tally"] = dict(counts)
+        prop["deadline"] = None
+        author = self.player(state, prop["author"])
+        points = state["parameters"]["pass_points" if passed else "fail_points"]
+        lines = [f"Proposal {prop['number']} \"{prop['title']}\" by {prop['author']} has {prop['status']}: "
+                 f"{matters.tally_text(counts)} ({prop['reason']}).",
+                 "Votes: " + ", ".join(f"{k} {v}" for k, v in sorted(prop["votes"].items()))]
+        if late:
+            lines.append(late)
+        if author:
+            author["score"] += points
+            lines.append(f"{author['name']} scores {points:+d} (rules 21–22) and now has {author['score']}.")
+        self.event(state, ctx, lines[0])
+        ctx.send("results", "all", f"[Proposal {prop['number']}] {prop['status'].upper()}: {prop['title']}",
+                 "notice.txt", game=state, heading=f"Proposal {prop['number']} {prop['status']}", lines=lines)
+        if passed:
+            try:
+                rules, entries, diff = apply_changes(state["rules"], changes_from(prop["changes"]),
+                                                     f"proposal {prop['number']}", iso(ctx.now), state["rule_history"])
+            except RuleConflict as e:
+                prop["reason"] += f"; its changes could not apply: {e}"
+                ctx.alert(f"Proposal {prop['number']} passed but its changes could not apply: {e}. Nothing was applied; "
+                          "correct the ruleset with `mailref rule ...`.")
+            else:
+                state["rules"], state["rule_history"] = rules, state["rule_history"] + entries
+                self.mail_ruleset(state, ctx, f"Proposal {prop['number']} \"{prop['title']}\" is in effect", diff)
+        self.check_victory(state, ctx)
+        if state["turn"] and state["turn"].get("proposal") == prop["number"]:
+            self.next_turn(state, ctx)
+
+    # ---- victory (rules 20 and 23) -----------------------------------------------
+    def check_victory(self, state: dict, ctx: Ctx) -> None:
+        if state["status"] == "ended":
+            return
+        target = state["parameters"]["win_score"]
+        winners = [p["name"] for p in self.present(state) if p["score"] >= target]
+        if winners:
+            state["winners"], state["status"] = winners, "ended"
+            text = (f"{winners[0]} reaches {target} points and wins (rule 23)!" if len(winners) == 1
+                    else f"{', '.join(winners)} reach {target} points at the same time: the game ends in a tie (rule 20).")
+            self.event(state, ctx, text)
+            self.announce(state, ctx, f"{state['name']} is won", [text, "Final scores:"] + self.score_lines(state), kind="results")
+
+    # ---- judgements (rule 17) ----------------------------------------------------
+    def judge_for(self, state: dict) -> str | None:
+        t = state["turn"]
+        order = state["order"]
+        if not t or not order:
+            return None
+        mover = t.get("player") or t.get("last") or order[0]
+        if mover not in order:
+            return None
+        i = order.index(mover)
+        for k in range(1, len(order)):
+            name = order[(i - k) % len(order)]
+            p = self.player(state, name)
+            if p and p["status"] == "active":
+                return name
+        return None
+
+    def on_cfj(self, state: dict, action: dict, ctx: Ctx) -> None:
+        judge = self.judge_for(state)
+        if judge is None:
+            raise Refused("no judge can be named yet: judgements need a turn order with a present player before the mover")
+        number = state["next_judgement"]
+        state["next_judgement"] += 1
+        j = {"number": number, "kind": "cfj", "question": action["question"], "detail": action.get("text", ""),
+             "by": action["player"], "judge": judge, "status": "open", "ruling": None, "opened": iso(ctx.now)}
+        state["judgements"].append(j)
+        ctx.ack(f"Judgement {number} is open; the judge is {judge} (rule 17).")
+        self.event(state, ctx, f"{action['player']} asked judgement {number}: {j['question']} (judge {judge}).")
+        ctx.send("judge", [judge], f"[Judgement {number}] You are the judge: {j['question']}", "judge.txt",
+                 game=state, judgement=j)
+        self.announce(state, ctx, f"[Judgement {number}] {j['question']}",
+                      [f"{action['player']} asks: {j['question']}", *(j["detail"].splitlines() if j["detail"] else []),
+                       f"The judge is {judge} (rule 17), who answers with a mail [Ruling] {number}."])
+
+    def on_ruling(self, state: dict, action: dict, ctx: Ctx) -> None:
+        j = next((x for x in state["judgements"] if x["number"] == action["number"]), None)
+        if j is None:
+            raise Refused(f"there is no judgement {action['number']}")
+        if j["status"] != "open":
+            raise Refused(f"judgement {j['number']} was already decided")
+        if j["judge"] != action["player"]:
+            raise Refused(f"you are not the judge of judgement {j['number']}; {j['judge']} is")
+        if not action.get("text", "").strip():
+            raise Refused("a ruling needs its answer in the body")
+        j.update(status="decided", ruling=action["text"].strip(), decided=iso(ctx.now))
+        ctx.ack(f"Your ruling on judgement {j['number']} is recorded and announced.")
+        self.event(state, ctx, f"{j['judge']} ruled on judgement {j['number']}.")
+        self.announce(state, ctx, f"[Judgement {j['number']}] Ruling by {j['judge']}",
+                      [f"Question: {j['question']}", "Ruling:", *j["ruling"].splitlines()])
+        ctx.alert(f"Judgement {j['number']} was ruled by {j['judge']}: apply its effects (penalties of rule 4, reversals) "
+                  "with `mailref score` / `mailref rule`.")
+
+    # ---- timers ------------------------------------------------------------------
+    def deadline_times(self, state: dict) -> list[datetime]:
+        out = []
+        before = self.duration(state, "reminder_before")
+        t = state["turn"]
+        if t and t.get("deadline"):
+            d = parse_iso(t["deadline"])
+            out.append(d)
+            if not t.get("reminded"):
+                out.append(d - before)
+        prop = self.current_proposal(state)
+        if prop and prop.get("deadline"):
+            d = parse_iso(prop["deadline"])
+            out.append(d)
+            if not prop.get("reminded"):
+                out.append(d - before)
+        return out
+
+    def fire_deadlines(self, state: dict, ctx: Ctx) -> None:
+        before = self.duration(state, "reminder_before")
+        for _ in range(100):  # a long outage may owe several deadlines: fire them in order, once each
+            t = state["turn"]
+            prop = self.current_proposal(state)
+            due: list[tuple[datetime, str]] = []
+            if t and t.get("deadline"):
+                due.append((parse_iso(t["deadline"]), "turn"))
+            if prop and prop.get("deadline"):
+                due.append((parse_iso(prop["deadline"]), "vote"))
+            due = sorted(d for d in due if d[0] <= ctx.now)
+            if not due:
+                break
+            when, what = due[0]
+            late = self.late_note(when, ctx)
+            if what == "turn":
+                self.next_turn(state, ctx, skipped="no move within the turn timeout (rule 8)", late=late)
+            else:
+                self.close(state, prop, ctx, late)
+        self.remind(state, ctx, before)
+
+    def remind(self, state: dict, ctx: Ctx, before) -> None:
+        t = state["turn"]
+        if t and t.get("deadline") and not t.get("reminded") and ctx.now >= parse_iso(t["deadline"]) - before:
+            t["reminded"] = True
+            ctx.send("reminder", [t["player"]], f"[Turn {t['number']}] Reminder: your move is due {t['deadline']}",
+                     "reminder.txt", game=state, what=f"your move (turn {t['number']})", deadline=t["deadline"])
+        prop = self.current_proposal(state)
+        if prop and not prop.get("reminded") and ctx.now >= parse_iso(prop["deadline"]) - before:
+            prop["reminded"] = True
+            missing = [n for n in self.voters(state, prop) if n not in prop["votes"]]
+            if missing:
+                ctx.send("reminder", missing, f"[Proposal {prop['number']}] Reminder: your vote is due {prop['deadline']}",
+                         "reminder.txt", game=state, what=f"your vote on proposal {prop['number']} \"{prop['title']}\"",
+                         deadline=prop["deadline"])
+
+    def late_players(self, state: dict) -> list[str]:
+        out = []
+        t = state["turn"]
+        if t and t.get("deadline"):
+            out.append(f"{t['player']} has not moved (turn {t['number']}, due {t['deadline']})")
+        prop = self.current_proposal(state)
+        if prop:
+            missing = [n for n in self.voters(state, prop) if n not in prop["votes"]]
+            if missing:
+                out.append(f"Not yet voted on proposal {prop['number']}: {', '.join(missing)}")
+        return out
+
+    def current_deadline_holder(self, state: dict) -> dict | None:
+        prop = self.current_proposal(state)
+        if prop:
+            return prop
+        return super().current_deadline_holder(state)
+
+    # ---- admin decisions ---------------------------------------------------------
+    def on_decide(self, state: dict, action: dict, ctx: Ctx) -> None:
+        prop = matters.must_open(matters.find(state, action["number"]), action["number"], ("voting",))
+        outcome = action["outcome"]
+        forced = {"enact": "enact", "fail": "failed by the admin", "veto": "vetoed by the admin"}[outcome]
+        ctx.ack(f"Proposal {prop['number']}: {outcome} by the admin.")
+        self.close(state, prop, ctx, late=f"Decided by the admin: {action.get('reason') or 'no reason given'}.",
+                   forced=forced)
+        if outcome == "enact":
+            prop["reason"] = "enacted by the admin"
+
+    def on_vote_override(self, state: dict, action: dict, ctx: Ctx) -> None:
+        prop = matters.must_open(matters.find(state, action["number"]), action["number"], ("voting",))
+        p = self.must_player(state, action["player"])
+        ctx.ack(matters.cast(prop, p["name"], action["vote"], ctx, f"admin {action.get('by')}") + " (admin override)")
+        self.maybe_close(state, prop, ctx)

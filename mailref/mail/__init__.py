@@ -1,0 +1,1 @@
+"""Transport only: SMTP listener, IMAP poller, outbox delivery, Maildir."""

@@ -1,0 +1,164 @@
+"""Raw bytes -> Envelope: who sent it, to whom, what subject and tag, the clean text of the
+sender's own words, bold spans, and whether a machine sent it. Never raises on bad mail."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import email.utils
+import hashlib
+import re
+from dataclasses import dataclass, field
+from email.header import decode_header, make_header
+from email.message import Message
+
+from mailref.read.bold import bold_orders
+from mailref.read.html import html_to_text
+from mailref.read.loops import machine_verdict
+from mailref.read.quotes import own_words
+from mailref.read.subject import Subject, parse_subject
+
+
+@dataclass
+class Envelope:
+    message_id: str | None
+    sha256: str
+    from_addr: str | None          # lower-cased address, or None when there is no From
+    from_name: str
+    reply_to: str | None
+    recipients: list[str]          # every address it was sent to, lower-cased
+    subject: Subject
+    date: str | None
+    in_reply_to: list[str]
+    references: list[str]
+    list_id: str | None
+    body: str                      # the whole readable body (quotes included)
+    text: str                      # the sender's own words
+    orders: list[str]              # bold sentences in the sender's own words
+    machine: str | None            # why no reply may go back (SPEC §2.2), else None
+    bounce_for: list[str] = field(default_factory=list)  # addresses a bounce reports
+    attachments: int = 0
+    defects: list[str] = field(default_factory=list)
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+def clean(value: object) -> str:
+    """A header as text: RFC 2047 decoded, 8-bit bytes repaired, no line breaks."""
+    if value is None:
+        return ""
+    s = str(value)
+    try:
+        s = str(make_header(decode_header(s)))
+    except Exception:
+        pass
+    s = s.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    return " ".join(s.replace("\x00", "").split())
+
+
+def _decode_part(part: Message) -> str:
+    try:
+        payload = part.get_payload(decode=True)
+    except Exception:
+        payload = None
+    if payload is None:
+        raw = part.get_payload()
+        return raw if isinstance(raw, str) else ""
+    charset = (part.get_content_charset() or "utf-8").lower()
+    for cs in (charset, "utf-8", "cp1252"):
+        try:
+            return payload.decode(cs).replace("\x00", "")
+        except (LookupError, UnicodeDecodeError):
+            continue
+    return payload.decode("utf-8", "replace").replace("\x00", "")
+
+
+def _is_attachment(part: Message) -> bool:
+    disp = (part.get("Content-Disposition") or "").lower()
+    return disp.startswith("attachment") or bool(part.get_param("name")) and not part.get_content_type().startswith("text/")
+
+
+def body_text(msg: Message) -> tuple[str, int]:
+    """The text/plain part, else the HTML part as text; and how many attachments were skipped."""
+    plain = html = None
+    attachments = 0
+    for part in msg.walk() if msg.is_multipart() else [msg]:
+        if part.is_multipart():
+            continue
+        ctype = part.get_content_type()
+        if _is_attachment(part):
+            attachments += 1
+            continue
+        if ctype == "text/plain" and plain is None:
+            plain = _decode_part(part)
+        elif ctype == "text/html" and html is None:
+            html = _decode_part(part)
+        elif ctype not in ("text/plain", "text/html"):
+            attachments += 1
+    if plain is not None and plain.strip():
+        return plain, attachments
+    if html is not None:
+        return html_to_text(html), attachments
+    return plain or "", attachments
+
+
+def _addresses(values: list[str]) -> list[str]:
+    out = []
+    for _name, addr in email.utils.getaddresses([clean(v) for v in values]):
+        addr = addr.strip().strip("<>").lower()
+        if "@" in addr and addr not in out:
+            out.append(addr)
+    return out
+
+
+def _ids(value: str) -> list[str]:
+    return re.findall(r"<[^<>\s]+>", value or "")
+
+
+def read_envelope(raw: bytes, rcpt_to: list[str] | None = None, own_address: str = "",
+                  loop_header: str = "X-Mailref-Loop") -> Envelope:
+    """Read RAW as a player wrote it. Bad MIME, charsets, NULs and long lines all yield an
+    Envelope (with `defects`) rather than an exception."""
+    sha = hashlib.sha256(raw).hexdigest()
+    # compat32 is an order of magnitude faster than policy.default (see shared notes).
+    msg = email.message_from_bytes(raw, policy=email.policy.compat32)
+    defects = [type(d).__name__ for d in msg.defects]
+    headers = {k.lower(): clean(v) for k, v in msg.items()}
+    from_name, from_addr = email.utils.parseaddr(headers.get("from", ""))
+    from_addr = from_addr.strip().lower() or None
+    if from_addr and "@" not in from_addr:
+        from_addr = None
+    reply_to = email.utils.parseaddr(headers.get("reply-to", ""))[1].lower() or None
+    recipients = list(dict.fromkeys([a.lower() for a in (rcpt_to or [])] + _addresses(
+        msg.get_all("To", []) + msg.get_all("Cc", []) + msg.get_all("Delivered-To", []) + msg.get_all("X-Original-To", []))))
+    mid = _ids(headers.get("message-id", ""))
+    try:
+        body, attachments = body_text(msg)
+    except Exception as e:  # a truncated or contradictory MIME tree: say so, keep going
+        defects.append(f"body: {type(e).__name__}")
+        body, attachments = "", 0
+    text = own_words(body)
+    list_id = None
+    if m := re.search(r"<([^>]+)>", headers.get("list-id", "")):
+        list_id = m.group(1).lower()
+    verdict, bounced = machine_verdict(msg, headers, from_addr, own_address, loop_header)
+    return Envelope(
+        message_id=mid[0] if mid else None,
+        sha256=sha,
+        from_addr=from_addr,
+        from_name=clean(from_name),
+        reply_to=reply_to,
+        recipients=recipients,
+        subject=parse_subject(headers.get("subject", "")),
+        date=headers.get("date"),
+        in_reply_to=_ids(headers.get("in-reply-to", "")),
+        references=_ids(headers.get("references", "")),
+        list_id=list_id,
+        body=body,
+        text=text,
+        orders=bold_orders(text),
+        machine=verdict,
+        bounce_for=bounced,
+        attachments=attachments,
+        defects=defects,
+        headers=headers,
+    )

@@ -1,0 +1,134 @@
+"""Rule changes in a proposal's text, from the line-starting forms of SPEC §3.1. The result
+is plain data the engine applies and the ack echoes; a line that starts like a change but
+cannot be read is an error naming the line."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_Q = "\"“”„«»'‘’"
+_REF = rf"(?:(?P<num>\d+(?:\.\d+)*)|[{_Q}](?P<qtitle>[^{_Q}]+)[{_Q}])"
+_TITLE = rf"[{_Q}](?P<title>[^{_Q}]+)[{_Q}]"
+
+_ENACT = re.compile(
+    rf"^\s*enact\s+(?:a\s+new\s+)?rule\s*(?:(?:number\s+|#)?(?P<num>\d+(?:\.\d+)*))?\s*,?\s*"
+    rf"(?:(?:titled|entitled|called|named)\s*)?(?:{_TITLE})?\s*(?:,?\s*with\s+the\s+following\s+text)?\s*[:.]?\s*(?P<after>.*)$",
+    re.I,
+)
+_AMEND = re.compile(rf"^\s*amend\s+rule\s+{_REF}\s*,?\s*(?:so\s+that\s+it\s+reads|to\s+read)\s*:?\s*(?P<after>.*)$", re.I)
+_REPLACE = re.compile(
+    rf"^\s*in\s+rule\s+{_REF}\s*,?\s*replace\s+[{_Q}](?P<old>.+?)[{_Q}]\s+with\s+[{_Q}](?P<new>.*?)[{_Q}]\s*\.?\s*$",
+    re.I,
+)
+_REPEAL = re.compile(rf"^\s*repeal\s+rule\s+{_REF}\s*\.?\s*$", re.I)
+_RETITLE = re.compile(rf"^\s*retitle\s+rule\s+{_REF}\s+(?:to|as)\s+{_TITLE}\s*\.?\s*$", re.I)
+_STARTS = re.compile(r"^\s*(enact\b|amend\s+rule\b|in\s+rule\b|repeal\s+rule\b|retitle\s+rule\b)", re.I)
+
+
+@dataclass
+class RuleChange:
+    kind: str                 # enact | amend | replace | repeal | retitle
+    number: str | None = None  # "24", "21.3.1"
+    ref_title: str | None = None  # a rule named by its quoted title
+    title: str | None = None   # enact / retitle
+    text: str | None = None    # enact / amend
+    old: str | None = None     # replace
+    new: str | None = None
+    line: int = 0
+
+    @property
+    def ref(self) -> str:
+        return self.number if self.number else f'"{self.ref_title}"'
+
+    def describe(self) -> str:
+        if self.kind == "enact":
+            num = f" {self.number}" if self.number else ""
+            return f'Enact rule{num} "{self.title}": {_short(self.text)}'
+        if self.kind == "amend":
+            return f"Amend rule {self.ref} to read: {_short(self.text)}"
+        if self.kind == "replace":
+            return f'In rule {self.ref}, replace "{self.old}" with "{self.new}"'
+        if self.kind == "repeal":
+            return f"Repeal rule {self.ref}"
+        return f'Retitle rule {self.ref} to "{self.title}"'
+
+    def as_dict(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if v is not None}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> RuleChange:
+        return cls(**d)
+
+
+class RuleChangeError(ValueError):
+    def __init__(self, line: int, text: str, why: str):
+        super().__init__(f"line {line}: {why}: {text.strip()!r}")
+        self.line, self.text, self.why = line, text, why
+
+
+def _short(text: str | None, n: int = 70) -> str:
+    t = " ".join((text or "").split())
+    return t if len(t) <= n else t[: n - 1] + "…"
+
+
+def strip_brace_comments(text: str) -> str:
+    """`{ comments }` are the author's asides and never enter the ruleset (imperial)."""
+    out, depth = [], 0
+    for ch in text:
+        if ch == "{":
+            depth += 1
+        elif ch == "}" and depth:
+            depth -= 1
+        elif not depth:
+            out.append(ch)
+    return re.sub(r"[ \t]+\n", "\n", "".join(out))
+
+
+def read_rule_changes(text: str) -> list[RuleChange]:
+    """Every change in TEXT, in order; raises RuleChangeError on the first unreadable one."""
+    changes: list[RuleChange] = []
+    lines = text.splitlines()
+    body: list[str] | None = None  # the text being collected for an enact / amend
+    for no, line in enumerate(lines, 1):
+        if not _STARTS.match(line):
+            if body is not None:
+                body.append(line)
+            continue
+        if body is not None:
+            changes[-1].text = _clean_body(body)
+            body = None
+        if m := _ENACT.match(line):
+            if not m.group("title"):
+                raise RuleChangeError(no, line, 'a new rule needs a title in quotes, e.g. Enact rule 24 "Title":')
+            changes.append(RuleChange("enact", number=m.group("num"), title=m.group("title").strip(), line=no))
+            body = [m.group("after")] if m.group("after").strip() else []
+        elif m := _AMEND.match(line):
+            changes.append(RuleChange("amend", number=m.group("num"), ref_title=m.group("qtitle"), line=no))
+            body = [m.group("after")] if m.group("after").strip() else []
+        elif m := _REPLACE.match(line):
+            changes.append(RuleChange("replace", number=m.group("num"), ref_title=m.group("qtitle"),
+                                      old=m.group("old"), new=m.group("new"), line=no))
+        elif m := _REPEAL.match(line):
+            changes.append(RuleChange("repeal", number=m.group("num"), ref_title=m.group("qtitle"), line=no))
+        elif m := _RETITLE.match(line):
+            changes.append(RuleChange("retitle", number=m.group("num"), ref_title=m.group("qtitle"),
+                                      title=m.group("title").strip(), line=no))
+        else:
+            raise RuleChangeError(no, line, "this line starts like a rule change but does not follow a known form "
+                                  '(Enact rule N "Title": / Amend rule N to read: / In rule N, replace "old" with "new". / '
+                                  'Repeal rule N. / Retitle rule N to "Title".)')
+    if body is not None:
+        changes[-1].text = _clean_body(body)
+    for c in changes:
+        if c.kind in ("enact", "amend") and not c.text:
+            raise RuleChangeError(c.line, lines[c.line - 1], "no rule text follows")
+    return changes
+
+
+def _clean_body(body: list[str]) -> str:
+    while body and not body[-1].strip():
+        body.pop()
+    while body and not body[0].strip():
+        body.pop(0)
+    return "\n".join(ln.rstrip() for ln in body).strip()

@@ -1,0 +1,87 @@
+"""The subject line: reply/forward prefixes, a list's own [tag], the command tag and the
+number of the matter a reply is about ("Re: [Proposal 12] Title")."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# Reply and forward prefixes in the common languages, repeated and mixed: "Re: AW: Fwd[2]:".
+_PREFIX = re.compile(
+    r"^\s*(re|fwd?|fw|aw|wg|sv|vs|vb|tr|rv|res|enc|antw|antwort|odp|r|ynt|ref)\s*(\[\d+\]|\(\d+\))?\s*[:：]\s*",
+    re.I,
+)
+
+# Canonical command tags and the words people write for them.
+TAGS: dict[str, str] = {
+    "join": "join", "proposal": "proposal", "propose": "proposal", "vote": "vote",
+    "votes": "vote", "ballot": "vote", "cfj": "cfj", "judgement": "cfj", "judgment": "cfj",
+    "call for judgement": "cfj", "call for judgment": "cfj", "point of order": "point-of-order",
+    "ruling": "ruling", "dov": "dov", "declaration of victory": "dov", "ascension": "ascension",
+    "judge": "judge", "proclamation": "proclamation", "directive": "directive",
+    "orders": "orders", "order": "orders", "results": "results", "forfeit": "forfeit",
+    "withdraw": "withdraw", "away": "away", "back": "back", "returned": "back",
+    "idle": "idle", "unidle": "unidle", "roll": "roll", "status": "status", "rules": "rules",
+    "ruleset": "rules", "help": "help", "quit": "quit", "leave": "quit",
+}
+# Tags that, carrying a number, name the matter a reply is about.
+_MATTER = {"proposal", "cfj", "point-of-order", "dov", "vote", "ruling", "judge", "withdraw"}
+
+_BRACKET = re.compile(r"^\s*\[([^\]]{1,60})\]\s*")
+_AWAY = re.compile(r"^\s*(?P<name>.+?)\s+is\s+away\.?\s*$", re.I)
+_RETURNED = re.compile(r"^\s*(?P<name>.+?)\s+has\s+returned\.?\s*$", re.I)
+
+
+@dataclass(frozen=True)
+class Subject:
+    raw: str
+    tag: str | None          # canonical tag, e.g. "proposal"
+    number: int | None       # "[Proposal 12]" or "[Vote] 12" -> 12
+    rest: str                # what follows the tag: a title, a question, "d6"
+    is_reply: bool
+    name: str | None = None  # "NAME is away" / "NAME has returned"
+
+
+def strip_prefixes(subject: str) -> tuple[str, bool]:
+    s, replied = subject.strip(), False
+    while True:
+        m = _PREFIX.match(s)
+        if not m:
+            return s, replied
+        s, replied = s[m.end():], True
+
+
+def parse_subject(subject: str, list_tags: tuple[str, ...] = ()) -> Subject:
+    raw = " ".join((subject or "").split())
+    s, replied = strip_prefixes(raw)
+    for _ in range(3):  # "[list] Re: [Proposal 3]" — a list tag may sit before the prefixes
+        m = _BRACKET.match(s)
+        if not m:
+            break
+        inner = m.group(1).strip()
+        word = re.sub(r"[\s#:.]*\d+$", "", inner).strip().lower()
+        if word in TAGS:
+            break
+        if list_tags and inner.lower() not in {t.lower().strip("[]") for t in list_tags}:
+            break
+        s, more = strip_prefixes(s[m.end():])
+        replied = replied or more
+    m = _BRACKET.match(s)
+    if m:
+        inner = m.group(1).strip()
+        num = re.search(r"[\s#:.]*(\d+)$", inner)
+        word = (inner[: num.start()] if num else inner).strip().lower()
+        tag = TAGS.get(word)
+        if tag:
+            rest = s[m.end():].strip()
+            number = int(num.group(1)) if num else None
+            if number is None:
+                lead = re.match(r"#?(\d+)\b[\s:.-]*", rest)
+                if lead and tag in _MATTER:
+                    number, rest = int(lead.group(1)), rest[lead.end():].strip()
+            return Subject(raw, tag, number, rest, replied)
+    if m := _AWAY.match(s):
+        return Subject(raw, "away", None, "", replied, name=m.group("name").strip("[]\"' "))
+    if m := _RETURNED.match(s):
+        return Subject(raw, "back", None, "", replied, name=m.group("name").strip("[]\"' "))
+    return Subject(raw, None, None, s, replied)

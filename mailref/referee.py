@@ -1,0 +1,252 @@
+"""The referee: accepts raw mail durably, turns it into actions through handlers, fires
+timers and admin actions, all through the engine's one door. The daemon, the CLI and the
+tests all drive this one object, each with its own clock."""
+
+from __future__ import annotations
+
+import logging
+import random
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from mailref import engine
+from mailref.config import Config
+from mailref.engine import Refused, Settings, Source
+from mailref.engine.door import queue, queue_reply
+from mailref.engine.context import Outgoing
+from mailref.read import Envelope, match_game, parse_subject, read_envelope
+from mailref.store import Bounce, Game, InboxMessage, OutboxMessage, Store, open_store
+from mailref.timeutil import iso, utcnow
+
+log = logging.getLogger("mailref")
+Clock = Callable[[], datetime]
+
+
+@dataclass
+class Stored:
+    id: int
+    new: bool            # False: we already had these bytes (a duplicate delivery)
+    status: str
+
+
+class Referee:
+    def __init__(self, store: Store, settings: Settings, clock: Clock = utcnow,
+                 rng: random.Random | None = None):
+        self.store, self.settings, self.clock, self.rng = store, settings, clock, rng
+
+    @classmethod
+    def from_config(cls, cfg: Config, clock: Clock = utcnow, rng: random.Random | None = None) -> Referee:
+        return cls(open_store(cfg.database), Settings(cfg.from_address, cfg.admin_address,
+                                                      cfg.replies_per_sender_per_day), clock, rng)
+
+    # ---- intake: durable first -------------------------------------------------
+    def receive(self, raw: bytes, source: str, mail_from: str = "", rcpt_to: list[str] | None = None) -> Stored:
+        """Commit RAW to the inbox (the only way a message is accepted). A second delivery of
+        the same bytes returns the first row; a different message under a Message-ID we
+        already hold is kept but never processed twice."""
+        import hashlib
+        import re
+
+        sha = hashlib.sha256(raw).hexdigest()
+        head = raw[:65536].split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0]
+        m = re.search(rb"^message-id:\s*(<[^<>\s]+>)", head, re.I | re.M)
+        mid = m.group(1).decode("ascii", "replace")[:900] if m else ""
+        now = self.clock()
+        with self.store() as s, s.begin():
+            same = s.scalar(select(InboxMessage).where(InboxMessage.message_id == mid, InboxMessage.sha256 == sha))
+            if same:
+                return Stored(same.id, False, same.status)
+            row = InboxMessage(message_id=mid, sha256=sha, raw=raw, size=len(raw), source=source,
+                               mail_from=mail_from or "", rcpt_to=list(rcpt_to or []), received_at=now,
+                               status="new", attempts=0)
+            if mid:
+                first = s.scalar(select(InboxMessage.id).where(InboxMessage.message_id == mid).limit(1))
+                if first:
+                    row.status, row.verdict = "ignored", f"duplicate: Message-ID already received as #{first}"
+            s.add(row)
+            try:
+                s.flush()
+            except IntegrityError:  # a concurrent delivery of the same bytes won the race
+                s.rollback()
+                with self.store() as s2:
+                    same = s2.scalar(select(InboxMessage).where(InboxMessage.message_id == mid, InboxMessage.sha256 == sha))
+                    return Stored(same.id, False, same.status)
+            return Stored(row.id, True, row.status)
+
+    def accept(self, raw: bytes, source: str = "smtp", mail_from: str = "", rcpt_to: list[str] | None = None) -> Stored:
+        """Store, then process at once (the listener's and the poller's path)."""
+        stored = self.receive(raw, source, mail_from, rcpt_to)
+        if stored.new and stored.status == "new":
+            stored.status = self.process(stored.id)
+        return stored
+
+    def process_pending(self) -> int:
+        with self.store() as s:
+            ids = list(s.scalars(select(InboxMessage.id).where(InboxMessage.status == "new").order_by(InboxMessage.id)))
+        for i in ids:
+            self.process(i)
+        return len(ids)
+
+    # ---- processing: one transaction ------------------------------------------
+    def process(self, inbox_id: int) -> str:
+        now = self.clock()
+        try:
+            with self.store() as s, s.begin():
+                row = s.get(InboxMessage, inbox_id)
+                if row is None or row.status not in ("new",):
+                    return row.status if row else "missing"
+                row.attempts += 1
+                self._process(s, row, now)
+                row.processed_at = now
+                return row.status
+        except Exception as e:  # quarantine: keep the mail and the error, tell the GM
+            log.exception("message #%s failed", inbox_id)
+            err = f"{type(e).__name__}: {e}"
+            with self.store() as s, s.begin():
+                row = s.get(InboxMessage, inbox_id)
+                row.status, row.error, row.attempts = "failed", err + "\n" + traceback.format_exc()[-2000:], row.attempts + 1
+                queue(s, self.settings, None, {"slug": row.game_slug, "gm": None, "name": "mailref", "players": []},
+                      Outgoing("alert", "gm", f"Alert: message #{inbox_id} quarantined", "alert.txt",
+                               {"game": {}, "lines": [f"Message #{inbox_id} from {row.sender or row.mail_from or '?'} "
+                                                      f"failed: {err}", f"Retry with: mailref mail reprocess {inbox_id}"]}), now)
+            return "failed"
+
+    def _process(self, s, row: InboxMessage, now: datetime) -> None:
+        env = read_envelope(row.raw, row.rcpt_to, self.settings.from_address)
+        row.sender, row.subject = env.from_addr or "", env.subject.raw[:500]
+        if env.machine:
+            row.status, row.verdict = "ignored", f"machine: {env.machine}"
+            if env.bounce_for:
+                self._record_bounces(s, env, row, now)
+            return
+        games = {g.slug: g.address for g in s.execute(select(Game.slug, Game.address)).all()}
+        slug = match_game(env.recipients, games)
+        source = Source("mail", str(row.id), reply_to=env.reply_to or env.from_addr, message_id=env.message_id,
+                        references=env.references, subject=env.subject.raw[:200], inbox_id=row.id)
+        if slug is None:
+            row.status, row.verdict = "processed", "no game for these recipients: help sent"
+            queue_reply(s, self.settings, None, source, now, "help", "help.txt", {
+                "game": {}, "commands": [(f"write to {a}", f"the game {g}") for g, a in sorted(games.items())],
+                "reason": "This address is the referee; each game has its own address."})
+            return
+        row.game_slug = slug
+        game = s.execute(select(Game).where(Game.slug == slug).with_for_update()).scalar_one()
+        variant = engine.get_variant(game.variant)
+        subject = self._subject_of_reply(s, env) if env.subject.tag is None else env.subject
+        if subject is not env.subject:
+            env.subject = subject
+        tag = env.subject.tag
+        lid = game.state["parameters"].get("list_id")
+        if tag is None and lid and env.list_id and env.list_id == str(lid).strip("<>").lower():
+            row.status, row.verdict = "ignored", "list discussion (no command)"
+            return
+        from mailref.handlers import GameView, dispatch
+
+        player = variant.by_address(game.state, env.from_addr)
+        view = GameView(game.state, variant, player)
+        if tag is None:
+            action: dict[str, Any] = {"type": "help", "player": view.name,
+                                      "reason": "I found no command tag in your subject, so here is the help."}
+        else:
+            try:
+                action = dispatch(env, view, tag)
+            except Refused as r:
+                row.status, row.verdict = "processed", f"error: {r.reason}"
+                queue_reply(s, self.settings, slug, source, now, "error", "error.txt",
+                            {"reason": r.reason, "hint": r.hint, "subject": source.subject, "game": game.state})
+                return
+        action["source"] = f"mail:{row.id}"
+        outcome = engine.apply(s, game, action, source, now, self.settings, self.rng)
+        row.status = "processed"
+        row.verdict = ("ok: " + "; ".join(outcome.lines)[:500]) if outcome.ok else f"error: {outcome.reason}"
+
+    def _subject_of_reply(self, s, env: Envelope):
+        """A reply whose subject lost its tag is tied to what it answers by In-Reply-To."""
+        for ref in reversed(env.in_reply_to + env.references):
+            subj = s.scalar(select(OutboxMessage.subject).where(OutboxMessage.message_id == ref).limit(1))
+            if subj:
+                parsed = parse_subject(subj)
+                if parsed.tag:
+                    return type(parsed)(env.subject.raw, parsed.tag, parsed.number, env.subject.rest, True)
+        return env.subject
+
+    def _record_bounces(self, s, env: Envelope, row: InboxMessage, now: datetime) -> None:
+        for game in s.scalars(select(Game)):
+            variant = engine.get_variant(game.variant)
+            for addr in env.bounce_for:
+                p = variant.by_address(game.state, addr)
+                if p:
+                    s.add(Bounce(game_slug=game.slug, player=p["name"], address=addr, at=now, inbox_id=row.id))
+                    row.game_slug = game.slug
+        row.verdict += f"; bounce for {', '.join(env.bounce_for)}"
+
+    # ---- timers -----------------------------------------------------------------
+    def due_games(self, now: datetime | None = None) -> list[str]:
+        now = now or self.clock()
+        with self.store() as s:
+            return list(s.scalars(select(Game.slug).where(Game.next_wakeup <= now).order_by(Game.next_wakeup)))
+
+    def next_wakeups(self) -> dict[str, datetime | None]:
+        with self.store() as s:
+            return {slug: at for slug, at in s.execute(select(Game.slug, Game.next_wakeup)).all()}
+
+    def tick(self, slug: str | None = None) -> list[str]:
+        """Fire every deadline that is due (of one game, or all); returns the games woken."""
+        now = self.clock()
+        fired = []
+        for g in [slug] if slug else self.due_games(now):
+            with self.store() as s, s.begin():
+                game = s.execute(select(Game).where(Game.slug == g).with_for_update()).scalar_one()
+                if game.next_wakeup is None or game.next_wakeup > now:
+                    continue
+                engine.apply(s, game, {"type": "tick"}, Source("timer", "deadline"), now, self.settings,
+                             self.rng, facts=self.facts(s, game))
+                fired.append(g)
+        return fired
+
+    def facts(self, s, game: Game) -> dict:
+        """What only the store knows, for the GM's digest."""
+        since = self.clock() - timedelta(days=1)
+        failed = s.scalars(select(InboxMessage).where(InboxMessage.status == "failed",
+                                                      (InboxMessage.game_slug == game.slug) | (InboxMessage.game_slug.is_(None)))).all()
+        rejected = s.scalars(select(InboxMessage).where(InboxMessage.game_slug == game.slug, InboxMessage.received_at >= since,
+                                                        InboxMessage.verdict.like("error:%"))).all()
+        bounces = s.scalars(select(Bounce).where(Bounce.game_slug == game.slug, Bounce.at >= since)).all()
+        return {
+            "quarantined": [{"id": m.id, "sender": m.sender or m.mail_from, "subject": m.subject, "error": m.error.splitlines()[0] if m.error else ""} for m in failed],
+            "rejected": [{"id": m.id, "sender": m.sender, "subject": m.subject, "verdict": m.verdict} for m in rejected],
+            "bounces": [{"at": iso(b.at), "address": b.address, "player": b.player} for b in bounces],
+        }
+
+    # ---- admins -----------------------------------------------------------------
+    def admin(self, slug: str, action: dict[str, Any], who: str) -> engine.Outcome:
+        now = self.clock()
+        action = {**action, "by": who}
+        with self.store() as s, s.begin():
+            game = s.execute(select(Game).where(Game.slug == slug).with_for_update()).scalar_one_or_none()
+            if game is None:
+                raise Refused(f"there is no game {slug!r}")
+            facts = self.facts(s, game) if action["type"] == "digest" else None
+            return engine.apply(s, game, action, Source("admin", who), now, self.settings, self.rng, facts=facts)
+
+    def create_game(self, slug: str, variant: str, address: str, name: str | None = None, gm: str | None = None,
+                    timezone: str = "UTC", parameters: dict[str, Any] | None = None) -> None:
+        with self.store() as s, s.begin():
+            if s.scalar(select(Game.id).where(Game.slug == slug)):
+                raise Refused(f"a game {slug!r} exists already")
+            if s.scalar(select(Game.id).where(Game.address == address.lower())):
+                raise Refused(f"the address {address} belongs to another game")
+            engine.create_game(s, slug, variant, address, name, gm, timezone, parameters or {}, self.clock())
+
+    def state(self, slug: str) -> dict:
+        with self.store() as s:
+            game = s.scalar(select(Game).where(Game.slug == slug))
+            if game is None:
+                raise Refused(f"there is no game {slug!r}")
+            return game.state

@@ -1,0 +1,25 @@
+"""The Jinja2 environment over templates/: undefined variables are errors; an installation
+may put its own templates in a folder that is searched first."""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+from mailref import resource
+
+
+@lru_cache(maxsize=4)
+def environment(override: str | None = None) -> Environment:
+    paths = [p for p in (override or os.environ.get("MAILREF_TEMPLATES"), str(resource("templates"))) if p]
+    env = Environment(loader=FileSystemLoader(paths), undefined=StrictUndefined, autoescape=False,
+                      keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
+    env.filters["indent_all"] = lambda s, n=4: "\n".join(" " * n + ln for ln in str(s).splitlines())
+    return env
+
+
+def render(template: str, **vars: Any) -> str:
+    return environment().get_template(template).render(**vars)

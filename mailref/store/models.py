@@ -1,0 +1,122 @@
+"""The tables. Game state is one JSON document per game, rebuilt from the journal by
+`mailref replay`; mail in and out are rows holding the raw bytes."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import (JSON, DateTime, ForeignKey, Integer, LargeBinary, String, Text,
+                        TypeDecorator, UniqueConstraint)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class UTCDateTime(TypeDecorator):
+    """Aware UTC datetimes in and out, whatever the database keeps."""
+
+    impl = DateTime
+    cache_ok = True
+
+    def process_bind_param(self, value, dialect):
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to the store")
+        return value.astimezone(UTC).replace(tzinfo=None)
+
+    def process_result_value(self, value, dialect):
+        return None if value is None else value.replace(tzinfo=UTC)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Game(Base):
+    __tablename__ = "games"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    slug: Mapped[str] = mapped_column(String(64), unique=True)
+    variant: Mapped[str] = mapped_column(String(32))
+    address: Mapped[str] = mapped_column(String(255))
+    state: Mapped[dict] = mapped_column(JSON)
+    initial: Mapped[dict] = mapped_column(JSON)   # the state at creation: replay starts here
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    next_wakeup: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class JournalEntry(Base):
+    __tablename__ = "journal"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+    action: Mapped[dict] = mapped_column(JSON)
+    source: Mapped[str] = mapped_column(String(255))  # mail:ID | timer | admin:WHO
+    draws: Mapped[list] = mapped_column(JSON, default=list)
+    summary: Mapped[str] = mapped_column(Text, default="")
+    __table_args__ = (UniqueConstraint("game_id", "seq"),)
+
+
+class InboxMessage(Base):
+    __tablename__ = "inbox"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    message_id: Mapped[str] = mapped_column(String(998), default="")  # "" when none
+    sha256: Mapped[str] = mapped_column(String(64))
+    raw: Mapped[bytes] = mapped_column(LargeBinary)
+    size: Mapped[int] = mapped_column(Integer)
+    source: Mapped[str] = mapped_column(String(255))  # "smtp" | "imap:FOLDER:UIDVALIDITY:UID" | "cli"
+    mail_from: Mapped[str] = mapped_column(String(998), default="")
+    rcpt_to: Mapped[list] = mapped_column(JSON, default=list)
+    received_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    status: Mapped[str] = mapped_column(String(16), default="new", index=True)  # new processed ignored failed
+    verdict: Mapped[str] = mapped_column(Text, default="")
+    error: Mapped[str] = mapped_column(Text, default="")
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    game_slug: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    sender: Mapped[str] = mapped_column(String(998), default="")
+    subject: Mapped[str] = mapped_column(Text, default="")
+    processed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    __table_args__ = (UniqueConstraint("message_id", "sha256"),)
+
+
+class OutboxMessage(Base):
+    __tablename__ = "outbox"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_slug: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    kind: Mapped[str] = mapped_column(String(32))
+    recipients: Mapped[list] = mapped_column(JSON)
+    message_id: Mapped[str] = mapped_column(String(998))
+    subject: Mapped[str] = mapped_column(Text)
+    raw: Mapped[bytes] = mapped_column(LargeBinary)
+    status: Mapped[str] = mapped_column(String(16), default="queued", index=True)  # queued sent failed
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_attempt_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    last_error: Mapped[str] = mapped_column(Text, default="")
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    inbox_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    alerted: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class ImapCursor(Base):
+    __tablename__ = "imap_cursor"
+    folder: Mapped[str] = mapped_column(String(255), primary_key=True)
+    uidvalidity: Mapped[int] = mapped_column(Integer)
+    last_uid: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class ReplyQuota(Base):
+    __tablename__ = "reply_quota"
+    sender: Mapped[str] = mapped_column(String(998), primary_key=True)
+    day: Mapped[str] = mapped_column(String(10), primary_key=True)
+    count: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class Bounce(Base):
+    __tablename__ = "bounces"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_slug: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    player: Mapped[str | None] = mapped_column(String(255), nullable=True)
+    address: Mapped[str] = mapped_column(String(998))
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+    inbox_id: Mapped[int] = mapped_column(Integer)

@@ -1,0 +1,83 @@
+"""Test helpers: mail as players write it, a clock the test moves, a referee on a real
+SQLite file."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import email.utils
+import itertools
+import random
+from datetime import UTC, datetime, timedelta
+from email.message import EmailMessage
+
+from mailref.engine import Settings
+from mailref.referee import Referee
+from mailref.store import OutboxMessage, open_store
+
+_ids = itertools.count(1)
+
+
+class Clock:
+    def __init__(self, start: datetime | None = None):
+        self.now = start or datetime(2026, 12, 1, 10, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **kw) -> datetime:
+        self.now += timedelta(**kw)
+        return self.now
+
+
+def mail(frm: str, to: str, subject: str, body: str = "", *, name: str | None = None,
+         in_reply_to: str | None = None, headers: dict | None = None, html: str | None = None,
+         message_id: str | None = None) -> bytes:
+    msg = EmailMessage(policy=email.policy.SMTP)
+    msg["From"] = email.utils.formataddr((name or frm.split("@")[0].title(), frm))
+    msg["To"] = to
+    msg["Subject"] = subject
+    msg["Date"] = email.utils.format_datetime(datetime(2026, 12, 1, tzinfo=UTC))
+    msg["Message-ID"] = message_id or f"<test{next(_ids)}.{random.randrange(10**9)}@players.example>"
+    if in_reply_to:
+        msg["In-Reply-To"] = in_reply_to
+        msg["References"] = in_reply_to
+    for k, v in (headers or {}).items():
+        msg[k] = v
+    msg.set_content(body or "\n")
+    if html is not None:
+        msg.add_alternative(html, subtype="html")
+    return msg.as_bytes()
+
+
+def make_referee(tmp_path, clock: Clock | None = None, seed: int = 7, **settings) -> Referee:
+    store = open_store(f"sqlite:///{tmp_path}/mailref.sqlite3")
+    return Referee(store, Settings(**{"from_address": "referee@ref.example", "admin_address": "gm@ref.example",
+                                      **settings}), clock or Clock(), random.Random(seed))
+
+
+class Outbox:
+    """Reads what the referee queued, as the players would receive it."""
+
+    def __init__(self, referee: Referee):
+        self.referee = referee
+        self.seen = 0
+
+    def all(self) -> list[email.message.Message]:
+        with self.referee.store() as s:
+            rows = s.query(OutboxMessage).order_by(OutboxMessage.id).all()
+            return [email.message_from_bytes(r.raw, policy=email.policy.default) for r in rows]
+
+    def new(self) -> list[email.message.Message]:
+        msgs = self.all()
+        out, self.seen = msgs[self.seen:], len(msgs)
+        return out
+
+    @staticmethod
+    def body(msg) -> str:
+        part = msg.get_body(("plain",))
+        return part.get_content() if part else ""
+
+    def to(self, addr: str, msgs=None, kind: str | None = None) -> list:
+        return [m for m in (msgs if msgs is not None else self.all())
+                if m["To"] == addr and (kind is None or m["X-Mailref-Kind"] == kind)]
