@@ -11,7 +11,8 @@ _SPANS = re.compile(
     r"(?<![\w*])\*(?P<pl>[^*\s](?:[^*]*?[^*\s])?)\*(?![\w*])",
     re.I | re.S,
 )
-_SENTENCE = re.compile(r"(?<=[.;!?])\s+|\n+")
+_SENTENCE = re.compile(r"(?<=[.;!?])\s+|\n+(?=\s*[A-Z0-9])")
+# A line break followed by a lower-case word is a wrapped line, not a new order.
 
 
 def bold_spans(text: str) -> list[str]:

@@ -145,7 +145,7 @@ class Variant:
             player.update(self.new_player_fields(state, action))
             state["players"].append(player)
         self.after_join(state, player, action, ctx)
-        ctx.ack(f"You joined {state['name']} as {name}.")
+        ctx.ack(f"{name} joined {state['name']} ({address}).")
         self.event(state, ctx, f"{name} joined.")
 
     def on_player_add(self, state: dict, action: dict, ctx: Ctx) -> None:

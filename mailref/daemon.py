@@ -1,0 +1,163 @@
+"""`mailref serve`: the listener, the poller, the scheduler and the sender in one asyncio
+loop. Deadlines live in the database; APScheduler only wakes us for them, and on start the
+reconcile pass fires what was missed while we were down, once, late."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import socket
+import threading
+from datetime import datetime
+
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
+from mailref.config import Config
+from mailref.mail.imap import Poller
+from mailref.mail.outbox import Deliverer
+from mailref.mail.smtp import Listener
+from mailref.referee import Referee
+from mailref.timeutil import utcnow
+
+log = logging.getLogger("mailref")
+SYNC_EVERY = 2.0  # seconds: how soon a CLI change to a deadline is noticed
+
+
+def sd_notify(state: str) -> None:
+    """systemd's notify protocol without a dependency: one datagram to $NOTIFY_SOCKET."""
+    addr = os.environ.get("NOTIFY_SOCKET")
+    if not addr:
+        return
+    if addr.startswith("@"):
+        addr = "\0" + addr[1:]
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as s:
+            s.connect(addr)
+            s.sendall(state.encode())
+    except OSError:
+        pass
+
+
+class Daemon:
+    def __init__(self, cfg: Config):
+        self.cfg = cfg
+        self.referee = Referee.from_config(cfg)
+        self.deliverer = Deliverer(self.referee.store, cfg.from_address, cfg.smtp_out, cfg.outbox_maildir,
+                                   cfg.admin_address)
+        self.work = threading.Lock()  # one message, timer or delivery batch at a time
+        self.stopping = asyncio.Event()
+        self.kick = asyncio.Event()
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.scheduled: dict[str, datetime | None] = {}
+
+    def poke(self) -> None:
+        if self.loop:
+            self.loop.call_soon_threadsafe(self.kick.set)
+
+    def _locked(self, fn, *args):
+        with self.work:
+            return fn(*args)
+
+    async def run(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            self.loop.add_signal_handler(sig, self.stopping.set)
+        log.info("mailref starting: %s", self.cfg.describe())
+        listener = poller = None
+        if self.cfg.smtp_in:
+            listener = Listener(self.referee, self.cfg.smtp_in.host, self.cfg.smtp_in.port,
+                                self.cfg.smtp_in.max_message_size, self.poke)
+            listener.start()
+            log.info("SMTP listener on %s:%s", self.cfg.smtp_in.host, self.cfg.smtp_in.port)
+        if self.cfg.imap:
+            size = self.cfg.smtp_in.max_message_size if self.cfg.smtp_in else 10 * 1024 * 1024
+            poller = Poller(self.cfg.imap, self.referee, size, self.poke,
+                            process=lambda i: self._locked(self.referee.process, i))
+            threading.Thread(target=poller.run, name="imap", daemon=True).start()
+            log.info("IMAP poller for %s@%s:%s/%s", self.cfg.imap.username, self.cfg.imap.host,
+                     self.cfg.imap.port, self.cfg.imap.folder)
+        scheduler = AsyncIOScheduler(timezone="UTC")
+        scheduler.add_job(self.sync_timers, "interval", seconds=SYNC_EVERY, args=[scheduler], id="sync",
+                          max_instances=1, coalesce=True)
+        scheduler.start()
+        await asyncio.to_thread(self._locked, self.referee.process_pending)  # stored before a crash
+        await self.reconcile()
+        await self.sync_timers(scheduler)
+        sd_notify("READY=1")
+        log.info("mailref ready")
+        sender = asyncio.create_task(self.send_loop())
+        worker = asyncio.create_task(self.process_loop())
+        await self.stopping.wait()
+        sd_notify("STOPPING=1")
+        log.info("mailref stopping")
+        if listener:
+            listener.stop()
+        if poller:
+            poller.stop.set()
+        scheduler.shutdown(wait=False)
+        for task in (sender, worker):
+            task.cancel()
+        with self.work:  # finish the message in hand
+            pass
+        await asyncio.to_thread(self._locked, self.deliverer.deliver, utcnow())
+        self.referee.store.dispose()
+
+    async def process_loop(self) -> None:
+        while True:
+            try:
+                await asyncio.wait_for(self.kick.wait(), timeout=2)
+            except TimeoutError:
+                pass
+            self.kick.clear()
+            try:
+                n = await asyncio.to_thread(self._locked, self.referee.process_pending)
+                if n:
+                    await asyncio.to_thread(self._locked, self.deliverer.deliver, utcnow())
+            except Exception:
+                log.exception("processing failed")
+
+    async def send_loop(self) -> None:
+        while True:
+            try:
+                await asyncio.to_thread(self._locked, self.deliverer.deliver, utcnow())
+            except Exception:
+                log.exception("delivery failed")
+            await asyncio.sleep(1)
+
+    async def reconcile(self) -> None:
+        """Deadlines missed while down fire now, once each, in the order they fell due."""
+        due = await asyncio.to_thread(self.referee.due_games)
+        if due:
+            log.info("reconciling missed deadlines of %s", ", ".join(due))
+        for slug in due:
+            await asyncio.to_thread(self._locked, self.referee.tick, slug)
+
+    async def sync_timers(self, scheduler: AsyncIOScheduler) -> None:
+        wakeups = await asyncio.to_thread(self.referee.next_wakeups)
+        for slug, at in wakeups.items():
+            if self.scheduled.get(slug) == at and scheduler.get_job(f"wake:{slug}"):
+                continue
+            self.scheduled[slug] = at
+            if at is None:
+                if scheduler.get_job(f"wake:{slug}"):
+                    scheduler.remove_job(f"wake:{slug}")
+                continue
+            scheduler.add_job(self.fire, "date", run_date=max(at, utcnow()), args=[slug], id=f"wake:{slug}",
+                              replace_existing=True, misfire_grace_time=None, coalesce=True)
+
+    async def fire(self, slug: str) -> None:
+        try:
+            await asyncio.to_thread(self._locked, self.referee.tick, slug)
+            self.scheduled.pop(slug, None)
+            await asyncio.to_thread(self._locked, self.deliverer.deliver, utcnow())
+        except Exception:
+            log.exception("timer of %s failed", slug)
+
+
+def serve(cfg: Config) -> int:
+    logging.basicConfig(level=os.environ.get("MAILREF_LOG", "INFO"),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    asyncio.run(Daemon(cfg).run())
+    return 0

@@ -1,0 +1,60 @@
+"""The built-in SMTP listener: 250 only after the raw bytes are committed, 451 when the
+store fails, 552 over the size limit, 550 for a recipient that is no game's address."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import SMTP, Envelope, Session
+from sqlalchemy import select
+
+from mailref.read import base_address
+from mailref.referee import Referee
+from mailref.store import Game
+
+log = logging.getLogger("mailref.smtp")
+
+
+class Intake:
+    def __init__(self, referee: Referee, on_stored: Callable[[], None] = lambda: None):
+        self.referee, self.on_stored = referee, on_stored
+
+    def _known(self) -> set[str]:
+        with self.referee.store() as s:
+            return {base_address(a) for a in s.scalars(select(Game.address))}
+
+    async def handle_RCPT(self, server: SMTP, session: Session, envelope: Envelope, address: str, options: list) -> str:
+        known = self._known()
+        own = base_address(self.referee.settings.from_address)
+        if known and base_address(address) not in known | {own}:
+            return f"550 5.1.1 <{address}>: no game plays at this address"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
+        raw = envelope.original_content or envelope.content
+        if isinstance(raw, str):
+            raw = raw.encode("utf-8", "surrogateescape")
+        try:
+            stored = self.referee.receive(raw, "smtp", envelope.mail_from or "", list(envelope.rcpt_tos))
+        except Exception as e:
+            log.exception("could not store a message from %s", envelope.mail_from)
+            return f"451 4.3.0 could not store the message, try again later ({type(e).__name__})"
+        self.on_stored()
+        return f"250 2.0.0 stored as #{stored.id}" + ("" if stored.new else " (already had it)")
+
+
+class Listener:
+    def __init__(self, referee: Referee, host: str, port: int, max_size: int,
+                 on_stored: Callable[[], None] = lambda: None):
+        self.controller = Controller(Intake(referee, on_stored), hostname=host, port=port,
+                                     data_size_limit=max_size, decode_data=False,
+                                     server_kwargs={"enable_SMTPUTF8": True})
+
+    def start(self) -> None:
+        self.controller.start()
+
+    def stop(self) -> None:
+        self.controller.stop()

@@ -1,0 +1,126 @@
+"""A private Dovecot on loopback for the tests (facts in shared/notes): its own base_dir,
+an unprivileged mail user, no chroot, plaintext auth, a free port."""
+
+from __future__ import annotations
+
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+USER = "mailreftest"
+PASSWORD = "secret"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def dovecot_binary() -> str | None:
+    return shutil.which("dovecot") or ("/usr/sbin/dovecot" if os.path.exists("/usr/sbin/dovecot") else None)
+
+
+def _mail_user() -> pwd.struct_passwd:
+    try:
+        return pwd.getpwnam(USER)
+    except KeyError:
+        subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", USER], check=True)
+        return pwd.getpwnam(USER)
+
+
+class Dovecot:
+    def __init__(self, root: Path):
+        self.root = root
+        self.port = free_port()
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> Dovecot:
+        user = _mail_user()
+        for d in ("run", "state", "mail"):
+            (self.root / d).mkdir(parents=True, exist_ok=True)
+        os.chmod(self.root, 0o755)
+        shutil.chown(self.root / "mail", user.pw_uid, user.pw_gid)
+        (self.root / "passwd").write_text(f"{USER}:{{PLAIN}}{PASSWORD}::::::\n")
+        conf = self.root / "dovecot.conf"
+        conf.write_text(f"""
+base_dir = {self.root}/run
+state_dir = {self.root}/state
+log_path = {self.root}/dovecot.log
+protocols = imap
+listen = 127.0.0.1
+ssl = no
+disable_plaintext_auth = no
+auth_mechanisms = plain login
+mail_location = maildir:{self.root}/mail/%u
+mail_uid = {user.pw_uid}
+mail_gid = {user.pw_gid}
+first_valid_uid = {user.pw_uid}
+last_valid_uid = 0
+first_valid_gid = 0
+default_login_user = {user.pw_name}
+default_internal_user = {user.pw_name}
+passdb {{
+  driver = passwd-file
+  args = {self.root}/passwd
+}}
+userdb {{
+  driver = static
+  args = uid={user.pw_uid} gid={user.pw_gid} home={self.root}/mail/%u
+}}
+service imap-login {{
+  chroot =
+  inet_listener imap {{
+    address = 127.0.0.1
+    port = {self.port}
+  }}
+  inet_listener imaps {{
+    port = 0
+  }}
+}}
+service anvil {{
+  chroot =
+}}
+service pop3-login {{
+  chroot =
+}}
+namespace inbox {{
+  inbox = yes
+  separator = /
+}}
+""")
+        self.proc = subprocess.Popen([dovecot_binary(), "-F", "-c", str(conf)],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1) as s:
+                    if s.recv(100).startswith(b"* OK"):
+                        return self
+            except OSError:
+                time.sleep(0.1)
+            if self.proc.poll() is not None:
+                break
+        log = (self.root / "dovecot.log").read_text() if (self.root / "dovecot.log").exists() else ""
+        err = self.proc.stderr.read().decode() if self.proc.poll() is not None else ""
+        self.stop()
+        raise RuntimeError(f"dovecot did not start: {err}\n{log[-2000:]}")
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+    def client(self):
+        from imapclient import IMAPClient
+
+        c = IMAPClient("127.0.0.1", port=self.port, ssl=False, timeout=30)
+        c.login(USER, PASSWORD)
+        return c
