@@ -1,0 +1,319 @@
+"""Nomic Sidekick Nomic played by mail (SPEC §5.1; seed 004). Rule numbers in docstrings."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from helpers import Clock, Outbox, mail, make_referee
+from mailref.engine.replay import differences, replay
+from mailref.store import Game, InboxMessage, JournalEntry
+
+G = "nomes@ref.example"
+PLAYERS = ["alice", "bob", "carol"]
+
+
+def addr(name: str) -> str:
+    return f"{name.lower()}@players.example"
+
+
+def send(referee, who: str, subject: str, body: str = "", **kw):
+    return referee.accept(mail(addr(who), G, subject, body, **kw), "smtp", addr(who), [G])
+
+
+def last_reply(outbox: Outbox, who: str):
+    replies = [m for m in outbox.all() if m["To"] == addr(who) and m["X-Mailref-Kind"] in ("ack", "error", "help", "status", "ruleset")]
+    return replies[-1]
+
+
+def assert_replays(referee):
+    with referee.store() as s:
+        for g in s.query(Game):
+            entries = [(e.action, e.at, e.draws) for e in s.query(JournalEntry).filter_by(game_id=g.id).order_by(JournalEntry.seq)]
+            assert differences(g.state, replay(g.initial, entries)) == []
+
+
+@pytest.fixture
+def game(referee, outbox):
+    referee.create_game("nomes", "sidekick", G, gm="gm@ref.example")
+    for p in PLAYERS:
+        send(referee, p, "[Join]", f"Name: {p.title()}\n")
+    state = referee.state("nomes")
+    assert state["turn"]["number"] == 1
+    yield referee
+    assert_replays(referee)
+
+
+def mover(referee) -> str:
+    return referee.state("nomes")["turn"]["player"]
+
+
+def others(referee) -> list[str]:
+    m = mover(referee)
+    return [p.title() for p in PLAYERS if p.title() != m]
+
+
+PROPOSAL = 'Enact rule 24 "Bonus":\nEach player may roll a die once a day.\n'
+
+
+def test_join_draws_a_random_order_and_opens_the_first_turn(game, outbox):
+    """Rule 6: the list of players is ordered randomly; the first player moves first."""
+    state = game.state("nomes")
+    assert sorted(state["order"]) == ["Alice", "Bob", "Carol"]
+    turn_mails = [m for m in outbox.all() if m["X-Mailref-Kind"] == "turn"]
+    assert turn_mails and turn_mails[0]["To"] == addr(state["turn"]["player"])
+    with game.store() as s:
+        draws = [e.draws for e in s.query(JournalEntry) if e.draws]
+    assert draws, "random draws are journaled"
+
+
+def test_a_full_turn_passes_applies_the_rule_and_scores(game, outbox):
+    """Rules 11–13, 21: more FOR than AGAINST passes, the rule list changes, +10."""
+    m = mover(game)
+    send(game, m, "[Proposal] Daily dice", PROPOSAL)
+    ack = last_reply(outbox, m)
+    assert ack["X-Mailref-Kind"] == "ack" and 'Enact rule 24 "Bonus"' in Outbox.body(ack)
+    a, b = others(game)
+    send(game, a, "Re: [Proposal 1] Daily dice", "FOR")
+    assert game.state("nomes")["proposals"][0]["status"] == "voting"
+    send(game, b, "Re: [Proposal 1] Daily dice", "AGAINST")
+    state = game.state("nomes")
+    prop = state["proposals"][0]
+    assert prop["status"] == "passed" and prop["votes"] == {m: "FOR", a: "FOR", b: "AGAINST"}
+    assert any(r["number"] == "24" and r["title"] == "Bonus" for r in state["rules"])
+    assert next(p for p in state["players"] if p["name"] == m)["score"] == 10
+    ruleset = [x for x in outbox.all() if x["X-Mailref-Kind"] == "ruleset"]
+    assert len(ruleset) == 3 and "+ Rule 24" in Outbox.body(ruleset[0])
+    assert state["turn"]["number"] == 2 and state["turn"]["player"] != m
+
+
+def test_a_tie_fails_the_proposal(game):
+    """Rule 12: a tie of FOR and AGAINST fails; rule 22: -5."""
+    m = mover(game)
+    send(game, m, "[Proposal] Tie", PROPOSAL)
+    a, b = others(game)
+    send(game, a, "[Vote] 1", "AGAINST")
+    send(game, b, "[Vote] 1", "ABSTAIN")
+    state = game.state("nomes")
+    assert state["proposals"][0]["status"] == "failed" and state["proposals"][0]["reason"] == "tie"
+    assert next(p for p in state["players"] if p["name"] == m)["score"] == -5
+    assert not any(r["number"] == "24" for r in state["rules"])
+
+
+def test_proposal_from_the_wrong_player_is_refused(game, outbox):
+    """Rule 8: a move is made by the player whose turn it is."""
+    wrong = others(game)[0]
+    send(game, wrong, "[Proposal] Sneaky", PROPOSAL)
+    reply = last_reply(outbox, wrong)
+    assert reply["X-Mailref-Kind"] == "error" and "not your turn" in Outbox.body(reply)
+    assert game.state("nomes")["proposals"] == []
+
+
+def test_second_proposal_in_a_turn_and_free_text_are_refused(game, outbox):
+    """Rules 8–9: one proposal a move; a proposal must change the rules."""
+    m = mover(game)
+    send(game, m, "[Proposal] Nothing", "Let us be friends.")
+    assert "at least one rule change" in Outbox.body(last_reply(outbox, m))
+    send(game, m, "[Proposal] One", PROPOSAL)
+    send(game, m, "[Proposal] Two", 'Enact rule 25 "More":\nMore.\n')
+    assert "already moved" in Outbox.body(last_reply(outbox, m))
+    assert len(game.state("nomes")["proposals"]) == 1
+
+
+def test_malformed_rule_change_is_refused_naming_the_line(game, outbox):
+    m = mover(game)
+    send(game, m, "[Proposal] Broken", "Intro\nRepeal rule fifteen.\n")
+    body = Outbox.body(last_reply(outbox, m))
+    assert "line 2" in body and "Repeal rule fifteen" in body
+
+
+@pytest.mark.parametrize("body,why", [
+    ('Enact rule 3 "Dup":\nx\n', "already exists"),
+    ("Amend rule 99 to read:\nx\n", "no rule 99"),
+    ('In rule 5, replace "banana" with "apple".\n', "does not contain"),
+])
+def test_changes_that_cannot_apply_are_refused(game, outbox, body, why):
+    m = mover(game)
+    send(game, m, "[Proposal] Bad", body)
+    assert why in Outbox.body(last_reply(outbox, m))
+
+
+def test_vote_in_a_quote_is_ignored_and_a_changed_vote_replaces(game, outbox, clock):
+    """Quoted text is not a command; the last vote counts and the ack says what it replaced."""
+    m = mover(game)
+    send(game, m, "[Proposal] Q", PROPOSAL)
+    a, b = others(game)
+    send(game, a, "Re: [Proposal 1] Q", "Hmm.\n\nOn Tue, Bob wrote:\n> FOR\n")
+    assert last_reply(outbox, a)["X-Mailref-Kind"] == "error"
+    assert a not in game.state("nomes")["proposals"][0]["votes"]
+    send(game, a, "Re: [Proposal 1] Q", "AGAINST")
+    clock.advance(minutes=5)
+    send(game, a, "Re: [Proposal 1] Q", "FOR")
+    body = Outbox.body(last_reply(outbox, a))
+    assert "proposal 1 — FOR (replaces AGAINST of 2026-12-01 10:00" in body
+
+
+def test_votes_for_unknown_or_closed_proposals_and_from_non_players(game, outbox):
+    m = mover(game)
+    send(game, m, "[Proposal] P", PROPOSAL)
+    a, b = others(game)
+    send(game, a, "[Vote] 9", "FOR")
+    assert "no proposal 9" in Outbox.body(last_reply(outbox, a))
+    send(game, a, "[Vote] 1", "FOR")
+    send(game, b, "[Vote] 1", "FOR")
+    send(game, a, "[Vote] 1", "AGAINST")
+    assert "closed" in Outbox.body(last_reply(outbox, a))
+    game.accept(mail("eve@else.example", G, "[Vote] 1", "FOR"), "smtp")
+    err = [x for x in outbox.all() if x["To"] == "eve@else.example"][-1]
+    assert err["X-Mailref-Kind"] == "error" and "not a player" in Outbox.body(err)
+    with game.store() as s:
+        assert s.query(InboxMessage).count() >= 8  # every mail is kept
+
+
+def test_skip_by_timeout_and_forfeit(game, outbox, clock):
+    """Rule 8: no move within five days skips the turn; players may forfeit."""
+    first = mover(game)
+    clock.advance(days=5, seconds=1)
+    assert game.tick() == ["nomes"]
+    state = game.state("nomes")
+    assert state["turn"]["number"] == 2 and state["turn"]["player"] != first
+    assert any("skipped" in m["Subject"] for m in outbox.all())
+    second = mover(game)
+    send(game, second, "[Forfeit]")
+    assert game.state("nomes")["turn"]["number"] == 3
+
+
+def test_reminder_goes_to_those_who_have_not_acted(game, outbox, clock):
+    m = mover(game)
+    send(game, m, "[Proposal] R", PROPOSAL)
+    a, b = others(game)
+    send(game, a, "[Vote] 1", "FOR")
+    clock.advance(days=4, seconds=1)
+    game.tick()
+    reminders = [x for x in outbox.all() if x["X-Mailref-Kind"] == "reminder"]
+    assert [x["To"] for x in reminders] == [addr(b)]
+
+
+def test_vote_timeout_counts_missing_votes_as_abstain(game, clock):
+    """Rule 11: no vote within five days is abstaining."""
+    m = mover(game)
+    send(game, m, "[Proposal] T", PROPOSAL)
+    clock.advance(days=5, seconds=1)
+    game.tick()
+    prop = game.state("nomes")["proposals"][0]
+    assert prop["status"] == "passed" and set(prop["votes"].values()) == {"FOR", "ABSTAIN"}
+
+
+def test_away_player_is_skipped_and_abstains(game, outbox):
+    """Rule 15: an away player abstains and their turn is skipped."""
+    m = mover(game)
+    order = game.state("nomes")["order"]
+    nxt = order[(order.index(m) + 1) % 3]
+    send(game, nxt, f"{nxt} is away")
+    assert next(p for p in game.state("nomes")["players"] if p["name"] == nxt)["status"] == "away"
+    send(game, m, "[Proposal] A", PROPOSAL)
+    third = [p for p in order if p not in (m, nxt)][0]
+    send(game, third, "[Vote] 1", "AGAINST")
+    state = game.state("nomes")
+    assert state["proposals"][0]["votes"][nxt] == "ABSTAIN"
+    assert state["turn"]["player"] == third  # nxt skipped
+    send(game, nxt, f"{nxt} has returned")
+    assert next(p for p in game.state("nomes")["players"] if p["name"] == nxt)["status"] == "active"
+
+
+def test_reaching_100_wins_and_ends_the_game(game, outbox):
+    """Rule 23: the first player to reach 100 points wins."""
+    game.admin("nomes", {"type": "score", "player": mover(game), "op": "=", "amount": 95}, "gm")
+    m = mover(game)
+    send(game, m, "[Proposal] Win", PROPOSAL)
+    for o in others(game):
+        send(game, o, "[Vote] 1", "FOR")
+    state = game.state("nomes")
+    assert state["status"] == "ended" and state["winners"] == [m]
+    send(game, others(game)[0], "[Status]")
+    assert "Winners" in Outbox.body(last_reply(outbox, others(game)[0]))
+
+
+def test_cfj_goes_to_the_player_before_the_mover(game, outbox):
+    """Rule 17: the person preceding the mover is the judge, skipping away players."""
+    state = game.state("nomes")
+    order, m = state["order"], state["turn"]["player"]
+    before = order[(order.index(m) - 1) % 3]
+    asker = [p for p in order if p != before][0]
+    send(game, asker, "[CfJ] Is rule 5 being followed?", "Details here.")
+    j = game.state("nomes")["judgements"][0]
+    assert j["judge"] == before and j["status"] == "open"
+    assert [x["To"] for x in outbox.all() if x["X-Mailref-Kind"] == "judge"] == [addr(before)]
+    not_judge = [p for p in order if p != before][0]
+    send(game, not_judge, "[Ruling] 1", "It is fine.")
+    assert "not the judge" in Outbox.body(last_reply(outbox, not_judge))
+    send(game, before, "[Ruling] 1", "It is being followed.")
+    j = game.state("nomes")["judgements"][0]
+    assert j["status"] == "decided" and j["ruling"] == "It is being followed."
+    assert any(x["X-Mailref-Kind"] == "alert" for x in outbox.all())
+
+
+def test_newcomer_is_inserted_at_random(game):
+    """Rule 6: a new player's name is inserted at random."""
+    send(game, "dave", "[Join]", "Name: Dave")
+    assert sorted(game.state("nomes")["order"]) == ["Alice", "Bob", "Carol", "Dave"]
+
+
+def test_restart_mid_vote_fires_a_missed_deadline_once_late(tmp_path, clock):
+    """A deadline missed while the referee was down fires once, in order, and says it was late."""
+    r1 = make_referee(tmp_path, clock)
+    r1.create_game("nomes", "sidekick", G)
+    for p in PLAYERS:
+        send(r1, p, "[Join]", f"Name: {p.title()}")
+    send(r1, mover(r1), "[Proposal] Late", PROPOSAL)
+    r1.store.dispose()  # the daemon goes down
+    clock.advance(days=12)
+    r2 = make_referee(tmp_path, clock)  # and comes back a week late
+    assert r2.due_games() == ["nomes"]
+    r2.tick()
+    r2.tick()
+    state = r2.state("nomes")
+    assert state["proposals"][0]["status"] == "passed"
+    results = [m for m in Outbox(r2).all() if m["X-Mailref-Kind"] == "results"]
+    assert len(results) == 3 and "Late:" in Outbox.body(results[0])
+    with r2.store() as s:
+        ticks = [e for e in s.query(JournalEntry) if e.action["type"] == "tick"]
+    assert len(ticks) == 1
+    assert_replays(r2)
+
+
+def test_game_show_json_matches_the_contract(game, tmp_path):
+    from mailref.engine import public_view
+
+    view = public_view(game.state("nomes"))
+    for key in ("slug", "name", "variant", "status", "parameters", "players", "order", "turn", "proposals",
+                "judgements", "rules", "winners"):
+        assert key in view
+    assert set(view["players"][0]) >= {"name", "addresses", "status", "score", "offices"}
+    assert view["turn"]["deadline"].endswith("Z")
+    json.dumps(view)
+
+
+def test_whole_game_from_join_to_a_winner_by_mail_alone(tmp_path):
+    clock = Clock()
+    r = make_referee(tmp_path, clock, seed=3)
+    r.create_game("nomes", "sidekick", G, parameters={"win_score": "30"})
+    for p in PLAYERS:
+        send(r, p, "[Join]", f"Name: {p.title()}")
+    n = 24
+    for _ in range(12):
+        state = r.state("nomes")
+        if state["status"] == "ended":
+            break
+        m = state["turn"]["player"]
+        send(r, m, f"[Proposal] Rule {n}", f'Enact rule {n} "R{n}":\nText {n}.\n')
+        num = r.state("nomes")["proposals"][-1]["number"]
+        for o in [p.title() for p in PLAYERS if p.title() != m]:
+            send(r, o, f"Re: [Proposal {num}] Rule {n}", "FOR")
+        n += 1
+        clock.advance(hours=1)
+    state = r.state("nomes")
+    assert state["status"] == "ended" and len(state["winners"]) == 1
+    assert all(p["score"] <= 30 for p in state["players"])
+    assert_replays(r)
