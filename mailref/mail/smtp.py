@@ -51,7 +51,7 @@ class Listener:
                  on_stored: Callable[[], None] = lambda: None):
         self.controller = Controller(Intake(referee, on_stored), hostname=host, port=port,
                                      data_size_limit=max_size, decode_data=False,
-                                     server_kwargs={"enable_SMTPUTF8": True})
+                                     enable_SMTPUTF8=True)
 
     def start(self) -> None:
         self.controller.start()
