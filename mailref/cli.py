@@ -36,9 +36,11 @@ def _kv(items: list[str]) -> dict[str, str]:
 
 def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--config", help="mailref.toml (default: $MAILREF_CONFIG, ./mailref.toml, embedded defaults)")
-    common.add_argument("--reason", help="why; recorded in the journal and told to the players")
-    common.add_argument("--as", dest="who", help="who does this (default: the login name)")
+    # SUPPRESS: an option given before the command is not reset by the subcommand's parser.
+    common.add_argument("--config", default=argparse.SUPPRESS,
+                        help="mailref.toml (default: $MAILREF_CONFIG, ./mailref.toml, embedded defaults)")
+    common.add_argument("--reason", default=argparse.SUPPRESS, help="why; recorded in the journal and told to the players")
+    common.add_argument("--as", dest="who", default=argparse.SUPPRESS, help="who does this (default: the login name)")
     p = argparse.ArgumentParser(prog="mailref", description="mail referee for play-by-email games", parents=[common])
     sub = p.add_subparsers(dest="cmd", required=True)
 
@@ -150,6 +152,9 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as e:
         return int(e.code or 0)
+    for key in ("config", "reason", "who"):
+        if not hasattr(args, key):
+            setattr(args, key, None)
     try:
         return run(args)
     except Usage as e:

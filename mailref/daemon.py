@@ -159,5 +159,7 @@ class Daemon:
 def serve(cfg: Config) -> int:
     logging.basicConfig(level=os.environ.get("MAILREF_LOG", "INFO"),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("apscheduler").setLevel(logging.WARNING)
+    logging.getLogger("mail.log").setLevel(logging.WARNING)
     asyncio.run(Daemon(cfg).run())
     return 0

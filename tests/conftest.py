@@ -1,7 +1,9 @@
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -39,6 +41,9 @@ def dovecot(tmp_path_factory):
         pytest.skip("dovecot is not installed (scripts/test installs it)")
     if os.geteuid() != 0:
         pytest.skip("the private Dovecot instance needs root to switch to its mail user")
-    d = Dovecot(tmp_path_factory.mktemp("dovecot")).start()
+    # Not under pytest's tmp folder: that is 0700, and Dovecot's auth runs as the mail user.
+    root = Path(tempfile.mkdtemp(prefix="mailref-dovecot-"))
+    d = Dovecot(root).start()
     yield d
     d.stop()
+    shutil.rmtree(root, ignore_errors=True)

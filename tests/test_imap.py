@@ -1,0 +1,197 @@
+"""The IMAP path against a real Dovecot: replies, filing, MOVE and its fallback, UIDVALIDITY
+resets, oversize mail, and SIGKILL between fetch and commit and between commit and move."""
+
+from __future__ import annotations
+
+import mailbox
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from dovecot import PASSWORD, USER, free_port
+from helpers import Outbox, mail
+from mailref.config import Imap
+from mailref.mail.imap import Poller
+from mailref.store import InboxMessage
+
+G = "nomes@ref.example"
+pytestmark = pytest.mark.dovecot
+
+
+@pytest.fixture
+def box(dovecot, request):
+    """A fresh folder of its own for each test, so tests never see each other's mail."""
+    name = "t" + str(abs(hash(request.node.name)) % 10**8)
+    c = dovecot.client()
+    for f in (name, f"{name}-done", f"{name}-rejected"):
+        if c.folder_exists(f):
+            c.delete_folder(f)
+    c.create_folder(name)
+    yield name, c
+    c.logout()
+
+
+def imap_cfg(dovecot, folder: str, **kw) -> Imap:
+    return Imap(host="127.0.0.1", port=dovecot.port, ssl=False, username=USER, password=PASSWORD, folder=folder,
+                processed_folder=f"{folder}-done", rejected_folder=f"{folder}-rejected", **kw)
+
+
+def count(c, folder: str) -> int:
+    return c.folder_status(folder, ["MESSAGES"])[b"MESSAGES"]
+
+
+@pytest.mark.parametrize("use_move", [True, False])
+def test_message_is_answered_and_filed(referee, dovecot, box, use_move):
+    folder, c = box
+    referee.create_game("nomes", "sidekick", G)
+    c.append(folder, mail("alice@x.org", G, "[Join]", "Name: Alice"))
+    c.append(folder, mail("mailer-daemon@x.org", G, "auto reply"))
+    poller = Poller(imap_cfg(dovecot, folder, use_move=use_move), referee)
+    pc = poller.connect()
+    assert poller.drain(pc) == 2
+    assert (count(c, folder), count(c, f"{folder}-done"), count(c, f"{folder}-rejected")) == (0, 1, 1)
+    replies = [m for m in Outbox(referee).all() if m["X-Mailref-Kind"] == "ack"]
+    assert len(replies) == 1 and replies[0]["To"] == "alice@x.org"
+    assert poller.drain(pc) == 0
+    pc.logout()
+
+
+def test_uidvalidity_reset_reprocesses_nothing(referee, dovecot, box):
+    folder, c = box
+    referee.create_game("nomes", "sidekick", G)
+    raw = mail("alice@x.org", G, "[Help]")
+    c.append(folder, raw)
+    poller = Poller(imap_cfg(dovecot, folder), referee)
+    pc = poller.connect()
+    poller.drain(pc)
+    pc.logout()
+    c.delete_folder(folder)  # the server loses the folder and its UIDs...
+    c.create_folder(folder)
+    c.append(folder, raw)    # ...and offers the same mail again under a new UIDVALIDITY
+    pc = poller.connect()
+    assert poller.drain(pc) == 1
+    pc.logout()
+    with referee.store() as s:
+        assert s.query(InboxMessage).count() == 1
+    assert len(Outbox(referee).all()) == 1
+
+
+def test_oversize_mail_is_answered_and_rejected(referee, dovecot, box):
+    folder, c = box
+    referee.create_game("nomes", "sidekick", G)
+    c.append(folder, mail("alice@x.org", G, "[Join]", "Name: Alice\n" + "x" * 50_000))
+    poller = Poller(imap_cfg(dovecot, folder), referee, max_size=20_000)
+    pc = poller.connect()
+    poller.drain(pc)
+    pc.logout()
+    (reply,) = Outbox(referee).all()
+    assert reply["X-Mailref-Kind"] == "error" and "over the referee's limit" in Outbox.body(reply)
+    assert count(c, f"{folder}-rejected") == 1
+    with referee.store() as s:
+        (row,) = s.query(InboxMessage).all()
+        assert row.status == "ignored" and b"X-Mailref-Truncated" in row.raw
+
+
+# ---- the daemon as a process ---------------------------------------------------------
+
+def write_config(tmp: Path, dovecot, folder: str, poll: str = "1h") -> Path:
+    cfg = tmp / "mailref.toml"
+    cfg.write_text(f"""
+[daemon]
+database = "sqlite:///var/mailref.sqlite3"
+from_address = "referee@ref.example"
+admin_address = "gm@ref.example"
+
+[smtp_in]
+host = "127.0.0.1"
+port = {free_port()}
+
+[imap]
+host = "127.0.0.1"
+port = {dovecot.port}
+ssl = false
+username = "{USER}"
+password = "{PASSWORD}"
+folder = "{folder}"
+processed_folder = "{folder}-done"
+rejected_folder = "{folder}-rejected"
+idle = true
+poll_interval = "{poll}"
+
+[outbox]
+maildir = "var/outbox"
+""")
+    return cfg
+
+
+def mailref(cfg: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "mailref", "--config", str(cfg), *args], capture_output=True,
+                          text=True, timeout=60, env={**os.environ, **(env or {})})
+
+
+def start(cfg: Path, env: dict | None = None) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "mailref", "serve", "--config", str(cfg)],
+                            env={**os.environ, "MAILREF_LOG": "DEBUG", **(env or {})},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def wait_for(pred, timeout: float = 30.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        v = pred()
+        if v:
+            return v
+        time.sleep(0.1)
+    return pred()
+
+
+def outbox_mails(tmp: Path) -> list:
+    p = tmp / "var" / "outbox"
+    return list(mailbox.Maildir(str(p))) if p.exists() else []
+
+
+def test_daemon_answers_with_idle(tmp_path, dovecot, box):
+    folder, c = box
+    cfg = write_config(tmp_path, dovecot, folder, poll="1h")  # only IDLE can bring the mail in time
+    assert mailref(cfg, "game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode == 0
+    proc = start(cfg)
+    try:
+        time.sleep(1.5)
+        c.append(folder, mail("alice@x.org", G, "[Join]", "Name: Alice"))
+        got = wait_for(lambda: [m for m in outbox_mails(tmp_path) if m["X-Mailref-Kind"] == "ack"], 30)
+        assert got and got[0]["To"] == "alice@x.org"
+        assert wait_for(lambda: count(c, f"{folder}-done") == 1, 10)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(30) == 0
+
+
+@pytest.mark.parametrize("point", ["after-fetch", "after-commit"])
+def test_sigkill_loses_nothing_and_replies_once(tmp_path, dovecot, box, point):
+    folder, c = box
+    cfg = write_config(tmp_path, dovecot, folder, poll="1s")
+    mailref(cfg, "game", "create", "nomes", "--variant", "sidekick", "--address", G)
+    c.append(folder, mail("alice@x.org", G, "[Join]", "Name: Alice"))
+    marker = tmp_path / "crashed"
+    proc = start(cfg, {"MAILREF_TEST_CRASH": point, "MAILREF_TEST_CRASH_MARKER": str(marker)})
+    assert proc.wait(30) == 137 and marker.exists()  # killed at that point, as SIGKILL would
+    assert count(c, folder) == 1  # not yet filed
+    proc = start(cfg)
+    try:
+        assert wait_for(lambda: count(c, f"{folder}-done") == 1, 30)
+        wait_for(lambda: outbox_mails(tmp_path), 10)
+        time.sleep(1.0)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(30)
+    acks = [m for m in outbox_mails(tmp_path) if m["X-Mailref-Kind"] == "ack"]
+    assert len(acks) == 1
+    out = mailref(cfg, "mail", "list")
+    assert out.stdout.count("processed") == 1
+    show = mailref(cfg, "game", "show", "nomes", "--json")
+    assert '"Alice"' in show.stdout
