@@ -18,8 +18,8 @@ from sqlalchemy.exc import IntegrityError
 from mailref import engine
 from mailref.config import Config
 from mailref.engine import Refused, Settings, Source
-from mailref.engine.door import queue, queue_reply
 from mailref.engine.context import Outgoing
+from mailref.engine.door import queue, queue_reply
 from mailref.read import Envelope, match_game, parse_subject, read_envelope
 from mailref.store import Bounce, Game, InboxMessage, OutboxMessage, Store, open_store
 from mailref.timeutil import iso, utcnow

@@ -7,12 +7,19 @@ import os
 import sysconfig
 
 import pytest
+from helpers import mail
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import mail
-from mailref.read import (bold_orders, own_words, parse_subject, read_ballots, read_envelope,
-                          read_rule_changes, strip_brace_comments)
+from mailref.read import (
+    bold_orders,
+    own_words,
+    parse_subject,
+    read_ballots,
+    read_envelope,
+    read_rule_changes,
+    strip_brace_comments,
+)
 from mailref.read.html import html_to_text
 from mailref.read.rulechanges import RuleChangeError
 

@@ -5,7 +5,12 @@ from mailref.read.bold import bold_orders, bold_spans
 from mailref.read.envelope import Envelope, read_envelope
 from mailref.read.quotes import own_words
 from mailref.read.route import base_address, match_game
-from mailref.read.rulechanges import RuleChange, RuleChangeError, read_rule_changes, strip_brace_comments
+from mailref.read.rulechanges import (
+    RuleChange,
+    RuleChangeError,
+    read_rule_changes,
+    strip_brace_comments,
+)
 from mailref.read.subject import Subject, parse_subject
 
 __all__ = [

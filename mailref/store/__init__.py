@@ -8,8 +8,16 @@ from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
-from mailref.store.models import (Base, Bounce, Game, ImapCursor, InboxMessage, JournalEntry,
-                                  OutboxMessage, ReplyQuota)
+from mailref.store.models import (
+    Base,
+    Bounce,
+    Game,
+    ImapCursor,
+    InboxMessage,
+    JournalEntry,
+    OutboxMessage,
+    ReplyQuota,
+)
 
 __all__ = ["Base", "Bounce", "Game", "ImapCursor", "InboxMessage", "JournalEntry", "OutboxMessage",
            "ReplyQuota", "Store", "open_store", "upgrade"]

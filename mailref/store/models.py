@@ -5,8 +5,17 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import (JSON, DateTime, ForeignKey, Integer, LargeBinary, String, Text,
-                        TypeDecorator, UniqueConstraint)
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    ForeignKey,
+    Integer,
+    LargeBinary,
+    String,
+    Text,
+    TypeDecorator,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
