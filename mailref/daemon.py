@@ -112,9 +112,9 @@ class Daemon:
                 pass
             self.kick.clear()
             try:
-                n = await asyncio.to_thread(self._locked, self.referee.process_pending)
-                if n:
-                    await asyncio.to_thread(self._locked, self.deliverer.deliver, utcnow())
+                await asyncio.to_thread(self._locked, self.referee.process_pending)
+                # Replies go out as soon as they are queued, not at the next send_loop turn.
+                await asyncio.to_thread(self._locked, self.deliverer.deliver, utcnow())
             except Exception:
                 log.exception("processing failed")
 
