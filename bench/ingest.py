@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from aiosmtpd.controller import Controller  # noqa: E402
 
 from dovecot import Dovecot, free_port  # noqa: E402
-from helpers import Clock, make_referee, mail  # noqa: E402
+from helpers import Clock, mail, make_referee  # noqa: E402
 from mailref.config import Imap  # noqa: E402
 from mailref.mail.imap import Poller  # noqa: E402
 from mailref.mail.smtp import Listener  # noqa: E402

@@ -12,9 +12,9 @@ import time
 from pathlib import Path
 
 import pytest
+
 from dovecot import PASSWORD, USER, free_port
 from helpers import Outbox, mail
-
 from mailref.config import Imap
 from mailref.mail.imap import Poller
 from mailref.store import InboxMessage

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from helpers import Outbox, mail
 
+from helpers import Outbox, mail
 from mailref.store import Bounce, InboxMessage
 
 G = "nomes@ref.example"

@@ -6,9 +6,9 @@ import mailbox
 from datetime import timedelta
 
 from aiosmtpd.controller import Controller
+
 from dovecot import free_port
 from helpers import mail
-
 from mailref.config import SmtpOut
 from mailref.mail.outbox import Deliverer
 from mailref.store import OutboxMessage

@@ -7,10 +7,10 @@ import os
 import sysconfig
 
 import pytest
-from helpers import mail
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from helpers import mail
 from mailref.read import (
     bold_orders,
     own_words,
@@ -197,3 +197,26 @@ def test_cpython_email_samples_parse():
     for f in files:
         with open(f, "rb") as fh:
             read_envelope(fh.read())
+
+
+LANDS = ["Donal", "Reudh", "Bain", "Llanc", "Tír Conaill"]
+
+
+def test_eire_orders_from_bold_with_did_you_mean():
+    from mailref.read import read_eire_orders
+
+    html = ("<p>Friends, my plan: <b>Attack bain with 17 Grain.</b> <b>Defend DONAL with 5 Grain</b> "
+            "<b>Invest 10 Grain in tir conaill</b> <b>Attack Llanx with 3 Grain</b> <b>Declare High King</b> "
+            "<b>Eat lunch</b></p>")
+    r = read_eire_orders(bold_orders(html_to_text(html)), LANDS)
+    assert [(o.kind, o.land, o.grain) for o in r.orders] == [
+        ("attack", "Bain", 17), ("defend", "Donal", 5), ("invest", "Tír Conaill", 10), ("high-king", None, None)]
+    assert r.rejected[0] == ("Attack Llanx with 3 Grain", 'there is no land "Llanx"; did you mean Llanc?')
+    assert r.rejected[1][0] == "Eat lunch" and "not an order" in r.rejected[1][1]
+
+
+def test_free_text_orders_are_each_bold_sentence():
+    from mailref.read import read_free_orders
+
+    r = read_free_orders(bold_orders("chatter **Army Paris - Burgundy. Fleet Brest holds.** more"))
+    assert [o.text for o in r.orders] == ["Army Paris - Burgundy", "Fleet Brest holds"]

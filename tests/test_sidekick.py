@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from helpers import Clock, Outbox, mail, make_referee
 
+from helpers import Clock, Outbox, mail, make_referee
 from mailref.engine.replay import differences, replay
 from mailref.store import Game, InboxMessage, JournalEntry
 

@@ -9,9 +9,9 @@ import subprocess
 import time
 
 import pytest
+
 from dovecot import free_port
 from helpers import Outbox, mail
-
 from mailref.mail.smtp import Listener
 from mailref.store import InboxMessage
 

@@ -10,6 +10,7 @@ _BLOCK = {"p", "div", "tr", "table", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "
           "pre", "section", "article", "header", "footer", "hr", "center", "dl", "dt", "dd"}
 _SKIP = {"script", "style", "head", "title"}
 _BOLD_TAGS = {"b", "strong"}
+_OPEN, _CLOSE = "\x01", "\x02"  # bold markers, placed once the text around them is known
 _BOLD_STYLE = re.compile(r"font-weight\s*:\s*(bold|bolder|[6-9]00)", re.I)
 
 
@@ -51,7 +52,7 @@ class _ToText(HTMLParser):
         self.bold_stack.append(opens)
         if opens:
             if self.bold == 0:
-                self.cur.append("**")
+                self.cur.append(_OPEN)
             self.bold += 1
 
     def handle_endtag(self, tag: str) -> None:
@@ -65,7 +66,7 @@ class _ToText(HTMLParser):
             if opened:
                 self.bold -= 1
                 if self.bold == 0:
-                    self.cur.append("**")
+                    self.cur.append(_CLOSE)
         if tag in _BLOCK or tag == "li" or tag == "blockquote":
             if self.cur:
                 self._flush()
@@ -75,15 +76,17 @@ class _ToText(HTMLParser):
     def handle_data(self, data: str) -> None:
         if self.skip:
             return
-        self.cur.append(re.sub(r"\s+", " ", data))
+        self.cur.append(re.sub(r"\s+", " ", data.replace(_OPEN, "").replace(_CLOSE, "")))
 
     def text(self) -> str:
         if self.cur:
             self._flush()
         out = "\n".join(self.lines)
-        out = re.sub(r"\*\*\s*\*\*", "", out)  # empty bold from <b></b>
-        out = re.sub(r"\*\*(\s+)", r"\1**", out)  # keep markers hugging the words
-        out = re.sub(r"(\S)(\s+)\*\*(?=\s|$)", r"\1**\2", out)
+        out = re.sub(f"{_OPEN}(\\s*){_CLOSE}", r"\1", out)  # empty bold from <b> </b>
+        # Markers hug the words, as a person writes **bold**, not ** bold **.
+        out = re.sub(f"{_OPEN}(\\s*)", r"\1**", out)
+        out = re.sub(f"(\\s*){_CLOSE}", r"**\1", out)
+        out = out.replace(_OPEN, "").replace(_CLOSE, "")
         return re.sub(r"\n{3,}", "\n\n", out).strip()
 
 

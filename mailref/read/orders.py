@@ -1,0 +1,74 @@
+"""Orders from bold text (SPEC §3.3): the Eire grammar, with land names matched case- and
+accent-insensitively and close misspellings answered with "did you mean"; and the generic
+reading where every bold sentence is a free-text order (the `orders` variant)."""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Order:
+    kind: str                  # defend | invest | attack | high-king | free
+    text: str                  # as written
+    land: str | None = None    # canonical land name
+    grain: int | None = None
+
+
+@dataclass
+class OrderReading:
+    orders: list[Order] = field(default_factory=list)
+    rejected: list[tuple[str, str]] = field(default_factory=list)  # (text, why)
+
+
+def fold(name: str) -> str:
+    """Case- and accent-insensitive key: 'Tír na nÓg' -> 'tir na nog'."""
+    s = unicodedata.normalize("NFKD", name)
+    s = "".join(ch for ch in s if not unicodedata.combining(ch))
+    return " ".join(s.lower().replace("’", "'").split())
+
+
+_EIRE = [
+    ("defend", re.compile(r"^defend\s+(?P<land>.+?)\s+with\s+(?P<n>\d+)\s+grain$", re.I)),
+    ("invest", re.compile(r"^invest\s+(?P<n>\d+)\s+grain\s+in(?:to)?\s+(?P<land>.+?)$", re.I)),
+    ("attack", re.compile(r"^attack\s+(?P<land>.+?)\s+with\s+(?P<n>\d+)\s+grain$", re.I)),
+    ("high-king", re.compile(r"^declare\s+(?:myself\s+)?(?:the\s+)?high\s+king$", re.I)),
+]
+
+
+def read_eire_orders(sentences: list[str], lands: list[str]) -> OrderReading:
+    """Each bold sentence against the four Eire orders and the map's LANDS."""
+    by_key = {fold(n): n for n in lands}
+    reading = OrderReading()
+    for text in sentences:
+        t = " ".join(text.split()).strip(" .;!")
+        for kind, rx in _EIRE:
+            m = rx.match(t)
+            if not m:
+                continue
+            if kind == "high-king":
+                reading.orders.append(Order(kind, text))
+                break
+            n = int(m.group("n"))
+            land = by_key.get(fold(m.group("land")))
+            if land is None:
+                near = difflib.get_close_matches(fold(m.group("land")), list(by_key), n=1, cutoff=0.7)
+                why = f'there is no land "{m.group("land")}"' + (f'; did you mean {by_key[near[0]]}?' if near else "")
+                reading.rejected.append((text, why))
+            elif n <= 0:
+                reading.rejected.append((text, "the Grain must be a positive number"))
+            else:
+                reading.orders.append(Order(kind, text, land, n))
+            break
+        else:
+            reading.rejected.append((text, "not an order: write Defend LAND with N Grain, Invest N Grain in LAND, "
+                                           "Attack LAND with N Grain, or Declare High King"))
+    return reading
+
+
+def read_free_orders(sentences: list[str]) -> OrderReading:
+    """The `orders` variant: every bold sentence is an order for the GM to read."""
+    return OrderReading(orders=[Order("free", " ".join(s.split())) for s in sentences if s.strip()])

@@ -1,0 +1,40 @@
+"""Realistic mail from each client style (tests/corpus/*.eml) against its expected envelope."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from mailref.read import read_ballots, read_envelope, read_rule_changes
+
+CORPUS = Path(__file__).parent / "corpus"
+EXPECTED = json.loads((CORPUS / "expected.json").read_text())
+
+
+def test_every_eml_has_an_expectation():
+    assert sorted(p.name for p in CORPUS.glob("*.eml")) == sorted(EXPECTED)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_corpus_message(name):
+    raw = (CORPUS / name).read_bytes().replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+    env = read_envelope(raw, own_address="referee@ref.example")
+    want = EXPECTED[name]
+    assert env.from_addr == want["from"]
+    assert env.subject.tag == want["tag"]
+    if "number" in want:
+        assert env.subject.number == want["number"]
+    if "rest" in want:
+        assert env.subject.rest == want["rest"]
+    if "text" in want:
+        assert env.text == want["text"]
+    if "votes" in want:
+        ballots = read_ballots(env.text, env.subject.number).ballots
+        assert {str(b.number): b.vote for b in ballots} == want["votes"]
+    if "orders" in want:
+        assert env.orders == want["orders"]
+    if "changes" in want:
+        assert [c.kind for c in read_rule_changes(env.text)] == want["changes"]
+    assert (env.machine is not None) == want.get("machine", False)
