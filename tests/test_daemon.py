@@ -1,0 +1,92 @@
+"""`mailref serve` as an operator runs it: SMTP in, Maildir out, sd_notify, SIGTERM, and a
+CLI change to a deadline picked up by the running daemon."""
+
+from __future__ import annotations
+
+import mailbox
+import os
+import shutil
+import signal
+import smtplib
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from dovecot import free_port
+from helpers import mail
+
+G = "nomes@ref.example"
+
+
+def wait_for(pred, timeout: float = 20.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        v = pred()
+        if v:
+            return v
+        time.sleep(0.1)
+    return pred()
+
+
+def outbox(tmp: Path) -> list:
+    p = tmp / "var" / "outbox"
+    return list(mailbox.Maildir(str(p))) if p.exists() else []
+
+
+@pytest.fixture
+def daemon(tmp_path):
+    port = free_port()
+    (tmp_path / "mailref.toml").write_text(f'[smtp_in]\nhost = "127.0.0.1"\nport = {port}\n[outbox]\nmaildir = "var/outbox"\n')
+    notify = tmp_path / "notify.sock"
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(str(notify))
+    sock.settimeout(30)
+    env = {**os.environ, "NOTIFY_SOCKET": str(notify)}
+    env.pop("MAILREF_CONFIG", None)
+    proc = subprocess.Popen([sys.executable, "-m", "mailref", "serve"], cwd=tmp_path, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    assert sock.recv(100) == b"READY=1"
+    yield tmp_path, port, proc
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(30) == 0
+        assert sock.recv(100) == b"STOPPING=1"
+    sock.close()
+
+
+def test_newcomer_help_by_smtp_lands_in_the_outbox(daemon):
+    tmp, port, proc = daemon
+    with smtplib.SMTP("127.0.0.1", port) as c:
+        c.sendmail("newbie@x.org", ["referee@localhost"], mail("newbie@x.org", "referee@localhost", "[Help]"))
+    (reply,) = wait_for(lambda: outbox(tmp))
+    assert reply["X-Mailref-Kind"] == "help" and reply["To"] == "newbie@x.org"
+
+
+@pytest.mark.skipif(shutil.which("swaks") is None, reason="swaks not installed")
+def test_swaks_help(daemon):
+    tmp, port, proc = daemon
+    r = subprocess.run(["swaks", "--server", f"127.0.0.1:{port}", "--to", "referee@localhost", "--from", "s@x.org",
+                        "--header", "Subject: [Help]"], capture_output=True, text=True, timeout=30)
+    assert r.returncode == 0, r.stdout
+    assert wait_for(lambda: outbox(tmp))
+
+
+def test_cli_deadline_change_is_picked_up_by_the_running_daemon(daemon):
+    tmp, port, proc = daemon
+
+    def cli(*args):
+        env = {k: v for k, v in os.environ.items() if k != "MAILREF_CONFIG"}
+        return subprocess.run([sys.executable, "-m", "mailref", *args], cwd=tmp, env=env, capture_output=True,
+                              text=True, timeout=60)
+
+    assert cli("game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode == 0
+    assert cli("player", "add", "nomes", "Alice", "alice@x.org").returncode == 0
+    assert cli("player", "add", "nomes", "Bob", "bob@x.org").returncode == 0
+    assert cli("deadline", "nomes", "set", "2020-01-01T00:00:00Z").returncode == 0
+    skipped = wait_for(lambda: [m for m in outbox(tmp) if "skipped" in m["Subject"]], 20)
+    assert skipped, "the daemon fired the moved deadline"
+    assert '"number": 2' in cli("game", "show", "nomes", "--json").stdout
