@@ -4,6 +4,7 @@ transaction updates the state, appends a journal entry and queues the outgoing m
 from __future__ import annotations
 
 import copy
+import json
 import random
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -57,7 +58,8 @@ def apply(session: Session, game: Game, action: dict[str, Any], source: Source, 
     """Apply ACTION to GAME at NOW. The caller commits; on a refusal the state is untouched
     and the error reply is queued."""
     variant = get_variant(game.variant)
-    state = copy.deepcopy(game.state)
+    # A JSON round trip copies plain game state several times faster than deepcopy.
+    state = json.loads(json.dumps(game.state))
     ctx = Ctx(now, rng=rng, facts=facts)
     try:
         variant.handle(state, action, ctx)
@@ -111,7 +113,7 @@ def queue(session: Session, settings: Settings, game: Game | None, state: dict, 
 
 def _add(session: Session, slug: str | None, kind: str, addr: str, msg, now: datetime, inbox_id: int | None = None) -> None:
     session.add(OutboxMessage(game_slug=slug, kind=kind, recipients=[addr], message_id=msg["Message-ID"],
-                              subject=str(msg["Subject"]), raw=msg.as_bytes(), status="queued",
+                              subject=str(msg["Subject"]), raw=msg.as_bytes().replace(b"\n", b"\r\n"), status="queued",
                               next_attempt_at=now, created_at=now, inbox_id=inbox_id))
 
 
