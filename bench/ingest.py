@@ -146,7 +146,7 @@ def latency(d, c, rounds: int = 40) -> None:
             proc.wait(30)
         q = statistics.quantiles(samples, n=20)
         print(f"reply latency with IDLE         p50 {statistics.median(samples) * 1000:.0f} ms, "
-              f"p95 {q[18] * 1000:.0f} ms over {rounds} mails (includes the 1 s outbox delivery loop)")
+              f"p95 {q[18] * 1000:.0f} ms over {rounds} mails (append to reply file in the Maildir)")
 
 
 if __name__ == "__main__":
