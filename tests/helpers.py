@@ -7,9 +7,12 @@ import email
 import email.policy
 import email.utils
 import itertools
+import mailbox
 import random
+import time
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
+from pathlib import Path
 
 from mailref.engine import Settings
 from mailref.referee import Referee
@@ -81,3 +84,20 @@ class Outbox:
     def to(self, addr: str, msgs=None, kind: str | None = None) -> list:
         return [m for m in (msgs if msgs is not None else self.all())
                 if m["To"] == addr and (kind is None or m["X-Mailref-Kind"] == kind)]
+
+
+def wait_for(pred, timeout: float = 30.0):
+    """Poll PRED until it is truthy (a daemon in another process is doing the work)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        v = pred()
+        if v:
+            return v
+        time.sleep(0.1)
+    return pred()
+
+
+def maildir_mails(site: Path) -> list:
+    """What a daemon run in SITE wrote to its outbox Maildir."""
+    p = site / "var" / "outbox"
+    return list(mailbox.Maildir(str(p))) if p.exists() else []

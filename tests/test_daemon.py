@@ -3,7 +3,6 @@ CLI change to a deadline picked up by the running daemon."""
 
 from __future__ import annotations
 
-import mailbox
 import os
 import shutil
 import signal
@@ -11,30 +10,14 @@ import smtplib
 import socket
 import subprocess
 import sys
-import time
-from pathlib import Path
 
 import pytest
 
 from dovecot import free_port
-from helpers import mail
+from helpers import mail, wait_for
+from helpers import maildir_mails as outbox
 
 G = "nomes@ref.example"
-
-
-def wait_for(pred, timeout: float = 20.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        v = pred()
-        if v:
-            return v
-        time.sleep(0.1)
-    return pred()
-
-
-def outbox(tmp: Path) -> list:
-    p = tmp / "var" / "outbox"
-    return list(mailbox.Maildir(str(p))) if p.exists() else []
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@ resets, oversize mail, and SIGKILL between fetch and commit and between commit a
 
 from __future__ import annotations
 
-import mailbox
 import os
 import signal
 import subprocess
@@ -14,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from dovecot import PASSWORD, USER, free_port
-from helpers import Outbox, mail
+from helpers import Outbox, mail, wait_for
+from helpers import maildir_mails as outbox_mails
 from mailref.config import Imap
 from mailref.mail.imap import Poller
 from mailref.store import InboxMessage
@@ -138,21 +138,6 @@ def start(cfg: Path, env: dict | None = None) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "mailref", "serve", "--config", str(cfg)],
                             env={**os.environ, "MAILREF_LOG": "DEBUG", **(env or {})},
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-
-
-def wait_for(pred, timeout: float = 30.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        v = pred()
-        if v:
-            return v
-        time.sleep(0.1)
-    return pred()
-
-
-def outbox_mails(tmp: Path) -> list:
-    p = tmp / "var" / "outbox"
-    return list(mailbox.Maildir(str(p))) if p.exists() else []
 
 
 def test_daemon_answers_with_idle(tmp_path, dovecot, box):
