@@ -317,3 +317,28 @@ def test_whole_game_from_join_to_a_winner_by_mail_alone(tmp_path):
     assert state["status"] == "ended" and len(state["winners"]) == 1
     assert all(p["score"] <= 30 for p in state["players"])
     assert_replays(r)
+
+
+def test_admin_enacts_fails_and_overrides_votes(game, outbox):
+    """`mailref proposal enact|fail` and `mailref vote` go through the same door."""
+    m = mover(game)
+    send(game, m, "[Proposal] Admin", PROPOSAL)
+    a, b = others(game)
+    out = game.admin("nomes", {"type": "vote_override", "number": 1, "player": a, "vote": "AGAINST"}, "gm")
+    assert out.ok and "admin override" in out.lines[0]
+    out = game.admin("nomes", {"type": "decide", "number": 1, "outcome": "enact", "reason": "GM call"}, "gm")
+    state = game.state("nomes")
+    assert state["proposals"][0]["status"] == "passed" and any(r["number"] == "24" for r in state["rules"])
+    m2 = state["turn"]["player"]
+    send(game, m2, "[Proposal] Second", 'Enact rule 25 "Other":\nx\n')
+    game.admin("nomes", {"type": "decide", "number": 2, "outcome": "fail"}, "gm")
+    state = game.state("nomes")
+    assert state["proposals"][1]["status"] == "failed" and not any(r["number"] == "25" for r in state["rules"])
+    assert not game.admin("nomes", {"type": "decide", "number": 2, "outcome": "fail"}, "gm").ok
+
+
+def test_amending_a_repealed_rule_is_refused_with_its_history(game, outbox):
+    game.admin("nomes", {"type": "rule", "changes": [{"kind": "repeal", "number": "15"}]}, "gm")
+    m = mover(game)
+    send(game, m, "[Proposal] Back", "Amend rule 15 to read:\nAway is fine.\n")
+    assert "repealed by admin gm" in Outbox.body(last_reply(outbox, m))
