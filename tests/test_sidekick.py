@@ -296,49 +296,44 @@ def test_game_show_json_matches_the_contract(game, tmp_path):
 
 
 def test_whole_game_from_join_to_a_winner_by_mail_alone(tmp_path):
+    """Through real SMTP sessions into the in-process listener, the GM only reading digests."""
+    import smtplib
+
+    from dovecot import free_port
+    from mailref.mail.smtp import Listener
+
     clock = Clock()
     r = make_referee(tmp_path, clock, seed=3)
-    r.create_game("nomes", "sidekick", G, parameters={"win_score": "30"})
-    for p in PLAYERS:
-        send(r, p, "[Join]", f"Name: {p.title()}")
-    n = 24
-    for _ in range(12):
-        state = r.state("nomes")
-        if state["status"] == "ended":
-            break
-        m = state["turn"]["player"]
-        send(r, m, f"[Proposal] Rule {n}", f'Enact rule {n} "R{n}":\nText {n}.\n')
-        num = r.state("nomes")["proposals"][-1]["number"]
-        for o in [p.title() for p in PLAYERS if p.title() != m]:
-            send(r, o, f"Re: [Proposal {num}] Rule {n}", "FOR")
-        n += 1
-        clock.advance(hours=1)
+    r.create_game("nomes", "sidekick", G, gm="gm@ref.example", parameters={"win_score": "30"})
+    port = free_port()
+    listener = Listener(r, "127.0.0.1", port, 1_000_000, on_stored=r.process_pending)
+    listener.start()
+
+    def post(who: str, subject: str, body: str) -> None:
+        with smtplib.SMTP("127.0.0.1", port) as c:
+            c.sendmail(addr(who), [G], mail(addr(who), G, subject, body))
+
+    try:
+        for p in PLAYERS:
+            post(p, "[Join]", f"Name: {p.title()}")
+        n = 24
+        for _ in range(12):
+            state = r.state("nomes")
+            if state["status"] == "ended":
+                break
+            m = state["turn"]["player"]
+            post(m, f"[Proposal] Rule {n}", f'Enact rule {n} "R{n}":\nText {n}.\n')
+            num = r.state("nomes")["proposals"][-1]["number"]
+            for o in [p.title() for p in PLAYERS if p.title() != m]:
+                post(o, f"Re: [Proposal {num}] Rule {n}", "FOR")
+            n += 1
+            clock.advance(hours=12)
+            r.tick()
+    finally:
+        listener.stop()
     state = r.state("nomes")
     assert state["status"] == "ended" and len(state["winners"]) == 1
     assert all(p["score"] <= 30 for p in state["players"])
+    digests = [m for m in Outbox(r).all() if m["X-Mailref-Kind"] == "digest"]
+    assert digests and digests[0]["To"] == "gm@ref.example"
     assert_replays(r)
-
-
-def test_admin_enacts_fails_and_overrides_votes(game, outbox):
-    """`mailref proposal enact|fail` and `mailref vote` go through the same door."""
-    m = mover(game)
-    send(game, m, "[Proposal] Admin", PROPOSAL)
-    a, b = others(game)
-    out = game.admin("nomes", {"type": "vote_override", "number": 1, "player": a, "vote": "AGAINST"}, "gm")
-    assert out.ok and "admin override" in out.lines[0]
-    out = game.admin("nomes", {"type": "decide", "number": 1, "outcome": "enact", "reason": "GM call"}, "gm")
-    state = game.state("nomes")
-    assert state["proposals"][0]["status"] == "passed" and any(r["number"] == "24" for r in state["rules"])
-    m2 = state["turn"]["player"]
-    send(game, m2, "[Proposal] Second", 'Enact rule 25 "Other":\nx\n')
-    game.admin("nomes", {"type": "decide", "number": 2, "outcome": "fail"}, "gm")
-    state = game.state("nomes")
-    assert state["proposals"][1]["status"] == "failed" and not any(r["number"] == "25" for r in state["rules"])
-    assert not game.admin("nomes", {"type": "decide", "number": 2, "outcome": "fail"}, "gm").ok
-
-
-def test_amending_a_repealed_rule_is_refused_with_its_history(game, outbox):
-    game.admin("nomes", {"type": "rule", "changes": [{"kind": "repeal", "number": "15"}]}, "gm")
-    m = mover(game)
-    send(game, m, "[Proposal] Back", "Amend rule 15 to read:\nAway is fine.\n")
-    assert "repealed by admin gm" in Outbox.body(last_reply(outbox, m))
