@@ -4,8 +4,10 @@ tests all drive this one object, each with its own clock."""
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import random
+import re
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -50,9 +52,6 @@ class Referee:
         """Commit RAW to the inbox (the only way a message is accepted). A second delivery of
         the same bytes returns the first row; a different message under a Message-ID we
         already hold is kept but never processed twice."""
-        import hashlib
-        import re
-
         sha = hashlib.sha256(raw).hexdigest()
         head = raw[:65536].split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0]
         m = re.search(rb"^message-id:\s*(<[^<>\s]+>)", head, re.I | re.M)
@@ -138,9 +137,8 @@ class Referee:
         row.game_slug = slug
         game = s.execute(select(Game).where(Game.slug == slug).with_for_update()).scalar_one()
         variant = engine.get_variant(game.variant)
-        subject = self._subject_of_reply(s, env) if env.subject.tag is None else env.subject
-        if subject is not env.subject:
-            env.subject = subject
+        if env.subject.tag is None:
+            env.subject = self._subject_of_reply(s, env)
         tag = env.subject.tag
         lid = game.state["parameters"].get("list_id")
         if tag is None and lid and env.list_id and env.list_id == str(lid).strip("<>").lower():

@@ -7,10 +7,9 @@ import copy
 import json
 import random
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from mailref.engine.context import Ctx, Outgoing, Refused
@@ -19,7 +18,6 @@ from mailref.engine.variants.base import READ_ONLY
 from mailref.mail.compose import compose
 from mailref.render import render
 from mailref.store import Game, JournalEntry, OutboxMessage, ReplyQuota
-from mailref.timeutil import iso
 
 
 @dataclass
@@ -141,11 +139,6 @@ def queue_reply(session: Session, settings: Settings, slug: str | None, source: 
     return True
 
 
-def replies_today(session: Session, addr: str, now: datetime) -> int:
-    return session.scalar(select(func.coalesce(func.sum(ReplyQuota.count), 0)).where(
-        ReplyQuota.sender == addr, ReplyQuota.day == now.strftime("%Y-%m-%d"))) or 0
-
-
 def create_game(session: Session, slug: str, variant: str, address: str, name: str | None, gm: str | None,
                 timezone: str, parameters: dict[str, Any], now: datetime) -> Game:
     v = get_variant(variant)
@@ -158,8 +151,4 @@ def create_game(session: Session, slug: str, variant: str, address: str, name: s
     return game
 
 
-def later(now: datetime, seconds: float) -> datetime:
-    return now + timedelta(seconds=seconds)
-
-
-__all__ = ["Outcome", "Settings", "Source", "apply", "create_game", "iso", "queue", "queue_reply"]
+__all__ = ["Outcome", "Settings", "Source", "apply", "create_game", "queue", "queue_reply"]
