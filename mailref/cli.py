@@ -324,15 +324,20 @@ def cmd_digest(referee, args, who):
     return rc
 
 
+def _newest(referee, model, args) -> list:
+    """The newest rows of the inbox or outbox table, optionally of one status."""
+    with referee.store() as s:
+        q = select(model).order_by(model.id.desc()).limit(args.limit)
+        if args.status:
+            q = q.where(model.status == args.status)
+        return list(s.scalars(q))
+
+
 def cmd_mail_list(referee, args, who):
     from mailref.store import InboxMessage
 
-    with referee.store() as s:
-        q = select(InboxMessage).order_by(InboxMessage.id.desc()).limit(args.limit)
-        if args.status:
-            q = q.where(InboxMessage.status == args.status)
-        for m in s.scalars(q):
-            print(f"#{m.id}\t{m.status}\t{iso(m.received_at)}\t{m.game_slug or '-'}\t{m.sender or m.mail_from or '-'}\t{m.subject}\t{m.verdict[:80]}")
+    for m in _newest(referee, InboxMessage, args):
+        print(f"#{m.id}\t{m.status}\t{iso(m.received_at)}\t{m.game_slug or '-'}\t{m.sender or m.mail_from or '-'}\t{m.subject}\t{m.verdict[:80]}")
     return 0
 
 
@@ -369,12 +374,8 @@ def cmd_mail_reprocess(referee, args, who):
 def cmd_outbox_list(referee, args, who):
     from mailref.store import OutboxMessage
 
-    with referee.store() as s:
-        q = select(OutboxMessage).order_by(OutboxMessage.id.desc()).limit(args.limit)
-        if args.status:
-            q = q.where(OutboxMessage.status == args.status)
-        for m in s.scalars(q):
-            print(f"#{m.id}\t{m.status}\t{m.kind}\t{','.join(m.recipients)}\t{m.subject}\tattempts={m.attempts}\t{m.last_error[:60]}")
+    for m in _newest(referee, OutboxMessage, args):
+        print(f"#{m.id}\t{m.status}\t{m.kind}\t{','.join(m.recipients)}\t{m.subject}\tattempts={m.attempts}\t{m.last_error[:60]}")
     return 0
 
 
