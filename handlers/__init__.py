@@ -64,4 +64,13 @@ def body_fields(text: str) -> dict[str, str]:
     return out
 
 
-from mailref.handlers import absence, info, join, judgement, proposal, turn, vote  # noqa: E402,F401
+from mailref.handlers import (  # noqa: E402,F401
+    absence,
+    dynasty,
+    info,
+    join,
+    judgement,
+    proposal,
+    turn,
+    vote,
+)

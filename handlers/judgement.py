@@ -2,18 +2,30 @@
 
 from mailref.engine import Refused
 from mailref.handlers import GameView, handles
-from mailref.read import Envelope
+from mailref.handlers.vote import ballots
+from mailref.read import Envelope, RuleChangeError, read_rule_changes
 
 
 @handles("cfj", "point-of-order")
 def cfj(env: Envelope, view: GameView) -> dict:
-    question = env.subject.rest.strip() or env.text.strip().split("\n")[0]
+    if env.subject.number is not None and getattr(view.variant, "votable_judgements", False):
+        return ballots(env, view)  # "Re: [CfJ 7]" is a vote where CfJs are decided by vote
     if env.subject.is_reply and env.subject.number is not None:
         raise Refused("that is a reply to a judgement; only its judge answers, with [Ruling] N")
+    question = env.subject.rest.strip() or env.text.strip().split("\n")[0]
     if not question:
         raise Refused("a call for judgement needs a question", "write the subject as: [CfJ] Your question")
     return {"type": "cfj", "player": view.name, "question": question[:300], "text": env.text,
-            "kind": "point-of-order" if env.subject.tag == "point-of-order" else "cfj"}
+            "kind": "point-of-order" if env.subject.tag == "point-of-order" else "cfj", "changes": _changes(env.text)}
+
+
+def _changes(text: str) -> list[dict]:
+    """Rule changes a judgement asks for, where it is written in the usual forms; a judgement
+    is free text, so unreadable lines are left to the GM rather than refused."""
+    try:
+        return [c.as_dict() for c in read_rule_changes(text)]
+    except RuleChangeError:
+        return []
 
 
 @handles("ruling")

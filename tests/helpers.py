@@ -101,3 +101,14 @@ def maildir_mails(site: Path) -> list:
     """What a daemon run in SITE wrote to its outbox Maildir."""
     p = site / "var" / "outbox"
     return list(mailbox.Maildir(str(p))) if p.exists() else []
+
+
+def assert_replays(referee) -> None:
+    """Every game rebuilt from its journal equals its live state."""
+    from mailref.engine.replay import differences, replay
+    from mailref.store import Game, JournalEntry
+
+    with referee.store() as s:
+        for g in s.query(Game):
+            entries = [(e.action, e.at, e.draws) for e in s.query(JournalEntry).filter_by(game_id=g.id).order_by(JournalEntry.seq)]
+            assert differences(g.state, replay(g.initial, entries)) == []

@@ -6,9 +6,8 @@ import json
 
 import pytest
 
-from helpers import Clock, Outbox, mail, make_referee
-from mailref.engine.replay import differences, replay
-from mailref.store import Game, InboxMessage, JournalEntry
+from helpers import Clock, Outbox, assert_replays, mail, make_referee
+from mailref.store import InboxMessage, JournalEntry
 
 G = "nomes@ref.example"
 PLAYERS = ["alice", "bob", "carol"]
@@ -25,13 +24,6 @@ def send(referee, who: str, subject: str, body: str = "", **kw):
 def last_reply(outbox: Outbox, who: str):
     replies = [m for m in outbox.all() if m["To"] == addr(who) and m["X-Mailref-Kind"] in ("ack", "error", "help", "status", "ruleset")]
     return replies[-1]
-
-
-def assert_replays(referee):
-    with referee.store() as s:
-        for g in s.query(Game):
-            entries = [(e.action, e.at, e.draws) for e in s.query(JournalEntry).filter_by(game_id=g.id).order_by(JournalEntry.seq)]
-            assert differences(g.state, replay(g.initial, entries)) == []
 
 
 @pytest.fixture

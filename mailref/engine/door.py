@@ -72,7 +72,7 @@ def apply(session: Session, game: Game, action: dict[str, Any], source: Source, 
         session.add(JournalEntry(game_id=game.id, seq=game.version, at=now, action=action,
                                  source=source.label(), draws=ctx.draws, summary="\n".join(ctx.summary)))
         game.state = state
-        wake = variant.wakeups(state)
+        wake = variant.wakeups(state, now)
         game.next_wakeup = min(wake) if wake else None
     for out in ctx.out:
         queue(session, settings, game, state, out, now)
@@ -143,7 +143,7 @@ def create_game(session: Session, slug: str, variant: str, address: str, name: s
                 timezone: str, parameters: dict[str, Any], now: datetime) -> Game:
     v = get_variant(variant)
     state = v.initial_state(slug, name or v.title, address.lower(), gm, timezone, parameters, now)
-    wake = v.wakeups(state)
+    wake = v.wakeups(state, now)
     game = Game(slug=slug, variant=variant, address=address.lower(), state=state, initial=copy.deepcopy(state),
                 version=0, next_wakeup=min(wake) if wake else None, created_at=now)
     session.add(game)

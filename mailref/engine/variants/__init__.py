@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from mailref.engine.variants.base import Variant
+from mailref.engine.variants.blognomic import BlogNomic
 from mailref.engine.variants.sidekick import Sidekick
 
-VARIANTS: dict[str, Variant] = {v.name: v for v in (Sidekick(),)}
+VARIANTS: dict[str, Variant] = {v.name: v for v in (Sidekick(), BlogNomic())}
 
 
 def get_variant(name: str) -> Variant:

@@ -367,14 +367,15 @@ class Variant:
         return state["turn"] if state["turn"] and state["turn"].get("deadline") else None
 
     # ---- timers ------------------------------------------------------------------
-    def wakeups(self, state: dict) -> list[datetime]:
-        """Every future moment this game must be woken at; the earliest is scheduled."""
+    def wakeups(self, state: dict, now: datetime) -> list[datetime]:
+        """Every moment this game must be woken at; the earliest is scheduled. A deadline
+        still owed (at or before NOW) is included, so it fires as soon as possible."""
         times = [parse_iso(state["digest_next"])]
         if state["status"] in ("paused", "ended"):
             return times
-        return times + self.deadline_times(state)
+        return times + self.deadline_times(state, now)
 
-    def deadline_times(self, state: dict) -> list[datetime]:
+    def deadline_times(self, state: dict, now: datetime) -> list[datetime]:
         return []
 
     def on_tick(self, state: dict, action: dict, ctx: Ctx) -> None:

@@ -289,7 +289,7 @@ class Sidekick(Variant):
                   "with `mailref score` / `mailref rule`.")
 
     # ---- timers ------------------------------------------------------------------
-    def deadline_times(self, state: dict) -> list[datetime]:
+    def deadline_times(self, state: dict, now: datetime) -> list[datetime]:
         out = []
         before = self.duration(state, "reminder_before")
         t = state["turn"]

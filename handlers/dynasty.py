@@ -1,0 +1,22 @@
+"""[DoV] and [Ascension]: BlogNomic's Declarations of Victory and the new Historian's address."""
+
+from mailref.engine import Refused
+from mailref.handlers import GameView, body_fields, handles
+from mailref.handlers.vote import ballots
+from mailref.read import Envelope
+
+
+@handles("dov")
+def dov(env: Envelope, view: GameView) -> dict:
+    if env.subject.number is not None:
+        return ballots(env, view)
+    title = env.subject.rest.strip() or "Declaration of Victory"
+    return {"type": "dov", "player": view.name, "question": title[:300], "text": env.text}
+
+
+@handles("ascension")
+def ascension(env: Envelope, view: GameView) -> dict:
+    theme = env.subject.rest.strip()
+    if not theme:
+        raise Refused("an Ascension Address names the dynasty's theme", "write the subject as: [Ascension] Your theme")
+    return {"type": "ascension", "player": view.name, "theme": theme[:200], "fields": body_fields(env.text)}

@@ -1,0 +1,447 @@
+"""BlogNomic core rules (seed 002): votable matters in one numbering (Proposals, CfJs, DoVs),
+quorum, deferential votes, vetoes, self-kills, and the referee acting as Admin, resolving
+every matter the moment the ruleset allows it."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from mailref import resource
+from mailref.engine import matters
+from mailref.engine.context import Ctx, Refused
+from mailref.engine.ruleset import RuleConflict, apply_changes, changes_from, sort_key
+from mailref.engine.variants.base import Variant
+from mailref.timeutil import iso, parse_iso
+
+HOUR = timedelta(hours=1)
+
+
+class BlogNomic(Variant):
+    name = "blognomic"
+    title = "BlogNomic"
+    defaults = {**Variant.defaults, "popular_after": "48h", "min_open": "12h", "stale_after": "7d",
+                "dov_open_min": "12h", "dov_open_sure": "24h", "dov_cooldown": "120h",
+                "max_pending": 2, "max_per_day": 3, "dormant_below": 5, "seasonal_downtime": True}
+    duration_params = {"reminder_before", "popular_after", "min_open", "stale_after", "dov_open_min",
+                       "dov_open_sure", "dov_cooldown"}
+    vote_words = ("FOR", "AGAINST", "DEFERENTIAL", "VETO")
+    votable_judgements = True  # CfJs and DoVs are decided by vote
+    open_statuses = ("pending",)
+    commands = [
+        ("[Join]", "become a Wizard; a body line `Name: YourName` chooses your name"),
+        ("[Proposal] Title", "a proposal; the body is its text (rule changes in the usual forms are applied on enactment)"),
+        ("Reply to [Proposal N] / [CfJ N] / [DoV N], or [Vote] N", "FOR, AGAINST, DEFERENTIAL (or VETO, the Historian, on proposals)"),
+        ("[Vote] with lines `12 FOR`", "several votes at once"),
+        ("[Withdraw] N", "withdraw your own pending proposal"),
+        ("[CfJ] question", "a Call for Judgement, decided by vote"),
+        ("[DoV] title", "a Declaration of Victory: the game goes into Hiatus while it is pending"),
+        ("[Ascension] Theme", "the new Historian's address; body lines `Wizard: NewWord`, `Historian: NewWord`, `Keep: 2.3, 2.5`, `Inactive: Dormancy`"),
+        ("[Idle] / [Unidle]", "idle Wizards are not counted for quorum"),
+        ("[Roll] DICE6", "a die roll, journaled and announced"),
+        ("[Status], [Rules], [Help]", "the state, the ruleset, this text"),
+    ]
+
+    def initial_rules(self) -> list[dict]:
+        return json.loads((resource("data") / "blognomic_rules.json").read_text())
+
+    def initial_state(self, *args: Any, **kw: Any) -> dict:
+        state = super().initial_state(*args, **kw)
+        state.update(historian=None, dynasty=1, theme=None, ascension_pending=False, dov_cooldown={},
+                     terms={"player": "Wizard", "leader": "Historian"})
+        return state
+
+    # ---- who counts --------------------------------------------------------------
+    def wizards(self, state: dict) -> list[str]:
+        """Idle Wizards are not counted as Wizards (rule "Idle Wizards")."""
+        return [p["name"] for p in state["players"] if p["status"] == "active"]
+
+    def quorum(self, state: dict) -> int:
+        return len(self.wizards(state)) // 2 + 1
+
+    def effective_votes(self, state: dict, m: dict) -> dict[str, str]:
+        """Valid votes of counted Wizards; DEF follows the Historian's valid non-VETO vote."""
+        wizards = set(self.wizards(state))
+        hist = state["historian"]
+        hist_vote = m["votes"].get(hist) if hist else None
+        out = {}
+        for name, vote in m["votes"].items():
+            if name not in wizards:
+                continue
+            if vote == "DEFERENTIAL" and name != hist and hist_vote in ("FOR", "AGAINST"):
+                vote = hist_vote
+            if vote in ("FOR", "AGAINST"):
+                out[name] = vote
+        return out
+
+    def opinion(self, state: dict, m: dict, now: datetime) -> tuple[bool, bool, dict]:
+        """(popular, unpopular, counts) exactly as rule "Votes" words them."""
+        votes = self.effective_votes(state, m)
+        q = self.quorum(state)
+        n_for = sum(v == "FOR" for v in votes.values())
+        n_against = sum(v == "AGAINST" for v in votes.values())
+        long_open = now - parse_iso(m["opened"]) >= self.duration(state, "popular_after")
+        popular = n_for >= q or (long_open and len(votes) > 1 and n_for > n_against)
+        unpopular = len(self.wizards(state)) - n_against < q or (long_open and not popular)
+        return popular, unpopular, {"FOR": n_for, "AGAINST": n_against, "quorum": q}
+
+    # ---- game-wide states --------------------------------------------------------
+    @staticmethod
+    def in_downtime(now: datetime) -> bool:
+        """Seasonal Downtime: from 24 December until 27 December (UTC)."""
+        return now.month == 12 and 24 <= now.day < 27
+
+    def hiatus_reason(self, state: dict, now: datetime) -> str | None:
+        if state["ascension_pending"]:
+            return "the game is in Hiatus until the new Historian's Ascension Address"
+        if any(j["kind"] == "dov" and j["status"] == "pending" for j in state["judgements"]):
+            return "the game is in Hiatus while a Declaration of Victory is pending"
+        if state["parameters"]["seasonal_downtime"] and self.in_downtime(now):
+            return "the game is in Seasonal Downtime (24–27 December)"
+        return None
+
+    def all_matters(self, state: dict) -> list[dict]:
+        return sorted(state["proposals"] + state["judgements"], key=lambda m: m["number"])
+
+    def find_matter(self, state: dict, number: int) -> dict | None:
+        return next((m for m in self.all_matters(state) if m["number"] == number), None)
+
+    @staticmethod
+    def label(m: dict) -> str:
+        return {"cfj": "CfJ", "dov": "DoV"}.get(m.get("kind", ""), "Proposal")
+
+    # ---- submitting --------------------------------------------------------------
+    def on_propose(self, state: dict, action: dict, ctx: Ctx) -> None:
+        author = action["player"]
+        if why := self.hiatus_reason(state, ctx.now):
+            raise Refused(f"no proposals now: {why}")
+        if len(self.wizards(state)) < state["parameters"]["dormant_below"]:
+            raise Refused(f"BlogNomic is Dormant with fewer than {state['parameters']['dormant_below']} Wizards: "
+                          "proposals may not be submitted (rule \"Dormancy\")")
+        mine = [p for p in state["proposals"] if p["author"] == author]
+        if sum(p["status"] == "pending" for p in mine) >= state["parameters"]["max_pending"]:
+            raise Refused(f"you already have {state['parameters']['max_pending']} proposals pending (rule \"Proposals\")")
+        today = ctx.now.strftime("%Y-%m-%d")
+        if sum(p["opened"].startswith(today) for p in mine) >= state["parameters"]["max_per_day"]:
+            raise Refused(f"you already made {state['parameters']['max_per_day']} proposals today (UTC)")
+        changes = self.numbered(state, changes_from(action["changes"]))
+        prop = matters.new_matter(state, ctx, author, action["title"], action["text"], "pending", None,
+                                  changes=[c.as_dict() for c in changes], self_killed=False, vetoed=False)
+        prop["votes"][author] = "FOR"  # the author's vote is FOR until they vote
+        state["proposals"].append(prop)
+        ctx.ack(f"Proposal {prop['number']} \"{prop['title']}\" is pending; quorum is {self.quorum(state)}.")
+        for c in changes:
+            ctx.ack("  " + c.describe())
+        if not changes:
+            ctx.ack("  (no rule changes recognised: if enacted, the GM applies it by hand)")
+        self.event(state, ctx, f"{author} proposed {prop['number']} \"{prop['title']}\".")
+        ctx.send("announcement", "all", f"[Proposal {prop['number']}] {prop['title']}", "proposal.txt", game=state,
+                 proposal=prop, changes=[c.describe() for c in changes], voters=self.wizards(state),
+                 words=["FOR", "AGAINST", "DEFERENTIAL"])
+        self.resolve(state, ctx)
+
+    def numbered(self, state: dict, changes: list) -> list:
+        """A new rule whose place is not named goes at the end of the Dynastic Rules."""
+        last = max([sort_key(r["number"])[1] for r in state["rules"] if r["number"].startswith("2.")] + [0])
+        for c in changes:
+            if c.kind == "enact" and not c.number:
+                last += 1
+                c.number = f"2.{last}"
+        return changes
+
+    def on_cfj(self, state: dict, action: dict, ctx: Ctx) -> None:
+        self._new_judgement(state, action, ctx, "cfj")
+
+    def on_dov(self, state: dict, action: dict, ctx: Ctx) -> None:
+        author = action["player"]
+        if author == state["historian"]:
+            raise Refused("the Historian cannot declare victory (rule \"Victory and Ascension\")")
+        if state["ascension_pending"]:
+            raise Refused("no DoV may be started between an enacted DoV and its Ascension Address")
+        if state["parameters"]["seasonal_downtime"] and self.in_downtime(ctx.now):
+            raise Refused("the game is in Seasonal Downtime (24–27 December)")
+        until = state["dov_cooldown"].get(author)
+        if until and ctx.now < parse_iso(until):
+            raise Refused(f"your last DoV failed with an AGAINST vote: no new DoV before {until} (120 hours)")
+        self._new_judgement(state, action, ctx, "dov")
+
+    def _new_judgement(self, state: dict, action: dict, ctx: Ctx, kind: str) -> None:
+        author = action["player"]
+        m = matters.new_matter(state, ctx, author, action["question"], action.get("text", ""), "pending", None)
+        m.update(kind=kind, question=action["question"], by=author, judge=None, ruling=None,
+                 changes=[c.as_dict() for c in self.numbered(state, changes_from(action.get("changes", [])))])
+        m["votes"][author] = "FOR"
+        state["judgements"].append(m)
+        label = self.label(m)
+        ctx.ack(f"{label} {m['number']} \"{m['question']}\" is pending; quorum is {self.quorum(state)}.")
+        self.event(state, ctx, f"{author} raised {label} {m['number']}: {m['question']}.")
+        lines = [f"{label} {m['number']} by {author}: {m['question']}", *m["text"].splitlines(), "",
+                 f"Reply with FOR, AGAINST or DEFERENTIAL. Quorum is {self.quorum(state)}."]
+        if kind == "dov":
+            lines.insert(1, "The game is in Hiatus while this DoV is pending.")
+        self.announce(state, ctx, f"[{label} {m['number']}] {m['question']}", lines)
+        self.resolve(state, ctx)
+
+    def on_withdraw(self, state: dict, action: dict, ctx: Ctx) -> None:
+        m = matters.must_open(matters.find(state, action["number"]), action["number"], ("pending",))
+        if m["author"] != action["player"]:
+            raise Refused(f"proposal {m['number']} is {m['author']}'s, not yours")
+        self.close(state, m, ctx, "failed", "withdrawn")
+        ctx.ack(f"Proposal {m['number']} is withdrawn.")
+
+    # ---- votes -------------------------------------------------------------------
+    def on_vote(self, state: dict, action: dict, ctx: Ctx) -> None:
+        name = action["player"]
+        if name not in self.wizards(state):
+            raise Refused("idle Wizards are not counted: send [Unidle] first")
+        for b in action["ballots"]:
+            m = self.find_matter(state, b["number"])
+            label = self.label(m) if m else "matter"
+            m = matters.must_open(m, b["number"], ("pending",), label)
+            vote = b["vote"]
+            if vote not in self.vote_words:
+                raise Refused(f"{b['word']} is not a vote here", "vote FOR, AGAINST or DEFERENTIAL")
+            if vote == "VETO" and (name != state["historian"] or label != "Proposal"):
+                raise Refused("only the Historian may VETO, and only a proposal")
+            ctx.ack(matters.cast(m, name, vote, ctx, action.get("source", ""), label))
+            if label == "Proposal" and name == m["author"] and vote == "AGAINST" and not m["self_killed"]:
+                m["self_killed"] = True
+                ctx.ack("Your AGAINST on your own proposal self-kills it (rule \"Special Proposal Voting\").")
+            if vote == "VETO" and not m.get("vetoed"):
+                m["vetoed"] = True
+                ctx.ack(f"Proposal {m['number']} is Vetoed.")
+        self.resolve(state, ctx)
+
+    # ---- resolution as Admin -----------------------------------------------------
+    def resolve(self, state: dict, ctx: Ctx) -> None:
+        """Enact or fail every matter whose condition holds now, until nothing changes."""
+        for _ in range(200):
+            if not self._resolve_one(state, ctx):
+                return
+
+    def _resolve_one(self, state: dict, ctx: Ctx) -> bool:
+        now = ctx.now
+        stale = self.duration(state, "stale_after")
+        pending = [p for p in state["proposals"] if p["status"] == "pending"]
+        for p in pending:
+            if now - parse_iso(p["opened"]) > stale:
+                self.close(state, p, ctx, "failed", "stale")
+                return True
+        for j in state["judgements"]:
+            if j["status"] != "pending":
+                continue
+            popular, unpopular, _ = self.opinion(state, j, now)
+            age = now - parse_iso(j["opened"])
+            if j["kind"] == "cfj":
+                if popular:
+                    self.close(state, j, ctx, "enacted", "popular")
+                    return True
+                if unpopular:
+                    self.close(state, j, ctx, "failed", "unpopular")
+                    return True
+            else:
+                votes = self.effective_votes(state, j)
+                hist_for = state["historian"] is not None and j["votes"].get(state["historian"]) == "FOR"
+                no_against = "AGAINST" not in votes.values()
+                if popular and ((age >= self.duration(state, "dov_open_min") and (hist_for or no_against))
+                                or age >= self.duration(state, "dov_open_sure")):
+                    self.close(state, j, ctx, "enacted", "popular")
+                    return True
+                if unpopular and age >= self.duration(state, "dov_open_min"):
+                    self.close(state, j, ctx, "failed", "unpopular")
+                    return True
+        if self.hiatus_reason(state, now) or not pending:
+            return False
+        oldest = pending[0]  # numbering follows submission, so the first pending is the oldest
+        if oldest["self_killed"]:
+            self.close(state, oldest, ctx, "failed", "self-killed")
+            return True
+        if oldest["vetoed"]:
+            self.close(state, oldest, ctx, "failed", "vetoed")
+            return True
+        popular, unpopular, _ = self.opinion(state, oldest, now)
+        if popular and now - parse_iso(oldest["opened"]) >= self.duration(state, "min_open"):
+            self.close(state, oldest, ctx, "enacted", "popular")
+            return True
+        if unpopular:
+            self.close(state, oldest, ctx, "failed", "unpopular")
+            return True
+        return False
+
+    def close(self, state: dict, m: dict, ctx: Ctx, status: str, reason: str, note: str = "") -> None:
+        _, _, counts = self.opinion(state, m, ctx.now)
+        m.update(status=status, reason=reason, closed=iso(ctx.now), tally=counts)
+        label = self.label(m)
+        title = m.get("question") or m["title"]
+        lines = [f"{label} {m['number']} \"{title}\" by {m['author']} is {status.upper()} ({reason}).",
+                 f"Tally: FOR {counts['FOR']}, AGAINST {counts['AGAINST']}, quorum {counts['quorum']}.",
+                 "Votes: " + (", ".join(f"{k} {v}" for k, v in sorted(m["votes"].items())) or "none"),
+                 "Resolved by the referee acting as Admin."]
+        if note:
+            lines.append(note)
+        self.event(state, ctx, lines[0])
+        ctx.send("results", "all", f"[{label} {m['number']}] {status.upper()}: {title}", "notice.txt",
+                 game=state, heading=lines[0], lines=lines[1:])
+        if status == "enacted" and label != "DoV":
+            self.apply_matter(state, m, ctx)
+        if label == "DoV":
+            self.after_dov(state, m, ctx)
+
+    def apply_matter(self, state: dict, m: dict, ctx: Ctx) -> None:
+        label = self.label(m)
+        changes = changes_from(m.get("changes", []))
+        if not changes:
+            ctx.alert(f"{label} {m['number']} \"{m.get('question') or m['title']}\" was enacted; it has no rule changes "
+                      "the referee could read, so apply its effects with `mailref rule ...` / `mailref score ...`.")
+            return
+        try:
+            rules, entries, diff = apply_changes(state["rules"], changes, f"{label.lower()} {m['number']}",
+                                                 iso(ctx.now), state["rule_history"])
+        except RuleConflict as e:
+            m["reason"] += f"; its changes could not apply: {e}"
+            ctx.alert(f"{label} {m['number']} was enacted but its changes could not apply: {e}. Nothing was applied.")
+            return
+        state["rules"], state["rule_history"] = rules, state["rule_history"] + entries
+        self.mail_ruleset(state, ctx, f"{label} {m['number']} \"{m.get('question') or m['title']}\" is enacted", diff)
+
+    # ---- dynasties ---------------------------------------------------------------
+    def after_dov(self, state: dict, dov: dict, ctx: Ctx) -> None:
+        if dov["status"] == "enacted":
+            for other in state["judgements"]:
+                if other["kind"] == "dov" and other["status"] == "pending":
+                    self.close(state, other, ctx, "failed", "another DoV was enacted")
+            for p in state["players"]:
+                if "historian" in p["offices"]:
+                    p["offices"].remove("historian")
+            winner = self.player(state, dov["author"])
+            winner["offices"].append("historian")
+            state.update(historian=winner["name"], dynasty=state["dynasty"] + 1, ascension_pending=True,
+                         winners=[winner["name"]])
+            text = (f"{winner['name']} wins the dynasty and is the Historian of dynasty {state['dynasty']}. "
+                    "The Hiatus continues until their Ascension Address ([Ascension] Theme).")
+            self.event(state, ctx, text)
+            self.announce(state, ctx, f"A new dynasty: {winner['name']} is Historian", [text], kind="results")
+            return
+        if "AGAINST" in dov["votes"].values():
+            state["dov_cooldown"][dov["author"]] = iso(ctx.now + self.duration(state, "dov_cooldown"))
+        if not self.hiatus_reason(state, ctx.now):
+            self.announce(state, ctx, "Hiatus ends", ["No DoV is pending: the Hiatus ends."])
+
+    def on_ascension(self, state: dict, action: dict, ctx: Ctx) -> None:
+        if not state["ascension_pending"] or action["player"] != state["historian"]:
+            raise Refused("only the new Historian makes the Ascension Address, once a DoV has been enacted")
+        fields = action.get("fields", {})
+        renames = {state["terms"]["player"]: fields.get("wizard") or fields.get(state["terms"]["player"].lower()),
+                   state["terms"]["leader"]: fields.get("historian") or fields.get(state["terms"]["leader"].lower())}
+        keep = {k.strip().strip('"') for k in re.split(r"[,;]", fields.get("keep", "")) if k.strip()}
+        inactive = {k.strip().strip('"').lower() for k in re.split(r"[,;]", fields.get("inactive", "")) if k.strip()}
+        kept, repealed = [], []
+        rules = []
+        for r in state["rules"]:
+            if r["number"].startswith("2.") and r["number"] not in keep and r["title"] not in keep:
+                repealed.append(f"{r['number']} {r['title']}")
+                continue
+            if r["number"].startswith("3.") and "[" in r["title"]:
+                base = r["title"].split("[")[0].strip()
+                r["title"] = f"{base} [{'Inactive' if base.lower() in inactive else 'Active'}]"
+            if r["number"].startswith("2."):
+                kept.append(f"{r['number']} {r['title']}")
+            rules.append(r)
+        for old, new in renames.items():
+            if new and new != old:
+                for r in rules:
+                    r["text"] = re.sub(rf"\b{old}(s?)\b", rf"{new}\1", r["text"])
+                    r["title"] = re.sub(rf"\b{old}(s?)\b", rf"{new}\1", r["title"])
+                key = "player" if old == state["terms"]["player"] else "leader"
+                state["terms"][key] = new
+        state["rules"] = rules
+        state["rule_history"] += [{"rule": x.split()[0], "change": "repeal", "by": "ascension", "at": iso(ctx.now)}
+                                  for x in repealed]
+        state.update(theme=action["theme"], ascension_pending=False, winners=[])
+        ctx.ack(f"Ascension Address recorded: dynasty {state['dynasty']}, theme \"{action['theme']}\".")
+        diff = [f"- Rule {x} (repealed: not kept)" for x in repealed] + [f"= Rule {x} (kept)" for x in kept]
+        diff += [f"~ the term {o} is now {n}" for o, n in renames.items() if n and n != o]
+        self.event(state, ctx, f"Ascension Address: theme {action['theme']}.")
+        self.mail_ruleset(state, ctx, f"Dynasty {state['dynasty']} begins: {action['theme']}", diff)
+        self.resolve(state, ctx)
+
+    # ---- absence -----------------------------------------------------------------
+    def on_idle(self, state: dict, action: dict, ctx: Ctx) -> None:
+        self._set_away(state, {**action, "name": action["player"]}, ctx, "idle")
+
+    def on_unidle(self, state: dict, action: dict, ctx: Ctx) -> None:
+        p = self.must_player(state, action["player"])
+        if p["status"] != "idle":
+            raise Refused("you are not idle")
+        self._set_away(state, {**action, "name": action["player"]}, ctx, "active")
+
+    def on_away(self, state: dict, action: dict, ctx: Ctx) -> None:
+        self._set_away(state, action, ctx, "idle")
+
+    def on_player_status(self, state: dict, action: dict, ctx: Ctx) -> None:
+        self._set_away(state, action, ctx, "idle" if action["status"] == "away" else action["status"])
+
+    def after_status_change(self, state: dict, player: dict, ctx: Ctx) -> None:
+        self.resolve(state, ctx)  # quorum follows at once
+
+    def after_join(self, state: dict, player: dict, action: dict, ctx: Ctx) -> None:
+        super().after_join(state, player, action, ctx)
+        self.resolve(state, ctx)
+
+    # ---- admin -------------------------------------------------------------------
+    def on_office(self, state: dict, action: dict, ctx: Ctx) -> None:
+        super().on_office(state, action, ctx)
+        if action["office"].lower() == "historian":
+            holder = self.holder(state, "historian")
+            state["historian"] = holder["name"] if holder else None
+
+    def on_decide(self, state: dict, action: dict, ctx: Ctx) -> None:
+        m = matters.must_open(self.find_matter(state, action["number"]), action["number"], ("pending",))
+        status = "enacted" if action["outcome"] == "enact" else "failed"
+        reason = {"enact": "enacted by the admin", "fail": "failed by the admin", "veto": "vetoed"}[action["outcome"]]
+        ctx.ack(f"{self.label(m)} {m['number']}: {reason}.")
+        self.close(state, m, ctx, status, reason, note=f"Admin: {action.get('reason') or 'no reason given'}")
+
+    def on_vote_override(self, state: dict, action: dict, ctx: Ctx) -> None:
+        m = matters.must_open(self.find_matter(state, action["number"]), action["number"], ("pending",))
+        p = self.must_player(state, action["player"])
+        ctx.ack(matters.cast(m, p["name"], action["vote"], ctx, f"admin {action.get('by')}", self.label(m)) + " (admin override)")
+        self.resolve(state, ctx)
+
+    # ---- timers and status -------------------------------------------------------
+    def deadline_times(self, state: dict, now: datetime) -> list[datetime]:
+        # Thresholds already passed were weighed by the last resolve(); only later ones wake us.
+        out = []
+        p = state["parameters"]
+        for m in self.all_matters(state):
+            if m["status"] != "pending":
+                continue
+            opened = parse_iso(m["opened"])
+            for key in ("min_open", "popular_after", "stale_after", "dov_open_min", "dov_open_sure"):
+                out.append(opened + self.duration(state, key) + timedelta(seconds=1 if key == "stale_after" else 0))
+        if p["seasonal_downtime"]:
+            now_year = parse_iso(state["digest_next"]).year
+            for y in (now_year, now_year + 1):
+                out.append(datetime(y, 12, 27, tzinfo=UTC))
+        return [t for t in out if t > now]
+
+    def fire_deadlines(self, state: dict, ctx: Ctx) -> None:
+        self.resolve(state, ctx)
+
+    def status_lines(self, state: dict) -> list[str]:
+        lines = [f"Dynasty {state['dynasty']}" + (f" ({state['theme']})" if state["theme"] else "") +
+                 f", Historian: {state['historian'] or 'none (Metadynasty)'}",
+                 f"Wizards: {', '.join(self.wizards(state))}; quorum {self.quorum(state)}"]
+        idle = [p["name"] for p in state["players"] if p["status"] == "idle"]
+        if idle:
+            lines.append("Idle: " + ", ".join(idle))
+        for m in self.all_matters(state):
+            if m["status"] == "pending":
+                lines.append(f"{self.label(m)} {m['number']} \"{m.get('question') or m['title']}\" by {m['author']}: "
+                             + ", ".join(f"{k} {v}" for k, v in sorted(m["votes"].items())))
+        return lines
+
+    def score_lines(self, state: dict) -> list[str]:
+        return []
