@@ -64,9 +64,10 @@ def body_fields(text: str) -> dict[str, str]:
     return out
 
 
-from mailref.handlers import (  # noqa: E402,F401
+from mailref.handlers import (  # noqa: E402,F401 - each module registers its tags
     absence,
     dynasty,
+    emperor,
     info,
     join,
     judgement,

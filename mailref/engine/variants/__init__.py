@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from mailref.engine.variants.base import Variant
 from mailref.engine.variants.blognomic import BlogNomic
+from mailref.engine.variants.imperial import Imperial
 from mailref.engine.variants.sidekick import Sidekick
 
-VARIANTS: dict[str, Variant] = {v.name: v for v in (Sidekick(), BlogNomic())}
+VARIANTS: dict[str, Variant] = {v.name: v for v in (Sidekick(), BlogNomic(), Imperial())}
 
 
 def get_variant(name: str) -> Variant:

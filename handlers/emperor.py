@@ -1,0 +1,40 @@
+"""The Emperor's mail (imperial): [Judge] N ACCEPT|VETO|IGNORE, [Proclamation], [Directive]."""
+
+import re
+
+from mailref.engine import Refused
+from mailref.handlers import GameView, handles
+from mailref.read import Envelope, RuleChangeError, read_rule_changes, strip_brace_comments
+
+_VERDICT = re.compile(r"^\W*(accept|accepted|veto|vetoed|ignore|ignored)\b[\s:.,-]*(.*)$", re.I | re.S)
+
+
+@handles("judge")
+def judge(env: Envelope, view: GameView) -> dict:
+    if env.subject.number is None:
+        raise Refused("say which proposal you judge", "write the subject as: [Judge] 12, and ACCEPT, VETO or IGNORE in the body")
+    for text in (env.subject.rest, env.text):
+        m = _VERDICT.match(text.strip())
+        if m:
+            verdict = {"a": "ACCEPT", "v": "VETO", "i": "IGNORE"}[m.group(1)[0].lower()]
+            return {"type": "judge", "player": view.name, "number": env.subject.number, "verdict": verdict,
+                    "reason": " ".join(m.group(2).split())[:500]}
+    raise Refused("I found no judgement: ACCEPT, VETO or IGNORE must come first",
+                  "ACCEPT\nVETO\nIGNORE under rule 12 (the rule that allows ignoring it)")
+
+
+@handles("proclamation")
+def proclamation(env: Envelope, view: GameView) -> dict:
+    text = strip_brace_comments(env.text)
+    try:
+        changes = read_rule_changes(text)
+    except RuleChangeError as e:
+        raise Refused(f"I could not read a rule change on line {e.line}: {e.why}") from None
+    return {"type": "proclamation", "player": view.name, "title": env.subject.rest.strip()[:200] or "Proclamation",
+            "text": text, "changes": [c.as_dict() for c in changes]}
+
+
+@handles("directive")
+def directive(env: Envelope, view: GameView) -> dict:
+    return {"type": "directive", "player": view.name, "title": env.subject.rest.strip()[:200] or "Directive",
+            "text": env.text}

@@ -1,0 +1,304 @@
+"""Imperial Nomic (seed 000): Senators propose and vote YES/NO, the Emperor judges what the
+Senate passes, issues Proclamations and Directives; the referee is the Humble Scribe."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+
+from mailref import resource
+from mailref.engine import matters
+from mailref.engine.context import Ctx, Refused
+from mailref.engine.ruleset import (
+    RuleConflict,
+    apply_changes,
+    changes_from,
+    check_changes,
+    sort_key,
+)
+from mailref.engine.variants.base import Variant
+from mailref.timeutil import iso, parse_iso
+
+UNDECIDED = ("voting", "awaiting-judgement")
+
+
+class Imperial(Variant):
+    name = "imperial"
+    title = "Imperial Nomic"
+    defaults = {**Variant.defaults, "vote_period": "4d", "max_undecided": 3, "playtest": False,
+                "judge_reminder_every": "1d", "first_b_rule": 21}
+    duration_params = {"reminder_before", "vote_period", "judge_reminder_every"}
+    vote_words = ("YES", "NO")
+    strip_braces = True  # "{ }" comments never enter the ruleset (the text's comment marks)
+    offices = ("emperor", "scribe", "senator", "assistant-scribe")
+    open_statuses = UNDECIDED
+    commands = [
+        ("[Join]", "join the game; a body line `Name: YourName` chooses your name"),
+        ("[Proposal] Title", "a proposal (a title is required); {comments} are removed, [comments] kept; "
+                             "your first proposal makes you an Imperial Senator"),
+        ("Reply to [Proposal N], or [Vote] N", "YES or NO (Senators other than the author)"),
+        ("[Point of Order] question", "raise any issue; the Emperor answers with [Ruling] N"),
+        ("[Judge] N ACCEPT|VETO|IGNORE reason", "the Emperor's judgement of a proposal the Senate passed"),
+        ("[Proclamation] Title", "the Emperor's rule changes, in effect at once"),
+        ("[Directive] Title", "the Emperor calls for proposals in an area"),
+        ("[Status], [Rules], [Help]", "proposals, scores and the ruleset; this text"),
+    ]
+
+    def initial_rules(self) -> list[dict]:
+        return json.loads((resource("data") / "imperial_rules.json").read_text())
+
+    def translate_vote(self, meaning: str) -> str:
+        return {"FOR": "YES", "AGAINST": "NO"}.get(meaning, meaning)
+
+    def emperor(self, state: dict) -> str | None:
+        p = self.holder(state, "emperor")
+        return p["name"] if p else None
+
+    def senators(self, state: dict) -> list[str]:
+        return [p["name"] for p in self.present(state) if "senator" in p["offices"]]
+
+    def make_senator(self, state: dict, name: str, ctx: Ctx) -> None:
+        p = self.player(state, name)
+        if "senator" not in p["offices"]:
+            p["offices"].append("senator")
+            ctx.ack("You are now an Imperial Senator.")
+            self.event(state, ctx, f"{name} became an Imperial Senator.")
+
+    def after_join(self, state: dict, player: dict, action: dict, ctx: Ctx) -> None:
+        super().after_join(state, player, action, ctx)
+        if self.emperor(state) is None:
+            # House rule: the game's first player holds the throne until the admin says otherwise.
+            player["offices"].append("emperor")
+            ctx.ack("The throne was empty: you are the Imperial Emperor.")
+            self.event(state, ctx, f"{player['name']} is the Imperial Emperor.")
+
+    # ---- rules A and B -----------------------------------------------------------
+    def rules_for_display(self, state: dict) -> list[dict]:
+        """A rules (1–20) always apply; B rules only while a playtest runs."""
+        out = []
+        for r in state["rules"]:
+            kind = "B" if sort_key(r["number"])[0] >= state["parameters"]["first_b_rule"] else "A"
+            out.append({**r, "type": kind, "inactive": kind == "B" and not state["parameters"]["playtest"]})
+        return out
+
+    def proposal_lines(self, state: dict) -> list[str]:
+        return [f"{p['number']}. \"{p['title']}\" by {p['author']}: {p['status']}"
+                + (f" (votes due {p['deadline']})" if p["status"] == "voting" else "")
+                for p in state["proposals"]]
+
+    def mail_ruleset(self, state: dict, ctx: Ctx, why: str, diff: list[str], reason: str | None = None) -> None:
+        # Rule 5: the current rules, the list of proposals and the scores of all, published together.
+        ctx.send("ruleset", "all", f"[Rules] {why}", "ruleset.txt", game=state, why=why, diff=diff,
+                 rules=self.rules_for_display(state), scores=self.score_lines(state), reason=reason or "",
+                 proposals=self.proposal_lines(state))
+
+    def on_rules(self, state: dict, action: dict, ctx: Ctx) -> None:
+        ctx.reply("ruleset", "rules.txt", game=state, rules=self.rules_for_display(state),
+                  scores=self.score_lines(state), proposals=self.proposal_lines(state))
+
+    # ---- proposals ---------------------------------------------------------------
+    def on_propose(self, state: dict, action: dict, ctx: Ctx) -> None:
+        author = action["player"]
+        if not action["title"].strip():
+            raise Refused("a proposal must contain a title (rule 4)")
+        changes = changes_from(action["changes"])
+        try:
+            check_changes(state["rules"], changes, state["rule_history"])
+        except RuleConflict as e:
+            raise Refused(f"your rule changes cannot apply: {e}") from None
+        self.make_senator(state, author, ctx)
+        undecided = [p for p in state["proposals"] if p["author"] == author and p["status"] in UNDECIDED]
+        replaced = None
+        if len(undecided) >= state["parameters"]["max_undecided"]:
+            replaced = undecided[0]
+            replaced.update(status="replaced", reason=f"replaced by a newer proposal of {author}", closed=iso(ctx.now),
+                            deadline=None)
+        deadline = ctx.now + self.duration(state, "vote_period")
+        prop = matters.new_matter(state, ctx, author, action["title"], action["text"], "voting", deadline,
+                                  changes=action["changes"])
+        state["proposals"].append(prop)
+        ctx.ack(f"Proposal {prop['number']} \"{prop['title']}\" is posted; Senators vote YES or NO until {prop['deadline']}.")
+        for c in changes:
+            ctx.ack("  " + c.describe())
+        if replaced:
+            ctx.ack(f"It replaces your oldest undecided proposal, {replaced['number']} \"{replaced['title']}\".")
+        self.event(state, ctx, f"{author} proposed {prop['number']} \"{prop['title']}\""
+                   + (f", replacing {replaced['number']}" if replaced else "") + ".")
+        ctx.send("announcement", "all", f"[Proposal {prop['number']}] {prop['title']}", "proposal.txt", game=state,
+                 proposal=prop, changes=[c.describe() for c in changes],
+                 voters=[s for s in self.senators(state) if s != author], words=list(self.vote_words))
+
+    def on_vote(self, state: dict, action: dict, ctx: Ctx) -> None:
+        name = action["player"]
+        if name not in self.senators(state):
+            raise Refused("only Imperial Senators vote; you become one with your first proposal or Point of Order")
+        for b in action["ballots"]:
+            prop = matters.must_open(matters.find(state, b["number"]), b["number"], ("voting",))
+            if prop["author"] == name:
+                raise Refused(f"proposal {prop['number']} is yours: the other Senators vote on it (rule 6)")
+            if b["vote"] not in self.vote_words:
+                raise Refused(f"{b['word']} is not a vote here", "vote YES or NO")
+            ctx.ack(matters.cast(prop, name, b["vote"], ctx, action.get("source", "")))
+
+    def close_vote(self, state: dict, prop: dict, ctx: Ctx, late: str = "") -> None:
+        senators = self.senators(state)
+        yes = sum(1 for n, v in prop["votes"].items() if v == "YES" and n in senators)
+        no = sum(1 for n, v in prop["votes"].items() if v == "NO" and n in senators)
+        passed = yes * 2 > len(senators)
+        prop.update(status="awaiting-judgement" if passed else "rejected", deadline=None,
+                    tally={"YES": yes, "NO": no, "senators": len(senators)},
+                    reason=None if passed else "no majority of all Senators voted YES")
+        lines = [f"Proposal {prop['number']} \"{prop['title']}\": YES {yes}, NO {no} of {len(senators)} Senators.",
+                 "A majority of all Senators voted YES: it goes to the Emperor for judgement." if passed
+                 else "No majority of all Senators voted YES: it is rejected."]
+        if late:
+            lines.append(late)
+        self.event(state, ctx, lines[0] + (" Passed to the Emperor." if passed else " Rejected."))
+        ctx.send("results", "all", f"[Proposal {prop['number']}] {'TO THE EMPEROR' if passed else 'REJECTED'}: {prop['title']}",
+                 "notice.txt", game=state, heading=lines[0], lines=lines[1:])
+        if passed:
+            prop["awaiting_since"] = iso(ctx.now)
+            self.ask_emperor(state, prop, ctx)
+
+    def ask_emperor(self, state: dict, prop: dict, ctx: Ctx, reminder: bool = False) -> None:
+        emperor = self.emperor(state)
+        prop["last_reminded"] = iso(ctx.now)
+        if emperor is None:
+            ctx.alert(f"Proposal {prop['number']} awaits judgement but the office of Emperor is vacant "
+                      "(`mailref office SLUG emperor NAME`).")
+            return
+        ctx.send("reminder" if reminder else "judge", [emperor],
+                 f"[Proposal {prop['number']}] {'Reminder: ' if reminder else ''}awaiting your judgement: {prop['title']}",
+                 "notice.txt", game=state, heading=f"Proposal {prop['number']} \"{prop['title']}\" by {prop['author']}",
+                 lines=[prop["text"], "", f"Answer with a mail \"[Judge] {prop['number']}\" whose body is ACCEPT, VETO, "
+                        "or IGNORE followed by the rule that allows ignoring it."])
+
+    def on_judge(self, state: dict, action: dict, ctx: Ctx) -> None:
+        if action["player"] != self.emperor(state):
+            raise Refused("only the Emperor judges proposals (rule 7)")
+        prop = matters.find(state, action["number"])
+        if prop is None or prop["status"] != "awaiting-judgement":
+            raise Refused(f"proposal {action['number']} is not awaiting judgement"
+                          + (f" (it is {prop['status']})" if prop else ""))
+        verdict, reason = action["verdict"], action.get("reason", "").strip()
+        if verdict == "IGNORE" and not reason:
+            raise Refused("to ignore a proposal, the condition must be explicit elsewhere in the ruleset (rule 7)",
+                          "write IGNORE followed by the rule that allows it, e.g. IGNORE under rule 12")
+        status = {"ACCEPT": "accepted", "VETO": "vetoed", "IGNORE": "ignored"}[verdict]
+        prop.update(status=status, reason=reason or None, closed=iso(ctx.now))
+        ctx.ack(f"Proposal {prop['number']} is {status}.")
+        text = f"The Emperor has {status} proposal {prop['number']} \"{prop['title']}\"" + (f": {reason}" if reason else ".")
+        self.event(state, ctx, text)
+        ctx.send("results", "all", f"[Proposal {prop['number']}] {status.upper()}: {prop['title']}", "notice.txt",
+                 game=state, heading=text, lines=[])
+        if status == "accepted":
+            self.apply(state, ctx, changes_from(prop["changes"]), f"proposal {prop['number']}",
+                       f"Proposal {prop['number']} \"{prop['title']}\" is accepted")
+
+    def apply(self, state: dict, ctx: Ctx, changes: list, by: str, why: str) -> None:
+        if not changes:
+            ctx.alert(f"{why}; it has no rule changes the referee could read: apply it with `mailref rule ...`.")
+            return
+        try:
+            rules, entries, diff = apply_changes(state["rules"], changes, by, iso(ctx.now), state["rule_history"])
+        except RuleConflict as e:
+            ctx.alert(f"{why} but its changes could not apply: {e}. Nothing was applied.")
+            return
+        state["rules"], state["rule_history"] = rules, state["rule_history"] + entries
+        self.mail_ruleset(state, ctx, why, diff)
+
+    # ---- the Emperor's own acts (rule 8) -----------------------------------------
+    def on_proclamation(self, state: dict, action: dict, ctx: Ctx) -> None:
+        if action["player"] != self.emperor(state):
+            raise Refused("only the Emperor issues Proclamations (rule 8)")
+        changes = changes_from(action["changes"])
+        if not changes:
+            raise Refused("a Proclamation changes rules: no rule change was found in it",
+                          'Amend rule 21.3.1 to read: ... / Enact rule 27 "Title": ... / Repeal rule 23.')
+        try:
+            check_changes(state["rules"], changes, state["rule_history"])
+        except RuleConflict as e:
+            raise Refused(f"the Proclamation cannot apply: {e}") from None
+        for c in changes:
+            ctx.ack(c.describe())
+        self.event(state, ctx, f"The Emperor proclaimed \"{action['title']}\".")
+        self.apply(state, ctx, changes, f"proclamation \"{action['title']}\"", f"Imperial Proclamation: {action['title']}")
+
+    def on_directive(self, state: dict, action: dict, ctx: Ctx) -> None:
+        if action["player"] != self.emperor(state):
+            raise Refused("only the Emperor issues Directives (rule 8)")
+        ctx.ack(f"Directive \"{action['title']}\" announced.")
+        self.event(state, ctx, f"The Emperor's Directive: {action['title']}.")
+        self.announce(state, ctx, f"[Directive] {action['title']}", ["The Emperor calls for proposals:", action["text"]])
+
+    # ---- Points of Order ---------------------------------------------------------
+    def on_cfj(self, state: dict, action: dict, ctx: Ctx) -> None:
+        self.make_senator(state, action["player"], ctx)
+        number = len(state["judgements"]) + 1
+        j = {"number": number, "kind": "point-of-order", "question": action["question"], "detail": action.get("text", ""),
+             "by": action["player"], "judge": self.emperor(state), "status": "open", "ruling": None, "opened": iso(ctx.now)}
+        state["judgements"].append(j)
+        ctx.ack(f"Point of Order {number} is raised; the Emperor answers it.")
+        self.event(state, ctx, f"{action['player']} raised Point of Order {number}: {j['question']}.")
+        self.announce(state, ctx, f"[Point of Order {number}] {j['question']}",
+                      [f"{action['player']} raises: {j['question']}", *j["detail"].splitlines(),
+                       f"The Emperor answers with a mail [Ruling] {number}."])
+
+    def on_ruling(self, state: dict, action: dict, ctx: Ctx) -> None:
+        j = next((x for x in state["judgements"] if x["number"] == action["number"]), None)
+        if j is None or j["status"] != "open":
+            raise Refused(f"there is no open Point of Order {action['number']}")
+        if action["player"] != self.emperor(state):
+            raise Refused("the Emperor answers Points of Order")
+        j.update(status="decided", ruling=action["text"].strip(), judge=action["player"], decided=iso(ctx.now))
+        ctx.ack(f"Your ruling on Point of Order {j['number']} is announced.")
+        self.event(state, ctx, f"The Emperor ruled on Point of Order {j['number']}.")
+        self.announce(state, ctx, f"[Point of Order {j['number']}] The Emperor rules",
+                      [f"Question: {j['question']}", "Ruling:", *j["ruling"].splitlines()])
+
+    # ---- timers ------------------------------------------------------------------
+    def deadline_times(self, state: dict, now: datetime) -> list[datetime]:
+        out = []
+        every = self.duration(state, "judge_reminder_every")
+        for p in state["proposals"]:
+            if p["status"] == "voting":
+                out.append(parse_iso(p["deadline"]))
+            elif p["status"] == "awaiting-judgement":
+                out.append(parse_iso(p["last_reminded"]) + every)
+        return out
+
+    def fire_deadlines(self, state: dict, ctx: Ctx) -> None:
+        every = self.duration(state, "judge_reminder_every")
+        for p in sorted(state["proposals"], key=lambda x: x.get("deadline") or ""):
+            if p["status"] == "voting" and parse_iso(p["deadline"]) <= ctx.now:
+                self.close_vote(state, p, ctx, self.late_note(parse_iso(p["deadline"]), ctx))
+            elif p["status"] == "awaiting-judgement" and parse_iso(p["last_reminded"]) + every <= ctx.now:
+                self.ask_emperor(state, p, ctx, reminder=True)
+
+    def current_deadline_holder(self, state: dict) -> dict | None:
+        return next((p for p in state["proposals"] if p["status"] == "voting"), None)
+
+    def status_lines(self, state: dict) -> list[str]:
+        lines = [f"Emperor: {self.emperor(state) or 'vacant'}; Scribe: the referee; "
+                 f"Senators: {', '.join(self.senators(state)) or 'none yet'}",
+                 f"Playtest of the B rules: {'on' if state['parameters']['playtest'] else 'off'}",
+                 "Scores: " + ", ".join(self.score_lines(state))]
+        return lines + self.proposal_lines(state) + [
+            f"Point of Order {j['number']}: {j['question']} ({j['status']})" for j in state["judgements"]]
+
+    def on_decide(self, state: dict, action: dict, ctx: Ctx) -> None:
+        """The admin judges in the Emperor's name (an absent Emperor must not stall the game)."""
+        emperor = self.emperor(state)
+        if not emperor:
+            raise Refused("there is no Emperor in whose name to judge")
+        prop = matters.must_open(matters.find(state, action["number"]), action["number"], UNDECIDED)
+        prop["status"] = "awaiting-judgement"
+        verdict = {"enact": "ACCEPT", "fail": "VETO", "veto": "VETO"}[action["outcome"]]
+        self.on_judge(state, {"player": emperor, "number": prop["number"], "verdict": verdict,
+                              "reason": action.get("reason", "")}, ctx)
+
+    def on_vote_override(self, state: dict, action: dict, ctx: Ctx) -> None:
+        prop = matters.must_open(matters.find(state, action["number"]), action["number"], ("voting",))
+        p = self.must_player(state, action["player"])
+        ctx.ack(matters.cast(prop, p["name"], self.translate_vote(action["vote"]), ctx, f"admin {action.get('by')}")
+                + " (admin override)")
