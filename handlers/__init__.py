@@ -71,6 +71,7 @@ from mailref.handlers import (  # noqa: E402,F401 - each module registers its ta
     info,
     join,
     judgement,
+    orders,
     proposal,
     turn,
     vote,

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import email.utils
 from datetime import datetime
+from email import encoders
 from email.charset import QP, Charset
 from email.header import Header
 from email.message import Message
-from email.mime.application import MIMEApplication
+from email.mime.base import MIMEBase
 from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
 
@@ -51,7 +52,12 @@ def compose(*, sender: str, to: str, subject: str, body: str, kind: str, game: s
         mixed.attach(msg)
         for name, mime, data in attachments:
             maintype, _, subtype = mime.partition("/")
-            part = _text(data.decode("utf-8"), subtype) if maintype == "text" else MIMEApplication(data, subtype)
+            if maintype == "text":
+                part = _text(data.decode("utf-8"), subtype)
+            else:
+                part = MIMEBase(maintype, subtype)
+                part.set_payload(data)
+                encoders.encode_base64(part)
             part.add_header("Content-Disposition", "attachment", filename=name)
             mixed.attach(part)
         msg = mixed

@@ -79,6 +79,14 @@ def _is_attachment(part: Message) -> bool:
 
 def body_text(msg: Message) -> tuple[str, int]:
     """The text/plain part, else the HTML part as text; and how many attachments were skipped."""
+    plain, html, attachments = body_parts(msg)
+    if plain is not None and plain.strip():
+        return plain, attachments
+    return html if html is not None else (plain or ""), attachments
+
+
+def body_parts(msg: Message) -> tuple[str | None, str | None, int]:
+    """(text/plain, the HTML part as text, attachments skipped)."""
     plain = html = None
     attachments = 0
     for part in msg.walk() if msg.is_multipart() else [msg]:
@@ -94,11 +102,7 @@ def body_text(msg: Message) -> tuple[str, int]:
             html = _decode_part(part)
         elif ctype not in ("text/plain", "text/html"):
             attachments += 1
-    if plain is not None and plain.strip():
-        return plain, attachments
-    if html is not None:
-        return html_to_text(html), attachments
-    return plain or "", attachments
+    return plain, (html_to_text(html) if html is not None else None), attachments
 
 
 def _addresses(values: list[str]) -> list[str]:
@@ -132,11 +136,15 @@ def read_envelope(raw: bytes, rcpt_to: list[str] | None = None, own_address: str
         msg.get_all("To", []) + msg.get_all("Cc", []) + msg.get_all("Delivered-To", []) + msg.get_all("X-Original-To", []))))
     mid = _ids(headers.get("message-id", ""))
     try:
-        body, attachments = body_text(msg)
+        plain, html, attachments = body_parts(msg)
     except Exception as e:  # a truncated or contradictory MIME tree: say so, keep going
         defects.append(f"body: {type(e).__name__}")
-        body, attachments = "", 0
+        plain, html, attachments = "", None, 0
+    body = plain if plain is not None and plain.strip() else (html if html is not None else plain or "")
     text = own_words(body)
+    # Bold lives in the HTML part: a client's plain alternative often drops it (Outlook does).
+    orders = bold_orders(own_words(html)) if html is not None else []
+    orders = orders or bold_orders(text)
     list_id = None
     if m := re.search(r"<([^>]+)>", headers.get("list-id", "")):
         list_id = m.group(1).lower()
@@ -155,7 +163,7 @@ def read_envelope(raw: bytes, rcpt_to: list[str] | None = None, own_address: str
         list_id=list_id,
         body=body,
         text=text,
-        orders=bold_orders(text),
+        orders=orders,
         machine=verdict,
         bounce_for=bounced,
         attachments=attachments,

@@ -1,0 +1,55 @@
+"""Any orders game the GM adjudicates: bold orders collected per turn, one digest of all
+of them to the GM at the deadline, and the GM's [Results] mail opening the next turn."""
+
+from __future__ import annotations
+
+from mailref.engine.context import Ctx, Refused
+from mailref.engine.variants.turns import OrdersGame
+from mailref.timeutil import iso
+
+
+class Orders(OrdersGame):
+    name = "orders"
+    title = "Orders game"
+    defaults = {**OrdersGame.defaults, "orders_final": "replace"}
+    commands = [
+        ("[Join]", "join while the game is forming; a body line `Name: YourName` chooses your name"),
+        ("[Orders]", "your orders for this turn: every bold sentence is one order"),
+        ("[Results]", "the GM's results of a turn (from the GM's address): sent to all, the next turn opens"),
+        ("[Status], [Help], [Quit]", "the state, this text, leave"),
+    ]
+
+    def read_orders(self, state: dict, player: str, sentences: list[str], earlier: list[dict]):
+        return [{"kind": "free", "text": s} for s in sentences], []
+
+    def resolve_turn(self, state: dict, ctx: Ctx, why: str, late: str = "") -> None:
+        t = state["turn"]
+        t.update(deadline=None, closed=iso(ctx.now), awaiting_results=True)
+        lines = [f"Turn {t['number']} is closed ({why}). The orders, for you to adjudicate:"] + ([late] if late else [])
+        for name in self.active_names(state):
+            lines.append("")
+            got = state["orders"].get(name)
+            lines.append(f"{name}:" + ("" if got else " no orders"))
+            for o in (got or {}).get("orders", []):
+                lines.append(f"  {o['text']}")
+        lines += ["", "Send the results as a mail with the subject [Results] from the GM address; "
+                      "it goes to every player and opens the next turn."]
+        self.event(state, ctx, f"Turn {t['number']} closed ({why}); orders sent to the GM.")
+        ctx.send("digest", "gm", f"[Turn {t['number']}] Orders of all players for {state['name']}", "notice.txt",
+                 game=state, heading=f"Orders for turn {t['number']} of {state['name']}", lines=lines)
+        self.announce(state, ctx, f"[Turn {t['number']}] Orders are in", [f"Turn {t['number']} is closed; the GM is adjudicating."])
+
+    def on_results(self, state: dict, action: dict, ctx: Ctx) -> None:
+        gm = (state.get("gm") or "").lower()
+        if not gm or action["address"].lower() != gm:
+            raise Refused("only the GM posts results, from the GM's address")
+        t = state["turn"]
+        if state["status"] != "active" or not t:
+            raise Refused("no turn is waiting for results")
+        number = t["number"]
+        state["history"].append({"turn": number, "orders": state["orders"], "results": action["text"]})
+        ctx.ack(f"Results of turn {number} sent to every player; turn {number + 1} opens.")
+        self.event(state, ctx, f"The GM posted the results of turn {number}.")
+        ctx.send("results", "all", f"[Results] Turn {number}: {action['title'] or state['name']}", "notice.txt",
+                 game=state, heading=f"Results of turn {number}", lines=action["text"].splitlines())
+        self.begin_turn(state, ctx, number + 1)

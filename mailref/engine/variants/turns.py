@@ -1,0 +1,128 @@
+"""Simultaneous-orders games: players join while the game is forming; each turn collects
+bold orders (private until resolution) until the deadline, or until every active player
+has ordered; then the variant resolves the turn."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from mailref.engine.context import Ctx, Refused
+from mailref.engine.variants.base import Variant
+from mailref.timeutil import iso, parse_iso
+
+
+class OrdersGame(Variant):
+    nomic = False
+    defaults = {**Variant.defaults, "turn_length": "2d", "reminder_before": "12h", "orders_final": "refuse",
+                "max_players": 10}
+    duration_params = {"reminder_before", "turn_length"}
+    min_players = 1
+
+    def check_param(self, key: str, value):
+        if key == "orders_final" and value not in ("refuse", "add", "replace"):
+            raise Refused("orders_final is one of refuse, add, replace")
+        return super().check_param(key, value)
+
+    def initial_state(self, *args, **kw) -> dict:
+        state = super().initial_state(*args, **kw)
+        state.update(orders={}, history=[])
+        return state
+
+    def active_names(self, state: dict) -> list[str]:
+        return [p["name"] for p in self.active(state)]
+
+    def on_start(self, state: dict, action: dict, ctx: Ctx) -> None:
+        if state["status"] != "forming":
+            raise Refused(f"the game is {state['status']}, not forming")
+        if len(self.active(state)) < self.min_players:
+            raise Refused(f"a game needs at least {self.min_players} players to start")
+        state["status"] = "active"
+        ctx.ack(f"{state['name']} starts with {', '.join(self.active_names(state))}.")
+        self.event(state, ctx, "The game started.")
+        self.begin_turn(state, ctx, 1)
+
+    def begin_turn(self, state: dict, ctx: Ctx, number: int) -> None:
+        deadline = ctx.now + self.duration(state, "turn_length")
+        state["turn"] = {"number": number, "deadline": iso(deadline), "started": iso(ctx.now), "reminded": False}
+        state["orders"] = {}
+        self.event(state, ctx, f"Turn {number} opens; orders are due {iso(deadline)}.")
+        ctx.send("turn", "all", f"[Turn {number}] Orders are due {iso(deadline)}", "notice.txt", game=state,
+                 heading=f"Turn {number} of {state['name']} is open.", lines=self.turn_lines(state) + [
+                     "", f"Send your orders in a mail with the subject [Orders] before {iso(deadline)}.",
+                     "Only bold text is read as orders; everything else is chatter."])
+
+    def turn_lines(self, state: dict) -> list[str]:
+        return []
+
+    # ---- orders ------------------------------------------------------------------
+    def on_orders(self, state: dict, action: dict, ctx: Ctx) -> None:
+        name = action["player"]
+        if state["status"] != "active" or not state["turn"] or not state["turn"].get("deadline"):
+            raise Refused("no turn is open for orders" + (" (the game is still forming)" if state["status"] == "forming" else ""))
+        p = self.must_player(state, name)
+        if p["status"] != "active":
+            raise Refused("only active players order")
+        if not action["sentences"]:
+            raise Refused("I found no bold text in your own words: only bold text is an order",
+                          "**Defend Donal with 5 Grain.** or <b>…</b> or [b]…[/b]")
+        had = state["orders"].get(name)
+        mode = state["parameters"]["orders_final"]
+        if had is not None and mode == "refuse":
+            raise Refused("you cannot edit your orders once you've sent them (this game's orders are final)")
+        base = had["orders"] if had and mode == "add" else []
+        accepted, rejected = self.read_orders(state, name, action["sentences"], base)
+        state["orders"][name] = {"orders": base + accepted, "rejected": (had["rejected"] if had and mode == "add" else []) + rejected,
+                                 "at": iso(ctx.now)}
+        verb = {"add": "added to", "replace": "replacing"}.get(mode, "as") if had else "as"
+        ctx.ack(f"Orders for turn {state['turn']['number']} recorded {verb} your earlier ones:" if had else
+                f"Orders for turn {state['turn']['number']} recorded, as I read them:")
+        for o in accepted:
+            ctx.ack(f"  OK   {o['text']}")
+        for text, why in rejected:
+            ctx.ack(f"  NOT  {text} — {why}")
+        self.event(state, ctx, f"{name} sent orders for turn {state['turn']['number']}.")
+        if all(n in state["orders"] for n in self.active_names(state)):
+            self.resolve_turn(state, ctx, "every player has ordered")
+
+    def read_orders(self, state: dict, player: str, sentences: list[str], earlier: list[dict]):
+        raise NotImplementedError
+
+    # ---- timers ------------------------------------------------------------------
+    def deadline_times(self, state: dict, now: datetime) -> list[datetime]:
+        t = state["turn"]
+        if state["status"] != "active" or not t or not t.get("deadline"):
+            return []
+        d = parse_iso(t["deadline"])
+        return [d] if t.get("reminded") else [d, d - self.duration(state, "reminder_before")]
+
+    def fire_deadlines(self, state: dict, ctx: Ctx) -> None:
+        t = state["turn"]
+        if state["status"] != "active" or not t or not t.get("deadline"):
+            return
+        d = parse_iso(t["deadline"])
+        if ctx.now >= d:
+            self.resolve_turn(state, ctx, "the deadline passed", self.late_note(d, ctx))
+            return
+        if not t["reminded"] and ctx.now >= d - self.duration(state, "reminder_before"):
+            t["reminded"] = True
+            missing = [n for n in self.active_names(state) if n not in state["orders"]]
+            if missing:
+                ctx.send("reminder", missing, f"[Turn {t['number']}] Reminder: orders are due {t['deadline']}",
+                         "reminder.txt", game=state, what=f"your orders for turn {t['number']}", deadline=t["deadline"])
+
+    def resolve_turn(self, state: dict, ctx: Ctx, why: str, late: str = "") -> None:
+        raise NotImplementedError
+
+    def late_players(self, state: dict) -> list[str]:
+        t = state["turn"]
+        if state["status"] != "active" or not t or not t.get("deadline"):
+            return []
+        missing = [n for n in self.active_names(state) if n not in state["orders"]]
+        return [f"No orders yet for turn {t['number']} (due {t['deadline']}): {', '.join(missing)}"] if missing else []
+
+    def status_lines(self, state: dict) -> list[str]:
+        lines = super().status_lines(state)
+        if state["turn"] and state["status"] == "active":
+            have = sorted(state["orders"])
+            lines.append(f"Orders received this turn from: {', '.join(have) or 'nobody yet'}")
+        return lines

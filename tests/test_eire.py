@@ -1,0 +1,312 @@
+"""Eire adjudication (SPEC §5.4; seed 001) with fixed rolls: the text's worked examples, every
+rule sentence and every house rule; map consistency; Grain and ownership invariants."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mailref import resource
+from mailref.engine.context import Ctx, Refused
+from mailref.engine.variants.eire import Eire
+
+NOW = datetime(2026, 12, 1, 10, 0, tzinfo=UTC)
+V = Eire()
+
+
+def new_game(**params) -> dict:
+    return V.initial_state("eire", "Eire", "eire@ref.example", "gm@ref.example", "UTC", params, NOW)
+
+
+def act(state: dict, action: dict, rolls: list[int] | None = None) -> Ctx:
+    """Apply ACTION with the given d10 rolls (the journal's recorded draws, as replay does)."""
+    ctx = Ctx(NOW, draws=rolls or [])
+    V.handle(state, action, ctx)
+    return ctx
+
+
+def join(state, name, color, tribe, origin):
+    act(state, {"type": "join", "name": name, "address": f"{name.lower()}@x.org",
+                "choices": {"color": color, "tribe": tribe, "origin": origin}})
+
+
+def land(state, name):
+    return V.land(state, name)
+
+
+@pytest.fixture
+def game():
+    s = new_game()
+    join(s, "Finn", "Green", "Plainsmen", "Llanc")
+    join(s, "Maeve", "Red", "Plainsmen", "Donal")
+    act(s, {"type": "start"})
+    return s
+
+
+def orders(state, name, *lines, rolls=None):
+    return act(state, {"type": "orders", "player": name, "sentences": list(lines)}, rolls)
+
+
+# ---- the map -------------------------------------------------------------------------
+
+def test_map_is_consistent():
+    lands = json.loads((resource("data") / "eire_map.json").read_text())["lands"]
+    names = {x["name"] for x in lands}
+    assert len(lands) == 42 and {"Donal", "Reudh", "Bain", "Llanc"} <= names
+    by = {x["name"]: x for x in lands}
+    for x in lands:
+        for n in x["neighbours"]:
+            assert x["name"] in by[n]["neighbours"], "adjacency is symmetric"
+        # hex-grid neighbours: the adjacency graph is planar by construction
+        q, r = x["hex"]
+        assert all(tuple(by[n]["hex"]) in {(q + a, r + b) for a, b in [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)]}
+                   for n in x["neighbours"])
+    seen, stack = {"Llanc"}, ["Llanc"]
+    while stack:
+        for n in by[stack.pop()]["neighbours"]:
+            if n not in seen:
+                seen.add(n)
+                stack.append(n)
+    assert seen == names, "the island is connected"
+    kinds = [x["type"] for x in lands]
+    assert kinds.count("Menhir Valley") >= 7 + 1 and kinds.count("Deep Forest") >= 10
+    assert set(kinds) == {"Plains", "Deep Forest", "Menhir Valley"}
+    assert sum(x["coast"] for x in lands) >= 10
+
+
+# ---- joining -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("choices,why", [
+    ({"color": "Black", "tribe": "Sidhe", "origin": "Ardagh"}, "free Color"),
+    ({"color": "Teal", "tribe": "Elves", "origin": "Ardagh"}, "Tribe"),
+    ({"color": "Teal", "tribe": "Sidhe", "origin": "Bain"}, "must start in a Menhir Valley"),
+    ({"color": "Teal", "tribe": "Woodkin", "origin": "Ardagh"}, "Deep Forest"),
+    ({"color": "Teal", "tribe": "Merfolk", "origin": "Emain"}, "on the coast"),
+    ({"color": "Green", "tribe": "Sidhe", "origin": "Ardagh"}, "free Color"),
+    ({"color": "Teal", "tribe": "Plainsmen", "origin": "Llanc"}, "taken"),
+])
+def test_join_constraints_list_the_free_choices(game, choices, why):
+    with pytest.raises(Refused) as e:
+        act(game, {"type": "join", "name": "Niamh", "address": "n@x.org", "choices": choices})
+    assert why in e.value.reason
+
+
+def test_worked_example_invest_in_llanc():
+    """"You have 90 Grain, and your Origin Land, Llanc, provides you with 20 Grain. If you invest half of your Grain, 45,
+    into Llanc, this will raise Llanc's Grain output to 29"."""
+    s = new_game()
+    join(s, "Finn", "Green", "Merfolk", "Llanc")
+    join(s, "Maeve", "Red", "Plainsmen", "Donal")
+    act(s, {"type": "start"})
+    s["grain"]["Finn"] = 90
+    orders(s, "Finn", "Invest 45 Grain in Llanc")
+    orders(s, "Maeve", "Defend Donal with 1 Grain")
+    assert land(s, "Llanc")["output"] == 29
+
+
+def test_worked_example_bain_attacked():
+    """"dedicate 17 Grain ... Land of Bain can afford to dedicate only 10 Grain ... You roll is 6, their roll is 4. 17+6 = 23, 10+4 = 14"."""
+    s = new_game()
+    join(s, "Finn", "Green", "Merfolk", "Llanc")
+    join(s, "Maeve", "Red", "Plainsmen", "Donal")
+    act(s, {"type": "start"})
+    s["grain"]["Finn"] = 40
+    orders(s, "Finn", "Attack Bain with 17 Grain")
+    ctx = orders(s, "Maeve", "Defend Donal with 1 Grain", rolls=[6, 4])
+    assert land(s, "Bain")["owner"] == "Finn" and land(s, "Bain")["output"] == 5  # 10 halved
+    results = next(o for o in ctx.out if o.kind == "results")
+    text = "\n".join(results.vars["lines"])
+    assert "17 Grain + d10 6 = 23 against 10 + d10 4 = 14: wins" in text
+    assert results.attachments[0][0].endswith(".svg") and b"<svg" in results.attachments[0][2]
+
+
+def test_attacker_must_roll_higher(game):
+    """"If you roll higher than the opponents' defending force, you win": a tie holds."""
+    game["grain"]["Finn"] = 40
+    orders(game, "Finn", "Attack Bain with 10 Grain")
+    orders(game, "Maeve", "Defend Donal with 1 Grain", rolls=[5, 5])
+    assert land(game, "Bain")["owner"] is None
+
+
+def test_defence_split_with_leftover_against_the_largest():
+    """"the Grain spent on Defense is spread as equally as possible with any leftover spent against the Player with highest amount"."""
+    s = new_game()
+    join(s, "Finn", "Green", "Plainsmen", "Llanc")
+    join(s, "Maeve", "Red", "Plainsmen", "Reudh")
+    join(s, "Oisin", "Gold", "Sidhe", "Emain")
+    act(s, {"type": "start"})
+    for p in ("Finn", "Maeve", "Oisin"):
+        s["grain"][p] = 50
+    orders(s, "Finn", "Attack Bain with 5 Grain")
+    orders(s, "Maeve", "Attack Bain with 9 Grain")
+    ctx = orders(s, "Oisin", "Attack Bain with 3 Grain", rolls=[1, 1, 1, 1, 1, 1])
+    text = "\n".join(next(o for o in ctx.out if o.kind == "results").vars["lines"])
+    # independent Bain defends with 10: shares 4 (largest, Maeve), 3, 3; Oisin's Sidhe +1 for Emain
+    assert "Maeve: 9 Grain + d10 1 = 10 against 4 + d10 1 = 5: wins" in text
+    assert "Finn: 5 Grain + d10 1 = 6 against 3 + d10 1 = 4: wins" in text
+    assert "Oisin: 3 Grain + d10 1 + 1 Sidhe = 5 against 3 + d10 1 = 4: wins" in text
+    assert land(s, "Bain")["owner"] == "Maeve"  # several winners: the most Grain takes it
+
+
+def test_undefended_land_is_walked_into(game):
+    """"If you do not dedicate any Grain to defense of a Land, any opportunistic Player can simply walk ... in"."""
+    act(game, {"type": "join", "name": "Oisin", "address": "o@x.org",
+               "choices": {"color": "Gold", "tribe": "Plainsmen", "origin": "Bain"}})
+    game["grain"]["Finn"] = 30
+    orders(game, "Finn", "Attack Bain with 1 Grain")
+    orders(game, "Maeve", "Defend Donal with 1 Grain")
+    orders(game, "Oisin", "Invest 5 Grain in Bain")
+    assert land(game, "Bain")["owner"] == "Finn"
+
+
+def test_origin_and_woodkin_defence_bonuses():
+    """Origin Land: "+5 Grain bonus when Defending it"; Woodkin: "+5 Grain bonus when Defending in Deep Forest"."""
+    s = new_game()
+    join(s, "Finn", "Green", "Plainsmen", "Emain")
+    join(s, "Bran", "Teal", "Woodkin", "Fánad")
+    act(s, {"type": "start"})
+    s["grain"]["Finn"] = 60
+    orders(s, "Finn", "Attack Fánad with 20 Grain")
+    ctx = orders(s, "Bran", "Defend Fánad with 5 Grain", rolls=[10, 1])
+    text = "\n".join(next(o for o in ctx.out if o.kind == "results").vars["lines"])
+    assert "against 5 + d10 1 + 10 bonus = 16" in text and land(s, "Fánad")["owner"] == "Finn"
+
+
+def test_land_below_5_supports_no_attack_and_output_caps_at_30(game):
+    land(game, "Llanc")["output"] = 4
+    game["grain"]["Finn"] = 200
+    ctx = orders(game, "Finn", "Attack Bain with 10 Grain", "Invest 200 Grain in Llanc")
+    assert any("cannot support an attack" in line for line in ctx.ack_lines)
+    ctx2 = orders(game, "Maeve", "Defend Donal with 1 Grain")
+    assert land(game, "Llanc")["output"] == 30 and ctx2 is not None
+
+
+def test_orders_are_checked_against_the_map_and_the_budget(game):
+    game["grain"]["Finn"] = 10
+    ctx = orders(game, "Finn", "Attack Cashel with 5 Grain", "Defend Donal with 2 Grain", "Defend Llanc with 8 Grain",
+                 "Invest 5 Grain in Llanc", "Attack Bainn with 1 Grain")
+    acks = "\n".join(ctx.ack_lines)
+    assert "does not border" in acks and "you do not hold Donal" in acks and "only 2 Grain left" in acks
+    assert "did you mean Bain?" in acks
+    assert game["orders"]["Finn"]["orders"] == [{"kind": "defend", "land": "Llanc", "grain": 8, "text": "Defend Llanc with 8 Grain"}]
+    with pytest.raises(Refused, match="cannot edit"):
+        orders(game, "Finn", "Defend Llanc with 1 Grain")
+
+
+def test_income_perks():
+    """Plainsmen +5 in the Origin Land; Merfolk +2 for each Land bordering the Sea."""
+    s = new_game()
+    join(s, "Finn", "Green", "Plainsmen", "Llanc")
+    join(s, "Muir", "Cyan", "Merfolk", "Donal")
+    act(s, {"type": "start"})
+    assert s["grain"] == {"Finn": 25, "Muir": 12}
+
+
+def test_high_king_declaration_bonus_and_loss():
+    """Declare when holding one's Origin, 50 Grain and two other Origin Lands; +5; lost when two requirements fail."""
+    s = new_game()
+    join(s, "Finn", "Green", "Plainsmen", "Bain")
+    join(s, "Maeve", "Red", "Plainsmen", "Reudh")
+    join(s, "Oisin", "Gold", "Plainsmen", "Llanc")
+    act(s, {"type": "start"})
+    land(s, "Reudh")["owner"] = "Finn"
+    land(s, "Llanc")["owner"] = "Finn"
+    land(s, "Dál Riata")["owner"] = "Maeve"
+    land(s, "Ardagh")["owner"] = "Oisin"
+    s["grain"].update(Finn=60, Maeve=60, Oisin=10)
+    orders(s, "Finn", "Declare High King")
+    orders(s, "Maeve", "Declare High King")
+    orders(s, "Oisin", "Defend Ardagh with 1 Grain")
+    assert s["high_king"] == "Finn"
+    income = V.income(s, "Finn")
+    assert income == 10 + 15 + 20 + 5 + 5  # lands, Plainsmen origin bonus, High King bonus
+    land(s, "Reudh")["owner"] = "Maeve"
+    land(s, "Llanc")["owner"] = "Oisin"
+    s["grain"]["Finn"] = 0
+    orders(s, "Finn", "Defend Bain with 1 Grain")
+    orders(s, "Maeve", "Defend Reudh with 1 Grain")
+    orders(s, "Oisin", "Defend Llanc with 1 Grain")
+    assert s["high_king"] is None
+
+
+def test_simultaneous_claims_go_to_the_larger_grain():
+    s = new_game()
+    for name, color, origin in (("A", "Red", "Bain"), ("B", "Gold", "Reudh"), ("C", "Teal", "Llanc"), ("D", "Cyan", "Donal")):
+        join(s, name, color, "Plainsmen", origin)
+    act(s, {"type": "start"})
+    land(s, "Llanc")["owner"], land(s, "Donal")["owner"] = "A", "A"
+    land(s, "Emain")["owner"] = "C"
+    land(s, "Ardagh")["owner"] = "D"
+    s["grain"].update(A=60, B=70, C=5, D=5)
+    orders(s, "A", "Declare High King")
+    orders(s, "B", "Declare High King")  # B does not meet the requirements
+    orders(s, "C", "Defend Emain with 1 Grain")
+    orders(s, "D", "Defend Ardagh with 1 Grain")
+    assert s["high_king"] == "A"
+
+
+def test_communion_and_dominion_victories_and_the_high_king_lock():
+    s = new_game(communion=2)
+    join(s, "Finn", "Green", "Sidhe", "Ardagh")
+    join(s, "Maeve", "Red", "Plainsmen", "Donal")
+    act(s, {"type": "start"})
+    s["high_king"] = "Finn"
+    land(s, "Emain")["owner"] = "Finn"
+    V.check_victory(s, Ctx(NOW))
+    assert s["status"] == "active"  # the High King is locked to Dominion
+    s["high_king"] = None
+    V.check_victory(s, Ctx(NOW))
+    assert s["winners"] == ["Finn"] and s["status"] == "ended"
+    s2 = new_game(dominion=3)
+    join(s2, "Finn", "Green", "Plainsmen", "Llanc")
+    join(s2, "Maeve", "Red", "Plainsmen", "Donal")
+    act(s2, {"type": "start"})
+    land(s2, "Bain")["owner"] = land(s2, "Fódla")["owner"] = "Finn"
+    V.check_victory(s2, Ctx(NOW))
+    assert s2["status"] == "active"  # Fódla is not contiguous: the realm is Llanc + Bain
+    land(s2, "Ardagh")["owner"] = "Finn"
+    V.check_victory(s2, Ctx(NOW))
+    assert s2["winners"] == ["Finn"]
+
+
+def test_elimination_frees_the_color_for_a_newcomer(game):
+    game["grain"]["Finn"] = 50
+    land(game, "Cashel")["owner"] = "Finn"
+    orders(game, "Finn", "Attack Donal with 30 Grain")
+    orders(game, "Maeve", "Invest 5 Grain in Donal", rolls=[1, 1])
+    assert land(game, "Donal")["owner"] == "Finn"
+    maeve = V.player(game, "Maeve")
+    assert maeve["status"] == "left" and maeve["eliminated"]
+    act(game, {"type": "join", "name": "Niamh", "address": "n@x.org",
+               "choices": {"color": "Red", "tribe": "Plainsmen", "origin": "Bain"}})
+    assert V.player(game, "Niamh")["color"] == "Red" and game["grain"]["Niamh"] == 10 + 5
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["Attack", "Defend", "Invest"]),
+                          st.sampled_from(["Bain", "Ardagh", "Llanc", "Donal", "Reudh", "Cashel", "Emain"]),
+                          st.integers(1, 40)), min_size=1, max_size=6),
+       st.lists(st.integers(1, 10), min_size=40, max_size=40))
+def test_grain_is_conserved_and_lands_partition(plan, rolls):
+    s = new_game()
+    join(s, "Finn", "Green", "Plainsmen", "Llanc")
+    join(s, "Maeve", "Red", "Plainsmen", "Donal")
+    act(s, {"type": "start"})
+    before = dict(s["grain"])
+    sentences = [f"Attack {x} with {n} Grain" if k == "Attack" else f"Defend {x} with {n} Grain" if k == "Defend"
+                 else f"Invest {n} Grain in {x}" for k, x, n in plan]
+    orders(s, "Finn", *sentences)
+    spent = {n: sum(o["grain"] or 0 for o in s["orders"][n]["orders"]) for n in s["orders"]}
+    ctx = Ctx(NOW, draws=rolls)
+    V.handle(s, {"type": "orders", "player": "Maeve", "sentences": ["Defend Donal with 3 Grain"]}, ctx)
+    spent["Maeve"] = 3
+    for p in ("Finn", "Maeve"):
+        if V.player(s, p)["status"] == "active":
+            assert s["grain"][p] == before[p] - spent[p] + V.income(s, p), "only spending and income change Grain"
+    assert sorted(x["name"] for x in s["lands"]) == sorted(m["name"] for m in json.loads(
+        (resource("data") / "eire_map.json").read_text())["lands"])
+    assert all(x["owner"] in (None, "Finn", "Maeve") for x in s["lands"])
