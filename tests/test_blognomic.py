@@ -234,6 +234,12 @@ def test_dov_hiatus_enactment_ascension_and_a_new_dynasty(game):
     for n in ("Cat", "Dan", "Eve"):
         send(game, n, "[Vote] 1", "FOR")
     assert matter(game, 1)["status"] == "enacted"  # proposals resolve again once the Hiatus ends
+    send(game, "Cat", "[CfJ] Was the Ascension legal?", "It was.")
+    for n in ("Dan", "Eve", "Fay"):
+        send(game, n, "Re: [CfJ 4] Was the Ascension legal?", "AGAINST")
+    for n in ("Gus", "Ann"):
+        send(game, n, "[Vote] 4", "AGAINST")
+    assert (matter(game, 4)["status"], matter(game, 4)["reason"]) == ("failed", "unpopular")
 
 
 def test_failed_dov_with_against_cools_down_120_hours(game):
@@ -260,3 +266,16 @@ def test_cfj_decided_by_vote_and_roll(game):
     roll = game.state("blog")["rolls"][-1]
     assert roll["player"] == "Eve" and 1 <= roll["values"][0] <= 6
     assert any("rolled 1d6" in m["Subject"] for m in Outbox(game).all())
+
+
+def test_dov_with_an_against_vote_waits_for_24_hours(game):
+    """"It is Popular, and it has been open for at least 24 hours" — an AGAINST vote without the Historian's FOR waits."""
+    send(game, "Ann", "[DoV] Mine", "")
+    for n in ("Ben", "Cat", "Dan"):
+        send(game, n, "[Vote] 1", "FOR")
+    send(game, "Eve", "[Vote] 1", "AGAINST")
+    at(game, hours=12)
+    assert matter(game, 1)["status"] == "pending"
+    at(game, hours=12)
+    assert matter(game, 1)["status"] == "enacted"
+    assert game.state("blog")["historian"] == "Ann"

@@ -52,6 +52,11 @@ def test_four_player_eire_game_by_mail_to_communion(referee, clock):
         clock.advance(hours=1)
     state = referee.state("eire")
     assert state["status"] == "ended" and state["winners"] == ["Finn"]
+    from mailref.engine import public_view
+
+    view = public_view(state)
+    assert {"lands", "grain", "high_king", "orders"} <= set(view)
+    assert set(view["lands"][0]) >= {"name", "type", "coast", "owner", "output", "neighbours"}
     owners = {x["name"]: x["owner"] for x in state["lands"]}
     assert owners["Emain"] == owners["Bréifne"] == "Finn"
     results = [m for m in Outbox(referee).all() if m["X-Mailref-Kind"] == "results" and m["To"] == addr("Maeve")]
