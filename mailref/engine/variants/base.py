@@ -346,6 +346,23 @@ class Variant:
         self.event(state, ctx, f"Rule change by {by}: " + "; ".join(c.describe() for c in changes))
         self.mail_ruleset(state, ctx, f"Ruleset updated by {by}", diff, reason=action.get("reason"))
 
+    def enact_changes(self, state: dict, ctx: Ctx, changes: list, by: str, why: str) -> str | None:
+        """Apply a decided matter's CHANGES exactly and mail the ruleset; never half-apply.
+        Returns why nothing was applied (the GM is alerted), or None."""
+        if not changes:
+            ctx.alert(f"{why}; it has no rule changes the referee could read: apply its effects with "
+                      "`mailref rule ...` / `mailref score ...`.")
+            return "no readable rule changes"
+        try:
+            rules, entries, diff = apply_changes(state["rules"], changes, by, iso(ctx.now), state["rule_history"])
+        except RuleConflict as e:
+            ctx.alert(f"{why} but its changes could not apply: {e}. Nothing was applied; correct the ruleset "
+                      "with `mailref rule ...`.")
+            return str(e)
+        state["rules"], state["rule_history"] = rules, state["rule_history"] + entries
+        self.mail_ruleset(state, ctx, why, diff)
+        return None
+
     def mail_ruleset(self, state: dict, ctx: Ctx, why: str, diff: list[str], reason: str | None = None) -> None:
         ctx.send("ruleset", "all", f"[Rules] {why}", "ruleset.txt", game=state, why=why, diff=diff,
                  rules=self.rules_for_display(state), scores=self.score_lines(state), reason=reason or "")

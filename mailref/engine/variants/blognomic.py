@@ -12,7 +12,7 @@ from typing import Any
 from mailref import resource
 from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
-from mailref.engine.ruleset import RuleConflict, apply_changes, changes_from, sort_key
+from mailref.engine.ruleset import changes_from, sort_key
 from mailref.engine.variants.base import Variant
 from mailref.timeutil import iso, parse_iso
 
@@ -291,20 +291,10 @@ class BlogNomic(Variant):
 
     def apply_matter(self, state: dict, m: dict, ctx: Ctx) -> None:
         label = self.label(m)
-        changes = changes_from(m.get("changes", []))
-        if not changes:
-            ctx.alert(f"{label} {m['number']} \"{m.get('question') or m['title']}\" was enacted; it has no rule changes "
-                      "the referee could read, so apply its effects with `mailref rule ...` / `mailref score ...`.")
-            return
-        try:
-            rules, entries, diff = apply_changes(state["rules"], changes, f"{label.lower()} {m['number']}",
-                                                 iso(ctx.now), state["rule_history"])
-        except RuleConflict as e:
-            m["reason"] += f"; its changes could not apply: {e}"
-            ctx.alert(f"{label} {m['number']} was enacted but its changes could not apply: {e}. Nothing was applied.")
-            return
-        state["rules"], state["rule_history"] = rules, state["rule_history"] + entries
-        self.mail_ruleset(state, ctx, f"{label} {m['number']} \"{m.get('question') or m['title']}\" is enacted", diff)
+        failed = self.enact_changes(state, ctx, changes_from(m.get("changes", [])), f"{label.lower()} {m['number']}",
+                                    f"{label} {m['number']} \"{m.get('question') or m['title']}\" is enacted")
+        if failed and m.get("changes"):
+            m["reason"] += f"; its changes could not apply: {failed}"
 
     # ---- dynasties ---------------------------------------------------------------
     def after_dov(self, state: dict, dov: dict, ctx: Ctx) -> None:

@@ -11,7 +11,6 @@ from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.ruleset import (
     RuleConflict,
-    apply_changes,
     changes_from,
     check_changes,
     sort_key,
@@ -192,20 +191,8 @@ class Imperial(Variant):
         ctx.send("results", "all", f"[Proposal {prop['number']}] {status.upper()}: {prop['title']}", "notice.txt",
                  game=state, heading=text, lines=[])
         if status == "accepted":
-            self.apply(state, ctx, changes_from(prop["changes"]), f"proposal {prop['number']}",
+            self.enact_changes(state, ctx, changes_from(prop["changes"]), f"proposal {prop['number']}",
                        f"Proposal {prop['number']} \"{prop['title']}\" is accepted")
-
-    def apply(self, state: dict, ctx: Ctx, changes: list, by: str, why: str) -> None:
-        if not changes:
-            ctx.alert(f"{why}; it has no rule changes the referee could read: apply it with `mailref rule ...`.")
-            return
-        try:
-            rules, entries, diff = apply_changes(state["rules"], changes, by, iso(ctx.now), state["rule_history"])
-        except RuleConflict as e:
-            ctx.alert(f"{why} but its changes could not apply: {e}. Nothing was applied.")
-            return
-        state["rules"], state["rule_history"] = rules, state["rule_history"] + entries
-        self.mail_ruleset(state, ctx, why, diff)
 
     # ---- the Emperor's own acts (rule 8) -----------------------------------------
     def on_proclamation(self, state: dict, action: dict, ctx: Ctx) -> None:
@@ -222,7 +209,7 @@ class Imperial(Variant):
         for c in changes:
             ctx.ack(c.describe())
         self.event(state, ctx, f"The Emperor proclaimed \"{action['title']}\".")
-        self.apply(state, ctx, changes, f"proclamation \"{action['title']}\"", f"Imperial Proclamation: {action['title']}")
+        self.enact_changes(state, ctx, changes, f"proclamation \"{action['title']}\"", f"Imperial Proclamation: {action['title']}")
 
     def on_directive(self, state: dict, action: dict, ctx: Ctx) -> None:
         if action["player"] != self.emperor(state):

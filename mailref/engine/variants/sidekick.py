@@ -9,7 +9,7 @@ from typing import Any
 from mailref import resource
 from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
-from mailref.engine.ruleset import RuleConflict, apply_changes, changes_from, check_changes
+from mailref.engine.ruleset import RuleConflict, changes_from, check_changes
 from mailref.engine.variants.base import Variant
 from mailref.timeutil import iso, parse_iso
 
@@ -209,16 +209,10 @@ class Sidekick(Variant):
         ctx.send("results", "all", f"[Proposal {prop['number']}] {prop['status'].upper()}: {prop['title']}",
                  "notice.txt", game=state, heading=f"Proposal {prop['number']} {prop['status']}", lines=lines)
         if passed:
-            try:
-                rules, entries, diff = apply_changes(state["rules"], changes_from(prop["changes"]),
-                                                     f"proposal {prop['number']}", iso(ctx.now), state["rule_history"])
-            except RuleConflict as e:
-                prop["reason"] += f"; its changes could not apply: {e}"
-                ctx.alert(f"Proposal {prop['number']} passed but its changes could not apply: {e}. Nothing was applied; "
-                          "correct the ruleset with `mailref rule ...`.")
-            else:
-                state["rules"], state["rule_history"] = rules, state["rule_history"] + entries
-                self.mail_ruleset(state, ctx, f"Proposal {prop['number']} \"{prop['title']}\" is in effect", diff)
+            failed = self.enact_changes(state, ctx, changes_from(prop["changes"]), f"proposal {prop['number']}",
+                                        f"Proposal {prop['number']} \"{prop['title']}\" is in effect")
+            if failed:
+                prop["reason"] += f"; its changes could not apply: {failed}"
         self.check_victory(state, ctx)
         if state["turn"] and state["turn"].get("proposal") == prop["number"]:
             self.next_turn(state, ctx)
