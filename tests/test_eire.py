@@ -34,17 +34,22 @@ def join(state, name, color, tribe, origin):
                 "choices": {"color": color, "tribe": tribe, "origin": origin}})
 
 
+def started(players: list[tuple[str, str, str, str]], **params) -> dict:
+    """A game with PLAYERS (name, color, tribe, origin) joined and turn 1 open."""
+    state = new_game(**params)
+    for p in players:
+        join(state, *p)
+    act(state, {"type": "start"})
+    return state
+
+
 def land(state, name):
     return V.land(state, name)
 
 
 @pytest.fixture
 def game():
-    s = new_game()
-    join(s, "Finn", "Green", "Plainsmen", "Llanc")
-    join(s, "Maeve", "Red", "Plainsmen", "Donal")
-    act(s, {"type": "start"})
-    return s
+    return started([("Finn", "Green", "Plainsmen", "Llanc"), ("Maeve", "Red", "Plainsmen", "Donal")])
 
 
 def orders(state, name, *lines, rolls=None):
@@ -98,10 +103,7 @@ def test_join_constraints_list_the_free_choices(game, choices, why):
 def test_worked_example_invest_in_llanc():
     """"You have 90 Grain, and your Origin Land, Llanc, provides you with 20 Grain. If you invest half of your Grain, 45,
     into Llanc, this will raise Llanc's Grain output to 29"."""
-    s = new_game()
-    join(s, "Finn", "Green", "Merfolk", "Llanc")
-    join(s, "Maeve", "Red", "Plainsmen", "Donal")
-    act(s, {"type": "start"})
+    s = started([("Finn", "Green", "Merfolk", "Llanc"), ("Maeve", "Red", "Plainsmen", "Donal")])
     s["grain"]["Finn"] = 90
     orders(s, "Finn", "Invest 45 Grain in Llanc")
     orders(s, "Maeve", "Defend Donal with 1 Grain")
@@ -110,10 +112,7 @@ def test_worked_example_invest_in_llanc():
 
 def test_worked_example_bain_attacked():
     """"dedicate 17 Grain ... Land of Bain can afford to dedicate only 10 Grain ... You roll is 6, their roll is 4. 17+6 = 23, 10+4 = 14"."""
-    s = new_game()
-    join(s, "Finn", "Green", "Merfolk", "Llanc")
-    join(s, "Maeve", "Red", "Plainsmen", "Donal")
-    act(s, {"type": "start"})
+    s = started([("Finn", "Green", "Merfolk", "Llanc"), ("Maeve", "Red", "Plainsmen", "Donal")])
     s["grain"]["Finn"] = 40
     orders(s, "Finn", "Attack Bain with 17 Grain")
     ctx = orders(s, "Maeve", "Defend Donal with 1 Grain", rolls=[6, 4])
@@ -134,11 +133,7 @@ def test_attacker_must_roll_higher(game):
 
 def test_defence_split_with_leftover_against_the_largest():
     """"the Grain spent on Defense is spread as equally as possible with any leftover spent against the Player with highest amount"."""
-    s = new_game()
-    join(s, "Finn", "Green", "Plainsmen", "Llanc")
-    join(s, "Maeve", "Red", "Plainsmen", "Reudh")
-    join(s, "Oisin", "Gold", "Sidhe", "Emain")
-    act(s, {"type": "start"})
+    s = started([("Finn", "Green", "Plainsmen", "Llanc"), ("Maeve", "Red", "Plainsmen", "Reudh"), ("Oisin", "Gold", "Sidhe", "Emain")])
     for p in ("Finn", "Maeve", "Oisin"):
         s["grain"][p] = 50
     orders(s, "Finn", "Attack Bain with 5 Grain")
@@ -165,10 +160,7 @@ def test_undefended_land_is_walked_into(game):
 
 def test_origin_and_woodkin_defence_bonuses():
     """Origin Land: "+5 Grain bonus when Defending it"; Woodkin: "+5 Grain bonus when Defending in Deep Forest"."""
-    s = new_game()
-    join(s, "Finn", "Green", "Plainsmen", "Emain")
-    join(s, "Bran", "Teal", "Woodkin", "Fánad")
-    act(s, {"type": "start"})
+    s = started([("Finn", "Green", "Plainsmen", "Emain"), ("Bran", "Teal", "Woodkin", "Fánad")])
     s["grain"]["Finn"] = 60
     orders(s, "Finn", "Attack Fánad with 20 Grain")
     ctx = orders(s, "Bran", "Defend Fánad with 5 Grain", rolls=[10, 1])
@@ -199,20 +191,13 @@ def test_orders_are_checked_against_the_map_and_the_budget(game):
 
 def test_income_perks():
     """Plainsmen +5 in the Origin Land; Merfolk +2 for each Land bordering the Sea."""
-    s = new_game()
-    join(s, "Finn", "Green", "Plainsmen", "Llanc")
-    join(s, "Muir", "Cyan", "Merfolk", "Donal")
-    act(s, {"type": "start"})
+    s = started([("Finn", "Green", "Plainsmen", "Llanc"), ("Muir", "Cyan", "Merfolk", "Donal")])
     assert s["grain"] == {"Finn": 25, "Muir": 12}
 
 
 def test_high_king_declaration_bonus_and_loss():
     """Declare when holding one's Origin, 50 Grain and two other Origin Lands; +5; lost when two requirements fail."""
-    s = new_game()
-    join(s, "Finn", "Green", "Plainsmen", "Bain")
-    join(s, "Maeve", "Red", "Plainsmen", "Reudh")
-    join(s, "Oisin", "Gold", "Plainsmen", "Llanc")
-    act(s, {"type": "start"})
+    s = started([("Finn", "Green", "Plainsmen", "Bain"), ("Maeve", "Red", "Plainsmen", "Reudh"), ("Oisin", "Gold", "Plainsmen", "Llanc")])
     land(s, "Reudh")["owner"] = "Finn"
     land(s, "Llanc")["owner"] = "Finn"
     land(s, "Dál Riata")["owner"] = "Maeve"
@@ -234,10 +219,8 @@ def test_high_king_declaration_bonus_and_loss():
 
 
 def test_simultaneous_claims_go_to_the_larger_grain():
-    s = new_game()
-    for name, color, origin in (("A", "Red", "Bain"), ("B", "Gold", "Reudh"), ("C", "Teal", "Llanc"), ("D", "Cyan", "Donal")):
-        join(s, name, color, "Plainsmen", origin)
-    act(s, {"type": "start"})
+    s = started([(name, color, "Plainsmen", origin) for name, color, origin in
+                 (("A", "Red", "Bain"), ("B", "Gold", "Reudh"), ("C", "Teal", "Llanc"), ("D", "Cyan", "Donal"))])
     land(s, "Llanc")["owner"], land(s, "Donal")["owner"] = "A", "A"
     land(s, "Emain")["owner"] = "C"
     land(s, "Ardagh")["owner"] = "D"
@@ -250,10 +233,7 @@ def test_simultaneous_claims_go_to_the_larger_grain():
 
 
 def test_communion_and_dominion_victories_and_the_high_king_lock():
-    s = new_game(communion=2)
-    join(s, "Finn", "Green", "Sidhe", "Ardagh")
-    join(s, "Maeve", "Red", "Plainsmen", "Donal")
-    act(s, {"type": "start"})
+    s = started([("Finn", "Green", "Sidhe", "Ardagh"), ("Maeve", "Red", "Plainsmen", "Donal")], communion=2)
     s["high_king"] = "Finn"
     land(s, "Emain")["owner"] = "Finn"
     V.check_victory(s, Ctx(NOW))
@@ -261,10 +241,7 @@ def test_communion_and_dominion_victories_and_the_high_king_lock():
     s["high_king"] = None
     V.check_victory(s, Ctx(NOW))
     assert s["winners"] == ["Finn"] and s["status"] == "ended"
-    s2 = new_game(dominion=3)
-    join(s2, "Finn", "Green", "Plainsmen", "Llanc")
-    join(s2, "Maeve", "Red", "Plainsmen", "Donal")
-    act(s2, {"type": "start"})
+    s2 = started([("Finn", "Green", "Plainsmen", "Llanc"), ("Maeve", "Red", "Plainsmen", "Donal")], dominion=3)
     land(s2, "Bain")["owner"] = land(s2, "Fódla")["owner"] = "Finn"
     V.check_victory(s2, Ctx(NOW))
     assert s2["status"] == "active"  # Fódla is not contiguous: the realm is Llanc + Bain
@@ -292,10 +269,7 @@ def test_elimination_frees_the_color_for_a_newcomer(game):
                           st.integers(1, 40)), min_size=1, max_size=6),
        st.lists(st.integers(1, 10), min_size=40, max_size=40))
 def test_grain_is_conserved_and_lands_partition(plan, rolls):
-    s = new_game()
-    join(s, "Finn", "Green", "Plainsmen", "Llanc")
-    join(s, "Maeve", "Red", "Plainsmen", "Donal")
-    act(s, {"type": "start"})
+    s = started([("Finn", "Green", "Plainsmen", "Llanc"), ("Maeve", "Red", "Plainsmen", "Donal")])
     before = dict(s["grain"])
     sentences = [f"Attack {x} with {n} Grain" if k == "Attack" else f"Defend {x} with {n} Grain" if k == "Defend"
                  else f"Invest {n} Grain in {x}" for k, x, n in plan]
