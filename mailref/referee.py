@@ -17,11 +17,11 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from mailref import engine
+from mailref import door, engine
 from mailref.config import Config
-from mailref.engine import Refused, Settings, Source
+from mailref.door import Settings, Source, queue, queue_reply
+from mailref.engine import Refused
 from mailref.engine.context import Outgoing
-from mailref.engine.door import queue, queue_reply
 from mailref.read import Envelope, match_game, parse_subject, read_envelope
 from mailref.store import Bounce, Game, InboxMessage, OutboxMessage, Store, open_store
 from mailref.timeutil import iso, utcnow
@@ -160,7 +160,7 @@ class Referee:
                             {"reason": r.reason, "hint": r.hint, "subject": source.subject, "game": game.state})
                 return
         action["source"] = f"mail:{row.id}"
-        outcome = engine.apply(s, game, action, source, now, self.settings, self.rng)
+        outcome = door.apply(s, game, action, source, now, self.settings, self.rng)
         row.status = "processed"
         row.verdict = ("ok: " + "; ".join(outcome.lines)[:500]) if outcome.ok else f"error: {outcome.reason}"
 
@@ -203,7 +203,7 @@ class Referee:
                 game = s.execute(select(Game).where(Game.slug == g).with_for_update()).scalar_one()
                 if game.next_wakeup is None or game.next_wakeup > now:
                     continue
-                engine.apply(s, game, {"type": "tick"}, Source("timer", "deadline"), now, self.settings,
+                door.apply(s, game, {"type": "tick"}, Source("timer", "deadline"), now, self.settings,
                              self.rng, facts=self.facts(s, game))
                 fired.append(g)
         return fired
@@ -223,7 +223,7 @@ class Referee:
         }
 
     # ---- admins -----------------------------------------------------------------
-    def admin(self, slug: str, action: dict[str, Any], who: str) -> engine.Outcome:
+    def admin(self, slug: str, action: dict[str, Any], who: str) -> door.Outcome:
         now = self.clock()
         action = {**action, "by": who}
         with self.store() as s, s.begin():
@@ -231,7 +231,7 @@ class Referee:
             if game is None:
                 raise Refused(f"there is no game {slug!r}")
             facts = self.facts(s, game) if action["type"] == "digest" else None
-            return engine.apply(s, game, action, Source("admin", who), now, self.settings, self.rng, facts=facts)
+            return door.apply(s, game, action, Source("admin", who), now, self.settings, self.rng, facts=facts)
 
     def create_game(self, slug: str, variant: str, address: str, name: str | None = None, gm: str | None = None,
                     timezone: str = "UTC", parameters: dict[str, Any] | None = None) -> None:
@@ -240,7 +240,7 @@ class Referee:
                 raise Refused(f"a game {slug!r} exists already")
             if s.scalar(select(Game.id).where(Game.address == address.lower())):
                 raise Refused(f"the address {address} belongs to another game")
-            engine.create_game(s, slug, variant, address, name, gm, timezone, parameters or {}, self.clock())
+            door.create_game(s, slug, variant, address, name, gm, timezone, parameters or {}, self.clock())
 
     def state(self, slug: str) -> dict:
         with self.store() as s:

@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
 
-from mailref.engine import Settings
+from mailref.door import Settings
 from mailref.referee import Referee
 from mailref.store import OutboxMessage, open_store
 

@@ -1,10 +1,9 @@
-"""The games: pure rules over state, reached only through `apply`."""
+"""The games: pure rules over state. They import nothing of store, mail or render; the one
+door that applies them (`mailref.door.apply`) sits above, beside the referee."""
 
 from mailref.engine.context import Ctx, Outgoing, Refused
-from mailref.engine.door import Outcome, Settings, Source, apply, create_game
 from mailref.engine.public import public_view
 from mailref.engine.replay import replay
 from mailref.engine.variants import VARIANTS, get_variant
 
-__all__ = ["VARIANTS", "Ctx", "Outcome", "Outgoing", "Refused", "Settings", "Source", "apply",
-           "create_game", "get_variant", "public_view", "replay"]
+__all__ = ["VARIANTS", "Ctx", "Outgoing", "Refused", "get_variant", "public_view", "replay"]

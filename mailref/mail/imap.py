@@ -17,7 +17,7 @@ from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientError
 
 from mailref.config import Imap
-from mailref.engine.door import Source, queue_reply
+from mailref.door import Source, queue_reply
 from mailref.read import read_envelope
 from mailref.referee import Referee
 from mailref.store import ImapCursor

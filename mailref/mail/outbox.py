@@ -88,8 +88,8 @@ class Deliverer:
         return sent, failed
 
     def _alert(self, s, row: OutboxMessage, now: datetime) -> None:
+        from mailref.door import Settings, queue
         from mailref.engine.context import Outgoing
-        from mailref.engine.door import Settings, queue
 
         queue(s, Settings(self.sender, self.admin), None, {"slug": row.game_slug, "gm": None, "players": []},
               Outgoing("alert", "gm", "Alert: outgoing mail undelivered for 2 days", "alert.txt",
