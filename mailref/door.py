@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from mailref.engine.context import Ctx, Outgoing, Refused
 from mailref.engine.variants import get_variant
 from mailref.engine.variants.base import READ_ONLY
-from mailref.mail.compose import compose
+from mailref.mail.compose import compose, wire
 from mailref.render import render
 from mailref.store import Game, JournalEntry, OutboxMessage, ReplyQuota
 
@@ -111,7 +111,7 @@ def queue(session: Session, settings: Settings, game: Game | None, state: dict, 
 
 def _add(session: Session, slug: str | None, kind: str, addr: str, msg, now: datetime, inbox_id: int | None = None) -> None:
     session.add(OutboxMessage(game_slug=slug, kind=kind, recipients=[addr], message_id=msg["Message-ID"],
-                              subject=str(msg["Subject"]), raw=msg.as_bytes().replace(b"\n", b"\r\n"), status="queued",
+                              subject=str(msg["Subject"]), raw=wire(msg), status="queued",
                               next_attempt_at=now, created_at=now, inbox_id=inbox_id))
 
 

@@ -47,3 +47,41 @@ def dovecot(tmp_path_factory):
     yield d
     d.stop()
     shutil.rmtree(root, ignore_errors=True)
+
+
+# ---- every mail a test causes passes a real relay (SPEC §4.3; tests/relay.py) ------------
+@pytest.fixture(scope="session")
+def relay():
+    from relay import Relay
+
+    r = Relay.start()
+    yield r
+    r.stop()
+
+
+@pytest.fixture(autouse=True)
+def _mail_passes_the_relay(request, relay, tmp_path, monkeypatch):
+    """After each test: its outbox rows (every store it opened, every SQLite file and Maildir
+    under its tmp_path) go over one SMTP session to the relay; a refused or non-conforming
+    mail fails the test."""
+    from relay import engine_rows, maildir_files, outbox_rows, sqlite_files
+
+    from mailref.store import Store
+
+    engines = []
+    init = Store.__init__
+
+    def tracking_init(self, engine):
+        engines.append(engine)
+        init(self, engine)
+
+    monkeypatch.setattr(Store, "__init__", tracking_init)
+    yield
+    if request.node.get_closest_marker("no_relay_check"):
+        return
+    mails = [m for e in engines for m in engine_rows(e)]
+    mails += [m for f in sqlite_files(tmp_path) for m in outbox_rows(f)]
+    mails += maildir_files(tmp_path)
+    problems = relay.check(mails)
+    if problems:
+        pytest.fail("mail a relay would refuse:\n  " + "\n  ".join(problems[:20]), pytrace=False)

@@ -5,6 +5,7 @@ mail and this runs for every reply."""
 
 from __future__ import annotations
 
+import email.policy
 import email.utils
 from datetime import datetime
 from email import encoders
@@ -13,7 +14,7 @@ from email.header import Header
 from email.message import Message
 from email.mime.base import MIMEBase
 from email.mime.multipart import MIMEMultipart
-from email.mime.text import MIMEText
+from email.mime.nonmultipart import MIMENonMultipart
 
 LOOP_HEADER = "X-Mailref-Loop"
 _UTF8 = Charset("utf-8")
@@ -27,10 +28,20 @@ def header_safe(value: str, limit: int = 300) -> str:
     return s[:limit]
 
 
-def _text(body: str, subtype: str = "plain") -> MIMEText:
-    part = MIMEText("", subtype)
-    part.set_payload(body, _UTF8)
+def _text(body: str, subtype: str = "plain") -> MIMENonMultipart:
+    # Not MIMEText: it fixes "7bit" before the charset is set, and set_payload then leaves
+    # 8-bit UTF-8 (and lines of any length) under that label, which relays refuse.
+    part = MIMENonMultipart("text", subtype)
+    part.set_payload(body.replace("\r\n", "\n").replace("\r", "\n"), _UTF8)
     return part
+
+
+def _from(sender: str) -> str:
+    """A display name is encoded (RFC 2047) when it is not ASCII and quoted when it must be."""
+    name, addr = email.utils.parseaddr(sender)
+    if not name:
+        return addr or sender
+    return email.utils.formataddr((header_safe(name, 78), addr), charset="utf-8")
 
 
 def _h(value: str) -> str | Header:
@@ -40,7 +51,9 @@ def _h(value: str) -> str | Header:
 def compose(*, sender: str, to: str, subject: str, body: str, kind: str, game: str | None,
             now: datetime, reply: bool = False, in_reply_to: str | None = None,
             references: list[str] | None = None, html: str | None = None,
-            attachments: list[tuple[str, str, bytes]] | None = None) -> Message:
+            attachments: list[tuple[str, str, bytes]] | None = None, loop: str | None = None) -> Message:
+    """SENDER is the From header (the game's "Name <address>", or the referee's address);
+    LOOP the referee's own address for the loop header (default: SENDER's address)."""
     msg: Message = _text(body)
     if html:
         alt = MIMEMultipart("alternative")
@@ -61,14 +74,15 @@ def compose(*, sender: str, to: str, subject: str, body: str, kind: str, game: s
             part.add_header("Content-Disposition", "attachment", filename=name)
             mixed.attach(part)
         msg = mixed
-    msg["From"] = sender
+    msg["From"] = _from(sender)
     msg["To"] = header_safe(to)
     msg["Subject"] = _h(header_safe(subject))
     msg["Date"] = email.utils.format_datetime(now)
-    domain = sender.rpartition("@")[2] or "localhost"
+    address = email.utils.parseaddr(sender)[1] or sender
+    domain = address.rpartition("@")[2] or "localhost"
     msg["Message-ID"] = email.utils.make_msgid(domain=domain)
     msg["Auto-Submitted"] = "auto-replied" if reply else "auto-generated"
-    msg[LOOP_HEADER] = sender
+    msg[LOOP_HEADER] = loop or address
     if game:
         msg["X-Mailref-Game"] = header_safe(game)
     msg["X-Mailref-Kind"] = kind
@@ -77,3 +91,15 @@ def compose(*, sender: str, to: str, subject: str, body: str, kind: str, game: s
         refs = [r for r in (references or []) if r != in_reply_to][-10:] + [in_reply_to]
         msg["References"] = header_safe(" ".join(refs), 998)
     return msg
+
+
+_WIRE = email.policy.compat32.clone(linesep="\r\n", max_line_length=78)
+
+
+def wire(msg: Message) -> bytes:
+    """MSG as a relay takes it: CRLF line ends, headers folded, bodies already encoded
+    (quoted-printable text, base64 binaries), so no line exceeds 998 octets."""
+    for part in msg.walk():
+        if part is not msg and "MIME-Version" in part:
+            del part["MIME-Version"]
+    return msg.as_bytes(policy=_WIRE)
