@@ -142,6 +142,8 @@ def build_parser() -> argparse.ArgumentParser:
     cmd(out, "retry").add_argument("id", type=int, nargs="?")
 
     cmd(sub, "digest").add_argument("slug")
+    site = sub.add_parser("site", parents=[common], help="the published pages (§4.5)").add_subparsers(dest="sub", required=True)
+    cmd(site, "build", help="rebuild the published site now (every game, or SLUG)").add_argument("slug", nargs="?")
     cmd(sub, "replay").add_argument("slug", nargs="?")
     return p
 
@@ -434,6 +436,21 @@ def cmd_replay(referee, args, who):
     return 1 if bad else 0
 
 
+def cmd_site_build(referee, args, who):
+    from mailref import site
+
+    cfg = config_mod.load(args.config)
+    if cfg.site is None:
+        raise Refused(f"{cfg.path or 'the configuration'} has no [site] table; add one with dir = \"var/site\"")
+    written = site.rebuild(referee.store, cfg.site, args.slug, referee.clock())
+    if args.slug and not written:
+        raise Refused(f"there is no game {args.slug!r}")
+    for slug in written:
+        print(f"{slug}: {cfg.site.dir / slug / 'index.html'}")
+    print(f"site: {cfg.site.dir / 'index.html'}")
+    return 0
+
+
 COMMANDS = {
     ("db", "upgrade"): cmd_db_upgrade,
     ("game", "create"): cmd_game_create, ("game", "list"): cmd_game_list, ("game", "show"): cmd_game_show,
@@ -445,5 +462,5 @@ COMMANDS = {
     ("rule", None): cmd_rule, ("score", None): cmd_score, ("deadline", None): cmd_deadline,
     ("mail", "list"): cmd_mail_list, ("mail", "show"): cmd_mail_show, ("mail", "reprocess"): cmd_mail_reprocess,
     ("outbox", "list"): cmd_outbox_list, ("outbox", "retry"): cmd_outbox_retry,
-    ("digest", None): cmd_digest, ("replay", None): cmd_replay,
+    ("digest", None): cmd_digest, ("replay", None): cmd_replay, ("site", "build"): cmd_site_build,
 }

@@ -48,6 +48,12 @@ class SmtpOut:
 
 
 @dataclass
+class SiteConfig:
+    dir: Path
+    base_url: str = ""  # ends with "/" when set
+
+
+@dataclass
 class Config:
     path: Path | None
     base: Path
@@ -60,6 +66,7 @@ class Config:
     imap: Imap | None = None
     smtp_out: SmtpOut | None = None
     outbox_maildir: Path = Path("var/outbox")
+    site: SiteConfig | None = None  # the published site (SPEC §4.5)
 
     def describe(self) -> str:
         parts = [f"database {redact_url(self.database)}"]
@@ -110,6 +117,10 @@ max_message_size = "10MB"
 
 [outbox]
 maildir = "var/outbox"
+
+# [site]           # the published pages of every game (uncomment to enable)
+# dir = "var/site"
+# base_url = ""    # e.g. "https://games.example.org/"; when set, mail footers link to the game's pages
 """
 
 
@@ -197,7 +208,7 @@ def load(path: str | os.PathLike | None = None) -> Config:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{file}: not valid TOML: {e}") from None
-    known = {"daemon", "smtp_in", "imap", "smtp_out", "outbox"}
+    known = {"daemon", "smtp_in", "imap", "smtp_out", "outbox", "site"}
     for key in data:
         if key not in known:
             raise ConfigError(f"{file}: [{key}]: unknown table (known: {', '.join(sorted(known))})")
@@ -262,6 +273,14 @@ def load(path: str | os.PathLike | None = None) -> Config:
     md = t.get("maildir", str, "var/outbox")
     cfg.outbox_maildir = (base / md) if not os.path.isabs(md) else Path(md)
     t.done()
+    if "site" in data:
+        t = _Table(data["site"], "site", file, base)
+        sd = t.get("dir", str, "var/site")
+        url = t.get("base_url", str, "").strip()
+        if url and not re.match(r"https?://[^/\s]+", url):
+            raise ConfigError(f"{t.where('base_url')}: {url!r} is not an http(s) URL like https://games.example.org/")
+        cfg.site = SiteConfig((base / sd) if not os.path.isabs(sd) else Path(sd), url + ("/" if url and not url.endswith("/") else ""))
+        t.done()
     for tbl in (cfg.smtp_in, cfg.imap, cfg.smtp_out):
         if tbl is not None and not (0 < tbl.port < 65536):
             raise ConfigError(f"{file}: port {tbl.port} is out of range")

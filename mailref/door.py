@@ -25,6 +25,11 @@ class Settings:
     from_address: str = "referee@localhost"
     admin_address: str = "gm@localhost"
     replies_per_day: int = 20
+    site_url: str = ""             # [site] base_url: mail footers link to the game's pages
+
+
+def _page(settings: Settings, slug: str | None) -> dict[str, str]:
+    return {"game_page": f"{settings.site_url}{slug}/" if settings.site_url and slug else ""}
 
 
 @dataclass
@@ -102,7 +107,7 @@ def recipients(state: dict, to: list[str] | str, settings: Settings) -> list[str
 
 
 def queue(session: Session, settings: Settings, game: Game | None, state: dict, out: Outgoing, now: datetime) -> None:
-    body = render(out.template, **out.vars)
+    body = render(out.template, **{**_page(settings, state.get("slug")), **out.vars})
     for addr in dict.fromkeys(recipients(state, out.to, settings)):
         msg = compose(sender=settings.from_address, to=addr, subject=out.subject, body=body, kind=out.kind,
                       game=state.get("slug"), now=now, html=out.html, attachments=out.attachments)
@@ -132,7 +137,7 @@ def queue_reply(session: Session, settings: Settings, slug: str | None, source: 
         kind, template = "error", "quota.txt"
         vars = {"limit": settings.replies_per_day, "game": vars.get("game") or {}}
     subject = source.subject if source.subject.lower().startswith("re:") else f"Re: {source.subject or '(no subject)'}"
-    body = render(template, **vars)
+    body = render(template, **{**_page(settings, slug), **vars})
     msg = compose(sender=settings.from_address, to=addr, subject=subject, body=body, kind=kind, game=slug,
                   now=now, reply=True, in_reply_to=source.message_id, references=source.references)
     _add(session, slug, kind, addr, msg, now, source.inbox_id)

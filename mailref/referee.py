@@ -41,11 +41,26 @@ class Referee:
     def __init__(self, store: Store, settings: Settings, clock: Clock = utcnow,
                  rng: random.Random | None = None):
         self.store, self.settings, self.clock, self.rng = store, settings, clock, rng
+        self.after_change: Callable[[str], None] | None = None  # e.g. the published site catching up
 
     @classmethod
     def from_config(cls, cfg: Config, clock: Clock = utcnow, rng: random.Random | None = None) -> Referee:
-        return cls(open_store(cfg.database), Settings(cfg.from_address, cfg.admin_address,
-                                                      cfg.replies_per_sender_per_day), clock, rng)
+        referee = cls(open_store(cfg.database), Settings(cfg.from_address, cfg.admin_address,
+                                                         cfg.replies_per_sender_per_day,
+                                                         site_url=cfg.site.base_url if cfg.site else ""), clock, rng)
+        if cfg.site:
+            from mailref import site
+
+            referee.after_change = lambda slug: site.rebuild_quietly(referee.store, cfg.site, slug, referee.clock())
+        return referee
+
+    def _changed(self, slug: str | None) -> None:
+        """After a game's transaction committed (never inside it)."""
+        if slug and self.after_change:
+            try:
+                self.after_change(slug)
+            except Exception:  # the game changed and its mail is queued; a page is not worth failing that
+                log.exception("after the change of %s", slug)
 
     # ---- intake: durable first -------------------------------------------------
     def receive(self, raw: bytes, source: str, mail_from: str = "", rcpt_to: list[str] | None = None) -> Stored:
@@ -103,7 +118,9 @@ class Referee:
                 row.attempts += 1
                 self._process(s, row, now)
                 row.processed_at = now
-                return row.status
+                status, slug = row.status, row.game_slug
+            self._changed(slug)
+            return status
         except Exception as e:  # quarantine: keep the mail and the error, tell the GM
             log.exception("message #%s failed", inbox_id)
             err = f"{type(e).__name__}: {e}"
@@ -206,6 +223,7 @@ class Referee:
                 door.apply(s, game, {"type": "tick"}, Source("timer", "deadline"), now, self.settings,
                              self.rng, facts=self.facts(s, game))
                 fired.append(g)
+            self._changed(g)
         return fired
 
     def facts(self, s, game: Game) -> dict:
@@ -231,7 +249,9 @@ class Referee:
             if game is None:
                 raise Refused(f"there is no game {slug!r}")
             facts = self.facts(s, game) if action["type"] == "digest" else None
-            return door.apply(s, game, action, Source("admin", who), now, self.settings, self.rng, facts=facts)
+            outcome = door.apply(s, game, action, Source("admin", who), now, self.settings, self.rng, facts=facts)
+        self._changed(slug)
+        return outcome
 
     def create_game(self, slug: str, variant: str, address: str, name: str | None = None, gm: str | None = None,
                     timezone: str = "UTC", parameters: dict[str, Any] | None = None) -> None:
@@ -241,6 +261,7 @@ class Referee:
             if s.scalar(select(Game.id).where(Game.address == address.lower())):
                 raise Refused(f"the address {address} belongs to another game")
             door.create_game(s, slug, variant, address, name, gm, timezone, parameters or {}, self.clock())
+        self._changed(slug)
 
     def state(self, slug: str) -> dict:
         with self.store() as s:

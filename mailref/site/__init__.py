@@ -1,0 +1,123 @@
+"""The published site (SPEC §4.5): static pages of every game, regenerated after each
+committed change and replaced atomically, so a reader never sees half a site.
+
+    DIR/index.html            the games on this host
+    DIR/style.css             one small stylesheet
+    DIR/SLUG/index.html       status, turn and deadline, players, pending matters, how to vote
+    DIR/SLUG/rules.html       the ruleset, each rule with its history from the journal
+    DIR/SLUG/proposals.html   every matter: text, votes, outcome; judgements and rulings
+    DIR/SLUG/feed.atom        one entry per announcement
+    DIR/SLUG/turns.html       orders games: every turn's results with its map (turn-N.svg)
+    DIR/SLUG/map.svg          orders games with a map: the island now (map.png beside it when
+                              a PNG renderer is installed)
+"""
+
+from __future__ import annotations
+
+import fcntl
+import logging
+from datetime import datetime
+from pathlib import Path
+
+from sqlalchemy import select
+
+from mailref import resource
+from mailref.config import SiteConfig
+from mailref.site import pages
+from mailref.site.history import chronicle
+from mailref.site.publish import replace_dir, replace_file
+from mailref.store import Game, Store
+from mailref.timeutil import iso, utcnow
+
+log = logging.getLogger("mailref.site")
+__all__ = ["SiteConfig", "rebuild"]
+
+
+_built: dict[tuple[str, str], int] = {}  # (site dir, slug) -> the game version last published
+
+
+def rebuild(store: Store, site: SiteConfig, slug: str | None = None, now: datetime | None = None,
+            force: bool = True) -> list[str]:
+    """Regenerate SLUG's pages (every game's without SLUG) and the host's index. Without
+    FORCE a game whose version was already published by this process is left alone (a
+    [Status] request changes nothing). Returns the slugs written."""
+    now = now or utcnow()
+    root = Path(site.dir)
+    root.mkdir(parents=True, exist_ok=True)
+    written = []
+    # One writer at a time per site: the daemon and a CLI command may both rebuild.
+    with open(root / ".mailref-site.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        with store() as s:
+            games = list(s.scalars(select(Game).order_by(Game.slug)))
+            for game in games:
+                if slug is not None and game.slug != slug:
+                    continue
+                key = (str(root.resolve()), game.slug)
+                if not force and _built.get(key) == game.version:
+                    continue
+                replace_dir(root, game.slug, game_files(s, game, now, site.base_url))
+                _built[key] = game.version
+                written.append(game.slug)
+            if slug is not None and not any(g.slug == slug for g in games):
+                return []
+            if written or not (root / "index.html").exists():
+                replace_file(root / "style.css", (resource("templates") / "site" / "style.css").read_bytes())
+                replace_file(root / "index.html", host_index(games, now).encode())
+    return written
+
+
+def game_files(session, game: Game, now: datetime, base_url: str) -> dict[str, bytes]:
+    state = game.state
+    chron = chronicle(session, game)
+    png = None
+    ctx = pages.game_context(state, chron, now, base_url, has_png=False)
+    files: dict[str, bytes] = {}
+    if ctx["map_svg"] is not None:
+        svg = str(ctx["map_svg"])
+        files["map.svg"] = svg.encode()
+        png = svg_to_png(svg)
+        if png:
+            files["map.png"] = png
+            ctx["has_png"] = True
+    for t in chron.turns:
+        if t.svg:
+            files[f"turn-{t.number}.svg"] = t.svg.encode()
+    pages_ = ["index.html", "rules.html", "proposals.html"] + (["turns.html"] if ctx["orders_game"] else [])
+    for name in pages_:
+        files[name] = pages.render_page(name, page=name, **ctx).encode()
+    files["feed.atom"] = pages.feed(state, chron, now, base_url, iso(game.created_at)).encode()
+    return files
+
+
+def host_index(games: list[Game], now: datetime) -> str:
+    rows = []
+    for g in games:
+        st = g.state
+        turn = st.get("turn") or {}
+        rows.append({"slug": g.slug, "name": st["name"], "variant": g.variant, "status": st["status"],
+                     "address": g.address, "players": len([p for p in st["players"] if p.get("status") != "left"]),
+                     "turn": turn.get("number"), "deadline": pages.when(turn.get("deadline"), st.get("timezone", "UTC")),
+                     "winners": st.get("winners", [])})
+    return pages.render_page("host.html", games=rows, root="", generated=pages.when(iso(now)), game=None)
+
+
+def svg_to_png(svg: str) -> bytes | None:
+    """The map as PNG where a renderer is installed (cairosvg); else None: SVG only."""
+    try:
+        import cairosvg  # type: ignore[import-not-found]
+    except Exception:
+        return None
+    try:
+        return cairosvg.svg2png(bytestring=svg.encode())
+    except Exception as e:
+        log.warning("site: PNG map not rendered: %s", e)
+        return None
+
+
+def rebuild_quietly(store: Store, site: SiteConfig, slug: str, now: datetime | None = None) -> None:
+    """After a commit: the site catches up, and a failure here never fails the mail or timer."""
+    try:
+        rebuild(store, site, slug, now, force=False)
+    except Exception:
+        log.exception("site: rebuilding the pages of %s failed", slug)

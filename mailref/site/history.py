@@ -1,0 +1,195 @@
+"""What only the journal knows, for the published site: each rule's history (which proposal,
+proclamation or admin action enacted, amended, retitled or repealed it, when, with the
+diff), every announcement made to all players, and every turn's results with its map.
+
+It is found by replaying the journal with the engine, as `mailref replay` does. A process
+keeps the last replayed state of a few games, so the rebuild after one more journal entry
+replays only that entry."""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import logging
+import re
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from mailref.engine.context import Ctx, Outgoing
+from mailref.engine.variants import get_variant
+from mailref.render import render
+from mailref.store import Game, JournalEntry
+from mailref.timeutil import iso
+
+log = logging.getLogger("mailref.site")
+VERBS = {"enact": "enacted", "amend": "amended", "replace": "amended", "retitle": "retitled", "repeal": "repealed"}
+
+
+@dataclass
+class RuleEvent:
+    rule: str
+    change: str                 # enacted | amended | retitled | repealed
+    at: str
+    by: str                     # "proposal 3", 'proclamation "Roads"', "admin gm", "ascension"
+    title: str                  # the rule's title after the change (before, for a repeal)
+    old_title: str = ""
+    diff: list[tuple[str, str]] = field(default_factory=list)  # (add | del | same | gap, line)
+
+
+@dataclass
+class Announcement:
+    key: str                    # stable: journal seq and position
+    at: str
+    kind: str
+    subject: str
+    text: str
+
+
+@dataclass
+class TurnRecord:
+    number: int
+    at: str
+    heading: str
+    lines: list[str]
+    svg: str | None
+    holdings: dict[str, list[str]]  # owner -> lands, for the map's alt text
+
+
+@dataclass
+class Chronicle:
+    version: int
+    state: dict
+    rules: dict[str, list[RuleEvent]] = field(default_factory=dict)
+    announcements: list[Announcement] = field(default_factory=list)
+    turns: list[TurnRecord] = field(default_factory=list)
+    complete: bool = True       # False: the journal could not be replayed; history from the state
+
+
+_CACHE: OrderedDict[tuple, Chronicle] = OrderedDict()
+_CACHE_SIZE = 32
+
+
+def chronicle(session: Session, game: Game) -> Chronicle:
+    """The history of GAME up to its current version."""
+    key = (str(session.get_bind().url), game.slug, iso(game.created_at))
+    cached = _CACHE.get(key)
+    if cached is None or cached.version > game.version or not cached.complete:
+        cached = Chronicle(0, copy.deepcopy(game.initial))
+    else:
+        cached = Chronicle(cached.version, copy.deepcopy(cached.state), {k: list(v) for k, v in cached.rules.items()},
+                           list(cached.announcements), list(cached.turns))
+    entries = session.scalars(select(JournalEntry).where(JournalEntry.game_id == game.id, JournalEntry.seq > cached.version)
+                              .order_by(JournalEntry.seq))
+    try:
+        for e in entries:
+            _step(cached, e)
+    except Exception as e:  # a journal the engine no longer replays: publish what the state knows
+        log.warning("site: the journal of %s does not replay (%s); rule history from the state only", game.slug, e)
+        return _from_state(game)
+    _CACHE[key] = cached
+    _CACHE.move_to_end(key)
+    while len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)
+    return cached
+
+
+def _step(ch: Chronicle, e: JournalEntry) -> None:
+    state = ch.state
+    variant = get_variant(state["variant"])
+    before = {r["number"]: r for r in state["rules"]}
+    labels_at = len(state.get("rule_history", []))
+    turns_at = len(state.get("history", []))
+    ctx = Ctx(e.at, draws=e.draws)
+    variant.handle(state, e.action, ctx)
+    at = iso(e.at)
+    labels = {h["rule"]: h["by"] for h in state.get("rule_history", [])[labels_at:]}
+    after = {r["number"]: r for r in state["rules"]}
+    fallback = _who(e.action)
+    for number, rule in after.items():
+        old = before.get(number)
+        by = labels.get(number, fallback)
+        if old is None:
+            ch.rules.setdefault(number, []).append(RuleEvent(number, "enacted", at, by, rule["title"],
+                                                             diff=[("add", ln) for ln in rule["text"].splitlines()]))
+            continue
+        if old["title"] != rule["title"]:
+            ch.rules.setdefault(number, []).append(RuleEvent(number, "retitled", at, by, rule["title"], old["title"]))
+        if old["text"] != rule["text"]:
+            ch.rules.setdefault(number, []).append(RuleEvent(number, "amended", at, by, rule["title"],
+                                                             diff=text_diff(old["text"], rule["text"])))
+    for number, old in before.items():
+        if number not in after:
+            ch.rules.setdefault(number, []).append(RuleEvent(number, "repealed", at, labels.get(number, fallback),
+                                                             old["title"], diff=[("del", ln) for ln in old["text"].splitlines()]))
+    for i, out in enumerate(ctx.out):
+        if out.to == "all":
+            ch.announcements.append(Announcement(f"{e.seq}.{i}", at, out.kind, out.subject, _text_of(out)))
+    history = state.get("history", [])
+    if len(history) > turns_at:
+        results = next((o for o in ctx.out if o.kind == "results"), None)
+        svg = next((d.decode() for _n, mime, d in (results.attachments if results else []) if mime == "image/svg+xml"), None)
+        holdings: dict[str, list[str]] = {}
+        for land in state.get("lands", []):
+            if land.get("owner"):
+                holdings.setdefault(land["owner"], []).append(land["name"])
+        ch.turns.append(TurnRecord(history[-1].get("turn", len(history)), at,
+                                   str(results.vars.get("heading", "")) if results else "",
+                                   [str(x) for x in results.vars.get("lines", [])] if results else [], svg, holdings))
+    ch.version = e.seq
+
+
+def text_diff(old: str, new: str) -> list[tuple[str, str]]:
+    """A line diff with one line of context, as the ruleset mail shows it."""
+    out: list[tuple[str, str]] = []
+    for line in list(difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=1))[2:]:
+        if line.startswith("@@"):
+            out.append(("gap", "…"))
+        elif line.startswith("+"):
+            out.append(("add", line[1:]))
+        elif line.startswith("-"):
+            out.append(("del", line[1:]))
+        else:
+            out.append(("same", line[1:]))
+    if out and out[0][0] == "gap":
+        out.pop(0)
+    return out
+
+
+def _who(action: dict[str, Any]) -> str:
+    """Who changed a rule, when the variant kept no label for it."""
+    kind = action.get("type", "")
+    if kind == "rule":
+        return action.get("by_label") or f"admin {action.get('by')}"
+    if kind == "ascension":
+        return f"the Ascension Address of {action.get('player')}"
+    if action.get("by"):
+        return f"admin {action['by']}"
+    if action.get("player"):
+        return f"{kind} by {action['player']}"
+    return kind or "?"
+
+
+def _text_of(out: Outgoing) -> str:
+    """What the players read, without the mail footer; a ruleset mail as its diff only."""
+    v = out.vars
+    if out.kind == "ruleset":
+        return "\n".join([str(v.get("why", ""))] + [str(x) for x in v.get("diff", [])])
+    try:
+        text = render(out.template, **v)
+    except Exception:  # a template that wants what only the door adds: the lines will do
+        text = "\n".join([str(v.get("heading", ""))] + [str(x) for x in v.get("lines", [])])
+    return re.split(r"\n-- ?\n", text, maxsplit=1)[0].strip()
+
+
+def _from_state(game: Game) -> Chronicle:
+    ch = Chronicle(game.version, game.state, complete=False)
+    for h in game.state.get("rule_history", []):
+        rule = next((r for r in game.state["rules"] if r["number"] == h["rule"]), None)
+        ch.rules.setdefault(h["rule"], []).append(RuleEvent(h["rule"], VERBS.get(h["change"], h["change"]), h["at"],
+                                                            h["by"], rule["title"] if rule else ""))
+    return ch
+

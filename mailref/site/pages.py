@@ -1,0 +1,196 @@
+"""A game's state and chronicle -> the files of its pages, from templates/site/ with
+autoescaping on: whatever a player wrote (a name, a title, a rule's text) shows literally."""
+
+from __future__ import annotations
+
+import os
+import re
+from datetime import datetime
+from functools import lru_cache
+from typing import Any
+from urllib.parse import quote
+from xml.sax.saxutils import escape
+from zoneinfo import ZoneInfo
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup
+
+from mailref import resource
+from mailref.engine.variants import get_variant
+from mailref.site.history import Chronicle
+from mailref.timeutil import iso, parse_iso
+
+FEED_ENTRIES = 50
+_LABEL = {"cfj": "CfJ", "dov": "DoV", "point-of-order": "Point of Order"}
+
+
+@lru_cache(maxsize=4)
+def environment(override: str | None = None) -> Environment:
+    paths = [p for p in (override or os.environ.get("MAILREF_TEMPLATES"), str(resource("templates"))) if p]
+    env = Environment(loader=FileSystemLoader(paths), undefined=StrictUndefined,
+                      autoescape=select_autoescape(["html", "atom", "xml"], default_for_string=True),
+                      trim_blocks=True, lstrip_blocks=True)
+    env.filters["mailto"] = mailto
+    return env
+
+
+def mailto(address: str, subject: str, body: str = "") -> str:
+    url = f"mailto:{address}?subject={quote(subject)}"
+    return url + (f"&body={quote(body)}" if body else "")
+
+
+def when(text: str | None, zone: str = "UTC") -> dict[str, str] | None:
+    """A time for people, in the game's zone with UTC beside it, and ISO for <time>."""
+    t = parse_iso(text) if text else None
+    if t is None:
+        return None
+    fmt = "%a %-d %b %Y %H:%M"
+    local = t.astimezone(ZoneInfo(zone))
+    shown = t.strftime(fmt) + " UTC" if zone == "UTC" else f"{local.strftime(fmt)} {local.tzname()} ({t.strftime('%H:%M')} UTC)"
+    return {"iso": iso(t), "text": shown}
+
+
+def anchor(label: str) -> str:
+    """`proposal 3` -> `proposal-3`: the id of that matter on proposals.html."""
+    return re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-")
+
+
+def matter_link(by: str) -> str | None:
+    m = re.fullmatch(r"(proposal|cfj|dov|judgement|point of order) (\d+)", by.strip(), re.I)
+    return f"proposals.html#{anchor(by)}" if m else None
+
+
+def matters(state: dict) -> list[dict[str, Any]]:
+    """Proposals and judgements alike: number, label, title, author, status, votes …"""
+    zone = state.get("timezone", "UTC")
+    out = []
+    for p in state.get("proposals", []):
+        label = _LABEL.get(p.get("kind", ""), "Proposal")
+        out.append(_matter(p, label, p.get("title", ""), p.get("author"), p.get("text", ""), zone))
+    for j in state.get("judgements", []):
+        label = _LABEL.get(j.get("kind", ""), "Judgement")
+        out.append(_matter(j, label, j.get("question", ""), j.get("by"), j.get("detail") or j.get("text") or "", zone))
+    return sorted(out, key=lambda m: (m["opened_iso"] or "", m["number"]), reverse=True)
+
+
+def _matter(m: dict, label: str, title: str, author: str | None, text: str, zone: str) -> dict[str, Any]:
+    votes = m.get("votes") or {}
+    counts: dict[str, int] = {}
+    for v in votes.values():
+        counts[v] = counts.get(v, 0) + 1
+    opened = m.get("opened") or m.get("at")
+    return {"number": m["number"], "label": label, "id": anchor(f"{label} {m['number']}"), "title": title,
+            "author": author, "status": m.get("status", ""), "reason": m.get("reason"), "text": text or "",
+            "votes": sorted(votes.items()), "counts": sorted(counts.items()), "judge": m.get("judge"),
+            "ruling": m.get("ruling"), "opened": when(opened, zone), "opened_iso": opened,
+            "deadline": when(m.get("deadline"), zone), "closed": when(m.get("closed"), zone),
+            "tally": m.get("tally")}
+
+
+def rule_tree(rules: list[dict], chron: Chronicle, zone: str) -> list[dict]:
+    """Rules in order, each sub-rule (21.3.1) under its parent (21.3) where that exists."""
+    roots: list[dict] = []
+    stack: list[dict] = []
+    for r in rules:
+        title = r["title"]
+        inactive = bool(r.get("inactive")) or bool(re.search(r"\[inactive\]\s*$", title, re.I))
+        node = {"number": r["number"], "title": title, "text": r["text"], "inactive": inactive,
+                "kind": r.get("type"), "id": "rule-" + r["number"].replace(".", "-"),
+                "history": _events(chron.rules.get(r["number"], []), zone), "children": []}
+        while stack and not r["number"].startswith(stack[-1]["number"] + "."):
+            stack.pop()
+        (stack[-1]["children"] if stack else roots).append(node)
+        stack.append(node)
+    return roots
+
+
+def _events(events: list, zone: str) -> list[dict]:
+    return [{"change": e.change, "at": when(e.at, zone), "by": e.by, "link": matter_link(e.by), "title": e.title,
+             "old_title": e.old_title, "diff": e.diff} for e in events]
+
+
+def repealed(state: dict, chron: Chronicle, zone: str) -> list[dict]:
+    """Rules no longer in the ruleset whose last change was a repeal, with their history."""
+    current = {r["number"] for r in state["rules"]}
+    out = []
+    for number, events in chron.rules.items():
+        if number not in current and events and events[-1].change == "repealed":
+            out.append({"number": number, "title": events[-1].title, "id": "repealed-" + number.replace(".", "-"),
+                        "history": _events(events, zone)})
+    return sorted(out, key=lambda r: [int(x) for x in re.findall(r"\d+", r["number"])])
+
+
+def players(state: dict) -> list[dict]:
+    grain = state.get("grain") or {}
+    rows = []
+    for p in state.get("players", []):
+        if p.get("status") == "left":
+            continue
+        extra = {k: p[k] for k in ("color", "tribe", "origin") if p.get(k)}
+        if p["name"] in grain:
+            extra["grain"] = grain[p["name"]]
+        rows.append({"name": p["name"], "status": p.get("status", ""), "score": p.get("score", 0),
+                     "offices": list(p.get("offices", [])), "extra": extra})
+    return rows
+
+
+def holdings_alt(state: dict, holdings: dict[str, list[str]] | None = None, title: str = "Map of the island") -> str:
+    """The map in words: who holds which land (the alt text of every map)."""
+    if holdings is None:
+        holdings = {}
+        for land in state.get("lands", []):
+            if land.get("owner"):
+                holdings.setdefault(land["owner"], []).append(land["name"])
+    held = "; ".join(f"{who}: {', '.join(lands)}" for who, lands in sorted(holdings.items()))
+    return f"{title}. " + (held + "; every other land is independent." if held else "Every land is independent.")
+
+
+def game_context(state: dict, chron: Chronicle, now: datetime, base_url: str, has_png: bool) -> dict[str, Any]:
+    variant = get_variant(state["variant"])
+    zone = state.get("timezone", "UTC")
+    open_statuses = set(getattr(variant, "open_statuses", ("voting", "pending"))) | {"open", "awaiting-judgement"}
+    all_matters = matters(state)
+    turn = state.get("turn")
+    ctx: dict[str, Any] = {
+        "game": state, "variant_title": getattr(variant, "title", state["variant"]), "root": "../",
+        "nomic": getattr(variant, "nomic", True), "orders_game": "history" in state and not getattr(variant, "nomic", True),
+        "zone": zone, "generated": when(iso(now), zone), "players": players(state),
+        "turn": ({"number": turn.get("number"), "player": turn.get("player"), "deadline": when(turn.get("deadline"), zone)}
+                 if turn else None),
+        "pending": [m for m in all_matters if m["status"] in open_statuses],
+        "matters": all_matters, "vote_words": list(getattr(variant, "vote_words", ("FOR", "AGAINST"))),
+        "rules": rule_tree(variant.rules_for_display(state), chron, zone),
+        "repealed": repealed(state, chron, zone), "history_complete": chron.complete,
+        "feed_url": (base_url.rstrip("/") + f"/{state['slug']}/feed.atom") if base_url else "feed.atom",
+        "page_url": (base_url.rstrip("/") + f"/{state['slug']}/") if base_url else "",
+        "has_png": has_png, "turns": [], "lands": [], "map_svg": None, "map_alt": "",
+        "ordered": len(state.get("orders") or {}),
+    }
+    if state.get("lands"):
+        from mailref.engine.variants.eire_svg import map_svg
+
+        colors = {p["name"]: p.get("color", "") for p in state.get("players", [])}
+        ctx["map_svg"] = Markup(map_svg(state, colors))
+        ctx["map_alt"] = holdings_alt(state, title=f"Map of {state['name']} now")
+        ctx["lands"] = sorted(state["lands"], key=lambda x: ((x.get("owner") or "~"), x["name"]))
+    for t in chron.turns:
+        ctx["turns"].append({"number": t.number, "at": when(t.at, zone), "heading": t.heading, "lines": t.lines,
+                             "map": f"turn-{t.number}.svg" if t.svg else None,
+                             "alt": holdings_alt(state, t.holdings, f"Map after turn {t.number}") if t.svg else ""})
+    ctx["turns"].reverse()
+    return ctx
+
+
+def feed(state: dict, chron: Chronicle, now: datetime, base_url: str, created: str) -> str:
+    """The Atom feed: one entry per announcement to all players, newest first."""
+    domain_id = f"tag:{state['address']},{created[:10]}:{state['slug']}"
+    entries = [{"id": f"{domain_id}/announcement/{a.key}", "title": a.subject, "updated": a.at, "kind": a.kind,
+                "text": a.text} for a in reversed(chron.announcements[-FEED_ENTRIES:])]
+    base = (base_url.rstrip("/") + f"/{state['slug']}/") if base_url else ""
+    return environment().get_template("site/feed.atom").render(
+        game=state, feed_id=domain_id, entries=entries, updated=entries[0]["updated"] if entries else iso(now),
+        base=base, xml_escape=escape)
+
+
+def render_page(template: str, **ctx: Any) -> str:
+    return environment().get_template(f"site/{template}").render(**ctx)
