@@ -23,8 +23,7 @@ from sqlalchemy import select
 
 from mailref import resource
 from mailref.config import SiteConfig
-from mailref.site import pages
-from mailref.site.history import chronicle
+from mailref.site import history, pages
 from mailref.site.publish import replace_dir, replace_file
 from mailref.store import Game, Store
 from mailref.timeutil import iso, utcnow
@@ -34,6 +33,7 @@ __all__ = ["SiteConfig", "rebuild"]
 
 
 _built: dict[tuple[str, str], int] = {}  # (site dir, slug) -> the game version last published
+_listed: dict[str, dict[str, tuple[int, dict]]] = {}  # site dir -> slug -> (version, its row on the host index)
 
 
 def rebuild(store: Store, site: SiteConfig, slug: str | None = None, now: datetime | None = None,
@@ -44,33 +44,39 @@ def rebuild(store: Store, site: SiteConfig, slug: str | None = None, now: dateti
     now = now or utcnow()
     root = Path(site.dir)
     root.mkdir(parents=True, exist_ok=True)
+    where = str(root.resolve())
     written = []
     # One writer at a time per site: the daemon and a CLI command may both rebuild.
     with open(root / ".mailref-site.lock", "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        with store() as s:
-            games = list(s.scalars(select(Game).order_by(Game.slug)))
-            for game in games:
-                if slug is not None and game.slug != slug:
-                    continue
-                key = (str(root.resolve()), game.slug)
-                if not force and _built.get(key) == game.version:
-                    continue
-                replace_dir(root, game.slug, game_files(s, game, now, site.base_url))
-                _built[key] = game.version
-                written.append(game.slug)
-            if slug is not None and not any(g.slug == slug for g in games):
+        listed = _listed.setdefault(where, {})
+        with store() as s:  # read everything first: no transaction is held while pages are made
+            versions = dict(s.execute(select(Game.slug, Game.version)).all())
+            if slug is not None and slug not in versions:
                 return []
-            if written or not (root / "index.html").exists():
-                replace_file(root / "style.css", (resource("templates") / "site" / "style.css").read_bytes())
-                replace_file(root / "index.html", host_index(games, now).encode())
+            wanted = [g for g in ([slug] if slug else sorted(versions))
+                      if force or _built.get((where, g)) != versions[g]]
+            snaps = [history.read(s, s.scalar(select(Game).where(Game.slug == g))) for g in wanted]
+            stale = [g for g in versions if g not in listed or listed[g][0] != versions[g]]
+            for g in s.scalars(select(Game).where(Game.slug.in_(stale))) if stale else []:
+                listed[g.slug] = (g.version, host_row(g))
+        for gone in set(listed) - set(versions):
+            del listed[gone]
+        for snap in snaps:
+            replace_dir(root, snap.slug, game_files(snap, now, site.base_url))
+            _built[(where, snap.slug)] = snap.version
+            written.append(snap.slug)
+        if written or not (root / "index.html").exists():
+            replace_file(root / "style.css", (resource("templates") / "site" / "style.css").read_bytes())
+            replace_file(root / "index.html", pages.render_page(
+                "host.html", games=[listed[g][1] for g in sorted(listed)], root="", generated=pages.when(iso(now)),
+                game=None).encode())
     return written
 
 
-def game_files(session, game: Game, now: datetime, base_url: str) -> dict[str, bytes]:
-    state = game.state
-    chron = chronicle(session, game)
-    png = None
+def game_files(snap: history.Snapshot, now: datetime, base_url: str) -> dict[str, bytes]:
+    state = snap.state
+    chron = history.chronicle(snap)
     ctx = pages.game_context(state, chron, now, base_url, has_png=False)
     files: dict[str, bytes] = {}
     if ctx["map_svg"] is not None:
@@ -86,20 +92,16 @@ def game_files(session, game: Game, now: datetime, base_url: str) -> dict[str, b
     pages_ = ["index.html", "rules.html", "proposals.html"] + (["turns.html"] if ctx["orders_game"] else [])
     for name in pages_:
         files[name] = pages.render_page(name, page=name, **ctx).encode()
-    files["feed.atom"] = pages.feed(state, chron, now, base_url, iso(game.created_at)).encode()
+    files["feed.atom"] = pages.feed(state, chron, now, base_url, snap.created).encode()
     return files
 
 
-def host_index(games: list[Game], now: datetime) -> str:
-    rows = []
-    for g in games:
-        st = g.state
-        turn = st.get("turn") or {}
-        rows.append({"slug": g.slug, "name": st["name"], "variant": g.variant, "status": st["status"],
-                     "address": g.address, "players": len([p for p in st["players"] if p.get("status") != "left"]),
-                     "turn": turn.get("number"), "deadline": pages.when(turn.get("deadline"), st.get("timezone", "UTC")),
-                     "winners": st.get("winners", [])})
-    return pages.render_page("host.html", games=rows, root="", generated=pages.when(iso(now)), game=None)
+def host_row(g: Game) -> dict:
+    st = g.state
+    turn = st.get("turn") or {}
+    return {"slug": g.slug, "name": st["name"], "variant": g.variant, "status": st["status"], "address": g.address,
+            "players": len([p for p in st["players"] if p.get("status") != "left"]), "turn": turn.get("number"),
+            "deadline": pages.when(turn.get("deadline"), st.get("timezone", "UTC")), "winners": st.get("winners", [])}
 
 
 def svg_to_png(svg: str) -> bytes | None:

@@ -73,42 +73,67 @@ _CACHE: OrderedDict[tuple, Chronicle] = OrderedDict()
 _CACHE_SIZE = 32
 
 
-def chronicle(session: Session, game: Game) -> Chronicle:
-    """The history of GAME up to its current version."""
+@dataclass
+class Snapshot:
+    """A game as read from the store: pages are made after its transaction has ended (on
+    SQLite every transaction holds the write lock)."""
+    key: tuple
+    slug: str
+    address: str
+    version: int
+    created: str
+    state: dict
+    start: Chronicle            # the replay resumes from here
+    entries: list[tuple[int, Any, dict, list]]  # (seq, at, action, draws) after start
+
+
+def read(session: Session, game: Game) -> Snapshot:
     key = (str(session.get_bind().url), game.slug, iso(game.created_at))
     cached = _CACHE.get(key)
     if cached is None or cached.version > game.version or not cached.complete:
-        cached = Chronicle(0, copy.deepcopy(game.initial))
+        start = Chronicle(0, game.initial)
     else:
-        cached = Chronicle(cached.version, copy.deepcopy(cached.state), {k: list(v) for k, v in cached.rules.items()},
-                           list(cached.announcements), list(cached.turns))
-    entries = session.scalars(select(JournalEntry).where(JournalEntry.game_id == game.id, JournalEntry.seq > cached.version)
-                              .order_by(JournalEntry.seq))
+        start = cached
+    rows = session.execute(select(JournalEntry.seq, JournalEntry.at, JournalEntry.action, JournalEntry.draws)
+                           .where(JournalEntry.game_id == game.id, JournalEntry.seq > start.version)
+                           .order_by(JournalEntry.seq))
+    return Snapshot(key, game.slug, game.address, game.version, iso(game.created_at) or "", game.state, start,
+                    [tuple(r) for r in rows])
+
+
+def chronicle(snap: Snapshot) -> Chronicle:
+    """The history of the game up to SNAP's version."""
+    s = snap.start
+    ch = Chronicle(s.version, copy.deepcopy(s.state), {k: list(v) for k, v in s.rules.items()},
+                   list(s.announcements), list(s.turns))
     try:
-        for e in entries:
-            _step(cached, e)
+        for entry in snap.entries:
+            _step(ch, *entry)
+        if ch.state.get("rules") != snap.state.get("rules"):
+            raise RuntimeError("the replayed ruleset differs from the live one")
     except Exception as e:  # a journal the engine no longer replays: publish what the state knows
-        log.warning("site: the journal of %s does not replay (%s); rule history from the state only", game.slug, e)
-        return _from_state(game)
-    _CACHE[key] = cached
-    _CACHE.move_to_end(key)
+        log.warning("site: the journal of %s does not replay (%s); rule history from the state only", snap.slug, e)
+        _CACHE.pop(snap.key, None)
+        return _from_state(snap)
+    _CACHE[snap.key] = ch
+    _CACHE.move_to_end(snap.key)
     while len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
-    return cached
+    return ch
 
 
-def _step(ch: Chronicle, e: JournalEntry) -> None:
+def _step(ch: Chronicle, seq: int, at_: Any, action: dict, draws: list) -> None:
     state = ch.state
     variant = get_variant(state["variant"])
     before = {r["number"]: r for r in state["rules"]}
     labels_at = len(state.get("rule_history", []))
     turns_at = len(state.get("history", []))
-    ctx = Ctx(e.at, draws=e.draws)
-    variant.handle(state, e.action, ctx)
-    at = iso(e.at)
+    ctx = Ctx(at_, draws=draws)
+    variant.handle(state, action, ctx)
+    at = iso(at_)
     labels = {h["rule"]: h["by"] for h in state.get("rule_history", [])[labels_at:]}
     after = {r["number"]: r for r in state["rules"]}
-    fallback = _who(e.action)
+    fallback = _who(action)
     for number, rule in after.items():
         old = before.get(number)
         by = labels.get(number, fallback)
@@ -127,7 +152,7 @@ def _step(ch: Chronicle, e: JournalEntry) -> None:
                                                              old["title"], diff=[("del", ln) for ln in old["text"].splitlines()]))
     for i, out in enumerate(ctx.out):
         if out.to == "all":
-            ch.announcements.append(Announcement(f"{e.seq}.{i}", at, out.kind, out.subject, _text_of(out)))
+            ch.announcements.append(Announcement(f"{seq}.{i}", at, out.kind, out.subject, _text_of(out)))
     history = state.get("history", [])
     if len(history) > turns_at:
         results = next((o for o in ctx.out if o.kind == "results"), None)
@@ -139,7 +164,7 @@ def _step(ch: Chronicle, e: JournalEntry) -> None:
         ch.turns.append(TurnRecord(history[-1].get("turn", len(history)), at,
                                    str(results.vars.get("heading", "")) if results else "",
                                    [str(x) for x in results.vars.get("lines", [])] if results else [], svg, holdings))
-    ch.version = e.seq
+    ch.version = seq
 
 
 def text_diff(old: str, new: str) -> list[tuple[str, str]]:
@@ -185,10 +210,10 @@ def _text_of(out: Outgoing) -> str:
     return re.split(r"\n-- ?\n", text, maxsplit=1)[0].strip()
 
 
-def _from_state(game: Game) -> Chronicle:
-    ch = Chronicle(game.version, game.state, complete=False)
-    for h in game.state.get("rule_history", []):
-        rule = next((r for r in game.state["rules"] if r["number"] == h["rule"]), None)
+def _from_state(snap: Snapshot) -> Chronicle:
+    ch = Chronicle(snap.version, snap.state, complete=False)
+    for h in snap.state.get("rule_history", []):
+        rule = next((r for r in snap.state["rules"] if r["number"] == h["rule"]), None)
         ch.rules.setdefault(h["rule"], []).append(RuleEvent(h["rule"], VERBS.get(h["change"], h["change"]), h["at"],
                                                             h["by"], rule["title"] if rule else ""))
     return ch
