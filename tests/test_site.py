@@ -138,6 +138,9 @@ def test_a_nomic_rule_enacted_amended_and_another_repealed(sidekick_game, tmp_pa
     assert "Enacted" in rules and "Amended" not in rules  # the site followed the commit by itself
     move("[Proposal] Twice", "Amend rule 24 to read:\nEach player may roll twice a day.\n")
     move("[Proposal] Less", "Repeal rule 19.\n")
+    send(game, others(game)[0], "[CfJ] Is rule 24 fair?", "It favours the lucky.")
+    judge = game.state("nomes")["judgements"][0]["judge"]
+    send(game, judge, "[Ruling] 1", "It is fair: everyone rolls.")
     valid(site, "nomes")
 
     page = see(browser, site, "nomes/rules.html", "rules-nomic.png")
@@ -155,6 +158,9 @@ def test_a_nomic_rule_enacted_amended_and_another_repealed(sidekick_game, tmp_pa
     assert "<i>Nomes</i> & {% raw %}" in page.facts["title"]
     matters = see(browser, site, "nomes/proposals.html", "proposals-nomic.png").text
     assert f"Proposal 1: Dice {EVIL}" in matters and "49" not in matters
+    assert re.search(rf"CfJ 1: Is rule 24 fair\?.*?Judge\s+{judge}\s+It favours the lucky\.\s+Ruling\s+"
+                     r"It is fair: everyone rolls\.", matters, re.S)
+    assert "No votes" not in matters[matters.index("CfJ 1:"):], "a judge's ruling is not voted on"
     feed = (site / "nomes" / "feed.atom").read_text()
     assert ET.fromstring(feed).find(f"{ATOM}title").text == "<i>Nomes</i> & {% raw %}"
 

@@ -84,7 +84,7 @@ def _matter(m: dict, label: str, title: str, author: str | None, text: str, zone
             "votes": sorted(votes.items()), "counts": sorted(counts.items()), "judge": m.get("judge"),
             "ruling": m.get("ruling"), "opened": when(opened, zone), "opened_iso": opened,
             "deadline": when(m.get("deadline"), zone), "closed": when(m.get("closed"), zone),
-            "tally": m.get("tally")}
+            "tally": m.get("tally"), "voted": "votes" in m}
 
 
 def rule_tree(rules: list[dict], chron: Chronicle, zone: str) -> list[dict]:
@@ -158,7 +158,8 @@ def game_context(state: dict, chron: Chronicle, now: datetime, base_url: str, ha
         "turn": ({"number": turn.get("number"), "player": turn.get("player"), "deadline": when(turn.get("deadline"), zone)}
                  if turn else None),
         "pending": [m for m in all_matters if m["status"] in open_statuses],
-        "matters": all_matters, "vote_words": list(getattr(variant, "vote_words", ("FOR", "AGAINST"))),
+        "matters": all_matters, "voting_statuses": sorted(open_statuses - {"open", "awaiting-judgement"}),
+        "vote_words": list(getattr(variant, "vote_words", ("FOR", "AGAINST"))),
         "rules": rule_tree(variant.rules_for_display(state), chron, zone),
         "repealed": repealed(state, chron, zone), "history_complete": chron.complete,
         "feed_url": (base_url.rstrip("/") + f"/{state['slug']}/feed.atom") if base_url else "feed.atom",
