@@ -138,6 +138,7 @@ def test_a_nomic_rule_enacted_amended_and_another_repealed(sidekick_game, tmp_pa
     assert "Enacted" in rules and "Amended" not in rules  # the site followed the commit by itself
     move("[Proposal] Twice", "Amend rule 24 to read:\nEach player may roll twice a day.\n")
     move("[Proposal] Less", "Repeal rule 19.\n")
+    game.admin("nomes", {"type": "rule", "changes": [{"kind": "retitle", "number": "24", "title": "Dice"}]}, "gm")
     send(game, others(game)[0], "[CfJ] Is rule 24 fair?", "It favours the lucky.")
     judge = game.state("nomes")["judgements"][0]["judge"]
     send(game, judge, "[Ruling] 1", "It is fair: everyone rolls.")
@@ -145,12 +146,13 @@ def test_a_nomic_rule_enacted_amended_and_another_repealed(sidekick_game, tmp_pa
 
     page = see(browser, site, "nomes/rules.html", "rules-nomic.png")
     text = page.text
-    rule24 = text[text.index("24. Dice <b>bold</b>"):]
+    rule24 = text[text.index("24. Dice\n"):]
     rule24 = rule24[:rule24.index("Repealed rules")]
     assert "Each player may roll twice a day." in rule24
     assert re.search(r"Enacted by proposal 1 on \w{3} 1 Dec 2026", rule24)
     assert re.search(r"Amended by proposal 2 on", rule24)
-    assert rule24.index("Enacted") < rule24.index("Amended")
+    assert re.search(r"Retitled by admin gm on .*: “Dice <b>bold</b>” → “Dice”", rule24)
+    assert rule24.index("Enacted") < rule24.index("Amended") < rule24.index("Retitled")
     assert f"- Each player may roll {EVIL} once a day." in rule24 and "+ Each player may roll twice a day." in rule24
     repealed = text[text.index("Repealed rules"):]
     assert "19. " in repealed and "Repealed by proposal 3" in repealed
