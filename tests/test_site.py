@@ -255,6 +255,18 @@ def test_the_swap_is_atomic_and_readers_keep_the_old_pages(referee, tmp_path):
     assert rebuild(referee.store, cfg, "nosuch") == []
 
 
+def test_without_an_atomic_exchange_the_old_pages_step_aside(referee, tmp_path, monkeypatch):
+    from mailref.site import publish
+
+    monkeypatch.setattr(publish, "_renameat2", None)  # a system or file system without RENAME_EXCHANGE
+    site = tmp_path / "site"
+    publish_after_each_change(referee, site)
+    referee.create_game("nomes", "sidekick", "nomes@ref.example")
+    referee.accept(mail("ann@x.org", "nomes@ref.example", "[Join]", "Name: Ann"), "smtp")
+    assert "Ann" in (site / "nomes" / "index.html").read_text()
+    assert sorted(p.name for p in site.iterdir()) == [".mailref-site.lock", "index.html", "nomes", "style.css"]
+
+
 def test_cli_site_build_and_mail_footers_link_to_the_pages(tmp_path, capsys):
     conf = tmp_path / "mailref.toml"
     conf.write_text('[daemon]\ndatabase = "sqlite:///var/db.sqlite3"\n[site]\ndir = "public"\n'
