@@ -239,8 +239,12 @@ def test_a_gm_adjudicated_orders_game(referee, clock, tmp_path):
     play_gm_orders(referee, clock, Outbox(referee))
     valid(site, "diplo")
     assert "Paris holds. Nothing else moved." in (site / "diplo" / "turns.html").read_text()
+    referee.accept(mail("ann@eire.example", "diplo@ref.example", "[Orders]", "**Army Marseilles holds.**"), "smtp")
+    assert referee.state("diplo")["orders"]["Ann"]
     home = (site / "diplo" / "index.html").read_text()
-    assert "Army Paris" not in home, "orders stay private until the GM posts results"
+    assert "Turn 2" in home and "Orders received from 1 of 2 players." in home
+    assert "Marseilles" not in home and "Marseilles" not in (site / "diplo" / "feed.atom").read_text(), \
+        "orders stay private until the turn resolves"
 
 
 def test_the_swap_is_atomic_and_readers_keep_the_old_pages(referee, tmp_path):
