@@ -105,13 +105,14 @@ def host_row(g: Game) -> dict:
 
 
 def svg_to_png(svg: str) -> bytes | None:
-    """The map as PNG where a renderer is installed (cairosvg); else None: SVG only."""
+    """The map as PNG with the renderer the mail uses (CairoSVG), where it is installed and
+    usable; else None, and the site shows SVG only."""
     try:
-        import cairosvg  # type: ignore[import-not-found]
-    except Exception:
+        from mailref.mail.picture import svg_to_png as render_png
+    except ImportError:
         return None
     try:
-        return cairosvg.svg2png(bytestring=svg.encode())
+        return render_png(svg)
     except Exception as e:
         log.warning("site: PNG map not rendered: %s", e)
         return None

@@ -156,7 +156,7 @@ def _step(ch: Chronicle, seq: int, at_: Any, action: dict, draws: list) -> None:
     history = state.get("history", [])
     if len(history) > turns_at:
         results = next((o for o in ctx.out if o.kind == "results"), None)
-        svg = next((d.decode() for _n, mime, d in (results.attachments if results else []) if mime == "image/svg+xml"), None)
+        svg = _svg_of(results) if results else None
         holdings: dict[str, list[str]] = {}
         for land in state.get("lands", []):
             if land.get("owner"):
@@ -165,6 +165,13 @@ def _step(ch: Chronicle, seq: int, at_: Any, action: dict, draws: list) -> None:
                                    str(results.vars.get("heading", "")) if results else "",
                                    [str(x) for x in results.vars.get("lines", [])] if results else [], svg, holdings))
     ch.version = seq
+
+
+def _svg_of(out: Outgoing) -> str | None:
+    """The map a results mail carries: a picture (content id, stem, SVG), or an SVG attachment."""
+    for image in getattr(out, "images", None) or []:
+        return image[-1]
+    return next((d.decode() for _n, mime, d in out.attachments if mime == "image/svg+xml"), None)
 
 
 def text_diff(old: str, new: str) -> list[tuple[str, str]]:
