@@ -143,7 +143,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     cmd(sub, "digest").add_argument("slug")
     site = sub.add_parser("site", parents=[common], help="the published pages (§4.5)").add_subparsers(dest="sub", required=True)
-    cmd(site, "build", help="rebuild the published site now (every game, or SLUG)").add_argument("slug", nargs="?")
+    cmd(site, "build", help="rebuild the published site now (every game, or SLUG)").add_argument(
+        "slug", nargs="?", help="one game (default: every game)")
     cmd(sub, "replay").add_argument("slug", nargs="?")
     return p
 

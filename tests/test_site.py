@@ -7,6 +7,11 @@ from __future__ import annotations
 
 import os
 import re
+import signal
+import smtplib
+import socket
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -30,7 +35,8 @@ from test_sidekick import (
     test_whole_game_from_join_to_a_winner_by_mail_alone as play_sidekick_to_a_winner,
 )
 
-from helpers import Outbox, mail
+from dovecot import free_port
+from helpers import Outbox, mail, wait_for
 from mailref import cli
 from mailref.config import SiteConfig
 from mailref.site import rebuild, rebuild_quietly
@@ -297,3 +303,30 @@ def test_cli_site_build_and_mail_footers_link_to_the_pages(tmp_path, capsys):
     conf.write_text('[daemon]\ndatabase = "sqlite:///var/db.sqlite3"\n')
     assert cli.main([*argv, "site", "build"]) == 1
     assert "no [site] table" in capsys.readouterr().err
+
+
+def test_the_running_daemon_publishes_what_mail_changes(tmp_path):
+    port = free_port()
+    conf = tmp_path / "mailref.toml"
+    conf.write_text(f'[smtp_in]\nhost = "127.0.0.1"\nport = {port}\n[site]\ndir = "public"\n')
+    assert cli.main(["--config", str(conf), "game", "create", "nomes", "--variant", "sidekick",
+                     "--address", "nomes@ref.example"]) == 0
+    env = {k: v for k, v in os.environ.items() if k not in ("MAILREF_CONFIG", "NOTIFY_SOCKET")}
+    proc = subprocess.Popen([sys.executable, "-m", "mailref", "serve"], cwd=tmp_path, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    page = tmp_path / "public" / "nomes" / "index.html"
+    try:
+        assert wait_for(lambda: port_open(port), 30)
+        for name in ("Ann", "Ben"):
+            with smtplib.SMTP("127.0.0.1", port) as c:
+                c.sendmail(f"{name.lower()}@x.org", ["nomes@ref.example"],
+                           mail(f"{name.lower()}@x.org", "nomes@ref.example", "[Join]", f"Name: {name}"))
+        assert wait_for(lambda: "Turn 1" in page.read_text() and "Ben" in page.read_text(), 30), page.read_text()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(30) == 0, proc.stderr.read().decode()[-2000:]
+
+
+def port_open(port: int) -> bool:
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) == 0
