@@ -85,9 +85,16 @@ def apply(session: Session, game: Game, action: dict[str, Any], source: Source, 
         queue(session, settings, game, state, Outgoing("alert", "gm", f"Alert: {state['name']}", "alert.txt",
                                                        {"game": state, "lines": [line]}), now)
     if source.reply_to:
-        vars_ = {"lines": ctx.ack_lines, "subject": source.subject, "game": state, **ctx.reply_vars}
+        vars_ = {"lines": _lines_read(action) + ctx.ack_lines, "subject": source.subject, "game": state, **ctx.reply_vars}
         queue_reply(session, settings, game.slug, source, now, ctx.reply_kind, ctx.reply_template, vars_)
     return Outcome(True, ctx.ack_lines, changed=changed)
+
+
+def _lines_read(action: dict[str, Any]) -> list[str]:
+    """A ballot's ack quotes the line it was read from, and what was set aside (SPEC §3.2)."""
+    out = [f'I read your line "{b["line"]}" as a ballot.' for b in action.get("ballots") or () if b.get("line")]
+    out += [f'Set aside: "{line}" ({why}).' for line, why in action.get("ignored") or ()]
+    return list(dict.fromkeys(out))
 
 
 def recipients(state: dict, to: list[str] | str, settings: Settings) -> list[str]:

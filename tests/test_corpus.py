@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from mailref.engine import get_variant
 from mailref.read import read_ballots, read_envelope, read_rule_changes
 
 CORPUS = Path(__file__).parent / "corpus"
@@ -28,13 +29,34 @@ def test_corpus_message(name):
         assert env.subject.number == want["number"]
     if "rest" in want:
         assert env.subject.rest == want["rest"]
-    if "text" in want:
-        assert env.text == want["text"]
+    assert env.text == want["text"]  # the whole of the sender's own words, nothing quoted
     if "votes" in want:
         ballots = read_ballots(env.text, env.subject.number).ballots
         assert {str(b.number): b.vote for b in ballots} == want["votes"]
-    if "orders" in want:
+    if want["tag"] == "orders":
         assert env.orders == want["orders"]
     if "changes" in want:
         assert [c.kind for c in read_rule_changes(env.text)] == want["changes"]
     assert (env.machine is not None) == want.get("machine", False)
+
+
+LINES = json.loads((CORPUS / "ballot_lines.json").read_text())
+
+
+def test_the_ballot_corpus_is_large_enough():
+    assert len(LINES["prose"]) >= 30 and len(LINES["ballots"]) >= 20
+
+
+@pytest.mark.parametrize("line", LINES["prose"])
+def test_prose_is_never_a_ballot(line):
+    reading = read_ballots(line, 12)
+    assert reading.ballots == [] and reading.ignored == []
+
+
+@pytest.mark.parametrize("line,number,meaning,variant", LINES["ballots"])
+def test_genuine_ballot_forms(line, number, meaning, variant):
+    (b,) = read_ballots(line, 12).ballots
+    assert (b.number, b.vote, b.line) == (number, meaning, line)
+    words = get_variant(variant).vote_words
+    translate = getattr(get_variant(variant), "translate_vote", lambda v: v)
+    assert translate(meaning) in words  # the word is in that variant's vocabulary

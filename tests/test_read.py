@@ -117,10 +117,22 @@ def test_several_ballots_last_one_in_the_mail_wins():
     assert r.ignored and "replaced" in r.ignored[0][1]
 
 
-@pytest.mark.parametrize("text,vote", [("FOR", "FOR"), ("yes, of course", "FOR"), ("I vote against this.", "AGAINST"),
-                                       ("Great idea. FOR", "FOR"), ("**Abstain**", "ABSTAIN")])
-def test_first_vote_word_in_a_reply(text, vote):
+@pytest.mark.parametrize("text,vote", [("FOR", "FOR"), ("Great idea.\nYes!", "FOR"), ("I vote against.", "AGAINST"),
+                                       ("**Abstain**", "ABSTAIN")])
+def test_a_ballot_line_in_a_reply(text, vote):
     assert read_ballots(text, 5).ballots[0].vote == vote
+
+
+@pytest.mark.parametrize("text", ["yes, of course", "I vote against this.", "Great idea. FOR"])
+def test_prose_with_a_vote_word_is_no_ballot(text):
+    r = read_ballots(text, 5)
+    assert r.ballots == [] and r.near_misses == [text]
+
+
+def test_two_ballot_lines_for_one_proposal_the_last_counts():
+    r = read_ballots("FOR\nActually, no.\nAGAINST", 5)
+    assert [(b.number, b.vote, b.line) for b in r.ballots] == [(5, "AGAINST", "AGAINST")]
+    assert r.ignored == [("FOR", "replaced by a later vote on 5 in the same mail")]
 
 
 def test_rule_changes_all_forms_with_curly_quotes():

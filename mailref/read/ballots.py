@@ -1,30 +1,39 @@
-"""Ballots in a mail body: `12 FOR`, `#12: AGAINST`, `Proposal 12 - FOR`, or, in a reply to
-a matter, the first vote word on an unquoted line. Within one mail the last vote for a
-matter wins; what was ignored is said, with why."""
+"""Ballots in a mail body (SPEC §3.2). Only unmistakable ballots count; a wrong guess is
+worse than asking again. A line is a ballot when, once emphasis (`**x**`, `*x*`, `__x__`,
+`[b]x[/b]`), quotes, a list bullet and closing punctuation are set aside, it is exactly one of:
+
+    FOR                      the vote word alone (in a reply to proposal N, or [Vote] N)
+    I vote FOR               also `Vote: FOR`, `My vote is FOR`
+    12 FOR                   also `#12: AGAINST`, `Proposal 12 - FOR`, `P7 abstain`, `12. I vote FOR`
+
+Any other word on the line makes it prose ("For what it's worth, I'm AGAINST this.",
+"Present company excepted, I vote against."), never a ballot. Within one mail the last
+ballot for a matter wins; what was set aside is said, with why."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
 
-# Every word anyone writes, to its meaning; a variant keeps the meanings it allows and may
-# rename them (imperial says YES/NO).
+# The vote words of SPEC §3.2, to their meaning; a variant keeps the meanings it allows and
+# may rename them (imperial says YES/NO). Nothing else is a vote word: "pro", "aye" and
+# "nay" read too easily as prose.
 VOTE_WORDS: dict[str, str] = {
-    "for": "FOR", "yes": "FOR", "aye": "FOR", "yea": "FOR", "pro": "FOR",
-    "against": "AGAINST", "no": "AGAINST", "nay": "AGAINST", "contra": "AGAINST",
-    "abstain": "ABSTAIN", "abstaining": "ABSTAIN", "present": "ABSTAIN", "abs": "ABSTAIN",
-    "deferential": "DEFERENTIAL", "def": "DEFERENTIAL", "deferent": "DEFERENTIAL",
+    "for": "FOR", "yes": "FOR",
+    "against": "AGAINST", "no": "AGAINST",
+    "abstain": "ABSTAIN", "present": "ABSTAIN",
+    "deferential": "DEFERENTIAL", "def": "DEFERENTIAL",
     "veto": "VETO",
 }
-_WORDS = "|".join(sorted(VOTE_WORDS, key=len, reverse=True))
-_NUMBERED = re.compile(
-    r"^[\s*_\[\]b/-]*(?:(?:proposal|prop|p|cfj|dov|matter|item|no\.?|number)\s*)?#?\s*(\d+)\s*[:.)=,\-–—]*\s*"
-    r"[*_\[\]b/]*(" + _WORDS + r")\b",
-    re.I,
-)
-_LEADING = re.compile(r"^[\s*_\[\]/b>:-]*(?:my\s+)?(?:vote|ballot)?\s*[:=-]?\s*[*_\[\]b/]*(" + _WORDS + r")\b[\s*_\[\]/!.]*", re.I)
-_SAID = re.compile(r"\bI?\s*vote[sd]?\s*:?\s*[*_]*(" + _WORDS + r")\b", re.I)
-_UPPER = re.compile(r"\b(FOR|AGAINST|ABSTAIN|PRESENT|YES|NO|DEFERENTIAL|DEF|VETO)\b")
+_WORD = "(?P<word>" + "|".join(sorted(VOTE_WORDS, key=len, reverse=True)) + ")"
+# Emphasis and quotes are set aside (as spaces, so `F*OR` stays two words) before matching.
+_DECOR = re.compile(r"\[/?b\]|[*_\"'“”‘’«»`\s]+", re.I)
+_NUMBER = r"(?:(?:proposal|prop|p|cfj|dov|matter|no\.?) ?)?#? ?(?P<number>\d{1,6}) ?(?:[:.)=-]|[–—])? ?"
+_SAID = r"(?:(?:i vote ?:?|my vote is ?:?|my vote ?:|vote ?:) ?)?"
+_BALLOT = re.compile(r"^(?:[-•] )?(?:" + _NUMBER + r")?" + _SAID + _WORD + r" ?[.!]*$", re.I)
+_HAS_WORD = re.compile(r"\b(?:" + "|".join(VOTE_WORDS) + r")\b", re.I)
+HOW_TO_VOTE = ("write the vote word alone on a line (FOR), or `I vote FOR`, `Vote: FOR`, "
+               "`My vote is FOR`; for several proposals, lines like `12 FOR`")
 
 
 @dataclass
@@ -32,44 +41,52 @@ class Ballot:
     number: int | None
     vote: str     # canonical meaning, e.g. "FOR"
     word: str     # as written
-    line: str
+    line: str     # the whole line it was read from, to quote back
 
 
 @dataclass
 class BallotReading:
     ballots: list[Ballot] = field(default_factory=list)
     ignored: list[tuple[str, str]] = field(default_factory=list)  # (line, why)
+    near_misses: list[str] = field(default_factory=list)  # lines with a vote word that are prose
 
 
 def vote_meaning(word: str) -> str | None:
     return VOTE_WORDS.get(word.strip("*_ .!").lower())
 
 
+def read_ballot_line(line: str) -> Ballot | None:
+    """The ballot LINE is, if it is exactly one of the allowed forms."""
+    if len(line) > 200:  # no ballot is this long; keeps the work per line bounded
+        return None
+    m = _BALLOT.match(_DECOR.sub(" ", line).strip())
+    if m is None:
+        return None
+    number = int(m.group("number")) if m.group("number") else None
+    word = m.group("word")
+    return Ballot(number, VOTE_WORDS[word.lower()], word, line.strip())
+
+
 def read_ballots(text: str, default_number: int | None = None) -> BallotReading:
-    """Ballots from the sender's own words (quotes already removed)."""
+    """Ballots from the sender's own words (quotes already removed). A ballot without a
+    number is for DEFAULT_NUMBER (the proposal replied to); without one it is set aside."""
     reading = BallotReading()
-    lines = [ln for ln in text.splitlines() if ln.strip()]
-    numbered: dict[int, Ballot] = {}
-    for ln in lines:
-        m = _NUMBERED.match(ln)
-        if m and not re.match(r"^\s*\d+\s*(days?|hours?|h|d)\b", ln, re.I):
-            b = Ballot(int(m.group(1)), VOTE_WORDS[m.group(2).lower()], m.group(2), ln.strip())
-            if b.number in numbered:
-                reading.ignored.append((numbered[b.number].line, f"replaced by a later vote on {b.number} in the same mail"))
-            numbered[b.number] = b
-    if numbered:
-        reading.ballots = list(numbered.values())
-        return reading
-    if default_number is None:
-        return reading
-    for ln in lines:
-        m = _LEADING.match(ln) or _SAID.search(ln)
-        if m is None:
-            m2 = _UPPER.search(ln)
-            if m2:
-                m = m2
-        if m:
-            word = m.group(1)
-            reading.ballots.append(Ballot(default_number, VOTE_WORDS[word.lower()], word, ln.strip()))
-            return reading
+    found: dict[int, Ballot] = {}
+    for ln in text.splitlines():
+        if not ln.strip():
+            continue
+        b = read_ballot_line(ln)
+        if b is None:
+            if _HAS_WORD.search(ln) and len(reading.near_misses) < 3:
+                reading.near_misses.append(ln.strip()[:120])
+            continue
+        if b.number is None:
+            if default_number is None:
+                reading.ignored.append((b.line, "which proposal? write `12 FOR` or use [Vote] 12"))
+                continue
+            b.number = default_number
+        if b.number in found:
+            reading.ignored.append((found[b.number].line, f"replaced by a later vote on {b.number} in the same mail"))
+        found[b.number] = b
+    reading.ballots = list(found.values())
     return reading

@@ -13,7 +13,7 @@ from email.header import decode_header, make_header
 from email.message import Message
 
 from mailref.read.bold import bold_orders
-from mailref.read.html import html_to_text
+from mailref.read.html import html_texts
 from mailref.read.loops import machine_verdict
 from mailref.read.quotes import own_words
 from mailref.read.subject import Subject, parse_subject
@@ -82,11 +82,11 @@ def body_text(msg: Message) -> tuple[str, int]:
     plain, html, attachments = body_parts(msg)
     if plain is not None and plain.strip():
         return plain, attachments
-    return html if html is not None else (plain or ""), attachments
+    return html_texts(html)[0] if html is not None else (plain or ""), attachments
 
 
 def body_parts(msg: Message) -> tuple[str | None, str | None, int]:
-    """(text/plain, the HTML part as text, attachments skipped)."""
+    """(text/plain, the HTML part's source, attachments skipped)."""
     plain = html = None
     attachments = 0
     for part in msg.walk() if msg.is_multipart() else [msg]:
@@ -102,7 +102,7 @@ def body_parts(msg: Message) -> tuple[str | None, str | None, int]:
             html = _decode_part(part)
         elif ctype not in ("text/plain", "text/html"):
             attachments += 1
-    return plain, (html_to_text(html) if html is not None else None), attachments
+    return plain, html, attachments
 
 
 def _addresses(values: list[str]) -> list[str]:
@@ -140,10 +140,14 @@ def read_envelope(raw: bytes, rcpt_to: list[str] | None = None, own_address: str
     except Exception as e:  # a truncated or contradictory MIME tree: say so, keep going
         defects.append(f"body: {type(e).__name__}")
         plain, html, attachments = "", None, 0
-    body = plain if plain is not None and plain.strip() else (html if html is not None else plain or "")
-    text = own_words(body)
+    # The HTML part's quotes are removed as HTML (html.py), then the text rules run as well.
+    html_full, html_own = html_texts(html) if html is not None else (None, None)
+    if plain is not None and plain.strip():
+        body, text = plain, own_words(plain)
+    else:
+        body, text = html_full if html_full is not None else plain or "", own_words(html_own or "")
     # Bold lives in the HTML part: a client's plain alternative often drops it (Outlook does).
-    orders = bold_orders(own_words(html)) if html is not None else []
+    orders = bold_orders(own_words(html_own)) if html_own is not None else []
     orders = orders or bold_orders(text)
     list_id = None
     if m := re.search(r"<([^>]+)>", headers.get("list-id", "")):

@@ -1,5 +1,16 @@
 """HTML bodies as text a person would read, keeping bold (as **x**), lists, line breaks
-and blockquotes (as `> `), so the same quote and bold rules serve both kinds of mail."""
+and blockquotes (as `> `), so the same quote and bold rules serve both kinds of mail.
+
+Mail clients mark what they quote in the HTML itself, and that is removed as HTML, before
+any text exists (SPEC §2.4): once `<b>From:</b>` has become `**From:**` a quoted header block
+or a quoted `1 FOR` is much harder to tell from the sender's own words. Recognised:
+- Gmail: `<div class="gmail_quote">` / `<blockquote class="gmail_quote">` (and `gmail_attr`);
+- Apple Mail and Thunderbird: `<blockquote type="cite">`, Thunderbird's attribution
+  `<div class="moz-cite-prefix">`; Yahoo: `yahoo_quoted`;
+- Outlook Web / OWA and Outlook desktop: `<div id="divRplyFwdMsg">` (and `x_divRplyFwdMsg`,
+  `appendonsend`), and an `<hr>` (or a top-bordered div) followed by a From:/Sent:/To:/Subject:
+  header block: everything from there on is the original message.
+One pass of the stdlib parser; the work is linear in the size of the HTML."""
 
 from __future__ import annotations
 
@@ -9,26 +20,45 @@ from html.parser import HTMLParser
 _BLOCK = {"p", "div", "tr", "table", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol",
           "pre", "section", "article", "header", "footer", "hr", "center", "dl", "dt", "dd"}
 _SKIP = {"script", "style", "head", "title"}
+_VOID = {"img", "hr", "input", "meta", "link", "br", "wbr", "col", "area", "base", "source"}
 _BOLD_TAGS = {"b", "strong"}
 _OPEN, _CLOSE = "\x01", "\x02"  # bold markers, placed once the text around them is known
 _BOLD_STYLE = re.compile(r"font-weight\s*:\s*(bold|bolder|[6-9]00)", re.I)
+_QUOTE_CLASSES = {"gmail_quote", "gmail_attr", "moz-cite-prefix", "yahoo_quoted", "protonmail_quote"}
+_CUT_IDS = re.compile(r"divRplyFwdMsg|appendonsend|OLK_SRC_BODY_SECTION", re.I)
+_TOP_BORDER = re.compile(r"border-top\s*:\s*solid", re.I)
+# An Outlook header block, as text: "From:" then two of Sent/Date/To/Subject within 5 lines.
+_HDR_FROM = re.compile(r"^\W*(From|Von|De|Van)\W*:", re.I)
+_HDR_NEXT = re.compile(r"^\W*(Sent|Date|Gesendet|Envoyé|Enviado|Verzonden|To|An|À|Para|Aan|Subject|"
+                       r"Betreff|Objet|Asunto|Onderwerp|Cc)\W*:", re.I)
+_MARK = "\x03"  # a line holding only this is an <hr> or a top border: a possible cut
+
+
+def _is_quote(tag: str, attrs: dict[str, str | None]) -> bool:
+    classes = set((attrs.get("class") or "").split())
+    if classes & _QUOTE_CLASSES:
+        return True
+    return tag == "blockquote" and (attrs.get("type") or "").lower() == "cite"
 
 
 class _ToText(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
-        self.lines: list[str] = []
+        self.lines: list[tuple[str, bool]] = []  # (line, inside a client's quote)
         self.cur: list[str] = []
         self.quote = 0
         self.skip = 0
         self.bold_stack: list[bool] = []  # per open tag: did it open bold?
         self.bold = 0
+        self.cited: list[str] = []  # tag names opened inside a client's quote; empty: not in one
+        self.cut: int | None = None  # line index where the quoted original message begins
+        self.pre = 0
 
     def _flush(self) -> None:
         line = "".join(self.cur).strip()
         prefix = "> " * self.quote
         if line or self.quote == 0:
-            self.lines.append(prefix + line if line else "")
+            self.lines.append((prefix + line if line else "", bool(self.cited)))
         self.cur = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
@@ -38,17 +68,27 @@ class _ToText(HTMLParser):
         if tag == "br":
             self._flush()
             return
+        a = dict(attrs)
         if tag in _BLOCK or tag == "li" or tag == "blockquote":
-            if self.cur:
-                self._flush()
+            self._break()
+        if tag == "pre":
+            self.pre += 1
+        if tag == "hr" or tag == "div" and _TOP_BORDER.search(a.get("style") or ""):
+            self.lines.append((_MARK, bool(self.cited)))
+        if self.cut is None and _CUT_IDS.search(a.get("id") or ""):
+            self.cut = len(self.lines)
+        if tag not in _VOID:
+            if self.cited:
+                self.cited.append(tag)
+            elif _is_quote(tag, a):
+                self.cited.append(tag)
         if tag == "blockquote":
             self.quote += 1
         if tag == "li":
             self.cur.append("- ")
-        if tag in ("img", "hr", "input", "meta", "link"):
+        if tag in _VOID:
             return  # void elements never close
-        style = dict(attrs).get("style") or ""
-        opens = tag in _BOLD_TAGS or bool(_BOLD_STYLE.search(style))
+        opens = tag in _BOLD_TAGS or bool(_BOLD_STYLE.search(a.get("style") or ""))
         self.bold_stack.append(opens)
         if opens:
             if self.bold == 0:
@@ -59,7 +99,7 @@ class _ToText(HTMLParser):
         if tag in _SKIP:
             self.skip = max(0, self.skip - 1)
             return
-        if tag in ("br", "img", "hr", "input", "meta", "link"):
+        if tag in _VOID:
             return
         if self.bold_stack:
             opened = self.bold_stack.pop()
@@ -68,33 +108,87 @@ class _ToText(HTMLParser):
                 if self.bold == 0:
                     self.cur.append(_CLOSE)
         if tag in _BLOCK or tag == "li" or tag == "blockquote":
-            if self.cur:
-                self._flush()
+            self._break()
+        if tag == "pre":
+            self.pre = max(0, self.pre - 1)
         if tag == "blockquote":
             self.quote = max(0, self.quote - 1)
+        if self.cited and tag in self.cited:
+            # Close up to the innermost open element of this name (browsers forgive
+            # unclosed inner tags the same way); the quote ends when its own tag closes.
+            while self.cited and self.cited.pop() != tag:
+                pass
+
+    def _break(self) -> None:
+        """A block boundary: a new line, but whitespace between blocks is no blank line."""
+        if "".join(self.cur).strip(_OPEN + _CLOSE + " "):
+            self._flush()
+        elif self.cur and not self.bold:
+            self.cur = []
 
     def handle_data(self, data: str) -> None:
         if self.skip:
             return
-        self.cur.append(re.sub(r"\s+", " ", data.replace(_OPEN, "").replace(_CLOSE, "")))
+        data = data.replace(_OPEN, "").replace(_CLOSE, "").replace(_MARK, "")
+        if self.pre:  # preformatted: its line breaks are the writer's (a `-- ` signature)
+            first, *rest = data.split("\n")
+            self.cur.append(first)
+            for part in rest:
+                self._flush()
+                self.cur.append(part)
+            return
+        self.cur.append(re.sub(r"\s+", " ", data))
 
-    def text(self) -> str:
+    def finish(self) -> None:
         if self.cur:
             self._flush()
-        out = "\n".join(self.lines)
-        out = re.sub(f"{_OPEN}(\\s*){_CLOSE}", r"\1", out)  # empty bold from <b> </b>
-        # Markers hug the words, as a person writes **bold**, not ** bold **.
-        out = re.sub(f"{_OPEN}(\\s*)", r"\1**", out)
-        out = re.sub(f"(\\s*){_CLOSE}", r"**\1", out)
-        out = out.replace(_OPEN, "").replace(_CLOSE, "")
-        return re.sub(r"\n{3,}", "\n\n", out).strip()
+
+
+def _bold_markers(text: str) -> str:
+    text = re.sub(f"{_OPEN}(\\s*){_CLOSE}", r"\1", text)  # empty bold from <b> </b>
+    # Markers hug the words, as a person writes **bold**, not ** bold **.
+    text = re.sub(f"{_OPEN}(\\s*)", r"\1**", text)
+    text = re.sub(f"(\\s*){_CLOSE}", r"**\1", text)
+    return text.replace(_OPEN, "").replace(_CLOSE, "")
+
+
+def _join(lines: list[str]) -> str:
+    out = _bold_markers("\n".join(ln for ln in lines if ln != _MARK))
+    return re.sub(r"\n{3,}", "\n\n", out).strip()
+
+
+def _header_block_after(lines: list[str], i: int) -> bool:
+    """Does a From:/Sent:/To: header block start within the first lines after I?"""
+    nonblank = [ln for ln in lines[i + 1:i + 12] if ln.strip() and ln != _MARK][:6]
+    nonblank = [_bold_markers(ln) for ln in nonblank]
+    if not nonblank or not _HDR_FROM.match(nonblank[0]):
+        return False
+    return sum(1 for ln in nonblank[1:] if _HDR_NEXT.match(ln)) >= 2
+
+
+def _parse(html: str) -> _ToText:
+    parser = _ToText()
+    parser.feed(html)
+    parser.close()
+    parser.finish()
+    return parser
+
+
+def html_texts(html: str) -> tuple[str, str]:
+    """(the whole HTML as text, the sender's own words: every client's quote removed)."""
+    try:
+        parser = _parse(html)
+    except Exception:  # the parser is lenient; this is belt and braces for odd input
+        flat = re.sub(r"<[^>]+>", "", html)
+        return flat, flat
+    lines = [ln for ln, _ in parser.lines]
+    own = [ln for ln, cited in parser.lines[:parser.cut] if not cited]
+    for i, ln in enumerate(own):
+        if ln == _MARK and _header_block_after(own, i):
+            own = own[:i]
+            break
+    return _join(lines), _join(own)
 
 
 def html_to_text(html: str) -> str:
-    parser = _ToText()
-    try:
-        parser.feed(html)
-        parser.close()
-    except Exception:  # the parser is lenient; this is belt and braces for odd input
-        return re.sub(r"<[^>]+>", "", html)
-    return parser.text()
+    return html_texts(html)[0]

@@ -20,8 +20,9 @@ _CUT = re.compile(
     r"Begin forwarded message:|_{10,}|-{5,}\s*Reply message\s*-{5,})\s*$",
     re.I,
 )
-_HEADER_BLOCK = re.compile(r"^\s*\*?(From|Von|De|Van)\s*:\*?\s+\S", re.I)
-_HEADER_NEXT = re.compile(r"^\s*\*?(Sent|Date|Gesendet|Envoyé|Enviado|Verzonden|To|An|À|Para|Aan|Subject|Betreff|Objet|Asunto|Onderwerp)\s*:", re.I)
+# Outlook's header block, also as an HTML part renders it (`**From:** x`, `*Sent:* y`).
+_HEADER_BLOCK = re.compile(r"^\s*[*_]{0,2}(From|Von|De|Van)\s*:[*_]{0,2}\s+\S", re.I)
+_HEADER_NEXT = re.compile(r"^\s*[*_]{0,2}(Sent|Date|Gesendet|Envoyé|Enviado|Verzonden|To|An|À|Para|Aan|Subject|Betreff|Objet|Asunto|Onderwerp)\s*:", re.I)
 _FOOTER = re.compile(
     r"^\s*(Sent from my \w+|Sent from (Outlook|Mail|Yahoo Mail|ProtonMail)|Get Outlook for \w+|"
     r"Von meinem \w+ gesendet|Envoyé de mon \w+|Enviado desde mi \w+|Verzonden vanaf mijn \w+|"
