@@ -134,7 +134,8 @@ class Referee:
             return "failed"
 
     def _process(self, s, row: InboxMessage, now: datetime) -> None:
-        env = read_envelope(row.raw, row.rcpt_to, self.settings.from_address)
+        env = read_envelope(row.raw, row.rcpt_to, self.settings.from_address,
+                            null_sender=row.source == "smtp" and row.mail_from == "<>")
         row.sender, row.subject = env.from_addr or "", env.subject.raw[:500]
         if env.machine:
             row.status, row.verdict = "ignored", f"machine: {env.machine}"

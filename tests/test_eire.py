@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from mailref import resource
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.variants.eire import Eire
+from mailref.timeutil import parse_iso
 
 NOW = datetime(2026, 12, 1, 10, 0, tzinfo=UTC)
 V = Eire()
@@ -54,6 +55,13 @@ def game():
 
 def orders(state, name, *lines, rolls=None):
     return act(state, {"type": "orders", "player": name, "sentences": list(lines)}, rolls)
+
+
+def deadline(state, rolls=None) -> Ctx:
+    """The turn's deadline passes, as the timer fires it (a refused order keeps the turn open)."""
+    ctx = Ctx(parse_iso(state["turn"]["deadline"]), draws=rolls or [])
+    V.handle(state, {"type": "tick"}, ctx)
+    return ctx
 
 
 # ---- the map -------------------------------------------------------------------------
@@ -173,8 +181,10 @@ def test_land_below_5_supports_no_attack_and_output_caps_at_30(game):
     game["grain"]["Finn"] = 200
     ctx = orders(game, "Finn", "Attack Bain with 10 Grain", "Invest 200 Grain in Llanc")
     assert any("cannot support an attack" in line for line in ctx.ack_lines)
-    ctx2 = orders(game, "Maeve", "Defend Donal with 1 Grain")
-    assert land(game, "Llanc")["output"] == 30 and ctx2 is not None
+    orders(game, "Maeve", "Defend Donal with 1 Grain")
+    assert game["turn"]["number"] == 1  # Finn's refused attack may still be replaced
+    deadline(game)
+    assert land(game, "Llanc")["output"] == 30
 
 
 def test_orders_are_checked_against_the_map_and_the_budget(game):
@@ -185,6 +195,9 @@ def test_orders_are_checked_against_the_map_and_the_budget(game):
     assert "does not border" in acks and "you do not hold Donal" in acks and "only 2 Grain left" in acks
     assert "did you mean Bain?" in acks
     assert game["orders"]["Finn"]["orders"] == [{"kind": "defend", "land": "Llanc", "grain": 8, "text": "Defend Llanc with 8 Grain"}]
+    # the refused orders were never sent: Finn may send the missing ones, within the 2 Grain left
+    orders(game, "Finn", "Defend Llanc with 1 Grain")
+    assert [o["text"] for o in game["orders"]["Finn"]["orders"]] == ["Defend Llanc with 8 Grain", "Defend Llanc with 1 Grain"]
     with pytest.raises(Refused, match="cannot edit"):
         orders(game, "Finn", "Defend Llanc with 1 Grain")
 
@@ -212,9 +225,10 @@ def test_high_king_declaration_bonus_and_loss():
     land(s, "Reudh")["owner"] = "Maeve"
     land(s, "Llanc")["owner"] = "Oisin"
     s["grain"]["Finn"] = 0
-    orders(s, "Finn", "Defend Bain with 1 Grain")
+    orders(s, "Finn", "Defend Bain with 1 Grain")  # refused: no Grain
     orders(s, "Maeve", "Defend Reudh with 1 Grain")
     orders(s, "Oisin", "Defend Llanc with 1 Grain")
+    deadline(s)
     assert s["high_king"] is None
 
 
@@ -278,6 +292,8 @@ def test_grain_is_conserved_and_lands_partition(plan, rolls):
     ctx = Ctx(NOW, draws=rolls)
     V.handle(s, {"type": "orders", "player": "Maeve", "sentences": ["Defend Donal with 3 Grain"]}, ctx)
     spent["Maeve"] = 3
+    if s["turn"]["number"] == 1:  # one of Finn's orders was refused: the turn waits for its deadline
+        V.handle(s, {"type": "tick"}, Ctx(parse_iso(s["turn"]["deadline"]), draws=rolls))
     for p in ("Finn", "Maeve"):
         if V.player(s, p)["status"] == "active":
             assert s["grain"][p] == before[p] - spent[p] + V.income(s, p), "only spending and income change Grain"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import smtplib
+
 import pytest
 
 from helpers import Outbox, mail
@@ -123,3 +125,73 @@ def test_header_injection_from_player_text_is_folded(game):
                                                              b"Subject: =?utf-8?q?=5BHelp=5D_a=0D=0ABcc=3A_victim=40x.org?="))
     for m in Outbox(game).all():
         assert "victim" not in str(m.get("Bcc", ""))
+
+
+RETURNED = """From: Mail Delivery System <mail@relay.example>\r
+To: alice@x.org\r
+Subject: {subject}\r
+Message-ID: <{mid}@relay.example>\r
+MIME-Version: 1.0\r
+Content-Type: multipart/mixed; boundary="B"\r
+\r
+--B\r
+Content-Type: text/plain\r
+\r
+Your message could not be handed on.\r
+--B\r
+Content-Type: message/rfc822\r
+\r
+From: alice@x.org\r
+To: nomes@ref.example\r
+Subject: [Status]\r
+\r
+status please\r
+--B--\r
+"""
+
+
+@pytest.mark.parametrize("subject", ["=?utf-8?q?Delivery_failure?=", "=?UTF-8?B?RGVsaXZlcnkgZmFpbHVyZQ==?=",
+                                     "=?iso-8859-1?q?Undeliverable=3A_=5BStatus=5D?=",
+                                     "=?utf-8?q?Mail_delivery_failed=3A_returning_message_to_sender?="])
+def test_an_rfc2047_encoded_bounce_subject_is_decoded_before_matching(game, subject):
+    before = len(Outbox(game).all())
+    st = game.accept(RETURNED.format(subject=subject, mid=abs(hash(subject))).encode(), "smtp", "mail@relay.example")
+    row = verdict(game, st)
+    assert row.status == "ignored" and row.verdict.startswith("machine: bounce")
+    assert len(Outbox(game).all()) == before
+
+
+@pytest.mark.parametrize("frm,to", [("referee+bounces@ref.example", G), ("Referee+x@REF.example", G),
+                                    ("alice@x.org", "referee+x@ref.example")])
+def test_the_referees_own_address_with_a_tag_is_own_mail(game, frm, to):
+    before = len(Outbox(game).all())
+    st = game.accept(mail(frm, to, "[Help]"), "smtp", frm, [to])
+    assert verdict(game, st).status == "ignored"
+    assert len(Outbox(game).all()) == before
+
+
+def test_the_referees_plain_address_still_answers_a_person(game):
+    before = len(Outbox(game).all())
+    game.accept(mail("bob@x.org", "referee@ref.example", "[Help]"), "smtp", "bob@x.org", ["referee@ref.example"])
+    assert len(Outbox(game).all()) == before + 1
+
+
+def test_a_null_reverse_path_at_the_listener_is_machine_mail(game):
+    from dovecot import free_port
+    from mailref.mail.smtp import Listener
+
+    port = free_port()
+    lst = Listener(game, "127.0.0.1", port, 200_000, on_stored=game.process_pending)
+    lst.start()
+    try:
+        before = len(Outbox(game).all())
+        with smtplib.SMTP("127.0.0.1", port) as c:
+            c.sendmail("", [G], mail("alice@x.org", G, "[Status]"))  # MAIL FROM:<>
+            c.sendmail("alice@x.org", [G], mail("alice@x.org", G, "[Status]"))
+        with game.store() as s:
+            null, person = s.query(InboxMessage).order_by(InboxMessage.id).all()[-2:]
+        assert (null.mail_from, null.status, null.verdict) == ("<>", "ignored", "machine: null reverse-path (MAIL FROM:<>)")
+        assert person.status == "processed"
+        assert len(Outbox(game).all()) == before + 1
+    finally:
+        lst.stop()

@@ -37,8 +37,11 @@ class Intake:
         raw = envelope.original_content or envelope.content
         if isinstance(raw, str):
             raw = raw.encode("utf-8", "surrogateescape")
+        # `MAIL FROM:<>` (a bounce or other machine mail) is kept as "<>": never answered.
+        mail_from = (envelope.mail_from or "").strip()
+        mail_from = "<>" if mail_from in ("", "<>") else mail_from
         try:
-            stored = self.referee.receive(raw, "smtp", envelope.mail_from or "", list(envelope.rcpt_tos))
+            stored = self.referee.receive(raw, "smtp", mail_from, list(envelope.rcpt_tos))
         except Exception as e:
             log.exception("could not store a message from %s", envelope.mail_from)
             return f"451 4.3.0 could not store the message, try again later ({type(e).__name__})"

@@ -119,9 +119,10 @@ def _ids(value: str) -> list[str]:
 
 
 def read_envelope(raw: bytes, rcpt_to: list[str] | None = None, own_address: str = "",
-                  loop_header: str = "X-Mailref-Loop") -> Envelope:
+                  loop_header: str = "X-Mailref-Loop", null_sender: bool = False) -> Envelope:
     """Read RAW as a player wrote it. Bad MIME, charsets, NULs and long lines all yield an
-    Envelope (with `defects`) rather than an exception."""
+    Envelope (with `defects`) rather than an exception. NULL_SENDER: it came with
+    `MAIL FROM:<>` (machine mail, SPEC §2.2)."""
     sha = hashlib.sha256(raw).hexdigest()
     # compat32 is an order of magnitude faster than policy.default (see shared notes).
     msg = email.message_from_bytes(raw, policy=email.policy.compat32)
@@ -152,7 +153,10 @@ def read_envelope(raw: bytes, rcpt_to: list[str] | None = None, own_address: str
     list_id = None
     if m := re.search(r"<([^>]+)>", headers.get("list-id", "")):
         list_id = m.group(1).lower()
-    verdict, bounced = machine_verdict(msg, headers, from_addr, own_address, loop_header)
+    cut = raw.find(b"\r\n\r\n")
+    cut = raw.find(b"\n\n") if cut < 0 else cut
+    verdict, bounced = machine_verdict(msg, headers, from_addr, own_address, loop_header, recipients,
+                                       null_sender, raw[cut:cut + 200_000] if cut >= 0 else b"")
     return Envelope(
         message_id=mid[0] if mid else None,
         sha256=sha,

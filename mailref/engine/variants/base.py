@@ -425,11 +425,14 @@ class Variant:
     def send_digest(self, state: dict, ctx: Ctx) -> None:
         ctx.send("digest", "gm", f"Digest of {state['name']} ({state['slug']})", "digest.txt", game=state,
                  events=list(state["events"]), pending=self.status_lines(state), late=self.late_players(state),
-                 facts=ctx.facts)
+                 refused=self.refused_orders(state), facts=ctx.facts)
         state["events"] = []
         state["digest_next"] = iso(self._next_digest(state["parameters"], state["timezone"], ctx.now))
 
     def late_players(self, state: dict) -> list[str]:
+        return []
+
+    def refused_orders(self, state: dict) -> list[str]:
         return []
 
     # ---- mail helpers ------------------------------------------------------------

@@ -32,6 +32,8 @@ class Orders(OrdersGame):
             lines.append(f"{name}:" + ("" if got else " no orders"))
             for o in (got or {}).get("orders", []):
                 lines.append(f"  {o['text']}")
+            for text, why in (got or {}).get("rejected", []):
+                lines.append(f"  refused: {text} — {why}")
         lines += ["", "Send the results as a mail with the subject [Results] from the GM address; "
                       "it goes to every player and opens the next turn."]
         self.event(state, ctx, f"Turn {t['number']} closed ({why}); orders sent to the GM.")

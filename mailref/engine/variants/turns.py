@@ -67,22 +67,48 @@ class OrdersGame(Variant):
                           "**Defend Donal with 5 Grain.** or <b>…</b> or [b]…[/b]")
         had = state["orders"].get(name)
         mode = state["parameters"]["orders_final"]
-        if had is not None and mode == "refuse":
+        # A refused order does not count as sent (SPEC §3.3): while the last mail had one,
+        # the author may send the missing orders, added to those accepted, even where orders
+        # are final.
+        correcting = bool(had and had.get("missing"))
+        if had is not None and mode == "refuse" and not correcting:
             raise Refused("you cannot edit your orders once you've sent them (this game's orders are final)")
-        base = had["orders"] if had and mode == "add" else []
+        base = had["orders"] if had and (mode == "add" or correcting and mode == "refuse") else []
         accepted, rejected = self.read_orders(state, name, action["sentences"], base)
-        state["orders"][name] = {"orders": base + accepted, "rejected": (had["rejected"] if had and mode == "add" else []) + rejected,
-                                 "at": iso(ctx.now)}
-        verb = {"add": "added to", "replace": "replacing"}.get(mode, "as") if had else "as"
+        state["orders"][name] = {"orders": base + accepted, "rejected": (had["rejected"] if had else []) + [[t, why] for t, why in rejected],
+                                 "missing": [t for t, _ in rejected], "at": iso(ctx.now)}
+        verb = {"add": "added to", "replace": "replacing"}.get(mode, "added to") if had else "as"
         ctx.ack(f"Orders for turn {state['turn']['number']} recorded {verb} your earlier ones:" if had else
                 f"Orders for turn {state['turn']['number']} recorded, as I read them:")
         for o in accepted:
             ctx.ack(f"  OK   {o['text']}")
         for text, why in rejected:
             ctx.ack(f"  NOT  {text} — {why}")
-        self.event(state, ctx, f"{name} sent orders for turn {state['turn']['number']}.")
-        if all(n in state["orders"] for n in self.active_names(state)):
+        if rejected:
+            ctx.ack("")
+            ctx.ack(f"The {len(rejected)} refused order{'s' if len(rejected) > 1 else ''} marked NOT "
+                    f"{'do' if len(rejected) > 1 else 'does'} not count as sent: send the missing orders in "
+                    f"another [Orders] mail before {state['turn']['deadline']}; the turn waits for them.")
+        self.event(state, ctx, f"{name} sent orders for turn {state['turn']['number']}"
+                               + (f" ({len(rejected)} refused, awaiting a correction)." if rejected else "."))
+        if all(self.has_ordered(state, n) for n in self.active_names(state)):
             self.resolve_turn(state, ctx, "every player has ordered")
+
+    @staticmethod
+    def has_ordered(state: dict, name: str) -> bool:
+        """Sent orders, none of them refused in the last mail."""
+        got = state["orders"].get(name)
+        return got is not None and not got.get("missing")
+
+    def refused_orders(self, state: dict) -> list[str]:
+        """For the GM: the orders refused this turn, and whose correction the turn awaits."""
+        out = []
+        for name, got in sorted(state["orders"].items()):
+            for text, why in got.get("rejected", []):
+                out.append(f"{name}: {text} — {why}")
+            if got.get("missing"):
+                out.append(f"{name}: may still send the missing orders before the deadline")
+        return out
 
     def read_orders(self, state: dict, player: str, sentences: list[str], earlier: list[dict]):
         raise NotImplementedError
@@ -105,7 +131,7 @@ class OrdersGame(Variant):
             return
         if not t["reminded"] and ctx.now >= d - self.duration(state, "reminder_before"):
             t["reminded"] = True
-            missing = [n for n in self.active_names(state) if n not in state["orders"]]
+            missing = [n for n in self.active_names(state) if not self.has_ordered(state, n)]
             if missing:
                 ctx.send("reminder", missing, f"[Turn {t['number']}] Reminder: orders are due {t['deadline']}",
                          "reminder.txt", game=state, what=f"your orders for turn {t['number']}", deadline=t["deadline"])
@@ -117,12 +143,12 @@ class OrdersGame(Variant):
         t = state["turn"]
         if state["status"] != "active" or not t or not t.get("deadline"):
             return []
-        missing = [n for n in self.active_names(state) if n not in state["orders"]]
+        missing = [n for n in self.active_names(state) if not self.has_ordered(state, n)]
         return [f"No orders yet for turn {t['number']} (due {t['deadline']}): {', '.join(missing)}"] if missing else []
 
     def status_lines(self, state: dict) -> list[str]:
         lines = super().status_lines(state)
         if state["turn"] and state["status"] == "active":
-            have = sorted(state["orders"])
+            have = sorted(n for n in state["orders"] if self.has_ordered(state, n))
             lines.append(f"Orders received this turn from: {', '.join(have) or 'nobody yet'}")
         return lines

@@ -1,0 +1,98 @@
+"""A refused order does not count as sent (SPEC §3.3): its author may send the missing orders
+until the deadline even where orders are final (Eire), the turn waits for them, and the ack
+and the GM's digest say which orders were refused. Through real SMTP sessions."""
+
+from __future__ import annotations
+
+import smtplib
+
+import pytest
+
+from dovecot import free_port
+from helpers import Outbox, assert_replays, mail
+from mailref.mail.smtp import Listener
+
+EIRE = "eire@ref.example"
+PLAYERS = {"Finn": "Color: Green\nTribe: Plainsmen\nOrigin: Llanc",
+           "Maeve": "Color: Red\nTribe: Plainsmen\nOrigin: Donal"}
+
+
+def addr(name: str) -> str:
+    return f"{name.lower()}@players.example"
+
+
+@pytest.fixture
+def eire(referee):
+    referee.create_game("eire", "eire", EIRE, gm="gm@ref.example", parameters={"start_grain": "20"})
+    port = free_port()
+    lst = Listener(referee, "127.0.0.1", port, 200_000, on_stored=referee.process_pending)
+    lst.start()
+
+    def send(who: str, subject: str, body: str) -> None:
+        with smtplib.SMTP("127.0.0.1", port) as c:
+            c.sendmail(addr(who), [EIRE], mail(addr(who), EIRE, subject, body))
+
+    for name, choices in PLAYERS.items():
+        send(name, "[Join]", f"Name: {name}\n{choices}\n")
+    assert referee.admin("eire", {"type": "start"}, "gm").ok
+    yield send
+    lst.stop()
+    assert_replays(referee)
+
+
+def last_reply(outbox: Outbox, who: str) -> str:
+    return Outbox.body([m for m in outbox.all() if m["To"] == addr(who) and m["X-Mailref-Kind"] in ("ack", "error")][-1])
+
+
+def test_a_typo_waits_for_the_correction_even_though_orders_are_final(referee, outbox, eire):
+    send = eire
+    send("Finn", "[Orders]", "**Invest 5 Grain in Llanc.** **Defend Llnac with 5 Grain**")
+    ack = last_reply(outbox, "Finn")
+    assert "OK   Invest 5 Grain in Llanc" in ack and "NOT  Defend Llnac with 5 Grain" in ack
+    assert "did you mean Llanc?" in ack and "does not count as sent" in ack
+    send("Maeve", "[Orders]", "**Defend Donal with 5 Grain**")
+    state = referee.state("eire")
+    assert state["turn"]["number"] == 1, "the turn waits for Finn's missing order"
+
+    # the GM's digest names the refused order
+    referee.admin("eire", {"type": "digest"}, "gm")
+    digest = Outbox.body([m for m in outbox.all() if m["X-Mailref-Kind"] == "digest"][-1])
+    assert "Refused orders" in digest and "Finn: Defend Llnac with 5 Grain — there is no land" in digest
+
+    # orders are final in Eire, but the refused one was never sent: the correction is taken
+    send("Finn", "[Orders]", "**Defend Llanc with 5 Grain**")
+    ack = last_reply(outbox, "Finn")
+    assert "OK   Defend Llanc with 5 Grain" in ack
+    state = referee.state("eire")
+    assert state["turn"]["number"] == 2, "every order is in: the turn resolves at once"
+    turn1 = state["history"][-1]["orders"]["Finn"]["orders"]
+    assert [o["text"] for o in turn1] == ["Invest 5 Grain in Llanc", "Defend Llanc with 5 Grain"]
+
+
+def test_more_grain_than_held_is_refused_and_a_complete_player_may_not_send_again(referee, outbox, eire):
+    send = eire
+    grain = referee.state("eire")["grain"]["Finn"]
+    send("Finn", "[Orders]", f"**Invest {grain - 5} Grain in Llanc** **Defend Llanc with 10 Grain**")
+    assert "NOT  Defend Llanc with 10 Grain — only 5 Grain left" in last_reply(outbox, "Finn")
+    # the correction is counted against what the accepted orders already spend
+    send("Finn", "[Orders]", "**Defend Llanc with 6 Grain**")
+    assert "NOT  Defend Llanc with 6 Grain — only 5 Grain left" in last_reply(outbox, "Finn")
+    send("Finn", "[Orders]", "**Defend Llanc with 5 Grain**")
+    assert "OK   Defend Llanc with 5 Grain" in last_reply(outbox, "Finn")
+    # now Finn's orders are complete, and final
+    send("Finn", "[Orders]", "**Invest 1 Grain in Llanc**")
+    assert "you cannot edit your orders" in last_reply(outbox, "Finn")
+    assert [o["text"] for o in referee.state("eire")["orders"]["Finn"]["orders"]] == [
+        f"Invest {grain - 5} Grain in Llanc", "Defend Llanc with 5 Grain"]
+
+
+def test_without_a_correction_the_turn_resolves_at_its_deadline(referee, outbox, clock, eire):
+    send = eire
+    send("Finn", "[Orders]", "**Attack Narnia with 5 Grain**")
+    send("Maeve", "[Orders]", "**Defend Donal with 5 Grain**")
+    assert referee.state("eire")["turn"]["number"] == 1
+    clock.advance(days=3)
+    referee.tick()
+    state = referee.state("eire")
+    assert state["turn"]["number"] == 2
+    assert state["history"][-1]["orders"]["Finn"]["orders"] == []
