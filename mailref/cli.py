@@ -17,6 +17,7 @@ from sqlalchemy import select
 from mailref import config as config_mod
 from mailref.engine import Refused, public_view
 from mailref.read import RuleChange
+from mailref.safe import printable
 from mailref.timeutil import iso, parse_duration, parse_iso, utcnow
 
 
@@ -140,6 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--status")
     c.add_argument("--limit", type=int, default=50)
     cmd(out, "retry").add_argument("id", type=int, nargs="?")
+    cmd(out, "drop").add_argument("id", type=int)
 
     cmd(sub, "digest").add_argument("slug")
     site = sub.add_parser("site", parents=[common], help="the published pages (§4.5)").add_subparsers(dest="sub", required=True)
@@ -165,8 +167,20 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except (Refused, config_mod.ConfigError) as e:
         reason = e.reason if isinstance(e, Refused) else str(e)
-        print(f"mailref: refused: {reason}", file=sys.stderr)
+        print(f"mailref: refused: {printable(reason)}", file=sys.stderr)
         return 1
+    except Exception as e:
+        # Operational errors (a locked or read-only database, a port in use) are one line.
+        from mailref.daemon import Fatal
+        from mailref.store.faults import describe, is_store_fault
+
+        if isinstance(e, Fatal):
+            print(f"mailref: {printable(e)}", file=sys.stderr)
+            return 1
+        if is_store_fault(e):
+            print(f"mailref: {printable(describe(e))}", file=sys.stderr)
+            return 1
+        raise
 
 
 def run(args: argparse.Namespace) -> int:
@@ -392,19 +406,43 @@ def _deliver(referee, args, only: int | None = None):
 def cmd_outbox_retry(referee, args, who):
     from mailref.store import OutboxMessage
 
+    now = utcnow()
     with referee.store() as s, s.begin():
-        q = select(OutboxMessage).where(OutboxMessage.status != "sent")
         if args.id is not None:
-            q = select(OutboxMessage).where(OutboxMessage.id == args.id)
-        rows = list(s.scalars(q))
-        if args.id is not None and not rows:
-            raise Refused(f"there is no outgoing message #{args.id}")
+            r = s.get(OutboxMessage, args.id)
+            if r is None:
+                raise Refused(f"there is no outgoing message #{args.id}")
+            if r.status in ("sent", "dropped"):
+                raise Refused(f"outgoing message #{args.id} is {r.status}; it is not sent again")
+            if r.status == "sending" and r.lease_until and r.lease_until > now:
+                raise Refused(f"outgoing message #{args.id} is being sent by {r.claimed_by} right now")
+            rows = [r]
+        else:
+            # Failed and waiting rows; never one another process has claimed.
+            rows = list(s.scalars(select(OutboxMessage).where(OutboxMessage.status.in_(("queued", "failed")))))
         for r in rows:
-            if r.status == "sent" and args.id is None:
-                continue
-            r.status, r.next_attempt_at = "queued", utcnow()
-    sent, failed = _deliver(referee, args)
+            if r.status != "sending":
+                r.status, r.next_attempt_at = "queued", now
+    sent, failed = _deliver(referee, args, args.id)
     print(f"{len(rows)} queued for retry; {sent} delivered now, {failed} still failing")
+    return 0
+
+
+def cmd_outbox_drop(referee, args, who):
+    from mailref.store import OutboxMessage
+
+    now = utcnow()
+    with referee.store() as s, s.begin():
+        r = s.get(OutboxMessage, args.id)
+        if r is None:
+            raise Refused(f"there is no outgoing message #{args.id}")
+        if r.status in ("sent", "dropped"):
+            raise Refused(f"outgoing message #{args.id} is {r.status} already")
+        if r.status == "sending" and r.lease_until and r.lease_until > now:
+            raise Refused(f"outgoing message #{args.id} is being sent by {r.claimed_by} right now; try again in a minute")
+        r.status, r.dropped_by, r.dropped_at, r.drop_reason = "dropped", who, now, args.reason or ""
+        r.claimed_by = r.lease_until = None
+    print(f"outgoing message #{args.id} dropped by {who}" + (f": {args.reason}" if args.reason else ""))
     return 0
 
 
@@ -463,5 +501,6 @@ COMMANDS = {
     ("rule", None): cmd_rule, ("score", None): cmd_score, ("deadline", None): cmd_deadline,
     ("mail", "list"): cmd_mail_list, ("mail", "show"): cmd_mail_show, ("mail", "reprocess"): cmd_mail_reprocess,
     ("outbox", "list"): cmd_outbox_list, ("outbox", "retry"): cmd_outbox_retry,
+    ("outbox", "drop"): cmd_outbox_drop,
     ("digest", None): cmd_digest, ("replay", None): cmd_replay, ("site", "build"): cmd_site_build,
 }

@@ -19,6 +19,7 @@ from mailref.mail.imap import Poller
 from mailref.mail.outbox import Deliverer
 from mailref.mail.smtp import Listener
 from mailref.referee import Referee
+from mailref.store.faults import FaultLog, describe, is_store_fault
 from mailref.timeutil import utcnow
 
 log = logging.getLogger("mailref")
@@ -51,6 +52,7 @@ class Daemon:
         self.kick = asyncio.Event()
         self.loop: asyncio.AbstractEventLoop | None = None
         self.scheduled: dict[str, datetime | None] = {}
+        self.faults = FaultLog(log)
 
     def poke(self) -> None:
         if self.loop:
@@ -59,6 +61,13 @@ class Daemon:
     def _locked(self, fn, *args):
         with self.work:
             return fn(*args)
+
+    def _failed(self, what: str, exc: BaseException) -> None:
+        """A store fault is one line while it lasts; anything else is a bug, with its traceback."""
+        if is_store_fault(exc):
+            self.faults.failed(what, exc)
+        else:
+            log.error("%s failed", what, exc_info=exc)
 
     async def run(self) -> None:
         self.loop = asyncio.get_running_loop()
@@ -69,7 +78,11 @@ class Daemon:
         if self.cfg.smtp_in:
             listener = Listener(self.referee, self.cfg.smtp_in.host, self.cfg.smtp_in.port,
                                 self.cfg.smtp_in.max_message_size, self.poke)
-            listener.start()
+            try:
+                listener.start()
+            except Exception as e:
+                where = f"SMTP listener: cannot listen on {self.cfg.smtp_in.host}:{self.cfg.smtp_in.port}: "
+                raise Fatal(where + _why(e)) from None
             log.info("SMTP listener on %s:%s", self.cfg.smtp_in.host, self.cfg.smtp_in.port)
         if self.cfg.imap:
             size = self.cfg.smtp_in.max_message_size if self.cfg.smtp_in else 10 * 1024 * 1024
@@ -82,8 +95,14 @@ class Daemon:
         scheduler.add_job(self.sync_timers, "interval", seconds=SYNC_EVERY, args=[scheduler], id="sync",
                           max_instances=1, coalesce=True)
         scheduler.start()
-        await asyncio.to_thread(self._locked, self.referee.process_pending)  # stored before a crash
-        await self.reconcile()
+        try:
+            await asyncio.to_thread(self._locked, self.referee.process_pending)  # stored before a crash
+        except Exception as e:
+            self._failed("processing stored mail", e)
+        try:
+            await self.reconcile()
+        except Exception as e:
+            self._failed("missed deadlines", e)
         await self.sync_timers(scheduler)
         sd_notify("READY=1")
         log.info("mailref ready")
@@ -101,7 +120,10 @@ class Daemon:
             task.cancel()
         with self.work:  # finish the message in hand
             pass
-        await asyncio.to_thread(self._locked, self.deliverer.deliver, utcnow())
+        try:
+            await asyncio.to_thread(self._locked, self.deliverer.deliver, utcnow())
+        except Exception as e:
+            self._failed("delivery", e)
         self.referee.store.dispose()
 
     async def process_loop(self) -> None:
@@ -113,17 +135,22 @@ class Daemon:
             self.kick.clear()
             try:
                 await asyncio.to_thread(self._locked, self.referee.process_pending)
+                self.faults.cleared("processing")
+            except Exception as e:
+                self._failed("processing", e)
+                continue
+            try:
                 # Replies go out as soon as they are queued, not at the next send_loop turn.
                 await asyncio.to_thread(self._locked, self.deliverer.deliver, utcnow())
-            except Exception:
-                log.exception("processing failed")
+            except Exception as e:
+                self._failed("delivery", e)
 
     async def send_loop(self) -> None:
         while True:
             try:
                 await asyncio.to_thread(self._locked, self.deliverer.deliver, utcnow())
-            except Exception:
-                log.exception("delivery failed")
+            except Exception as e:
+                self._failed("delivery", e)
             await asyncio.sleep(1)
 
     async def reconcile(self) -> None:
@@ -135,7 +162,11 @@ class Daemon:
             await asyncio.to_thread(self._locked, self.referee.tick, slug)
 
     async def sync_timers(self, scheduler: AsyncIOScheduler) -> None:
-        wakeups = await asyncio.to_thread(self.referee.next_wakeups)
+        try:
+            wakeups = await asyncio.to_thread(self.referee.next_wakeups)
+        except Exception as e:
+            self._failed("reading deadlines", e)
+            return
         for slug, at in wakeups.items():
             if self.scheduled.get(slug) == at and scheduler.get_job(f"wake:{slug}"):
                 continue
@@ -152,14 +183,37 @@ class Daemon:
             await asyncio.to_thread(self._locked, self.referee.tick, slug)
             self.scheduled.pop(slug, None)
             await asyncio.to_thread(self._locked, self.deliverer.deliver, utcnow())
-        except Exception:
-            log.exception("timer of %s failed", slug)
+        except Exception as e:
+            self._failed(f"timer of {slug}", e)
+
+
+class Fatal(Exception):
+    """The daemon cannot run: one line to the operator, exit 1."""
+
+
+def _why(e: BaseException) -> str:
+    if isinstance(e, OSError) and e.strerror:
+        return e.strerror.lower()
+    cause = e.__cause__ or e.__context__
+    return _why(cause) if cause is not None and cause is not e else f"{type(e).__name__}: {e}"
+
+
+def log_format() -> str:
+    """journald stamps every line itself (JOURNAL_STREAM is set under systemd): no second time."""
+    if os.environ.get("JOURNAL_STREAM"):
+        return "%(levelname)s %(name)s: %(message)s"
+    return "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
 def serve(cfg: Config) -> int:
-    logging.basicConfig(level=os.environ.get("MAILREF_LOG", "INFO"),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(level=os.environ.get("MAILREF_LOG", "INFO"), format=log_format())
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
     logging.getLogger("mail.log").setLevel(logging.WARNING)
-    asyncio.run(Daemon(cfg).run())
+    try:
+        daemon = Daemon(cfg)
+    except Exception as e:
+        if is_store_fault(e):
+            raise Fatal(f"database {cfg.database}: {describe(e)}") from None
+        raise
+    asyncio.run(daemon.run())
     return 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import logging
 import random
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -15,9 +16,12 @@ from sqlalchemy.orm import Session
 from mailref.engine.context import Ctx, Outgoing, Refused
 from mailref.engine.variants import get_variant
 from mailref.engine.variants.base import READ_ONLY
+from mailref.mail import address
 from mailref.mail.compose import compose, wire
 from mailref.render import render
 from mailref.store import Game, JournalEntry, OutboxMessage, ReplyQuota
+
+log = logging.getLogger("mailref.door")
 
 
 @dataclass
@@ -116,9 +120,19 @@ def recipients(state: dict, to: list[str] | str, settings: Settings) -> list[str
 def queue(session: Session, settings: Settings, game: Game | None, state: dict, out: Outgoing, now: datetime) -> None:
     body = render(out.template, **{**_page(settings, state.get("slug")), **out.vars})
     for addr in dict.fromkeys(recipients(state, out.to, settings)):
+        if _undeliverable(addr, out.kind, state.get("slug")):
+            continue
         msg = compose(sender=settings.from_address, to=addr, subject=out.subject, body=body, kind=out.kind,
                       game=state.get("slug"), now=now, html=out.html, attachments=out.attachments)
         _add(session, game.slug if game else None, out.kind, addr, msg, now)
+
+
+def _undeliverable(addr: str, kind: str, slug: str | None) -> bool:
+    """Refused at queue time: a row no relay can take would only fail at every attempt."""
+    why = address.problem(addr)
+    if why:
+        log.warning("not queued: %s mail%s to %r: the address %s", kind, f" of {slug}" if slug else "", addr, why)
+    return why is not None
 
 
 def _add(session: Session, slug: str | None, kind: str, addr: str, msg, now: datetime, inbox_id: int | None = None) -> None:
@@ -132,6 +146,8 @@ def queue_reply(session: Session, settings: Settings, slug: str | None, source: 
     """The one reply to a command, within the sender's daily allowance (SPEC §2.2): past it,
     one notice and then silence until the next UTC day."""
     addr = source.reply_to
+    if _undeliverable(addr, kind, slug):
+        return False
     day = now.strftime("%Y-%m-%d")
     quota = session.get(ReplyQuota, (addr, day))
     if quota is None:

@@ -8,6 +8,7 @@ import hashlib
 import logging
 import random
 import re
+import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,7 +24,9 @@ from mailref.door import Settings, Source, queue, queue_reply
 from mailref.engine import Refused
 from mailref.engine.context import Outgoing
 from mailref.read import Envelope, match_game, parse_subject, read_envelope
+from mailref.safe import printable
 from mailref.store import Bounce, Game, InboxMessage, OutboxMessage, Store, open_store
+from mailref.store.faults import is_store_fault
 from mailref.timeutil import iso, utcnow
 
 log = logging.getLogger("mailref")
@@ -110,6 +113,7 @@ class Referee:
     # ---- processing: one transaction ------------------------------------------
     def process(self, inbox_id: int) -> str:
         now = self.clock()
+        started = time.monotonic()
         try:
             with self.store() as s, s.begin():
                 row = s.get(InboxMessage, inbox_id)
@@ -119,9 +123,12 @@ class Referee:
                 self._process(s, row, now)
                 row.processed_at = now
                 status, slug = row.status, row.game_slug
+            _log_handled(row, started)
             self._changed(slug)
             return status
         except Exception as e:  # quarantine: keep the mail and the error, tell the GM
+            if is_store_fault(e):
+                raise  # the store, not the message: it stays new and is processed once the store works
             log.exception("message #%s failed", inbox_id)
             err = f"{type(e).__name__}: {e}"
             with self.store() as s, s.begin():
@@ -134,6 +141,7 @@ class Referee:
             return "failed"
 
     def _process(self, s, row: InboxMessage, now: datetime) -> None:
+        """Read, route and apply one stored message, in the caller's transaction."""
         env = read_envelope(row.raw, row.rcpt_to, self.settings.from_address,
                             null_sender=row.source == "smtp" and row.mail_from == "<>")
         row.sender, row.subject = env.from_addr or "", env.subject.raw[:500]
@@ -270,3 +278,11 @@ class Referee:
             if game is None:
                 raise Refused(f"there is no game {slug!r}")
             return game.state
+
+
+def _log_handled(row: InboxMessage, started: float) -> None:
+    """SPEC §7: one line per mail handled: inbox id, sender, game, tag, verdict, milliseconds."""
+    tag = parse_subject(row.subject).tag if row.subject else None
+    log.info("mail #%s from %s game=%s tag=%s: %s: %s (%d ms)", row.id, printable(row.sender or row.mail_from or "-"),
+             row.game_slug or "-", tag or "-", row.status, printable(row.verdict[:200]),
+             (time.monotonic() - started) * 1000)

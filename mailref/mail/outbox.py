@@ -1,98 +1,319 @@
-"""Delivery of the outbox: over an SMTP relay with retries and back-off, or into a Maildir
-when no relay is configured. A row is marked sent only after the relay accepted it (so a
-crash in between may send it twice, never zero times; the Message-ID is the same)."""
+"""Delivery of the outbox: over an SMTP relay (one connection per batch) with retries and
+back-off, or into a Maildir when no relay is configured.
+
+Every row is claimed before it is sent (SPEC §4.3): `queued` becomes `sending` with this
+process's name and a lease, in a transaction of its own, so the daemon, a CLI command and
+another daemon never send the same row. A row is marked `sent` only after the relay took
+it; marking is retried, and a row that cannot be marked is kept in memory and never sent
+again by this process (the only double send left is a crash between the relay's 250 and
+the marking). A row that can never go out (a refused recipient, an address the relay cannot
+take) is marked `failed` with its reason and does not hold up the others."""
 
 from __future__ import annotations
 
 import logging
 import mailbox
+import os
 import smtplib
+import socket
+import time
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from sqlalchemy import select
+from sqlalchemy import and_, or_, select, update
 
 from mailref.config import SmtpOut
+from mailref.mail import address
 from mailref.store import OutboxMessage, Store
+from mailref.store.faults import FaultLog, is_store_fault
 
 log = logging.getLogger("mailref.outbox")
 ALERT_AFTER = timedelta(days=2)
+LEASE = timedelta(minutes=10)   # a claim older than this is taken over (its process died)
+BATCH = 50                      # rows per claim: well inside one lease on a slow relay
+MARK_TRIES = 3
 
 
 def backoff(attempts: int) -> timedelta:
     return timedelta(seconds=min(30 * 2 ** max(attempts - 1, 0), 3600))
 
 
-class Deliverer:
-    def __init__(self, store: Store, sender: str, relay: SmtpOut | None, maildir: Path, admin: str):
-        self.store, self.sender, self.relay, self.maildir, self.admin = store, sender, relay, Path(maildir), admin
+def claimant() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
 
-    def _send_smtp(self, rows: list[OutboxMessage]) -> dict[int, str | None]:
-        results: dict[int, str | None] = {}
+
+@dataclass
+class Result:
+    error: str | None = None     # None: delivered
+    permanent: bool = False      # failed for good: never retried automatically
+    tried: bool = True           # False: not attempted (the connection was lost first)
+
+
+class Deliverer:
+    def __init__(self, store: Store, sender: str, relay: SmtpOut | None, maildir: Path, admin: str,
+                 name: str | None = None):
+        self.store, self.sender, self.relay, self.maildir, self.admin = store, sender, relay, Path(maildir), admin
+        self.me = name or claimant()
+        self.faults = FaultLog(log)
+        # Delivered, but not yet marked so in the store: never sent again from here.
+        self.unmarked: dict[int, tuple[OutboxMessage, Result]] = {}
+        self.mark_wait = 1.0
+        self.next_mark_try = 0.0
+        self.unmarked_alerted = False
+
+    # ---- claiming ---------------------------------------------------------------
+    def _free(self, now: datetime):
+        """A row nobody is sending: queued, or claimed by a process whose lease ran out."""
+        return or_(OutboxMessage.status == "queued",
+                   and_(OutboxMessage.status == "sending", OutboxMessage.lease_until < now))
+
+    def claim(self, now: datetime, only: int | None = None, limit: int = BATCH) -> list[OutboxMessage]:
+        """Take up to LIMIT due rows (or row ONLY, due or not) for this process."""
+        free = self._free(now)
+        due = and_(free, OutboxMessage.id == only) if only is not None else and_(
+            free, or_(OutboxMessage.status == "sending", OutboxMessage.next_attempt_at <= now))
+        with self.store() as s, s.begin():
+            q = select(OutboxMessage.id).where(due).order_by(OutboxMessage.id).limit(limit)
+            if s.get_bind().dialect.name == "postgresql":
+                # Another process's claim in flight is skipped, not waited for.
+                q = q.with_for_update(skip_locked=True)
+            ids = list(s.scalars(q))
+            mine = []
+            for i in ids:
+                # The WHERE repeats the test: on SQLite this UPDATE is the claim itself.
+                res = s.execute(update(OutboxMessage).where(OutboxMessage.id == i, free)
+                                .values(status="sending", claimed_by=self.me, lease_until=now + LEASE)
+                                .execution_options(synchronize_session=False))
+                if res.rowcount == 1:
+                    mine.append(i)
+            if not mine:
+                return []
+            return list(s.scalars(select(OutboxMessage).where(OutboxMessage.id.in_(mine)).order_by(OutboxMessage.id)))
+
+    # ---- transports -------------------------------------------------------------
+    def _connect(self) -> smtplib.SMTP:
         r = self.relay
+        smtp = smtplib.SMTP(r.host, r.port, timeout=30)
         try:
-            with smtplib.SMTP(r.host, r.port, timeout=30) as smtp:
-                if r.starttls:
-                    smtp.starttls()
-                if r.username:
-                    smtp.login(r.username, r.password)
-                for row in rows:
-                    try:
-                        smtp.sendmail(self.sender, row.recipients, row.raw)
-                        results[row.id] = None
-                    except smtplib.SMTPException as e:
-                        results[row.id] = f"{type(e).__name__}: {e}"
-        except (OSError, smtplib.SMTPException) as e:
-            for row in rows:
-                results.setdefault(row.id, f"relay {r.host}:{r.port} unreachable: {e}")
+            if r.starttls:
+                smtp.starttls()
+            if r.username:
+                smtp.login(r.username, r.password)
+        except BaseException:
+            smtp.close()
+            raise
+        return smtp
+
+    def _send_smtp(self, rows: list[OutboxMessage]) -> dict[int, Result]:
+        results: dict[int, Result] = {}
+        r = self.relay
+        smtp: smtplib.SMTP | None = None
+        for row in rows:
+            bad = next((f"recipient {a!r} {why}" for a in row.recipients if (why := address.problem(a))), None)
+            if bad:
+                results[row.id] = Result(bad, permanent=True)
+                continue
+            if smtp is None:
+                try:
+                    smtp = self._connect()
+                except smtplib.SMTPAuthenticationError as e:
+                    return self._unsent(rows, results, f"relay {r.host}:{r.port} refused the login: {e.smtp_code} {_text(e.smtp_error)}")
+                except (OSError, smtplib.SMTPException) as e:
+                    return self._unsent(rows, results, f"relay {r.host}:{r.port} unreachable: {e}")
+            try:
+                smtp.sendmail(self.sender, row.recipients, row.raw)
+                results[row.id] = Result()
+                continue
+            except smtplib.SMTPRecipientsRefused as e:
+                code, msg = next(iter(e.recipients.values()))
+                results[row.id] = Result(f"relay refused the recipient: {code} {_text(msg)}", permanent=code >= 500)
+            except smtplib.SMTPResponseException as e:
+                results[row.id] = Result(f"relay said {e.smtp_code} {_text(e.smtp_error)}", permanent=e.smtp_code >= 500)
+            except (OSError, smtplib.SMTPServerDisconnected) as e:
+                # The connection broke under this row: try it again later, reconnect for the rest.
+                results[row.id] = Result(f"relay {r.host}:{r.port} connection lost: {e}")
+                smtp = _close(smtp)
+                continue
+            except Exception as e:  # a row smtplib cannot even send: never retried, never blocks the rest
+                results[row.id] = Result(f"cannot be sent: {type(e).__name__}: {e}", permanent=True)
+            try:
+                smtp.rset()
+            except (OSError, smtplib.SMTPException):
+                smtp = _close(smtp)
+        _close(smtp, quit=True)
         return results
 
-    def _write_maildir(self, rows: list[OutboxMessage]) -> dict[int, str | None]:
-        box = mailbox.Maildir(str(self.maildir), create=True)
-        results: dict[int, str | None] = {}
+    @staticmethod
+    def _unsent(rows, results: dict[int, Result], why: str) -> dict[int, Result]:
+        for row in rows:
+            results.setdefault(row.id, Result(why))
+        return results
+
+    def _write_maildir(self, rows: list[OutboxMessage]) -> dict[int, Result]:
+        results: dict[int, Result] = {}
+        try:
+            box = mailbox.Maildir(str(self.maildir), create=True)
+        except OSError as e:
+            return self._unsent(rows, results, f"maildir {self.maildir}: {e.strerror or e}")
         for row in rows:
             try:
                 box.add(row.raw)
-                results[row.id] = None
+                results[row.id] = Result()
             except OSError as e:
-                results[row.id] = f"maildir {self.maildir}: {e}"
+                results[row.id] = Result(f"maildir {self.maildir}: {e.strerror or e}")
         return results
 
-    def deliver(self, now: datetime, only: int | None = None, limit: int = 200) -> tuple[int, int]:
-        """Deliver what is due; returns (sent, failed)."""
-        with self.store() as s:
-            q = select(OutboxMessage).where(OutboxMessage.status == "queued", OutboxMessage.next_attempt_at <= now)
-            if only is not None:
-                q = select(OutboxMessage).where(OutboxMessage.id == only, OutboxMessage.status != "sent")
-            rows = list(s.scalars(q.order_by(OutboxMessage.id).limit(limit)))
+    def _transport(self, rows: list[OutboxMessage]) -> dict[int, Result]:
+        return self._send_smtp(rows) if self.relay else self._write_maildir(rows)
+
+    # ---- one round --------------------------------------------------------------
+    def deliver(self, now: datetime, only: int | None = None, limit: int = BATCH) -> tuple[int, int]:
+        """Deliver what is due (or row ONLY); returns (sent, failed)."""
+        if self.unmarked and not self._remark(now):
+            return 0, 0  # the store still refuses our marks: send nothing new meanwhile
+        try:
+            rows = self.claim(now, only, limit)
+        except Exception as e:
+            if not is_store_fault(e):
+                raise
+            self.faults.failed("outbox: cannot claim rows to send", e)
+            return 0, 0
+        self.faults.cleared("outbox: cannot claim rows to send")
         if not rows:
             return 0, 0
-        results = self._send_smtp(rows) if self.relay else self._write_maildir(rows)
-        sent = failed = 0
-        with self.store() as s, s.begin():
-            for row in rows:
-                row = s.get(OutboxMessage, row.id)
-                err = results.get(row.id)
-                row.attempts += 1
-                if err is None:
-                    row.status, row.sent_at, row.last_error = "sent", now, ""
-                    sent += 1
+        results = self._transport(rows)
+        done = [(row, results[row.id]) for row in rows]
+        for attempt in range(MARK_TRIES):
+            try:
+                self._mark(now, done)
+                break
+            except Exception as e:
+                if not is_store_fault(e):
+                    raise
+                if attempt + 1 < MARK_TRIES:
+                    time.sleep(0.2 * (attempt + 1))
                     continue
-                failed += 1
-                row.status, row.last_error = "queued", err
-                row.next_attempt_at = now + backoff(row.attempts)
+                self._keep_unmarked(now, done, e)
+                return 0, 0
+        return self._count(done)
+
+    @staticmethod
+    def _count(done: list[tuple[OutboxMessage, Result]]) -> tuple[int, int]:
+        sent = sum(1 for _, r in done if r.error is None)
+        return sent, sum(1 for _, r in done if r.error is not None and r.tried)
+
+    def _mark(self, now: datetime, done: list[tuple[OutboxMessage, Result]]) -> None:
+        failed_now = []
+        with self.store() as s, s.begin():
+            for claimed, res in done:
+                row = s.get(OutboxMessage, claimed.id)
+                if row is None:
+                    continue
+                if res.error is None:
+                    row.status, row.sent_at, row.last_error = "sent", now, ""
+                    row.attempts += 1
+                    row.claimed_by = row.lease_until = None
+                    continue
+                if row.claimed_by != self.me or row.status != "sending":
+                    continue  # our lease ran out and another process has it now
+                row.claimed_by = row.lease_until = None
+                if not res.tried:
+                    row.status = "queued"
+                    continue
+                row.attempts += 1
+                row.last_error = res.error
+                if res.permanent:
+                    row.status = "failed"
+                    log.warning("outbox #%s to %s failed for good: %s", row.id, ", ".join(row.recipients), res.error)
+                    if row.kind != "alert":
+                        failed_now.append(row)
+                    continue
+                row.status, row.next_attempt_at = "queued", now + backoff(row.attempts)
                 if not row.alerted and now - row.created_at >= ALERT_AFTER and row.kind != "alert":
                     row.alerted = 1
                     self._alert(s, row, now)
-                log.warning("outbox #%s not delivered (attempt %s): %s", row.id, row.attempts, err)
-        return sent, failed
+                log.warning("outbox #%s not delivered (attempt %s): %s", row.id, row.attempts, res.error)
+            if failed_now:
+                self._alert_failed(s, failed_now, now)
 
+    def _keep_unmarked(self, now: datetime, done, exc: BaseException) -> None:
+        for row, res in done:
+            self.unmarked[row.id] = (row, res)
+        line = self.faults.failed("outbox: cannot mark delivered rows", exc)
+        self.mark_wait = 1.0
+        self.next_mark_try = time.monotonic() + self.mark_wait
+        if not self.unmarked_alerted:
+            self.unmarked_alerted = True
+            self._alert_directly(now, [
+                f"{len(self.unmarked)} outgoing mail(s) were delivered but could not be marked as sent: {line}",
+                "They are not sent again while this process runs; it keeps trying to record them.",
+                "Until then, delivery of further mail waits."])
+
+    def _remark(self, now: datetime) -> bool:
+        """Record the rows delivered earlier; False while the store still refuses."""
+        if time.monotonic() < self.next_mark_try:
+            return False
+        try:
+            self._mark(now, list(self.unmarked.values()))
+        except Exception as e:
+            if not is_store_fault(e):
+                raise
+            self.faults.failed("outbox: cannot mark delivered rows", e)
+            self.mark_wait = min(self.mark_wait * 2, 60.0)
+            self.next_mark_try = time.monotonic() + self.mark_wait
+            return False
+        log.info("outbox: %s delivered row(s) recorded as sent after all", len(self.unmarked))
+        self.unmarked.clear()
+        self.unmarked_alerted = False
+        self.faults.cleared("outbox: cannot mark delivered rows")
+        return True
+
+    # ---- telling the GM ---------------------------------------------------------
     def _alert(self, s, row: OutboxMessage, now: datetime) -> None:
+        self._queue_alert(s, row.game_slug, now, "Alert: outgoing mail undelivered for 2 days", [
+            f"Outbox #{row.id} to {', '.join(row.recipients)} ({row.subject}) "
+            f"is undelivered since {row.created_at:%Y-%m-%d %H:%M} UTC: {row.last_error}",
+            "It is still being retried; `mailref outbox list` shows the queue."])
+
+    def _alert_failed(self, s, rows: list[OutboxMessage], now: datetime) -> None:
+        lines = [f"Outbox #{r.id} to {', '.join(r.recipients)} ({r.subject}): {r.last_error}" for r in rows]
+        lines.append("These are not retried by themselves: `mailref outbox retry ID` sends one again, "
+                     "`mailref outbox drop ID --reason ...` gives it up.")
+        self._queue_alert(s, rows[0].game_slug, now, f"Alert: {len(rows)} outgoing mail(s) could not be delivered", lines)
+
+    def _queue_alert(self, s, slug: str | None, now: datetime, subject: str, lines: list[str]) -> None:
         from mailref.door import Settings, queue
         from mailref.engine.context import Outgoing
 
-        queue(s, Settings(self.sender, self.admin), None, {"slug": row.game_slug, "gm": None, "players": []},
-              Outgoing("alert", "gm", "Alert: outgoing mail undelivered for 2 days", "alert.txt",
-                       {"game": {}, "lines": [f"Outbox #{row.id} to {', '.join(row.recipients)} ({row.subject}) "
-                                              f"is undelivered since {row.created_at:%Y-%m-%d %H:%M} UTC: {row.last_error}",
-                                              "It is still being retried; `mailref outbox list` shows the queue."]}), now)
+        queue(s, Settings(self.sender, self.admin), None, {"slug": slug, "gm": None, "players": []},
+              Outgoing("alert", "gm", subject, "alert.txt", {"game": {}, "lines": lines}), now)
+
+    def _alert_directly(self, now: datetime, lines: list[str]) -> None:
+        """An alert that cannot wait for the store: sent past the outbox table, once."""
+        from mailref.mail.compose import compose
+        from mailref.render import render
+
+        msg = compose(sender=self.sender, to=self.admin, subject="Alert: mailref cannot record its outgoing mail",
+                      body=render("alert.txt", game={}, lines=lines), kind="alert", game=None, now=now)
+        row = OutboxMessage(id=0, recipients=[self.admin], raw=msg.as_bytes().replace(b"\n", b"\r\n"), kind="alert")
+        res = self._transport([row])[0]
+        if res.error:
+            log.error("outbox: the alert to %s could not be sent either: %s", self.admin, res.error)
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+
+
+def _close(smtp: smtplib.SMTP | None, quit: bool = False) -> None:
+    if smtp is None:
+        return None
+    try:
+        if quit:
+            smtp.quit()
+        else:
+            smtp.close()
+    except (OSError, smtplib.SMTPException):
+        smtp.close()
+    return None

@@ -13,6 +13,7 @@ from sqlalchemy import select
 from mailref.read import base_address
 from mailref.referee import Referee
 from mailref.store import Game
+from mailref.store.faults import describe, is_store_fault
 
 log = logging.getLogger("mailref.smtp")
 
@@ -43,7 +44,10 @@ class Intake:
         try:
             stored = self.referee.receive(raw, "smtp", mail_from, list(envelope.rcpt_tos))
         except Exception as e:
-            log.exception("could not store a message from %s", envelope.mail_from)
+            if is_store_fault(e):
+                log.error("mail from %r refused with 451: %s", envelope.mail_from, describe(e))
+            else:
+                log.exception("could not store a message from %r", envelope.mail_from)
             return f"451 4.3.0 could not store the message, try again later ({type(e).__name__})"
         self.on_stored()
         return f"250 2.0.0 stored as #{stored.id}" + ("" if stored.new else " (already had it)")

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import logging
+import os
+import stat
 from pathlib import Path
 
 from sqlalchemy import create_engine, event
@@ -23,6 +26,32 @@ __all__ = ["Base", "Bounce", "Game", "ImapCursor", "InboxMessage", "JournalEntry
            "ReplyQuota", "Store", "open_store", "upgrade"]
 
 _MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+log = logging.getLogger("mailref.store")
+
+
+def lock_wait_ms() -> int:
+    """How long a writer waits for another process's lock (default 30 s; tests shorten it)."""
+    try:
+        return int(float(os.environ.get("MAILREF_LOCK_WAIT", "30")) * 1000)
+    except ValueError:
+        return 30000
+
+
+def repair_sqlite_companions(db: Path) -> None:
+    """After a read-only period SQLite leaves -wal/-shm files as read-only as the database
+    was, and nothing starts again. When the database itself is writable again and they are
+    ours, give them its mode back; otherwise say exactly what to do."""
+    if not db.exists() or not os.access(db, os.W_OK):
+        return
+    for side in (db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
+        if not side.exists() or os.access(side, os.W_OK):
+            continue
+        if side.stat().st_uid == os.geteuid():
+            side.chmod(stat.S_IMODE(db.stat().st_mode))
+            log.warning("%s was read-only (left over from a read-only period): made writable like %s", side, db.name)
+        else:
+            raise PermissionError(f"{side} is not writable by this user (left over from a read-only period): "
+                                  f"run `chmod u+w {side}` as its owner, or remove it while no mailref runs")
 
 
 class Store:
@@ -45,7 +74,7 @@ def _sqlite_pragmas(engine: Engine) -> None:
         cur = dbapi_conn.cursor()
         cur.execute("PRAGMA journal_mode=WAL")
         cur.execute("PRAGMA synchronous=NORMAL")
-        cur.execute("PRAGMA busy_timeout=30000")
+        cur.execute(f"PRAGMA busy_timeout={lock_wait_ms()}")
         cur.execute("PRAGMA foreign_keys=ON")
         cur.close()
 
@@ -58,7 +87,9 @@ def _sqlite_pragmas(engine: Engine) -> None:
 
 def open_store(url: str, migrate: bool = True) -> Store:
     if url.startswith("sqlite:///") and ":memory:" not in url:
-        Path(url[len("sqlite:///"):]).parent.mkdir(parents=True, exist_ok=True)
+        path = Path(url[len("sqlite:///"):])
+        path.parent.mkdir(parents=True, exist_ok=True)
+        repair_sqlite_companions(path)
     engine = create_engine(url, future=True, pool_pre_ping=True)
     if engine.dialect.name == "sqlite":
         _sqlite_pragmas(engine)

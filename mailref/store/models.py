@@ -97,7 +97,8 @@ class OutboxMessage(Base):
     message_id: Mapped[str] = mapped_column(String(998))
     subject: Mapped[str] = mapped_column(Text)
     raw: Mapped[bytes] = mapped_column(LargeBinary)
-    status: Mapped[str] = mapped_column(String(16), default="queued", index=True)  # queued sent failed
+    # queued -> sending (claimed by one process, until lease_until) -> sent | failed | dropped
+    status: Mapped[str] = mapped_column(String(16), default="queued", index=True)
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     next_attempt_at: Mapped[datetime] = mapped_column(UTCDateTime)
     last_error: Mapped[str] = mapped_column(Text, default="")
@@ -105,6 +106,11 @@ class OutboxMessage(Base):
     sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     inbox_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
     alerted: Mapped[int] = mapped_column(Integer, default=0)
+    claimed_by: Mapped[str | None] = mapped_column(String(255), nullable=True)  # host:pid of the sender
+    lease_until: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    dropped_by: Mapped[str | None] = mapped_column(String(255), nullable=True)  # `mailref outbox drop`: who,
+    dropped_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)  # when
+    drop_reason: Mapped[str] = mapped_column(Text, default="")  # and why
 
 
 class ImapCursor(Base):

@@ -1,0 +1,57 @@
+"""Store faults in an operator's words: a read-only database, a full disk, a lock held by
+another process. Each is said in one line, once while it lasts, and once more when it
+clears, so a fault never floods the log (SPEC §7)."""
+
+from __future__ import annotations
+
+import logging
+
+from sqlalchemy.exc import DBAPIError, OperationalError
+
+
+def is_store_fault(exc: BaseException) -> bool:
+    """The database could not be used (not a bug in what we asked of it)."""
+    return isinstance(exc, OperationalError | OSError) or (
+        isinstance(exc, DBAPIError) and exc.connection_invalidated)
+
+
+def describe(exc: BaseException) -> str:
+    """One line saying what is wrong with the store and what to do."""
+    orig = getattr(exc, "orig", None) or exc
+    text = str(orig).strip().splitlines()[0] if str(orig).strip() else type(orig).__name__
+    low = text.lower()
+    if "readonly" in low or "read-only" in low:
+        return f"the database is read-only ({text}): make the database file, its -wal and -shm files and their folder writable"
+    if "disk is full" in low or "no space" in low or "disk full" in low:
+        return f"the disk holding the database is full ({text}): free space"
+    if "locked" in low or "busy" in low:
+        return f"the database is locked by another process ({text}): it is retried"
+    if "disk i/o error" in low:
+        return f"the database could not be written ({text}): is its disk read-only or failing?"
+    if "unable to open" in low:
+        return f"the database cannot be opened ({text}): check the path and its permissions"
+    if "could not connect" in low or "connection refused" in low:
+        return f"the database server is unreachable ({text})"
+    return f"{type(orig).__name__}: {text}"
+
+
+class FaultLog:
+    """Logs each fault of WHAT once, and its recovery once."""
+
+    def __init__(self, log: logging.Logger):
+        self.log = log
+        self.current: dict[str, str] = {}
+
+    def failed(self, what: str, exc: BaseException) -> str:
+        line = describe(exc)
+        if self.current.get(what) != line:
+            self.current[what] = line
+            self.log.error("%s: %s", what, line)
+        return line
+
+    def cleared(self, what: str) -> None:
+        if self.current.pop(what, None) is not None:
+            self.log.info("%s: working again", what)
+
+    def active(self, what: str) -> bool:
+        return what in self.current
