@@ -35,6 +35,22 @@ def _kv(items: list[str]) -> dict[str, str]:
     return out
 
 
+def _id(value: str) -> int:
+    """A row number as SQLite and PostgreSQL can hold it."""
+    try:
+        n = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a number") from None
+    if not 0 < n < 2**63:
+        raise argparse.ArgumentTypeError(f"{value} is not a row number (1 to {2**63 - 1})")
+    return n
+
+
+def _help(parent, name: str, help: str, parents: list) -> argparse.ArgumentParser:
+    """A subcommand; its one-line help shows in the parent's --help and as its own description."""
+    return parent.add_parser(name, parents=parents, help=help, description=help)
+
+
 def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     # SUPPRESS: an option given before the command is not reset by the subcommand's parser.
@@ -43,111 +59,126 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument("--reason", default=argparse.SUPPRESS, help="why; recorded in the journal and told to the players")
     common.add_argument("--as", dest="who", default=argparse.SUPPRESS, help="who does this (default: the login name)")
     p = argparse.ArgumentParser(prog="mailref", description="mail referee for play-by-email games", parents=[common])
-    sub = p.add_subparsers(dest="cmd", required=True)
+    sub = p.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
 
-    def cmd(parent, name: str, **kw) -> argparse.ArgumentParser:
-        return parent.add_parser(name, parents=[common], **kw)
+    def cmd(parent, name: str, help: str) -> argparse.ArgumentParser:
+        return _help(parent, name, help, [common])
 
-    c = cmd(sub, "init", help="write a commented mailref.toml")
-    c.add_argument("dir", nargs="?", default=".")
-    cmd(sub, "serve", help="run the daemon")
-    db = sub.add_parser("db", parents=[common]).add_subparsers(dest="sub", required=True)
-    cmd(db, "upgrade")
+    def group(name: str, help: str):
+        return cmd(sub, name, help).add_subparsers(dest="sub", required=True, metavar="SUBCOMMAND")
 
-    game = sub.add_parser("game", parents=[common]).add_subparsers(dest="sub", required=True)
-    c = cmd(game, "create")
-    c.add_argument("slug")
-    c.add_argument("--variant", required=True)
-    c.add_argument("--address", required=True)
-    c.add_argument("--name")
-    c.add_argument("--gm")
-    c.add_argument("--timezone")
-    c.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
-    cmd(game, "list")
-    c = cmd(game, "show")
-    c.add_argument("slug")
-    c.add_argument("--json", action="store_true")
-    c = cmd(game, "set")
-    c.add_argument("slug")
-    c.add_argument("values", nargs="+", metavar="KEY=VALUE")
-    for name in ("start", "pause", "resume"):
-        cmd(game, name).add_argument("slug")
+    def json_flag(c) -> None:
+        c.add_argument("--json", action="store_true", help="print one JSON document instead of a table")
 
-    player = sub.add_parser("player", parents=[common]).add_subparsers(dest="sub", required=True)
-    c = cmd(player, "add")
-    c.add_argument("slug")
-    c.add_argument("name")
-    c.add_argument("email")
-    c.add_argument("--email", dest="more", action="append", default=[])
+    slug_help = "the game's short name"
+    c = cmd(sub, "init", "write a commented mailref.toml (state under /var/lib/mailref when DIR is under /etc)")
+    c.add_argument("dir", nargs="?", default=".", help="the folder for mailref.toml (default: here)")
+    cmd(sub, "serve", "run the daemon: SMTP listener, IMAP poller, deadlines, delivery")
+    cmd(sub, "check", "check the configuration and connect to each server it names")
+    db = group("db", "the database schema")
+    cmd(db, "upgrade", "bring the database to the newest schema")
+
+    game = group("game", "create, list, show and steer games")
+    c = cmd(game, "create", "create a game at its own mail address")
+    c.add_argument("slug", help="short name: lower-case letters, digits, - and _")
+    c.add_argument("--variant", required=True, help="the rules: sidekick, blognomic, imperial, eire or orders")
+    c.add_argument("--address", required=True, help="the game's own mail address, where players write")
+    c.add_argument("--name", help="the game's display name (default: the variant's title)")
+    c.add_argument("--gm", help="the game master's mail address (digests and alerts)")
+    c.add_argument("--timezone", help="the zone deadlines are shown in, e.g. Europe/Paris (default: the configuration's)")
+    c.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="a game parameter; repeatable")
+    json_flag(cmd(game, "list", "list the games"))
+    c = cmd(game, "show", "show a game's state")
+    c.add_argument("slug", help=slug_help)
+    c.add_argument("--json", action="store_true", help="the stable machine-readable state (SPEC 1.5)")
+    c = cmd(game, "set", "change game parameters")
+    c.add_argument("slug", help=slug_help)
+    c.add_argument("values", nargs="+", metavar="KEY=VALUE", help="parameters to change")
+    for name, text in (("start", "open the first turn of a forming game"), ("pause", "pause a game's deadlines"),
+                       ("resume", "resume a paused game")):
+        cmd(game, name, text).add_argument("slug", help=slug_help)
+
+    player = group("player", "add players and change their status")
+    c = cmd(player, "add", "add a player")
+    c.add_argument("slug", help=slug_help)
+    c.add_argument("name", help="the player's name in the game")
+    c.add_argument("email", help="the player's mail address")
+    c.add_argument("--email", dest="more", action="append", default=[], help="another address of the player; repeatable")
     c.add_argument("--choice", action="append", default=[], metavar="KEY=VALUE", help="variant choices (Eire: color, tribe, origin)")
-    for name in ("remove", "away", "back", "idle"):
-        c = cmd(player, name)
-        c.add_argument("slug")
-        c.add_argument("name")
+    for name, text in (("remove", "remove a player from the game"), ("away", "mark a player away (no deadlines)"),
+                       ("back", "mark an away or idle player active again"), ("idle", "mark a player idle")):
+        c = cmd(player, name, text)
+        c.add_argument("slug", help=slug_help)
+        c.add_argument("name", help="the player's name")
 
-    c = cmd(sub, "office")
-    c.add_argument("slug")
-    c.add_argument("office")
-    c.add_argument("player", nargs="?")
+    c = cmd(sub, "office", "assign or vacate an office (admin, gm, historian, emperor, scribe ...)")
+    c.add_argument("slug", help=slug_help)
+    c.add_argument("office", help="the office's name")
+    c.add_argument("player", nargs="?", help="who holds it from now on (omit to vacate)")
 
-    prop = sub.add_parser("proposal", parents=[common]).add_subparsers(dest="sub", required=True)
+    prop = group("proposal", "decide a proposal by hand")
     for name in ("enact", "fail", "veto"):
-        c = cmd(prop, name)
-        c.add_argument("slug")
-        c.add_argument("number", type=int)
+        c = cmd(prop, name, f"{name} a proposal now")
+        c.add_argument("slug", help=slug_help)
+        c.add_argument("number", type=int, help="the proposal's number")
 
-    c = cmd(sub, "vote")
-    c.add_argument("slug")
-    c.add_argument("number", type=int)
-    c.add_argument("player")
-    c.add_argument("vote")
+    c = cmd(sub, "vote", "set or override a player's ballot")
+    c.add_argument("slug", help=slug_help)
+    c.add_argument("number", type=int, help="the proposal's number")
+    c.add_argument("player", help="whose ballot")
+    c.add_argument("vote", help="the vote word, e.g. FOR, AGAINST, DEF")
 
-    rule = sub.add_parser("rule", parents=[common]).add_subparsers(dest="sub", required=True)
-    c = cmd(rule, "add")
-    c.add_argument("slug")
-    c.add_argument("number")
-    c.add_argument("title")
+    rule = group("rule", "proclamations and GM corrections to the ruleset")
+    c = cmd(rule, "add", "enact a new rule")
+    c.add_argument("slug", help=slug_help)
+    c.add_argument("number", help="the rule's number")
+    c.add_argument("title", help="the rule's title")
     c.add_argument("text", help="the rule's text, or - to read it from standard input")
-    c = cmd(rule, "amend")
-    c.add_argument("slug")
-    c.add_argument("number")
+    c = cmd(rule, "amend", "replace a rule's text")
+    c.add_argument("slug", help=slug_help)
+    c.add_argument("number", help="the rule's number or title")
     c.add_argument("text", help="the new text, or - for standard input")
-    c = cmd(rule, "repeal")
-    c.add_argument("slug")
-    c.add_argument("number")
-    c = cmd(rule, "retitle")
-    c.add_argument("slug")
-    c.add_argument("number")
-    c.add_argument("title")
+    c = cmd(rule, "repeal", "repeal a rule")
+    c.add_argument("slug", help=slug_help)
+    c.add_argument("number", help="the rule's number or title")
+    c = cmd(rule, "retitle", "give a rule a new title")
+    c.add_argument("slug", help=slug_help)
+    c.add_argument("number", help="the rule's number or title")
+    c.add_argument("title", help="the new title")
 
-    c = cmd(sub, "score")
-    c.add_argument("slug")
-    c.add_argument("player")
+    c = cmd(sub, "score", "change a player's score")
+    c.add_argument("slug", help=slug_help)
+    c.add_argument("player", help="whose score")
     c.add_argument("change", help="+N, -N or =N")
-    c = cmd(sub, "deadline")
-    c.add_argument("slug")
-    c.add_argument("how", choices=["extend", "set"])
-    c.add_argument("value", help="a duration (extend) or an ISO time (set)")
+    c = cmd(sub, "deadline", "extend or set the current deadline")
+    c.add_argument("slug", help=slug_help)
+    c.add_argument("how", choices=["extend", "set"], help="extend by a duration, or set a time")
+    c.add_argument("value", help="a duration like 1d12h (extend) or an ISO time like 2026-12-05T10:00:00Z (set)")
 
-    mail = sub.add_parser("mail", parents=[common]).add_subparsers(dest="sub", required=True)
-    c = cmd(mail, "list")
-    c.add_argument("--status")
-    c.add_argument("--limit", type=int, default=50)
-    cmd(mail, "show").add_argument("id", type=int)
-    cmd(mail, "reprocess").add_argument("id", type=int)
+    mail = group("mail", "the inbox: every mail received, kept raw")
+    c = cmd(mail, "list", "list received mail, newest first")
+    c.add_argument("--status", help="only this status: new, processed, ignored or failed")
+    c.add_argument("--limit", type=int, default=50, help="at most this many (default 50)")
+    json_flag(c)
+    cmd(mail, "show", "show one received mail, raw").add_argument("id", type=_id, help="the inbox number (#ID)")
+    cmd(mail, "reprocess", "process a failed mail again").add_argument("id", type=_id, help="the inbox number (#ID)")
 
-    out = sub.add_parser("outbox", parents=[common]).add_subparsers(dest="sub", required=True)
-    c = cmd(out, "list")
-    c.add_argument("--status")
-    c.add_argument("--limit", type=int, default=50)
-    cmd(out, "retry").add_argument("id", type=int, nargs="?")
-    cmd(out, "drop").add_argument("id", type=int)
+    out = group("outbox", "the outbox: every mail sent or waiting")
+    c = cmd(out, "list", "list outgoing mail, newest first")
+    c.add_argument("--status", help="only this status: queued, sending, sent, failed or dropped")
+    c.add_argument("--limit", type=int, default=50, help="at most this many (default 50)")
+    json_flag(c)
+    cmd(out, "retry", "send failed or waiting mail now").add_argument(
+        "id", type=_id, nargs="?", help="only this outgoing mail (default: every failed or waiting one)")
+    cmd(out, "drop", "give up an outgoing mail for good (recorded with --as and --reason)").add_argument(
+        "id", type=_id, help="the outgoing mail's number (#ID)")
 
-    cmd(sub, "digest").add_argument("slug")
-    site = sub.add_parser("site", parents=[common], help="the published pages (§4.5)").add_subparsers(dest="sub", required=True)
-    cmd(site, "build", help="rebuild the published site now (every game, or SLUG)").add_argument(
-        "slug", nargs="?", help="one game (default: every game)")
-    cmd(sub, "replay").add_argument("slug", nargs="?")
+    cmd(sub, "digest", "send the GM's digest now").add_argument("slug", help=slug_help)
+    cmd(sub, "replay", "rebuild games from their journal and compare with the live state").add_argument(
+        "slug", nargs="?", help="only this game (default: every game)")
+    site = group("site", "the published pages (SPEC 4.5)")
+    cmd(site, "build", "rebuild the published site now (every game, or SLUG)").add_argument(
+        "slug", nargs="?", help="only this game (default: every game)")
     return p
 
 
@@ -163,12 +194,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return run(args)
     except Usage as e:
-        print(f"mailref: {e}", file=sys.stderr)
+        print(f"mailref: {printable(e)}", file=sys.stderr)
         return 2
     except (Refused, config_mod.ConfigError) as e:
-        reason = e.reason if isinstance(e, Refused) else str(e)
-        print(f"mailref: refused: {printable(reason)}", file=sys.stderr)
-        return 1
+        return _refused(e.reason if isinstance(e, Refused) else str(e), getattr(e, "hint", ""))
     except Exception as e:
         # Operational errors (a locked or read-only database, a port in use) are one line.
         from mailref.daemon import Fatal
@@ -178,9 +207,47 @@ def main(argv: list[str] | None = None) -> int:
             print(f"mailref: {printable(e)}", file=sys.stderr)
             return 1
         if is_store_fault(e):
-            print(f"mailref: {printable(describe(e))}", file=sys.stderr)
+            print(f"mailref: {printable(describe(e, _database_path(args)))}", file=sys.stderr)
             return 1
         raise
+
+
+def _database_path(args):
+    from mailref.check import sqlite_path
+
+    try:
+        return sqlite_path(config_mod.load(args.config).database)
+    except config_mod.ConfigError:
+        return None
+
+
+def _refused(reason: str, hint: str = "") -> int:
+    # One line (SPEC 1.4): the engine's hint, e.g. the known keys, follows the reason.
+    print(f"mailref: refused: {printable(reason)}" + (f"; {printable(hint)}" if hint.strip() else ""), file=sys.stderr)
+    return 1
+
+
+# Commands that only read: they never create a database (SPEC 1.4).
+READ_ONLY = {("game", "list"), ("game", "show"), ("mail", "list"), ("mail", "show"), ("outbox", "list"),
+             ("replay", None), ("site", "build")}
+
+
+def _open_referee(cfg, key: tuple[str, str | None]):
+    """The referee on the configured database. A command that only reads refuses when there is
+    none (a wrong directory or --config would otherwise show an empty, new one); a changing
+    command that creates one says so."""
+    from mailref.check import sqlite_path
+    from mailref.referee import Referee
+
+    path = sqlite_path(cfg.database)
+    if path is not None and not path.exists():
+        if key in READ_ONLY:
+            where = f" (configuration {cfg.path})" if cfg.path else " (embedded defaults: ./var under this folder)"
+            raise Refused(f"there is no database at {path}{where}")
+        referee = Referee.from_config(cfg)
+        print(f"mailref: created a new database at {path}", file=sys.stderr)
+        return referee
+    return Referee.from_config(cfg)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -193,21 +260,52 @@ def run(args: argparse.Namespace) -> int:
         from mailref.daemon import serve
 
         return serve(cfg)
-    from mailref.referee import Referee
+    if args.cmd == "check":
+        from mailref import check
 
-    referee = Referee.from_config(cfg)
+        return check.run(cfg, lambda line: print(printable(line)))
+    key = (args.cmd, getattr(args, "sub", None))
+    handler = COMMANDS.get(key) or COMMANDS.get((args.cmd, None))
+    referee = _open_referee(cfg, key if key in COMMANDS else (args.cmd, None))
     who = args.who or os.environ.get("SUDO_USER") or getpass.getuser()
-    handler = COMMANDS.get((args.cmd, getattr(args, "sub", None))) or COMMANDS.get((args.cmd, None))
-    return handler(referee, args, who)
+    try:
+        return handler(referee, args, who)
+    finally:
+        referee.store.dispose()
 
 
 def _done(outcome) -> int:
     if not outcome.ok:
-        print(f"mailref: refused: {outcome.reason}", file=sys.stderr)
-        return 1
+        return _refused(outcome.reason, outcome.hint)
     for line in outcome.lines:
-        print(line)
+        print(printable(line))
     return 0
+
+
+def _json(doc: Any) -> None:
+    """One JSON document; control characters escaped even where JSON would allow them raw."""
+    text = json.dumps(doc, indent=2, ensure_ascii=False, default=str)
+    print(_RAW_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text))
+
+
+_RAW_IN_JSON = re.compile("[\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+
+
+def _table(headers: list[str], rows: list[list[Any]]) -> None:
+    """Columns under a header row; every cell escaped, so mail text cannot drive the terminal."""
+    cells = [[printable(c) for c in r] for r in rows]
+    widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(headers)]
+    for r in [headers, *cells]:
+        print("  ".join(c.ljust(w) for c, w in zip(r[:-1], widths[:-1], strict=True)) + ("  " if len(r) > 1 else "") + r[-1])
+
+
+def _address(value: str, what: str) -> str:
+    from mailref.mail.address import problem
+
+    why = problem(value)
+    if why:
+        raise Refused(f"{what} {value!r} {why}")
+    return value.strip()
 
 
 def _act(referee, args, who: str, action: dict[str, Any]) -> int:
@@ -232,12 +330,14 @@ def cmd_game_create(referee, args, who):
         raise Refused(f"unknown variant {args.variant!r} (known: {', '.join(sorted(VARIANTS))})")
     if not re.fullmatch(r"[a-z0-9][a-z0-9_-]{0,63}", args.slug):
         raise Refused(f"{args.slug!r} is not a slug (lower-case letters, digits, - and _)")
-    if "@" not in args.address:
-        raise Refused(f"{args.address!r} is not a mail address")
+    address = _address(args.address, "--address")
+    gm = _address(args.gm, "--gm") if args.gm is not None else None
     cfg = config_mod.load(args.config)
-    referee.create_game(args.slug, args.variant, args.address, args.name, args.gm,
-                        args.timezone or cfg.timezone, _kv(args.set))
-    print(f"game {args.slug} ({args.variant}) created at {args.address}")
+    zone = args.timezone or cfg.timezone
+    if not config_mod.valid_zone(zone):
+        raise Refused(f"--timezone {zone!r} is not a time zone (write e.g. Europe/Paris or UTC)")
+    referee.create_game(args.slug, args.variant, address, args.name, gm, zone, _kv(args.set))
+    print(f"game {args.slug} ({args.variant}) created at {address}")
     return 0
 
 
@@ -245,22 +345,27 @@ def cmd_game_list(referee, args, who):
     from mailref.store import Game
 
     with referee.store() as s:
-        for g in s.scalars(select(Game).order_by(Game.slug)):
-            st = g.state
-            print(f"{g.slug}\t{g.variant}\t{st['status']}\t{g.address}\t{len([p for p in st['players'] if p['status'] != 'left'])} players")
+        games = [{"slug": g.slug, "name": g.state["name"], "variant": g.variant, "status": g.state["status"],
+                  "address": g.address, "players": len([p for p in g.state["players"] if p["status"] != "left"])}
+                 for g in s.scalars(select(Game).order_by(Game.slug))]
+    if args.json:
+        _json(games)
+        return 0
+    _table(["SLUG", "VARIANT", "STATUS", "ADDRESS", "PLAYERS", "NAME"],
+           [[g["slug"], g["variant"], g["status"], g["address"], g["players"], g["name"]] for g in games])
     return 0
 
 
 def cmd_game_show(referee, args, who):
     state = referee.state(args.slug)
     if args.json:
-        print(json.dumps(public_view(state), indent=2, ensure_ascii=False))
+        _json(public_view(state))
         return 0
     from mailref.engine import get_variant
 
-    print(f"{state['name']} ({state['slug']}, {state['variant']}) at {state['address']}")
+    print(printable(f"{state['name']} ({state['slug']}, {state['variant']}) at {state['address']}"))
     for line in get_variant(state["variant"]).status_lines(state):
-        print(line)
+        print(printable(line))
     return 0
 
 
@@ -273,8 +378,10 @@ def cmd_game_simple(referee, args, who):
 
 
 def cmd_player_add(referee, args, who):
-    return _act(referee, args, who, {"type": "player_add", "name": args.name, "address": args.email,
-                                     "more": args.more, "choices": {k.lower(): v for k, v in _kv(args.choice).items()}})
+    email = _address(args.email, "address")
+    more = [_address(a, "--email") for a in args.more]
+    return _act(referee, args, who, {"type": "player_add", "name": args.name, "address": email,
+                                     "more": more, "choices": {k.lower(): v for k, v in _kv(args.choice).items()}})
 
 
 def cmd_player_status(referee, args, who):
@@ -353,9 +460,20 @@ def _newest(referee, model, args) -> list:
 def cmd_mail_list(referee, args, who):
     from mailref.store import InboxMessage
 
-    for m in _newest(referee, InboxMessage, args):
-        print(f"#{m.id}\t{m.status}\t{iso(m.received_at)}\t{m.game_slug or '-'}\t{m.sender or m.mail_from or '-'}\t{m.subject}\t{m.verdict[:80]}")
+    mails = [{"id": m.id, "status": m.status, "received_at": iso(m.received_at), "game": m.game_slug,
+              "sender": m.sender or m.mail_from, "subject": m.subject, "verdict": m.verdict}
+             for m in _newest(referee, InboxMessage, args)]
+    if args.json:
+        _json(mails)
+        return 0
+    _table(["ID", "STATUS", "RECEIVED", "GAME", "SENDER", "SUBJECT", "VERDICT"],
+           [[f"#{m['id']}", m["status"], m["received_at"], m["game"] or "-", m["sender"] or "-",
+             _cut(m["subject"], 50), _cut(m["verdict"], 80)] for m in mails])
     return 0
+
+
+def _cut(text: str, n: int) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
 
 
 def cmd_mail_show(referee, args, who):
@@ -366,9 +484,9 @@ def cmd_mail_show(referee, args, who):
         if m is None:
             raise Refused(f"there is no message #{args.id}")
         for k in ("id", "status", "source", "message_id", "sender", "subject", "game_slug", "attempts", "verdict", "error"):
-            print(f"{k}: {getattr(m, k)}")
+            print(printable(f"{k}: {getattr(m, k)}", keep_newlines=k == "error"))
         print(f"received_at: {iso(m.received_at)}\nsize: {m.size}\n")
-        print(m.raw.decode("utf-8", "replace"))
+        print(printable(m.raw.decode("utf-8", "replace").replace("\r\n", "\n"), keep_newlines=True))
     return 0
 
 
@@ -391,8 +509,18 @@ def cmd_mail_reprocess(referee, args, who):
 def cmd_outbox_list(referee, args, who):
     from mailref.store import OutboxMessage
 
-    for m in _newest(referee, OutboxMessage, args):
-        print(f"#{m.id}\t{m.status}\t{m.kind}\t{','.join(m.recipients)}\t{m.subject}\tattempts={m.attempts}\t{m.last_error[:60]}")
+    rows = [{"id": m.id, "status": m.status, "kind": m.kind, "game": m.game_slug, "recipients": m.recipients,
+             "subject": m.subject, "attempts": m.attempts, "created_at": iso(m.created_at),
+             "sent_at": iso(m.sent_at) if m.sent_at else None, "last_error": m.last_error,
+             "claimed_by": m.claimed_by, "dropped_by": m.dropped_by, "drop_reason": m.drop_reason or None}
+            for m in _newest(referee, OutboxMessage, args)]
+    if args.json:
+        _json(rows)
+        return 0
+    _table(["ID", "STATUS", "KIND", "TO", "ATTEMPTS", "SUBJECT", "LAST ERROR"],
+           [[f"#{m['id']}", m["status"], m["kind"], ",".join(m["recipients"]), m["attempts"], _cut(m["subject"], 50),
+             _cut(m["last_error"] or (f"dropped by {m['dropped_by']}: {m['drop_reason'] or ''}" if m["dropped_by"] else ""), 60)]
+            for m in rows])
     return 0
 
 
@@ -442,7 +570,7 @@ def cmd_outbox_drop(referee, args, who):
             raise Refused(f"outgoing message #{args.id} is being sent by {r.claimed_by} right now; try again in a minute")
         r.status, r.dropped_by, r.dropped_at, r.drop_reason = "dropped", who, now, args.reason or ""
         r.claimed_by = r.lease_until = None
-    print(f"outgoing message #{args.id} dropped by {who}" + (f": {args.reason}" if args.reason else ""))
+    print(printable(f"outgoing message #{args.id} dropped by {who}" + (f": {args.reason}" if args.reason else "")))
     return 0
 
 
@@ -467,7 +595,7 @@ def cmd_replay(referee, args, who):
                 bad += 1
                 print(f"{g.slug}: DIFFERS after {len(entries)} journal entries")
                 for d in diffs:
-                    print(f"  {d}")
+                    print(f"  {printable(d)}")
             else:
                 print(f"{g.slug}: identical after {len(entries)} journal entries")
     if bad:

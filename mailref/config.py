@@ -287,11 +287,46 @@ def load(path: str | os.PathLike | None = None) -> Config:
     return cfg
 
 
+def valid_zone(name: str) -> bool:
+    """NAME is an IANA time zone (not a path: `../../etc/passwd` is refused)."""
+    from zoneinfo import ZoneInfo
+
+    if not re.fullmatch(r"[A-Za-z0-9_+-]+(/[A-Za-z0-9_+-]+)*", name or ""):
+        return False
+    try:
+        ZoneInfo(name)
+    except Exception:
+        return False
+    return True
+
+
+SERVICE_STATE = Path("/var/lib/mailref")  # the unit's StateDirectory= and WorkingDirectory=
+
+
+def state_dir_for(folder: Path) -> Path | None:
+    """Where a configuration in FOLDER keeps its state: under /etc (read-only to the service,
+    ProtectSystem=strict) it is the unit's /var/lib/mailref; elsewhere None, meaning the
+    relative `var/` beside the file."""
+    resolved = folder.resolve()
+    return SERVICE_STATE if resolved == Path("/etc") or Path("/etc") in resolved.parents else None
+
+
+def init_text(folder: str | os.PathLike = ".") -> str:
+    """The commented mailref.toml `mailref init FOLDER` writes."""
+    state = state_dir_for(Path(folder))
+    if state is None:
+        return DEFAULT_TOML
+    return (DEFAULT_TOML
+            .replace('"sqlite:///var/mailref.sqlite3"', f'"sqlite:///{state}/mailref.sqlite3"')
+            .replace('maildir = "var/outbox"', f'maildir = "{state}/outbox"')
+            .replace('dir = "var/site"', f'dir = "{state}/site"'))
+
+
 def init(folder: str | os.PathLike = ".") -> Path:
     """Write a commented mailref.toml with the defaults; refuse to overwrite."""
     p = Path(folder) / "mailref.toml"
     if p.exists():
         raise ConfigError(f"{p}: already exists; not overwritten")
     p.parent.mkdir(parents=True, exist_ok=True)
-    p.write_text(DEFAULT_TOML)
+    p.write_text(init_text(folder))
     return p

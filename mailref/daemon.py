@@ -124,6 +124,7 @@ class Daemon:
             await asyncio.to_thread(self._locked, self.deliverer.deliver, utcnow())
         except Exception as e:
             self._failed("delivery", e)
+        self.deliverer.close()
         self.referee.store.dispose()
 
     async def process_loop(self) -> None:
@@ -192,8 +193,8 @@ class Fatal(Exception):
 
 
 def _why(e: BaseException) -> str:
-    if isinstance(e, OSError) and e.strerror:
-        return e.strerror.lower()
+    if isinstance(e, OSError) and e.errno:
+        return os.strerror(e.errno).lower()
     cause = e.__cause__ or e.__context__
     return _why(cause) if cause is not None and cause is not e else f"{type(e).__name__}: {e}"
 
@@ -213,7 +214,9 @@ def serve(cfg: Config) -> int:
         daemon = Daemon(cfg)
     except Exception as e:
         if is_store_fault(e):
-            raise Fatal(f"database {cfg.database}: {describe(e)}") from None
+            from mailref.check import sqlite_path
+
+            raise Fatal(f"database {cfg.database}: {describe(e, sqlite_path(cfg.database))}") from None
         raise
     asyncio.run(daemon.run())
     return 0

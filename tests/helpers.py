@@ -100,7 +100,8 @@ def wait_for(pred, timeout: float = 30.0):
 def maildir_mails(site: Path) -> list:
     """What a daemon run in SITE wrote to its outbox Maildir."""
     p = site / "var" / "outbox"
-    return list(mailbox.Maildir(str(p))) if p.exists() else []
+    # cur/ last: the daemon may be creating the folders right now.
+    return list(mailbox.Maildir(str(p))) if (p / "cur").exists() else []
 
 
 def assert_replays(referee) -> None:

@@ -104,6 +104,7 @@ class Daemon:
         sockpath = site.root / f"notify-{time.monotonic_ns()}.sock"
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         self.sock.bind(str(sockpath))
+        sockpath.chmod(0o777)  # a daemon run as another user may notify too
         self.sock.settimeout(60)
         self.log_path = site.root / f"serve-{time.monotonic_ns()}.log"
         self.log = open(self.log_path, "w+")
@@ -119,7 +120,8 @@ class Daemon:
         return self
 
     def stderr(self) -> str:
-        self.log.flush()
+        if not self.log.closed:
+            self.log.flush()
         return self.log_path.read_text()
 
     def stop(self) -> int:

@@ -17,11 +17,14 @@ import os
 import smtplib
 import socket
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
 from sqlalchemy import and_, or_, select, update
+from sqlalchemy.orm import Session
 
 from mailref.config import SmtpOut
 from mailref.mail import address
@@ -73,7 +76,7 @@ class Deliverer:
         free = self._free(now)
         due = and_(free, OutboxMessage.id == only) if only is not None else and_(
             free, or_(OutboxMessage.status == "sending", OutboxMessage.next_attempt_at <= now))
-        with self.store() as s, s.begin():
+        with self._durable() as s:
             q = select(OutboxMessage.id).where(due).order_by(OutboxMessage.id).limit(limit)
             if s.get_bind().dialect.name == "postgresql":
                 # Another process's claim in flight is skipped, not waited for.
@@ -90,6 +93,21 @@ class Deliverer:
             if not mine:
                 return []
             return list(s.scalars(select(OutboxMessage).where(OutboxMessage.id.in_(mine)).order_by(OutboxMessage.id)))
+
+    @contextmanager
+    def _durable(self) -> Iterator[Session]:
+        """A transaction that is on disk when it returns, even on SQLite with synchronous=NORMAL:
+        a claim lost to a crash or a failing disk would send the whole batch again."""
+        with self.store.engine.connect() as conn:
+            raw = conn.connection.dbapi_connection if conn.dialect.name == "sqlite" else None
+            if raw is not None:
+                raw.execute("PRAGMA synchronous=FULL")  # not allowed inside the transaction
+            try:
+                with Session(bind=conn, expire_on_commit=False) as s, s.begin():
+                    yield s
+            finally:
+                if raw is not None:
+                    raw.execute("PRAGMA synchronous=NORMAL")
 
     # ---- transports -------------------------------------------------------------
     def _connect(self) -> smtplib.SMTP:
@@ -205,7 +223,7 @@ class Deliverer:
 
     def _mark(self, now: datetime, done: list[tuple[OutboxMessage, Result]]) -> None:
         failed_now = []
-        with self.store() as s, s.begin():
+        with self._durable() as s:
             for claimed, res in done:
                 row = s.get(OutboxMessage, claimed.id)
                 if row is None:
@@ -268,6 +286,14 @@ class Deliverer:
         self.unmarked_alerted = False
         self.faults.cleared("outbox: cannot mark delivered rows")
         return True
+
+    def close(self) -> None:
+        """At stop: say which rows went out without being recorded, and what happens to them."""
+        if self.unmarked:
+            ids = ", ".join(f"#{i}" for i in sorted(self.unmarked))
+            log.error("outbox: %s delivered but not marked sent (the store refused); they stay claimed and are "
+                      "sent again when the claim runs out (%d minutes) unless you run `mailref outbox drop ID`",
+                      ids, LEASE.total_seconds() // 60)
 
     # ---- telling the GM ---------------------------------------------------------
     def _alert(self, s, row: OutboxMessage, now: datetime) -> None:

@@ -5,6 +5,7 @@ clears, so a fault never floods the log (SPEC §7)."""
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 from sqlalchemy.exc import DBAPIError, OperationalError
 
@@ -15,8 +16,12 @@ def is_store_fault(exc: BaseException) -> bool:
         isinstance(exc, DBAPIError) and exc.connection_invalidated)
 
 
-def describe(exc: BaseException) -> str:
-    """One line saying what is wrong with the store and what to do."""
+def describe(exc: BaseException, path: Path | None = None) -> str:
+    """One line saying what is wrong with the store (the SQLite file PATH, if known) and what to do."""
+    if path is not None:
+        why = _probe(path.parent)
+        if why:
+            return why
     orig = getattr(exc, "orig", None) or exc
     text = str(orig).strip().splitlines()[0] if str(orig).strip() else type(orig).__name__
     low = text.lower()
@@ -33,6 +38,24 @@ def describe(exc: BaseException) -> str:
     if "could not connect" in low or "connection refused" in low:
         return f"the database server is unreachable ({text})"
     return f"{type(orig).__name__}: {text}"
+
+
+def _probe(folder: Path) -> str | None:
+    """Try to write in FOLDER, as SQLite must for its -wal and -shm files."""
+    import errno
+    import tempfile
+
+    try:
+        with tempfile.TemporaryFile(dir=folder, prefix=".mailref-probe-"):
+            return None
+    except OSError as e:
+        if e.errno == errno.EROFS:
+            return f"the filesystem holding {folder} is read-only (remounted after a disk error?): make it writable"
+        if e.errno == errno.ENOSPC:
+            return f"the disk holding {folder} is full: free space"
+        if e.errno in (errno.EACCES, errno.EPERM):
+            return f"{folder} is not writable by this user: the database needs it writable for its -wal and -shm files"
+        return None
 
 
 class FaultLog:

@@ -1,0 +1,176 @@
+"""`mailref check`: the configuration, then a real connection to each server it names
+(the database, the IMAP mailbox, the SMTP relay) and the folders it writes, one line per
+check. Nothing is changed: no database is created, no mail is sent or moved."""
+
+from __future__ import annotations
+
+import os
+import smtplib
+import socket
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from mailref.config import Config
+
+TIMEOUT = 10
+
+
+@dataclass
+class Check:
+    ok: bool
+    what: str
+    detail: str
+
+    def line(self) -> str:
+        return f"{'ok  ' if self.ok else 'FAIL'}  {self.what}: {self.detail}"
+
+
+def sqlite_path(url: str) -> Path | None:
+    if url.startswith("sqlite:///") and ":memory:" not in url:
+        return Path(url[len("sqlite:///"):].split("?", 1)[0])
+    return None
+
+
+def _writable_folder(p: Path) -> bool:
+    """P exists and is writable, or could be created."""
+    while not p.exists():
+        if p.parent == p:
+            return False
+        p = p.parent
+    return p.is_dir() and os.access(p, os.W_OK | os.X_OK)
+
+
+def check_database(cfg: Config) -> Check:
+    from sqlalchemy import create_engine, text
+
+    path = sqlite_path(cfg.database)
+    what = f"database {path or cfg.database.split('@')[-1]}"
+    if path is not None and not path.exists():
+        if _writable_folder(path.parent):
+            return Check(True, what, "none yet; `mailref serve` or a changing command creates it")
+        return Check(False, what, f"none yet, and {path.parent} is not writable")
+    engine = create_engine(cfg.database, connect_args={"timeout": 2} if path else {"connect_timeout": TIMEOUT})
+    try:
+        with engine.connect() as c:
+            version = c.execute(text("SELECT version_num FROM alembic_version")).scalar()
+            if path is not None:
+                # Take the write lock and let it go: a read-only file or a held lock shows here.
+                c.exec_driver_sql("BEGIN IMMEDIATE")
+                c.exec_driver_sql("ROLLBACK")
+        return Check(True, what, f"opens and is writable, schema {version}")
+    except Exception as e:
+        from mailref.store.faults import describe
+
+        return Check(False, what, describe(e))
+    finally:
+        engine.dispose()
+
+
+def check_imap(cfg: Config) -> Check:
+    from imapclient import IMAPClient
+
+    i = cfg.imap
+    what = f"IMAP {i.username}@{i.host}:{i.port}"
+    try:
+        c = IMAPClient(i.host, port=i.port, ssl=i.ssl, timeout=TIMEOUT)
+    except OSError as e:
+        return Check(False, what, f"unreachable: {_why(e)}")
+    try:
+        c.login(i.username, i.password)
+        info = c.select_folder(i.folder, readonly=True)
+        return Check(True, what, f"login ok, {i.folder} has {info.get(b'EXISTS', '?')} message(s)")
+    except Exception as e:
+        return Check(False, what, f"{_why(e)}")
+    finally:
+        try:
+            c.logout()
+        except Exception:
+            pass
+
+
+def check_smtp_out(cfg: Config) -> Check:
+    r = cfg.smtp_out
+    what = f"SMTP relay {r.host}:{r.port}"
+    try:
+        smtp = smtplib.SMTP(r.host, r.port, timeout=TIMEOUT)
+    except (OSError, smtplib.SMTPException) as e:
+        return Check(False, what, f"unreachable: {_why(e)}")
+    try:
+        code, _ = smtp.ehlo()
+        if code != 250:
+            return Check(False, what, f"EHLO answered {code}")
+        steps = ["EHLO ok"]
+        if r.starttls:
+            smtp.starttls()
+            smtp.ehlo()
+            steps.append("STARTTLS ok")
+        if r.username:
+            smtp.login(r.username, r.password)
+            steps.append(f"login as {r.username} ok")
+        return Check(True, what, ", ".join(steps))
+    except smtplib.SMTPAuthenticationError as e:
+        return Check(False, what, f"login refused: {e.smtp_code} {e.smtp_error.decode('utf-8', 'replace')}")
+    except (OSError, smtplib.SMTPException) as e:
+        return Check(False, what, _why(e))
+    finally:
+        try:
+            smtp.quit()
+        except (OSError, smtplib.SMTPException):
+            smtp.close()
+
+
+def check_smtp_in(cfg: Config) -> Check:
+    s = cfg.smtp_in
+    what = f"SMTP listener {s.host}:{s.port}"
+    try:
+        with socket.create_connection((s.host, s.port), timeout=2) as c:
+            banner = c.recv(200).decode("ascii", "replace").strip()
+        return Check(True, what, f"in use, answering {banner[:60]!r} (a running mailref serve?)")
+    except OSError:
+        pass
+    try:
+        with socket.socket(socket.AF_INET6 if ":" in s.host else socket.AF_INET) as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind((s.host, s.port))
+        return Check(True, what, "free: `mailref serve` can listen there")
+    except OSError as e:
+        return Check(False, what, f"cannot listen: {_why(e)}")
+
+
+def check_maildir(cfg: Config) -> Check:
+    p = cfg.outbox_maildir
+    ok = _writable_folder(p)
+    return Check(ok, f"outbox Maildir {p}", "writable" if ok else "not writable (outgoing mail would wait)")
+
+
+def _why(e: BaseException) -> str:
+    if isinstance(e, OSError) and e.strerror:
+        return e.strerror.lower()
+    return f"{e}" or type(e).__name__
+
+
+def checks(cfg: Config) -> Iterator[Callable[[Config], Check]]:
+    yield check_database
+    if cfg.smtp_in:
+        yield check_smtp_in
+    if cfg.imap:
+        yield check_imap
+    if cfg.smtp_out:
+        yield check_smtp_out
+    else:
+        yield check_maildir
+
+
+def run(cfg: Config, out: Callable[[str], None]) -> int:
+    """Run every check, print one line each; 0 when all pass."""
+    out(Check(True, "configuration", str(cfg.path) if cfg.path else "embedded defaults").line())
+    failed = 0
+    for fn in checks(cfg):
+        try:
+            result = fn(cfg)
+        except Exception as e:  # a check must report, never crash the others
+            result = Check(False, fn.__name__.removeprefix("check_"), f"{type(e).__name__}: {e}")
+        failed += not result.ok
+        out(result.line())
+    return 1 if failed else 0

@@ -1,0 +1,240 @@
+"""Faults an operator meets (issue 12): a database that turns read-only, a full disk, a lock
+held by another process. Each gives one clear log line, 451 at the listener, no resend
+loop, and a clean start once the fault is gone; read-only -wal/-shm files left behind are
+repaired at start. The disks are real: small ext4 filesystems on loop devices (root only)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import smtplib
+import sqlite3
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+from ops import CountingSink, Daemon, Site
+from sqlalchemy import select
+
+from helpers import mail, wait_for
+from mailref.door import Settings
+from mailref.referee import Referee
+from mailref.store import InboxMessage, OutboxMessage, open_store
+from mailref.timeutil import utcnow
+
+G = "nomes@ref.example"
+root_only = pytest.mark.skipif(os.geteuid() != 0, reason="loop mounts and other users need root")
+
+
+class SmallDisk:
+    """An ext4 filesystem of a few MB on a loop device, mounted with errors=remount-ro."""
+
+    def __init__(self, where: Path, size: str = "24M"):
+        self.image, self.mnt = where / "disk.img", where / "disk"
+        self.mnt.mkdir()
+        subprocess.run(["truncate", "-s", size, str(self.image)], check=True)
+        subprocess.run(["mkfs.ext4", "-q", "-F", str(self.image)], check=True, capture_output=True)
+        self.mount()
+
+    def mount(self) -> None:
+        r = subprocess.run(["mount", "-o", "loop,errors=remount-ro", str(self.image), str(self.mnt)],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            pytest.skip(f"cannot mount a loop device here: {r.stderr.strip()}")
+
+    def device(self) -> str:
+        for line in Path("/proc/mounts").read_text().splitlines():
+            dev, point = line.split()[:2]
+            if point == str(self.mnt):
+                return Path(dev).name
+        raise AssertionError("not mounted")
+
+    def turn_read_only(self) -> None:
+        """What the kernel does on a filesystem error: remount read-only under the open files."""
+        Path(f"/sys/fs/ext4/{self.device()}/trigger_fs_error").write_text("mailref test\n")
+
+    def repair(self) -> None:
+        """The operator's fix: unmount, fsck, mount again read-write."""
+        subprocess.run(["umount", str(self.mnt)], check=True)
+        subprocess.run(["e2fsck", "-fy", str(self.image)], capture_output=True)
+        self.mount()
+
+    def fill(self) -> Path:
+        filler = self.mnt / "filler"
+        subprocess.run(["dd", "if=/dev/zero", f"of={filler}", "bs=1M"], capture_output=True)
+        return filler
+
+    def remove(self) -> None:
+        subprocess.run(["umount", "-l", str(self.mnt)], capture_output=True)
+
+
+@pytest.fixture
+def disk(tmp_path):
+    if not shutil.which("mkfs.ext4") or os.geteuid() != 0:
+        pytest.skip("needs root and mkfs.ext4 for a loop-mounted filesystem")
+    d = SmallDisk(tmp_path)
+    yield d
+    d.remove()
+
+
+def seed(db: Path, *players: str) -> None:
+    referee = Referee(open_store(f"sqlite:///{db}"), Settings("referee@ref.example", "gm@ref.example"), utcnow)
+    try:
+        referee.create_game("nomes", "sidekick", G, gm="gm@ref.example")
+        for name in players:
+            referee.admin("nomes", {"type": "player_add", "name": name, "address": f"{name.lower()}@x.org"}, "test")
+    finally:
+        referee.store.dispose()
+
+
+def outbox_rows(db: Path) -> list[OutboxMessage]:
+    store = open_store(f"sqlite:///{db}")
+    try:
+        with store() as s:
+            return list(s.scalars(select(OutboxMessage).order_by(OutboxMessage.id)))
+    finally:
+        store.dispose()
+
+
+def send(port: int, raw: bytes, frm: str = "p@x.org", to: str = G) -> tuple[int, str]:
+    """The listener's answer to DATA: (code, text)."""
+    with smtplib.SMTP("127.0.0.1", port, timeout=60) as c:
+        try:
+            c.sendmail(frm, [to], raw)
+        except smtplib.SMTPDataError as e:
+            return e.smtp_code, e.smtp_error.decode()
+    return 250, ""
+
+
+def lines_with(text: str, word: str) -> list[str]:
+    return [ln for ln in text.splitlines() if word in ln]
+
+
+@root_only
+def test_a_database_turning_read_only_mid_batch_sends_nothing_twice_and_starts_clean_after(tmp_path, disk):
+    db = disk.mnt / "mailref.sqlite3"
+    seed(db, "Alice", "Bob")
+    queued = len(outbox_rows(db))
+
+    def fault_on_first_delivery(envelope):
+        if not getattr(fault_on_first_delivery, "done", False):
+            fault_on_first_delivery.done = True
+            disk.turn_read_only()
+
+    with CountingSink(on_data=fault_on_first_delivery) as sink:
+        site = Site(tmp_path, relay_port=sink.port, database=str(db))
+        with site.serve() as daemon:
+            wait_for(lambda: len(sink.mails) >= queued + 1, 30)  # the batch, then one alert past the store
+            assert send(site.smtp_port, mail("carol@x.org", G, "[Help]"))[0] == 451
+            time.sleep(4)  # a loop would resend every second
+            counts = sink.message_ids()
+            assert sorted(counts.values()) == [1] * (queued + 1), counts
+            assert [m["X-Mailref-Kind"] for m in sink.parsed()].count("alert") == 1
+            assert daemon.stop() == 0
+        log = daemon.stderr()
+        assert len(lines_with(log, "cannot mark delivered rows")) == 1, log
+        assert len(lines_with(log, "refused with 451")) == 1 and "read-only" in lines_with(log, "451")[0]
+        assert "Traceback" not in log
+
+        disk.repair()
+        with site.serve() as daemon:
+            assert send(site.smtp_port, mail("carol@x.org", G, "[Help]"))[0] == 250
+            wait_for(lambda: len(sink.mails) >= queued + 2, 30)
+            time.sleep(2)
+            assert daemon.stop() == 0
+        assert "Traceback" not in daemon.stderr() and "ERROR" not in daemon.stderr(), daemon.stderr()
+    assert sorted(sink.message_ids().values()) == [1] * (queued + 2)
+
+
+@root_only
+def test_a_database_read_only_at_start_is_one_line_and_exit_1(tmp_path, disk):
+    db = disk.mnt / "mailref.sqlite3"
+    seed(db, "Alice")
+    disk.turn_read_only()
+    site = Site(tmp_path, database=str(db))
+    r = site.cli("serve", timeout=120)
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    assert "read-only" in r.stderr.strip().splitlines()[-1]
+    for args in (("score", "nomes", "Alice", "+1"), ("game", "show", "nomes")):
+        r = site.cli(*args)  # SQLite in WAL mode cannot even read without writing its -shm
+        assert r.returncode == 1 and r.stderr.count("\n") == 1 and "read-only" in r.stderr, r.stderr
+
+
+@root_only
+def test_a_full_disk_answers_451_and_the_mail_is_taken_once_there_is_room(tmp_path, disk):
+    db = disk.mnt / "mailref.sqlite3"
+    seed(db, "Alice")
+    site = Site(tmp_path, database=str(db))
+    big = mail("alice@x.org", G, "[Help]", "a long letter\n" * 200_000)  # ~3 MB: new pages must be written
+    with site.serve() as daemon:
+        filler = disk.fill()
+        code, text = send(site.smtp_port, big, "alice@x.org")
+        assert code == 451, text
+        filler.unlink()
+        assert send(site.smtp_port, big, "alice@x.org")[0] == 250
+        assert daemon.stop() == 0
+    log = daemon.stderr()
+    assert len(lines_with(log, "refused with 451")) == 1 and "full" in lines_with(log, "451")[0], log
+    assert "Traceback" not in log
+    with site.serve() as daemon:
+        assert daemon.stop() == 0
+    assert "ERROR" not in daemon.stderr()
+
+
+def test_a_lock_held_by_another_process_answers_451_then_recovers(tmp_path):
+    site = Site(tmp_path)
+    seed(site.db, "Alice")
+    with site.serve(MAILREF_LOCK_WAIT="0.5") as daemon:
+        locker = sqlite3.connect(site.db, isolation_level=None)
+        locker.execute("BEGIN EXCLUSIVE")
+        try:
+            assert send(site.smtp_port, mail("alice@x.org", G, "[Help]"), "alice@x.org")[0] == 451
+        finally:
+            locker.execute("ROLLBACK")
+            locker.close()
+        assert send(site.smtp_port, mail("alice@x.org", G, "[Help]"), "alice@x.org")[0] == 250
+        store = open_store(f"sqlite:///{site.db}")
+        try:
+            with store() as s:
+                assert wait_for(lambda: s.scalar(select(InboxMessage.status)) == "processed" or s.rollback(), 20)
+        finally:
+            store.dispose()
+        assert daemon.stop() == 0
+    log = daemon.stderr()
+    assert len(lines_with(log, "refused with 451")) == 1 and "locked" in lines_with(log, "451")[0], log
+    assert "Traceback" not in log
+
+
+@root_only
+def test_wal_and_shm_left_read_only_after_a_read_only_period_are_repaired_at_start(tmp_path):
+    nobody = 65534
+    home = Path(tempfile.mkdtemp(prefix="mailref-shm-"))
+    try:
+        home.chmod(0o755)
+        site = Site(home, smtp_in=False)
+        seed(site.db, "Alice")
+        con = sqlite3.connect(site.db)  # leave -wal and -shm behind, as a stopped process can
+        con.execute("PRAGMA journal_mode=WAL")
+        con.execute("CREATE TABLE IF NOT EXISTS keep (x)")
+        con.commit()
+        shm = site.db.with_name(site.db.name + "-shm")
+        assert shm.exists()
+        for p in home.rglob("*"):
+            os.chown(p, nobody, nobody)
+        os.chown(home, nobody, nobody)
+        shm.chmod(0o444)  # what SQLite created while the database was 0444
+
+        def as_nobody():
+            os.setgid(nobody)
+            os.setuid(nobody)
+
+        daemon = Daemon(site, {}, preexec=as_nobody)
+        with daemon:
+            assert daemon.stop() == 0
+        con.close()
+        assert "was read-only" in daemon.stderr() and "made writable" in daemon.stderr(), daemon.stderr()
+        assert shm.stat().st_mode & 0o200
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
