@@ -16,6 +16,7 @@ from sqlalchemy import select
 from helpers import mail, make_referee, wait_for
 from mailref.config import SmtpOut
 from mailref.door import Settings
+from mailref.mail.compose import compose, wire
 from mailref.mail.outbox import LEASE, Deliverer
 from mailref.referee import Referee
 from mailref.store import OutboxMessage, open_store
@@ -71,10 +72,11 @@ def seed_game(site: Site, *players: str) -> None:
 
 
 def _insert_row(store, recipient: str, now) -> int:
+    msg = compose(sender="referee@ref.example", to="joerg@example.org", subject="legacy row", body="hello\n",
+                  kind="notice", game="nomes", now=now)
     with store() as s, s.begin():
-        row = OutboxMessage(game_slug="nomes", kind="notice", recipients=[recipient], message_id=f"<bad{time.time_ns()}@x>",
-                            subject="legacy row", raw=b"Subject: legacy row\r\n\r\nhello\r\n", status="queued",
-                            next_attempt_at=now, created_at=now)
+        row = OutboxMessage(game_slug="nomes", kind="notice", recipients=[recipient], message_id=msg["Message-ID"],
+                            subject="legacy row", raw=wire(msg), status="queued", next_attempt_at=now, created_at=now)
         s.add(row)
         s.flush()
         return row.id

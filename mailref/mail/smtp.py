@@ -27,7 +27,13 @@ class Intake:
             return {base_address(a) for a in s.scalars(select(Game.address))}
 
     async def handle_RCPT(self, server: SMTP, session: Session, envelope: Envelope, address: str, options: list) -> str:
-        known = self._known()
+        try:
+            known = self._known()
+        except Exception as e:
+            if not is_store_fault(e):
+                raise
+            log.error("recipient %r refused with 451: %s", address, describe(e))
+            return "451 4.3.0 the referee's store is unavailable, try again later"
         own = base_address(self.referee.settings.from_address)
         if known and base_address(address) not in known | {own}:
             return f"550 5.1.1 <{address}>: no game plays at this address"
