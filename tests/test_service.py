@@ -93,3 +93,21 @@ def test_one_log_line_per_mail_and_no_own_timestamps_under_journald(tmp_path):
     assert re.search(r"mail #1 from p0@x\.org game=- tag=help: processed: .* \(\d+ ms\)", lines[0]), lines[0]
     stamp = re.compile(r"^\d{4}-\d\d-\d\d")
     assert not [ln for ln in daemon.stderr().splitlines() if stamp.match(ln)]
+
+
+def test_unreachable_servers_are_one_line_each_not_a_traceback(tmp_path):
+    from dovecot import free_port
+
+    closed = free_port()  # nothing listens there
+    site = Site(tmp_path, relay_port=closed,
+                extra=f'[imap]\nhost = "127.0.0.1"\nport = {closed}\nssl = false\nusername = "r"\npassword = "p"\n')
+    with site.serve() as daemon:
+        with smtplib.SMTP("127.0.0.1", site.smtp_port) as c:
+            c.sendmail("p@x.org", ["referee@ref.example"], mail("p@x.org", "referee@ref.example", "[Help]"))
+        wait_for(lambda: "not delivered" in daemon.stderr() and "IMAP" in daemon.stderr(), 30)
+        assert daemon.stop() == 0
+    log = daemon.stderr()
+    assert "Traceback" not in log, log
+    relay = [ln for ln in log.splitlines() if "not delivered" in ln]
+    assert len(relay) == 1 and f"relay 127.0.0.1:{closed} unreachable" in relay[0], log
+    assert [ln for ln in log.splitlines() if f"IMAP 127.0.0.1:{closed}" in ln and "refused" in ln.lower()], log
