@@ -8,6 +8,7 @@ import base64
 import fcntl
 import json
 import os
+import select
 import shutil
 import subprocess
 import tempfile
@@ -55,10 +56,11 @@ class Browser:
         self.call("Page.enable", session=True)
         self.call("Emulation.setDeviceMetricsOverride", session=True, **PHONE)
 
-    def _read(self, timeout: float = 30.0) -> dict:
+    def _read(self, timeout: float = 60.0) -> dict:
         end = time.monotonic() + timeout
         while b"\0" not in self._buf:
-            if time.monotonic() > end:
+            left = end - time.monotonic()
+            if left <= 0 or not select.select([self._from_child], [], [], left)[0]:
                 raise TimeoutError("chromium did not answer")
             chunk = os.read(self._from_child, 1 << 20)
             if not chunk:
