@@ -3,7 +3,7 @@
 from mailref.engine import Refused
 from mailref.handlers import GameView, handles
 from mailref.read import Envelope, read_ballots
-from mailref.read.ballots import HOW_TO_VOTE
+from mailref.read.ballots import how_to_vote
 
 
 @handles("vote")
@@ -11,7 +11,8 @@ def ballots(env: Envelope, view: GameView) -> dict:
     reading = read_ballots(env.text, env.subject.number)
     if not reading.ballots:
         where = f"proposal {env.subject.number}" if env.subject.number else "any proposal"
-        hint = HOW_TO_VOTE + "".join(f'\nNot read as a ballot: "{ln}"' for ln in reading.near_misses)
+        words = tuple(getattr(view.variant, "vote_words", ())) or ("FOR", "AGAINST", "ABSTAIN")
+        hint = how_to_vote(words) + "".join(f'\nNot read as a ballot: "{ln}"' for ln in reading.near_misses)
         hint += "".join(f'\nSet aside: "{ln}" ({why})' for ln, why in reading.ignored)
         raise Refused(f"No vote found for {where} in your own words (quoted text does not count)", hint)
     words = getattr(view.variant, "vote_words", ())

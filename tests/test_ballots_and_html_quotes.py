@@ -91,3 +91,12 @@ def test_quote_removal_is_linear_in_the_html():
     html = '<blockquote type="cite">' * 5_000 + "x" + "</blockquote>" * 5_000 + "<hr><p>y</p>" * 5_000
     full, mine = html_texts("<p>FOR</p>" + html)
     assert mine.startswith("FOR")
+
+
+def test_the_hint_speaks_the_games_own_vote_words():
+    from mailref.engine import get_variant
+    from mailref.read.ballots import how_to_vote
+
+    hint = how_to_vote(get_variant("imperial").vote_words)
+    assert "`I vote YES`" in hint and "(the votes here: YES, NO)" in hint
+    assert "`12 FOR`" in how_to_vote(get_variant("blognomic").vote_words)

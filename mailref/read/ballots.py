@@ -31,9 +31,14 @@ _DECOR = re.compile(r"\[/?b\]|[*_\"'“”‘’«»`\s]+", re.I)
 _NUMBER = r"(?:(?:proposal|prop|p|cfj|dov|matter|no\.?) ?)?#? ?(?P<number>\d{1,6}) ?(?:[:.)=-]|[–—])? ?"
 _SAID = r"(?:(?:i vote ?:?|my vote is ?:?|my vote ?:|vote ?:) ?)?"
 _BALLOT = re.compile(r"^(?:[-•] )?(?:" + _NUMBER + r")?" + _SAID + _WORD + r" ?[.!]*$", re.I)
-_HAS_WORD = re.compile(r"\b(?:" + "|".join(VOTE_WORDS) + r")\b", re.I)
-HOW_TO_VOTE = ("write the vote word alone on a line (FOR), or `I vote FOR`, `Vote: FOR`, "
-               "`My vote is FOR`; for several proposals, lines like `12 FOR`")
+_HAS_WORD = re.compile(r"\b(?:" + "|".join(VOTE_WORDS) + r")\b")  # on a lower-cased line
+HOW_TO_VOTE = ("write the vote word alone on a line ({w}), or `I vote {w}`, `Vote: {w}`, "
+               "`My vote is {w}`; for several proposals, lines like `12 {w}`")
+
+
+def how_to_vote(words: tuple[str, ...] | list[str] = ("FOR", "AGAINST", "ABSTAIN")) -> str:
+    """The hint of a "no vote found" answer, in the game's own vote words."""
+    return HOW_TO_VOTE.format(w=words[0] if words else "FOR") + f" (the votes here: {', '.join(words)})"
 
 
 @dataclass
@@ -77,8 +82,6 @@ def read_ballots(text: str, default_number: int | None = None) -> BallotReading:
             continue
         b = read_ballot_line(ln)
         if b is None:
-            if _HAS_WORD.search(ln) and len(reading.near_misses) < 3:
-                reading.near_misses.append(ln.strip()[:120])
             continue
         if b.number is None:
             if default_number is None:
@@ -89,4 +92,7 @@ def read_ballots(text: str, default_number: int | None = None) -> BallotReading:
             reading.ignored.append((found[b.number].line, f"replaced by a later vote on {b.number} in the same mail"))
         found[b.number] = b
     reading.ballots = list(found.values())
+    if not found:  # only an answer that asks again needs them
+        reading.near_misses = [ln.strip()[:120] for ln in text.splitlines()
+                               if len(ln) <= 500 and _HAS_WORD.search(ln.lower())][:3]
     return reading

@@ -53,6 +53,7 @@ class _ToText(HTMLParser):
         self.cited: list[str] = []  # tag names opened inside a client's quote; empty: not in one
         self.cut: int | None = None  # line index where the quoted original message begins
         self.pre = 0
+        self.marks = self.quoted = False  # saw a rule / a client's quote: own words differ
 
     def _flush(self) -> None:
         line = "".join(self.cur).strip()
@@ -68,27 +69,29 @@ class _ToText(HTMLParser):
         if tag == "br":
             self._flush()
             return
-        a = dict(attrs)
+        a = dict(attrs) if attrs else {}
         if tag in _BLOCK or tag == "li" or tag == "blockquote":
             self._break()
         if tag == "pre":
             self.pre += 1
-        if tag == "hr" or tag == "div" and _TOP_BORDER.search(a.get("style") or ""):
+        if tag == "hr" or tag == "div" and a and _TOP_BORDER.search(a.get("style") or ""):
             self.lines.append((_MARK, bool(self.cited)))
-        if self.cut is None and _CUT_IDS.search(a.get("id") or ""):
+            self.marks = True
+        if a and self.cut is None and _CUT_IDS.search(a.get("id") or ""):
             self.cut = len(self.lines)
         if tag not in _VOID:
             if self.cited:
                 self.cited.append(tag)
-            elif _is_quote(tag, a):
+            elif a and _is_quote(tag, a):
                 self.cited.append(tag)
+                self.quoted = True
         if tag == "blockquote":
             self.quote += 1
         if tag == "li":
             self.cur.append("- ")
         if tag in _VOID:
             return  # void elements never close
-        opens = tag in _BOLD_TAGS or bool(_BOLD_STYLE.search(a.get("style") or ""))
+        opens = tag in _BOLD_TAGS or bool(a) and bool(_BOLD_STYLE.search(a.get("style") or ""))
         self.bold_stack.append(opens)
         if opens:
             if self.bold == 0:
@@ -182,6 +185,9 @@ def html_texts(html: str) -> tuple[str, str]:
         flat = re.sub(r"<[^>]+>", "", html)
         return flat, flat
     lines = [ln for ln, _ in parser.lines]
+    if parser.cut is None and not parser.quoted and not parser.marks:
+        full = _join(lines)  # nothing quoted as HTML: the own words are the whole text
+        return full, full
     own = [ln for ln, cited in parser.lines[:parser.cut] if not cited]
     for i, ln in enumerate(own):
         if ln == _MARK and _header_block_after(own, i):
