@@ -1,4 +1,5 @@
-"""[DoV] and [Ascension]: BlogNomic's Declarations of Victory and the new Historian's address."""
+"""[DoV], [Ascension] and [Historian]: BlogNomic's Declarations of Victory, the new Historian's
+address, and the new Historian passing the role on."""
 
 from mailref.engine import Refused
 from mailref.handlers import GameView, body_fields, handles
@@ -20,3 +21,14 @@ def ascension(env: Envelope, view: GameView) -> dict:
     if not theme:
         raise Refused("an Ascension Address names the dynasty's theme", "write the subject as: [Ascension] Your theme")
     return {"type": "ascension", "player": view.name, "theme": theme[:200], "fields": body_fields(env.text)}
+
+
+@handles("historian")
+def historian(env: Envelope, view: GameView) -> dict:
+    """"That Wizard may pass this role to another Wizard at this point by making a post to that effect"."""
+    fields = body_fields(env.text)
+    to = env.subject.rest.strip() or fields.get("to") or fields.get("historian") or ""
+    to = to.removeprefix("to ").strip(" .")
+    if not to:
+        raise Refused("name the Wizard who becomes Historian", "write the subject as: [Historian] Ben")
+    return {"type": "pass_historian", "player": view.name, "to": to[:60]}

@@ -1,4 +1,5 @@
-"""The Emperor's mail (imperial): [Judge] N ACCEPT|VETO|IGNORE, [Proclamation], [Directive]."""
+"""The Emperor's mail (imperial): [Judge] N ACCEPT|VETO|IGNORE, [Proclamation], [Directive],
+[Playtest] start|end."""
 
 import re
 
@@ -38,3 +39,17 @@ def proclamation(env: Envelope, view: GameView) -> dict:
 def directive(env: Envelope, view: GameView) -> dict:
     return {"type": "directive", "player": view.name, "title": env.subject.rest.strip()[:200] or "Directive",
             "text": env.text}
+
+
+_START = {"start", "begin", "on", "starts", "begins"}
+_END = {"end", "stop", "off", "ends", "stops"}
+
+
+@handles("playtest")
+def playtest(env: Envelope, view: GameView) -> dict:
+    """B rules are active "when IE deems that a new playtest of the sub-game ... should then begin"."""
+    words = (env.subject.rest + " " + env.text).lower().split()
+    word = next((w.strip(".,:;!") for w in words if w.strip(".,:;!") in _START | _END), None)
+    if word is None:
+        raise Refused("say whether the playtest starts or ends", "write the subject as: [Playtest] start, or [Playtest] end")
+    return {"type": "playtest", "player": view.name, "on": word in _START, "reason": env.text.strip()[:500]}

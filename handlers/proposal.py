@@ -15,10 +15,11 @@ def proposal(env: Envelope, view: GameView) -> dict:
     if not title:
         raise Refused("a proposal needs a title", "write the subject as: [Proposal] Your title")
     text = env.text
-    if getattr(view.variant, "strip_braces", False):
-        text = strip_brace_comments(text)
+    # Imperial "{ }" comments "will be removed before THS includes the new proposal into the
+    # ruleset": the voters read them in the proposal, the rule changes never carry them.
+    readable = strip_brace_comments(text) if getattr(view.variant, "strip_braces", False) else text
     try:
-        changes = read_rule_changes(text)
+        changes = read_rule_changes(readable)
     except RuleChangeError as e:
         raise Refused(f"I could not read a rule change on line {e.line} (\"{e.text.strip()[:80]}\"): {e.why}",
                       'Enact rule 24 "Title":\n<text>\nAmend rule 12 to read:\n<text>\n'

@@ -258,7 +258,7 @@ def test_failed_dov_with_against_cools_down_120_hours(game):
 
 def test_cfj_decided_by_vote_and_roll(game):
     """CfJ: "A Pending CfJ may be Enacted by any Admin if ... It is Popular"; [Roll] is journaled and announced."""
-    send(game, "Ann", "[CfJ] Gold is miscounted", 'In rule "Votes", replace "FOR, AGAINST" with "FOR, AGAINST".\n')
+    send(game, "Ann", "[CfJ] [Core] Gold is miscounted", 'In rule "Votes", replace "FOR, AGAINST" with "FOR, AGAINST".\n')
     for n in ("Ben", "Cat", "Dan"):
         send(game, n, "Re: [CfJ 1] Gold is miscounted", "FOR")
     assert matter(game, 1)["status"] == "enacted"

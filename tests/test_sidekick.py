@@ -329,3 +329,84 @@ def test_whole_game_from_join_to_a_winner_by_mail_alone(tmp_path):
     digests = [m for m in Outbox(r).all() if m["X-Mailref-Kind"] == "digest"]
     assert digests and digests[0]["To"] == "gm@ref.example"
     assert_replays(r)
+
+
+# ---- issue 11: the rule list, rule numbers, rejoining, the mover's ballot -------------------
+
+@pytest.mark.parametrize("body,why", [
+    ('Enact rule 24.5 "Half":\nHalf a rule.\n', "must be a positive integer"),
+    ('Enact rule 03 "Three":\nA second rule three.\n', "already exists as rule 3"),
+    ('Enact rule 0 "Zero":\nNothing.\n', "positive integer"),
+])
+def test_a_new_rule_number_is_a_positive_integer_unique_by_value(game, outbox, body, why):
+    """Rule 10: "All proposed new rules must be given a reference number and title. Each must be
+    unique to the list. The reference number must be a positive integer."
+    """
+    m = mover(game)
+    send(game, m, "[Proposal] Numbers", body)
+    reply = last_reply(outbox, m)
+    assert reply["X-Mailref-Kind"] == "error" and why in Outbox.body(reply)
+    assert game.state("nomes")["proposals"] == []
+
+
+def test_a_leading_zero_names_the_same_rule(game):
+    """Rule 10: numbers are compared by value: "Amend rule 05" amends rule 5; "024" is rule 24."""
+    m = mover(game)
+    send(game, m, "[Proposal] Zeros", 'Enact rule 024 "Bonus":\nA bonus.\nAmend rule 05 to read:\nShorter.\n')
+    for o in others(game):
+        send(game, o, "[Vote] 1", "FOR")
+    rules = {r["number"]: r for r in game.state("nomes")["rules"]}
+    assert rules["24"]["title"] == "Bonus" and rules["5"]["text"] == "Shorter." and "024" not in rules
+
+
+def test_a_player_who_rejoins_starts_at_zero_points(game, outbox):
+    """Rule 19: "All player’s start the game with 0 points. This includes players that join after the game has begun."
+    """
+    m = mover(game)
+    send(game, m, "[Proposal] Daily dice", PROPOSAL)
+    for o in others(game):
+        send(game, o, "[Vote] 1", "FOR")
+    assert next(p for p in game.state("nomes")["players"] if p["name"] == m)["score"] == 10
+    send(game, m, "[Quit]")
+    send(game, m, "[Join]", f"Name: {m}\n")
+    p = next(p for p in game.state("nomes")["players"] if p["name"] == m)
+    assert (p["status"], p["score"]) == ("active", 0)
+    assert m in game.state("nomes")["order"]
+
+
+def test_the_rule_list_shows_the_mover_and_every_player_in_turn_order(game, outbox):
+    """Rule 5: "the rule list will indicate the current score each player has and the current player
+    whose turn it is"; rule 6: "The rule list will contain a complete list of all players"."""
+    state = game.state("nomes")
+    m, order = state["turn"]["player"], state["order"]
+    send(game, "alice", "[Rules]")
+    body = Outbox.body(last_reply(outbox, "alice"))
+    assert f"Turn 1: {m} is to move." in body
+    listed = [line.split(".", 1)[1].split(":")[0].strip() for line in body.splitlines()
+              if line.strip()[:2] in ("1.", "2.", "3.") and "points" in line]
+    assert listed == order
+    assert f"{order.index(m) + 1}. {m}: 0 points (to move)" in body
+    send(game, m, "[Proposal] Daily dice", PROPOSAL)
+    for o in others(game):
+        send(game, o, "[Vote] 1", "FOR")
+    ruleset = [x for x in outbox.all() if x["X-Mailref-Kind"] == "ruleset"][-1]
+    text = Outbox.body(ruleset)
+    nxt = game.state("nomes")["turn"]["player"]
+    assert f"Turn 2: {nxt} is to move." in text and f"{m}: 10 points" in text
+    assert all(f"{n}: " in text for n in order)
+
+
+def test_the_movers_own_ballot(game, outbox):
+    """Rule 11: "The player moving is assumed to be voting “for” the proposal, and does not need to
+    state this." Decision (docs/decisions.md): the mover's FOR is acknowledged and changes
+    nothing; AGAINST or ABSTAIN is refused."""
+    m = mover(game)
+    send(game, m, "[Proposal] Daily dice", PROPOSAL)
+    send(game, m, "[Vote] 1", "AGAINST")
+    reply = last_reply(outbox, m)
+    assert reply["X-Mailref-Kind"] == "error" and "your vote is FOR" in Outbox.body(reply)
+    send(game, m, "[Vote] 1", "FOR")
+    reply = last_reply(outbox, m)
+    assert reply["X-Mailref-Kind"] == "ack" and "already FOR" in Outbox.body(reply)
+    prop = game.state("nomes")["proposals"][0]
+    assert prop["votes"] == {m: "FOR"} and prop["ballots"] == []

@@ -31,7 +31,8 @@ def differences(a: object, b: object, path: str = "") -> list[str]:
                 out.append(f"{path}.{k}: only in {'live' if k in a else 'replayed'}")
             else:
                 out += differences(a[k], b[k], f"{path}.{k}")
-    elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+    elif isinstance(a, list | tuple) and isinstance(b, list | tuple) and len(a) == len(b):
+        # A stored state is JSON, where a tuple comes back as a list: the same value.
         for i, (x, y) in enumerate(zip(a, b, strict=True)):
             out += differences(x, y, f"{path}[{i}]")
     elif a != b:

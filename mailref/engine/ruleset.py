@@ -23,9 +23,21 @@ def sort_rules(rules: list[dict]) -> list[dict]:
     return sorted(rules, key=lambda r: sort_key(r["number"]))
 
 
+def rule_number(text: str, whole: bool = False) -> str:
+    """A new rule's number in its canonical form, compared by value ("03" is 3). Raises
+    RuleConflict unless every part is a positive integer; WHOLE refuses sub-rules (24.5)."""
+    parts = text.split(".")
+    if not all(p.isdigit() for p in parts) or any(int(p) <= 0 for p in parts):
+        raise RuleConflict(f"{text} is not a rule number: a rule number is a positive integer")
+    if whole and len(parts) > 1:
+        raise RuleConflict(f"{text} is not a rule number here: \"The reference number must be a positive integer\" "
+                           "(rule 10), so 24, not 24.5")
+    return ".".join(str(int(p)) for p in parts)
+
+
 def find_rule(rules: list[dict], change: RuleChange) -> dict | None:
     if change.number:
-        return next((r for r in rules if r["number"] == change.number), None)
+        return next((r for r in rules if sort_key(r["number"]) == sort_key(change.number)), None)
     want = (change.ref_title or "").strip().lower()
     return next((r for r in rules if r["title"].strip().lower() == want), None)
 
@@ -38,19 +50,22 @@ def _history_hint(history: list[dict], ref: str) -> str:
 
 
 def apply_changes(rules: list[dict], changes: list[RuleChange], by: str, at: str,
-                  history: list[dict] | None = None) -> tuple[list[dict], list[dict], list[str]]:
-    """(new rules, history entries, diff lines). Raises RuleConflict naming the change."""
+                  history: list[dict] | None = None,
+                  whole_numbers: bool = False) -> tuple[list[dict], list[dict], list[str]]:
+    """(new rules, history entries, diff lines). Raises RuleConflict naming the change.
+    New rule numbers are unique by value; WHOLE_NUMBERS (sidekick) refuses sub-rules."""
     rules = copy.deepcopy(rules)
     history = history or []
     entries: list[dict] = []
     diff: list[str] = []
     for c in changes:
         if c.kind == "enact":
-            number = c.number or str(max([sort_key(r["number"])[0] for r in rules] + [0]) + 1)
-            if any(r["number"] == number for r in rules):
-                raise RuleConflict(f'rule {number} already exists ("{_title(rules, number)}"); a new rule needs an unused number')
-            if int(sort_key(number)[0]) <= 0:
-                raise RuleConflict("a rule number must be a positive integer")
+            number = rule_number(c.number, whole_numbers) if c.number else \
+                str(max([sort_key(r["number"])[0] for r in rules] + [0]) + 1)
+            taken = next((r for r in rules if sort_key(r["number"]) == sort_key(number)), None)
+            if taken:
+                raise RuleConflict(f'rule {c.number or number} already exists as rule {taken["number"]} '
+                                   f'("{taken["title"]}"); a new rule needs an unused number')
             if any(r["title"].strip().lower() == (c.title or "").strip().lower() for r in rules):
                 raise RuleConflict(f'a rule titled "{c.title}" already exists')
             rules.append({"number": number, "title": c.title, "text": c.text})
@@ -82,13 +97,10 @@ def apply_changes(rules: list[dict], changes: list[RuleChange], by: str, at: str
     return sort_rules(rules), entries, diff
 
 
-def _title(rules: list[dict], number: str) -> str:
-    return next((r["title"] for r in rules if r["number"] == number), "")
-
-
-def check_changes(rules: list[dict], changes: list[RuleChange], history: list[dict] | None = None) -> None:
+def check_changes(rules: list[dict], changes: list[RuleChange], history: list[dict] | None = None,
+                  whole_numbers: bool = False) -> None:
     """Dry run: raises RuleConflict if the changes could not apply to RULES now."""
-    apply_changes(rules, changes, by="check", at="", history=history)
+    apply_changes(rules, changes, by="check", at="", history=history, whole_numbers=whole_numbers)
 
 
 def changes_from(data: list[dict[str, Any]]) -> list[RuleChange]:

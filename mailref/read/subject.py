@@ -23,6 +23,7 @@ TAGS: dict[str, str] = {
     "withdraw": "withdraw", "away": "away", "back": "back", "returned": "back",
     "idle": "idle", "unidle": "unidle", "roll": "roll", "status": "status", "rules": "rules",
     "ruleset": "rules", "help": "help", "quit": "quit", "leave": "quit",
+    "playtest": "playtest", "historian": "historian",
 }
 # Tags that, carrying a number, name the matter a reply is about.
 _MATTER = {"proposal", "cfj", "point-of-order", "dov", "vote", "ruling", "judge", "withdraw"}

@@ -24,6 +24,7 @@ class Variant:
     duration_params: set[str] = {"reminder_before"}
     offices: tuple[str, ...] = ("admin", "gm")
     commands: list[tuple[str, str]] = []
+    whole_rule_numbers = False  # sidekick: rule numbers are positive integers, no sub-rules
 
     # ---- state ---------------------------------------------------------------------
     def initial_state(self, slug: str, name: str, address: str, gm: str | None,
@@ -136,8 +137,12 @@ class Variant:
         old = self.player(state, name)
         if old and old["status"] != "left":
             raise Refused(f"the name {name} is taken", "choose another with a body line `Name: ...`")
-        if old:  # a returning player keeps their history
-            old.update(status="active", addresses=[address] + [a for a in action.get("more", []) if a != address])
+        if old:  # a returning player keeps their record but starts afresh, as a newcomer does
+            self.before_rejoin(state, old, ctx)
+            fields = self.new_player_fields(state, action)
+            # Sidekick rule 19: "This includes players that join after the game has begun": 0 points.
+            old.update(status="active", addresses=[address] + [a for a in action.get("more", []) if a != address],
+                       score=0, rejoined=iso(ctx.now), **fields)
             player = old
         else:
             player = {"name": name, "addresses": [address] + [a.lower() for a in action.get("more", [])],
@@ -147,6 +152,9 @@ class Variant:
         self.after_join(state, player, action, ctx)
         ctx.ack(f"{name} joined {state['name']} ({address}).")
         self.event(state, ctx, f"{name} joined.")
+
+    def before_rejoin(self, state: dict, player: dict, ctx: Ctx) -> None:
+        """A variant may refuse a returning player (BlogNomic's two weeks)."""
 
     def on_player_add(self, state: dict, action: dict, ctx: Ctx) -> None:
         self.on_join(state, action, ctx)
@@ -159,7 +167,7 @@ class Variant:
 
     def on_quit(self, state: dict, action: dict, ctx: Ctx) -> None:
         p = self.must_player(state, action["player"])
-        p["status"] = "left"
+        p["status"], p["left_at"] = "left", iso(ctx.now)
         for office in list(p["offices"]):
             p["offices"].remove(office)
         if p["name"] in state["order"]:
@@ -212,10 +220,14 @@ class Variant:
 
     def on_rules(self, state: dict, action: dict, ctx: Ctx) -> None:
         ctx.reply("ruleset", "rules.txt", game=state, rules=self.rules_for_display(state),
-                  scores=self.score_lines(state))
+                  scores=self.score_lines(state), standing=self.standing_lines(state))
 
     def rules_for_display(self, state: dict) -> list[dict]:
         return state["rules"]
+
+    def standing_lines(self, state: dict) -> list[str]:
+        """What the rule list shows besides the rules, before the scores (sidekick rules 5–6)."""
+        return []
 
     def score_lines(self, state: dict) -> list[str]:
         return [f"{p['name']}: {p['score']}" for p in self.present(state)]
@@ -241,10 +253,30 @@ class Variant:
     open_statuses: tuple[str, ...] = ("voting", "pending")
 
     # ---- dice --------------------------------------------------------------------
+    def generators(self, state: dict) -> dict[str, list[str]]:
+        """Named random generators besides dice (BlogNomic's FRUIT and COLOUR)."""
+        return {}
+
     def on_roll(self, state: dict, action: dict, ctx: Ctx) -> None:
+        word = (action.get("dice") or "").strip().upper()
+        options = self.generators(state).get(word)
+        if options:
+            pick = options[ctx.randint(1, len(options)) - 1]
+            p = action["player"]
+            text = f"{p} rolled {word}: {pick}"
+            state["rolls"].append({"at": iso(ctx.now), "player": p, "dice": word, "values": [pick],
+                                   "why": action.get("why", "")})
+            ctx.ack(text)
+            self.event(state, ctx, text)
+            self.announce(state, ctx, f"Roll: {p} rolled {word}", [text] + ([f"For: {action['why']}"] if action.get("why") else []))
+            return
         m = re.fullmatch(r"\s*(\d*)\s*d\s*(\d+)\s*", (action.get("dice") or "").lower())
-        if not m or not (2 <= int(m.group(2)) <= 1000) or int(m.group(1) or 1) > 20:
-            raise Refused(f"{action.get('dice')!r} is not a roll I can make", "write [Roll] d6, [Roll] DICE20 or [Roll] 2d10")
+        # BlogNomic: "The DICEN command can be used to generate a random number between 1 and N"
+        # (any N >= 1; "DICEN cannot be rolled in the GNDT if N is 22 or more digits long").
+        if not m or not (1 <= int(m.group(2)) < 10 ** 21) or not (1 <= int(m.group(1) or 1) <= 20):
+            raise Refused(f"{action.get('dice')!r} is not a roll I can make",
+                          "write [Roll] d6, [Roll] DICE20 or [Roll] 2d10 (N from 1 to 21 digits)"
+                          + (", or " + ", ".join(f"[Roll] {g}" for g in self.generators(state)) if self.generators(state) else ""))
         count, sides = int(m.group(1) or 1), int(m.group(2))
         values = [ctx.randint(1, sides) for _ in range(count)]
         p = action["player"]
@@ -336,7 +368,8 @@ class Variant:
         changes = changes_from(action["changes"])
         by = action.get("by_label") or f"admin {action.get('by')}"
         try:
-            rules, entries, diff = apply_changes(state["rules"], changes, by, iso(ctx.now), state["rule_history"])
+            rules, entries, diff = apply_changes(state["rules"], changes, by, iso(ctx.now), state["rule_history"],
+                                                  self.whole_rule_numbers)
         except RuleConflict as e:
             raise Refused(str(e)) from None
         state["rules"] = rules
@@ -354,7 +387,8 @@ class Variant:
                       "`mailref rule ...` / `mailref score ...`.")
             return "no readable rule changes"
         try:
-            rules, entries, diff = apply_changes(state["rules"], changes, by, iso(ctx.now), state["rule_history"])
+            rules, entries, diff = apply_changes(state["rules"], changes, by, iso(ctx.now), state["rule_history"],
+                                                  self.whole_rule_numbers)
         except RuleConflict as e:
             ctx.alert(f"{why} but its changes could not apply: {e}. Nothing was applied; correct the ruleset "
                       "with `mailref rule ...`.")
@@ -365,7 +399,8 @@ class Variant:
 
     def mail_ruleset(self, state: dict, ctx: Ctx, why: str, diff: list[str], reason: str | None = None) -> None:
         ctx.send("ruleset", "all", f"[Rules] {why}", "ruleset.txt", game=state, why=why, diff=diff,
-                 rules=self.rules_for_display(state), scores=self.score_lines(state), reason=reason or "")
+                 rules=self.rules_for_display(state), scores=self.score_lines(state), reason=reason or "",
+                 standing=self.standing_lines(state))
 
     def on_deadline(self, state: dict, action: dict, ctx: Ctx) -> None:
         target = self.current_deadline_holder(state)

@@ -12,11 +12,13 @@ from typing import Any
 from mailref import resource
 from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
-from mailref.engine.ruleset import changes_from, sort_key
+from mailref.engine.ruleset import changes_from, find_rule, sort_key
 from mailref.engine.variants.base import Variant
 from mailref.timeutil import iso, parse_iso
 
 HOUR = timedelta(hours=1)
+_GENERATOR = re.compile(r"The (?P<name>[A-Z]+) (?:\(or (?P<alias>[A-Z]+)\) )?command will return a random result "
+                        r"from the following(?: options)?:\s*(?P<options>[^.\n]+)\.")
 
 
 class BlogNomic(Variant):
@@ -24,9 +26,10 @@ class BlogNomic(Variant):
     title = "BlogNomic"
     defaults = {**Variant.defaults, "popular_after": "48h", "min_open": "12h", "stale_after": "7d",
                 "dov_open_min": "12h", "dov_open_sure": "24h", "dov_cooldown": "120h",
-                "max_pending": 2, "max_per_day": 3, "dormant_below": 5, "seasonal_downtime": True}
+                "max_pending": 2, "max_per_day": 3, "dormant_below": 5, "seasonal_downtime": True,
+                "rejoin_after": "14d", "unidle_after": "4d"}
     duration_params = {"reminder_before", "popular_after", "min_open", "stale_after", "dov_open_min",
-                       "dov_open_sure", "dov_cooldown"}
+                       "dov_open_sure", "dov_cooldown", "rejoin_after", "unidle_after"}
     vote_words = ("FOR", "AGAINST", "DEFERENTIAL", "VETO")
     votable_judgements = True  # CfJs and DoVs are decided by vote
     open_statuses = ("pending",)
@@ -39,8 +42,9 @@ class BlogNomic(Variant):
         ("[CfJ] question", "a Call for Judgement, decided by vote"),
         ("[DoV] title", "a Declaration of Victory: the game goes into Hiatus while it is pending"),
         ("[Ascension] Theme", "the new Historian's address; body lines `Wizard: NewWord`, `Historian: NewWord`, `Keep: 2.3, 2.5`, `Inactive: Dormancy`"),
-        ("[Idle] / [Unidle]", "idle Wizards are not counted for quorum"),
-        ("[Roll] DICE6", "a die roll, journaled and announced"),
+        ("[Historian] Name", "the new Historian passes the role to another Wizard, before the Ascension Address"),
+        ("[Idle] / [Unidle]", "idle Wizards are not counted as Wizards; no [Unidle] within 4 days of idling"),
+        ("[Roll] DICE6, [Roll] FRUIT, [Roll] COLOUR", "a random result (rule \"Random Generators\"), journaled and announced"),
         ("[Status], [Rules], [Help]", "the state, the ruleset, this text"),
     ]
 
@@ -61,18 +65,38 @@ class BlogNomic(Variant):
     def quorum(self, state: dict) -> int:
         return len(self.wizards(state)) // 2 + 1
 
-    def effective_votes(self, state: dict, m: dict) -> dict[str, str]:
-        """Valid votes of counted Wizards; DEF follows the Historian's valid non-VETO vote."""
-        wizards = set(self.wizards(state))
+    def must_be_wizard(self, state: dict, name: str, what: str) -> None:
+        """Rule "Idle Wizards": "For the purposes of all Gamestate and the Ruleset, excluding Rules
+        “Ruleset and Gamestate”, “Wizards”, “Dynasties”, “Fair Play” and any of those Rules’
+        subrules, Idle Wizards are not counted as Wizards"."""
+        if name not in self.wizards(state):
+            raise Refused(f"Idle Wizards are not counted as Wizards: an idle Wizard cannot {what}",
+                          "send [Unidle] first")
+
+    def valid_vote(self, state: dict, m: dict, name: str) -> str | None:
+        """Rule "Votes": "A Wizard’s Vote on a Votable Matter is the last valid voting icon that
+        they have used"; DEFERENTIAL is valid, as the Historian's Vote, only "When the Historian
+        has a valid Vote other than VETO". So FOR then DEF with no Historian vote stays FOR
+        (docs/decisions.md); and "if the author ... has not used a valid voting icon ..., then
+        the author’s Vote is FOR"."""
         hist = state["historian"]
-        hist_vote = m["votes"].get(hist) if hist else None
+        for b in reversed([b for b in m.get("ballots", []) if b["player"] == name]):
+            if b["vote"] in ("FOR", "AGAINST"):
+                return b["vote"]
+            if b["vote"] == "DEFERENTIAL" and hist and name != hist:
+                follows = self.valid_vote(state, m, hist)
+                if follows in ("FOR", "AGAINST"):
+                    return follows
+        if name == m["author"]:
+            return "FOR"
+        return None
+
+    def effective_votes(self, state: dict, m: dict) -> dict[str, str]:
+        """Valid votes of counted Wizards ("A non-Wizard never has a Vote")."""
         out = {}
-        for name, vote in m["votes"].items():
-            if name not in wizards:
-                continue
-            if vote == "DEFERENTIAL" and name != hist and hist_vote in ("FOR", "AGAINST"):
-                vote = hist_vote
-            if vote in ("FOR", "AGAINST"):
+        for name in self.wizards(state):
+            vote = self.valid_vote(state, m, name)
+            if vote:
                 out[name] = vote
         return out
 
@@ -93,14 +117,42 @@ class BlogNomic(Variant):
         """Seasonal Downtime: from 24 December until 27 December (UTC)."""
         return now.month == 12 and 24 <= now.day < 27
 
+    @staticmethod
+    def special_active(state: dict, name: str) -> bool:
+        """Rule "Special Case": "The text of Special Case Rules that are inactive shall be
+        interpreted, for the purpose of play, to mean nothing." A repealed one means nothing
+        either; one without a status "[X]" is active ("default to active")."""
+        for r in state["rules"]:
+            base, _, status = r["title"].partition("[")
+            if r["number"].startswith("3.") and base.strip().lower() == name.lower():
+                return not status.strip().lower().startswith("inactive")
+        return False
+
+    def downtime(self, state: dict, now: datetime) -> bool:
+        return (state["parameters"]["seasonal_downtime"] and self.special_active(state, "Seasonal Downtime")
+                and self.in_downtime(now))
+
+    def dormant(self, state: dict) -> bool:
+        return self.special_active(state, "Dormancy") and len(self.wizards(state)) < state["parameters"]["dormant_below"]
+
     def hiatus_reason(self, state: dict, now: datetime) -> str | None:
         if state["ascension_pending"]:
             return "the game is in Hiatus until the new Historian's Ascension Address"
         if any(j["kind"] == "dov" and j["status"] == "pending" for j in state["judgements"]):
             return "the game is in Hiatus while a Declaration of Victory is pending"
-        if state["parameters"]["seasonal_downtime"] and self.in_downtime(now):
+        if self.downtime(state, now):
             return "the game is in Seasonal Downtime (24–27 December)"
         return None
+
+    def handle(self, state: dict, action: dict, ctx: Ctx) -> None:
+        super().handle(state, action, ctx)
+        self.sync_status(state, ctx.now)
+
+    def sync_status(self, state: dict, now: datetime) -> None:
+        """SPEC §1.5: `hiatus` while proposals are not accepted (a pending DoV, the awaited
+        Ascension Address, Seasonal Downtime)."""
+        if state["status"] in ("active", "hiatus"):
+            state["status"] = "hiatus" if self.hiatus_reason(state, now) else "active"
 
     def all_matters(self, state: dict) -> list[dict]:
         return sorted(state["proposals"] + state["judgements"], key=lambda m: m["number"])
@@ -115,9 +167,10 @@ class BlogNomic(Variant):
     # ---- submitting --------------------------------------------------------------
     def on_propose(self, state: dict, action: dict, ctx: Ctx) -> None:
         author = action["player"]
+        self.must_be_wizard(state, author, "submit a Proposal")
         if why := self.hiatus_reason(state, ctx.now):
             raise Refused(f"no proposals now: {why}")
-        if len(self.wizards(state)) < state["parameters"]["dormant_below"]:
+        if self.dormant(state):
             raise Refused(f"BlogNomic is Dormant with fewer than {state['parameters']['dormant_below']} Wizards: "
                           "proposals may not be submitted (rule \"Dormancy\")")
         mine = [p for p in state["proposals"] if p["author"] == author]
@@ -127,6 +180,7 @@ class BlogNomic(Variant):
         if sum(p["opened"].startswith(today) for p in mine) >= state["parameters"]["max_per_day"]:
             raise Refused(f"you already made {state['parameters']['max_per_day']} proposals today (UTC)")
         changes = self.numbered(state, changes_from(action["changes"]))
+        self.check_tags(state, action["title"], changes)
         prop = matters.new_matter(state, ctx, author, action["title"], action["text"], "pending", None,
                                   changes=[c.as_dict() for c in changes], self_killed=False, vetoed=False)
         prop["votes"][author] = "FOR"  # the author's vote is FOR until they vote
@@ -151,16 +205,40 @@ class BlogNomic(Variant):
                 c.number = f"2.{last}"
         return changes
 
+    def check_tags(self, state: dict, title: str, changes: list) -> None:
+        """Rule "Tags": "Votable Matters require the [Core] tag in order to make changes to the
+        Core Rules, and the [Appendix] tag in order to make changes to the Appendix Rules."
+        """
+        if not self.special_active(state, "Tags"):
+            return
+        need = {}
+        for c in changes:
+            if c.kind == "enact":
+                number = c.number or ""
+            else:
+                rule = find_rule(state["rules"], c)
+                number = rule["number"] if rule else (c.number or "")
+            section = number.split(".")[0]
+            if section in self.TAGGED:
+                need.setdefault(self.TAGGED[section], []).append(number)
+        for tag, numbers in need.items():
+            if f"[{tag.lower()}]" not in title.lower():
+                raise Refused(f"a change to the {tag} Rules (rule {', '.join(numbers)}) needs the [{tag}] tag in the title "
+                              "(rule \"Tags\")", f"write the subject as: [Proposal] [{tag}] {title}")
+
+    TAGGED = {"1": "Core", "4": "Appendix"}
+
     def on_cfj(self, state: dict, action: dict, ctx: Ctx) -> None:
         self._new_judgement(state, action, ctx, "cfj")
 
     def on_dov(self, state: dict, action: dict, ctx: Ctx) -> None:
         author = action["player"]
+        self.must_be_wizard(state, author, "declare victory")
         if author == state["historian"]:
             raise Refused("the Historian cannot declare victory (rule \"Victory and Ascension\")")
         if state["ascension_pending"]:
             raise Refused("no DoV may be started between an enacted DoV and its Ascension Address")
-        if state["parameters"]["seasonal_downtime"] and self.in_downtime(ctx.now):
+        if self.downtime(state, ctx.now):
             raise Refused("the game is in Seasonal Downtime (24–27 December)")
         until = state["dov_cooldown"].get(author)
         if until and ctx.now < parse_iso(until):
@@ -169,9 +247,12 @@ class BlogNomic(Variant):
 
     def _new_judgement(self, state: dict, action: dict, ctx: Ctx, kind: str) -> None:
         author = action["player"]
+        self.must_be_wizard(state, author, "raise a Call for Judgement" if kind == "cfj" else "declare victory")
+        changes = self.numbered(state, changes_from(action.get("changes", [])))
+        self.check_tags(state, action["question"], changes)
         m = matters.new_matter(state, ctx, author, action["question"], action.get("text", ""), "pending", None)
         m.update(kind=kind, question=action["question"], by=author, judge=None, ruling=None,
-                 changes=[c.as_dict() for c in self.numbered(state, changes_from(action.get("changes", [])))])
+                 changes=[c.as_dict() for c in changes])
         m["votes"][author] = "FOR"
         state["judgements"].append(m)
         label = self.label(m)
@@ -241,9 +322,14 @@ class BlogNomic(Variant):
                 if unpopular:
                     self.close(state, j, ctx, "failed", "unpopular")
                     return True
+            elif self.downtime(state, now):
+                # Seasonal Downtime allows only "Votable Matters", "Gamestate Tracking" and "Call for
+                # Judgement": enacting a DoV is "Victory and Ascension" business (docs/decisions.md).
+                continue
             else:
                 votes = self.effective_votes(state, j)
-                hist_for = state["historian"] is not None and j["votes"].get(state["historian"]) == "FOR"
+                hist_for = (state["historian"] in self.wizards(state)
+                            and self.valid_vote(state, j, state["historian"]) == "FOR")
                 no_against = "AGAINST" not in votes.values()
                 if popular and ((age >= self.duration(state, "dov_open_min") and (hist_for or no_against))
                                 or age >= self.duration(state, "dov_open_sure")):
@@ -299,9 +385,8 @@ class BlogNomic(Variant):
     # ---- dynasties ---------------------------------------------------------------
     def after_dov(self, state: dict, dov: dict, ctx: Ctx) -> None:
         if dov["status"] == "enacted":
-            for other in state["judgements"]:
-                if other["kind"] == "dov" and other["status"] == "pending":
-                    self.close(state, other, ctx, "failed", "another DoV was enacted")
+            # The new dynasty's Hiatus holds before the other DoVs fail, so their failing never
+            # announces a false "Hiatus ends" while the Ascension Address is awaited.
             for p in state["players"]:
                 if "historian" in p["offices"]:
                     p["offices"].remove("historian")
@@ -309,6 +394,9 @@ class BlogNomic(Variant):
             winner["offices"].append("historian")
             state.update(historian=winner["name"], dynasty=state["dynasty"] + 1, ascension_pending=True,
                          winners=[winner["name"]])
+            for other in state["judgements"]:
+                if other["kind"] == "dov" and other["status"] == "pending":
+                    self.close(state, other, ctx, "failed", "another DoV was enacted")
             text = (f"{winner['name']} wins the dynasty and is the Historian of dynasty {state['dynasty']}. "
                     "The Hiatus continues until their Ascension Address ([Ascension] Theme).")
             self.event(state, ctx, text)
@@ -319,9 +407,31 @@ class BlogNomic(Variant):
         if not self.hiatus_reason(state, ctx.now):
             self.announce(state, ctx, "Hiatus ends", ["No DoV is pending: the Hiatus ends."])
 
+    def on_pass_historian(self, state: dict, action: dict, ctx: Ctx) -> None:
+        """Rule "Victory and Ascension": "That Wizard may pass this role to another Wizard at this
+        point by making a post to that effect, if they wish": after the DoV, before the Address."""
+        if not state["ascension_pending"] or action["player"] != state["historian"]:
+            raise Refused("only the new Historian may pass the role on, between the enacted DoV and the Ascension Address")
+        to = self.must_player(state, action["to"])
+        if to["name"] == action["player"]:
+            raise Refused("you already are the Historian")
+        self.must_be_wizard(state, to["name"], "become Historian")
+        self.player(state, action["player"])["offices"].remove("historian")
+        to["offices"].append("historian")
+        state["historian"] = to["name"]
+        text = (f"{action['player']} passes the role of Historian to {to['name']}, who makes the Ascension Address "
+                "([Ascension] Theme); the Hiatus continues until then.")
+        ctx.ack(text)
+        self.event(state, ctx, text)
+        self.announce(state, ctx, f"{to['name']} is the new Historian", [text])
+
     def on_ascension(self, state: dict, action: dict, ctx: Ctx) -> None:
         if not state["ascension_pending"] or action["player"] != state["historian"]:
             raise Refused("only the new Historian makes the Ascension Address, once a DoV has been enacted")
+        if self.downtime(state, ctx.now):
+            raise Refused("the game is in Seasonal Downtime (24–27 December): the Ascension Address waits until "
+                          "27 December (only \"Votable Matters\", \"Gamestate Tracking\" and \"Call for Judgement\" "
+                          "actions are allowed)")
         fields = action.get("fields", {})
         renames = {state["terms"]["player"]: fields.get("wizard") or fields.get(state["terms"]["player"].lower()),
                    state["terms"]["leader"]: fields.get("historian") or fields.get(state["terms"]["leader"].lower())}
@@ -359,16 +469,59 @@ class BlogNomic(Variant):
 
     # ---- absence -----------------------------------------------------------------
     def on_idle(self, state: dict, action: dict, ctx: Ctx) -> None:
-        self._set_away(state, {**action, "name": action["player"]}, ctx, "idle")
+        self._idle_self(state, {**action, "name": action["player"]}, ctx)
+
+    def on_away(self, state: dict, action: dict, ctx: Ctx) -> None:
+        self._idle_self(state, action, ctx)
+
+    def _idle_self(self, state: dict, action: dict, ctx: Ctx) -> None:
+        p = self.must_player(state, action.get("name") or action["player"])
+        was = p["status"]
+        self._set_away(state, action, ctx, "idle")
+        if was != "idle" and p["name"] == action["player"]:
+            p["self_idled"] = {"at": iso(ctx.now), "dynasty": state["dynasty"]}
 
     def on_unidle(self, state: dict, action: dict, ctx: Ctx) -> None:
+        """Rule "Idle Wizards": no Unidle "if ... the Wizard who would be Unidled asked to become (or
+        rendered themselves) Idle within the previous four days, and within the current dynasty"."""
         p = self.must_player(state, action["player"])
         if p["status"] != "idle":
             raise Refused("you are not idle")
+        idled = p.get("self_idled")
+        if idled and idled["dynasty"] == state["dynasty"]:
+            until = parse_iso(idled["at"]) + self.duration(state, "unidle_after")
+            if ctx.now < until:
+                raise Refused(f"you went Idle at {idled['at']}: no Unidle within four days of idling in the same "
+                              f"dynasty (rule \"Idle Wizards\")", f"send [Unidle] after {iso(until)}")
         self._set_away(state, {**action, "name": action["player"]}, ctx, "active")
 
-    def on_away(self, state: dict, action: dict, ctx: Ctx) -> None:
-        self._set_away(state, action, ctx, "idle")
+    def on_back(self, state: dict, action: dict, ctx: Ctx) -> None:
+        self.on_unidle(state, action, ctx)
+
+    def on_join(self, state: dict, action: dict, ctx: Ctx) -> None:
+        """Rule "Wizards": "A human who has ceased to be a Wizard in this way may not become a
+        Wizard again within the following two weeks." Known by name or by address."""
+        name, address = str(action.get("name") or "").strip().lower(), str(action.get("address") or "").lower()
+        for p in state["players"]:
+            if p["status"] == "left" and p.get("left_at") and not p.get("removed") and (
+                    p["name"].lower() == name or address in p["addresses"]):
+                until = parse_iso(p["left_at"]) + self.duration(state, "rejoin_after")
+                if ctx.now < until:
+                    raise Refused(f"{p['name']} ceased to be a Wizard at {p['left_at']} and may not become a Wizard "
+                                  "again within the following two weeks (rule \"Wizards\")", f"join again after {iso(until)}")
+        super().on_join(state, action, ctx)
+
+    def on_player_add(self, state: dict, action: dict, ctx: Ctx) -> None:
+        Variant.on_join(self, state, action, ctx)  # the admin may add anyone at any time
+
+    def on_quit(self, state: dict, action: dict, ctx: Ctx) -> None:
+        super().on_quit(state, action, ctx)
+        self.player(state, action["player"])["removed"] = False
+
+    def on_player_remove(self, state: dict, action: dict, ctx: Ctx) -> None:
+        super().on_quit(state, action, ctx)
+        # The two weeks bar those who ceased "by posting an entry", not those the admin removed.
+        self.player(state, action["player"])["removed"] = True
 
     def on_player_status(self, state: dict, action: dict, ctx: Ctx) -> None:
         self._set_away(state, action, ctx, "idle" if action["status"] == "away" else action["status"])
@@ -413,8 +566,8 @@ class BlogNomic(Variant):
                 out.append(opened + self.duration(state, key) + timedelta(seconds=1 if key == "stale_after" else 0))
         if p["seasonal_downtime"]:
             now_year = parse_iso(state["digest_next"]).year
-            for y in (now_year, now_year + 1):
-                out.append(datetime(y, 12, 27, tzinfo=UTC))
+            for y in (now_year, now_year + 1):  # Downtime begins (status hiatus) and ends
+                out += [datetime(y, 12, 24, tzinfo=UTC), datetime(y, 12, 27, tzinfo=UTC)]
         return [t for t in out if t > now]
 
     def fire_deadlines(self, state: dict, ctx: Ctx) -> None:
@@ -435,3 +588,17 @@ class BlogNomic(Variant):
 
     def score_lines(self, state: dict) -> list[str]:
         return []
+
+    def generators(self, state: dict) -> dict[str, list[str]]:
+        """The commands rule "Random Generators" names, read from its current text, so a proposal
+        that changes "the potential outcomes of the GNDT’s random result commands" changes them:
+        "The FRUIT command will return a random result from the following options: Lemon, ..."."""
+        out: dict[str, list[str]] = {}
+        for r in state["rules"]:
+            if r["title"].strip().lower() != "random generators":
+                continue
+            for m in _GENERATOR.finditer(r["text"]):
+                options = [o.strip() for o in re.split(r",\s*(?:and\s+|or\s+)?", m.group("options")) if o.strip()]
+                for name in filter(None, (m.group("name"), m.group("alias"))):
+                    out[name.upper()] = options
+        return out

@@ -184,8 +184,18 @@ class Eire(OrdersGame):
                 elif o["kind"] == "invest":
                     invest[(name, o["land"])] += o["grain"]
         lines += ["", "Combats:"]
+        # "The turns of all Players are SIMULTANEOUS": every combat is fought on the map as the
+        # turn began (owners, Sidhe valleys), and the conquests change hands only after all of them.
+        start_owners = {x["name"]: x["owner"] for x in state["lands"]}
+        conquests: list[tuple[dict, str]] = []
         for land_name in sorted(attacks, key=lambda n: [x["name"] for x in state["lands"]].index(n)):
-            lines += self.combat(state, ctx, self.land(state, land_name), attacks[land_name], defend[land_name])
+            land = self.land(state, land_name)
+            out, winner = self.combat(state, ctx, land, attacks[land_name], defend[land_name], start_owners)
+            lines += out
+            if winner:
+                conquests.append((land, winner))
+        for land, winner in conquests:
+            land["owner"], land["output"] = winner, land["output"] // 2
         if not attacks:
             lines.append("  none")
         lines += ["", "Investments:"]
@@ -216,9 +226,12 @@ class Eire(OrdersGame):
         if state["status"] != "ended":
             self.begin_turn(state, ctx, t["number"] + 1)
 
-    def combat(self, state: dict, ctx: Ctx, land: dict, attackers: list[tuple[str, int]], defence: int) -> list[str]:
+    def combat(self, state: dict, ctx: Ctx, land: dict, attackers: list[tuple[str, int]], defence: int,
+               owners: dict[str, str | None]) -> tuple[list[str], str | None]:
+        """One land's combat on the start-of-turn map OWNERS: (result lines, the conqueror or None).
+        The conquest itself is applied by the caller once every combat is fought."""
         prm = state["parameters"]
-        owner = land["owner"]
+        owner = owners[land["name"]]
         attackers = sorted(attackers, key=lambda a: (-a[1], a[0]))
         head = f"  {land['name']} ({owner or 'independent'}) attacked by " + ", ".join(f"{a} with {g}" for a, g in attackers)
         out = [head]
@@ -237,39 +250,44 @@ class Eire(OrdersGame):
                 op = self.player(state, owner)
                 bonus += prm["origin_defense_bonus"] if land["name"] == op["origin"] else 0
                 bonus += prm["woodkin_bonus"] if op["tribe"] == "Woodkin" and land["type"] == "Deep Forest" else 0
-                bonus += self.sidhe_bonus(state, owner)
+                bonus += self.sidhe_bonus(state, owner, owners)
             for (a, g), share in zip(attackers, shares, strict=True):
                 ra, rd = ctx.randint(1, 10), ctx.randint(1, 10)
-                at_total = g + ra + self.sidhe_bonus(state, a)
+                sidhe = self.sidhe_bonus(state, a, owners)
+                at_total = g + ra + sidhe
                 df_total = share + rd + bonus
                 result = "wins" if at_total > df_total else "is repelled"
-                out.append(f"    {a}: {g} Grain + d10 {ra}" + (f" + {self.sidhe_bonus(state, a)} Sidhe" if self.sidhe_bonus(state, a) else "")
+                out.append(f"    {a}: {g} Grain + d10 {ra}" + (f" + {sidhe} Sidhe" if sidhe else "")
                            + f" = {at_total} against {share} + d10 {rd}" + (f" + {bonus} bonus" if bonus else "")
                            + f" = {df_total}: {result}")
                 if at_total > df_total:
                     won.append((a, g, at_total))
         if not won:
             out.append(f"    {land['name']} holds.")
-            return out
+            return out, None
         winner = sorted(won, key=lambda w: (-w[1], -w[2], w[0]))[0][0]
-        before = land["output"]
-        land["owner"], land["output"] = winner, before // 2
-        out.append(f"    {land['name']} falls to {winner}; its output is halved, {before} -> {land['output']}.")
-        return out
+        out.append(f"    {land['name']} falls to {winner}; its output is halved, {land['output']} -> {land['output'] // 2}.")
+        return out, winner
 
-    def sidhe_bonus(self, state: dict, name: str) -> int:
+    def sidhe_bonus(self, state: dict, name: str, owners: dict[str, str | None] | None = None) -> int:
+        """"+1 Grain bonus to all Attack/Defense rolls per controlled Menhir Valley", counted
+        on OWNERS (the start-of-turn map during resolution)."""
         p = self.player(state, name)
         if not p or p.get("tribe") != "Sidhe":
             return 0
-        return sum(1 for x in self.owned(state, name) if x["type"] == "Menhir Valley")
+        owners = owners or {x["name"]: x["owner"] for x in state["lands"]}
+        return sum(1 for x in state["lands"] if owners[x["name"]] == name and x["type"] == "Menhir Valley")
 
     # ---- High King ---------------------------------------------------------------
     def high_king_shortfalls(self, state: dict, name: str, grain: int) -> int:
+        """How many of the three requirements NAME misses. "Origin Lands of at least 2 other
+        Players" counts the Origin Land of every other player who has played this game, eliminated
+        or gone too: the text speaks of "core lands of their (former) enemies" (docs/eire-house-rules.md)."""
         p = self.player(state, name)
-        others = [q["origin"] for q in self.active(state) if q["name"] != name]
+        others = {q["origin"] for q in state["players"] if q["name"] != name and q.get("origin")} - {p["origin"]}
         mine = {x["name"] for x in self.owned(state, name)}
         return sum([p["origin"] not in mine, grain < state["parameters"]["high_king_grain"],
-                    sum(o in mine for o in others) < 2])
+                    len(others & mine) < 2])
 
     def claim_high_king(self, state: dict, ctx: Ctx, orders: dict, grain: dict, lines: list[str]) -> None:
         claims = [n for n, os_ in orders.items() if any(o["kind"] == "high-king" for o in os_)]

@@ -4,6 +4,7 @@ Senate passes, issues Proclamations and Directives; the referee is the Humble Sc
 from __future__ import annotations
 
 import json
+import re
 from datetime import datetime
 
 from mailref import resource
@@ -40,6 +41,7 @@ class Imperial(Variant):
         ("[Judge] N ACCEPT|VETO|IGNORE reason", "the Emperor's judgement of a proposal the Senate passed"),
         ("[Proclamation] Title", "the Emperor's rule changes, in effect at once"),
         ("[Directive] Title", "the Emperor calls for proposals in an area"),
+        ("[Playtest] start / [Playtest] end", "the Emperor begins or ends a playtest of the B rules (rules 21 and up)"),
         ("[Status], [Rules], [Help]", "proposals, scores and the ruleset; this text"),
     ]
 
@@ -140,16 +142,20 @@ class Imperial(Variant):
             ctx.ack(matters.cast(prop, name, b["vote"], ctx, action.get("source", "")))
 
     def close_vote(self, state: dict, prop: dict, ctx: Ctx, late: str = "") -> None:
-        senators = self.senators(state)
-        yes = sum(1 for n, v in prop["votes"].items() if v == "YES" and n in senators)
-        no = sum(1 for n, v in prop["votes"].items() if v == "NO" and n in senators)
-        passed = yes * 2 > len(senators)
+        # Seed: "other Imperial Senators may send in a vote" and "there is a majority of Imperial
+        # Senators who have sent in a vote of YES": the majority is of those entitled to vote,
+        # every Senator but the author (SPEC §5.3).
+        voters = [n for n in self.senators(state) if n != prop["author"]]
+        yes = sum(1 for n, v in prop["votes"].items() if v == "YES" and n in voters)
+        no = sum(1 for n, v in prop["votes"].items() if v == "NO" and n in voters)
+        passed = yes * 2 > len(voters)
         prop.update(status="awaiting-judgement" if passed else "rejected", deadline=None,
-                    tally={"YES": yes, "NO": no, "senators": len(senators)},
-                    reason=None if passed else "no majority of all Senators voted YES")
-        lines = [f"Proposal {prop['number']} \"{prop['title']}\": YES {yes}, NO {no} of {len(senators)} Senators.",
-                 "A majority of all Senators voted YES: it goes to the Emperor for judgement." if passed
-                 else "No majority of all Senators voted YES: it is rejected."]
+                    tally={"YES": yes, "NO": no, "senators": len(voters)},
+                    reason=None if passed else "no majority of the Senators entitled to vote voted YES")
+        lines = [f"Proposal {prop['number']} \"{prop['title']}\": YES {yes}, NO {no} of {len(voters)} Senators "
+                 "entitled to vote (all but the author).",
+                 "A majority of them voted YES: it goes to the Emperor for judgement." if passed
+                 else "No majority of them voted YES: it is rejected."]
         if late:
             lines.append(late)
         self.event(state, ctx, lines[0] + (" Passed to the Emperor." if passed else " Rejected."))
@@ -180,9 +186,8 @@ class Imperial(Variant):
             raise Refused(f"proposal {action['number']} is not awaiting judgement"
                           + (f" (it is {prop['status']})" if prop else ""))
         verdict, reason = action["verdict"], action.get("reason", "").strip()
-        if verdict == "IGNORE" and not reason:
-            raise Refused("to ignore a proposal, the condition must be explicit elsewhere in the ruleset (rule 7)",
-                          "write IGNORE followed by the rule that allows it, e.g. IGNORE under rule 12")
+        if verdict == "IGNORE":
+            self.check_ignore_reason(state, reason)
         status = {"ACCEPT": "accepted", "VETO": "vetoed", "IGNORE": "ignored"}[verdict]
         prop.update(status=status, reason=reason or None, closed=iso(ctx.now))
         ctx.ack(f"Proposal {prop['number']} is {status}.")
@@ -193,6 +198,51 @@ class Imperial(Variant):
         if status == "accepted":
             self.enact_changes(state, ctx, changes_from(prop["changes"]), f"proposal {prop['number']}",
                        f"Proposal {prop['number']} \"{prop['title']}\" is accepted")
+
+    def check_ignore_reason(self, state: dict, reason: str) -> None:
+        """Seed: "To ignore a proposal, the condition by which it is ignored must be explicit
+        elsewhere in the ruleset." The reason must cite a rule of the current ruleset, in force now
+        (a B rule only during a playtest), that speaks of ignoring: not the rule that demands it."""
+        hint = "write IGNORE followed by the rule that allows it, e.g. IGNORE under rule 12"
+        cited = re.findall(r"\brules?\s+#?(\d+(?:\.\d+)*)", reason, re.I)
+        if not cited:
+            raise Refused("to ignore a proposal, the condition by which it is ignored must be explicit elsewhere "
+                          "in the ruleset (rule 7): cite that rule", hint)
+        rules = {sort_key(r["number"]): r for r in self.rules_for_display(state)}
+        why = []
+        for number in cited:
+            r = rules.get(sort_key(number))
+            if r is None:
+                why.append(f"there is no rule {number} in the current ruleset")
+            elif r.get("inactive"):
+                why.append(f"rule {number} is a B rule, not in force outside a playtest")
+            elif "explicit elsewhere" in r["text"]:
+                why.append(f"rule {number} asks for the condition; it must be explicit elsewhere")
+            elif not re.search(r"\bignor", r["text"], re.I):
+                why.append(f"rule {number} (\"{r['title']}\") provides no condition for ignoring a proposal")
+            else:
+                return
+        raise Refused("to ignore a proposal, the condition by which it is ignored must be explicit elsewhere in the "
+                      "ruleset (rule 7): " + "; ".join(why), hint)
+
+    # ---- playtests of the B rules (rule 15) --------------------------------------
+    def on_playtest(self, state: dict, action: dict, ctx: Ctx) -> None:
+        """Seed: ""B" rules are only active when IE deems that a new playtest of the sub-game
+        (represented by the "B" rules) should then begin."
+        """
+        if action["player"] != self.emperor(state):
+            raise Refused("only the Emperor deems when a playtest of the B rules begins or ends (rule 15)")
+        on = action["on"]
+        if state["parameters"]["playtest"] == on:
+            ctx.ack(f"A playtest is already {'running' if on else 'not running'}; nothing changed.")
+            return
+        state["parameters"]["playtest"] = on
+        text = ("The Emperor deems that a playtest of the sub-game begins: the B rules are active."
+                if on else "The Emperor ends the playtest: the B rules are inactive.")
+        ctx.ack(text)
+        self.event(state, ctx, text)
+        self.mail_ruleset(state, ctx, "Playtest begins" if on else "Playtest ends", [text],
+                          reason=action.get("reason") or None)
 
     # ---- the Emperor's own acts (rule 8) -----------------------------------------
     def on_proclamation(self, state: dict, action: dict, ctx: Ctx) -> None:

@@ -21,6 +21,7 @@ class Sidekick(Variant):
                 "pass_points": 10, "fail_points": -5}
     duration_params = {"reminder_before", "turn_timeout", "vote_timeout"}
     vote_words = ("FOR", "AGAINST", "ABSTAIN")
+    whole_rule_numbers = True  # rule 10: "The reference number must be a positive integer."
     commands = [
         ("[Join]", "join the game; a body line `Name: YourName` chooses your name"),
         ("[Proposal] Title", "your move, on your turn: the body holds rule changes (Enact rule 24 \"Title\": ... / Amend rule 12 to read: ... / Repeal rule 15.)"),
@@ -112,6 +113,24 @@ class Sidekick(Variant):
         if skipped:
             state["turn"]["last"] = t.get("player")
 
+    # ---- the rule list (rules 5–6) ------------------------------------------------
+    def standing_lines(self, state: dict) -> list[str]:
+        """Rule 5: "the rule list will indicate the current score each player has and the current
+        player whose turn it is"; rule 6: "The rule list will contain a complete list of all
+        players", in turn order."""
+        t = state["turn"]
+        mover = t.get("player") if t else None
+        lines = [f"Turn {t['number']}: {mover} is to move." if mover else
+                 f"Turn {t['number']}: nobody present can move." if t else
+                 "The first turn opens once two players are in."]
+        lines.append("Players in turn order:")
+        seated = [self.player(state, n) for n in state["order"]]
+        waiting = [p for p in self.present(state) if p["name"] not in state["order"]]
+        for i, p in enumerate([p for p in seated if p] + waiting, 1):
+            notes = [w for w, on in (("to move", p["name"] == mover), (p["status"], p["status"] != "active")) if on]
+            lines.append(f"  {i}. {p['name']}: {p['score']} points" + (f" ({', '.join(notes)})" if notes else ""))
+        return lines
+
     # ---- the move (rules 8–10) ---------------------------------------------------
     def on_propose(self, state: dict, action: dict, ctx: Ctx) -> None:
         player = action["player"]
@@ -131,7 +150,7 @@ class Sidekick(Variant):
             if c.kind == "enact" and not c.number:
                 raise Refused(f'new rule "{c.title}" needs a reference number (rule 10)', 'write Enact rule 24 "Title":')
         try:
-            check_changes(state["rules"], changes, state["rule_history"])
+            check_changes(state["rules"], changes, state["rule_history"], whole_numbers=True)
         except RuleConflict as e:
             raise Refused(f"your rule changes cannot apply: {e}") from None
         deadline = ctx.now + self.duration(state, "vote_timeout")
@@ -172,7 +191,12 @@ class Sidekick(Variant):
             if b["vote"] not in self.vote_words:
                 raise Refused(f"{b['word']} is not a vote in this game", "vote FOR, AGAINST or ABSTAIN")
             if player == prop["author"]:
-                raise Refused(f"you are the mover of proposal {prop['number']}: your vote is FOR (rule 11)")
+                # Rule 11: "The player moving is assumed to be voting “for” the proposal" (docs/decisions.md).
+                if b["vote"] == "FOR":
+                    ctx.ack(f"Proposal {prop['number']} is your move: your vote is already FOR (rule 11); nothing changed.")
+                    continue
+                raise Refused(f"you are the mover of proposal {prop['number']}: your vote is FOR and cannot change "
+                              "(rule 11: \"The player moving is assumed to be voting for the proposal\")")
             ctx.ack(matters.cast(prop, player, b["vote"], ctx, action.get("source", "")))
             self.event(state, ctx, f"{player} voted on proposal {prop['number']}.")
             self.maybe_close(state, prop, ctx)
@@ -208,14 +232,14 @@ class Sidekick(Variant):
         self.event(state, ctx, lines[0])
         ctx.send("results", "all", f"[Proposal {prop['number']}] {prop['status'].upper()}: {prop['title']}",
                  "notice.txt", game=state, heading=f"Proposal {prop['number']} {prop['status']}", lines=lines)
-        if passed:
+        self.check_victory(state, ctx)
+        if state["turn"] and state["turn"].get("proposal") == prop["number"]:
+            self.next_turn(state, ctx)
+        if passed:  # after the turn moved on, so the ruleset mail shows the new mover (rule 5)
             failed = self.enact_changes(state, ctx, changes_from(prop["changes"]), f"proposal {prop['number']}",
                                         f"Proposal {prop['number']} \"{prop['title']}\" is in effect")
             if failed:
                 prop["reason"] += f"; its changes could not apply: {failed}"
-        self.check_victory(state, ctx)
-        if state["turn"] and state["turn"].get("proposal") == prop["number"]:
-            self.next_turn(state, ctx)
 
     # ---- victory (rules 20 and 23) -----------------------------------------------
     def check_victory(self, state: dict, ctx: Ctx) -> None:
