@@ -10,10 +10,21 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+import helpers  # noqa: E402
 from dovecot import Dovecot, dovecot_binary  # noqa: E402
-from helpers import Clock, Outbox, make_referee  # noqa: E402
+from helpers import Clock, Outbox, assert_replays, make_referee  # noqa: E402
 
 GAME = "nomes@ref.example"
+
+
+@pytest.fixture(autouse=True)
+def every_game_replays():
+    """Issue 11: `mailref replay` finds no difference on any game any test plays."""
+    yield
+    made, helpers.REFEREES[:] = list(helpers.REFEREES), []
+    for r in made:
+        assert_replays(r)
+        r.store.dispose()
 
 
 @pytest.fixture

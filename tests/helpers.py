@@ -53,10 +53,15 @@ def mail(frm: str, to: str, subject: str, body: str = "", *, name: str | None = 
     return msg.as_bytes()
 
 
+REFEREES: list[Referee] = []  # every referee a test made; conftest replays their games at teardown
+
+
 def make_referee(tmp_path, clock: Clock | None = None, seed: int = 7, **settings) -> Referee:
     store = open_store(f"sqlite:///{tmp_path}/mailref.sqlite3")
-    return Referee(store, Settings(**{"from_address": "referee@ref.example", "admin_address": "gm@ref.example",
-                                      **settings}), clock or Clock(), random.Random(seed))
+    r = Referee(store, Settings(**{"from_address": "referee@ref.example", "admin_address": "gm@ref.example",
+                                   **settings}), clock or Clock(), random.Random(seed))
+    REFEREES.append(r)
+    return r
 
 
 class Outbox:
@@ -105,7 +110,7 @@ def maildir_mails(site: Path) -> list:
 
 
 def assert_replays(referee) -> None:
-    """Every game rebuilt from its journal equals its live state."""
+    """Every game rebuilt from its journal equals its live state (what `mailref replay` checks)."""
     from mailref.engine.replay import differences, replay
     from mailref.store import Game, JournalEntry
 

@@ -300,3 +300,73 @@ def test_grain_is_conserved_and_lands_partition(plan, rolls):
     assert sorted(x["name"] for x in s["lands"]) == sorted(m["name"] for m in json.loads(
         (resource("data") / "eire_map.json").read_text())["lands"])
     assert all(x["owner"] in (None, "Finn", "Maeve") for x in s["lands"])
+
+
+# ---- issue 11: simultaneous turns, the High King's other Origin Lands, newcomers -----------
+
+def test_every_combat_is_fought_on_the_start_of_turn_map():
+    """"The turns of all Players are SIMULTANEOUS": the Sidhe "+1 Grain bonus to all Attack/Defense
+    rolls per controlled Menhir Valley" counts the valleys held when the turn began, and the lands
+    change hands only after every combat (Emain, taken first in map order, does not help at Fánad)."""
+    s = started([("Oisin", "Gold", "Sidhe", "Ardagh"), ("Maeve", "Red", "Plainsmen", "Donal")])
+    s["grain"]["Oisin"] = 50
+    orders(s, "Oisin", "Attack Emain with 10 Grain", "Attack Fánad with 10 Grain")
+    ctx = orders(s, "Maeve", "Defend Donal with 1 Grain", rolls=[10, 1, 10, 1])
+    text = "\n".join(next(o for o in ctx.out if o.kind == "results").vars["lines"])
+    assert "Oisin: 10 Grain + d10 10 + 1 Sidhe = 21 against 10 + d10 1 = 11: wins" in text
+    assert "+ 2 Sidhe" not in text
+    assert land(s, "Emain")["owner"] == land(s, "Fánad")["owner"] == "Oisin"
+    assert (land(s, "Emain")["output"], land(s, "Fánad")["output"]) == (4, 2)  # halved after the combats
+
+
+def test_a_defender_keeps_the_bonus_of_a_valley_lost_in_the_same_turn():
+    """SIMULTANEOUS: a Sidhe who loses a Menhir Valley this turn still defends elsewhere with it
+    (Ardagh, index 4 on the map, is fought before Emain, index 8)."""
+    s = started([("Oisin", "Gold", "Sidhe", "Ardagh"), ("Finn", "Green", "Plainsmen", "Bain")])
+    land(s, "Emain")["owner"] = "Oisin"
+    s["grain"].update(Oisin=50, Finn=60)
+    orders(s, "Finn", "Attack Emain with 20 Grain", "Attack Ardagh with 20 Grain")
+    ctx = orders(s, "Oisin", "Defend Ardagh with 1 Grain", "Defend Emain with 1 Grain", rolls=[10, 1, 1, 10])
+    text = "\n".join(next(o for o in ctx.out if o.kind == "results").vars["lines"])
+    assert "Finn: 20 Grain + d10 10 = 30 against 1 + d10 1 + 7 bonus = 9: wins" in text  # Origin 5 + 2 valleys
+    assert "Finn: 20 Grain + d10 1 = 21 against 1 + d10 10 + 2 bonus = 13: wins" in text  # Ardagh still counts
+    assert land(s, "Ardagh")["owner"] == land(s, "Emain")["owner"] == "Finn"
+
+
+def test_the_high_king_counts_the_origin_lands_of_former_enemies():
+    """"If a Player holds his Origin Land, has 50 Grain or more Total, and holds Origin Lands of at least
+    2 other Players" — decision (docs/eire-house-rules.md): "holding several core lands of their
+    (former) enemies": an eliminated player's Origin Land still counts."""
+    s = started([("Finn", "Green", "Plainsmen", "Bain"), ("Maeve", "Red", "Plainsmen", "Reudh"),
+                 ("Oisin", "Gold", "Plainsmen", "Llanc")])
+    land(s, "Reudh")["owner"] = "Finn"
+    land(s, "Llanc")["owner"] = "Finn"
+    land(s, "Ardagh")["owner"] = "Oisin"
+    s["grain"]["Finn"] = 60
+    orders(s, "Finn", "Defend Bain with 1 Grain")
+    orders(s, "Maeve", "Declare High King")
+    orders(s, "Oisin", "Defend Ardagh with 1 Grain")
+    maeve = V.player(s, "Maeve")
+    assert (maeve["status"], maeve.get("eliminated")) == ("left", True)
+    orders(s, "Finn", "Declare High King")
+    orders(s, "Oisin", "Defend Ardagh with 1 Grain")
+    assert s["high_king"] == "Finn"
+
+
+def test_a_newcomer_joins_mid_game_and_orders_this_turn(game):
+    """"If any Player gets eliminated, another can take their color, pick an independent State, and try
+    their hand" — decision: a newcomer joins while the game runs with a free color and an independent
+    land, which is their Origin Land; they get its income at once and the turn waits for their orders."""
+    with pytest.raises(Refused, match="that land is taken"):
+        act(game, {"type": "join", "name": "Oisin", "address": "o@x.org",
+                   "choices": {"color": "Gold", "tribe": "Plainsmen", "origin": "Donal"}})
+    act(game, {"type": "join", "name": "Oisin", "address": "o@x.org",
+               "choices": {"color": "Gold", "tribe": "Plainsmen", "origin": "Bain"}})
+    oisin = V.player(game, "Oisin")
+    assert oisin["origin"] == "Bain" and land(game, "Bain")["owner"] == "Oisin"
+    assert game["grain"]["Oisin"] == V.income(game, "Oisin") == 10 + 5
+    orders(game, "Finn", "Defend Llanc with 1 Grain")
+    orders(game, "Maeve", "Defend Donal with 1 Grain")
+    assert game["turn"]["number"] == 1  # waits for the newcomer
+    orders(game, "Oisin", "Defend Bain with 1 Grain")
+    assert game["turn"]["number"] == 2

@@ -13,7 +13,7 @@ from mailref import resource
 from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.ruleset import changes_from, find_rule, sort_key
-from mailref.engine.variants.base import Variant
+from mailref.engine.variants.base import READ_ONLY, Variant
 from mailref.timeutil import iso, parse_iso
 
 HOUR = timedelta(hours=1)
@@ -146,7 +146,8 @@ class BlogNomic(Variant):
 
     def handle(self, state: dict, action: dict, ctx: Ctx) -> None:
         super().handle(state, action, ctx)
-        self.sync_status(state, ctx.now)
+        if action["type"] not in READ_ONLY:  # a reply that only reads changes nothing
+            self.sync_status(state, ctx.now)
 
     def sync_status(self, state: dict, now: datetime) -> None:
         """SPEC §1.5: `hiatus` while proposals are not accepted (a pending DoV, the awaited
