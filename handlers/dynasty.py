@@ -31,4 +31,4 @@ def historian(env: Envelope, view: GameView) -> dict:
     to = to.removeprefix("to ").strip(" .")
     if not to:
         raise Refused("name the Wizard who becomes Historian", "write the subject as: [Historian] Ben")
-    return {"type": "pass_historian", "player": view.name, "to": to[:60]}
+    return {"type": "historian", "player": view.name, "to": to[:60]}

@@ -411,6 +411,9 @@ def test_core_and_appendix_changes_need_their_tags(game):
         send(game, n, "[Vote] 1", "FOR")
     at(game, hours=12)
     assert "4 Proposals" in next(r for r in game.state("blog")["rules"] if r["number"] == "1.8")["text"]
+    game.admin("blog", {"type": "rule", "changes": [{"kind": "retitle", "number": "3.2", "title": "Tags [Inactive]"}]}, "gm")
+    send(game, "Ben", "[Proposal] Fewer proposals", 'In rule 1.8, replace "4 Proposals" with "3 Proposals".\n')
+    assert matter(game, 2)["status"] == "pending"  # an inactive rule "Tags" means nothing
 
 
 def test_the_new_historian_passes_the_role_by_mail(game):

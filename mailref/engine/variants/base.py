@@ -138,7 +138,6 @@ class Variant:
         if old and old["status"] != "left":
             raise Refused(f"the name {name} is taken", "choose another with a body line `Name: ...`")
         if old:  # a returning player keeps their record but starts afresh, as a newcomer does
-            self.before_rejoin(state, old, ctx)
             fields = self.new_player_fields(state, action)
             # Sidekick rule 19: "This includes players that join after the game has begun": 0 points.
             old.update(status="active", addresses=[address] + [a for a in action.get("more", []) if a != address],
@@ -152,9 +151,6 @@ class Variant:
         self.after_join(state, player, action, ctx)
         ctx.ack(f"{name} joined {state['name']} ({address}).")
         self.event(state, ctx, f"{name} joined.")
-
-    def before_rejoin(self, state: dict, player: dict, ctx: Ctx) -> None:
-        """A variant may refuse a returning player (BlogNomic's two weeks)."""
 
     def on_player_add(self, state: dict, action: dict, ctx: Ctx) -> None:
         self.on_join(state, action, ctx)

@@ -408,7 +408,7 @@ class BlogNomic(Variant):
         if not self.hiatus_reason(state, ctx.now):
             self.announce(state, ctx, "Hiatus ends", ["No DoV is pending: the Hiatus ends."])
 
-    def on_pass_historian(self, state: dict, action: dict, ctx: Ctx) -> None:
+    def on_historian(self, state: dict, action: dict, ctx: Ctx) -> None:
         """Rule "Victory and Ascension": "That Wizard may pass this role to another Wizard at this
         point by making a post to that effect, if they wish": after the DoV, before the Address."""
         if not state["ascension_pending"] or action["player"] != state["historian"]:

@@ -87,6 +87,7 @@ class Eire(OrdersGame):
         return {"Merfolk": "on the coast", "Woodkin": "in a Deep Forest", "Sidhe": "in a Menhir Valley"}.get(tribe, "anywhere")
 
     def after_join(self, state: dict, player: dict, action: dict, ctx: Ctx) -> None:
+        player.pop("eliminated", None)  # one who returns has chosen anew
         self.land(state, player["origin"])["owner"] = player["name"]
         state["grain"][player["name"]] = state["parameters"]["start_grain"]
         if state["status"] == "active":  # a newcomer during play takes an independent land
