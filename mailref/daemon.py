@@ -210,12 +210,16 @@ def serve(cfg: Config) -> int:
     logging.basicConfig(level=os.environ.get("MAILREF_LOG", "INFO"), format=log_format())
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
     logging.getLogger("mail.log").setLevel(logging.WARNING)
+    from mailref.check import sqlite_path
+
+    new_db = sqlite_path(cfg.database)
+    new_db = new_db if new_db is not None and not new_db.exists() else None
     try:
         daemon = Daemon(cfg)
+        if new_db is not None:
+            log.info("created a new database at %s", new_db)
     except Exception as e:
         if is_store_fault(e):
-            from mailref.check import sqlite_path
-
             raise Fatal(f"database {cfg.database}: {describe(e, sqlite_path(cfg.database))}") from None
         raise
     asyncio.run(daemon.run())
