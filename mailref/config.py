@@ -229,9 +229,12 @@ def load(path: str | os.PathLike | None = None) -> Config:
         ZoneInfo(cfg.timezone)
     except Exception:
         raise ConfigError(f"{d.where('timezone')}: unknown time zone {cfg.timezone!r}") from None
+    from mailref.mail.address import problem
+
     for key in ("from_address", "admin_address"):
-        if "@" not in getattr(cfg, key):
-            raise ConfigError(f"{d.where(key)}: {getattr(cfg, key)!r} is not a mail address")
+        why = problem(getattr(cfg, key))
+        if why:
+            raise ConfigError(f"{d.where(key)}: {getattr(cfg, key)!r} {why}")
     d.done()
 
     if "smtp_in" in data:

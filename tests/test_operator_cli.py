@@ -147,3 +147,12 @@ def test_check_connects_to_each_server_it_names(tmp_path, dovecot):
     assert r.returncode == 1
     fails = [line for line in r.stdout.splitlines() if line.startswith("FAIL")]
     assert len(fails) == 2 and "IMAP" in fails[0] and "unreachable" in fails[1], r.stdout
+
+
+def test_check_refuses_a_bad_configuration_naming_file_and_key(tmp_path):
+    site = Site(tmp_path, smtp_in=False)
+    site.config.write_text(site.config.read_text().replace('admin_address = "gm@ref.example"',
+                                                           'admin_address = "gm@ref.example, boss@ref.example"'))
+    r = site.cli("check")
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert f"{site.config}: [daemon] admin_address" in r.stderr and "exactly one address" in r.stderr, r.stderr
