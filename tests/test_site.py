@@ -162,6 +162,7 @@ def test_a_nomic_rule_enacted_amended_and_another_repealed(sidekick_game, tmp_pa
     assert f"- Each player may roll {EVIL} once a day." in rule24 and "+ Each player may roll twice a day." in rule24
     repealed = text[text.index("Repealed rules"):]
     assert "19. " in repealed and "Repealed by proposal 3" in repealed
+    assert "start the game with 0 points" in repealed, "a repealed rule keeps its last text"
     assert not re.search(r"^19\. ", text[:text.index("Repealed rules")], re.M)
     assert "<i>Nomes</i> & {% raw %}" in page.facts["title"]
     matters = see(browser, site, "nomes/proposals.html", "proposals-nomic.png").text
