@@ -144,6 +144,12 @@ def check_maildir(cfg: Config) -> Check:
     return Check(ok, f"outbox Maildir {p}", "writable" if ok else "not writable (outgoing mail would wait)")
 
 
+def check_site(cfg: Config) -> Check:
+    p = cfg.site.dir
+    ok = _writable_folder(p)
+    return Check(ok, f"site {p}", "writable" if ok else "not writable (pages would not be published)")
+
+
 def _why(e: BaseException) -> str:
     if isinstance(e, OSError) and e.strerror:
         return e.strerror.lower()
@@ -160,6 +166,8 @@ def checks(cfg: Config) -> Iterator[Callable[[Config], Check]]:
         yield check_smtp_out
     else:
         yield check_maildir
+    if getattr(cfg, "site", None):
+        yield check_site
 
 
 def run(cfg: Config, out: Callable[[str], None]) -> int:

@@ -51,6 +51,7 @@ class Result:
     error: str | None = None     # None: delivered
     permanent: bool = False      # failed for good: never retried automatically
     tried: bool = True           # False: not attempted (the connection was lost first)
+    relay_down: bool = False     # the relay itself failed (unreachable, login refused): said once, not per row
 
 
 class Deliverer:
@@ -165,7 +166,7 @@ class Deliverer:
     @staticmethod
     def _unsent(rows, results: dict[int, Result], why: str) -> dict[int, Result]:
         for row in rows:
-            results.setdefault(row.id, Result(why))
+            results.setdefault(row.id, Result(why, relay_down=True))
         return results
 
     def _write_maildir(self, rows: list[OutboxMessage]) -> dict[int, Result]:
@@ -202,6 +203,11 @@ class Deliverer:
             return 0, 0
         results = self._transport(rows)
         done = [(row, results[row.id]) for row in rows]
+        down = [r.error for _, r in done if r.relay_down]
+        if down:
+            self.faults.say("outbox: mail not delivered", f"{down[0]} (retried with back-off)")
+        elif any(r.error is None for _, r in done):
+            self.faults.cleared("outbox: mail not delivered")
         for attempt in range(MARK_TRIES):
             try:
                 self._mark(now, done)
@@ -251,7 +257,8 @@ class Deliverer:
                 if not row.alerted and now - row.created_at >= ALERT_AFTER and row.kind != "alert":
                     row.alerted = 1
                     self._alert(s, row, now)
-                log.warning("outbox #%s not delivered (attempt %s): %s", row.id, row.attempts, res.error)
+                if not res.relay_down:
+                    log.warning("outbox #%s not delivered (attempt %s): %s", row.id, row.attempts, res.error)
             if failed_now:
                 self._alert_failed(s, failed_now, now)
 

@@ -66,7 +66,10 @@ class FaultLog:
         self.current: dict[str, str] = {}
 
     def failed(self, what: str, exc: BaseException) -> str:
-        line = describe(exc)
+        return self.say(what, describe(exc))
+
+    def say(self, what: str, line: str) -> str:
+        """Log LINE about WHAT unless it is what was said last."""
         if self.current.get(what) != line:
             self.current[what] = line
             self.log.error("%s: %s", what, line)
