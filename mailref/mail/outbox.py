@@ -108,7 +108,10 @@ class Deliverer:
                     yield s
             finally:
                 if raw is not None:
-                    raw.execute("PRAGMA synchronous=NORMAL")
+                    try:
+                        raw.execute("PRAGMA synchronous=NORMAL")
+                    except Exception:  # the connection is gone with the fault being reported
+                        pass
 
     # ---- transports -------------------------------------------------------------
     def _connect(self) -> smtplib.SMTP:

@@ -12,7 +12,9 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 
 def is_store_fault(exc: BaseException) -> bool:
     """The database could not be used (not a bug in what we asked of it)."""
-    return isinstance(exc, OperationalError | OSError) or (
+    import sqlite3
+
+    return isinstance(exc, OperationalError | OSError | sqlite3.OperationalError) or (
         isinstance(exc, DBAPIError) and exc.connection_invalidated)
 
 
