@@ -127,7 +127,7 @@ class Referee:
             self._changed(slug)
             return status
         except Exception as e:  # quarantine: keep the mail and the error, tell the GM
-            if is_store_fault(e):
+            if is_store_fault(e) and not isinstance(e, OSError):
                 raise  # the store, not the message: it stays new and is processed once the store works
             log.exception("message #%s failed", inbox_id)
             err = f"{type(e).__name__}: {e}"
