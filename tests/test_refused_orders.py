@@ -91,8 +91,37 @@ def test_without_a_correction_the_turn_resolves_at_its_deadline(referee, outbox,
     send("Finn", "[Orders]", "**Attack Narnia with 5 Grain**")
     send("Maeve", "[Orders]", "**Defend Donal with 5 Grain**")
     assert referee.state("eire")["turn"]["number"] == 1
-    clock.advance(days=3)
+    clock.advance(hours=36, minutes=1)  # 12 hours before the deadline: Finn has not yet ordered
+    referee.tick()
+    reminded = [m["To"] for m in outbox.all() if m["X-Mailref-Kind"] == "reminder"]
+    assert reminded == [addr("Finn")]
+    clock.advance(days=1)
     referee.tick()
     state = referee.state("eire")
     assert state["turn"]["number"] == 2
     assert state["history"][-1]["orders"]["Finn"]["orders"] == []
+
+
+def test_an_outlook_web_reply_in_an_orders_game_gives_only_the_players_bold_orders(referee, outbox):
+    """The quoted header block's bold From:/Sent:/To: and the quoted example order are no orders."""
+    from pathlib import Path
+
+    game = "diplo@ref.example"
+    referee.create_game("diplo", "orders", game, gm="gm@ref.example")
+    port = free_port()
+    lst = Listener(referee, "127.0.0.1", port, 200_000, on_stored=referee.process_pending)
+    lst.start()
+    try:
+        with smtplib.SMTP("127.0.0.1", port) as c:
+            c.sendmail(addr("Oisin"), [game], mail(addr("Oisin"), game, "[Join]", "Name: Oisin\n"))
+        assert referee.admin("diplo", {"type": "start"}, "gm").ok
+        raw = (Path(__file__).parent / "corpus" / "owa_orders.eml").read_bytes()
+        raw = raw.replace(b"oisin@outlook.example", addr("Oisin").encode()).replace(b"eire@ref.example", game.encode())
+        with smtplib.SMTP("127.0.0.1", port) as c:
+            c.sendmail(addr("Oisin"), [game], raw.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
+    finally:
+        lst.stop()
+    state = referee.state("diplo")
+    sent = state["orders"]["Oisin"]["orders"] if state["orders"] else state["history"][-1]["orders"]["Oisin"]["orders"]
+    assert [o["text"] for o in sent] == ["Attack Reudh with 12 Grain", "Defend Bain with 4 Grain"]
+    assert_replays(referee)
