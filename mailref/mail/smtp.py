@@ -55,6 +55,10 @@ class Intake:
             else:
                 log.exception("could not store a message from %r", envelope.mail_from)
             return f"451 4.3.0 could not store the message, try again later ({type(e).__name__})"
+        if not stored.new or stored.status != "new":
+            # Not processed again, so this is its one log line (SPEC §7).
+            log.info("mail #%s from %r: %s", stored.id, envelope.mail_from,
+                     "delivered again, already had it" if not stored.new else f"{stored.status} at intake")
         self.on_stored()
         return f"250 2.0.0 stored as #{stored.id}" + ("" if stored.new else " (already had it)")
 
