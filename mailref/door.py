@@ -18,6 +18,8 @@ from mailref.engine.variants import get_variant
 from mailref.engine.variants.base import READ_ONLY
 from mailref.mail import address
 from mailref.mail.compose import compose, wire
+from mailref.read.identity import normalise_address
+from mailref.read.names import name_keys
 from mailref.render import render
 from mailref.store import Game, JournalEntry, OutboxMessage, ReplyQuota
 
@@ -65,6 +67,7 @@ def apply(session: Session, game: Game, action: dict[str, Any], source: Source, 
     """Apply ACTION to GAME at NOW. The caller commits; on a refusal the state is untouched
     and the error reply is queued."""
     variant = get_variant(game.variant)
+    _prepare_identity(action)
     # A JSON round trip copies plain game state several times faster than deepcopy.
     state = json.loads(json.dumps(game.state))
     ctx = Ctx(now, rng=rng, facts=facts)
@@ -99,6 +102,15 @@ def _lines_read(action: dict[str, Any]) -> list[str]:
     out = [f'I read your line "{b["line"]}" as a ballot.' for b in action.get("ballots") or () if b.get("line")]
     out += [f'Set aside: "{line}" ({why}).' for line, why in action.get("ignored") or ()]
     return list(dict.fromkeys(out))
+
+
+def _prepare_identity(action: dict[str, Any]) -> None:
+    """Addresses in the form mail is compared in, and a joining name's confusable-folded
+    keys (the engine stays free of the Unicode table; the journal keeps the keys)."""
+    if action.get("type") in ("join", "player_add"):
+        action["address"] = normalise_address(str(action["address"]))
+        action["more"] = [normalise_address(str(a)) for a in action.get("more", [])]
+        action.setdefault("name_keys", name_keys(str(action.get("name") or "")))
 
 
 def recipients(state: dict, to: list[str] | str, settings: Settings) -> list[str]:

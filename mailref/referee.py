@@ -145,6 +145,12 @@ class Referee:
         env = read_envelope(row.raw, row.rcpt_to, self.settings.from_address,
                             null_sender=row.source == "smtp" and row.mail_from == "<>")
         row.sender, row.subject = env.from_addr or "", env.subject.raw[:500]
+        if env.from_problem and "from" in env.headers and env.machine in (None, "no From address"):
+            # Nobody can be told: a reply would go to whichever address the forger chose.
+            games = {g.slug: g.address for g in s.execute(select(Game.slug, Game.address)).all()}
+            row.game_slug = match_game(env.recipients, games)
+            row.status, row.verdict = "processed", f"error: sender refused, no reply sent: {env.from_problem}"
+            return
         if env.machine:
             row.status, row.verdict = "ignored", f"machine: {env.machine}"
             if env.bounce_for:

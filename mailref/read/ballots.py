@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from mailref.read.limits import bounded
+
 # The vote words of SPEC §3.2, to their meaning; a variant keeps the meanings it allows and
 # may rename them (imperial says YES/NO). Nothing else is a vote word: "pro", "aye" and
 # "nay" read too easily as prose.
@@ -77,7 +79,7 @@ def read_ballots(text: str, default_number: int | None = None) -> BallotReading:
     number is for DEFAULT_NUMBER (the proposal replied to); without one it is set aside."""
     reading = BallotReading()
     found: dict[int, Ballot] = {}
-    for ln in text.splitlines():
+    for ln in bounded(text).splitlines():
         if not ln.strip():
             continue
         b = read_ballot_line(ln)

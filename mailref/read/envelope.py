@@ -14,6 +14,7 @@ from email.message import Message
 
 from mailref.read.bold import bold_orders
 from mailref.read.html import html_texts
+from mailref.read.identity import parse_mailbox
 from mailref.read.loops import machine_verdict
 from mailref.read.quotes import own_words
 from mailref.read.subject import Subject, parse_subject
@@ -23,7 +24,7 @@ from mailref.read.subject import Subject, parse_subject
 class Envelope:
     message_id: str | None
     sha256: str
-    from_addr: str | None          # lower-cased address, or None when there is no From
+    from_addr: str | None          # the From addr-spec, normalised (identity.py); None when it names no one
     from_name: str
     reply_to: str | None
     recipients: list[str]          # every address it was sent to, lower-cased
@@ -40,6 +41,7 @@ class Envelope:
     attachments: int = 0
     defects: list[str] = field(default_factory=list)
     headers: dict[str, str] = field(default_factory=dict)
+    from_problem: str | None = None  # why From names no one sender (two addresses, two headers ...)
 
 
 def clean(value: object) -> str:
@@ -128,11 +130,13 @@ def read_envelope(raw: bytes, rcpt_to: list[str] | None = None, own_address: str
     msg = email.message_from_bytes(raw, policy=email.policy.compat32)
     defects = [type(d).__name__ for d in msg.defects]
     headers = {k.lower(): clean(v) for k, v in msg.items()}
-    from_name, from_addr = email.utils.parseaddr(headers.get("from", ""))
-    from_addr = from_addr.strip().lower() or None
-    if from_addr and "@" not in from_addr:
-        from_addr = None
-    reply_to = email.utils.parseaddr(headers.get("reply-to", ""))[1].lower() or None
+    # Identity from the raw header, never from decoded text (see identity.py).
+    raw_headers = list(msg.raw_items())
+    sender = parse_mailbox([v for k, v in raw_headers if k.lower() == "from"])
+    from_addr, from_name = sender.address, sender.display_name
+    reply_to = None
+    if "reply-to" in headers:
+        reply_to = parse_mailbox([v for k, v in raw_headers if k.lower() == "reply-to"], "Reply-To").address
     recipients = list(dict.fromkeys([a.lower() for a in (rcpt_to or [])] + _addresses(
         msg.get_all("To", []) + msg.get_all("Cc", []) + msg.get_all("Delivered-To", []) + msg.get_all("X-Original-To", []))))
     mid = _ids(headers.get("message-id", ""))
@@ -162,6 +166,7 @@ def read_envelope(raw: bytes, rcpt_to: list[str] | None = None, own_address: str
         sha256=sha,
         from_addr=from_addr,
         from_name=clean(from_name),
+        from_problem=sender.problem,
         reply_to=reply_to,
         recipients=recipients,
         subject=parse_subject(headers.get("subject", "")),

@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
+from mailref.read.limits import HTML_MAX
+
 _BLOCK = {"p", "div", "tr", "table", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol",
           "pre", "section", "article", "header", "footer", "hr", "center", "dl", "dt", "dd"}
 _SKIP = {"script", "style", "head", "title"}
@@ -179,6 +181,7 @@ def _parse(html: str) -> _ToText:
 
 def html_texts(html: str) -> tuple[str, str]:
     """(the whole HTML as text, the sender's own words: every client's quote removed)."""
+    html = html[:HTML_MAX]  # bounded work whatever the part holds (limits.py)
     try:
         parser = _parse(html)
     except Exception:  # the parser is lenient; this is belt and braces for odd input

@@ -31,6 +31,7 @@ def fold(name: str) -> str:
     return " ".join(s.lower().replace("’", "'").split())
 
 
+ORDER_MAX = 200  # an order is a short sentence; longer bold text is prose
 _EIRE = [
     ("defend", re.compile(r"^defend\s+(?P<land>.+?)\s+with\s+(?P<n>\d+)\s+grain$", re.I)),
     ("invest", re.compile(r"^invest\s+(?P<n>\d+)\s+grain\s+in(?:to)?\s+(?P<land>.+?)$", re.I)),
@@ -45,6 +46,9 @@ def read_eire_orders(sentences: list[str], lands: list[str]) -> OrderReading:
     reading = OrderReading()
     for text in sentences:
         t = " ".join(text.split()).strip(" .;!")
+        if len(t) > ORDER_MAX:
+            reading.rejected.append((t[:80] + "…", f"longer than {ORDER_MAX} characters: not an order"))
+            continue
         for kind, rx in _EIRE:
             m = rx.match(t)
             if not m:

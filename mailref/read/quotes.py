@@ -5,14 +5,21 @@ from __future__ import annotations
 
 import re
 
+from mailref.read.limits import bounded
+
 # "On <date>, <name> wrote:" and its cousins in other languages; may wrap over two lines.
 _ATTRIBUTION = re.compile(
     r"^\s*(On\s.+\swrote:|Am\s.+\sschrieb.*:|Le\s.+\sa\s+écrit\s*:|El\s.+\sescribió:|"
-    r"Op\s.+\sschreef.*:|Il\s.+\sha\s+scritto:|Em\s.+\sescreveu:|Den\s.+\sskrev.*:|"
-    r".+\s<[^>]+@[^>]+>\s+(wrote|schrieb|a écrit|escribió|schreef|skrev):?)\s*$",
+    r"Op\s.+\sschreef.*:|Il\s.+\sha\s+scritto:|Em\s.+\sescreveu:|Den\s.+\sskrev.*:)\s*$",
     re.I,
 )
-_WROTE_END = re.compile(r"(wrote|schrieb|a\s+écrit|escribió|schreef|scritto|escreveu|skrev)\s*:?\s*$", re.I)
+# "Bob <bob@x.org> wrote:" in any language above; searched, and linear: an address token
+# holds no space or angle bracket, so no two ways to split a line are ever tried.
+_ADDRESS_WROTE = re.compile(r"\S\s+<[^<>\s@]+@[^<>\s]+>\s+(wrote|schrieb|a écrit|escribió|schreef|skrev)\s*+:?\s*$", re.I)
+# An attribution is a name, an address and a date: longer lines are the sender's own words,
+# and are never given to the patterns above (which backtrack on long lines).
+ATTRIBUTION_MAX = 300
+_WROTE_END = re.compile(r"(wrote|schrieb|a\s+écrit|escribió|schreef|scritto|escreveu|skrev)\s*+:?\s*$", re.I)
 _WROTE_START = re.compile(r"^\s*(On|Am|Le|El|Op|Il|Em|Den)\s", re.I)
 _CUT = re.compile(
     r"^\s*(-{2,}\s*(Original Message|Ursprüngliche Nachricht|Message d'origine|Mensaje original|"
@@ -33,7 +40,7 @@ _FOOTER = re.compile(
 
 def own_words(text: str) -> str:
     """The sender's own lines: everything quoted, attributed, forwarded or signed removed."""
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    lines = bounded(text).replace("\r\n", "\n").replace("\r", "\n").split("\n")
     out: list[str] = []
     i = 0
     while i < len(lines):
@@ -68,11 +75,12 @@ def own_words(text: str) -> str:
 
 
 def _attribution_at(lines: list[str], i: int) -> int:
-    if _ATTRIBUTION.match(lines[i]):
+    line = lines[i]
+    if len(line) <= ATTRIBUTION_MAX and (_ATTRIBUTION.match(line) or _ADDRESS_WROTE.search(line)):
         return 1
     # Clients wrap long attributions: "On Mon, 30 Nov 2026 at 10:02, Bob <b@x>\nwrote:"
-    if i + 1 < len(lines) and _WROTE_START.match(lines[i]) and _WROTE_END.search(lines[i + 1]) \
-            and len(lines[i]) + len(lines[i + 1]) < 200 and not lines[i + 1].lstrip().startswith(">"):
+    if i + 1 < len(lines) and len(line) + len(lines[i + 1]) < 200 and _WROTE_START.match(line) \
+            and _WROTE_END.search(lines[i + 1]) and not lines[i + 1].lstrip().startswith(">"):
         return 2
     return 0
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from mailref.read.limits import bounded
+
 _Q = "\"“”„«»'‘’"
 _REF = rf"(?:(?P<num>\d+(?:\.\d+)*)|[{_Q}](?P<qtitle>[^{_Q}]+)[{_Q}])"
 _TITLE = rf"[{_Q}](?P<title>[^{_Q}]+)[{_Q}]"
@@ -75,20 +77,23 @@ def _short(text: str | None, n: int = 70) -> str:
 def strip_brace_comments(text: str) -> str:
     """`{ comments }` are the author's asides and never enter the ruleset (imperial)."""
     out, depth = [], 0
-    for ch in text:
-        if ch == "{":
+    for piece in re.split(r"([{}])", text):
+        if piece == "{":
             depth += 1
-        elif ch == "}" and depth:
+        elif piece == "}" and depth:
             depth -= 1
         elif not depth:
-            out.append(ch)
-    return re.sub(r"[ \t]+\n", "\n", "".join(out))
+            out.append(piece)
+    # Trailing blanks go from every line but the last, line by line: a pattern over the
+    # whole text would backtrack on a long run of spaces.
+    parts = "".join(out).split("\n")
+    return "\n".join([ln.rstrip(" \t") for ln in parts[:-1]] + parts[-1:])
 
 
 def read_rule_changes(text: str) -> list[RuleChange]:
     """Every change in TEXT, in order; raises RuleChangeError on the first unreadable one."""
     changes: list[RuleChange] = []
-    lines = text.splitlines()
+    lines = bounded(text).splitlines()
     body: list[str] | None = None  # the text being collected for an enact / amend
     for no, line in enumerate(lines, 1):
         if not _STARTS.match(line):

@@ -53,7 +53,7 @@ def strip_prefixes(subject: str) -> tuple[str, bool]:
 
 
 def parse_subject(subject: str, list_tags: tuple[str, ...] = ()) -> Subject:
-    raw = " ".join((subject or "").split())
+    raw = " ".join((subject or "")[:2000].split())  # a subject past 2,000 characters is not a command
     s, replied = strip_prefixes(raw)
     for _ in range(3):  # "[list] Re: [Proposal 3]" — a list tag may sit before the prefixes
         m = _BRACKET.match(s)

@@ -87,6 +87,13 @@ class Variant:
         a = address.lower()
         return next((p for p in state["players"] if a in p["addresses"] and p["status"] != "left"), None)
 
+    @staticmethod
+    def same_name(state: dict, name: str, keys: list[str]) -> dict | None:
+        """The player whose name is NAME or folds to one of KEYS (look-alike letters)."""
+        want = set(keys) | {name.lower()}
+        return next((p for p in state["players"]
+                     if want & (set(p.get("name_keys") or []) | {p["name"].lower()})), None)
+
     def must_player(self, state: dict, name: str) -> dict:
         p = self.player(state, name)
         if p is None or p["status"] == "left":
@@ -134,18 +141,25 @@ class Variant:
         known = self.by_address(state, address)
         if known:
             raise Refused(f"{address} already plays as {known['name']}")
-        old = self.player(state, name)
+        keys = action.get("name_keys") or [name.lower()]
+        old = self.same_name(state, name, keys)
         if old and old["status"] != "left":
-            raise Refused(f"the name {name} is taken", "choose another with a body line `Name: ...`")
+            looks = "" if old["name"].lower() == name.lower() else f" (it looks like {old['name']})"
+            raise Refused(f"the name {name} is taken{looks}", "choose another with a body line `Name: ...`")
+        if old and address not in old["addresses"] and not action.get("by"):
+            # A name stays its holder's after they leave: only they (or an admin) bring it back.
+            raise Refused(f"the name {name} belongs to {old['name']}, who left the game; only one of "
+                          f"{old['name']}'s addresses can rejoin under it", "choose another with a body line `Name: ...`")
         if old:  # a returning player keeps their record but starts afresh, as a newcomer does
             fields = self.new_player_fields(state, action)
             # Sidekick rule 19: "This includes players that join after the game has begun": 0 points.
-            old.update(status="active", addresses=[address] + [a for a in action.get("more", []) if a != address],
-                       score=0, rejoined=iso(ctx.now), **fields)
+            old.update(status="active", addresses=list(dict.fromkeys(
+                [address] + old["addresses"] + [a for a in action.get("more", []) if a != address])),
+                score=0, rejoined=iso(ctx.now), **fields)
             player = old
         else:
             player = {"name": name, "addresses": [address] + [a.lower() for a in action.get("more", [])],
-                      "status": "active", "score": 0, "offices": [], "joined": iso(ctx.now)}
+                      "status": "active", "score": 0, "offices": [], "joined": iso(ctx.now), "name_keys": keys}
             player.update(self.new_player_fields(state, action))
             state["players"].append(player)
         self.after_join(state, player, action, ctx)

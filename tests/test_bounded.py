@@ -1,0 +1,103 @@
+"""Every reading step takes bounded, linear time whatever the mail holds (issue 13): each
+pattern that was slow on adversarial text has a generous time budget it once blew by far,
+and each step is given adversarial inputs of 1 MB."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from helpers import mail
+from mailref.read import (
+    bold_orders,
+    own_words,
+    parse_subject,
+    read_ballots,
+    read_eire_orders,
+    read_envelope,
+    read_free_orders,
+    read_rule_changes,
+    strip_brace_comments,
+)
+from mailref.read.html import html_to_text
+from mailref.read.limits import READ_MAX
+from mailref.read.rulechanges import RuleChangeError
+
+BUDGET = 3.0  # seconds; each case took from 5 s to minutes before, and well under 0.5 s now
+MB = 1_000_000
+
+
+def within_budget(fn, *args) -> float:
+    t = time.monotonic()
+    try:
+        fn(*args)
+    except RuleChangeError:
+        pass  # refusing a malformed line is an answer too
+    spent = time.monotonic() - t
+    assert spent < BUDGET, f"{getattr(fn, '__name__', fn)} took {spent:.1f}s"
+    return spent
+
+
+def fill(unit: str, size: int = MB) -> str:
+    return (unit * (size // len(unit) + 1))[:size]
+
+
+def test_bold_on_100kb_of_unclosed_bbcode_lines():
+    within_budget(bold_orders, "[b]x\n" * 20_000)  # took 10.6 s
+
+
+def test_attribution_pattern_on_one_8kb_line():
+    within_budget(own_words, "a <@ " * 1600 + "\n> quoted")  # took over a minute
+
+
+def test_ballots_on_lines_of_emphasis_marks():
+    within_budget(read_ballots, fill("b" * 300 + "\n", 100_000), 3)  # took 18 s
+    within_budget(read_ballots, fill("*" * 200 + "x\n", 100_000), 3)
+
+
+def test_brace_comments_on_a_long_run_of_spaces():
+    within_budget(strip_brace_comments, " " * 40_000 + "x")  # took 15 s
+
+
+ADVERSARIAL = {
+    "unclosed-bbcode": fill("[b]x\n"), "attribution": fill("a <@ "), "attribution-lines": fill("a <@ " * 50 + "\n"),
+    "schrieb": fill("Am" + " schrieb" * 30 + "\n"), "spaces": " " * MB + "x", "space-lines": fill(" " * 500 + "x\n"),
+    "stars": fill("*" * 200 + "x\n"), "bees": fill("b" * 300 + "\n"), "votes": fill("vote " * 100 + "\n"),
+    "digits": fill("1 " * 200 + "\n"), "enact": fill("Enact rule " + "1." * 100 + "\n"),
+    "replace": fill('In rule 1, replace "' + 'a" ' * 100 + "\n"), "wrote": fill("On x\nwrote" + " " * 300 + "x\n"),
+    "headers": fill("From: x\n"), "quotes": fill(">" * 1000 + "\n"), "marks": fill("-*_[]/b> :" * 30 + "\n"),
+    "bold-orders": fill("**defend with " * 20 + "**\n"), "underscores": fill("__x " * 10 + "\n"),
+    "html": fill("<b><i>x<p style='font-weight:bold'>" * 3 + "<a <@ \n"),
+}
+STEPS = {
+    "own_words": own_words, "ballots": lambda t: read_ballots(t, 3), "numbered-ballots": read_ballots,
+    "rule_changes": read_rule_changes, "brace_comments": strip_brace_comments, "subject": parse_subject,
+    "html": html_to_text, "bold": bold_orders,
+    "eire_orders": lambda t: read_eire_orders(bold_orders(t), ["Donal", "Bain"]),
+    "free_orders": lambda t: read_free_orders(bold_orders(t)),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(ADVERSARIAL))
+def test_every_reading_step_is_bounded_on_1mb(kind):
+    text = ADVERSARIAL[kind]
+    for name, step in STEPS.items():
+        t = time.monotonic()
+        try:
+            step(text)
+        except RuleChangeError:
+            pass
+        assert time.monotonic() - t < BUDGET, f"{name} on {kind}"
+
+
+@pytest.mark.parametrize("kind", ["unclosed-bbcode", "attribution-lines", "bees", "html"])
+def test_read_envelope_is_bounded_on_a_1mb_mail(kind):
+    text = ADVERSARIAL[kind]
+    raw = mail("a@x.org", "g@ref.example", "[Orders] " + " ".join(text[:5000].split()), text, html=f"<p>{text}</p>")
+    within_budget(read_envelope, raw)
+
+
+def test_reading_sees_a_bounded_text_and_the_start_of_a_long_one():
+    env = read_envelope(mail("a@x.org", "g@ref.example", "[Vote] 3", "FOR\n" + "x" * 3 * READ_MAX))
+    assert len(env.text) <= READ_MAX and env.text.startswith("FOR")
