@@ -67,6 +67,7 @@ class Config:
     smtp_out: SmtpOut | None = None
     outbox_maildir: Path = Path("var/outbox")
     site: SiteConfig | None = None  # the published site (SPEC §4.5)
+    trusted_authserv_ids: list[str] = field(default_factory=list)  # [auth] (SPEC §2.7)
 
     def describe(self) -> str:
         parts = [f"database {redact_url(self.database)}"]
@@ -121,6 +122,10 @@ maildir = "var/outbox"
 # [site]           # the published pages of every game (uncomment to enable)
 # dir = "var/site"
 # base_url = ""    # e.g. "https://games.example.org/"; when set, mail footers link to the game's pages
+
+[auth]             # sender authentication (SPEC §2.7; see docs/authentication.md)
+trusted_authserv_ids = []   # e.g. ["mx.example.org"]: the receiving MTA whose Authentication-Results count;
+                            # a game set require_auth=on then acts only on mail that server verified
 """
 
 
@@ -208,7 +213,7 @@ def load(path: str | os.PathLike | None = None) -> Config:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{file}: not valid TOML: {e}") from None
-    known = {"daemon", "smtp_in", "imap", "smtp_out", "outbox", "site"}
+    known = {"daemon", "smtp_in", "imap", "smtp_out", "outbox", "site", "auth"}
     for key in data:
         if key not in known:
             raise ConfigError(f"{file}: [{key}]: unknown table (known: {', '.join(sorted(known))})")
@@ -284,6 +289,13 @@ def load(path: str | os.PathLike | None = None) -> Config:
             raise ConfigError(f"{t.where('base_url')}: {url!r} is not an http(s) URL like https://games.example.org/")
         cfg.site = SiteConfig((base / sd) if not os.path.isabs(sd) else Path(sd), url + ("/" if url and not url.endswith("/") else ""))
         t.done()
+    t = _Table(data.get("auth", {}), "auth", file, base)
+    ids = t.data.pop("trusted_authserv_ids", [])
+    if not isinstance(ids, list) or not all(isinstance(i, str) and i.strip() and " " not in i.strip() for i in ids):
+        raise ConfigError(f"{t.where('trusted_authserv_ids')}: expected a list of server names like "
+                          f'["mx.example.org"], got {ids!r}')
+    cfg.trusted_authserv_ids = [i.strip().lower() for i in ids]
+    t.done()
     for tbl in (cfg.smtp_in, cfg.imap, cfg.smtp_out):
         if tbl is not None and not (0 < tbl.port < 65536):
             raise ConfigError(f"{file}: port {tbl.port} is out of range")

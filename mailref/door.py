@@ -32,6 +32,7 @@ class Settings:
     admin_address: str = "gm@localhost"
     replies_per_day: int = 20
     site_url: str = ""             # [site] base_url: mail footers link to the game's pages
+    trusted_authserv_ids: tuple[str, ...] = ()  # [auth]: whose Authentication-Results count (§2.7)
 
 
 def _page(settings: Settings, slug: str | None) -> dict[str, str]:
@@ -48,6 +49,7 @@ class Source:
     references: list[str] = field(default_factory=list)
     subject: str = ""
     inbox_id: int | None = None
+    identity: str | None = None    # the From addr-spec: the reply cap counts it too, whatever Reply-To says
 
     def label(self) -> str:
         return f"{self.kind}:{self.ref}" if self.ref else self.kind
@@ -161,14 +163,19 @@ def queue_reply(session: Session, settings: Settings, slug: str | None, source: 
     if _undeliverable(addr, kind, slug):
         return False
     day = now.strftime("%Y-%m-%d")
-    quota = session.get(ReplyQuota, (addr, day))
-    if quota is None:
-        quota = ReplyQuota(sender=addr, day=day, count=0)
-        session.add(quota)
-    quota.count += 1
-    if quota.count > settings.replies_per_day + 1:
+    # Counted per reply address and per sender: a sender who changes Reply-To on every mail
+    # still gets only the day's allowance (issue 13).
+    count = 0
+    for who in dict.fromkeys(a for a in (addr, source.identity) if a):
+        quota = session.get(ReplyQuota, (who, day))
+        if quota is None:
+            quota = ReplyQuota(sender=who, day=day, count=0)
+            session.add(quota)
+        quota.count += 1
+        count = max(count, quota.count)
+    if count > settings.replies_per_day + 1:
         return False
-    if quota.count == settings.replies_per_day + 1:
+    if count == settings.replies_per_day + 1:
         kind, template = "error", "quota.txt"
         vars = {"limit": settings.replies_per_day, "game": vars.get("game") or {}}
     subject = source.subject if source.subject.lower().startswith("re:") else f"Re: {source.subject or '(no subject)'}"

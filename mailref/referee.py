@@ -4,6 +4,7 @@ tests all drive this one object, each with its own clock."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import logging
 import random
@@ -18,7 +19,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from mailref import door, engine
+from mailref import door, engine, verification
 from mailref.config import Config
 from mailref.door import Settings, Source, queue, queue_reply
 from mailref.engine import Refused
@@ -50,7 +51,8 @@ class Referee:
     def from_config(cls, cfg: Config, clock: Clock = utcnow, rng: random.Random | None = None) -> Referee:
         referee = cls(open_store(cfg.database), Settings(cfg.from_address, cfg.admin_address,
                                                          cfg.replies_per_sender_per_day,
-                                                         site_url=cfg.site.base_url if cfg.site else ""), clock, rng)
+                                                         site_url=cfg.site.base_url if cfg.site else "",
+                                                         trusted_authserv_ids=tuple(cfg.trusted_authserv_ids)), clock, rng)
         if cfg.site:
             from mailref import site
 
@@ -159,7 +161,8 @@ class Referee:
         games = {g.slug: g.address for g in s.execute(select(Game.slug, Game.address)).all()}
         slug = match_game(env.recipients, games)
         source = Source("mail", str(row.id), reply_to=env.reply_to or env.from_addr, message_id=env.message_id,
-                        references=env.references, subject=env.subject.raw[:200], inbox_id=row.id)
+                        references=env.references, subject=env.subject.raw[:200], inbox_id=row.id,
+                        identity=env.from_addr)
         if slug is None:
             row.status, row.verdict = "processed", "no game for these recipients: help sent"
             queue_reply(s, self.settings, None, source, now, "help", "help.txt", {
@@ -179,6 +182,12 @@ class Referee:
         from mailref.handlers import GameView, dispatch
 
         player = variant.by_address(game.state, env.from_addr)
+        if tag not in (None, "help") and (unverified := verification.refusal(game.state, env, player, self.settings)):
+            row.status, row.verdict = "processed", f"error: not verified: {unverified.why}"
+            queue_reply(s, self.settings, slug, dataclasses.replace(source, reply_to=unverified.reply_to), now, "error",
+                        "error.txt", {"reason": unverified.reason, "hint": unverified.hint, "subject": source.subject,
+                                      "game": game.state})
+            return
         view = GameView(game.state, variant, player)
         if tag is None:
             action: dict[str, Any] = {"type": "help", "player": view.name,

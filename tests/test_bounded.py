@@ -24,7 +24,10 @@ from mailref.read.html import html_to_text
 from mailref.read.limits import READ_MAX
 from mailref.read.rulechanges import RuleChangeError
 
-BUDGET = 3.0  # seconds; each case took from 5 s to minutes before, and well under 0.5 s now
+# Seconds, generous for a loaded machine: each named pattern took from 10 s to minutes before
+# issue 13 and takes well under 0.5 s now; a reading step on 1 MB took minutes before.
+BUDGET = 5.0
+STEP_BUDGET = 10.0
 MB = 1_000_000
 
 
@@ -57,7 +60,7 @@ def test_ballots_on_lines_of_emphasis_marks():
 
 
 def test_brace_comments_on_a_long_run_of_spaces():
-    within_budget(strip_brace_comments, " " * 40_000 + "x")  # took 15 s
+    within_budget(strip_brace_comments, " " * 100_000 + "x")  # took 15 s at 40 KB, quadratic
 
 
 ADVERSARIAL = {
@@ -88,14 +91,16 @@ def test_every_reading_step_is_bounded_on_1mb(kind):
             step(text)
         except RuleChangeError:
             pass
-        assert time.monotonic() - t < BUDGET, f"{name} on {kind}"
+        assert time.monotonic() - t < STEP_BUDGET, f"{name} on {kind}"
 
 
 @pytest.mark.parametrize("kind", ["unclosed-bbcode", "attribution-lines", "bees", "html"])
 def test_read_envelope_is_bounded_on_a_1mb_mail(kind):
     text = ADVERSARIAL[kind]
     raw = mail("a@x.org", "g@ref.example", "[Orders] " + " ".join(text[:5000].split()), text, html=f"<p>{text}</p>")
-    within_budget(read_envelope, raw)
+    t = time.monotonic()
+    read_envelope(raw)
+    assert time.monotonic() - t < STEP_BUDGET
 
 
 def test_reading_sees_a_bounded_text_and_the_start_of_a_long_one():

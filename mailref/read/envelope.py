@@ -15,6 +15,7 @@ from email.message import Message
 from mailref.read.bold import bold_orders
 from mailref.read.html import html_texts
 from mailref.read.identity import parse_mailbox
+from mailref.read.limits import was_cut
 from mailref.read.loops import machine_verdict
 from mailref.read.quotes import own_words
 from mailref.read.subject import Subject, parse_subject
@@ -42,6 +43,8 @@ class Envelope:
     defects: list[str] = field(default_factory=list)
     headers: dict[str, str] = field(default_factory=dict)
     from_problem: str | None = None  # why From names no one sender (two addresses, two headers ...)
+    auth_results: list[str] = field(default_factory=list)  # Authentication-Results values, top first
+    truncated: bool = False        # the body is longer than reading looks at (limits.py)
 
 
 def clean(value: object) -> str:
@@ -167,6 +170,8 @@ def read_envelope(raw: bytes, rcpt_to: list[str] | None = None, own_address: str
         from_addr=from_addr,
         from_name=clean(from_name),
         from_problem=sender.problem,
+        auth_results=[str(v) for k, v in raw_headers if k.lower() == "authentication-results"],
+        truncated=was_cut(body),
         reply_to=reply_to,
         recipients=recipients,
         subject=parse_subject(headers.get("subject", "")),

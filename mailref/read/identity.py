@@ -64,7 +64,8 @@ def parse_mailbox(values: list[str], header: str = "From") -> Sender:
     text, utf8 = raw_text(unfold(values[0]))
     try:
         parsed = _REGISTRY(header, text)
-    except (ValueError, IndexError, TypeError) as e:  # e.g. a CR or LF hidden in an encoded name
+    except Exception as e:  # e.g. a CR or LF hidden in an encoded name; the parser's own slips
+        # (an AttributeError on a group inside a bad encoded word, found by fuzzing)
         return Sender(None, problem=f"the {header} header cannot be read ({e})")
     defects = [str(d) for d in parsed.defects if not str(d).startswith(_HARMLESS)]
     addresses = [a for a in parsed.addresses if a.username or a.domain]

@@ -14,13 +14,18 @@ from mailref.timeutil import format_duration, iso, parse_duration, parse_iso
 
 LATE_GRACE = timedelta(seconds=90)  # a deadline acted on later than this is announced as late
 READ_ONLY = {"status", "rules", "help"}
+# Mail whose announcement to everybody is chatter, not play: capped per player and UTC day.
+CHATTER = {"roll", "join", "away", "back", "quit", "idle", "unidle"}
 
 
 class Variant:
     name = "base"
     title = "game"
     nomic = True
-    defaults: dict[str, Any] = {"reminder_before": "1d", "digest_at": "08:00"}
+    defaults: dict[str, Any] = {"reminder_before": "1d", "digest_at": "08:00",
+                                "require_auth": False,        # SPEC §2.7: act only on verified mail
+                                "max_text": 20_000,           # characters of a proposal, rule or other text
+                                "announcements_per_day": 10}  # chatter announcements one player causes
     duration_params: set[str] = {"reminder_before"}
     offices: tuple[str, ...] = ("admin", "gm")
     commands: list[tuple[str, str]] = []
@@ -130,7 +135,39 @@ class Variant:
                                                                    "player_status", "player_remove", "digest",
                                                                    "join", "away", "back", "quit", "score", "rule"}:
             raise Refused("this game is paused by its admin", "the admin resumes it with `mailref game resume`")
+        self.check_text_size(state, action)
+        sent = len(ctx.out)
         fn(state, action, ctx)
+        if kind in CHATTER and not action.get("by"):
+            self.cap_chatter(state, action, ctx, sent)
+
+    def check_text_size(self, state: dict, action: dict) -> None:
+        """A text a player sends is kept in the game and mailed to everybody: it has a size."""
+        limit = int(state["parameters"].get("max_text", self.defaults["max_text"]))
+        size = len(action.get("text") or "") + sum(len(s) for s in action.get("sentences") or [])
+        if size > limit and not action.get("by"):
+            raise Refused(f"the text is {size:,} characters long; this game takes at most {limit:,} (max_text)",
+                          "shorten it; the admin can raise the limit with `mailref game set SLUG max_text=N`")
+
+    def cap_chatter(self, state: dict, action: dict, ctx: Ctx, sent: int) -> None:
+        """One player's rolls, joins and absences reach everybody at most announcements_per_day
+        times a UTC day; past that they are kept (journal, digest) and not mailed."""
+        who = str(action.get("player") or action.get("name") or "").lower()
+        mine = [o for o in ctx.out[sent:] if o.kind == "announcement" and o.to == "all"]
+        if not who or not mine:
+            return
+        day = ctx.now.strftime("%Y-%m-%d")
+        counts = state.get("announced") if (state.get("announced") or {}).get("day") == day else None
+        counts = counts or {"day": day, "by": {}}
+        state["announced"] = counts
+        limit = int(state["parameters"].get("announcements_per_day", self.defaults["announcements_per_day"]))
+        if counts["by"].get(who, 0) >= limit:
+            for o in mine:
+                ctx.out.remove(o)
+            ctx.ack(f"Not announced to the other players: you have caused {limit} announcements today "
+                    "(announcements_per_day); this one is in the journal and the GM's digest.")
+            return
+        counts["by"][who] = counts["by"].get(who, 0) + 1
 
     # ---- joining, leaving, absence -------------------------------------------------
     def on_join(self, state: dict, action: dict, ctx: Ctx) -> None:
