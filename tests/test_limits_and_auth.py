@@ -165,3 +165,16 @@ def test_alignment_without_a_public_suffix_list():
     assert verify([f"{MX}; dkim=pass header.d=Example.ORG"], "alice@example.org", [MX.upper()]).verified
     assert not verify([f"{MX}; dkim=pass header.d=example.org"], "alice@example.org", []).verified
     assert not verify(["garbage"], "alice@example.org", [MX]).verified
+
+
+def test_auth_configuration_is_read_and_checked(tmp_path):
+    from mailref.config import ConfigError, load
+
+    (tmp_path / "a.toml").write_text('[auth]\ntrusted_authserv_ids = ["MX.example.org"]\n')
+    assert load(tmp_path / "a.toml").trusted_authserv_ids == ["mx.example.org"]
+    (tmp_path / "b.toml").write_text('[auth]\ntrusted_authserv_ids = "mx.example.org"\n')
+    with pytest.raises(ConfigError, match=r"\[auth\] trusted_authserv_ids"):
+        load(tmp_path / "b.toml")
+    from mailref.config import DEFAULT_TOML
+
+    assert "[auth]" in DEFAULT_TOML and load().trusted_authserv_ids == []
