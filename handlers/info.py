@@ -1,5 +1,7 @@
 """[Status], [Rules], [Help], [Quit], [Roll]: the state, the ruleset, the commands."""
 
+import re
+
 from mailref.handlers import GameView, handles
 from mailref.read import Envelope
 
@@ -26,6 +28,8 @@ def quit_(env: Envelope, view: GameView) -> dict:
 
 @handles("roll")
 def roll(env: Envelope, view: GameView) -> dict:
-    dice = env.subject.rest.split()[0] if env.subject.rest.split() else ""
-    dice = dice.lower().replace("dice", "d")
-    return {"type": "roll", "player": view.name, "dice": dice, "why": " ".join(env.subject.rest.split()[1:])}
+    # "2d6+1", "2d6 + 1", "DICE20": the dice, then what the roll is for.
+    m = re.match(r"\s*((?:dice|\d*\s*d)\s*\d+(?:\s*[+-]\s*\d+)?)(.*)", env.subject.rest, re.I)
+    dice, why = (m.group(1), m.group(2)) if m else ((env.subject.rest.split() or [""])[0], " ".join(env.subject.rest.split()[1:]))
+    dice = dice.lower().replace("dice", "d").replace(" ", "")
+    return {"type": "roll", "player": view.name, "dice": dice, "why": " ".join(why.split())}

@@ -4,6 +4,7 @@ transaction updates the state, appends a journal entry and queues the outgoing m
 from __future__ import annotations
 
 import copy
+import email.utils
 import json
 import logging
 import random
@@ -18,8 +19,10 @@ from mailref.engine.variants import get_variant
 from mailref.engine.variants.base import READ_ONLY
 from mailref.mail import address
 from mailref.mail.compose import compose, wire
+from mailref.mail.picture import svg_to_png
 from mailref.read.identity import normalise_address
 from mailref.read.names import name_keys
+from mailref.read.subject import game_label, with_game_label
 from mailref.render import render
 from mailref.store import Game, JournalEntry, OutboxMessage, ReplyQuota
 
@@ -131,13 +134,42 @@ def recipients(state: dict, to: list[str] | str, settings: Settings) -> list[str
     return out
 
 
+def sender(state: dict | None, settings: Settings) -> str:
+    """A game's mail is From the game (SPEC §2.3), so a plain Reply reaches it; the rest is
+    From the referee. The envelope sender is always `from_address` (outbox delivery)."""
+    if state and state.get("address") and state.get("name"):
+        return email.utils.formataddr((state["name"], state["address"]))
+    return settings.from_address
+
+
+def game_subject(state: dict | None, subject: str) -> str:
+    """Every subject a game sends names it: "[Nomes] [Proposal 12] Title"."""
+    if state and state.get("slug") and state.get("name"):
+        return with_game_label(subject, game_label(state["name"], state["slug"]))
+    return subject
+
+
+def pictures(out: Outgoing) -> tuple[list[tuple[str, str, str, bytes]], list[tuple[str, str, bytes]]]:
+    """The engine's SVG pictures as inline PNGs (shown by every client), each SVG attached."""
+    inline, attachments = [], list(out.attachments)
+    for cid, stem, svg in out.images:
+        png = svg_to_png(svg)
+        if png is not None:
+            inline.append((cid, f"{stem}.png", "image/png", png))
+        attachments.append((f"{stem}.svg", "image/svg+xml", svg.encode("utf-8")))
+    return inline, attachments
+
+
 def queue(session: Session, settings: Settings, game: Game | None, state: dict, out: Outgoing, now: datetime) -> None:
-    body = render(out.template, **{**_page(settings, state.get("slug")), **out.vars})
+    body = render(out.template, **{**_page(settings, state.get("slug")), "now": now, "mail_subject": out.subject,
+                                   **out.vars})
+    inline, attachments = pictures(out)
     for addr in dict.fromkeys(recipients(state, out.to, settings)):
         if _undeliverable(addr, out.kind, state.get("slug")):
             continue
-        msg = compose(sender=settings.from_address, to=addr, subject=out.subject, body=body, kind=out.kind,
-                      game=state.get("slug"), now=now, html=out.html, attachments=out.attachments)
+        msg = compose(sender=sender(state, settings), to=addr, subject=game_subject(state, out.subject), body=body,
+                      kind=out.kind, game=state.get("slug"), now=now, html=out.html, attachments=attachments,
+                      loop=settings.from_address, inline=inline)
         _add(session, game.slug if game else None, out.kind, addr, msg, now)
 
 
@@ -179,9 +211,11 @@ def queue_reply(session: Session, settings: Settings, slug: str | None, source: 
         kind, template = "error", "quota.txt"
         vars = {"limit": settings.replies_per_day, "game": vars.get("game") or {}}
     subject = source.subject if source.subject.lower().startswith("re:") else f"Re: {source.subject or '(no subject)'}"
-    body = render(template, **{**_page(settings, slug), **vars})
-    msg = compose(sender=settings.from_address, to=addr, subject=subject, body=body, kind=kind, game=slug,
-                  now=now, reply=True, in_reply_to=source.message_id, references=source.references)
+    state = vars.get("game") if slug and isinstance(vars.get("game"), dict) else None
+    body = render(template, **{**_page(settings, slug), "now": now, **vars})
+    msg = compose(sender=sender(state, settings), to=addr, subject=game_subject(state, subject), body=body, kind=kind,
+                  game=slug, now=now, reply=True, in_reply_to=source.message_id, references=source.references,
+                  loop=settings.from_address)
     _add(session, slug, kind, addr, msg, now, source.inbox_id)
     return True
 

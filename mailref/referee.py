@@ -26,6 +26,8 @@ from mailref.engine import Refused
 from mailref.engine.context import Outgoing
 from mailref.read import Envelope, match_game, parse_subject, read_envelope
 from mailref.safe import printable
+from mailref.read.subject import game_label
+from mailref.routing import did_you_mean, games_list
 from mailref.store import Bounce, Game, InboxMessage, OutboxMessage, Store, open_store
 from mailref.store.faults import is_store_fault
 from mailref.timeutil import iso, utcnow
@@ -159,25 +161,32 @@ class Referee:
                 self._record_bounces(s, env, row, now)
             return
         games = {g.slug: g.address for g in s.execute(select(Game.slug, Game.address)).all()}
-        slug = match_game(env.recipients, games)
+        slug = match_game(env.recipients, games) or self._game_of_thread(s, env)
         source = Source("mail", str(row.id), reply_to=env.reply_to or env.from_addr, message_id=env.message_id,
                         references=env.references, subject=env.subject.raw[:200], inbox_id=row.id,
                         identity=env.from_addr)
         if slug is None:
-            row.status, row.verdict = "processed", "no game for these recipients: help sent"
-            queue_reply(s, self.settings, None, source, now, "help", "help.txt", {
-                "game": {}, "commands": [(f"write to {a}", f"the game {g}") for g, a in sorted(games.items())],
-                "reason": "This address is the referee; each game has its own address."})
+            row.status, row.verdict = "processed", "no game for these recipients: the games listed"
+            queue_reply(s, self.settings, None, source, now, "help", "games.txt",
+                        {"game": {}, "games": games_list(s), "referee": self.settings.from_address})
             return
         row.game_slug = slug
         game = s.execute(select(Game).where(Game.slug == slug).with_for_update()).scalar_one()
         variant = engine.get_variant(game.variant)
+        labels = (game_label(game.state["name"], slug), game.state["name"], slug)
+        env.subject = parse_subject(env.subject.raw, game_tags=labels)
         if env.subject.tag is None:
-            env.subject = self._subject_of_reply(s, env)
+            env.subject = self._subject_of_reply(s, env, labels)
         tag = env.subject.tag
         lid = game.state["parameters"].get("list_id")
         if tag is None and lid and env.list_id and env.list_id == str(lid).strip("<>").lower():
             row.status, row.verdict = "ignored", "list discussion (no command)"
+            return
+        if tag is None and env.subject.unknown:
+            reason, hint = did_you_mean(env.subject.unknown)
+            row.status, row.verdict = "processed", f"error: {reason}"
+            queue_reply(s, self.settings, slug, source, now, "error", "error.txt",
+                        {"reason": reason, "hint": hint, "subject": source.subject, "game": game.state})
             return
         from mailref.handlers import GameView, dispatch
 
@@ -205,12 +214,21 @@ class Referee:
         row.status = "processed"
         row.verdict = ("ok: " + "; ".join(outcome.lines)[:500]) if outcome.ok else f"error: {outcome.reason}"
 
-    def _subject_of_reply(self, s, env: Envelope):
+    def _game_of_thread(self, s, env: Envelope) -> str | None:
+        """When the recipients do not decide: the game that sent the mail this one answers."""
+        refs = list(dict.fromkeys(reversed(env.in_reply_to + env.references)))[:20]
+        if not refs:
+            return None
+        rows = dict(s.execute(select(OutboxMessage.message_id, OutboxMessage.game_slug)
+                              .where(OutboxMessage.message_id.in_(refs), OutboxMessage.game_slug.is_not(None))).all())
+        return next((rows[r] for r in refs if r in rows), None)
+
+    def _subject_of_reply(self, s, env: Envelope, labels: tuple[str, ...] = ()):
         """A reply whose subject lost its tag is tied to what it answers by In-Reply-To."""
         for ref in reversed(env.in_reply_to + env.references):
             subj = s.scalar(select(OutboxMessage.subject).where(OutboxMessage.message_id == ref).limit(1))
             if subj:
-                parsed = parse_subject(subj)
+                parsed = parse_subject(subj, game_tags=labels)
                 if parsed.tag:
                     return type(parsed)(env.subject.raw, parsed.tag, parsed.number, env.subject.rest, True)
         return env.subject

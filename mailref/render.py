@@ -4,12 +4,14 @@ may put its own templates in a folder that is searched first."""
 from __future__ import annotations
 
 import os
+from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from mailref import resource
+from mailref.timeutil import when
 
 
 @lru_cache(maxsize=4)
@@ -18,6 +20,9 @@ def environment(override: str | None = None) -> Environment:
     env = Environment(loader=FileSystemLoader(paths), undefined=StrictUndefined, autoescape=False,
                       keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
     env.filters["indent_all"] = lambda s, n=4: "\n".join(" " * n + ln for ln in str(s).splitlines())
+    # {{ proposal.deadline | when(game, now) }} -> "Sat 5 Dec 2026 10:00 UTC, in 4 days" (SPEC §2.6)
+    env.filters["when"] = lambda value, game=None, now=None: when(
+        value, (game or {}).get("timezone") or "UTC", now if isinstance(now, datetime) else None)
     return env
 
 

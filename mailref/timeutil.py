@@ -53,3 +53,36 @@ def parse_iso(text: str | None) -> datetime | None:
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+def _ago(seconds: float) -> str:
+    s = abs(seconds)
+    if s < 90:
+        return "now"
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if s >= 2 * size or unit == "minute":
+            n = round(s / size)
+            break
+    text = f"{n} {unit}{'' if n == 1 else 's'}"
+    return f"in {text}" if seconds > 0 else f"{text} ago"
+
+
+def when(value: datetime | str | None, zone: str = "UTC", now: datetime | None = None) -> str:
+    """A time as people read it (SPEC §2.6), in the game's zone with UTC beside it when the zone
+    differs, and how far off: "Sat 5 Dec 2026 10:00 UTC, in 4 days". JSON keeps ISO 8601."""
+    dt = parse_iso(value) if isinstance(value, str) else value
+    if dt is None:
+        return "none"
+    try:
+        from zoneinfo import ZoneInfo
+
+        local = dt.astimezone(ZoneInfo(zone or "UTC"))
+    except Exception:  # an unknown zone name: UTC rather than no answer
+        local = dt.astimezone(UTC)
+    utc = dt.astimezone(UTC)
+    text = f"{local:%a} {local.day} {local:%b %Y %H:%M} {local.tzname()}"
+    if local.utcoffset() != utc.utcoffset():
+        text += f" ({utc:%H:%M} UTC)"
+    if now is not None:
+        text += f", {_ago((dt - now).total_seconds())}"
+    return text

@@ -128,7 +128,9 @@ def test_worked_example_bain_attacked():
     results = next(o for o in ctx.out if o.kind == "results")
     text = "\n".join(results.vars["lines"])
     assert "17 Grain + d10 6 = 23 against 10 + d10 4 = 14: wins" in text
-    assert results.attachments[0][0].endswith(".svg") and b"<svg" in results.attachments[0][2]
+    ((cid, stem, svg),) = results.images
+    assert stem == "eire-turn-1" and svg.startswith("<svg") and f"cid:{cid}" in results.html
+    assert "  Finn (Green): 2 lands: Llanc, Bain" in text or "Finn (Green): 2 lands" in text
 
 
 def test_attacker_must_roll_higher(game):

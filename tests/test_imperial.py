@@ -118,7 +118,7 @@ def test_proclamation_amends_a_sub_rule_at_once(game):
     rule = next(r for r in game.state("empire")["rules"] if r["number"] == "21.3.1")
     assert rule["text"] == "Roads are free."
     send(game, "Joe", "[Directive] More religion", "Bring me proposals about temples.")
-    assert any(m["Subject"] == "[Directive] More religion" for m in Outbox(game).all())
+    assert any(m["Subject"] == "[Imperial Nomic] [Directive] More religion" for m in Outbox(game).all())
 
 
 def test_playtest_toggles_b_rules(game):

@@ -26,6 +26,9 @@ class Outgoing:
     vars: dict[str, Any] = field(default_factory=dict)
     attachments: list[tuple[str, str, bytes]] = field(default_factory=list)  # (filename, mime, data)
     html: str | None = None    # an HTML alternative, where a table or map helps
+    # Pictures as SVG text: (content id, file stem, svg). The door sends each as an inline
+    # PNG (what mail clients show; the HTML refers to it as cid:ID) with the SVG attached.
+    images: list[tuple[str, str, str]] = field(default_factory=list)
 
 
 class Ctx:

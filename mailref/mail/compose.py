@@ -51,7 +51,8 @@ def _h(value: str) -> str | Header:
 def compose(*, sender: str, to: str, subject: str, body: str, kind: str, game: str | None,
             now: datetime, reply: bool = False, in_reply_to: str | None = None,
             references: list[str] | None = None, html: str | None = None,
-            attachments: list[tuple[str, str, bytes]] | None = None, loop: str | None = None) -> Message:
+            attachments: list[tuple[str, str, bytes]] | None = None, loop: str | None = None,
+            inline: list[tuple[str, str, str, bytes]] | None = None) -> Message:
     """SENDER is the From header (the game's "Name <address>", or the referee's address);
     LOOP the referee's own address for the loop header (default: SENDER's address)."""
     msg: Message = _text(body)
@@ -60,6 +61,18 @@ def compose(*, sender: str, to: str, subject: str, body: str, kind: str, game: s
         alt.attach(msg)
         alt.attach(_text(html, "html"))
         msg = alt
+    if inline:  # (content id, filename, mime, data): pictures the HTML shows as cid:ID
+        related = MIMEMultipart("related")
+        related.attach(msg)
+        for cid, name, mime, data in inline:
+            maintype, _, subtype = mime.partition("/")
+            part = MIMEBase(maintype, subtype)
+            part.set_payload(data)
+            encoders.encode_base64(part)
+            part.add_header("Content-ID", f"<{cid}>")
+            part.add_header("Content-Disposition", "inline", filename=name)
+            related.attach(part)
+        msg = related
     if attachments:
         mixed = MIMEMultipart("mixed")
         mixed.attach(msg)

@@ -41,6 +41,7 @@ class Subject:
     rest: str                # what follows the tag: a title, a question, "d6"
     is_reply: bool
     name: str | None = None  # "NAME is away" / "NAME has returned"
+    unknown: str | None = None  # a leading "[Word]" that is no command (for "did you mean")
 
 
 def strip_prefixes(subject: str) -> tuple[str, bool]:
@@ -52,19 +53,42 @@ def strip_prefixes(subject: str) -> tuple[str, bool]:
         s, replied = s[m.end():], True
 
 
-def parse_subject(subject: str, list_tags: tuple[str, ...] = ()) -> Subject:
+def game_label(name: str, slug: str) -> str:
+    """How every subject a game sends names it: "[Nomes] [Proposal 12] Title" (SPEC §2.6)."""
+    label = " ".join(str(name or "").replace("[", "(").replace("]", ")").split())
+    return label if 0 < len(label) <= 40 else slug
+
+
+def with_game_label(subject: str, label: str) -> str:
+    """SUBJECT with "[LABEL] " after its Re:/Fwd: prefixes, unless a leading tag names it."""
+    s, _ = strip_prefixes(subject)
+    head = subject[: len(subject) - len(s)]
+    rest = s
+    while m := _BRACKET.match(rest):
+        if m.group(1).strip().lower() == label.lower():
+            return subject
+        rest = rest[m.end():]
+    return f"{head}[{label}] {s}".strip()
+
+
+def parse_subject(subject: str, list_tags: tuple[str, ...] = (), game_tags: tuple[str, ...] = ()) -> Subject:
+    """GAME_TAGS: the game's own labels (name, slug), stripped even when they spell a command."""
     raw = " ".join((subject or "")[:2000].split())  # a subject past 2,000 characters is not a command
     s, replied = strip_prefixes(raw)
-    for _ in range(3):  # "[list] Re: [Proposal 3]" — a list tag may sit before the prefixes
+    games = {t.lower() for t in game_tags}
+    unknown = None
+    for _ in range(4):  # "[list] Re: [Nomes] [Proposal 3]": list and game tags before the command
         m = _BRACKET.match(s)
         if not m:
             break
         inner = m.group(1).strip()
         word = re.sub(r"[\s#:.]*\d+$", "", inner).strip().lower()
-        if word in TAGS:
+        if word in TAGS and inner.lower() not in games:
             break
-        if list_tags and inner.lower() not in {t.lower().strip("[]") for t in list_tags}:
+        if list_tags and inner.lower() not in games | {t.lower().strip("[]") for t in list_tags}:
             break
+        if inner.lower() not in games and unknown is None:
+            unknown = inner
         s, more = strip_prefixes(s[m.end():])
         replied = replied or more
     m = _BRACKET.match(s)
@@ -85,4 +109,4 @@ def parse_subject(subject: str, list_tags: tuple[str, ...] = ()) -> Subject:
         return Subject(raw, "away", None, "", replied, name=m.group("name").strip("[]\"' "))
     if m := _RETURNED.match(s):
         return Subject(raw, "back", None, "", replied, name=m.group("name").strip("[]\"' "))
-    return Subject(raw, None, None, s, replied)
+    return Subject(raw, None, None, s, replied, unknown=unknown)

@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.ruleset import RuleConflict, apply_changes, changes_from
-from mailref.timeutil import format_duration, iso, parse_duration, parse_iso
+from mailref.timeutil import format_duration, iso, parse_duration, parse_iso, when
 
 LATE_GRACE = timedelta(seconds=90)  # a deadline acted on later than this is announced as late
 READ_ONLY = {"status", "rules", "help"}
@@ -286,10 +286,10 @@ class Variant:
             lines.append("Turn order: " + ", ".join(state["order"]))
         if state["turn"]:
             t = state["turn"]
-            lines.append(f"Turn {t['number']}: {t.get('player') or '-'}, deadline {t.get('deadline') or 'none'}")
+            lines.append(f"Turn {t['number']}: {t.get('player') or '-'}, deadline {self.when(state, t.get('deadline'))}")
         for p in state["proposals"]:
             if p["status"] in self.open_statuses:
-                lines.append(f"Proposal {p['number']} \"{p['title']}\" by {p['author']}: {p['status']}, deadline {p.get('deadline')}")
+                lines.append(f"Proposal {p['number']} \"{p['title']}\" by {p['author']}: {p['status']}, deadline {self.when(state, p.get('deadline'))}")
         for j in state["judgements"]:
             if j["status"] == "open":
                 lines.append(f"Judgement {j['number']} by {j['by']}: open, judge {j.get('judge') or '-'}")
@@ -317,22 +317,28 @@ class Variant:
             self.event(state, ctx, text)
             self.announce(state, ctx, f"Roll: {p} rolled {word}", [text] + ([f"For: {action['why']}"] if action.get("why") else []))
             return
-        m = re.fullmatch(r"\s*(\d*)\s*d\s*(\d+)\s*", (action.get("dice") or "").lower())
+        # NdM+K, the notation players write: d6, DICE20, 2d10, 2d6+1, 3d8-2.
+        m = re.fullmatch(r"\s*(\d*)\s*d\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*", (action.get("dice") or "").lower())
         # BlogNomic: "The DICEN command can be used to generate a random number between 1 and N"
         # (any N >= 1; "DICEN cannot be rolled in the GNDT if N is 22 or more digits long").
-        if not m or not (1 <= int(m.group(2)) < 10 ** 21) or not (1 <= int(m.group(1) or 1) <= 20):
+        if not m or not (1 <= int(m.group(2)) < 10 ** 21) or not (1 <= int(m.group(1) or 1) <= 20) \
+                or int(m.group(4) or 0) > 1000:
             raise Refused(f"{action.get('dice')!r} is not a roll I can make",
-                          "write [Roll] d6, [Roll] DICE20 or [Roll] 2d10 (N from 1 to 21 digits)"
+                          "write [Roll] d6, [Roll] DICE20, [Roll] 2d10 or [Roll] 2d6+1 (N from 1 to 21 digits)"
                           + (", or " + ", ".join(f"[Roll] {g}" for g in self.generators(state)) if self.generators(state) else ""))
         count, sides = int(m.group(1) or 1), int(m.group(2))
+        bonus = int(m.group(4) or 0) * (-1 if m.group(3) == "-" else 1)
+        dice = f"{count}d{sides}" + (f"{bonus:+d}" if bonus else "")
         values = [ctx.randint(1, sides) for _ in range(count)]
         p = action["player"]
-        text = f"{p} rolled {count}d{sides}: {', '.join(map(str, values))}" + (f" (total {sum(values)})" if count > 1 else "")
-        state["rolls"].append({"at": iso(ctx.now), "player": p, "dice": f"{count}d{sides}", "values": values,
+        text = f"{p} rolled {dice}: {', '.join(map(str, values))}"
+        if count > 1 or bonus:
+            text += f" (total {sum(values) + bonus})"
+        state["rolls"].append({"at": iso(ctx.now), "player": p, "dice": dice, "values": values,
                                "why": action.get("why", "")})
         ctx.ack(text)
         self.event(state, ctx, text)
-        self.announce(state, ctx, f"Die roll: {p} rolled {count}d{sides}", [text] + ([f"For: {action['why']}"] if action.get("why") else []))
+        self.announce(state, ctx, f"Die roll: {p} rolled {dice}", [text] + ([f"For: {action['why']}"] if action.get("why") else []))
 
     # ---- admin -------------------------------------------------------------------
     def on_set(self, state: dict, action: dict, ctx: Ctx) -> None:
@@ -457,10 +463,15 @@ class Variant:
         new = old + parse_duration(action["extend"]) if action.get("extend") else parse_iso(action["when"])
         target["deadline"] = iso(new)
         target.pop("reminded", None)
-        text = f"The deadline moved from {iso(old)} to {iso(new)}."
+        text = f"The deadline moved from {self.when(state, old)} to {self.when(state, new, ctx)}."
         ctx.ack(text)
         self.event(state, ctx, text)
         self.announce(state, ctx, "Deadline changed", [text] + ([f"Reason: {action['reason']}"] if action.get("reason") else []))
+
+    @staticmethod
+    def when(state: dict, value: datetime | str | None, ctx: Ctx | None = None) -> str:
+        """A deadline for people: in the game's zone, UTC beside it, and how far off."""
+        return when(value, state.get("timezone") or "UTC", ctx.now if ctx else None)
 
     def current_deadline_holder(self, state: dict) -> dict | None:
         return state["turn"] if state["turn"] and state["turn"].get("deadline") else None
@@ -488,7 +499,8 @@ class Variant:
 
     def late_note(self, due: datetime, ctx: Ctx) -> str:
         if ctx.now - due > LATE_GRACE:
-            return f"(Late: this deadline passed at {iso(due)} while the referee could not act; acted on at {iso(ctx.now)}.)"
+            return (f"(Late: this deadline passed at {when(due)} while the referee could not act; "
+                    f"acted on at {when(ctx.now)}.)")
         return ""
 
     # ---- digest ------------------------------------------------------------------
@@ -506,12 +518,16 @@ class Variant:
 
     def send_digest(self, state: dict, ctx: Ctx) -> None:
         ctx.send("digest", "gm", f"Digest of {state['name']} ({state['slug']})", "digest.txt", game=state,
-                 events=list(state["events"]), pending=self.status_lines(state), late=self.late_players(state),
+                 events=list(state["events"]), pending=self.status_lines(state),
+                 late=[line for line, due in self.late_players(state) if due and parse_iso(due) <= ctx.now],
+                 waiting=[line for line, due in self.late_players(state) if not due or parse_iso(due) > ctx.now],
                  refused=self.refused_orders(state), facts=ctx.facts)
         state["events"] = []
         state["digest_next"] = iso(self._next_digest(state["parameters"], state["timezone"], ctx.now))
 
-    def late_players(self, state: dict) -> list[str]:
+    def late_players(self, state: dict) -> list[tuple[str, str | None]]:
+        """(line, deadline) of everyone the game waits for; the digest lists under "Late" only
+        those whose deadline has passed, the rest under "Waiting for"."""
         return []
 
     def refused_orders(self, state: dict) -> list[str]:
@@ -519,4 +535,5 @@ class Variant:
 
     # ---- mail helpers ------------------------------------------------------------
     def announce(self, state: dict, ctx: Ctx, subject: str, lines: list[str], kind: str = "announcement") -> None:
-        ctx.send(kind, "all", subject, "notice.txt", game=state, heading=subject, lines=lines)
+        # The subject already says it: the body does not repeat it as a heading.
+        ctx.send(kind, "all", subject, "notice.txt", game=state, heading="", lines=lines)

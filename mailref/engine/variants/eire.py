@@ -5,6 +5,7 @@ Communion. Every gap in the text is a house rule and a parameter (docs/eire-hous
 from __future__ import annotations
 
 import json
+import textwrap
 from collections import defaultdict
 
 from mailref import resource
@@ -74,7 +75,7 @@ class Eire(OrdersGame):
             why = ("that land is taken" if origin and origin["owner"] else
                    f"a {tribe} must start {self.origin_rule(tribe)}" if origin else "there is no such land")
             raise Refused(f"choose an Origin Land ({why}); free for {tribe}: {', '.join(x['name'] for x in free)}",
-                          "add a body line `Origin: Donal`")
+                          f"add a body line `Origin: {free[0]['name'] if free else 'LAND'}` (a land free for {tribe})")
         return {"color": color, "tribe": tribe, "origin": origin["name"]}
 
     @staticmethod
@@ -126,7 +127,7 @@ class Eire(OrdersGame):
 
     def turn_lines(self, state: dict) -> list[str]:
         return [f"{p['name']} ({p['color']}, {p['tribe']}): {state['grain'].get(p['name'], 0)} Grain, "
-                f"{len(self.owned(state, p['name']))} lands" for p in self.active(state)]
+                f"{plural(len(self.owned(state, p['name'])), 'land')}" for p in self.active(state)]
 
     # ---- orders ------------------------------------------------------------------
     def read_orders(self, state: dict, player: str, sentences: list[str], earlier: list[dict]):
@@ -219,11 +220,14 @@ class Eire(OrdersGame):
         lines += ["", "Grain after the turn (next turn's income is added when it opens):"] + [
             f"  {p['name']}: {state['grain'][p['name']]}" for p in self.active(state)]
         self.event(state, ctx, f"Turn {t['number']} resolved.")
+        lines += ["", "Who holds which land (as on the map):"] + self.holdings(state)
         out = ctx.send("results", "all", f"[Results] Turn {t['number']} of {state['name']}", "notice.txt", game=state,
                        heading=f"Results of turn {t['number']}", lines=lines)
         svg = map_svg(state, self.player_colors(state))
-        out.attachments.append((f"eire-turn-{t['number']}.svg", "image/svg+xml", svg.encode()))
-        out.html = ("<html><body><pre>" + "\n".join(_esc(x) for x in lines) + "</pre>" + svg + "</body></html>")
+        cid = f"eire-map-{state['slug']}-{t['number']}@mailref"
+        out.images.append((cid, f"eire-turn-{t['number']}", svg))
+        out.html = ("<html><body><pre>" + "\n".join(_esc(x) for x in lines) + "</pre>"
+                    f'<p><img src="cid:{cid}" alt="The map of Eire after turn {t["number"]}"></p></body></html>')
         if state["status"] != "ended":
             self.begin_turn(state, ctx, t["number"] + 1)
 
@@ -362,6 +366,19 @@ class Eire(OrdersGame):
             if lines is not None:
                 lines += ["", text]
 
+    def holdings(self, state: dict) -> list[str]:
+        """The map in words: each player's lands, then the independent ones."""
+        out = []
+        for p in state["players"]:
+            names = [x["name"] for x in self.owned(state, p["name"])]
+            if p.get("status") == "left" and not names:
+                continue
+            out += _wrapped(f"{p['name']} ({p['color']}): {len(names)} land{'' if len(names) == 1 else 's'}"
+                            + (f": {', '.join(names)}" if names else ""))
+        free = [x["name"] for x in state["lands"] if x["owner"] is None]
+        out += _wrapped(f"independent: {len(free)} land{'' if len(free) == 1 else 's'}" + (f": {', '.join(free)}" if free else ""))
+        return out
+
     def player_colors(self, state: dict) -> dict[str, str]:
         return {p["name"]: p["color"] for p in state["players"]}
 
@@ -372,6 +389,14 @@ class Eire(OrdersGame):
         if state["high_king"]:
             lines.append(f"High King of Eire: {state['high_king']}")
         return lines
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _wrapped(line: str) -> list[str]:
+    return textwrap.wrap(line, 76, initial_indent="  ", subsequent_indent="      ", break_on_hyphens=False)
 
 
 def _esc(s: str) -> str:

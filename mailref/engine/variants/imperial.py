@@ -84,7 +84,7 @@ class Imperial(Variant):
 
     def proposal_lines(self, state: dict) -> list[str]:
         return [f"{p['number']}. \"{p['title']}\" by {p['author']}: {p['status']}"
-                + (f" (votes due {p['deadline']})" if p["status"] == "voting" else "")
+                + (f" (votes due {self.when(state, p['deadline'])})" if p["status"] == "voting" else "")
                 for p in state["proposals"]]
 
     def mail_ruleset(self, state: dict, ctx: Ctx, why: str, diff: list[str], reason: str | None = None) -> None:
@@ -118,7 +118,7 @@ class Imperial(Variant):
         prop = matters.new_matter(state, ctx, author, action["title"], action["text"], "voting", deadline,
                                   changes=action["changes"])
         state["proposals"].append(prop)
-        ctx.ack(f"Proposal {prop['number']} \"{prop['title']}\" is posted; Senators vote YES or NO until {prop['deadline']}.")
+        ctx.ack(f"Proposal {prop['number']} \"{prop['title']}\" is posted; Senators vote YES or NO until {self.when(state, prop['deadline'], ctx)}.")
         for c in changes:
             ctx.ack("  " + c.describe())
         if replaced:

@@ -85,9 +85,9 @@ class Sidekick(Variant):
         deadline = ctx.now + self.duration(state, "turn_timeout")
         state["turn"] = {"number": number, "player": mover, "deadline": iso(deadline),
                          "started": iso(ctx.now), "proposal": None}
-        self.event(state, ctx, f"Turn {number}: {mover} to move by {iso(deadline)}.")
+        self.event(state, ctx, f"Turn {number}: {mover} to move by {self.when(state, deadline)}.")
         ctx.send("turn", [mover], f"[Turn {number}] Your move in {state['name']}", "turn.txt",
-                 game=state, mover=mover, number=number, deadline=iso(deadline))
+                 game=state, mover=mover, number=number, deadline=self.when(state, deadline, ctx))
 
     def next_mover(self, state: dict, after: str | None) -> str | None:
         order = state["order"]
@@ -159,7 +159,7 @@ class Sidekick(Variant):
         prop["votes"][player] = "FOR"  # rule 11: the mover is assumed to vote for
         state["proposals"].append(prop)
         t["proposal"], t["deadline"] = prop["number"], None
-        ctx.ack(f"Proposal {prop['number']} \"{prop['title']}\" is submitted; voting closes {prop['deadline']}.")
+        ctx.ack(f"Proposal {prop['number']} \"{prop['title']}\" is submitted; voting closes {self.when(state, prop['deadline'], ctx)}.")
         for c in changes:
             ctx.ack("  " + c.describe())
         self.event(state, ctx, f"{player} proposed {prop['number']} \"{prop['title']}\".")
@@ -349,27 +349,28 @@ class Sidekick(Variant):
         t = state["turn"]
         if t and t.get("deadline") and not t.get("reminded") and ctx.now >= parse_iso(t["deadline"]) - before:
             t["reminded"] = True
-            ctx.send("reminder", [t["player"]], f"[Turn {t['number']}] Reminder: your move is due {t['deadline']}",
-                     "reminder.txt", game=state, what=f"your move (turn {t['number']})", deadline=t["deadline"])
+            ctx.send("reminder", [t["player"]], f"[Turn {t['number']}] Reminder: your move is due {self.when(state, t['deadline'], ctx)}",
+                     "reminder.txt", game=state, what=f"your move (turn {t['number']})", deadline=self.when(state, t["deadline"], ctx))
         prop = self.current_proposal(state)
         if prop and not prop.get("reminded") and ctx.now >= parse_iso(prop["deadline"]) - before:
             prop["reminded"] = True
             missing = [n for n in self.voters(state, prop) if n not in prop["votes"]]
             if missing:
-                ctx.send("reminder", missing, f"[Proposal {prop['number']}] Reminder: your vote is due {prop['deadline']}",
+                ctx.send("reminder", missing, f"[Proposal {prop['number']}] Reminder: your vote is due {self.when(state, prop['deadline'], ctx)}",
                          "reminder.txt", game=state, what=f"your vote on proposal {prop['number']} \"{prop['title']}\"",
                          deadline=prop["deadline"])
 
-    def late_players(self, state: dict) -> list[str]:
+    def late_players(self, state: dict) -> list[tuple[str, str | None]]:
         out = []
         t = state["turn"]
         if t and t.get("deadline"):
-            out.append(f"{t['player']} has not moved (turn {t['number']}, due {t['deadline']})")
+            out.append((f"{t['player']} has not moved (turn {t['number']}, due {self.when(state, t['deadline'])})", t["deadline"]))
         prop = self.current_proposal(state)
         if prop:
             missing = [n for n in self.voters(state, prop) if n not in prop["votes"]]
             if missing:
-                out.append(f"Not yet voted on proposal {prop['number']}: {', '.join(missing)}")
+                out.append((f"Not yet voted on proposal {prop['number']} (due {self.when(state, prop.get('deadline'))}): "
+                            f"{', '.join(missing)}", prop.get("deadline")))
         return out
 
     def current_deadline_holder(self, state: dict) -> dict | None:

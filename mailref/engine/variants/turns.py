@@ -45,10 +45,10 @@ class OrdersGame(Variant):
         deadline = ctx.now + self.duration(state, "turn_length")
         state["turn"] = {"number": number, "deadline": iso(deadline), "started": iso(ctx.now), "reminded": False}
         state["orders"] = {}
-        self.event(state, ctx, f"Turn {number} opens; orders are due {iso(deadline)}.")
-        ctx.send("turn", "all", f"[Turn {number}] Orders are due {iso(deadline)}", "notice.txt", game=state,
+        self.event(state, ctx, f"Turn {number} opens; orders are due {self.when(state, deadline)}.")
+        ctx.send("turn", "all", f"[Turn {number}] Orders are due {self.when(state, deadline, ctx)}", "notice.txt", game=state,
                  heading=f"Turn {number} of {state['name']} is open.", lines=self.turn_lines(state) + [
-                     "", f"Send your orders in a mail with the subject [Orders] before {iso(deadline)}.",
+                     "", f"Send your orders in a mail with the subject [Orders] before {self.when(state, deadline, ctx)}.",
                      "Only bold text is read as orders; everything else is chatter."])
 
     def turn_lines(self, state: dict) -> list[str]:
@@ -133,18 +133,19 @@ class OrdersGame(Variant):
             t["reminded"] = True
             missing = [n for n in self.active_names(state) if not self.has_ordered(state, n)]
             if missing:
-                ctx.send("reminder", missing, f"[Turn {t['number']}] Reminder: orders are due {t['deadline']}",
-                         "reminder.txt", game=state, what=f"your orders for turn {t['number']}", deadline=t["deadline"])
+                ctx.send("reminder", missing, f"[Turn {t['number']}] Reminder: orders are due {self.when(state, t['deadline'], ctx)}",
+                         "reminder.txt", game=state, what=f"your orders for turn {t['number']}", deadline=self.when(state, t["deadline"], ctx))
 
     def resolve_turn(self, state: dict, ctx: Ctx, why: str, late: str = "") -> None:
         raise NotImplementedError
 
-    def late_players(self, state: dict) -> list[str]:
+    def late_players(self, state: dict) -> list[tuple[str, str | None]]:
         t = state["turn"]
         if state["status"] != "active" or not t or not t.get("deadline"):
             return []
         missing = [n for n in self.active_names(state) if not self.has_ordered(state, n)]
-        return [f"No orders yet for turn {t['number']} (due {t['deadline']}): {', '.join(missing)}"] if missing else []
+        return [(f"No orders yet for turn {t['number']} (due {self.when(state, t['deadline'])}): {', '.join(missing)}",
+                 t["deadline"])] if missing else []
 
     def status_lines(self, state: dict) -> list[str]:
         lines = super().status_lines(state)
