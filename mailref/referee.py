@@ -25,9 +25,9 @@ from mailref.door import Settings, Source, queue, queue_reply
 from mailref.engine import Refused
 from mailref.engine.context import Outgoing
 from mailref.read import Envelope, match_game, parse_subject, read_envelope
-from mailref.safe import printable
 from mailref.read.subject import game_label
 from mailref.routing import did_you_mean, games_list
+from mailref.safe import printable
 from mailref.store import Bounce, Game, InboxMessage, OutboxMessage, Store, open_store
 from mailref.store.faults import is_store_fault
 from mailref.timeutil import iso, utcnow
