@@ -91,13 +91,20 @@ def apply(session: Session, game: Game, action: dict[str, Any], source: Source, 
         game.state = state
         wake = variant.wakeups(state, now)
         game.next_wakeup = min(wake) if wake else None
+    author = author_addresses(state, action, source) if source.reply_to and ctx.reply_kind == "ack" else set()
+    told = []
     for out in ctx.out:
-        queue(session, settings, game, state, out, now)
+        fold = bool(author) and out.to != "gm" and not (out.images or out.attachments) and bool(
+            author & set(recipients(state, out.to, settings)))
+        body = queue(session, settings, game, state, out, now, exclude=author if fold else set())
+        if fold:
+            told.append({"subject": game_subject(state, out.subject), "body": body.split("\n-- \n")[0].strip("\n")})
     for line in ctx.alerts:
         queue(session, settings, game, state, Outgoing("alert", "gm", f"Alert: {state['name']}", "alert.txt",
                                                        {"game": state, "lines": [line]}), now)
     if source.reply_to:
-        vars_ = {"lines": _lines_read(action) + ctx.ack_lines, "subject": source.subject, "game": state, **ctx.reply_vars}
+        vars_ = {"lines": _lines_read(action) + ctx.ack_lines, "subject": source.subject, "game": state, "told": told,
+                 **ctx.reply_vars}
         queue_reply(session, settings, game.slug, source, now, ctx.reply_kind, ctx.reply_template, vars_)
     return Outcome(True, ctx.ack_lines, changed=changed)
 
@@ -160,17 +167,31 @@ def pictures(out: Outgoing) -> tuple[list[tuple[str, str, str, bytes]], list[tup
     return inline, attachments
 
 
-def queue(session: Session, settings: Settings, game: Game | None, state: dict, out: Outgoing, now: datetime) -> None:
+def author_addresses(state: dict, action: dict[str, Any], source: Source) -> set[str]:
+    """Where the author of a mail command is written to: the reply address and the player's own."""
+    out = {source.reply_to.lower()} if source.reply_to else set()
+    name = action.get("player")
+    for p in state.get("players", []):
+        if p["name"] == name or out & {a.lower() for a in p["addresses"]}:
+            out |= {a.lower() for a in p["addresses"]}
+    return out
+
+
+def queue(session: Session, settings: Settings, game: Game | None, state: dict, out: Outgoing, now: datetime,
+          exclude: set[str] | frozenset[str] = frozenset()) -> str:
+    """Queue OUT to each of its recipients but EXCLUDE (the author, whose ack carries it);
+    returns the rendered body."""
     body = render(out.template, **{**_page(settings, state.get("slug")), "now": now, "mail_subject": out.subject,
                                    **out.vars})
     inline, attachments = pictures(out)
     for addr in dict.fromkeys(recipients(state, out.to, settings)):
-        if _undeliverable(addr, out.kind, state.get("slug")):
+        if addr.lower() in exclude or _undeliverable(addr, out.kind, state.get("slug")):
             continue
         msg = compose(sender=sender(state, settings), to=addr, subject=game_subject(state, out.subject), body=body,
                       kind=out.kind, game=state.get("slug"), now=now, html=out.html, attachments=attachments,
                       loop=settings.from_address, inline=inline)
         _add(session, game.slug if game else None, out.kind, addr, msg, now)
+    return body
 
 
 def _undeliverable(addr: str, kind: str, slug: str | None) -> bool:

@@ -89,3 +89,25 @@ def test_eire_join_hint_suggests_an_origin_the_tribe_may_take(referee, outbox):
     suggested = re.search(r"`Origin: ([^`]+)`", body).group(1)
     land = next(x for x in referee.state("eire")["lands"] if x["name"] == suggested)
     assert land["type"] == "Deep Forest" and land["owner"] is None
+
+
+def test_the_author_of_a_command_gets_one_mail(nomes, outbox):
+    """SPEC §2.6: exactly one reply; what everybody was told is in the author's ack."""
+    mover = nomes.state("nomes")["turn"]["player"]
+    others = [n for n in ("Alice", "Bob", "Carol") if n != mover]
+    outbox.new()
+    send(nomes, mover.lower(), "[Proposal] Tea", 'Enact rule 301 "Tea":\nTea for all.\n')
+    new = outbox.new()
+    (ack,) = [m for m in new if m["To"] == f"{mover.lower()}@x.org"]
+    assert ack["X-Mailref-Kind"] == "ack"
+    body = Outbox.body(ack)
+    assert "What the players were told" in body and "[Nomes] [Proposal 1] Tea" in body and "Voting closes" in body
+    for n in others:
+        assert [m["X-Mailref-Kind"] for m in new if m["To"] == f"{n.lower()}@x.org"] == ["announcement"]
+    send(nomes, others[0].lower(), "Re: [Nomes] [Proposal 1] Tea", "FOR")
+    send(nomes, others[1].lower(), "Re: [Nomes] [Proposal 1] Tea", "FOR")
+    new = outbox.new()
+    last = [m for m in new if m["To"] == f"{others[1].lower()}@x.org"]
+    assert [m["X-Mailref-Kind"] for m in last] == ["ack"], [m["Subject"] for m in last]
+    assert "PASSED" in Outbox.body(last[0]) and "Vote recorded" in Outbox.body(last[0])
+    assert any(m["X-Mailref-Kind"] == "results" for m in new if m["To"] == f"{mover.lower()}@x.org")

@@ -76,7 +76,10 @@ def test_a_full_turn_passes_applies_the_rule_and_scores(game, outbox):
     assert any(r["number"] == "24" and r["title"] == "Bonus" for r in state["rules"])
     assert next(p for p in state["players"] if p["name"] == m)["score"] == 10
     ruleset = [x for x in outbox.all() if x["X-Mailref-Kind"] == "ruleset"]
-    assert len(ruleset) == 3 and "+ Rule 24" in Outbox.body(ruleset[0])
+    assert len(ruleset) == 2 and "+ Rule 24" in Outbox.body(ruleset[0])
+    # the last voter gets one mail for the vote: the ack carries the results and the ruleset
+    closing = [x for x in outbox.all() if x["To"] == addr(b)][-1]
+    assert closing["X-Mailref-Kind"] == "ack" and "+ Rule 24" in Outbox.body(closing)
     assert state["turn"]["number"] == 2 and state["turn"]["player"] != m
 
 

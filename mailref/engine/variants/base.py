@@ -517,7 +517,7 @@ class Variant:
         ctx.ack("Digest sent to the GM.")
 
     def send_digest(self, state: dict, ctx: Ctx) -> None:
-        ctx.send("digest", "gm", f"Digest of {state['name']} ({state['slug']})", "digest.txt", game=state,
+        ctx.send("digest", "gm", "Digest", "digest.txt", game=state,
                  events=list(state["events"]), pending=self.status_lines(state),
                  late=[line for line, due in self.late_players(state) if due and parse_iso(due) <= ctx.now],
                  waiting=[line for line, due in self.late_players(state) if not due or parse_iso(due) > ctx.now],

@@ -221,7 +221,7 @@ class Eire(OrdersGame):
             f"  {p['name']}: {state['grain'][p['name']]}" for p in self.active(state)]
         self.event(state, ctx, f"Turn {t['number']} resolved.")
         lines += ["", "Who holds which land (as on the map):"] + self.holdings(state)
-        out = ctx.send("results", "all", f"[Results] Turn {t['number']} of {state['name']}", "notice.txt", game=state,
+        out = ctx.send("results", "all", f"[Results] Turn {t['number']}", "notice.txt", game=state,
                        heading=f"Results of turn {t['number']}", lines=lines)
         svg = map_svg(state, self.player_colors(state))
         cid = f"eire-map-{state['slug']}-{t['number']}@mailref"

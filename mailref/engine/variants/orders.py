@@ -37,7 +37,7 @@ class Orders(OrdersGame):
         lines += ["", "Send the results as a mail with the subject [Results] from the GM address; "
                       "it goes to every player and opens the next turn."]
         self.event(state, ctx, f"Turn {t['number']} closed ({why}); orders sent to the GM.")
-        ctx.send("digest", "gm", f"[Turn {t['number']}] Orders of all players for {state['name']}", "notice.txt",
+        ctx.send("digest", "gm", f"[Turn {t['number']}] Orders of all players", "notice.txt",
                  game=state, heading=f"Orders for turn {t['number']} of {state['name']}", lines=lines)
         self.announce(state, ctx, f"[Turn {t['number']}] Orders are in", [f"Turn {t['number']} is closed; the GM is adjudicating."])
 

@@ -86,7 +86,7 @@ class Sidekick(Variant):
         state["turn"] = {"number": number, "player": mover, "deadline": iso(deadline),
                          "started": iso(ctx.now), "proposal": None}
         self.event(state, ctx, f"Turn {number}: {mover} to move by {self.when(state, deadline)}.")
-        ctx.send("turn", [mover], f"[Turn {number}] Your move in {state['name']}", "turn.txt",
+        ctx.send("turn", [mover], f"[Turn {number}] Your move", "turn.txt",
                  game=state, mover=mover, number=number, deadline=self.when(state, deadline, ctx))
 
     def next_mover(self, state: dict, after: str | None) -> str | None:
@@ -231,7 +231,7 @@ class Sidekick(Variant):
             lines.append(f"{author['name']} scores {points:+d} (rules 21–22) and now has {author['score']}.")
         self.event(state, ctx, lines[0])
         ctx.send("results", "all", f"[Proposal {prop['number']}] {prop['status'].upper()}: {prop['title']}",
-                 "notice.txt", game=state, heading=f"Proposal {prop['number']} {prop['status']}", lines=lines)
+                 "notice.txt", game=state, heading="", lines=lines)
         self.check_victory(state, ctx)
         if state["turn"] and state["turn"].get("proposal") == prop["number"]:
             self.next_turn(state, ctx)
