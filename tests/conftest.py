@@ -19,10 +19,20 @@ GAME = "nomes@ref.example"
 
 @pytest.fixture(autouse=True)
 def every_game_replays():
-    """Issue 11: `mailref replay` finds no difference on any game any test plays."""
+    """Issue 11: `mailref replay` (its own code, cli.cmd_replay) exits 0 on every game any test plays."""
+    import argparse
+    import contextlib
+    import io
+
+    from mailref.cli import cmd_replay
+
     yield
     made, helpers.REFEREES[:] = list(helpers.REFEREES), []
     for r in made:
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+            code = cmd_replay(r, argparse.Namespace(slug=None), None)
+        assert code == 0, out.getvalue()
         assert_replays(r)
         r.store.dispose()
 
