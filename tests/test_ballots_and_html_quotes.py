@@ -100,3 +100,9 @@ def test_the_hint_speaks_the_games_own_vote_words():
     hint = how_to_vote(get_variant("imperial").vote_words)
     assert "`I vote YES`" in hint and "(the votes here: YES, NO)" in hint
     assert "`12 FOR`" in how_to_vote(get_variant("blognomic").vote_words)
+
+
+def test_a_header_block_inside_a_quote_does_not_cut_the_reply_below_it():
+    html = ('<div class="moz-cite-prefix">On 01.12.26, Nomes wrote:</div><blockquote type="cite">'
+            '<hr><b>From:</b> Bob<br><b>Sent:</b> Monday<br><b>To:</b> all<br>FOR</blockquote><p>AGAINST</p>')
+    assert html_texts(html)[1] == "AGAINST"

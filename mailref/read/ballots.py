@@ -64,7 +64,7 @@ def vote_meaning(word: str) -> str | None:
 
 def read_ballot_line(line: str) -> Ballot | None:
     """The ballot LINE is, if it is exactly one of the allowed forms."""
-    if len(line) > 200:  # no ballot is this long; keeps the work per line bounded
+    if len(line) > 120:  # no ballot is this long; keeps the work per line bounded
         return None
     m = _BALLOT.match(_DECOR.sub(" ", line).strip())
     if m is None:

@@ -155,7 +155,8 @@ def read_envelope(raw: bytes, rcpt_to: list[str] | None = None, own_address: str
     else:
         body, text = html_full if html_full is not None else plain or "", own_words(html_own or "")
     # Bold lives in the HTML part: a client's plain alternative often drops it (Outlook does).
-    orders = bold_orders(own_words(html_own)) if html_own is not None else []
+    html_words = text if body is html_full else own_words(html_own) if html_own is not None else None
+    orders = bold_orders(html_words) if html_words is not None else []
     orders = orders or bold_orders(text)
     list_id = None
     if m := re.search(r"<([^>]+)>", headers.get("list-id", "")):
@@ -163,7 +164,7 @@ def read_envelope(raw: bytes, rcpt_to: list[str] | None = None, own_address: str
     cut = raw.find(b"\r\n\r\n")
     cut = raw.find(b"\n\n") if cut < 0 else cut
     verdict, bounced = machine_verdict(msg, headers, from_addr, own_address, loop_header, recipients,
-                                       null_sender, raw[cut:cut + 200_000] if cut >= 0 else b"")
+                                       null_sender, raw, cut if cut >= 0 else len(raw))
     return Envelope(
         message_id=mid[0] if mid else None,
         sha256=sha,

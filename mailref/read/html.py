@@ -46,7 +46,8 @@ def _is_quote(tag: str, attrs: dict[str, str | None]) -> bool:
 class _ToText(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
-        self.lines: list[tuple[str, bool]] = []  # (line, inside a client's quote)
+        self.lines: list[str] = []
+        self.cited_lines: set[int] = set()  # indexes of lines inside a client's quote
         self.cur: list[str] = []
         self.quote = 0
         self.skip = 0
@@ -61,7 +62,9 @@ class _ToText(HTMLParser):
         line = "".join(self.cur).strip()
         prefix = "> " * self.quote
         if line or self.quote == 0:
-            self.lines.append((prefix + line if line else "", bool(self.cited)))
+            if self.cited:
+                self.cited_lines.add(len(self.lines))
+            self.lines.append(prefix + line if line else "")
         self.cur = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
@@ -77,7 +80,9 @@ class _ToText(HTMLParser):
         if tag == "pre":
             self.pre += 1
         if tag == "hr" or tag == "div" and a and _TOP_BORDER.search(a.get("style") or ""):
-            self.lines.append((_MARK, bool(self.cited)))
+            if self.cited:
+                self.cited_lines.add(len(self.lines))
+            self.lines.append(_MARK)
             self.marks = True
         if a and self.cut is None and _CUT_IDS.search(a.get("id") or ""):
             self.cut = len(self.lines)
@@ -187,11 +192,12 @@ def html_texts(html: str) -> tuple[str, str]:
     except Exception:  # the parser is lenient; this is belt and braces for odd input
         flat = re.sub(r"<[^>]+>", "", html)
         return flat, flat
-    lines = [ln for ln, _ in parser.lines]
+    lines = parser.lines
     if parser.cut is None and not parser.quoted and not parser.marks:
         full = _join(lines)  # nothing quoted as HTML: the own words are the whole text
         return full, full
-    own = [ln for ln, cited in parser.lines[:parser.cut] if not cited]
+    cited = parser.cited_lines
+    own = [ln for i, ln in enumerate(lines[:parser.cut]) if i not in cited]
     for i, ln in enumerate(own):
         if ln == _MARK and _header_block_after(own, i):
             own = own[:i]

@@ -3,6 +3,7 @@ for bounces the addresses they report."""
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from email.message import Message
@@ -31,15 +32,15 @@ log = logging.getLogger("mailref.loops")
 
 def machine_verdict(msg: Message, headers: dict[str, str], from_addr: str | None, own_address: str,
                     loop_header: str, recipients: list[str] | None = None, null_sender: bool = False,
-                    body: bytes = b"") -> tuple[str | None, list[str]]:
+                    raw: bytes = b"", body_at: int = 0) -> tuple[str | None, list[str]]:
     """(reason, bounced addresses). Header names are compared lower-cased; HEADERS hold
-    decoded values. NULL_SENDER: the SMTP listener saw `MAIL FROM:<>`. BODY: the raw body."""
-    own = base_address(own_address) if own_address else ""
+    decoded values. NULL_SENDER: the SMTP listener saw `MAIL FROM:<>`. RAW[BODY_AT:]: the raw body."""
+    own = _base(own_address) if own_address else ""
     if loop_header.lower() in headers:
         return "carries mailref's own loop header", []
-    if own and from_addr and base_address(from_addr) == own:
+    if own and from_addr and (from_addr == own or "+" in from_addr and base_address(from_addr) == own):
         return "sent from mailref's own address", []
-    if own and any(base_address(r) == own and "+" in r.split("@", 1)[0] for r in recipients or ()):
+    if own and any("+" in r and base_address(r) == own for r in recipients or ()):
         return "sent to a +tag of mailref's own address (a return path, never a person)", []
     ctype = msg.get_content_type()
     is_report = ctype == "multipart/report"
@@ -47,7 +48,7 @@ def machine_verdict(msg: Message, headers: dict[str, str], from_addr: str | None
     bounce_subject = bool(_BOUNCE_SUBJECT.search(headers.get("subject", "")))
     signs = is_report or bool(_DAEMONS.match(from_addr or "")) or "x-failed-recipients" in headers \
         or bounce_subject and (null_return or null_sender or _returns_a_message(msg))
-    if signs or null_sender or _has_bounce_words(body):
+    if signs or null_sender or _has_bounce_words(raw, body_at):
         found = _failures(msg)
         if found or signs:
             return ("delivery report" if is_report else "bounce"), found
@@ -68,9 +69,18 @@ def machine_verdict(msg: Message, headers: dict[str, str], from_addr: str | None
     return None, []
 
 
-def _has_bounce_words(body: bytes) -> bool:
-    low = body.lower()
+def _has_bounce_words(raw: bytes, body_at: int) -> bool:
+    # A failed recipient is an address written in the body (a header naming one, such as
+    # X-Failed-Recipients, is a sign of its own): no "@", nothing for the detectors to find.
+    if raw.find(b"@", body_at) < 0:
+        return False
+    low = raw[body_at:body_at + 200_000].lower()
     return any(w in low for w in _BOUNCE_WORDS)
+
+
+@functools.lru_cache(maxsize=64)
+def _base(address: str) -> str:
+    return base_address(address)
 
 
 def _returns_a_message(msg: Message) -> bool:
