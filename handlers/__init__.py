@@ -54,6 +54,15 @@ def dispatch(env: Envelope, view: GameView, tag: str) -> dict[str, Any]:
     return route.fn(env, view)
 
 
+def read_whole(env: Envelope, what: str) -> None:
+    """Refuse a mail whose text the game would keep but reading saw only part of (limits.py)."""
+    if env.truncated:
+        from mailref.read.limits import LINE_MAX, READ_MAX
+
+        raise Refused(f"your mail is longer than the referee reads ({READ_MAX:,} characters, lines of "
+                      f"{LINE_MAX:,}), so these {what} were not read", f"send shorter {what}")
+
+
 def body_fields(text: str) -> dict[str, str]:
     """`Key: value` lines, keys lower-cased."""
     out: dict[str, str] = {}

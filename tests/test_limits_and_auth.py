@@ -4,6 +4,7 @@ everybody, a 4 MB proposal is refused, forged Authentication-Results count for n
 
 from __future__ import annotations
 
+import json
 import smtplib
 
 import pytest
@@ -86,6 +87,7 @@ def test_a_4mb_proposal_is_refused_and_the_state_stays_small(game, smtp, outbox)
     (reply,) = outbox.new()
     assert reply["X-Mailref-Kind"] == "error" and "longer than the referee reads" in Outbox.body(reply)
     assert game.state("nomes")["proposals"] == []
+    assert len(json.dumps(game.state("nomes"))) < 100_000  # no raw mail in the state
     with game.store() as s:
         assert s.query(InboxMessage).order_by(InboxMessage.id.desc()).first().size > 4_000_000  # kept raw
 
@@ -178,3 +180,19 @@ def test_auth_configuration_is_read_and_checked(tmp_path):
     from mailref.config import DEFAULT_TOML
 
     assert "[auth]" in DEFAULT_TOML and load().trusted_authserv_ids == []
+
+
+def test_big_orders_and_results_never_enter_the_state(referee, smtp, outbox):
+    diplo = "diplo@ref.example"
+    referee.create_game("diplo", "orders", diplo, gm="gm@ref.example")
+    smtp(mail("ann@x.org", diplo, "[Join]", "Name: Ann"), "ann@x.org", diplo)
+    referee.admin("diplo", {"type": "start"}, "gm")
+    outbox.new()
+    smtp(mail("ann@x.org", diplo, "[Orders]", "**Army Paris holds.**\n" * 4_000), "ann@x.org", diplo)  # 88 KB
+    smtp(mail("ann@x.org", diplo, "[Orders]", "**Army Paris holds.** " * 40_000), "ann@x.org", diplo)  # 880 KB
+    smtp(mail("gm@ref.example", diplo, "[Results] Spring", "Paris holds.\n" * 200_000), "gm@ref.example", diplo)
+    replies = [Outbox.body(m) for m in outbox.new()]
+    assert len(replies) == 3 and "(max_text)" in replies[0]
+    assert all("longer than the referee reads" in r for r in replies[1:])
+    state = referee.state("diplo")
+    assert state["turn"]["number"] == 1 and len(json.dumps(state)) < 100_000
