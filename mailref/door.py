@@ -24,7 +24,8 @@ from mailref.read.identity import normalise_address
 from mailref.read.names import name_keys
 from mailref.read.subject import game_label, with_game_label
 from mailref.render import render
-from mailref.store import Game, JournalEntry, OutboxMessage, ReplyQuota
+from mailref.store import Game, JournalEntry, OutboxMessage
+from mailref.store.counters import count_reply
 
 log = logging.getLogger("mailref.door")
 
@@ -217,15 +218,11 @@ def queue_reply(session: Session, settings: Settings, slug: str | None, source: 
         return False
     day = now.strftime("%Y-%m-%d")
     # Counted per reply address and per sender: a sender who changes Reply-To on every mail
-    # still gets only the day's allowance (issue 13).
+    # still gets only the day's allowance (issue 13). One atomic upsert each: several daemons
+    # may answer one sender at once (SPEC §6).
     count = 0
     for who in dict.fromkeys(a for a in (addr, source.identity) if a):
-        quota = session.get(ReplyQuota, (who, day))
-        if quota is None:
-            quota = ReplyQuota(sender=who, day=day, count=0)
-            session.add(quota)
-        quota.count += 1
-        count = max(count, quota.count)
+        count = max(count, count_reply(session, who, day))
     if count > settings.replies_per_day + 1:
         return False
     if count == settings.replies_per_day + 1:

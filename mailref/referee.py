@@ -20,6 +20,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from mailref import door, engine, verification
+from mailref.claims import claim_due_game, claim_one, worker_id
 from mailref.config import Config
 from mailref.door import Settings, Source, queue, queue_reply
 from mailref.engine import Refused
@@ -48,6 +49,7 @@ class Referee:
                  rng: random.Random | None = None):
         self.store, self.settings, self.clock, self.rng = store, settings, clock, rng
         self.after_change: Callable[[str], None] | None = None  # e.g. the published site catching up
+        self.who = worker_id()  # this process, in the claims other daemons see
 
     @classmethod
     def from_config(cls, cfg: Config, clock: Clock = utcnow, rng: random.Random | None = None) -> Referee:
@@ -120,12 +122,12 @@ class Referee:
         started = time.monotonic()
         try:
             with self.store() as s, s.begin():
-                row = s.get(InboxMessage, inbox_id)
-                if row is None or row.status not in ("new",):
-                    return row.status if row else "missing"
+                row = claim_one(s, self.who, inbox_id)
+                if row is None:  # processed meanwhile, or another daemon holds it ("new")
+                    return s.scalar(select(InboxMessage.status).where(InboxMessage.id == inbox_id)) or "missing"
                 row.attempts += 1
                 self._process(s, row, now)
-                row.processed_at = now
+                row.processed_at, row.lease_until = now, None
                 status, slug = row.status, row.game_slug
             _log_handled(row, started)
             self._changed(slug)
@@ -136,7 +138,10 @@ class Referee:
             log.exception("message #%s failed", inbox_id)
             err = f"{type(e).__name__}: {e}"
             with self.store() as s, s.begin():
-                row = s.get(InboxMessage, inbox_id)
+                row = claim_one(s, self.who, inbox_id)
+                if row is None:
+                    return s.scalar(select(InboxMessage.status).where(InboxMessage.id == inbox_id)) or "missing"
+                row.lease_until = None
                 row.status, row.error, row.attempts = "failed", err + "\n" + traceback.format_exc()[-2000:], row.attempts + 1
                 queue(s, self.settings, None, {"slug": row.game_slug, "gm": None, "name": "mailref", "players": []},
                       Outgoing("alert", "gm", f"Alert: message #{inbox_id} quarantined", "alert.txt",
@@ -259,8 +264,8 @@ class Referee:
         fired = []
         for g in [slug] if slug else self.due_games(now):
             with self.store() as s, s.begin():
-                game = s.execute(select(Game).where(Game.slug == g).with_for_update()).scalar_one()
-                if game.next_wakeup is None or game.next_wakeup > now:
+                game = claim_due_game(s, g, now)
+                if game is None:  # not due, or another daemon is firing it
                     continue
                 door.apply(s, game, {"type": "tick"}, Source("timer", "deadline"), now, self.settings,
                              self.rng, facts=self.facts(s, game))

@@ -56,8 +56,10 @@ def mail(frm: str, to: str, subject: str, body: str = "", *, name: str | None = 
 REFEREES: list[Referee] = []  # every referee a test made; conftest replays their games at teardown
 
 
-def make_referee(tmp_path, clock: Clock | None = None, seed: int = 7, **settings) -> Referee:
-    store = open_store(f"sqlite:///{tmp_path}/mailref.sqlite3")
+def make_referee(tmp_path, clock: Clock | None = None, seed: int = 7, url: str | None = None,
+                 **settings) -> Referee:
+    """A referee on URL (the `database_url` fixture), else on a SQLite file in TMP_PATH."""
+    store = open_store(url or f"sqlite:///{tmp_path}/mailref.sqlite3")
     r = Referee(store, Settings(**{"from_address": "referee@ref.example", "admin_address": "gm@ref.example",
                                    **settings}), clock or Clock(), random.Random(seed))
     REFEREES.append(r)

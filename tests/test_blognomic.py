@@ -31,9 +31,9 @@ def matter(r, n: int) -> dict:
 
 
 @pytest.fixture
-def game(tmp_path):
+def game(tmp_path, database_url):
     clock = Clock(datetime(2026, 3, 2, 9, 0, tzinfo=UTC))
-    r = make_referee(tmp_path, clock)
+    r = make_referee(tmp_path, clock, url=database_url)
     r.clock_ = clock
     r.create_game("blog", "blognomic", G, gm="gm@ref.example")
     for n in NAMES:

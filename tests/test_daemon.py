@@ -21,9 +21,10 @@ G = "nomes@ref.example"
 
 
 @pytest.fixture
-def daemon(tmp_path):
+def daemon(tmp_path, database_url):
     port = free_port()
-    (tmp_path / "mailref.toml").write_text(f'[smtp_in]\nhost = "127.0.0.1"\nport = {port}\n[outbox]\nmaildir = "var/outbox"\n')
+    (tmp_path / "mailref.toml").write_text(f'[daemon]\ndatabase = "{database_url}"\n[smtp_in]\nhost = "127.0.0.1"\n'
+                                           f'port = {port}\n[outbox]\nmaildir = "var/outbox"\n')
     notify = tmp_path / "notify.sock"
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     sock.bind(str(notify))

@@ -99,11 +99,12 @@ def test_oversize_mail_is_answered_and_rejected(referee, dovecot, box):
 
 # ---- the daemon as a process ---------------------------------------------------------
 
-def write_config(tmp: Path, dovecot, folder: str, poll: str = "1h") -> Path:
+def write_config(tmp: Path, dovecot, folder: str, poll: str = "1h",
+                 database: str = "sqlite:///var/mailref.sqlite3") -> Path:
     cfg = tmp / "mailref.toml"
     cfg.write_text(f"""
 [daemon]
-database = "sqlite:///var/mailref.sqlite3"
+database = "{database}"
 from_address = "referee@ref.example"
 admin_address = "gm@ref.example"
 
@@ -140,9 +141,9 @@ def start(cfg: Path, env: dict | None = None) -> subprocess.Popen:
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 
-def test_daemon_answers_with_idle(tmp_path, dovecot, box):
+def test_daemon_answers_with_idle(tmp_path, dovecot, box, database_url):
     folder, c = box
-    cfg = write_config(tmp_path, dovecot, folder, poll="1h")  # only IDLE can bring the mail in time
+    cfg = write_config(tmp_path, dovecot, folder, poll="1h", database=database_url)  # only IDLE can bring the mail in time
     assert mailref(cfg, "game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode == 0
     proc = start(cfg)
     try:
@@ -157,9 +158,9 @@ def test_daemon_answers_with_idle(tmp_path, dovecot, box):
 
 
 @pytest.mark.parametrize("point", ["after-fetch", "after-commit"])
-def test_sigkill_loses_nothing_and_replies_once(tmp_path, dovecot, box, point):
+def test_sigkill_loses_nothing_and_replies_once(tmp_path, dovecot, box, point, database_url):
     folder, c = box
-    cfg = write_config(tmp_path, dovecot, folder, poll="1s")
+    cfg = write_config(tmp_path, dovecot, folder, poll="1s", database=database_url)
     mailref(cfg, "game", "create", "nomes", "--variant", "sidekick", "--address", G)
     c.append(folder, mail("alice@x.org", G, "[Join]", "Name: Alice"))
     marker = tmp_path / "crashed"

@@ -255,16 +255,16 @@ def test_newcomer_is_inserted_at_random(game):
     assert sorted(game.state("nomes")["order"]) == ["Alice", "Bob", "Carol", "Dave"]
 
 
-def test_restart_mid_vote_fires_a_missed_deadline_once_late(tmp_path, clock):
+def test_restart_mid_vote_fires_a_missed_deadline_once_late(tmp_path, clock, database_url):
     """A deadline missed while the referee was down fires once, in order, and says it was late."""
-    r1 = make_referee(tmp_path, clock)
+    r1 = make_referee(tmp_path, clock, url=database_url)
     r1.create_game("nomes", "sidekick", G)
     for p in PLAYERS:
         send(r1, p, "[Join]", f"Name: {p.title()}")
     send(r1, mover(r1), "[Proposal] Late", PROPOSAL)
     r1.store.dispose()  # the daemon goes down
     clock.advance(days=12)
-    r2 = make_referee(tmp_path, clock)  # and comes back a week late
+    r2 = make_referee(tmp_path, clock, url=database_url)  # and comes back a week late
     assert r2.due_games() == ["nomes"]
     r2.tick()
     r2.tick()

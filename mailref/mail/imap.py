@@ -108,8 +108,8 @@ class Poller:
                 if size > self.max_size:
                     status = self._too_large(c, uid, size, uidvalidity)
                 else:
-                    data = c.fetch([uid], ["BODY.PEEK[]"]).get(uid)
-                    if not data:
+                    data = self._fetch(c, uid)
+                    if not data:  # gone: another daemon on this mailbox filed it
                         continue
                     raw = data[b"BODY[]"]
                     _crash_point("after-fetch")
@@ -117,6 +117,8 @@ class Poller:
                     _crash_point("after-commit")
                     status = self.process(stored.id) if stored.status == "new" else stored.status
                     self.on_stored()
+                if status == "new":  # another daemon holds it and files it once processed
+                    continue
                 self._file(c, uid, status)
                 self._advance(uidvalidity, uid)
                 done += 1
@@ -145,7 +147,32 @@ class Poller:
                                                    "subject": env.subject.raw[:200], "game": {}})
         return "ignored"
 
+    def _fetch(self, c: IMAPClient, uid: int) -> dict | None:
+        try:
+            data = c.fetch([uid], ["BODY.PEEK[]"]).get(uid)
+            # A message another session expunged may still be listed, with a NIL body.
+            return data if data and data.get(b"BODY[]") is not None else None
+        except IMAPClientError:
+            if self._gone(c, uid):
+                return None
+            raise
+
+    def _gone(self, c: IMAPClient, uid: int) -> bool:
+        """Whether UID left the folder (moved by another daemon sharing this mailbox)."""
+        c.noop()  # take the server's pending EXPUNGE news
+        return uid not in c.search(["UID", str(uid)])
+
     def _file(self, c: IMAPClient, uid: int, status: str) -> None:
+        try:
+            self._file_once(c, uid, status)
+        except IMAPClientError as e:
+            # Several daemons on one mailbox (SPEC §6): whoever files a message first wins;
+            # the others find it gone ("NO [EXPUNGEISSUED]" or nothing to move) and go on.
+            if not self._gone(c, uid):
+                raise
+            log.debug("UID %s already filed by another process (%s)", uid, e)
+
+    def _file_once(self, c: IMAPClient, uid: int, status: str) -> None:
         target = self.cfg.processed_folder if status == "processed" else self.cfg.rejected_folder
         if self.cfg.use_move and c.has_capability("MOVE"):
             c.move([uid], target)
@@ -159,10 +186,11 @@ class Poller:
 
     def _cursor(self, uidvalidity: int) -> int:
         with self.referee.store() as s, s.begin():
-            cur = s.get(ImapCursor, self.cfg.folder)
+            cur = s.get(ImapCursor, self.cfg.folder, with_for_update=True)
             if cur is None:
-                s.add(ImapCursor(folder=self.cfg.folder, uidvalidity=uidvalidity, last_uid=0))
-                return 0
+                # Several daemons may start at once: the first insert wins, the rest read it.
+                s.execute(_insert_cursor(s, self.cfg.folder, uidvalidity))
+                cur = s.get(ImapCursor, self.cfg.folder, with_for_update=True, populate_existing=True)
             if cur.uidvalidity != uidvalidity:
                 log.warning("UIDVALIDITY of %s changed (%s -> %s): re-reading; duplicates are recognised",
                             self.cfg.folder, cur.uidvalidity, uidvalidity)
@@ -171,6 +199,13 @@ class Poller:
 
     def _advance(self, uidvalidity: int, uid: int) -> None:
         with self.referee.store() as s, s.begin():
-            cur = s.get(ImapCursor, self.cfg.folder)
+            cur = s.get(ImapCursor, self.cfg.folder, with_for_update=True)
             if cur.uidvalidity == uidvalidity and uid > cur.last_uid:
                 cur.last_uid = uid
+
+
+def _insert_cursor(s, folder: str, uidvalidity: int):
+    from sqlalchemy.dialects import postgresql, sqlite
+
+    insert = postgresql.insert if s.get_bind().dialect.name == "postgresql" else sqlite.insert
+    return insert(ImapCursor).values(folder=folder, uidvalidity=uidvalidity, last_uid=0).on_conflict_do_nothing()

@@ -16,7 +16,12 @@ from sqlalchemy import (
     TypeDecorator,
     UniqueConstraint,
 )
+from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+# JSONB on PostgreSQL (indexable, compact; keys come back sorted, so nothing may rely on the
+# order of a JSON object's keys), plain JSON text elsewhere.
+Json = JSON().with_variant(JSONB(), "postgresql")
 
 
 class UTCDateTime(TypeDecorator):
@@ -46,8 +51,8 @@ class Game(Base):
     slug: Mapped[str] = mapped_column(String(64), unique=True)
     variant: Mapped[str] = mapped_column(String(32))
     address: Mapped[str] = mapped_column(String(255))
-    state: Mapped[dict] = mapped_column(JSON)
-    initial: Mapped[dict] = mapped_column(JSON)   # the state at creation: replay starts here
+    state: Mapped[dict] = mapped_column(Json)
+    initial: Mapped[dict] = mapped_column(Json)   # the state at creation: replay starts here
     version: Mapped[int] = mapped_column(Integer, default=0)
     next_wakeup: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
@@ -59,9 +64,9 @@ class JournalEntry(Base):
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
     seq: Mapped[int] = mapped_column(Integer)
     at: Mapped[datetime] = mapped_column(UTCDateTime)
-    action: Mapped[dict] = mapped_column(JSON)
+    action: Mapped[dict] = mapped_column(Json)
     source: Mapped[str] = mapped_column(String(255))  # mail:ID | timer | admin:WHO
-    draws: Mapped[list] = mapped_column(JSON, default=list)
+    draws: Mapped[list] = mapped_column(Json, default=list)
     summary: Mapped[str] = mapped_column(Text, default="")
     __table_args__ = (UniqueConstraint("game_id", "seq"),)
 
@@ -75,7 +80,7 @@ class InboxMessage(Base):
     size: Mapped[int] = mapped_column(Integer)
     source: Mapped[str] = mapped_column(String(255))  # "smtp" | "imap:FOLDER:UIDVALIDITY:UID" | "cli"
     mail_from: Mapped[str] = mapped_column(String(998), default="")
-    rcpt_to: Mapped[list] = mapped_column(JSON, default=list)
+    rcpt_to: Mapped[list] = mapped_column(Json, default=list)
     received_at: Mapped[datetime] = mapped_column(UTCDateTime)
     status: Mapped[str] = mapped_column(String(16), default="new", index=True)  # new processed ignored failed
     verdict: Mapped[str] = mapped_column(Text, default="")
@@ -85,6 +90,9 @@ class InboxMessage(Base):
     sender: Mapped[str] = mapped_column(String(998), default="")
     subject: Mapped[str] = mapped_column(Text, default="")
     processed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    # Several daemons (mailref/claims.py): which process holds this mail, and until when.
+    claimed_by: Mapped[str | None] = mapped_column(String(255), nullable=True)
+    lease_until: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     __table_args__ = (UniqueConstraint("message_id", "sha256"),)
 
 
@@ -93,7 +101,7 @@ class OutboxMessage(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_slug: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     kind: Mapped[str] = mapped_column(String(32))
-    recipients: Mapped[list] = mapped_column(JSON)
+    recipients: Mapped[list] = mapped_column(Json)
     message_id: Mapped[str] = mapped_column(String(998))
     subject: Mapped[str] = mapped_column(Text)
     raw: Mapped[bytes] = mapped_column(LargeBinary)
