@@ -93,10 +93,19 @@ class Postgres:
         return name
 
     def fresh_database(self) -> str:
+        import psycopg
+
         while self.retired:
             self.drop(self.retired.pop())
         name = f"t{os.getpid()}_{next(self._names)}"
-        self.execute(f'CREATE DATABASE "{name}" TEMPLATE "{self.template}" STRATEGY FILE_COPY')
+        create = f'CREATE DATABASE "{name}" TEMPLATE "{self.template}" STRATEGY FILE_COPY'
+        try:
+            self.execute(create)
+        except psycopg.errors.ObjectInUse:
+            # A copy needs the template unused; a pooled connection left on it (a test reading
+            # every store it opened) is closed first.
+            self.execute(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{self.template}'")
+            self.execute(create)
         return name
 
     def retire(self, name: str) -> None:

@@ -175,6 +175,8 @@ class Deliverer:
     def _write_maildir(self, rows: list[OutboxMessage]) -> dict[int, Result]:
         results: dict[int, Result] = {}
         try:
+            # Its parent may not exist: with PostgreSQL nothing else creates ./var (SPEC §6).
+            self.maildir.parent.mkdir(parents=True, exist_ok=True)
             box = mailbox.Maildir(str(self.maildir), create=True)
         except OSError as e:
             return self._unsent(rows, results, f"maildir {self.maildir}: {e.strerror or e}")
