@@ -26,6 +26,7 @@ from pathlib import Path
 from sqlalchemy import and_, or_, select, update
 from sqlalchemy.orm import Session
 
+from mailref.claims import process_gone
 from mailref.config import SmtpOut
 from mailref.mail import address
 from mailref.store import OutboxMessage, Store
@@ -65,19 +66,31 @@ class Deliverer:
         self.mark_wait = 1.0
         self.next_mark_try = 0.0
         self.unmarked_alerted = False
+        self.marking: datetime | None = None  # during a batch: rows are marked sent one by one
+        self.marked: set[int] = set()
 
     # ---- claiming ---------------------------------------------------------------
-    def _free(self, now: datetime):
-        """A row nobody is sending: queued, or claimed by a process whose lease ran out."""
-        return or_(OutboxMessage.status == "queued",
-                   and_(OutboxMessage.status == "sending", OutboxMessage.lease_until < now))
+    def _free(self, now: datetime, gone: list[str] | None = None):
+        """A row nobody is sending: queued, or claimed by a process whose lease ran out or
+        that no longer runs (GONE)."""
+        lapsed = OutboxMessage.lease_until < now
+        if gone:
+            lapsed = or_(lapsed, OutboxMessage.claimed_by.in_(gone))
+        return or_(OutboxMessage.status == "queued", and_(OutboxMessage.status == "sending", lapsed))
+
+    def _gone(self, s: Session, now: datetime) -> list[str]:
+        """Claimants of rows being sent that were processes of this host and are gone (killed):
+        their rows are taken over at once instead of after the lease (SPEC §6)."""
+        names = s.scalars(select(OutboxMessage.claimed_by).where(
+            OutboxMessage.status == "sending", OutboxMessage.lease_until >= now).distinct())
+        return [n for n in names if n and n != self.me and process_gone(n)]
 
     def claim(self, now: datetime, only: int | None = None, limit: int = BATCH) -> list[OutboxMessage]:
         """Take up to LIMIT due rows (or row ONLY, due or not) for this process."""
-        free = self._free(now)
-        due = and_(free, OutboxMessage.id == only) if only is not None else and_(
-            free, or_(OutboxMessage.status == "sending", OutboxMessage.next_attempt_at <= now))
         with self._durable() as s:
+            free = self._free(now, self._gone(s, now))
+            due = and_(free, OutboxMessage.id == only) if only is not None else and_(
+                free, or_(OutboxMessage.status == "sending", OutboxMessage.next_attempt_at <= now))
             q = select(OutboxMessage.id).where(due).order_by(OutboxMessage.id).limit(limit)
             if s.get_bind().dialect.name == "postgresql":
                 # Another process's claim in flight is skipped, not waited for.
@@ -146,6 +159,7 @@ class Deliverer:
             try:
                 smtp.sendmail(self.sender, row.recipients, row.raw)
                 results[row.id] = Result()
+                self._sent_now(row)
                 continue
             except smtplib.SMTPRecipientsRefused as e:
                 code, msg = next(iter(e.recipients.values()))
@@ -184,6 +198,7 @@ class Deliverer:
             try:
                 box.add(row.raw)
                 results[row.id] = Result()
+                self._sent_now(row)
             except OSError as e:
                 results[row.id] = Result(f"maildir {self.maildir}: {e.strerror or e}")
         return results
@@ -206,13 +221,18 @@ class Deliverer:
         self.faults.cleared("outbox: cannot claim rows to send")
         if not rows:
             return 0, 0
-        results = self._transport(rows)
-        done = [(row, results[row.id]) for row in rows]
-        down = [r.error for _, r in done if r.relay_down]
+        self.marking, self.marked = now, set()
+        try:
+            results = self._transport(rows)
+        finally:
+            self.marking = None
+        down = [r.error for r in results.values() if r.relay_down]
         if down:
             self.faults.say("outbox: mail not delivered", f"{down[0]} (retried with back-off)")
-        elif any(r.error is None for _, r in done):
+        elif any(r.error is None for r in results.values()):
             self.faults.cleared("outbox: mail not delivered")
+        done = [(row, results[row.id]) for row in rows if row.id not in self.marked]
+        sent_early = len(rows) - len(done)
         for attempt in range(MARK_TRIES):
             try:
                 self._mark(now, done)
@@ -224,8 +244,26 @@ class Deliverer:
                     time.sleep(0.2 * (attempt + 1))
                     continue
                 self._keep_unmarked(now, done, e)
-                return 0, 0
-        return self._count(done)
+                return sent_early, 0
+        sent, failed = self._count(done)
+        return sent + sent_early, failed
+
+    def _sent_now(self, row: OutboxMessage) -> None:
+        """Mark ROW sent the moment the relay took it, so that a process killed mid-batch
+        repeats at most the row in flight, not every row it had sent (SPEC §6). If the store
+        refuses, the batch's own marking below retries it."""
+        if self.marking is None:
+            return
+        try:
+            with self.store() as s, s.begin():
+                done = s.execute(update(OutboxMessage).where(OutboxMessage.id == row.id, OutboxMessage.status != "sent")
+                                 .values(status="sent", sent_at=self.marking, last_error="",
+                                         attempts=OutboxMessage.attempts + 1, claimed_by=None, lease_until=None)
+                                 .execution_options(synchronize_session=False)).rowcount
+            if done:
+                self.marked.add(row.id)
+        except Exception as e:  # never raised into the transport: the row WAS delivered
+            log.debug("outbox #%s: marking at once failed (%s); the batch marks it", row.id, e)
 
     @staticmethod
     def _count(done: list[tuple[OutboxMessage, Result]]) -> tuple[int, int]:
