@@ -33,22 +33,6 @@ def worker_id() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
-def process_gone(claimant: str) -> bool:
-    """Whether CLAIMANT (a `worker_id()`) was a process of this host that no longer runs, so
-    its claims need not wait for their lease. Another host's claimant is never judged gone
-    (it may be alive): its claims wait for the lease."""
-    host, _, pid = claimant.rpartition(":")
-    if host != socket.gethostname() or not pid.isdigit():
-        return False
-    try:
-        os.kill(int(pid), 0)
-    except ProcessLookupError:
-        return True
-    except OSError:  # alive, someone else's
-        return False
-    return False
-
-
 def claim_mail(s: Session, who: str, ids: list[int] | None = None, limit: int | None = None,
                lease: timedelta = LEASE) -> list[int]:
     """Claim stored mail awaiting processing (IDS, or the oldest LIMIT) for the rest of this

@@ -5,7 +5,8 @@ been answered, and answered once, except at most the one mail in flight at each 
 reply the relay accepted just before the kill, before its outbox row was marked sent, is
 sent again by whichever daemon takes the row over (SPEC §6: "barring a crash between the
 relay's acceptance and the row's marking"). So: no mail without a reply, and at most one
-extra reply per kill."""
+extra reply per kill. The daemons' outbox lease is 15 s here (MAILREF_OUTBOX_LEASE), so rows
+a killed daemon had claimed are taken over within the test's time."""
 
 from __future__ import annotations
 
@@ -106,7 +107,7 @@ class Daemons:
         log = open(self.logs / f"daemon{i}-run{self.runs}.log", "wb")  # noqa: SIM115
         env = {k: v for k, v in os.environ.items() if k not in ("MAILREF_CONFIG", "NOTIFY_SOCKET")}
         self.procs[i] = subprocess.Popen([sys.executable, "-m", "mailref", "serve", "--config", str(self.configs[i])],
-                                         env={**env, "MAILREF_LOG": "INFO"}, stdout=subprocess.DEVNULL, stderr=log)
+                                         env={**env, "MAILREF_LOG": "INFO", "MAILREF_OUTBOX_LEASE": "15"}, stdout=subprocess.DEVNULL, stderr=log)
         log.close()
 
     def ready(self, i: int) -> bool:
