@@ -3,11 +3,14 @@ notation, hints that work, a help that does not tell you to ask for help."""
 
 from __future__ import annotations
 
+import smtplib
 from datetime import UTC, datetime
 
 import pytest
 
+from dovecot import free_port
 from helpers import Outbox, mail
+from mailref.mail.smtp import Listener
 from mailref.timeutil import when
 
 G = "nomes@ref.example"
@@ -23,15 +26,27 @@ def test_deadlines_are_written_for_people_in_the_games_zone():
 
 
 @pytest.fixture
-def nomes(referee):
+def listener(referee):
+    """The players write through a real SMTP session to the referee's listener."""
+    port = free_port()
+    lst = Listener(referee, "127.0.0.1", port, 200_000, on_stored=referee.process_pending)
+    lst.start()
+    referee.smtp_port = port
+    yield port
+    lst.stop()
+
+
+@pytest.fixture
+def nomes(referee, listener):
     referee.create_game("nomes", "sidekick", G, name="Nomes")
     for who in ("alice", "bob", "carol"):
-        referee.accept(mail(f"{who}@x.org", G, "[Join]", f"Name: {who.title()}"), "smtp", f"{who}@x.org", [G])
+        send(referee, who, "[Join]", f"Name: {who.title()}")
     return referee
 
 
-def send(r, who: str, subject: str, body: str = "") -> None:
-    r.accept(mail(f"{who}@x.org", G, subject, body), "smtp", f"{who}@x.org", [G])
+def send(r, who: str, subject: str, body: str = "", to: str = G) -> None:
+    with smtplib.SMTP("127.0.0.1", r.smtp_port) as c:
+        c.sendmail(f"{who}@x.org", [to], mail(f"{who}@x.org", to, subject, body))
 
 
 def test_a_proposal_announcement_gives_the_deadline_for_people(nomes, outbox):
@@ -79,10 +94,9 @@ def test_the_digest_lists_as_late_only_those_past_their_deadline(nomes, outbox, 
     assert late.split()[0] == "nobody"
 
 
-def test_eire_join_hint_suggests_an_origin_the_tribe_may_take(referee, outbox):
+def test_eire_join_hint_suggests_an_origin_the_tribe_may_take(referee, listener, outbox):
     referee.create_game("eire", "eire", "eire@ref.example")
-    referee.accept(mail("finn@x.org", "eire@ref.example", "[Join]", "Name: Finn\nColor: Green\nTribe: Woodkin\nOrigin: Donal"),
-                   "smtp", "finn@x.org", ["eire@ref.example"])
+    send(referee, "finn", "[Join]", "Name: Finn\nColor: Green\nTribe: Woodkin\nOrigin: Donal", to="eire@ref.example")
     body = " ".join(Outbox.body(outbox.to("finn@x.org", kind="error")[-1]).split())
     import re
 
