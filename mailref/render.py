@@ -19,7 +19,7 @@ def environment(override: str | None = None) -> Environment:
     paths = [p for p in (override or os.environ.get("MAILREF_TEMPLATES"), str(resource("templates"))) if p]
     env = Environment(loader=FileSystemLoader(paths), undefined=StrictUndefined, autoescape=False,
                       keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
-    env.filters["indent_all"] = lambda s, n=4: "\n".join(" " * n + ln for ln in str(s).splitlines())
+    env.filters["indent_all"] = lambda s, n=4: "\n".join(" " * n + ln if ln.strip() else "" for ln in str(s).splitlines())
     # {{ proposal.deadline | when(game, now) }} -> "Sat 5 Dec 2026 10:00 UTC, in 4 days" (SPEC §2.6)
     env.filters["when"] = lambda value, game=None, now=None: when(
         value, (game or {}).get("timezone") or "UTC", now if isinstance(now, datetime) else None)

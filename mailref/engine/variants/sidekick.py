@@ -349,14 +349,14 @@ class Sidekick(Variant):
         t = state["turn"]
         if t and t.get("deadline") and not t.get("reminded") and ctx.now >= parse_iso(t["deadline"]) - before:
             t["reminded"] = True
-            ctx.send("reminder", [t["player"]], f"[Turn {t['number']}] Reminder: your move is due {self.when(state, t['deadline'], ctx)}",
+            ctx.send("reminder", [t["player"]], f"[Turn {t['number']}] Reminder: your move is due {self.when(state, t['deadline'])}",
                      "reminder.txt", game=state, what=f"your move (turn {t['number']})", deadline=self.when(state, t["deadline"], ctx))
         prop = self.current_proposal(state)
         if prop and not prop.get("reminded") and ctx.now >= parse_iso(prop["deadline"]) - before:
             prop["reminded"] = True
             missing = [n for n in self.voters(state, prop) if n not in prop["votes"]]
             if missing:
-                ctx.send("reminder", missing, f"[Proposal {prop['number']}] Reminder: your vote is due {self.when(state, prop['deadline'], ctx)}",
+                ctx.send("reminder", missing, f"[Proposal {prop['number']}] Reminder: your vote is due {self.when(state, prop['deadline'])}",
                          "reminder.txt", game=state, what=f"your vote on proposal {prop['number']} \"{prop['title']}\"",
                          deadline=prop["deadline"])
 

@@ -46,7 +46,7 @@ class OrdersGame(Variant):
         state["turn"] = {"number": number, "deadline": iso(deadline), "started": iso(ctx.now), "reminded": False}
         state["orders"] = {}
         self.event(state, ctx, f"Turn {number} opens; orders are due {self.when(state, deadline)}.")
-        ctx.send("turn", "all", f"[Turn {number}] Orders are due {self.when(state, deadline, ctx)}", "notice.txt", game=state,
+        ctx.send("turn", "all", f"[Turn {number}] Orders are due {self.when(state, deadline)}", "notice.txt", game=state,
                  heading=f"Turn {number} of {state['name']} is open.", lines=self.turn_lines(state) + [
                      "", f"Send your orders in a mail with the subject [Orders] before {self.when(state, deadline, ctx)}.",
                      "Only bold text is read as orders; everything else is chatter."])
@@ -133,7 +133,7 @@ class OrdersGame(Variant):
             t["reminded"] = True
             missing = [n for n in self.active_names(state) if not self.has_ordered(state, n)]
             if missing:
-                ctx.send("reminder", missing, f"[Turn {t['number']}] Reminder: orders are due {self.when(state, t['deadline'], ctx)}",
+                ctx.send("reminder", missing, f"[Turn {t['number']}] Reminder: orders are due {self.when(state, t['deadline'])}",
                          "reminder.txt", game=state, what=f"your orders for turn {t['number']}", deadline=self.when(state, t["deadline"], ctx))
 
     def resolve_turn(self, state: dict, ctx: Ctx, why: str, late: str = "") -> None:
