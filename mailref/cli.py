@@ -575,6 +575,8 @@ def cmd_outbox_drop(referee, args, who):
 
 
 def cmd_replay(referee, args, who):
+    from mailref.door import full_state
+    from mailref.engine.archive import merge
     from mailref.engine.replay import differences, replay
     from mailref.store import Game, JournalEntry
 
@@ -584,11 +586,12 @@ def cmd_replay(referee, args, who):
         if args.slug and not games:
             raise Refused(f"there is no game {args.slug!r}")
         for g in games:
-            entries = [(e.action, e.at, e.draws) for e in
-                       s.scalars(select(JournalEntry).where(JournalEntry.game_id == g.id).order_by(JournalEntry.seq))]
+            entries = s.execute(select(JournalEntry.action, JournalEntry.at, JournalEntry.draws)
+                                .where(JournalEntry.game_id == g.id).order_by(JournalEntry.seq)).all()
             try:
-                rebuilt = replay(g.initial, entries)
-                diffs = differences(g.state, rebuilt)
+                cold: list = []
+                rebuilt = replay(g.initial, entries, cold)
+                diffs = differences(full_state(s, g), merge(rebuilt, cold))
             except Exception as e:
                 diffs = [str(e)]
             if diffs:

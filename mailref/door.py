@@ -12,8 +12,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
+from mailref.engine.archive import merge, take_cold
 from mailref.engine.context import Ctx, Outgoing, Refused
 from mailref.engine.variants import get_variant
 from mailref.engine.variants.base import READ_ONLY
@@ -24,7 +26,7 @@ from mailref.read.identity import normalise_address
 from mailref.read.names import name_keys
 from mailref.read.subject import game_label, with_game_label
 from mailref.render import render
-from mailref.store import Game, JournalEntry, OutboxMessage
+from mailref.store import ArchivedMatter, Game, JournalEntry, OutboxMessage
 from mailref.store.counters import count_reply
 
 log = logging.getLogger("mailref.door")
@@ -71,11 +73,14 @@ class Outcome:
 def apply(session: Session, game: Game, action: dict[str, Any], source: Source, now: datetime,
           settings: Settings, rng: random.Random | None = None, facts: dict | None = None) -> Outcome:
     """Apply ACTION to GAME at NOW. The caller commits; on a refusal the state is untouched
-    and the error reply is queued."""
+    and the error reply is queued. A read-only command ([Status], [Rules], [Help]) reads the
+    stored state as it is: no copy, no comparison, no journal entry, no write."""
     variant = get_variant(game.variant)
     _prepare_identity(action)
-    # A JSON round trip copies plain game state several times faster than deepcopy.
-    state = json.loads(json.dumps(game.state))
+    read_only = action["type"] in READ_ONLY
+    # A JSON round trip copies plain game state several times faster than deepcopy; the hot
+    # state is small (ended matters are archived), so this costs the same at every turn.
+    state = game.state if read_only else json.loads(json.dumps(game.state))
     ctx = Ctx(now, rng=rng, facts=facts)
     try:
         variant.handle(state, action, ctx)
@@ -84,8 +89,11 @@ def apply(session: Session, game: Game, action: dict[str, Any], source: Source, 
             queue_reply(session, settings, game.slug, source, now, "error", "error.txt",
                         {"reason": r.reason, "hint": r.hint, "subject": source.subject, "game": game.state})
         return Outcome(False, [], r.reason, r.hint)
-    changed = state != game.state
-    if changed or action["type"] not in READ_ONLY:
+    if not read_only:
+        cold = take_cold(state, variant.archived_collections, variant.still_open(), now)
+        if cold:
+            session.execute(insert(ArchivedMatter), [{"game_id": game.id, "collection": c, "number": m["number"],
+                                                      "data": m} for c, m in cold])
         game.version += 1
         session.add(JournalEntry(game_id=game.id, seq=game.version, at=now, action=action,
                                  source=source.label(), draws=ctx.draws, summary="\n".join(ctx.summary)))
@@ -107,7 +115,20 @@ def apply(session: Session, game: Game, action: dict[str, Any], source: Source, 
         vars_ = {"lines": _lines_read(action) + ctx.ack_lines, "subject": source.subject, "game": state, "told": told,
                  **ctx.reply_vars}
         queue_reply(session, settings, game.slug, source, now, ctx.reply_kind, ctx.reply_template, vars_)
-    return Outcome(True, ctx.ack_lines, changed=changed)
+    return Outcome(True, ctx.ack_lines, changed=not read_only)
+
+
+def archived(session: Session, game_id: int) -> list[tuple[str, dict]]:
+    """A game's archived matters, in the order they left the hot state."""
+    rows = session.execute(select(ArchivedMatter.collection, ArchivedMatter.data)
+                           .where(ArchivedMatter.game_id == game_id).order_by(ArchivedMatter.id))
+    return [(c, d) for c, d in rows]
+
+
+def full_state(session: Session, game: Game) -> dict:
+    """The hot state with every archived matter back: what `game show --json`, the pages and
+    `replay` need. The rules never need it (engine/archive.py)."""
+    return merge(game.state, archived(session, game.id))
 
 
 def _lines_read(action: dict[str, Any]) -> list[str]:
@@ -250,4 +271,4 @@ def create_game(session: Session, slug: str, variant: str, address: str, name: s
     return game
 
 
-__all__ = ["Outcome", "Settings", "Source", "apply", "create_game", "queue", "queue_reply"]
+__all__ = ["Outcome", "archived", "full_state", "Settings", "Source", "apply", "create_game", "queue", "queue_reply"]

@@ -315,7 +315,7 @@ class Referee:
             game = s.scalar(select(Game).where(Game.slug == slug))
             if game is None:
                 raise Refused(f"there is no game {slug!r}")
-            return game.state
+            return door.full_state(s, game)
 
 
 def _log_handled(row: InboxMessage, started: float) -> None:

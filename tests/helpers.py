@@ -112,11 +112,17 @@ def maildir_mails(site: Path) -> list:
 
 
 def assert_replays(referee) -> None:
-    """Every game rebuilt from its journal equals its live state (what `mailref replay` checks)."""
+    """Every game rebuilt from its journal equals its live state (what `mailref replay` checks),
+    archived matters included."""
+    from mailref.door import full_state
+    from mailref.engine.archive import merge
     from mailref.engine.replay import differences, replay
     from mailref.store import Game, JournalEntry
 
     with referee.store() as s:
         for g in s.query(Game):
             entries = [(e.action, e.at, e.draws) for e in s.query(JournalEntry).filter_by(game_id=g.id).order_by(JournalEntry.seq)]
-            assert differences(g.state, replay(g.initial, entries)) == []
+            cold: list = []
+            rebuilt = replay(g.initial, entries, cold)
+            assert differences(g.state, rebuilt) == []
+            assert differences(full_state(s, g), merge(rebuilt, cold)) == []

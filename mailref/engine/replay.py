@@ -4,21 +4,29 @@ from __future__ import annotations
 
 import copy
 
+from mailref.engine.archive import take_cold
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.variants import get_variant
 
 
-def replay(initial: dict, entries: list[tuple[dict, object, list[int]]]) -> dict:
+def replay(initial: dict, entries: list[tuple[dict, object, list[int]]],
+           archived: list[tuple[str, dict]] | None = None) -> dict:
     """ENTRIES are (action, at, draws) in journal order. A journaled action that is refused
-    on replay means the rules changed under the journal: that is a real divergence."""
+    on replay means the rules changed under the journal: that is a real divergence. Returns
+    the hot state; the matters archived on the way are appended to ARCHIVED when given.
+    Nothing is copied or compared per entry: the caller compares once, at the end."""
     state = copy.deepcopy(initial)
     variant = get_variant(state["variant"])
+    handle, collections, still_open = variant.handle, variant.archived_collections, variant.still_open()
     for action, at, draws in entries:
         ctx = Ctx(at, draws=draws)
         try:
-            variant.handle(state, action, ctx)
+            handle(state, action, ctx)
         except Refused as r:
             raise RuntimeError(f"replay refused a journaled {action['type']}: {r.reason}") from None
+        cold = take_cold(state, collections, still_open, at)
+        if cold and archived is not None:
+            archived += cold
     return state
 
 

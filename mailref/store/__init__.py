@@ -12,6 +12,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 from mailref.store.models import (
+    ArchivedMatter,
     Base,
     Bounce,
     Game,
@@ -22,7 +23,7 @@ from mailref.store.models import (
     ReplyQuota,
 )
 
-__all__ = ["Base", "Bounce", "Game", "ImapCursor", "InboxMessage", "JournalEntry", "OutboxMessage",
+__all__ = ["ArchivedMatter", "Base", "Bounce", "Game", "ImapCursor", "InboxMessage", "JournalEntry", "OutboxMessage",
            "ReplyQuota", "Store", "open_store", "upgrade"]
 
 _MIGRATIONS = Path(__file__).resolve().parent / "migrations"

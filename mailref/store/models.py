@@ -71,6 +71,16 @@ class JournalEntry(Base):
     __table_args__ = (UniqueConstraint("game_id", "seq"),)
 
 
+class ArchivedMatter(Base):
+    """An ended proposal or judgement that left the hot state (mailref/engine/archive.py)."""
+    __tablename__ = "archived_matters"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    collection: Mapped[str] = mapped_column(String(32))  # proposals | judgements
+    number: Mapped[int] = mapped_column(Integer)
+    data: Mapped[dict] = mapped_column(JSON)
+
+
 class InboxMessage(Base):
     __tablename__ = "inbox"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)

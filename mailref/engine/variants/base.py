@@ -298,6 +298,11 @@ class Variant:
         return lines
 
     open_statuses: tuple[str, ...] = ("voting", "pending")
+    archived_collections: tuple[str, ...] = ("proposals", "judgements")  # see engine/archive.py
+
+    def still_open(self) -> tuple[str, ...]:
+        """Statuses of matters that are never archived, whatever their timestamps say."""
+        return (*self.open_statuses, "open", "pending", "voting", "awaiting-judgement")
 
     # ---- dice --------------------------------------------------------------------
     def generators(self, state: dict) -> dict[str, list[str]]:

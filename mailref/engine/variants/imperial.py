@@ -32,6 +32,9 @@ class Imperial(Variant):
     strip_braces = True  # "{ }" comments never enter the ruleset (the text's comment marks)
     offices = ("emperor", "scribe", "senator", "assistant-scribe")
     open_statuses = UNDECIDED
+    # Rule 5 publishes the list of all proposals with every ruleset, and Points of Order
+    # are numbered by count: nothing leaves Imperial's state.
+    archived_collections = ()
     commands = [
         ("[Join]", "join the game; a body line `Name: YourName` chooses your name"),
         ("[Proposal] Title", "a proposal (a title is required); {comments} are removed, [comments] kept; "

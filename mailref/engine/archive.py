@@ -1,0 +1,51 @@
+"""Ended matters leave the hot state, so a mail costs the same at turn 4,000 as at turn 10.
+
+A proposal or judgement that ended more than ARCHIVE_AFTER ago is taken out of the state's
+list and handed to the door, which keeps it as an archived row. The rule is a pure function
+of the state and the time, so `replay` archives exactly what the live game archived. The
+pages, `game show --json`, digests and replay read the full history back with `merge`.
+
+No rule looks further back than the 120-hour DoV cooldown (a counter of its own) or "today"
+(BlogNomic's proposals per day), so eight days keeps every rule's view of ended matters."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from mailref.timeutil import parse_iso
+
+ARCHIVE_AFTER = timedelta(days=8)
+COLLECTIONS = ("proposals", "judgements")
+
+
+def take_cold(state: dict, collections: tuple[str, ...], open_statuses: tuple[str, ...],
+              now: datetime) -> list[tuple[str, dict]]:
+    """Remove the matters of COLLECTIONS that ended before NOW - ARCHIVE_AFTER from STATE;
+    return them as (collection, matter) in the order they stood."""
+    cold: list[tuple[str, dict]] = []
+    for name in collections:
+        matters = state.get(name)
+        if not matters:
+            continue
+        keep = []
+        for m in matters:
+            ended = m.get("closed") or m.get("decided")
+            if ended and m.get("status") not in open_statuses and parse_iso(ended) + ARCHIVE_AFTER <= now:
+                cold.append((name, m))
+            else:
+                keep.append(m)
+        if len(keep) != len(matters):
+            state[name] = keep
+    return cold
+
+
+def merge(state: dict, archived: list[tuple[str, dict]]) -> dict:
+    """The full state: the hot state with its archived matters back in number order."""
+    if not archived:
+        return state
+    full = dict(state)
+    for name in COLLECTIONS:
+        old = [m for c, m in archived if c == name]
+        if old:
+            full[name] = sorted(old + list(state.get(name, [])), key=lambda m: m["number"])
+    return full
