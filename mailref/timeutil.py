@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 
 _PART = re.compile(r"(\d+)\s*([wdhms])", re.I)
 _UNITS = {"w": 604800, "d": 86400, "h": 3600, "m": 60, "s": 1}
 
 
+@lru_cache(maxsize=256)  # the same few parameters are read on every action and on replay
 def parse_duration(text: str) -> timedelta:
     """`1d12h` -> timedelta; raises ValueError naming what is wrong."""
     s = str(text).strip().lower().replace(" ", "")
@@ -42,7 +44,10 @@ def format_duration(td: timedelta) -> str:
 def iso(dt: datetime | None) -> str | None:
     if dt is None:
         return None
-    return dt.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    if dt.tzinfo is not UTC:
+        dt = dt.astimezone(UTC)
+    # As strftime("%Y-%m-%dT%H:%M:%SZ"), several times faster: it runs on every event and entry.
+    return f"{dt.year:04d}-{dt.month:02d}-{dt.day:02d}T{dt.hour:02d}:{dt.minute:02d}:{dt.second:02d}Z"
 
 
 def parse_iso(text: str | None) -> datetime | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from mailref.timeutil import parse_iso
+from mailref.timeutil import iso
 
 ARCHIVE_AFTER = timedelta(days=8)
 COLLECTIONS = ("proposals", "judgements")
@@ -23,6 +23,7 @@ def take_cold(state: dict, collections: tuple[str, ...], open_statuses: tuple[st
     """Remove the matters of COLLECTIONS that ended before NOW - ARCHIVE_AFTER from STATE;
     return them as (collection, matter) in the order they stood."""
     cold: list[tuple[str, dict]] = []
+    cutoff = iso(now - ARCHIVE_AFTER)  # every stored time is iso(): the strings sort as the times
     for name in collections:
         matters = state.get(name)
         if not matters:
@@ -30,7 +31,7 @@ def take_cold(state: dict, collections: tuple[str, ...], open_statuses: tuple[st
         keep = []
         for m in matters:
             ended = m.get("closed") or m.get("decided")
-            if ended and m.get("status") not in open_statuses and parse_iso(ended) + ARCHIVE_AFTER <= now:
+            if ended and ended <= cutoff and m.get("status") not in open_statuses:
                 cold.append((name, m))
             else:
                 keep.append(m)

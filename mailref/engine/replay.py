@@ -33,6 +33,8 @@ def replay(initial: dict, entries: list[tuple[dict, object, list[int]]],
 def differences(a: object, b: object, path: str = "") -> list[str]:
     """Where two states differ, as dotted paths (the first few)."""
     out: list[str] = []
+    if not path and a == b:  # one C-speed comparison for the usual answer: identical
+        return out
     if isinstance(a, dict) and isinstance(b, dict):
         for k in sorted(set(a) | set(b), key=str):
             if k not in a or k not in b:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import difflib
 import re
+from functools import lru_cache
 from typing import Any
 
 from mailref.read.rulechanges import RuleChange
@@ -15,6 +16,7 @@ class RuleConflict(Exception):
     """A change cannot apply: unknown rule, number taken, text not found."""
 
 
+@lru_cache(maxsize=4096)  # the ruleset is sorted after every change: its numbers repeat
 def sort_key(number: str) -> tuple[int, ...]:
     return tuple(int(p) for p in re.findall(r"\d+", number)) or (0,)
 
@@ -54,7 +56,8 @@ def apply_changes(rules: list[dict], changes: list[RuleChange], by: str, at: str
                   whole_numbers: bool = False) -> tuple[list[dict], list[dict], list[str]]:
     """(new rules, history entries, diff lines). Raises RuleConflict naming the change.
     New rule numbers are unique by value; WHOLE_NUMBERS (sidekick) refuses sub-rules."""
-    rules = copy.deepcopy(rules)
+    # Rule values are strings (a few hold a list): copy what may be nested, share the rest.
+    rules = [{k: copy.deepcopy(v) if isinstance(v, dict | list) else v for k, v in r.items()} for r in rules]
     history = history or []
     entries: list[dict] = []
     diff: list[str] = []

@@ -1,0 +1,489 @@
+"""mailref against the bare operations, in ONE run, as ratios (issue 14, SPEC §8).
+
+    .venv/bin/python bench/run.py [--n 1000] [--dsn postgresql+psycopg://...] [--only imap,smtp,...]
+
+Sections (root is needed for the private Dovecot; nothing here asserts):
+  imap     N `[Help]` mails from 100 senders in a private Dovecot folder. Bare: per message
+           FETCH, parse (compat32), commit to SQLite, build one reply and send it over SMTP to
+           a null sink, MOVE. mailref: the poller's drain, then the outbox delivered to the
+           same sink.
+  smtp     N mails over one smtplib connection. Bare: a null aiosmtpd sink. mailref: the
+           daemon (`mailref serve`, its own process) until every reply reached the sink.
+  latency  reply latency p50/p95 through the daemon with IMAP IDLE (append -> reply at sink).
+  idle     start time (spawn -> sd_notify READY) and RSS of the daemon with 10,000 idle games.
+  turns    per-mail cost (a proposal and a vote by mail, through Referee.accept) at turn 10
+           and at turn 4,000 of a two-player Sidekick game, one day per turn.
+  replay   `mailref replay` speed over the turn-4,000 game's journal, in entries/s.
+
+With --dsn the store sections (imap, turns, replay) also run on that database (emptied first).
+"""
+
+from __future__ import annotations
+
+import argparse
+import email
+import email.policy
+import os
+import resource
+import socket
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from email.mime.text import MIMEText
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from aiosmtpd.controller import Controller  # noqa: E402
+
+from dovecot import PASSWORD, USER, Dovecot, free_port  # noqa: E402
+from helpers import Clock, mail  # noqa: E402
+from mailref.config import Imap, SmtpOut  # noqa: E402
+from mailref.door import Settings  # noqa: E402
+from mailref.mail.imap import Poller  # noqa: E402
+from mailref.mail.outbox import Deliverer  # noqa: E402
+from mailref.referee import Referee  # noqa: E402
+from mailref.store import open_store  # noqa: E402
+
+G = "nomes@ref.example"
+TARGETS = {"imap": 0.5, "smtp": 0.7}
+results: list[tuple[str, str, str, str, str]] = []  # (what, mailref, bare, ratio, target)
+
+
+def out(what: str, ours: str, bare: str = "", ratio: str = "", target: str = "") -> None:
+    results.append((what, ours, bare, ratio, target))
+    print(f"  {what:<44} {ours:>22} {bare:>22} {ratio:>7} {target}", flush=True)
+
+
+def corpus(n: int) -> list[bytes]:
+    return [mail(f"p{i % 100}@players.example", G, "[Help]") for i in range(n)]
+
+
+class Sink:
+    """A null SMTP sink that counts what it accepts."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.port = free_port()
+        self.ctl = Controller(self, hostname="127.0.0.1", port=self.port)
+
+    async def handle_DATA(self, server, session, envelope):
+        self.count += 1
+        return "250 OK"
+
+    def __enter__(self) -> Sink:
+        self.ctl.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.ctl.stop()
+
+
+def fresh_store(url: str | None, tmp: Path):
+    """A new, empty store: a SQLite file in TMP, or the DSN's database emptied."""
+    if url is None:
+        return open_store(f"sqlite:///{tmp}/mailref.sqlite3")
+    from sqlalchemy import create_engine, text
+
+    from mailref.store import Base
+    eng = create_engine(url)
+    Base.metadata.drop_all(eng)
+    with eng.begin() as c:
+        c.execute(text("DROP TABLE IF EXISTS alembic_version"))
+    eng.dispose()
+    return open_store(url)
+
+
+def referee_on(store, clock: Clock | None = None) -> Referee:
+    import random
+    return Referee(store, Settings("referee@ref.example", "gm@ref.example"), clock or Clock(), random.Random(7))
+
+
+# ---- IMAP drain ------------------------------------------------------------------------
+
+def bare_imap(d: Dovecot, folder: str, n: int, sink: Sink, tmp: Path) -> float:
+    """Per message: FETCH, compat32 parse, SQLite commit, one reply over SMTP, MOVE."""
+    import smtplib
+    db = sqlite3.connect(tmp / "bare.sqlite3", isolation_level=None)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=NORMAL")
+    db.execute("CREATE TABLE IF NOT EXISTS inbox (id INTEGER PRIMARY KEY, raw BLOB, sender TEXT)")
+    c = d.client()
+    c.select_folder(folder)
+    t = time.perf_counter()
+    with smtplib.SMTP("127.0.0.1", sink.port) as smtp:
+        for uid in c.search(["ALL"]):
+            raw = c.fetch([uid], ["BODY.PEEK[]"])[uid][b"BODY[]"]
+            msg = email.message_from_bytes(raw, policy=email.policy.compat32)
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("INSERT INTO inbox (raw, sender) VALUES (?, ?)", (raw, msg["From"]))
+            db.execute("COMMIT")
+            reply = MIMEText("Here is the help.\n")
+            reply["From"], reply["To"], reply["Subject"] = "referee@ref.example", msg["From"], "Re: " + str(msg["Subject"])
+            reply["In-Reply-To"] = msg["Message-ID"]
+            smtp.sendmail("referee@ref.example", [email.utils.parseaddr(msg["From"])[1]], reply.as_bytes())
+            c.move([uid], folder + "-done")
+    secs = time.perf_counter() - t
+    c.logout()
+    db.close()
+    return n / secs
+
+
+def mailref_imap(d: Dovecot, folder: str, n: int, sink: Sink, url: str | None, tmp: Path) -> float:
+    r = referee_on(fresh_store(url, tmp))
+    r.create_game("nomes", "sidekick", G)
+    cfg = Imap(host="127.0.0.1", port=d.port, ssl=False, username=USER, password=PASSWORD, folder=folder,
+               processed_folder=folder + "-done", rejected_folder=folder + "-rej")
+    deliverer = Deliverer(r.store, "referee@ref.example", SmtpOut(host="127.0.0.1", port=sink.port),
+                          tmp / "unused", "gm@ref.example")
+    p = Poller(cfg, r)
+    pc = p.connect()
+    before = sink.count
+    t = time.perf_counter()
+    done = p.drain(pc)
+    while sink.count - before < done:
+        if not deliverer.deliver(r.clock(), limit=1000)[0]:
+            break
+    secs = time.perf_counter() - t
+    pc.logout()
+    r.store.dispose()
+    if sink.count - before != n:
+        print(f"  (mailref IMAP: {sink.count - before} replies for {n} mails)")
+    return n / secs
+
+
+def section_imap(d: Dovecot, n: int, urls: list[str | None]) -> None:
+    msgs = corpus(n)
+    c = d.client()
+    with Sink() as sink, tempfile.TemporaryDirectory() as tmp:
+        for url in urls:
+            tag = "PostgreSQL" if url else "SQLite"
+            for f in ("bare", "ours"):
+                for name in (f, f + "-done", f + "-rej"):
+                    if c.folder_exists(name):
+                        c.delete_folder(name)
+                    c.create_folder(name)
+                for i in range(0, n, 200):
+                    c.multiappend(f, msgs[i:i + 200])
+            bare = bare_imap(d, "bare", n, sink, Path(tmp))
+            ours = mailref_imap(d, "ours", n, sink, url, Path(tmp))
+            out(f"IMAP drain, {tag} (msg/s)", f"{ours:,.0f}", f"{bare:,.0f}", f"{ours / bare:.2f}", "≥ 0.5")
+    c.logout()
+
+
+# ---- SMTP ingest -----------------------------------------------------------------------
+
+def write_config(tmp: Path, *, smtp_in: int | None = None, relay: int | None = None, dovecot: Dovecot | None = None,
+                 folder: str = "", database: str | None = None) -> Path:
+    cfg = tmp / "mailref.toml"
+    text = (f'[daemon]\ndatabase = "{database or "sqlite:///var/mailref.sqlite3"}"\n'
+            'from_address = "referee@ref.example"\nadmin_address = "gm@ref.example"\n')
+    if smtp_in:
+        text += f'\n[smtp_in]\nhost = "127.0.0.1"\nport = {smtp_in}\n'
+    if relay:
+        text += f'\n[smtp_out]\nhost = "127.0.0.1"\nport = {relay}\n'
+    if dovecot:
+        text += (f'\n[imap]\nhost = "127.0.0.1"\nport = {dovecot.port}\nssl = false\nusername = "{USER}"\n'
+                 f'password = "{PASSWORD}"\nfolder = "{folder}"\nprocessed_folder = "{folder}-done"\n'
+                 f'rejected_folder = "{folder}-rej"\nidle = true\npoll_interval = "1h"\n')
+    text += '\n[outbox]\nmaildir = "var/outbox"\n'
+    cfg.write_text(text)
+    return cfg
+
+
+def cli(cfg: Path, *args: str) -> None:
+    subprocess.run([sys.executable, "-m", "mailref", "--config", str(cfg), *args], check=True, capture_output=True)
+
+
+class Daemon:
+    """`mailref serve` in its own process; READY is read from a private NOTIFY_SOCKET."""
+
+    def __init__(self, cfg: Path):
+        self.sock_path = str(cfg.parent / "notify.sock")
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.sock.bind(self.sock_path)
+        self.started = time.perf_counter()
+        self.proc = subprocess.Popen([sys.executable, "-m", "mailref", "serve", "--config", str(cfg)],
+                                     env={**os.environ, "NOTIFY_SOCKET": self.sock_path, "MAILREF_LOG": "WARNING"},
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def ready(self, timeout: float = 300) -> float:
+        self.sock.settimeout(timeout)
+        while True:
+            if b"READY=1" in self.sock.recv(100):
+                return time.perf_counter() - self.started
+
+    def rss_mb(self) -> float:
+        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+        return 0.0
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(60)
+        self.sock.close()
+
+
+def send_all(port: int, msgs: list[bytes]) -> float:
+    import smtplib
+    t = time.perf_counter()
+    with smtplib.SMTP("127.0.0.1", port) as c:
+        for m in msgs:
+            c.sendmail("p@players.example", [G], m)
+    return time.perf_counter() - t
+
+
+def section_smtp(n: int) -> None:
+    msgs = corpus(n)
+    with Sink() as sink:
+        bare = n / send_all(sink.port, msgs)
+    with Sink() as sink, tempfile.TemporaryDirectory() as tmp:
+        port = free_port()
+        cfg = write_config(Path(tmp), smtp_in=port, relay=sink.port)
+        cli(cfg, "game", "create", "nomes", "--variant", "sidekick", "--address", G)
+        d = Daemon(cfg)
+        try:
+            d.ready()
+            t = time.perf_counter()
+            send_all(port, msgs)
+            while sink.count < n and time.perf_counter() - t < 600:
+                time.sleep(0.01)
+            secs = time.perf_counter() - t
+        finally:
+            d.stop()
+    if sink.count < n:
+        print(f"  (mailref SMTP: only {sink.count} replies of {n})")
+    ours = n / secs
+    out("SMTP ingest until every reply is out (msg/s)", f"{ours:,.0f}", f"{bare:,.0f}", f"{ours / bare:.2f}", "≥ 0.7")
+
+
+# ---- latency with IDLE -------------------------------------------------------------------
+
+def section_latency(d: Dovecot, rounds: int = 40) -> None:
+    c = d.client()
+    for name in ("lat", "lat-done", "lat-rej"):
+        if c.folder_exists(name):
+            c.delete_folder(name)
+    c.create_folder("lat")
+    with Sink() as sink, tempfile.TemporaryDirectory() as tmp:
+        cfg = write_config(Path(tmp), relay=sink.port, dovecot=d, folder="lat")
+        cli(cfg, "game", "create", "nomes", "--variant", "sidekick", "--address", G)
+        daemon = Daemon(cfg)
+        samples = []
+        try:
+            daemon.ready()
+            time.sleep(1.0)  # the poller is in IDLE
+            for i in range(rounds):
+                before = sink.count
+                t = time.perf_counter()
+                c.append("lat", mail(f"lat{i}@players.example", G, "[Help]"))
+                while sink.count == before and time.perf_counter() - t < 30:
+                    time.sleep(0.002)
+                samples.append(time.perf_counter() - t)
+        finally:
+            daemon.stop()
+    c.logout()
+    q = statistics.quantiles(samples, n=20)
+    out("reply latency with IDLE, p50 / p95 (ms)", f"{statistics.median(samples) * 1000:.0f} / {q[18] * 1000:.0f}")
+
+
+# ---- 10,000 idle games -------------------------------------------------------------------
+
+def make_idle_games(cfg: Path, games: int) -> None:
+    """GAMES sidekick games with no players, written in one transaction."""
+    from sqlalchemy import insert
+
+    from mailref import config as config_mod
+    from mailref.door import create_game
+    from mailref.store import Game
+    c = config_mod.load(cfg)
+    store = open_store(c.database)
+    with store() as s, s.begin():
+        g = create_game(s, "g0", "sidekick", "g0@ref.example", None, None, "UTC", {}, Clock()())
+        rows = []
+        for i in range(1, games):
+            state = dict(g.state, slug=f"g{i}", address=f"g{i}@ref.example", name=f"g{i}")
+            rows.append({"slug": f"g{i}", "variant": "sidekick", "address": f"g{i}@ref.example", "state": state,
+                         "initial": state, "version": 0, "next_wakeup": g.next_wakeup, "created_at": g.created_at})
+            if len(rows) == 1000:
+                s.execute(insert(Game), rows)
+                rows = []
+        if rows:
+            s.execute(insert(Game), rows)
+    store.dispose()
+
+
+def section_idle_games(games: int = 10_000) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        cfg = write_config(Path(tmp), smtp_in=free_port())
+        cli(cfg, "db", "upgrade")
+        make_idle_games(cfg, games)
+        d = Daemon(cfg)
+        try:
+            start = d.ready()
+            time.sleep(3.0)  # the timers of every game are scheduled
+            rss = d.rss_mb()
+        finally:
+            d.stop()
+    out(f"start to READY with {games:,} idle games (s)", f"{start:.2f}")
+    out(f"RSS with {games:,} idle games (MB)", f"{rss:.0f}")
+
+
+# ---- cost per mail over a long game, and replay ------------------------------------------
+
+PROPOSAL = 'Enact rule {r} "Idea {n}":\nPlayers may hum {n} times a day.\n'
+
+
+def start_game(r: Referee) -> None:
+    r.create_game("nomes", "sidekick", G, gm="gm@ref.example", parameters={"win_score": 10**9})
+    r.admin("nomes", {"type": "player_add", "name": "Alice", "address": "alice@players.example"}, "bench")
+    r.admin("nomes", {"type": "player_add", "name": "Bob", "address": "bob@players.example"}, "bench")
+
+
+def play(r: Referee, clock: Clock, turns: int) -> None:
+    """TURNS more turns (a proposal, a vote AGAINST, a day and its timers) through the door in
+    big transactions: the same actions, journal, archive and outgoing mail as by mail,
+    without reading mail."""
+    from sqlalchemy import select
+
+    from mailref import door
+    from mailref.read import read_rule_changes
+    from mailref.store import Game
+    src = door.Source("admin", "bench")
+    done = 0
+    while done < turns:
+        with r.store() as s, s.begin():
+            game = s.execute(select(Game).where(Game.slug == "nomes")).scalar_one()
+            for _ in range(min(100, turns - done)):
+                st = game.state
+                mover = st["turn"]["player"]
+                other = "Bob" if mover == "Alice" else "Alice"
+                n = st["next_number"]
+                text = PROPOSAL.format(r=1000 + n, n=n)
+                changes = [c.as_dict() for c in read_rule_changes(text)]
+                now = clock()
+                door.apply(s, game, {"type": "propose", "player": mover, "title": f"Idea {n}", "text": text,
+                                     "changes": changes}, src, now, r.settings, r.rng)
+                door.apply(s, game, {"type": "vote", "player": other, "ballots": [{"number": n, "vote": "AGAINST",
+                                     "word": "AGAINST"}]}, src, now, r.settings, r.rng)
+                clock.advance(days=1)
+                door.apply(s, game, {"type": "tick"}, door.Source("timer", "deadline"), clock(), r.settings, r.rng)
+                done += 1
+
+
+def mail_cost(r: Referee, clock: Clock, turns: int = 20) -> float:
+    """Mean ms per mail of a proposal and a vote sent as mail, over TURNS turns."""
+    spent, mails = 0.0, 0
+    for _ in range(turns):
+        st = _hot(r)
+        mover = st["turn"]["player"]
+        other = "Bob" if mover == "Alice" else "Alice"
+        n = st["next_number"]
+        msgs = [(mover, f"[Proposal] Idea {n}", PROPOSAL.format(r=1000 + n, n=n)),
+                (other, f"Re: [Proposal {n}] Idea {n}", "AGAINST\n")]
+        for who, subject, body in msgs:
+            a = f"{who.lower()}@players.example"
+            raw = mail(a, G, subject, body)
+            t = time.perf_counter()
+            r.accept(raw, "smtp", a, [G])
+            spent += time.perf_counter() - t
+            mails += 1
+        clock.advance(days=1)
+        r.tick()
+    return spent / mails * 1000
+
+
+def _hot(r: Referee) -> dict:
+    from sqlalchemy import select
+
+    from mailref.store import Game
+    with r.store() as s:
+        return s.scalar(select(Game.state).where(Game.slug == "nomes"))
+
+
+def replay_rate(r: Referee) -> tuple[int, float]:
+    """What `mailref replay` does for one game, timed: load the journal, replay, compare."""
+    from sqlalchemy import select
+
+    from mailref.door import full_state
+    from mailref.engine.archive import merge
+    from mailref.engine.replay import differences, replay
+    from mailref.store import Game, JournalEntry
+    t = time.perf_counter()
+    with r.store() as s:
+        g = s.scalar(select(Game).where(Game.slug == "nomes"))
+        entries = s.execute(select(JournalEntry.action, JournalEntry.at, JournalEntry.draws)
+                            .where(JournalEntry.game_id == g.id).order_by(JournalEntry.seq)).all()
+        cold: list = []
+        rebuilt = replay(g.initial, entries, cold)
+        diffs = differences(full_state(s, g), merge(rebuilt, cold))
+    secs = time.perf_counter() - t
+    if diffs:
+        print("  (replay DIFFERS:", diffs[:3], ")")
+    return len(entries), len(entries) / secs
+
+
+def section_turns(urls: list[str | None], long: int = 4000) -> None:
+    for url in urls:
+        tag = "PostgreSQL" if url else "SQLite"
+        with tempfile.TemporaryDirectory() as tmp:
+            clock = Clock()
+            r = referee_on(fresh_store(url, Path(tmp)), clock)
+            start_game(r)
+            play(r, clock, 10)
+            early = mail_cost(r, clock)
+            t = time.perf_counter()
+            play(r, clock, long - 10 - 20)
+            built = time.perf_counter() - t
+            late = mail_cost(r, clock)
+            out(f"ms per mail at turn 10 / turn {long:,}, {tag}", f"{early:.1f} / {late:.1f}", "",
+                f"{late / early:.2f}", "≤ 1.5")
+            entries, rate = replay_rate(r)
+            out(f"replay, {tag} ({entries:,} journal entries)", f"{rate:,.0f}/s", "", "", "≥ 5,000/s")
+            print(f"  (built {long - 30} turns through the door in {built:.0f}s)")
+            r.store.dispose()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--n", type=int, default=1000, help="mails per throughput section (default 1000)")
+    ap.add_argument("--dsn", default=os.environ.get("MAILREF_BENCH_DSN"), help="also run the store sections on it")
+    ap.add_argument("--only", default="imap,smtp,latency,idle,turns", help="comma-separated sections")
+    ap.add_argument("--turns", type=int, default=4000)
+    args = ap.parse_args()
+    only = set(args.only.split(","))
+    urls: list[str | None] = [None] + ([args.dsn] if args.dsn else [])
+    print(f"mailref bench, N = {args.n}, Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, "
+          f"load {os.getloadavg()[0]:.1f}")
+    print(f"  {'':<44} {'mailref':>22} {'bare':>22} {'ratio':>7} target")
+    if "smtp" in only:
+        section_smtp(args.n)
+    if {"imap", "latency"} & only:
+        if os.geteuid() != 0:
+            print("  IMAP sections need root for the private Dovecot: skipped")
+        else:
+            d = Dovecot(Path(tempfile.mkdtemp(prefix="mailref-bench-dovecot-"))).start()
+            try:
+                if "imap" in only:
+                    section_imap(d, args.n, urls)
+                if "latency" in only:
+                    section_latency(d)
+            finally:
+                d.stop()
+    if "idle" in only:
+        section_idle_games()
+    if "turns" in only:
+        section_turns(urls, args.turns)
+    print(f"\nmax RSS of the bench process {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
+    print("\n| measure | mailref | bare | ratio | target |\n|---|---:|---:|---:|---|")
+    for row in results:
+        print("| " + " | ".join(row) + " |")
+
+
+if __name__ == "__main__":
+    main()
