@@ -19,6 +19,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from mailref.door import full_state
 from mailref.engine.context import Ctx, Outgoing
 from mailref.engine.variants import get_variant
 from mailref.render import render
@@ -97,7 +98,8 @@ def read(session: Session, game: Game) -> Snapshot:
     rows = session.execute(select(JournalEntry.seq, JournalEntry.at, JournalEntry.action, JournalEntry.draws)
                            .where(JournalEntry.game_id == game.id, JournalEntry.seq > start.version)
                            .order_by(JournalEntry.seq))
-    return Snapshot(key, game.slug, game.address, game.version, iso(game.created_at) or "", game.state, start,
+    # The full state: ended matters archived out of the hot state are published too.
+    return Snapshot(key, game.slug, game.address, game.version, iso(game.created_at) or "", full_state(session, game), start,
                     [tuple(r) for r in rows])
 
 
