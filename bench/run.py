@@ -15,7 +15,8 @@ Sections (root is needed for the private Dovecot; nothing here asserts):
            and at turn 4,000 of a two-player Sidekick game, one day per turn.
   replay   `mailref replay` speed over the turn-4,000 game's journal, in entries/s.
 
-With --dsn the store sections (imap, turns, replay) also run on that database (emptied first).
+With --postgres (the suite's private cluster, tests/postgres.py) or --dsn URL (a database
+that is emptied first) the store sections (imap, turns, replay) also run on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -83,10 +84,16 @@ class Sink:
         self.ctl.stop()
 
 
+PG = None  # a private PostgreSQL cluster (tests/postgres.py), when --postgres is given
+
+
 def fresh_store(url: str | None, tmp: Path):
-    """A new, empty store: a SQLite file in TMP, or the DSN's database emptied."""
+    """A new, empty store: a SQLite file in TMP, a fresh database of the private cluster
+    ("pg"), or the DSN's database emptied."""
     if url is None:
         return open_store(f"sqlite:///{tmp}/mailref.sqlite3")
+    if url == "pg":
+        return open_store(PG.url(PG.fresh_database()))
     from sqlalchemy import create_engine, text
 
     from mailref.store import Base
@@ -96,6 +103,21 @@ def fresh_store(url: str | None, tmp: Path):
         c.execute(text("DROP TABLE IF EXISTS alembic_version"))
     eng.dispose()
     return open_store(url)
+
+
+def start_postgres():
+    """The suite's private cluster (its own data directory and port, fsync off), if here."""
+    try:
+        from postgres import Postgres, postgres_bindir
+    except ImportError:
+        print("  --postgres: tests/postgres.py is not in this checkout; PostgreSQL skipped")
+        return None
+    if postgres_bindir() is None or os.geteuid() != 0:
+        print("  --postgres: needs Debian's postgresql and root; PostgreSQL skipped")
+        return None
+    pg = Postgres(Path(tempfile.mkdtemp(prefix="mailref-bench-pg-"))).start()
+    pg.create_template()
+    return pg
 
 
 def referee_on(store, clock: Clock | None = None) -> Referee:
@@ -453,11 +475,17 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--n", type=int, default=1000, help="mails per throughput section (default 1000)")
     ap.add_argument("--dsn", default=os.environ.get("MAILREF_BENCH_DSN"), help="also run the store sections on it")
+    ap.add_argument("--postgres", action="store_true", help="also run the store sections on a private PostgreSQL")
     ap.add_argument("--only", default="imap,smtp,latency,idle,turns", help="comma-separated sections")
     ap.add_argument("--turns", type=int, default=4000)
     args = ap.parse_args()
     only = set(args.only.split(","))
+    global PG
     urls: list[str | None] = [None] + ([args.dsn] if args.dsn else [])
+    if args.postgres:
+        PG = start_postgres()
+        if PG:
+            urls.append("pg")
     print(f"mailref bench, N = {args.n}, Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, "
           f"load {os.getloadavg()[0]:.1f}")
     print(f"  {'':<44} {'mailref':>22} {'bare':>22} {'ratio':>7} target")
@@ -479,6 +507,8 @@ def main() -> None:
         section_idle_games()
     if "turns" in only:
         section_turns(urls, args.turns)
+    if PG:
+        PG.stop()
     print(f"\nmax RSS of the bench process {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
     print("\n| measure | mailref | bare | ratio | target |\n|---|---:|---:|---:|---|")
     for row in results:
