@@ -1,13 +1,13 @@
 """archived matters: ended proposals and judgements out of the hot state
 
-Revision ID: 0002
-Revises: 0001
+Revision ID: 0003
+Revises: 0002
 """
 import sqlalchemy as sa
 from alembic import op
 
-revision = '0002'
-down_revision = '0001'
+revision = '0003'
+down_revision = '0002'
 branch_labels = None
 depends_on = None
 
