@@ -66,7 +66,8 @@ def test_ended_proposals_are_archived_and_read_back(referee, clock, outbox, tmp_
     assert "there is no proposal 2" in Outbox.body(err)
 
     cfg = tmp_path / "mailref.toml"
-    cfg.write_text(f'[daemon]\ndatabase = "sqlite:///{tmp_path}/mailref.sqlite3"\nfrom_address = "referee@ref.example"\n'
+    url = referee.store.engine.url.render_as_string(hide_password=False)  # SQLite or PostgreSQL
+    cfg.write_text(f'[daemon]\ndatabase = "{url}"\nfrom_address = "referee@ref.example"\n'
                    'admin_address = "gm@ref.example"\n')
     run = [sys.executable, "-m", "mailref", "--config", str(cfg)]
     shown = json.loads(subprocess.run(run + ["game", "show", "nomes", "--json"], capture_output=True, text=True,
