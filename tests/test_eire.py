@@ -372,3 +372,12 @@ def test_a_newcomer_joins_mid_game_and_orders_this_turn(game):
     assert game["turn"]["number"] == 1  # waits for the newcomer
     orders(game, "Oisin", "Defend Bain with 1 Grain")
     assert game["turn"]["number"] == 2
+
+
+def test_one_land_is_written_in_the_singular(game):
+    """'1 lands' was seen in the turn mail: a count of one takes the singular."""
+    lines = V.turn_lines(game)
+    assert any("Finn" in line and line.endswith("1 land") for line in lines), lines
+    land(game, "Bain")["owner"] = "Finn"
+    lines = V.turn_lines(game)
+    assert any("Finn" in line and line.endswith("2 lands") for line in lines), lines
