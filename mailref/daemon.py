@@ -16,10 +16,12 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from mailref.config import Config
 from mailref.mail.imap import Poller
+from mailref.mail.outbox import BATCH as SEND_BATCH
 from mailref.mail.outbox import Deliverer
 from mailref.mail.smtp import Listener
-from mailref.referee import Referee
+from mailref.referee import BATCH, Referee
 from mailref.store.faults import FaultLog, describe, is_store_fault
+from mailref.testhooks import crash_point
 from mailref.timeutil import utcnow
 
 log = logging.getLogger("mailref")
@@ -47,7 +49,7 @@ class Daemon:
         self.referee = Referee.from_config(cfg)
         self.deliverer = Deliverer(self.referee.store, cfg.from_address, cfg.smtp_out, cfg.outbox_maildir,
                                    cfg.admin_address)
-        self.work = threading.Lock()  # one message, timer or delivery batch at a time
+        self.work = threading.Lock()  # one batch of mail, timer or delivery batch at a time
         self.stopping = asyncio.Event()
         self.kick = asyncio.Event()
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -87,7 +89,7 @@ class Daemon:
         if self.cfg.imap:
             size = self.cfg.smtp_in.max_message_size if self.cfg.smtp_in else 10 * 1024 * 1024
             poller = Poller(self.cfg.imap, self.referee, size, self.poke,
-                            process=lambda i: self._locked(self.referee.process, i))
+                            process=lambda ids: self._locked(self.referee.process_many, ids))
             threading.Thread(target=poller.run, name="imap", daemon=True).start()
             log.info("IMAP poller for %s@%s:%s/%s", self.cfg.imap.username, self.cfg.imap.host,
                      self.cfg.imap.port, self.cfg.imap.folder)
@@ -95,17 +97,16 @@ class Daemon:
         scheduler.add_job(self.sync_timers, "interval", seconds=SYNC_EVERY, args=[scheduler], id="sync",
                           max_instances=1, coalesce=True)
         scheduler.start()
-        try:
-            await asyncio.to_thread(self._locked, self.referee.process_pending)  # stored before a crash
-        except Exception as e:
-            self._failed("processing stored mail", e)
+        sd_notify("READY=1")
+        log.info("mailref ready")
+        # Then the backlog (mail stored before a stop), before missed deadlines fire since it
+        # arrived first; none of it delays READY, and new mail is accepted meanwhile.
+        await self.process_stored()
         try:
             await self.reconcile()
         except Exception as e:
             self._failed("missed deadlines", e)
         await self.sync_timers(scheduler)
-        sd_notify("READY=1")
-        log.info("mailref ready")
         sender = asyncio.create_task(self.send_loop())
         worker = asyncio.create_task(self.process_loop())
         await self.stopping.wait()
@@ -118,12 +119,12 @@ class Daemon:
         scheduler.shutdown(wait=False)
         for task in (sender, worker):
             task.cancel()
-        with self.work:  # finish the message in hand
+        with self.work:  # finish the batch in hand
             pass
-        try:
-            await asyncio.to_thread(self._locked, self.deliverer.deliver, utcnow())
-        except Exception as e:
-            self._failed("delivery", e)
+        # The mail already answered 250 but not yet taken up (at most one batch more; the rest
+        # stays stored for the next start), then its replies.
+        await self.process_stored(limit=BATCH, deliver=False)
+        await self.deliver_now()
         self.deliverer.close()
         self.referee.store.dispose()
 
@@ -134,24 +135,40 @@ class Daemon:
             except TimeoutError:
                 pass
             self.kick.clear()
+            if not await self.process_stored():
+                await self.deliver_now()  # what the IMAP poller processed: out at once, not at the next send_loop turn
+
+    async def process_stored(self, limit: int | None = None, deliver: bool = True) -> int:
+        """Process what is stored, a batch at a time (the work lock is held per batch, so a
+        deadline or a delivery may come between two), delivering each batch's replies right
+        after it. Returns how many mails were taken up."""
+        after = done = 0
+        while limit is None or done < limit:
             try:
-                await asyncio.to_thread(self._locked, self.referee.process_pending)
+                ids = await asyncio.to_thread(self._locked, self.referee.process_batch, after)
                 self.faults.cleared("processing")
             except Exception as e:
                 self._failed("processing", e)
-                continue
-            try:
-                # Replies go out as soon as they are queued, not at the next send_loop turn.
-                await asyncio.to_thread(self._locked, self.deliverer.deliver, utcnow())
-            except Exception as e:
-                self._failed("delivery", e)
+                return done
+            if not ids:
+                return done
+            after, done = ids[-1], done + len(ids)
+            crash_point("before-delivery")
+            if deliver:
+                await self.deliver_now()
+        return done
+
+    async def deliver_now(self) -> None:
+        """Deliver what is due, an outbox batch (one relay session) at a time."""
+        try:
+            while sum(await asyncio.to_thread(self._locked, self.deliverer.deliver, utcnow())) >= SEND_BATCH:
+                pass
+        except Exception as e:
+            self._failed("delivery", e)
 
     async def send_loop(self) -> None:
         while True:
-            try:
-                await asyncio.to_thread(self._locked, self.deliverer.deliver, utcnow())
-            except Exception as e:
-                self._failed("delivery", e)
+            await self.deliver_now()
             await asyncio.sleep(1)
 
     async def reconcile(self) -> None:
@@ -183,9 +200,10 @@ class Daemon:
         try:
             await asyncio.to_thread(self._locked, self.referee.tick, slug)
             self.scheduled.pop(slug, None)
-            await asyncio.to_thread(self._locked, self.deliverer.deliver, utcnow())
         except Exception as e:
             self._failed(f"timer of {slug}", e)
+            return
+        await self.deliver_now()
 
 
 class Fatal(Exception):

@@ -16,11 +16,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import and_, insert, or_, select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import defer
 
 from mailref import door, engine, verification
-from mailref.claims import claim_due_game, claim_one, worker_id
+from mailref.claims import claim_due_game, claim_mail, worker_id
 from mailref.config import Config
 from mailref.door import Settings, Source, queue, queue_reply
 from mailref.engine import Refused
@@ -31,10 +32,14 @@ from mailref.routing import did_you_mean, games_list
 from mailref.safe import printable
 from mailref.store import Bounce, Game, InboxMessage, OutboxMessage, Store, open_store
 from mailref.store.faults import is_store_fault
+from mailref.testhooks import crash_point
 from mailref.timeutil import iso, utcnow
 
 log = logging.getLogger("mailref")
 Clock = Callable[[], datetime]
+Incoming = tuple[bytes, str, str, "list[str] | None"]  # raw, source, mail_from, rcpt_to
+BATCH = 100                     # stored mails processed in one transaction (docs/decisions.md, "Batches")
+BATCH_BYTES = 32 * 1024 * 1024  # ...and at most this much raw mail of them in memory at once
 
 
 @dataclass
@@ -76,31 +81,56 @@ class Referee:
         """Commit RAW to the inbox (the only way a message is accepted). A second delivery of
         the same bytes returns the first row; a different message under a Message-ID we
         already hold is kept but never processed twice."""
-        sha = hashlib.sha256(raw).hexdigest()
-        head = raw[:65536].split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0]
-        m = re.search(rb"^message-id:\s*(<[^<>\s]+>)", head, re.I | re.M)
-        mid = m.group(1).decode("ascii", "replace")[:900] if m else ""
+        return self.receive_many([(raw, source, mail_from, rcpt_to)])[0]
+
+    def receive_many(self, mails: list[Incoming]) -> list[Stored]:
+        """Commit a batch of (raw, source, mail_from, rcpt_to) in ONE transaction, each
+        deduplicated as `receive` says (also against the others of the batch); one Stored per
+        mail, in order. SQLAlchemy Core on one connection: this runs before every SMTP 250."""
         now = self.clock()
-        with self.store() as s, s.begin():
-            same = s.scalar(select(InboxMessage).where(InboxMessage.message_id == mid, InboxMessage.sha256 == sha))
-            if same:
-                return Stored(same.id, False, same.status)
-            row = InboxMessage(message_id=mid, sha256=sha, raw=raw, size=len(raw), source=source,
-                               mail_from=mail_from or "", rcpt_to=list(rcpt_to or []), received_at=now,
-                               status="new", attempts=0)
-            if mid:
-                first = s.scalar(select(InboxMessage.id).where(InboxMessage.message_id == mid).limit(1))
-                if first:
-                    row.status, row.verdict = "ignored", f"duplicate: Message-ID already received as #{first}"
-            s.add(row)
-            try:
-                s.flush()
-            except IntegrityError:  # a concurrent delivery of the same bytes won the race
-                s.rollback()
-                with self.store() as s2:
-                    same = s2.scalar(select(InboxMessage).where(InboxMessage.message_id == mid, InboxMessage.sha256 == sha))
-                    return Stored(same.id, False, same.status)
-            return Stored(row.id, True, row.status)
+        prepared = [(raw, source, mail_from or "", list(rcpt or []), hashlib.sha256(raw).hexdigest(), message_id_of(raw))
+                    for raw, source, mail_from, rcpt in mails]
+        inbox = InboxMessage.__table__
+        try:
+            with self.store.engine.begin() as conn:
+                mids = sorted({p[5] for p in prepared if p[5]})
+                bare = sorted({p[4] for p in prepared if not p[5]})  # no Message-ID: keyed by the hash
+                held = conn.execute(select(inbox.c.id, inbox.c.message_id, inbox.c.sha256, inbox.c.status)
+                                    .where(or_(inbox.c.message_id.in_(mids),
+                                               and_(inbox.c.message_id == "", inbox.c.sha256.in_(bare))))
+                                    .order_by(inbox.c.id)).all()
+                same = {(r.message_id, r.sha256): (r.id, r.status) for r in reversed(held)}
+                first: dict[str, int] = {}
+                for r in held:
+                    if r.message_id:
+                        first.setdefault(r.message_id, r.id)
+                out: list[Stored] = []
+                for raw, source, mail_from, rcpt, sha, mid in prepared:
+                    if (mid, sha) in same:
+                        had, status = same[(mid, sha)]
+                        out.append(Stored(had, False, status))
+                        continue
+                    status, verdict = "new", ""
+                    if mid in first:
+                        status, verdict = "ignored", f"duplicate: Message-ID already received as #{first[mid]}"
+                    new_id = conn.execute(insert(inbox).values(
+                        message_id=mid, sha256=sha, raw=raw, size=len(raw), source=source, mail_from=mail_from,
+                        rcpt_to=rcpt, received_at=now, status=status, verdict=verdict, error="", attempts=0,
+                        sender="", subject="")).inserted_primary_key[0]
+                    same[(mid, sha)] = (new_id, status)
+                    if mid:
+                        first.setdefault(mid, new_id)
+                    out.append(Stored(new_id, True, status))
+                return out
+        except IntegrityError:  # a concurrent delivery of the same bytes won the race
+            if len(mails) > 1:
+                return [self.receive(*m) for m in mails]
+            with self.store() as s:
+                same_row = s.scalar(select(InboxMessage).where(InboxMessage.message_id == prepared[0][5],
+                                                               InboxMessage.sha256 == prepared[0][4]))
+                if same_row is None:
+                    raise
+                return [Stored(same_row.id, False, same_row.status)]
 
     def accept(self, raw: bytes, source: str = "smtp", mail_from: str = "", rcpt_to: list[str] | None = None) -> Stored:
         """Store, then process at once (the listener's and the poller's path)."""
@@ -109,54 +139,149 @@ class Referee:
             stored.status = self.process(stored.id)
         return stored
 
-    def process_pending(self) -> int:
+    def process_pending(self, limit: int | None = None) -> int:
+        """Process the stored mail awaiting it (at most LIMIT), oldest first, a batch per
+        transaction; returns how many mails were taken up."""
+        done, after = 0, 0
+        while limit is None or done < limit:
+            ids = self.process_batch(after, BATCH if limit is None else min(BATCH, limit - done))
+            if not ids:
+                break
+            done, after = done + len(ids), ids[-1]
+        return done
+
+    def process_batch(self, after: int = 0, limit: int = BATCH) -> list[int]:
+        """Process the next batch of stored mail (ids above AFTER); returns the ids taken up,
+        an empty list when nothing awaits."""
+        ids = self.pending(after, limit)
+        if ids:
+            self.process_many(ids)
+        return ids
+
+    def pending(self, after: int = 0, limit: int = BATCH) -> list[int]:
+        """The next stored mails awaiting processing that no other process holds: at most
+        LIMIT of them and BATCH_BYTES of raw mail (at least one)."""
+        now = utcnow()  # leases are wall-clock (claims.py)
         with self.store() as s:
-            ids = list(s.scalars(select(InboxMessage.id).where(InboxMessage.status == "new").order_by(InboxMessage.id)))
-        for i in ids:
-            self.process(i)
-        return len(ids)
+            rows = s.execute(select(InboxMessage.id, InboxMessage.size)
+                             .where(InboxMessage.status == "new", InboxMessage.id > after,
+                                    or_(InboxMessage.lease_until.is_(None), InboxMessage.lease_until < now,
+                                        InboxMessage.claimed_by == self.who))
+                             .order_by(InboxMessage.id).limit(limit)).all()
+        ids, total = [], 0
+        for i, size in rows:
+            total += size or 0
+            if ids and total > BATCH_BYTES:
+                break
+            ids.append(i)
+        return ids
 
-    # ---- processing: one transaction ------------------------------------------
+    # ---- processing: one transaction per batch, a savepoint per mail -------------
     def process(self, inbox_id: int) -> str:
-        now = self.clock()
-        started = time.monotonic()
-        try:
-            with self.store() as s, s.begin():
-                row = claim_one(s, self.who, inbox_id)
-                if row is None:  # processed meanwhile, or another daemon holds it ("new")
-                    return s.scalar(select(InboxMessage.status).where(InboxMessage.id == inbox_id)) or "missing"
-                row.attempts += 1
-                self._process(s, row, now)
-                row.processed_at, row.lease_until = now, None
-                status, slug = row.status, row.game_slug
-            _log_handled(row, started)
-            self._changed(slug)
-            return status
-        except Exception as e:  # quarantine: keep the mail and the error, tell the GM
-            if is_store_fault(e) and not isinstance(e, OSError):
-                raise  # the store, not the message: it stays new and is processed once the store works
-            log.exception("message #%s failed", inbox_id)
-            err = f"{type(e).__name__}: {e}"
-            with self.store() as s, s.begin():
-                row = claim_one(s, self.who, inbox_id)
-                if row is None:
-                    return s.scalar(select(InboxMessage.status).where(InboxMessage.id == inbox_id)) or "missing"
-                row.lease_until = None
-                row.status, row.error, row.attempts = "failed", err + "\n" + traceback.format_exc()[-2000:], row.attempts + 1
-                queue(s, self.settings, None, {"slug": row.game_slug, "gm": None, "name": "mailref", "players": []},
-                      Outgoing("alert", "gm", f"Alert: message #{inbox_id} quarantined", "alert.txt",
-                               {"game": {}, "lines": [f"Message #{inbox_id} from {row.sender or row.mail_from or '?'} "
-                                                      f"failed: {err}", f"Retry with: mailref mail reprocess {inbox_id}"]}), now)
-            return "failed"
+        return self.process_many([inbox_id]).get(inbox_id, "missing")
 
-    def _process(self, s, row: InboxMessage, now: datetime) -> None:
-        """Read, route and apply one stored message, in the caller's transaction."""
-        env = read_envelope(row.raw, row.rcpt_to, self.settings.from_address,
-                            null_sender=row.source == "smtp" and row.mail_from == "<>")
+    def process_many(self, ids: list[int]) -> dict[int, str]:
+        """Process stored mail IDS: read every mail first (bytes to Envelope, no transaction
+        open), then claim and apply them in ONE transaction, grouped by game (each game
+        loaded and locked once), each mail inside its own SAVEPOINT, so a mail whose
+        processing fails is rolled back alone and quarantined while the rest commit. A store
+        fault rolls the whole batch back: it stays new. Mail processed meanwhile or held by
+        another process is left alone. Returns each id's status."""
+        if not ids:
+            return {}
+        read = self._read(ids)
+        now = self.clock()
+        statuses: dict[int, str] = {}
+        changed: dict[str, None] = {}  # the games touched, in order
+        handled: list[tuple[InboxMessage, float]] = []  # for the log lines, once committed
+        with self.store() as s, s.begin():
+            mine = claim_mail(s, self.who, [i for i in ids if i in read])
+            rows = {m.id: m for m in s.scalars(select(InboxMessage).where(InboxMessage.id.in_(mine))
+                                               .options(defer(InboxMessage.raw))
+                                               .execution_options(populate_existing=True))}
+            games = {g.slug: g.address for g in s.execute(select(Game.slug, Game.address)).all()}
+            locked = s.info.setdefault("games", {})
+            for n, inbox_id in enumerate(sorted(mine, key=lambda i: (_game_key(read[i], games), i))):
+                row, started, before = rows[inbox_id], time.monotonic(), set(locked)
+                try:
+                    with s.begin_nested():
+                        env = read[inbox_id]
+                        if isinstance(env, Exception):
+                            raise env
+                        row.attempts += 1
+                        self._process(s, row, now, env, games)
+                        row.processed_at, row.lease_until = now, None
+                except Exception as e:
+                    if is_store_fault(e) and not isinstance(e, OSError):
+                        raise  # the store, not the message: the batch stays new, processed once the store works
+                    for slug in set(locked) - before:  # its row lock went with the savepoint
+                        del locked[slug]
+                    self._quarantine(s, row, e, now)
+                statuses[inbox_id] = row.status
+                handled.append((row, (time.monotonic() - started) * 1000))
+                if row.game_slug:
+                    changed[row.game_slug] = None
+                if n == 0:
+                    crash_point("mid-batch")
+            rest = [i for i in ids if i not in statuses]
+            if rest:  # processed meanwhile, or another process holds it ("new")
+                statuses.update(s.execute(select(InboxMessage.id, InboxMessage.status)
+                                          .where(InboxMessage.id.in_(rest))).tuples().all())
+        for row, ms in handled:
+            _log_handled(row, ms)
+        for slug in changed:  # after the commit, never inside it
+            self._changed(slug)
+        return {i: statuses.get(i, "missing") for i in ids}
+
+    def _read(self, ids: list[int]) -> dict[int, Envelope | Exception]:
+        """The Envelope of each of IDS still awaiting processing (an exception for a mail that
+        cannot be read: it is quarantined like any failure). Reading is most of a mail's CPU
+        time, so it happens before the write transaction opens."""
+        with self.store() as s:
+            rows = s.execute(select(InboxMessage.id, InboxMessage.raw, InboxMessage.rcpt_to, InboxMessage.source,
+                                    InboxMessage.mail_from)
+                             .where(InboxMessage.id.in_(ids), InboxMessage.status == "new")).all()
+        read: dict[int, Envelope | Exception] = {}
+        for row in rows:
+            try:
+                read[row.id] = read_envelope(row.raw, row.rcpt_to, self.settings.from_address,
+                                             null_sender=row.source == "smtp" and row.mail_from == "<>")
+            except Exception as e:
+                read[row.id] = e
+        return read
+
+    def _quarantine(self, s, row: InboxMessage, e: Exception, now: datetime) -> None:
+        """Keep the mail and the error, tell the GM (in the batch's transaction)."""
+        log.error("message #%s failed", row.id, exc_info=e)
+        err = f"{type(e).__name__}: {e}"
+        trace = "".join(traceback.format_exception(e))[-2000:]
+        row.lease_until = None
+        row.status, row.error, row.attempts = "failed", err + "\n" + trace, (row.attempts or 0) + 1
+        queue(s, self.settings, None, {"slug": row.game_slug, "gm": None, "name": "mailref", "players": []},
+              Outgoing("alert", "gm", f"Alert: message #{row.id} quarantined", "alert.txt",
+                       {"game": {}, "lines": [f"Message #{row.id} from {row.sender or row.mail_from or '?'} "
+                                              f"failed: {err}", f"Retry with: mailref mail reprocess {row.id}"]}), now)
+
+    def _game(self, s, slug: str) -> Game:
+        """The game SLUG, locked for the rest of the transaction; loaded once per batch."""
+        locked = s.info.setdefault("games", {})
+        if slug not in locked:
+            locked[slug] = s.execute(select(Game).where(Game.slug == slug).with_for_update()
+                                     .execution_options(populate_existing=True)).scalar_one()
+        return locked[slug]
+
+    def _process(self, s, row: InboxMessage, now: datetime, env: Envelope | None = None,
+                 games: dict[str, str] | None = None) -> None:
+        """Route and apply one stored message (ENV: it read beforehand; GAMES: slug -> address),
+        in the caller's transaction."""
+        if env is None:
+            env = read_envelope(row.raw, row.rcpt_to, self.settings.from_address,
+                                null_sender=row.source == "smtp" and row.mail_from == "<>")
+        if games is None:
+            games = {g.slug: g.address for g in s.execute(select(Game.slug, Game.address)).all()}
         row.sender, row.subject = env.from_addr or "", env.subject.raw[:500]
         if env.from_problem and "from" in env.headers and env.machine in (None, "no From address"):
             # Nobody can be told: a reply would go to whichever address the forger chose.
-            games = {g.slug: g.address for g in s.execute(select(Game.slug, Game.address)).all()}
             row.game_slug = match_game(env.recipients, games)
             row.status, row.verdict = "processed", f"error: sender refused, no reply sent: {env.from_problem}"
             return
@@ -165,7 +290,6 @@ class Referee:
             if env.bounce_for:
                 self._record_bounces(s, env, row, now)
             return
-        games = {g.slug: g.address for g in s.execute(select(Game.slug, Game.address)).all()}
         slug = match_game(env.recipients, games) or self._game_of_thread(s, env)
         source = Source("mail", str(row.id), reply_to=env.reply_to or env.from_addr, message_id=env.message_id,
                         references=env.references, subject=env.subject.raw[:200], inbox_id=row.id,
@@ -176,7 +300,7 @@ class Referee:
                         {"game": {}, "games": games_list(s), "referee": self.settings.from_address})
             return
         row.game_slug = slug
-        game = s.execute(select(Game).where(Game.slug == slug).with_for_update()).scalar_one()
+        game = self._game(s, slug)
         variant = engine.get_variant(game.variant)
         labels = (game_label(game.state["name"], slug), game.state["name"], slug)
         env.subject = parse_subject(env.subject.raw, game_tags=labels)
@@ -318,9 +442,23 @@ class Referee:
             return door.full_state(s, game)
 
 
-def _log_handled(row: InboxMessage, started: float) -> None:
+def message_id_of(raw: bytes) -> str:
+    """The Message-ID of RAW as the dedupe keys it ("" when none)."""
+    head = raw[:65536].split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0]
+    m = re.search(rb"^message-id:\s*(<[^<>\s]+>)", head, re.I | re.M)
+    return m.group(1).decode("ascii", "replace")[:900] if m else ""
+
+
+def _game_key(env: Envelope | Exception, games: dict[str, str]) -> str:
+    """Where a mail sorts in its batch: grouped by the game its recipients name (a guess made
+    before routing; only the order depends on it)."""
+    if isinstance(env, Exception):
+        return ""
+    return match_game(env.recipients, games) or ""
+
+
+def _log_handled(row: InboxMessage, ms: float) -> None:
     """SPEC §7: one line per mail handled: inbox id, sender, game, tag, verdict, milliseconds."""
     tag = parse_subject(row.subject).tag if row.subject else None
     log.info("mail #%s from %s game=%s tag=%s: %s: %s (%d ms)", row.id, printable(row.sender or row.mail_from or "-"),
-             row.game_slug or "-", tag or "-", row.status, printable(row.verdict[:200]),
-             (time.monotonic() - started) * 1000)
+             row.game_slug or "-", tag or "-", row.status, printable(row.verdict[:200]), ms)

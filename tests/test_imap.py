@@ -1,8 +1,10 @@
 """The IMAP path against a real Dovecot: replies, filing, MOVE and its fallback, UIDVALIDITY
-resets, oversize mail, and SIGKILL between fetch and commit and between commit and move."""
+resets, oversize mail, one MOVE per folder for a batch, and SIGKILL at each boundary of a
+batch (fetched, stored, processed, filed)."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -157,27 +159,54 @@ def test_daemon_answers_with_idle(tmp_path, dovecot, box, database_url):
         assert proc.wait(30) == 0
 
 
-@pytest.mark.parametrize("point", ["after-fetch", "after-commit"])
-def test_sigkill_loses_nothing_and_replies_once(tmp_path, dovecot, box, point, database_url):
+@pytest.mark.parametrize("point", ["after-fetch", "after-commit", "mid-batch", "after-process", "after-file"])
+def test_sigkill_at_each_batch_boundary_answers_every_mail_once(tmp_path, dovecot, box, point, database_url):
+    """A batch is fetched, stored in one transaction, processed in one transaction, filed with
+    one MOVE, then the cursor moves: killed between any two of those, nothing is lost and
+    nothing doubled (the next pass fetches the batch again; the inbox knows it). Once the batch
+    is processed its replies may already be on their way when the kill comes: rows the killed
+    process had claimed are sent once its short outbox lease lapsed, and the one in flight may
+    go twice (SPEC §6)."""
     folder, c = box
     cfg = write_config(tmp_path, dovecot, folder, poll="1s", database=database_url)
     mailref(cfg, "game", "create", "nomes", "--variant", "sidekick", "--address", G)
-    c.append(folder, mail("alice@x.org", G, "[Join]", "Name: Alice"))
+    players = ["alice", "bob", "carol", "dave"]
+    c.multiappend(folder, [mail(f"{p}@x.org", G, "[Join]", f"Name: {p.title()}") for p in players])
     marker = tmp_path / "crashed"
-    proc = start(cfg, {"MAILREF_TEST_CRASH": point, "MAILREF_TEST_CRASH_MARKER": str(marker)})
-    assert proc.wait(30) == 137 and marker.exists()  # killed at that point, as SIGKILL would
-    assert count(c, folder) == 1  # not yet filed
+    proc = start(cfg, {"MAILREF_TEST_CRASH": point, "MAILREF_TEST_CRASH_MARKER": str(marker),
+                       "MAILREF_OUTBOX_LEASE": "2"})
+    assert proc.wait(60) == 137 and marker.read_text() == point  # killed at that point, as SIGKILL would
+    assert count(c, folder) == (0 if point == "after-file" else 4)  # filed only once processed
     proc = start(cfg)
     try:
-        assert wait_for(lambda: count(c, f"{folder}-done") == 1, 30)
-        wait_for(lambda: outbox_mails(tmp_path), 10)
-        time.sleep(1.0)
+        assert wait_for(lambda: count(c, f"{folder}-done") == 4, 30)
+        wait_for(lambda: len([m for m in outbox_mails(tmp_path) if m["X-Mailref-Kind"] == "ack"]) >= 4, 15)
+        time.sleep(1.0)  # a second reply would show now
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(30)
-    acks = [m for m in outbox_mails(tmp_path) if m["X-Mailref-Kind"] == "ack"]
-    assert len(acks) == 1
-    out = mailref(cfg, "mail", "list")
-    assert out.stdout.count("processed") == 1
-    show = mailref(cfg, "game", "show", "nomes", "--json")
-    assert '"Alice"' in show.stdout
+    acks = sorted(m["To"] for m in outbox_mails(tmp_path) if m["X-Mailref-Kind"] == "ack")
+    assert sorted(set(acks)) == [f"{p}@x.org" for p in players]
+    assert len(acks) <= len(players) + (point in ("after-process", "after-file"))
+    assert count(c, folder) == 0
+    assert mailref(cfg, "mail", "list").stdout.count("processed") == 4
+    show = json.loads(mailref(cfg, "game", "show", "nomes", "--json").stdout)
+    assert sorted(p["name"] for p in show["players"]) == [p.title() for p in players]
+
+
+def test_one_move_per_folder_files_a_batch(referee, dovecot, box):
+    """A batch of processed and ignored mail leaves the folder in two moves, one per folder."""
+    folder, c = box
+    referee.create_game("nomes", "sidekick", G)
+    c.multiappend(folder, [mail(f"p{i}@x.org", G, "[Help]") for i in range(6)]
+                  + [mail("mailer-daemon@x.org", G, "auto reply")] * 2)
+    poller = Poller(imap_cfg(dovecot, folder), referee)
+    pc = poller.connect()
+    moves: list[tuple[list[int], str]] = []
+    real = pc.move
+    pc.move = lambda uids, target: moves.append((list(uids), target)) or real(uids, target)
+    assert poller.drain(pc) == 8
+    pc.logout()
+    assert sorted((len(u), t) for u, t in moves) == [(2, f"{folder}-rejected"), (6, f"{folder}-done")]
+    assert (count(c, folder), count(c, f"{folder}-done"), count(c, f"{folder}-rejected")) == (0, 6, 2)
+    assert len([m for m in Outbox(referee).all() if m["X-Mailref-Kind"] == "help"]) == 6

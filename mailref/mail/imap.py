@@ -1,5 +1,6 @@
-"""The IMAP poller: fetch with BODY.PEEK[] (nothing is marked seen before it is stored),
-commit, then move to the processed or rejected folder (COPY + \\Deleted + UID EXPUNGE where
+"""The IMAP poller, a batch at a time: fetch with BODY.PEEK[] (nothing is marked seen before
+it is stored), commit the batch in one transaction, process it, then move it to the
+processed or rejected folder with one MOVE per folder (COPY + \\Deleted + UID EXPUNGE where
 MOVE is missing). IDLE when offered, polling otherwise; reconnects with back-off. The
 cursor (UIDVALIDITY, last UID) lives in the database; a UIDVALIDITY reset only means
 re-reading, and the inbox's dedupe makes re-reading harmless."""
@@ -7,11 +8,9 @@ re-reading, and the inbox's dedupe makes re-reading harmless."""
 from __future__ import annotations
 
 import logging
-import os
 import threading
 import time
-from collections.abc import Callable
-from pathlib import Path
+from collections.abc import Callable, Iterator
 
 from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientError
@@ -21,26 +20,22 @@ from mailref.door import Source, queue_reply
 from mailref.read import read_envelope
 from mailref.referee import Referee
 from mailref.store import ImapCursor
+from mailref.testhooks import crash_point
 
 log = logging.getLogger("mailref.imap")
 IDLE_RENEW = 9 * 60  # servers may drop IDLE after 30 min; RFC 2177 says renew before 29
 
 
-def _crash_point(name: str) -> None:
-    """Test hook: MAILREF_TEST_CRASH=NAME kills the process once at that point, as SIGKILL would."""
-    if os.environ.get("MAILREF_TEST_CRASH") != name:
-        return
-    marker = Path(os.environ.get("MAILREF_TEST_CRASH_MARKER", "/tmp/mailref-crash-marker"))
-    if not marker.exists():
-        marker.write_text(name)
-        os._exit(137)
+BATCH = 100                     # messages fetched, stored, processed and filed together
+BATCH_BYTES = 32 * 1024 * 1024  # ...and at most this much mail of them in memory at once
 
 
 class Poller:
     def __init__(self, cfg: Imap, referee: Referee, max_size: int = 10 * 1024 * 1024,
-                 on_stored: Callable[[], None] = lambda: None, process: Callable[[int], str] | None = None):
+                 on_stored: Callable[[], None] = lambda: None,
+                 process: Callable[[list[int]], dict[int, str]] | None = None):
         self.cfg, self.referee, self.max_size, self.on_stored = cfg, referee, max_size, on_stored
-        self.process = process or referee.process
+        self.process = process or referee.process_many  # stored ids -> their status
         self.stop = threading.Event()
         self.wake = threading.Event()
 
@@ -93,36 +88,45 @@ class Poller:
 
     # ---- one pass -----------------------------------------------------------------
     def drain(self, c: IMAPClient) -> int:
-        """Store, process and file every message in the folder; returns how many."""
+        """Store, process and file every message in the folder, a batch at a time; returns
+        how many messages were filed."""
         info = c.select_folder(self.cfg.folder)
         uidvalidity = int(info[b"UIDVALIDITY"])
         last = self._cursor(uidvalidity)
         uids = sorted(u for u in c.search(["UID", f"{last + 1}:*"]) if u > last)
         done = 0
-        for chunk in (uids[i:i + 100] for i in range(0, len(uids), 100)):
-            sizes = c.fetch(chunk, ["RFC822.SIZE"])
-            for uid in chunk:
+        for chunk in (uids[i:i + BATCH] for i in range(0, len(uids), BATCH)):
+            sizes = {u: d.get(b"RFC822.SIZE", 0) for u, d in c.fetch(chunk, ["RFC822.SIZE"]).items()}
+            for batch in _by_bytes([u for u in chunk if u in sizes], sizes, self.max_size):
                 if self.stop.is_set():
                     return done
-                size = sizes.get(uid, {}).get(b"RFC822.SIZE", 0)
-                if size > self.max_size:
-                    status = self._too_large(c, uid, size, uidvalidity)
-                else:
-                    data = self._fetch(c, uid)
-                    if not data:  # gone: another daemon on this mailbox filed it
-                        continue
-                    raw = data[b"BODY[]"]
-                    _crash_point("after-fetch")
-                    stored = self.referee.receive(raw, f"imap:{self.cfg.folder}:{uidvalidity}:{uid}")
-                    _crash_point("after-commit")
-                    status = self.process(stored.id) if stored.status == "new" else stored.status
-                    self.on_stored()
-                if status == "new":  # another daemon holds it and files it once processed
-                    continue
-                self._file(c, uid, status)
-                self._advance(uidvalidity, uid)
-                done += 1
+                done += self._batch(c, batch, sizes, uidvalidity)
         return done
+
+    def _batch(self, c: IMAPClient, uids: list[int], sizes: dict[int, int], uidvalidity: int) -> int:
+        """One FETCH, one transaction storing the batch, one processing it, one MOVE per
+        destination folder, then the cursor. Killed anywhere in between, the next pass
+        fetches the batch again and the inbox's dedupe makes that harmless."""
+        status: dict[int, str] = {u: self._too_large(c, u, sizes[u], uidvalidity)
+                                  for u in uids if sizes[u] > self.max_size}
+        bodies = self._fetch([u for u in uids if u not in status], c)
+        crash_point("after-fetch")
+        stored = self.referee.receive_many([(raw, f"imap:{self.cfg.folder}:{uidvalidity}:{u}", "", None)
+                                            for u, raw in bodies])
+        crash_point("after-commit")
+        outcome = self.process([s.id for s in stored if s.status == "new"])
+        for (u, _), s in zip(bodies, stored, strict=True):
+            status[u] = outcome.get(s.id, s.status)
+        if stored:
+            self.on_stored()  # the replies go out now
+        crash_point("after-process")
+        # "new": another daemon holds its mail, and files the message once it processed it.
+        filed = {u: st for u, st in status.items() if st != "new"}
+        self._file(c, filed)
+        crash_point("after-file")
+        if filed:
+            self._advance(uidvalidity, max(filed))
+        return len(filed)
 
     def _too_large(self, c: IMAPClient, uid: int, size: int, uidvalidity: int) -> str:
         head = c.fetch([uid], ["BODY.PEEK[HEADER]"]).get(uid, {}).get(b"BODY[HEADER]", b"")
@@ -147,40 +151,53 @@ class Poller:
                                                    "subject": env.subject.raw[:200], "game": {}})
         return "ignored"
 
-    def _fetch(self, c: IMAPClient, uid: int) -> dict | None:
+    def _fetch(self, uids: list[int], c: IMAPClient) -> list[tuple[int, bytes]]:
+        """(uid, bytes) of each of UIDS still in the folder, in order."""
+        if not uids:
+            return []
         try:
-            data = c.fetch([uid], ["BODY.PEEK[]"]).get(uid)
-            # A message another session expunged may still be listed, with a NIL body.
-            return data if data and data.get(b"BODY[]") is not None else None
+            got = c.fetch(uids, ["BODY.PEEK[]"])
         except IMAPClientError:
-            if self._gone(c, uid):
-                return None
-            raise
+            if len(uids) == 1:
+                if self._gone(c, uids[0]):
+                    return []
+                raise
+            return [m for u in uids for m in self._fetch([u], c)]
+        # A message another session expunged may be missing, or listed with a NIL body.
+        return [(u, got[u][b"BODY[]"]) for u in uids if got.get(u, {}).get(b"BODY[]") is not None]
 
     def _gone(self, c: IMAPClient, uid: int) -> bool:
         """Whether UID left the folder (moved by another daemon sharing this mailbox)."""
         c.noop()  # take the server's pending EXPUNGE news
         return uid not in c.search(["UID", str(uid)])
 
-    def _file(self, c: IMAPClient, uid: int, status: str) -> None:
-        try:
-            self._file_once(c, uid, status)
-        except IMAPClientError as e:
-            # Several daemons on one mailbox (SPEC §6): whoever files a message first wins;
-            # the others find it gone ("NO [EXPUNGEISSUED]" or nothing to move) and go on.
-            if not self._gone(c, uid):
-                raise
-            log.debug("UID %s already filed by another process (%s)", uid, e)
+    def _file(self, c: IMAPClient, status: dict[int, str]) -> None:
+        """One MOVE (or COPY + \\Deleted + UID EXPUNGE) per destination folder."""
+        into: dict[str, list[int]] = {}
+        for uid, st in sorted(status.items()):
+            into.setdefault(self.cfg.processed_folder if st == "processed" else self.cfg.rejected_folder, []).append(uid)
+        for target, uids in into.items():
+            try:
+                self._file_once(c, uids, target)
+            except IMAPClientError as e:
+                # Several daemons on one mailbox (SPEC §6): whoever files a message first wins;
+                # the others find it gone ("NO [EXPUNGEISSUED]" or nothing to move) and go on.
+                if len(uids) > 1:
+                    for uid in uids:
+                        self._file(c, {uid: status[uid]})
+                elif not self._gone(c, uids[0]):
+                    raise
+                else:
+                    log.debug("UID %s already filed by another process (%s)", uids[0], e)
 
-    def _file_once(self, c: IMAPClient, uid: int, status: str) -> None:
-        target = self.cfg.processed_folder if status == "processed" else self.cfg.rejected_folder
+    def _file_once(self, c: IMAPClient, uids: list[int], target: str) -> None:
         if self.cfg.use_move and c.has_capability("MOVE"):
-            c.move([uid], target)
+            c.move(uids, target)
             return
-        c.copy([uid], target)
-        c.add_flags([uid], [b"\\Deleted"])
+        c.copy(uids, target)
+        c.add_flags(uids, [b"\\Deleted"])
         if c.has_capability("UIDPLUS"):
-            c.uid_expunge([uid])
+            c.uid_expunge(uids)
         else:
             c.expunge()
 
@@ -209,3 +226,19 @@ def _insert_cursor(s, folder: str, uidvalidity: int):
 
     insert = postgresql.insert if s.get_bind().dialect.name == "postgresql" else sqlite.insert
     return insert(ImapCursor).values(folder=folder, uidvalidity=uidvalidity, last_uid=0).on_conflict_do_nothing()
+
+
+def _by_bytes(uids: list[int], sizes: dict[int, int], max_size: int) -> Iterator[list[int]]:
+    """UIDS in batches of at most BATCH_BYTES (a message over it is a batch of its own; mail
+    over MAX_SIZE counts nothing: only its header is fetched)."""
+    batch: list[int] = []
+    total = 0
+    for u in uids:
+        size = sizes.get(u, 0) if sizes.get(u, 0) <= max_size else 0
+        if batch and total + size > BATCH_BYTES:
+            yield batch
+            batch, total = [], 0
+        batch.append(u)
+        total += size
+    if batch:
+        yield batch
