@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, insert, or_, select
+from sqlalchemy import and_, bindparam, insert, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import defer
 
@@ -40,6 +40,14 @@ Clock = Callable[[], datetime]
 Incoming = tuple[bytes, str, str, "list[str] | None"]  # raw, source, mail_from, rcpt_to
 BATCH = 100                     # stored mails processed in one transaction (docs/decisions.md, "Batches")
 BATCH_BYTES = 32 * 1024 * 1024  # ...and at most this much raw mail of them in memory at once
+
+# Intake runs before every SMTP 250: its statements are built once (SQLAlchemy Core).
+_inbox = InboxMessage.__table__
+_HELD = (select(_inbox.c.id, _inbox.c.message_id, _inbox.c.sha256, _inbox.c.status)
+         .where(or_(_inbox.c.message_id.in_(bindparam("mids", expanding=True)),
+                    and_(_inbox.c.message_id == "", _inbox.c.sha256.in_(bindparam("bare", expanding=True)))))
+         .order_by(_inbox.c.id))
+_STORE = insert(_inbox)
 
 
 @dataclass
@@ -90,15 +98,11 @@ class Referee:
         now = self.clock()
         prepared = [(raw, source, mail_from or "", list(rcpt or []), hashlib.sha256(raw).hexdigest(), message_id_of(raw))
                     for raw, source, mail_from, rcpt in mails]
-        inbox = InboxMessage.__table__
         try:
             with self.store.engine.begin() as conn:
                 mids = sorted({p[5] for p in prepared if p[5]})
                 bare = sorted({p[4] for p in prepared if not p[5]})  # no Message-ID: keyed by the hash
-                held = conn.execute(select(inbox.c.id, inbox.c.message_id, inbox.c.sha256, inbox.c.status)
-                                    .where(or_(inbox.c.message_id.in_(mids),
-                                               and_(inbox.c.message_id == "", inbox.c.sha256.in_(bare))))
-                                    .order_by(inbox.c.id)).all()
+                held = conn.execute(_HELD, {"mids": mids, "bare": bare}).all()
                 same = {(r.message_id, r.sha256): (r.id, r.status) for r in reversed(held)}
                 first: dict[str, int] = {}
                 for r in held:
@@ -113,10 +117,10 @@ class Referee:
                     status, verdict = "new", ""
                     if mid in first:
                         status, verdict = "ignored", f"duplicate: Message-ID already received as #{first[mid]}"
-                    new_id = conn.execute(insert(inbox).values(
-                        message_id=mid, sha256=sha, raw=raw, size=len(raw), source=source, mail_from=mail_from,
-                        rcpt_to=rcpt, received_at=now, status=status, verdict=verdict, error="", attempts=0,
-                        sender="", subject="")).inserted_primary_key[0]
+                    new_id = conn.execute(_STORE, {
+                        "message_id": mid, "sha256": sha, "raw": raw, "size": len(raw), "source": source,
+                        "mail_from": mail_from, "rcpt_to": rcpt, "received_at": now, "status": status,
+                        "verdict": verdict, "error": "", "attempts": 0, "sender": "", "subject": ""}).inserted_primary_key[0]
                     same[(mid, sha)] = (new_id, status)
                     if mid:
                         first.setdefault(mid, new_id)
