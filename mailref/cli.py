@@ -299,13 +299,15 @@ def _table(headers: list[str], rows: list[list[Any]]) -> None:
         print("  ".join(c.ljust(w) for c, w in zip(r[:-1], widths[:-1], strict=True)) + ("  " if len(r) > 1 else "") + r[-1])
 
 
-def _address(value: str, what: str) -> str:
-    from mailref.mail.address import problem
+def _address(value: str, what: str, ascii_local: bool = False) -> str:
+    """VALUE checked, its domain in IDNA form; ASCII_LOCAL for the game's own address (every
+    mail is From it, so a relay without SMTPUTF8 must take it)."""
+    from mailref.mail.address import check
 
-    why = problem(value)
-    if why:
-        raise Refused(f"{what} {value!r} {why}")
-    return value.strip()
+    try:
+        return check(value, what, ascii_local)
+    except ValueError as e:
+        raise Refused(str(e)) from None
 
 
 def _act(referee, args, who: str, action: dict[str, Any]) -> int:
@@ -330,7 +332,7 @@ def cmd_game_create(referee, args, who):
         raise Refused(f"unknown variant {args.variant!r} (known: {', '.join(sorted(VARIANTS))})")
     if not re.fullmatch(r"[a-z0-9][a-z0-9_-]{0,63}", args.slug):
         raise Refused(f"{args.slug!r} is not a slug (lower-case letters, digits, - and _)")
-    address = _address(args.address, "--address")
+    address = _address(args.address, "--address", ascii_local=True)
     gm = _address(args.gm, "--gm") if args.gm is not None else None
     cfg = config_mod.load(args.config)
     zone = args.timezone or cfg.timezone

@@ -234,12 +234,14 @@ def load(path: str | os.PathLike | None = None) -> Config:
         ZoneInfo(cfg.timezone)
     except Exception:
         raise ConfigError(f"{d.where('timezone')}: unknown time zone {cfg.timezone!r}") from None
-    from mailref.mail.address import problem
+    from mailref.mail.address import ascii_domain, problem
 
     for key in ("from_address", "admin_address"):
-        why = problem(getattr(cfg, key))
+        # The envelope sender of everything must pass relays without SMTPUTF8.
+        why = problem(getattr(cfg, key), ascii_local=key == "from_address")
         if why:
             raise ConfigError(f"{d.where(key)}: {getattr(cfg, key)!r} {why}")
+        setattr(cfg, key, ascii_domain(getattr(cfg, key).strip()))
     d.done()
 
     if "smtp_in" in data:

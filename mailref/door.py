@@ -10,6 +10,7 @@ import logging
 import random
 from dataclasses import dataclass, field
 from datetime import datetime
+from html import escape as html_escape
 from typing import Any
 
 from sqlalchemy import insert, select
@@ -100,21 +101,30 @@ def apply(session: Session, game: Game, action: dict[str, Any], source: Source, 
         game.state = state
         wake = variant.wakeups(state, now)
         game.next_wakeup = min(wake) if wake else None
+    # SPEC §2.6: the author of a command gets one mail for it. Whatever it causes that would
+    # reach the author too (an announcement, the results with their map, the GM's digest when
+    # the GM is the author) goes to the others only and is carried by the ack, pictures included.
     author = author_addresses(state, action, source) if source.reply_to and ctx.reply_kind == "ack" else set()
-    told = []
-    for out in ctx.out:
-        fold = bool(author) and out.to != "gm" and not (out.images or out.attachments) and bool(
-            author & set(recipients(state, out.to, settings)))
+    told, folded = [], []
+    alerts = [Outgoing("alert", "gm", f"Alert: {state['name']}", "alert.txt", {"game": state, "lines": [line]})
+              for line in ctx.alerts]
+    for out in ctx.out + alerts:
+        fold = bool(author) and bool(author & {a.lower() for a in recipients(state, out.to, settings)})
         body = queue(session, settings, game, state, out, now, exclude=author if fold else set())
         if fold:
-            told.append({"subject": game_subject(state, out.subject), "body": body.split("\n-- \n")[0].strip("\n")})
-    for line in ctx.alerts:
-        queue(session, settings, game, state, Outgoing("alert", "gm", f"Alert: {state['name']}", "alert.txt",
-                                                       {"game": state, "lines": [line]}), now)
+            folded.append(out)
+            told.append({"subject": game_subject(state, out.subject), "body": body.split("\n-- \n")[0].strip("\n"),
+                         "who": "the GM was" if out.to == "gm" else "the players were"})
     if source.reply_to:
         vars_ = {"lines": _lines_read(action) + ctx.ack_lines, "subject": source.subject, "game": state, "told": told,
                  **ctx.reply_vars}
-        queue_reply(session, settings, game.slug, source, now, ctx.reply_kind, ctx.reply_template, vars_)
+        if not queue_reply(session, settings, game.slug, source, now, ctx.reply_kind, ctx.reply_template, vars_,
+                           folded) and folded:
+            # No ack went (the day's allowance is spent, an unusable reply address): the
+            # author still gets what everybody else got.
+            for out in folded:
+                others = {a.lower() for a in recipients(state, out.to, settings)} - author
+                queue(session, settings, game, state, out, now, exclude=others)
     return Outcome(True, ctx.ack_lines, changed=not read_only)
 
 
@@ -231,9 +241,11 @@ def _add(session: Session, slug: str | None, kind: str, addr: str, msg, now: dat
 
 
 def queue_reply(session: Session, settings: Settings, slug: str | None, source: Source, now: datetime,
-                kind: str, template: str, vars: dict[str, Any]) -> bool:
+                kind: str, template: str, vars: dict[str, Any], folded: list[Outgoing] | tuple = ()) -> bool:
     """The one reply to a command, within the sender's daily allowance (SPEC §2.2): past it,
-    one notice and then silence until the next UTC day."""
+    one notice and then silence until the next UTC day. FOLDED: the mail to players the reply
+    carries (apply), whose pictures it carries too. False when the reply asked for was not
+    queued (the quota notice instead, or nothing)."""
     addr = source.reply_to
     if _undeliverable(addr, kind, slug):
         return False
@@ -246,17 +258,34 @@ def queue_reply(session: Session, settings: Settings, slug: str | None, source: 
         count = max(count, count_reply(session, who, day))
     if count > settings.replies_per_day + 1:
         return False
-    if count == settings.replies_per_day + 1:
-        kind, template = "error", "quota.txt"
+    quota = count == settings.replies_per_day + 1
+    if quota:
+        kind, template, folded = "error", "quota.txt", ()
         vars = {"limit": settings.replies_per_day, "game": vars.get("game") or {}}
     subject = source.subject if source.subject.lower().startswith("re:") else f"Re: {source.subject or '(no subject)'}"
     state = vars.get("game") if slug and isinstance(vars.get("game"), dict) else None
     body = render(template, **{**_page(settings, slug), "now": now, **vars})
+    html, inline, attachments = _carried_pictures(body, folded) if any(o.images or o.attachments for o in folded) \
+        else (None, None, None)
     msg = compose(sender=sender(state, settings), to=addr, subject=game_subject(state, subject), body=body, kind=kind,
                   game=slug, now=now, reply=True, in_reply_to=source.message_id, references=source.references,
-                  loop=settings.from_address)
+                  loop=settings.from_address, html=html, inline=inline, attachments=attachments)
     _add(session, slug, kind, addr, msg, now, source.inbox_id)
-    return True
+    return not quota
+
+
+def _carried_pictures(body: str, folded: list[Outgoing] | tuple) -> tuple[str | None, list, list]:
+    """The pictures of the mail an ack carries: each inline PNG shown under the ack's text in
+    an HTML alternative, each SVG (and any other attachment) attached, as in the mail itself."""
+    inline, attachments, imgs = [], [], ""
+    for out in folded:
+        i, a = pictures(out)
+        inline += i
+        attachments += a
+        imgs += "".join(f'<p><img src="cid:{cid}" alt="{html_escape(out.subject)}"></p>' for cid, *_ in i)
+    if not inline:
+        return None, None, attachments
+    return f"<html><body><pre>{html_escape(body)}</pre>{imgs}</body></html>", inline, attachments
 
 
 def create_game(session: Session, slug: str, variant: str, address: str, name: str | None, gm: str | None,

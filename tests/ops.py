@@ -23,12 +23,13 @@ from dovecot import free_port
 class CountingSink:
     """An SMTP relay that keeps every mail and counts deliveries per Message-ID."""
 
-    def __init__(self, delay: float = 0.0, on_data=None):
+    def __init__(self, delay: float = 0.0, on_data=None, smtputf8: bool = True):
         self.delay, self.on_data = delay, on_data
         self.mails: list[tuple[list[str], bytes]] = []
         self.sessions = 0
         self.lock = threading.Lock()
-        self.controller = Controller(self, hostname="127.0.0.1", port=free_port())
+        # SMTPUTF8 offered as aiosmtpd's Controller (and Postfix) does by default; False: an older relay.
+        self.controller = Controller(self, hostname="127.0.0.1", port=free_port(), enable_SMTPUTF8=smtputf8)
         self.port = self.controller.port
 
     async def handle_EHLO(self, server, session, envelope, hostname, responses):

@@ -3,6 +3,10 @@ with its default limits (data size, 998 octets + CRLF a line) plus a conformance
 a relay would not do for us (CRLF only, Date, Message-ID, MIME-Version, a transfer encoding
 for every 8-bit body, parseable by `email.policy.default` without defects).
 
+Like a real relay with `enable_SMTPUTF8=True` (Postfix's smtputf8_enable, the default), it
+offers SMTPUTF8: a mail to an address whose local part is not ASCII is passed with it, and
+only such a mail may carry UTF-8 headers (RFC 6532); any other 8-bit header is refused.
+
 The autouse fixture in conftest.py collects, after each test, the outbox rows of every store
 the test opened in this process, every SQLite file and every Maildir under its tmp_path (what
 CLI and daemon subprocesses wrote), and passes them over ONE SMTP connection. A mail that
@@ -11,7 +15,9 @@ fails fails the test that caused it."""
 from __future__ import annotations
 
 import email
+import email.errors
 import email.policy
+import email.utils
 import hashlib
 import mailbox
 import smtplib
@@ -46,7 +52,7 @@ class Relay:
     def start(cls) -> Relay:
         sink = _Sink()
         # Default limits on purpose: data_size_limit 32 MiB, line_length_limit 1001.
-        c = Controller(sink, hostname="127.0.0.1", port=free_port())
+        c = Controller(sink, hostname="127.0.0.1", port=free_port(), enable_SMTPUTF8=True)
         c.start()
         return cls(c, sink)
 
@@ -67,8 +73,11 @@ class Relay:
             return problems
         with smtplib.SMTP(self.controller.hostname, self.controller.port, timeout=30) as smtp:
             for label, raw in todo:
+                to, options = "player@players.example", []
+                if needs_smtputf8(raw):
+                    to, options = _to(raw), ["SMTPUTF8"]
                 try:
-                    refused = smtp.sendmail("referee@ref.example", ["player@players.example"], raw)
+                    refused = smtp.sendmail("referee@ref.example", [to], raw, mail_options=options)
                     if refused:
                         problems.append(f"{label}: relay refused recipients {refused}")
                 except smtplib.SMTPResponseException as e:
@@ -86,13 +95,25 @@ def conformance(raw: bytes) -> list[str]:
     long = [i for i, ln in enumerate(lines, 1) if len(ln) > MAX_LINE]
     if long:
         out.append(f"line {long[0]} is {len(lines[long[0] - 1])} octets (at most {MAX_LINE})")
-    msg = email.message_from_bytes(raw, policy=email.policy.default)
+    harmless: tuple[type, ...] = ()
+    if needs_smtputf8(raw):
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return out + ["8-bit headers that are not UTF-8"]
+        if _to(raw).partition("@")[0].isascii():
+            return out + ["UTF-8 headers (RFC 6532) in a mail to an ASCII address, which needs no SMTPUTF8"]
+        msg = email.message_from_string(text, policy=email.policy.SMTPUTF8)
+        harmless = (email.errors.NonASCIILocalPartDefect,)  # what RFC 6532 allows
+    else:
+        msg = email.message_from_bytes(raw, policy=email.policy.default)
     for h in ("Date", "Message-ID", "MIME-Version", "From", "To", "Subject"):
         if msg[h] is None:
             out.append(f"no {h} header")
     for name, value in msg.items():
         for d in getattr(value, "defects", ()):
-            out.append(f"header {name}: {type(d).__name__}")
+            if not isinstance(d, harmless):
+                out.append(f"header {name}: {type(d).__name__}")
     for part in msg.walk():
         out += [f"{part.get_content_type()}: {type(d).__name__}" for d in part.defects]
         if part.is_multipart():
@@ -104,6 +125,17 @@ def conformance(raw: bytes) -> list[str]:
         if cte not in ("7bit", "quoted-printable", "base64", "8bit"):
             out.append(f"{part.get_content_type()}: Content-Transfer-Encoding {cte}")
     return out
+
+
+def needs_smtputf8(raw: bytes) -> bool:
+    """8-bit octets in the header section: a mail that can only travel with SMTPUTF8."""
+    end = raw.find(b"\r\n\r\n")
+    return not raw[: end if end >= 0 else len(raw)].isascii()
+
+
+def _to(raw: bytes) -> str:
+    msg = email.message_from_string(raw.decode("utf-8", "replace"), policy=email.policy.compat32)
+    return email.utils.parseaddr(msg["To"] or "")[1]
 
 
 def outbox_rows(url_or_path) -> list[tuple[str, bytes]]:

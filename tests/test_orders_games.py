@@ -39,16 +39,23 @@ def test_four_player_eire_game_by_mail_to_communion(referee, clock):
         {"Finn": "<p>Onwards! <b>Attack Bréifne with 25 Grain</b></p>"},
         {"Finn": "<p><strong>Attack Emain with 25 Grain</strong> and <b>Defend Ardagh with 5 Grain</b></p>"},
     ]
+    box = Outbox(referee)
     for turn, plan in enumerate(plans, 1):
         assert referee.state("eire")["turn"]["number"] == turn
+        box.new()
         send(referee, "Finn", EIRE, "[Orders]", "see HTML", html=plan["Finn"])
         assert "OK   " in Outbox.body(replies(referee, "Finn")[-1])
         assert referee.state("eire")["orders"]["Finn"]  # kept, and private: nobody else was mailed them
-        assert not any("Attack" in Outbox.body(m) for m in Outbox(referee).all()
-                       if m["To"] != addr("Finn") and m["X-Mailref-Kind"] != "results")
+        assert [m["To"] for m in box.new()] == [addr("Finn")]
         send(referee, "Maeve", EIRE, "[Orders]", "My move: **Defend Donal with 5 Grain**")
         send(referee, "Oisin", EIRE, "[Orders]", "[b]Invest 5 Grain in Llanc[/b]")
+        box.new()
         send(referee, "Bran", EIRE, "[Orders]", "*Defend Tara with 3 Grain*")
+        # Bran's orders resolve the turn: one mail for them, the ack carrying the results and the map
+        (ack,) = [m for m in box.new() if m["To"] == addr("Bran")]
+        assert ack["X-Mailref-Kind"] == "ack" and f"Results of turn {turn}" in Outbox.body(ack)
+        assert [p.get_content_type() for p in ack.walk() if p.get_content_maintype() == "image"] == \
+            ["image/png", "image/svg+xml"]
         clock.advance(hours=1)
     state = referee.state("eire")
     assert state["status"] == "ended" and state["winners"] == ["Finn"]

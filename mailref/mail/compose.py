@@ -88,8 +88,11 @@ def compose(*, sender: str, to: str, subject: str, body: str, kind: str, game: s
             mixed.attach(part)
         msg = mixed
     msg["From"] = _from(sender)
-    msg["To"] = header_safe(to)
-    msg["Subject"] = _h(header_safe(subject))
+    to = header_safe(to)
+    msg["To"] = to
+    # A non-ASCII local part travels with SMTPUTF8, its headers UTF-8 as written (RFC 6532):
+    # the subject raw too (an encoded word would do, but UTF-8 is what such a reader expects).
+    msg["Subject"] = header_safe(subject) if not to.isascii() else _h(header_safe(subject))
     msg["Date"] = email.utils.format_datetime(now)
     address = email.utils.parseaddr(sender)[1] or sender
     domain = address.rpartition("@")[2] or "localhost"
@@ -107,6 +110,9 @@ def compose(*, sender: str, to: str, subject: str, body: str, kind: str, game: s
 
 
 _WIRE = email.policy.compat32.clone(linesep="\r\n", max_line_length=78)
+# Only for mail to an address with a non-ASCII local part, which goes with SMTPUTF8 anyway:
+# compat32 would write its To header as an encoded word, which is no address at all.
+_WIRE_UTF8 = email.policy.SMTPUTF8.clone(linesep="\r\n", max_line_length=78)
 
 
 def wire(msg: Message) -> bytes:
@@ -115,4 +121,5 @@ def wire(msg: Message) -> bytes:
     for part in msg.walk():
         if part is not msg and "MIME-Version" in part:
             del part["MIME-Version"]
-    return msg.as_bytes(policy=_WIRE)
+    to = msg["To"]
+    return msg.as_bytes(policy=_WIRE if to is None or str(to).isascii() else _WIRE_UTF8)

@@ -149,8 +149,13 @@ class Deliverer:
                     return self._unsent(rows, results, f"relay {r.host}:{r.port} refused the login: {e.smtp_code} {_text(e.smtp_error)}")
                 except (OSError, smtplib.SMTPException) as e:
                     return self._unsent(rows, results, f"relay {r.host}:{r.port} unreachable: {e}")
+            utf8 = _needs_smtputf8(row)
+            if utf8 and not _offers_smtputf8(smtp):
+                results[row.id] = Result(_NO_SMTPUTF8.format(relay=f"{r.host}:{r.port}", to=", ".join(row.recipients)),
+                                         permanent=True)
+                continue
             try:
-                smtp.sendmail(self.sender, row.recipients, row.raw)
+                smtp.sendmail(self.sender, row.recipients, row.raw, mail_options=["SMTPUTF8"] if utf8 else ())
                 results[row.id] = Result()
                 self._sent_now(row)
                 continue
@@ -359,8 +364,12 @@ class Deliverer:
     def _queue_alert(self, s, slug: str | None, now: datetime, subject: str, lines: list[str]) -> None:
         from mailref.door import Settings, queue
         from mailref.engine.context import Outgoing
+        from mailref.store import Game
 
-        queue(s, Settings(self.sender, self.admin), None, {"slug": slug, "gm": None, "players": []},
+        # The game's GM, who can act on it (tell the player, set another address); else the admin.
+        game = s.scalar(select(Game).where(Game.slug == slug)) if slug else None
+        gm = game.state.get("gm") if game is not None else None
+        queue(s, Settings(self.sender, self.admin), None, {"slug": slug, "gm": gm, "players": []},
               Outgoing("alert", "gm", subject, "alert.txt", {"game": {}, "lines": lines}), now)
 
     def _alert_directly(self, now: datetime, lines: list[str]) -> None:
@@ -374,6 +383,24 @@ class Deliverer:
         res = self._transport([row])[0]
         if res.error:
             log.error("outbox: the alert to %s could not be sent either: %s", self.admin, res.error)
+
+
+_NO_SMTPUTF8 = ("the relay {relay} does not offer SMTPUTF8, which mail to {to} needs (the part before the @ "
+                "is not ASCII); a relay with SMTPUTF8 (Postfix smtputf8_enable, Exim, most providers) delivers it")
+
+
+def _needs_smtputf8(row: OutboxMessage) -> bool:
+    """A non-ASCII local part in a recipient, or UTF-8 headers (RFC 6532) written for one."""
+    head = row.raw[:row.raw.find(b"\r\n\r\n")]
+    return not head.isascii() or any(address.needs_smtputf8(a) for a in row.recipients)
+
+
+def _offers_smtputf8(smtp: smtplib.SMTP) -> bool:
+    try:
+        smtp.ehlo_or_helo_if_needed()
+    except (OSError, smtplib.SMTPException):
+        return True  # let sendmail meet the broken connection and say so
+    return smtp.has_extn("smtputf8")
 
 
 def _text(value: bytes | str) -> str:
