@@ -108,6 +108,8 @@ def check_smtp_out(cfg: Config) -> Check:
         if r.username:
             smtp.login(r.username, r.password)
             steps.append(f"login as {r.username} ok")
+        steps.append("SMTPUTF8 offered" if smtp.has_extn("smtputf8") else
+                     "no SMTPUTF8: mail to addresses with a non-ASCII part before the @ will fail")
         return Check(True, what, ", ".join(steps))
     except smtplib.SMTPAuthenticationError as e:
         return Check(False, what, f"login refused: {e.smtp_code} {e.smtp_error.decode('utf-8', 'replace')}")

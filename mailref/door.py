@@ -217,6 +217,8 @@ def queue(session: Session, settings: Settings, game: Game | None, state: dict, 
                                    **out.vars})
     inline, attachments = pictures(out)
     for addr in dict.fromkeys(recipients(state, out.to, settings)):
+        if not addr.isascii():
+            addr = address.ascii_domain(addr)  # a domain as DNS knows it; the local part may stay UTF-8
         if addr.lower() in exclude or _undeliverable(addr, out.kind, state.get("slug")):
             continue
         msg = compose(sender=sender(state, settings), to=addr, subject=game_subject(state, out.subject), body=body,
@@ -247,6 +249,8 @@ def queue_reply(session: Session, settings: Settings, slug: str | None, source: 
     carries (apply), whose pictures it carries too. False when the reply asked for was not
     queued (the quota notice instead, or nothing)."""
     addr = source.reply_to
+    if addr and not addr.isascii():
+        addr = address.ascii_domain(addr)
     if _undeliverable(addr, kind, slug):
         return False
     day = now.strftime("%Y-%m-%d")

@@ -142,8 +142,11 @@ def test_addresses_are_checked_as_internationalised_addresses():
     assert problem("a@exa mple.org") and problem("a@[192.0.2.1]") and problem("a@-x-.org")
 
 
-def test_the_cli_takes_an_internationalised_player_address(tmp_path):
-    site = Site(tmp_path, smtp_in=False)
+def test_the_cli_takes_an_internationalised_player_address_and_check_tells_about_the_relay(tmp_path):
+    with CountingSink(smtputf8=False) as old:
+        site = Site(tmp_path, relay_port=old.port, smtp_in=False)
+        check = site.cli("check")
+    assert any("SMTP relay" in line and "no SMTPUTF8" in line for line in check.stdout.splitlines()), check.stdout
     assert site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode == 0
     r = site.cli("player", "add", "nomes", "Jürgen", JUERGEN)
     assert r.returncode == 0, r.stderr
