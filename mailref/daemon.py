@@ -161,10 +161,16 @@ class Daemon:
     async def deliver_now(self) -> None:
         """Deliver what is due, an outbox batch (one relay session) at a time."""
         try:
-            while sum(await asyncio.to_thread(self._locked, self.deliverer.deliver, utcnow())) >= SEND_BATCH:
+            while sum(await asyncio.to_thread(self._locked, self._deliver)) >= SEND_BATCH:
                 pass
         except Exception as e:
             self._failed("delivery", e)
+
+    def _deliver(self) -> tuple[int, int]:
+        # The time is read once the work lock is ours: the claims' leases run from it, and a
+        # time read before waiting for a batch in hand would give leases already run out, so
+        # another daemon would send the same rows at once.
+        return self.deliverer.deliver(utcnow())
 
     async def send_loop(self) -> None:
         while True:
