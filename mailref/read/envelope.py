@@ -52,10 +52,11 @@ def clean(value: object) -> str:
     if value is None:
         return ""
     s = str(value)
-    try:
-        s = str(make_header(decode_header(s)))
-    except Exception:
-        pass
+    if "=?" in s:  # only an encoded word needs decoding; without one, decoding returns S as it is
+        try:
+            s = str(make_header(decode_header(s)))
+        except Exception:
+            pass
     s = s.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
     return " ".join(s.replace("\x00", "").split())
 
