@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import copy
 import email.utils
-import json
 import logging
 import random
 from dataclasses import dataclass, field
@@ -27,7 +26,7 @@ from mailref.read.identity import normalise_address
 from mailref.read.names import name_keys
 from mailref.read.subject import game_label, with_game_label
 from mailref.render import render
-from mailref.store import ArchivedMatter, Game, JournalEntry, OutboxMessage
+from mailref.store import ArchivedMatter, Game, JournalEntry, OutboxMessage, fastjson
 from mailref.store.counters import count_reply
 
 log = logging.getLogger("mailref.door")
@@ -81,7 +80,7 @@ def apply(session: Session, game: Game, action: dict[str, Any], source: Source, 
     read_only = action["type"] in READ_ONLY
     # A JSON round trip copies plain game state several times faster than deepcopy; the hot
     # state is small (ended matters are archived), so this costs the same at every turn.
-    state = game.state if read_only else json.loads(json.dumps(game.state))
+    state = game.state if read_only else fastjson.copy(game.state)
     ctx = Ctx(now, rng=rng, facts=facts)
     try:
         variant.handle(state, action, ctx)
@@ -236,10 +235,15 @@ def _undeliverable(addr: str, kind: str, slug: str | None) -> bool:
     return why is not None
 
 
+# One Core INSERT per outgoing mail, built once: no ORM object, no flush of the unit of work.
+_OUTBOX_INSERT = insert(OutboxMessage.__table__)
+
+
 def _add(session: Session, slug: str | None, kind: str, addr: str, msg, now: datetime, inbox_id: int | None = None) -> None:
-    session.add(OutboxMessage(game_slug=slug, kind=kind, recipients=[addr], message_id=msg["Message-ID"],
-                              subject=str(msg["Subject"]), raw=wire(msg), status="queued",
-                              next_attempt_at=now, created_at=now, inbox_id=inbox_id))
+    session.execute(_OUTBOX_INSERT, {"game_slug": slug, "kind": kind, "recipients": [addr],
+                                     "message_id": msg["Message-ID"], "subject": str(msg["Subject"]),
+                                     "raw": wire(msg), "status": "queued", "next_attempt_at": now,
+                                     "created_at": now, "inbox_id": inbox_id})
 
 
 def queue_reply(session: Session, settings: Settings, slug: str | None, source: Source, now: datetime,

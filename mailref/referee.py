@@ -36,6 +36,9 @@ from mailref.testhooks import crash_point
 from mailref.timeutil import iso, utcnow
 
 log = logging.getLogger("mailref")
+# Built once; the initial state (only replay reads it) stays in the database.
+_GAME_FOR_UPDATE = (select(Game).options(defer(Game.initial)).where(Game.slug == bindparam("slug")).with_for_update()
+                    .execution_options(populate_existing=True))
 Clock = Callable[[], datetime]
 Incoming = tuple[bytes, str, str, "list[str] | None"]  # raw, source, mail_from, rcpt_to
 BATCH = 100                     # stored mails processed in one transaction (docs/decisions.md, "Batches")
@@ -198,7 +201,8 @@ class Referee:
         statuses: dict[int, str] = {}
         changed: dict[str, None] = {}  # the games touched, in order
         handled: list[tuple[InboxMessage, float]] = []  # for the log lines, once committed
-        with self.store() as s, s.begin():
+        # No autoflush: each mail's row is written when its savepoint is released, not before every query.
+        with self.store() as s, s.begin(), s.no_autoflush:
             mine = claim_mail(s, self.who, [i for i in ids if i in read])
             rows = {m.id: m for m in s.scalars(select(InboxMessage).where(InboxMessage.id.in_(mine))
                                                .options(defer(InboxMessage.raw))
@@ -270,8 +274,7 @@ class Referee:
         """The game SLUG, locked for the rest of the transaction; loaded once per batch."""
         locked = s.info.setdefault("games", {})
         if slug not in locked:
-            locked[slug] = s.execute(select(Game).where(Game.slug == slug).with_for_update()
-                                     .execution_options(populate_existing=True)).scalar_one()
+            locked[slug] = s.execute(_GAME_FOR_UPDATE, {"slug": slug}).scalar_one()
         return locked[slug]
 
     def _process(self, s, row: InboxMessage, now: datetime, env: Envelope | None = None,

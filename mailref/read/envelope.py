@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from email.header import decode_header, make_header
 from email.message import Message
+from functools import lru_cache
 
 from mailref.read.bold import bold_orders
 from mailref.read.html import html_texts
@@ -111,13 +112,20 @@ def body_parts(msg: Message) -> tuple[str | None, str | None, int]:
     return plain, html, attachments
 
 
-def _addresses(values: list[str]) -> list[str]:
-    out = []
+def _addresses(values: list) -> list[str]:
+    return list(_addresses_of(tuple(str(v) for v in values)))
+
+
+# Players' mail carries the same To and Cc lines again and again (the game's address), so each
+# distinct set of lines is parsed once, as From lines are (identity.py).
+@lru_cache(maxsize=4096)
+def _addresses_of(values: tuple[str, ...]) -> tuple[str, ...]:
+    out: list[str] = []
     for _name, addr in email.utils.getaddresses([clean(v) for v in values]):
         addr = addr.strip().strip("<>").lower()
         if "@" in addr and addr not in out:
             out.append(addr)
-    return out
+    return tuple(out)
 
 
 def _ids(value: str) -> list[str]:

@@ -11,6 +11,7 @@ from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
+from mailref.store import fastjson
 from mailref.store.models import (
     ArchivedMatter,
     Base,
@@ -91,7 +92,10 @@ def open_store(url: str, migrate: bool = True) -> Store:
         path = Path(url[len("sqlite:///"):])
         path.parent.mkdir(parents=True, exist_ok=True)
         repair_sqlite_companions(path)
-    engine = create_engine(url, future=True, pool_pre_ping=True)
+    # A server may drop a pooled connection (pre-ping finds out); a SQLite file cannot, and the
+    # ping was a statement per transaction, two per mail.
+    engine = create_engine(url, future=True, pool_pre_ping=not url.startswith("sqlite"),
+                           json_serializer=fastjson.dumps, json_deserializer=fastjson.loads)
     if engine.dialect.name == "sqlite":
         _sqlite_pragmas(engine)
     store = Store(engine)

@@ -1,18 +1,21 @@
 """Counters that several processes bump at once (SPEC §6): one atomic upsert, so two daemons
-answering the same sender never collide on inserting the same row."""
+answering the same sender never collide on inserting the same row.
+
+Written as SQL text, the same on SQLite (3.35+) and PostgreSQL: SQLAlchemy cannot cache the
+dialect `insert().on_conflict_do_update()` construct, and compiling it anew cost more than
+the rest of the quota check. A Core statement also skips the session's autoflush, so counting
+a reply never writes the state the command is still changing."""
 
 from __future__ import annotations
 
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from mailref.store.models import ReplyQuota
+_COUNT_REPLY = text("INSERT INTO reply_quota (sender, day, count) VALUES (:sender, :day, 1) "
+                    "ON CONFLICT (sender, day) DO UPDATE SET count = reply_quota.count + 1 "
+                    "RETURNING count")
 
 
 def count_reply(s: Session, sender: str, day: str) -> int:
     """Add one to SENDER's replies on DAY; returns the new count."""
-    insert = postgresql.insert if s.get_bind().dialect.name == "postgresql" else sqlite.insert
-    stmt = insert(ReplyQuota).values(sender=sender, day=day, count=1)
-    stmt = stmt.on_conflict_do_update(index_elements=["sender", "day"],
-                                      set_={"count": ReplyQuota.count + 1}).returning(ReplyQuota.count)
-    return s.scalar(stmt)
+    return s.execute(_COUNT_REPLY, {"sender": sender, "day": day}).scalar_one()
