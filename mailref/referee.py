@@ -265,10 +265,17 @@ class Referee:
         trace = "".join(traceback.format_exception(e))[-2000:]
         row.lease_until = None
         row.status, row.error, row.attempts = "failed", err + "\n" + trace, (row.attempts or 0) + 1
-        queue(s, self.settings, None, {"slug": row.game_slug, "gm": None, "name": "mailref", "players": []},
-              Outgoing("alert", "gm", f"Alert: message #{row.id} quarantined", "alert.txt",
-                       {"game": {}, "lines": [f"Message #{row.id} from {row.sender or row.mail_from or '?'} "
-                                              f"failed: {err}", f"Retry with: mailref mail reprocess {row.id}"]}), now)
+        try:
+            with s.begin_nested():  # an alert that cannot be queued must not hold up the rest of the batch
+                queue(s, self.settings, None, {"slug": row.game_slug, "gm": None, "name": "mailref", "players": []},
+                      Outgoing("alert", "gm", f"Alert: message #{row.id} quarantined", "alert.txt",
+                               {"game": {}, "lines": [f"Message #{row.id} from {row.sender or row.mail_from or '?'} "
+                                                      f"failed: {err}", f"Retry with: mailref mail reprocess {row.id}"]}),
+                      now)
+        except Exception as alert:
+            if is_store_fault(alert) and not isinstance(alert, OSError):
+                raise
+            log.error("the alert for message #%s could not be queued", row.id, exc_info=alert)
 
     def _game(self, s, slug: str) -> Game:
         """The game SLUG, locked for the rest of the transaction; loaded once per batch."""

@@ -56,6 +56,20 @@ def test_one_failing_mail_in_a_batch_is_quarantined_alone(referee):
     assert len(Outbox(referee).all()) == queued
 
 
+def test_a_failing_mail_whose_alert_cannot_be_queued_still_holds_up_nothing(referee, monkeypatch):
+    referee.create_game("nomes", "sidekick", G)
+    from mailref import referee as module
+    from mailref.handlers import REGISTRY
+
+    stored = referee.receive_many([(mail("alice@x.org", G, "[Join]", "Name: Alice"), "smtp", "", [G]),
+                                   (mail("alice@x.org", G, "[Status]"), "smtp", "", [G]),
+                                   (mail("bob@x.org", G, "[Join]", "Name: Bob"), "smtp", "", [G])])
+    monkeypatch.setattr(REGISTRY["status"], "fn", lambda env, view: 1 / 0)
+    monkeypatch.setattr(module, "queue", lambda *a, **kw: 1 / 0)  # and the GM's alert breaks too
+    assert list(referee.process_many([s.id for s in stored]).values()) == ["processed", "failed", "processed"]
+    assert [p["name"] for p in referee.state("nomes")["players"]] == ["Alice", "Bob"]
+
+
 def test_a_store_fault_mid_batch_leaves_the_whole_batch_waiting(referee, monkeypatch):
     referee.create_game("nomes", "sidekick", G)
     stored = referee.receive_many([(mail(f"{p}@x.org", G, "[Join]", f"Name: {p.title()}"), "smtp", "", [G])
