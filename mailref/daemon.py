@@ -53,7 +53,8 @@ class Daemon:
         self.stopping = asyncio.Event()
         self.kick = asyncio.Event()
         self.loop: asyncio.AbstractEventLoop | None = None
-        self.scheduled: dict[str, datetime | None] = {}
+        self.scheduled: datetime | None = None  # the deadline the one timer is set for
+        self.firing = False
         self.faults = FaultLog(log)
 
     def poke(self) -> None:
@@ -182,33 +183,50 @@ class Daemon:
         due = await asyncio.to_thread(self.referee.due_games)
         if due:
             log.info("reconciling missed deadlines of %s", ", ".join(due))
-        for slug in due:
-            await asyncio.to_thread(self._locked, self.referee.tick, slug)
+        await self.tick_each(due)
+
+    async def tick_each(self, slugs: list[str]) -> None:
+        """One game's deadline at a time: mail is taken up in between, and a SIGTERM does not
+        wait for thousands of games."""
+        for slug in slugs:
+            if self.stopping.is_set():
+                return
+            try:
+                await asyncio.to_thread(self._locked, self.referee.tick, slug)
+            except Exception as e:
+                self._failed(f"timer of {slug}", e)
 
     async def sync_timers(self, scheduler: AsyncIOScheduler) -> None:
+        """ONE timer, at the earliest deadline of all games. One job per game made 10,000 idle
+        games 10,000 jobs, each waking APScheduler through the loop's self-pipe: the pipe
+        filled, and a SIGTERM arriving then was lost (the daemon never stopped)."""
+        if self.firing:
+            return  # fire() goes through every game due; the timer is set again after it
         try:
-            wakeups = await asyncio.to_thread(self.referee.next_wakeups)
+            at = await asyncio.to_thread(self.referee.earliest_wakeup)
         except Exception as e:
             self._failed("reading deadlines", e)
             return
-        for slug, at in wakeups.items():
-            if self.scheduled.get(slug) == at and scheduler.get_job(f"wake:{slug}"):
-                continue
-            self.scheduled[slug] = at
-            if at is None:
-                if scheduler.get_job(f"wake:{slug}"):
-                    scheduler.remove_job(f"wake:{slug}")
-                continue
-            scheduler.add_job(self.fire, "date", run_date=max(at, utcnow()), args=[slug], id=f"wake:{slug}",
-                              replace_existing=True, misfire_grace_time=None, coalesce=True)
-
-    async def fire(self, slug: str) -> None:
-        try:
-            await asyncio.to_thread(self._locked, self.referee.tick, slug)
-            self.scheduled.pop(slug, None)
-        except Exception as e:
-            self._failed(f"timer of {slug}", e)
+        if self.scheduled == at and (at is None or scheduler.get_job("wake")):
             return
+        self.scheduled = at
+        if at is None:
+            if scheduler.get_job("wake"):
+                scheduler.remove_job("wake")
+            return
+        scheduler.add_job(self.fire, "date", run_date=max(at, utcnow()), id="wake", replace_existing=True,
+                          misfire_grace_time=None, coalesce=True)
+
+    async def fire(self) -> None:
+        """Every game due now, earliest first; the next sync schedules the next deadline."""
+        self.firing = True
+        try:
+            await self.tick_each(await asyncio.to_thread(self.referee.due_games))
+        except Exception as e:
+            self._failed("reading deadlines", e)
+            return
+        finally:
+            self.firing, self.scheduled = False, None
         await self.deliver_now()
 
 

@@ -5,6 +5,9 @@ hot state after eight days into archived rows, which `game show --json`, the ful
 from __future__ import annotations
 
 import json
+import os
+import signal
+import socket
 import subprocess
 import sys
 
@@ -101,3 +104,49 @@ def test_read_only_commands_neither_journal_nor_rewrite(referee, clock, outbox):
         after = (s.query(JournalEntry).count(), s.query(Game).one().version,
                  s.execute(Game.__table__.select()).one().state)
     assert after == before
+
+
+def test_sigterm_stops_a_daemon_with_thousands_of_games_promptly(database_url, tmp_path):
+    """2,000 games, each with a deadline: the daemon keeps one timer (at the earliest), so it
+    starts, says READY and stops on SIGTERM at once. With a timer per game, the jobs' wake-ups
+    filled the event loop's self-pipe and a SIGTERM arriving then was lost for good."""
+    from datetime import timedelta
+
+    from sqlalchemy import insert
+
+    from mailref.door import create_game
+    from mailref.store import open_store
+    from mailref.timeutil import utcnow
+
+    store = open_store(database_url)  # not a test referee: 2,000 idle games teach replay nothing
+    soon = utcnow() + timedelta(days=30)  # never due during the test, whatever the date
+    with store() as s, s.begin():
+        g = create_game(s, "g0", "sidekick", "g0@ref.example", None, None, "UTC", {}, utcnow())
+        g.next_wakeup = soon
+        rows = []
+        for i in range(1, 2000):
+            state = dict(g.state, slug=f"g{i}", address=f"g{i}@ref.example")
+            rows.append({"slug": f"g{i}", "variant": "sidekick", "address": f"g{i}@ref.example", "state": state,
+                         "initial": state, "version": 0, "next_wakeup": soon + timedelta(minutes=i),
+                         "created_at": g.created_at})
+        s.execute(insert(Game), rows)
+    store.dispose()
+    (tmp_path / "mailref.toml").write_text(f'[daemon]\ndatabase = "{database_url}"\n[outbox]\nmaildir = "var/outbox"\n')
+    notify = tmp_path / "notify.sock"
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(str(notify))
+    sock.settimeout(120)
+    env = {k: v for k, v in os.environ.items() if k != "MAILREF_CONFIG"}
+    proc = subprocess.Popen([sys.executable, "-m", "mailref", "serve"], cwd=tmp_path,
+                            env={**env, "NOTIFY_SOCKET": str(notify)}, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+    try:
+        assert sock.recv(100) == b"READY=1"
+        proc.send_signal(signal.SIGTERM)  # at once: the moment the timers are being set
+        assert proc.wait(60) == 0, proc.stderr.read()
+        assert sock.recv(100) == b"STOPPING=1"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        sock.close()
