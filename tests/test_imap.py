@@ -210,3 +210,35 @@ def test_one_move_per_folder_files_a_batch(referee, dovecot, box):
     assert sorted((len(u), t) for u, t in moves) == [(2, f"{folder}-rejected"), (6, f"{folder}-done")]
     assert (count(c, folder), count(c, f"{folder}-done"), count(c, f"{folder}-rejected")) == (0, 6, 2)
     assert len([m for m in Outbox(referee).all() if m["X-Mailref-Kind"] == "help"]) == 6
+
+
+def test_mail_arriving_while_the_poller_files_is_not_left_for_the_next_one(referee, dovecot, box):
+    """Dovecot tells of a new message once, in the answer to whatever command is running (a
+    FETCH, a MOVE) when it lands: a message appended mid-drain must be drained before IDLE,
+    not wait until some later mail or the IDLE renewal (9 minutes) wakes the poller."""
+    import threading
+
+    folder, c = box
+    referee.create_game("nomes", "sidekick", G)
+    poller = Poller(imap_cfg(dovecot, folder, idle=True), referee)
+    process, appended, sender = poller.process, [], dovecot.client()  # a connection of its own (thread)
+
+    def process_then_more_mail(arg):
+        if not appended:  # B lands while A is in hand, after the drain's SEARCH
+            appended.append(sender.append(folder, mail("bob@x.org", G, "[Help]")))
+        return process(arg)
+
+    poller.process = process_then_more_mail
+    c.append(folder, mail("alice@x.org", G, "[Help]"))
+    thread = threading.Thread(target=poller.run, daemon=True)
+    thread.start()
+    try:
+        # Generous: without a second drain, B waits for the IDLE renewal, minutes away.
+        filed = lambda: c.folder_exists(f"{folder}-done") and count(c, f"{folder}-done") == 2  # noqa: E731
+        assert wait_for(filed, 60), "B was left in the folder"
+    finally:
+        poller.stop.set()
+        thread.join(30)
+        sender.logout()
+    helps = [m["To"] for m in Outbox(referee).all() if m["X-Mailref-Kind"] == "help"]
+    assert sorted(helps) == ["alice@x.org", "bob@x.org"]

@@ -30,6 +30,25 @@ BATCH = 100                     # messages fetched, stored, processed and filed 
 BATCH_BYTES = 32 * 1024 * 1024  # ...and at most this much mail of them in memory at once
 
 
+def _read_with_idling(c: IMAPClient) -> bool:
+    """Did the server send news with its "+ idling"? A message that landed just before IDLE
+    is told at once, often in the same packet; imaplib then reads it into its buffer with
+    the continuation line, where idle_check (which polls the socket) never sees it, and the
+    message would wait for the server's next word. Peeks without blocking."""
+    buffered = getattr(c._imap, "file", None)
+    sock = c.socket()
+    if buffered is None or not hasattr(buffered, "peek"):
+        return False
+    timeout = sock.gettimeout()
+    try:
+        sock.setblocking(False)
+        return bool(buffered.peek(1))
+    except OSError:  # nothing there (TLS says "want read")
+        return False
+    finally:
+        sock.settimeout(timeout)
+
+
 class Poller:
     def __init__(self, cfg: Imap, referee: Referee, max_size: int = 10 * 1024 * 1024,
                  on_stored: Callable[[], None] = lambda: None,
@@ -73,18 +92,27 @@ class Poller:
 
     def serve(self, c: IMAPClient) -> None:
         while not self.stop.is_set():
+            before = self._uidnext(c)
             self.drain(c)
+            # The server tells of a new message once, in the answer to whatever command runs
+            # when it lands (a SEARCH, a FETCH, a MOVE): one that landed during the pass gets
+            # no word in IDLE and would wait for the next mail. UIDNEXT moved: pass again.
+            if self._uidnext(c) != before:
+                continue
             if self.cfg.idle and c.has_capability("IDLE"):
                 c.idle()
                 try:
                     started = time.monotonic()
-                    while not self.stop.is_set() and time.monotonic() - started < IDLE_RENEW:
-                        if c.idle_check(timeout=1):
-                            break
+                    news = _read_with_idling(c)
+                    while not news and not self.stop.is_set() and time.monotonic() - started < IDLE_RENEW:
+                        news = bool(c.idle_check(timeout=1))
                 finally:
                     c.idle_done()
             else:
                 self.stop.wait(self.cfg.poll_interval.total_seconds())
+
+    def _uidnext(self, c: IMAPClient) -> int | None:
+        return c.select_folder(self.cfg.folder).get(b"UIDNEXT")
 
     # ---- one pass -----------------------------------------------------------------
     def drain(self, c: IMAPClient) -> int:
