@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, tzinfo
 from functools import lru_cache
 
 _PART = re.compile(r"(\d+)\s*([wdhms])", re.I)
@@ -75,19 +75,35 @@ def _ago(seconds: float) -> str:
 def when(value: datetime | str | None, zone: str = "UTC", now: datetime | None = None) -> str:
     """A time as people read it (SPEC §2.6), in the game's zone with UTC beside it when the zone
     differs, and how far off: "Sat 5 Dec 2026 10:00 UTC, in 4 days". JSON keeps ISO 8601."""
-    dt = parse_iso(value) if isinstance(value, str) else value
-    if dt is None:
+    if not value:
         return "none"
-    try:
-        from zoneinfo import ZoneInfo
-
-        local = dt.astimezone(ZoneInfo(zone or "UTC"))
-    except Exception:  # an unknown zone name: UTC rather than no answer
-        local = dt.astimezone(UTC)
-    utc = dt.astimezone(UTC)
-    text = f"{local:%a} {local.day} {local:%b %Y %H:%M} {local.tzname()}"
-    if local.utcoffset() != utc.utcoffset():
-        text += f" ({utc:%H:%M} UTC)"
+    text, dt = _absolute(value, zone or "UTC")
     if now is not None:
         text += f", {_ago((dt - now).total_seconds())}"
     return text
+
+
+_DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+@lru_cache(maxsize=64)
+def _zone(name: str) -> tzinfo:
+    from zoneinfo import ZoneInfo
+
+    try:
+        return ZoneInfo(name)
+    except Exception:  # an unknown zone name: UTC rather than no answer
+        return UTC
+
+
+@lru_cache(maxsize=4096)  # a game's few deadlines are written again and again (events, digests, replay)
+def _absolute(value: datetime | str, zone: str) -> tuple[str, datetime]:
+    dt = parse_iso(value) if isinstance(value, str) else value
+    local = dt.astimezone(_zone(zone))
+    text = (f"{_DAYS[local.weekday()]} {local.day} {_MONTHS[local.month - 1]} {local.year} "
+            f"{local.hour:02d}:{local.minute:02d} {local.tzname()}")
+    if local.utcoffset() != dt.astimezone(UTC).utcoffset():
+        utc = dt.astimezone(UTC)
+        text += f" ({utc.hour:02d}:{utc.minute:02d} UTC)"
+    return text, dt

@@ -53,11 +53,14 @@ def _history_hint(history: list[dict], ref: str) -> str:
 
 def apply_changes(rules: list[dict], changes: list[RuleChange], by: str, at: str,
                   history: list[dict] | None = None,
-                  whole_numbers: bool = False) -> tuple[list[dict], list[dict], list[str]]:
+                  whole_numbers: bool = False, dry: bool = False) -> tuple[list[dict], list[dict], list[str]]:
     """(new rules, history entries, diff lines). Raises RuleConflict naming the change.
-    New rule numbers are unique by value; WHOLE_NUMBERS (sidekick) refuses sub-rules."""
-    # Rule values are strings (a few hold a list): copy what may be nested, share the rest.
-    rules = [{k: copy.deepcopy(v) if isinstance(v, dict | list) else v for k, v in r.items()} for r in rules]
+    New rule numbers are unique by value; WHOLE_NUMBERS (sidekick) refuses sub-rules. A DRY
+    run's rules are thrown away: only the rule dicts (whose top-level keys change) are copied."""
+    if dry:
+        rules = [dict(r) for r in rules]
+    else:  # Rule values are strings (a few hold a list): copy what may be nested, share the rest.
+        rules = [{k: copy.deepcopy(v) if isinstance(v, dict | list) else v for k, v in r.items()} for r in rules]
     history = history or []
     entries: list[dict] = []
     diff: list[str] = []
@@ -103,7 +106,7 @@ def apply_changes(rules: list[dict], changes: list[RuleChange], by: str, at: str
 def check_changes(rules: list[dict], changes: list[RuleChange], history: list[dict] | None = None,
                   whole_numbers: bool = False) -> None:
     """Dry run: raises RuleConflict if the changes could not apply to RULES now."""
-    apply_changes(rules, changes, by="check", at="", history=history, whole_numbers=whole_numbers)
+    apply_changes(rules, changes, by="check", at="", history=history, whole_numbers=whole_numbers, dry=True)
 
 
 def changes_from(data: list[dict[str, Any]]) -> list[RuleChange]:
