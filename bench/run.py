@@ -1,22 +1,27 @@
 """mailref against the bare operations, in ONE run, as ratios (issue 14, SPEC §8).
 
-    .venv/bin/python bench/run.py [--n 1000] [--dsn postgresql+psycopg://...] [--only imap,smtp,...]
+    .venv/bin/python bench/run.py [--n 1000] [--postgres] [--dsn URL] [--only smtp,imap,...] [--turns 4000]
 
 Sections (root is needed for the private Dovecot; nothing here asserts):
+  smtp     N mails over one smtplib connection. Bare: a null aiosmtpd sink. mailref: the
+           daemon (`mailref serve`, its own process) until every reply reached the sink.
   imap     N `[Help]` mails from 100 senders in a private Dovecot folder. Bare: per message
            FETCH, parse (compat32), commit to SQLite, build one reply and send it over SMTP to
            a null sink, MOVE. mailref: the poller's drain, then the outbox delivered to the
            same sink.
-  smtp     N mails over one smtplib connection. Bare: a null aiosmtpd sink. mailref: the
-           daemon (`mailref serve`, its own process) until every reply reached the sink.
-  latency  reply latency p50/p95 through the daemon with IMAP IDLE (append -> reply at sink).
-  idle     start time (spawn -> sd_notify READY) and RSS of the daemon with 10,000 idle games.
-  turns    per-mail cost (a proposal and a vote by mail, through Referee.accept) at turn 10
-           and at turn 4,000 of a two-player Sidekick game, one day per turn.
-  replay   `mailref replay` speed over the turn-4,000 game's journal, in entries/s.
+  latency  reply latency p50/p95 through the daemon with IMAP IDLE (append -> reply at the
+           sink), one mail at a time. Bare: append -> EXISTS seen by a plain client in IDLE.
+  idle     start (spawn -> sd_notify READY), RSS and SIGTERM-to-exit of the daemon with
+           10,000 idle games.
+  turns    per-mail cost (a proposal and a vote by mail, through Referee.accept; wall and
+           CPU) at turn 10 and at turn 4,000 of a two-player Sidekick game, one day per turn
+           (the turns between are played through the door, without reading mail), then
+           `replay` over that game's journal: in this process, and `mailref replay` as a
+           process (start-up included).
 
-With --postgres (the suite's private cluster, tests/postgres.py) or --dsn URL (a database
-that is emptied first) the store sections (imap, turns, replay) also run on PostgreSQL.
+Every section runs on SQLite; with --postgres (the suite's private cluster, tests/postgres.py)
+or --dsn URL (a database that is emptied first) every section runs on PostgreSQL too (the
+daemon's database, or the store's). The end is the README's table, to paste as it is.
 """
 
 from __future__ import annotations
@@ -87,13 +92,13 @@ class Sink:
 PG = None  # a private PostgreSQL cluster (tests/postgres.py), when --postgres is given
 
 
-def fresh_store(url: str | None, tmp: Path):
-    """A new, empty store: a SQLite file in TMP, a fresh database of the private cluster
-    ("pg"), or the DSN's database emptied."""
+def fresh_url(url: str | None, tmp: Path) -> str:
+    """The URL of a new, empty database: a SQLite file in TMP, a fresh database of the private
+    cluster ("pg"), or the DSN's database emptied."""
     if url is None:
-        return open_store(f"sqlite:///{tmp}/mailref.sqlite3")
+        return f"sqlite:///{tmp}/mailref.sqlite3"
     if url == "pg":
-        return open_store(PG.url(PG.fresh_database()))
+        return PG.url(PG.fresh_database())
     from sqlalchemy import create_engine, text
 
     from mailref.store import Base
@@ -102,7 +107,20 @@ def fresh_store(url: str | None, tmp: Path):
     with eng.begin() as c:
         c.execute(text("DROP TABLE IF EXISTS alembic_version"))
     eng.dispose()
-    return open_store(url)
+    return url
+
+
+def fresh_store(url: str | None, tmp: Path):
+    return open_store(fresh_url(url, tmp))
+
+
+def daemon_db(url: str | None, tmp: Path) -> str | None:
+    """What a daemon's configuration names: None for SQLite (var/mailref.sqlite3 beside it)."""
+    return None if url is None else fresh_url(url, tmp)
+
+
+def store_name(url: str | None) -> str:
+    return "SQLite" if url is None else "PostgreSQL"
 
 
 def start_postgres():
@@ -183,7 +201,7 @@ def section_imap(d: Dovecot, n: int, urls: list[str | None]) -> None:
     c = d.client()
     with Sink() as sink, tempfile.TemporaryDirectory() as tmp:
         for url in urls:
-            tag = "PostgreSQL" if url else "SQLite"
+            tag = store_name(url)
             for f in ("bare", "ours"):
                 for name in (f, f + "-done", f + "-rej"):
                     if c.folder_exists(name):
@@ -228,10 +246,12 @@ class Daemon:
         self.sock_path = str(cfg.parent / "notify.sock")
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         self.sock.bind(self.sock_path)
+        self.log = cfg.parent / "daemon.log"
         self.started = time.perf_counter()
-        self.proc = subprocess.Popen([sys.executable, "-m", "mailref", "serve", "--config", str(cfg)],
-                                     env={**os.environ, "NOTIFY_SOCKET": self.sock_path, "MAILREF_LOG": "WARNING"},
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        with self.log.open("wb") as log:
+            self.proc = subprocess.Popen([sys.executable, "-m", "mailref", "serve", "--config", str(cfg)],
+                                         env={**os.environ, "NOTIFY_SOCKET": self.sock_path, "MAILREF_LOG": "WARNING"},
+                                         stdout=subprocess.DEVNULL, stderr=log)
 
     def ready(self, timeout: float = 300) -> float:
         self.sock.settimeout(timeout)
@@ -245,10 +265,22 @@ class Daemon:
                 return int(line.split()[1]) / 1024
         return 0.0
 
-    def stop(self) -> None:
+    def stop(self) -> float | None:
+        """SIGTERM; seconds until it exited, or None if it had not within 60 s (then killed)."""
+        t = time.perf_counter()
         self.proc.terminate()
-        self.proc.wait(60)
+        try:
+            self.proc.wait(60)
+            took: float | None = time.perf_counter() - t
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            took = None
         self.sock.close()
+        said = self.log.read_text(errors="replace").splitlines()
+        if said:  # warnings and errors only: anything here may explain a figure
+            print("  (the daemon said: " + " | ".join(said[:5])[:600] + ")")
+        return took
 
 
 def send_all(port: int, msgs: list[bytes]) -> float:
@@ -260,13 +292,18 @@ def send_all(port: int, msgs: list[bytes]) -> float:
     return time.perf_counter() - t
 
 
-def section_smtp(n: int) -> None:
+def section_smtp(n: int, urls: list[str | None]) -> None:
     msgs = corpus(n)
     with Sink() as sink:
         bare = n / send_all(sink.port, msgs)
+    for url in urls:
+        smtp_ingest(n, msgs, bare, url)
+
+
+def smtp_ingest(n: int, msgs: list[bytes], bare: float, url: str | None) -> None:
     with Sink() as sink, tempfile.TemporaryDirectory() as tmp:
         port = free_port()
-        cfg = write_config(Path(tmp), smtp_in=port, relay=sink.port)
+        cfg = write_config(Path(tmp), smtp_in=port, relay=sink.port, database=daemon_db(url, Path(tmp)))
         cli(cfg, "game", "create", "nomes", "--variant", "sidekick", "--address", G)
         d = Daemon(cfg)
         try:
@@ -281,37 +318,73 @@ def section_smtp(n: int) -> None:
     if sink.count < n:
         print(f"  (mailref SMTP: only {sink.count} replies of {n})")
     ours = n / secs
-    out("SMTP ingest until every reply is out (msg/s)", f"{ours:,.0f}", f"{bare:,.0f}", f"{ours / bare:.2f}", "≥ 0.7")
+    out(f"SMTP ingest until every reply is out, {store_name(url)} (msg/s)", f"{ours:,.0f}", f"{bare:,.0f}",
+        f"{ours / bare:.2f}", "≥ 0.7")
 
 
 # ---- latency with IDLE -------------------------------------------------------------------
 
-def section_latency(d: Dovecot, rounds: int = 40) -> None:
+def bare_idle(d: Dovecot, rounds: int) -> list[float]:
+    """The floor under any IDLE reply: append -> EXISTS seen by a plain client in IDLE
+    (Dovecot waits about half a second after a change before it notifies)."""
+    a, b = d.client(), d.client()
+    for name in ("idle-bare",):
+        if a.folder_exists(name):
+            a.delete_folder(name)
+        a.create_folder(name)
+    b.select_folder("idle-bare")
+    samples = []
+    for i in range(rounds):
+        b.idle()
+        time.sleep(0.05)
+        t = time.perf_counter()
+        a.append("idle-bare", mail(f"lat{i}@players.example", G, "[Help]"))
+        while not any(r[1] == b"EXISTS" for r in b.idle_check(timeout=30)) and time.perf_counter() - t < 30:
+            pass
+        samples.append(time.perf_counter() - t)
+        b.idle_done()
+    a.logout()
+    b.logout()
+    return samples
+
+
+def p50_p95(samples: list[float]) -> str:
+    return f"{statistics.median(samples) * 1000:,.0f} / {statistics.quantiles(samples, n=20)[18] * 1000:,.0f}"
+
+
+def section_latency(d: Dovecot, urls: list[str | None], rounds: int = 40) -> None:
+    """One mail at a time appended to the daemon's folder; the time until its reply reached
+    the sink. A reply missing after 30 s counts as 30 s, and is said."""
+    bare = bare_idle(d, rounds)
     c = d.client()
-    for name in ("lat", "lat-done", "lat-rej"):
-        if c.folder_exists(name):
-            c.delete_folder(name)
-    c.create_folder("lat")
-    with Sink() as sink, tempfile.TemporaryDirectory() as tmp:
-        cfg = write_config(Path(tmp), relay=sink.port, dovecot=d, folder="lat")
-        cli(cfg, "game", "create", "nomes", "--variant", "sidekick", "--address", G)
-        daemon = Daemon(cfg)
-        samples = []
-        try:
-            daemon.ready()
-            time.sleep(1.0)  # the poller is in IDLE
-            for i in range(rounds):
-                before = sink.count
-                t = time.perf_counter()
-                c.append("lat", mail(f"lat{i}@players.example", G, "[Help]"))
-                while sink.count == before and time.perf_counter() - t < 30:
-                    time.sleep(0.002)
-                samples.append(time.perf_counter() - t)
-        finally:
-            daemon.stop()
+    for url in urls:
+        for name in ("lat", "lat-done", "lat-rej"):
+            if c.folder_exists(name):
+                c.delete_folder(name)
+        c.create_folder("lat")
+        with Sink() as sink, tempfile.TemporaryDirectory() as tmp:
+            cfg = write_config(Path(tmp), relay=sink.port, dovecot=d, folder="lat", database=daemon_db(url, Path(tmp)))
+            cli(cfg, "game", "create", "nomes", "--variant", "sidekick", "--address", G)
+            daemon = Daemon(cfg)
+            samples, missing = [], 0
+            try:
+                daemon.ready()
+                time.sleep(1.0)  # the poller is in IDLE
+                for i in range(rounds):
+                    before = sink.count
+                    t = time.perf_counter()
+                    c.append("lat", mail(f"lat{i}@players.example", G, "[Help]"))
+                    while sink.count == before and time.perf_counter() - t < 30:
+                        time.sleep(0.002)
+                    missing += sink.count == before
+                    samples.append(time.perf_counter() - t)
+            finally:
+                daemon.stop()
+        if missing:
+            print(f"  ({missing} of {rounds} replies not at the sink within 30 s)")
+        out(f"reply latency with IMAP IDLE, {store_name(url)}, p50 / p95 (ms)", p50_p95(samples),
+            f"{p50_p95(bare)} (IDLE notice)", "", "p95 < 1 s")
     c.logout()
-    q = statistics.quantiles(samples, n=20)
-    out("reply latency with IDLE, p50 / p95 (ms)", f"{statistics.median(samples) * 1000:.0f} / {q[18] * 1000:.0f}")
 
 
 # ---- 10,000 idle games -------------------------------------------------------------------
@@ -323,10 +396,12 @@ def make_idle_games(cfg: Path, games: int) -> None:
     from mailref import config as config_mod
     from mailref.door import create_game
     from mailref.store import Game
+    from mailref.timeutil import utcnow
     c = config_mod.load(cfg)
     store = open_store(c.database)
     with store() as s, s.begin():
-        g = create_game(s, "g0", "sidekick", "g0@ref.example", None, None, "UTC", {}, Clock()())
+        # Created now, so their deadlines lie ahead whenever the bench runs: idle, not due.
+        g = create_game(s, "g0", "sidekick", "g0@ref.example", None, None, "UTC", {}, utcnow())
         rows = []
         for i in range(1, games):
             state = dict(g.state, slug=f"g{i}", address=f"g{i}@ref.example", name=f"g{i}")
@@ -340,20 +415,24 @@ def make_idle_games(cfg: Path, games: int) -> None:
     store.dispose()
 
 
-def section_idle_games(games: int = 10_000) -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        cfg = write_config(Path(tmp), smtp_in=free_port())
-        cli(cfg, "db", "upgrade")
-        make_idle_games(cfg, games)
-        d = Daemon(cfg)
-        try:
-            start = d.ready()
-            time.sleep(3.0)  # the timers of every game are scheduled
-            rss = d.rss_mb()
-        finally:
-            d.stop()
-    out(f"start to READY with {games:,} idle games (s)", f"{start:.2f}")
-    out(f"RSS with {games:,} idle games (MB)", f"{rss:.0f}")
+def section_idle_games(urls: list[str | None], games: int = 10_000) -> None:
+    for url in urls:
+        with tempfile.TemporaryDirectory() as tmp:
+            cfg = write_config(Path(tmp), smtp_in=free_port(), database=daemon_db(url, Path(tmp)))
+            cli(cfg, "db", "upgrade")
+            make_idle_games(cfg, games)
+            d = Daemon(cfg)
+            try:
+                start = d.ready()
+                time.sleep(3.0)  # settled: timers set, first sync passes done
+                rss = d.rss_mb()
+            finally:
+                stopped = d.stop()
+        tag = store_name(url)
+        out(f"start to READY, {games:,} idle games, {tag} (s)", f"{start:.2f}", "", "", "< 5 s")
+        out(f"RSS, {games:,} idle games, {tag} (MB)", f"{rss:.0f}", "", "", "< 200 MB")
+        out(f"SIGTERM to exit, {games:,} idle games, {tag} (s)", "did not stop in 60 s" if stopped is None
+            else f"{stopped:.2f}")
 
 
 # ---- cost per mail over a long game, and replay ------------------------------------------
@@ -398,9 +477,9 @@ def play(r: Referee, clock: Clock, turns: int) -> None:
                 done += 1
 
 
-def mail_cost(r: Referee, clock: Clock, turns: int = 20) -> float:
-    """Mean ms per mail of a proposal and a vote sent as mail, over TURNS turns."""
-    spent, mails = 0.0, 0
+def mail_cost(r: Referee, clock: Clock, turns: int = 20) -> tuple[float, float]:
+    """Mean ms per mail (wall, CPU) of a proposal and a vote sent as mail, over TURNS turns."""
+    wall, cpu, mails = 0.0, 0.0, 0
     for _ in range(turns):
         st = _hot(r)
         mover = st["turn"]["player"]
@@ -411,13 +490,14 @@ def mail_cost(r: Referee, clock: Clock, turns: int = 20) -> float:
         for who, subject, body in msgs:
             a = f"{who.lower()}@players.example"
             raw = mail(a, G, subject, body)
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.process_time()
             r.accept(raw, "smtp", a, [G])
-            spent += time.perf_counter() - t
+            wall += time.perf_counter() - t
+            cpu += time.process_time() - c
             mails += 1
         clock.advance(days=1)
         r.tick()
-    return spent / mails * 1000
+    return wall / mails * 1000, cpu / mails * 1000
 
 
 def _hot(r: Referee) -> dict:
@@ -428,15 +508,16 @@ def _hot(r: Referee) -> dict:
         return s.scalar(select(Game.state).where(Game.slug == "nomes"))
 
 
-def replay_rate(r: Referee) -> tuple[int, float]:
-    """What `mailref replay` does for one game, timed: load the journal, replay, compare."""
+def replay_rate(r: Referee) -> tuple[int, float, float]:
+    """What `mailref replay` does for one game (cli.cmd_replay's steps), timed in this process:
+    (entries, entries/s wall, entries/s CPU)."""
     from sqlalchemy import select
 
     from mailref.door import full_state
     from mailref.engine.archive import merge
     from mailref.engine.replay import differences, replay
     from mailref.store import Game, JournalEntry
-    t = time.perf_counter()
+    t, c = time.perf_counter(), time.process_time()
     with r.store() as s:
         g = s.scalar(select(Game).where(Game.slug == "nomes"))
         entries = s.execute(select(JournalEntry.action, JournalEntry.at, JournalEntry.draws)
@@ -444,15 +525,29 @@ def replay_rate(r: Referee) -> tuple[int, float]:
         cold: list = []
         rebuilt = replay(g.initial, entries, cold)
         diffs = differences(full_state(s, g), merge(rebuilt, cold))
-    secs = time.perf_counter() - t
+    wall, cpu = time.perf_counter() - t, time.process_time() - c
     if diffs:
         print("  (replay DIFFERS:", diffs[:3], ")")
-    return len(entries), len(entries) / secs
+    return len(entries), len(entries) / wall, len(entries) / cpu
+
+
+def replay_cli(r: Referee, tmp: Path) -> float:
+    """`mailref replay nomes` as an operator runs it, start-up included: seconds."""
+    cfg = tmp / "replay.toml"
+    url = r.store.engine.url.render_as_string(hide_password=False)
+    cfg.write_text(f'[daemon]\ndatabase = "{url}"\nfrom_address = "referee@ref.example"\n')
+    t = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "mailref", "--config", str(cfg), "replay", "nomes"],
+                          capture_output=True, text=True)
+    secs = time.perf_counter() - t
+    if done.returncode != 0:
+        print("  (mailref replay:", (done.stdout + done.stderr)[-300:], ")")
+    return secs
 
 
 def section_turns(urls: list[str | None], long: int = 4000) -> None:
     for url in urls:
-        tag = "PostgreSQL" if url else "SQLite"
+        tag = store_name(url)
         with tempfile.TemporaryDirectory() as tmp:
             clock = Clock()
             r = referee_on(fresh_store(url, Path(tmp)), clock)
@@ -463,10 +558,16 @@ def section_turns(urls: list[str | None], long: int = 4000) -> None:
             play(r, clock, long - 10 - 20)
             built = time.perf_counter() - t
             late = mail_cost(r, clock)
-            out(f"ms per mail at turn 10 / turn {long:,}, {tag}", f"{early:.1f} / {late:.1f}", "",
-                f"{late / early:.2f}", "≤ 1.5")
-            entries, rate = replay_rate(r)
-            out(f"replay, {tag} ({entries:,} journal entries)", f"{rate:,.0f}/s", "", "", "≥ 5,000/s")
+            out(f"ms per mail at turn 10 / turn {long:,}, {tag}, wall", f"{early[0]:.1f} / {late[0]:.1f}", "",
+                f"{late[0] / early[0]:.2f}", "≤ 1.5")
+            out(f"ms per mail at turn 10 / turn {long:,}, {tag}, CPU", f"{early[1]:.1f} / {late[1]:.1f}", "",
+                f"{late[1] / early[1]:.2f}", "≤ 1.5")
+            entries, wall, cpu = replay_rate(r)
+            out(f"replay {entries:,} journal entries, {tag}, entries/s wall / CPU", f"{wall:,.0f} / {cpu:,.0f}",
+                "", "", "≥ 5,000/s")
+            secs = replay_cli(r, Path(tmp))
+            out(f"`mailref replay` (process, start-up included), {tag}, entries/s", f"{entries / secs:,.0f}",
+                "", "", "≥ 5,000/s")
             print(f"  (built {long - 30} turns through the door in {built:.0f}s)")
             r.store.dispose()
 
@@ -476,8 +577,10 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=1000, help="mails per throughput section (default 1000)")
     ap.add_argument("--dsn", default=os.environ.get("MAILREF_BENCH_DSN"), help="also run the store sections on it")
     ap.add_argument("--postgres", action="store_true", help="also run the store sections on a private PostgreSQL")
-    ap.add_argument("--only", default="imap,smtp,latency,idle,turns", help="comma-separated sections")
-    ap.add_argument("--turns", type=int, default=4000)
+    ap.add_argument("--only", default="smtp,imap,latency,idle,turns",
+                    help="comma-separated sections (turns includes replay)")
+    ap.add_argument("--turns", type=int, default=4000, help="the long game's length (default 4000)")
+    ap.add_argument("--games", type=int, default=10_000, help="idle games (default 10000)")
     args = ap.parse_args()
     only = set(args.only.split(","))
     global PG
@@ -486,11 +589,12 @@ def main() -> None:
         PG = start_postgres()
         if PG:
             urls.append("pg")
-    print(f"mailref bench, N = {args.n}, Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, "
-          f"load {os.getloadavg()[0]:.1f}")
+    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    load = os.getloadavg()[0]
+    print(f"mailref bench, N = {args.n}, Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load {load:.1f}")
     print(f"  {'':<44} {'mailref':>22} {'bare':>22} {'ratio':>7} target")
     if "smtp" in only:
-        section_smtp(args.n)
+        section_smtp(args.n, urls)
     if {"imap", "latency"} & only:
         if os.geteuid() != 0:
             print("  IMAP sections need root for the private Dovecot: skipped")
@@ -500,17 +604,22 @@ def main() -> None:
                 if "imap" in only:
                     section_imap(d, args.n, urls)
                 if "latency" in only:
-                    section_latency(d)
+                    section_latency(d, urls)
             finally:
                 d.stop()
     if "idle" in only:
-        section_idle_games()
+        section_idle_games(urls, args.games)
     if "turns" in only:
         section_turns(urls, args.turns)
     if PG:
         PG.stop()
     print(f"\nmax RSS of the bench process {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
-    print("\n| measure | mailref | bare | ratio | target |\n|---|---:|---:|---:|---|")
+    # The README's table, to paste as it is.
+    command = " ".join(["bench/run.py", *sys.argv[1:]])
+    print(f"\n    .venv/bin/python {command}\n")
+    print(f"{started}, {os.cpu_count()} CPUs, load average {load:.1f} at the start and "
+          f"{os.getloadavg()[0]:.1f} at the end, N = {args.n}:\n")
+    print("| measure | mailref | bare operation | ratio | target (SPEC §8) |\n|---|---:|---:|---:|---|")
     for row in results:
         print("| " + " | ".join(row) + " |")
 
