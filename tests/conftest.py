@@ -68,7 +68,7 @@ def postgres():
 def database_url(request, tmp_path):
     """A fresh, migrated database of each kind: a SQLite file, or a PostgreSQL database."""
     if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path}/mailref.sqlite3"
+        yield helpers.migrated_sqlite(tmp_path / "mailref.sqlite3")
         return
     pg = request.getfixturevalue("postgres")
     name = pg.fresh_database()

@@ -118,6 +118,16 @@ namespace inbox {{
             except subprocess.TimeoutExpired:
                 self.proc.kill()
 
+    def imap_toml(self, folder: str | None = None, poll_interval: str = "1h", password: str = PASSWORD) -> str:
+        """The `[imap]` block of a mailref.toml that logs in here; with FOLDER, the daemon reads
+        it (IDLE, else every POLL_INTERVAL) and files into FOLDER-done and FOLDER-rejected."""
+        block = (f'[imap]\nhost = "127.0.0.1"\nport = {self.port}\nssl = false\n'
+                 f'username = "{USER}"\npassword = "{password}"\n')
+        if folder:
+            block += (f'folder = "{folder}"\nprocessed_folder = "{folder}-done"\n'
+                      f'rejected_folder = "{folder}-rejected"\nidle = true\npoll_interval = "{poll_interval}"\n')
+        return block
+
     def client(self):
         from imapclient import IMAPClient
 

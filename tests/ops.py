@@ -70,7 +70,8 @@ class Site:
                  database: str = "var/mailref.sqlite3"):
         self.root = root
         self.smtp_port = free_port() if smtp_in else None
-        toml = f'[daemon]\ndatabase = "sqlite:///{database}"\nfrom_address = "referee@ref.example"\n' \
+        url = database if "://" in database else f"sqlite:///{database}"  # a URL, or a file in ROOT
+        toml = f'[daemon]\ndatabase = "{url}"\nfrom_address = "referee@ref.example"\n' \
                f'admin_address = "gm@ref.example"\n'
         if smtp_in:
             toml += f'[smtp_in]\nhost = "127.0.0.1"\nport = {self.smtp_port}\n'

@@ -1,8 +1,9 @@
 """A private PostgreSQL cluster on loopback for the tests (SPEC §6), like tests/dovecot.py:
 `initdb` into a temp directory as the `postgres` user, its own free port, its unix socket
 inside the temp directory, durability off (a throwaway cluster needs no fsync). The host's
-own cluster and service are never touched. Each test gets a fresh database copied from a
-migrated template, which is much faster than migrating an empty one."""
+own cluster and service are never touched. Each test gets a database as the migrated
+template is: the previous test's emptied (TRUNCATE), or a copy of the template, both much
+faster than migrating an empty one."""
 
 from __future__ import annotations
 
@@ -93,11 +94,19 @@ class Postgres:
         return name
 
     def fresh_database(self) -> str:
+        """A database as the template is: a retired one emptied (TRUNCATE, ~0.04 s), else a new
+        copy of the template (CREATE DATABASE checkpoints: 0.15 s to 1 s on a busy machine)."""
+        if self.retired:
+            name = self.retired.pop()
+            self.empty(name)
+            return name
+        name = f"t{os.getpid()}_{next(self._names)}"
+        self.copy_template(name)
+        return name
+
+    def copy_template(self, name: str) -> None:
         import psycopg
 
-        while self.retired:
-            self.drop(self.retired.pop())
-        name = f"t{os.getpid()}_{next(self._names)}"
         create = f'CREATE DATABASE "{name}" TEMPLATE "{self.template}" STRATEGY FILE_COPY'
         try:
             self.execute(create)
@@ -106,11 +115,18 @@ class Postgres:
             # every store it opened) is closed first.
             self.execute(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{self.template}'")
             self.execute(create)
-        return name
+
+    def empty(self, name: str) -> None:
+        """NAME back to the template's state: what a test left connected is closed (as DROP …
+        WITH (FORCE) would), every table but alembic_version emptied, its ids restarted."""
+        self.execute(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'")
+        self.execute("DO $$ BEGIN EXECUTE (SELECT 'TRUNCATE ' || string_agg(format('%I', tablename), ', ')"
+                     " || ' RESTART IDENTITY CASCADE' FROM pg_tables WHERE schemaname = 'public'"
+                     " AND tablename <> 'alembic_version'); END $$", database=name)
 
     def retire(self, name: str) -> None:
-        """Drop NAME before the next test's database is made: the test's last teardowns (the
-        replay of every game it played) still read it."""
+        """NAME is emptied for the next test when it asks for a database, not now: the test's
+        last teardowns (the replay of every game it played) still read it."""
         self.retired.append(name)
 
     def drop(self, name: str) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -20,14 +21,23 @@ def run(cwd: Path, *args: str, stdin: str | None = None) -> subprocess.Completed
                           input=stdin, timeout=60, env={k: v for k, v in os.environ.items() if k != "MAILREF_CONFIG"})
 
 
-@pytest.fixture
-def site(tmp_path):
-    assert run(tmp_path, "init").returncode == 0
-    assert (tmp_path / "mailref.toml").exists()
-    assert run(tmp_path, "init").returncode == 1  # never overwrites
-    r = run(tmp_path, "game", "create", "nomes", "--variant", "sidekick", "--address", G, "--gm", "gm@x.org",
+@pytest.fixture(scope="module")
+def initialised(tmp_path_factory):
+    """`mailref init` and `game create` once for the module (each CLI run starts Python anew)."""
+    where = tmp_path_factory.mktemp("site")
+    assert run(where, "init").returncode == 0
+    assert (where / "mailref.toml").exists()
+    assert run(where, "init").returncode == 1  # never overwrites
+    r = run(where, "game", "create", "nomes", "--variant", "sidekick", "--address", G, "--gm", "gm@x.org",
             "--set", "turn_timeout=2d")
     assert r.returncode == 0, r.stderr
+    return where
+
+
+@pytest.fixture
+def site(tmp_path, initialised):
+    """A copy of that site for each test (its paths are relative to its mailref.toml)."""
+    shutil.copytree(initialised, tmp_path, dirs_exist_ok=True)
     return tmp_path
 
 

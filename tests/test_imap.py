@@ -13,8 +13,9 @@ import time
 from pathlib import Path
 
 import pytest
+from ops import Site
 
-from dovecot import PASSWORD, USER, free_port
+from dovecot import PASSWORD, USER
 from helpers import Outbox, mail, wait_for
 from helpers import maildir_mails as outbox_mails
 from mailref.config import Imap
@@ -101,35 +102,8 @@ def test_oversize_mail_is_answered_and_rejected(referee, dovecot, box):
 
 # ---- the daemon as a process ---------------------------------------------------------
 
-def write_config(tmp: Path, dovecot, folder: str, poll: str = "1h",
-                 database: str = "sqlite:///var/mailref.sqlite3") -> Path:
-    cfg = tmp / "mailref.toml"
-    cfg.write_text(f"""
-[daemon]
-database = "{database}"
-from_address = "referee@ref.example"
-admin_address = "gm@ref.example"
-
-[smtp_in]
-host = "127.0.0.1"
-port = {free_port()}
-
-[imap]
-host = "127.0.0.1"
-port = {dovecot.port}
-ssl = false
-username = "{USER}"
-password = "{PASSWORD}"
-folder = "{folder}"
-processed_folder = "{folder}-done"
-rejected_folder = "{folder}-rejected"
-idle = true
-poll_interval = "{poll}"
-
-[outbox]
-maildir = "var/outbox"
-""")
-    return cfg
+def write_config(tmp: Path, dovecot, folder: str, poll: str = "1h", database: str = "var/mailref.sqlite3") -> Path:
+    return Site(tmp, extra=dovecot.imap_toml(folder, poll), database=database).config
 
 
 def mailref(cfg: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:

@@ -130,11 +130,8 @@ def test_read_only_commands_never_create_a_database(tmp_path):
 
 
 def test_check_connects_to_each_server_it_names(tmp_path, dovecot):
-    from dovecot import PASSWORD, USER
-
     with CountingSink() as relay:
-        imap = f'[imap]\nhost = "127.0.0.1"\nport = {dovecot.port}\nssl = false\nusername = "{USER}"\n'
-        site = Site(tmp_path, relay_port=relay.port, extra=imap + f'password = "{PASSWORD}"\n')
+        site = Site(tmp_path, relay_port=relay.port, extra=dovecot.imap_toml())
         r = site.cli("check")
         assert r.returncode == 0, r.stdout + r.stderr
         lines = r.stdout.splitlines()
@@ -142,7 +139,7 @@ def test_check_connects_to_each_server_it_names(tmp_path, dovecot):
         assert any("IMAP" in line and "login ok" in line for line in lines)
         assert any("SMTP relay" in line and "EHLO ok" in line for line in lines)
         site = Site(tmp_path, relay_port=relay.port + 1 if relay.port < 65535 else 1,
-                    extra=imap + 'password = "wrong"\n')
+                    extra=dovecot.imap_toml(password="wrong"))
         r = site.cli("check")
     assert r.returncode == 1
     fails = [line for line in r.stdout.splitlines() if line.startswith("FAIL")]
