@@ -3,14 +3,12 @@ a ballot's ack quotes the line it read, and an Outlook Web reply's quoted `1 FOR
 
 from __future__ import annotations
 
-import smtplib
 from pathlib import Path
 
 import pytest
+from listener import listening, submit
 
-from dovecot import free_port
 from helpers import Outbox, assert_replays, mail
-from mailref.mail.smtp import Listener
 
 G = "nomes@ref.example"
 PLAYERS = ["alice", "bob", "carol"]
@@ -24,21 +22,16 @@ def addr(name: str) -> str:
 @pytest.fixture
 def game(referee):
     referee.create_game("nomes", "sidekick", G, gm="gm@ref.example")
-    port = free_port()
-    lst = Listener(referee, "127.0.0.1", port, 200_000, on_stored=referee.process_pending)
-    lst.start()
+    with listening(referee) as port:
+        def send(who: str, raw: bytes) -> None:
+            submit(port, addr(who), [G], raw)
 
-    def send(who: str, raw: bytes) -> None:
-        with smtplib.SMTP("127.0.0.1", port) as c:
-            c.sendmail(addr(who), [G], raw)
-
-    for p in PLAYERS:
-        send(p, mail(addr(p), G, "[Join]", f"Name: {p.title()}\n"))
-    mover = referee.state("nomes")["turn"]["player"]
-    send(mover.lower(), mail(addr(mover), G, "[Proposal] Daily dice", 'Enact rule 24 "Bonus":\nRoll a die.\n'))
-    voters = [p for p in PLAYERS if p != mover.lower()]
-    yield send, voters
-    lst.stop()
+        for p in PLAYERS:
+            send(p, mail(addr(p), G, "[Join]", f"Name: {p.title()}\n"))
+        mover = referee.state("nomes")["turn"]["player"]
+        send(mover.lower(), mail(addr(mover), G, "[Proposal] Daily dice", 'Enact rule 24 "Bonus":\nRoll a die.\n'))
+        voters = [p for p in PLAYERS if p != mover.lower()]
+        yield send, voters
     assert_replays(referee)
 
 

@@ -3,14 +3,12 @@ name, look-alike names and addresses, mail built to make the reading slow."""
 
 from __future__ import annotations
 
-import smtplib
 import time
 
 import pytest
+from listener import listening, submit
 
-from dovecot import free_port
 from helpers import Outbox, mail
-from mailref.mail.smtp import Listener
 from mailref.store import InboxMessage, OutboxMessage
 
 G = "nomes@ref.example"
@@ -27,16 +25,11 @@ def raw(headers: list[str], body: str = "hello") -> bytes:
 
 @pytest.fixture
 def smtp(referee):
-    port = free_port()
-    lst = Listener(referee, "127.0.0.1", port, 10_000_000, on_stored=referee.process_pending)
-    lst.start()
+    with listening(referee, 10_000_000) as port:
+        def send(message: bytes, mail_from: str = MALLORY, rcpt: str = G, utf8: bool = False) -> None:
+            submit(port, mail_from, [rcpt], message, mail_options=["SMTPUTF8"] if utf8 else [])
 
-    def send(message: bytes, mail_from: str = MALLORY, rcpt: str = G, utf8: bool = False) -> None:
-        with smtplib.SMTP("127.0.0.1", port) as c:
-            c.sendmail(mail_from, [rcpt], message, mail_options=["SMTPUTF8"] if utf8 else [])
-
-    yield send
-    lst.stop()
+        yield send
 
 
 @pytest.fixture

@@ -5,13 +5,12 @@ everybody, a 4 MB proposal is refused, forged Authentication-Results count for n
 from __future__ import annotations
 
 import json
-import smtplib
+from contextlib import contextmanager
 
 import pytest
+from listener import listening, submit
 
-from dovecot import free_port
 from helpers import Outbox, mail, make_referee
-from mailref.mail.smtp import Listener
 from mailref.read.auth import aligned, verify
 from mailref.store import InboxMessage
 
@@ -20,23 +19,17 @@ ALICE, BOB = "alice@example.org", "bob@example.org"
 MX = "mx.ref.example"
 
 
-def start(referee):
-    port = free_port()
-    lst = Listener(referee, "127.0.0.1", port, 10_000_000, on_stored=referee.process_pending)
-    lst.start()
-
-    def send(message: bytes, mail_from: str, rcpt: str = G) -> None:
-        with smtplib.SMTP("127.0.0.1", port) as c:
-            c.sendmail(mail_from, [rcpt], message)
-
-    return lst, send
+@contextmanager
+def smtp_to(referee):
+    """A function that sends a message through a real SMTP session to REFEREE's listener."""
+    with listening(referee, 10_000_000) as port:
+        yield lambda message, mail_from, rcpt=G: submit(port, mail_from, [rcpt], message)
 
 
 @pytest.fixture
 def smtp(referee):
-    lst, send = start(referee)
-    yield send
-    lst.stop()
+    with smtp_to(referee) as send:
+        yield send
 
 
 @pytest.fixture
@@ -111,9 +104,8 @@ def test_a_proposal_over_max_text_is_refused_with_the_limit(game, smtp, outbox):
 def strict(tmp_path, clock):
     referee = make_referee(tmp_path, clock, trusted_authserv_ids=(MX,))
     referee.create_game("nomes", "sidekick", G, parameters={"require_auth": "on"})
-    lst, send = start(referee)
-    yield referee, send
-    lst.stop()
+    with smtp_to(referee) as send:
+        yield referee, send
     referee.store.dispose()
 
 

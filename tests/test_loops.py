@@ -177,13 +177,9 @@ def test_the_referees_plain_address_still_answers_a_person(game):
 
 
 def test_a_null_reverse_path_at_the_listener_is_machine_mail(game):
-    from dovecot import free_port
-    from mailref.mail.smtp import Listener
+    from listener import listening
 
-    port = free_port()
-    lst = Listener(game, "127.0.0.1", port, 200_000, on_stored=game.process_pending)
-    lst.start()
-    try:
+    with listening(game) as port:
         before = len(Outbox(game).all())
         with smtplib.SMTP("127.0.0.1", port) as c:
             c.sendmail("", [G], mail("alice@x.org", G, "[Status]"))  # MAIL FROM:<>
@@ -193,5 +189,3 @@ def test_a_null_reverse_path_at_the_listener_is_machine_mail(game):
         assert (null.mail_from, null.status, null.verdict) == ("<>", "ignored", "machine: null reverse-path (MAIL FROM:<>)")
         assert person.status == "processed"
         assert len(Outbox(game).all()) == before + 1
-    finally:
-        lst.stop()

@@ -7,10 +7,9 @@ import smtplib
 from datetime import UTC, datetime
 
 import pytest
+from listener import listening
 
-from dovecot import free_port
 from helpers import Outbox, mail
-from mailref.mail.smtp import Listener
 from mailref.timeutil import when
 
 G = "nomes@ref.example"
@@ -28,12 +27,9 @@ def test_deadlines_are_written_for_people_in_the_games_zone():
 @pytest.fixture
 def listener(referee):
     """The players write through a real SMTP session to the referee's listener."""
-    port = free_port()
-    lst = Listener(referee, "127.0.0.1", port, 200_000, on_stored=referee.process_pending)
-    lst.start()
-    referee.smtp_port = port
-    yield port
-    lst.stop()
+    with listening(referee) as port:
+        referee.smtp_port = port
+        yield port
 
 
 @pytest.fixture

@@ -4,13 +4,10 @@ and the GM's digest say which orders were refused. Through real SMTP sessions.""
 
 from __future__ import annotations
 
-import smtplib
-
 import pytest
+from listener import listening, submit
 
-from dovecot import free_port
 from helpers import Outbox, assert_replays, mail
-from mailref.mail.smtp import Listener
 
 EIRE = "eire@ref.example"
 PLAYERS = {"Finn": "Color: Green\nTribe: Plainsmen\nOrigin: Llanc",
@@ -24,19 +21,14 @@ def addr(name: str) -> str:
 @pytest.fixture
 def eire(referee):
     referee.create_game("eire", "eire", EIRE, gm="gm@ref.example", parameters={"start_grain": "20"})
-    port = free_port()
-    lst = Listener(referee, "127.0.0.1", port, 200_000, on_stored=referee.process_pending)
-    lst.start()
+    with listening(referee) as port:
+        def send(who: str, subject: str, body: str) -> None:
+            submit(port, addr(who), [EIRE], mail(addr(who), EIRE, subject, body))
 
-    def send(who: str, subject: str, body: str) -> None:
-        with smtplib.SMTP("127.0.0.1", port) as c:
-            c.sendmail(addr(who), [EIRE], mail(addr(who), EIRE, subject, body))
-
-    for name, choices in PLAYERS.items():
-        send(name, "[Join]", f"Name: {name}\n{choices}\n")
-    assert referee.admin("eire", {"type": "start"}, "gm").ok
-    yield send
-    lst.stop()
+        for name, choices in PLAYERS.items():
+            send(name, "[Join]", f"Name: {name}\n{choices}\n")
+        assert referee.admin("eire", {"type": "start"}, "gm").ok
+        yield send
     assert_replays(referee)
 
 
@@ -108,19 +100,12 @@ def test_an_outlook_web_reply_in_an_orders_game_gives_only_the_players_bold_orde
 
     game = "diplo@ref.example"
     referee.create_game("diplo", "orders", game, gm="gm@ref.example")
-    port = free_port()
-    lst = Listener(referee, "127.0.0.1", port, 200_000, on_stored=referee.process_pending)
-    lst.start()
-    try:
-        with smtplib.SMTP("127.0.0.1", port) as c:
-            c.sendmail(addr("Oisin"), [game], mail(addr("Oisin"), game, "[Join]", "Name: Oisin\n"))
+    with listening(referee) as port:
+        submit(port, addr("Oisin"), [game], mail(addr("Oisin"), game, "[Join]", "Name: Oisin\n"))
         assert referee.admin("diplo", {"type": "start"}, "gm").ok
         raw = (Path(__file__).parent / "corpus" / "owa_orders.eml").read_bytes()
         raw = raw.replace(b"oisin@outlook.example", addr("Oisin").encode()).replace(b"eire@ref.example", game.encode())
-        with smtplib.SMTP("127.0.0.1", port) as c:
-            c.sendmail(addr("Oisin"), [game], raw.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
-    finally:
-        lst.stop()
+        submit(port, addr("Oisin"), [game], raw.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
     state = referee.state("diplo")
     sent = state["orders"]["Oisin"]["orders"] if state["orders"] else state["history"][-1]["orders"]["Oisin"]["orders"]
     assert [o["text"] for o in sent] == ["Attack Reudh with 12 Grain", "Defend Bain with 4 Grain"]

@@ -12,11 +12,11 @@ import smtplib
 
 import pytest
 from aiosmtpd.controller import Controller
+from listener import listening
 
 from dovecot import free_port
 from helpers import Outbox, mail
 from mailref.mail.outbox import Deliverer
-from mailref.mail.smtp import Listener
 from mailref.read.subject import game_label, parse_subject
 
 NOMES, MOOT, REF = "nomes@ref.example", "moot@ref.example", "referee@ref.example"
@@ -27,11 +27,8 @@ RULE = 'Enact rule 301 "Tea":\nTea is served at every turn.\n'
 def host(referee):
     referee.create_game("nomes", "sidekick", NOMES, name="Nomes")
     referee.create_game("moot", "sidekick", MOOT, name="Moot Court")
-    port = free_port()
-    lst = Listener(referee, "127.0.0.1", port, 200_000, on_stored=referee.process_pending)
-    lst.start()
-    yield port
-    lst.stop()
+    with listening(referee) as port:
+        yield port
 
 
 def smtp_send(port: int, raw: bytes, frm: str, rcpt: list[str]) -> None:

@@ -292,23 +292,15 @@ def test_game_show_json_matches_the_contract(game, tmp_path):
 
 def test_whole_game_from_join_to_a_winner_by_mail_alone(tmp_path):
     """Through real SMTP sessions into the in-process listener, the GM only reading digests."""
-    import smtplib
-
-    from dovecot import free_port
-    from mailref.mail.smtp import Listener
+    from listener import listening, submit
 
     clock = Clock()
     r = make_referee(tmp_path, clock, seed=3)
     r.create_game("nomes", "sidekick", G, gm="gm@ref.example", parameters={"win_score": "30"})
-    port = free_port()
-    listener = Listener(r, "127.0.0.1", port, 1_000_000, on_stored=r.process_pending)
-    listener.start()
+    with listening(r, 1_000_000) as port:
+        def post(who: str, subject: str, body: str) -> None:
+            submit(port, addr(who), [G], mail(addr(who), G, subject, body))
 
-    def post(who: str, subject: str, body: str) -> None:
-        with smtplib.SMTP("127.0.0.1", port) as c:
-            c.sendmail(addr(who), [G], mail(addr(who), G, subject, body))
-
-    try:
         for p in PLAYERS:
             post(p, "[Join]", f"Name: {p.title()}")
         n = 24
@@ -324,8 +316,6 @@ def test_whole_game_from_join_to_a_winner_by_mail_alone(tmp_path):
             n += 1
             clock.advance(hours=12)
             r.tick()
-    finally:
-        listener.stop()
     state = r.state("nomes")
     assert state["status"] == "ended" and len(state["winners"]) == 1
     assert all(p["score"] <= 30 for p in state["players"])

@@ -9,10 +9,9 @@ import subprocess
 import time
 
 import pytest
+from listener import listening
 
-from dovecot import free_port
 from helpers import Outbox, mail
-from mailref.mail.smtp import Listener
 from mailref.store import InboxMessage
 
 G = "nomes@ref.example"
@@ -21,11 +20,8 @@ G = "nomes@ref.example"
 @pytest.fixture
 def listener(referee):
     referee.create_game("nomes", "sidekick", G)
-    port = free_port()
-    lst = Listener(referee, "127.0.0.1", port, 200_000, on_stored=referee.process_pending)
-    lst.start()
-    yield port
-    lst.stop()
+    with listening(referee) as port:
+        yield port
 
 
 def rows(referee):
