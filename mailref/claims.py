@@ -15,11 +15,12 @@ Leases run on the wall clock (they are about processes), never on the game clock
 
 from __future__ import annotations
 
+import functools
 import os
 import socket
 from datetime import datetime, timedelta
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import bindparam, or_, select, update
 from sqlalchemy.orm import Session
 
 from mailref.store import Game, InboxMessage
@@ -38,17 +39,27 @@ def claim_mail(s: Session, who: str, ids: list[int] | None = None, limit: int | 
     """Claim stored mail awaiting processing (IDS, or the oldest LIMIT) for the rest of this
     transaction; returns the ids claimed, in order. Mail another process holds is skipped."""
     now = utcnow()
+    params = {"now": now, "who": who, "until": now + lease, "ids": ids, "limit": limit}
+    return sorted(s.scalars(_claim(ids is not None, limit is not None), params))
+
+
+@functools.cache
+def _claim(by_ids: bool, limited: bool):
+    """The claiming UPDATE, built once per shape: it runs for every batch."""
     free = select(InboxMessage.id).where(
         InboxMessage.status == "new",
-        or_(InboxMessage.lease_until.is_(None), InboxMessage.lease_until < now, InboxMessage.claimed_by == who))
-    if ids is not None:
-        free = free.where(InboxMessage.id.in_(ids))
-    free = free.order_by(InboxMessage.id).limit(limit).with_for_update(skip_locked=True)
-    claimed = s.scalars(update(InboxMessage).where(InboxMessage.id.in_(free.scalar_subquery()))
-                        .values(claimed_by=who, lease_until=now + lease)
-                        .returning(InboxMessage.id)
-                        .execution_options(synchronize_session=False))
-    return sorted(claimed)
+        or_(InboxMessage.lease_until.is_(None), InboxMessage.lease_until < bindparam("now"),
+            InboxMessage.claimed_by == bindparam("who")))
+    if by_ids:
+        free = free.where(InboxMessage.id.in_(bindparam("ids", expanding=True)))
+    free = free.order_by(InboxMessage.id)
+    if limited:
+        free = free.limit(bindparam("limit"))
+    free = free.with_for_update(skip_locked=True)
+    return (update(InboxMessage).where(InboxMessage.id.in_(free.scalar_subquery()))
+            .values(claimed_by=bindparam("who"), lease_until=bindparam("until"))
+            .returning(InboxMessage.id)
+            .execution_options(synchronize_session=False))
 
 
 def claim_one(s: Session, who: str, inbox_id: int) -> InboxMessage | None:
