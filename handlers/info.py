@@ -2,6 +2,7 @@
 
 import re
 
+from mailref.engine import Refused
 from mailref.handlers import GameView, handles
 from mailref.read import Envelope
 
@@ -13,6 +14,11 @@ def status(env: Envelope, view: GameView) -> dict:
 
 @handles("rules")
 def rules(env: Envelope, view: GameView) -> dict:
+    if env.subject.is_reply and env.subject.rest.strip():
+        # "Re: [Nomes] [Rules] Proposal 2 … is in effect": a reply to the ruleset mail, with
+        # words for the players ("Congrats!"), not a request for the whole rule list again.
+        raise Refused("your reply to the ruleset mail has no command in it, so nothing was done",
+                      "send a mail with the subject [Rules] alone for the rule list; send [Help] for the commands")
     return {"type": "rules", "player": view.name}
 
 

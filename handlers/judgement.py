@@ -11,7 +11,14 @@ def cfj(env: Envelope, view: GameView) -> dict:
     if env.subject.number is not None and getattr(view.variant, "votable_judgements", False):
         return ballots(env, view)  # "Re: [CfJ 7]" is a vote where CfJs are decided by vote
     if env.subject.is_reply and env.subject.number is not None:
-        raise Refused("that is a reply to a judgement; only its judge answers, with [Ruling] N")
+        # The judge's plain Reply to "[Judgement 3] You are the judge: …" is the ruling.
+        j = next((x for x in view.state.get("judgements") or () if x.get("number") == env.subject.number), None)
+        if j and view.name and j.get("judge") == view.name and j.get("status") == "open":
+            return ruling(env, view)
+        judge = f" ({j['judge']})" if j and j.get("judge") else ""
+        raise Refused(f"that is a reply to judgement {env.subject.number}; only its judge{judge} answers it, "
+                      f"with a mail [Ruling] {env.subject.number}",
+                      "to ask another question, send a new mail with the subject [CfJ] Your question")
     question = env.subject.rest.strip() or env.text.strip().split("\n")[0]
     if not question:
         raise Refused("a call for judgement needs a question", "write the subject as: [CfJ] Your question")

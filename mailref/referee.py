@@ -28,7 +28,7 @@ from mailref.engine import Refused
 from mailref.engine.context import Outgoing
 from mailref.read import Envelope, match_game, parse_subject, read_envelope
 from mailref.read.subject import game_label
-from mailref.routing import did_you_mean, games_list
+from mailref.routing import did_you_mean, example_tags, games_list, wrong_game
 from mailref.safe import printable
 from mailref.store import Bounce, Game, InboxMessage, OutboxMessage, Store, open_store
 from mailref.store.faults import is_store_fault
@@ -326,7 +326,15 @@ class Referee:
             row.status, row.verdict = "ignored", "list discussion (no command)"
             return
         if tag is None and env.subject.unknown:
-            reason, hint = did_you_mean(env.subject.unknown)
+            reason, hint = did_you_mean(env.subject.unknown, example_tags(variant))
+            row.status, row.verdict = "processed", f"error: {reason}"
+            queue_reply(s, self.settings, slug, source, now, "error", "error.txt",
+                        {"reason": reason, "hint": hint, "subject": source.subject, "game": game.state})
+            return
+        if env.subject.is_reply and tag and not variant.takes(tag) and (other := self._game_of_thread(s, env)) != slug \
+                and other is not None:
+            # A Reply sent to the wrong game's address: say where it belongs, not "[Vote] is no command".
+            reason, hint = wrong_game(s, other, game.state["name"])
             row.status, row.verdict = "processed", f"error: {reason}"
             queue_reply(s, self.settings, slug, source, now, "error", "error.txt",
                         {"reason": reason, "hint": hint, "subject": source.subject, "game": game.state})

@@ -23,6 +23,10 @@ def environment(override: str | None = None) -> Environment:
     # {{ proposal.deadline | when(game, now) }} -> "Sat 5 Dec 2026 10:00 UTC, in 4 days" (SPEC §2.6)
     env.filters["when"] = lambda value, game=None, now=None: when(
         value, (game or {}).get("timezone") or "UTC", now if isinstance(now, datetime) else None)
+    # The example in a turn mail names a rule number nobody holds (rendered after the whole
+    # action, so a rule enacted as the turn moved on is already counted).
+    env.filters["free_rule_number"] = lambda rules: 1 + max(
+        (int(r["number"]) for r in rules if str(r.get("number", "")).isdigit()), default=0)
     return env
 
 

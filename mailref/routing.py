@@ -9,6 +9,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from mailref import engine
+from mailref.engine.variants.base import Variant
 from mailref.read.subject import TAGS
 from mailref.store import Game
 
@@ -26,8 +27,16 @@ def games_list(session: Session) -> list[dict]:
     return out
 
 
-def did_you_mean(word: str) -> tuple[str, str]:
-    """(reason, hint) for a subject whose leading [WORD] is no command."""
+def example_tags(variant: Variant) -> tuple[str, ...]:
+    """Two of the game's own command tags, the ones players use most, for a hint."""
+    tags = [usage.split("]")[0] + "]" for usage, _ in variant.commands if usage.startswith("[")]
+    common = [t for t in ("[Orders]", "[Proposal]", "[Vote]", "[Status]") if t in tags]
+    return tuple((common or tags or ["[Status]"])[:2])
+
+
+def did_you_mean(word: str, examples: tuple[str, ...] = ("[Status]", "[Vote]")) -> tuple[str, str]:
+    """(reason, hint) for a subject whose leading [WORD] is no command; EXAMPLES: tags of the
+    game's own to offer instead."""
     names = sorted({k for k in TAGS} | {t.replace("-", " ") for t in TAGS.values()})
     close = difflib.get_close_matches(word.strip().lower(), names, n=1, cutoff=0.7)
     if close:
@@ -35,4 +44,12 @@ def did_you_mean(word: str) -> tuple[str, str]:
         return (f"[{word}] is not a command: did you mean [{tag}]?",
                 f"Write the subject as [{tag}] … and send it again. Send [Help] for all the commands.")
     return (f"[{word}] is not a command of this game",
-            "Start the subject with a command tag such as [Status] or [Vote]; send [Help] for all of them.")
+            f"Start the subject with a command tag such as {' or '.join(examples)}; send [Help] for all of them.")
+
+
+def wrong_game(session: Session, slug: str, here: str) -> tuple[str, str]:
+    """(reason, hint) for a reply sent to the game HERE that answers a mail of game SLUG."""
+    game = session.scalar(select(Game).where(Game.slug == slug))
+    name = game.state.get("name", slug) if game else slug
+    return (f"this is {here}, but your mail answers a mail of {name}",
+            f"send it to {name} at {game.address if game else slug}")

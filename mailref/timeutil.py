@@ -62,7 +62,7 @@ def utcnow() -> datetime:
 
 def _ago(seconds: float) -> str:
     s = abs(seconds)
-    if s < 90:
+    if s < 30:  # a deadline 90 s away is "in 2 minutes", not "now"
         return "now"
     for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
         if s >= 2 * size or unit == "minute":

@@ -20,6 +20,7 @@ import email.policy
 import email.utils
 import hashlib
 import mailbox
+import re
 import smtplib
 import sqlite3
 from dataclasses import dataclass, field
@@ -86,6 +87,9 @@ class Relay:
         return problems
 
 
+RAW_TIME = re.compile(r"\b\d{4}-\d\d-\d\dT\d\d:\d\d")
+
+
 def conformance(raw: bytes) -> list[str]:
     """What makes RAW unfit for a standard relay or a strict reader (RFC 5322, MIME)."""
     out = []
@@ -124,6 +128,10 @@ def conformance(raw: bytes) -> list[str]:
             out.append(f"{part.get_content_type()}: 8-bit text with Content-Transfer-Encoding {cte}")
         if cte not in ("7bit", "quoted-printable", "base64", "8bit"):
             out.append(f"{part.get_content_type()}: Content-Transfer-Encoding {cte}")
+        if part.get_content_type() == "text/plain" and (iso := RAW_TIME.search(part.get_content())):
+            out.append(f"text/plain: the raw time {iso.group()!r} (SPEC §2.6: times are written for people)")
+    if (iso := RAW_TIME.search(str(msg["Subject"] or ""))):
+        out.append(f"Subject: the raw time {iso.group()!r} (SPEC §2.6: times are written for people)")
     return out
 
 

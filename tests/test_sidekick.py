@@ -81,6 +81,9 @@ def test_a_full_turn_passes_applies_the_rule_and_scores(game, outbox):
     closing = [x for x in outbox.all() if x["To"] == addr(b)][-1]
     assert closing["X-Mailref-Kind"] == "ack" and "+ Rule 24" in Outbox.body(closing)
     assert state["turn"]["number"] == 2 and state["turn"]["player"] != m
+    # the next mover's example names a free rule number, not the one just enacted
+    turn2 = [x for x in outbox.all() if x["X-Mailref-Kind"] == "turn"][-1]
+    assert 'Enact rule 25 "Title":' in Outbox.body(turn2)
 
 
 def test_a_tie_fails_the_proposal(game):
@@ -403,3 +406,41 @@ def test_the_movers_own_ballot(game, outbox):
     assert reply["X-Mailref-Kind"] == "ack" and "already FOR" in Outbox.body(reply)
     prop = game.state("nomes")["proposals"][0]
     assert prop["votes"] == {m: "FOR"} and prop["ballots"] == []
+
+
+def test_the_judge_rules_by_a_plain_reply_to_the_judge_mail(game, outbox):
+    """SPEC §2.5: a reply keeps the tag of what it answers; the judge's Reply to "[Judgement 1]
+    You are the judge" is the ruling, anyone else's is told who the judge is."""
+    state = game.state("nomes")
+    order, m = state["order"], state["turn"]["player"]
+    judge = order[(order.index(m) - 1) % 3]
+    asker = [p for p in order if p != judge][0]
+    send(game, asker, "[CfJ] Is rule 5 being followed?", "Details here.")
+    (judge_mail,) = [x for x in outbox.all() if x["X-Mailref-Kind"] == "judge"]
+    quote = "\n".join("> " + line for line in Outbox.body(judge_mail).splitlines())
+    send(game, asker, "Re: " + str(judge_mail["Subject"]), f"I think it is.\n\n{quote}",
+         in_reply_to=judge_mail["Message-ID"])
+    err = Outbox.body(last_reply(outbox, asker))
+    assert f"only its judge ({judge}) answers it" in err
+    send(game, judge, "Re: " + str(judge_mail["Subject"]), f"It is being followed.\n\n{quote}",
+         in_reply_to=judge_mail["Message-ID"])
+    j = game.state("nomes")["judgements"][0]
+    assert j["status"] == "decided" and j["ruling"] == "It is being followed."
+    assert "Your ruling on judgement 1 is recorded" in Outbox.body(last_reply(outbox, judge))
+
+
+def test_a_thank_you_reply_to_the_ruleset_mail_is_not_a_request_for_the_rules(game, outbox):
+    """A reply keeps the announcement's tag (SPEC §2.5), but "Congrats!" in reply to "[Rules]
+    Proposal 1 … is in effect" asks for nothing: a short answer, not the whole rule list."""
+    m = mover(game)
+    send(game, m, "[Proposal] Daily dice", PROPOSAL)
+    a, b = others(game)
+    send(game, a, "Re: [Proposal 1] Daily dice", "FOR")
+    send(game, b, "Re: [Proposal 1] Daily dice", "FOR")
+    ruleset = next(x for x in outbox.all() if x["X-Mailref-Kind"] == "ruleset" and x["To"] == addr(a))
+    send(game, a, "Re: " + str(ruleset["Subject"]), "Congrats! Sounds good to me.", in_reply_to=ruleset["Message-ID"])
+    reply = last_reply(outbox, a)
+    assert reply["X-Mailref-Kind"] == "error" and "Rule 24" not in Outbox.body(reply)
+    assert "no command in it, so nothing was done" in Outbox.body(reply)
+    send(game, a, "[Rules]")
+    assert last_reply(outbox, a)["X-Mailref-Kind"] == "ruleset"

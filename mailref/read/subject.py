@@ -24,6 +24,7 @@ TAGS: dict[str, str] = {
     "idle": "idle", "unidle": "unidle", "roll": "roll", "status": "status", "rules": "rules",
     "ruleset": "rules", "help": "help", "quit": "quit", "leave": "quit",
     "playtest": "playtest", "historian": "historian",
+    "turn": "turn",  # the game's own turn mail, "[Turn 3] Your move": only ever met in a reply
 }
 # Tags that, carrying a number, name the matter a reply is about.
 _MATTER = {"proposal", "cfj", "point-of-order", "dov", "vote", "ruling", "judge", "withdraw"}

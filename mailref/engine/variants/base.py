@@ -123,11 +123,18 @@ class Variant:
         return next((p for p in state["players"] if office in p["offices"] and p["status"] != "left"), None)
 
     # ---- dispatch ------------------------------------------------------------------
+    def takes(self, tag: str) -> bool:
+        """Whether a subject tag is a command of this variant (tags name their action)."""
+        return tag in READ_ONLY | {"join", "quit", "turn", "roll", "away", "back"} or hasattr(
+            self, "on_" + tag.replace("-", "_"))
+
     def handle(self, state: dict, action: dict, ctx: Ctx) -> None:
         kind = action["type"]
         fn = getattr(self, "on_" + kind.replace("-", "_"), None)
         if fn is None:
-            raise Refused(f"[{kind}] is not a command of {self.title}", "send [Help] for the commands of this game")
+            tag = kind.replace("-", " ").title().replace("Cfj", "CfJ").replace("Dov", "DoV")
+            raise Refused(f"[{tag}] is not a command of {state['name']} ({self.title})",
+                          "send [Help] for the commands of this game")
         if state["status"] == "ended" and kind not in READ_ONLY | {"tick", "set", "office", "player_add",
                                                                   "player_status", "player_remove", "digest"}:
             raise Refused("this game has ended", f"winners: {', '.join(state['winners']) or 'none'}")

@@ -243,7 +243,7 @@ class BlogNomic(Variant):
             raise Refused("the game is in Seasonal Downtime (24–27 December)")
         until = state["dov_cooldown"].get(author)
         if until and ctx.now < parse_iso(until):
-            raise Refused(f"your last DoV failed with an AGAINST vote: no new DoV before {until} (120 hours)")
+            raise Refused(f"your last DoV failed with an AGAINST vote: no new DoV before {self.when(state, until, ctx)} (120 hours)")
         self._new_judgement(state, action, ctx, "dov")
 
     def _new_judgement(self, state: dict, action: dict, ctx: Ctx, kind: str) -> None:
@@ -492,8 +492,8 @@ class BlogNomic(Variant):
         if idled and idled["dynasty"] == state["dynasty"]:
             until = parse_iso(idled["at"]) + self.duration(state, "unidle_after")
             if ctx.now < until:
-                raise Refused(f"you went Idle at {idled['at']}: no Unidle within four days of idling in the same "
-                              f"dynasty (rule \"Idle Wizards\")", f"send [Unidle] after {iso(until)}")
+                raise Refused(f"you went Idle {self.when(state, idled['at'], ctx)}: no Unidle within four days of idling in the same "
+                              f"dynasty (rule \"Idle Wizards\")", f"send [Unidle] after {self.when(state, until, ctx)}")
         self._set_away(state, {**action, "name": action["player"]}, ctx, "active")
 
     def on_back(self, state: dict, action: dict, ctx: Ctx) -> None:
@@ -508,8 +508,8 @@ class BlogNomic(Variant):
                     p["name"].lower() == name or address in p["addresses"]):
                 until = parse_iso(p["left_at"]) + self.duration(state, "rejoin_after")
                 if ctx.now < until:
-                    raise Refused(f"{p['name']} ceased to be a Wizard at {p['left_at']} and may not become a Wizard "
-                                  "again within the following two weeks (rule \"Wizards\")", f"join again after {iso(until)}")
+                    raise Refused(f"{p['name']} ceased to be a Wizard {self.when(state, p['left_at'], ctx)} and may not become a Wizard "
+                                  "again within the following two weeks (rule \"Wizards\")", f"join again after {self.when(state, until, ctx)}")
         super().on_join(state, action, ctx)
 
     def on_player_add(self, state: dict, action: dict, ctx: Ctx) -> None:

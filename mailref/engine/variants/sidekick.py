@@ -358,7 +358,7 @@ class Sidekick(Variant):
             if missing:
                 ctx.send("reminder", missing, f"[Proposal {prop['number']}] Reminder: your vote is due {self.when(state, prop['deadline'])}",
                          "reminder.txt", game=state, what=f"your vote on proposal {prop['number']} \"{prop['title']}\"",
-                         deadline=prop["deadline"])
+                         deadline=self.when(state, prop["deadline"], ctx))
 
     def late_players(self, state: dict) -> list[tuple[str, str | None]]:
         out = []

@@ -86,9 +86,10 @@ class OrdersGame(Variant):
             ctx.ack(f"  NOT  {text} — {why}")
         if rejected:
             ctx.ack("")
-            ctx.ack(f"The {len(rejected)} refused order{'s' if len(rejected) > 1 else ''} marked NOT "
-                    f"{'do' if len(rejected) > 1 else 'does'} not count as sent: send the missing orders in "
-                    f"another [Orders] mail before {state['turn']['deadline']}; the turn waits for them.")
+            which = f"The {len(rejected)} refused orders marked NOT do" if len(rejected) > 1 else \
+                "The refused order marked NOT does"
+            ctx.ack(f"{which} not count as sent: send the missing orders in another [Orders] mail before "
+                    f"{self.when(state, state['turn']['deadline'], ctx)}; the turn waits for them.")
         self.event(state, ctx, f"{name} sent orders for turn {state['turn']['number']}"
                                + (f" ({len(rejected)} refused, awaiting a correction)." if rejected else "."))
         if all(self.has_ordered(state, n) for n in self.active_names(state)):
