@@ -122,6 +122,9 @@ class Variant:
     def holder(self, state: dict, office: str) -> dict | None:
         return next((p for p in state["players"] if office in p["offices"] and p["status"] != "left"), None)
 
+    # Rule number -> the parameters the referee runs that rule by (the GM is told when it changes).
+    rule_parameters: dict[str, tuple[str, ...]] = {}
+
     # ---- dispatch ------------------------------------------------------------------
     def takes(self, tag: str) -> bool:
         """Whether a subject tag is a command of this variant (tags name their action)."""
@@ -458,8 +461,17 @@ class Variant:
             ctx.alert(f"{why} but its changes could not apply: {e}. Nothing was applied; correct the ruleset "
                       "with `mailref rule ...`.")
             return str(e)
+        titles = {str(r.get("title", "")).lower(): r["number"] for r in state["rules"]}
         state["rules"], state["rule_history"] = rules, state["rule_history"] + entries
         self.mail_ruleset(state, ctx, why, diff)
+        # The referee runs some rules by parameters (Sidekick rule 22 is fail_points): a change to
+        # such a rule's text does not change the parameter, so the GM is asked to set it.
+        touched = {c.number or titles.get(str(c.ref_title or "").lower()) for c in changes if c.kind != "enact"}
+        for n in sorted(x for x in touched if x in self.rule_parameters):
+            names = self.rule_parameters[n]
+            now_ = ", ".join(f"{p} = {state['parameters'].get(p)}" for p in names)
+            ctx.alert(f"{why}: it changes rule {n}, which the referee runs as {now_}. If the new text changes "
+                      f"that, set it with `mailref game set {state['slug']} {names[0]}=...`.")
         return None
 
     def mail_ruleset(self, state: dict, ctx: Ctx, why: str, diff: list[str], reason: str | None = None) -> None:

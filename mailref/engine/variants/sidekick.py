@@ -20,6 +20,8 @@ class Sidekick(Variant):
     defaults = {**Variant.defaults, "turn_timeout": "5d", "vote_timeout": "5d", "win_score": 100,
                 "pass_points": 10, "fail_points": -5}
     duration_params = {"reminder_before", "turn_timeout", "vote_timeout"}
+    rule_parameters = {"8": ("turn_timeout",), "11": ("vote_timeout",), "21": ("pass_points",),
+                       "22": ("fail_points",), "23": ("win_score",)}
     vote_words = ("FOR", "AGAINST", "ABSTAIN")
     whole_rule_numbers = True  # rule 10: "The reference number must be a positive integer."
     commands = [
