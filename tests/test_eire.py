@@ -381,3 +381,18 @@ def test_one_land_is_written_in_the_singular(game):
     land(game, "Bain")["owner"] = "Finn"
     lines = V.turn_lines(game)
     assert any("Finn" in line and line.endswith("2 lands") for line in lines), lines
+
+
+def test_a_moved_deadline_still_reminds_and_resolves(game):
+    """The GM moves the turn's deadline (`mailref deadline eire set …`): the timer that follows
+    sends the reminder and then resolves the turn (it used to fail on the cleared reminder)."""
+    from datetime import timedelta
+
+    new = NOW + timedelta(hours=3)
+    act(game, {"type": "deadline", "when": new.isoformat().replace("+00:00", "Z"), "by": "gm"})
+    assert game["turn"]["deadline"].startswith("2026-12-01T13:00")
+    before = V.duration(game, "reminder_before")
+    ctx = Ctx(new - before + timedelta(minutes=1))
+    V.handle(game, {"type": "tick"}, ctx)
+    assert [o.kind for o in ctx.out] == ["reminder"] and game["turn"]["number"] == 1
+    assert deadline(game).out and game["turn"]["number"] == 2

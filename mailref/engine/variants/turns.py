@@ -130,7 +130,7 @@ class OrdersGame(Variant):
         if ctx.now >= d:
             self.resolve_turn(state, ctx, "the deadline passed", self.late_note(d, ctx))
             return
-        if not t["reminded"] and ctx.now >= d - self.duration(state, "reminder_before"):
+        if not t.get("reminded") and ctx.now >= d - self.duration(state, "reminder_before"):
             t["reminded"] = True
             missing = [n for n in self.active_names(state) if not self.has_ordered(state, n)]
             if missing:
