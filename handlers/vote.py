@@ -8,7 +8,7 @@ from mailref.read.ballots import how_to_vote
 
 @handles("vote")
 def ballots(env: Envelope, view: GameView) -> dict:
-    reading = read_ballots(env.text, env.subject.number)
+    reading = read_ballots(env.text, env.subject.number or only_open_matter(view))
     if not reading.ballots:
         where = f"proposal {env.subject.number}" if env.subject.number else "any proposal"
         words = tuple(getattr(view.variant, "vote_words", ())) or ("FOR", "AGAINST", "ABSTAIN")
@@ -23,3 +23,12 @@ def ballots(env: Envelope, view: GameView) -> dict:
             raise Refused(f'"{b.line}": {b.word} is not a vote in this game', "vote " + ", ".join(words))
         out.append({"number": b.number, "vote": vote, "word": b.word, "line": b.line})
     return {"type": "vote", "player": view.name, "ballots": out, "ignored": reading.ignored}
+
+
+def only_open_matter(view: GameView) -> int | None:
+    """The number of the one matter open to votes, when there is exactly one: then a bare
+    `[Vote]` with `FOR` cannot mean anything else. With none or several it asks again."""
+    statuses = set(getattr(view.variant, "open_statuses", ()))
+    numbers = {m["number"] for coll in view.state.values() if isinstance(coll, list)
+               for m in coll if isinstance(m, dict) and "number" in m and m.get("status") in statuses}
+    return numbers.pop() if len(numbers) == 1 else None

@@ -232,3 +232,17 @@ def test_free_text_orders_are_each_bold_sentence():
 
     r = read_free_orders(bold_orders("chatter **Army Paris - Burgundy. Fleet Brest holds.** more"))
     assert [o.text for o in r.orders] == ["Army Paris - Burgundy", "Fleet Brest holds"]
+
+
+@pytest.mark.parametrize("subject,number,rest", [
+    ("[Vote] Proposal 1", 1, ""), ("[Vote]: 6", 6, ""), ("[Vote] P6", 6, ""), ("[Vote] on #6", 6, ""),
+    ("[Vote] 12 - my ballot", 12, "my ballot"), ("Re: [Proposal] 3 strikes rule", 3, "strikes rule"),
+])
+def test_the_vote_subject_names_its_proposal_in_the_ways_people_write_it(subject, number, rest):
+    s = parse_subject(subject)
+    assert (s.number, s.rest) == (number, rest)
+
+
+def test_a_proposal_title_may_start_with_a_number():
+    s = parse_subject("[Proposal] 3 strikes rule")
+    assert (s.tag, s.number, s.rest) == ("proposal", None, "3 strikes rule")

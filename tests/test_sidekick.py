@@ -459,3 +459,17 @@ def test_a_passed_change_to_a_rule_the_referee_runs_by_a_parameter_alerts_the_gm
     alerts = [Outbox.body(x) for x in outbox.all() if x["X-Mailref-Kind"] == "alert"]
     assert any("changes rule 22, which the referee runs as fail_points = -5" in x
                and "mailref game set nomes fail_points=" in x for x in alerts), alerts
+
+
+def test_a_bare_vote_counts_for_the_one_open_proposal(game, outbox):
+    """`[Vote]` with FOR, while exactly one proposal is open, can mean only that one; a title
+    that starts with a number is a title."""
+    m = mover(game)
+    send(game, m, "[Proposal] 3 strikes rule", PROPOSAL)
+    assert game.state("nomes")["proposals"][0]["title"] == "3 strikes rule"
+    a, b = others(game)
+    send(game, a, "[Vote]", "FOR")
+    assert game.state("nomes")["proposals"][0]["votes"].get(a) == "FOR"
+    send(game, b, "[Vote] Proposal 1", "Against")
+    prop = game.state("nomes")["proposals"][0]
+    assert prop["votes"][b] == "AGAINST" and prop["status"] == "passed"

@@ -95,6 +95,7 @@ def read_ballots(text: str, default_number: int | None = None) -> BallotReading:
         found[b.number] = b
     reading.ballots = list(found.values())
     if not found:  # only an answer that asks again needs them
+        set_aside = {line for line, _ in reading.ignored}
         reading.near_misses = [ln.strip()[:120] for ln in text.splitlines()
-                               if len(ln) <= 500 and _HAS_WORD.search(ln.lower())][:3]
+                               if len(ln) <= 500 and _HAS_WORD.search(ln.lower()) and ln.strip() not in set_aside][:3]
     return reading

@@ -29,6 +29,7 @@ TAGS: dict[str, str] = {
 # Tags that, carrying a number, name the matter a reply is about.
 _MATTER = {"proposal", "cfj", "point-of-order", "dov", "vote", "ruling", "judge", "withdraw"}
 
+_LEAD_NUMBER = re.compile(r"[:\s]*(?:on\s+)?(?:(?:proposal|prop\.?|p|cfj|dov)\s*)?#?(\d+)\b[\s:.-]*", re.I)
 _BRACKET = re.compile(r"^\s*\[([^\]]{1,60})\]\s*")
 _AWAY = re.compile(r"^\s*(?P<name>.+?)\s+is\s+away\.?\s*$", re.I)
 _RETURNED = re.compile(r"^\s*(?P<name>.+?)\s+has\s+returned\.?\s*$", re.I)
@@ -101,9 +102,11 @@ def parse_subject(subject: str, list_tags: tuple[str, ...] = (), game_tags: tupl
         if tag:
             rest = s[m.end():].strip()
             number = int(num.group(1)) if num else None
-            if number is None:
-                lead = re.match(r"#?(\d+)\b[\s:.-]*", rest)
-                if lead and tag in _MATTER:
+            if number is None and tag in _MATTER and (tag != "proposal" or replied):
+                # "[Vote] 12", "[Vote]: 6", "[Vote] Proposal 1", "[Vote] P6", "[Vote] on #6"; but
+                # "[Proposal] 3 strikes rule" is a title (only a reply's number names a matter).
+                lead = _LEAD_NUMBER.match(rest)
+                if lead:
                     number, rest = int(lead.group(1)), rest[lead.end():].strip()
             return Subject(raw, tag, number, rest, replied)
     if m := _AWAY.match(s):
