@@ -349,6 +349,14 @@ class Referee:
                                       "game": game.state})
             return
         view = GameView(game.state, variant, player)
+        if tag is None and env.subject.is_reply and view.player is not None:
+            # "Re: Carol joins" with "Welcome!": words for the players, not a request for the help.
+            reason = "I found no command in your reply, so nothing was done"
+            row.status, row.verdict = "processed", f"error: {reason}"
+            queue_reply(s, self.settings, slug, source, now, "error", "error.txt",
+                        {"reason": reason, "hint": "to act, send a mail whose subject starts with a command tag; "
+                         "send [Help] for them", "subject": source.subject, "game": game.state})
+            return
         if tag is None:
             action: dict[str, Any] = {"type": "help", "player": view.name,
                                       "reason": "I found no command tag in your subject, so here is the help."}

@@ -473,3 +473,15 @@ def test_a_bare_vote_counts_for_the_one_open_proposal(game, outbox):
     send(game, b, "[Vote] Proposal 1", "Against")
     prop = game.state("nomes")["proposals"][0]
     assert prop["votes"][b] == "AGAINST" and prop["status"] == "passed"
+
+
+def test_a_welcome_in_reply_to_the_join_mail_gets_a_short_answer(game, outbox):
+    """Prose in reply to an announcement that carries no tag is no request for the whole help."""
+    send(game, "dave", "[Join]", "Name: Dave")
+    joined = [x for x in outbox.all() if x["To"] == addr("alice") and "Dave" in str(x["Subject"])][-1]
+    send(game, "alice", "Re: " + str(joined["Subject"]), "Welcome Dave!", in_reply_to=joined["Message-ID"])
+    reply = last_reply(outbox, "alice")
+    assert reply["X-Mailref-Kind"] == "error" and "no command in your reply" in Outbox.body(reply)
+    assert "[Forfeit]" not in Outbox.body(reply)
+    send(game, "alice", "hello?")
+    assert last_reply(outbox, "alice")["X-Mailref-Kind"] == "help"
