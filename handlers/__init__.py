@@ -49,8 +49,17 @@ def dispatch(env: Envelope, view: GameView, tag: str) -> dict[str, Any]:
     if route is None:
         raise Refused(f"[{tag}] is not a command here", "send [Help] for the commands")
     if route.players_only and view.player is None:
+        named = (env.from_name or "").strip().lower()
+        player = next((p for p in view.state["players"] if named and p["name"].lower() in (named, named.split()[0])
+                       and p["status"] != "left"), None)
+        gm = f" ({view.state['gm']})" if view.state.get("gm") else ""
+        if player:  # Alice writing from her other address
+            raise Refused(f"{env.from_addr} is not an address of a player of {view.state['name']}",
+                          f"if you are {player['name']}, write from the address you play from, or ask the GM{gm} "
+                          "to add this one")
         raise Refused(f"{env.from_addr} is not a player of {view.state['name']}",
-                      "send [Join] with a body line `Name: YourName` to play")
+                      "send [Join] with a body line `Name: YourName` to play; if you play from another address, "
+                      f"write from that one or ask the GM{gm} to add this one")
     return route.fn(env, view)
 
 

@@ -10,5 +10,15 @@ def join(env: Envelope, view: GameView) -> dict:
     if view.player:
         raise Refused(f"you already play as {view.player['name']}")
     fields = body_fields(env.text)
-    name = fields.pop("name", "") or env.from_name or (env.from_addr or "").split("@")[0]
+    name = person_name(fields.pop("name", "") or env.from_name or (env.from_addr or "").split("@")[0])
     return {"type": "join", "name": name, "address": env.from_addr, "choices": fields}
+
+
+def person_name(text: str) -> str:
+    """A name as people write it, as the game keeps it: "Seán D’Arcy" with a typographic
+    apostrophe is "Seán D'Arcy"; a directory's "Chen, Carla" is "Carla Chen"."""
+    name = " ".join(text.translate({0x2019: "'", 0x2018: "'", 0x02BC: "'", 0x00B4: "'"}).split())
+    last, comma, first = name.partition(",")
+    if comma and first.strip() and "," not in first and len(last.split()) <= 2 and len(first.split()) <= 2:
+        name = f"{first.strip()} {last.strip()}"
+    return name

@@ -485,3 +485,16 @@ def test_a_welcome_in_reply_to_the_join_mail_gets_a_short_answer(game, outbox):
     assert "[Forfeit]" not in Outbox.body(reply)
     send(game, "alice", "hello?")
     assert last_reply(outbox, "alice")["X-Mailref-Kind"] == "help"
+
+
+def test_names_as_people_write_them_and_a_second_address(game, outbox):
+    """A typographic apostrophe and a directory's "Last, First" are names; a player writing
+    from another address is told to use the registered one or ask the GM, not to [Join]."""
+    send(game, "sean", "[Join]", "Name: Seán D\u2019Arcy")
+    send(game, "carla", "[Join]", name="Chen, Carla")
+    names = [p["name"] for p in game.state("nomes")["players"]]
+    assert "Seán D'Arcy" in names and "Carla Chen" in names
+    game.accept(mail("alice@home.example", G, "[Status]", name="Alice"), "smtp", "alice@home.example", [G])
+    err = [m for m in outbox.all() if m["To"] == "alice@home.example"][-1]
+    body = Outbox.body(err)
+    assert "if you are Alice, write from the address you play from, or ask the GM" in body and "[Join]" not in body

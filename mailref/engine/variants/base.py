@@ -184,7 +184,7 @@ class Variant:
         name = " ".join(str(action.get("name") or "").split())
         address = action["address"].lower()
         if not name or not re.fullmatch(r"[\w][\w .'\-]{0,39}", name):
-            raise Refused(f"{name!r} is not a usable player name", "add a body line `Name: YourName` (letters, digits, spaces)")
+            raise Refused(f"{name!r} is not a usable player name", "add a body line `Name: YourName` (letters, digits, spaces, ' and -; at most 40 characters)")
         known = self.by_address(state, address)
         if known:
             raise Refused(f"{address} already plays as {known['name']}")
