@@ -28,7 +28,7 @@ def judge(env: Envelope, view: GameView) -> dict:
 def proclamation(env: Envelope, view: GameView) -> dict:
     text = strip_brace_comments(env.text)
     try:
-        changes = read_rule_changes(text)
+        changes = read_rule_changes(text, f"{view.name or ''} {env.from_name or ''}")
     except RuleChangeError as e:
         raise Refused(f"I could not read a rule change on line {e.line}: {e.why}") from None
     return {"type": "proclamation", "player": view.name, "title": env.subject.rest.strip()[:200] or "Proclamation",

@@ -23,7 +23,7 @@ def proposal(env: Envelope, view: GameView) -> dict:
     # ruleset": the voters read them in the proposal, the rule changes never carry them.
     readable = strip_brace_comments(text) if getattr(view.variant, "strip_braces", False) else text
     try:
-        changes = read_rule_changes(readable)
+        changes = read_rule_changes(readable, f"{view.name or ''} {env.from_name or ''}")
     except RuleChangeError as e:
         raise Refused(f"I could not read a rule change on line {e.line} (\"{e.text.strip()[:80]}\"): {e.why}",
                       'Enact rule 24 "Title":\n<text>\nAmend rule 12 to read:\n<text>\n'

@@ -246,3 +246,17 @@ def test_the_vote_subject_names_its_proposal_in_the_ways_people_write_it(subject
 def test_a_proposal_title_may_start_with_a_number():
     s = parse_subject("[Proposal] 3 strikes rule")
     assert (s.tag, s.number, s.rest) == ("proposal", None, "3 strikes rule")
+
+
+@pytest.mark.parametrize("body,text,signoff", [
+    ('Enact rule 27 "Café Rule":\nCoffee is served.\n\nBob', "Coffee is served.", "Bob"),
+    ('Enact rule 27 "X":\nLine one.\nLine two.\n\nThoughts welcome!\n\nCheers, Bob', "Line one.\nLine two.",
+     "Thoughts welcome! / Cheers, Bob"),
+    ('Enact rule 30 "Y":\nA rule.\n\n— Bob Brown', "A rule.", "— Bob Brown"),
+    ("Amend rule 5 to read:\nAll players vote.\n\nPenalties apply to late votes.",
+     "All players vote.\n\nPenalties apply to late votes.", None),
+    ('Enact rule 31 "Z":\nThe Judge decides.\n\nSee Also', "The Judge decides.\n\nSee Also", None),
+])
+def test_the_mails_closing_words_are_not_rule_text(body, text, signoff):
+    (change,) = read_rule_changes(body, "Bob Brown")
+    assert (change.text, change.signoff) == (text, signoff)

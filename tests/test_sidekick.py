@@ -498,3 +498,12 @@ def test_names_as_people_write_them_and_a_second_address(game, outbox):
     err = [m for m in outbox.all() if m["To"] == "alice@home.example"][-1]
     body = Outbox.body(err)
     assert "if you are Alice, write from the address you play from, or ask the GM" in body and "[Join]" not in body
+
+
+def test_the_proposal_ack_shows_the_whole_rule_text_and_sets_the_sign_off_aside(game, outbox):
+    m = mover(game)
+    text = "Each player may roll a die once a day, and the result of that roll is announced to every player."
+    send(game, m, "[Proposal] Daily dice", f'Enact rule 24 "Bonus":\n{text}\n\nCheers,\n{m}\n')
+    ack = Outbox.body(last_reply(outbox, m))
+    assert text in " ".join(ack.split()) and f'not rule text: "Cheers, / {m}"' in ack
+    assert game.state("nomes")["proposals"][0]["changes"][0]["text"] == text

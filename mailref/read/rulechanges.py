@@ -38,17 +38,21 @@ class RuleChange:
     old: str | None = None     # replace
     new: str | None = None
     line: int = 0
+    signoff: str | None = None  # the mail's closing words, set aside from the last rule text
 
     @property
     def ref(self) -> str:
         return self.number if self.number else f'"{self.ref_title}"'
 
-    def describe(self) -> str:
+    def describe(self, full: bool = False) -> str:
+        """One line; FULL: the whole text below it, as it will be enacted (the author's ack)."""
+        text = ("\n" + "\n".join("      " + ln for ln in (self.text or "").splitlines())) if full else \
+            " " + _short(self.text)
         if self.kind == "enact":
             num = f" {self.number}" if self.number else ""
-            return f'Enact rule{num} "{self.title}": {_short(self.text)}'
+            return f'Enact rule{num} "{self.title}":{text}'
         if self.kind == "amend":
-            return f"Amend rule {self.ref} to read: {_short(self.text)}"
+            return f"Amend rule {self.ref} to read:{text}"
         if self.kind == "replace":
             return f'In rule {self.ref}, replace "{self.old}" with "{self.new}"'
         if self.kind == "repeal":
@@ -90,8 +94,9 @@ def strip_brace_comments(text: str) -> str:
     return "\n".join([ln.rstrip(" \t") for ln in parts[:-1]] + parts[-1:])
 
 
-def read_rule_changes(text: str) -> list[RuleChange]:
-    """Every change in TEXT, in order; raises RuleChangeError on the first unreadable one."""
+def read_rule_changes(text: str, signer: str = "") -> list[RuleChange]:
+    """Every change in TEXT, in order; raises RuleChangeError on the first unreadable one.
+    SIGNER: the author's names, so that a name alone closing the mail is not rule text."""
     changes: list[RuleChange] = []
     lines = bounded(text).splitlines()
     body: list[str] | None = None  # the text being collected for an enact / amend
@@ -124,11 +129,40 @@ def read_rule_changes(text: str) -> list[RuleChange]:
                                   '(Enact rule N "Title": / Amend rule N to read: / In rule N, replace "old" with "new". / '
                                   'Repeal rule N. / Retitle rule N to "Title".)')
     if body is not None:
-        changes[-1].text = _clean_body(body)
+        changes[-1].text, changes[-1].signoff = without_sign_off(_clean_body(body), signer)
     for c in changes:
         if c.kind in ("enact", "amend") and not c.text:
             raise RuleChangeError(c.line, lines[c.line - 1], "no rule text follows")
     return changes
+
+
+# How mails end: "Cheers, Bob", "Thoughts welcome!", "— Bob", "Bob". Never rule text.
+_CLOSING = re.compile(
+    r"^\s*(?:(?:cheers|thanks|thank you|many thanks|regards|kind regards|best|best wishes|all the best|yours|"
+    r"sincerely|ciao|love|hope (?:you|this)[\w ]*|let me know[\w ]*|(?:thoughts|comments|feedback)(?: are)? welcome|"
+    r"what do you (?:all )?think)\b[\w ,.!?'’-]{0,30}|[-–—~]+\s*[\w .'’-]{1,30})$", re.I)
+_NAME_ALONE = re.compile(r"^\s*[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2}\s*$")
+
+
+def without_sign_off(text: str, signer: str = "") -> tuple[str, str | None]:
+    """TEXT without the mail's closing paragraphs (at most two, each at most three short lines
+    of closing words, or the SIGNER's name alone), and what was set aside."""
+    names = {w.lower() for w in re.findall(r"[\w'’-]+", signer)}
+
+    def closing(ln: str) -> bool:
+        alone = _NAME_ALONE.match(ln) and names & {w.lower() for w in ln.split()}
+        return bool(_CLOSING.match(ln) or alone)
+
+    paras = re.split(r"\n\s*\n", text)
+    off: list[str] = []
+    while len(paras) > 1 and len(off) < 2:
+        lines = [ln for ln in paras[-1].splitlines() if ln.strip()]
+        if not lines or len(lines) > 3 or any(len(ln) > 40 for ln in lines) or not all(
+                closing(ln) for ln in lines):
+            break
+        off.insert(0, " / ".join(ln.strip() for ln in lines))
+        paras.pop()
+    return "\n\n".join(paras).strip(), (" / ".join(off) or None)
 
 
 def _clean_body(body: list[str]) -> str:

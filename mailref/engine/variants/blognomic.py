@@ -188,7 +188,9 @@ class BlogNomic(Variant):
         state["proposals"].append(prop)
         ctx.ack(f"Proposal {prop['number']} \"{prop['title']}\" is pending; quorum is {self.quorum(state)}.")
         for c in changes:
-            ctx.ack("  " + c.describe())
+            ctx.ack("  " + c.describe(full=True))
+            if c.signoff:
+                ctx.ack(f'  (Set aside as your closing words, not rule text: "{c.signoff}")')
         if not changes:
             ctx.ack("  (no rule changes recognised: if enacted, the GM applies it by hand)")
         self.event(state, ctx, f"{author} proposed {prop['number']} \"{prop['title']}\".")

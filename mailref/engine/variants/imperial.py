@@ -123,7 +123,9 @@ class Imperial(Variant):
         state["proposals"].append(prop)
         ctx.ack(f"Proposal {prop['number']} \"{prop['title']}\" is posted; Senators vote YES or NO until {self.when(state, prop['deadline'], ctx)}.")
         for c in changes:
-            ctx.ack("  " + c.describe())
+            ctx.ack("  " + c.describe(full=True))
+            if c.signoff:
+                ctx.ack(f'  (Set aside as your closing words, not rule text: "{c.signoff}")')
         if replaced:
             ctx.ack(f"It replaces your oldest undecided proposal, {replaced['number']} \"{replaced['title']}\".")
         self.event(state, ctx, f"{author} proposed {prop['number']} \"{prop['title']}\""

@@ -163,7 +163,9 @@ class Sidekick(Variant):
         t["proposal"], t["deadline"] = prop["number"], None
         ctx.ack(f"Proposal {prop['number']} \"{prop['title']}\" is submitted; voting closes {self.when(state, prop['deadline'], ctx)}.")
         for c in changes:
-            ctx.ack("  " + c.describe())
+            ctx.ack("  " + c.describe(full=True))
+            if c.signoff:
+                ctx.ack(f'  (Set aside as your closing words, not rule text: "{c.signoff}")')
         self.event(state, ctx, f"{player} proposed {prop['number']} \"{prop['title']}\".")
         ctx.send("announcement", "all", f"[Proposal {prop['number']}] {prop['title']}", "proposal.txt",
                  game=state, proposal=prop, changes=[c.describe() for c in changes],
