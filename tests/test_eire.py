@@ -396,3 +396,15 @@ def test_a_moved_deadline_still_reminds_and_resolves(game):
     V.handle(game, {"type": "tick"}, ctx)
     assert [o.kind for o in ctx.out] == ["reminder"] and game["turn"]["number"] == 1
     assert deadline(game).out and game["turn"]["number"] == 2
+
+
+def test_the_turn_mail_gives_what_a_new_player_needs_to_write_orders():
+    state = new_game()
+    join(state, "Finn", "Green", "Plainsmen", "Llanc")
+    join(state, "Maeve", "Red", "Plainsmen", "Donal")
+    ctx = act(state, {"type": "start"})
+    (turn,) = [o for o in ctx.out if o.kind == "turn"]
+    lines = turn.vars["lines"]
+    llanc = land(state, "Llanc")
+    assert f"  Llanc (output {llanc['output']}), next to " + ", ".join(llanc["neighbours"]) in lines
+    assert any("Attack LAND with N Grain" in ln for ln in lines)

@@ -126,8 +126,16 @@ class Eire(OrdersGame):
         super().begin_turn(state, ctx, number)
 
     def turn_lines(self, state: dict) -> list[str]:
-        return [f"{p['name']} ({p['color']}, {p['tribe']}): {state['grain'].get(p['name'], 0)} Grain, "
-                f"{plural(len(self.owned(state, p['name'])), 'land')}" for p in self.active(state)]
+        """Who holds what, with the neighbours each may attack: enough to write orders from."""
+        out = []
+        for p in self.active(state):
+            lands = self.owned(state, p["name"])
+            out.append(f"{p['name']} ({p['color']}, {p['tribe']}): {state['grain'].get(p['name'], 0)} Grain, "
+                       f"{plural(len(lands), 'land')}")
+            for x in lands:
+                out.append(f"  {x['name']} (output {x['output']}), next to " + ", ".join(x["neighbours"]))
+        return out + ["", "Orders, one bold sentence each: Defend LAND with N Grain / Invest N Grain in LAND / "
+                          "Attack LAND with N Grain / Declare High King"]
 
     # ---- orders ------------------------------------------------------------------
     def read_orders(self, state: dict, player: str, sentences: list[str], earlier: list[dict]):
