@@ -507,3 +507,10 @@ def test_the_proposal_ack_shows_the_whole_rule_text_and_sets_the_sign_off_aside(
     ack = Outbox.body(last_reply(outbox, m))
     assert text in " ".join(ack.split()) and f'not rule text: "Cheers, / {m}"' in ack
     assert game.state("nomes")["proposals"][0]["changes"][0]["text"] == text
+
+
+def test_a_moved_vote_deadline_says_which_deadline(game, outbox):
+    m = mover(game)
+    send(game, m, "[Proposal] Daily dice", PROPOSAL)
+    out = game.admin("nomes", {"type": "deadline", "extend": "1d", "by": "gm"}, "gm")
+    assert out.ok and out.lines[0].startswith("The vote on proposal 1 moved from ")

@@ -487,7 +487,9 @@ class Variant:
         new = old + parse_duration(action["extend"]) if action.get("extend") else parse_iso(action["when"])
         target["deadline"] = iso(new)
         target.pop("reminded", None)
-        text = f"The deadline moved from {self.when(state, old)} to {self.when(state, new, ctx)}."
+        what = (f"The vote on proposal {target['number']}" if "title" in target and "number" in target
+                else f"Turn {target['number']}'s deadline" if "number" in target else "The deadline")
+        text = f"{what} moved from {self.when(state, old)} to {self.when(state, new, ctx)}."
         ctx.ack(text)
         self.event(state, ctx, text)
         self.announce(state, ctx, "Deadline changed", [text] + ([f"Reason: {action['reason']}"] if action.get("reason") else []))
