@@ -78,7 +78,7 @@ class OrdersGame(Variant):
         state["orders"][name] = {"orders": base + accepted, "rejected": (had["rejected"] if had else []) + [[t, why] for t, why in rejected],
                                  "missing": [t for t, _ in rejected], "at": iso(ctx.now)}
         verb = {"add": "added to", "replace": "replacing"}.get(mode, "added to") if had else "as"
-        ctx.ack(f"Orders for turn {state['turn']['number']} recorded {verb} your earlier ones:" if had else
+        ctx.ack(f"Orders for turn {state['turn']['number']} recorded, {verb} your earlier ones:" if had else
                 f"Orders for turn {state['turn']['number']} recorded, as I read them:")
         for o in accepted:
             ctx.ack(f"  OK   {o['text']}")
