@@ -112,8 +112,9 @@ def apply(session: Session, game: Game, action: dict[str, Any], source: Source, 
         body = queue(session, settings, game, state, out, now, exclude=author if fold else set())
         if fold:
             folded.append(out)
+            alone = isinstance(out.to, list) and len(out.to) == 1  # "Your move", "You are the judge"
             told.append({"subject": game_subject(state, out.subject), "body": body.split("\n-- \n")[0].strip("\n"),
-                         "who": "the GM was" if out.to == "gm" else "the players were"})
+                         "who": "the GM was" if out.to == "gm" else "you alone were" if alone else "the players were"})
     if source.reply_to:
         vars_ = {"lines": _lines_read(action) + ctx.ack_lines, "subject": source.subject, "game": state, "told": told,
                  **ctx.reply_vars}

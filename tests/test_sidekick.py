@@ -514,3 +514,20 @@ def test_a_moved_vote_deadline_says_which_deadline(game, outbox):
     send(game, m, "[Proposal] Daily dice", PROPOSAL)
     out = game.admin("nomes", {"type": "deadline", "extend": "1d", "by": "gm"}, "gm")
     assert out.ok and out.lines[0].startswith("The vote on proposal 1 moved from ")
+
+
+def test_the_next_movers_closing_vote_ack_says_the_turn_is_theirs(game, outbox):
+    """The vote that closes the proposal hands the turn to its voter: the one mail they get
+    carries "Your move", headed as theirs alone, not as what the players were told."""
+    state = game.state("nomes")
+    m = state["turn"]["player"]
+    nxt = state["order"][(state["order"].index(m) + 1) % 3]
+    first = next(p for p in state["order"] if p not in (m, nxt))
+    send(game, m, "[Proposal] Daily dice", PROPOSAL)
+    send(game, first, "Re: [Proposal 1] Daily dice", "FOR")
+    send(game, nxt, "Re: [Proposal 1] Daily dice", "FOR")
+    mails = [x for x in outbox.all() if x["To"] == addr(nxt)]
+    closing = mails[-1]
+    body = Outbox.body(closing)
+    assert closing["X-Mailref-Kind"] == "ack" and "Also for you alone (" in body and "[Turn 2] Your move" in body
+    assert 'What the players were told ("[Nomic Sidekick Nomic] [Turn 2]' not in body
