@@ -121,3 +121,14 @@ def test_the_author_of_a_command_gets_one_mail(nomes, outbox):
     assert [m["X-Mailref-Kind"] for m in last] == ["ack"], [m["Subject"] for m in last]
     assert "PASSED" in Outbox.body(last[0]) and "Vote recorded" in Outbox.body(last[0])
     assert any(m["X-Mailref-Kind"] == "results" for m in new if m["To"] == f"{mover.lower()}@x.org")
+
+
+def test_an_error_reads_as_paragraphs_and_its_hint_as_a_sentence():
+    from mailref.render import render
+
+    game = {"name": "Nomes"}
+    with_hint = render("error.txt", reason="no title", hint="write the subject as: [Proposal] Title", game=game)
+    assert with_hint.startswith("Not done: no title.\n\nHow to write it:\n  Write the subject as: [Proposal] Title\n\n"
+                                "Your mail is kept")
+    bare = render("error.txt", reason="judgement 1 was already decided", hint="", game=game)
+    assert bare.startswith("Not done: judgement 1 was already decided.\n\nYour mail is kept")
