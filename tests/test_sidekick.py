@@ -231,6 +231,8 @@ def test_reaching_100_wins_and_ends_the_game(game, outbox):
     assert state["status"] == "ended" and state["winners"] == [m]
     send(game, others(game)[0], "[Status]")
     assert "Winners" in Outbox.body(last_reply(outbox, others(game)[0]))
+    ruleset = [x for x in outbox.all() if x["X-Mailref-Kind"] == "ruleset"][-1]
+    assert f"The game has ended; won by {m}." in Outbox.body(ruleset) and "is to move" not in Outbox.body(ruleset)
 
 
 def test_cfj_goes_to_the_player_before_the_mover(game, outbox):

@@ -121,8 +121,11 @@ class Sidekick(Variant):
         player whose turn it is"; rule 6: "The rule list will contain a complete list of all
         players", in turn order."""
         t = state["turn"]
-        mover = t.get("player") if t else None
-        lines = [f"Turn {t['number']}: {mover} is to move." if mover else
+        ended = state["status"] == "ended"
+        mover = t.get("player") if t and not ended else None
+        won = ", ".join(state.get("winners") or []) or "nobody"
+        lines = [f"The game has ended; won by {won}." if ended else
+                 f"Turn {t['number']}: {mover} is to move." if mover else
                  f"Turn {t['number']}: nobody present can move." if t else
                  "The first turn opens once two players are in."]
         lines.append("Players in turn order:")
