@@ -87,7 +87,7 @@ DEFAULT_TOML = """\
 
 [daemon]
 database = "sqlite:///var/mailref.sqlite3"  # any SQLAlchemy URL; relative paths are relative to this file
-from_address = "referee@localhost"          # envelope sender and From of everything it sends
+from_address = "referee@localhost"          # envelope sender of everything; From of mail that belongs to no game
 admin_address = "gm@localhost"              # alerts (and digests of games without a GM address)
 timezone = "UTC"                            # default display zone for new games
 replies_per_sender_per_day = 20             # then one notice, then silence until tomorrow

@@ -252,6 +252,7 @@ def serve(cfg: Config) -> int:
     logging.basicConfig(level=os.environ.get("MAILREF_LOG", "INFO"), format=log_format())
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
     logging.getLogger("mail.log").setLevel(logging.WARNING)
+    logging.getLogger("flufl.bounce").setLevel(logging.WARNING)  # "Running detector: …" per bounce; SPEC §7: one line a mail
     from mailref.check import sqlite_path
 
     new_db = sqlite_path(cfg.database)

@@ -105,7 +105,7 @@ def apply(session: Session, game: Game, action: dict[str, Any], source: Source, 
     # the GM is the author) goes to the others only and is carried by the ack, pictures included.
     author = author_addresses(state, action, source) if source.reply_to and ctx.reply_kind == "ack" else set()
     told, folded = [], []
-    alerts = [Outgoing("alert", "gm", f"Alert: {state['name']}", "alert.txt", {"game": state, "lines": [line]})
+    alerts = [Outgoing("alert", "gm", "Alert", "alert.txt", {"game": state, "lines": [line]})
               for line in ctx.alerts]
     for out in ctx.out + alerts:
         fold = bool(author) and bool(author & {a.lower() for a in recipients(state, out.to, settings)})

@@ -100,3 +100,12 @@ def test_swaks_join(referee, listener):
                           "--header", "Subject: [Join]", "--body", "Name: Zed"], capture_output=True, text=True, timeout=30)
     assert out.returncode == 0, out.stdout + out.stderr
     assert [p["name"] for p in referee.state("nomes")["players"]] == ["Zed"]
+
+
+def test_the_greeting_names_the_referees_domain_and_no_software_version(referee, listener):
+    with smtplib.SMTP("127.0.0.1", listener) as c:
+        code, ehlo = c.ehlo("players.example")
+    assert code == 250 and ehlo.split(b"\n")[0].startswith(b"ref.example")
+    with socket.create_connection(("127.0.0.1", listener)) as s:
+        banner = s.recv(200)
+    assert banner.startswith(b"220 ref.example") and b"Python" not in banner and b"1.4" not in banner

@@ -85,9 +85,12 @@ class Intake:
 class Listener:
     def __init__(self, referee: Referee, host: str, port: int, max_size: int,
                  on_stored: Callable[[], None] = lambda: None):
+        # The greeting names the referee's mail domain and no software version ("220 localhost
+        # Python SMTP 1.4.6" told the world what to attack and nothing useful).
+        domain = referee.settings.from_address.rpartition("@")[2] or "localhost"
         self.controller = Controller(Intake(referee, on_stored), hostname=host, port=port,
                                      data_size_limit=max_size, decode_data=False,
-                                     enable_SMTPUTF8=True)
+                                     enable_SMTPUTF8=True, server_hostname=domain, ident="mailref")
 
     def start(self) -> None:
         self.controller.start()

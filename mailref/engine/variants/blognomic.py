@@ -34,7 +34,7 @@ class BlogNomic(Variant):
     votable_judgements = True  # CfJs and DoVs are decided by vote
     open_statuses = ("pending",)
     commands = [
-        ("[Join]", "become a Wizard; a body line `Name: YourName` chooses your name"),
+        ("[Join]", "with a body line `Name: YourName` to become a Wizard under that name"),
         ("[Proposal] Title", "a proposal; the body is its text (rule changes in the usual forms are applied on enactment)"),
         ("Reply to [Proposal N] / [CfJ N] / [DoV N], or [Vote] N", "FOR, AGAINST, DEFERENTIAL (or VETO, the Historian, on proposals)"),
         ("[Vote] with lines `12 FOR`", "several votes at once"),

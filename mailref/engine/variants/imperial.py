@@ -36,7 +36,7 @@ class Imperial(Variant):
     # are numbered by count: nothing leaves Imperial's state.
     archived_collections = ()
     commands = [
-        ("[Join]", "join the game; a body line `Name: YourName` chooses your name"),
+        ("[Join]", "with a body line `Name: YourName` to choose your name"),
         ("[Proposal] Title", "a proposal (a title is required); {comments} are removed, [comments] kept; "
                              "your first proposal makes you an Imperial Senator"),
         ("Reply to [Proposal N], or [Vote] N", "YES or NO (Senators other than the author)"),

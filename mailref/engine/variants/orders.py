@@ -13,7 +13,7 @@ class Orders(OrdersGame):
     title = "Orders game"
     defaults = {**OrdersGame.defaults, "orders_final": "replace"}
     commands = [
-        ("[Join]", "join while the game is forming; a body line `Name: YourName` chooses your name"),
+        ("[Join]", "with a body line `Name: YourName`, while the game is forming"),
         ("[Orders]", "your orders for this turn: every bold sentence is one order"),
         ("[Results]", "the GM's results of a turn (from the GM's address): sent to all, the next turn opens"),
         ("[Status], [Help], [Quit]", "the state, this text, leave"),

@@ -25,7 +25,7 @@ class Sidekick(Variant):
     vote_words = ("FOR", "AGAINST", "ABSTAIN")
     whole_rule_numbers = True  # rule 10: "The reference number must be a positive integer."
     commands = [
-        ("[Join]", "join the game; a body line `Name: YourName` chooses your name"),
+        ("[Join]", "with a body line `Name: YourName` to choose your name"),
         ("[Proposal] Title", "your move, on your turn: the body holds rule changes (Enact rule 24 \"Title\": ... / Amend rule 12 to read: ... / Repeal rule 15.)"),
         ("Reply to [Proposal N], or [Vote] N", "FOR, AGAINST or ABSTAIN on the first line of your own words"),
         ("[Forfeit]", "give up your turn"),
