@@ -498,8 +498,8 @@ def test_names_as_people_write_them_and_a_second_address(game, outbox):
     assert "Seán D'Arcy" in names and "Carla Chen" in names
     game.accept(mail("alice@home.example", G, "[Status]", name="Alice"), "smtp", "alice@home.example", [G])
     err = [m for m in outbox.all() if m["To"] == "alice@home.example"][-1]
-    body = Outbox.body(err)
-    assert "if you are Alice, write from the address you play from, or ask the GM" in body and "[Join]" not in body
+    body = " ".join(Outbox.body(err).split())
+    assert "If you are Alice, write from the address you play from, or ask the GM" in body and "[Join]" not in body
 
 
 def test_the_proposal_ack_shows_the_whole_rule_text_and_sets_the_sign_off_aside(game, outbox):
