@@ -204,6 +204,8 @@ class Daemon:
             return  # fire() goes through every game due; the timer is set again after it
         try:
             at = await asyncio.to_thread(self.referee.earliest_wakeup)
+        except asyncio.CancelledError:  # the daemon is stopping (APScheduler would log a traceback)
+            return
         except Exception as e:
             self._failed("reading deadlines", e)
             return
@@ -222,12 +224,14 @@ class Daemon:
         self.firing = True
         try:
             await self.tick_each(await asyncio.to_thread(self.referee.due_games))
+            await self.deliver_now()
+        except asyncio.CancelledError:  # the daemon is stopping: what is due fires at the next start
+            return
         except Exception as e:
             self._failed("reading deadlines", e)
             return
         finally:
             self.firing, self.scheduled = False, None
-        await self.deliver_now()
 
 
 class Fatal(Exception):
