@@ -147,3 +147,12 @@ def assert_replays(referee) -> None:
             rebuilt = replay(g.initial, entries, cold)
             assert differences(g.state, rebuilt) == []
             assert differences(full_state(s, g), merge(rebuilt, cold)) == []
+
+
+# Two Eire players who may both join (Color, Tribe and Origin free), and their addresses.
+EIRE_PLAYERS = {"Finn": "Color: Green\nTribe: Plainsmen\nOrigin: Llanc",
+                "Maeve": "Color: Red\nTribe: Plainsmen\nOrigin: Donal"}
+
+
+def player_addr(name: str) -> str:
+    return f"{name.lower()}@players.example"

@@ -7,15 +7,10 @@ from __future__ import annotations
 import pytest
 from listener import listening, submit
 
-from helpers import Outbox, assert_replays, mail
+from helpers import EIRE_PLAYERS, Outbox, assert_replays, mail, player_addr
 
 EIRE = "eire@ref.example"
-PLAYERS = {"Finn": "Color: Green\nTribe: Plainsmen\nOrigin: Llanc",
-           "Maeve": "Color: Red\nTribe: Plainsmen\nOrigin: Donal"}
-
-
-def addr(name: str) -> str:
-    return f"{name.lower()}@players.example"
+PLAYERS, addr = EIRE_PLAYERS, player_addr
 
 
 @pytest.fixture

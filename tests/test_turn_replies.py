@@ -5,21 +5,13 @@ game's own commands. A misspelt tag's hint names this game's commands, never [Vo
 
 from __future__ import annotations
 
-import smtplib
-
 import pytest
+from listener import listening, submit
 
-from dovecot import free_port
-from helpers import Outbox, mail
-from mailref.mail.smtp import Listener
+from helpers import EIRE_PLAYERS, Outbox, mail, player_addr
 
 EIRE, NOMES = "eire@ref.example", "nomes@ref.example"
-PLAYERS = {"Finn": "Color: Green\nTribe: Plainsmen\nOrigin: Llanc",
-           "Maeve": "Color: Red\nTribe: Plainsmen\nOrigin: Donal"}
-
-
-def addr(name: str) -> str:
-    return f"{name.lower()}@players.example"
+PLAYERS, addr = EIRE_PLAYERS, player_addr
 
 
 @pytest.fixture
@@ -27,16 +19,8 @@ def host(referee):
     referee.create_game("eire", "eire", EIRE, name="Eire Autumn", gm="gm@ref.example",
                         parameters={"start_grain": "20"})
     referee.create_game("nomes", "sidekick", NOMES, name="Nomes")
-    port = free_port()
-    lst = Listener(referee, "127.0.0.1", port, 200_000, on_stored=referee.process_pending)
-    lst.start()
-
-    def send(raw: bytes, frm: str, to: str) -> None:
-        with smtplib.SMTP("127.0.0.1", port) as c:
-            c.sendmail(frm, [to], raw)
-
-    yield send
-    lst.stop()
+    with listening(referee) as port:
+        yield lambda raw, frm, to: submit(port, frm, [to], raw)
 
 
 def reply(to_msg, frm: str, body: str, html: str | None = None) -> bytes:
