@@ -23,6 +23,7 @@ from mailref.store import ImapCursor
 from mailref.testhooks import crash_point
 
 log = logging.getLogger("mailref.imap")
+HELD_RECHECK = 2.0  # seconds: a pass again soon while another daemon holds some of the mail
 IDLE_RENEW = 9 * 60  # servers may drop IDLE after 30 min; RFC 2177 says renew before 29
 
 
@@ -55,6 +56,7 @@ class Poller:
                  process: Callable[[list[int]], dict[int, str]] | None = None):
         self.cfg, self.referee, self.max_size, self.on_stored = cfg, referee, max_size, on_stored
         self.process = process or referee.process_many  # stored ids -> their status
+        self.held: int | None = None
         self.stop = threading.Event()
         self.wake = threading.Event()
 
@@ -99,6 +101,9 @@ class Poller:
             # no word in IDLE and would wait for the next mail. UIDNEXT moved: pass again.
             if self._uidnext(c) != before:
                 continue
+            if self.held is not None:  # filed by its holder, or by the next pass once processed
+                self.stop.wait(HELD_RECHECK)
+                continue
             if self.cfg.idle and c.has_capability("IDLE"):
                 c.idle()
                 try:
@@ -122,6 +127,7 @@ class Poller:
         uidvalidity = int(info[b"UIDVALIDITY"])
         last = self._cursor(uidvalidity)
         uids = sorted(u for u in c.search(["UID", f"{last + 1}:*"]) if u > last)
+        self.held = None  # the lowest message another daemon was still processing, this pass
         done = 0
         for chunk in (uids[i:i + BATCH] for i in range(0, len(uids), BATCH)):
             sizes = {u: d.get(b"RFC822.SIZE", 0) for u, d in c.fetch(chunk, ["RFC822.SIZE"]).items()}
@@ -150,10 +156,14 @@ class Poller:
         crash_point("after-process")
         # "new": another daemon holds its mail, and files the message once it processed it.
         filed = {u: st for u, st in status.items() if st != "new"}
+        held = [u for u, st in status.items() if st == "new"] + ([self.held] if self.held else [])
+        self.held = min(held) if held else None
         self._file(c, filed)
         crash_point("after-file")
         if filed:
-            self._advance(uidvalidity, max(filed))
+            # The cursor (shared by every daemon) never passes a message another daemon held:
+            # killed before filing it, that daemon would leave it in the folder for good.
+            self._advance(uidvalidity, min(max(filed), self.held - 1) if self.held else max(filed))
         return len(filed)
 
     def _too_large(self, c: IMAPClient, uid: int, size: int, uidvalidity: int) -> str:
