@@ -26,11 +26,16 @@ def dovecot_binary() -> str | None:
 
 
 def _mail_user() -> pwd.struct_passwd:
-    try:
-        return pwd.getpwnam(USER)
-    except KeyError:
-        subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", USER], check=True)
-        return pwd.getpwnam(USER)
+    # Another test process (a pytest-xdist worker) may be adding the user at the same moment:
+    # useradd then fails ("already exists", or /etc/passwd locked), and a later look finds it.
+    for _ in range(50):
+        try:
+            return pwd.getpwnam(USER)
+        except KeyError:
+            subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", USER],
+                           capture_output=True)
+            time.sleep(0.1)
+    return pwd.getpwnam(USER)
 
 
 class Dovecot:
