@@ -72,6 +72,12 @@ def read_whole(env: Envelope, what: str) -> None:
                       f"{LINE_MAX:,}), so these {what} were not read", f"send shorter {what}")
 
 
+def signer(env: Envelope, view: GameView) -> str:
+    """The author's names (player name and From display name), so that reading rule changes
+    can tell a name alone closing the mail from rule text."""
+    return f"{view.name or ''} {env.from_name or ''}"
+
+
 def body_fields(text: str) -> dict[str, str]:
     """`Key: value` lines, keys lower-cased."""
     out: dict[str, str] = {}

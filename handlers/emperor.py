@@ -4,7 +4,7 @@
 import re
 
 from mailref.engine import Refused
-from mailref.handlers import GameView, handles
+from mailref.handlers import GameView, handles, signer
 from mailref.read import Envelope, RuleChangeError, read_rule_changes, strip_brace_comments
 
 _VERDICT = re.compile(r"^\W*(accept|accepted|veto|vetoed|ignore|ignored)\b[\s:.,-]*(.*)$", re.I | re.S)
@@ -28,7 +28,7 @@ def judge(env: Envelope, view: GameView) -> dict:
 def proclamation(env: Envelope, view: GameView) -> dict:
     text = strip_brace_comments(env.text)
     try:
-        changes = read_rule_changes(text, f"{view.name or ''} {env.from_name or ''}")
+        changes = read_rule_changes(text, signer(env, view))
     except RuleChangeError as e:
         raise Refused(f"I could not read a rule change on line {e.line}: {e.why}") from None
     return {"type": "proclamation", "player": view.name, "title": env.subject.rest.strip()[:200] or "Proclamation",

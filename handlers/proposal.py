@@ -2,7 +2,7 @@
 reply, a ballot on that proposal. [Withdraw] N withdraws your own pending proposal."""
 
 from mailref.engine import Refused
-from mailref.handlers import GameView, handles
+from mailref.handlers import GameView, handles, signer
 from mailref.handlers.vote import ballots
 from mailref.read import Envelope, RuleChangeError, read_rule_changes, strip_brace_comments
 from mailref.read.limits import LINE_MAX, READ_MAX
@@ -23,7 +23,7 @@ def proposal(env: Envelope, view: GameView) -> dict:
     # ruleset": the voters read them in the proposal, the rule changes never carry them.
     readable = strip_brace_comments(text) if getattr(view.variant, "strip_braces", False) else text
     try:
-        changes = read_rule_changes(readable, f"{view.name or ''} {env.from_name or ''}")
+        changes = read_rule_changes(readable, signer(env, view))
     except RuleChangeError as e:
         raise Refused(f"I could not read a rule change on line {e.line} (\"{e.text.strip()[:80]}\"): {e.why}",
                       'Enact rule 24 "Title":\n<text>\nAmend rule 12 to read:\n<text>\n'

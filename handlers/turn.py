@@ -14,7 +14,7 @@ def forfeit(env: Envelope, view: GameView) -> dict:
 
 @handles("turn")
 def reply_to_turn(env: Envelope, view: GameView) -> dict:
-    if hasattr(view.variant, "on_orders"):
+    if view.variant.takes("orders"):
         return REGISTRY["orders"].fn(env, view)
     move = next((usage for usage, _ in view.variant.commands if usage.startswith("[Proposal]")), None)
     if move:

@@ -304,7 +304,9 @@ class Referee:
             if env.bounce_for:
                 self._record_bounces(s, env, row, now)
             return
-        slug = match_game(env.recipients, games) or self._game_of_thread(s, env)
+        slug = match_game(env.recipients, games)
+        by_thread = slug is None  # then the thread names the game, and no reply can be to the wrong one
+        slug = slug or self._game_of_thread(s, env)
         source = Source("mail", str(row.id), reply_to=env.reply_to or env.from_addr, message_id=env.message_id,
                         references=env.references, subject=env.subject.raw[:200], inbox_id=row.id,
                         identity=env.from_addr)
@@ -331,8 +333,8 @@ class Referee:
             queue_reply(s, self.settings, slug, source, now, "error", "error.txt",
                         {"reason": reason, "hint": hint, "subject": source.subject, "game": game.state})
             return
-        if env.subject.is_reply and tag and not variant.takes(tag) and (other := self._game_of_thread(s, env)) != slug \
-                and other is not None:
+        if env.subject.is_reply and tag and not variant.takes(tag) and not by_thread \
+                and (other := self._game_of_thread(s, env)) not in (None, slug):
             # A Reply sent to the wrong game's address: say where it belongs, not "[Vote] is no command".
             reason, hint = wrong_game(s, other, game.state["name"])
             row.status, row.verdict = "processed", f"error: {reason}"
