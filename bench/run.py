@@ -513,15 +513,14 @@ def replay_rate(r: Referee) -> tuple[int, float, float]:
     (entries, entries/s wall, entries/s CPU)."""
     from sqlalchemy import select
 
-    from mailref.door import full_state
     from mailref.engine.archive import merge
     from mailref.engine.replay import differences, replay
-    from mailref.store import Game, JournalEntry
+    from mailref.store import Game
+    from mailref.store.archived import full_state, journal
     t, c = time.perf_counter(), time.process_time()
     with r.store() as s:
         g = s.scalar(select(Game).where(Game.slug == "nomes"))
-        entries = s.execute(select(JournalEntry.action, JournalEntry.at, JournalEntry.draws)
-                            .where(JournalEntry.game_id == g.id).order_by(JournalEntry.seq)).all()
+        entries = journal(s, g.id)
         cold: list = []
         rebuilt = replay(g.initial, entries, cold)
         diffs = differences(full_state(s, g), merge(rebuilt, cold))

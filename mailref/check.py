@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from mailref.config import Config
+from mailref.config import Config, sqlite_path  # noqa: F401 - callers import it from here too
 
 TIMEOUT = 10
 
@@ -24,12 +24,6 @@ class Check:
 
     def line(self) -> str:
         return f"{'ok  ' if self.ok else 'FAIL'}  {self.what}: {self.detail}"
-
-
-def sqlite_path(url: str) -> Path | None:
-    if url.startswith("sqlite:///") and ":memory:" not in url:
-        return Path(url[len("sqlite:///"):].split("?", 1)[0])
-    return None
 
 
 def _writable_folder(p: Path) -> bool:

@@ -10,13 +10,13 @@ import json
 import os
 import re
 import sys
+from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
-
+# Light imports only: each command imports what it uses, so that a command's start-up
+# (`mailref replay`, SPEC §8) does not pay for the daemon, mail, templates or the site.
 from mailref import config as config_mod
-from mailref.engine import Refused, public_view
-from mailref.read import RuleChange
+from mailref.engine.context import Refused
 from mailref.safe import printable
 from mailref.timeutil import iso, parse_duration, parse_iso, utcnow
 
@@ -213,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _database_path(args):
-    from mailref.check import sqlite_path
+    from mailref.config import sqlite_path
 
     try:
         return sqlite_path(config_mod.load(args.config).database)
@@ -230,20 +230,34 @@ def _refused(reason: str, hint: str = "") -> int:
 # Commands that only read: they never create a database (SPEC 1.4).
 READ_ONLY = {("game", "list"), ("game", "show"), ("mail", "list"), ("mail", "show"), ("outbox", "list"),
              ("replay", None), ("site", "build")}
+# Commands that need the database and nothing of the referee (mail, templates, the site):
+# their start-up counts (SPEC §8: replay, start-up included, ≥ 5,000 journal entries/s).
+STORE_ONLY = {("replay", None)}
+
+
+@dataclass
+class _StoreOnly:
+    store: Any  # mailref.store.Store: a command's handler reads `referee.store` only
 
 
 def _open_referee(cfg, key: tuple[str, str | None]):
     """The referee on the configured database. A command that only reads refuses when there is
     none (a wrong directory or --config would otherwise show an empty, new one); a changing
     command that creates one says so."""
-    from mailref.check import sqlite_path
-    from mailref.referee import Referee
+    from mailref.config import sqlite_path
 
     path = sqlite_path(cfg.database)
     if path is not None and not path.exists():
         if key in READ_ONLY:
             where = f" (configuration {cfg.path})" if cfg.path else " (embedded defaults: ./var under this folder)"
             raise Refused(f"there is no database at {path}{where}")
+    if key in STORE_ONLY:
+        from mailref.store import open_store
+
+        return _StoreOnly(open_store(cfg.database))
+    from mailref.referee import Referee
+
+    if path is not None and not path.exists():
         referee = Referee.from_config(cfg)
         print(f"mailref: created a new database at {path}", file=sys.stderr)
         return referee
@@ -344,6 +358,8 @@ def cmd_game_create(referee, args, who):
 
 
 def cmd_game_list(referee, args, who):
+    from sqlalchemy import select
+
     from mailref.store import Game
 
     with referee.store() as s:
@@ -361,6 +377,8 @@ def cmd_game_list(referee, args, who):
 def cmd_game_show(referee, args, who):
     state = referee.state(args.slug)
     if args.json:
+        from mailref.engine.public import public_view
+
         _json(public_view(state))
         return 0
     from mailref.engine import get_variant
@@ -412,6 +430,8 @@ def cmd_vote(referee, args, who):
 
 
 def cmd_rule(referee, args, who):
+    from mailref.read.rulechanges import RuleChange
+
     num = args.number.strip('"')
     ref = {"number": num} if re.fullmatch(r"\d+(\.\d+)*", num) else {"ref_title": num}
     change = {
@@ -452,6 +472,8 @@ def cmd_digest(referee, args, who):
 
 def _newest(referee, model, args) -> list:
     """The newest rows of the inbox or outbox table, optionally of one status."""
+    from sqlalchemy import select
+
     with referee.store() as s:
         q = select(model).order_by(model.id.desc()).limit(args.limit)
         if args.status:
@@ -534,6 +556,8 @@ def _deliver(referee, args, only: int | None = None):
 
 
 def cmd_outbox_retry(referee, args, who):
+    from sqlalchemy import select
+
     from mailref.store import OutboxMessage
 
     now = utcnow()
@@ -577,10 +601,12 @@ def cmd_outbox_drop(referee, args, who):
 
 
 def cmd_replay(referee, args, who):
-    from mailref.door import full_state
+    from sqlalchemy import select
+
     from mailref.engine.archive import merge
     from mailref.engine.replay import differences, replay
-    from mailref.store import Game, JournalEntry
+    from mailref.store import Game
+    from mailref.store.archived import full_state, journal
 
     bad = 0
     with referee.store() as s:
@@ -588,8 +614,7 @@ def cmd_replay(referee, args, who):
         if args.slug and not games:
             raise Refused(f"there is no game {args.slug!r}")
         for g in games:
-            entries = s.execute(select(JournalEntry.action, JournalEntry.at, JournalEntry.draws)
-                                .where(JournalEntry.game_id == g.id).order_by(JournalEntry.seq)).all()
+            entries = journal(s, g.id)
             try:
                 cold: list = []
                 rebuilt = replay(g.initial, entries, cold)

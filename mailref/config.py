@@ -347,3 +347,10 @@ def init(folder: str | os.PathLike = ".") -> Path:
     p.parent.mkdir(parents=True, exist_ok=True)
     p.write_text(init_text(folder))
     return p
+
+
+def sqlite_path(url: str) -> Path | None:
+    """The file of a SQLite database URL; None for another database or one in memory."""
+    if url.startswith("sqlite:///") and ":memory:" not in url:
+        return Path(url[len("sqlite:///"):].split("?", 1)[0])
+    return None

@@ -12,10 +12,10 @@ from datetime import datetime
 from html import escape as html_escape
 from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
-from mailref.engine.archive import merge, take_cold
+from mailref.engine.archive import take_cold
 from mailref.engine.context import Ctx, Outgoing, Refused
 from mailref.engine.variants import get_variant
 from mailref.engine.variants.base import READ_ONLY
@@ -27,6 +27,7 @@ from mailref.read.names import name_keys
 from mailref.read.subject import game_label, with_game_label
 from mailref.render import render
 from mailref.store import ArchivedMatter, Game, JournalEntry, OutboxMessage, fastjson
+from mailref.store.archived import archived, full_state  # noqa: F401 - callers read them here too
 from mailref.store.counters import count_reply
 
 log = logging.getLogger("mailref.door")
@@ -126,19 +127,6 @@ def apply(session: Session, game: Game, action: dict[str, Any], source: Source, 
                 others = {a.lower() for a in recipients(state, out.to, settings)} - author
                 queue(session, settings, game, state, out, now, exclude=others)
     return Outcome(True, ctx.ack_lines, changed=not read_only)
-
-
-def archived(session: Session, game_id: int) -> list[tuple[str, dict]]:
-    """A game's archived matters, in the order they left the hot state."""
-    rows = session.execute(select(ArchivedMatter.collection, ArchivedMatter.data)
-                           .where(ArchivedMatter.game_id == game_id).order_by(ArchivedMatter.id))
-    return [(c, d) for c, d in rows]
-
-
-def full_state(session: Session, game: Game) -> dict:
-    """The hot state with every archived matter back: what `game show --json`, the pages and
-    `replay` need. The rules never need it (engine/archive.py)."""
-    return merge(game.state, archived(session, game.id))
 
 
 def _lines_read(action: dict[str, Any]) -> list[str]:

@@ -53,9 +53,15 @@ def main() -> None:
     import atheris
 
     with atheris.instrument_imports(include=["mailref"]):
-        import mailref.read  # noqa: F401
+        import mailref.read  # noqa: F401 - its names load lazily: import the reading modules here
         import mailref.read.auth  # noqa: F401
+        import mailref.read.ballots  # noqa: F401
+        import mailref.read.bold  # noqa: F401
+        import mailref.read.envelope  # noqa: F401
         import mailref.read.names  # noqa: F401
+        import mailref.read.orders  # noqa: F401
+        import mailref.read.rulechanges  # noqa: F401
+        import mailref.read.subject  # noqa: F401
     atheris.Setup(sys.argv, read_everything)
     atheris.Fuzz()
 

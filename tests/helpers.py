@@ -138,11 +138,16 @@ def assert_replays(referee) -> None:
     from mailref.door import full_state
     from mailref.engine.archive import merge
     from mailref.engine.replay import differences, replay
-    from mailref.store import Game, JournalEntry
+    from mailref.store import ArchivedMatter, Game, JournalEntry
+    from mailref.store.archived import archived, journal
 
     with referee.store() as s:
         for g in s.query(Game):
             entries = [(e.action, e.at, e.draws) for e in s.query(JournalEntry).filter_by(game_id=g.id).order_by(JournalEntry.seq)]
+            # What `mailref replay` reads (as text on SQLite) is what the typed columns give.
+            assert journal(s, g.id) == entries
+            assert archived(s, g.id) == [(m.collection, m.data) for m in
+                                         s.query(ArchivedMatter).filter_by(game_id=g.id).order_by(ArchivedMatter.id)]
             cold: list = []
             rebuilt = replay(g.initial, entries, cold)
             assert differences(g.state, rebuilt) == []

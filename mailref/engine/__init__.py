@@ -1,9 +1,29 @@
 """The games: pure rules over state. They import nothing of store, mail or render; the one
-door that applies them (`mailref.door.apply`) sits above, beside the referee."""
+door that applies them (`mailref.door.apply`) sits above, beside the referee.
 
-from mailref.engine.context import Ctx, Outgoing, Refused
-from mailref.engine.public import public_view
-from mailref.engine.replay import replay
-from mailref.engine.variants import VARIANTS, get_variant
+The names below load on first use (PEP 562): `mailref.engine.context` alone (Refused) does
+not pull in every variant, which the command line's start-up would pay for (SPEC §8 replay)."""
 
-__all__ = ["VARIANTS", "Ctx", "Outgoing", "Refused", "get_variant", "public_view", "replay"]
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mailref.engine.context import Ctx, Outgoing, Refused
+    from mailref.engine.public import public_view
+    from mailref.engine.variants import VARIANTS, get_variant
+
+_WHERE = {"Ctx": "context", "Outgoing": "context", "Refused": "context", "public_view": "public",
+          "VARIANTS": "variants", "get_variant": "variants"}
+# `replay` is not among them: it is also a submodule's name, which importing that submodule
+# binds here; use `from mailref.engine.replay import replay`.
+__all__ = ["VARIANTS", "Ctx", "Outgoing", "Refused", "get_variant", "public_view"]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{_WHERE[name]}"), name)
+    globals()[name] = value
+    return value

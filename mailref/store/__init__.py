@@ -9,6 +9,7 @@ from pathlib import Path
 
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 
 from mailref.store import fastjson
@@ -104,8 +105,26 @@ def open_store(url: str, migrate: bool = True) -> Store:
     return store
 
 
+def newest_revision() -> str:
+    """The head revision without loading Alembic: the migrations are named NNNN_what.py, their
+    revision is NNNN, and each revises the one numbered before it (tests/test_startup.py)."""
+    return max(p.name.split("_", 1)[0] for p in (_MIGRATIONS / "versions").glob("[0-9][0-9][0-9][0-9]_*.py"))
+
+
+def _at_newest(store: Store) -> bool:
+    try:
+        with store.engine.connect() as conn:
+            versions = [v for (v,) in conn.exec_driver_sql("SELECT version_num FROM alembic_version")]
+    except DBAPIError:  # no table yet: a new database
+        return False
+    return versions == [newest_revision()]
+
+
 def upgrade(store: Store) -> None:
-    """Bring the schema to the newest Alembic revision."""
+    """Bring the schema to the newest Alembic revision. A database already there is left as it
+    is without loading Alembic and its scripts, which is most of a command's start-up."""
+    if _at_newest(store):
+        return
     from alembic import command
     from alembic.config import Config
 
