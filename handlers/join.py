@@ -10,6 +10,8 @@ def join(env: Envelope, view: GameView) -> dict:
     if view.player:
         raise Refused(f"you already play as {view.player['name']}")
     fields = body_fields(env.text)
+    if "colour" in fields:  # British (and Irish) spelling; the game says Color
+        fields.setdefault("color", fields.pop("colour"))
     name = person_name(fields.pop("name", "") or env.from_name or (env.from_addr or "").split("@")[0])
     return {"type": "join", "name": name, "address": env.from_addr, "choices": fields}
 

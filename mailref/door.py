@@ -113,7 +113,8 @@ def apply(session: Session, game: Game, action: dict[str, Any], source: Source, 
         body = queue(session, settings, game, state, out, now, exclude=author if fold else set())
         if fold:
             folded.append(out)
-            alone = isinstance(out.to, list) and len(out.to) == 1  # "Your move", "You are the judge"
+            # "Your move", "You are the judge"; not an announcement to all but one (the judge)
+            alone = isinstance(out.to, list) and len(out.to) == 1 and out.kind != "announcement"
             told.append({"subject": game_subject(state, out.subject), "body": body.split("\n-- \n")[0].strip("\n"),
                          "who": "the GM was" if out.to == "gm" else "you alone were" if alone else "the players were"})
     if source.reply_to:

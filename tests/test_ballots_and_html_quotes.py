@@ -83,7 +83,7 @@ def test_each_clients_quote_is_removed_as_html(html, own):
 
 def test_a_rule_that_starts_no_header_block_is_the_senders_own():
     html = "<p>FOR</p><hr><p>From: my notes</p><p>more</p>"
-    assert html_texts(html) == ("FOR\nFrom: my notes\nmore",) * 2
+    assert html_texts(html) == ("FOR\n\nFrom: my notes\n\nmore",) * 2  # paragraphs stay apart
 
 
 def test_quote_removal_is_linear_in_the_html():

@@ -94,13 +94,13 @@ def test_map_is_consistent():
 # ---- joining -------------------------------------------------------------------------
 
 @pytest.mark.parametrize("choices,why", [
-    ({"color": "Black", "tribe": "Sidhe", "origin": "Ardagh"}, "free Color"),
+    ({"color": "Black", "tribe": "Sidhe", "origin": "Ardagh"}, "Black is not a color of this game; the free colors"),
     ({"color": "Teal", "tribe": "Elves", "origin": "Ardagh"}, "Tribe"),
     ({"color": "Teal", "tribe": "Sidhe", "origin": "Bain"}, "must start in a Menhir Valley"),
     ({"color": "Teal", "tribe": "Woodkin", "origin": "Ardagh"}, "Deep Forest"),
     ({"color": "Teal", "tribe": "Merfolk", "origin": "Emain"}, "on the coast"),
-    ({"color": "Green", "tribe": "Sidhe", "origin": "Ardagh"}, "free Color"),
-    ({"color": "Teal", "tribe": "Plainsmen", "origin": "Llanc"}, "taken"),
+    ({"color": "Green", "tribe": "Sidhe", "origin": "Ardagh"}, "Green is taken; the free colors"),
+    ({"color": "Teal", "tribe": "Plainsmen", "origin": "Llanc"}, "Llanc is taken"),
 ])
 def test_join_constraints_list_the_free_choices(game, choices, why):
     with pytest.raises(Refused) as e:
@@ -359,7 +359,7 @@ def test_a_newcomer_joins_mid_game_and_orders_this_turn(game):
     """"If any Player gets eliminated, another can take their color, pick an independent State, and try
     their hand" — decision: a newcomer joins while the game runs with a free color and an independent
     land, which is their Origin Land; they get its income at once and the turn waits for their orders."""
-    with pytest.raises(Refused, match="that land is taken"):
+    with pytest.raises(Refused, match="Donal is taken"):
         act(game, {"type": "join", "name": "Oisin", "address": "o@x.org",
                    "choices": {"color": "Gold", "tribe": "Plainsmen", "origin": "Donal"}})
     act(game, {"type": "join", "name": "Oisin", "address": "o@x.org",

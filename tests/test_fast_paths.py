@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import email.policy
 import random
+import re
 import string
 from datetime import UTC, datetime
 
@@ -37,7 +38,22 @@ def test_composed_mail_is_byte_identical_to_the_compat32_generator():
     ]
     for kw in cases:
         msg = compose(**kw)
-        assert wire(msg) == msg.as_bytes(policy=COMPAT32)
+        ours, theirs = wire(msg), msg.as_bytes(policy=COMPAT32)
+        if kw["subject"].isascii():
+            assert ours == theirs
+            continue
+        # An encoded subject is folded shorter than compat32 folds it (RFC 2047's 75 characters
+        # a word, mailref/mail/compose.py); everything else is byte for byte the same.
+        assert _without_subject(ours) == _without_subject(theirs)
+        back = email.message_from_bytes(ours, policy=email.policy.default)["Subject"]
+        assert back == kw["subject"].strip()
+        words = re.findall(rb"=\?[^?]+\?[bBqQ]\?[^?]*\?=", ours.split(b"\r\n\r\n")[0])
+        assert words and max(len(w) for w in words) <= 75
+
+
+def _without_subject(raw: bytes) -> bytes:
+    head, _, body = raw.partition(b"\r\n\r\n")
+    return re.sub(rb"Subject:.*?\r\n(?! )", b"", head, flags=re.S) + b"\r\n\r\n" + body
 
 
 def test_reading_a_plain_header_skips_decoding_and_gives_the_same_text():

@@ -48,8 +48,9 @@ def _from(sender: str) -> str:
     return email.utils.formataddr((header_safe(name, 78), addr), charset="utf-8")
 
 
-def _h(value: str) -> str | Header:
-    return value if value.isascii() else Header(value, "utf-8")
+def _h(value: str, name: str) -> str | Header:
+    # The header's name is given so that the first line's encoded word leaves room for it.
+    return value if value.isascii() else Header(value, "utf-8", header_name=name)
 
 
 def compose(*, sender: str, to: str, subject: str, body: str, kind: str, game: str | None,
@@ -96,7 +97,7 @@ def compose(*, sender: str, to: str, subject: str, body: str, kind: str, game: s
     msg["To"] = to
     # A non-ASCII local part travels with SMTPUTF8, its headers UTF-8 as written (RFC 6532):
     # the subject raw too (an encoded word would do, but UTF-8 is what such a reader expects).
-    msg["Subject"] = header_safe(subject) if not to.isascii() else _h(header_safe(subject))
+    msg["Subject"] = header_safe(subject) if not to.isascii() else _h(header_safe(subject), "Subject")
     msg["Date"] = email.utils.format_datetime(now)
     address = email.utils.parseaddr(sender)[1] or sender
     domain = address.rpartition("@")[2] or "localhost"
@@ -123,7 +124,14 @@ class _Wire(Compat32):
     def fold_binary(self, name: str, value) -> bytes:
         if isinstance(value, str) and len(name) + 2 + len(value) <= self.max_line_length and _FITS.match(value):
             return f"{name}: {value}{self.linesep}".encode("ascii")
+        if isinstance(value, Header):
+            # RFC 2047 §2: an encoded word is at most 75 characters. Folded at 78, compat32
+            # writes words of up to 77 on continuation lines; at 76 they stay within 75.
+            return f"{name}: {value.encode(linesep=self.linesep, maxlinelen=_ENCODED_LINE)}{self.linesep}".encode("ascii")
         return super().fold_binary(name, value)
+
+
+_ENCODED_LINE = 76
 
 
 _WIRE = _Wire(linesep="\r\n", max_line_length=78)

@@ -36,6 +36,17 @@ _HDR_NEXT = re.compile(r"^\W*(Sent|Date|Gesendet|Envoyé|Enviado|Verzonden|To|An
 _MARK = "\x03"  # a line holding only this is an <hr> or a top border: a possible cut
 
 
+# A paragraph without margins is a line: Outlook writes every line as <p class=MsoNormal>
+# (margin 0), an empty one for a blank line. Every other <p> is a paragraph, shown set apart.
+_NO_MARGIN = re.compile(r"margin(-bottom)?\s*:\s*0(px|pt|em|cm|in)?\s*(;|$)", re.I)
+
+
+def _spaced(attrs: dict[str, str | None]) -> bool:
+    if "msonormal" in (attrs.get("class") or "").lower().split():
+        return False
+    return not _NO_MARGIN.search(attrs.get("style") or "")
+
+
 def _is_quote(tag: str, attrs: dict[str, str | None]) -> bool:
     classes = set((attrs.get("class") or "").split())
     if classes & _QUOTE_CLASSES:
@@ -57,6 +68,7 @@ class _ToText(HTMLParser):
         self.cut: int | None = None  # line index where the quoted original message begins
         self.pre = 0
         self.marks = self.quoted = False  # saw a rule / a client's quote: own words differ
+        self.paragraphs: list[tuple[bool, int]] = []  # per open <p>: set apart by a blank line? its first line
 
     def _flush(self) -> None:
         line = "".join(self.cur).strip()
@@ -77,6 +89,11 @@ class _ToText(HTMLParser):
         a = dict(attrs) if attrs else {}
         if tag in _BLOCK or tag == "li" or tag == "blockquote":
             self._break()
+        if tag == "p":
+            spaced = _spaced(a)
+            if spaced:
+                self._blank()
+            self.paragraphs.append((spaced, len(self.lines)))
         if tag == "pre":
             self.pre += 1
         if tag == "hr" or tag == "div" and a and _TOP_BORDER.search(a.get("style") or ""):
@@ -119,6 +136,10 @@ class _ToText(HTMLParser):
                     self.cur.append(_CLOSE)
         if tag in _BLOCK or tag == "li" or tag == "blockquote":
             self._break()
+        if tag == "p" and self.paragraphs:
+            spaced, start = self.paragraphs.pop()
+            if spaced or len(self.lines) == start:  # an empty line-paragraph is a blank line
+                self._blank()
         if tag == "pre":
             self.pre = max(0, self.pre - 1)
         if tag == "blockquote":
@@ -128,6 +149,13 @@ class _ToText(HTMLParser):
             # unclosed inner tags the same way); the quote ends when its own tag closes.
             while self.cited and self.cited.pop() != tag:
                 pass
+
+    def _blank(self) -> None:
+        """The blank line between two paragraphs (a run of them is one blank line in the end)."""
+        if self.quote == 0 and self.lines and self.lines[-1] not in ("", _MARK):
+            if self.cited:
+                self.cited_lines.add(len(self.lines))
+            self.lines.append("")
 
     def _break(self) -> None:
         """A block boundary: a new line, but whitespace between blocks is no blank line."""

@@ -40,6 +40,27 @@ _EIRE = [
 ]
 
 
+# The order's shape with a word where the number goes: "Attack Reudh with ten Grain".
+_WORDY = re.compile(r"^(defend|attack)\s+.+?\s+with\s+(?P<n>[^\d\s]+)\s+grain$|^invest\s+(?P<m>[^\d\s]+)\s+grain\s+in",
+                    re.I)
+_VERBS = {"defend": "Defend", "invest": "Invest", "attack": "Attack", "declare": "Declare"}
+# Two orders written as one: "Attack Laigin with 10 Grain and Mide with 5 Grain".
+_SEVERAL = re.compile(r"\s(?:and|&)\s|,|;|\bwith\s+\d+\s+grain\b", re.I)
+ONE_PER_LINE = "one order per line (each in bold): several orders in one sentence are not read"
+
+
+def _not_an_order(t: str) -> str:
+    """Why T is no order, as near to what was meant as can be told."""
+    if _WORDY.match(t):
+        return "write the Grain as a number: 10 Grain, not ten Grain"
+    first = t.split(" ", 1)[0].lower()
+    near = difflib.get_close_matches(first, list(_VERBS), n=1, cutoff=0.7)
+    if near and near[0] != first:
+        return f"not an order: did you mean {_VERBS[near[0]]}?"
+    return ("not an order: write Defend LAND with N Grain, Invest N Grain in LAND, "
+            "Attack LAND with N Grain, or Declare High King")
+
+
 def read_eire_orders(sentences: list[str], lands: list[str]) -> OrderReading:
     """Each bold sentence against the four Eire orders and the map's LANDS."""
     by_key = {fold(n): n for n in lands}
@@ -58,7 +79,9 @@ def read_eire_orders(sentences: list[str], lands: list[str]) -> OrderReading:
                 break
             n = int(m.group("n"))
             land = by_key.get(fold(m.group("land")))
-            if land is None:
+            if land is None and _SEVERAL.search(m.group("land")):
+                reading.rejected.append((text, ONE_PER_LINE))
+            elif land is None:
                 near = difflib.get_close_matches(fold(m.group("land")), list(by_key), n=1, cutoff=0.7)
                 why = f'there is no land "{m.group("land")}"' + (f'; did you mean {by_key[near[0]]}?' if near else "")
                 reading.rejected.append((text, why))
@@ -68,8 +91,7 @@ def read_eire_orders(sentences: list[str], lands: list[str]) -> OrderReading:
                 reading.orders.append(Order(kind, text, land, n))
             break
         else:
-            reading.rejected.append((text, "not an order: write Defend LAND with N Grain, Invest N Grain in LAND, "
-                                           "Attack LAND with N Grain, or Declare High King"))
+            reading.rejected.append((text, _not_an_order(t)))
     return reading
 
 

@@ -184,7 +184,10 @@ class Variant:
         name = " ".join(str(action.get("name") or "").split())
         address = action["address"].lower()
         if not name or not re.fullmatch(r"[\w][\w .'\-]{0,39}", name):
-            raise Refused(f"{name!r} is not a usable player name", "add a body line `Name: YourName` (letters, digits, spaces, ' and -; at most 40 characters)")
+            # The hint names exactly what the pattern above takes.
+            raise Refused(f"{name!r} is not a usable player name",
+                          "add a body line `Name: YourName`: at most 40 characters, of letters, digits, spaces "
+                          "and . ' - _, starting with a letter, digit or _")
         known = self.by_address(state, address)
         if known:
             raise Refused(f"{address} already plays as {known['name']}")
@@ -560,6 +563,7 @@ class Variant:
         return []
 
     # ---- mail helpers ------------------------------------------------------------
-    def announce(self, state: dict, ctx: Ctx, subject: str, lines: list[str], kind: str = "announcement") -> None:
+    def announce(self, state: dict, ctx: Ctx, subject: str, lines: list[str], kind: str = "announcement",
+                 to: list[str] | str = "all") -> None:
         # The subject already says it: the body does not repeat it as a heading.
-        ctx.send(kind, "all", subject, "notice.txt", game=state, heading="", lines=lines)
+        ctx.send(kind, to, subject, "notice.txt", game=state, heading="", lines=lines)

@@ -63,17 +63,23 @@ class Eire(OrdersGame):
             raise Refused(f"the game has its {state['parameters']['max_players']} players")
         taken = {p.get("color") for p in state["players"] if p["status"] != "left"}
         free_colors = [c for c in COLORS if c not in taken]
-        color = next((c for c in COLORS if c.lower() == choices.get("color", "").lower()), None)
+        given = choices.get("color", "")
+        color = next((c for c in COLORS if c.lower() == given.lower()), None)
         if color is None or color in taken:
-            raise Refused(f"choose a free Color: {', '.join(free_colors)}", "add a body line `Color: Teal`")
+            why = (f"{color} is taken" if color else f"{given} is not a color of this game" if given
+                   else "choose a Color")
+            raise Refused(f"{why}; the free colors: {', '.join(free_colors)}",
+                          f"add a body line `Color: {free_colors[0] if free_colors else 'Red'}`")
         tribe = TRIBES.get(choices.get("tribe", "").lower())
         if tribe is None:
             raise Refused("choose a Tribe: Plainsmen, Merfolk, Woodkin or Sidhe", "add a body line `Tribe: Woodkin`")
         free = [x for x in state["lands"] if x["owner"] is None and self.origin_fits(tribe, x)]
         origin = self.find_land(state, choices.get("origin", ""))
         if origin is None or origin not in free:
-            why = ("that land is taken" if origin and origin["owner"] else
-                   f"a {tribe} must start {self.origin_rule(tribe)}" if origin else "there is no such land")
+            given = choices.get("origin", "")
+            why = (f"{origin['name']} is taken" if origin and origin["owner"] else
+                   f"a {tribe} must start {self.origin_rule(tribe)}" if origin else
+                   f"there is no land {given!r}" if given else "you gave none")
             raise Refused(f"choose an Origin Land ({why}); free for {tribe}: {', '.join(x['name'] for x in free)}",
                           f"add a body line `Origin: {free[0]['name'] if free else 'LAND'}` (a land free for {tribe})")
         return {"color": color, "tribe": tribe, "origin": origin["name"]}
@@ -180,7 +186,10 @@ class Eire(OrdersGame):
         orders = {n: o["orders"] for n, o in state["orders"].items()}
         for name, os_ in orders.items():
             state["grain"][name] -= sum(o.get("grain") or 0 for o in os_)
-        lines += ["", "Orders:"] + [f"  {n}: " + "; ".join(o["text"] for o in os_) for n, os_ in sorted(orders.items())]
+        lines += ["", "Orders:"] + [f"  {n}: " + "; ".join(o["text"] for o in os_)
+                                    for n, os_ in sorted(orders.items()) if os_]
+        silent = sorted(p["name"] for p in self.active(state) if not orders.get(p["name"]))
+        lines += [f"  {n}: no orders" for n in silent] if any(orders.values()) else ["  none: nobody sent orders"]
         self.claim_high_king(state, ctx, orders, start_grain, lines)
         defend = defaultdict(int)
         attacks: dict[str, list[tuple[str, int]]] = defaultdict(list)

@@ -291,9 +291,11 @@ class Sidekick(Variant):
         self.event(state, ctx, f"{action['player']} asked judgement {number}: {j['question']} (judge {judge}).")
         ctx.send("judge", [judge], f"[Judgement {number}] You are the judge: {j['question']}", "judge.txt",
                  game=state, judgement=j)
+        # The judge's own mail says all the announcement says: one mail for one judgement (SPEC §2.6).
         self.announce(state, ctx, f"[Judgement {number}] {j['question']}",
                       [f"{action['player']} asks: {j['question']}", *(j["detail"].splitlines() if j["detail"] else []),
-                       f"The judge is {judge} (rule 17), who answers with a mail [Ruling] {number}."])
+                       f"The judge is {judge} (rule 17), who answers with a mail [Ruling] {number}."],
+                      to=[p["name"] for p in self.present(state) if p["name"] != judge])
 
     def on_ruling(self, state: dict, action: dict, ctx: Ctx) -> None:
         j = next((x for x in state["judgements"] if x["number"] == action["number"]), None)
