@@ -41,13 +41,21 @@ def format_duration(td: timedelta) -> str:
     return "".join(out)
 
 
+_last_iso: tuple[datetime | None, str | None] = (None, None)
+
+
 def iso(dt: datetime | None) -> str | None:
+    global _last_iso
     if dt is None:
         return None
-    if dt.tzinfo is not UTC:
-        dt = dt.astimezone(UTC)
+    last = _last_iso  # one action writes its own time many times (events, ballots, matters)
+    if last[0] is dt:
+        return last[1]
+    utc = dt if dt.tzinfo is UTC else dt.astimezone(UTC)
     # As strftime("%Y-%m-%dT%H:%M:%SZ"), several times faster: it runs on every event and entry.
-    return f"{dt.year:04d}-{dt.month:02d}-{dt.day:02d}T{dt.hour:02d}:{dt.minute:02d}:{dt.second:02d}Z"
+    text = f"{utc.year:04d}-{utc.month:02d}-{utc.day:02d}T{utc.hour:02d}:{utc.minute:02d}:{utc.second:02d}Z"
+    _last_iso = (dt, text)
+    return text
 
 
 def parse_iso(text: str | None) -> datetime | None:

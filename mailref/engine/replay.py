@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import random
 
 from mailref.engine.archive import take_cold
 from mailref.engine.context import Ctx, Refused
@@ -18,8 +19,9 @@ def replay(initial: dict, entries: list[tuple[dict, object, list[int]]],
     state = copy.deepcopy(initial)
     variant = get_variant(state["variant"])
     handle, collections, still_open = variant.handle, variant.archived_collections, variant.still_open()
+    rng = random.Random(0)  # never drawn from: every draw is given back from the journal
     for action, at, draws in entries:
-        ctx = Ctx(at, draws=draws)
+        ctx = Ctx(at, rng=rng, draws=draws)
         try:
             handle(state, action, ctx)
         except Refused as r:
