@@ -1,3 +1,4 @@
 from mailref.cli import main
 
-raise SystemExit(main())
+if __name__ == "__main__":  # not when the SMTP listener's process (spawned) imports this module
+    raise SystemExit(main())

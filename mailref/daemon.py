@@ -10,15 +10,16 @@ import os
 import signal
 import socket
 import threading
+import time
 from datetime import datetime
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from mailref.config import Config
 from mailref.mail.imap import Poller
+from mailref.mail.intake import Intake, IntakeError
 from mailref.mail.outbox import BATCH as SEND_BATCH
 from mailref.mail.outbox import Deliverer
-from mailref.mail.smtp import Listener
 from mailref.referee import BATCH, Referee
 from mailref.store.faults import FaultLog, describe, is_store_fault
 from mailref.testhooks import crash_point
@@ -26,6 +27,8 @@ from mailref.timeutil import utcnow
 
 log = logging.getLogger("mailref")
 SYNC_EVERY = 2.0  # seconds: how soon a CLI change to a deadline is noticed
+INTAKE_QUIET = 0.05  # seconds without new mail before processing starts while a burst comes in
+INTAKE_LAG = 2.0  # ...but processing never waits longer than this behind the first mail waiting
 
 
 def sd_notify(state: str) -> None:
@@ -56,6 +59,63 @@ class Daemon:
         self.scheduled: datetime | None = None  # the deadline the one timer is set for
         self.firing = False
         self.faults = FaultLog(log)
+        self.intake: Intake | None = None
+        self.noted_at = self.processed_at = self.behind_since = 0.0  # monotonic: intake_first()
+
+    async def start_intake(self) -> None:
+        """The SMTP listener, in its own process (mail/intake.py); its notes wake processing."""
+        where = f"SMTP listener: cannot listen on {self.cfg.smtp_in.host}:{self.cfg.smtp_in.port}: "
+        intake = Intake(self.cfg, logging.getLevelName(log.getEffectiveLevel()), log_format())
+        try:
+            await asyncio.to_thread(intake.start)
+        except IntakeError as e:
+            raise Fatal(where + str(e)) from None
+        self.intake = intake
+        self.loop.add_reader(intake.fileno(), self._noted)
+
+    def _noted(self) -> None:
+        if self.intake.drain():
+            now = time.monotonic()
+            if self.noted_at < self.processed_at:  # the first mail since the last batch began
+                self.behind_since = now
+            self.noted_at = now
+            self.kick.set()
+            return
+        # The listener died (it is never stopped but by us): start another, after a pause.
+        self.loop.remove_reader(self.intake.fileno())
+        log.error("SMTP listener process ended (exit code %s); starting it again", self.intake.proc.exitcode)
+        self.intake = None
+        if not self.stopping.is_set():
+            self.loop.call_later(1.0, lambda: asyncio.ensure_future(self._restart_intake()))
+
+    async def _restart_intake(self) -> None:
+        if self.stopping.is_set() or self.intake is not None:
+            return
+        try:
+            await self.start_intake()
+        except Fatal as e:
+            log.error("%s (trying again in 10 s)", e)
+            self.loop.call_later(10.0, lambda: asyncio.ensure_future(self._restart_intake()))
+
+    async def intake_first(self) -> None:
+        """While mail is arriving back to back, let the listener have the machine: processing
+        waits until it has been quiet for INTAKE_QUIET, but never lags more than INTAKE_LAG
+        behind the first mail it has not taken up. Mail is answered 250 at the store's pace, not
+        at the pace of answering it; under a flood, processing still runs a batch every
+        INTAKE_LAG (docs/decisions.md, "Intake in its own process")."""
+        while not self.stopping.is_set():
+            now = time.monotonic()
+            quiet_in = self.noted_at + INTAKE_QUIET - now
+            lag_left = self.behind_since + INTAKE_LAG - now
+            if quiet_in <= 0 or lag_left <= 0:
+                break
+            await asyncio.sleep(min(quiet_in, lag_left))
+        self.processed_at = time.monotonic()
+
+    async def stop_intake(self) -> None:
+        intake, self.intake = self.intake, None
+        self.loop.remove_reader(intake.fileno())
+        await asyncio.to_thread(intake.stop)
 
     def poke(self) -> None:
         if self.loop:
@@ -77,15 +137,9 @@ class Daemon:
         for sig in (signal.SIGTERM, signal.SIGINT):
             self.loop.add_signal_handler(sig, self.stopping.set)
         log.info("mailref starting: %s", self.cfg.describe())
-        listener = poller = None
+        poller = None
         if self.cfg.smtp_in:
-            listener = Listener(self.referee, self.cfg.smtp_in.host, self.cfg.smtp_in.port,
-                                self.cfg.smtp_in.max_message_size, self.poke)
-            try:
-                listener.start()
-            except Exception as e:
-                where = f"SMTP listener: cannot listen on {self.cfg.smtp_in.host}:{self.cfg.smtp_in.port}: "
-                raise Fatal(where + _why(e)) from None
+            await self.start_intake()
             log.info("SMTP listener on %s:%s", self.cfg.smtp_in.host, self.cfg.smtp_in.port)
         if self.cfg.imap:
             size = self.cfg.smtp_in.max_message_size if self.cfg.smtp_in else 10 * 1024 * 1024
@@ -113,8 +167,8 @@ class Daemon:
         await self.stopping.wait()
         sd_notify("STOPPING=1")
         log.info("mailref stopping")
-        if listener:
-            listener.stop()
+        if self.intake:
+            await self.stop_intake()
         if poller:
             poller.stop.set()
         scheduler.shutdown(wait=False)
@@ -145,6 +199,8 @@ class Daemon:
         after it. Returns how many mails were taken up."""
         after = done = 0
         while limit is None or done < limit:
+            if limit is None:
+                await self.intake_first()
             try:
                 ids = await asyncio.to_thread(self._locked, self.referee.process_batch, after)
                 self.faults.cleared("processing")

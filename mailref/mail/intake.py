@@ -1,0 +1,140 @@
+"""The SMTP listener in a process of its own, started by `mailref serve`.
+
+Why a process: intake only commits the raw bytes (the 250 waits for nothing else), but in
+the daemon's process it shared one interpreter lock with processing, composing and
+delivery, so a burst of mail was accepted only as fast as it was answered (about 60 mails
+a second instead of the several hundred aiosmtpd takes), and a slow mail slowed every
+sender. Here intake has its own interpreter: mail is accepted at the rate of the store,
+and processing catches up behind it (docs/decisions.md, "Intake in its own process").
+
+The two processes talk over two one-way pipes:
+- child -> parent: first b"ok" (listening) or b"error:<why>" (cannot listen), then one
+  b"k" whenever mail was stored (coalesced), which wakes the daemon's processing at once;
+- parent -> child: b"stop" (or the pipe's end, when the daemon died): stop accepting,
+  finish, exit.
+The child dies with the daemon (PR_SET_PDEATHSIG), so a SIGKILLed daemon never leaves a
+listener holding the port."""
+
+from __future__ import annotations
+
+import ctypes
+import logging
+import multiprocessing
+import signal
+import threading
+import time
+from multiprocessing.connection import Connection
+
+from mailref.config import Config
+
+log = logging.getLogger("mailref.smtp")
+NOTE_EVERY = 0.002  # seconds: at most one wake-up of the daemon per this, however fast mail comes
+START_WITHIN = 120.0  # seconds for the child to import, open the store and listen (a loaded CI machine)
+
+
+class IntakeError(Exception):
+    """The listener could not start; the text says why, for the operator."""
+
+
+class Intake:
+    """The parent's handle on the listener process."""
+
+    def __init__(self, cfg: Config, log_level: str, log_format: str):
+        ctx = multiprocessing.get_context("spawn")  # never fork a process that runs threads
+        self.notes, notes_w = ctx.Pipe(duplex=False)
+        stop_r, self.stop_w = ctx.Pipe(duplex=False)
+        self.proc = ctx.Process(target=_child, args=(cfg, notes_w, stop_r, log_level, log_format),
+                                name="mailref-smtp", daemon=True)
+        self._ends = (notes_w, stop_r)
+
+    def start(self) -> None:
+        """Start the listener; returns once it listens, raises IntakeError if it cannot."""
+        self.proc.start()
+        for end in self._ends:  # the child's ends: closed here, so its death reads as EOF
+            end.close()
+        if not self.notes.poll(START_WITHIN):
+            self.proc.kill()
+            raise IntakeError(f"did not start within {START_WITHIN:.0f} s")
+        try:
+            first = self.notes.recv_bytes()
+        except EOFError:
+            self.proc.join(5)
+            raise IntakeError(f"its process ended at start (exit code {self.proc.exitcode})") from None
+        if first.startswith(b"error:"):
+            self.proc.join(10)
+            raise IntakeError(first[6:].decode())
+
+    def fileno(self) -> int:
+        return self.notes.fileno()
+
+    def drain(self) -> bool:
+        """Read the notes waiting; False once the child is gone (the pipe's end)."""
+        try:
+            while self.notes.poll():
+                self.notes.recv_bytes()
+        except (EOFError, OSError):
+            return False
+        return True
+
+    def stop(self, timeout: float = 30) -> None:
+        """Stop accepting mail: the sessions in hand finish their DATA, then the child exits."""
+        try:
+            self.stop_w.send_bytes(b"stop")
+        except OSError:
+            pass
+        self.proc.join(timeout)
+        if self.proc.is_alive():
+            log.error("SMTP listener process did not stop within %.0f s; killed", timeout)
+            self.proc.kill()
+            self.proc.join(5)
+        self.notes.close()
+        self.stop_w.close()
+
+
+def _die_with_parent() -> None:
+    """Linux: SIGKILL this process when the daemon dies, however it dies."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass  # elsewhere the stop pipe's end still stops it
+
+
+def _child(cfg: Config, notes: Connection, stop: Connection, log_level: str, log_format: str) -> None:
+    _die_with_parent()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C in a terminal: the daemon stops us
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # systemd signals the whole group: the daemon stops us, in order
+    logging.basicConfig(level=log_level, format=log_format)
+    logging.getLogger("mail.log").setLevel(logging.WARNING)
+    from mailref.daemon import _why
+    from mailref.mail.smtp import Listener
+    from mailref.referee import Referee
+
+    stored = threading.Event()
+    try:
+        referee = Referee.from_config(cfg)
+        listener = Listener(referee, cfg.smtp_in.host, cfg.smtp_in.port, cfg.smtp_in.max_message_size, stored.set)
+        listener.start()
+    except Exception as e:
+        notes.send_bytes(b"error:" + _why(e).encode())
+        return
+    notes.send_bytes(b"ok")
+    threading.Thread(target=_tell, args=(stored, notes), name="notes", daemon=True).start()
+    try:
+        stop.recv_bytes()
+    except (EOFError, OSError):
+        pass  # the daemon is gone
+    listener.stop()
+    referee.store.dispose()
+
+
+def _tell(stored: threading.Event, notes: Connection) -> None:
+    """One note per burst: the daemon reads the store, not the notes."""
+    while True:
+        stored.wait()
+        stored.clear()
+        try:
+            notes.send_bytes(b"k")
+        except OSError:
+            return
+        time.sleep(NOTE_EVERY)
