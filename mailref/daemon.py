@@ -76,7 +76,7 @@ class Daemon:
     def _noted(self) -> None:
         if self.intake.drain():
             now = time.monotonic()
-            if self.noted_at < self.processed_at:  # the first mail since the last batch began
+            if self.noted_at <= self.processed_at:  # the first mail since the last batch began
                 self.behind_since = now
             self.noted_at = now
             self.kick.set()
