@@ -28,7 +28,8 @@ from mailref.timeutil import utcnow
 log = logging.getLogger("mailref")
 SYNC_EVERY = 2.0  # seconds: how soon a CLI change to a deadline is noticed
 INTAKE_QUIET = 0.05  # seconds without new mail before processing starts while a burst comes in
-INTAKE_LAG = 2.0  # ...but processing never waits longer than this behind the first mail waiting
+INTAKE_LAG = 1.0  # ...but processing never waits longer than this behind the first mail waiting
+BATCH_WHILE_INTAKE = 10  # mails a batch takes when the lag ran out while mail still arrives
 
 
 def sd_notify(state: str) -> None:
@@ -97,20 +98,24 @@ class Daemon:
             log.error("%s (trying again in 10 s)", e)
             self.loop.call_later(10.0, lambda: asyncio.ensure_future(self._restart_intake()))
 
-    async def intake_first(self) -> None:
+    async def intake_first(self) -> bool:
         """While mail is arriving back to back, let the listener have the machine: processing
         waits until it has been quiet for INTAKE_QUIET, but never lags more than INTAKE_LAG
         behind the first mail it has not taken up. Mail is answered 250 at the store's pace, not
         at the pace of answering it; under a flood, processing still runs a batch every
-        INTAKE_LAG (docs/decisions.md, "Intake in its own process")."""
+        INTAKE_LAG (docs/decisions.md, "Intake in its own process"). True when mail is still
+        arriving (the lag ran out), so the caller takes a small batch."""
+        hot = False
         while not self.stopping.is_set():
             now = time.monotonic()
             quiet_in = self.noted_at + INTAKE_QUIET - now
             lag_left = self.behind_since + INTAKE_LAG - now
             if quiet_in <= 0 or lag_left <= 0:
+                hot = quiet_in > 0
                 break
             await asyncio.sleep(min(quiet_in, lag_left))
         self.processed_at = time.monotonic()
+        return hot
 
     async def stop_intake(self) -> None:
         intake, self.intake = self.intake, None
@@ -199,10 +204,11 @@ class Daemon:
         after it. Returns how many mails were taken up."""
         after = done = 0
         while limit is None or done < limit:
-            if limit is None:
-                await self.intake_first()
+            size = BATCH
+            if limit is None and await self.intake_first():
+                size = BATCH_WHILE_INTAKE  # a short transaction: the listener's commits wait for it on SQLite
             try:
-                ids = await asyncio.to_thread(self._locked, self.referee.process_batch, after)
+                ids = await asyncio.to_thread(self._locked, self.referee.process_batch, after, size)
                 self.faults.cleared("processing")
             except Exception as e:
                 self._failed("processing", e)

@@ -113,18 +113,19 @@ def test_a_flood_of_mail_never_starves_processing(tmp_path):
         flooding = asyncio.create_task(flood(stop))
         await asyncio.sleep(0.02)
         t = time.monotonic()
-        await asyncio.wait_for(d.intake_first(), INTAKE_LAG * 20)  # returns: processing runs despite the flood
+        hot = await asyncio.wait_for(d.intake_first(), INTAKE_LAG * 20)  # returns: processing runs despite the flood
         waited = time.monotonic() - t
         stop.set()
         await flooding
         t = time.monotonic()
         await asyncio.sleep(0.2)  # quiet now
-        await asyncio.wait_for(d.intake_first(), INTAKE_LAG * 20)
-        return waited, time.monotonic() - t
+        calm = await asyncio.wait_for(d.intake_first(), INTAKE_LAG * 20)
+        return hot, waited, calm, time.monotonic() - t
 
     try:
-        waited, quiet = asyncio.run(run())
+        hot, waited, calm, quiet = asyncio.run(run())
     finally:
         d.referee.store.dispose()
     assert waited > 0.05, "a burst in progress is let through first"
+    assert hot and not calm, "a small batch while mail still arrives, a whole one after"
     assert quiet < INTAKE_LAG, "after a quiet moment processing starts without waiting for the lag"
