@@ -62,6 +62,7 @@ class Daemon:
         self.faults = FaultLog(log)
         self.intake: Intake | None = None
         self.noted_at = self.processed_at = self.behind_since = 0.0  # monotonic: intake_first()
+        self.intake_storing = False  # the listener is committing a mail (or waiting to)
 
     async def start_intake(self) -> None:
         """The SMTP listener, in its own process (mail/intake.py); its notes wake processing."""
@@ -75,7 +76,11 @@ class Daemon:
         self.loop.add_reader(intake.fileno(), self._noted)
 
     def _noted(self) -> None:
-        if self.intake.drain():
+        last = self.intake.drain()
+        if last == b"":
+            return
+        if last is not None:
+            self.intake_storing = last == b"s"
             now = time.monotonic()
             if self.noted_at <= self.processed_at:  # the first mail since the last batch began
                 self.behind_since = now
@@ -108,7 +113,7 @@ class Daemon:
         hot = False
         while not self.stopping.is_set():
             now = time.monotonic()
-            quiet_in = self.noted_at + INTAKE_QUIET - now
+            quiet_in = INTAKE_QUIET if self.intake_storing else self.noted_at + INTAKE_QUIET - now
             lag_left = self.behind_since + INTAKE_LAG - now
             if quiet_in <= 0 or lag_left <= 0:
                 hot = quiet_in > 0

@@ -8,8 +8,9 @@ sender. Here intake has its own interpreter: mail is accepted at the rate of the
 and processing catches up behind it (docs/decisions.md, "Intake in its own process").
 
 The two processes talk over two one-way pipes:
-- child -> parent: first b"ok" (listening) or b"error:<why>" (cannot listen), then one
-  b"k" whenever mail was stored (coalesced), which wakes the daemon's processing at once;
+- child -> parent: first b"ok" (listening) or b"error:<why>" (cannot listen), then notes
+  (coalesced): b"s" while a mail is being committed, b"k" once it is stored; a note wakes
+  the daemon's processing, which waits while mail is coming in (daemon.intake_first);
 - parent -> child: b"stop" (or the pipe's end, when the daemon died): stop accepting,
   finish, exit.
 The child dies with the daemon (PR_SET_PDEATHSIG), so a SIGKILLed daemon never leaves a
@@ -67,14 +68,15 @@ class Intake:
     def fileno(self) -> int:
         return self.notes.fileno()
 
-    def drain(self) -> bool:
-        """Read the notes waiting; False once the child is gone (the pipe's end)."""
+    def drain(self) -> bytes | None:
+        """Read the notes waiting; the last one (b"" if none), None once the child is gone."""
+        last = b""
         try:
             while self.notes.poll():
-                self.notes.recv_bytes()
+                last = self.notes.recv_bytes()
         except (EOFError, OSError):
-            return False
-        return True
+            return None
+        return last
 
     def stop(self, timeout: float = 30) -> None:
         """Stop accepting mail: the sessions in hand finish their DATA, then the child exits."""
@@ -110,16 +112,17 @@ def _child(cfg: Config, notes: Connection, stop: Connection, log_level: str, log
     from mailref.mail.smtp import Listener
     from mailref.referee import Referee
 
-    stored = threading.Event()
+    busy = _Busy()
     try:
         referee = Referee.from_config(cfg)
-        listener = Listener(referee, cfg.smtp_in.host, cfg.smtp_in.port, cfg.smtp_in.max_message_size, stored.set)
+        listener = Listener(referee, cfg.smtp_in.host, cfg.smtp_in.port, cfg.smtp_in.max_message_size,
+                            busy.changed.set, busy.storing)
         listener.start()
     except Exception as e:
         notes.send_bytes(b"error:" + _why(e).encode())
         return
     notes.send_bytes(b"ok")
-    threading.Thread(target=_tell, args=(stored, notes), name="notes", daemon=True).start()
+    threading.Thread(target=_tell, args=(busy, notes), name="notes", daemon=True).start()
     try:
         stop.recv_bytes()
     except (EOFError, OSError):
@@ -128,13 +131,27 @@ def _child(cfg: Config, notes: Connection, stop: Connection, log_level: str, log
     referee.store.dispose()
 
 
-def _tell(stored: threading.Event, notes: Connection) -> None:
-    """One note per burst: the daemon reads the store, not the notes."""
+class _Busy:
+    """How many mails are being committed right now (a commit waiting for the store's lock
+    counts: the listener is not quiet, it is held up)."""
+
+    def __init__(self) -> None:
+        self.lock, self.changed, self.count = threading.Lock(), threading.Event(), 0
+
+    def storing(self, start: bool) -> None:
+        with self.lock:
+            self.count += 1 if start else -1
+        self.changed.set()
+
+
+def _tell(busy: _Busy, notes: Connection) -> None:
+    """One note per change, at most every NOTE_EVERY: b"s" while a mail is being stored,
+    b"k" once none is (the daemon reads the store, not the notes)."""
     while True:
-        stored.wait()
-        stored.clear()
+        busy.changed.wait()
+        busy.changed.clear()
         try:
-            notes.send_bytes(b"k")
+            notes.send_bytes(b"s" if busy.count else b"k")
         except OSError:
             return
         time.sleep(NOTE_EVERY)

@@ -24,8 +24,9 @@ KNOWN_FOR = 2.0  # seconds the game addresses read for RCPT are trusted (docs/de
 
 
 class Intake:
-    def __init__(self, referee: Referee, on_stored: Callable[[], None] = lambda: None):
-        self.referee, self.on_stored = referee, on_stored
+    def __init__(self, referee: Referee, on_stored: Callable[[], None] = lambda: None,
+                 on_storing: Callable[[bool], None] = lambda busy: None):
+        self.referee, self.on_stored, self.on_storing = referee, on_stored, on_storing
         self.known_at, self.known = -KNOWN_FOR, set[str]()
 
     def _known(self) -> set[str]:
@@ -64,6 +65,7 @@ class Intake:
         # `MAIL FROM:<>` (a bounce or other machine mail) is kept as "<>": never answered.
         mail_from = (envelope.mail_from or "").strip()
         mail_from = "<>" if mail_from in ("", "<>") else mail_from
+        self.on_storing(True)
         try:
             # The commit runs in a worker thread; the 250 goes out only once it returned.
             stored = await asyncio.get_running_loop().run_in_executor(
@@ -74,6 +76,8 @@ class Intake:
             else:
                 log.exception("could not store a message from %r", envelope.mail_from)
             return f"451 4.3.0 could not store the message, try again later ({type(e).__name__})"
+        finally:
+            self.on_storing(False)
         if not stored.new or stored.status != "new":
             # Not processed again, so this is its one log line (SPEC §7).
             log.info("mail #%s from %r: %s", stored.id, envelope.mail_from,
@@ -84,11 +88,11 @@ class Intake:
 
 class Listener:
     def __init__(self, referee: Referee, host: str, port: int, max_size: int,
-                 on_stored: Callable[[], None] = lambda: None):
+                 on_stored: Callable[[], None] = lambda: None, on_storing: Callable[[bool], None] = lambda busy: None):
         # The greeting names the referee's mail domain and no software version ("220 localhost
         # Python SMTP 1.4.6" told the world what to attack and nothing useful).
         domain = referee.settings.from_address.rpartition("@")[2] or "localhost"
-        self.controller = Controller(Intake(referee, on_stored), hostname=host, port=port,
+        self.controller = Controller(Intake(referee, on_stored, on_storing), hostname=host, port=port,
                                      data_size_limit=max_size, decode_data=False,
                                      enable_SMTPUTF8=True, server_hostname=domain, ident="mailref")
 
