@@ -29,7 +29,7 @@ from multiprocessing.connection import Connection
 from mailref.config import Config
 
 log = logging.getLogger("mailref.smtp")
-NOTE_EVERY = 0.002  # seconds: at most one wake-up of the daemon per this, however fast mail comes
+NOTE_EVERY = 0.02  # seconds: at most one wake-up of the daemon per this, however fast mail comes
 START_WITHIN = 120.0  # seconds for the child to import, open the store and listen (a loaded CI machine)
 
 
