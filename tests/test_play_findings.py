@@ -161,3 +161,25 @@ def test_eire_orders_one_per_line_and_results_when_nobody_ordered(table):
     results = next(m for m in got["finn@x.org"] if m["X-Mailref-Kind"] == "results")
     body = text(results).replace("\r\n", "\n")
     assert "Orders:\n  none: nobody sent orders\n" in body and "Late" not in body
+
+
+def test_the_emperor_gets_one_mail_for_a_proposal_passed_to_him(table):
+    """As item 12 for the Emperor: the mail asking for his judgement carries the vote's result;
+    the other players get the result."""
+    r, g = table.referee, "empire@ref.example"
+    r.create_game("empire", "imperial", g, name="Empire")
+    for n in ("joe", "ann", "ben"):
+        table.send(f"{n}@rome.example", g, "[Join]", f"Name: {n.title()}")
+    assert [p["name"] for p in r.state("empire")["players"] if "emperor" in p["offices"]] == ["Joe"]
+    for i, n in enumerate(("ann", "ben")):
+        table.send(f"{n}@rome.example", g, "[Point of Order] Hello", f"Senator {i}")
+    table.send("ann@rome.example", g, "[Proposal] Dragons", 'Enact rule 27 "Dragons":\nDragons exist.\n')
+    table.send("ben@rome.example", g, "[Vote] 1", "YES")
+    r.clock.advance(days=4, seconds=1)
+    r.tick()
+    got = table.deliver()
+    mine = " ".join(text(table.one(got, "joe@rome.example", kind="judge")).split())
+    assert "YES 1, NO 0 of 1 Senators" in mine and "goes to the Emperor" in mine and "Dragons exist." in mine
+    assert "[Judge] 1" in mine
+    for n in ("ann", "ben"):
+        assert "TO THE EMPEROR" in str(table.one(got, f"{n}@rome.example", kind="results")["Subject"])

@@ -164,13 +164,17 @@ class Imperial(Variant):
         if late:
             lines.append(late)
         self.event(state, ctx, lines[0] + (" Passed to the Emperor." if passed else " Rejected."))
-        ctx.send("results", "all", f"[Proposal {prop['number']}] {'TO THE EMPEROR' if passed else 'REJECTED'}: {prop['title']}",
+        # The Emperor's own mail ("awaiting your judgement") carries the result: one mail (SPEC §2.6).
+        emperor = self.emperor(state) if passed else None
+        to = [p["name"] for p in self.present(state) if p["name"] != emperor] if emperor else "all"
+        ctx.send("results", to, f"[Proposal {prop['number']}] {'TO THE EMPEROR' if passed else 'REJECTED'}: {prop['title']}",
                  "notice.txt", game=state, heading=lines[0], lines=lines[1:])
         if passed:
             prop["awaiting_since"] = iso(ctx.now)
-            self.ask_emperor(state, prop, ctx)
+            self.ask_emperor(state, prop, ctx, result=lines)
 
-    def ask_emperor(self, state: dict, prop: dict, ctx: Ctx, reminder: bool = False) -> None:
+    def ask_emperor(self, state: dict, prop: dict, ctx: Ctx, reminder: bool = False,
+                    result: list[str] | None = None) -> None:
         emperor = self.emperor(state)
         prop["last_reminded"] = iso(ctx.now)
         if emperor is None:
@@ -180,7 +184,8 @@ class Imperial(Variant):
         ctx.send("reminder" if reminder else "judge", [emperor],
                  f"[Proposal {prop['number']}] {'Reminder: ' if reminder else ''}awaiting your judgement: {prop['title']}",
                  "notice.txt", game=state, heading=f"Proposal {prop['number']} \"{prop['title']}\" by {prop['author']}",
-                 lines=[prop["text"], "", f"Answer with a mail \"[Judge] {prop['number']}\" whose body is ACCEPT, VETO, "
+                 lines=[*(result + [""] if result else []), prop["text"], "",
+                        f"Answer with a mail \"[Judge] {prop['number']}\" whose body is ACCEPT, VETO, "
                         "or IGNORE followed by the rule that allows ignoring it."])
 
     def on_judge(self, state: dict, action: dict, ctx: Ctx) -> None:
