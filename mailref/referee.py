@@ -50,6 +50,10 @@ _HELD = (select(_inbox.c.id, _inbox.c.message_id, _inbox.c.sha256, _inbox.c.stat
          .where(or_(_inbox.c.message_id.in_(bindparam("mids", expanding=True)),
                     and_(_inbox.c.message_id == "", _inbox.c.sha256.in_(bindparam("bare", expanding=True)))))
          .order_by(_inbox.c.id))
+_HELD_ONE = (select(_inbox.c.id, _inbox.c.message_id, _inbox.c.sha256, _inbox.c.status)
+             .where(or_(and_(_inbox.c.message_id != "", _inbox.c.message_id == bindparam("mid")),
+                        and_(_inbox.c.message_id == "", bindparam("mid") == "", _inbox.c.sha256 == bindparam("sha"))))
+             .order_by(_inbox.c.id))
 _STORE = insert(_inbox)
 
 
@@ -105,7 +109,10 @@ class Referee:
             with self.store.engine.begin() as conn:
                 mids = sorted({p[5] for p in prepared if p[5]})
                 bare = sorted({p[4] for p in prepared if not p[5]})  # no Message-ID: keyed by the hash
-                held = conn.execute(_HELD, {"mids": mids, "bare": bare}).all()
+                if len(prepared) == 1:  # the listener's case: no expanding IN to compile per call
+                    held = conn.execute(_HELD_ONE, {"mid": prepared[0][5], "sha": prepared[0][4]}).all()
+                else:
+                    held = conn.execute(_HELD, {"mids": mids, "bare": bare}).all()
                 same = {(r.message_id, r.sha256): (r.id, r.status) for r in reversed(held)}
                 first: dict[str, int] = {}
                 for r in held:
