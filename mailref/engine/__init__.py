@@ -6,8 +6,9 @@ not pull in every variant, which the command line's start-up would pay for (SPEC
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from mailref.lazy import lazy_names
 
 if TYPE_CHECKING:
     from mailref.engine.context import Ctx, Outgoing, Refused
@@ -20,10 +21,4 @@ _WHERE = {"Ctx": "context", "Outgoing": "context", "Refused": "context", "public
 # binds here; use `from mailref.engine.replay import replay`.
 __all__ = ["VARIANTS", "Ctx", "Outgoing", "Refused", "get_variant", "public_view"]
 
-
-def __getattr__(name: str) -> Any:
-    if name not in _WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f"{__name__}.{_WHERE[name]}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, _WHERE)

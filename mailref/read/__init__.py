@@ -6,8 +6,9 @@ line's start-up would pay for (SPEC §8 replay)."""
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from mailref.lazy import lazy_names
 
 if TYPE_CHECKING:
     from mailref.read.ballots import Ballot, BallotReading, read_ballots, vote_meaning
@@ -39,10 +40,4 @@ __all__ = [
     "strip_brace_comments", "vote_meaning",
 ]
 
-
-def __getattr__(name: str) -> Any:
-    if name not in _WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f"{__name__}.{_WHERE[name]}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, _WHERE)
