@@ -17,6 +17,9 @@ from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
 
+from parsed import outgoing
+from sqlalchemy import select
+
 from mailref.door import Settings
 from mailref.referee import Referee
 from mailref.store import OutboxMessage, open_store
@@ -96,8 +99,8 @@ class Outbox:
 
     def all(self) -> list[email.message.Message]:
         with self.referee.store() as s:
-            rows = s.query(OutboxMessage).order_by(OutboxMessage.id).all()
-            return [email.message_from_bytes(r.raw, policy=email.policy.default) for r in rows]
+            raws = s.scalars(select(OutboxMessage.raw).order_by(OutboxMessage.id)).all()
+        return [outgoing(bytes(raw)) for raw in raws]  # each mail parsed once a session
 
     def new(self) -> list[email.message.Message]:
         msgs = self.all()

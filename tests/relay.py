@@ -16,10 +16,8 @@ from __future__ import annotations
 
 import email
 import email.errors
-import email.headerregistry
 import email.policy
 import email.utils
-import functools
 import hashlib
 import mailbox
 import re
@@ -29,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from aiosmtpd.controller import Controller
+from parsed import DEFAULT, SMTPUTF8
 
 from dovecot import free_port
 
@@ -88,23 +87,6 @@ class Relay:
                     smtp.rset()
         return problems
 
-
-class _ParsedOnce(email.headerregistry.HeaderRegistry):
-    """`email.policy.default`'s header parsing, each (name, value) parsed once a session: the
-    same header objects, defects and all. The stock registry makes a new class and parses
-    again on every access (a part's Content-Type several times a mail), which was most of the
-    time of the check after each test."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._parse = functools.lru_cache(maxsize=20_000)(super().__call__)
-
-    def __call__(self, name: str, value: str):
-        return self._parse(name, value)
-
-
-DEFAULT = email.policy.default.clone(header_factory=_ParsedOnce())
-SMTPUTF8 = email.policy.SMTPUTF8.clone(header_factory=_ParsedOnce())
 
 RAW_TIME = re.compile(r"\b\d{4}-\d\d-\d\dT\d\d:\d\d")
 
