@@ -4,15 +4,17 @@
 
 Sections (root is needed for the private Dovecot; nothing here asserts):
   smtp     N mails over one smtplib connection. Bare: a null aiosmtpd sink. mailref: the
-           daemon (`mailref serve`, its own process) until every reply reached the sink.
+           daemon (`mailref serve`, its own process), twice measured in one go: the ingest
+           (until the last 250, each given after its mail's commit: SPEC §8's measure) and
+           until every reply reached the sink (storing, processing and answering).
   imap     N `[Help]` mails from 100 senders in a private Dovecot folder. Bare: per message
            FETCH, parse (compat32), commit to SQLite, build one reply and send it over SMTP to
            a null sink, MOVE. mailref: the poller's drain, then the outbox delivered to the
            same sink.
   latency  reply latency p50/p95 through the daemon with IMAP IDLE (append -> reply at the
            sink), one mail at a time. Bare: append -> EXISTS seen by a plain client in IDLE.
-  idle     start (spawn -> sd_notify READY), RSS and SIGTERM-to-exit of the daemon with
-           10,000 idle games.
+  idle     start (spawn -> sd_notify READY), RSS (the daemon's and its listener's process)
+           and SIGTERM-to-exit of the daemon with 10,000 idle games.
   turns    per-mail cost (a proposal and a vote by mail, through Referee.accept; wall and
            CPU) at turn 10 and at turn 4,000 of a two-player Sidekick game, one day per turn
            (the turns between are played through the door, without reading mail), then
@@ -239,6 +241,13 @@ def cli(cfg: Path, *args: str) -> None:
     subprocess.run([sys.executable, "-m", "mailref", "--config", str(cfg), *args], check=True, capture_output=True)
 
 
+def _children(pid: int) -> list[str]:
+    out = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        out += (task / "children").read_text().split()
+    return out
+
+
 class Daemon:
     """`mailref serve` in its own process; READY is read from a private NOTIFY_SOCKET."""
 
@@ -260,10 +269,14 @@ class Daemon:
                 return time.perf_counter() - self.started
 
     def rss_mb(self) -> float:
-        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-        return 0.0
+        """The daemon's resident memory with its children's (the SMTP listener's process)."""
+        pids = [self.proc.pid] + [int(p) for p in _children(self.proc.pid)]
+        total = 0
+        for pid in pids:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        return total / 1024
 
     def stop(self) -> float | None:
         """SIGTERM; seconds until it exited, or None if it had not within 60 s (then killed)."""
