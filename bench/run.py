@@ -590,11 +590,12 @@ def compile_installed() -> None:
     """Byte-compile the mailref the daemon and `mailref replay` will import, as `pip install`
     does for an installed copy: with PYTHONDONTWRITEBYTECODE set (as on the CI machines) an
     editable checkout is otherwise compiled anew at every start, inside the timed start-up."""
-    import handlers
     import mailref
-    for pkg in (mailref, handlers):
-        subprocess.run([sys.executable, "-m", "compileall", "-q", str(Path(pkg.__file__).parent)],
-                       check=True, stdout=subprocess.DEVNULL)
+    where = Path(mailref.__file__).parent.parent  # the checkout the daemon imports from
+    for pkg in ("mailref", "handlers"):
+        if (where / pkg).is_dir():
+            subprocess.run([sys.executable, "-m", "compileall", "-q", str(where / pkg)],
+                           check=True, stdout=subprocess.DEVNULL)
 
 
 def main() -> None:
