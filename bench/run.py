@@ -307,8 +307,8 @@ def send_all(port: int, msgs: list[bytes]) -> float:
 
 def section_smtp(n: int, urls: list[str | None]) -> None:
     msgs = corpus(n)
-    with Sink() as sink:
-        bare = n / send_all(sink.port, msgs)
+    with Sink() as sink:  # the better of two runs: the first of a process is also its warm-up
+        bare = max(n / send_all(sink.port, msgs) for _ in range(2))
     for url in urls:
         smtp_ingest(n, msgs, bare, url)
 
