@@ -598,23 +598,7 @@ def compile_installed() -> None:
                            check=True, stdout=subprocess.DEVNULL)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--n", type=int, default=1000, help="mails per throughput section (default 1000)")
-    ap.add_argument("--dsn", default=os.environ.get("MAILREF_BENCH_DSN"), help="also run the store sections on it")
-    ap.add_argument("--postgres", action="store_true", help="also run the store sections on a private PostgreSQL")
-    ap.add_argument("--only", default="smtp,imap,latency,idle,turns",
-                    help="comma-separated sections (turns includes replay)")
-    ap.add_argument("--turns", type=int, default=4000, help="the long game's length (default 4000)")
-    ap.add_argument("--games", type=int, default=10_000, help="idle games (default 10000)")
-    args = ap.parse_args()
-    only = set(args.only.split(","))
-    global PG
-    urls: list[str | None] = [None] + ([args.dsn] if args.dsn else [])
-    if args.postgres:
-        PG = start_postgres()
-        if PG:
-            urls.append("pg")
+def run_sections(args: argparse.Namespace, only: set[str], urls: list[str | None]) -> tuple[str, float]:
     compile_installed()
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     load = os.getloadavg()[0]
@@ -638,8 +622,31 @@ def main() -> None:
         section_idle_games(urls, args.games)
     if "turns" in only:
         section_turns(urls, args.turns)
-    if PG:
-        PG.stop()
+    return started, load
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--n", type=int, default=1000, help="mails per throughput section (default 1000)")
+    ap.add_argument("--dsn", default=os.environ.get("MAILREF_BENCH_DSN"), help="also run the store sections on it")
+    ap.add_argument("--postgres", action="store_true", help="also run the store sections on a private PostgreSQL")
+    ap.add_argument("--only", default="smtp,imap,latency,idle,turns",
+                    help="comma-separated sections (turns includes replay)")
+    ap.add_argument("--turns", type=int, default=4000, help="the long game's length (default 4000)")
+    ap.add_argument("--games", type=int, default=10_000, help="idle games (default 10000)")
+    args = ap.parse_args()
+    only = set(args.only.split(","))
+    global PG
+    urls: list[str | None] = [None] + ([args.dsn] if args.dsn else [])
+    if args.postgres:
+        PG = start_postgres()
+        if PG:
+            urls.append("pg")
+    try:
+        started, load = run_sections(args, only, urls)
+    finally:  # a section that fails must not leave the private cluster running
+        if PG:
+            PG.stop()
     print(f"\nmax RSS of the bench process {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
     # The README's table, to paste as it is.
     command = " ".join(["bench/run.py", *sys.argv[1:]])
