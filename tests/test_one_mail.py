@@ -12,13 +12,12 @@ import smtplib
 from datetime import UTC, datetime
 
 import pytest
+from listener import listening
 from ops import CountingSink
 
-from dovecot import free_port
 from helpers import Clock, mail, make_referee
 from mailref.config import SmtpOut
 from mailref.mail.outbox import Deliverer
-from mailref.mail.smtp import Listener
 
 
 class Table:
@@ -57,12 +56,8 @@ class Table:
 def table(request, tmp_path, database_url):
     settings = getattr(request, "param", {})
     referee = make_referee(tmp_path, Clock(datetime(2026, 3, 2, 9, 0, tzinfo=UTC)), url=database_url, **settings)
-    port = free_port()
-    listener = Listener(referee, "127.0.0.1", port, 10_000_000, on_stored=referee.process_pending)
-    listener.start()
-    with CountingSink() as sink:
+    with listening(referee, 10_000_000) as port, CountingSink() as sink:
         yield Table(referee, port, sink, tmp_path)
-    listener.stop()
     referee.store.dispose()
 
 

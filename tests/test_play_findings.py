@@ -9,12 +9,11 @@ import smtplib
 from datetime import UTC, datetime
 
 import pytest
+from listener import listening
 from ops import CountingSink
 from test_one_mail import Table, text
 
-from dovecot import free_port
 from helpers import Clock, mail, make_referee
-from mailref.mail.smtp import Listener
 
 NOMES, EIRE = "nomes@ref.example", "eire@ref.example"
 ENCODED_WORD = re.compile(rb"=\?[^?]+\?[bBqQ]\?[^?]*\?=")
@@ -35,12 +34,8 @@ class Players(Table):
 @pytest.fixture
 def table(tmp_path, database_url):
     referee = make_referee(tmp_path, Clock(datetime(2026, 3, 2, 9, 0, tzinfo=UTC)), url=database_url)
-    port = free_port()
-    listener = Listener(referee, "127.0.0.1", port, 10_000_000, on_stored=referee.process_pending)
-    listener.start()
-    with CountingSink() as sink:
+    with listening(referee, 10_000_000) as port, CountingSink() as sink:
         yield Players(referee, port, sink, tmp_path)
-    listener.stop()
     referee.store.dispose()
 
 
