@@ -91,8 +91,10 @@ class Daemon:
         self.loop.remove_reader(self.intake.fileno())
         log.error("SMTP listener process ended (exit code %s); starting it again", self.intake.proc.exitcode)
         self.intake = None
-        if not self.stopping.is_set():
-            self.loop.call_later(1.0, lambda: asyncio.ensure_future(self._restart_intake()))
+        self._restart_intake_in(1.0)
+
+    def _restart_intake_in(self, seconds: float) -> None:
+        self.loop.call_later(seconds, lambda: asyncio.ensure_future(self._restart_intake()))
 
     async def _restart_intake(self) -> None:
         if self.stopping.is_set() or self.intake is not None:
@@ -101,7 +103,7 @@ class Daemon:
             await self.start_intake()
         except Fatal as e:
             log.error("%s (trying again in 10 s)", e)
-            self.loop.call_later(10.0, lambda: asyncio.ensure_future(self._restart_intake()))
+            self._restart_intake_in(10.0)
 
     async def intake_first(self) -> bool:
         """While mail is arriving back to back, let the listener have the machine: processing
@@ -304,12 +306,6 @@ class Daemon:
 class Fatal(Exception):
     """The daemon cannot run: one line to the operator, exit 1."""
 
-
-def _why(e: BaseException) -> str:
-    if isinstance(e, OSError) and e.errno:
-        return os.strerror(e.errno).lower()
-    cause = e.__cause__ or e.__context__
-    return _why(cause) if cause is not None and cause is not e else f"{type(e).__name__}: {e}"
 
 
 def log_format() -> str:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import ctypes
 import logging
 import multiprocessing
+import os
 import signal
 import threading
 import time
@@ -93,6 +94,14 @@ class Intake:
         self.stop_w.close()
 
 
+def _why(e: BaseException) -> str:
+    """Why the listener cannot start, in an operator's words ("address already in use")."""
+    if isinstance(e, OSError) and e.errno:
+        return os.strerror(e.errno).lower()
+    cause = e.__cause__ or e.__context__
+    return _why(cause) if cause is not None and cause is not e else f"{type(e).__name__}: {e}"
+
+
 def _die_with_parent() -> None:
     """Linux: SIGKILL this process when the daemon dies, however it dies."""
     try:
@@ -108,7 +117,6 @@ def _child(cfg: Config, notes: Connection, stop: Connection, log_level: str, log
     signal.signal(signal.SIGTERM, signal.SIG_IGN)  # systemd signals the whole group: the daemon stops us, in order
     logging.basicConfig(level=log_level, format=log_format)
     logging.getLogger("mail.log").setLevel(logging.WARNING)
-    from mailref.daemon import _why
     from mailref.mail.smtp import Listener
     from mailref.referee import Referee
 
@@ -116,7 +124,7 @@ def _child(cfg: Config, notes: Connection, stop: Connection, log_level: str, log
     try:
         referee = Referee.from_config(cfg)
         listener = Listener(referee, cfg.smtp_in.host, cfg.smtp_in.port, cfg.smtp_in.max_message_size,
-                            busy.changed.set, busy.storing)
+                            on_storing=busy.storing)
         listener.start()
     except Exception as e:
         notes.send_bytes(b"error:" + _why(e).encode())
