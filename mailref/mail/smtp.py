@@ -1,19 +1,23 @@
 """The built-in SMTP listener: 250 only after the raw bytes are committed, 451 when the
-store fails, 552 over the size limit, 550 for a recipient that is no game's address. The
-store is written from a worker thread, so one session waiting for its commit holds up no
-other session on the event loop."""
+store fails, 552 over the size limit, 550 for a recipient that is no game's address.
+
+The sessions (mailref.mail.smtp_session) run on one event loop in a thread of their own;
+the store is written by one committer thread, so a session waiting for its commit holds up
+no other session, and mail arriving together is committed together (one transaction for
+what queued while the previous commit ran: group commit)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import queue
+import threading
 import time
 from collections.abc import Callable
 
-from aiosmtpd.controller import Controller
-from aiosmtpd.smtp import SMTP, Envelope, Session
 from sqlalchemy import select
 
+from mailref.mail.smtp_session import Session, Stored
 from mailref.read import base_address
 from mailref.referee import Referee
 from mailref.store import Game
@@ -21,83 +25,189 @@ from mailref.store.faults import describe, is_store_fault
 
 log = logging.getLogger("mailref.smtp")
 KNOWN_FOR = 2.0  # seconds the game addresses read for RCPT are trusted (docs/decisions.md, "Batches")
+GROUP = 50  # mails committed in one transaction at most
 
 
 class Intake:
-    def __init__(self, referee: Referee, on_stored: Callable[[], None] = lambda: None,
+    """The listener's desk: answers RCPT from the games' addresses and stores each message."""
+
+    def __init__(self, referee: Referee, max_size: int, on_stored: Callable[[], None] = lambda: None,
                  on_storing: Callable[[bool], None] = lambda busy: None):
-        self.referee, self.on_stored, self.on_storing = referee, on_stored, on_storing
+        self.referee, self.max_size, self.on_stored, self.on_storing = referee, max_size, on_stored, on_storing
+        # The greeting names the referee's mail domain and no software version ("220 localhost
+        # Python SMTP 1.4.6" told the world what to attack and nothing useful).
+        self.domain = referee.settings.from_address.rpartition("@")[2] or "localhost"
+        self.own = base_address(referee.settings.from_address)
         self.known_at, self.known = -KNOWN_FOR, set[str]()
+        self.committer: Committer | None = None
 
     def _known(self) -> set[str]:
-        with self.referee.store() as s:
-            return {base_address(a) for a in s.scalars(select(Game.address))}
+        with self.referee.store.reader() as conn:  # never waits for a writer (a processing batch)
+            return {base_address(a) for a in conn.scalars(select(Game.address))}
 
-    async def _game_addresses(self, rcpt: str) -> set[str]:
-        """The games' addresses, read at most every KNOWN_FOR seconds, and again at once for a
-        recipient they do not name (a game created a moment ago is accepted at once)."""
+    def read_games(self) -> None:
+        """Read the games' addresses now (at start: the first sender does not wait for them);
+        a store that cannot be read now is read again at the first RCPT."""
+        try:
+            self.known_at, self.known = time.monotonic(), self._known()
+        except Exception as e:
+            log.warning("the game addresses could not be read yet: %s", describe(e))
+
+    def recipient(self, address: str) -> str | asyncio.Future[str]:
+        """The games' addresses are read at most every KNOWN_FOR seconds, and again at once for
+        a recipient they do not name (a game created a moment ago is accepted at once)."""
+        rcpt = base_address(address)
         fresh = time.monotonic() - self.known_at < KNOWN_FOR
-        if fresh and (not self.known or rcpt in self.known or rcpt == base_address(self.referee.settings.from_address)):
-            return self.known
+        if fresh and (not self.known or rcpt in self.known or rcpt == self.own):
+            return self._verdict(address, rcpt)
         started = time.monotonic()
-        known = await asyncio.get_running_loop().run_in_executor(None, self._known)
-        self.known_at, self.known = started, known
-        return known
+        lookup = asyncio.get_running_loop().run_in_executor(None, self._known)
+        answer: asyncio.Future[str] = asyncio.get_running_loop().create_future()
 
-    async def handle_RCPT(self, server: SMTP, session: Session, envelope: Envelope, address: str, options: list) -> str:
-        own = base_address(self.referee.settings.from_address)
-        try:
-            known = await self._game_addresses(base_address(address))
-        except Exception as e:
-            if not is_store_fault(e):
-                raise
-            log.error("recipient %r refused with 451: %s", address, describe(e))
-            return "451 4.3.0 the referee's store is unavailable, try again later"
-        if known and base_address(address) not in known | {own}:
+        def looked_up(f: asyncio.Future[set[str]]) -> None:
+            if f.exception() is not None:
+                e = f.exception()
+                if not is_store_fault(e):
+                    log.error("recipient %r: the game addresses could not be read", address, exc_info=e)
+                else:
+                    log.error("recipient %r refused with 451: %s", address, describe(e))
+                answer.set_result("451 4.3.0 the referee's store is unavailable, try again later")
+                return
+            self.known_at, self.known = started, f.result()
+            answer.set_result(self._verdict(address, rcpt))
+
+        lookup.add_done_callback(looked_up)
+        return answer
+
+    def _verdict(self, address: str, rcpt: str) -> str:
+        if self.known and rcpt not in self.known and rcpt != self.own:
             return f"550 5.1.1 <{address}>: no game plays at this address"
-        envelope.rcpt_tos.append(address)
-        return "250 OK"
+        return "250 2.1.5 OK"
 
-    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
-        raw = envelope.original_content or envelope.content
-        if isinstance(raw, str):
-            raw = raw.encode("utf-8", "surrogateescape")
+    def deliver(self, raw: bytes, mail_from: str, rcpt_to: list[str], answer: Stored) -> None:
         # `MAIL FROM:<>` (a bounce or other machine mail) is kept as "<>": never answered.
-        mail_from = (envelope.mail_from or "").strip()
-        mail_from = "<>" if mail_from in ("", "<>") else mail_from
+        mail_from = mail_from.strip() or "<>"
         self.on_storing(True)
-        try:
-            # The commit runs in a worker thread; the 250 goes out only once it returned.
-            stored = await asyncio.get_running_loop().run_in_executor(
-                None, self.referee.receive, raw, "smtp", mail_from, list(envelope.rcpt_tos))
-        except Exception as e:
-            if is_store_fault(e):
-                log.error("mail from %r refused with 451: %s", envelope.mail_from, describe(e))
-            else:
-                log.exception("could not store a message from %r", envelope.mail_from)
-            return f"451 4.3.0 could not store the message, try again later ({type(e).__name__})"
-        finally:
+        loop = asyncio.get_running_loop()
+
+        def stored(outcome: object) -> None:  # on the event loop, once the commit returned
             self.on_storing(False)
-        if not stored.new or stored.status != "new":
-            # Not processed again, so this is its one log line (SPEC §7).
-            log.info("mail #%s from %r: %s", stored.id, envelope.mail_from,
-                     "delivered again, already had it" if not stored.new else f"{stored.status} at intake")
-        self.on_stored()
-        return f"250 2.0.0 stored as #{stored.id}" + ("" if stored.new else " (already had it)")
+            if isinstance(outcome, BaseException):
+                if is_store_fault(outcome):
+                    log.error("mail from %r refused with 451: %s", mail_from, describe(outcome))
+                else:
+                    log.error("could not store a message from %r", mail_from, exc_info=outcome)
+                return answer(f"451 4.3.0 could not store the message, try again later ({type(outcome).__name__})")
+            if not outcome.new or outcome.status != "new":
+                # Not processed again, so this is its one log line (SPEC §7).
+                log.info("mail #%s from %r: %s", outcome.id, mail_from,
+                         "delivered again, already had it" if not outcome.new else f"{outcome.status} at intake")
+            answer(f"250 2.0.0 stored as #{outcome.id}" + ("" if outcome.new else " (already had it)"))
+            self.on_stored()
+
+        assert self.committer is not None
+        self.committer.submit((raw, "smtp", mail_from, rcpt_to), lambda outcome: loop.call_soon_threadsafe(stored, outcome))
+
+
+class Committer(threading.Thread):
+    """Commits the mail the sessions hand over: everything that queued while the last commit
+    ran goes in one transaction. If such a group fails, each of its mails is tried alone, so
+    one mail's trouble is only its own."""
+
+    def __init__(self, referee: Referee):
+        super().__init__(name="smtp-store", daemon=True)
+        self.referee, self.inbox = referee, queue.SimpleQueue()
+
+    def submit(self, mail: tuple, done: Callable[[object], None]) -> None:
+        self.inbox.put((mail, done))
+
+    def finish(self) -> None:
+        self.inbox.put(None)
+        self.join(60)
+
+    def run(self) -> None:
+        last = False
+        while not last:
+            item = self.inbox.get()
+            if item is None:
+                return
+            group = [item]
+            while len(group) < GROUP:
+                try:
+                    item = self.inbox.get_nowait()
+                except queue.Empty:
+                    break
+                if item is None:
+                    last = True
+                    break
+                group.append(item)
+            self._commit(group)
+
+    def _commit(self, group: list) -> None:
+        try:
+            outcomes: list = self.referee.receive_many([mail for mail, _ in group])
+        except Exception as e:
+            outcomes = [e] if len(group) == 1 else [self._alone(mail) for mail, _ in group]
+        for (_, done), outcome in zip(group, outcomes, strict=True):
+            done(outcome)
+
+    def _alone(self, mail: tuple) -> object:
+        try:
+            return self.referee.receive_many([mail])[0]
+        except Exception as e:
+            return e
 
 
 class Listener:
+    """The sessions' event loop and the committer, each in a thread of its own."""
+
     def __init__(self, referee: Referee, host: str, port: int, max_size: int,
                  on_stored: Callable[[], None] = lambda: None, on_storing: Callable[[bool], None] = lambda busy: None):
-        # The greeting names the referee's mail domain and no software version ("220 localhost
-        # Python SMTP 1.4.6" told the world what to attack and nothing useful).
-        domain = referee.settings.from_address.rpartition("@")[2] or "localhost"
-        self.controller = Controller(Intake(referee, on_stored, on_storing), hostname=host, port=port,
-                                     data_size_limit=max_size, decode_data=False,
-                                     enable_SMTPUTF8=True, server_hostname=domain, ident="mailref")
+        self.host, self.port = host, port
+        self.intake = Intake(referee, max_size, on_stored, on_storing)
+        self.sessions: set[Session] = set()
+        self.loop = asyncio.new_event_loop()
+        self.server: asyncio.base_events.Server | None = None
+        self.thread = threading.Thread(target=self.loop.run_forever, name="smtp", daemon=True)
 
     def start(self) -> None:
-        self.controller.start()
+        """Listen; returns once it does, raises OSError when it cannot (the port is taken)."""
+        self.intake.read_games()
+        self.intake.committer = Committer(self.intake.referee)
+        self.intake.committer.start()
+        self.thread.start()
+        serving = asyncio.run_coroutine_threadsafe(
+            self.loop.create_server(lambda: Session(self.intake, self.sessions), self.host, self.port, reuse_address=True), self.loop)
+        try:
+            self.server = serving.result(60)
+        except BaseException:
+            self._end()
+            raise
 
-    def stop(self) -> None:
-        self.controller.stop()
+    def stop(self, within: float = 30.0) -> None:
+        """Stop accepting; the messages in hand are finished and answered, then every session
+        is told 421 and closed."""
+        if self.server is not None:
+            asyncio.run_coroutine_threadsafe(self._close(within), self.loop).result(within + 10)
+        self._end()
+
+    async def _close(self, within: float) -> None:
+        assert self.server is not None
+        self.server.close()
+        until = time.monotonic() + within
+        while any(s.busy for s in self.sessions) and time.monotonic() < until:
+            await asyncio.sleep(0.02)
+        for s in list(self.sessions):
+            s.close("421 4.3.2 the referee is shutting down, try again later")
+        await asyncio.sleep(0)  # let the transports flush and close
+
+    def _end(self) -> None:
+        if self.intake.committer is not None:
+            self.intake.committer.finish()
+        if self.loop.is_closed():
+            return
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+        if not self.thread.is_alive():
+            self.loop.close()
+

@@ -8,7 +8,7 @@ import stat
 from pathlib import Path
 
 from sqlalchemy import create_engine, event
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -68,6 +68,11 @@ class Store:
     def dispose(self) -> None:
         self.engine.dispose()
 
+    def reader(self) -> Connection:
+        """A connection for reading only: on SQLite its transaction is a plain BEGIN, which
+        never waits for a writer (WAL), where every other transaction takes the write lock."""
+        return self.engine.connect().execution_options(reader=True)
+
 
 def _sqlite_pragmas(engine: Engine) -> None:
     @event.listens_for(engine, "connect")
@@ -85,7 +90,7 @@ def _sqlite_pragmas(engine: Engine) -> None:
     def _begin(conn):
         # IMMEDIATE takes the write lock at BEGIN: the daemon and the CLI never interleave
         # a read-modify-write of the same game.
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        conn.exec_driver_sql("BEGIN" if conn.get_execution_options().get("reader") else "BEGIN IMMEDIATE")
 
 
 def open_store(url: str, migrate: bool = True) -> Store:

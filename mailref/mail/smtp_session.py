@@ -1,0 +1,295 @@
+"""One SMTP session (RFC 5321) as an asyncio protocol: the dialogue only. What a recipient
+is worth and where a message goes are the Desk's (mailref.mail.smtp): it answers RCPT and
+takes each message's bytes, calling back once they are kept.
+
+Why our own and not aiosmtpd's session: aiosmtpd reads a message line by line through a
+StreamReader, a coroutine step per line, and spent about three times the CPU of the whole
+store behind it; this protocol finds a command line or the end of the data in the bytes as
+they arrive (docs/decisions.md, "Our own SMTP session").
+
+What it speaks: EHLO/HELO, MAIL (SIZE, BODY, SMTPUTF8), RCPT, DATA, RSET, NOOP, QUIT, VRFY,
+HELP; PIPELINING (commands wait, in order, while a message is being stored). The data ends
+only at CRLF.CRLF (a bare LF never ends it: no SMTP smuggling). Lines longer than 1,000
+octets are accepted, as RFC 5321 §4.5.3.1 recommends where the store copes; the whole
+message is bounded by the size limit, counted while it arrives."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Protocol
+
+log = logging.getLogger("mailref.smtp")
+
+COMMAND_LIMIT = 2048  # octets of one command line (RFC 5321: 512; extensions add parameters)
+MAX_RECIPIENTS = 100  # RFC 5321 §4.5.3.1.8: at least 100 must be accepted
+MAX_SESSIONS = 500  # open at once; more are told to come back later
+MAX_ERRORS = 20  # bad commands before the session is closed: a confused or hostile client
+IDLE_TIMEOUT = 300.0  # seconds without a byte before the session is closed (RFC 5321 §4.5.3.2.7)
+END = b"\r\n.\r\n"
+COMMANDS = "EHLO HELO MAIL RCPT DATA RSET NOOP QUIT VRFY HELP"
+
+Stored = Callable[[str], None]  # called with the reply to the end of DATA
+
+
+class Desk(Protocol):
+    """What sessions ask of the listener."""
+
+    domain: str
+    max_size: int
+
+    def recipient(self, address: str) -> str | asyncio.Future[str]:
+        """The reply to RCPT TO:<ADDRESS> ("250 ..." accepts), or a future of it."""
+
+    def deliver(self, raw: bytes, mail_from: str, rcpt_to: list[str], answer: Stored) -> None:
+        """Keep RAW; call ANSWER(reply) on the event loop once it is kept (or not)."""
+
+
+class Session(asyncio.Protocol):
+    def __init__(self, desk: Desk, sessions: set[Session]):
+        self.desk, self.sessions = desk, sessions
+        self.transport: asyncio.Transport | None = None
+        self.buf = b""
+        self.body: bytearray | None = None  # while in DATA: b"\r\n" + the data so far
+        self.dropped = False  # data over the size limit was thrown away
+        self.waiting = False  # an answer (RCPT lookup or storing) is outstanding
+        self.greeted, self.mail_from, self.rcpt_to = False, None, list[str]()
+        self.errors, self.seen, self.timer = 0, 0.0, None
+
+    # ---- the connection -------------------------------------------------------------------
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+        self.sessions.add(self)
+        loop = asyncio.get_running_loop()
+        self.seen = loop.time()
+        self.timer = loop.call_later(IDLE_TIMEOUT, self._idle)
+        if len(self.sessions) > MAX_SESSIONS:
+            return self.close("421 4.3.2 too many sessions, try again later")
+        self.reply(f"220 {self.desk.domain} ESMTP mailref")
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.sessions.discard(self)
+        if self.timer:
+            self.timer.cancel()
+        self.transport, self.body, self.buf = None, None, b""
+
+    def _idle(self) -> None:
+        """Close a session silent for IDLE_TIMEOUT; re-armed, not reset on every read."""
+        if self.transport is None:
+            return
+        loop = asyncio.get_running_loop()
+        quiet = loop.time() - self.seen
+        if quiet >= IDLE_TIMEOUT and not self.waiting:
+            self.close("421 4.4.2 idle too long, closing")
+        else:
+            self.timer = loop.call_later(max(IDLE_TIMEOUT - quiet, 1.0), self._idle)
+
+    def reply(self, line: str) -> None:
+        if self.transport is not None and not self.transport.is_closing():
+            self.transport.write(line.encode("utf-8", "surrogateescape") + b"\r\n")
+
+    def close(self, line: str) -> None:
+        self.reply(line)
+        if self.transport is not None:
+            self.transport.close()
+
+    @property
+    def busy(self) -> bool:
+        """Within a message: its data is arriving or it is being stored."""
+        return self.body is not None or self.waiting
+
+    # ---- bytes in ---------------------------------------------------------------------------
+
+    def data_received(self, data: bytes) -> None:
+        self.seen = asyncio.get_running_loop().time()
+        if self.body is not None:
+            self._data(data)
+        else:
+            self.buf += data
+            self._commands()
+
+    def _commands(self) -> None:
+        while not self.waiting and self.body is None and self.transport is not None:
+            end = self.buf.find(b"\r\n")
+            if end < 0:
+                if len(self.buf) > COMMAND_LIMIT:
+                    self.buf = b""
+                    self._error("500 5.5.2 line too long")
+                return
+            line, self.buf = self.buf[:end], self.buf[end + 2:]
+            try:
+                self._command(line.decode("utf-8", "surrogateescape"))
+            except Exception:  # never let one odd command end the session without an answer
+                log.exception("SMTP command %r failed", line[:80])
+                self.reply("451 4.3.0 internal error, try again later")
+        if self.body is not None and self.buf:  # pipelined data right behind DATA
+            rest, self.buf = self.buf, b""
+            self._data(rest)
+
+    def _error(self, line: str) -> None:
+        self.errors += 1
+        if self.errors >= MAX_ERRORS:
+            self.close("421 4.7.0 too many errors, closing")
+        else:
+            self.reply(line)
+
+    def _command(self, line: str) -> None:
+        verb, _, arg = line.partition(" ")
+        verb, arg = verb.upper(), arg.strip()
+        if verb in ("EHLO", "HELO"):
+            if not arg:
+                return self._error(f"501 5.5.4 Syntax: {verb} hostname")
+            self.greeted, self.mail_from, self.rcpt_to = True, None, []
+            if verb == "HELO":
+                return self.reply(f"250 {self.desk.domain}")
+            return self.reply(f"250-{self.desk.domain}\r\n250-SIZE {self.desk.max_size}\r\n250-8BITMIME\r\n"
+                              "250-SMTPUTF8\r\n250-PIPELINING\r\n250 HELP")
+        if verb == "MAIL":
+            return self._mail(arg)
+        if verb == "RCPT":
+            return self._rcpt(arg)
+        if verb == "DATA":
+            if self.mail_from is None or not self.rcpt_to:
+                return self._error("503 5.5.1 Error: need RCPT command")
+            if arg:
+                return self._error("501 5.5.4 Syntax: DATA")
+            self.body, self.dropped = bytearray(b"\r\n"), False
+            return self.reply("354 End data with <CR><LF>.<CR><LF>")
+        if verb == "RSET":
+            self.mail_from, self.rcpt_to = None, []
+            return self.reply("250 2.0.0 OK")
+        if verb == "NOOP":
+            return self.reply("250 2.0.0 OK")
+        if verb == "QUIT":
+            return self.close("221 2.0.0 Bye")
+        if verb == "VRFY":
+            return self.reply("252 2.1.5 Cannot VRFY user, but will accept message and attempt delivery")
+        if verb == "HELP":
+            return self.reply(f"250 Supported commands: {COMMANDS}")
+        if verb in ("STARTTLS", "AUTH", "BDAT", "EXPN", "ETRN", "TURN"):
+            return self._error(f"502 5.5.1 {verb} not implemented")
+        self._error(f'500 5.5.2 Error: command "{verb[:20]}" not recognized')
+
+    # ---- the envelope -----------------------------------------------------------------------
+
+    def _mail(self, arg: str) -> None:
+        if not self.greeted:
+            return self._error("503 5.5.1 Error: send HELO first")
+        if self.mail_from is not None:
+            return self._error("503 5.5.1 Error: nested MAIL command")
+        path, params = _path(arg, "FROM:")
+        if path is None:
+            return self._error("501 5.5.4 Syntax: MAIL FROM:<address>")
+        for key, value in params:
+            if key == "SIZE":
+                if not value.isdigit():
+                    return self._error("501 5.5.4 Syntax: SIZE=<number>")
+                if int(value) > self.desk.max_size:
+                    return self.reply("552 5.3.4 Message size exceeds fixed maximum message size")
+            elif key == "BODY":
+                if value.upper() not in ("7BIT", "8BITMIME"):
+                    return self._error("501 5.5.4 Error: BODY can only be one of 7BIT, 8BITMIME")
+            elif key != "SMTPUTF8":
+                return self._error("555 5.5.4 MAIL FROM parameters not recognized or not implemented")
+        self.mail_from, self.rcpt_to = path, []
+        self.reply("250 2.1.0 OK")
+
+    def _rcpt(self, arg: str) -> None:
+        if self.mail_from is None:
+            return self._error("503 5.5.1 Error: need MAIL command")
+        path, params = _path(arg, "TO:")
+        if not path:
+            return self._error("501 5.5.4 Syntax: RCPT TO:<address>")
+        if params:
+            return self._error("555 5.5.4 RCPT TO parameters not recognized or not implemented")
+        if len(self.rcpt_to) >= MAX_RECIPIENTS:
+            return self.reply("452 4.5.3 Too many recipients")
+        answer = self.desk.recipient(path)
+        if isinstance(answer, str):
+            return self._recipient(path, answer)
+        self._wait()
+        answer.add_done_callback(lambda f: self._resume(lambda: self._recipient(path, _outcome(f))))
+
+    def _recipient(self, path: str, answer: str) -> None:
+        if answer.startswith("250"):
+            self.rcpt_to.append(path)
+        self.reply(answer)
+
+    # ---- the data ---------------------------------------------------------------------------
+
+    def _data(self, chunk: bytes) -> None:
+        body = self.body
+        assert body is not None
+        start = max(len(body) - 4, 0)
+        body += chunk
+        end = body.find(END, start)
+        if end < 0:
+            if len(body) > self.desk.max_size + 2:
+                self.dropped = True  # answered 552 at the end (RFC 5321 §4.2.5); memory stays flat
+                del body[:-4]
+            return
+        stuffed, rest = bytes(body[:end + 2]), bytes(body[end + 5:])
+        raw = stuffed[2:]
+        self.body = None
+        mail_from, rcpt_to = self.mail_from or "", self.rcpt_to
+        self.mail_from, self.rcpt_to = None, []
+        if self.dropped or len(raw) > self.desk.max_size:
+            self.reply("552 5.3.4 Error: too much mail data")
+        else:
+            if b"\r\n." in stuffed:  # RFC 5321 §4.5.2: a line's leading period is the client's stuffing
+                raw = stuffed.replace(b"\r\n.", b"\r\n")[2:]
+            self._wait()
+            self.desk.deliver(raw, mail_from, rcpt_to, lambda line: self._resume(lambda: self.reply(line)))
+        self.buf = rest + self.buf
+        if self.buf and not self.waiting:
+            self._commands()
+
+    # ---- waiting for an answer ----------------------------------------------------------------
+
+    def _wait(self) -> None:
+        """Hold the session's further commands (pipelined ones stay in order) until the answer."""
+        self.waiting = True
+        if self.transport is not None:
+            self.transport.pause_reading()
+
+    def _resume(self, answer: Callable[[], None]) -> None:
+        self.waiting = False
+        answer()
+        if self.transport is not None and not self.transport.is_closing():
+            self.transport.resume_reading()
+            self._commands()
+
+
+def _path(arg: str, keyword: str) -> tuple[str | None, list[tuple[str, str]]]:
+    """The address and the parameters of `MAIL FROM:<a@b> SIZE=1` / `RCPT TO:<a@b>`: the address
+    without its angle brackets ("" for <>), None when the syntax is wrong."""
+    if arg[:len(keyword)].upper() != keyword:
+        return None, []
+    arg = arg[len(keyword):].lstrip()
+    if arg.startswith("<"):
+        end = arg.find(">")
+        if end < 0:
+            return None, []
+        path, rest = arg[1:end], arg[end + 1:]
+        if ":" in path and path.startswith("@"):  # an old source route, @a,@b:user@c: the mailbox
+            path = path.rpartition(":")[2]
+    else:  # no brackets: lenient, as many clients are
+        path, _, rest = arg.partition(" ")
+    if rest and not rest.startswith(" "):
+        return None, []
+    params = []
+    for word in rest.split():
+        key, _, value = word.partition("=")
+        params.append((key.upper(), value))
+    return path.strip(), params
+
+
+def _outcome(f: asyncio.Future[str]) -> str:
+    if f.cancelled():
+        return "451 4.3.0 try again later"
+    if f.exception() is not None:
+        log.error("RCPT lookup failed: %s", f.exception())
+        return "451 4.3.0 the referee's store is unavailable, try again later"
+    return f.result()
