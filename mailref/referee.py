@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, bindparam, func, insert, or_, select
+from sqlalchemy import bindparam, func, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import defer
 
@@ -32,6 +32,7 @@ from mailref.routing import did_you_mean, example_tags, games_list, wrong_game
 from mailref.safe import printable
 from mailref.store import Bounce, Game, InboxMessage, OutboxMessage, Store, open_store
 from mailref.store.faults import is_store_fault
+from mailref.store.keep import keep
 from mailref.testhooks import crash_point
 from mailref.timeutil import iso, utcnow
 
@@ -43,19 +44,6 @@ Clock = Callable[[], datetime]
 Incoming = tuple[bytes, str, str, "list[str] | None"]  # raw, source, mail_from, rcpt_to
 BATCH = 100                     # stored mails processed in one transaction (docs/decisions.md, "Batches")
 BATCH_BYTES = 32 * 1024 * 1024  # ...and at most this much raw mail of them in memory at once
-
-# Intake runs before every SMTP 250: its statements are built once (SQLAlchemy Core).
-_inbox = InboxMessage.__table__
-_HELD = (select(_inbox.c.id, _inbox.c.message_id, _inbox.c.sha256, _inbox.c.status)
-         .where(or_(_inbox.c.message_id.in_(bindparam("mids", expanding=True)),
-                    and_(_inbox.c.message_id == "", _inbox.c.sha256.in_(bindparam("bare", expanding=True)))))
-         .order_by(_inbox.c.id))
-_HELD_ONE = (select(_inbox.c.id, _inbox.c.message_id, _inbox.c.sha256, _inbox.c.status)
-             .where(or_(and_(_inbox.c.message_id != "", _inbox.c.message_id == bindparam("mid")),
-                        and_(_inbox.c.message_id == "", bindparam("mid") == "", _inbox.c.sha256 == bindparam("sha"))))
-             .order_by(_inbox.c.id))
-_STORE = insert(_inbox)
-
 
 @dataclass
 class Stored:
@@ -101,50 +89,21 @@ class Referee:
     def receive_many(self, mails: list[Incoming]) -> list[Stored]:
         """Commit a batch of (raw, source, mail_from, rcpt_to) in ONE transaction, each
         deduplicated as `receive` says (also against the others of the batch); one Stored per
-        mail, in order. SQLAlchemy Core on one connection: this runs before every SMTP 250."""
-        now = self.clock()
+        mail, in order (mailref/store/keep.py: this runs before every SMTP 250)."""
         prepared = [(raw, source, mail_from or "", list(rcpt or []), hashlib.sha256(raw).hexdigest(), message_id_of(raw))
                     for raw, source, mail_from, rcpt in mails]
         try:
-            with self.store.engine.begin() as conn:
-                mids = sorted({p[5] for p in prepared if p[5]})
-                bare = sorted({p[4] for p in prepared if not p[5]})  # no Message-ID: keyed by the hash
-                if len(prepared) == 1:  # the listener's case: no expanding IN to compile per call
-                    held = conn.execute(_HELD_ONE, {"mid": prepared[0][5], "sha": prepared[0][4]}).all()
-                else:
-                    held = conn.execute(_HELD, {"mids": mids, "bare": bare}).all()
-                same = {(r.message_id, r.sha256): (r.id, r.status) for r in reversed(held)}
-                first: dict[str, int] = {}
-                for r in held:
-                    if r.message_id:
-                        first.setdefault(r.message_id, r.id)
-                out: list[Stored] = []
-                for raw, source, mail_from, rcpt, sha, mid in prepared:
-                    if (mid, sha) in same:
-                        had, status = same[(mid, sha)]
-                        out.append(Stored(had, False, status))
-                        continue
-                    status, verdict = "new", ""
-                    if mid in first:
-                        status, verdict = "ignored", f"duplicate: Message-ID already received as #{first[mid]}"
-                    new_id = conn.execute(_STORE, {
-                        "message_id": mid, "sha256": sha, "raw": raw, "size": len(raw), "source": source,
-                        "mail_from": mail_from, "rcpt_to": rcpt, "received_at": now, "status": status,
-                        "verdict": verdict, "error": "", "attempts": 0, "sender": "", "subject": ""}).inserted_primary_key[0]
-                    same[(mid, sha)] = (new_id, status)
-                    if mid:
-                        first.setdefault(mid, new_id)
-                    out.append(Stored(new_id, True, status))
-                return out
-        except IntegrityError:  # a concurrent delivery of the same bytes won the race
-            if len(mails) > 1:
-                return [self.receive(*m) for m in mails]
-            with self.store() as s:
-                same_row = s.scalar(select(InboxMessage).where(InboxMessage.message_id == prepared[0][5],
-                                                               InboxMessage.sha256 == prepared[0][4]))
-                if same_row is None:
-                    raise
-                return [Stored(same_row.id, False, same_row.status)]
+            return [Stored(*k) for k in keep(self.store, prepared, self.clock())]
+        except (IntegrityError, self.store.engine.dialect.loaded_dbapi.IntegrityError) as e:
+            lost = e  # a concurrent delivery of the same bytes won the race
+        if len(mails) > 1:
+            return [self.receive(*m) for m in mails]
+        with self.store() as s:
+            same_row = s.scalar(select(InboxMessage).where(InboxMessage.message_id == prepared[0][5],
+                                                           InboxMessage.sha256 == prepared[0][4]))
+            if same_row is None:
+                raise lost
+            return [Stored(same_row.id, False, same_row.status)]
 
     def accept(self, raw: bytes, source: str = "smtp", mail_from: str = "", rcpt_to: list[str] | None = None) -> Stored:
         """Store, then process at once (the listener's and the poller's path)."""

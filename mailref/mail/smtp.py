@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from sqlalchemy import select
 
-from mailref.mail.smtp_session import Session, Stored
+from mailref.mail.smtp_session import Answer, Session
 from mailref.read import base_address
 from mailref.referee import Referee
 from mailref.store import Game
@@ -84,7 +84,7 @@ class Intake:
             return f"550 5.1.1 <{address}>: no game plays at this address"
         return "250 2.1.5 OK"
 
-    def deliver(self, raw: bytes, mail_from: str, rcpt_to: list[str], answer: Stored) -> None:
+    def deliver(self, raw: bytes, mail_from: str, rcpt_to: list[str], answer: Answer) -> None:
         # `MAIL FROM:<>` (a bounce or other machine mail) is kept as "<>": never answered.
         mail_from = mail_from.strip() or "<>"
         self.on_storing(True)

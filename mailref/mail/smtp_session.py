@@ -30,7 +30,7 @@ IDLE_TIMEOUT = 300.0  # seconds without a byte before the session is closed (RFC
 END = b"\r\n.\r\n"
 COMMANDS = "EHLO HELO MAIL RCPT DATA RSET NOOP QUIT VRFY HELP"
 
-Stored = Callable[[str], None]  # called with the reply to the end of DATA
+Answer = Callable[[str], None]  # called with the reply to the end of DATA
 
 
 class Desk(Protocol):
@@ -42,7 +42,7 @@ class Desk(Protocol):
     def recipient(self, address: str) -> str | asyncio.Future[str]:
         """The reply to RCPT TO:<ADDRESS> ("250 ..." accepts), or a future of it."""
 
-    def deliver(self, raw: bytes, mail_from: str, rcpt_to: list[str], answer: Stored) -> None:
+    def deliver(self, raw: bytes, mail_from: str, rcpt_to: list[str], answer: Answer) -> None:
         """Keep RAW; call ANSWER(reply) on the event loop once it is kept (or not)."""
 
 

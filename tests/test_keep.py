@@ -1,0 +1,60 @@
+"""Keeping raw mail (mailref/store/keep.py): on SQLite the rows are written through the
+DBAPI directly, and must be the very rows SQLAlchemy writes, read back the same by the ORM."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from datetime import UTC, datetime, timedelta, timezone
+
+from helpers import mail, migrated_sqlite
+from mailref.referee import message_id_of
+from mailref.store import InboxMessage, open_store
+from mailref.store.keep import _keep_core, _keep_sqlite
+
+G = "nomes@ref.example"
+
+
+def _mails() -> list:
+    one = mail("a@x.org", G, "[Help]")
+    other = mail("b@x.org", G, "[Status]", message_id="<same@x.org>")
+    again = mail("c@x.org", G, "[Status]", "other bytes", message_id="<same@x.org>")
+    bare = b"Subject: [Help]\r\n\r\nno Message-ID at all\r\n"
+    return [(raw, "smtp", "<>" if i == 3 else "a@x.org", [G, "nomes+t@ref.example"], hashlib.sha256(raw).hexdigest(),
+             message_id_of(raw)) for i, raw in enumerate([one, other, again, bare])]
+
+
+def test_the_direct_sqlite_rows_are_the_rows_sqlalchemy_writes(tmp_path):
+    now = datetime(2026, 12, 1, 13, 5, 7, 123456, tzinfo=timezone(timedelta(hours=2)))
+    kept, mails = {}, _mails()
+    for name, keep in (("direct", _keep_sqlite), ("core", _keep_core)):
+        url = migrated_sqlite(tmp_path / f"{name}.sqlite3")
+        store = open_store(url, migrate=False)
+        first = keep(store, mails, now)
+        second = keep(store, mails[:1] + mails[3:], now)  # the same bytes delivered again
+        with store() as s:
+            orm = [(r.id, r.received_at, r.rcpt_to, r.status, r.verdict, r.raw) for r in s.query(InboxMessage).order_by(InboxMessage.id)]
+        store.dispose()
+        with sqlite3.connect(tmp_path / f"{name}.sqlite3") as db:
+            rows = db.execute("SELECT *, typeof(received_at), typeof(rcpt_to), typeof(raw) FROM inbox ORDER BY id").fetchall()
+        kept[name] = (first, second, orm, rows)
+    assert kept["direct"] == kept["core"]
+    first, second, orm, rows = kept["direct"]
+    assert [k[1:] for k in first] == [(True, "new"), (True, "new"), (True, "ignored"), (True, "new")]
+    assert second == [(first[0][0], False, "new"), (first[3][0], False, "new")]
+    assert orm[0][1] == datetime(2026, 12, 1, 11, 5, 7, 123456, tzinfo=UTC)
+    assert orm[0][2] == [G, "nomes+t@ref.example"] and orm[2][4] == f"duplicate: Message-ID already received as #{first[1][0]}"
+    assert rows[0][-3:] == ("text", "text", "blob")
+
+
+def test_a_failed_keep_leaves_no_transaction_open(tmp_path):
+    store = open_store(migrated_sqlite(tmp_path / "m.sqlite3"), migrate=False)
+    broken = [(b"x", "smtp", "a@x.org", [G], None, "")]  # no hash: the NOT NULL column refuses it
+    try:
+        _keep_sqlite(store, broken, datetime.now(UTC))
+    except sqlite3.IntegrityError:
+        pass
+    else:
+        raise AssertionError("a row without its hash was kept")
+    assert _keep_sqlite(store, _mails()[:1], datetime.now(UTC))[0][1:] == (True, "new")  # the connection is usable
+    store.dispose()
