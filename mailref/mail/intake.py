@@ -3,7 +3,7 @@
 Why a process: intake only commits the raw bytes (the 250 waits for nothing else), but in
 the daemon's process it shared one interpreter lock with processing, composing and
 delivery, so a burst of mail was accepted only as fast as it was answered (about 60 mails
-a second instead of the several hundred aiosmtpd takes), and a slow mail slowed every
+a second instead of the several hundred a bare SMTP session takes), and a slow mail slowed every
 sender. Here intake has its own interpreter: mail is accepted at the rate of the store,
 and processing catches up behind it (docs/decisions.md, "Intake in its own process").
 
