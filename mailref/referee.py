@@ -17,7 +17,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import bindparam, func, or_, select
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import defer
 
 from mailref import door, engine, verification
@@ -92,18 +91,8 @@ class Referee:
         mail, in order (mailref/store/keep.py: this runs before every SMTP 250)."""
         prepared = [(raw, source, mail_from or "", list(rcpt or []), hashlib.sha256(raw).hexdigest(), message_id_of(raw))
                     for raw, source, mail_from, rcpt in mails]
-        try:
-            return [Stored(*k) for k in keep(self.store, prepared, self.clock())]
-        except (IntegrityError, self.store.engine.dialect.loaded_dbapi.IntegrityError) as e:
-            lost = e  # a concurrent delivery of the same bytes won the race
-        if len(mails) > 1:
-            return [self.receive(*m) for m in mails]
-        with self.store() as s:
-            same_row = s.scalar(select(InboxMessage).where(InboxMessage.message_id == prepared[0][5],
-                                                           InboxMessage.sha256 == prepared[0][4]))
-            if same_row is None:
-                raise lost
-            return [Stored(same_row.id, False, same_row.status)]
+        # A concurrent delivery of the same bytes (another daemon) is settled by the INSERT itself.
+        return [Stored(*k) for k in keep(self.store, prepared, self.clock())]
 
     def accept(self, raw: bytes, source: str = "smtp", mail_from: str = "", rcpt_to: list[str] | None = None) -> Stored:
         """Store, then process at once (the listener's and the poller's path)."""

@@ -1,16 +1,18 @@
 """Keeping raw mail (mailref/store/keep.py): on SQLite the rows are written through the
-DBAPI directly, and must be the very rows SQLAlchemy writes, read back the same by the ORM."""
+DBAPI directly, and must be the very rows SQLAlchemy writes, read back the same by the ORM;
+on both stores the same bytes are kept once, a repeated Message-ID is kept as "ignored"."""
 
 from __future__ import annotations
 
 import hashlib
 import sqlite3
+import threading
 from datetime import UTC, datetime, timedelta, timezone
 
 from helpers import mail, migrated_sqlite
 from mailref.referee import message_id_of
 from mailref.store import InboxMessage, open_store
-from mailref.store.keep import _keep_core, _keep_sqlite
+from mailref.store.keep import _keep_core, _keep_sqlite, keep
 
 G = "nomes@ref.example"
 
@@ -27,11 +29,11 @@ def _mails() -> list:
 def test_the_direct_sqlite_rows_are_the_rows_sqlalchemy_writes(tmp_path):
     now = datetime(2026, 12, 1, 13, 5, 7, 123456, tzinfo=timezone(timedelta(hours=2)))
     kept, mails = {}, _mails()
-    for name, keep in (("direct", _keep_sqlite), ("core", _keep_core)):
+    for name, keep_with in (("direct", _keep_sqlite), ("core", _keep_core)):
         url = migrated_sqlite(tmp_path / f"{name}.sqlite3")
         store = open_store(url, migrate=False)
-        first = keep(store, mails, now)
-        second = keep(store, mails[:1] + mails[3:], now)  # the same bytes delivered again
+        first = keep_with(store, mails, now)
+        second = keep_with(store, mails[:1] + mails[3:], now)  # the same bytes delivered again
         with store() as s:
             orm = [(r.id, r.received_at, r.rcpt_to, r.status, r.verdict, r.raw) for r in s.query(InboxMessage).order_by(InboxMessage.id)]
         store.dispose()
@@ -58,3 +60,38 @@ def test_a_failed_keep_leaves_no_transaction_open(tmp_path):
         raise AssertionError("a row without its hash was kept")
     assert _keep_sqlite(store, _mails()[:1], datetime.now(UTC))[0][1:] == (True, "new")  # the connection is usable
     store.dispose()
+
+
+def test_each_store_keeps_new_repeated_and_same_bytes_apart(tmp_path, database_url):
+    store = open_store(database_url, migrate=False)
+    mails, now = _mails(), datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
+    first = [keep(store, [m], now)[0] for m in mails]  # one at a time: the listener's case
+    together = keep(store, mails, now)  # all again, in one transaction
+    assert [k[1:] for k in first] == [(True, "new"), (True, "new"), (True, "ignored"), (True, "new")]
+    assert together == [(k[0], False, k[2]) for k in first]
+    with store() as s:
+        rows = s.query(InboxMessage).order_by(InboxMessage.id).all()
+        assert [(r.id, r.received_at, r.rcpt_to, r.mail_from, r.raw) for r in rows] == \
+            [(k[0], now, m[3], m[2], m[0]) for k, m in zip(first, mails, strict=True)]
+        assert rows[2].verdict == f"duplicate: Message-ID already received as #{first[1][0]}"
+    store.dispose()
+
+
+def test_the_same_bytes_kept_at_once_by_two_daemons_are_one_row(tmp_path, database_url):
+    stores = [open_store(database_url, migrate=False) for _ in range(2)]
+    one = _mails()[:1]
+    results: list = []
+    gate = threading.Barrier(2)
+
+    def deliver(store) -> None:
+        gate.wait()
+        results.append(keep(store, one, datetime.now(UTC))[0])
+
+    threads = [threading.Thread(target=deliver, args=(s,)) for s in stores]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert sorted(r[1] for r in results) == [False, True] and results[0][0] == results[1][0]
+    for s in stores:
+        s.dispose()
