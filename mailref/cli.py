@@ -10,7 +10,6 @@ import json
 import os
 import re
 import sys
-from dataclasses import dataclass
 from typing import Any
 
 # Light imports only: each command imports what it uses, so that a command's start-up
@@ -235,9 +234,25 @@ READ_ONLY = {("game", "list"), ("game", "show"), ("mail", "list"), ("mail", "sho
 STORE_ONLY = {("replay", None)}
 
 
-@dataclass
 class _StoreOnly:
-    store: Any  # mailref.store.Store: a command's handler reads `referee.store` only
+    """What a command that reads only the database is handed instead of the referee: the
+    database's URL, and `store`, opened on first use (replay on SQLite does not use it)."""
+
+    def __init__(self, url: str):
+        self.url = url
+        self._store = None
+
+    @property
+    def store(self):
+        if self._store is None:
+            from mailref.store import open_store
+
+            self._store = open_store(self.url)
+        return self._store
+
+    def close(self) -> None:
+        if self._store is not None:
+            self._store.dispose()
 
 
 def _open_referee(cfg, key: tuple[str, str | None]):
@@ -252,9 +267,7 @@ def _open_referee(cfg, key: tuple[str, str | None]):
             where = f" (configuration {cfg.path})" if cfg.path else " (embedded defaults: ./var under this folder)"
             raise Refused(f"there is no database at {path}{where}")
     if key in STORE_ONLY:
-        from mailref.store import open_store
-
-        return _StoreOnly(open_store(cfg.database))
+        return _StoreOnly(cfg.database)
     from mailref.referee import Referee
 
     if path is not None and not path.exists():
@@ -285,7 +298,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         return handler(referee, args, who)
     finally:
-        referee.store.dispose()
+        if isinstance(referee, _StoreOnly):
+            referee.close()
+        else:
+            referee.store.dispose()
 
 
 def _done(outcome) -> int:
@@ -601,24 +617,23 @@ def cmd_outbox_drop(referee, args, who):
 
 
 def cmd_replay(referee, args, who):
-    from sqlalchemy import select
-
     from mailref.engine.archive import merge
     from mailref.engine.replay import differences, replay
-    from mailref.store import Game
-    from mailref.store.archived import full_state, journal
+    from mailref.store.reads import replay_reads
 
+    url = referee.url if isinstance(referee, _StoreOnly) else \
+        referee.store.engine.url.render_as_string(hide_password=False)
     bad = 0
-    with referee.store() as s:
-        games = s.scalars(select(Game).where(Game.slug == args.slug) if args.slug else select(Game)).all()
+    with replay_reads(url, lambda: referee.store) as reads:
+        games = reads.games(args.slug)
         if args.slug and not games:
             raise Refused(f"there is no game {args.slug!r}")
         for g in games:
-            entries = journal(s, g.id)
+            entries = reads.journal(g.id)
             try:
                 cold: list = []
                 rebuilt = replay(g.initial, entries, cold)
-                diffs = differences(full_state(s, g), merge(rebuilt, cold))
+                diffs = differences(merge(g.state, reads.archived(g.id)), merge(rebuilt, cold))
             except Exception as e:
                 diffs = [str(e)]
             if diffs:

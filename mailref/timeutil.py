@@ -41,27 +41,39 @@ def format_duration(td: timedelta) -> str:
     return "".join(out)
 
 
-_last_iso: tuple[datetime | None, str | None] = (None, None)
+# The same few moments are written and read again and again: an action writes its own time
+# many times (events, ballots, matters), and `replay` (SPEC §8) runs thousands of actions at a
+# few moments a day. Both conversions are pure; their results are kept, a bounded number.
+_ISO: dict[datetime, str] = {}
+_PARSED: dict[str, datetime] = {}
+_KEEP = 4096
 
 
 def iso(dt: datetime | None) -> str | None:
-    global _last_iso
     if dt is None:
         return None
-    last = _last_iso  # one action writes its own time many times (events, ballots, matters)
-    if last[0] is dt:
-        return last[1]
-    utc = dt if dt.tzinfo is UTC else dt.astimezone(UTC)
-    # As strftime("%Y-%m-%dT%H:%M:%SZ"), several times faster: it runs on every event and entry.
-    text = f"{utc.year:04d}-{utc.month:02d}-{utc.day:02d}T{utc.hour:02d}:{utc.minute:02d}:{utc.second:02d}Z"
-    _last_iso = (dt, text)
+    if dt.tzinfo is not UTC:  # kept are UTC times only: two local times may compare equal across a fold
+        dt = dt.astimezone(UTC)
+    text = _ISO.get(dt)
+    if text is None:
+        # As strftime("%Y-%m-%dT%H:%M:%SZ"), several times faster.
+        text = f"{dt.year:04d}-{dt.month:02d}-{dt.day:02d}T{dt.hour:02d}:{dt.minute:02d}:{dt.second:02d}Z"
+        if len(_ISO) >= _KEEP:
+            _ISO.clear()
+        _ISO[dt] = text
     return text
 
 
 def parse_iso(text: str | None) -> datetime | None:
     if not text:
         return None
-    return datetime.fromisoformat(text.replace("Z", "+00:00")).astimezone(UTC)
+    dt = _PARSED.get(text)
+    if dt is None:
+        dt = datetime.fromisoformat(text.replace("Z", "+00:00")).astimezone(UTC)
+        if len(_PARSED) >= _KEEP:
+            _PARSED.clear()
+        _PARSED[text] = dt
+    return dt
 
 
 def utcnow() -> datetime:
@@ -108,6 +120,9 @@ def _zone(name: str) -> tzinfo:
 @lru_cache(maxsize=4096)  # a game's few deadlines are written again and again (events, digests, replay)
 def _absolute(value: datetime | str, zone: str) -> tuple[str, datetime]:
     dt = parse_iso(value) if isinstance(value, str) else value
+    if zone == "UTC":  # most games: no zone rules to look up, and no UTC beside it
+        u = dt if dt.tzinfo is UTC else dt.astimezone(UTC)
+        return f"{_DAYS[u.weekday()]} {u.day} {_MONTHS[u.month - 1]} {u.year} {u.hour:02d}:{u.minute:02d} UTC", dt
     local = dt.astimezone(_zone(zone))
     text = (f"{_DAYS[local.weekday()]} {local.day} {_MONTHS[local.month - 1]} {local.year} "
             f"{local.hour:02d}:{local.minute:02d} {local.tzname()}")

@@ -143,18 +143,31 @@ def assert_replays(referee) -> None:
     from mailref.engine.replay import differences, replay
     from mailref.store import ArchivedMatter, Game, JournalEntry
     from mailref.store.archived import archived, journal
+    from mailref.store.reads import SqliteReads, open_sqlite
 
-    with referee.store() as s:
-        for g in s.query(Game):
-            entries = [(e.action, e.at, e.draws) for e in s.query(JournalEntry).filter_by(game_id=g.id).order_by(JournalEntry.seq)]
-            # What `mailref replay` reads (as text on SQLite) is what the typed columns give.
-            assert journal(s, g.id) == entries
-            assert archived(s, g.id) == [(m.collection, m.data) for m in
-                                         s.query(ArchivedMatter).filter_by(game_id=g.id).order_by(ArchivedMatter.id)]
-            cold: list = []
-            rebuilt = replay(g.initial, entries, cold)
-            assert differences(g.state, rebuilt) == []
-            assert differences(full_state(s, g), merge(rebuilt, cold)) == []
+    # On a SQLite file `mailref replay` reads with sqlite3 alone (store/reads.py).
+    plain = open_sqlite(referee.store.engine.url.render_as_string(hide_password=False))
+    try:
+        with referee.store() as s:
+            for g in s.query(Game):
+                entries = [(e.action, e.at, e.draws) for e in
+                           s.query(JournalEntry).filter_by(game_id=g.id).order_by(JournalEntry.seq)]
+                matters = [(m.collection, m.data) for m in
+                           s.query(ArchivedMatter).filter_by(game_id=g.id).order_by(ArchivedMatter.id)]
+                # What `mailref replay` reads (as text on SQLite) is what the typed columns give.
+                assert journal(s, g.id) == entries
+                assert archived(s, g.id) == matters
+                if plain is not None:
+                    reads = SqliteReads(plain)
+                    assert reads.journal(g.id) == entries and reads.archived(g.id) == matters
+                    assert reads.games(g.slug) == [(g.id, g.slug, g.initial, g.state)]
+                cold: list = []
+                rebuilt = replay(g.initial, entries, cold)
+                assert differences(g.state, rebuilt) == []
+                assert differences(full_state(s, g), merge(rebuilt, cold)) == []
+    finally:
+        if plain is not None:
+            plain.close()
 
 
 # Two Eire players who may both join (Color, Tribe and Origin free), and their addresses.

@@ -45,6 +45,8 @@ def test_replay_loads_neither_mail_nor_templates_nor_alembic(tmp_path):
     assert "nomes: identical after" in done.stdout
     assert "mailref.engine.replay" in modules  # it did the work
     assert loaded(modules, NOT_FOR_REPLAY) == []
+    # On SQLite not even the database layer: sqlite3 reads the file (mailref/store/reads.py).
+    assert loaded(modules, ("sqlalchemy", "mailref.store.database", "mailref.store.models")) == []
 
 
 def test_help_loads_no_database_layer(tmp_path):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import gc
 import random
 
 from mailref.engine.archive import take_cold
@@ -20,15 +21,23 @@ def replay(initial: dict, entries: list[tuple[dict, object, list[int]]],
     variant = get_variant(state["variant"])
     handle, collections, still_open = variant.handle, variant.archived_collections, variant.still_open()
     rng = random.Random(0)  # never drawn from: every draw is given back from the journal
-    for action, at, draws in entries:
-        ctx = Ctx(at, rng=rng, draws=draws)
-        try:
-            handle(state, action, ctx)
-        except Refused as r:
-            raise RuntimeError(f"replay refused a journaled {action['type']}: {r.reason}") from None
-        cold = take_cold(state, collections, still_open, at)
-        if cold and archived is not None:
-            archived += cold
+    # The cyclic collector would walk the whole journal and state again and again, to find
+    # nothing: what an action makes and drops holds no cycle, and is freed when dropped.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        for action, at, draws in entries:
+            ctx = Ctx(at, rng=rng, draws=draws)
+            try:
+                handle(state, action, ctx)
+            except Refused as r:
+                raise RuntimeError(f"replay refused a journaled {action['type']}: {r.reason}") from None
+            cold = take_cold(state, collections, still_open, at)
+            if cold and archived is not None:
+                archived += cold
+    finally:
+        if collecting:
+            gc.enable()
     return state
 
 

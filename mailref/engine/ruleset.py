@@ -39,7 +39,8 @@ def rule_number(text: str, whole: bool = False) -> str:
 
 def find_rule(rules: list[dict], change: RuleChange) -> dict | None:
     if change.number:
-        return next((r for r in rules if sort_key(r["number"]) == sort_key(change.number)), None)
+        key = sort_key(change.number)
+        return next((r for r in rules if sort_key(r["number"]) == key), None)
     want = (change.ref_title or "").strip().lower()
     return next((r for r in rules if r["title"].strip().lower() == want), None)
 
@@ -56,7 +57,8 @@ def apply_changes(rules: list[dict], changes: list[RuleChange], by: str, at: str
                   whole_numbers: bool = False, dry: bool = False) -> tuple[list[dict], list[dict], list[str]]:
     """(new rules, history entries, diff lines). Raises RuleConflict naming the change.
     New rule numbers are unique by value; WHOLE_NUMBERS (sidekick) refuses sub-rules. A DRY
-    run's rules are thrown away: only the rule dicts (whose top-level keys change) are copied."""
+    run's rules are thrown away: only the rule dicts (whose top-level keys change) are copied,
+    and neither are they sorted nor new rules' diff lines written (every change is still checked)."""
     if dry:
         rules = [dict(r) for r in rules]
     else:  # Rule values are strings (a few hold a list): copy what may be nested, share the rest.
@@ -68,15 +70,17 @@ def apply_changes(rules: list[dict], changes: list[RuleChange], by: str, at: str
         if c.kind == "enact":
             number = rule_number(c.number, whole_numbers) if c.number else \
                 str(max([sort_key(r["number"])[0] for r in rules] + [0]) + 1)
-            taken = next((r for r in rules if sort_key(r["number"]) == sort_key(number)), None)
+            key, title = sort_key(number), (c.title or "").strip().lower()
+            taken = next((r for r in rules if sort_key(r["number"]) == key), None)
             if taken:
                 raise RuleConflict(f'rule {c.number or number} already exists as rule {taken["number"]} '
                                    f'("{taken["title"]}"); a new rule needs an unused number')
-            if any(r["title"].strip().lower() == (c.title or "").strip().lower() for r in rules):
+            if any(r["title"].strip().lower() == title for r in rules):
                 raise RuleConflict(f'a rule titled "{c.title}" already exists')
             rules.append({"number": number, "title": c.title, "text": c.text})
             entries.append({"rule": number, "change": "enact", "by": by, "at": at})
-            diff += [f'+ Rule {number} "{c.title}" (new)'] + [f"+   {ln}" for ln in (c.text or "").splitlines()]
+            if not dry:
+                diff += [f'+ Rule {number} "{c.title}" (new)'] + [f"+   {ln}" for ln in (c.text or "").splitlines()]
             continue
         rule = find_rule(rules, c)
         if rule is None:
@@ -100,7 +104,7 @@ def apply_changes(rules: list[dict], changes: list[RuleChange], by: str, at: str
             diff.append(f'~ Rule {number} "{rule["title"]}" (amended)')
             diff += ["    " + d for d in difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=1)][2:]
         entries.append({"rule": number, "change": c.kind, "by": by, "at": at})
-    return sort_rules(rules), entries, diff
+    return (rules if dry else sort_rules(rules)), entries, diff  # a dry run's rules are not read
 
 
 def check_changes(rules: list[dict], changes: list[RuleChange], history: list[dict] | None = None,

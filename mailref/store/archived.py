@@ -8,14 +8,14 @@ replay ≥ 5,000 journal entries/s). What comes back is exactly what the typed c
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 
 from sqlalchemy import Text, select, type_coerce
 from sqlalchemy.orm import Session
 
 from mailref.engine.archive import merge
-from mailref.store.fastjson import loads
 from mailref.store.models import ArchivedMatter, Game, JournalEntry
+from mailref.store.reads import decode_journal, decode_json
 
 _journal = JournalEntry.__table__
 _archive = ArchivedMatter.__table__
@@ -25,14 +25,6 @@ def _as_text(session: Session) -> bool:
     return session.get_bind().dialect.name == "sqlite"
 
 
-def _json(value: str | None):
-    return None if value is None else loads(value)
-
-
-def _utc(value: str | None) -> datetime | None:
-    return None if value is None else datetime.fromisoformat(value).replace(tzinfo=UTC)
-
-
 def journal(session: Session, game_id: int) -> list[tuple[dict, datetime, list[int]]]:
     """A game's journal as replay takes it: (action, at, draws) in order."""
     cols = (_journal.c.action, _journal.c.at, _journal.c.draws)
@@ -40,7 +32,7 @@ def journal(session: Session, game_id: int) -> list[tuple[dict, datetime, list[i
     if not _as_text(session):
         return [tuple(r) for r in session.execute(query)]
     query = query.with_only_columns(*(type_coerce(c, Text) for c in cols))
-    return [(_json(a), _utc(at), _json(d)) for a, at, d in session.execute(query)]
+    return decode_journal(session.execute(query))
 
 
 def archived(session: Session, game_id: int) -> list[tuple[str, dict]]:
@@ -50,7 +42,7 @@ def archived(session: Session, game_id: int) -> list[tuple[str, dict]]:
     if not _as_text(session):
         return [(c, d) for c, d in session.execute(query)]
     query = query.with_only_columns(_archive.c.collection, type_coerce(_archive.c.data, Text))
-    return [(c, _json(d)) for c, d in session.execute(query)]
+    return [(c, decode_json(d)) for c, d in session.execute(query)]
 
 
 def full_state(session: Session, game: Game) -> dict:

@@ -546,10 +546,11 @@ class Variant:
         ctx.ack("Digest sent to the GM.")
 
     def send_digest(self, state: dict, ctx: Ctx) -> None:
+        waited = self.late_players(state)
         ctx.send("digest", "gm", "Digest", "digest.txt", game=state,
                  events=list(state["events"]), pending=self.status_lines(state),
-                 late=[line for line, due in self.late_players(state) if due and parse_iso(due) <= ctx.now],
-                 waiting=[line for line, due in self.late_players(state) if not due or parse_iso(due) > ctx.now],
+                 late=[line for line, due in waited if due and parse_iso(due) <= ctx.now],
+                 waiting=[line for line, due in waited if not due or parse_iso(due) > ctx.now],
                  refused=self.refused_orders(state), facts=ctx.facts)
         state["events"] = []
         state["digest_next"] = iso(self._next_digest(state["parameters"], state["timezone"], ctx.now))

@@ -1,0 +1,101 @@
+"""SQLAlchemy 2 store: one engine per database, WAL on SQLite, migrations on start."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+from sqlalchemy import create_engine, event
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.orm import Session, sessionmaker
+
+from mailref.store import (
+    _MIGRATIONS,
+    fastjson,
+    lock_wait_ms,
+    newest_revision,
+    repair_sqlite_companions,
+)
+
+
+class Store:
+    def __init__(self, engine: Engine):
+        self.engine = engine
+        self.session = sessionmaker(engine, expire_on_commit=False)
+
+    def __call__(self) -> Session:
+        return self.session()
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+    @functools.cached_property
+    def autocommit(self) -> Engine:
+        """The same pool, each statement its own transaction: on a server, one round trip
+        instead of three (BEGIN, the statement, COMMIT)."""
+        return self.engine.execution_options(isolation_level="AUTOCOMMIT")
+
+    def reader(self) -> Connection:
+        """A connection for reading only: on SQLite its transaction is a plain BEGIN, which
+        never waits for a writer (WAL), where every other transaction takes the write lock."""
+        return self.engine.connect().execution_options(reader=True)
+
+
+def _sqlite_pragmas(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_conn, _rec):
+        # Let SQLAlchemy's BEGIN below be the only transaction control.
+        dbapi_conn.isolation_level = None
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA synchronous=NORMAL")
+        cur.execute(f"PRAGMA busy_timeout={lock_wait_ms()}")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn):
+        # IMMEDIATE takes the write lock at BEGIN: the daemon and the CLI never interleave
+        # a read-modify-write of the same game.
+        conn.exec_driver_sql("BEGIN" if conn.get_execution_options().get("reader") else "BEGIN IMMEDIATE")
+
+
+def open_store(url: str, migrate: bool = True) -> Store:
+    if url.startswith("sqlite:///") and ":memory:" not in url:
+        path = Path(url[len("sqlite:///"):])
+        path.parent.mkdir(parents=True, exist_ok=True)
+        repair_sqlite_companions(path)
+    # A server may drop a pooled connection (pre-ping finds out); a SQLite file cannot, and the
+    # ping was a statement per transaction, two per mail.
+    engine = create_engine(url, future=True, pool_pre_ping=not url.startswith("sqlite"),
+                           json_serializer=fastjson.dumps, json_deserializer=fastjson.loads)
+    if engine.dialect.name == "sqlite":
+        _sqlite_pragmas(engine)
+    store = Store(engine)
+    if migrate:
+        upgrade(store)
+    return store
+
+
+def _at_newest(store: Store) -> bool:
+    try:
+        with store.engine.connect() as conn:
+            versions = [v for (v,) in conn.exec_driver_sql("SELECT version_num FROM alembic_version")]
+    except DBAPIError:  # no table yet: a new database
+        return False
+    return versions == [newest_revision()]
+
+
+def upgrade(store: Store) -> None:
+    """Bring the schema to the newest Alembic revision. A database already there is left as it
+    is without loading Alembic and its scripts, which is most of a command's start-up."""
+    if _at_newest(store):
+        return
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(_MIGRATIONS))
+    cfg.attributes["connection_engine"] = store.engine
+    command.upgrade(cfg, "head")

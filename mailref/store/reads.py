@@ -1,0 +1,142 @@
+"""What `mailref replay` reads: each game's initial and live state, its journal and its archived
+matters (engine/archive.py).
+
+A SQLite file at the newest schema is read with the standard library's sqlite3, one plain
+query per table: importing SQLAlchemy and building its engine were a third of the command's
+start-up (SPEC §8: replay, start-up included, ≥ 5,000 journal entries/s). Its reads are one
+read transaction, a snapshot in WAL mode, so a running daemon goes on writing meanwhile. Any
+other database, or a file whose schema must first be upgraded, is read through the store
+(SQLAlchemy), which upgrades it as every command does. Both give exactly what the typed
+columns give (tests/helpers.py assert_replays)."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from mailref.store import lock_wait_ms, newest_revision, repair_sqlite_companions
+from mailref.store.fastjson import loads
+
+
+class GameRow(NamedTuple):
+    id: int
+    slug: str
+    initial: dict
+    state: dict
+
+
+Entry = tuple[dict, datetime, list[int]]  # (action, at, draws), as engine/replay.py takes them
+
+
+def decode_json(value: str | None) -> Any:
+    """A JSON column's stored text as the column gives it."""
+    return None if value is None else loads(value)
+
+
+def decode_utc(value: str | None) -> datetime | None:
+    """A UTCDateTime column's stored text (SQLite) as the column gives it: aware, in UTC."""
+    return None if value is None else datetime.fromisoformat(value).replace(tzinfo=UTC)
+
+
+def decode_journal(rows: Iterator[tuple[str, str, str]]) -> list[Entry]:
+    """Rows of (action, at, draws) as stored text. The actions of one moment share their time:
+    it is decoded once, and the engine then writes it from its own small cache (timeutil.iso)."""
+    times: dict[str, datetime] = {}
+    out: list[Entry] = []
+    for action, at, draws in rows:
+        when = times.get(at)
+        if when is None:
+            when = times[at] = decode_utc(at)
+        out.append((loads(action), when, [] if draws == "[]" else decode_json(draws)))
+    return out
+
+
+class SqliteReads:
+    """The reads of one SQLite connection inside one read transaction."""
+
+    def __init__(self, conn: sqlite3.Connection):
+        self.conn = conn
+
+    def games(self, slug: str | None) -> list[GameRow]:
+        query = "SELECT id, slug, initial, state FROM games"
+        rows = (self.conn.execute(query + " WHERE slug = ? ORDER BY id", (slug,)) if slug
+                else self.conn.execute(query + " ORDER BY id"))
+        return [GameRow(i, s, decode_json(initial), decode_json(state)) for i, s, initial, state in rows]
+
+    def journal(self, game_id: int) -> list[Entry]:
+        return decode_journal(self.conn.execute(
+            "SELECT action, at, draws FROM journal WHERE game_id = ? ORDER BY seq", (game_id,)))
+
+    def archived(self, game_id: int) -> list[tuple[str, dict]]:
+        rows = self.conn.execute(
+            "SELECT collection, data FROM archived_matters WHERE game_id = ? ORDER BY id", (game_id,))
+        return [(c, decode_json(d)) for c, d in rows]
+
+
+class SessionReads:
+    """The same reads through the store's SQLAlchemy session."""
+
+    def __init__(self, session: Any):
+        self.session = session
+
+    def games(self, slug: str | None) -> list[GameRow]:
+        from sqlalchemy import select
+
+        from mailref.store.models import Game
+
+        query = select(Game).order_by(Game.id)
+        return [GameRow(g.id, g.slug, g.initial, g.state)
+                for g in self.session.scalars(query.where(Game.slug == slug) if slug else query)]
+
+    def journal(self, game_id: int) -> list[Entry]:
+        from mailref.store.archived import journal
+
+        return journal(self.session, game_id)
+
+    def archived(self, game_id: int) -> list[tuple[str, dict]]:
+        from mailref.store.archived import archived
+
+        return archived(self.session, game_id)
+
+
+def open_sqlite(url: str) -> sqlite3.Connection | None:
+    """A connection to the SQLite file of URL inside a read transaction, when the file exists and
+    its schema is the newest; None otherwise (the store opens it, and upgrades it)."""
+    if not url.startswith("sqlite:///") or ":memory:" in url or "?" in url:
+        return None
+    path = Path(url[len("sqlite:///"):])
+    if not path.is_file():
+        return None
+    repair_sqlite_companions(path)  # as the store does when it opens a file
+    try:
+        conn = sqlite3.connect(path, isolation_level=None)
+    except sqlite3.Error:
+        return None
+    try:
+        conn.execute(f"PRAGMA busy_timeout={lock_wait_ms()}")
+        conn.execute("BEGIN")  # deferred: a snapshot from the first read on, no write lock
+        versions = [v for (v,) in conn.execute("SELECT version_num FROM alembic_version")]
+    except sqlite3.Error:  # not a database of ours yet, or not readable: the store says what
+        versions = []
+    if versions != [newest_revision()]:
+        conn.close()
+        return None
+    return conn
+
+
+@contextmanager
+def replay_reads(url: str, store: Callable[[], Any]) -> Iterator[SqliteReads | SessionReads]:
+    """The reads of the database at URL; STORE() gives the opened store when sqlite3 cannot."""
+    conn = open_sqlite(url)
+    if conn is not None:
+        try:
+            yield SqliteReads(conn)
+        finally:
+            conn.close()
+        return
+    with store()() as session:
+        yield SessionReads(session)
