@@ -71,3 +71,13 @@ def test_what_json_refuses_is_refused(odd):
 def test_subclasses_are_written_as_json_writes_them():
     v = {"name": Name("Alice"), "o": OrderedDict(b=1, a=2)}
     assert fastjson.loads(fastjson.dumps(v)) == json.loads(json.dumps(v))
+
+
+@pytest.mark.parametrize("text", ["a\ud800b", "\udcff", "19 digits 1234567890123456789 in a string",
+                                  "١٢٣٤٥٦٧٨٩٠١٢٣٤٥٦٧٨٩٠"])
+def test_odd_text_reads_back(text):
+    """A lone surrogate (undecodable mail bytes read with surrogateescape) is refused by orjson:
+    json reads it. Long runs of digits, ASCII or not, read back as they were."""
+    for written in (fastjson.dumps({"t": text, "n": [2**64, -2**63 - 1, 10**18]}), json.dumps({"t": text})):
+        assert fastjson.loads(written) == json.loads(written)
+        assert fastjson.loads(written.encode("utf-8", "surrogatepass")) == json.loads(written)

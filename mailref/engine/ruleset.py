@@ -57,10 +57,10 @@ def apply_changes(rules: list[dict], changes: list[RuleChange], by: str, at: str
                   whole_numbers: bool = False, dry: bool = False) -> tuple[list[dict], list[dict], list[str]]:
     """(new rules, history entries, diff lines). Raises RuleConflict naming the change.
     New rule numbers are unique by value; WHOLE_NUMBERS (sidekick) refuses sub-rules. A DRY
-    run's rules are thrown away: only the rule dicts (whose top-level keys change) are copied,
-    and neither are they sorted nor new rules' diff lines written (every change is still checked)."""
+    run's rules are thrown away: the list is copied, and a rule dict only when a change writes
+    to it; neither are they sorted nor new rules' diff lines written (every change is checked)."""
     if dry:
-        rules = [dict(r) for r in rules]
+        rules = list(rules)
     else:  # Rule values are strings (a few hold a list): copy what may be nested, share the rest.
         rules = [{k: copy.deepcopy(v) if isinstance(v, dict | list) else v for k, v in r.items()} for r in rules]
     history = history or []
@@ -86,6 +86,9 @@ def apply_changes(rules: list[dict], changes: list[RuleChange], by: str, at: str
         if rule is None:
             raise RuleConflict(f"there is no rule {c.ref}{_history_hint(history, c.ref)}")
         number = rule["number"]
+        if dry and c.kind != "repeal":  # the caller's rule stays as it is
+            i = next(i for i, r in enumerate(rules) if r is rule)
+            rules[i] = rule = dict(rule)
         if c.kind == "repeal":
             rules.remove(rule)
             diff += [f'- Rule {number} "{rule["title"]}" (repealed)'] + [f"-   {ln}" for ln in rule["text"].splitlines()]

@@ -11,15 +11,17 @@ spaces, UTF-8 instead of \\u escapes), never what is read back."""
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 import orjson
 
 _OPTS = (orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_PASSTHROUGH_DATACLASS
          | orjson.OPT_PASSTHROUGH_DATETIME)
-_BIG_STR = re.compile(r"\d{19}")
-_BIG_BYTES = re.compile(rb"\d{19}")
+# A run of 19 ASCII digits, found as a run of "0" once every digit is written "0": bytes.translate
+# and `in` are several times faster than a regular expression (the journal `replay` reads is
+# megabytes of text). Only ASCII digits can make a JSON number.
+_AS_ZERO = bytes.maketrans(b"0123456789", b"0" * 10)
+_BIG = b"0" * 19
 
 
 def dumps(obj: Any) -> str:
@@ -32,10 +34,13 @@ def dumps(obj: Any) -> str:
 def loads(text: str | bytes | bytearray | memoryview) -> Any:
     if isinstance(text, memoryview):
         text = bytes(text)
-    big = _BIG_STR if isinstance(text, str) else _BIG_BYTES
-    if big.search(text):
+    raw = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    if _BIG in raw.translate(_AS_ZERO):
         return json.loads(text)
-    return orjson.loads(text)
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:  # e.g. a lone surrogate (mail read with surrogateescape), which json reads
+        return json.loads(text)
 
 
 def copy(obj: Any) -> Any:

@@ -4,7 +4,7 @@ admin overrides, pause, digests and the tick that fires deadlines."""
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -535,6 +535,9 @@ class Variant:
     # ---- digest ------------------------------------------------------------------
     def _next_digest(self, params: dict, tz: str, now: datetime) -> datetime:
         hh, mm = (int(x) for x in params.get("digest_at", "08:00").split(":"))
+        if tz == "UTC" and now.tzinfo is UTC:  # most games: the same moment without zone rules (replay, SPEC §8)
+            nxt = now.replace(hour=hh, minute=mm, second=0, microsecond=0)
+            return nxt + timedelta(days=1) if nxt <= now else nxt
         local = now.astimezone(ZoneInfo(tz))
         nxt = local.replace(hour=hh, minute=mm, second=0, microsecond=0)
         if nxt <= local:
