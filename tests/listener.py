@@ -4,6 +4,7 @@ each mail it stores at once as the daemon does: tests write to it through real S
 from __future__ import annotations
 
 import smtplib
+import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -27,3 +28,33 @@ def submit(port: int, mail_from: str, rcpts: list[str], raw: bytes, **options) -
     """One SMTP session to the listener on PORT that hands over RAW."""
     with smtplib.SMTP("127.0.0.1", port) as c:
         c.sendmail(mail_from, rcpts, raw, **options)
+
+
+class Raw:
+    """A client on a bare socket: sends exactly the bytes given, reads whole replies."""
+
+    def __init__(self, port: int, timeout: float = 10):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+        self.file = self.sock.makefile("rb")
+        self.greeting = self.reply()
+
+    def send(self, data: bytes) -> None:
+        self.sock.sendall(data)
+
+    def reply(self) -> str:
+        """One reply, its lines joined: "250-a\\r\\n250 b" -> "250 a|b"."""
+        lines = []
+        while True:
+            line = self.file.readline().decode("utf-8", "replace")
+            if not line:
+                return "EOF"
+            lines.append(line[4:].rstrip("\r\n"))
+            if line[3:4] != "-":
+                return line[:3] + " " + "|".join(lines)
+
+    def codes(self, n: int) -> list[str]:
+        return [self.reply()[:3] for _ in range(n)]
+
+    def close(self) -> None:
+        self.file.close()  # the socket's descriptor stays open while its file is
+        self.sock.close()

@@ -26,7 +26,11 @@ COMMAND_LIMIT = 2048  # octets of one command line (RFC 5321: 512; extensions ad
 MAX_RECIPIENTS = 100  # RFC 5321 §4.5.3.1.8: at least 100 must be accepted
 MAX_SESSIONS = 500  # open at once; more are told to come back later
 MAX_ERRORS = 20  # bad commands before the session is closed: a confused or hostile client
-IDLE_TIMEOUT = 300.0  # seconds without a byte before the session is closed (RFC 5321 §4.5.3.2.7)
+JUNK_LIMIT = 100  # commands moving no mail forward (NOOP, RSET, ...) before each counts as an error
+IDLE_TIMEOUT = 300.0  # seconds to send a command, or a line of data (RFC 5321 §4.5.3.2.7)
+STRESS_TIMEOUT = 10.0  # the same once most sessions are taken (STRESS_AT): idle ones make room
+STRESS_AT = 0.8  # of MAX_SESSIONS
+JUNK = frozenset(("NOOP", "RSET", "VRFY", "HELP", "EHLO", "HELO"))
 END = b"\r\n.\r\n"
 COMMANDS = "EHLO HELO MAIL RCPT DATA RSET NOOP QUIT VRFY HELP"
 
@@ -51,20 +55,21 @@ class Session(asyncio.Protocol):
         self.desk, self.sessions = desk, sessions
         self.transport: asyncio.Transport | None = None
         self.buf = b""
+        self.skipping = False  # the rest of a command line already refused as too long
         self.body: bytearray | None = None  # while in DATA: b"\r\n" + the data so far
         self.dropped = False  # data over the size limit was thrown away
         self.waiting = False  # an answer (RCPT lookup or storing) is outstanding
         self.greeted, self.mail_from, self.rcpt_to = False, None, list[str]()
-        self.errors, self.seen, self.timer = 0, 0.0, None
+        self.errors, self.junk, self.seen, self.timer = 0, 0, 0.0, None
 
     # ---- the connection -------------------------------------------------------------------
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport  # type: ignore[assignment]
         self.sessions.add(self)
-        loop = asyncio.get_running_loop()
-        self.seen = loop.time()
-        self.timer = loop.call_later(IDLE_TIMEOUT, self._idle)
+        self.loop = asyncio.get_running_loop()
+        self.seen = self.loop.time()
+        self.timer = self.loop.call_later(min(IDLE_TIMEOUT, STRESS_TIMEOUT), self._idle)
         if len(self.sessions) > MAX_SESSIONS:
             return self.close("421 4.3.2 too many sessions, try again later")
         self.reply(f"220 {self.desk.domain} ESMTP mailref")
@@ -76,18 +81,23 @@ class Session(asyncio.Protocol):
         self.transport, self.body, self.buf = None, None, b""
 
     def _idle(self) -> None:
-        """Close a session silent for IDLE_TIMEOUT; re-armed, not reset on every read."""
+        """Close a session that has not finished a command (or a line of data) within
+        IDLE_TIMEOUT of its last reply (or line): a byte now and then does not keep it open
+        (slowloris). Once most sessions are taken, STRESS_TIMEOUT applies, so idle
+        connections cannot hold every place (as Postfix's stress-dependent smtpd_timeout).
+        Re-armed at most STRESS_TIMEOUT ahead, not reset on every read."""
         if self.transport is None:
             return
-        loop = asyncio.get_running_loop()
-        quiet = loop.time() - self.seen
-        if quiet >= IDLE_TIMEOUT and not self.waiting:
+        quiet = self.loop.time() - self.seen
+        limit = STRESS_TIMEOUT if len(self.sessions) >= MAX_SESSIONS * STRESS_AT else IDLE_TIMEOUT
+        if quiet >= limit and not self.waiting:
             self.close("421 4.4.2 idle too long, closing")
         else:
-            self.timer = loop.call_later(max(IDLE_TIMEOUT - quiet, 1.0), self._idle)
+            self.timer = self.loop.call_later(max(min(limit - quiet, STRESS_TIMEOUT), 0.05), self._idle)
 
     def reply(self, line: str) -> None:
         if self.transport is not None and not self.transport.is_closing():
+            self.seen = self.loop.time()  # the client's time for its next command starts now
             self.transport.write(line.encode("utf-8", "surrogateescape") + b"\r\n")
 
     def close(self, line: str) -> None:
@@ -102,8 +112,13 @@ class Session(asyncio.Protocol):
 
     # ---- bytes in ---------------------------------------------------------------------------
 
+    def _open(self) -> bool:
+        """Not closed nor closing: after QUIT (or 421) the rest of a pipeline is not obeyed."""
+        return self.transport is not None and not self.transport.is_closing()
+
     def data_received(self, data: bytes) -> None:
-        self.seen = asyncio.get_running_loop().time()
+        if not self._open():
+            return
         if self.body is not None:
             self._data(data)
         else:
@@ -111,19 +126,38 @@ class Session(asyncio.Protocol):
             self._commands()
 
     def _commands(self) -> None:
-        while not self.waiting and self.body is None and self.transport is not None:
-            end = self.buf.find(b"\r\n")
+        """Obey the complete command lines in the buffer. A line ends at LF, its CR before
+        the LF removed: clients and scripts that end commands with LF alone are answered
+        (as aiosmtpd, which this replaced, and Postfix do; the data still ends only at
+        CRLF.CRLF). A line over COMMAND_LIMIT is refused once, whether it came in one write
+        or in many, and the rest of it skipped. The buffer is read at an index, not cut after
+        every line (a pipeline of many short commands would copy it again for each)."""
+        buf, pos = self.buf, 0
+        while not self.waiting and self.body is None and self._open():
+            end = buf.find(b"\n", pos)
+            if self.skipping:
+                if end < 0:
+                    pos = len(buf)
+                    break
+                pos, self.skipping = end + 1, False
+                continue
             if end < 0:
-                if len(self.buf) > COMMAND_LIMIT:
-                    self.buf = b""
+                if len(buf) - pos > COMMAND_LIMIT:
+                    pos, self.skipping = len(buf), True
                     self._error("500 5.5.2 line too long")
-                return
-            line, self.buf = self.buf[:end], self.buf[end + 2:]
+                break
+            line, pos = buf[pos:end], end + 1
+            if len(line) > COMMAND_LIMIT:
+                self._error("500 5.5.2 line too long")
+                continue
+            if line.endswith(b"\r"):
+                line = line[:-1]
             try:
                 self._command(line.decode("utf-8", "surrogateescape"))
             except Exception:  # never let one odd command end the session without an answer
                 log.exception("SMTP command %r failed", line[:80])
                 self.reply("451 4.3.0 internal error, try again later")
+        self.buf = buf[pos:] if pos else buf
         if self.body is not None and self.buf:  # pipelined data right behind DATA
             rest, self.buf = self.buf, b""
             self._data(rest)
@@ -138,6 +172,16 @@ class Session(asyncio.Protocol):
     def _command(self, line: str) -> None:
         verb, _, arg = line.partition(" ")
         verb, arg = verb.upper(), arg.strip()
+        if verb in JUNK:
+            # A hundred commands that move no mail forward, since the last message, are
+            # fine; beyond that each counts as an error, so a flood of them (10,000 NOOPs in
+            # one write) ends in 421 instead of an answer for each (Postfix's
+            # smtpd_junk_command_limit).
+            self.junk += 1
+            if self.junk > JUNK_LIMIT:
+                self.errors += 1
+                if self.errors >= MAX_ERRORS:
+                    return self.close("421 4.7.0 too many errors, closing")
         if verb in ("EHLO", "HELO"):
             if not arg:
                 return self._error(f"501 5.5.4 Syntax: {verb} hostname")
@@ -170,7 +214,8 @@ class Session(asyncio.Protocol):
             return self.reply(f"250 Supported commands: {COMMANDS}")
         if verb in ("STARTTLS", "AUTH", "BDAT", "EXPN", "ETRN", "TURN"):
             return self._error(f"502 5.5.1 {verb} not implemented")
-        self._error(f'500 5.5.2 Error: command "{verb[:20]}" not recognized')
+        shown = verb[:20] if verb[:20].isprintable() else verb[:20].encode("ascii", "backslashreplace").decode()
+        self._error(f'500 5.5.2 Error: command "{shown}" not recognized')
 
     # ---- the envelope -----------------------------------------------------------------------
 
@@ -182,6 +227,8 @@ class Session(asyncio.Protocol):
         path, params = _path(arg, "FROM:")
         if path is None:
             return self._error("501 5.5.4 Syntax: MAIL FROM:<address>")
+        if not path.isprintable():  # NUL, control or non-UTF-8 bytes: no store keeps them
+            return self._error("501 5.1.7 Bad sender address syntax")
         for key, value in params:
             if key == "SIZE":
                 if not value.isdigit():
@@ -202,6 +249,8 @@ class Session(asyncio.Protocol):
         path, params = _path(arg, "TO:")
         if not path:
             return self._error("501 5.5.4 Syntax: RCPT TO:<address>")
+        if not path.isprintable():
+            return self._error("501 5.1.3 Bad recipient address syntax")
         if params:
             return self._error("555 5.5.4 RCPT TO parameters not recognized or not implemented")
         if len(self.rcpt_to) >= MAX_RECIPIENTS:
@@ -215,6 +264,8 @@ class Session(asyncio.Protocol):
     def _recipient(self, path: str, answer: str) -> None:
         if answer.startswith("250"):
             self.rcpt_to.append(path)
+        else:
+            self.junk += 1  # refused recipients are junk too: each unknown one costs a lookup
         self.reply(answer)
 
     # ---- the data ---------------------------------------------------------------------------
@@ -224,15 +275,17 @@ class Session(asyncio.Protocol):
         assert body is not None
         start = max(len(body) - 4, 0)
         body += chunk
+        if b"\n" in chunk:  # a line of data arrived: the time for the next one starts
+            self.seen = self.loop.time()
         end = body.find(END, start)
         if end < 0:
-            if len(body) > self.desk.max_size + 2:
+            if self.dropped or len(body) > self.desk.max_size + 2:
                 self.dropped = True  # answered 552 at the end (RFC 5321 §4.2.5); memory stays flat
                 del body[:-4]
             return
         stuffed, rest = bytes(body[:end + 2]), bytes(body[end + 5:])
         raw = stuffed[2:]
-        self.body = None
+        self.body, self.junk = None, 0
         mail_from, rcpt_to = self.mail_from or "", self.rcpt_to
         self.mail_from, self.rcpt_to = None, []
         if self.dropped or len(raw) > self.desk.max_size:
