@@ -6,7 +6,8 @@ Sections (root is needed for the private Dovecot; nothing here asserts):
   smtp     N mails over one smtplib connection. Bare: a null aiosmtpd sink. mailref: the
            daemon (`mailref serve`, its own process), twice measured in one go: the ingest
            (until the last 250, each given after its mail's commit: SPEC §8's measure) and
-           until every reply reached the sink (storing, processing and answering).
+           until every reply reached the sink (storing, processing and answering); each
+           the better of two bursts (the bare sink's too), the second from other senders.
   imap     N `[Help]` mails from 100 senders in a private Dovecot folder. Bare: per message
            FETCH, parse (compat32), commit to SQLite, build one reply and send it over SMTP to
            a null sink, MOVE. mailref: the poller's drain, then the outbox delivered to the
@@ -67,8 +68,9 @@ def out(what: str, ours: str, bare: str = "", ratio: str = "", target: str = "")
     print(f"  {what:<44} {ours:>22} {bare:>22} {ratio:>7} {target}", flush=True)
 
 
-def corpus(n: int) -> list[bytes]:
-    return [mail(f"p{i % 100}@players.example", G, "[Help]") for i in range(n)]
+def corpus(n: int, tag: str = "") -> list[bytes]:
+    """N `[Help]` mails from 100 senders (TAG names another hundred: the daily reply allowance is per sender)."""
+    return [mail(f"p{i % 100}{tag}@players.example", G, "[Help]") for i in range(n)]
 
 
 class Sink:
@@ -319,18 +321,22 @@ def smtp_ingest(n: int, msgs: list[bytes], bare: float, url: str | None) -> None
         cfg = write_config(Path(tmp), smtp_in=port, relay=sink.port, database=daemon_db(url, Path(tmp)))
         cli(cfg, "game", "create", "nomes", "--variant", "sidekick", "--address", G)
         d = Daemon(cfg)
+        accepted = ours = 0.0
         try:
             d.ready()
-            t = time.perf_counter()
-            accepted = n / send_all(port, msgs)
-            while sink.count < n and time.perf_counter() - t < 600:
-                time.sleep(0.01)
-            secs = time.perf_counter() - t
+            # The better of two bursts, as for the bare sink: the first is also the warm-up.
+            # The second starts once every reply of the first is out, from other senders.
+            for burst in range(2):
+                burst_msgs, before = (msgs if burst == 0 else corpus(n, "b")), sink.count
+                t = time.perf_counter()
+                accepted = max(accepted, n / send_all(port, burst_msgs))
+                while sink.count < before + n and time.perf_counter() - t < 600:
+                    time.sleep(0.01)
+                ours = max(ours, n / (time.perf_counter() - t))
         finally:
             d.stop()
-    if sink.count < n:
-        print(f"  (mailref SMTP: only {sink.count} replies of {n})")
-    ours = n / secs
+    if sink.count < 2 * n:
+        print(f"  (mailref SMTP: only {sink.count} replies of {2 * n})")
     out(f"SMTP ingest (every 250, each after its commit), {store_name(url)} (msg/s)", f"{accepted:,.0f}",
         f"{bare:,.0f}", f"{accepted / bare:.2f}", "≥ 0.7")
     out(f"SMTP ingest until every reply is out, {store_name(url)} (msg/s)", f"{ours:,.0f}", f"{bare:,.0f}",
