@@ -230,10 +230,10 @@ _OUTBOX_INSERT = insert(OutboxMessage.__table__)
 
 
 def _add(session: Session, slug: str | None, kind: str, addr: str, msg, now: datetime, inbox_id: int | None = None) -> None:
-    session.execute(_OUTBOX_INSERT, {"game_slug": slug, "kind": kind, "recipients": [addr],
-                                     "message_id": msg["Message-ID"], "subject": str(msg["Subject"]),
-                                     "raw": wire(msg), "status": "queued", "next_attempt_at": now,
-                                     "created_at": now, "inbox_id": inbox_id})
+    session.connection().execute(_OUTBOX_INSERT, {
+        "game_slug": slug, "kind": kind, "recipients": [addr], "message_id": msg["Message-ID"],
+        "subject": str(msg["Subject"]), "raw": wire(msg), "status": "queued", "next_attempt_at": now,
+        "created_at": now, "inbox_id": inbox_id})
 
 
 def queue_reply(session: Session, settings: Settings, slug: str | None, source: Source, now: datetime,
