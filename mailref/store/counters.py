@@ -9,14 +9,13 @@ a reply never writes the state the command is still changing."""
 from __future__ import annotations
 
 from sqlalchemy import text
-from sqlalchemy.orm import Session
+from sqlalchemy.engine import Connection
 
 _COUNT_REPLY = text("INSERT INTO reply_quota (sender, day, count) VALUES (:sender, :day, 1) "
                     "ON CONFLICT (sender, day) DO UPDATE SET count = reply_quota.count + 1 "
                     "RETURNING count")
 
 
-def count_reply(s: Session, sender: str, day: str) -> int:
-    """Add one to SENDER's replies on DAY; returns the new count."""
-    # On the connection: the ORM session's own execute path cost more than the statement.
-    return s.connection().execute(_COUNT_REPLY, {"sender": sender, "day": day}).scalar_one()
+def count_reply(conn: Connection, sender: str, day: str) -> int:
+    """Add one to SENDER's replies on DAY (in CONN's transaction); returns the new count."""
+    return conn.execute(_COUNT_REPLY, {"sender": sender, "day": day}).scalar_one()
