@@ -81,3 +81,14 @@ def test_odd_text_reads_back(text):
     for written in (fastjson.dumps({"t": text, "n": [2**64, -2**63 - 1, 10**18]}), json.dumps({"t": text})):
         assert fastjson.loads(written) == json.loads(written)
         assert fastjson.loads(written.encode("utf-8", "surrogatepass")) == json.loads(written)
+
+
+def test_loads_all_reads_each_as_loads_does():
+    rng = random.Random(5)
+    for _ in range(200):
+        texts = [fastjson.dumps(_value(rng)) for _ in range(rng.randint(0, 6))]
+        assert fastjson.loads_all(texts) == [json.loads(t) for t in texts]
+    # A run of digits ends at each text: two texts of ten digits are not one run of twenty.
+    texts = ["1234567890", "1234567890", '"a\\ud800"']
+    assert fastjson.loads_all(texts) == [1234567890, 1234567890, "a\ud800"]
+    assert fastjson.loads_all(["18446744073709551616", "1"]) == [2**64, 1]

@@ -47,6 +47,19 @@ def test_replay_loads_neither_mail_nor_templates_nor_alembic(tmp_path):
     assert loaded(modules, NOT_FOR_REPLAY) == []
     # On SQLite not even the database layer: sqlite3 reads the file (mailref/store/reads.py).
     assert loaded(modules, ("sqlalchemy", "mailref.store.database", "mailref.store.models")) == []
+    # A Sidekick game: neither the other variants nor the readers of mail text.
+    assert loaded(modules, ("mailref.engine.variants.blognomic", "mailref.engine.variants.imperial",
+                            "mailref.engine.variants.eire", "mailref.engine.variants.orders",
+                            "mailref.read.orders", "mailref.read.rulechanges")) == []
+
+
+def test_every_variant_is_listed_under_its_own_name():
+    """Variants load on first use (engine/variants/__init__.py) from a table of names."""
+    from mailref.engine import VARIANTS, get_variant
+
+    assert sorted(VARIANTS) == ["blognomic", "eire", "imperial", "orders", "sidekick"]
+    for name, variant in VARIANTS.items():
+        assert variant.name == name and get_variant(name) is variant
 
 
 def test_help_loads_no_database_layer(tmp_path):

@@ -13,12 +13,12 @@ from mailref.lazy import lazy_names
 if TYPE_CHECKING:
     from mailref.read.ballots import Ballot, BallotReading, read_ballots, vote_meaning
     from mailref.read.bold import bold_orders, bold_spans
+    from mailref.read.change import RuleChange
     from mailref.read.envelope import Envelope, read_envelope
     from mailref.read.orders import Order, OrderReading, read_eire_orders, read_free_orders
     from mailref.read.quotes import own_words
     from mailref.read.route import base_address, match_game
     from mailref.read.rulechanges import (
-        RuleChange,
         RuleChangeError,
         read_rule_changes,
         strip_brace_comments,
@@ -29,7 +29,7 @@ _WHERE = {
     "Ballot": "ballots", "BallotReading": "ballots", "read_ballots": "ballots", "vote_meaning": "ballots",
     "bold_orders": "bold", "bold_spans": "bold", "Envelope": "envelope", "read_envelope": "envelope",
     "Order": "orders", "OrderReading": "orders", "read_eire_orders": "orders", "read_free_orders": "orders",
-    "own_words": "quotes", "base_address": "route", "match_game": "route", "RuleChange": "rulechanges",
+    "own_words": "quotes", "base_address": "route", "match_game": "route", "RuleChange": "change",
     "RuleChangeError": "rulechanges", "read_rule_changes": "rulechanges", "strip_brace_comments": "rulechanges",
     "Subject": "subject", "parse_subject": "subject",
 }

@@ -12,14 +12,14 @@ columns give (tests/helpers.py assert_replays)."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from mailref.store import lock_wait_ms, newest_revision, repair_sqlite_companions
-from mailref.store.fastjson import loads
+from mailref.store.fastjson import loads, loads_all
 
 
 class GameRow(NamedTuple):
@@ -42,17 +42,20 @@ def decode_utc(value: str | None) -> datetime | None:
     return None if value is None else datetime.fromisoformat(value).replace(tzinfo=UTC)
 
 
-def decode_journal(rows: Iterator[tuple[str, str, str]]) -> list[Entry]:
-    """Rows of (action, at, draws) as stored text. The actions of one moment share their time:
-    it is decoded once, and the engine then writes it from its own small cache (timeutil.iso)."""
+def decode_journal(rows: Iterable[tuple[str, str, str]]) -> list[Entry]:
+    """Rows of (action, at, draws) as stored text. The actions of one moment share their time,
+    decoded once; the JSON of them all is read in one go (fastjson.loads_all)."""
+    rows = list(rows)
     times: dict[str, datetime] = {}
-    out: list[Entry] = []
-    for action, at, draws in rows:
-        when = times.get(at)
-        if when is None:
-            when = times[at] = decode_utc(at)
-        out.append((loads(action), when, [] if draws == "[]" else decode_json(draws)))
-    return out
+    for _, at, _ in rows:
+        if at not in times:
+            times[at] = decode_utc(at)
+    texts = [a for a, _, _ in rows] + [d for _, _, d in rows if d is not None and d != "[]"]
+    # A NULL action was not written by the store: then each is read as the column reads it.
+    decoded = [decode_json(t) for t in texts] if None in texts else loads_all(texts)
+    draws = iter(decoded[len(rows):])
+    return [(action, times[at], None if d is None else [] if d == "[]" else next(draws))
+            for action, (_, at, d) in zip(decoded[:len(rows)], rows, strict=True)]
 
 
 class SqliteReads:
