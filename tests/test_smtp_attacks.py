@@ -9,6 +9,7 @@ from __future__ import annotations
 import select
 import shutil
 import smtplib
+import socket
 import subprocess
 import threading
 import time
@@ -205,8 +206,10 @@ def test_commands_after_quit_are_not_obeyed(referee, port):
 
 def test_rcpt_before_mail_and_data_without_recipients_in_a_pipeline(referee, port):
     c = Raw(port)
-    c.send(b"EHLO x.org\r\n" + TO + b"MAIL FROM:<a@x.org>\r\nRCPT TO:<nobody@ref.example>\r\nDATA\r\nRSET\r\n")
-    assert c.codes(6) == ["250", "503", "250", "550", "503", "250"]
+    c.send(b"EHLO x.org\r\n" + TO + b"MAIL FROM:<a@x.org>\r\nRCPT TO:<nobody@ref.example>\r\nDATA\r\n")
+    assert c.codes(5) == ["250", "503", "250", "550", "503"]
+    c.send(b"RSET\r\n")  # after the answer to DATA: the session goes on
+    assert c.reply()[:3] == "250"
     assert rows(referee) == []
 
 
@@ -413,4 +416,85 @@ def test_stopping_while_a_commit_waits_tells_421_and_a_resend_is_recognised(refe
             s.rcpt(G)
             code, msg = s.data(raw)
     assert code == 250 and b"already had it" in msg
+    assert raws(referee) == [raw]
+
+
+def test_a_message_pipelined_behind_a_refused_data_is_not_obeyed_as_commands(referee, port):
+    """A client that sends the message right behind DATA without waiting for 354 (RFC 2920
+    §3.1: DATA ends a group) has its DATA refused when no recipient was taken: what follows
+    is that message, not commands. Obeyed, a body holding `RSET`, `MAIL FROM:<gm@...>`, `RCPT`,
+    `DATA` became a second mail with an envelope of its author's choosing (smuggling); the
+    session is closed instead."""
+    smuggled = (b"RSET\r\nMAIL FROM:<gm@ref.example>\r\n" + TO + b"DATA\r\nFrom: gm@ref.example\r\nSubject: [Kill] 1\r\n\r\n"
+                b"bye\r\n.\r\n")
+    c = Raw(port)
+    c.send(b"EHLO x.org\r\nMAIL FROM:<a@x.org>\r\nRCPT TO:<nobody@ref.example>\r\nDATA\r\n" + smuggled)
+    assert c.codes(4) == ["250", "250", "550", "503"]
+    assert c.reply()[:3] == "421" and c.reply() == "EOF"
+    time.sleep(0.3)
+    assert rows(referee) == []
+
+
+def test_a_store_locked_past_the_lock_wait_answers_451_and_the_retry_is_kept_once(referee, port, monkeypatch):
+    """A real store failure, not a stand-in: another writer holds SQLite's lock longer than
+    a writer waits (MAILREF_LOCK_WAIT). The sender is told 451 (try later), nothing is kept;
+    its retry is kept, once, and a second retry is recognised."""
+    monkeypatch.setenv("MAILREF_LOCK_WAIT", "0.3")
+    referee.store.engine.dispose()  # new connections wait 0.3 s for a lock
+    raw = mail("a@x.org", G, "[Help]")
+    holder = referee.store.engine.connect()
+    holder.begin()
+    try:
+        with smtplib.SMTP("127.0.0.1", port) as c, pytest.raises(smtplib.SMTPDataError) as refused:
+            c.sendmail("a@x.org", [G], raw)
+        assert refused.value.smtp_code == 451
+        o = Raw(port)  # meanwhile the listener answers others
+        o.send(b"NOOP\r\n")
+        assert o.greeting[:3] == "220" and o.reply()[:3] == "250"
+    finally:
+        holder.rollback()
+        holder.close()
+    for again in (b"stored as", b"already had it"):
+        with smtplib.SMTP("127.0.0.1", port) as c:
+            c.ehlo()
+            c.mail("a@x.org")
+            c.rcpt(G)
+            code, msg = c.data(raw)
+        assert code == 250 and again in msg
+    assert raws(referee) == [raw]
+
+
+def test_the_same_mail_sent_again_while_its_first_commit_waits_is_kept_once(referee, port):
+    """A sender that gave up waiting for the 250 sends the same bytes again on a new session
+    while the first commit still waits for the store: both are answered 250 once committed
+    (one transaction or two), and the mail is kept once."""
+    raw = mail("a@x.org", G, "[Help]")
+    holder = referee.store.engine.connect()
+    holder.begin()
+    sessions = []
+    try:
+        for _ in range(2):
+            c = Raw(port, timeout=30)
+            c.send(b"EHLO x.org\r\nMAIL FROM:<a@x.org>\r\n" + TO + b"DATA\r\n")
+            assert c.codes(4) == ["250", "250", "250", "354"]
+            c.send(raw + b".\r\n")
+            sessions.append(c)
+            time.sleep(0.2)
+    finally:
+        holder.rollback()
+        holder.close()
+    answers = sorted(c.reply() for c in sessions)
+    assert [a[:3] for a in answers] == ["250", "250"]
+    assert sum("already had it" in a for a in answers) == 1, answers
+    assert raws(referee) == [raw]
+
+
+def test_a_whole_session_in_one_write_then_half_closed_is_answered_to_the_end(referee, port):
+    """As `printf ... | nc -N` sends it: everything at once, then the sending side shut. The
+    listener still answers every command, the mail's 250 after its commit, then 221."""
+    raw = mail("a@x.org", G, "[Help]")
+    c = Raw(port)
+    c.send(b"EHLO x.org\r\nMAIL FROM:<a@x.org>\r\n" + TO + b"DATA\r\n" + raw + b".\r\nQUIT\r\n")
+    c.sock.shutdown(socket.SHUT_WR)
+    assert c.codes(6) == ["250", "250", "250", "354", "250", "221"] and c.reply() == "EOF"
     assert raws(referee) == [raw]

@@ -157,6 +157,12 @@ class Session(asyncio.Protocol):
             except Exception:  # never let one odd command end the session without an answer
                 log.exception("SMTP command %r failed", line[:80])
                 self.reply("451 4.3.0 internal error, try again later")
+            if self.body is None and pos < len(buf) and line[:4].upper() == b"DATA" and self._open():
+                # DATA refused, yet bytes follow it: DATA ends a pipelined group (RFC 2920
+                # §3.1), so they are the message the client did not wait for 354 to send.
+                # Obeyed as commands, a body's "RSET / MAIL FROM:<gm@...> / RCPT / DATA"
+                # would be a second mail with an envelope of its author's choosing.
+                self.close("421 4.5.0 message sent without waiting for 354, closing")
         self.buf = buf[pos:] if pos else buf
         if self.body is not None and self.buf:  # pipelined data right behind DATA
             rest, self.buf = self.buf, b""
