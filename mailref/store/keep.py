@@ -17,7 +17,7 @@ The values written are the ones SQLAlchemy writes: tests/test_keep.py compares t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 
 from sqlalchemy import bindparam, text
@@ -72,12 +72,7 @@ def _keep_sqlite(store: Store, prepared: Sequence[Prepared], now: datetime) -> l
             for mail in prepared:
                 params = _params(mail) | {"received_at": stamp}
                 params["rcpt_to"] = fastjson.dumps(params["rcpt_to"])
-                row = cur.execute(_INSERT, params).fetchone()
-                if row is None:
-                    had = cur.execute(_HELD, params).fetchone()
-                    out.append((had[0], False, had[1]))
-                else:
-                    out.append((row[0], True, row[1]))
+                out.append(_kept(cur.execute(_INSERT, params).fetchone(), lambda p=params: cur.execute(_HELD, p).fetchone()))
             cur.execute("COMMIT")
             return out
         except BaseException:
@@ -95,10 +90,13 @@ def _keep_core(store: Store, prepared: Sequence[Prepared], now: datetime) -> lis
         out = []
         for mail in prepared:
             params = _params(mail) | {"received_at": now}
-            row = conn.execute(_CORE_INSERT, params).first()
-            if row is None:
-                row = conn.execute(_CORE_HELD, params).one()
-                out.append((row[0], False, row[1]))
-            else:
-                out.append((row[0], True, row[1]))
+            out.append(_kept(conn.execute(_CORE_INSERT, params).first(), lambda p=params: conn.execute(_CORE_HELD, p).one()))
         return out
+
+
+def _kept(inserted: Sequence | None, held: Callable[[], Sequence]) -> Kept:
+    """The INSERT's row (id, status): a new row; none: these bytes were kept before, in HELD's row."""
+    if inserted is not None:
+        return inserted[0], True, inserted[1]
+    had = held()
+    return had[0], False, had[1]
