@@ -501,3 +501,50 @@ def test_a_whole_session_in_one_write_then_half_closed_is_answered_to_the_end(re
     c.sock.shutdown(socket.SHUT_WR)
     assert c.codes(6) == ["250", "250", "250", "354", "250", "221"] and c.reply() == "EOF"
     assert raws(referee) == [raw]
+
+
+def test_a_group_failing_on_a_locked_store_is_not_tried_again_mail_by_mail(referee, port, monkeypatch):
+    """Mail that queued while the store was locked is committed as one group; when the lock
+    outlasts the lock wait, the group's senders are all told 451 at once, each mail tried
+    once (one by one, a group of 50 waited for the lock 50 times more). Their retries are
+    kept."""
+    monkeypatch.setenv("MAILREF_LOCK_WAIT", "1.5")
+    referee.store.engine.dispose()
+    real, calls = referee.receive_many, []
+
+    def counted(mails):
+        calls.append(len(mails))
+        return real(mails)
+
+    monkeypatch.setattr(referee, "receive_many", counted)
+    raws_sent = [mail(f"p{i}@x.org", G, "[Help]") for i in range(5)]
+    codes: dict[int, int] = {}
+
+    def send(i: int) -> None:
+        try:
+            with smtplib.SMTP("127.0.0.1", port, timeout=30) as c:
+                c.sendmail(f"p{i}@x.org", [G], raws_sent[i])
+            codes[i] = 250
+        except smtplib.SMTPDataError as e:
+            codes[i] = e.smtp_code
+
+    holder = referee.store.engine.connect()
+    holder.begin()
+    try:
+        first = threading.Thread(target=send, args=(0,))
+        first.start()
+        time.sleep(0.3)  # its commit waits for the lock; the next four queue behind it
+        rest = [threading.Thread(target=send, args=(i,)) for i in range(1, 5)]
+        for t in [*rest]:
+            t.start()
+        for t in [first, *rest]:
+            t.join(30)
+    finally:
+        holder.rollback()
+        holder.close()
+    assert codes == {i: 451 for i in range(5)}
+    assert max(calls) > 1 and sum(calls) == 5, calls  # a group formed, and no mail was tried twice
+    for i in range(5):
+        send(i)
+    assert codes == {i: 250 for i in range(5)}
+    assert sorted(raws(referee)) == sorted(raws_sent)

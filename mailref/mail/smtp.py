@@ -112,7 +112,7 @@ class Intake:
 class Committer(threading.Thread):
     """Commits the mail the sessions hand over: everything that queued while the last commit
     ran goes in one transaction. If such a group fails, each of its mails is tried alone, so
-    one mail's trouble is only its own."""
+    one mail's trouble is only its own; unless the store itself failed (then all get 451)."""
 
     def __init__(self, referee: Referee):
         super().__init__(name="smtp-store", daemon=True)
@@ -147,7 +147,11 @@ class Committer(threading.Thread):
         try:
             outcomes: list = self.referee.receive_many([mail for mail, _ in group])
         except Exception as e:
-            outcomes = [e] if len(group) == 1 else [self._alone(mail) for mail, _ in group]
+            # A store that cannot be used (locked past the lock wait, unreachable) is every
+            # mail's trouble, not one mail's: all are told 451 now. Tried one by one, a
+            # group of 50 waited for the lock 50 times more while every sender waited.
+            alone = len(group) > 1 and not is_store_fault(e)
+            outcomes = [self._alone(mail) for mail, _ in group] if alone else [e] * len(group)
         for (_, done), outcome in zip(group, outcomes, strict=True):
             done(outcome)
 
