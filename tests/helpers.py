@@ -143,10 +143,10 @@ def assert_replays(referee) -> None:
     from mailref.engine.replay import differences, replay
     from mailref.store import ArchivedMatter, Game, JournalEntry
     from mailref.store.archived import archived, journal
-    from mailref.store.reads import SqliteReads, open_sqlite
+    from mailref.store.reads import open_plain
 
-    # On a SQLite file `mailref replay` reads with sqlite3 alone (store/reads.py).
-    plain = open_sqlite(referee.store.engine.url.render_as_string(hide_password=False))
+    # `mailref replay` reads with the database's own driver alone (store/reads.py).
+    plain = open_plain(referee.store.engine.url.render_as_string(hide_password=False))
     try:
         with referee.store() as s:
             for g in s.query(Game):
@@ -158,16 +158,15 @@ def assert_replays(referee) -> None:
                 assert journal(s, g.id) == entries
                 assert archived(s, g.id) == matters
                 if plain is not None:
-                    reads = SqliteReads(plain)
-                    assert reads.journal(g.id) == entries and reads.archived(g.id) == matters
-                    assert reads.games(g.slug) == [(g.id, g.slug, g.initial, g.state)]
+                    assert plain.journal(g.id) == entries and plain.archived(g.id) == matters
+                    assert plain.games(g.slug) == [(g.id, g.slug, g.initial, g.state)]
                 cold: list = []
                 rebuilt = replay(g.initial, entries, cold)
                 assert differences(g.state, rebuilt) == []
                 assert differences(full_state(s, g), merge(rebuilt, cold)) == []
     finally:
         if plain is not None:
-            plain.close()
+            plain.conn.close()
 
 
 # Two Eire players who may both join (Color, Tribe and Origin free), and their addresses.

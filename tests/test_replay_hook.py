@@ -13,8 +13,9 @@ from mailref.cli import cmd_replay
 from mailref.store import Game
 
 
-def test_replay_reports_a_state_the_journal_does_not_explain(tmp_path):
-    r = make_referee(tmp_path)
+def test_replay_reports_a_state_the_journal_does_not_explain(tmp_path, database_url):
+    """On both stores, read (as `mailref replay` does) with the database's own driver."""
+    r = make_referee(tmp_path, url=database_url)
     r.create_game("nomes", "sidekick", "nomes@ref.example")
     for n in ("alice", "bob"):
         r.accept(mail(f"{n}@x.example", "nomes@ref.example", "[Join]", f"Name: {n.title()}"), "smtp")
