@@ -9,7 +9,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from dovecot import free_port
+from helpers import make_referee, migrated_sqlite
 from mailref.mail.smtp import Listener
+from mailref.store import InboxMessage
+
+GAME = "nomes@ref.example"
 
 
 @contextmanager
@@ -58,3 +62,27 @@ class Raw:
     def close(self) -> None:
         self.file.close()  # the socket's descriptor stays open while its file is
         self.sock.close()
+
+
+# The SMTP dialogue's tests (test_smtp_session.py, test_smtp_attacks.py) take these as their
+# `referee` and `port` fixtures: `referee = pytest.fixture(game_on_sqlite)`.
+
+def game_on_sqlite(tmp_path, clock) -> Iterator:
+    """A referee on a SQLite file with the Sidekick game at GAME (the dialogue does not depend
+    on the database)."""
+    r = make_referee(tmp_path, clock, url=migrated_sqlite(tmp_path / "mailref.sqlite3"))
+    r.create_game("nomes", "sidekick", GAME)
+    yield r
+    r.store.dispose()
+
+
+def listener_of(referee) -> Iterator[int]:
+    """The port of REFEREE's listener."""
+    with listening(referee) as port:
+        yield port
+
+
+def kept(referee) -> list[InboxMessage]:
+    """The stored mail, oldest first."""
+    with referee.store() as s:
+        return s.query(InboxMessage).order_by(InboxMessage.id).all()

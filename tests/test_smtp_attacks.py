@@ -17,12 +17,12 @@ import tracemalloc
 from email.message import EmailMessage
 
 import pytest
-from listener import Raw, listening
+from listener import Raw, game_on_sqlite, kept, listener_of, listening
 from sqlalchemy import func
 from sqlalchemy import select as query
 
 from dovecot import free_port
-from helpers import mail, make_referee, migrated_sqlite, wait_for
+from helpers import mail, wait_for
 from mailref.mail import smtp_session
 from mailref.mail.smtp import Listener
 from mailref.store import InboxMessage
@@ -31,27 +31,12 @@ G = "nomes@ref.example"
 TO = b"RCPT TO:<" + G.encode() + b">\r\n"
 
 
-@pytest.fixture
-def referee(tmp_path, clock):  # the dialogue does not depend on the database: SQLite only
-    r = make_referee(tmp_path, clock, url=migrated_sqlite(tmp_path / "mailref.sqlite3"))
-    r.create_game("nomes", "sidekick", G)
-    yield r
-    r.store.dispose()
-
-
-@pytest.fixture
-def port(referee):
-    with listening(referee) as p:
-        yield p
-
-
-def rows(referee) -> list[InboxMessage]:
-    with referee.store() as s:
-        return s.query(InboxMessage).order_by(InboxMessage.id).all()
+referee = pytest.fixture(game_on_sqlite)  # the dialogue does not depend on the database: SQLite only
+port = pytest.fixture(listener_of)
 
 
 def raws(referee) -> list[bytes]:
-    return [r.raw for r in rows(referee)]
+    return [r.raw for r in kept(referee)]
 
 
 # ---- real clients ----------------------------------------------------------------------------
@@ -77,7 +62,7 @@ def test_smtplib_sends_an_smtputf8_mail_from_a_utf8_address(referee, port):
     msg.set_content("Hallo, wie geht's? ÄÖÜ")
     with smtplib.SMTP("127.0.0.1", port) as c:
         c.send_message(msg, mail_options=["SMTPUTF8", "BODY=8BITMIME"])
-    (row,) = rows(referee)
+    (row,) = kept(referee)
     assert row.mail_from == "jörg@bücher.example" and "ÄÖÜ".encode() in row.raw
 
 
@@ -190,7 +175,7 @@ def test_noops_between_mails_are_no_junk(referee, port):
         assert c.codes(3) == ["250", "250", "354"]
         c.send(mail("a@x.org", G, f"[Help] {i}") + b".\r\n")
         assert c.reply()[:3] == "250"
-    assert len(rows(referee)) == 3
+    assert len(kept(referee)) == 3
 
 
 def test_commands_after_quit_are_not_obeyed(referee, port):
@@ -201,7 +186,7 @@ def test_commands_after_quit_are_not_obeyed(referee, port):
            + b".\r\n")
     assert c.codes(2) == ["250", "221"] and c.reply() == "EOF"
     time.sleep(0.3)
-    assert rows(referee) == []
+    assert kept(referee) == []
 
 
 def test_rcpt_before_mail_and_data_without_recipients_in_a_pipeline(referee, port):
@@ -210,7 +195,7 @@ def test_rcpt_before_mail_and_data_without_recipients_in_a_pipeline(referee, por
     assert c.codes(5) == ["250", "503", "250", "550", "503"]
     c.send(b"RSET\r\n")  # after the answer to DATA: the session goes on
     assert c.reply()[:3] == "250"
-    assert rows(referee) == []
+    assert kept(referee) == []
 
 
 @pytest.mark.parametrize("fake_end", [b"\n.\r\n", b"\r\n.\n", b"\r.\r", b"\n.\n", b"\r\n.\r", b"\r.\r\n"])
@@ -258,7 +243,7 @@ def test_thirty_megabytes_without_size_keep_memory_flat(referee):
         finally:
             tracemalloc.stop()
         assert peak < 4_000_000, peak
-    assert rows(referee) == []
+    assert kept(referee) == []
 
 
 # ---- slow senders and crowds -----------------------------------------------------------------
@@ -297,7 +282,7 @@ def test_a_slow_sender_of_data_is_closed_too(referee, monkeypatch):
         assert c.codes(4) == ["250", "250", "250", "354"]
         assert dribble(c, b"y" * 100) is not None  # one endless line of data, a byte at a time
         assert c.reply()[:3] == "421"
-    assert rows(referee) == []
+    assert kept(referee) == []
 
 
 def test_near_the_session_cap_idle_sessions_are_given_less_time(referee, monkeypatch):
@@ -321,7 +306,7 @@ def test_near_the_session_cap_idle_sessions_are_given_less_time(referee, monkeyp
         assert newcomer.codes(4) == ["250", "250", "250", "354"]
         newcomer.send(mail("a@x.org", G, "[Help]") + b".\r\n")
         assert newcomer.reply()[:3] == "250"
-    assert len(rows(referee)) == 1
+    assert len(kept(referee)) == 1
 
 
 # ---- disconnects and exactly once ------------------------------------------------------------
@@ -351,17 +336,17 @@ def test_a_disconnect_at_every_step_keeps_the_mail_exactly_once(referee, port, c
         c.reply()
     c.close()
     if cut == "after the final dot":  # its commit goes on without the sender
-        assert wait_for(lambda: len(rows(referee)) == 1, timeout=15)
+        assert wait_for(lambda: len(kept(referee)) == 1, timeout=15)
     else:
         time.sleep(0.3)
-    kept = len(rows(referee))
-    assert kept == (1 if cut == "after the final dot" else 0)
+    held = len(kept(referee))
+    assert held == (1 if cut == "after the final dot" else 0)
     with smtplib.SMTP("127.0.0.1", port) as c:
         c.ehlo()
         c.mail("a@x.org")
         c.rcpt(G)
         code, msg = c.data(raw)
-    assert code == 250 and (b"already had it" in msg) == (kept == 1)
+    assert code == 250 and (b"already had it" in msg) == (held == 1)
     assert raws(referee) == [raw]
 
 
@@ -411,7 +396,7 @@ def test_stopping_while_a_commit_waits_tells_421_and_a_resend_is_recognised(refe
     holder.close()
     stopper.join(30)
     assert not stopper.is_alive()
-    assert len(rows(referee)) == 1  # committed after all, though the sender was told 421
+    assert len(kept(referee)) == 1  # committed after all, though the sender was told 421
     with listening(referee) as again:
         with smtplib.SMTP("127.0.0.1", again) as s:
             s.ehlo()
@@ -435,7 +420,7 @@ def test_a_message_pipelined_behind_a_refused_data_is_not_obeyed_as_commands(ref
     assert c.codes(4) == ["250", "250", "550", "503"]
     assert c.reply()[:3] == "421" and c.reply() == "EOF"
     time.sleep(0.3)
-    assert rows(referee) == []
+    assert kept(referee) == []
 
 
 def test_a_store_locked_past_the_lock_wait_answers_451_and_the_retry_is_kept_once(referee, port, monkeypatch):

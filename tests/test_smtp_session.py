@@ -10,34 +10,22 @@ import threading
 import time
 
 import pytest
-from listener import Raw, listening
+from listener import Raw, game_on_sqlite, kept, listener_of, listening
 
 from dovecot import free_port
-from helpers import mail, make_referee, migrated_sqlite
+from helpers import mail
 from mailref.mail import smtp_session
 from mailref.mail.smtp import Listener
-from mailref.store import InboxMessage
 
 G = "nomes@ref.example"
 
 
-@pytest.fixture
-def referee(tmp_path, clock):  # the dialogue does not depend on the database: SQLite only
-    r = make_referee(tmp_path, clock, url=migrated_sqlite(tmp_path / "mailref.sqlite3"))
-    r.create_game("nomes", "sidekick", G)
-    yield r
-    r.store.dispose()
-
-
-@pytest.fixture
-def port(referee):
-    with listening(referee) as p:
-        yield p
+referee = pytest.fixture(game_on_sqlite)  # the dialogue does not depend on the database: SQLite only
+port = pytest.fixture(listener_of)
 
 
 def raws(referee) -> list[bytes]:
-    with referee.store() as s:
-        return [r.raw for r in s.query(InboxMessage).order_by(InboxMessage.id)]
+    return [r.raw for r in kept(referee)]
 
 
 def test_pipelined_session_with_two_messages_is_answered_in_order(referee, port):
