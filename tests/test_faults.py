@@ -240,3 +240,18 @@ def test_wal_and_shm_left_read_only_after_a_read_only_period_are_repaired_at_sta
         assert daemon.stop() == 0
     con.close()
     assert "was read-only" in daemon.stderr() and "made writable" in daemon.stderr(), daemon.stderr()
+
+
+def test_the_drivers_own_errors_are_store_faults():
+    """`mailref replay` reads with sqlite3 or psycopg alone: their errors are said in one line too."""
+    import sqlite3
+
+    import psycopg
+
+    from mailref.store.faults import describe, is_store_fault
+
+    assert is_store_fault(sqlite3.OperationalError("database is locked"))
+    assert is_store_fault(psycopg.OperationalError("connection refused"))
+    assert describe(psycopg.OperationalError("could not connect to server")).startswith(
+        "the database server is unreachable")
+    assert not is_store_fault(ValueError("a bug"))

@@ -14,7 +14,11 @@ def is_store_fault(exc: BaseException) -> bool:
     """The database could not be used (not a bug in what we asked of it)."""
     import sqlite3
 
-    return isinstance(exc, OperationalError | OSError | sqlite3.OperationalError) or (
+    try:  # `mailref replay` reads PostgreSQL with psycopg alone (store/reads.py)
+        from psycopg import OperationalError as ServerFault
+    except ImportError:
+        ServerFault = sqlite3.OperationalError
+    return isinstance(exc, OperationalError | OSError | sqlite3.OperationalError | ServerFault) or (
         isinstance(exc, DBAPIError) and exc.connection_invalidated)
 
 
