@@ -28,6 +28,16 @@ def listening(referee, max_size: int = 200_000) -> Iterator[int]:
         lst.stop()
 
 
+def answer_to(port: int, mail_from: str, rcpt: str, raw: bytes) -> int:
+    """Send RAW in a session of its own: 250, or the code that refused its data."""
+    try:
+        with smtplib.SMTP("127.0.0.1", port, timeout=30) as c:
+            c.sendmail(mail_from, [rcpt], raw)
+        return 250
+    except smtplib.SMTPDataError as e:
+        return e.smtp_code
+
+
 def submit(port: int, mail_from: str, rcpts: list[str], raw: bytes, **options) -> None:
     """One SMTP session to the listener on PORT that hands over RAW."""
     with smtplib.SMTP("127.0.0.1", port) as c:

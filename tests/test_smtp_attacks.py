@@ -17,7 +17,7 @@ import tracemalloc
 from email.message import EmailMessage
 
 import pytest
-from listener import Raw, game_on_sqlite, kept, listener_of, listening
+from listener import Raw, answer_to, game_on_sqlite, kept, listener_of, listening
 from sqlalchemy import func
 from sqlalchemy import select as query
 
@@ -506,12 +506,7 @@ def test_a_group_failing_on_a_locked_store_is_not_tried_again_mail_by_mail(refer
     codes: dict[int, int] = {}
 
     def send(i: int) -> None:
-        try:
-            with smtplib.SMTP("127.0.0.1", port, timeout=30) as c:
-                c.sendmail(f"p{i}@x.org", [G], raws_sent[i])
-            codes[i] = 250
-        except smtplib.SMTPDataError as e:
-            codes[i] = e.smtp_code
+        codes[i] = answer_to(port, f"p{i}@x.org", G, raws_sent[i])
 
     holder = referee.store.engine.connect()
     holder.begin()

@@ -10,7 +10,7 @@ import threading
 import time
 
 import pytest
-from listener import Raw, game_on_sqlite, kept, listener_of, listening
+from listener import Raw, answer_to, game_on_sqlite, kept, listener_of, listening
 
 from dovecot import free_port
 from helpers import mail
@@ -189,12 +189,7 @@ def test_mail_arriving_together_is_committed_together_and_a_bad_one_fails_alone(
         results: dict[int, object] = {}
 
         def send(i: int) -> None:
-            try:
-                with smtplib.SMTP("127.0.0.1", port, timeout=30) as c:
-                    c.sendmail(f"p{i}@x.org", [G], submit[i])
-                results[i] = 250
-            except smtplib.SMTPDataError as e:
-                results[i] = e.smtp_code
+            results[i] = answer_to(port, f"p{i}@x.org", G, submit[i])
 
         holder = referee.store.engine.connect()
         holder.begin()  # SQLite: BEGIN IMMEDIATE, the write lock
