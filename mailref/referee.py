@@ -182,7 +182,7 @@ class Referee:
         statuses: dict[int, str] = {}
         changed: dict[str, None] = {}  # the games touched, in order
         handled: list[tuple[Mail, float]] = []  # for the log lines, once committed
-        # No autoflush: each mail's row is written when its savepoint is released, not before every query.
+        # No autoflush: nothing is written before every query; the mails' rows go at the end, in one statement.
         with self.store() as s, s.begin(), s.no_autoflush:
             mine = claim_mail(s, self.who, [i for i in ids if i in read])
             rows = {m.id: Mail(*m) for m in s.execute(_MAILS, {"ids": mine})}
@@ -266,15 +266,9 @@ class Referee:
             locked[slug] = s.execute(_GAME_FOR_UPDATE, {"slug": slug}).scalar_one()
         return locked[slug]
 
-    def _process(self, s, row: Mail, now: datetime, env: Envelope | None = None,
-                 games: dict[str, str] | None = None) -> None:
+    def _process(self, s, row: Mail, now: datetime, env: Envelope, games: dict[str, str]) -> None:
         """Route and apply one stored message (ENV: it read beforehand; GAMES: slug -> address),
         in the caller's transaction."""
-        if env is None:
-            env = read_envelope(row.raw, row.rcpt_to, self.settings.from_address,
-                                null_sender=row.source == "smtp" and row.mail_from == "<>")
-        if games is None:
-            games = {g.slug: g.address for g in s.execute(select(Game.slug, Game.address)).all()}
         row.sender, row.subject = env.from_addr or "", env.subject.raw[:500]
         if env.from_problem and "from" in env.headers and env.machine in (None, "no From address"):
             # Nobody can be told: a reply would go to whichever address the forger chose.

@@ -65,8 +65,8 @@ class Intake:
         answer: asyncio.Future[str] = asyncio.get_running_loop().create_future()
 
         def looked_up(f: asyncio.Future[set[str]]) -> None:
-            if f.exception() is not None:
-                e = f.exception()
+            e = f.exception()
+            if e is not None:
                 if not is_store_fault(e):
                     log.error("recipient %r: the game addresses could not be read", address, exc_info=e)
                 else:

@@ -44,7 +44,8 @@ class Desk(Protocol):
     max_size: int
 
     def recipient(self, address: str) -> str | asyncio.Future[str]:
-        """The reply to RCPT TO:<ADDRESS> ("250 ..." accepts), or a future of it."""
+        """The reply to RCPT TO:<ADDRESS> ("250 ..." accepts), or a future of it (which
+        never fails: a lookup that cannot be made is a 451 reply)."""
 
     def deliver(self, raw: bytes, mail_from: str, rcpt_to: list[str], answer: Answer) -> None:
         """Keep RAW; call ANSWER(reply) on the event loop once it is kept (or not)."""
@@ -346,9 +347,5 @@ def _path(arg: str, keyword: str) -> tuple[str | None, list[tuple[str, str]]]:
 
 
 def _outcome(f: asyncio.Future[str]) -> str:
-    if f.cancelled():
-        return "451 4.3.0 try again later"
-    if f.exception() is not None:
-        log.error("RCPT lookup failed: %s", f.exception())
-        return "451 4.3.0 the referee's store is unavailable, try again later"
-    return f.result()
+    """The Desk's answer; a lookup cancelled (the listener stopping) is a 451."""
+    return "451 4.3.0 try again later" if f.cancelled() else f.result()
