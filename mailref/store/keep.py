@@ -60,9 +60,13 @@ def _params(mail: Prepared) -> dict:
             "rcpt_to": rcpt}
 
 
+def sqlite_stamp(at: datetime) -> str:
+    """AT as SQLAlchemy writes a DATETIME on SQLite: naive UTC text (models.UTCDateTime)."""
+    return at.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
+
+
 def _keep_sqlite(store: Store, prepared: Sequence[Prepared], now: datetime) -> list[Kept]:
-    # SQLAlchemy's SQLite DATETIME text, naive UTC (models.UTCDateTime); its JSON text.
-    stamp = now.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
+    stamp = sqlite_stamp(now)
     conn = store.engine.raw_connection()
     try:
         cur = conn.cursor()

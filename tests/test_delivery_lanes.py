@@ -1,0 +1,143 @@
+"""A batch of outgoing mail goes over several relay connections at once (mail/outbox.py,
+docs/decisions.md "Delivery lanes"): each recipient's mail on one connection and in order;
+a relay that takes fewer connections gets everything all the same; and of all connections,
+at most one row is ever accepted by the relay and not yet marked sent (SPEC §6)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+
+from aiosmtpd.controller import Controller
+from sqlalchemy import select
+
+from dovecot import free_port
+from helpers import mail
+from mailref.config import SmtpOut
+from mailref.mail.outbox import RELAY_SESSIONS, Deliverer
+from mailref.store import OutboxMessage
+
+G = "nomes@ref.example"
+
+
+class LaneSink:
+    """A relay that notes how many sessions it holds at once and, at the end of each mail's data,
+    what the store says of the mails it accepted before (ON_DATA)."""
+
+    def __init__(self, most: int | None = None, on_data=None):
+        self.most, self.on_data = most, on_data
+        self.mails: list[tuple[str, bytes]] = []
+        self.open = self.peak = self.refused = 0
+        self.lock = threading.Lock()
+        self.controller = Controller(self, hostname="127.0.0.1", port=free_port())
+        self.port = self.controller.port
+
+    async def handle_EHLO(self, server, session, envelope, hostname, responses):
+        with self.lock:
+            if self.most is not None and self.open >= self.most:
+                self.refused += 1
+                server.transport.close()  # as a relay at its connection limit does
+                return ["421 4.7.0 too many connections"]
+            self.open += 1
+            self.peak = max(self.peak, self.open)
+            session.counted = True
+        await asyncio.sleep(0.05)  # every connection is open at once before any finishes its first mail
+        session.host_name = hostname
+        return responses
+
+    async def handle_QUIT(self, server, session, envelope):
+        self._closed(session)
+        return "221 Bye"
+
+    def _closed(self, session) -> None:
+        with self.lock:
+            if getattr(session, "counted", False):
+                session.counted = False
+                self.open -= 1
+
+    async def handle_DATA(self, server, session, envelope):
+        if self.on_data:
+            self.on_data(self)
+        with self.lock:
+            self.mails.append((envelope.rcpt_tos[0], envelope.content))
+        return "250 OK"
+
+    def __enter__(self) -> LaneSink:
+        self.controller.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.controller.stop()
+
+
+def queue_replies(referee, senders: list[str]) -> None:
+    referee.create_game("nomes", "sidekick", G)
+    for n, who in enumerate(senders):
+        referee.receive(mail(who, G, f"[Help] {n}"), "smtp", who, [G])
+    referee.process_pending()
+
+
+def deliverer(referee, sink) -> Deliverer:
+    return Deliverer(referee.store, "referee@ref.example", SmtpOut(host="127.0.0.1", port=sink.port), "-",
+                     "gm@ref.example")
+
+
+def sent_subjects(sink, to: str) -> list[str]:
+    import email
+    return [email.message_from_bytes(raw)["Subject"] for rcpt, raw in sink.mails if rcpt == to]
+
+
+def test_a_batch_goes_over_several_connections_and_each_recipient_in_order(referee, clock):
+    senders = [f"p{i % 6}@players.example" for i in range(18)]
+    queue_replies(referee, senders)
+    with LaneSink() as sink:
+        d = deliverer(referee, sink)
+        assert d.deliver(clock()) == (18, 0)
+    assert sink.peak == RELAY_SESSIONS > 1, "the batch's connections were open at once"
+    for who in set(senders):
+        numbers = [int(s.split("[Help] ")[1]) for s in sent_subjects(sink, who)]
+        assert numbers == sorted(numbers) and len(numbers) == 3, (who, numbers)
+
+
+def test_a_relay_taking_one_connection_at_a_time_still_gets_every_row_once(referee, clock):
+    queue_replies(referee, [f"p{i}@players.example" for i in range(12)])
+    with LaneSink(most=1) as sink:
+        d = deliverer(referee, sink)
+        sent = 0
+        for _ in range(RELAY_SESSIONS + 1):  # the rows a refused connection held go in the next rounds
+            sent += d.deliver(clock())[0]
+        assert sent == 12 and len(sink.mails) == 12 and sink.refused >= 1
+        assert d.sessions == 1, "no more connections than the relay takes"
+    with referee.store() as s:
+        rows = list(s.scalars(select(OutboxMessage)))
+    assert {r.status for r in rows} == {"sent"} and {r.attempts for r in rows} == {1}, \
+        "a row whose connection was refused is no failed attempt"
+
+
+def test_at_most_one_row_is_ever_accepted_by_the_relay_and_not_marked(referee, clock):
+    """What a crash could send twice: every mail the relay accepted before this one is marked
+    sent when this one's data ends, whichever connection carried it."""
+    queue_replies(referee, [f"p{i}@players.example" for i in range(30)])
+    unmarked_seen: list[int] = []
+
+    def check(sink: LaneSink) -> None:
+        import email
+        with sink.lock:
+            accepted = {email.message_from_bytes(raw)["Message-ID"] for _, raw in sink.mails}
+        with referee.store() as s:
+            status = dict(s.execute(select(OutboxMessage.message_id, OutboxMessage.status)).tuples().all())
+        unmarked_seen.append(sum(1 for m in accepted if status[m] != "sent"))
+
+    with LaneSink(on_data=check) as sink:
+        d = deliverer(referee, sink)
+        mark = d._sent_now
+
+        def slow_mark(row) -> None:  # a slow disk: the window between the relay's 250 and our mark
+            time.sleep(0.02)
+            mark(row)
+
+        d._sent_now = slow_mark
+        assert d.deliver(clock()) == (30, 0)
+        assert sink.peak > 1
+    assert len(unmarked_seen) == 30 and max(unmarked_seen) == 0, unmarked_seen
