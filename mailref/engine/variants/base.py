@@ -81,6 +81,16 @@ class Variant:
     def duration(self, state: dict, key: str) -> timedelta:
         return parse_duration(state["parameters"][key])
 
+    def reminder_at(self, state: dict, deadline: datetime, opened: str | None) -> datetime:
+        """When to remind of DEADLINE: `reminder_before` ahead of it, but never in the first half
+        of the time the players were given (with a 1-day turn and the 1-day default, a reminder
+        would otherwise arrive with the very mail it repeats)."""
+        at = deadline - self.duration(state, "reminder_before")
+        if opened:
+            start = parse_iso(opened)
+            at = max(at, start + (deadline - start) / 2)
+        return at
+
     # ---- players -------------------------------------------------------------------
     @staticmethod
     def player(state: dict, name: str) -> dict | None:

@@ -318,23 +318,21 @@ class Sidekick(Variant):
     # ---- timers ------------------------------------------------------------------
     def deadline_times(self, state: dict, now: datetime) -> list[datetime]:
         out = []
-        before = self.duration(state, "reminder_before")
         t = state["turn"]
         if t and t.get("deadline"):
             d = parse_iso(t["deadline"])
             out.append(d)
             if not t.get("reminded"):
-                out.append(d - before)
+                out.append(self.reminder_at(state, d, t.get("started")))
         prop = self.current_proposal(state)
         if prop and prop.get("deadline"):
             d = parse_iso(prop["deadline"])
             out.append(d)
             if not prop.get("reminded"):
-                out.append(d - before)
+                out.append(self.reminder_at(state, d, prop.get("opened")))
         return out
 
     def fire_deadlines(self, state: dict, ctx: Ctx) -> None:
-        before = self.duration(state, "reminder_before")
         for _ in range(100):  # a long outage may owe several deadlines: fire them in order, once each
             t = state["turn"]
             prop = self.current_proposal(state)
@@ -352,16 +350,18 @@ class Sidekick(Variant):
                 self.next_turn(state, ctx, skipped="no move within the turn timeout (rule 8)", late=late)
             else:
                 self.close(state, prop, ctx, late)
-        self.remind(state, ctx, before)
+        self.remind(state, ctx)
 
-    def remind(self, state: dict, ctx: Ctx, before) -> None:
+    def remind(self, state: dict, ctx: Ctx) -> None:
         t = state["turn"]
-        if t and t.get("deadline") and not t.get("reminded") and ctx.now >= parse_iso(t["deadline"]) - before:
+        if (t and t.get("deadline") and not t.get("reminded")
+                and ctx.now >= self.reminder_at(state, parse_iso(t["deadline"]), t.get("started"))):
             t["reminded"] = True
             ctx.send("reminder", [t["player"]], f"[Turn {t['number']}] Reminder: your move is due {self.when(state, t['deadline'])}",
                      "reminder.txt", game=state, what=f"your move (turn {t['number']})", deadline=self.when(state, t["deadline"], ctx))
         prop = self.current_proposal(state)
-        if prop and not prop.get("reminded") and ctx.now >= parse_iso(prop["deadline"]) - before:
+        if (prop and prop.get("deadline") and not prop.get("reminded")
+                and ctx.now >= self.reminder_at(state, parse_iso(prop["deadline"]), prop.get("opened"))):
             prop["reminded"] = True
             missing = [n for n in self.voters(state, prop) if n not in prop["votes"]]
             if missing:

@@ -120,7 +120,7 @@ class OrdersGame(Variant):
         if state["status"] != "active" or not t or not t.get("deadline"):
             return []
         d = parse_iso(t["deadline"])
-        return [d] if t.get("reminded") else [d, d - self.duration(state, "reminder_before")]
+        return [d] if t.get("reminded") else [d, self.reminder_at(state, d, t.get("started"))]
 
     def fire_deadlines(self, state: dict, ctx: Ctx) -> None:
         t = state["turn"]
@@ -130,7 +130,7 @@ class OrdersGame(Variant):
         if ctx.now >= d:
             self.resolve_turn(state, ctx, "the deadline passed", self.late_note(d, ctx))
             return
-        if not t.get("reminded") and ctx.now >= d - self.duration(state, "reminder_before"):
+        if not t.get("reminded") and ctx.now >= self.reminder_at(state, d, t.get("started")):
             t["reminded"] = True
             missing = [n for n in self.active_names(state) if not self.has_ordered(state, n)]
             if missing:
