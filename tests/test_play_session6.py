@@ -51,3 +51,30 @@ def test_a_one_day_turn_is_not_reminded_with_the_mail_that_opens_it(referee, out
     referee.tick()
     assert kinds(outbox, outbox.new(), "reminder") == [addr(voters[1])]
     assert_replays(referee)
+
+
+def test_a_passed_amendment_of_rule_22_changes_what_a_failed_proposal_scores(referee, outbox):
+    """Proposal 1 replaces "-5 points" with "-3 points" in rule 22 and passes; proposal 2 fails.
+    The referee used to score it -5 "(rules 21–22)", citing the rule it had just contradicted,
+    and only alerted the GM. Now it runs rule 22 as it reads, says so, and the GM is told."""
+    first = nomes(referee)
+    send(referee, first, "[Proposal] Gentler failure", 'In rule 22, replace "-5 points" with "-3 points".\n\nCheers,\n' + first)
+    for p in PLAYERS:
+        if p.title() != first:
+            send(referee, p, "[Vote] 1", "FOR")
+    state = referee.state("nomes")
+    assert state["parameters"]["fail_points"] == -3
+    ruleset = [m for m in outbox.all() if m["X-Mailref-Kind"] == "ruleset" and m["To"] == addr(first)][-1]
+    assert "a failed proposal scores -3 (fail_points: -5 -> -3)" in Outbox.body(ruleset)
+    alerts = [Outbox.body(m) for m in outbox.all() if m["X-Mailref-Kind"] == "alert"]
+    assert any("fail_points: -5 -> -3" in a and "mailref game set nomes fail_points=" in a for a in alerts), alerts
+
+    second = state["turn"]["player"]
+    send(referee, second, "[Proposal] Bad idea", 'Enact rule 30 "Bad":\nNobody may vote.\n')
+    for p in PLAYERS:
+        if p.title() != second:
+            send(referee, p, "[Vote] 2", "AGAINST")
+    results = [m for m in outbox.all() if m["X-Mailref-Kind"] == "results" and m["To"] == addr(first)][-1]
+    assert f"{second} scores -3 (rules 21–22) and now has -3." in Outbox.body(results)
+    assert next(p for p in referee.state("nomes")["players"] if p["name"] == second)["score"] == -3
+    assert_replays(referee)

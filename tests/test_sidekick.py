@@ -449,15 +449,17 @@ def test_a_thank_you_reply_to_the_ruleset_mail_is_not_a_request_for_the_rules(ga
 
 
 def test_a_passed_change_to_a_rule_the_referee_runs_by_a_parameter_alerts_the_gm(game, outbox):
-    """Rule 22 is run as fail_points: when a proposal rewrites it, the rule list changes and the
-    GM is told to set the parameter, instead of the referee quietly citing the old number."""
+    """Rule 22 is run as fail_points: when a proposal rewrites it unreadably, the rule list
+    changes and the GM is told to set the parameter, instead of the referee quietly citing the
+    old number. (A readable new value is followed: tests/test_play_session6.py.)"""
     m = mover(game)
-    send(game, m, "[Proposal] Gentler failure", 'In rule 22, replace "-5 points" with "-3 points".\n')
+    send(game, m, "[Proposal] Gentler failure", "Amend rule 22 to read:\nA failed proposal costs its author half of what a pass earns.\n")
     a, b = others(game)
     send(game, a, "Re: [Proposal 1] Gentler failure", "FOR")
     send(game, b, "Re: [Proposal 1] Gentler failure", "FOR")
     state = game.state("nomes")
-    assert "-3 points" in next(r["text"] for r in state["rules"] if r["number"] == "22")
+    assert "half of what" in next(r["text"] for r in state["rules"] if r["number"] == "22")
+    assert state["parameters"]["fail_points"] == -5
     alerts = [Outbox.body(x) for x in outbox.all() if x["X-Mailref-Kind"] == "alert"]
     assert any("changes rule 22, which the referee runs as fail_points = -5" in x
                and "mailref game set nomes fail_points=" in x for x in alerts), alerts

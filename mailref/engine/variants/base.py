@@ -9,6 +9,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from mailref.engine.context import Ctx, Refused
+from mailref.engine.ruleparams import SAYS, read_value
 from mailref.engine.ruleset import RuleConflict, apply_changes, changes_from
 from mailref.timeutil import format_duration, iso, parse_duration, parse_iso, when
 
@@ -476,16 +477,38 @@ class Variant:
             return str(e)
         titles = {str(r.get("title", "")).lower(): r["number"] for r in state["rules"]}
         state["rules"], state["rule_history"] = rules, state["rule_history"] + entries
-        self.mail_ruleset(state, ctx, why, diff)
-        # The referee runs some rules by parameters (Sidekick rule 22 is fail_points): a change to
-        # such a rule's text does not change the parameter, so the GM is asked to set it.
         touched = {c.number or titles.get(str(c.ref_title or "").lower()) for c in changes if c.kind != "enact"}
-        for n in sorted(x for x in touched if x in self.rule_parameters):
-            names = self.rule_parameters[n]
-            now_ = ", ".join(f"{p} = {state['parameters'].get(p)}" for p in names)
-            ctx.alert(f"{why}: it changes rule {n}, which the referee runs as {now_}. If the new text changes "
-                      f"that, set it with `mailref game set {state['slug']} {names[0]}=...`.")
+        followed = self.follow_rule_parameters(state, ctx, sorted(x for x in touched if x in self.rule_parameters), why)
+        self.mail_ruleset(state, ctx, why, diff + ([""] + followed if followed else []))
         return None
+
+    def follow_rule_parameters(self, state: dict, ctx: Ctx, numbers: list[str], why: str) -> list[str]:
+        """The referee runs some rules by parameters (Sidekick rule 22 is fail_points). When a
+        passed change rewrites such a rule, the parameter follows the new text where it says the
+        value unmistakably; otherwise the GM is asked to set it. Returns the lines telling the
+        players what the referee now does."""
+        told = []
+        texts = {str(r["number"]): str(r.get("text", "")) for r in state["rules"]}
+        for n in numbers:
+            for name in self.rule_parameters[n]:
+                before = state["parameters"].get(name)
+                value = read_value(name, texts[n]) if n in texts else None
+                if value is None:
+                    ctx.alert(f"{why}: it changes rule {n}, which the referee runs as {name} = {before}, and the "
+                              f"new text does not say a value the referee can read. If it changes that, set it "
+                              f"with `mailref game set {state['slug']} {name}=...`.")
+                    continue
+                value = self.check_param(name, value)
+                if value == before:
+                    continue
+                state["parameters"][name] = value
+                line = (f"From now on the referee runs rule {n} as it now reads: {SAYS[name].format(v=value)} "
+                        f"({name}: {before} -> {value}).")
+                told.append(line)
+                self.event(state, ctx, line)
+                ctx.alert(f"{why}: {line} If that reading is wrong, set it with "
+                          f"`mailref game set {state['slug']} {name}=...`.")
+        return told
 
     def mail_ruleset(self, state: dict, ctx: Ctx, why: str, diff: list[str], reason: str | None = None) -> None:
         ctx.send("ruleset", "all", f"[Rules] {why}", "ruleset.txt", game=state, why=why, diff=diff,
