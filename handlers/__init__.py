@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from mailref.engine import Refused
 from mailref.engine.variants.base import Variant
@@ -49,18 +49,23 @@ def dispatch(env: Envelope, view: GameView, tag: str) -> dict[str, Any]:
     if route is None:
         raise Refused(f"[{tag}] is not a command here", "send [Help] for the commands")
     if route.players_only and view.player is None:
-        named = (env.from_name or "").strip().lower()
-        player = next((p for p in view.state["players"] if named and p["name"].lower() in (named, named.split()[0])
-                       and p["status"] != "left"), None)
-        gm = f" ({view.state['gm']})" if view.state.get("gm") else ""
-        if player:  # Alice writing from her other address
-            raise Refused(f"{env.from_addr} is not an address of a player of {view.state['name']}",
-                          f"if you are {player['name']}, write from the address you play from, or ask the GM{gm} "
-                          "to add this one")
-        raise Refused(f"{env.from_addr} is not a player of {view.state['name']}",
-                      "send [Join] with a body line `Name: YourName` to play; if you play from another address, "
-                      f"write from that one or ask the GM{gm} to add this one")
+        not_a_player(env, view)
     return route.fn(env, view)
+
+
+def not_a_player(env: Envelope, view: GameView) -> NoReturn:
+    """The refusal of a command from an address that is no player's, with what to do."""
+    named = (env.from_name or "").strip().lower()
+    player = next((p for p in view.state["players"] if named and p["name"].lower() in (named, named.split()[0])
+                   and p["status"] != "left"), None)
+    gm = f" ({view.state['gm']})" if view.state.get("gm") else ""
+    if player:  # Alice writing from her other address
+        raise Refused(f"{env.from_addr} is not an address of a player of {view.state['name']}",
+                      f"if you are {player['name']}, write from the address you play from, or ask the GM{gm} "
+                      "to add this one")
+    raise Refused(f"{env.from_addr} is not a player of {view.state['name']}",
+                  "send [Join] with a body line `Name: YourName` to play; if you play from another address, "
+                  f"write from that one or ask the GM{gm} to add this one")
 
 
 def read_whole(env: Envelope, what: str) -> None:

@@ -14,7 +14,8 @@ _VERDICT = re.compile(r"^\W*(accept|accepted|veto|vetoed|ignore|ignored)\b[\s:.,
 def judge(env: Envelope, view: GameView) -> dict:
     if env.subject.number is None:
         raise Refused("say which proposal you judge", "write the subject as: [Judge] 12, and ACCEPT, VETO or IGNORE in the body")
-    for text in (env.subject.rest, env.text):
+    # A reply's subject is the judge mail's ("awaiting your judgement: Ignore the dragons"), never a verdict.
+    for text in ((env.text,) if env.subject.is_reply else (env.subject.rest, env.text)):
         m = _VERDICT.match(text.strip())
         if m:
             verdict = {"a": "ACCEPT", "v": "VETO", "i": "IGNORE"}[m.group(1)[0].lower()]

@@ -78,3 +78,172 @@ def test_a_passed_amendment_of_rule_22_changes_what_a_failed_proposal_scores(ref
     assert f"{second} scores -3 (rules 21–22) and now has -3." in Outbox.body(results)
     assert next(p for p in referee.state("nomes")["players"] if p["name"] == second)["score"] == -3
     assert_replays(referee)
+
+
+def test_a_sign_off_in_another_language_is_not_rule_text(referee, outbox):
+    """Zoë closes her proposal "Sláinte,\\nZoë" (an Irish "Cheers"): it used to be enacted as the
+    last paragraph of her rule. The ack now says it was set aside; the rule reads as she meant."""
+    referee.create_game("nomes", "sidekick", G, gm="gm@ref.example")
+    box = {"Zoë": addr("zoe"), "Bob": addr("bob")}
+    for name, address in box.items():
+        referee.accept(mail(address, G, "[Join]", f"Name: {name}", name=f"{name} Ó Briain"), "smtp")
+    mover = referee.state("nomes")["turn"]["player"]
+    body = ("Enact rule 25 “Céilí Bonus”:\nWhen a proposal passes unanimously, its author receives 5 more points.\n\n"
+            f"Sláinte,\n{mover}\n")
+    referee.accept(mail(box[mover], G, "[Proposal] Céilí bonus", body, name=f"{mover} Ó Briain"), "smtp")
+    prop = referee.state("nomes")["proposals"][0]
+    assert prop["changes"][0]["text"] == "When a proposal passes unanimously, its author receives 5 more points."
+    ack = [m for m in outbox.all() if m["To"] == box[mover] and m["X-Mailref-Kind"] == "ack"][-1]
+    assert f'Set aside as your closing words, not rule text: "Sláinte, / {mover}"' in Outbox.body(ack)
+
+
+def test_the_gms_plain_reply_to_the_orders_of_all_players_is_the_results(referee, outbox, clock):
+    """The orders digest says "Send the results as a mail with the subject [Results]"; the GM
+    hits Reply instead. That used to be refused with "gm@… is not a player … ask the GM (gm@…)";
+    it is the turn's results, mailed to every player, and the next turn opens."""
+    dip = "dip@ref.example"
+    referee.create_game("dip", "orders", dip, gm="gm@ref.example", parameters={"turn_length": "1d"})
+    for n in ("ann", "ben"):
+        send(referee, n, "[Join]", f"Name: {n.title()}", to=dip)
+    referee.admin("dip", {"type": "start"}, "gm")
+    send(referee, "ann", "[Orders]", "**A Paris - Burgundy**", to=dip)
+    send(referee, "ben", "[Orders]", "**A Munich - Ruhr**", to=dip)
+    digest = next(m for m in outbox.all() if m["X-Mailref-Kind"] == "digest" and "Orders of all players" in m["Subject"])
+    quoted = "\n".join("> " + ln for ln in Outbox.body(digest).splitlines())
+    referee.accept(mail("gm@ref.example", dip, "Re: " + str(digest["Subject"]),
+                        f"Spring 1901: both moves succeed.\n\nOn Mon, the referee wrote:\n{quoted}\n",
+                        in_reply_to=digest["Message-ID"]), "smtp")
+    answer = [m for m in outbox.all() if m["To"] == "gm@ref.example" and m["X-Mailref-Kind"] in ("ack", "error")][-1]
+    assert answer["X-Mailref-Kind"] == "ack", Outbox.body(answer)
+    assert "Results of turn 1 sent to every player" in Outbox.body(answer)
+    results = [m for m in outbox.all() if m["X-Mailref-Kind"] == "results"]
+    assert sorted(m["To"] for m in results) == [addr("ann"), addr("ben")]
+    assert "Orders of all players" not in str(results[0]["Subject"])
+    assert "both moves succeed" in Outbox.body(results[0]) and "Paris - Burgundy" not in Outbox.body(results[0])
+    assert referee.state("dip")["turn"]["number"] == 2
+    # Anyone else replying to it is still refused.
+    referee.accept(mail("mallory@evil.example", dip, "Re: " + str(digest["Subject"]), "Ann loses.",
+                        in_reply_to=digest["Message-ID"]), "smtp")
+    refused = [m for m in outbox.all() if m["To"] == "mallory@evil.example"][-1]
+    assert "is not a player of" in Outbox.body(refused)
+    assert_replays(referee)
+
+
+def test_what_the_orders_games_say_reads_right(referee, outbox, clock):
+    """A Diplomacy-style `orders` game: a mail without bold gets a hint in its own terms (it used
+    to show Eire's "Defend Donal with 5 Grain"); the turn mail has no stray blank line; the
+    reminder says "your orders … are due"."""
+    dip = "dip@ref.example"
+    referee.create_game("dip", "orders", dip, gm="gm@ref.example", parameters={"turn_length": "1d"})
+    for n in ("ann", "ben"):
+        send(referee, n, "[Join]", f"Name: {n.title()}", to=dip)
+    referee.admin("dip", {"type": "start"}, "gm")
+    turn = [m for m in outbox.all() if m["X-Mailref-Kind"] == "turn"][0]
+    assert " is open.\n\nSend your orders in a mail" in Outbox.body(turn).replace("\r\n", "\n"), Outbox.body(turn)
+    send(referee, "ann", "[Orders]", "A Paris - Burgundy (forgot the bold)", to=dip)
+    hint = Outbox.body([m for m in outbox.all() if m["To"] == addr("ann")][-1])
+    assert "Donal" not in hint and "**Your order, in bold.**" in hint
+    clock.advance(hours=13)
+    referee.tick()
+    reminder = [m for m in outbox.all() if m["X-Mailref-Kind"] == "reminder"][0]
+    assert "your orders for turn 1 are due by" in Outbox.body(reminder)
+
+
+def test_a_withdrawn_blognomic_proposal_reads_as_failed(referee, outbox, clock):
+    """BlogNomic: "Proposal 2 … has FAILED (withdrawn)" (it said "is FAILED"), the proposal mail
+    has no empty line where a deadline would be, and the ruleset mail no empty "Scores:"."""
+    blog = "blog@ref.example"
+    referee.create_game("blog", "blognomic", blog, gm="gm@ref.example", parameters={"min_open": "1s"})
+    names = ["ann", "ben", "cat", "dan", "eve"]
+    for n in names:
+        send(referee, n, "[Join]", f"Name: {n.title()}", to=blog)
+    send(referee, "ann", "[Proposal] Tax", 'Enact a new rule entitled "Tax" with the following text:\nPay up.\n', to=blog)
+    announced = Outbox.body([m for m in outbox.all() if m["To"] == addr("ben") and "[Proposal 1]" in str(m["Subject"])][0])
+    assert "Pay up.\n\nTo vote, reply" in announced or "\n\n\n" not in announced, announced
+    send(referee, "ann", "[Withdraw] 1", "changed my mind", to=blog)
+    failed = [m for m in outbox.all() if m["X-Mailref-Kind"] == "results"][0]
+    assert 'Proposal 1 "Tax" by Ann has FAILED (withdrawn).' in Outbox.body(failed)
+    send(referee, "ben", "[Proposal] Tax again", 'Enact a new rule entitled "Tax" with the following text:\nPay up.\n', to=blog)
+    clock.advance(seconds=2)
+    for n in ("cat", "dan"):
+        send(referee, n, "[Vote] 2", "FOR", to=blog)
+    ruleset = [m for m in outbox.all() if m["X-Mailref-Kind"] == "ruleset"]
+    assert ruleset and "Scores:\n\n" not in Outbox.body(ruleset[0])
+    assert_replays(referee)
+
+
+def test_eire_results_say_whose_orders_were_all_refused_and_a_correction_shows_the_whole_set(referee, outbox, clock):
+    """Alice's only orders were refused and she never corrected them: the results used to say
+    "none: nobody sent orders". Bob corrects a refused order: his ack now shows the set that stands."""
+    eire = "eire@ref.example"
+    referee.create_game("eire", "eire", eire, gm="gm@ref.example", parameters={"turn_length": "1d", "start_grain": "20"})
+    for name, origin in (("alice", "Donal"), ("bob", "Llanc")):
+        send(referee, name, "[Join]", f"Name: {name.title()}\nColor: {'Red' if name == 'alice' else 'Gold'}\n"
+             f"Tribe: Plainsmen\nOrigin: {origin}", to=eire)
+    referee.admin("eire", {"type": "start"}, "gm")
+    send(referee, "alice", "[Orders]", "**Attack Tara with 5 Grain**", to=eire)
+    send(referee, "bob", "[Orders]", "**Invest 5 Grain in Llanc**\n**Atack Bain with 5 Grain**", to=eire)
+    send(referee, "bob", "[Orders]", "**Defend Llanc with 5 Grain**", to=eire)
+    ack = Outbox.body([m for m in outbox.all() if m["To"] == addr("bob")][-1]).replace("\r\n", "\n")
+    assert "Your orders for turn 1 now: Invest 5 Grain in Llanc; Defend Llanc with 5 Grain." in ack, ack
+    clock.advance(days=1, seconds=1)
+    referee.tick()
+    results = Outbox.body([m for m in outbox.all() if m["X-Mailref-Kind"] == "results"][0]).replace("\r\n", "\n")
+    assert "  Alice: no valid orders (1 refused)\n" in results, results
+    assert "Tara" not in results.split("Combats:")[0]  # what was refused stays private
+    assert_replays(referee)
+
+
+def test_a_changed_vote_says_when_the_first_was_cast_as_people_read_times(referee, outbox, clock):
+    """Dan votes FOR, then AGAINST: the ack said "(replaces FOR of 2026-11-30 22:18 UTC)", an ISO
+    time in people text (SPEC §2.6); now the game's zone, as every other time in its mail."""
+    referee.create_game("nomes", "sidekick", G, gm="gm@ref.example", timezone="Europe/Dublin")
+    for p in PLAYERS:
+        send(referee, p, "[Join]", f"Name: {p.title()}\n")
+    mover = referee.state("nomes")["turn"]["player"]
+    send(referee, mover.lower(), "[Proposal] Q", 'Enact rule 24 "Q":\nQuiet.\n')
+    voter = next(p for p in PLAYERS if p.title() != mover)
+    send(referee, voter, "[Vote] 1", "FOR")
+    clock.advance(minutes=5)
+    send(referee, voter, "[Vote] 1", "AGAINST")
+    ack = Outbox.body([m for m in outbox.all() if m["To"] == addr(voter)][-1])
+    assert "Vote recorded: proposal 1 — AGAINST (replaces FOR of Tue 1 Dec 2026 10:00 GMT)" in ack, ack
+
+
+def test_the_emperors_plain_reply_to_the_judge_mail_is_the_judgement(referee, outbox, clock):
+    """Carol, the Emperor, hits Reply on "[Proposal 4] awaiting your judgement" and writes a bold
+    ACCEPT (Outlook, HTML only): it used to be read as her ballot on proposal 4 ("No vote found …
+    the votes here: YES, NO"). The judge mail is now tagged [Judge 4]: her reply judges it.
+    A title that starts with a verdict word is not read from the reply's subject."""
+    emp = "empire@ref.example"
+    referee.create_game("empire", "imperial", emp)
+    for n in ("carol", "ann", "ben"):
+        send(referee, n, "[Join]", f"Name: {n.title()}", to=emp)
+    send(referee, "ben", "[Point of Order] Hello", "Present.", to=emp)
+    send(referee, "ann", "[Proposal] Ignore the dragons", 'Enact rule 27 "Dragons":\nDragons are ignored.\n', to=emp)
+    send(referee, "ben", "[Vote] 1", "YES", to=emp)
+    clock.advance(days=4, seconds=1)
+    referee.tick()
+    judge = next(m for m in outbox.all() if m["X-Mailref-Kind"] == "judge")
+    assert judge["To"] == addr("carol") and "[Judge 1] awaiting your judgement: Ignore the dragons" in str(judge["Subject"])
+    html = ('<html><body><div><b>VETO</b></div><div>Dragons stay.</div><hr><div id="divRplyFwdMsg"><b>From:</b> '
+            'Imperial<br><b>Subject:</b> awaiting your judgement</div><div>Dragons are ignored.</div></body></html>')
+    referee.accept(mail(addr("carol"), emp, "RE: " + str(judge["Subject"]), html=html, in_reply_to=judge["Message-ID"]),
+                   "smtp", addr("carol"), [emp])
+    answer = [m for m in outbox.all() if m["To"] == addr("carol") and m["X-Mailref-Kind"] in ("ack", "error")][-1]
+    assert answer["X-Mailref-Kind"] == "ack", Outbox.body(answer)
+    assert next(p for p in referee.state("empire")["proposals"] if p["number"] == 1)["status"] == "vetoed"
+    assert_replays(referee)
+
+
+def test_a_gmail_closing_straight_under_the_rule_is_not_rule_text(referee, outbox):
+    """Gmail writes each line as a <div>: "…propose twice" then "Cheers" with no blank line
+    between. "Cheers" was enacted as the rule's last line; a list item "- Bob" still is text."""
+    mover = nomes(referee)
+    html = ('<div dir="ltr"><div>Enact rule 28 "Lists":</div><div>A player may:</div><div>- vote twice</div>'
+            '<div>- propose twice</div><div>Cheers</div></div>')
+    send(referee, mover.lower(), "[Proposal] Lists", html=html)
+    prop = referee.state("nomes")["proposals"][0]
+    assert prop["changes"][0]["text"] == "A player may:\n- vote twice\n- propose twice"
+    ack = Outbox.body([m for m in outbox.all() if m["To"] == addr(mover.lower())][-1])
+    assert 'Set aside as your closing words, not rule text: "Cheers"' in ack

@@ -149,7 +149,7 @@ def test_vote_in_a_quote_is_ignored_and_a_changed_vote_replaces(game, outbox, cl
     clock.advance(minutes=5)
     send(game, a, "Re: [Proposal 1] Q", "FOR")
     body = Outbox.body(last_reply(outbox, a))
-    assert "proposal 1 — FOR (replaces AGAINST of 2026-12-01 10:00" in body
+    assert "proposal 1 — FOR (replaces AGAINST of Tue 1 Dec 2026 10:00 UTC)" in body
 
 
 def test_votes_for_unknown_or_closed_proposals_and_from_non_players(game, outbox):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 from mailref.engine.context import Ctx, Refused
-from mailref.timeutil import iso, parse_iso
+from mailref.timeutil import iso, when
 
 
 def find(state: dict, number: int, collection: str = "proposals") -> dict | None:
@@ -23,15 +23,16 @@ def new_matter(state: dict, ctx: Ctx, author: str, title: str, text: str, status
     return matter
 
 
-def cast(matter: dict, player: str, vote: str, ctx: Ctx, source: str = "", label: str = "proposal") -> str:
-    """Record VOTE; returns the ack line saying what it replaced."""
+def cast(matter: dict, player: str, vote: str, ctx: Ctx, source: str = "", label: str = "proposal",
+         zone: str = "UTC") -> str:
+    """Record VOTE; returns the ack line saying what it replaced (when, in the game's ZONE)."""
     previous = matter["votes"].get(player)
     prev_at = next((b["at"] for b in reversed(matter["ballots"]) if b["player"] == player), None)
     matter["votes"][player] = vote
     matter["ballots"].append({"player": player, "vote": vote, "at": iso(ctx.now), "source": source})
     line = f"Vote recorded: {label} {matter['number']} — {vote}"
     if previous and prev_at:
-        line += f" (replaces {previous} of {parse_iso(prev_at).strftime('%Y-%m-%d %H:%M')} UTC)"
+        line += f" (replaces {previous} of {when(prev_at, zone)})"
     elif previous:
         line += f" (replaces {previous})"
     return line

@@ -93,10 +93,15 @@ def read_rule_changes(text: str, signer: str = "") -> list[RuleChange]:
 
 
 # How mails end: "Cheers, Bob", "Thoughts welcome!", "— Bob", "Bob". Never rule text.
-_CLOSING = re.compile(
-    r"^\s*(?:(?:cheers|thanks|thank you|many thanks|regards|kind regards|best|best wishes|all the best|yours|"
-    r"sincerely|ciao|love|hope (?:you|this)[\w ]*|let me know[\w ]*|(?:thoughts|comments|feedback)(?: are)? welcome|"
-    r"what do you (?:all )?think)\b[\w ,.!?'’-]{0,30}|[-–—~]+\s*[\w .'’-]{1,30})$", re.I)
+_WORDS = (r"(?:cheers|thanks|thank you|many thanks|regards|kind regards|best|best wishes|all the best|yours|"
+          r"sincerely|ciao|love|hope (?:you|this)[\w ]*|let me know[\w ]*|(?:thoughts|comments|feedback)(?: are)? welcome|"
+          r"what do you (?:all )?think)\b[\w ,.!?'’-]{0,30}")
+_CLOSING = re.compile(r"^\s*(?:" + _WORDS + r"|[-–—~]+\s*[\w .'’-]{1,30})$", re.I)
+# Straight under the text, only the closing word itself and perhaps one name ("Cheers, Bob"):
+# "Best wishes are sent to winners." is a rule's line. Not "— Bob" either: a list's "- item".
+_CLOSING_WORDS = re.compile(r"^\s*(?:cheers|thanks|thank you|many thanks|regards|kind regards|best|best wishes|"
+                            r"all the best|yours|sincerely|ciao)\s*[,.!]*\s*(?:[^\W\d_][\w'’-]*)?\s*[.!]*\s*$", re.I)
+_GREETING = re.compile(r"^\s*[^\W\d_][\w'’.-]*(?:\s+[\w'’.-]+){0,2}\s*[,!]\s*$")
 _NAME_ALONE = re.compile(r"^\s*[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2}\s*$")
 
 
@@ -109,15 +114,34 @@ def without_sign_off(text: str, signer: str = "") -> tuple[str, str | None]:
         alone = _NAME_ALONE.match(ln) and names & {w.lower() for w in ln.split()}
         return bool(_CLOSING.match(ln) or alone)
 
+    def signed(lines: list[str]) -> bool:
+        # "Sláinte,\nZoë", "Mit Grüßen,\nBob": a short greeting line ending in , or ! over the
+        # sender's own name, in any language.
+        last = lines[-1]
+        return bool(len(lines) > 1 and _NAME_ALONE.match(last) and names & {w.lower() for w in last.split()}
+                    and all(_GREETING.match(ln) for ln in lines[:-1]))
+
     paras = re.split(r"\n\s*\n", text)
     off: list[str] = []
     while len(paras) > 1 and len(off) < 2:
         lines = [ln for ln in paras[-1].splitlines() if ln.strip()]
-        if not lines or len(lines) > 3 or any(len(ln) > 40 for ln in lines) or not all(
-                closing(ln) for ln in lines):
+        if not lines or len(lines) > 3 or any(len(ln) > 40 for ln in lines) or not (
+                all(closing(ln) for ln in lines) or signed(lines)):
             break
         off.insert(0, " / ".join(ln.strip() for ln in lines))
         paras.pop()
+    # A closing written straight under the text ("…propose twice\nCheers", as a webmail's <div>
+    # lines come): closing words as the last line, or over the sender's name.
+    lines = paras[-1].splitlines()
+    cut = 0
+    if len(lines) > 1 and len(lines[-1]) <= 40 and _CLOSING_WORDS.match(lines[-1]):
+        cut = 1
+    elif (len(lines) > 2 and len(lines[-1]) <= 40 and len(lines[-2]) <= 40 and _CLOSING_WORDS.match(lines[-2])
+          and _NAME_ALONE.match(lines[-1]) and names & {w.lower() for w in lines[-1].split()}):
+        cut = 2
+    if cut:
+        off.insert(0, " / ".join(ln.strip() for ln in lines[-cut:]))
+        paras[-1] = "\n".join(lines[:-cut])
     return "\n\n".join(paras).strip(), (" / ".join(off) or None)
 
 

@@ -289,7 +289,7 @@ class BlogNomic(Variant):
                 raise Refused(f"{b['word']} is not a vote here", "vote FOR, AGAINST or DEFERENTIAL")
             if vote == "VETO" and (name != state["historian"] or label != "Proposal"):
                 raise Refused("only the Historian may VETO, and only a proposal")
-            ctx.ack(matters.cast(m, name, vote, ctx, action.get("source", ""), label))
+            ctx.ack(matters.cast(m, name, vote, ctx, action.get("source", ""), label, zone=state.get("timezone") or "UTC"))
             if label == "Proposal" and name == m["author"] and vote == "AGAINST" and not m["self_killed"]:
                 m["self_killed"] = True
                 ctx.ack("Your AGAINST on your own proposal self-kills it (rule \"Special Proposal Voting\").")
@@ -364,7 +364,7 @@ class BlogNomic(Variant):
         m.update(status=status, reason=reason, closed=iso(ctx.now), tally=counts)
         label = self.label(m)
         title = m.get("question") or m["title"]
-        lines = [f"{label} {m['number']} \"{title}\" by {m['author']} is {status.upper()} ({reason}).",
+        lines = [f"{label} {m['number']} \"{title}\" by {m['author']} {'has' if status == 'failed' else 'is'} {status.upper()} ({reason}).",
                  f"Tally: FOR {counts['FOR']}, AGAINST {counts['AGAINST']}, quorum {counts['quorum']}.",
                  "Votes: " + (", ".join(f"{k} {v}" for k, v in sorted(m["votes"].items())) or "none"),
                  "Resolved by the referee acting as Admin."]
@@ -553,7 +553,7 @@ class BlogNomic(Variant):
     def on_vote_override(self, state: dict, action: dict, ctx: Ctx) -> None:
         m = matters.must_open(self.find_matter(state, action["number"]), action["number"], ("pending",))
         p = self.must_player(state, action["player"])
-        ctx.ack(matters.cast(m, p["name"], action["vote"], ctx, f"admin {action.get('by')}", self.label(m)) + " (admin override)")
+        ctx.ack(matters.cast(m, p["name"], action["vote"], ctx, f"admin {action.get('by')}", self.label(m), zone=state.get("timezone") or "UTC") + " (admin override)")
         self.resolve(state, ctx)
 
     # ---- timers and status -------------------------------------------------------

@@ -27,6 +27,7 @@ class Eire(OrdersGame):
     name = "eire"
     title = "Eire"
     min_players = 2
+    example_order = "**Defend Donal with 5 Grain.**"
     defaults = {**OrdersGame.defaults, "orders_final": "refuse", "start_grain": 0, "carry_over": True,
                 "independent_defense": 10, "origin_defense_bonus": 5, "plainsmen_bonus": 5, "merfolk_bonus": 2,
                 "woodkin_bonus": 5, "high_king_bonus": 5, "high_king_grain": 50, "invest_per_output": 5,
@@ -189,7 +190,10 @@ class Eire(OrdersGame):
         lines += ["", "Orders:"] + [f"  {n}: " + "; ".join(o["text"] for o in os_)
                                     for n, os_ in sorted(orders.items()) if os_]
         silent = sorted(p["name"] for p in self.active(state) if not orders.get(p["name"]))
-        lines += [f"  {n}: no orders" for n in silent] if any(orders.values()) else ["  none: nobody sent orders"]
+        # Whose orders were all refused is said (how many, not what: orders stay private).
+        refused = {n: len(o.get("rejected") or []) for n, o in state["orders"].items()}
+        lines += [f"  {n}: no valid orders ({refused[n]} refused)" if refused.get(n) else f"  {n}: no orders"
+                  for n in silent] if any(orders.values()) or any(refused.values()) else ["  none: nobody sent orders"]
         self.claim_high_king(state, ctx, orders, start_grain, lines)
         defend = defaultdict(int)
         attacks: dict[str, list[tuple[str, int]]] = defaultdict(list)

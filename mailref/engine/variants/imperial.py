@@ -144,7 +144,7 @@ class Imperial(Variant):
                 raise Refused(f"proposal {prop['number']} is yours: the other Senators vote on it (rule 6)")
             if b["vote"] not in self.vote_words:
                 raise Refused(f"{b['word']} is not a vote here", "vote YES or NO")
-            ctx.ack(matters.cast(prop, name, b["vote"], ctx, action.get("source", "")))
+            ctx.ack(matters.cast(prop, name, b["vote"], ctx, action.get("source", ""), zone=state.get("timezone") or "UTC"))
 
     def close_vote(self, state: dict, prop: dict, ctx: Ctx, late: str = "") -> None:
         # Seed: "other Imperial Senators may send in a vote" and "there is a majority of Imperial
@@ -157,8 +157,8 @@ class Imperial(Variant):
         prop.update(status="awaiting-judgement" if passed else "rejected", deadline=None,
                     tally={"YES": yes, "NO": no, "senators": len(voters)},
                     reason=None if passed else "no majority of the Senators entitled to vote voted YES")
-        lines = [f"Proposal {prop['number']} \"{prop['title']}\": YES {yes}, NO {no} of {len(voters)} Senators "
-                 "entitled to vote (all but the author).",
+        lines = [f"Proposal {prop['number']} \"{prop['title']}\": YES {yes}, NO {no} of {len(voters)} "
+                 f"Senator{'' if len(voters) == 1 else 's'} entitled to vote (all but the author).",
                  "A majority of them voted YES: it goes to the Emperor for judgement." if passed
                  else "No majority of them voted YES: it is rejected."]
         if late:
@@ -182,11 +182,12 @@ class Imperial(Variant):
                       "(`mailref office SLUG emperor NAME`).")
             return
         ctx.send("reminder" if reminder else "judge", [emperor],
-                 f"[Proposal {prop['number']}] {'Reminder: ' if reminder else ''}awaiting your judgement: {prop['title']}",
+                 # Tagged [Judge N], so that the Emperor's plain Reply is the judgement, not a ballot.
+                 f"[Judge {prop['number']}] {'Reminder: ' if reminder else ''}awaiting your judgement: {prop['title']}",
                  "notice.txt", game=state, heading=f"Proposal {prop['number']} \"{prop['title']}\" by {prop['author']}",
                  lines=[*(result + [""] if result else []), prop["text"], "",
-                        f"Answer with a mail \"[Judge] {prop['number']}\" whose body is ACCEPT, VETO, "
-                        "or IGNORE followed by the rule that allows ignoring it."])
+                        "Reply to this mail with ACCEPT, VETO, or IGNORE followed by the rule that allows "
+                        f"ignoring it (or send a mail \"[Judge] {prop['number']}\" with it in the body)."])
 
     def on_judge(self, state: dict, action: dict, ctx: Ctx) -> None:
         if action["player"] != self.emperor(state):
@@ -347,5 +348,5 @@ class Imperial(Variant):
     def on_vote_override(self, state: dict, action: dict, ctx: Ctx) -> None:
         prop = matters.must_open(matters.find(state, action["number"]), action["number"], ("voting",))
         p = self.must_player(state, action["player"])
-        ctx.ack(matters.cast(prop, p["name"], self.translate_vote(action["vote"]), ctx, f"admin {action.get('by')}")
+        ctx.ack(matters.cast(prop, p["name"], self.translate_vote(action["vote"]), ctx, f"admin {action.get('by')}", zone=state.get("timezone") or "UTC")
                 + " (admin override)")

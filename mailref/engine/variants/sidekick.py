@@ -204,7 +204,7 @@ class Sidekick(Variant):
                     continue
                 raise Refused(f"you are the mover of proposal {prop['number']}: your vote is FOR and cannot change "
                               "(rule 11: \"The player moving is assumed to be voting for the proposal\")")
-            ctx.ack(matters.cast(prop, player, b["vote"], ctx, action.get("source", "")))
+            ctx.ack(matters.cast(prop, player, b["vote"], ctx, action.get("source", ""), zone=state.get("timezone") or "UTC"))
             self.event(state, ctx, f"{player} voted on proposal {prop['number']}.")
             self.maybe_close(state, prop, ctx)
 
@@ -293,7 +293,7 @@ class Sidekick(Variant):
                  game=state, judgement=j)
         # The judge's own mail says all the announcement says: one mail for one judgement (SPEC §2.6).
         self.announce(state, ctx, f"[Judgement {number}] {j['question']}",
-                      [f"{action['player']} asks: {j['question']}", *(j["detail"].splitlines() if j["detail"] else []),
+                      [f"{action['player']} asks: {j['question']}", *(j["detail"].splitlines() + [""] if j["detail"] else []),
                        f"The judge is {judge} (rule 17), who answers with a mail [Ruling] {number}."],
                       to=[p["name"] for p in self.present(state) if p["name"] != judge])
 
@@ -402,5 +402,5 @@ class Sidekick(Variant):
     def on_vote_override(self, state: dict, action: dict, ctx: Ctx) -> None:
         prop = matters.must_open(matters.find(state, action["number"]), action["number"], ("voting",))
         p = self.must_player(state, action["player"])
-        ctx.ack(matters.cast(prop, p["name"], action["vote"], ctx, f"admin {action.get('by')}") + " (admin override)")
+        ctx.ack(matters.cast(prop, p["name"], action["vote"], ctx, f"admin {action.get('by')}", zone=state.get("timezone") or "UTC") + " (admin override)")
         self.maybe_close(state, prop, ctx)

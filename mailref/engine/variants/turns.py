@@ -47,9 +47,13 @@ class OrdersGame(Variant):
         state["orders"] = {}
         self.event(state, ctx, f"Turn {number} opens; orders are due {self.when(state, deadline)}.")
         ctx.send("turn", "all", f"[Turn {number}] Orders are due {self.when(state, deadline)}", "notice.txt", game=state,
-                 heading=f"Turn {number} of {state['name']} is open.", lines=self.turn_lines(state) + [
-                     "", f"Send your orders in a mail with the subject [Orders] before {self.when(state, deadline, ctx)}.",
+                 heading=f"Turn {number} of {state['name']} is open.", lines=[*self.turn_lines(state), *([""] if self.turn_lines(state) else []),
+                     f"Send your orders in a mail with the subject [Orders] before {self.when(state, deadline, ctx)}.",
                      "Only bold text is read as orders; everything else is chatter."])
+
+    # How an order looks in this game, for the hint of a mail without one (Eire's own form;
+    # a GM-adjudicated game takes any bold sentence).
+    example_order = "**Your order, in bold.**"
 
     def turn_lines(self, state: dict) -> list[str]:
         return []
@@ -64,7 +68,7 @@ class OrdersGame(Variant):
             raise Refused("only active players order")
         if not action["sentences"]:
             raise Refused("I found no bold text in your own words: only bold text is an order",
-                          "**Defend Donal with 5 Grain.** or <b>…</b> or [b]…[/b]")
+                          f"{self.example_order} or <b>…</b> or [b]…[/b]")
         had = state["orders"].get(name)
         mode = state["parameters"]["orders_final"]
         # A refused order does not count as sent (SPEC §3.3): while the last mail had one,
@@ -78,12 +82,16 @@ class OrdersGame(Variant):
         state["orders"][name] = {"orders": base + accepted, "rejected": (had["rejected"] if had else []) + [[t, why] for t, why in rejected],
                                  "missing": [t for t, _ in rejected], "at": iso(ctx.now)}
         verb = {"add": "added to", "replace": "replacing"}.get(mode, "added to") if had else "as"
-        ctx.ack(f"Orders for turn {state['turn']['number']} recorded, {verb} your earlier ones:" if had else
+        ctx.ack(f"Orders for turn {state['turn']['number']} recorded, {verb} your earlier ones, as I read them:" if had else
                 f"Orders for turn {state['turn']['number']} recorded, as I read them:")
         for o in accepted:
             ctx.ack(f"  OK   {o['text']}")
         for text, why in rejected:
             ctx.ack(f"  NOT  {text} — {why}")
+        if base:  # a second mail: the whole set that now stands, so nobody has to add it up
+            ctx.ack("")
+            ctx.ack(f"Your orders for turn {state['turn']['number']} now: "
+                    + "; ".join(o["text"] for o in state["orders"][name]["orders"]) + ".")
         if rejected:
             ctx.ack("")
             which = f"The {len(rejected)} refused orders marked NOT do" if len(rejected) > 1 else \
@@ -135,7 +143,7 @@ class OrdersGame(Variant):
             missing = [n for n in self.active_names(state) if not self.has_ordered(state, n)]
             if missing:
                 ctx.send("reminder", missing, f"[Turn {t['number']}] Reminder: orders are due {self.when(state, t['deadline'])}",
-                         "reminder.txt", game=state, what=f"your orders for turn {t['number']}", deadline=self.when(state, t["deadline"], ctx))
+                         "reminder.txt", game=state, what=f"your orders for turn {t['number']}", verb="are", deadline=self.when(state, t["deadline"], ctx))
 
     def resolve_turn(self, state: dict, ctx: Ctx, why: str, late: str = "") -> None:
         raise NotImplementedError
