@@ -75,7 +75,9 @@ def check_imap(cfg: Config) -> Check:
         info = c.select_folder(i.folder, readonly=True)
         return Check(True, what, f"login ok, {i.folder} has {info.get(b'EXISTS', '?')} message(s)")
     except Exception as e:
-        return Check(False, what, f"{_why(e)}")
+        from mailref.mail.imap_trouble import explain
+
+        return Check(False, what, explain(e, i))
     finally:
         try:
             c.logout()

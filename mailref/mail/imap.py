@@ -17,6 +17,7 @@ from imapclient.exceptions import IMAPClientError
 
 from mailref.config import Imap
 from mailref.door import Source, queue_reply
+from mailref.mail.imap_trouble import Trouble
 from mailref.read import read_envelope
 from mailref.referee import Referee
 from mailref.store import ImapCursor
@@ -59,6 +60,8 @@ class Poller:
         self.held: int | None = None
         self.stop = threading.Event()
         self.wake = threading.Event()
+        self.trouble = Trouble(cfg)
+        self.delay = 1.0  # seconds before the next attempt after a failure; doubles to 5 min
 
     # ---- connection ---------------------------------------------------------------
     def connect(self) -> IMAPClient:
@@ -73,11 +76,10 @@ class Poller:
         return c
 
     def run(self) -> None:
-        delay = 1.0
+        self.delay = 1.0
         while not self.stop.is_set():
             try:
                 c = self.connect()
-                delay = 1.0
                 try:
                     self.serve(c)
                 finally:
@@ -88,14 +90,21 @@ class Poller:
             except Exception as e:
                 if self.stop.is_set():
                     break
-                log.warning("IMAP %s:%s: %s; reconnecting in %.0fs", self.cfg.host, self.cfg.port, e, delay)
-                self.stop.wait(delay)
-                delay = min(delay * 2, 300)
+                # The back-off starts again only once a pass worked (serve's _worked): a login
+                # that succeeds before a SELECT that fails (a missing folder) is no recovery.
+                self.trouble.failed(e, self.delay)
+                self.stop.wait(self.delay)
+                self.delay = min(self.delay * 2, 300)
+
+    def _worked(self) -> None:
+        self.delay = 1.0
+        self.trouble.cleared()
 
     def serve(self, c: IMAPClient) -> None:
         while not self.stop.is_set():
             before = self._uidnext(c)
             self.drain(c)
+            self._worked()
             # The server tells of a new message once, in the answer to whatever command runs
             # when it lands (a SEARCH, a FETCH, a MOVE): one that landed during the pass gets
             # no word in IDLE and would wait for the next mail. UIDNEXT moved: pass again.

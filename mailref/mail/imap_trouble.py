@@ -1,0 +1,81 @@
+"""What went wrong with the IMAP mailbox, in an operator's words, and saying it once.
+
+imapclient's errors read like `b'[AUTHENTICATIONFAILED] Authentication failed.'` or
+`select failed: Mailbox doesn't exist: games (0.001 + 0.000 secs).`: true, but not what to
+change. `explain` says which `[imap]` key to look at. `Trouble` keeps the poller to one line
+per fault while it lasts and one when it clears (SPEC §7: a bad password is one clear line),
+as store faults are said (mailref/store/faults.py); before, a missing folder was one warning
+a second, for as long as the daemon ran."""
+
+from __future__ import annotations
+
+import logging
+import re
+import socket
+import ssl
+
+from mailref.config import Imap
+
+log = logging.getLogger("mailref.imap")
+
+
+def _text(e: BaseException) -> str:
+    """The server's words, without Python's b'...' around them or Dovecot's timings."""
+    text = str(e).strip() or type(e).__name__
+    m = re.fullmatch(r"b(['\"])(.*)\1", text, re.S)
+    if m:
+        text = m.group(2)
+    text = re.sub(r"\s*\(\d+\.\d+ \+ \d+\.\d+(?: \+ \d+\.\d+)? secs\)\.?$", "", text)
+    return text.rstrip(".")
+
+
+def explain(e: BaseException, cfg: Imap) -> str:
+    """One line: what is wrong, and which key or server to look at."""
+    from imapclient.exceptions import LoginError
+
+    text = _text(e)
+    low = text.lower()
+    if isinstance(e, LoginError) or "authenticationfailed" in low or "authentication failed" in low:
+        return (f"login as {cfg.username!r} refused ({text}): check [imap] username and password "
+                f"(or password_file)")
+    if "doesn't exist" in low or "does not exist" in low or "nonexistent" in low or "no such mailbox" in low:
+        return f"the folder {cfg.folder!r} does not exist on the server ({text}): create it, or correct [imap] folder"
+    if isinstance(e, ssl.SSLError):
+        return (f"TLS failed ({text}): does the server speak TLS on port {cfg.port}? "
+                f"([imap] ssl = {str(cfg.ssl).lower()})")
+    if isinstance(e, socket.timeout | TimeoutError):
+        return "the server did not answer in time"
+    if isinstance(e, ConnectionRefusedError):
+        return "unreachable: connection refused (is the server running, and [imap] host and port right?)"
+    if isinstance(e, socket.gaierror):
+        return f"unreachable: the name {cfg.host!r} does not resolve ({text})"
+    if isinstance(e, OSError) and e.strerror:
+        return f"unreachable: {e.strerror.lower()}"
+    if "eof" in low or "socket error" in low or isinstance(e, ConnectionError):
+        return f"the connection was lost ({text}); the server restarted or dropped it"
+    return text
+
+
+class Trouble:
+    """The poller's fault in hand: said once while it lasts, once more when it clears."""
+
+    def __init__(self, cfg: Imap):
+        self.cfg = cfg
+        self.said: str | None = None
+
+    def where(self) -> str:
+        return f"IMAP {self.cfg.username}@{self.cfg.host}:{self.cfg.port}/{self.cfg.folder}"
+
+    def failed(self, e: BaseException, retry_in: float) -> None:
+        line = explain(e, self.cfg)
+        if line == self.said:
+            log.debug("%s: still %s", self.where(), line)
+            return
+        self.said = line
+        log.warning("%s: %s; trying again with back-off (now %.0fs, at most 5 min), and saying so "
+                    "once it works", self.where(), line, retry_in)
+
+    def cleared(self) -> None:
+        if self.said is not None:
+            log.info("%s works again (was: %s)", self.where(), self.said)
+            self.said = None
