@@ -187,6 +187,36 @@ class _Table:
             raise ConfigError(f"{self.where(key)}: unknown key")
 
 
+# The Python module SQLAlchemy loads for a dialect (and driver) it knows; "" is its default.
+_DRIVER_MODULES = {("sqlite", ""): "sqlite3", ("sqlite", "pysqlite"): "sqlite3",
+                   ("postgresql", ""): "psycopg2", ("postgresql", "psycopg2"): "psycopg2",
+                   ("postgresql", "psycopg"): "psycopg", ("postgresql", "pg8000"): "pg8000",
+                   ("mysql", ""): "MySQLdb", ("mysql", "mysqldb"): "MySQLdb", ("mysql", "pymysql"): "pymysql",
+                   ("mariadb", ""): "MySQLdb", ("mariadb", "pymysql"): "pymysql"}
+
+
+def database_problem(url: str) -> str | None:
+    """Why URL cannot be opened, said before SQLAlchemy is asked (its answer is a traceback:
+    "No module named 'psycopg2'", "Could not parse SQLAlchemy URL"). Any SQLAlchemy URL whose
+    driver is installed passes; SQLite and PostgreSQL through psycopg 3 are what is tested."""
+    import importlib.util
+
+    m = re.match(r"([A-Za-z0-9]+)(?:\+([A-Za-z0-9_]+))?://", url)
+    if not m:
+        return 'is not a database URL like "sqlite:///var/mailref.sqlite3" or "postgresql+psycopg://user@host/db"'
+    dialect, driver = m.group(1).lower(), (m.group(2) or "").lower()
+    if dialect == "postgres":
+        return 'is written "postgresql+psycopg://..." (SQLAlchemy does not know "postgres://")'
+    if dialect not in ("sqlite", "postgresql", "mysql", "mariadb", "oracle", "mssql"):
+        return f'names the database kind {dialect!r}, unknown to SQLAlchemy: write "sqlite:///..." or "postgresql+psycopg://..."'
+    module = _DRIVER_MODULES.get((dialect, driver))
+    if module is None or importlib.util.find_spec(module) is not None:
+        return None
+    hint = ('write "postgresql+psycopg://..." (psycopg 3 comes with mailref)' if dialect == "postgresql"
+            else 'mailref is tested on "sqlite:///..." and "postgresql+psycopg://..."')
+    return f"needs the Python module {module}, which is not installed: {hint}"
+
+
 def _resolve_db(url: str, base: Path) -> str:
     # sqlite:///relative/path is relative to the configuration file's folder.
     if url.startswith("sqlite:///") and not url.startswith("sqlite:////") and ":memory:" not in url:
@@ -228,6 +258,9 @@ def load(path: str | os.PathLike | None = None) -> Config:
         timezone=d.get("timezone", str, "UTC"),
         replies_per_sender_per_day=d.get("replies_per_sender_per_day", int, 20),
     )
+    why = database_problem(cfg.database)
+    if why:
+        raise ConfigError(f"{d.where('database')}: {redact_url(cfg.database)!r} {why}")
     try:
         from zoneinfo import ZoneInfo
 
@@ -300,7 +333,8 @@ def load(path: str | os.PathLike | None = None) -> Config:
     t.done()
     for tbl in (cfg.smtp_in, cfg.imap, cfg.smtp_out):
         if tbl is not None and not (0 < tbl.port < 65536):
-            raise ConfigError(f"{file}: port {tbl.port} is out of range")
+            name = {id(cfg.smtp_in): "smtp_in", id(cfg.imap): "imap", id(cfg.smtp_out): "smtp_out"}[id(tbl)]
+            raise ConfigError(f"{file}: [{name}] port: {tbl.port} is out of range (1-65535)")
     return cfg
 
 
