@@ -148,6 +148,7 @@ class Daemon:
         self.loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             self.loop.add_signal_handler(sig, self.stopping.set)
+        self.loop.add_signal_handler(signal.SIGHUP, self._hangup)
         log.info("mailref starting: %s", self.cfg.describe())
         poller = None
         if self.cfg.smtp_in:
@@ -194,6 +195,18 @@ class Daemon:
         await self.deliver_now()
         self.deliverer.close()
         self.referee.store.dispose()
+
+    def _hangup(self) -> None:
+        """SIGHUP killed the daemon without a word (Python's default). There is no reload: a
+        service keeps running and says how to apply a changed file; in a terminal, a hang-up is
+        the terminal closing, and the daemon stops as on SIGTERM (docs/decisions.md, session 6)."""
+        if os.isatty(2):
+            log.info("SIGHUP: the terminal closed; stopping")
+            self.stopping.set()
+            return
+        log.warning("SIGHUP: mailref has no reload and keeps running; it reads %s only at start: "
+                    "restart it to apply a change (systemctl restart mailref)",
+                    self.cfg.path or "its configuration")
 
     async def process_loop(self) -> None:
         while True:

@@ -4,8 +4,16 @@ is one clear line, the right exit status, and nothing lost."""
 
 from __future__ import annotations
 
+import os
+import signal
+import smtplib
+import subprocess
+import time
+
 import pytest
 from ops import Site
+
+from helpers import maildir_mails, wait_for
 
 
 @pytest.mark.parametrize("url, says", [
@@ -33,3 +41,25 @@ def test_a_port_out_of_range_names_its_table(tmp_path):
     site = Site(tmp_path, smtp_in=False, extra='[smtp_out]\nhost = "127.0.0.1"\nport = 70000\n')
     r = site.cli("serve", timeout=30)
     assert r.returncode == 1 and f"{site.config}: [smtp_out] port: 70000 is out of range" in r.stderr, r.stderr
+
+
+def test_sighup_leaves_the_service_running_and_says_there_is_no_reload(tmp_path):
+    """`kill -HUP` (the usual "reload") killed the daemon without a line: no reload, no
+    log, and under systemd a restart only because the unit says Restart=on-failure."""
+    site = Site(tmp_path)
+    with site.serve() as daemon:
+        for pid in [daemon.proc.pid, *children(daemon.proc.pid)]:  # as `systemctl kill -s HUP` does
+            os.kill(pid, signal.SIGHUP)
+        time.sleep(1.5)
+        assert daemon.proc.poll() is None, daemon.stderr()
+        assert "SIGHUP: mailref has no reload and keeps running" in daemon.stderr()
+        assert "systemctl restart mailref" in daemon.stderr()
+        with smtplib.SMTP("127.0.0.1", site.smtp_port, timeout=30) as s:  # the listener lives too
+            s.sendmail("you@example.org", ["referee@ref.example"], b"From: you@example.org\r\nSubject: [Help]\r\n\r\nhi\r\n")
+        assert wait_for(lambda: any(m["X-Mailref-Kind"] == "help" for m in maildir_mails(tmp_path)), 30), daemon.stderr()
+    assert daemon.proc.returncode == 0
+
+
+def children(pid: int) -> list[int]:
+    out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True, text=True).stdout
+    return [int(x) for x in out.split()]

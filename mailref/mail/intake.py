@@ -115,6 +115,7 @@ def _child(cfg: Config, notes: Connection, stop: Connection, log_level: str, log
     _die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C in a terminal: the daemon stops us
     signal.signal(signal.SIGTERM, signal.SIG_IGN)  # systemd signals the whole group: the daemon stops us, in order
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)  # `systemctl kill -s HUP` too; the daemon says what a SIGHUP does
     logging.basicConfig(level=log_level, format=log_format)
     logging.getLogger("mail.log").setLevel(logging.WARNING)
     from mailref.mail.smtp import Listener
