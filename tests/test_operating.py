@@ -4,11 +4,14 @@ is one clear line, the right exit status, and nothing lost."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import smtplib
+import sqlite3
 import subprocess
 import time
+from pathlib import Path
 
 import pytest
 from ops import Site
@@ -63,3 +66,54 @@ def test_sighup_leaves_the_service_running_and_says_there_is_no_reload(tmp_path)
 def children(pid: int) -> list[int]:
     out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True, text=True).stdout
     return [int(x) for x in out.split()]
+
+
+OLD = Path(__file__).parent / "data" / "upgrade" / "schema-0001.sql"
+
+
+def test_a_database_an_older_mailref_made_is_upgraded_its_mail_taken_up_and_it_replays(tmp_path):
+    """tests/data/upgrade/schema-0001.sql: what mailref at schema 0001 (commit 8e66675^) left: a
+    Sidekick game with a proposal, a BlogNomic game with a proposal and two ballots, and one
+    mail stored but not processed (Dan's FOR). Today's code opens it: `mailref replay` set every
+    game apart as DIFFERS (fields this version adds, log lines worded anew); the schema goes to
+    the newest revision, the waiting mail is answered, and the journal still replays."""
+    from mailref.store import newest_revision
+
+    site = Site(tmp_path)
+    site.db.parent.mkdir(parents=True)
+    with sqlite3.connect(site.db) as c:
+        c.executescript(OLD.read_text())
+        # What the old version sent is not today's to check (the suite passes every outbox row
+        # it finds through a relay's conformance check; those wrote deadlines in ISO then).
+        c.execute("DELETE FROM outbox")
+    r = site.cli("replay")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "DIFFERS" not in r.stdout and "bn: identical after 8 journal entries, but for what this version" in r.stdout
+    assert "players[].name_keys added (5)" in r.stdout
+
+    with site.serve():
+        # An ack today; an error once the proposal has gone stale (7 days after it was made).
+        assert wait_for(lambda: any(m["To"] == "dan@x.org" and m["X-Mailref-Kind"] in ("ack", "error")
+                                    for m in maildir_mails(tmp_path)), 30)
+    with sqlite3.connect(site.db) as c:
+        assert c.execute("SELECT version_num FROM alembic_version").fetchall() == [(newest_revision(),)]
+        assert c.execute("SELECT status FROM inbox WHERE id = 5").fetchall() == [("processed",)]
+    show = json.loads(site.cli("game", "show", "bn", "--json").stdout)
+    assert show["proposals"][0]["votes"]["Cat"] == "AGAINST" and len(show["players"]) == 5
+    r = site.cli("replay")
+    assert r.returncode == 0 and "DIFFERS" not in r.stdout, r.stdout + r.stderr
+
+
+def test_replay_still_says_differs_for_a_real_difference_beside_an_upgrades(tmp_path):
+    """Setting apart what a newer version writes hides no real difference: a ballot only the
+    journal has (a key of `votes`, not a field) and a changed score still count."""
+    from mailref.engine.upgraded import set_apart
+
+    live = {"players": [{"name": "Ann", "score": 0}], "events": [{"at": "t", "text": "old words"}],
+            "proposals": [{"number": 1, "votes": {"Ann": "FOR"}}]}
+    rebuilt = {"players": [{"name": "Ann", "score": 10, "name_keys": ["ann"]}],
+               "events": [{"at": "t", "text": "new words"}],
+               "proposals": [{"number": 1, "votes": {"Ann": "FOR", "Ben": "AGAINST"}}], "cursor": 3}
+    kept, notes = set_apart(live, rebuilt)
+    assert notes == ["cursor added (1)", "players[].name_keys added (1)", "1 log line(s) worded differently"]
+    assert kept["players"][0]["score"] == 10 and kept["proposals"][0]["votes"] == {"Ann": "FOR", "Ben": "AGAINST"}

@@ -1,0 +1,55 @@
+"""What a newer mailref writes differently from the one that wrote a game's live state.
+
+After an upgrade, `mailref replay` rebuilds each game with today's rules from a journal an
+older version wrote, and compares with the state that older version kept. Two kinds of
+difference then say nothing about the journal: a field today's code adds that the old state
+lacks (a player's `name_keys`), and the wording of the game's log lines (`events[].text`,
+e.g. a deadline once written in ISO, now "Sat 5 Dec 2026 10:00 UTC"). Every game showed as
+DIFFERS after an upgrade; these are now set apart and named, and only real differences count
+(a value that differs, a field only the live state has, a matter or event more or less)."""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+
+
+def set_apart(live: object, rebuilt: object) -> tuple[object, list[str]]:
+    """REBUILT with today's additions dropped and the log's wording taken from LIVE, and what
+    was set apart, in words ("players[].name_keys added (5)"). An addition is a field of the
+    state itself, or a field every record of a list has in REBUILT and none has in LIVE; a key
+    of a collection keyed by name (a ballot in `votes`) is never one: it is a real difference."""
+    rebuilt = copy.deepcopy(rebuilt)
+    added: Counter = Counter()
+    worded = [0]
+
+    def walk(a: object, b: object, path: str) -> None:
+        if isinstance(a, dict) and isinstance(b, dict):
+            if not path:  # the state's own fields
+                for k in [k for k in b if k not in a]:
+                    added[k] += 1
+                    del b[k]
+            for k in a:
+                if k in b:
+                    walk(a[k], b[k], f"{path}.{k}")
+        elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+            if b and all(isinstance(x, dict) for x in a + b):
+                new = set.intersection(*(set(y) for y in b)) - set().union(*(set(x) for x in a))
+                for y in b:
+                    for k in new:
+                        del y[k]
+                for k in new:
+                    added[f"{path.lstrip('.')}[].{k}"] += len(b)
+            logged = path.endswith(".events")
+            for i, (x, y) in enumerate(zip(a, b, strict=True)):
+                if (logged and isinstance(x, dict) and isinstance(y, dict) and x.get("at") == y.get("at")
+                        and isinstance(x.get("text"), str) and x.get("text") != y.get("text")):
+                    y["text"] = x["text"]
+                    worded[0] += 1
+                walk(x, y, f"{path}[{i}]")
+
+    walk(live, rebuilt, "")
+    notes = [f"{p} added ({n})" for p, n in sorted(added.items())]
+    if worded[0]:
+        notes.append(f"{worded[0]} log line(s) worded differently")
+    return rebuilt, notes
