@@ -156,7 +156,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     mail = group("mail", "the inbox: every mail received, kept raw")
     c = cmd(mail, "list", "list received mail, newest first")
-    c.add_argument("--status", help="only this status: new, processed, ignored or failed")
+    c.add_argument("--status", choices=["new", "processed", "ignored", "failed"],
+                   help="only this status: new, processed, ignored or failed")
     c.add_argument("--limit", type=int, default=50, help="at most this many (default 50)")
     json_flag(c)
     cmd(mail, "show", "show one received mail, raw").add_argument("id", type=_id, help="the inbox number (#ID)")
@@ -164,7 +165,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     out = group("outbox", "the outbox: every mail sent or waiting")
     c = cmd(out, "list", "list outgoing mail, newest first")
-    c.add_argument("--status", help="only this status: queued, sending, sent, failed or dropped")
+    c.add_argument("--status", choices=["queued", "sending", "sent", "failed", "dropped"],
+                   help="only this status: queued, sending, sent, failed or dropped")
     c.add_argument("--limit", type=int, default=50, help="at most this many (default 50)")
     json_flag(c)
     cmd(out, "retry", "send failed or waiting mail now").add_argument(
@@ -196,7 +198,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"mailref: {printable(e)}", file=sys.stderr)
         return 2
     except (Refused, config_mod.ConfigError) as e:
-        return _refused(e.reason if isinstance(e, Refused) else str(e), getattr(e, "hint", ""))
+        if isinstance(e, Refused):
+            from mailref.cli_words import for_operator
+
+            return _refused(*for_operator(e.reason, e.hint))
+        return _refused(str(e))
+    except BrokenPipeError:
+        # `mailref mail list | head`: the reader had enough. Quietly, like any Unix tool (this
+        # was "mailref: BrokenPipeError: ..." from the store-fault path, OSError being one).
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except Exception as e:
         # Operational errors (a locked or read-only database, a port in use) are one line.
         from mailref.daemon import Fatal
@@ -306,7 +317,9 @@ def run(args: argparse.Namespace) -> int:
 
 def _done(outcome) -> int:
     if not outcome.ok:
-        return _refused(outcome.reason, outcome.hint)
+        from mailref.cli_words import for_operator
+
+        return _refused(*for_operator(outcome.reason, outcome.hint))
     for line in outcome.lines:
         print(printable(line))
     return 0
@@ -460,9 +473,10 @@ def cmd_rule(referee, args, who):
 
 
 def cmd_score(referee, args, who):
-    m = re.fullmatch(r"([+=-])(\d+)", args.change.strip())
+    m = re.fullmatch(r"([+-])(\d+)|(=)(-?\d+)", args.change.strip())  # =-5: scores go below zero (-5 a failed move)
     if not m:
         raise Usage(f"{args.change!r}: write +N, -N or =N")
+    m = re.fullmatch(r"([+=-])(-?\d+)", args.change.strip())
     return _act(referee, args, who, {"type": "score", "player": args.player, "op": m.group(1), "amount": int(m.group(2))})
 
 

@@ -117,7 +117,7 @@ def test_bad_configuration_names_file_and_key(tmp_path):
 def test_secrets_come_from_files_and_are_never_shown(tmp_path):
     (tmp_path / "imap.pass").write_text("hunter2\n")
     cfg = tmp_path / "m.toml"
-    cfg.write_text('[imap]\npassword_file = "imap.pass"\n[daemon]\ndatabase = "postgresql://u:pw@h/db"\n')
+    cfg.write_text('[imap]\npassword_file = "imap.pass"\n[daemon]\ndatabase = "postgresql+psycopg://u:pw@h/db"\n')
     c = config_mod.load(cfg)
     assert c.imap.password == "hunter2"
     assert "hunter2" not in repr(c) and "hunter2" not in c.describe() and ":pw@" not in c.describe()

@@ -10,6 +10,7 @@ import signal
 import smtplib
 import sqlite3
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -117,3 +118,33 @@ def test_replay_still_says_differs_for_a_real_difference_beside_an_upgrades(tmp_
     kept, notes = set_apart(live, rebuilt)
     assert notes == ["cursor added (1)", "players[].name_keys added (1)", "1 log line(s) worded differently"]
     assert kept["players"][0]["score"] == 10 and kept["proposals"][0]["votes"] == {"Ann": "FOR", "Ben": "AGAINST"}
+
+
+def test_cli_papercuts_an_operator_met(tmp_path):
+    """A pipe closed early, a misspelt --status, a negative score set, and refusals that spoke
+    of mail ("send [Status]", "a body line `Name: ...`", "[Start] is not a command")."""
+    site = Site(tmp_path, smtp_in=False)
+    assert site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", "nomes@ref.example").returncode == 0
+    assert site.cli("player", "add", "nomes", "Alice", "alice@x.org").returncode == 0
+
+    # `mailref game show nomes --json | head -1`
+    proc = subprocess.Popen([sys.executable, "-m", "mailref", "game", "show", "nomes", "--json"], cwd=tmp_path,
+                            env=site.env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.readline()
+    proc.stdout.close()
+    assert proc.wait(60) == 0 and proc.stderr.read() == b""
+
+    r = site.cli("mail", "list", "--status", "stored")
+    assert r.returncode == 2 and "invalid choice: 'stored'" in r.stderr and "processed" in r.stderr
+
+    r = site.cli("score", "nomes", "Alice", "=-5")
+    assert r.returncode == 0 and "Alice's score: 0 -> -5" in r.stdout, r.stderr
+    assert site.cli("score", "nomes", "Alice", "+-5").returncode == 2
+
+    r = site.cli("proposal", "enact", "nomes", "7")
+    assert r.returncode == 1 and "[Status]" not in r.stderr and "`mailref game show SLUG` lists" in r.stderr, r.stderr
+    r = site.cli("player", "add", "nomes", "Alice", "alice2@x.org")
+    assert r.returncode == 1 and "body line" not in r.stderr and "choose another name" in r.stderr, r.stderr
+    r = site.cli("game", "start", "nomes")
+    assert r.returncode == 1 and len(r.stderr.splitlines()) == 1, r.stderr
+    assert "`start` does not apply" in r.stderr and "active from creation" in r.stderr and "[Start]" not in r.stderr

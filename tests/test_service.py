@@ -132,4 +132,4 @@ def test_unreachable_servers_are_one_line_each_not_a_traceback(tmp_path):
     assert "Traceback" not in log, log
     relay = [ln for ln in log.splitlines() if "not delivered" in ln]
     assert len(relay) == 1 and f"relay 127.0.0.1:{closed} unreachable" in relay[0], log
-    assert [ln for ln in log.splitlines() if f"IMAP 127.0.0.1:{closed}" in ln and "refused" in ln.lower()], log
+    assert [ln for ln in log.splitlines() if f"IMAP r@127.0.0.1:{closed}/INBOX: unreachable" in ln and "refused" in ln], log

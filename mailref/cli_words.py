@@ -1,0 +1,26 @@
+"""The engine's refusals are written for players, who act by mail ("send [Status] for the open
+matters", "choose another with a body line `Name: ...`"). At the command line the operator acts
+with commands: the same refusal, with the hint in their terms."""
+
+from __future__ import annotations
+
+import re
+
+_HINTS = {
+    "send [Status] for the open matters": "`mailref game show SLUG` lists the open matters",
+    "choose another with a body line `Name: ...`": "choose another name",
+    "send [Help] for the commands of this game": "`mailref --help` lists the commands",
+}
+_NOT_A_COMMAND = re.compile(r"\[(?P<tag>[^\]]+)\] is not a command of (?P<game>.+) \((?P<title>[^()]+)\)")
+_STARTED = "Nomic games are active from creation (the first turn opens once two players are in); " \
+           "only orders games (eire, orders) are started with `mailref game start`"
+
+
+def for_operator(reason: str, hint: str) -> tuple[str, str]:
+    """REASON and HINT as the CLI says them."""
+    m = _NOT_A_COMMAND.fullmatch(reason)
+    if m:
+        tag = m["tag"].lower()
+        reason = f"{m['game']} is a {m['title']} game: `{tag}` does not apply to it"
+        hint = _STARTED if tag == "start" else "`mailref --help` lists the commands"
+    return reason, _HINTS.get(hint, hint)
