@@ -34,8 +34,8 @@ class Orders(OrdersGame):
                 lines.append(f"  {o['text']}")
             for text, why in (got or {}).get("rejected", []):
                 lines.append(f"  refused: {text} — {why}")
-        lines += ["", "Send the results as a mail with the subject [Results] from the GM address; "
-                      "it goes to every player and opens the next turn."]
+        lines += ["", "Send the results as a mail with the subject [Results] from the GM address (a plain Reply "
+                      "to this mail will do); it goes to every player and opens the next turn."]
         self.event(state, ctx, f"Turn {t['number']} closed ({why}); orders sent to the GM.")
         ctx.send("digest", "gm", f"[Turn {t['number']}] Orders of all players", "notice.txt",
                  game=state, heading=f"Orders for turn {t['number']} of {state['name']}", lines=lines)

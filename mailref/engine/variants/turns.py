@@ -61,6 +61,12 @@ class OrdersGame(Variant):
     # ---- orders ------------------------------------------------------------------
     def on_orders(self, state: dict, action: dict, ctx: Ctx) -> None:
         name = action["player"]
+        t = state["turn"]
+        if state["status"] == "active" and t and t.get("closed") and not t.get("deadline"):
+            # Late: the turn closed at its deadline and the GM is adjudicating it.
+            raise Refused(f"turn {t['number']} closed {self.when(state, t['closed'])}, and the GM is adjudicating it: "
+                          "orders sent now are too late for it",
+                          f"send them again when turn {t['number'] + 1} opens (the GM's results open it).")
         if state["status"] != "active" or not state["turn"] or not state["turn"].get("deadline"):
             raise Refused("no turn is open for orders" + (" (the game is still forming)" if state["status"] == "forming" else ""))
         p = self.must_player(state, name)
