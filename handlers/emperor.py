@@ -7,7 +7,9 @@ from mailref.engine import Refused
 from mailref.handlers import GameView, handles, signer
 from mailref.read import Envelope, RuleChangeError, read_rule_changes, strip_brace_comments
 
-_VERDICT = re.compile(r"^\W*(accept|accepted|veto|vetoed|ignore|ignored)\b[\s:.,-]*(.*)$", re.I | re.S)
+# The verdict first, bold or not ("**ACCEPT**", "[b]Veto[/b]"): its closing marks are not the reason.
+_VERDICT = re.compile(r"^\W*(accept|accepted|veto|vetoed|ignore|ignored)\b(?:\*\*|__|\*|_|\[/b\])?[\s:.,!-]*(.*)$",
+                      re.I | re.S)
 
 
 @handles("judge")

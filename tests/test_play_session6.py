@@ -232,7 +232,10 @@ def test_the_emperors_plain_reply_to_the_judge_mail_is_the_judgement(referee, ou
                    "smtp", addr("carol"), [emp])
     answer = [m for m in outbox.all() if m["To"] == addr("carol") and m["X-Mailref-Kind"] in ("ack", "error")][-1]
     assert answer["X-Mailref-Kind"] == "ack", Outbox.body(answer)
-    assert next(p for p in referee.state("empire")["proposals"] if p["number"] == 1)["status"] == "vetoed"
+    vetoed = next(p for p in referee.state("empire")["proposals"] if p["number"] == 1)
+    assert vetoed["status"] == "vetoed"
+    told = Outbox.body([m for m in outbox.all() if m["To"] == addr("ann") and m["X-Mailref-Kind"] == "results"][-1])
+    assert "Dragons stay." in told and "*" not in told, told  # the bold's marks are not the reason
     assert_replays(referee)
 
 
