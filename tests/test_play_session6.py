@@ -268,3 +268,21 @@ def test_late_orders_in_an_orders_game_are_told_the_turn_closed(referee, outbox,
     said = " ".join(Outbox.body([m for m in outbox.all() if m["To"] == addr("ann")][-1]).split())
     assert "turn 1 closed Wed 2 Dec 2026 10:00 UTC, and the GM is adjudicating it" in said, said
     assert "Send them again when turn 2 opens (the GM's results open it)." in said, said
+
+
+def test_two_rules_run_by_parameters_changed_at_once_make_one_alert_in_rule_order(referee, outbox):
+    """Rules 8 and 21 amended by one proposal: the GM got two alerts, and the ruleset mail said
+    rule 21 before rule 8. One alert, rule 8 first; "within two days" is read as 2d."""
+    first = nomes(referee, turn_timeout="1d")
+    send(referee, first.lower(), "[Proposal] Brisk",
+         "Amend rule 8 to read:\nIf a player does not move within two days, the turn is skipped.\n\n"
+         'In rule 21, replace "10 points" with "twelve points".\n')
+    for p in PLAYERS:
+        if p.title() != first:
+            send(referee, p, "[Vote] 1", "FOR")
+    assert referee.state("nomes")["parameters"]["turn_timeout"] == "2d"
+    assert referee.state("nomes")["parameters"]["pass_points"] == 12
+    alerts = [Outbox.body(m) for m in outbox.all() if m["X-Mailref-Kind"] == "alert"]
+    assert len(alerts) == 1 and "turn_timeout=... pass_points=..." in alerts[0], alerts
+    ruleset = Outbox.body([m for m in outbox.all() if m["X-Mailref-Kind"] == "ruleset"][0])
+    assert ruleset.index("runs rule 8 as") < ruleset.index("runs rule 21 as")

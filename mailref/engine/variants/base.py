@@ -486,17 +486,17 @@ class Variant:
         """The referee runs some rules by parameters (Sidekick rule 22 is fail_points). When a
         passed change rewrites such a rule, the parameter follows the new text where it says the
         value unmistakably; otherwise the GM is asked to set it. Returns the lines telling the
-        players what the referee now does."""
-        told = []
+        players what the referee now does; the GM gets one alert for it all."""
+        told, ask, sets = [], [], []
         texts = {str(r["number"]): str(r.get("text", "")) for r in state["rules"]}
-        for n in numbers:
+        for n in sorted(numbers, key=lambda x: [int(p) for p in x.split(".") if p.isdigit()]):
             for name in self.rule_parameters[n]:
                 before = state["parameters"].get(name)
                 value = read_value(name, texts[n]) if n in texts else None
                 if value is None:
-                    ctx.alert(f"{why}: it changes rule {n}, which the referee runs as {name} = {before}, and the "
-                              f"new text does not say a value the referee can read. If it changes that, set it "
-                              f"with `mailref game set {state['slug']} {name}=...`.")
+                    ask.append(f"It changes rule {n}, which the referee runs as {name} = {before}, and the new text "
+                               f"does not say a value the referee can read. If it changes that, set it with "
+                               f"`mailref game set {state['slug']} {name}=...`.")
                     continue
                 value = self.check_param(name, value)
                 if value == before:
@@ -505,9 +505,12 @@ class Variant:
                 line = (f"From now on the referee runs rule {n} as it now reads: {SAYS[name].format(v=value)} "
                         f"({name}: {before} -> {value}).")
                 told.append(line)
+                sets.append(f"{name}=...")
                 self.event(state, ctx, line)
-                ctx.alert(f"{why}: {line} If that reading is wrong, set it with "
-                          f"`mailref game set {state['slug']} {name}=...`.")
+        if told or ask:
+            undo = (["If a reading is wrong, set it with `mailref game set " + state["slug"] + " " + " ".join(sets) + "`."]
+                    if sets else [])
+            ctx.alert(f"{why}.\n\n" + "\n".join(told + undo + ask))
         return told
 
     def mail_ruleset(self, state: dict, ctx: Ctx, why: str, diff: list[str], reason: str | None = None) -> None:
