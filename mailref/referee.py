@@ -4,6 +4,7 @@ tests all drive this one object, each with its own clock."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import logging
@@ -26,10 +27,12 @@ from mailref.door import Settings, Source, queue, queue_reply
 from mailref.engine import Refused
 from mailref.engine.context import Outgoing
 from mailref.read import Envelope, match_game, parse_subject, read_envelope
+from mailref.read.route import is_postmaster
 from mailref.read.subject import game_label
 from mailref.routing import did_you_mean, example_tags, games_list, wrong_game
 from mailref.safe import printable
 from mailref.store import Bounce, Game, InboxMessage, OutboxMessage, Store, open_store
+from mailref.store.counters import count_reply
 from mailref.store.faults import is_store_fault
 from mailref.store.keep import keep
 from mailref.testhooks import crash_point
@@ -68,6 +71,10 @@ _MAILS = (select(*(_inbox.c[f.name] for f in dataclasses.fields(Mail)))
           .where(_inbox.c.id.in_(bindparam("ids", expanding=True))))
 _WRITTEN = [f.name for f in dataclasses.fields(Mail) if f.name not in ("id", "mail_from")]
 _MAILS_DONE = update(_inbox).where(_inbox.c.id == bindparam("id_")).values({f: bindparam(f) for f in _WRITTEN})
+
+
+class _MailFailed(Exception):
+    """A mail failed in a batch run without savepoints: the batch runs again, carefully."""
 
 
 @dataclass
@@ -164,20 +171,33 @@ class Referee:
             ids.append(i)
         return ids
 
-    # ---- processing: one transaction per batch, a savepoint per mail -------------
+    # ---- processing: one transaction per batch; a savepoint per mail once one fails
     def process(self, inbox_id: int) -> str:
         return self.process_many([inbox_id]).get(inbox_id, "missing")
 
     def process_many(self, ids: list[int]) -> dict[int, str]:
         """Process stored mail IDS: read every mail first (bytes to Envelope, no transaction
         open), then claim and apply them in ONE transaction, grouped by game (each game
-        loaded and locked once), each mail inside its own SAVEPOINT, so a mail whose
-        processing fails is rolled back alone and quarantined while the rest commit. A store
-        fault rolls the whole batch back: it stays new. Mail processed meanwhile or held by
-        another process is left alone. Returns each id's status."""
+        loaded and locked once). A mail whose processing fails is rolled back alone and
+        quarantined while the rest commit: the batch first runs without a savepoint per mail
+        (they cost about a tenth of answering a mail) and, should any mail fail, runs again
+        from the start with one, on mail read afresh. A store fault rolls the whole batch
+        back: it stays new. Mail processed meanwhile or held by another process is left
+        alone. Returns each id's status."""
         if not ids:
             return {}
         read = self._read(ids)
+        careful = any(isinstance(env, Exception) for env in read.values())
+        if not careful:
+            try:
+                return self._process_batch(ids, read, careful=False)
+            except _MailFailed:
+                read = self._read(ids)  # processing may have changed what it read
+        return self._process_batch(ids, read, careful=True)
+
+    def _process_batch(self, ids: list[int], read: dict[int, Envelope | Exception], careful: bool) -> dict[int, str]:
+        """One attempt at the batch (process_many). CAREFUL: each mail in its own savepoint,
+        a failure quarantined; else a failure raises _MailFailed and nothing is committed."""
         now = self.clock()
         statuses: dict[int, str] = {}
         changed: dict[str, None] = {}  # the games touched, in order
@@ -192,7 +212,7 @@ class Referee:
                 row, started, before = rows[inbox_id], time.monotonic(), set(locked)
                 row.attempts += 1
                 try:
-                    with s.begin_nested():
+                    with s.begin_nested() if careful else contextlib.nullcontext():
                         env = read[inbox_id]
                         if isinstance(env, Exception):
                             raise env
@@ -201,6 +221,8 @@ class Referee:
                 except Exception as e:
                     if is_store_fault(e) and not isinstance(e, OSError):
                         raise  # the store, not the message: the batch stays new, processed once the store works
+                    if not careful:
+                        raise _MailFailed from e
                     for slug in set(locked) - before:  # its row lock went with the savepoint
                         del locked[slug]
                     self._quarantine(s, row, e, now)
@@ -280,6 +302,9 @@ class Referee:
             if env.bounce_for:
                 self._record_bounces(s, env, row, now)
             return
+        if any(is_postmaster(r) for r in env.recipients) and not match_game(env.recipients, games, named=True):
+            self._to_postmaster(s, row, env, now)
+            return
         slug = match_game(env.recipients, games)
         by_thread = slug is None  # then the thread names the game, and no reply can be to the wrong one
         slug = slug or self._game_of_thread(s, env)
@@ -350,6 +375,22 @@ class Referee:
         outcome = door.apply(s, game, action, source, now, self.settings, self.rng)
         row.status = "processed"
         row.verdict = ("ok: " + "; ".join(outcome.lines)[:500]) if outcome.ok else f"error: {outcome.reason}"
+
+    def _to_postmaster(self, s, row: Mail, env: Envelope, now: datetime) -> None:
+        """Mail to postmaster (RFC 5321 §4.5.1) is for a person: the admin is told who wrote
+        and what, and reads it whole with `mailref mail show`. Nothing goes back to the sender
+        (a person writing to postmaster wants the admin, not a list of games); a sender past
+        the day's allowance (SPEC §2.2) is not passed on again until the next day."""
+        sender = env.from_addr or row.mail_from or "?"
+        if count_reply(s.connection(), f"postmaster:{sender}", now.strftime("%Y-%m-%d")) > self.settings.replies_per_day:
+            row.status, row.verdict = "processed", "postmaster: over the day's allowance, not passed on"
+            return
+        lines = [f"Mail #{row.id} to postmaster from {sender}: {env.subject.raw[:200] or '(no subject)'}", ""]
+        lines += [line[:200] for line in env.body.strip().splitlines()[:20]]
+        lines += ["", f"Read it whole: mailref mail show {row.id}"]
+        queue(s, self.settings, None, {"slug": None, "gm": None, "name": "mailref", "players": []},
+              Outgoing("alert", "gm", f"Mail to postmaster from {sender}", "alert.txt", {"game": {}, "lines": lines}), now)
+        row.status, row.verdict = "processed", "postmaster: passed to the admin"
 
     def _game_of_thread(self, s, env: Envelope) -> str | None:
         """When the recipients do not decide: the game that sent the mail this one answers."""

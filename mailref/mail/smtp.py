@@ -1,5 +1,6 @@
 """The built-in SMTP listener: 250 only after the raw bytes are committed, 451 when the
-store fails, 552 over the size limit, 550 for a recipient that is no game's address.
+store fails, 552 over the size limit, 550 for a recipient that is no game's address (nor the
+referee's, nor postmaster).
 
 The sessions (mailref.mail.smtp_session) run on one event loop in a thread of their own;
 the store is written by one committer thread, so a session waiting for its commit holds up
@@ -19,6 +20,7 @@ from sqlalchemy import select
 
 from mailref.mail.smtp_session import Answer, Session
 from mailref.read import base_address
+from mailref.read.route import is_postmaster
 from mailref.referee import Referee
 from mailref.store import Game
 from mailref.store.faults import describe, is_store_fault
@@ -80,9 +82,17 @@ class Intake:
         return answer
 
     def _verdict(self, address: str, rcpt: str) -> str:
-        if self.known and rcpt not in self.known and rcpt != self.own:
+        if self.known and rcpt not in self.known and rcpt != self.own and not self._postmaster(rcpt):
             return f"550 5.1.1 <{address}>: no game plays at this address"
         return "250 2.1.5 OK"
+
+    def _postmaster(self, rcpt: str) -> bool:
+        """RFC 5321 §4.5.1: postmaster is taken with no domain or a domain we receive for; its
+        mail goes to the admin (referee.py)."""
+        if not is_postmaster(rcpt):
+            return False
+        domain = rcpt.partition("@")[2]
+        return not domain or domain in {a.partition("@")[2] for a in (*self.known, self.own)}
 
     def deliver(self, raw: bytes, mail_from: str, rcpt_to: list[str], answer: Answer) -> None:
         # `MAIL FROM:<>` (a bounce or other machine mail) is kept as "<>": never answered.
