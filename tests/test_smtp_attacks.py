@@ -246,6 +246,56 @@ def test_thirty_megabytes_without_size_keep_memory_flat(referee):
     assert kept(referee) == []
 
 
+def test_a_message_near_the_limit_is_kept_with_little_copying(referee):
+    """A 9 MB message (10 MB limit) is kept whole, and the listener's Python allocations peak
+    at about twice its size (the data as it arrives, then the message once; it was five
+    copies)."""
+    with listening(referee, max_size=10_000_000) as port:
+        c = Raw(port, timeout=60)
+        c.send(b"EHLO x.org\r\nMAIL FROM:<a@x.org>\r\n" + TO + b"DATA\r\n")
+        assert c.codes(4) == ["250", "250", "250", "354"]
+        head = b"Subject: [Help]\r\n\r\n"
+        piece = (b".z" + b"z" * 1020 + b"\r\n") * 64  # a leading period on every line: stuffed
+        pieces = 9 * 1024 * 1024 // len(piece)
+        tracemalloc.start()
+        try:
+            c.send(head)
+            for _ in range(pieces):
+                c.send(piece)
+            c.send(b".\r\n")
+            assert c.reply()[:3] == "250"
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    (row,) = kept(referee)
+    size = len(head) + pieces * (len(piece) - 64)
+    assert row.size == size and row.raw[len(head):len(head) + 3] == b"zzz"
+    assert peak < 2.6 * size, (peak, size)
+
+
+def test_big_messages_at_once_are_held_within_the_budget(referee, monkeypatch):
+    """Sessions together hold at most BUFFER_BUDGET of mail data (two messages of the limit
+    at least): the message whose data would pass it is refused 452 (try again later) and
+    thrown away, the others are kept, and once they are the listener takes mail again."""
+    monkeypatch.setattr(smtp_session, "BUFFER_BUDGET", 0)  # the floor: 2 x 200 KB
+    chunk = (b"y" * 1022 + b"\r\n") * 150  # 150 KB
+    with listening(referee, max_size=200_000) as port:
+        senders = [Raw(port, timeout=30) for _ in range(3)]
+        for n, c in enumerate(senders):
+            c.send(b"EHLO x.org\r\nMAIL FROM:<p%d@x.org>\r\n" % n + TO + b"DATA\r\n")
+            assert c.codes(4) == ["250", "250", "250", "354"]
+            c.send(b"Subject: [Help] %d\r\n\r\n" % n + chunk)
+            time.sleep(0.2)  # the listener has read it
+        for c in senders:
+            c.send(b".\r\n")
+        assert [c.reply()[:3] for c in senders] == ["250", "250", "452"]
+        senders[2].send(b"MAIL FROM:<p2@x.org>\r\n" + TO + b"DATA\r\n")
+        assert senders[2].codes(3) == ["250", "250", "354"]
+        senders[2].send(b"Subject: [Help] again\r\n\r\n" + chunk + b".\r\n")
+        assert senders[2].reply()[:3] == "250"
+    assert len(kept(referee)) == 3
+
+
 # ---- slow senders and crowds -----------------------------------------------------------------
 
 

@@ -42,6 +42,7 @@ class Intake:
         self.own = base_address(referee.settings.from_address)
         self.known_at, self.known = -KNOWN_FOR, set[str]()
         self.committer: Committer | None = None
+        self.buffered = 0  # octets of mail data the sessions hold (smtp_session.BUFFER_BUDGET)
 
     def _known(self) -> set[str]:
         with self.referee.store.reader() as conn:  # never waits for a writer (a processing batch)

@@ -30,6 +30,10 @@ JUNK_LIMIT = 100  # commands moving no mail forward (NOOP, RSET, ...) before eac
 IDLE_TIMEOUT = 300.0  # seconds to send a command, or a line of data (RFC 5321 §4.5.3.2.7)
 STRESS_TIMEOUT = 10.0  # the same once most sessions are taken (STRESS_AT): idle ones make room
 STRESS_AT = 0.8  # of MAX_SESSIONS
+# Mail data held in memory by all sessions at once (the larger of this and two messages of
+# the size limit): past it, a message arriving is refused 452 and its data thrown away, so
+# 500 senders of 10 MB each cannot take 5 GB (docs/decisions.md, "The listener's memory").
+BUFFER_BUDGET = 256 * 1024 * 1024
 JUNK = frozenset(("NOOP", "RSET", "VRFY", "HELP", "EHLO", "HELO"))
 END = b"\r\n.\r\n"
 COMMANDS = "EHLO HELO MAIL RCPT DATA RSET NOOP QUIT VRFY HELP"
@@ -42,6 +46,7 @@ class Desk(Protocol):
 
     domain: str
     max_size: int
+    buffered: int  # octets of mail data all sessions hold now (the sessions keep it)
 
     def recipient(self, address: str) -> str | asyncio.Future[str]:
         """The reply to RCPT TO:<ADDRESS> ("250 ..." accepts), or a future of it (which
@@ -59,6 +64,8 @@ class Session(asyncio.Protocol):
         self.skipping = False  # the rest of a command line already refused as too long
         self.body: bytearray | None = None  # while in DATA: b"\r\n" + the data so far
         self.dropped = False  # data over the size limit was thrown away
+        self.crowded = False  # ...or thrown away because the sessions together held too much
+        self.held = 0  # octets of this session's mail data counted in desk.buffered
         self.waiting = False  # an answer (RCPT lookup or storing) is outstanding
         self.greeted, self.mail_from, self.rcpt_to = False, None, list[str]()
         self.errors, self.junk, self.seen, self.timer = 0, 0, 0.0, None
@@ -80,6 +87,12 @@ class Session(asyncio.Protocol):
         if self.timer:
             self.timer.cancel()
         self.transport, self.body, self.buf = None, None, b""
+        self._hold(0)
+
+    def _hold(self, octets: int) -> None:
+        """This session now holds OCTETS of mail data (the others see it in desk.buffered)."""
+        self.desk.buffered += octets - self.held
+        self.held = octets
 
     def _idle(self) -> None:
         """Close a session that has not finished a command (or a line of data) within
@@ -103,6 +116,9 @@ class Session(asyncio.Protocol):
 
     def close(self, line: str) -> None:
         self.reply(line)
+        # Out of the count at once, not when the loop gets to connection_lost: idle sessions
+        # closed together under stress each see the ones closed before them.
+        self.sessions.discard(self)
         if self.transport is not None:
             self.transport.close()
 
@@ -206,7 +222,7 @@ class Session(asyncio.Protocol):
                 return self._error("503 5.5.1 Error: need RCPT command")
             if arg:
                 return self._error("501 5.5.4 Syntax: DATA")
-            self.body, self.dropped = bytearray(b"\r\n"), False
+            self.body, self.dropped, self.crowded = bytearray(b"\r\n"), False, False
             return self.reply("354 End data with <CR><LF>.<CR><LF>")
         if verb == "RSET":
             self.mail_from, self.rcpt_to = None, []
@@ -286,25 +302,41 @@ class Session(asyncio.Protocol):
             self.seen = self.loop.time()
         end = body.find(END, start)
         if end < 0:
-            if self.dropped or len(body) > self.desk.max_size + 2:
+            if not self.dropped and len(body) > self.desk.max_size + 2:
                 self.dropped = True  # answered 552 at the end (RFC 5321 §4.2.5); memory stays flat
+            elif not self.dropped and self.desk.buffered + len(chunk) > max(BUFFER_BUDGET, 2 * self.desk.max_size):
+                self.dropped = self.crowded = True  # answered 452 at the end: come back later
+            if self.dropped:
                 del body[:-4]
+            self._hold(len(body))
             return
-        stuffed, rest = bytes(body[:end + 2]), bytes(body[end + 5:])
-        raw = stuffed[2:]
-        self.body, self.junk = None, 0
+        rest = bytes(body[end + 5:])
         mail_from, rcpt_to = self.mail_from or "", self.rcpt_to
-        self.mail_from, self.rcpt_to = None, []
-        if self.dropped or len(raw) > self.desk.max_size:
+        self.body, self.junk, self.mail_from, self.rcpt_to = None, 0, None, []
+        if self.crowded:
+            self._hold(0)
+            log.warning("mail from %r refused with 452: the sessions hold %d MB of mail data at once",
+                        mail_from, self.desk.buffered // 2**20)
+            self.reply("452 4.3.1 Insufficient system storage, try again later")
+        elif self.dropped or end - 2 > self.desk.max_size:
+            self._hold(0)
             self.reply("552 5.3.4 Error: too much mail data")
         else:
-            if b"\r\n." in stuffed:  # RFC 5321 §4.5.2: a line's leading period is the client's stuffing
-                raw = stuffed.replace(b"\r\n.", b"\r\n")[2:]
+            del body[end + 2:]  # the data alone, copied once more at most (a 10 MB mail took 50 MB)
+            if body.find(b"\r\n.") >= 0:  # RFC 5321 §4.5.2: a line's leading period is the client's stuffing
+                body = body.replace(b"\r\n.", b"\r\n")
+            raw = bytes(memoryview(body)[2:])
+            del body
+            self._hold(len(raw))  # until it is kept
             self._wait()
-            self.desk.deliver(raw, mail_from, rcpt_to, lambda line: self._resume(lambda: self.reply(line)))
+            self.desk.deliver(raw, mail_from, rcpt_to, lambda line: self._resume(lambda: self._kept(line)))
         self.buf = rest + self.buf
         if self.buf and not self.waiting:
             self._commands()
+
+    def _kept(self, line: str) -> None:
+        self._hold(0)
+        self.reply(line)
 
     # ---- waiting for an answer ----------------------------------------------------------------
 
