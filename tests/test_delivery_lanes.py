@@ -15,7 +15,7 @@ from sqlalchemy import select
 from dovecot import free_port
 from helpers import mail
 from mailref.config import SmtpOut
-from mailref.mail.outbox import RELAY_SESSIONS, Deliverer
+from mailref.mail.outbox import FEWER_FOR, RELAY_SESSIONS, Deliverer
 from mailref.store import OutboxMessage
 
 G = "nomes@ref.example"
@@ -109,6 +109,12 @@ def test_a_relay_taking_one_connection_at_a_time_still_gets_every_row_once(refer
             sent += d.deliver(clock())[0]
         assert sent == 12 and len(sink.mails) == 12 and sink.refused >= 1
         assert d.sessions == 1, "no more connections than the relay takes"
+        # An hour on, the relay (no longer busy) is offered all the connections again.
+        sink.most, sink.peak, d.fewer_since = None, 0, d.fewer_since - FEWER_FOR - 1
+        for n in range(6):
+            referee.receive(mail(f"q{n}@players.example", G, "[Help]"), "smtp", "q@x", [G])
+        referee.process_pending()
+        assert d.deliver(clock()) == (6, 0) and d.sessions == RELAY_SESSIONS and sink.peak == RELAY_SESSIONS
     with referee.store() as s:
         rows = list(s.scalars(select(OutboxMessage)))
     assert {r.status for r in rows} == {"sent"} and {r.attempts for r in rows} == {1}, \

@@ -42,6 +42,7 @@ ALERT_AFTER = timedelta(days=2)
 LEASE = timedelta(seconds=float(os.environ.get("MAILREF_OUTBOX_LEASE", "600")))
 BATCH = 50                      # rows per claim: well inside one lease on a slow relay
 RELAY_SESSIONS = 3              # relay connections a batch is spread over (docs/decisions.md, "Delivery lanes")
+FEWER_FOR = 3600.0               # seconds fewer connections are used after the relay refused one
 MARK_TRIES = 3
 
 
@@ -113,6 +114,7 @@ class Deliverer:
         self.sessions = RELAY_SESSIONS  # relay connections at once (fewer when the relay refuses more)
         self.finishing = threading.Lock()  # one row at a time between the end of its data and our mark
         self._pool: ThreadPoolExecutor | None = None
+        self.fewer_since = 0.0  # monotonic: when the relay last refused a connection
 
     # ---- claiming ---------------------------------------------------------------
     def _free(self, now: datetime):
@@ -183,6 +185,8 @@ class Deliverer:
         turn, and that wait was half of a row's time. The end of each data, the relay's 250
         and our mark of the row run one connection at a time, so a crash still finds at most
         one row accepted by the relay and not marked (SPEC §6)."""
+        if self.sessions < RELAY_SESSIONS and time.monotonic() - self.fewer_since > FEWER_FOR:
+            self.sessions = RELAY_SESSIONS  # the relay may have been busy only: try again
         lanes: list[list[OutboxMessage]] = [[] for _ in range(min(self.sessions, len(rows)))]
         lane_of: dict[tuple[str, ...], int] = {}  # each recipient's lane, dealt in turn
         for row in rows:
@@ -197,9 +201,12 @@ class Deliverer:
         if self._pool is None:
             self._pool = ThreadPoolExecutor(RELAY_SESSIONS - 1, thread_name_prefix="relay")
         others = [self._pool.submit(self._send_lane, lane, None, False) for lane in lanes[1:]]
-        results = self._send_lane(lanes[0], first)
-        for lane in others:
-            results.update(lane.result())
+        results: dict[int, Result] = {}
+        try:
+            results.update(self._send_lane(lanes[0], first))
+        finally:  # never leave a connection sending past this batch
+            for lane in others:
+                results.update(lane.result())
         return results
 
     def _unreachable(self, e: BaseException) -> str:
@@ -225,7 +232,7 @@ class Deliverer:
                     if not first and not isinstance(e, smtplib.SMTPAuthenticationError):
                         # The relay takes fewer connections at once than we opened: from now on,
                         # fewer; these rows go with the next round, not counted as attempts.
-                        self.sessions = max(1, self.sessions - 1)
+                        self.sessions, self.fewer_since = max(1, self.sessions - 1), time.monotonic()
                         log.info("relay %s:%s refused another connection (%s); using %s at once", r.host, r.port, e,
                                  self.sessions)
                         for rest in rows:
