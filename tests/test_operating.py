@@ -148,3 +148,20 @@ def test_cli_papercuts_an_operator_met(tmp_path):
     r = site.cli("game", "start", "nomes")
     assert r.returncode == 1 and len(r.stderr.splitlines()) == 1, r.stderr
     assert "`start` does not apply" in r.stderr and "active from creation" in r.stderr and "[Start]" not in r.stderr
+
+
+def test_the_site_is_readable_by_a_web_server_under_the_units_umask(tmp_path):
+    """mailref.service runs with UMask=0027: the site folder came out 0750, so a web server
+    (another user) answered 403 for every page (README: "Serve dir with any web server")."""
+    site = Site(tmp_path, smtp_in=False, extra='[site]\ndir = "var/site"\n')
+    assert site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", "nomes@ref.example").returncode == 0
+    subprocess.run(["rm", "-rf", str(tmp_path / "var" / "site")], check=True)
+    r = subprocess.run([sys.executable, "-m", "mailref", "site", "build"], cwd=tmp_path, env=site.env(),
+                       capture_output=True, text=True, timeout=60, preexec_fn=lambda: os.umask(0o027))
+    assert r.returncode == 0, r.stderr
+    root = tmp_path / "var" / "site"
+    for path in [root, *root.rglob("*")]:
+        if path.name.startswith(".mailref-site"):
+            continue
+        others = path.stat().st_mode & 0o007
+        assert others == (0o005 if path.is_dir() else 0o004), (path, oct(path.stat().st_mode))

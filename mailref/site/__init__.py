@@ -43,7 +43,11 @@ def rebuild(store: Store, site: SiteConfig, slug: str | None = None, now: dateti
     [Status] request changes nothing). Returns the slugs written."""
     now = now or utcnow()
     root = Path(site.dir)
-    root.mkdir(parents=True, exist_ok=True)
+    if not root.exists():
+        root.mkdir(parents=True, exist_ok=True)
+        # The pages are public: a web server (another user) must read them, whatever the
+        # umask (the unit's UMask=0027 made it 0750, and every page behind it a 403).
+        root.chmod(0o755)
     where = str(root.resolve())
     written = []
     # One writer at a time per site: the daemon and a CLI command may both rebuild.

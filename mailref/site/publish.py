@@ -47,7 +47,9 @@ def replace_dir(root: Path, name: str, files: dict[str, bytes]) -> Path:
         tmp.chmod(0o755)  # mkdtemp makes it private; a web server must read it
         for rel, data in files.items():
             path = tmp / rel
-            path.parent.mkdir(parents=True, exist_ok=True)
+            if not path.parent.exists():
+                path.parent.mkdir(parents=True)
+                path.parent.chmod(0o755)  # readable by the web server whatever the umask
             path.write_bytes(data)
             path.chmod(0o644)
         target = root / name
