@@ -47,6 +47,8 @@ def check_database(cfg: Config) -> Check:
     engine = create_engine(cfg.database, connect_args={"timeout": 2} if path else {"connect_timeout": TIMEOUT})
     try:
         with engine.connect() as c:
+            if not _has_schema(c):  # a PostgreSQL database the DBA just made: its usual first state
+                return Check(True, what, "empty; `mailref serve` or a changing command creates the tables")
             version = c.execute(text("SELECT version_num FROM alembic_version")).scalar()
             if path is not None:
                 # Take the write lock and let it go: a read-only file or a held lock shows here.
@@ -59,6 +61,12 @@ def check_database(cfg: Config) -> Check:
         return Check(False, what, describe(e))
     finally:
         engine.dispose()
+
+
+def _has_schema(conn) -> bool:
+    from sqlalchemy import inspect
+
+    return inspect(conn).has_table("alembic_version")
 
 
 def check_imap(cfg: Config) -> Check:

@@ -165,3 +165,21 @@ def test_the_site_is_readable_by_a_web_server_under_the_units_umask(tmp_path):
             continue
         others = path.stat().st_mode & 0o007
         assert others == (0o005 if path.is_dir() else 0o004), (path, oct(path.stat().st_mode))
+
+
+def test_check_on_the_empty_postgresql_database_the_dba_made_is_ok(tmp_path, postgres):
+    """`mailref check` said FAIL "UndefinedTable: relation alembic_version does not exist" for
+    a new, empty PostgreSQL database: the usual first state (README "Running several daemons"),
+    which `mailref serve` fills."""
+    name = f"empty{os.getpid()}_{time.monotonic_ns() % 10**6}"
+    postgres.execute(f'CREATE DATABASE "{name}"')
+    try:
+        site = Site(tmp_path, smtp_in=False, database=postgres.url(name))
+        r = site.cli("check")
+        assert r.returncode == 0, r.stdout
+        assert "empty; `mailref serve` or a changing command creates the tables" in r.stdout
+        assert site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", "nomes@ref.example").returncode == 0
+        r = site.cli("check")
+        assert r.returncode == 0 and "opens and is writable, schema" in r.stdout, r.stdout
+    finally:
+        postgres.drop(name)
