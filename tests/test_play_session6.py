@@ -286,3 +286,18 @@ def test_two_rules_run_by_parameters_changed_at_once_make_one_alert_in_rule_orde
     assert len(alerts) == 1 and "turn_timeout=... pass_points=..." in alerts[0], alerts
     ruleset = Outbox.body([m for m in outbox.all() if m["X-Mailref-Kind"] == "ruleset"][0])
     assert ruleset.index("runs rule 8 as") < ruleset.index("runs rule 21 as")
+
+
+def test_an_eire_status_reads_as_eire(referee, outbox, clock):
+    """`[Status]` in Eire showed Nomic lines: "Players: Alice (active, 0)" (a score Eire has not)
+    and "Turn 5: -, deadline …" (no mover in a simultaneous game)."""
+    eire = "eire@ref.example"
+    referee.create_game("eire", "eire", eire, gm="gm@ref.example", parameters={"turn_length": "1d"})
+    for name, origin, color in (("alice", "Donal", "Red"), ("bob", "Llanc", "Gold")):
+        send(referee, name, "[Join]", f"Name: {name.title()}\nColor: {color}\nTribe: Plainsmen\nOrigin: {origin}", to=eire)
+    referee.admin("eire", {"type": "start"}, "gm")
+    send(referee, "alice", "[Status]", to=eire)
+    status = Outbox.body([m for m in outbox.all() if m["To"] == addr("alice")][-1]).replace("\r\n", "\n")
+    assert "Players: Alice, Bob\n" in status and "(active" not in status, status
+    assert "Turn 1: orders are due Wed 2 Dec 2026 10:00 UTC\n" in status and "Turn 1: -" not in status
+    assert "Orders received this turn from: nobody yet" in status and "Alice (Red, Plainsmen, origin Donal)" in status

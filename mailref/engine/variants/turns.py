@@ -163,7 +163,17 @@ class OrdersGame(Variant):
                  t["deadline"])] if missing else []
 
     def status_lines(self, state: dict) -> list[str]:
-        lines = super().status_lines(state)
+        # Not the Nomic lines: no scores, no mover ("Turn 5: -"), no proposals.
+        lines = [f"Status: {state['status']}",
+                 "Players: " + ", ".join(p["name"] + ("" if p["status"] == "active" else f" ({p['status']})")
+                                         for p in self.present(state))]
+        t = state["turn"]
+        if t and t.get("deadline"):
+            lines.append(f"Turn {t['number']}: orders are due {self.when(state, t['deadline'])}")
+        elif t and t.get("closed"):
+            lines.append(f"Turn {t['number']}: closed {self.when(state, t['closed'])}; the GM is adjudicating it")
+        if state["winners"]:
+            lines.append("Winners: " + ", ".join(state["winners"]))
         if state["turn"] and state["status"] == "active":
             have = sorted(n for n in state["orders"] if self.has_ordered(state, n))
             lines.append(f"Orders received this turn from: {', '.join(have) or 'nobody yet'}")
