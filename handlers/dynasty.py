@@ -20,7 +20,11 @@ def ascension(env: Envelope, view: GameView) -> dict:
     theme = env.subject.rest.strip()
     if not theme:
         raise Refused("an Ascension Address names the dynasty's theme", "write the subject as: [Ascension] Your theme")
-    return {"type": "ascension", "player": view.name, "theme": theme[:200], "fields": body_fields(env.text)}
+    fields = body_fields(env.text)
+    # The address itself (what the players read), without the `Wizard: Dragon` lines the referee acts on.
+    said = "\n".join(ln for ln in env.text.splitlines()
+                     if ln.partition(":")[0].strip().lower() not in fields or not ln.partition(":")[1]).strip()
+    return {"type": "ascension", "player": view.name, "theme": theme[:200], "fields": fields, "text": said[:5000]}
 
 
 @handles("historian")

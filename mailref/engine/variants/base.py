@@ -513,10 +513,11 @@ class Variant:
             ctx.alert(f"{why}.\n\n" + "\n".join(told + undo + ask))
         return told
 
-    def mail_ruleset(self, state: dict, ctx: Ctx, why: str, diff: list[str], reason: str | None = None) -> None:
+    def mail_ruleset(self, state: dict, ctx: Ctx, why: str, diff: list[str], reason: str | None = None,
+                     address: str = "") -> None:
         ctx.send("ruleset", "all", f"[Rules] {why}", "ruleset.txt", game=state, why=why, diff=diff,
                  rules=self.rules_for_display(state), scores=self.score_lines(state), reason=reason or "",
-                 standing=self.standing_lines(state))
+                 standing=self.standing_lines(state), address=address)
 
     def on_deadline(self, state: dict, action: dict, ctx: Ctx) -> None:
         target = self.current_deadline_holder(state)

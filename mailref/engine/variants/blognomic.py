@@ -467,7 +467,9 @@ class BlogNomic(Variant):
         diff = [f"- Rule {x} (repealed: not kept)" for x in repealed] + [f"= Rule {x} (kept)" for x in kept]
         diff += [f"~ the term {o} is now {n}" for o, n in renames.items() if n and n != o]
         self.event(state, ctx, f"Ascension Address: theme {action['theme']}.")
-        self.mail_ruleset(state, ctx, f"Dynasty {state['dynasty']} begins: {action['theme']}", diff)
+        self.mail_ruleset(state, ctx, f"Dynasty {state['dynasty']} begins: {action['theme']}", diff,
+                          address=(f"The Ascension Address of {action['player']}:\n\n{action['text']}"
+                                   if action.get("text") else ""))
         self.resolve(state, ctx)
 
     # ---- absence -----------------------------------------------------------------
