@@ -268,6 +268,10 @@ def test_late_orders_in_an_orders_game_are_told_the_turn_closed(referee, outbox,
     said = " ".join(Outbox.body([m for m in outbox.all() if m["To"] == addr("ann")][-1]).split())
     assert "turn 1 closed Wed 2 Dec 2026 10:00 UTC, and the GM is adjudicating it" in said, said
     assert "Send them again when turn 2 opens (the GM's results open it)." in said, said
+    send(referee, "ann", "[Status]", to=dip)
+    status = Outbox.body([m for m in outbox.all() if m["To"] == addr("ann")][-1])
+    assert "Turn 1: closed Wed 2 Dec 2026 10:00 UTC; the GM is adjudicating it" in status
+    assert "nobody yet" not in status
 
 
 def test_two_rules_run_by_parameters_changed_at_once_make_one_alert_in_rule_order(referee, outbox):

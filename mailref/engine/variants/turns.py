@@ -174,7 +174,7 @@ class OrdersGame(Variant):
             lines.append(f"Turn {t['number']}: closed {self.when(state, t['closed'])}; the GM is adjudicating it")
         if state["winners"]:
             lines.append("Winners: " + ", ".join(state["winners"]))
-        if state["turn"] and state["status"] == "active":
+        if t and t.get("deadline") and state["status"] == "active":  # not "nobody yet" once it is closed
             have = sorted(n for n in state["orders"] if self.has_ordered(state, n))
             lines.append(f"Orders received this turn from: {', '.join(have) or 'nobody yet'}")
         return lines
