@@ -77,7 +77,9 @@ def check_imap(cfg: Config) -> Check:
     try:
         c = IMAPClient(i.host, port=i.port, ssl=i.ssl, timeout=TIMEOUT)
     except OSError as e:
-        return Check(False, what, f"unreachable: {_why(e)}")
+        from mailref.mail.imap_trouble import explain
+
+        return Check(False, what, explain(e, i))
     try:
         c.login(i.username, i.password)
         info = c.select_folder(i.folder, readonly=True)

@@ -92,3 +92,27 @@ def test_the_server_restarted_under_the_daemon_is_one_line_and_no_mail_waits(tmp
     # The drop and maybe a refused reconnect while it started (or none: the session survived).
     assert len(lost) <= 2 and ("works again" in log or not lost), log
     assert "Traceback" not in log
+
+
+def test_tls_on_a_plain_port_says_which_key(tmp_path, dovecot):
+    """ssl = true (the default) against a server's plain IMAP port."""
+    site = Site(tmp_path, smtp_in=False, extra=dovecot.imap_toml("INBOX").replace("ssl = false", "ssl = true"))
+    r = site.cli("check")
+    (line,) = [x for x in r.stdout.splitlines() if x.startswith("FAIL")]
+    assert r.returncode == 1 and "TLS failed" in line and f"port {dovecot.port}" in line and "[imap] ssl = true" in line
+
+
+def test_a_server_that_wants_tls_before_login_is_not_called_a_wrong_password():
+    """Dovecot's default (disable_plaintext_auth) answers a LOGIN without TLS with
+    [PRIVACYREQUIRED]: the password may be right; the key to change is ssl."""
+    from imapclient.exceptions import LoginError
+
+    from mailref.config import Imap
+    from mailref.mail.imap_trouble import explain
+
+    cfg = Imap(host="imap.example.org", port=143, ssl=False, username="referee", password="x", folder="INBOX",
+               processed_folder="p", rejected_folder="r")
+    said = explain(LoginError("b'[PRIVACYREQUIRED] Plaintext authentication disallowed on non-secure (SSL/TLS) "
+                              "connections.'"), cfg)
+    assert "refuses a login without TLS" in said and "[imap] ssl = true" in said and "password" not in said
+    assert "b'" not in said

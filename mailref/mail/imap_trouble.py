@@ -35,6 +35,9 @@ def explain(e: BaseException, cfg: Imap) -> str:
 
     text = _text(e)
     low = text.lower()
+    if "privacyrequired" in low or "plaintext authentication disallowed" in low:
+        return (f"the server refuses a login without TLS ({text}): set [imap] ssl = true and its TLS port "
+                f"(993); mailref does not use STARTTLS")
     if isinstance(e, LoginError) or "authenticationfailed" in low or "authentication failed" in low:
         return (f"login as {cfg.username!r} refused ({text}): check [imap] username and password "
                 f"(or password_file)")
@@ -44,6 +47,8 @@ def explain(e: BaseException, cfg: Imap) -> str:
         return (f"TLS failed ({text}): does the server speak TLS on port {cfg.port}? "
                 f"([imap] ssl = {str(cfg.ssl).lower()})")
     if isinstance(e, socket.timeout | TimeoutError):
+        if not cfg.ssl:  # a TLS port waits for our TLS hello while we wait for its greeting
+            return f"the server did not answer in time (is port {cfg.port} a TLS port? then set [imap] ssl = true)"
         return "the server did not answer in time"
     if isinstance(e, ConnectionRefusedError):
         return "unreachable: connection refused (is the server running, and [imap] host and port right?)"
