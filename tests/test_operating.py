@@ -183,3 +183,20 @@ def test_check_on_the_empty_postgresql_database_the_dba_made_is_ok(tmp_path, pos
         assert r.returncode == 0 and "opens and is writable, schema" in r.stdout, r.stdout
     finally:
         postgres.drop(name)
+
+
+def test_systemd_accepts_the_unit(tmp_path):
+    """`systemd-analyze verify` on mailref.service as installed (ExecStart pointing at this
+    checkout's mailref): a misspelt directive would only show on the operator's machine."""
+    import shutil
+
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        pytest.skip("systemd-analyze is not installed (a machine without systemd)")
+    unit = (Path(__file__).parent.parent / "mailref.service").read_text()
+    assert "ExecStart=/opt/mailref/.venv/bin/mailref serve" in unit
+    here = Path(sys.executable).parent / "mailref"
+    (tmp_path / "mailref.service").write_text(unit.replace("/opt/mailref/.venv/bin/mailref", str(here)))
+    r = subprocess.run([analyze, "verify", str(tmp_path / "mailref.service")], capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode == 0 and "mailref.service" not in r.stderr, r.stderr
