@@ -38,4 +38,6 @@ def roll(env: Envelope, view: GameView) -> dict:
     m = re.match(r"\s*((?:dice|\d*\s*d)\s*\d+(?:\s*[+-]\s*\d+)?)(.*)", env.subject.rest, re.I)
     dice, why = (m.group(1), m.group(2)) if m else ((env.subject.rest.split() or [""])[0], " ".join(env.subject.rest.split()[1:]))
     dice = dice.lower().replace("dice", "d").replace(" ", "")
+    if not why.strip():  # "[Roll] DICE6" with "rolling for my card" as the mail's first line
+        why = next((ln for ln in env.text.splitlines() if ln.strip()), "")[:200]
     return {"type": "roll", "player": view.name, "dice": dice, "why": " ".join(why.split())}

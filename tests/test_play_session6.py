@@ -329,3 +329,20 @@ def test_the_ascension_address_is_read_by_the_players(referee, outbox, clock):
     assert "The Ascension Address of Ben:\n\nWelcome to the dragon dynasty!\nHoard well." in body, body[:600]
     assert "Wizard: Dragon" not in body.split("Changes:")[0]
     assert_replays(referee)
+
+
+def test_a_roll_says_what_it_is_for_and_the_digest_keeps_times_absolute(referee, outbox, clock):
+    """`[Roll] DICE6` with "rolling for my card" as the body: the announcement did not say what for.
+    A deadline moved by the CLI was kept in the digest as "…, in 1 minute", true only that minute."""
+    from datetime import timedelta
+
+    mover = nomes(referee)
+    send(referee, "bob", "[Roll] DICE6", "rolling for my card\n\nBob\n")
+    ann = [m for m in outbox.all() if m["X-Mailref-Kind"] == "announcement" and "rolled" in str(m["Subject"])][0]
+    assert "For: rolling for my card" in Outbox.body(ann)
+    when = (clock() + timedelta(minutes=1)).isoformat().replace("+00:00", "Z")
+    assert referee.admin("nomes", {"type": "deadline", "when": when}, "gm").ok
+    clock.advance(hours=2)
+    events = " ".join(e["text"] for e in referee.state("nomes")["events"])
+    assert "moved from" in events and "in 1 minute" not in events, events
+    assert mover  # the game is under way

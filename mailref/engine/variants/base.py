@@ -531,7 +531,7 @@ class Variant:
                 else f"Turn {target['number']}'s deadline" if "number" in target else "The deadline")
         text = f"{what} moved from {self.when(state, old)} to {self.when(state, new, ctx)}."
         ctx.ack(text)
-        self.event(state, ctx, text)
+        self.event(state, ctx, f"{what} moved from {self.when(state, old)} to {self.when(state, new)}.")  # read later: no "in 1 minute"
         self.announce(state, ctx, "Deadline changed", [text] + ([f"Reason: {action['reason']}"] if action.get("reason") else []))
 
     @staticmethod
