@@ -334,7 +334,10 @@ class Referee:
             queue_reply(s, self.settings, slug, source, now, "error", "error.txt",
                         {"reason": reason, "hint": hint, "subject": source.subject, "game": game.state})
             return
-        if env.subject.is_reply and tag and not variant.takes(tag) and not by_thread \
+        # A reply that does not carry this game's own label (every subject it sends does) may
+        # answer another game's mail: "[CfJ 4]" of Blog Nomic sent to Nomes Two is not Nomes Two's.
+        foreign = tag and env.in_reply_to and not any(f"[{x}]".lower() in env.subject.raw.lower() for x in labels)
+        if env.subject.is_reply and tag and (not variant.takes(tag) or foreign) and not by_thread \
                 and (other := self._game_of_thread(s, env)) not in (None, slug):
             # A Reply sent to the wrong game's address: say where it belongs, not "[Vote] is no command".
             reason, hint = wrong_game(s, other, game.state["name"])
