@@ -377,7 +377,9 @@ class Referee:
         action["source"] = f"mail:{row.id}"
         outcome = door.apply(s, game, action, source, now, self.settings, self.rng)
         row.status = "processed"
-        row.verdict = ("ok: " + "; ".join(outcome.lines)[:500]) if outcome.ok else f"error: {outcome.reason}"
+        # A reply that only reads ([Status], [Rules]) has no lines: "ok", not "ok: " (a log line ended "ok:  (3 ms)").
+        row.verdict = (("ok: " + "; ".join(outcome.lines)[:500]) if outcome.lines else "ok") if outcome.ok \
+            else f"error: {outcome.reason}"
 
     def _to_postmaster(self, s, row: Mail, env: Envelope, now: datetime) -> None:
         """Mail to postmaster (RFC 5321 §4.5.1) is for a person: the admin is told who wrote

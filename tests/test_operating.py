@@ -200,3 +200,17 @@ def test_systemd_accepts_the_unit(tmp_path):
     r = subprocess.run([analyze, "verify", str(tmp_path / "mailref.service")], capture_output=True, text=True,
                        timeout=60)
     assert r.returncode == 0 and "mailref.service" not in r.stderr, r.stderr
+
+
+def test_the_log_line_of_a_status_request_ends_in_its_verdict_not_an_empty_one(tmp_path):
+    site = Site(tmp_path)
+    assert site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", "nomes@ref.example").returncode == 0
+    assert site.cli("player", "add", "nomes", "Alice", "alice@x.org").returncode == 0
+    with site.serve() as daemon:
+        with smtplib.SMTP("127.0.0.1", site.smtp_port, timeout=30) as s:
+            s.sendmail("alice@x.org", ["nomes@ref.example"],
+                       b"From: alice@x.org\r\nTo: nomes@ref.example\r\nSubject: [Status]\r\n\r\nwhere are we?\r\n")
+        line = wait_for(lambda: [x for x in daemon.stderr().splitlines() if "tag=status" in x], 30)
+    assert line and line[0].split("tag=status: ")[1].startswith("processed: ok ("), line
+    rows = json.loads(site.cli("mail", "list", "--json").stdout)
+    assert rows[0]["verdict"] == "ok"
