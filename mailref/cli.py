@@ -240,6 +240,8 @@ def _refused(reason: str, hint: str = "") -> int:
 # Commands that only read: they never create a database (SPEC 1.4).
 READ_ONLY = {("game", "list"), ("game", "show"), ("mail", "list"), ("mail", "show"), ("outbox", "list"),
              ("replay", None), ("site", "build")}
+# Commands that may create the database (serve and check are not routed here).
+CREATES = {("game", "create"), ("db", "upgrade")}
 # Commands that need the database and nothing of the referee (mail, templates, the site):
 # their start-up counts (SPEC §8: replay, start-up included, ≥ 5,000 journal entries/s).
 STORE_ONLY = {("replay", None)}
@@ -274,9 +276,14 @@ def _open_referee(cfg, key: tuple[str, str | None]):
 
     path = sqlite_path(cfg.database)
     if path is not None and not path.exists():
+        where = f" (configuration {cfg.path})" if cfg.path else " (embedded defaults: ./var under this folder)"
         if key in READ_ONLY:
-            where = f" (configuration {cfg.path})" if cfg.path else " (embedded defaults: ./var under this folder)"
             raise Refused(f"there is no database at {path}{where}")
+        if key not in CREATES:
+            # Every other command acts on a game or a row that an empty database cannot hold: run
+            # in the wrong folder, it made a stray database only to say "there is no game".
+            raise Refused(f"there is no database at {path}{where}",
+                          "`mailref game create` or `mailref serve` creates it")
     if key in STORE_ONLY:
         return _StoreOnly(cfg.database)
     from mailref.referee import Referee

@@ -214,3 +214,14 @@ def test_the_log_line_of_a_status_request_ends_in_its_verdict_not_an_empty_one(t
     assert line and line[0].split("tag=status: ")[1].startswith("processed: ok ("), line
     rows = json.loads(site.cli("mail", "list", "--json").stdout)
     assert rows[0]["verdict"] == "ok"
+
+
+@pytest.mark.parametrize("args", [("player", "add", "nomes", "Alice", "alice@x.org"), ("digest", "nomes"),
+                                  ("score", "nomes", "Alice", "+1"), ("outbox", "retry"), ("mail", "reprocess", "3")])
+def test_a_command_in_the_wrong_folder_makes_no_stray_database(tmp_path, args):
+    """Run where there is no database, a changing command made one, said so, and then refused
+    ("there is no game 'nomes'"): the operator was in the wrong folder, and now had two."""
+    site = Site(tmp_path, smtp_in=False)
+    r = site.cli(*args)
+    assert r.returncode == 1 and f"no database at {site.db}" in r.stderr and "`mailref game create`" in r.stderr, r.stderr
+    assert not site.db.exists() and "created" not in r.stderr
