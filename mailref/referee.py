@@ -201,7 +201,7 @@ class Referee:
         now = self.clock()
         statuses: dict[int, str] = {}
         changed: dict[str, None] = {}  # the games touched, in order
-        handled: list[tuple[Mail, float]] = []  # for the log lines, once committed
+        handled: list[tuple[Mail, float, str | None]] = []  # for the log lines, once committed
         # No autoflush: nothing is written before every query; the mails' rows go at the end, in one statement.
         with self.store() as s, s.begin(), s.no_autoflush:
             mine = claim_mail(s, self.who, [i for i in ids if i in read])
@@ -227,7 +227,9 @@ class Referee:
                         del locked[slug]
                     self._quarantine(s, row, e, now)
                 statuses[inbox_id] = row.status
-                handled.append((row, (time.monotonic() - started) * 1000))
+                env = read[inbox_id]
+                tag = None if isinstance(env, Exception) else env.subject.tag  # as understood, not parsed again
+                handled.append((row, (time.monotonic() - started) * 1000, tag))
                 if row.game_slug:
                     changed[row.game_slug] = None
                 if n == 0:
@@ -239,8 +241,8 @@ class Referee:
             if rest:  # processed meanwhile, or another process holds it ("new")
                 statuses.update(s.execute(select(InboxMessage.id, InboxMessage.status)
                                           .where(InboxMessage.id.in_(rest))).tuples().all())
-        for row, ms in handled:
-            _log_handled(row, ms)
+        for row, ms, tag in handled:
+            _log_handled(row, ms, tag)
         for slug in changed:  # after the commit, never inside it
             self._changed(slug)
         return {i: statuses.get(i, "missing") for i in ids}
@@ -512,8 +514,7 @@ def _game_key(env: Envelope | Exception, games: dict[str, str]) -> str:
     return match_game(env.recipients, games) or ""
 
 
-def _log_handled(row: Mail, ms: float) -> None:
+def _log_handled(row: Mail, ms: float, tag: str | None) -> None:
     """SPEC §7: one line per mail handled: inbox id, sender, game, tag, verdict, milliseconds."""
-    tag = parse_subject(row.subject).tag if row.subject else None
     log.info("mail #%s from %s game=%s tag=%s: %s: %s (%d ms)", row.id, printable(row.sender or row.mail_from or "-"),
              row.game_slug or "-", tag or "-", row.status, printable(row.verdict[:200]), ms)
