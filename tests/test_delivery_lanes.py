@@ -57,6 +57,10 @@ class LaneSink:
                 self.open -= 1
 
     async def handle_DATA(self, server, session, envelope):
+        for _ in range(100):  # at its limit, the first mail waits until another connection was tried
+            if self.most is None or self.refused:
+                break
+            await asyncio.sleep(0.05)
         if self.on_data:
             self.on_data(self)
         with self.lock:

@@ -8,10 +8,9 @@ from __future__ import annotations
 import smtplib
 
 import pytest
-from listener import listening
+from listener import kept, listening
 
 from helpers import Outbox, mail
-from mailref.store import InboxMessage
 
 G = "nomes@ref.example"
 H = "hex@games.example"
@@ -22,11 +21,6 @@ def listener(referee):
     referee.create_game("nomes", "sidekick", G)
     with listening(referee) as port:
         yield port
-
-
-def kept(referee) -> list[InboxMessage]:
-    with referee.store() as s:
-        return list(s.query(InboxMessage).order_by(InboxMessage.id))
 
 
 @pytest.mark.parametrize("rcpt", ["postmaster", "Postmaster", "POSTMASTER@ref.example", "postmaster@REF.example"])

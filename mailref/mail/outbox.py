@@ -32,7 +32,7 @@ from mailref.config import SmtpOut
 from mailref.mail import address
 from mailref.store import OutboxMessage, Store
 from mailref.store.faults import FaultLog, is_store_fault
-from mailref.store.keep import sqlite_stamp
+from mailref.store.keep import sqlite_stamp, sqlite_write
 
 log = logging.getLogger("mailref.outbox")
 ALERT_AFTER = timedelta(days=2)
@@ -62,22 +62,8 @@ def _mark_sent(store: Store, row: int, at: datetime) -> bool:
     if store.engine.dialect.name != "sqlite":
         with store.autocommit.begin() as conn:
             return conn.execute(_MARK_SENT, {"row": row, "at": at}).rowcount > 0
-    conn = store.engine.raw_connection()
-    try:
-        cur = conn.cursor()
-        cur.execute("BEGIN IMMEDIATE")  # no implicit transactions on our connections (store/database.py)
-        try:
-            done = cur.execute(_MARK_SENT_SQLITE, (sqlite_stamp(at), row)).rowcount > 0
-            cur.execute("COMMIT")
-            return done
-        except BaseException:
-            if conn.dbapi_connection.in_transaction:
-                cur.execute("ROLLBACK")
-            raise
-        finally:
-            cur.close()
-    finally:
-        conn.close()
+    with sqlite_write(store) as cur:
+        return cur.execute(_MARK_SENT_SQLITE, (sqlite_stamp(at), row)).rowcount > 0
 
 
 def backoff(attempts: int) -> timedelta:

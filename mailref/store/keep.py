@@ -17,7 +17,9 @@ The values written are the ones SQLAlchemy writes: tests/test_keep.py compares t
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import UTC, datetime
 
 from sqlalchemy import bindparam, text
@@ -65,20 +67,17 @@ def sqlite_stamp(at: datetime) -> str:
     return at.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
 
 
-def _keep_sqlite(store: Store, prepared: Sequence[Prepared], now: datetime) -> list[Kept]:
-    stamp = sqlite_stamp(now)
+@contextmanager
+def sqlite_write(store: Store) -> Iterator[sqlite3.Cursor]:
+    """A write transaction on the pool's DBAPI connection (BEGIN IMMEDIATE ... COMMIT, ROLLBACK
+    on any error), past SQLAlchemy's execution machinery: for the statements run per mail."""
     conn = store.engine.raw_connection()
     try:
         cur = conn.cursor()
-        cur.execute("BEGIN IMMEDIATE")  # the connection has no implicit transactions (store/__init__.py)
+        cur.execute("BEGIN IMMEDIATE")  # the connection has no implicit transactions (store/database.py)
         try:
-            out = []
-            for mail in prepared:
-                params = _params(mail) | {"received_at": stamp}
-                params["rcpt_to"] = fastjson.dumps(params["rcpt_to"])
-                out.append(_kept(cur.execute(_INSERT, params).fetchone(), lambda p=params: cur.execute(_HELD, p).fetchone()))
+            yield cur
             cur.execute("COMMIT")
-            return out
         except BaseException:
             if conn.dbapi_connection.in_transaction:
                 cur.execute("ROLLBACK")
@@ -87,6 +86,17 @@ def _keep_sqlite(store: Store, prepared: Sequence[Prepared], now: datetime) -> l
             cur.close()
     finally:
         conn.close()  # back to the pool
+
+
+def _keep_sqlite(store: Store, prepared: Sequence[Prepared], now: datetime) -> list[Kept]:
+    stamp = sqlite_stamp(now)
+    with sqlite_write(store) as cur:
+        out = []
+        for mail in prepared:
+            params = _params(mail) | {"received_at": stamp}
+            params["rcpt_to"] = fastjson.dumps(params["rcpt_to"])
+            out.append(_kept(cur.execute(_INSERT, params).fetchone(), lambda p=params: cur.execute(_HELD, p).fetchone()))
+        return out
 
 
 def _keep_core(store: Store, prepared: Sequence[Prepared], now: datetime) -> list[Kept]:
