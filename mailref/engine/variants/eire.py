@@ -158,6 +158,9 @@ class Eire(OrdersGame):
                 continue
             budget -= o.grain or 0
             accepted.append({"kind": o.kind, "land": o.land, "grain": o.grain, "text": o.text})
+            if o.kind == "high-king" and (lacking := self.high_king_lacking(state, player)):
+                # Judged at resolution, after this turn's combats; said now so nobody is surprised.
+                accepted[-1]["note"] = "decided at resolution; as things stand you lack " + ", ".join(lacking)
         return accepted, rejected
 
     def check_order(self, state: dict, player: str, o) -> str | None:
@@ -309,11 +312,18 @@ class Eire(OrdersGame):
         """How many of the three requirements NAME misses. "Origin Lands of at least 2 other
         Players" counts the Origin Land of every other player who has played this game, eliminated
         or gone too: the text speaks of "core lands of their (former) enemies" (docs/eire-house-rules.md)."""
+        return len(self.high_king_lacking(state, name, grain))
+
+    def high_king_lacking(self, state: dict, name: str, grain: int | None = None) -> list[str]:
+        """The requirements NAME does not meet (seed: Origin Land held, 50 Grain, two other Origin
+        Lands), in words; GRAIN: the total to judge by (default: what NAME holds now)."""
         p = self.player(state, name)
         others = {q["origin"] for q in state["players"] if q["name"] != name and q.get("origin")} - {p["origin"]}
         mine = {x["name"] for x in self.owned(state, name)}
-        return sum([p["origin"] not in mine, grain < state["parameters"]["high_king_grain"],
-                    len(others & mine) < 2])
+        need, grain = state["parameters"]["high_king_grain"], state["grain"].get(name, 0) if grain is None else grain
+        return [w for w, lack in ((f"your Origin Land {p['origin']}", p["origin"] not in mine),
+                                  (f"{need} Grain (you have {grain})", grain < need),
+                                  ("the Origin Lands of two other players", len(others & mine) < 2)) if lack]
 
     def claim_high_king(self, state: dict, ctx: Ctx, orders: dict, grain: dict, lines: list[str]) -> None:
         claims = [n for n, os_ in orders.items() if any(o["kind"] == "high-king" for o in os_)]

@@ -91,7 +91,7 @@ class OrdersGame(Variant):
         ctx.ack(f"Orders for turn {state['turn']['number']} recorded, {verb} your earlier ones, as I read them:" if had else
                 f"Orders for turn {state['turn']['number']} recorded, as I read them:")
         for o in accepted:
-            ctx.ack(f"  OK   {o['text']}")
+            ctx.ack(f"  OK   {o['text']}" + (f" — {o['note']}" if o.get("note") else ""))
         for text, why in rejected:
             ctx.ack(f"  NOT  {text} — {why}")
         if base:  # a second mail: the whole set that now stands, so nobody has to add it up
