@@ -55,6 +55,11 @@ def dispatch(env: Envelope, view: GameView, tag: str) -> dict[str, Any]:
 
 def not_a_player(env: Envelope, view: GameView) -> NoReturn:
     """The refusal of a command from an address that is no player's, with what to do."""
+    a = (env.from_addr or "").lower()
+    gone = next((p for p in view.state["players"] if a and a in p["addresses"] and p["status"] == "left"), None)
+    if gone:  # Carol, who sent [Quit], writing again
+        raise Refused(f"you ({gone['name']}) have left {view.state['name']}; its commands are for its players",
+                      "send [Join] to play again ([Help] is answered for anyone)")
     named = (env.from_name or "").strip().lower()
     player = next((p for p in view.state["players"] if named and p["name"].lower() in (named, named.split()[0])
                    and p["status"] != "left"), None)
