@@ -275,6 +275,7 @@ class Daemon:
                 return
             try:
                 await asyncio.to_thread(self._locked, self.referee.tick, slug)
+                self.faults.cleared(f"timer of {slug}")
             except Exception as e:
                 self._failed(f"timer of {slug}", e)
 
@@ -291,6 +292,8 @@ class Daemon:
         except Exception as e:
             self._failed("reading deadlines", e)
             return
+        self.faults.cleared("reading deadlines")  # said once it works again, as processing is
+        self.faults.cleared("missed deadlines")  # the timer now fires what the start could not
         if self.scheduled == at and (at is None or scheduler.get_job("wake")):
             return
         self.scheduled = at

@@ -225,3 +225,23 @@ def test_a_command_in_the_wrong_folder_makes_no_stray_database(tmp_path, args):
     r = site.cli(*args)
     assert r.returncode == 1 and f"no database at {site.db}" in r.stderr and "`mailref game create`" in r.stderr, r.stderr
     assert not site.db.exists() and "created" not in r.stderr
+
+
+def test_every_store_fault_the_daemon_says_it_also_says_is_over(tmp_path):
+    """A lock held by another process for a few seconds: "reading deadlines: the database is
+    locked" was said, and never that it worked again (processing and the outbox did say so)."""
+    site = Site(tmp_path)
+    assert site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", "nomes@ref.example").returncode == 0
+    with site.serve(MAILREF_LOCK_WAIT="0.5") as daemon:
+        locker = sqlite3.connect(site.db, isolation_level=None)
+        locker.execute("BEGIN EXCLUSIVE")
+        try:
+            assert wait_for(lambda: "reading deadlines: the database is locked" in daemon.stderr(), 20), daemon.stderr()
+        finally:
+            locker.execute("ROLLBACK")
+            locker.close()
+        assert wait_for(lambda: "reading deadlines: working again" in daemon.stderr(), 20), daemon.stderr()
+    log = daemon.stderr()
+    for line in [x for x in log.splitlines() if " ERROR " in x]:
+        what = line.split(": ", 1)[1].split(": ", 1)[0]  # "mailref: reading deadlines: ..." -> "reading deadlines"
+        assert f"{what}: working again" in log, (what, log)
