@@ -101,6 +101,7 @@ def test_a_database_an_older_mailref_made_is_upgraded_its_mail_taken_up_and_it_r
         assert c.execute("SELECT status FROM inbox WHERE id = 5").fetchall() == [("processed",)]
     show = json.loads(site.cli("game", "show", "bn", "--json").stdout)
     assert show["proposals"][0]["votes"]["Cat"] == "AGAINST" and len(show["players"]) == 5
+    assert site.cli("player", "add", "bn", "Fay", "fay@x.org").returncode == 0  # a record of today's shape beside old ones
     r = site.cli("replay")
     assert r.returncode == 0 and "DIFFERS" not in r.stdout, r.stdout + r.stderr
 

@@ -17,8 +17,9 @@ from collections import Counter
 def set_apart(live: object, rebuilt: object) -> tuple[object, list[str]]:
     """REBUILT with today's additions dropped and the log's wording taken from LIVE, and what
     was set apart, in words ("players[].name_keys added (5)"). An addition is a field of the
-    state itself, or a field every record of a list has in REBUILT and none has in LIVE; a key
-    of a collection keyed by name (a ballot in `votes`) is never one: it is a real difference."""
+    state itself, or a field every record of a list has in REBUILT that a record lacks in LIVE;
+    a key of a collection keyed by name (a ballot in `votes`) is never one: it is a real
+    difference."""
     rebuilt = copy.deepcopy(rebuilt)
     added: Counter = Counter()
     worded = [0]
@@ -34,12 +35,14 @@ def set_apart(live: object, rebuilt: object) -> tuple[object, list[str]]:
                     walk(a[k], b[k], f"{path}.{k}")
         elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
             if b and all(isinstance(x, dict) for x in a + b):
-                new = set.intersection(*(set(y) for y in b)) - set().union(*(set(x) for x in a))
-                for y in b:
-                    for k in new:
+                # A field of these records (every rebuilt one has it) that an older record lacks:
+                # records the newer version wrote since (a player who joined after the upgrade)
+                # have it live too.
+                fields = set.intersection(*(set(y) for y in b))
+                for x, y in zip(a, b, strict=True):
+                    for k in fields - set(x):
                         del y[k]
-                for k in new:
-                    added[f"{path.lstrip('.')}[].{k}"] += len(b)
+                        added[f"{path.lstrip('.')}[].{k}"] += 1
             logged = path.endswith(".events")
             for i, (x, y) in enumerate(zip(a, b, strict=True)):
                 if (logged and isinstance(x, dict) and isinstance(y, dict) and x.get("at") == y.get("at")
