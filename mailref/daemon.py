@@ -150,6 +150,9 @@ class Daemon:
             self.loop.add_signal_handler(sig, self.stopping.set)
         self.loop.add_signal_handler(signal.SIGHUP, self._hangup)
         log.info("mailref starting: %s", self.cfg.describe())
+        if not self.cfg.smtp_in and not self.cfg.imap:
+            log.warning("no mail can come in: the configuration has neither [smtp_in] nor [imap] "
+                        "(only deadlines and the CLI act)")
         poller = None
         if self.cfg.smtp_in:
             await self.start_intake()

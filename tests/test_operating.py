@@ -246,3 +246,16 @@ def test_every_store_fault_the_daemon_says_it_also_says_is_over(tmp_path):
     for line in [x for x in log.splitlines() if " ERROR " in x]:
         what = line.split(": ", 1)[1].split(": ", 1)[0]  # "mailref: reading deadlines: ..." -> "reading deadlines"
         assert f"{what}: working again" in log, (what, log)
+
+
+def test_a_daemon_that_no_mail_can_reach_says_so(tmp_path):
+    """Without [smtp_in] and [imap] the daemon ran, ready, with no way for mail to come in,
+    and only "no smtp listener, no imap" in its start line to tell."""
+    site = Site(tmp_path, smtp_in=False)
+    with site.serve() as daemon:
+        pass
+    assert "WARNING mailref: no mail can come in: the configuration has neither [smtp_in] nor [imap]" in daemon.stderr()
+    site = Site(tmp_path / "with", smtp_in=True) if (tmp_path / "with").mkdir() is None else None
+    with site.serve() as daemon:
+        pass
+    assert "no mail can come in" not in daemon.stderr()
