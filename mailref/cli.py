@@ -614,8 +614,20 @@ def cmd_outbox_retry(referee, args, who):
         for r in rows:
             if r.status != "sending":
                 r.status, r.next_attempt_at = "queued", now
-    sent, failed = _deliver(referee, args, args.id)
-    print(f"{len(rows)} queued for retry; {sent} delivered now, {failed} still failing")
+    # A batch at a time until the relay fails or nothing is left: one batch (50) used to be all,
+    # and "0 delivered now, 50 still failing" of 300 left the operator to guess about the rest.
+    sent = failed = 0
+    while True:
+        batch_sent, batch_failed = _deliver(referee, args, args.id)
+        sent, failed = sent + batch_sent, failed + batch_failed
+        if args.id is not None or batch_failed or not batch_sent:
+            break
+    said = f"{len(rows)} queued for retry; {sent} delivered now"
+    if failed:
+        said += f"; {failed} failed again and wait for their next attempt (with back-off)"
+    if len(rows) - sent - failed > 0:
+        said += f"; {len(rows) - sent - failed} left for the daemon"
+    print(said)
     return 0
 
 

@@ -260,3 +260,29 @@ def test_a_daemon_that_no_mail_can_reach_says_so(tmp_path):
     with site.serve() as daemon:
         pass
     assert "no mail can come in" not in daemon.stderr()
+
+
+def test_outbox_retry_sends_every_waiting_row_and_says_what_is_left(tmp_path):
+    """`mailref outbox retry` sent one batch (50) and said "0 delivered now, 50 still failing"
+    of 66 waiting: the rest was never mentioned, and with the relay back only 50 went."""
+    from ops import CountingSink
+
+    sink = CountingSink()  # not started yet: the relay is down
+    site = Site(tmp_path, smtp_in=False, relay_port=sink.port)
+    assert site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", "nomes@ref.example").returncode == 0
+    for i in range(12):  # each newcomer is announced to everyone: 1 + 2 + ... + 11 rows
+        assert site.cli("player", "add", "nomes", f"P{i}", f"p{i}@x.org").returncode == 0
+    waiting = len(json.loads(site.cli("outbox", "list", "--status", "queued", "--limit", "1000", "--json").stdout))
+    assert waiting > 50
+
+    r = site.cli("outbox", "retry")
+    assert r.returncode == 0 and r.stdout.strip() == (
+        f"{waiting} queued for retry; 0 delivered now; 50 failed again and wait for their next attempt "
+        f"(with back-off); {waiting - 50} left for the daemon"), r.stdout
+    assert "unreachable" in r.stderr
+
+    with sink:
+        r = site.cli("outbox", "retry")
+        assert r.returncode == 0 and r.stdout.strip() == f"{waiting} queued for retry; {waiting} delivered now", r.stdout
+        ids = sink.message_ids()
+    assert len(ids) == waiting and set(ids.values()) == {1}
