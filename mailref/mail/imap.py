@@ -90,19 +90,22 @@ class Poller:
             except Exception as e:
                 if self.stop.is_set():
                     break
-                # The back-off starts again only once a pass worked (serve's _worked): a login
+                # The back-off starts again only once the folder is selected (serve): a login
                 # that succeeds before a SELECT that fails (a missing folder) is no recovery.
                 self.trouble.failed(e, self.delay)
                 self.stop.wait(self.delay)
                 self.delay = min(self.delay * 2, 300)
 
     def _worked(self) -> None:
-        self.delay = 1.0
         self.trouble.cleared()
 
     def serve(self, c: IMAPClient) -> None:
         while not self.stop.is_set():
             before = self._uidnext(c)
+            # Logged in and the folder is there: a failure from here on is retried at once, as
+            # before (several daemons on one mailbox fail mid-pass now and then, and each retry
+            # files more); only a login or a SELECT that keeps failing backs off.
+            self.delay = 1.0
             self.drain(c)
             self._worked()
             # The server tells of a new message once, in the answer to whatever command runs
