@@ -245,7 +245,7 @@ class Daemon:
         return done
 
     async def deliver_now(self) -> None:
-        """Deliver what is due, an outbox batch (one relay session) at a time."""
+        """Deliver what is due, an outbox batch at a time."""
         try:
             while sum(await asyncio.to_thread(self._locked, self._deliver)) >= SEND_BATCH:
                 pass

@@ -1,4 +1,4 @@
-"""Delivery of the outbox: over an SMTP relay (one connection per batch) with retries and
+"""Delivery of the outbox: over an SMTP relay (a batch over up to three connections at once) with retries and
 back-off, or into a Maildir when no relay is configured.
 
 Every row is claimed before it is sent (SPEC §4.3): `queued` becomes `sending` with this
