@@ -475,7 +475,7 @@ def _offers_smtputf8(smtp: smtplib.SMTP) -> bool:
     try:
         smtp.ehlo_or_helo_if_needed()
     except (OSError, smtplib.SMTPException):
-        return True  # let sendmail meet the broken connection and say so
+        return True  # let the row's sending meet the broken connection and say so
     return smtp.has_extn("smtputf8")
 
 
@@ -497,9 +497,10 @@ def _close(smtp: smtplib.SMTP | None, quit: bool = False) -> None:
 
 
 class _Relay(smtplib.SMTP):
-    """smtplib parses each address again for every message (email.utils.parseaddr, about a
-    tenth of the daemon's CPU answering a burst of mail). Ours are bare addresses, checked
-    before (address.problem): they go out as <address>, as smtplib's quoteaddr gives them."""
+    """smtplib's connection, sending a row its own way (`send_row`): addresses are not parsed
+    again for every message (email.utils.parseaddr was about a tenth of the daemon's CPU in a
+    burst; ours are bare addresses checked before, address.problem, and go out as <address>),
+    and MAIL, RCPT and DATA are pipelined to a relay offering PIPELINING."""
 
     def _line(self, verb: str, path: str, options: tuple | list = ()) -> str:
         """The command line of MAIL or RCPT, as smtplib's putcmd writes it."""
@@ -512,17 +513,9 @@ class _Relay(smtplib.SMTP):
             extra = " " + " ".join(options)
         return f"{verb.upper()} {path}{extra}\r\n"
 
-    def mail(self, sender: str, options: tuple | list = ()) -> tuple[int, bytes]:
-        self.send(self._line("mail", f"FROM:<{sender}>", options))
-        return self.getreply()
-
-    def rcpt(self, recip: str, options: tuple | list = ()) -> tuple[int, bytes]:
-        self.send(self._line("rcpt", f"TO:<{recip}>", options))
-        return self.getreply()
-
     def send_row(self, sender: str, recipients: list[str], raw: bytes, utf8: bool, finishing: threading.Lock,
                  sent: Callable[[], None]) -> None:
-        """smtplib's sendmail for one row, with FINISHING held from the end of the data to
+        """What smtplib's sendmail does, for one row, with FINISHING held from the end of the data to
         the relay's answer and SENT (our mark), so that of all connections at most one row
         is ever accepted by the relay and not yet marked. To a relay offering PIPELINING
         (RFC 2920: Postfix, Exim, most providers) MAIL, the RCPTs and DATA go in one write
