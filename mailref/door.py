@@ -218,6 +218,15 @@ def queue(session: Session, settings: Settings, game: Game | None, state: dict, 
     return body
 
 
+def queue_alert(session: Session, settings: Settings, slug: str | None, gm: str | None, subject: str,
+                lines: list[str], now: datetime, label: str = "") -> None:
+    """An alert that is no game's own mail (a quarantined mail, mail to postmaster, mail that
+    cannot be delivered) to GM, else the admin. SLUG: the game it concerns, if any; LABEL, when
+    given with it, names it in the subject ("[LABEL] Alert: ...")."""
+    queue(session, settings, None, {"slug": slug, "gm": gm, "name": label, "players": []},
+          Outgoing("alert", "gm", subject, "alert.txt", {"game": {}, "lines": lines}), now)
+
+
 def _undeliverable(addr: str, kind: str, slug: str | None) -> bool:
     """Refused at queue time: a row no relay can take would only fail at every attempt."""
     why = address.problem(addr)
@@ -301,4 +310,5 @@ def create_game(session: Session, slug: str, variant: str, address: str, name: s
     return game
 
 
-__all__ = ["Outcome", "archived", "full_state", "Settings", "Source", "apply", "create_game", "queue", "queue_reply"]
+__all__ = ["Outcome", "archived", "full_state", "Settings", "Source", "apply", "create_game", "queue", "queue_alert",
+           "queue_reply"]

@@ -23,9 +23,8 @@ from sqlalchemy.orm import defer
 from mailref import door, engine, verification
 from mailref.claims import claim_due_game, claim_mail, worker_id
 from mailref.config import Config
-from mailref.door import Settings, Source, queue, queue_reply
+from mailref.door import Settings, Source, queue_alert, queue_reply
 from mailref.engine import Refused
-from mailref.engine.context import Outgoing
 from mailref.read import Envelope, match_game, parse_subject, read_envelope
 from mailref.read.route import is_postmaster
 from mailref.read.subject import game_label
@@ -209,11 +208,10 @@ class Referee:
             games = {g.slug: g.address for g in s.execute(select(Game.slug, Game.address)).all()}
             locked = s.info.setdefault("games", {})
             for n, inbox_id in enumerate(sorted(mine, key=lambda i: (_game_key(read[i], games), i))):
-                row, started, before = rows[inbox_id], time.monotonic(), set(locked)
+                row, env, started, before = rows[inbox_id], read[inbox_id], time.monotonic(), set(locked)
                 row.attempts += 1
                 try:
                     with s.begin_nested() if careful else contextlib.nullcontext():
-                        env = read[inbox_id]
                         if isinstance(env, Exception):
                             raise env
                         self._process(s, row, now, env, games)
@@ -227,7 +225,6 @@ class Referee:
                         del locked[slug]
                     self._quarantine(s, row, e, now)
                 statuses[inbox_id] = row.status
-                env = read[inbox_id]
                 tag = None if isinstance(env, Exception) else env.subject.tag  # as understood, not parsed again
                 handled.append((row, (time.monotonic() - started) * 1000, tag))
                 if row.game_slug:
@@ -273,11 +270,9 @@ class Referee:
         row.status, row.error = "failed", err + "\n" + trace
         try:
             with s.begin_nested():  # an alert that cannot be queued must not hold up the rest of the batch
-                queue(s, self.settings, None, {"slug": row.game_slug, "gm": None, "name": "mailref", "players": []},
-                      Outgoing("alert", "gm", f"Alert: message #{row.id} quarantined", "alert.txt",
-                               {"game": {}, "lines": [f"Message #{row.id} from {row.sender or row.mail_from or '?'} "
-                                                      f"failed: {err}", f"Retry with: mailref mail reprocess {row.id}"]}),
-                      now)
+                queue_alert(s, self.settings, row.game_slug, None, f"Alert: message #{row.id} quarantined",
+                            [f"Message #{row.id} from {row.sender or row.mail_from or '?'} failed: {err}",
+                             f"Retry with: mailref mail reprocess {row.id}"], now, label="mailref")
         except Exception as alert:
             if is_store_fault(alert) and not isinstance(alert, OSError):
                 raise
@@ -395,8 +390,7 @@ class Referee:
         lines = [f"Mail #{row.id} to postmaster from {sender}: {env.subject.raw[:200] or '(no subject)'}", ""]
         lines += [line[:200] for line in env.body.strip().splitlines()[:20]]
         lines += ["", f"Read it whole: mailref mail show {row.id}"]
-        queue(s, self.settings, None, {"slug": None, "gm": None, "name": "mailref", "players": []},
-              Outgoing("alert", "gm", f"Mail to postmaster from {sender}", "alert.txt", {"game": {}, "lines": lines}), now)
+        queue_alert(s, self.settings, None, None, f"Mail to postmaster from {sender}", lines, now)
         row.status, row.verdict = "processed", "postmaster: passed to the admin"
 
     def _game_of_thread(self, s, env: Envelope) -> str | None:

@@ -86,6 +86,13 @@ def game_on_sqlite(tmp_path, clock) -> Iterator:
     r.store.dispose()
 
 
+def listener_of_game(referee) -> Iterator[int]:
+    """The port of REFEREE's listener, with the Sidekick game at GAME (on REFEREE's own store)."""
+    referee.create_game("nomes", "sidekick", GAME)
+    with listening(referee) as port:
+        yield port
+
+
 def listener_of(referee) -> Iterator[int]:
     """The port of REFEREE's listener."""
     with listening(referee) as port:

@@ -67,7 +67,7 @@ def test_a_failing_mail_whose_alert_cannot_be_queued_still_holds_up_nothing(refe
                                    (mail("alice@x.org", G, "[Status]"), "smtp", "", [G]),
                                    (mail("bob@x.org", G, "[Join]", "Name: Bob"), "smtp", "", [G])])
     monkeypatch.setattr(REGISTRY["status"], "fn", lambda env, view: 1 / 0)
-    monkeypatch.setattr(module, "queue", lambda *a, **kw: 1 / 0)  # and the GM's alert breaks too
+    monkeypatch.setattr(module, "queue_alert", lambda *a, **kw: 1 / 0)  # and the GM's alert breaks too
     assert list(referee.process_many([s.id for s in stored]).values()) == ["processed", "failed", "processed"]
     assert [p["name"] for p in referee.state("nomes")["players"]] == ["Alice", "Bob"]
 

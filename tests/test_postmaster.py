@@ -8,7 +8,7 @@ from __future__ import annotations
 import smtplib
 
 import pytest
-from listener import kept, listening
+from listener import kept, listener_of_game
 
 from helpers import Outbox, mail
 
@@ -16,11 +16,7 @@ G = "nomes@ref.example"
 H = "hex@games.example"
 
 
-@pytest.fixture
-def listener(referee):
-    referee.create_game("nomes", "sidekick", G)
-    with listening(referee) as port:
-        yield port
+listener = pytest.fixture(listener_of_game)
 
 
 @pytest.mark.parametrize("rcpt", ["postmaster", "Postmaster", "POSTMASTER@ref.example", "postmaster@REF.example"])

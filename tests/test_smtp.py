@@ -9,7 +9,7 @@ import subprocess
 import time
 
 import pytest
-from listener import listening
+from listener import listener_of_game
 
 from helpers import Outbox, mail
 from mailref.store import InboxMessage
@@ -17,11 +17,7 @@ from mailref.store import InboxMessage
 G = "nomes@ref.example"
 
 
-@pytest.fixture
-def listener(referee):
-    referee.create_game("nomes", "sidekick", G)
-    with listening(referee) as port:
-        yield port
+listener = pytest.fixture(listener_of_game)
 
 
 def rows(referee):

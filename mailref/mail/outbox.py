@@ -438,15 +438,13 @@ class Deliverer:
         self._queue_alert(s, rows[0].game_slug, now, f"Alert: {len(rows)} outgoing mail(s) could not be delivered", lines)
 
     def _queue_alert(self, s, slug: str | None, now: datetime, subject: str, lines: list[str]) -> None:
-        from mailref.door import Settings, queue
-        from mailref.engine.context import Outgoing
+        from mailref.door import Settings, queue_alert
         from mailref.store import Game
 
         # The game's GM, who can act on it (tell the player, set another address); else the admin.
         game = s.scalar(select(Game).where(Game.slug == slug)) if slug else None
         gm = game.state.get("gm") if game is not None else None
-        queue(s, Settings(self.sender, self.admin), None, {"slug": slug, "gm": gm, "players": []},
-              Outgoing("alert", "gm", subject, "alert.txt", {"game": {}, "lines": lines}), now)
+        queue_alert(s, Settings(self.sender, self.admin), slug, gm, subject, lines, now)
 
     def _alert_directly(self, now: datetime, lines: list[str]) -> None:
         """An alert that cannot wait for the store: sent past the outbox table, once."""
