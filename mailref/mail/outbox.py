@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from sqlalchemy import and_, bindparam, or_, select, update
+from sqlalchemy import and_, bindparam, or_, select, text, update
 from sqlalchemy.orm import Session
 
 from mailref.config import SmtpOut
@@ -33,6 +33,7 @@ from mailref.mail import address
 from mailref.store import OutboxMessage, Store
 from mailref.store.faults import FaultLog, is_store_fault
 from mailref.store.keep import sqlite_stamp, sqlite_write
+from mailref.store.models import UTCDateTime
 
 log = logging.getLogger("mailref.outbox")
 ALERT_AFTER = timedelta(days=2)
@@ -48,11 +49,10 @@ MARK_TRIES = 3
 
 # Built once: they run for every row sent.
 _outbox = OutboxMessage.__table__
-_MARK_SENT = (update(_outbox).where(_outbox.c.id == bindparam("row"), _outbox.c.status != "sent")
-              .values(status="sent", sent_at=bindparam("at"), last_error="", attempts=_outbox.c.attempts + 1,
-                      claimed_by=None, lease_until=None))
-_MARK_SENT_SQLITE = ("UPDATE outbox SET status = 'sent', sent_at = ?, last_error = '', attempts = attempts + 1, "
-                     "claimed_by = NULL, lease_until = NULL WHERE id = ? AND status != 'sent'")
+# The same text on both stores, as keeping mail is (store/keep.py).
+_MARK_SENT = ("UPDATE outbox SET status = 'sent', sent_at = :at, last_error = '', attempts = attempts + 1, "
+              "claimed_by = NULL, lease_until = NULL WHERE id = :row AND status != 'sent'")
+_CORE_MARK_SENT = text(_MARK_SENT).bindparams(bindparam("at", type_=UTCDateTime))
 _RENEW = (update(_outbox).where(_outbox.c.claimed_by == bindparam("me"), _outbox.c.status == "sending")
           .values(lease_until=bindparam("until")))
 
@@ -61,9 +61,9 @@ def _mark_sent(store: Store, row: int, at: datetime) -> bool:
     """Row ROW is sent (unless it was already): True when this marked it."""
     if store.engine.dialect.name != "sqlite":
         with store.autocommit.begin() as conn:
-            return conn.execute(_MARK_SENT, {"row": row, "at": at}).rowcount > 0
+            return conn.execute(_CORE_MARK_SENT, {"row": row, "at": at}).rowcount > 0
     with sqlite_write(store) as cur:
-        return cur.execute(_MARK_SENT_SQLITE, (sqlite_stamp(at), row)).rowcount > 0
+        return cur.execute(_MARK_SENT, {"row": row, "at": sqlite_stamp(at)}).rowcount > 0
 
 
 def backoff(attempts: int) -> timedelta:
