@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta, timezone
 from helpers import mail, migrated_sqlite
 from mailref.referee import message_id_of
 from mailref.store import InboxMessage, open_store
-from mailref.store.keep import _keep_core, _keep_sqlite, keep
+from mailref.store.keep import _keep_core, _keep_psycopg, _keep_sqlite, keep
 
 G = "nomes@ref.example"
 
@@ -47,6 +47,51 @@ def test_the_direct_sqlite_rows_are_the_rows_sqlalchemy_writes(tmp_path):
     assert orm[0][1] == datetime(2026, 12, 1, 11, 5, 7, 123456, tzinfo=UTC)
     assert orm[0][2] == [G, "nomes+t@ref.example"] and orm[2][4] == f"duplicate: Message-ID already received as #{first[1][0]}"
     assert rows[0][-3:] == ("text", "text", "blob")
+
+
+def test_the_direct_postgresql_rows_are_the_rows_sqlalchemy_writes(postgres):
+    now = datetime(2026, 12, 1, 13, 5, 7, 123456, tzinfo=timezone(timedelta(hours=2)))
+    kept, mails = {}, _mails()
+    for keep_with in (_keep_psycopg, _keep_core):
+        name = postgres.fresh_database()
+        store = open_store(postgres.url(name), migrate=False)
+        try:
+            first = [keep_with(store, [m], now)[0] for m in mails]  # one at a time (autocommit)
+            second = keep_with(store, mails[:1] + mails[3:], now)  # again, together (one transaction)
+            with store() as s:
+                orm = [(r.id, r.received_at, r.rcpt_to, r.status, r.verdict, r.raw, r.size, r.mail_from, r.source)
+                       for r in s.query(InboxMessage).order_by(InboxMessage.id)]
+            with store.engine.connect() as c:  # as the server keeps them, whatever reads them back
+                rows = c.exec_driver_sql("SELECT received_at::text, rcpt_to::text, jsonb_typeof(rcpt_to) "
+                                         "FROM inbox ORDER BY id").all()
+            kept[keep_with.__name__] = (first, second, orm, rows)
+        finally:
+            store.dispose()
+            postgres.retire(name)
+    assert kept["_keep_psycopg"] == kept["_keep_core"]
+    first, second, orm, rows = kept["_keep_psycopg"]
+    assert [k[1:] for k in first] == [(True, "new"), (True, "new"), (True, "ignored"), (True, "new")]
+    assert second == [(first[0][0], False, "new"), (first[3][0], False, "new")]
+    assert orm[0][1] == datetime(2026, 12, 1, 11, 5, 7, 123456, tzinfo=UTC) and rows[0][2] == "array"
+
+
+def test_a_failed_keep_on_postgresql_leaves_the_connection_usable(postgres):
+    name = postgres.fresh_database()
+    store = open_store(postgres.url(name), migrate=False)
+    try:
+        broken = [(b"x", "smtp", "a@x.org", [G], None, "")]  # no hash: the NOT NULL column refuses it
+        for mails in (broken, broken + _mails()[:1]):  # alone (autocommit), and in a transaction
+            try:
+                _keep_psycopg(store, mails, datetime.now(UTC))
+                raise AssertionError("a row without its hash was kept")
+            except Exception as e:
+                assert "null value" in str(e), e
+        assert _keep_psycopg(store, _mails()[:1], datetime.now(UTC))[0][1:] == (True, "new")
+        with store() as s:
+            assert s.query(InboxMessage).count() == 1  # nothing of the failed transaction
+    finally:
+        store.dispose()
+        postgres.retire(name)
 
 
 def test_a_failed_keep_leaves_no_transaction_open(tmp_path):
@@ -95,3 +140,36 @@ def test_the_same_bytes_kept_at_once_by_two_daemons_are_one_row(tmp_path, databa
     assert sorted(r[1] for r in results) == [False, True] and results[0][0] == results[1][0]
     for s in stores:
         s.dispose()
+
+
+def test_a_connection_the_server_dropped_is_replaced_before_a_mail_is_kept(postgres, monkeypatch):
+    """PostgreSQL restarted, or killed our idle connections: the next mail is kept as if
+    nothing happened (no 451, no error line), since a pooled connection that rested is pinged
+    when taken and replaced when dead. One used again at once is not pinged: that ping was a
+    round trip before every transaction (store/database.py)."""
+    from sqlalchemy import event
+
+    import mailref.store.database as database
+
+    name = postgres.fresh_database()
+    store = open_store(postgres.url(name), migrate=False)
+    pings: list[int] = []
+    real_ping = store.engine.dialect.do_ping
+    monkeypatch.setattr(store.engine.dialect, "do_ping", lambda c: pings.append(1) or real_ping(c))
+    connects: list[int] = []
+    event.listen(store.engine, "connect", lambda *a: connects.append(1))
+    mails, now = _mails(), datetime.now(UTC)
+    try:
+        for m in mails[:2]:  # back to back, as in a burst: the connection is reused, never pinged
+            keep(store, [m], now)
+        assert (len(connects), pings) == (1, [])
+        postgres.execute(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}' "
+                         "AND pid <> pg_backend_pid()")
+        monkeypatch.setattr(database, "PING_RESTED", 0.0)  # as if it had rested a second
+        assert keep(store, [mails[3]], now)[0][1:] == (True, "new")
+        assert (len(connects), pings) == (2, [1])  # pinged, found dead, replaced
+        with store() as s:
+            assert s.query(InboxMessage).count() == 3
+    finally:
+        store.dispose()
+        postgres.retire(name)
