@@ -116,8 +116,8 @@ def _keep_psycopg(store: Store, prepared: Sequence[Prepared], now: datetime) -> 
     conn = store.engine.raw_connection()
     try:
         pg = conn.driver_connection
-        pg.autocommit = len(prepared) == 1  # one mail: one round trip; more: one transaction
         try:
+            pg.autocommit = len(prepared) == 1  # one mail: one round trip; more: one transaction
             with pg.cursor() as cur:
                 out = []
                 for mail in prepared:
