@@ -177,18 +177,23 @@ def test_a_connection_the_server_dropped_is_replaced_before_a_mail_is_kept(postg
         monkeypatch.setattr(database, "PING_RESTED", 0.0)  # as if it had rested a second
         assert keep(store, [mails[3]], now)[0][1:] == (True, "new")
         assert (len(connects), pings) == (2, [1])  # pinged, found dead, replaced
-        # Dropped between two mails of a burst (no ping): that mail fails (the listener says
-        # 451), the dead connection is not given back to the pool, and the next mail is kept.
+        # Dropped between two mails of a burst (not pinged): the mail is kept on a new
+        # connection all the same, once; the dead one is not given back to the pool.
         drop()
         monkeypatch.setattr(database, "PING_RESTED", 3600.0)
         raw = mail("d@x.org", G, "[Help]")
         fourth = (raw, "smtp", "d@x.org", [G], hashlib.sha256(raw).hexdigest(), message_id_of(raw))
-        with pytest.raises(psycopg.OperationalError):
-            keep(store, [fourth], now)
         assert keep(store, [fourth], now)[0][1:] == (True, "new")
         assert (len(connects), pings) == (3, [1])
+        assert keep(store, [fourth], now)[0][1:] == (False, "new")  # and the pool's connection works
         with store() as s:
             assert s.query(InboxMessage).count() == 4
+        # The server gone for good: the mail is refused (the listener says 451), after one try more.
+        drop()
+        monkeypatch.setattr(store.engine.pool, "_creator", lambda *a: (_ for _ in ()).throw(
+            psycopg.OperationalError("connection refused")))
+        with pytest.raises(psycopg.OperationalError):
+            keep(store, [fourth], now)
     finally:
         store.dispose()
         postgres.retire(name)

@@ -106,9 +106,12 @@ def _keep_sqlite(store: Store, prepared: Sequence[Prepared], now: datetime) -> l
         return out
 
 
-def _keep_psycopg(store: Store, prepared: Sequence[Prepared], now: datetime) -> list[Kept]:
+def _keep_psycopg(store: Store, prepared: Sequence[Prepared], now: datetime, again: bool = True) -> list[Kept]:
     """As _keep_core writes them (tests/test_keep.py compares), on the pool's psycopg connection:
-    the timestamp as naive UTC (models.UTCDateTime), the recipients as JSONB."""
+    the timestamp as naive UTC (models.UTCDateTime), the recipients as JSONB. A connection the
+    server dropped since its last use (not pinged when taken again at once: store/database.py)
+    is replaced and the mail kept on the new one, AGAIN being true: keeping is idempotent (the
+    same bytes are one row), so nothing is kept twice even if the first try took."""
     from psycopg import OperationalError
     from psycopg.types.json import Jsonb
 
@@ -129,16 +132,19 @@ def _keep_psycopg(store: Store, prepared: Sequence[Prepared], now: datetime) -> 
                 pg.commit()
             return out
         except BaseException as e:
+            dropped = pg.broken
             if isinstance(e, OperationalError) or pg.closed:
                 conn.invalidate(e)  # a dropped connection must not go back to the pool
             elif not pg.autocommit:
                 pg.rollback()
-            raise
+            if not (dropped and again):
+                raise
         finally:
             if not pg.closed:
                 pg.autocommit = False  # as the pool hands it out
     finally:
         conn.close()
+    return _keep_psycopg(store, prepared, now, again=False)
 
 
 def _keep_core(store: Store, prepared: Sequence[Prepared], now: datetime) -> list[Kept]:
