@@ -74,3 +74,58 @@ def test_cli_deadline_change_is_picked_up_by_the_running_daemon(daemon):
     skipped = wait_for(lambda: [m for m in outbox(tmp) if "skipped" in m["Subject"]], 20)
     assert skipped, "the daemon fired the moved deadline"
     assert '"number": 2' in cli("game", "show", "nomes", "--json").stdout
+
+
+def test_postgresql_ending_our_connections_costs_no_mail_and_no_log_line(tmp_path, postgres):
+    """The server restarts or an admin ends our sessions (pg_terminate_backend): while the
+    daemon idles, and again right between two mails. Every mail is taken (250) and answered
+    once, and the daemon says nothing: the pool pings a connection that rested, and the
+    listener keeps a mail on a new connection when its own was dropped (store/keep.py)."""
+    import time
+
+    import psycopg
+
+    name = postgres.fresh_database()
+    port = free_port()
+    (tmp_path / "mailref.toml").write_text(f'[daemon]\ndatabase = "{postgres.url(name)}"\n[smtp_in]\n'
+                                           f'host = "127.0.0.1"\nport = {port}\n[outbox]\nmaildir = "var/outbox"\n')
+    env = {k: v for k, v in os.environ.items() if k not in ("MAILREF_CONFIG", "NOTIFY_SOCKET", "JOURNAL_STREAM")}
+    proc = subprocess.Popen([sys.executable, "-m", "mailref", "serve"], cwd=tmp_path, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+
+    def end_our_sessions() -> None:
+        with psycopg.connect(host="127.0.0.1", port=postgres.port, user="postgres", dbname="postgres",
+                             autocommit=True) as c:
+            ours = f"FROM pg_stat_activity WHERE datname = '{name}' AND pid <> pg_backend_pid()"
+            c.execute(f"SELECT pg_terminate_backend(pid) {ours}")
+            assert wait_for(lambda: c.execute(f"SELECT count(*) {ours}").fetchone()[0] == 0, 10)
+
+    def send(n: int) -> None:
+        with smtplib.SMTP("127.0.0.1", port, timeout=30) as c:
+            c.sendmail(f"p{n}@x.org", ["referee@localhost"], mail(f"p{n}@x.org", "referee@localhost", "[Help]"))
+
+    try:
+        deadline = time.monotonic() + 60
+        while True:  # the listener is up once a session gets its greeting
+            try:
+                send(1)
+                break
+            except OSError:
+                assert time.monotonic() < deadline, proc.stderr
+                time.sleep(0.2)
+        assert wait_for(lambda: len(outbox(tmp_path)) == 1, 30)
+        end_our_sessions()
+        time.sleep(2.5)  # the daemon idles through its loops meanwhile
+        send(2)
+        assert wait_for(lambda: len(outbox(tmp_path)) == 2, 30)
+        for n in range(3, 6):
+            send(n)
+        end_our_sessions()
+        send(6)  # at once: the listener's connection was used a moment ago
+        assert wait_for(lambda: len(outbox(tmp_path)) == 6, 30)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        log = proc.communicate(timeout=30)[1]
+        postgres.retire(name)
+    assert sorted(m["To"] for m in outbox(tmp_path)) == [f"p{n}@x.org" for n in range(1, 7)]
+    assert [line for line in log.splitlines() if " ERROR " in line or " WARNING " in line] == [], log
