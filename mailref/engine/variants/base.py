@@ -4,13 +4,14 @@ admin overrides, pause, digests and the tick that fires deadlines."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.ruleparams import SAYS, read_value
-from mailref.engine.ruleset import RuleConflict, apply_changes, changes_from
+from mailref.engine.ruleset import RuleConflict, apply_changes, changes_from, check_changes
 from mailref.timeutil import format_duration, iso, parse_duration, parse_iso, when
 
 LATE_GRACE = timedelta(seconds=90)  # a deadline acted on later than this is announced as late
@@ -461,12 +462,37 @@ class Variant:
         self.event(state, ctx, f"Rule change by {by}: " + "; ".join(c.describe() for c in changes))
         self.mail_ruleset(state, ctx, f"Ruleset updated by {by}", diff, reason=action.get("reason"))
 
-    def enact_changes(self, state: dict, ctx: Ctx, changes: list, by: str, why: str) -> str | None:
+    def cannot_apply(self, state: dict, changes: list) -> str | None:
+        """Why CHANGES could not apply to the ruleset as it reads now (a dry run), or None."""
+        try:
+            check_changes(state["rules"], changes, state["rule_history"], self.whole_rule_numbers)
+        except RuleConflict as e:
+            return str(e)
+        return None
+
+    def enactment_note(self, state: dict, changes: list) -> str | None:
+        """The line the players read in a decided matter's result when the referee will not change
+        the ruleset for it (SPEC §3.1: flagged to the GM, never half-applied), so that nobody
+        believes an "ENACTED" changed the rules when it did not."""
+        if not changes:
+            return "It has no rule changes the referee can apply: the GM applies its effects."
+        problem = self.cannot_apply(state, changes)
+        if problem:
+            return (f"Its rule changes cannot apply to the ruleset as it now reads ({problem}): none of them is "
+                    "applied, and the GM is asked to correct the ruleset.")
+        return None
+
+    def enact_changes(self, state: dict, ctx: Ctx, changes: list, by: str, why: str,
+                      then: Callable[[], None] | None = None) -> str | None:
         """Apply a decided matter's CHANGES exactly and mail the ruleset; never half-apply.
+        THEN runs once the rules (and the parameters they set) are in force, before the ruleset
+        mail, so that what it does (open the next turn) follows the new rules and the mail shows it.
         Returns why nothing was applied (the GM is alerted), or None."""
         if not changes:
             ctx.alert(f"{why}; it has no rule changes the referee could read: apply its effects with "
                       "`mailref rule ...` / `mailref score ...`.")
+            if then:
+                then()
             return "no readable rule changes"
         try:
             rules, entries, diff = apply_changes(state["rules"], changes, by, iso(ctx.now), state["rule_history"],
@@ -474,11 +500,15 @@ class Variant:
         except RuleConflict as e:
             ctx.alert(f"{why} but its changes could not apply: {e}. Nothing was applied; correct the ruleset "
                       "with `mailref rule ...`.")
+            if then:
+                then()
             return str(e)
         titles = {str(r.get("title", "")).lower(): r["number"] for r in state["rules"]}
         state["rules"], state["rule_history"] = rules, state["rule_history"] + entries
         touched = {c.number or titles.get(str(c.ref_title or "").lower()) for c in changes if c.kind != "enact"}
         followed = self.follow_rule_parameters(state, ctx, sorted(x for x in touched if x in self.rule_parameters), why)
+        if then:
+            then()
         self.mail_ruleset(state, ctx, why, diff + ([""] + followed if followed else []))
         return None
 

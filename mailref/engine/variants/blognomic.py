@@ -193,10 +193,17 @@ class BlogNomic(Variant):
                 ctx.ack(f'  (Set aside as your closing words, not rule text: "{c.signoff}")')
         if not changes:
             ctx.ack("  (no rule changes recognised: if enacted, the GM applies it by hand)")
+        # Not refused: a proposal pending before it may yet make its changes fit. But its author
+        # and the voters learn now, not at enactment, that as things stand nothing of it would apply.
+        warning = ""
+        if changes and (problem := self.cannot_apply(state, changes)):
+            warning = (f"As the ruleset reads now, these changes cannot apply: {problem}. Enacted so, none of "
+                       "them would be applied (the GM would be asked to correct the ruleset).")
+            ctx.ack(f"  Note: {warning} To correct it, send [Withdraw] {prop['number']} and propose it again.")
         self.event(state, ctx, f"{author} proposed {prop['number']} \"{prop['title']}\".")
         ctx.send("announcement", "all", f"[Proposal {prop['number']}] {prop['title']}", "proposal.txt", game=state,
                  proposal=prop, changes=[c.describe() for c in changes], voters=self.wizards(state),
-                 words=["FOR", "AGAINST", "DEFERENTIAL"])
+                 words=["FOR", "AGAINST", "DEFERENTIAL"], warning=warning)
         self.resolve(state, ctx)
 
     def numbered(self, state: dict, changes: list) -> list:
@@ -370,6 +377,8 @@ class BlogNomic(Variant):
                  "Resolved by the referee acting as Admin."]
         if note:
             lines.append(note)
+        if status == "enacted" and label != "DoV" and (why := self.enactment_note(state, changes_from(m.get("changes", [])))):
+            lines.append(why)
         self.event(state, ctx, lines[0])
         ctx.send("results", "all", f"[{label} {m['number']}] {status.upper()}: {title}", "notice.txt",
                  game=state, heading=lines[0], lines=lines[1:])

@@ -236,17 +236,29 @@ class Sidekick(Variant):
         if author:
             author["score"] += points
             lines.append(f"{author['name']} scores {points:+d} (rules 21–22) and now has {author['score']}.")
+        changes = changes_from(prop["changes"])
+        if passed and (note := self.enactment_note(state, changes)):
+            lines.append(note)
         self.event(state, ctx, lines[0])
         ctx.send("results", "all", f"[Proposal {prop['number']}] {prop['status'].upper()}: {prop['title']}",
                  "notice.txt", game=state, heading="", lines=lines)
         self.check_victory(state, ctx)
-        if state["turn"] and state["turn"].get("proposal") == prop["number"]:
-            self.next_turn(state, ctx)
-        if passed:  # after the turn moved on, so the ruleset mail shows the new mover (rule 5)
-            failed = self.enact_changes(state, ctx, changes_from(prop["changes"]), f"proposal {prop['number']}",
-                                        f"Proposal {prop['number']} \"{prop['title']}\" is in effect")
-            if failed:
-                prop["reason"] += f"; its changes could not apply: {failed}"
+        moves_on = bool(state["turn"] and state["turn"].get("proposal") == prop["number"])
+
+        def next_turn() -> None:
+            if moves_on:
+                self.next_turn(state, ctx)
+
+        if not passed:
+            next_turn()
+            return
+        # The next turn opens once the changes are in force (rule 7: a passed amendment of rule 8
+        # gives the next mover its new time), and before the ruleset mail, which shows the new
+        # mover (rule 5).
+        failed = self.enact_changes(state, ctx, changes, f"proposal {prop['number']}",
+                                    f"Proposal {prop['number']} \"{prop['title']}\" is in effect", then=next_turn)
+        if failed:
+            prop["reason"] += f"; its changes could not apply: {failed}"
 
     # ---- victory (rules 20 and 23) -----------------------------------------------
     def check_victory(self, state: dict, ctx: Ctx) -> None:
