@@ -134,3 +134,60 @@ def test_an_accepted_imperial_proposal_without_rule_changes_says_the_gm_applies_
     results = last(outbox, addr("bob"), "results", "ACCEPTED")
     assert "It has no rule changes the referee can apply: the GM applies its effects." in Outbox.body(results)
     assert_replays(referee)
+
+
+def test_the_dynasty_ruleset_mail_and_the_help_read_without_gaps_or_broken_lines(referee, outbox, clock):
+    """Yesterday's leftovers: the new dynasty's ruleset mail had a double blank line before the
+    rule list; the help text was hard-wrapped mid-sentence ("Write to the\\ngame you play"),
+    which phones show as ragged lines."""
+    blog(referee)
+    send(referee, "bob", "[DoV] I win", "All mine.", to=BLOG)
+    for n in ("alice", "carol", "zoe"):
+        send(referee, n, "[Vote] 1", "FOR", to=BLOG)
+    clock.advance(hours=12, seconds=1)
+    referee.tick()
+    send(referee, "bob", "[Ascension] The Age of Dragons", "Welcome!\n\nWizard: Dragon\nKeep: 2.1\n", to=BLOG)
+    ruleset = last(outbox, addr("alice"), "ruleset")
+    body = Outbox.body(ruleset).replace("\r\n", "\n")
+    assert "\n\n\n" not in body, repr(body[body.index("\n\n\n") - 200:body.index("\n\n\n") + 50])
+    assert "The full rule list now reads:\n\n1.1. " in body
+    referee.create_game("emp", "imperial", EMP, gm="gm@ref.example")  # two games: the referee's own help
+    referee.accept(mail("newbie@players.example", "referee@ref.example", "hello", "How do I play?"), "smtp")
+    help_ = Outbox.body(last(outbox, "newbie@players.example", "help")).replace("\r\n", "\n")
+    assert "Write to the game you play (a plain Reply to any of its mails does that)." in help_
+    assert "e.g. [Join] or [Status]; send [Help]" in help_
+
+
+def test_the_gm_learns_which_passed_rules_are_theirs_to_apply(referee, outbox, clock):
+    """Bob's proposal enacts rule 24 "Quick Votes" (+1 point for voting within a day) and
+    rewrites rule 12 (two thirds to pass). The referee runs neither: rule 24 used to pass without a
+    word to the GM, and rule 12 went on being run as "more FOR than AGAINST" in silence. Now the
+    digest says rule 24 is the GM's to apply, and the one alert of the enactment names rule 12."""
+    mover = nomes(referee)
+    body = ('Enact rule 24 "Quick Votes":\nA player who votes within one day of a proposal receives 1 point.\n\n'
+            "Amend rule 12 to read:\nA proposal passes when two thirds of the votes cast are for it.\n")
+    send(referee, mover.lower(), "[Proposal] Quick", body)
+    for p in PLAYERS:
+        if p.title() != mover:
+            send(referee, p, "[Vote] 1", "FOR")
+    alerts = [Outbox.body(m) for m in outbox.to("gm@ref.example", kind="alert")]
+    assert len(alerts) == 1, alerts
+    assert 'It rewrites rule 12 "Passing and Failing", which the referee carries out as the game\'s initial rules say' in alerts[0]
+    assert "Quick Votes" in alerts[0]  # said in the same alert, with how to apply it
+    referee.admin("nomes", {"type": "digest"}, "gm")
+    digest = Outbox.body(last(outbox, "gm@ref.example", "digest"))
+    assert ('The referee does not run its new rule 24 "Quick Votes": what they require is the GM\'s to apply '
+            "(`mailref score`, `mailref rule`).") in digest
+    assert_replays(referee)
+
+
+def test_a_passed_rule_the_referee_does_not_run_makes_no_alert_alone(referee, outbox, clock):
+    """A new rule alone is the GM's in the digest, never an alert of its own (every Sidekick move
+    enacts one)."""
+    mover = nomes(referee)
+    send(referee, mover.lower(), "[Proposal] Hats", 'Enact rule 24 "Hats":\nEvery player wears a hat.\n')
+    for p in PLAYERS:
+        if p.title() != mover:
+            send(referee, p, "[Vote] 1", "FOR")
+    assert referee.state("nomes")["proposals"][0]["status"] == "passed"
+    assert outbox.to("gm@ref.example", kind="alert") == []

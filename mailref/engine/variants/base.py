@@ -11,7 +11,13 @@ from zoneinfo import ZoneInfo
 
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.ruleparams import SAYS, read_value
-from mailref.engine.ruleset import RuleConflict, apply_changes, changes_from, check_changes
+from mailref.engine.ruleset import (
+    RuleConflict,
+    apply_changes,
+    changes_from,
+    check_changes,
+    sort_key,
+)
 from mailref.timeutil import format_duration, iso, parse_duration, parse_iso, when
 
 LATE_GRACE = timedelta(seconds=90)  # a deadline acted on later than this is announced as late
@@ -136,6 +142,9 @@ class Variant:
 
     # Rule number -> the parameters the referee runs that rule by (the GM is told when it changes).
     rule_parameters: dict[str, tuple[str, ...]] = {}
+    # Rules whose wording the referee's code carries out (beside those run by parameters): a
+    # passed rewording of one is flagged to the GM, since the referee goes on as written before.
+    runs_rules: frozenset[str] = frozenset()
 
     # ---- dispatch ------------------------------------------------------------------
     def takes(self, tag: str) -> bool:
@@ -506,18 +515,39 @@ class Variant:
         titles = {str(r.get("title", "")).lower(): r["number"] for r in state["rules"]}
         state["rules"], state["rule_history"] = rules, state["rule_history"] + entries
         touched = {c.number or titles.get(str(c.ref_title or "").lower()) for c in changes if c.kind != "enact"}
-        followed = self.follow_rule_parameters(state, ctx, sorted(x for x in touched if x in self.rule_parameters), why)
+        reworded = {c.number or titles.get(str(c.ref_title or "").lower()) for c in changes
+                    if c.kind not in ("enact", "retitle")}
+        coded = sorted((x for x in reworded if x in self.runs_rules and x not in self.rule_parameters), key=sort_key)
+        new = [c for c in changes if c.kind == "enact"]
+        also = ""
+        if new:  # SPEC §3.1 leaves such rules to the GM: one line in the digest says so, not an alert
+            named = ", ".join(f'{c.number or ""} "{c.title}"'.strip() for c in new)
+            also = (f"The referee does not run its new rule{'s' if len(new) > 1 else ''} {named}: "
+                    "what they require is the GM's to apply (`mailref score`, `mailref rule`).")
+            self.event(state, ctx, f"{why}. {also}")
+        followed = self.follow_rule_parameters(state, ctx, sorted(x for x in touched if x in self.rule_parameters), why,
+                                               coded=coded, also=also)
         if then:
             then()
         self.mail_ruleset(state, ctx, why, diff + ([""] + followed if followed else []))
         return None
 
-    def follow_rule_parameters(self, state: dict, ctx: Ctx, numbers: list[str], why: str) -> list[str]:
+    def follow_rule_parameters(self, state: dict, ctx: Ctx, numbers: list[str], why: str,
+                               coded: list[str] | None = None, also: str = "") -> list[str]:
         """The referee runs some rules by parameters (Sidekick rule 22 is fail_points). When a
         passed change rewrites such a rule, the parameter follows the new text where it says the
-        value unmistakably; otherwise the GM is asked to set it. Returns the lines telling the
-        players what the referee now does; the GM gets one alert for it all."""
+        value unmistakably; otherwise the GM is asked to set it. CODED are rewritten rules the
+        referee carries out as the game's documents wrote them (Sidekick rule 12: more FOR than
+        AGAINST): the GM is told that the new wording is theirs to enforce. Returns the lines
+        telling the players what the referee now does; the GM gets one alert for it all."""
         told, ask, sets = [], [], []
+        if coded:
+            titles = {str(r["number"]): r.get("title", "") for r in state["rules"]}
+            named = ", ".join(f'{n} "{titles[n]}"' if titles.get(n) else n for n in coded)
+            ask.append(f"It rewrites rule{'s' if len(coded) > 1 else ''} {named}, which the referee carries out as the "
+                       "game's initial rules say, not as they now read: where the new wording decides otherwise, "
+                       "correct the outcome by hand (`mailref proposal enact|fail`, `mailref vote`, `mailref score`, "
+                       "`mailref game set`).")
         texts = {str(r["number"]): str(r.get("text", "")) for r in state["rules"]}
         for n in sorted(numbers, key=lambda x: [int(p) for p in x.split(".") if p.isdigit()]):
             for name in self.rule_parameters[n]:
@@ -537,10 +567,10 @@ class Variant:
                 told.append(line)
                 sets.append(f"{name}=...")
                 self.event(state, ctx, line)
-        if told or ask:
+        if told or ask:  # ALSO (what else is the GM's) rides along, never alone
             undo = (["If a reading is wrong, set it with `mailref game set " + state["slug"] + " " + " ".join(sets) + "`."]
                     if sets else [])
-            ctx.alert(f"{why}.\n\n" + "\n".join(told + undo + ask))
+            ctx.alert(f"{why}.\n\n" + "\n".join(told + undo + ask + ([also] if also else [])))
         return told
 
     def mail_ruleset(self, state: dict, ctx: Ctx, why: str, diff: list[str], reason: str | None = None,

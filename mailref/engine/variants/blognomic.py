@@ -31,6 +31,9 @@ class BlogNomic(Variant):
     duration_params = {"reminder_before", "popular_after", "min_open", "stale_after", "dov_open_min",
                        "dov_open_sure", "dov_cooldown", "rejoin_after", "unidle_after"}
     vote_words = ("FOR", "AGAINST", "DEFERENTIAL", "VETO")
+    # Idle Wizards, matters, votes, enacting and failing, proposals, resolution, CfJs, victory;
+    # Tags, Seasonal Downtime, Dormancy (SPEC §5.2).
+    runs_rules = frozenset({"1.3", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10", "1.11", "1.12", "3.2", "3.4", "3.5"})
     votable_judgements = True  # CfJs and DoVs are decided by vote
     open_statuses = ("pending",)
     commands = [

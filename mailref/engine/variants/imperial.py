@@ -29,6 +29,9 @@ class Imperial(Variant):
                 "judge_reminder_every": "1d", "first_b_rule": 21}
     duration_params = {"reminder_before", "vote_period", "judge_reminder_every"}
     vote_words = ("YES", "NO")
+    # Senators, proposals, titles, comments, voting, judgement, proclamations, undecided
+    # proposals, Points of Order, A and B rules (SPEC §5.3).
+    runs_rules = frozenset({"2", "3", "4", "5", "6", "7", "8", "12", "13", "15"})
     strip_braces = True  # "{ }" comments never enter the ruleset (the text's comment marks)
     offices = ("emperor", "scribe", "senator", "assistant-scribe")
     open_statuses = UNDECIDED

@@ -22,6 +22,8 @@ class Sidekick(Variant):
     duration_params = {"reminder_before", "turn_timeout", "vote_timeout"}
     rule_parameters = {"8": ("turn_timeout",), "11": ("vote_timeout",), "21": ("pass_points",),
                        "22": ("fail_points",), "23": ("win_score",)}
+    # Turn order, what a move holds, the vote and its outcome, absence, the judge, victory.
+    runs_rules = frozenset({"6", "9", "10", "11", "12", "15", "17", "19", "20"})
     vote_words = ("FOR", "AGAINST", "ABSTAIN")
     whole_rule_numbers = True  # rule 10: "The reference number must be a positive integer."
     commands = [
