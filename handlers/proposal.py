@@ -1,6 +1,8 @@
 """[Proposal] Title: a new proposal (the body is its text), or, carrying a number or being a
 reply, a ballot on that proposal. [Withdraw] N withdraws your own pending proposal."""
 
+import dataclasses
+
 from mailref.engine import Refused
 from mailref.handlers import GameView, handles, signer
 from mailref.handlers.vote import ballots
@@ -11,6 +13,10 @@ from mailref.read.limits import LINE_MAX, READ_MAX
 @handles("proposal")
 def proposal(env: Envelope, view: GameView) -> dict:
     if env.subject.number is not None or env.subject.is_reply:
+        if env.subject.number is None and (number := proposal_titled(view, env.subject.rest)):
+            # "Re: Re: [Proposal] Unicorns": a reply to the ack of one's own submission names the
+            # proposal by its title only.
+            env.subject = dataclasses.replace(env.subject, number=number)
         return ballots(env, view)
     title = env.subject.rest.strip()
     if env.truncated:
@@ -38,3 +44,15 @@ def withdraw(env: Envelope, view: GameView) -> dict:
     if env.subject.number is None:
         raise Refused("say which proposal to withdraw", "write the subject as: [Withdraw] 12")
     return {"type": "withdraw", "player": view.name, "number": env.subject.number}
+
+
+def proposal_titled(view: GameView, title: str) -> int | None:
+    """The number of the one proposal titled TITLE (an open one first), else None."""
+    want = " ".join(title.split()).lower()
+    if not want:
+        return None
+    same = [p for p in view.state.get("proposals", []) if " ".join(str(p.get("title", "")).split()).lower() == want]
+    statuses = set(getattr(view.variant, "open_statuses", ()))
+    open_ = [p for p in same if p.get("status") in statuses]
+    pick = open_ if open_ else same
+    return pick[0]["number"] if len(pick) == 1 else None

@@ -10,6 +10,9 @@ from mailref.read.ballots import how_to_vote
 def ballots(env: Envelope, view: GameView) -> dict:
     reading = read_ballots(env.text, env.subject.number or only_open_matter(view))
     if not reading.ballots:
+        if closed := closed_matter(view, env.subject.number):
+            # Asking to rewrite a vote that cannot count any more only costs a second mail.
+            raise Refused(f"{closed} is closed; votes are no longer taken")
         where = f"proposal {env.subject.number}" if env.subject.number else "any proposal"
         words = tuple(getattr(view.variant, "vote_words", ())) or ("FOR", "AGAINST", "ABSTAIN")
         hint = how_to_vote(words) + "".join(f'\nNot read as a ballot: "{ln}"' for ln in reading.near_misses)
@@ -32,3 +35,17 @@ def only_open_matter(view: GameView) -> int | None:
     numbers = {m["number"] for coll in view.state.values() if isinstance(coll, list)
                for m in coll if isinstance(m, dict) and "number" in m and m.get("status") in statuses}
     return numbers.pop() if len(numbers) == 1 else None
+
+
+def closed_matter(view: GameView, number: int | None) -> str:
+    """"proposal 1 (passed)" when NUMBER names a matter no longer open to votes, else ""."""
+    if number is None:
+        return ""
+    statuses = set(getattr(view.variant, "open_statuses", ()))
+    for key, coll in view.state.items():
+        if key in ("proposals", "judgements") and isinstance(coll, list):
+            for m in coll:
+                if isinstance(m, dict) and m.get("number") == number and m.get("status") not in statuses:
+                    label = "proposal" if key == "proposals" else {"cfj": "CfJ", "dov": "DoV"}.get(m.get("kind"), "judgement")
+                    return f"{label} {number} ({m.get('status')})"
+    return ""

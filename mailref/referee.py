@@ -28,7 +28,7 @@ from mailref.engine import Refused
 from mailref.read import Envelope, match_game, parse_subject, read_envelope
 from mailref.read.route import is_postmaster
 from mailref.read.subject import game_label
-from mailref.routing import did_you_mean, example_tags, games_list, wrong_game
+from mailref.routing import did_you_mean, example_tags, games_list, wrong_door, wrong_game
 from mailref.safe import printable
 from mailref.store import Bounce, Game, InboxMessage, OutboxMessage, Store, open_store
 from mailref.store.counters import count_reply
@@ -311,7 +311,8 @@ class Referee:
         if slug is None:
             row.status, row.verdict = "processed", "no game for these recipients: the games listed"
             queue_reply(s, self.settings, None, source, now, "help", "games.txt",
-                        {"game": {}, "games": games_list(s), "referee": self.settings.from_address})
+                        {"game": {}, "games": games_list(s), "referee": self.settings.from_address,
+                         "note": wrong_door(s, env.subject.raw, env.from_addr)})
             return
         row.game_slug = slug
         game = self._game(s, slug)

@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from mailref import engine
 from mailref.engine.variants.base import Variant
-from mailref.read.subject import TAGS
+from mailref.read.subject import TAGS, game_label
 from mailref.store import Game
 
 
@@ -53,3 +53,28 @@ def wrong_game(session: Session, slug: str, here: str) -> tuple[str, str]:
     name = game.state.get("name", slug) if game else slug
     return (f"this is {here}, but your mail answers a mail of {name}",
             f"send it to {name} at {game.address if game else slug}")
+
+
+def wrong_door(session: Session, subject: str, sender: str | None) -> str:
+    """What to tell someone whose mail reached the referee's own address but is meant for a game:
+    a subject naming the game ("Re: [Nomes] [Proposal 2] …" sent from an old address book), or a
+    command from a player of it. Nothing was done there (SPEC §2.3 routes by recipient and
+    thread only): say so, and where to send it. "" when the mail names no game of the sender's."""
+    low, who = subject.lower(), (sender or "").lower()
+    named, mine = [], []
+    for g in session.scalars(select(Game).order_by(Game.slug)):
+        name = g.state.get("name", g.slug)
+        if any(f"[{x}]".lower() in low for x in {game_label(name, g.slug), name, g.slug}):
+            named.append(g)
+        elif who and any(who in p.get("addresses", []) and p.get("status") != "left" for p in g.state.get("players", [])):
+            mine.append(g)
+    if len(named) == 1:
+        g = named[0]
+        return (f"Your mail names {g.state.get('name', g.slug)} but came to the referee's own address, where no game "
+                f"is played: nothing was done (no vote or command was recorded). Send it to {g.address}; a plain Reply "
+                "to any mail of that game goes there.")
+    if not named and mine and "[" in subject:
+        games = ", ".join(f"{g.state.get('name', g.slug)} at {g.address}" for g in mine)
+        return ("Your mail came to the referee's own address, where no game is played: nothing was done. Commands "
+                f"go to the address of the game they are for; you play {games}.")
+    return ""

@@ -3,6 +3,8 @@ mail in through the referee (as a mail client sends it), the replies read back."
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from helpers import Outbox, assert_replays, mail
 
 G = "nomes@ref.example"
@@ -191,3 +193,168 @@ def test_a_passed_rule_the_referee_does_not_run_makes_no_alert_alone(referee, ou
             send(referee, p, "[Vote] 1", "FOR")
     assert referee.state("nomes")["proposals"][0]["status"] == "passed"
     assert outbox.to("gm@ref.example", kind="alert") == []
+
+
+def test_a_vote_sent_to_the_referees_own_address_is_told_where_it_belongs(referee, outbox):
+    """Bob answers "[Nomes] [Proposal 1]" from an old address book entry: his AGAINST reached the
+    referee's own address, not the game's, and the answer was the bare list of games, silent on
+    his vote. It now says nothing was recorded and where to send it. A stranger's mail to that
+    address still gets the list alone."""
+    mover = nomes(referee)
+    referee.create_game("blog", "blognomic", BLOG, gm="gm@ref.example")  # two games on the host
+    send(referee, mover.lower(), "[Proposal] Hats", 'Enact rule 24 "Hats":\nEvery player wears a hat.\n')
+    voter = next(p for p in PLAYERS if p.title() != mover)
+    subject = str(last(outbox, addr(voter), "announcement", "[Proposal 1]")["Subject"])
+    send(referee, voter, "Re: " + subject, "AGAINST\n\nToo silly.", to="referee@ref.example")
+    answer = Outbox.body(last(outbox, addr(voter), "help")).replace("\r\n", "\n")
+    assert answer.startswith("Your mail names Nomic Sidekick Nomic but came to the referee's own address, where no "
+                             "game is played: nothing was done (no vote or command was recorded). Send it to "
+                             f"{G}; a plain Reply"), answer[:400]
+    assert voter.title() not in referee.state("nomes")["proposals"][0]["votes"]
+    send(referee, voter, "[Status]", "", to="referee@ref.example")
+    answer = Outbox.body(last(outbox, addr(voter), "help"))
+    assert f"you play Nomic Sidekick Nomic at {G}." in answer
+    referee.accept(mail("stranger@else.example", "referee@ref.example", "hello", "hi"), "smtp")
+    answer = Outbox.body(last(outbox, "stranger@else.example", "help"))
+    assert answer.startswith("This address (referee@ref.example) is the referee")
+
+
+def test_a_reply_to_a_closed_proposal_is_told_it_is_closed_at_once(referee, outbox):
+    """Alice answers her old ack of proposal 1 with "Actually, AGAINST." after it passed: she was
+    told no vote was found and how to write one, and only her second try learnt that proposal 1
+    was closed. Now the first answer says so. A vote with a reason learns the reason goes on the
+    next line."""
+    mover = nomes(referee)
+    send(referee, mover.lower(), "[Proposal] Hats", 'Enact rule 24 "Hats":\nEvery player wears a hat.\n')
+    voters = [p for p in PLAYERS if p.title() != mover]
+    send(referee, voters[0], "Re: [Nomic Sidekick Nomic] [Proposal 1] Hats", "FOR - nice cleanup")
+    hint = Outbox.body(last(outbox, addr(voters[0]), "error")).replace("\r\n", "\n")
+    assert "with your reason, if any, on the next line" in hint
+    assert 'Not read as a ballot: "FOR - nice cleanup"' in hint
+    for p in voters:
+        send(referee, p, "[Vote] 1", "FOR\nNice hats.")
+    assert referee.state("nomes")["proposals"][0]["status"] == "passed"
+    send(referee, voters[0], "Re: Re: [Nomic Sidekick Nomic] [Proposal 1] Hats", "Actually, AGAINST.")
+    answer = Outbox.body(last(outbox, addr(voters[0]), "error"))
+    assert "Not done: proposal 1 (passed) is closed; votes are no longer taken." in answer
+    assert "No vote found" not in answer
+
+
+def test_the_cli_echoes_every_address_and_says_a_new_turn_length_starts_next_turn(tmp_path):
+    """A GM runs `mailref player add nomes Alice A --email B` and read back only A; then
+    `game set nomes turn_timeout=3d` while a turn was running, and was not told that the
+    running deadline stands (the new length counts from the next turn)."""
+    import os
+    import subprocess
+    import sys
+
+    import mailref
+
+    # This checkout's mailref, whichever one the interpreter's environment would find from tmp_path.
+    env = {k: v for k, v in os.environ.items() if k != "MAILREF_CONFIG"}
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(mailref.__file__).parents[1]), env.get("PYTHONPATH", "")])
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "mailref", *args], cwd=tmp_path, capture_output=True, text=True,
+                              timeout=60, env=env)
+
+    assert run("init").returncode == 0
+    assert run("game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode == 0
+    r = run("player", "add", "nomes", "Alice", "alice@x.org", "--email", "alice@work.example")
+    assert r.returncode == 0, r.stderr
+    assert "Alice joined Nomic Sidekick Nomic (alice@x.org, alice@work.example)." in r.stdout
+    assert run("player", "add", "nomes", "Bob", "bob@x.org").returncode == 0
+    r = run("game", "set", "nomes", "turn_timeout=3d")
+    assert r.returncode == 0, r.stderr
+    assert "turn_timeout = 3d" in r.stdout
+    assert "turn_timeout applies from the next deadline set; the one running now, " in r.stdout
+    assert "stands. To move it: `mailref deadline nomes extend DURATION` or `set WHEN`." in r.stdout
+
+
+def test_an_author_answering_the_ack_of_her_proposal_votes_on_it(referee, outbox, clock, tmp_path):
+    """Zoë replies AGAINST to the ack of her own "[Proposal] Unicorns" (subject "Re: [Blog]
+    [Proposal] Unicorns", no number): she was asked "which proposal?". The title names it: her
+    AGAINST self-kills it (rule "Enacting and Failing"), and the result says so. DEFERENTIAL
+    votes in a tally are said to count as the Historian's vote."""
+    blog(referee)
+    referee.admin("blog", {"type": "office", "office": "historian", "holder": "Dan"}, "gm")
+    send(referee, "zoe", "[Proposal] Unicorns", 'Enact a new rule entitled "Unicorns" with the following text:\n'
+         "Each Wizard may own one unicorn.\n", to=BLOG)
+    ack = last(outbox, addr("zoe"), "ack", "Unicorns")
+    referee.accept(mail(addr("zoe"), BLOG, "Re: " + str(ack["Subject"]), "AGAINST\nChanged my mind.",
+                        in_reply_to=ack["Message-ID"]), "smtp")
+    answer = last(outbox, addr("zoe"), None, "Unicorns")
+    assert answer["X-Mailref-Kind"] == "ack", Outbox.body(answer)
+    assert "Vote recorded: Proposal 1 — AGAINST" in Outbox.body(answer)
+    assert referee.state("blog")["proposals"][0]["status"] == "failed"
+    assert referee.state("blog")["proposals"][0]["reason"] == "self-killed"
+
+    send(referee, "bob", "[Proposal] Dragons", 'Enact a new rule entitled "Dragons" with the following text:\n'
+         "Each Wizard may own one dragon.\n", to=BLOG)
+    send(referee, "dan", "[Vote] 2", "FOR", to=BLOG)
+    send(referee, "alice", "[Vote] 2", "DEF", to=BLOG)
+    send(referee, "carol", "[Vote] 2", "DEFERENTIAL", to=BLOG)
+    clock.advance(hours=12, seconds=1)
+    referee.tick()
+    results = Outbox.body(last(outbox, addr("zoe"), "results", "[Proposal 2]"))
+    assert "Tally: FOR 4, AGAINST 0, quorum 3." in results
+    assert "DEFERENTIAL (Alice, Carol) counts as the Historian's vote, FOR." in results
+    # The published page showed "Tally: DEFERENTIAL 2, FOR 2" beside a mail saying FOR 4.
+    from mailref.config import SiteConfig
+    from mailref.site import rebuild
+
+    site = tmp_path / "site"
+    rebuild(referee.store, SiteConfig(site), "blog", clock())
+    page = (site / "blog" / "proposals.html").read_text()
+    assert "Tally: FOR 4, AGAINST 0, quorum 3" in page
+    assert "DEFERENTIAL 2" not in page
+    assert_replays(referee)
+
+
+def test_a_question_and_a_gm_results_reply_read_cleanly(referee, outbox, tmp_path):
+    """The CfJ announcement ran the question into its detail ("asks: Is it valid?\nRule 9
+    says…"); the GM's plain Reply with the results went out as "[Dip] [Results] Turn 1: Dip",
+    the game's name twice."""
+    mover = nomes(referee)
+    asker = next(p for p in PLAYERS if p.title() != mover)
+    send(referee, asker, "[CfJ] Is a sign-off valid?", "Rule 9 asks for good grammar.\nDoes a sign-off break it?")
+    told = next(m for m in outbox.all() if m["X-Mailref-Kind"] == "announcement" and "[Judgement 1]" in str(m["Subject"]))
+    assert f"{asker.title()} asks: Is a sign-off valid?\n\nRule 9 asks for good grammar." in Outbox.body(told).replace("\r\n", "\n")
+    dip = "dip@ref.example"
+    referee.create_game("dip", "orders", dip, gm="gm@ref.example", parameters={"turn_length": "1d"})
+    for n in ("ann", "ben"):
+        send(referee, n, "[Join]", f"Name: {n.title()}", to=dip)
+    referee.admin("dip", {"type": "start"}, "gm")
+    send(referee, "ann", "[Orders]", "**A Paris - Burgundy**", to=dip)
+    send(referee, "ben", "[Orders]", "**A Munich - Ruhr**", to=dip)
+    digest = next(m for m in outbox.all() if m["X-Mailref-Kind"] == "digest" and "Orders of all players" in m["Subject"])
+    referee.accept(mail("gm@ref.example", dip, "Re: " + str(digest["Subject"]), "Both moves succeed.",
+                        in_reply_to=digest["Message-ID"]), "smtp")
+    results = last(outbox, addr("ann"), "results")
+    assert str(results["Subject"]) == "[Orders game] [Results] Turn 1", results["Subject"]
+    # Its page has no Offices column of dashes pushing the players' columns off a phone's screen.
+    from mailref.config import SiteConfig
+    from mailref.site import rebuild
+
+    rebuild(referee.store, SiteConfig(tmp_path / "site"), None, referee.clock())
+    page = (tmp_path / "site" / "dip" / "index.html").read_text()
+    assert '<th scope="col">Offices</th>' not in page and "<caption>Players, their status</caption>" in page
+    assert '<th scope="col">Offices</th>' in (tmp_path / "site" / "nomes" / "index.html").read_text()
+
+
+def test_a_blognomic_result_says_which_clause_made_it_popular(referee, outbox, clock):
+    """Proposal 1 is enacted after 48 hours with FOR 2, AGAINST 1, quorum 3: "ENACTED (popular)"
+    beside a tally under quorum reads as a mistake. The result names the 48-hour clause; a matter
+    failed by it likewise."""
+    blog(referee)
+    send(referee, "alice", "[Proposal] Gold", 'Enact a new rule entitled "Gold" with the following text:\nEach Wizard has 3 Gold.\n', to=BLOG)
+    send(referee, "bob", "[Vote] 1", "FOR", to=BLOG)
+    send(referee, "carol", "[Vote] 1", "AGAINST", to=BLOG)
+    send(referee, "zoe", "[Proposal] Silver", 'Enact a new rule entitled "Silver" with the following text:\nEach Wizard has 3 Silver.\n', to=BLOG)
+    clock.advance(hours=48, seconds=1)
+    referee.tick()
+    first = Outbox.body(last(outbox, addr("dan"), "results", "[Proposal 1]"))
+    assert "ENACTED (popular)" in first and "Tally: FOR 2, AGAINST 1, quorum 3." in first
+    assert "Popular: open 2d or more, with more than one vote and more FOR than AGAINST." in first
+    second = Outbox.body(last(outbox, addr("dan"), "results", "[Proposal 2]"))
+    assert "FAILED (unpopular)" in second and "Unpopular: open 2d or more without being Popular." in second

@@ -35,7 +35,8 @@ _SAID = r"(?:(?:i vote ?:?|my vote is ?:?|my vote ?:|vote ?:) ?)?"
 _BALLOT = re.compile(r"^(?:[-•] )?(?:" + _NUMBER + r")?" + _SAID + _WORD + r" ?[.!]*$", re.I)
 _HAS_WORD = re.compile(r"\b(?:" + "|".join(VOTE_WORDS) + r")\b")  # on a lower-cased line
 HOW_TO_VOTE = ("write the vote word alone on a line ({w}), or `I vote {w}`, `Vote: {w}`, "
-               "`My vote is {w}`; for several proposals, lines like `12 {w}`")
+               "`My vote is {w}`, with your reason, if any, on the next line; for several proposals, "
+               "lines like `12 {w}`")
 
 
 def how_to_vote(words: tuple[str, ...] | list[str] = ("FOR", "AGAINST", "ABSTAIN")) -> str:

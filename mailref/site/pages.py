@@ -81,7 +81,11 @@ def _matter(m: dict, label: str, title: str, author: str | None, text: str, zone
     opened = m.get("opened") or m.get("at")
     return {"number": m["number"], "label": label, "id": anchor(f"{label} {m['number']}"), "title": title,
             "author": author, "status": m.get("status", ""), "reason": m.get("reason"), "text": text or "",
-            "votes": sorted(votes.items()), "counts": sorted(counts.items()), "judge": m.get("judge"),
+            "votes": sorted(votes.items()), "judge": m.get("judge"),
+            # A decided matter shows the tally it was decided by, as its result mail did (a BlogNomic
+            # DEFERENTIAL counted as the Historian's FOR); an open one, the votes cast so far.
+            "counts": list(m["tally"].items()) if isinstance(m.get("tally"), dict) else sorted(counts.items()),
+            "decided": isinstance(m.get("tally"), dict),
             "ruling": m.get("ruling"), "opened": when(opened, zone), "opened_iso": opened,
             "deadline": when(m.get("deadline"), zone), "closed": when(m.get("closed"), zone),
             "tally": m.get("tally"), "voted": "votes" in m}

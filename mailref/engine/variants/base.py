@@ -234,7 +234,7 @@ class Variant:
             player.update(self.new_player_fields(state, action))
             state["players"].append(player)
         self.after_join(state, player, action, ctx)
-        ctx.ack(f"{name} joined {state['name']} ({address}).")
+        ctx.ack(f"{name} joined {state['name']} ({', '.join(player['addresses'])}).")
         self.event(state, ctx, f"{name} joined.")
 
     def on_player_add(self, state: dict, action: dict, ctx: Ctx) -> None:
@@ -396,7 +396,16 @@ class Variant:
                 state["parameters"][key] = self.check_param(key, value)
             ctx.ack(f"{key} = {value}")
             self.event(state, ctx, f"Parameter {key} set to {value} by {action.get('by')}.")
-        self.announce(state, ctx, "Game parameters changed", [f"{k} is now {v}" for k, v in action["values"].items()])
+        lines = [f"{k} is now {v}" for k, v in action["values"].items()]
+        timing = [k for k in action["values"] if k in self.duration_params and k != "reminder_before"]
+        running = self.current_deadline_holder(state)
+        if timing and running and running.get("deadline"):
+            # A new length counts from the next turn or vote; the deadline already given stands.
+            note = (f"{', '.join(timing)} applies from the next deadline set; the one running now, "
+                    f"{self.when(state, running['deadline'], ctx)}, stands.")
+            ctx.ack(note + f" To move it: `mailref deadline {state['slug']} extend DURATION` or `set WHEN`.")
+            lines.append(note)
+        self.announce(state, ctx, "Game parameters changed", lines)
 
     def on_office(self, state: dict, action: dict, ctx: Ctx) -> None:
         office = action["office"].lower()

@@ -14,7 +14,7 @@ from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.ruleset import changes_from, find_rule, sort_key
 from mailref.engine.variants.base import READ_ONLY, Variant
-from mailref.timeutil import iso, parse_iso
+from mailref.timeutil import format_duration, iso, parse_iso
 
 HOUR = timedelta(hours=1)
 _GENERATOR = re.compile(r"The (?P<name>[A-Z]+) (?:\(or (?P<alias>[A-Z]+)\) )?command will return a random result "
@@ -369,6 +369,16 @@ class BlogNomic(Variant):
             return True
         return False
 
+    def why_opinion(self, state: dict, m: dict, counts: dict, reason: str) -> str:
+        """The clause of rule "Votes" that made a matter Popular or Unpopular when the tally alone
+        does not show it (FOR 2 with quorum 3 enacted after 48 hours)."""
+        after = format_duration(self.duration(state, "popular_after"))
+        if reason == "popular" and counts["FOR"] < counts["quorum"]:
+            return f"Popular: open {after} or more, with more than one vote and more FOR than AGAINST."
+        if reason == "unpopular" and len(self.wizards(state)) - counts["AGAINST"] >= counts["quorum"]:
+            return f"Unpopular: open {after} or more without being Popular."
+        return ""
+
     def close(self, state: dict, m: dict, ctx: Ctx, status: str, reason: str, note: str = "") -> None:
         _, _, counts = self.opinion(state, m, ctx.now)
         m.update(status=status, reason=reason, closed=iso(ctx.now), tally=counts)
@@ -378,6 +388,15 @@ class BlogNomic(Variant):
                  f"Tally: FOR {counts['FOR']}, AGAINST {counts['AGAINST']}, quorum {counts['quorum']}.",
                  "Votes: " + (", ".join(f"{k} {v}" for k, v in sorted(m["votes"].items())) or "none"),
                  "Resolved by the referee acting as Admin."]
+        if reason in ("popular", "unpopular") and (why := self.why_opinion(state, m, counts, reason)):
+            lines.insert(2, why)
+        hist = state.get("historian")
+        if deferring := sorted(n for n, v in m["votes"].items() if v == "DEFERENTIAL" and n != hist):
+            # The tally counts them as the Historian's vote: say so, or "FOR 4" reads as a miscount.
+            counted = self.valid_vote(state, m, hist) if hist else None
+            lines.insert(2, f"DEFERENTIAL ({', '.join(deferring)}) " + (
+                f"counts as the Historian's vote, {counted}." if counted in ("FOR", "AGAINST")
+                else "does not count: the Historian has no valid FOR or AGAINST vote (an earlier vote stands)."))
         if note:
             lines.append(note)
         if status == "enacted" and label != "DoV" and (why := self.enactment_note(state, changes_from(m.get("changes", [])))):

@@ -293,7 +293,7 @@ class Imperial(Variant):
         ctx.ack(f"Point of Order {number} is raised; the Emperor answers it.")
         self.event(state, ctx, f"{action['player']} raised Point of Order {number}: {j['question']}.")
         self.announce(state, ctx, f"[Point of Order {number}] {j['question']}",
-                      [f"{action['player']} raises: {j['question']}", *j["detail"].splitlines(),
+                      [f"{action['player']} raises: {j['question']}", *([""] + j["detail"].splitlines() + [""] if j["detail"] else []),
                        f"The Emperor answers with a mail [Ruling] {number}."])
 
     def on_ruling(self, state: dict, action: dict, ctx: Ctx) -> None:

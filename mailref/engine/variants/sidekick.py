@@ -307,7 +307,7 @@ class Sidekick(Variant):
                  game=state, judgement=j)
         # The judge's own mail says all the announcement says: one mail for one judgement (SPEC §2.6).
         self.announce(state, ctx, f"[Judgement {number}] {j['question']}",
-                      [f"{action['player']} asks: {j['question']}", *(j["detail"].splitlines() + [""] if j["detail"] else []),
+                      [f"{action['player']} asks: {j['question']}", *([""] + j["detail"].splitlines() + [""] if j["detail"] else []),
                        f"The judge is {judge} (rule 17), who answers with a mail [Ruling] {number}."],
                       to=[p["name"] for p in self.present(state) if p["name"] != judge])
 
