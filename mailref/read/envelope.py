@@ -14,6 +14,7 @@ from email.message import Message
 from functools import lru_cache
 
 from mailref.read.bold import bold_orders
+from mailref.read.flowed import unflow
 from mailref.read.html import html_texts
 from mailref.read.identity import parse_mailbox
 from mailref.read.limits import was_cut
@@ -105,6 +106,8 @@ def body_parts(msg: Message) -> tuple[str | None, str | None, int]:
             continue
         if ctype == "text/plain" and plain is None:
             plain = _decode_part(part)
+            if str(part.get_param("format") or "").lower() == "flowed":
+                plain = unflow(plain, delsp=str(part.get_param("delsp") or "").lower() == "yes")
         elif ctype == "text/html" and html is None:
             html = _decode_part(part)
         elif ctype not in ("text/plain", "text/html"):
