@@ -34,6 +34,7 @@ class Route:
 
 
 REGISTRY: dict[str, Route] = {}
+_ACTION = {"proposal": "propose", "point-of-order": "cfj"}  # tags whose action is named otherwise
 
 
 def handles(*tags: str, players_only: bool = True) -> Callable[[Handler], Handler]:
@@ -50,6 +51,9 @@ def dispatch(env: Envelope, view: GameView, tag: str) -> dict[str, Any]:
         raise Refused(f"[{tag}] is not a command here", "send [Help] for the commands")
     if route.players_only and view.player is None:
         not_a_player(env, view)
+    # Before the body is read: [Judge] in Eire is no command there, not "no ACCEPT, VETO or IGNORE found".
+    if not view.variant.takes(_ACTION.get(tag, tag)):
+        raise view.variant.not_a_command(view.state, tag)
     return route.fn(env, view)
 
 

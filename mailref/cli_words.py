@@ -11,7 +11,7 @@ _HINTS = {
     "choose another with a body line `Name: ...`": "choose another name",
     "send [Help] for the commands of this game": "`mailref --help` lists the commands",
 }
-_NOT_A_COMMAND = re.compile(r"\[(?P<tag>[^\]]+)\] is not a command of (?P<game>.+) \((?P<title>[^()]+)\)")
+_NOT_A_COMMAND = re.compile(r"\[(?P<tag>[^\]]+)\] is not a command of (?P<game>.+?)(?: \((?P<title>[^()]+)\))?")
 _STARTED = "Nomic games are active from creation (the first turn opens once two players are in); " \
            "only orders games (eire, orders) are started with `mailref game start`"
 
@@ -21,6 +21,7 @@ def for_operator(reason: str, hint: str) -> tuple[str, str]:
     m = _NOT_A_COMMAND.fullmatch(reason)
     if m:
         tag = m["tag"].lower()
-        reason = f"{m['game']} is a {m['title']} game: `{tag}` does not apply to it"
+        reason = f"{m['game']} is a {m['title']} game: `{tag}` does not apply to it" if m["title"] \
+            else f"`{tag}` does not apply to {m['game']}"
         hint = _STARTED if tag == "start" else "`mailref --help` lists the commands"
     return reason, _HINTS.get(hint, hint)

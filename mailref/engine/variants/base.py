@@ -26,6 +26,8 @@ READ_ONLY = {"status", "rules", "help"}
 CHATTER = {"roll", "join", "away", "back", "quit", "idle", "unidle"}
 
 
+_TAG_LABELS = {"cfj": "CfJ", "dov": "DoV", "point-of-order": "Point of Order", "propose": "Proposal"}
+
 class Variant:
     name = "base"
     title = "game"
@@ -152,13 +154,19 @@ class Variant:
         return tag in READ_ONLY | {"join", "quit", "turn", "roll", "away", "back"} or hasattr(
             self, "on_" + tag.replace("-", "_"))
 
+    def not_a_command(self, state: dict, tag: str) -> Refused:
+        """The refusal of a tag this variant has no use for, named as the player wrote it
+        ("[Proposal]", not the action "[Propose]"), the variant named once ("of Eire", not
+        "of Eire (Eire)")."""
+        label = _TAG_LABELS.get(tag, tag.replace("-", " ").title())
+        game = state["name"] if state["name"] == self.title else f"{state['name']} ({self.title})"
+        return Refused(f"[{label}] is not a command of {game}", "send [Help] for the commands of this game")
+
     def handle(self, state: dict, action: dict, ctx: Ctx) -> None:
         kind = action["type"]
         fn = getattr(self, "on_" + kind.replace("-", "_"), None)
         if fn is None:
-            tag = kind.replace("-", " ").title().replace("Cfj", "CfJ").replace("Dov", "DoV")
-            raise Refused(f"[{tag}] is not a command of {state['name']} ({self.title})",
-                          "send [Help] for the commands of this game")
+            raise self.not_a_command(state, kind)
         if state["status"] == "ended" and kind not in READ_ONLY | {"tick", "set", "office", "player_add",
                                                                   "player_status", "player_remove", "digest"}:
             raise Refused("this game has ended", f"winners: {', '.join(state['winners']) or 'none'}")
