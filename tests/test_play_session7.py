@@ -320,6 +320,10 @@ def test_a_question_and_a_gm_results_reply_read_cleanly(referee, outbox, tmp_pat
     send(referee, asker, "[CfJ] Is a sign-off valid?", "Rule 9 asks for good grammar.\nDoes a sign-off break it?")
     told = next(m for m in outbox.all() if m["X-Mailref-Kind"] == "announcement" and "[Judgement 1]" in str(m["Subject"]))
     assert f"{asker.title()} asks: Is a sign-off valid?\n\nRule 9 asks for good grammar." in Outbox.body(told).replace("\r\n", "\n")
+    blog(referee)
+    send(referee, "alice", "[CfJ] Was proposal 1 enacted?", "Nothing changed.\nShould it be failed?", to=BLOG)
+    told = last(outbox, addr("bob"), "announcement", "[CfJ")
+    assert "Was proposal 1 enacted?\n\nNothing changed." in Outbox.body(told).replace("\r\n", "\n")
     dip = "dip@ref.example"
     referee.create_game("dip", "orders", dip, gm="gm@ref.example", parameters={"turn_length": "1d"})
     for n in ("ann", "ben"):
@@ -398,4 +402,49 @@ def test_a_thunderbird_proposal_is_enacted_as_written_not_as_cut_for_transport(r
         send(referee, p, "[Vote] 1", "FOR")
     rule = next(r for r in referee.state("nomes")["rules"] if r["number"] == "26")
     assert "\n" not in rule["text"]
+    assert_replays(referee)
+
+
+def test_deferential_votes_do_not_follow_an_idle_historian(referee, outbox, clock):
+    """Dan, the Historian, votes FOR; Alice and Carol vote DEFERENTIAL; then Dan goes Idle. Rule
+    "Votes": "A non-Wizard never has a Vote, even if they were a Wizard previously and had cast a
+    valid Vote", and Idle Wizards are not counted as Wizards: the DEFs follow nothing. They used to
+    go on counting as FOR, enacting the proposal on an Idle Historian's say."""
+    blog(referee)
+    referee.admin("blog", {"type": "office", "office": "historian", "holder": "Dan"}, "gm")
+    send(referee, "bob", "[Proposal] Dragons", 'Enact a new rule entitled "Dragons" with the following text:\n'
+         "Each Wizard may own one dragon.\n", to=BLOG)
+    send(referee, "dan", "[Vote] 1", "FOR", to=BLOG)
+    send(referee, "alice", "[Vote] 1", "DEF", to=BLOG)
+    send(referee, "carol", "[Vote] 1", "DEF", to=BLOG)
+    send(referee, "dan", "[Idle]", "", to=BLOG)
+    clock.advance(hours=12, seconds=1)
+    referee.tick()
+    assert referee.state("blog")["proposals"][0]["status"] == "pending"  # FOR 1 (Bob's) of quorum 3
+    clock.advance(hours=36)
+    referee.tick()
+    prop = referee.state("blog")["proposals"][0]
+    assert (prop["status"], prop["reason"]) == ("failed", "unpopular")
+    results = Outbox.body(last(outbox, addr("zoe"), "results", "[Proposal 1]"))
+    assert "Tally: FOR 1, AGAINST 0, quorum 3." in results
+    assert "DEFERENTIAL (Alice, Carol) does not count: the Historian has no valid FOR or AGAINST vote" in results
+    assert_replays(referee)
+
+
+def test_the_wizards_are_told_when_dormancy_begins_and_ends(referee, outbox):
+    """Dan goes Idle and four Wizards are left: BlogNomic is Dormant and proposals are refused,
+    but nobody was told until a proposal bounced. The game's fifth join and an Idle now say so."""
+    referee.create_game("blog", "blognomic", BLOG, gm="gm@ref.example")
+    for p in PLAYERS:
+        send(referee, p, "[Join]", f"Name: {p.title()}\n", to=BLOG)
+    assert not [m for m in outbox.all() if "Dormant" in str(m["Subject"])]  # dormant from the start: no news
+    send(referee, "dan", "[Join]", "Name: Dan\n", to=BLOG)
+    new = outbox.new()
+    news = [m for m in new if "No longer Dormant" in str(m["Subject"])]
+    assert sorted(m["To"] for m in news) == sorted(addr(p) for p in PLAYERS)
+    ack = next(m for m in new if m["To"] == addr("dan") and m["X-Mailref-Kind"] == "ack")
+    assert "BlogNomic is no longer Dormant: proposals may be submitted again." in Outbox.body(ack)
+    send(referee, "dan", "[Idle]", "", to=BLOG)
+    told = last(outbox, addr("alice"), "announcement", "Dormant")
+    assert "BlogNomic is Dormant: there are fewer than 5 Wizards, so proposals may not be submitted" in Outbox.body(told)
     assert_replays(referee)

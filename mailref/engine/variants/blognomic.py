@@ -86,7 +86,9 @@ class BlogNomic(Variant):
         for b in reversed([b for b in m.get("ballots", []) if b["player"] == name]):
             if b["vote"] in ("FOR", "AGAINST"):
                 return b["vote"]
-            if b["vote"] == "DEFERENTIAL" and hist and name != hist:
+            # "A non-Wizard never has a Vote, even if they were a Wizard previously and had cast a
+            # valid Vote": an Idle Historian's vote is none, so DEFERENTIAL follows nothing.
+            if b["vote"] == "DEFERENTIAL" and hist and name != hist and hist in self.wizards(state):
                 follows = self.valid_vote(state, m, hist)
                 if follows in ("FOR", "AGAINST"):
                     return follows
@@ -271,7 +273,7 @@ class BlogNomic(Variant):
         label = self.label(m)
         ctx.ack(f"{label} {m['number']} \"{m['question']}\" is pending; quorum is {self.quorum(state)}.")
         self.event(state, ctx, f"{author} raised {label} {m['number']}: {m['question']}.")
-        lines = [f"{label} {m['number']} by {author}: {m['question']}", *m["text"].splitlines(), "",
+        lines = [f"{label} {m['number']} by {author}: {m['question']}", *([""] + m["text"].splitlines() if m["text"].strip() else []), "",
                  f"Reply with FOR, AGAINST or DEFERENTIAL. Quorum is {self.quorum(state)}."]
         if kind == "dov":
             lines.insert(1, "The game is in Hiatus while this DoV is pending.")
@@ -393,7 +395,7 @@ class BlogNomic(Variant):
         hist = state.get("historian")
         if deferring := sorted(n for n, v in m["votes"].items() if v == "DEFERENTIAL" and n != hist):
             # The tally counts them as the Historian's vote: say so, or "FOR 4" reads as a miscount.
-            counted = self.valid_vote(state, m, hist) if hist else None
+            counted = self.valid_vote(state, m, hist) if hist in self.wizards(state) else None
             lines.insert(2, f"DEFERENTIAL ({', '.join(deferring)}) " + (
                 f"counts as the Historian's vote, {counted}." if counted in ("FOR", "AGAINST")
                 else "does not count: the Historian has no valid FOR or AGAINST vote (an earlier vote stands)."))
@@ -563,11 +565,29 @@ class BlogNomic(Variant):
         self._set_away(state, action, ctx, "idle" if action["status"] == "away" else action["status"])
 
     def after_status_change(self, state: dict, player: dict, ctx: Ctx) -> None:
+        self.tell_dormancy(state, ctx)
         self.resolve(state, ctx)  # quorum follows at once
 
     def after_join(self, state: dict, player: dict, action: dict, ctx: Ctx) -> None:
         super().after_join(state, player, action, ctx)
+        self.tell_dormancy(state, ctx)
         self.resolve(state, ctx)
+
+    def tell_dormancy(self, state: dict, ctx: Ctx) -> None:
+        """Rule "Dormancy": the Wizards learn when it begins or ends (an Idle or a join changes
+        it), not from a refused proposal. A game from before this was kept learns it silently."""
+        now = self.dormant(state)
+        if "dormant" not in state:
+            state["dormant"] = now
+            return
+        if now == state["dormant"]:
+            return
+        state["dormant"] = now
+        text = (f"BlogNomic is Dormant: there are fewer than {state['parameters']['dormant_below']} Wizards, so "
+                "proposals may not be submitted (rule \"Dormancy\")." if now
+                else "BlogNomic is no longer Dormant: proposals may be submitted again.")
+        self.event(state, ctx, text)
+        self.announce(state, ctx, "Dormant" if now else "No longer Dormant", [text])
 
     # ---- admin -------------------------------------------------------------------
     def on_office(self, state: dict, action: dict, ctx: Ctx) -> None:
