@@ -40,3 +40,37 @@ def test_a_tag_of_another_variant_is_no_command_here_whatever_its_body(referee, 
     (err,) = box.new()
     assert "[Judge] is not a command of Nomes (Nomic Sidekick Nomic)." in Outbox.body(err), Outbox.body(err)
     assert referee.state("eire")["proposals"] == [] and referee.state("nomes")["proposals"] == []
+
+
+def test_the_site_offers_veto_on_proposals_only(referee, tmp_path):
+    """SPEC §5.2: VETO is the Historian's, on proposals only; the site's "how to vote" line of a
+    pending CfJ offered it beside FOR, AGAINST and DEFERENTIAL."""
+    from mailref.config import SiteConfig
+    from mailref.site import rebuild_quietly
+
+    site = tmp_path / "site"
+    cfg = SiteConfig(site)
+    referee.after_change = lambda slug: rebuild_quietly(referee.store, cfg, slug, referee.clock())
+    blog = "blog@ref.example"
+    referee.create_game("blog", "blognomic", blog)
+    for n in ("Ann", "Ben", "Cat", "Dan", "Eve"):
+        referee.accept(mail(f"{n.lower()}@x.org", blog, "[Join]", f"Name: {n}"), "smtp")
+    referee.accept(mail("ann@x.org", blog, "[Proposal] Tea", 'Enact a new rule entitled "Tea" with the following '
+                        "text:\nTea is served."), "smtp")
+    referee.accept(mail("eve@x.org", blog, "[CfJ] Was tea legal?", "It was served cold."), "smtp")
+    home = (site / "blog" / "index.html").read_text()
+    cfj, proposal = home.split('id="proposal-1"')
+    assert "<code>DEFERENTIAL</code>" in cfj and "VETO" not in cfj, cfj
+    assert "<code>VETO</code>" in proposal
+
+
+def test_a_from_address_with_a_name_is_refused_in_words(tmp_path):
+    """SPEC §1.3: a bad configuration names the file, the key and what is wrong, in a sentence."""
+    from ops import Site
+
+    site = Site(tmp_path, smtp_in=False)
+    site.config.write_text(site.config.read_text().replace('"referee@ref.example"', '"Referee <referee@ref.example>"'))
+    r = site.cli("game", "list")
+    assert r.returncode == 1
+    assert r.stderr.strip().endswith("mailref.toml: [daemon] from_address: 'Referee <referee@ref.example>' "
+        "is not a bare address: write it as name@example.org, without a name or <>"), r.stderr

@@ -56,7 +56,7 @@ def problem(addr: object, ascii_local: bool = False) -> str | None:
     if "," in addr or ";" in addr:
         return "is a list: give exactly one address"
     if "<" in addr or ">" in addr or " " in addr.strip():
-        return "give the bare address (name@example.org), without a name or <>"
+        return "is not a bare address: write it as name@example.org, without a name or <>"
     addr = addr.strip()
     if len(addr.encode("utf-8")) > 254:
         return "is longer than 254 octets"
