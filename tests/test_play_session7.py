@@ -448,3 +448,12 @@ def test_the_wizards_are_told_when_dormancy_begins_and_ends(referee, outbox):
     told = last(outbox, addr("alice"), "announcement", "Dormant")
     assert "BlogNomic is Dormant: there are fewer than 5 Wizards, so proposals may not be submitted" in Outbox.body(told)
     assert_replays(referee)
+
+
+def test_a_status_never_says_deadline_none(referee, outbox):
+    """The GM's digest and [Status] said "Turn 4: Carol Chen, deadline none" once Carol had moved."""
+    mover = nomes(referee)
+    send(referee, mover.lower(), "[Proposal] Hats", 'Enact rule 24 "Hats":\nEvery player wears a hat.\n')
+    send(referee, mover.lower(), "[Status]")
+    status = Outbox.body(last(outbox, addr(mover), "status"))
+    assert f"Turn 1: {mover}, moved: proposal 1" in status and "deadline none" not in status

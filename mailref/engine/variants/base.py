@@ -328,10 +328,14 @@ class Variant:
             lines.append("Turn order: " + ", ".join(state["order"]))
         if state["turn"]:
             t = state["turn"]
-            lines.append(f"Turn {t['number']}: {t.get('player') or '-'}, deadline {self.when(state, t.get('deadline'))}")
+            # No "deadline none": a mover who moved is waiting for the vote, not late.
+            due = (f", moved: proposal {t['proposal']}" if t.get("proposal") else
+                   f", deadline {self.when(state, t['deadline'])}" if t.get("deadline") else "")
+            lines.append(f"Turn {t['number']}: {t.get('player') or 'nobody present can move'}{due}")
         for p in state["proposals"]:
             if p["status"] in self.open_statuses:
-                lines.append(f"Proposal {p['number']} \"{p['title']}\" by {p['author']}: {p['status']}, deadline {self.when(state, p.get('deadline'))}")
+                due = f", deadline {self.when(state, p['deadline'])}" if p.get("deadline") else ""
+                lines.append(f"Proposal {p['number']} \"{p['title']}\" by {p['author']}: {p['status']}{due}")
         for j in state["judgements"]:
             if j["status"] == "open":
                 lines.append(f"Judgement {j['number']} by {j['by']}: open, judge {j.get('judge') or '-'}")
