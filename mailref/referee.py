@@ -26,6 +26,7 @@ from mailref.config import Config
 from mailref.door import Settings, Source, queue_alert, queue_reply
 from mailref.engine import Refused
 from mailref.read import Envelope, match_game, parse_subject, read_envelope
+from mailref.read.lists import game_sending, through_its_list
 from mailref.read.route import is_postmaster
 from mailref.read.subject import game_label
 from mailref.routing import did_you_mean, example_tags, games_list, wrong_door, wrong_game
@@ -278,6 +279,12 @@ class Referee:
                 raise
             log.error("the alert for message #%s could not be queued", row.id, exc_info=alert)
 
+    def _on_its_list(self, s, env: Envelope, games: dict[str, str]) -> bool:
+        """Whether ENV came through the mailing list its game is played on (SPEC §2.3): there
+        `Precedence: list` is the list's mark on a player's mail, not a machine's."""
+        slug = match_game(env.recipients, games) if env.list_id else None
+        return bool(slug) and through_its_list(env.list_id, self._game(s, slug).state["parameters"].get("list_id"))
+
     def _game(self, s, slug: str) -> Game:
         """The game SLUG, locked for the rest of the transaction; loaded once per batch."""
         locked = s.info.setdefault("games", {})
@@ -294,11 +301,16 @@ class Referee:
             row.game_slug = match_game(env.recipients, games)
             row.status, row.verdict = "processed", f"error: sender refused, no reply sent: {env.from_problem}"
             return
-        if env.machine:
+        if env.machine and not (env.machine == "Precedence: list" and self._on_its_list(s, env, games)):
             row.status, row.verdict = "ignored", f"machine: {env.machine}"
             if env.bounce_for:
                 self._record_bounces(s, env, row, now)
             return
+        if own := game_sending(env.from_addr, games):  # a list echoing a game's mail without our headers
+            row.status, row.verdict = "ignored", f"machine: sent from the game address {own} (our own mail come back)"
+            return
+        if game_sending(env.reply_to, games):
+            env.reply_to = None  # answering there would mail the game itself
         if any(is_postmaster(r) for r in env.recipients) and not match_game(env.recipients, games, named=True):
             self._to_postmaster(s, row, env, now)
             return
@@ -323,7 +335,7 @@ class Referee:
             env.subject = self._subject_of_reply(s, env, labels)
         tag = env.subject.tag
         lid = game.state["parameters"].get("list_id")
-        if tag is None and lid and env.list_id and env.list_id == str(lid).strip("<>").lower():
+        if tag is None and through_its_list(env.list_id, lid):
             row.status, row.verdict = "ignored", "list discussion (no command)"
             return
         if tag is None and env.subject.unknown:

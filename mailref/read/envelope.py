@@ -18,6 +18,7 @@ from mailref.read.flowed import unflow
 from mailref.read.html import html_texts
 from mailref.read.identity import parse_mailbox
 from mailref.read.limits import was_cut
+from mailref.read.lists import list_post_address
 from mailref.read.loops import machine_verdict
 from mailref.read.quotes import own_words
 from mailref.read.subject import Subject, parse_subject
@@ -53,14 +54,26 @@ def clean(value: object) -> str:
     """A header as text: RFC 2047 decoded, 8-bit bytes repaired, no line breaks."""
     if value is None:
         return ""
-    s = str(value)
+    s = _eight_bit(str(value))
     if "=?" in s:  # only an encoded word needs decoding; without one, decoding returns S as it is
         try:
             s = str(make_header(decode_header(s)))
         except Exception:
             pass
-    s = s.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
     return " ".join(s.replace("\x00", "").split())
+
+
+def _eight_bit(s: str) -> str:
+    """S with the 8-bit bytes compat32 kept as surrogates read as text: UTF-8, as RFC 6532
+    headers are (the listener offers SMTPUTF8, so clients send them), else Windows-1252, the
+    charset of old clients that wrote 8-bit headers before there was a rule."""
+    if s.isascii():
+        return s
+    raw = s.encode("utf-8", "surrogateescape")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw.decode("cp1252", "replace")
 
 
 def _decode_part(part: Message) -> str:
@@ -144,16 +157,17 @@ def read_envelope(raw: bytes, rcpt_to: list[str] | None = None, own_address: str
     # compat32 is an order of magnitude faster than policy.default (see shared notes).
     msg = email.message_from_bytes(raw, policy=email.policy.compat32)
     defects = [type(d).__name__ for d in msg.defects]
-    headers = {k.lower(): clean(v) for k, v in msg.items()}
-    # Identity from the raw header, never from decoded text (see identity.py).
+    # Raw values: compat32's items() turn an 8-bit header into a Header whose text is U+FFFD.
     raw_headers = list(msg.raw_items())
+    headers = {k.lower(): clean(v) for k, v in raw_headers}
+    # Identity from the raw header, never from decoded text (see identity.py).
     sender = parse_mailbox([v for k, v in raw_headers if k.lower() == "from"])
     from_addr, from_name = sender.address, sender.display_name
     reply_to = None
     if "reply-to" in headers:
         reply_to = parse_mailbox([v for k, v in raw_headers if k.lower() == "reply-to"], "Reply-To").address
     recipients = list(dict.fromkeys([a.lower() for a in (rcpt_to or [])] + _addresses(
-        msg.get_all("To", []) + msg.get_all("Cc", []) + msg.get_all("Delivered-To", []) + msg.get_all("X-Original-To", []))))
+        [v for name in ("to", "cc", "delivered-to", "x-original-to") for k, v in raw_headers if k.lower() == name])))
     mid = _ids(headers.get("message-id", ""))
     try:
         plain, html, attachments = body_parts(msg)
@@ -173,6 +187,8 @@ def read_envelope(raw: bytes, rcpt_to: list[str] | None = None, own_address: str
     list_id = None
     if m := re.search(r"<([^>]+)>", headers.get("list-id", "")):
         list_id = m.group(1).lower()
+    if reply_to and reply_to == list_post_address(headers):
+        reply_to = None  # a list that sets Reply-To to itself: the answer is for the sender only (SPEC §2.6)
     cut = raw.find(b"\r\n\r\n")
     cut = raw.find(b"\n\n") if cut < 0 else cut
     verdict, bounced = machine_verdict(msg, headers, from_addr, own_address, loop_header, recipients,
