@@ -9,6 +9,9 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
+# The CLI and daemon the tests start as processes import this checkout's mailref, whatever
+# checkout the virtualenv's editable install points at (several worktrees may share one).
+os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(__file__).parent.parent), os.environ.get("PYTHONPATH")]))
 
 import helpers  # noqa: E402
 from dovecot import Dovecot, dovecot_binary  # noqa: E402

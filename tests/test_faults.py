@@ -194,7 +194,8 @@ def test_a_lock_held_by_another_process_answers_451_then_recovers(tmp_path):
         locker = sqlite3.connect(site.db, isolation_level=None)
         locker.execute("BEGIN EXCLUSIVE")
         try:
-            assert send(site.smtp_port, mail("alice@x.org", G, "[Help]"), "alice@x.org")[0] == 451
+            for sender in ("alice@x.org", "bob@x.org", "carol@x.org"):  # one line for the three
+                assert send(site.smtp_port, mail(sender, G, "[Help]"), sender)[0] == 451
         finally:
             locker.execute("ROLLBACK")
             locker.close()
@@ -209,6 +210,8 @@ def test_a_lock_held_by_another_process_answers_451_then_recovers(tmp_path):
     log = daemon.stderr()
     refused = lines_with(log, "refused with 451")
     assert len(refused) == 1 and "locked" in refused[0], log
+    again = lines_with(log, "storing mail again")
+    assert len(again) == 1 and "after 3 refusal(s)" in again[0], log
     assert "Traceback" not in log
 
 

@@ -84,20 +84,27 @@ def test_uidvalidity_reset_reprocesses_nothing(referee, dovecot, box):
     assert len(Outbox(referee).all()) == 1
 
 
-def test_oversize_mail_is_answered_and_rejected(referee, dovecot, box):
+def test_oversize_mail_is_answered_from_its_game_and_rejected(referee, dovecot, box, caplog):
     folder, c = box
-    referee.create_game("nomes", "sidekick", G)
+    referee.create_game("nomes", "sidekick", G, name="Nomes")
+    referee.create_game("other", "sidekick", "other@ref.example")  # two games: the answer names the right one
     c.append(folder, mail("alice@x.org", G, "[Join]", "Name: Alice\n" + "x" * 50_000))
     poller = Poller(imap_cfg(dovecot, folder), referee, max_size=20_000)
     pc = poller.connect()
-    poller.drain(pc)
+    with caplog.at_level("INFO", "mailref"):
+        poller.drain(pc)
     pc.logout()
     (reply,) = Outbox(referee).all()
     assert reply["X-Mailref-Kind"] == "error" and "over the referee's limit" in Outbox.body(reply)
+    # From the game, as every answer to a game's mail (SPEC §2.3), its subject naming it (§2.6).
+    assert G in reply["From"] and reply["X-Mailref-Game"] == "nomes" and "[Nomes]" in reply["Subject"]
     assert count(c, f"{folder}-rejected") == 1
     with referee.store() as s:
         (row,) = s.query(InboxMessage).all()
-        assert row.status == "ignored" and b"X-Mailref-Truncated" in row.raw
+        assert row.status == "ignored" and b"X-Mailref-Truncated" in row.raw and row.game_slug == "nomes"
+    # One log line for the mail handled (SPEC §7), as for every other.
+    lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith(f"mail #{row.id} ")]
+    assert len(lines) == 1 and "game=nomes tag=join: ignored: too large" in lines[0], lines
 
 
 # ---- the daemon as a process ---------------------------------------------------------

@@ -14,12 +14,14 @@ from collections.abc import Callable, Iterator
 
 from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientError
+from sqlalchemy import select
 
 from mailref.config import Imap
 from mailref.door import Source, queue_reply
 from mailref.mail.imap_trouble import Trouble
-from mailref.read import read_envelope
+from mailref.read import match_game, read_envelope
 from mailref.referee import Referee
+from mailref.safe import printable
 from mailref.store import ImapCursor
 from mailref.testhooks import crash_point
 
@@ -179,6 +181,9 @@ class Poller:
         return len(filed)
 
     def _too_large(self, c: IMAPClient, uid: int, size: int, uidvalidity: int) -> str:
+        """Keep only the header of a mail over the size limit and tell its sender, from the
+        game it was for (so a plain Reply reaches that game)."""
+        started = time.monotonic()
         head = c.fetch([uid], ["BODY.PEEK[HEADER]"]).get(uid, {}).get(b"BODY[HEADER]", b"")
         note = f"\r\nX-Mailref-Truncated: {size} bytes over the limit of {self.max_size}; only the header is kept\r\n\r\n".encode()
         stored = self.referee.receive(head.rstrip(b"\r\n") + note, f"imap:{self.cfg.folder}:{uidvalidity}:{uid}")
@@ -186,19 +191,25 @@ class Poller:
             return "ignored"
         env = read_envelope(head, own_address=self.referee.settings.from_address)
         with self.referee.store() as s, s.begin():
-            from mailref.store import InboxMessage
+            from mailref.store import Game, InboxMessage
 
             row = s.get(InboxMessage, stored.id)
+            games = {g.slug: g.address for g in s.execute(select(Game.slug, Game.address))}
+            slug = match_game(env.recipients, games)
             row.status, row.verdict = "ignored", f"too large: {size} bytes (limit {self.max_size})"
-            row.sender, row.subject = env.from_addr or "", env.subject.raw[:500]
+            row.sender, row.subject, row.game_slug = env.from_addr or "", env.subject.raw[:500], slug
             if env.machine is None and env.from_addr:
-                queue_reply(s, self.referee.settings, None,
+                state = s.scalar(select(Game.state).where(Game.slug == slug)) if slug else {}
+                queue_reply(s, self.referee.settings, slug,
                             Source("mail", str(stored.id), env.reply_to or env.from_addr, env.message_id,
-                                   env.references, env.subject.raw[:200], stored.id), self.referee.clock(),
-                            "error", "error.txt", {"reason": f"your mail is {size // 1024} KB, over the referee's limit of "
-                                                   f"{self.max_size // 1024} KB, so it was not read",
-                                                   "hint": "send the command again without attachments",
-                                                   "subject": env.subject.raw[:200], "game": {}})
+                                   env.references, env.subject.raw[:200], stored.id, identity=env.from_addr),
+                            self.referee.clock(), "error", "error.txt",
+                            {"reason": f"your mail is {size // 1024} KB, over the referee's limit of "
+                                       f"{self.max_size // 1024} KB, so it was not read",
+                             "hint": "send the command again without attachments",
+                             "subject": env.subject.raw[:200], "game": state or {}})
+        log.info("mail #%s from %s game=%s tag=%s: ignored: %s (%d ms)", stored.id, printable(env.from_addr or "-"),
+                 slug or "-", env.subject.tag or "-", row.verdict, (time.monotonic() - started) * 1000)
         return "ignored"
 
     def _fetch(self, uids: list[int], c: IMAPClient) -> list[tuple[int, bytes]]:

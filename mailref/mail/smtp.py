@@ -43,6 +43,22 @@ class Intake:
         self.known_at, self.known = -KNOWN_FOR, set[str]()
         self.committer: Committer | None = None
         self.buffered = 0  # octets of mail data the sessions hold (smtp_session.BUFFER_BUDGET)
+        self.refusing: str | None = None  # why mail is told 451 now, said once (SPEC §7)
+        self.refused = 0
+
+    def _refuse(self, who: str, e: BaseException) -> None:
+        """A store fault: said once per cause while it lasts, not once per sender."""
+        self.refused += 1
+        line = describe(e)
+        if line != self.refusing:
+            self.refusing = line
+            log.error("%s refused with 451: %s (senders retry later; a line follows once it works again)",
+                      who, line)
+
+    def _stores_again(self) -> None:
+        if self.refusing is not None:
+            log.info("SMTP listener: storing mail again, after %d refusal(s) (was: %s)", self.refused, self.refusing)
+            self.refusing, self.refused = None, 0
 
     def _known(self) -> set[str]:
         with self.referee.store.reader() as conn:  # never waits for a writer (a processing batch)
@@ -73,7 +89,7 @@ class Intake:
                 if not is_store_fault(e):
                     log.error("recipient %r: the game addresses could not be read", address, exc_info=e)
                 else:
-                    log.error("recipient %r refused with 451: %s", address, describe(e))
+                    self._refuse(f"recipient {address!r}", e)
                 answer.set_result("451 4.3.0 the referee's store is unavailable, try again later")
                 return
             self.known_at, self.known = started, f.result()
@@ -105,7 +121,7 @@ class Intake:
             self.on_storing(False)
             if isinstance(outcome, BaseException):
                 if is_store_fault(outcome):
-                    log.error("mail from %r refused with 451: %s", mail_from, describe(outcome))
+                    self._refuse(f"mail from {mail_from!r}", outcome)
                 else:
                     log.error("could not store a message from %r", mail_from, exc_info=outcome)
                 return answer(f"451 4.3.0 could not store the message, try again later ({type(outcome).__name__})")
@@ -113,6 +129,7 @@ class Intake:
                 # Not processed again, so this is its one log line (SPEC §7).
                 log.info("mail #%s from %r: %s", outcome.id, mail_from,
                          "delivered again, already had it" if not outcome.new else f"{outcome.status} at intake")
+            self._stores_again()
             answer(f"250 2.0.0 stored as #{outcome.id}" + ("" if outcome.new else " (already had it)"))
             self.on_stored()
 

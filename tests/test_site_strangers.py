@@ -1,0 +1,56 @@
+"""Strangers' text on the published pages (SPEC §4.5), read in headless Chromium as a phone
+shows it: markup in proposal titles and rule texts is shown as text, never run; the longest
+name a player may take, right-to-left names and titles, and words longer than the screen
+keep every table and column on the screen."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_site import browser, see, valid  # noqa: F401  (the module's Chromium, by this name)
+
+from helpers import mail
+from mailref.config import SiteConfig
+from mailref.site import rebuild
+
+G = "blog@ref.example"
+LONGEST = "W" * 40  # names are at most 40 characters (mailref/read/names.py)
+STRANGERS = [("Alice", "alice@x.org"), (LONGEST, "w@x.org"), ("مرحبا بالعالم", "rtl@x.org"),
+             ("O'Brien", "ob@x.org"), ("Dan", "dan@x.org")]
+MARKUP = '<script>alert("t")</script> & </title><h1>big'
+
+
+def no_hidden_scrolling(browser) -> list[str]:  # noqa: F811
+    """The scroll boxes (tables) whose content is wider than the box: on a phone those
+    columns are off the screen."""
+    return browser.evaluate("""[...document.querySelectorAll('nav, .scroll, table, pre, .text, h1, h2, h3, p, dd')]
+        .filter(e => e.scrollWidth > e.clientWidth + 1)
+        .map(e => e.tagName + ': ' + e.innerText.slice(0, 40))""")
+
+
+def test_strangers_text_is_shown_as_text_and_fits_a_phone(referee, tmp_path, browser):  # noqa: F811
+    referee.create_game("blog", "blognomic", G, name="Blog " + "N" * 34)
+    for name, a in STRANGERS:
+        referee.accept(mail(a, G, "[Join]", f"Name: {name}"))
+    referee.accept(mail("w@x.org", G, f"[Proposal] {MARKUP}",
+                        'Enact a new rule entitled "<img src=x onerror=alert(1)>" with the following text:\n'
+                        "<script>alert(3)</script> " + "A" * 1500 + "\n"))
+    referee.accept(mail("rtl@x.org", G, "[Proposal] " + "Z" * 190 + " \u202eשלום עולם", "Free text " + "L" * 1900))
+    referee.accept(mail("ob@x.org", G, "[Vote] 1", "FOR"))
+    states = {p["title"] for p in referee.state("blog")["proposals"]}
+    assert MARKUP in states and len(states) == 2, states
+
+    site = tmp_path / "site"
+    rebuild(referee.store, SiteConfig(site), now=referee.clock())
+    valid(site, "blog")
+    for rel in ("index.html", "blog/index.html", "blog/proposals.html", "blog/rules.html"):
+        page = see(browser, site, rel, f"strangers-{rel.replace('/', '-')}.png")
+        if rel != "index.html":  # the host's six-column table of games scrolls sideways, by design
+            assert no_hidden_scrolling(browser) == [], rel
+        assert "<h1>big" not in Path(site / rel).read_text()
+        if rel != "index.html" and rel != "blog/rules.html":
+            assert MARKUP in page.text, rel  # the title as its author wrote it, as text
+    home = see(browser, site, "blog/index.html", "strangers-blog-index.html.png")
+    assert LONGEST in home.text and "مرحبا بالعالم" in home.text
+    matters = see(browser, site, "blog/proposals.html", "strangers-blog-proposals.html.png").text
+    assert '<img src=x onerror=alert(1)>' in matters and "<script>alert(3)</script>" in matters
