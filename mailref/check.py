@@ -70,20 +70,23 @@ def _has_schema(conn) -> bool:
 
 
 def check_imap(cfg: Config) -> Check:
-    from imapclient import IMAPClient
+    from imapclient.exceptions import IMAPClientError
+
+    from mailref.mail.imap import open_imap
 
     i = cfg.imap
     what = f"IMAP {i.username}@{i.host}:{i.port}"
     try:
-        c = IMAPClient(i.host, port=i.port, ssl=i.ssl, timeout=TIMEOUT)
-    except OSError as e:
+        c = open_imap(i, timeout=TIMEOUT)
+    except (OSError, IMAPClientError) as e:
         from mailref.mail.imap_trouble import explain
 
         return Check(False, what, explain(e, i))
     try:
         c.login(i.username, i.password)
         info = c.select_folder(i.folder, readonly=True)
-        return Check(True, what, f"login ok, {i.folder} has {info.get(b'EXISTS', '?')} message(s)")
+        tls = ", over STARTTLS" if i.starttls else ""
+        return Check(True, what, f"login ok{tls}, {i.folder} has {info.get(b'EXISTS', '?')} message(s)")
     except Exception as e:
         from mailref.mail.imap_trouble import explain
 

@@ -28,6 +28,7 @@ class Imap:
     host: str = "127.0.0.1"
     port: int = 993
     ssl: bool = True
+    starttls: bool = False  # a plain port (143) upgraded to TLS before LOGIN; needs ssl = false
     username: str = "referee"
     password: str = field(default="", repr=False)  # never logged
     folder: str = "INBOX"
@@ -100,7 +101,8 @@ max_message_size = "10MB"
 # [imap]           # mailbox poller (uncomment to enable)
 # host = "127.0.0.1"
 # port = 993
-# ssl = true
+# ssl = true                    # TLS from the first byte (port 993)
+# starttls = false              # or: ssl = false, starttls = true on port 143 (TLS before LOGIN)
 # username = "referee"
 # password_file = "imap.pass"   # or password = "..." ; never logged
 # folder = "INBOX"
@@ -292,6 +294,7 @@ def load(path: str | os.PathLike | None = None) -> Config:
             host=t.get("host", str, "127.0.0.1"),
             port=t.get("port", int, 993),
             ssl=t.get("ssl", bool, True),
+            starttls=t.get("starttls", bool, False),
             username=t.get("username", str, "referee"),
             password=t.secret(),
             folder=t.get("folder", str, "INBOX"),
@@ -301,6 +304,9 @@ def load(path: str | os.PathLike | None = None) -> Config:
             poll_interval=t.duration("poll_interval", timedelta(seconds=60)),
             use_move=t.get("use_move", bool, True),
         )
+        if cfg.imap.ssl and cfg.imap.starttls:
+            raise ConfigError(f"{t.where('starttls')}: STARTTLS upgrades a plain connection: set ssl = false "
+                              "with it (port 143), or keep ssl = true alone (port 993)")
         t.done()
     if "smtp_out" in data:
         t = _Table(data["smtp_out"], "smtp_out", file, base)

@@ -39,10 +39,14 @@ def _mail_user() -> pwd.struct_passwd:
 
 
 class Dovecot:
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, tls: bool = False):
+        """TLS: offer STARTTLS on the IMAP port (as most hosts do on 143) with a self-signed
+        certificate for 127.0.0.1, `self.cert` (a client trusts it through SSL_CERT_FILE)."""
         self.root = root
         self.port = free_port()
         self.proc: subprocess.Popen | None = None
+        self.tls = tls
+        self.cert = root / "cert.pem"
 
     def start(self) -> Dovecot:
         user = _mail_user()
@@ -51,6 +55,14 @@ class Dovecot:
         os.chmod(self.root, 0o755)
         shutil.chown(self.root / "mail", user.pw_uid, user.pw_gid)
         (self.root / "passwd").write_text(f"{USER}:{{PLAIN}}{PASSWORD}::::::\n")
+        if self.tls:
+            subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+                            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                            "-keyout", str(self.root / "key.pem"), "-out", str(self.cert)],
+                           check=True, capture_output=True)
+            tls = f"ssl = yes\nssl_cert = <{self.cert}\nssl_key = <{self.root / 'key.pem'}\ndisable_plaintext_auth = no\n"
+        else:
+            tls = "ssl = no\ndisable_plaintext_auth = no\n"
         conf = self.root / "dovecot.conf"
         conf.write_text(f"""
 base_dir = {self.root}/run
@@ -58,9 +70,7 @@ state_dir = {self.root}/state
 log_path = {self.root}/dovecot.log
 protocols = imap
 listen = 127.0.0.1
-ssl = no
-disable_plaintext_auth = no
-auth_mechanisms = plain login
+{tls}auth_mechanisms = plain login
 mail_location = maildir:{self.root}/mail/%u
 mail_uid = {user.pw_uid}
 mail_gid = {user.pw_gid}

@@ -5,7 +5,10 @@ answered once it works."""
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 import time
+from pathlib import Path
 
 import pytest
 from ops import Site
@@ -114,5 +117,75 @@ def test_a_server_that_wants_tls_before_login_is_not_called_a_wrong_password():
                processed_folder="p", rejected_folder="r")
     said = explain(LoginError("b'[PRIVACYREQUIRED] Plaintext authentication disallowed on non-secure (SSL/TLS) "
                               "connections.'"), cfg)
-    assert "refuses a login without TLS" in said and "[imap] ssl = true" in said and "password" not in said
+    assert "refuses a login without TLS" in said and "[imap] starttls = true" in said and "ssl = true" in said
+    assert "password" not in said
     assert "b'" not in said
+
+
+# ---- STARTTLS ([imap] starttls = true on the plain port, as most hosts offer) ------------------
+
+@pytest.fixture(scope="module")
+def tls_dovecot(dovecot):
+    """A Dovecot of its own offering STARTTLS with a self-signed certificate for 127.0.0.1
+    (after the suite's own, which skips where Dovecot cannot run)."""
+    from dovecot import Dovecot
+
+    # Not under pytest's tmp folder: that is 0700, and Dovecot's auth runs as the mail user.
+    root = Path(tempfile.mkdtemp(prefix="mailref-dovecot-tls-"))
+    d = Dovecot(root, tls=True).start()
+    yield d
+    d.stop()
+    shutil.rmtree(root, ignore_errors=True)
+
+
+def starttls_toml(dovecot, folder: str) -> str:
+    return dovecot.imap_toml(folder, poll_interval="1s").replace("ssl = false", "ssl = false\nstarttls = true")
+
+
+def test_starttls_logs_in_over_tls_and_the_mail_is_answered(tmp_path, tls_dovecot):
+    folder = folder_for(tls_dovecot, "tls")
+    c = tls_dovecot.client()
+    c.create_folder(folder)
+    c.append(folder, mail("alice@x.org", G, "[Join]", "Name: Alice"))
+    c.logout()
+    site = Site(tmp_path, smtp_in=False, extra=starttls_toml(tls_dovecot, folder))
+    assert site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode == 0
+    dovecot_log = tls_dovecot.root / "dovecot.log"
+    before = len(dovecot_log.read_text().splitlines())  # the test's own (plain) login
+    trusted = {"SSL_CERT_FILE": str(tls_dovecot.cert)}  # the host's own CA, as an operator would name it
+    check = site.cli("check", **trusted)
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert "login ok, over STARTTLS" in check.stdout
+    with site.serve(**trusted) as daemon:
+        acks = wait_for(lambda: [m for m in outbox_mails(tmp_path) if m["X-Mailref-Kind"] == "ack"], 30)
+        assert [m["To"] for m in acks] == ["alice@x.org"]
+    assert "Traceback" not in daemon.stderr() and "WARNING" not in daemon.stderr(), daemon.stderr()
+    # Dovecot logs each login with TLS when the session was encrypted before it.
+    logins = [x for x in dovecot_log.read_text().splitlines()[before:] if "Login: user=<" in x]
+    assert logins and all("TLS" in x for x in logins), logins
+
+
+def test_an_untrusted_certificate_is_one_line_naming_the_host(tmp_path, tls_dovecot):
+    site = Site(tmp_path, smtp_in=False, extra=starttls_toml(tls_dovecot, "INBOX"))
+    check = site.cli("check")  # the system's CAs do not know the self-signed certificate
+    (line,) = [x for x in check.stdout.splitlines() if x.startswith("FAIL")]
+    assert check.returncode == 1 and "certificate is not trusted" in line and "'127.0.0.1' ([imap] host)" in line
+    with site.serve() as daemon:
+        assert wait_for(lambda: "certificate is not trusted" in daemon.stderr(), 20)
+        time.sleep(3)  # the back-off tries again meanwhile: still one line
+        said = [x for x in daemon.stderr().splitlines() if "is not trusted" in x]
+        assert len(said) == 1 and "Traceback" not in daemon.stderr(), daemon.stderr()
+
+
+def test_starttls_against_a_server_without_it_names_the_key(tmp_path, dovecot):
+    site = Site(tmp_path, smtp_in=False, extra=starttls_toml(dovecot, "INBOX"))
+    check = site.cli("check")
+    (line,) = [x for x in check.stdout.splitlines() if x.startswith("FAIL")]
+    assert check.returncode == 1 and "does not offer STARTTLS" in line and "[imap] starttls = false" in line
+
+
+def test_ssl_and_starttls_together_are_refused_naming_the_key(tmp_path, dovecot):
+    site = Site(tmp_path, smtp_in=False, extra=starttls_toml(dovecot, "INBOX").replace("ssl = false", "ssl = true"))
+    r = site.cli("check")
+    assert r.returncode == 1 and "[imap] starttls" in r.stderr and "ssl = false" in r.stderr, r.stderr
+    assert str(site.config) in r.stderr and "Traceback" not in r.stderr

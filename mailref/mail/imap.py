@@ -53,6 +53,23 @@ def _read_with_idling(c: IMAPClient) -> bool:
         sock.settimeout(timeout)
 
 
+def open_imap(cfg: Imap, timeout: float) -> IMAPClient:
+    """A connection to the mailbox's server, in TLS before anything is said when [imap] asks
+    for TLS (ssl: from the first byte; starttls: upgraded at once). The certificate is checked
+    against the system's CAs (SSL_CERT_FILE names others) and the host name."""
+    c = IMAPClient(cfg.host, port=cfg.port, ssl=cfg.ssl, timeout=timeout)
+    if cfg.starttls:
+        try:
+            c.starttls()
+        except BaseException:
+            try:
+                c.shutdown()
+            except Exception:
+                pass
+            raise
+    return c
+
+
 class Poller:
     def __init__(self, cfg: Imap, referee: Referee, max_size: int = 10 * 1024 * 1024,
                  on_stored: Callable[[], None] = lambda: None,
@@ -67,7 +84,7 @@ class Poller:
 
     # ---- connection ---------------------------------------------------------------
     def connect(self) -> IMAPClient:
-        c = IMAPClient(self.cfg.host, port=self.cfg.port, ssl=self.cfg.ssl, timeout=60)
+        c = open_imap(self.cfg, timeout=60)
         c.login(self.cfg.username, self.cfg.password)
         for folder in (self.cfg.processed_folder, self.cfg.rejected_folder):
             if not c.folder_exists(folder):

@@ -36,16 +36,22 @@ def explain(e: BaseException, cfg: Imap) -> str:
     text = _text(e)
     low = text.lower()
     if "privacyrequired" in low or "plaintext authentication disallowed" in low:
-        return (f"the server refuses a login without TLS ({text}): set [imap] ssl = true and its TLS port "
-                f"(993); mailref does not use STARTTLS")
+        return (f"the server refuses a login without TLS ({text}): set [imap] starttls = true on this port, "
+                f"or ssl = true and its TLS port (993)")
+    if cfg.starttls and "starttls" in low and ("not supported" in low or "capabilit" in low):
+        return (f"the server does not offer STARTTLS on port {cfg.port} ({text}): set [imap] starttls = false, "
+                f"or ssl = true and its TLS port (993)")
     if isinstance(e, LoginError) or "authenticationfailed" in low or "authentication failed" in low:
         return (f"login as {cfg.username!r} refused ({text}): check [imap] username and password "
                 f"(or password_file)")
     if "doesn't exist" in low or "does not exist" in low or "nonexistent" in low or "no such mailbox" in low:
         return f"the folder {cfg.folder!r} does not exist on the server ({text}): create it, or correct [imap] folder"
+    if isinstance(e, ssl.SSLCertVerificationError):
+        return (f"the server's certificate is not trusted ({e.verify_message or text}): it must name "
+                f"{cfg.host!r} ([imap] host) and come from a known CA (SSL_CERT_FILE names another)")
     if isinstance(e, ssl.SSLError):
-        return (f"TLS failed ({text}): does the server speak TLS on port {cfg.port}? "
-                f"([imap] ssl = {str(cfg.ssl).lower()})")
+        how = "starttls = true" if cfg.starttls else f"ssl = {str(cfg.ssl).lower()}"
+        return f"TLS failed ({text}): does the server speak TLS on port {cfg.port}? ([imap] {how})"
     if isinstance(e, socket.timeout | TimeoutError):
         if not cfg.ssl:  # a TLS port waits for our TLS hello while we wait for its greeting
             return f"the server did not answer in time (is port {cfg.port} a TLS port? then set [imap] ssl = true)"
