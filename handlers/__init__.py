@@ -80,10 +80,10 @@ def not_a_player(env: Envelope, view: GameView) -> NoReturn:
 def read_whole(env: Envelope, what: str) -> None:
     """Refuse a mail whose text the game would keep but reading saw only part of (limits.py)."""
     if env.truncated:
-        from mailref.read.limits import LINE_MAX, READ_MAX
+        from mailref.read.limits import BOUNDARIES_MAX, LINE_MAX, READ_MAX
 
         raise Refused(f"your mail is longer than the referee reads ({READ_MAX:,} characters, lines of "
-                      f"{LINE_MAX:,}), so these {what} were not read", f"send shorter {what}")
+                      f"{LINE_MAX:,}, {BOUNDARIES_MAX:,} MIME parts), so these {what} were not read", f"send shorter {what}")
 
 
 def signer(env: Envelope, view: GameView) -> str:

@@ -7,7 +7,7 @@ from mailref.engine import Refused
 from mailref.handlers import GameView, handles, signer
 from mailref.handlers.vote import ballots
 from mailref.read import Envelope, RuleChangeError, read_rule_changes, strip_brace_comments
-from mailref.read.limits import LINE_MAX, READ_MAX
+from mailref.read.limits import BOUNDARIES_MAX, LINE_MAX, READ_MAX
 
 
 @handles("proposal")
@@ -21,7 +21,7 @@ def proposal(env: Envelope, view: GameView) -> dict:
     title = env.subject.rest.strip()
     if env.truncated:
         raise Refused(f"your mail is longer than the referee reads ({READ_MAX:,} characters, lines of "
-                      f"{LINE_MAX:,}), so this proposal was not read", "send a shorter proposal")
+                      f"{LINE_MAX:,}, {BOUNDARIES_MAX:,} MIME parts), so this proposal was not read", "send a shorter proposal")
     if not title:
         raise Refused("a proposal needs a title", "write the subject as: [Proposal] Your title")
     text = env.text

@@ -4,6 +4,7 @@ sender's own words, bold spans, and whether a machine sent it. Never raises on b
 from __future__ import annotations
 
 import email
+import email.parser
 import email.policy
 import email.utils
 import hashlib
@@ -17,7 +18,7 @@ from mailref.read.bold import bold_orders
 from mailref.read.flowed import unflow
 from mailref.read.html import html_texts
 from mailref.read.identity import parse_mailbox
-from mailref.read.limits import was_cut
+from mailref.read.limits import too_many_parts, was_cut
 from mailref.read.lists import list_post_address
 from mailref.read.loops import machine_verdict
 from mailref.read.quotes import own_words
@@ -154,9 +155,19 @@ def read_envelope(raw: bytes, rcpt_to: list[str] | None = None, own_address: str
     Envelope (with `defects`) rather than an exception. NULL_SENDER: it came with
     `MAIL FROM:<>` (machine mail, SPEC §2.2)."""
     sha = hashlib.sha256(raw).hexdigest()
-    # compat32 is an order of magnitude faster than policy.default (see shared notes).
-    msg = email.message_from_bytes(raw, policy=email.policy.compat32)
-    defects = [type(d).__name__ for d in msg.defects]
+    cut = raw.find(b"\r\n\r\n")
+    cut = raw.find(b"\n\n") if cut < 0 else cut
+    cut = cut if cut >= 0 else len(raw)
+    parts = too_many_parts(raw, cut)
+    try:
+        # compat32 is an order of magnitude faster than policy.default (see shared notes).
+        msg = email.message_from_bytes(raw, policy=email.policy.compat32) if not parts else None
+    except RecursionError:  # the parser recurses once per level of nesting
+        msg, parts = None, raw.count(b"\n--", cut)
+    if msg is None:
+        # Only the header: its parts would hold the referee for minutes (limits.py).
+        msg = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw[:cut + 4])
+    defects = [type(d).__name__ for d in msg.defects] + ([f"too many MIME parts ({parts} boundary lines)"] if parts else [])
     # Raw values: compat32's items() turn an 8-bit header into a Header whose text is U+FFFD.
     raw_headers = list(msg.raw_items())
     headers = {k.lower(): clean(v) for k, v in raw_headers}
@@ -170,7 +181,7 @@ def read_envelope(raw: bytes, rcpt_to: list[str] | None = None, own_address: str
         [v for name in ("to", "cc", "delivered-to", "x-original-to") for k, v in raw_headers if k.lower() == name])))
     mid = _ids(headers.get("message-id", ""))
     try:
-        plain, html, attachments = body_parts(msg)
+        plain, html, attachments = body_parts(msg) if not parts else ("", None, parts // 2)
     except Exception as e:  # a truncated or contradictory MIME tree: say so, keep going
         defects.append(f"body: {type(e).__name__}")
         plain, html, attachments = "", None, 0
@@ -189,10 +200,8 @@ def read_envelope(raw: bytes, rcpt_to: list[str] | None = None, own_address: str
         list_id = m.group(1).lower()
     if reply_to and reply_to == list_post_address(headers):
         reply_to = None  # a list that sets Reply-To to itself: the answer is for the sender only (SPEC §2.6)
-    cut = raw.find(b"\r\n\r\n")
-    cut = raw.find(b"\n\n") if cut < 0 else cut
     verdict, bounced = machine_verdict(msg, headers, from_addr, own_address, loop_header, recipients,
-                                       null_sender, raw, cut if cut >= 0 else len(raw))
+                                       null_sender, raw, cut)
     return Envelope(
         message_id=mid[0] if mid else None,
         sha256=sha,
@@ -200,7 +209,7 @@ def read_envelope(raw: bytes, rcpt_to: list[str] | None = None, own_address: str
         from_name=clean(from_name),
         from_problem=sender.problem,
         auth_results=[str(v) for k, v in raw_headers if k.lower() == "authentication-results"],
-        truncated=was_cut(body),
+        truncated=bool(parts) or was_cut(body),
         reply_to=reply_to,
         recipients=recipients,
         subject=parse_subject(headers.get("subject", "")),
