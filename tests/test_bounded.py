@@ -106,3 +106,30 @@ def test_read_envelope_is_bounded_on_a_1mb_mail(kind):
 def test_reading_sees_a_bounded_text_and_the_start_of_a_long_one():
     env = read_envelope(mail("a@x.org", "g@ref.example", "[Vote] 3", "FOR\n" + "x" * 3 * READ_MAX))
     assert len(env.text) <= READ_MAX and env.text.startswith("FOR")
+
+
+# Constructs left open made the standard library's HTML parser rescan to the end each time
+# (session 7): 200 KB of "<!--" took 200 s, 60 KB of "<a b='" 60 s.
+@pytest.mark.parametrize("unit", ["<!--", "<a b='", '<b x="', "<![CDATA[", "<?", "<a", "</", "<!x"])
+def test_html_left_open_is_read_in_linear_time(unit):
+    within_budget(html_to_text, fill(unit, 200_000))
+
+
+def multipart(body: str) -> bytes:
+    return ("From: a@x.org\r\nTo: g@ref.example\r\nSubject: [Status]\r\nMIME-Version: 1.0\r\n"
+            'Content-Type: multipart/mixed; boundary="b0"\r\n\r\n' + body).encode()
+
+
+def test_a_mail_of_many_mime_parts_is_read_at_once():
+    """10 MB of one-line parts (the listener's size limit): the parser took minutes."""
+    env = read_envelope(multipart("--b0\r\nContent-Type: text/plain\r\n\r\nx\r\n" * 280_000))
+    assert env.truncated and "too many MIME parts" in env.defects[-1]
+    within_budget(read_envelope, multipart("--b0\r\nContent-Type: text/plain\r\n\r\nx\r\n" * 280_000))
+
+
+def test_mime_nested_past_the_parsers_recursion_is_read_not_raised():
+    deep = "".join(f'--b{i}\r\nContent-Type: multipart/mixed; boundary="b{i + 1}"\r\n\r\n' for i in range(950))
+    raw = multipart(deep + "--b950\r\n\r\nhello\r\n")
+    within_budget(read_envelope, raw)  # was: RecursionError, the mail quarantined
+    env = read_envelope(raw)
+    assert env.subject.tag == "status" and env.truncated
