@@ -133,3 +133,31 @@ def test_mime_nested_past_the_parsers_recursion_is_read_not_raised():
     within_budget(read_envelope, raw)  # was: RecursionError, the mail quarantined
     env = read_envelope(raw)
     assert env.subject.tag == "status" and env.truncated
+
+
+def headed(header: str, body: str = "hi") -> bytes:
+    return f"From: a@x.org\r\nSubject: [Status]\r\n{header}\r\n\r\n{body}\r\n".encode()
+
+
+@pytest.mark.parametrize("header", [
+    "To: " + ", ".join(f"u{i}@x.org" for i in range(100_000)),     # took 235 s (a list kept unique)
+    "Cc: " + ", ".join(f"N{i} <u{i}@x.org>" for i in range(100_000)),
+    "X-Subject: " + "=?utf-8?q?a?= " * 100_000,                    # took 25 s as a Subject
+], ids=["to", "cc", "encoded-words"])
+def test_a_header_of_a_megabyte_is_read_at_once(header):
+    within_budget(read_envelope, headed(header))
+
+
+def test_a_subject_of_100000_encoded_words_is_read_at_once_and_is_no_command():
+    raw = "From: a@x.org\r\nSubject: [Status] " + "=?utf-8?q?a?= " * 100_000 + "\r\n\r\nhi\r\n"
+    within_budget(read_envelope, raw.encode())
+
+
+def test_the_newest_references_of_a_huge_header_are_kept():
+    env = read_envelope(headed("References: " + " ".join(f"<m{i}@x>" for i in range(100_000))))
+    assert env.references[-1] == "<m99999@x>"
+
+
+def test_a_9mb_body_of_bounce_words_is_scanned_at_once():
+    """flufl.bounce's patterns searched all of it: 40 s."""
+    within_budget(read_envelope, headed("Content-Type: text/plain", "error: user@x.org failed, unknown mailbox\r\n" * 210_000))

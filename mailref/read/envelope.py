@@ -18,7 +18,7 @@ from mailref.read.bold import bold_orders
 from mailref.read.flowed import unflow
 from mailref.read.html import html_texts
 from mailref.read.identity import parse_mailbox
-from mailref.read.limits import too_many_parts, was_cut
+from mailref.read.limits import HEADER_MAX, too_many_parts, was_cut
 from mailref.read.lists import list_post_address
 from mailref.read.loops import machine_verdict
 from mailref.read.quotes import own_words
@@ -137,11 +137,11 @@ def _addresses(values: list) -> list[str]:
 # distinct set of lines is parsed once, as From lines are (identity.py).
 @lru_cache(maxsize=4096)
 def _addresses_of(values: tuple[str, ...]) -> tuple[str, ...]:
-    out: list[str] = []
+    out: dict[str, None] = {}  # ordered, and a membership test in constant time
     for _name, addr in email.utils.getaddresses([clean(v) for v in values]):
         addr = addr.strip().strip("<>").lower()
-        if "@" in addr and addr not in out:
-            out.append(addr)
+        if "@" in addr:
+            out[addr] = None
     return tuple(out)
 
 
@@ -169,7 +169,7 @@ def read_envelope(raw: bytes, rcpt_to: list[str] | None = None, own_address: str
         msg = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw[:cut + 4])
     defects = [type(d).__name__ for d in msg.defects] + ([f"too many MIME parts ({parts} boundary lines)"] if parts else [])
     # Raw values: compat32's items() turn an 8-bit header into a Header whose text is U+FFFD.
-    raw_headers = list(msg.raw_items())
+    raw_headers = [(k, v[-HEADER_MAX:] if k.lower() == "references" else v[:HEADER_MAX]) for k, v in msg.raw_items()]
     headers = {k.lower(): clean(v) for k, v in raw_headers}
     # Identity from the raw header, never from decoded text (see identity.py).
     sender = parse_mailbox([v for k, v in raw_headers if k.lower() == "from"])

@@ -14,6 +14,13 @@ HTML_MAX = 200_000   # characters of an HTML part turned into text (HTML is verb
 # person's mail has a few parts; a list's MIME digest some hundreds.
 BOUNDARIES_MAX = 1_000
 MULTIPARTS_MAX = 100
+# Characters of a header read (References: its newest end). The standard library's address
+# and encoded-word parsers are slow on huge headers (a To of 100,000 addresses took minutes);
+# a subject past 2,000 characters is no command anyway, and 20,000 hold some 600 addresses.
+HEADER_MAX = 20_000
+# Bytes of a mail the bounce detectors (flufl.bounce) look at: their patterns searched 9 MB of
+# text for 40 s; a bounce says what failed before the message it returns.
+BOUNCE_SCAN_MAX = 256 * 1024
 
 
 def bounded(text: str) -> str:

@@ -3,11 +3,14 @@ for bounces the addresses they report."""
 
 from __future__ import annotations
 
+import email
+import email.policy
 import functools
 import logging
 import re
 from email.message import Message
 
+from mailref.read.limits import BOUNCE_SCAN_MAX
 from mailref.read.route import base_address
 
 _PRECEDENCE = {"bulk", "junk", "list", "auto_reply"}
@@ -65,7 +68,8 @@ def machine_verdict(msg: Message, headers: dict[str, str], from_addr: str | None
     signs = is_report or bool(_DAEMONS.match(from_addr or "")) or "x-failed-recipients" in headers \
         or bounce_subject and (null_return or null_sender or _returns_a_message(msg))
     if signs or null_sender or _has_bounce_words(raw, body_at):
-        found = _failures(msg)
+        found = _failures(msg if len(raw) <= BOUNCE_SCAN_MAX else
+                          email.message_from_bytes(raw[:BOUNCE_SCAN_MAX], policy=email.policy.compat32))
         if found or signs:
             return ("delivery report" if is_report else "bounce"), found
     auto = headers.get("auto-submitted", "").strip().lower()
