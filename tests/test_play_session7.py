@@ -457,3 +457,20 @@ def test_a_status_never_says_deadline_none(referee, outbox):
     send(referee, mover.lower(), "[Status]")
     status = Outbox.body(last(outbox, addr(mover), "status"))
     assert f"Turn 1: {mover}, moved: proposal 1" in status and "deadline none" not in status
+
+
+def test_a_result_says_whose_abstentions_the_referee_counted(referee, outbox, clock):
+    """Proposal 3 passed "FOR 1, AGAINST 0, ABSTAIN 2" with "Bob Brown ABSTAIN, Zoë ABSTAIN",
+    though neither had written a word: the deadline counted them (rule 11), and an away player is
+    counted so too (rule 15). The result now says whose abstentions were the referee's."""
+    mover = nomes(referee)
+    voters = sorted(p.title() for p in PLAYERS if p.title() != mover)
+    send(referee, voters[0].lower(), "[Away]")
+    send(referee, mover.lower(), "[Proposal] Hats", 'Enact rule 24 "Hats":\nEvery player wears a hat.\n')
+    send(referee, voters[1].lower(), "[Vote] 1", "FOR")
+    clock.advance(days=5, seconds=1)
+    referee.tick()
+    results = Outbox.body(last(outbox, addr(voters[1].lower()), "results", "[Proposal 1]"))
+    assert f"Counted ABSTAIN, not having voted in time (rule 11): {voters[2]}." in results
+    assert f"Counted ABSTAIN, being away (rule 15): {voters[0]}." in results
+    assert_replays(referee)

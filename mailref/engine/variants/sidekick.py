@@ -217,9 +217,12 @@ class Sidekick(Variant):
         self.close(state, prop, ctx, late)
 
     def close(self, state: dict, prop: dict, ctx: Ctx, late: str = "", forced: str | None = None) -> None:
-        # Missing votes, and away players, abstain (rules 11 and 15).
+        # Missing votes, and away players, abstain (rules 11 and 15); the result says whose.
+        silent, away = [], []
         for p in self.present(state):
-            prop["votes"].setdefault(p["name"], "ABSTAIN")
+            if p["name"] not in prop["votes"]:
+                (silent if p["status"] == "active" else away).append(p["name"])
+                prop["votes"][p["name"]] = "ABSTAIN"
         counts = matters.tally(prop["votes"])
         passed = counts["FOR"] > counts["AGAINST"]  # rule 12: a tie fails
         reason = "more FOR than AGAINST" if passed else ("tie" if counts["FOR"] == counts["AGAINST"] else "more AGAINST than FOR")
@@ -233,6 +236,10 @@ class Sidekick(Variant):
         lines = [f"Proposal {prop['number']} \"{prop['title']}\" by {prop['author']} has {prop['status']}: "
                  f"{matters.tally_text(counts)} ({prop['reason']}).",
                  "Votes: " + ", ".join(f"{k} {v}" for k, v in sorted(prop["votes"].items()))]
+        if silent:
+            lines.append(f"Counted ABSTAIN, not having voted in time (rule 11): {', '.join(sorted(silent))}.")
+        if away:
+            lines.append(f"Counted ABSTAIN, being away (rule 15): {', '.join(sorted(away))}.")
         if late:
             lines.append(late)
         if author:
