@@ -179,6 +179,17 @@ class Variant:
         fn(state, action, ctx)
         if kind in CHATTER and not action.get("by"):
             self.cap_chatter(state, action, ctx, sent)
+        if action.get("by") and (why := str(action.get("reason") or "").strip()):
+            self.tell_why(ctx, sent, why)
+
+    @staticmethod
+    def tell_why(ctx: Ctx, sent: int, why: str) -> None:
+        """An admin's `--reason` is told to the players with what the command announced
+        (SPEC §1.4: "the game is paused", and why), once: some announcements say it already."""
+        for o in ctx.out[sent:]:
+            lines = o.vars.get("lines")
+            if o.template == "notice.txt" and isinstance(lines, list) and not any(why in str(x) for x in lines):
+                o.vars["lines"] = [*lines, f"Reason: {why}"]
 
     def check_text_size(self, state: dict, action: dict) -> None:
         """A text a player sends is kept in the game and mailed to everybody: it has a size."""
