@@ -1,5 +1,8 @@
 """[Orders]: the bold sentences of the sender's own words; [Results]: the GM's turn results."""
 
+import re
+
+from mailref.engine import Refused
 from mailref.handlers import GameView, handles, read_whole
 from mailref.read import Envelope
 
@@ -7,7 +10,27 @@ from mailref.read import Envelope
 @handles("orders")
 def orders(env: Envelope, view: GameView) -> dict:
     read_whole(env, "orders")
+    check_named_turn(env, view)
     return {"type": "orders", "player": view.name, "sentences": env.orders}
+
+
+def check_named_turn(env: Envelope, view: GameView) -> None:
+    """Orders that name a turn ("[Orders] turn 11", a Reply to "[Turn 11] Orders are due …")
+    count for that turn only. Late ones used to become the next turn's orders without a word, and
+    in Eire those cannot be changed ("You cannot edit your orders once you've sent the post")."""
+    turn = view.state.get("turn") or {}
+    now = turn.get("number")
+    named = env.subject.number
+    if named is None and (m := re.search(r"\bturn\s+(\d{1,6})\b", env.subject.rest, re.I)):
+        named = int(m.group(1))
+    if named is None or now is None or named == now:
+        return
+    if named < now:
+        raise Refused(f"your orders are for turn {named}, which is over; turn {now} is open now, and nothing was "
+                      f"recorded for it", f"if you mean these orders for turn {now}, send them again with the "
+                      f"subject [Orders] (or [Orders] turn {now})")
+    raise Refused(f"your orders are for turn {named}, which has not opened yet: turn {now} is the current one",
+                  f"send them once turn {named} opens, or with the subject [Orders] for turn {now}")
 
 
 @handles("results", players_only=False)

@@ -100,6 +100,8 @@ def test_an_outlook_web_reply_in_an_orders_game_gives_only_the_players_bold_orde
         assert referee.admin("diplo", {"type": "start"}, "gm").ok
         raw = (Path(__file__).parent / "corpus" / "owa_orders.eml").read_bytes()
         raw = raw.replace(b"oisin@outlook.example", addr("Oisin").encode()).replace(b"eire@ref.example", game.encode())
+        # The mail was sent in Eire's turn 3; orders naming a turn count for that turn only.
+        raw = raw.replace(b"Subject: RE: [Orders] Turn 3", b"Subject: RE: [Orders] Turn 1")
         submit(port, addr("Oisin"), [game], raw.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
     state = referee.state("diplo")
     sent = state["orders"]["Oisin"]["orders"] if state["orders"] else state["history"][-1]["orders"]["Oisin"]["orders"]
