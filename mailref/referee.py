@@ -271,9 +271,13 @@ class Referee:
         row.status, row.error = "failed", err + "\n" + trace
         try:
             with s.begin_nested():  # an alert that cannot be queued must not hold up the rest of the batch
-                queue_alert(s, self.settings, row.game_slug, None, f"Alert: message #{row.id} quarantined",
+                # The game's GM (SPEC §2.1), the game named in the subject (§2.6); else the admin.
+                game = s.scalar(select(Game).where(Game.slug == row.game_slug)) if row.game_slug else None
+                gm = game.state.get("gm") if game is not None else None
+                label = game_label(game.state.get("name", ""), game.slug) if game is not None else "mailref"
+                queue_alert(s, self.settings, row.game_slug, gm, f"Alert: message #{row.id} quarantined",
                             [f"Message #{row.id} from {row.sender or row.mail_from or '?'} failed: {err}",
-                             f"Retry with: mailref mail reprocess {row.id}"], now, label="mailref")
+                             f"Retry with: mailref mail reprocess {row.id}"], now, label=label)
         except Exception as alert:
             if is_store_fault(alert) and not isinstance(alert, OSError):
                 raise
