@@ -24,4 +24,6 @@ def for_operator(reason: str, hint: str) -> tuple[str, str]:
         reason = f"{m['game']} is a {m['title']} game: `{tag}` does not apply to it" if m["title"] \
             else f"`{tag}` does not apply to {m['game']}"
         hint = _STARTED if tag == "start" else "`mailref --help` lists the commands"
+    if hint.startswith("add a body line `Name: YourName`: "):  # what a name may hold, in the CLI's terms
+        hint = "a name is " + hint.removeprefix("add a body line `Name: YourName`: ")
     return reason, _HINTS.get(hint, hint)

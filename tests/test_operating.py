@@ -146,6 +146,8 @@ def test_cli_papercuts_an_operator_met(tmp_path):
     assert r.returncode == 1 and "[Status]" not in r.stderr and "`mailref game show SLUG` lists" in r.stderr, r.stderr
     r = site.cli("player", "add", "nomes", "Alice", "alice2@x.org")
     assert r.returncode == 1 and "body line" not in r.stderr and "choose another name" in r.stderr, r.stderr
+    r = site.cli("player", "add", "nomes", "<b>Bo</b>", "bo@x.org")
+    assert r.returncode == 1 and "body line" not in r.stderr and "a name is at most 40 characters" in r.stderr, r.stderr
     r = site.cli("game", "start", "nomes")
     assert r.returncode == 1 and len(r.stderr.splitlines()) == 1, r.stderr
     assert "`start` does not apply" in r.stderr and "active from creation" in r.stderr and "[Start]" not in r.stderr
