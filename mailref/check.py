@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import smtplib
 import socket
+import ssl
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -111,7 +112,7 @@ def check_smtp_out(cfg: Config) -> Check:
             return Check(False, what, f"EHLO answered {code}")
         steps = ["EHLO ok"]
         if r.starttls:
-            smtp.starttls()
+            smtp.starttls(context=ssl.create_default_context())  # as the outbox does: the certificate checked
             smtp.ehlo()
             steps.append("STARTTLS ok")
         if r.username:
@@ -123,7 +124,10 @@ def check_smtp_out(cfg: Config) -> Check:
     except smtplib.SMTPAuthenticationError as e:
         return Check(False, what, f"login refused: {e.smtp_code} {e.smtp_error.decode('utf-8', 'replace')}")
     except (OSError, smtplib.SMTPException) as e:
-        return Check(False, what, _why(e))
+        from mailref.mail.relay_trouble import relay_trouble
+
+        plain = isinstance(e, OSError) and e.strerror and not isinstance(e, ssl.SSLError)
+        return Check(False, what, _why(e) if plain else relay_trouble(e, r))
     finally:
         try:
             smtp.quit()

@@ -38,6 +38,13 @@ def _mail_user() -> pwd.struct_passwd:
     return pwd.getpwnam(USER)
 
 
+def self_signed(cert: Path, key: Path) -> None:
+    """A self-signed certificate for 127.0.0.1 (a client trusts it through SSL_CERT_FILE)."""
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+                    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+
+
 class Dovecot:
     def __init__(self, root: Path, tls: bool = False):
         """TLS: offer STARTTLS on the IMAP port (as most hosts do on 143) with a self-signed
@@ -56,10 +63,7 @@ class Dovecot:
         shutil.chown(self.root / "mail", user.pw_uid, user.pw_gid)
         (self.root / "passwd").write_text(f"{USER}:{{PLAIN}}{PASSWORD}::::::\n")
         if self.tls:
-            subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
-                            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-                            "-keyout", str(self.root / "key.pem"), "-out", str(self.cert)],
-                           check=True, capture_output=True)
+            self_signed(self.cert, self.root / "key.pem")
             tls = f"ssl = yes\nssl_cert = <{self.cert}\nssl_key = <{self.root / 'key.pem'}\ndisable_plaintext_auth = no\n"
         else:
             tls = "ssl = no\ndisable_plaintext_auth = no\n"

@@ -16,6 +16,7 @@ import mailbox
 import os
 import smtplib
 import socket
+import ssl
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -30,6 +31,7 @@ from sqlalchemy.orm import Session
 
 from mailref.config import SmtpOut
 from mailref.mail import address
+from mailref.mail.relay_trouble import relay_trouble
 from mailref.store import OutboxMessage, Store
 from mailref.store.faults import FaultLog, is_store_fault
 from mailref.store.keep import sqlite_stamp, sqlite_write
@@ -154,8 +156,8 @@ class Deliverer:
         # The final dot goes alone, right behind the data: Nagle would hold it for the data's ACK.
         smtp.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         try:
-            if r.starttls:
-                smtp.starttls()
+            if r.starttls:  # smtplib's own default checks no certificate: the relay login would go to anyone
+                smtp.starttls(context=ssl.create_default_context())
             if r.username:
                 smtp.login(r.username, r.password)
             smtp.ehlo_or_helo_if_needed()  # a relay at its connection limit may say so only here
@@ -199,7 +201,7 @@ class Deliverer:
         r = self.relay
         if isinstance(e, smtplib.SMTPAuthenticationError):
             return f"relay {r.host}:{r.port} refused the login: {e.smtp_code} {_text(e.smtp_error)}"
-        return f"relay {r.host}:{r.port} unreachable: {e}"
+        return f"relay {r.host}:{r.port} unreachable: {relay_trouble(e, r)}"
 
     def _send_lane(self, rows: list[OutboxMessage], smtp: _Relay | None = None, first: bool = True) -> dict[int, Result]:
         """ROWS in order over one connection (SMTP, when already open); FIRST: the batch's
