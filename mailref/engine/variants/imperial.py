@@ -135,7 +135,10 @@ class Imperial(Variant):
                    + (f", replacing {replaced['number']}" if replaced else "") + ".")
         ctx.send("announcement", "all", f"[Proposal {prop['number']}] {prop['title']}", "proposal.txt", game=state,
                  proposal=prop, changes=[c.describe() for c in changes],
-                 voters=[s for s in self.senators(state) if s != author], words=list(self.vote_words))
+                 voters=[s for s in self.senators(state) if s != author], words=list(self.vote_words),
+                 # The voters learn that the replaced one takes no more votes (rule 12).
+                 warning=(f"It replaces {author}'s oldest undecided proposal, {replaced['number']} "
+                          f"\"{replaced['title']}\", which takes no more votes (rule 12).") if replaced else "")
 
     def on_vote(self, state: dict, action: dict, ctx: Ctx) -> None:
         name = action["player"]
