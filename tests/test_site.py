@@ -109,6 +109,9 @@ def test_a_sidekick_game_to_a_winner(tmp_path, browser):
     valid(site, "nomes")
     host = see(browser, site, "index.html", "host-index.png").text
     assert "Nomic Sidekick Nomic" in host and "sidekick" in host and "won by" in host
+    # Three columns (the variant, address and players under the name and status) fit a phone:
+    # see() asserts nothing is wider than its screen.
+    assert re.search(r"ended — won by \w+\s+\d+ players?\s+—", host), host
     home = see(browser, site, "nomes/index.html", "game-index-sidekick.png").text
     winner = re.search(r"Won by (\w+)\.", home).group(1)
     assert re.search(rf"{winner}\s+30\s+—\s+active", home), "the winner's score in the players table"
