@@ -117,3 +117,19 @@ def test_a_quarantined_mail_alerts_its_games_gm_naming_the_game(referee, monkeyp
     (alert,) = [m for m in Outbox(referee).all() if m["X-Mailref-Kind"] == "alert"]
     assert alert["To"] == "master@x.org" and alert["X-Mailref-Game"] == "nomes"
     assert str(alert["Subject"]) == f"[Nomes] Alert: message #{stored.id} quarantined"
+
+
+def test_the_gms_results_titled_by_the_turn_are_not_named_twice(referee):
+    """SPEC §5.5: the GM's [Results] mail goes to all players; "[Results] Turn 1" (the turn is its
+    title) reached them as "[Results] Turn 1: Turn 1"; a title of its own is kept."""
+    game = "diplo@ref.example"
+    referee.create_game("diplo", "orders", game, name="Diplo", gm="gm@x.org")
+    for n in ("ann", "ben"):
+        referee.accept(mail(f"{n}@x.org", game, "[Join]", f"Name: {n.title()}"), "smtp")
+    assert referee.admin("diplo", {"type": "start"}, "gm").ok
+    box = Outbox(referee)
+    box.new()
+    referee.accept(mail("gm@x.org", game, "[Results] Turn 1", "Paris holds."), "smtp")
+    assert {str(m["Subject"]) for m in box.to("ann@x.org", box.new(), "results")} == {"[Diplo] [Results] Turn 1"}
+    referee.accept(mail("gm@x.org", game, "[Results] Spring 1901", "Brest holds."), "smtp")
+    assert {str(m["Subject"]) for m in box.to("ann@x.org", box.new(), "results")} == {"[Diplo] [Results] Turn 2: Spring 1901"}

@@ -52,6 +52,8 @@ class Orders(OrdersGame):
         state["history"].append({"turn": number, "orders": state["orders"], "results": action["text"]})
         ctx.ack(f"Results of turn {number} sent to every player; turn {number + 1} opens.")
         self.event(state, ctx, f"The GM posted the results of turn {number}.")
-        ctx.send("results", "all", f"[Results] Turn {number}" + (f": {action['title']}" if action["title"] else ""), "notice.txt",
+        # "[Results] Turn 1" from the GM is titled by its turn alone: not "Turn 1: Turn 1".
+        title = "" if action["title"].strip(" .:-").lower() in ("", f"turn {number}") else action["title"]
+        ctx.send("results", "all", f"[Results] Turn {number}" + (f": {title}" if title else ""), "notice.txt",
                  game=state, heading=f"Results of turn {number}", lines=action["text"].splitlines())
         self.begin_turn(state, ctx, number + 1)
