@@ -22,6 +22,10 @@ def proposal(env: Envelope, view: GameView) -> dict:
     if env.truncated:
         raise Refused(f"your mail is longer than the referee reads ({READ_MAX:,} characters, lines of "
                       f"{LINE_MAX:,}, {BOUNDARIES_MAX:,} MIME parts), so this proposal was not read", "send a shorter proposal")
+    if env.attachments and not env.text.strip():
+        # A PDF, a .docx or Outlook's winmail.dat: the players would be asked to vote on a title.
+        raise Refused("your proposal's text is in an attachment, and the referee reads only the mail's own text "
+                      "(nothing was posted)", "write the proposal's text in the body of the mail, not in an attachment")
     if not title:
         raise Refused("a proposal needs a title", "write the subject as: [Proposal] Your title")
     text = env.text

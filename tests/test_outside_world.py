@@ -217,3 +217,21 @@ def test_a_mail_nested_deeper_than_the_parser_recurses_is_answered_not_quarantin
     row = last_row(game)
     assert row.status == "processed", (row.status, row.verdict, row.error)
     assert [(m["To"], m["X-Mailref-Kind"]) for m in outbox.new()] == [(ALICE, "status")]
+
+
+@pytest.mark.parametrize("ctype, name", [("application/pdf", "hats.pdf"), ("application/ms-tnef", "winmail.dat"),
+                                         ("application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+                                          "hats.docx")])
+def test_a_proposal_whose_text_is_only_an_attachment_is_refused_not_posted_empty(referee, smtp, ctype, name):
+    referee.create_game("empire", "imperial", G)
+    smtp(mail(ALICE, G, "[Join]", "Name: Alice"), ALICE)
+    outbox = Outbox(referee)
+    outbox.new()
+    lines = ["From: Alice <alice@example.org>", f"To: {G}", "Subject: [Proposal] Hats", "MIME-Version: 1.0",
+             'Content-Type: multipart/mixed; boundary="b"', "", "--b", f"Content-Type: {ctype}; name={name}",
+             f"Content-Disposition: attachment; filename={name}", "Content-Transfer-Encoding: base64", "",
+             "UEsDBBQAAAAIAAAAIQBkYXRhIGluIGFuIGF0dGFjaG1lbnQ=", "--b--", ""]
+    smtp("\r\n".join(lines).encode(), ALICE)
+    assert referee.state("empire")["proposals"] == []
+    (reply,) = outbox.new()
+    assert reply["X-Mailref-Kind"] == "error" and "is in an attachment" in Outbox.body(reply)
