@@ -54,3 +54,23 @@ def test_strangers_text_is_shown_as_text_and_fits_a_phone(referee, tmp_path, bro
     assert LONGEST in home.text and "مرحبا بالعالم" in home.text
     matters = see(browser, site, "blog/proposals.html", "strangers-blog-proposals.html.png").text
     assert '<img src=x onerror=alert(1)>' in matters and "<script>alert(3)</script>" in matters
+
+
+def test_control_characters_a_player_pasted_keep_the_feed_well_formed_and_the_pages_valid(referee, tmp_path,
+                                                                                         browser):  # noqa: F811
+    """A bell, an escape sequence, a form feed, C1 controls and noncharacters in a title or a
+    proposal's text made feed.atom not well-formed XML (a feed reader drops it whole) and the
+    pages invalid HTML."""
+    g = "empire@ref.example"
+    referee.create_game("empire", "imperial", g)
+    referee.accept(mail("alice@x.org", g, "[Join]", "Name: Alice"))
+    raw = ("From: Alice <alice@x.org>\r\nTo: " + g + "\r\nSubject: [Proposal] Bell\x07 and \x1b[31mred\x01\x85\r\n"
+           "Message-ID: <controls@x.org>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n"
+           "Text with \x08 backspace, \x1b[2J escape, \x0c form feed, \ufffe \uffff \x9b.\r\n").encode("utf-8")
+    referee.accept(raw)
+    assert "\x07" in referee.state("empire")["proposals"][0]["title"]  # kept as written in the state
+    site = tmp_path / "site"
+    rebuild(referee.store, SiteConfig(site), now=referee.clock())
+    valid(site, "empire")  # strict HTML5 and an Atom feed that parses
+    matters = see(browser, site, "empire/proposals.html", "strangers-controls.png").text
+    assert "Bell\ufffd and \ufffd[31mred" in matters and "form feed" in matters

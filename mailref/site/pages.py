@@ -192,10 +192,23 @@ def feed(state: dict, chron: Chronicle, now: datetime, base_url: str, created: s
     entries = [{"id": f"{domain_id}/announcement/{a.key}", "title": a.subject, "updated": a.at, "kind": a.kind,
                 "text": a.text} for a in reversed(chron.announcements[-FEED_ENTRIES:])]
     base = (base_url.rstrip("/") + f"/{state['slug']}/") if base_url else ""
-    return environment().get_template("site/feed.atom").render(
+    return as_text(environment().get_template("site/feed.atom").render(
         game=state, feed_id=domain_id, entries=entries, updated=entries[0]["updated"] if entries else iso(now),
-        base=base, xml_escape=escape)
+        base=base, xml_escape=escape))
+
+
+# What XML 1.0 does not allow, and HTML takes for a parse error: C0 controls but tab, line feed
+# and carriage return, C1 controls and DEL, surrogates, noncharacters. A title or rule text a
+# player pasted with a bell, an escape sequence or a form feed made the feed not well-formed
+# (a reader drops the whole feed) and the pages invalid HTML.
+_NOT_TEXT = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff]")
+
+
+def as_text(page: str) -> str:
+    """PAGE with every character a page or feed may not hold shown as U+FFFD (a form feed, a
+    page break in plain text, as a space)."""
+    return _NOT_TEXT.sub("\ufffd", page.replace("\x0c", " "))
 
 
 def render_page(template: str, **ctx: Any) -> str:
-    return environment().get_template(f"site/{template}").render(**ctx)
+    return as_text(environment().get_template(f"site/{template}").render(**ctx))
