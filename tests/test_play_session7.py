@@ -513,3 +513,21 @@ def test_the_senators_learn_which_proposal_a_new_one_replaced(referee, outbox):
     told = Outbox.body(last(outbox, addr("alice"), "announcement", "Idea 4"))
     assert 'It replaces Zoe\'s oldest undecided proposal, 1 "Idea 1", which takes no more votes (rule 12).' in told
     assert "replaces" not in Outbox.body(last(outbox, addr("alice"), "announcement", "Idea 3"))
+
+
+def test_an_enacted_dov_says_which_clause_enacted_it(referee, outbox, clock):
+    """Carol's DoV had an AGAINST and no FOR from the Historian: it waited for the 24-hour clause.
+    The result said only "ENACTED (popular)"; it now says which clause of "Victory and Ascension"
+    enacted it."""
+    blog(referee)
+    send(referee, "carol", "[DoV] Most dragons", "Please vote FOR.", to=BLOG)
+    for p, v in (("alice", "FOR"), ("bob", "FOR"), ("zoe", "AGAINST")):
+        send(referee, p, "[Vote] 1", v, to=BLOG)
+    clock.advance(hours=12, seconds=1)
+    referee.tick()
+    assert referee.state("blog")["judgements"][0]["status"] == "pending"
+    clock.advance(hours=12)
+    referee.tick()
+    results = Outbox.body(last(outbox, addr("dan"), "results", "[DoV 1]"))
+    assert "ENACTED (popular)" in results and "Popular and open 1d or more." in results
+    assert_replays(referee)
