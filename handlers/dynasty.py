@@ -18,9 +18,15 @@ def dov(env: Envelope, view: GameView) -> dict:
 @handles("ascension")
 def ascension(env: Envelope, view: GameView) -> dict:
     theme = env.subject.rest.strip()
+    fields = body_fields(env.text)
+    if env.subject.is_reply and theme.lower().startswith("your ascension address"):
+        # A plain Reply to the referee's own request: its subject is the request's, not a theme.
+        theme = fields.get("theme", "")
+        if not theme:
+            raise Refused("your Ascension Address needs its theme",
+                          "add a line `Theme: your theme` (or send a mail with the subject [Ascension] Your theme)")
     if not theme:
         raise Refused("an Ascension Address names the dynasty's theme", "write the subject as: [Ascension] Your theme")
-    fields = body_fields(env.text)
     # The address itself (what the players read), without the `Wizard: Dragon` lines the referee acts on.
     said = "\n".join(ln for ln in env.text.splitlines()
                      if ln.partition(":")[0].strip().lower() not in fields or not ln.partition(":")[1]).strip()

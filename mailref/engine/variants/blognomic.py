@@ -21,6 +21,10 @@ _GENERATOR = re.compile(r"The (?P<name>[A-Z]+) (?:\(or (?P<alias>[A-Z]+)\) )?com
                         r"from the following(?: options)?:\s*(?P<options>[^.\n]+)\.")
 
 
+# The subject of the new Historian's own mail; a plain Reply to it is the Ascension Address.
+ASCENSION_ASK = "[Ascension] Your Ascension Address as Historian of dynasty {n}"
+
+
 class BlogNomic(Variant):
     name = "blognomic"
     title = "BlogNomic"
@@ -445,7 +449,17 @@ class BlogNomic(Variant):
             text = (f"{winner['name']} wins the dynasty and is the Historian of dynasty {state['dynasty']}. "
                     "The Hiatus continues until their Ascension Address ([Ascension] Theme).")
             self.event(state, ctx, text)
-            self.announce(state, ctx, f"A new dynasty: {winner['name']} is Historian", [text], kind="results")
+            others = [p["name"] for p in self.present(state) if p["name"] != winner["name"]]
+            self.announce(state, ctx, f"A new dynasty: {winner['name']} is Historian", [text], kind="results", to=others)
+            # The winner's own mail asks for the address, tagged so that a plain Reply is it (as the
+            # Emperor's judge mail is): replying to the announcement was "no command".
+            ctx.send("turn", [winner["name"]], ASCENSION_ASK.format(n=state["dynasty"]), "notice.txt", game=state,
+                     heading=text, lines=[
+                         "Reply to this mail with your Ascension Address: a line `Theme: your theme`, the words of "
+                         "the address for the Wizards, and as you wish `Wizard: NewWord`, `Historian: NewWord`, "
+                         "`Keep: 2.3, 2.5` (the dynastic rules to keep; the others are repealed), `Inactive: Dormancy`.",
+                         "(Or send a mail with the subject \"[Ascension] Your theme\"; to pass the role on first, "
+                         "\"[Historian] Name\".)"])
             return
         if "AGAINST" in dov["votes"].values():
             state["dov_cooldown"][dov["author"]] = iso(ctx.now + self.duration(state, "dov_cooldown"))
