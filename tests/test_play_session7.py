@@ -558,3 +558,15 @@ def test_the_new_historians_plain_reply_is_the_ascension_address(referee, outbox
     assert "The Age of Ice" in ruleset and "Welcome to the Age of Ice!" in ruleset
     assert "Theme: The Age of Ice" not in ruleset
     assert_replays(referee)
+
+
+def test_reply_prefixes_of_more_languages_keep_the_tag(referee, outbox):
+    """A Russian, Chinese, Hungarian or Italian client's reply ("Ответ:", "回复：", "Vá:", "RIF:")
+    hid the tag when the mail carried no In-Reply-To (a webmail's reply by copy): the vote was
+    not read. These prefixes are stripped like "Re:" and "AW:"."""
+    mover = nomes(referee)
+    voters = [p for p in PLAYERS if p.title() != mover]
+    send(referee, mover.lower(), "[Proposal] Hats", 'Enact rule 24 "Hats":\nEvery player wears a hat.\n')
+    for voter, prefix in zip(voters, ("Ответ:", "回复：", "RIF:"), strict=True):
+        send(referee, voter, f"{prefix} [Nomic Sidekick Nomic] [Proposal 1] Hats", "FOR")
+    assert referee.state("nomes")["proposals"][0]["status"] == "passed"

@@ -8,7 +8,10 @@ from dataclasses import dataclass
 
 # Reply and forward prefixes in the common languages, repeated and mixed: "Re: AW: Fwd[2]:".
 _PREFIX = re.compile(
-    r"^\s*(re|fwd?|fw|aw|wg|sv|vs|vb|tr|rv|res|enc|antw|antwort|odp|r|ynt|ref)\s*(\[\d+\]|\(\d+\))?\s*[:：]\s*",
+    # Also Italian RIF, Hungarian Vá/Továbbítás, Dutch Doorst, Latvian Atb., Greek ΑΠ/ΣΧΕΤ/ΠΡΘ,
+    # Russian Ответ/Отв, Chinese 回复/答复/转发 (full-width colon too).
+    r"^\s*(re|fwd?|fw|aw|wg|sv|vs|vb|tr|rv|res|enc|antw|antwort|odp|r|ynt|ref|rif|vá|továbbítás|doorst|atb\.?"
+    r"|απ|σχετ|πρθ|ответ|отв|回复|答复|转发)\s*(\[\d+\]|\(\d+\))?\s*[:：]\s*",
     re.I,
 )
 
