@@ -288,3 +288,21 @@ def test_outbox_retry_sends_every_waiting_row_and_says_what_is_left(tmp_path):
         assert r.returncode == 0 and r.stdout.strip() == f"{waiting} queued for retry; {waiting} delivered now", r.stdout
         ids = sink.message_ids()
     assert len(ids) == waiting and set(ids.values()) == {1}
+
+
+def test_log_lines_a_newer_version_adds_are_set_apart_but_a_missing_one_still_differs():
+    """BlogNomic now says when Dormancy ends: the journal of a game an older mailref kept,
+    replayed today, has that line more (the upgrade test's database); a live line the replay
+    lacks is a real difference."""
+    from mailref.engine.upgraded import set_apart
+
+    live = {"events": [{"at": "t1", "text": "Ann joined."}, {"at": "t2", "text": "Eve joined."},
+                       {"at": "t3", "text": "Ann proposed 1."}]}
+    rebuilt = {"dormant": False, "events": [{"at": "t1", "text": "Ann joined."}, {"at": "t2", "text": "Eve joined."},
+                                            {"at": "t2", "text": "BlogNomic is no longer Dormant."},
+                                            {"at": "t3", "text": "Ann proposed 1."}]}
+    same, notes = set_apart(live, rebuilt)
+    assert same == live and notes == ["dormant added (1)", "1 log line(s) this version adds"]
+    lacking = {"events": [rebuilt["events"][0], rebuilt["events"][2]]}  # "Eve joined." is not replayed
+    differs, _ = set_apart(live, lacking)
+    assert differs != live

@@ -6,7 +6,9 @@ difference then say nothing about the journal: a field today's code adds that th
 lacks (a player's `name_keys`), and the wording of the game's log lines (`events[].text`,
 e.g. a deadline once written in ISO, now "Sat 5 Dec 2026 10:00 UTC"). Every game showed as
 DIFFERS after an upgrade; these are now set apart and named, and only real differences count
-(a value that differs, a field only the live state has, a matter or event more or less)."""
+(a value that differs, a field only the live state has, a matter more or less, a live log line
+missing). Log lines today's code adds beside every older one (BlogNomic now says when Dormancy
+ends) are set apart too."""
 
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ def set_apart(live: object, rebuilt: object) -> tuple[object, list[str]]:
     rebuilt = copy.deepcopy(rebuilt)
     added: Counter = Counter()
     worded = [0]
+    logged_more = [0]
 
     def walk(a: object, b: object, path: str) -> None:
         if isinstance(a, dict) and isinstance(b, dict):
@@ -33,6 +36,13 @@ def set_apart(live: object, rebuilt: object) -> tuple[object, list[str]]:
             for k in a:
                 if k in b:
                     walk(a[k], b[k], f"{path}.{k}")
+        elif isinstance(a, list) and isinstance(b, list) and path.endswith(".events") and len(b) > len(a) \
+                and (kept := _older_lines_among(a, b)) is not None:
+            # Lines today's code adds to the game's log (BlogNomic saying when Dormancy ends),
+            # every older line still there, in order: the rest is compared as usual.
+            logged_more[0] += len(b) - len(kept)
+            b[:] = [b[i] for i in kept]
+            walk(a, b, path)
         elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
             if b and all(isinstance(x, dict) for x in a + b):
                 # A field of these records (every rebuilt one has it) that an older record lacks:
@@ -55,4 +65,24 @@ def set_apart(live: object, rebuilt: object) -> tuple[object, list[str]]:
     notes = [f"{p} added ({n})" for p, n in sorted(added.items())]
     if worded[0]:
         notes.append(f"{worded[0]} log line(s) worded differently")
+    if logged_more[0]:
+        notes.append(f"{logged_more[0]} log line(s) this version adds")
     return rebuilt, notes
+
+
+def _older_lines_among(live: list, rebuilt: list) -> list[int] | None:
+    """The indexes in REBUILT of LIVE's log lines, in order (matched by time, and by text unless
+    reworded), or None when some live line is not there: then it is a real difference."""
+    kept, j = [], 0
+    for x in live:
+        if not isinstance(x, dict):
+            return None
+        while j < len(rebuilt) and not (isinstance(rebuilt[j], dict) and rebuilt[j].get("at") == x.get("at")
+                                        and (rebuilt[j].get("text") == x.get("text") or
+                                             j + 1 >= len(rebuilt) or rebuilt[j + 1].get("at") != x.get("at"))):
+            j += 1
+        if j == len(rebuilt):
+            return None
+        kept.append(j)
+        j += 1
+    return kept
