@@ -499,6 +499,11 @@ class Referee:
                 raise Refused(f"a game {slug!r} exists already")
             if s.scalar(select(Game.id).where(Game.address == address.lower())):
                 raise Refused(f"the address {address} belongs to another game")
+            if address.strip().lower() == self.settings.from_address.lower():
+                # Mail from the referee's own address is never answered (SPEC §2.2), and mail to it
+                # gets the list of games (§2.5): a game there would hear nobody.
+                raise Refused(f"the address {address} is the referee's own (from_address)",
+                              "give the game an address of its own, e.g. nomes@games.example.org")
             door.create_game(s, slug, variant, address, name, gm, timezone, parameters or {}, self.clock())
         self._changed(slug)
 

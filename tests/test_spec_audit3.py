@@ -133,3 +133,16 @@ def test_the_gms_results_titled_by_the_turn_are_not_named_twice(referee):
     assert {str(m["Subject"]) for m in box.to("ann@x.org", box.new(), "results")} == {"[Diplo] [Results] Turn 1"}
     referee.accept(mail("gm@x.org", game, "[Results] Spring 1901", "Brest holds."), "smtp")
     assert {str(m["Subject"]) for m in box.to("ann@x.org", box.new(), "results")} == {"[Diplo] [Results] Turn 2: Spring 1901"}
+
+
+def test_a_game_is_not_created_at_the_referees_own_address(tmp_path):
+    """SPEC §2.2/§2.5: the referee's own address (from_address) answers with the list of games and
+    never answers mail from itself; `game create` took it as a game's address, a game that would
+    hear nobody."""
+    from ops import Site
+
+    site = Site(tmp_path, smtp_in=False)
+    r = site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", "Referee@ref.example")
+    assert r.returncode == 1, r.stderr
+    assert "mailref: refused: the address Referee@ref.example is the referee's own (from_address)" in r.stderr
+    assert site.cli("game", "list").stdout.count("\n") <= 1
