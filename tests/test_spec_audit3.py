@@ -146,3 +146,19 @@ def test_a_game_is_not_created_at_the_referees_own_address(tmp_path):
     assert r.returncode == 1, r.stderr
     assert "mailref: refused: the address Referee@ref.example is the referee's own (from_address)" in r.stderr
     assert site.cli("game", "list").stdout.count("\n") <= 1
+
+
+def test_the_referees_list_of_games_names_each_game_once(referee, host):
+    """SPEC §2.5: a mail with no tag to the referee's own address gets the games it runs, each
+    with its address and variant; a game named as its variant is ("Eire") was listed
+    "Eire — Eire (eire)"."""
+    box = Outbox(referee)
+    box.new()
+    host(mail("stranger@x.org", "referee@ref.example", "hello", "What is this?"), "stranger@x.org",
+         "referee@ref.example")
+    (help_,) = box.new()
+    body = Outbox.body(help_)
+    assert help_["X-Mailref-Kind"] == "help"
+    assert "  Eire (eire), forming, 0 players" in body and "Eire — Eire" not in body, body
+    assert "  Nomes — Nomic Sidekick Nomic (sidekick), active, 0 players" in body, body
+    assert "address: eire@ref.example" in body and "address: nomes@ref.example" in body
