@@ -258,3 +258,28 @@ def test_the_drivers_own_errors_are_store_faults():
     assert describe(psycopg.OperationalError("could not connect to server")).startswith(
         "the database server is unreachable")
     assert not is_store_fault(ValueError("a bug"))
+
+
+def test_a_dropped_connection_is_said_only_if_the_next_try_fails_too(caplog):
+    """A PostgreSQL restart drops the connections in use: the next try runs on a new one, and
+    only a second failure in a row is an ERROR (then once, with its recovery)."""
+    import logging
+
+    from sqlalchemy.exc import DBAPIError
+
+    from mailref.store.faults import FaultLog
+
+    dropped = DBAPIError("SELECT 1", {}, Exception("terminating connection due to administrator command"),
+                         connection_invalidated=True)
+    faults = FaultLog(logging.getLogger("mailref.test"))
+    with caplog.at_level(logging.INFO, "mailref.test"):
+        faults.failed("processing", dropped)
+        faults.cleared("processing")  # the next try worked
+        faults.failed("processing", dropped)
+        faults.failed("processing", dropped)  # and again: now it is a fault
+        faults.failed("processing", dropped)  # said once while it lasts
+        faults.cleared("processing")
+    said = [(r.levelname, r.getMessage().split(":")[1].strip()) for r in caplog.records]
+    assert said == [("INFO", "the database dropped our connection (Exception"),
+                    ("INFO", "the database dropped our connection (Exception"),
+                    ("ERROR", "Exception"), ("INFO", "working again")], said

@@ -64,15 +64,30 @@ def _probe(folder: Path) -> str | None:
         return None
 
 
+def is_dropped_connection(exc: BaseException) -> bool:
+    """The server ended a connection we held (a restart, an admin's pg_terminate_backend, an
+    idle timeout): SQLAlchemy has already thrown it away and renews the pool."""
+    return isinstance(exc, DBAPIError) and exc.connection_invalidated
+
+
 class FaultLog:
-    """Logs each fault of WHAT once, and its recovery once."""
+    """Logs each fault of WHAT once, and its recovery once. A connection the server dropped is
+    not yet a fault: the next try runs on a new connection, and only if that fails too is it
+    said as one (a PostgreSQL restart must not leave an ERROR behind when nothing was lost)."""
 
     def __init__(self, log: logging.Logger):
         self.log = log
         self.current: dict[str, str] = {}
+        self.dropped: set[str] = set()  # WHATs whose last try lost its connection, not yet said
 
     def failed(self, what: str, exc: BaseException) -> str:
-        return self.say(what, describe(exc))
+        line = describe(exc)
+        if is_dropped_connection(exc) and what not in self.current and what not in self.dropped:
+            self.dropped.add(what)
+            self.log.info("%s: the database dropped our connection (%s); trying again on a new one", what, line)
+            return line
+        self.dropped.discard(what)
+        return self.say(what, line)
 
     def say(self, what: str, line: str) -> str:
         """Log LINE about WHAT unless it is what was said last."""
@@ -82,6 +97,7 @@ class FaultLog:
         return line
 
     def cleared(self, what: str) -> None:
+        self.dropped.discard(what)
         if self.current.pop(what, None) is not None:
             self.log.info("%s: working again", what)
 
