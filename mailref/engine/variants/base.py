@@ -169,7 +169,9 @@ class Variant:
             raise self.not_a_command(state, kind)
         if state["status"] == "ended" and kind not in READ_ONLY | {"tick", "set", "office", "player_add",
                                                                   "player_status", "player_remove", "digest"}:
-            raise Refused("this game has ended", f"winners: {', '.join(state['winners']) or 'none'}")
+            won = ", ".join(state["winners"])
+            raise Refused(f"{state['name']} has ended" + (f"; won by {won}" if won else ""),
+                          "send [Status] or [Rules] to read how it ended")
         if state["status"] == "paused" and kind not in READ_ONLY | {"resume", "tick", "set", "office", "player_add",
                                                                    "player_status", "player_remove", "digest",
                                                                    "join", "away", "back", "quit", "score", "rule"}:
