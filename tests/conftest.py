@@ -77,6 +77,12 @@ def database_url(request, tmp_path):
         return
     pg = request.getfixturevalue("postgres")
     name = pg.fresh_database()
+    # A recycled database has the same URL, and a game made at the test clock's time the same
+    # slug and creation time as one of an earlier test: the site's replay cache keyed by those
+    # would resume from that other game's history.
+    from mailref.site import history
+
+    history._CACHE.clear()
     yield pg.url(name)
     pg.retire(name)
 

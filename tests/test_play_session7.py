@@ -306,7 +306,7 @@ def test_an_author_answering_the_ack_of_her_proposal_votes_on_it(referee, outbox
     site = tmp_path / "site"
     rebuild(referee.store, SiteConfig(site), "blog", clock())
     page = (site / "blog" / "proposals.html").read_text()
-    assert "Tally: FOR 4, AGAINST 0, quorum 3" in page
+    assert "Tally: FOR 4, AGAINST 0, quorum 3" in page, page[page.find("Tally"):page.find("Tally") + 300]
     assert "DEFERENTIAL 2" not in page
     assert_replays(referee)
 

@@ -73,6 +73,14 @@ def matters(state: dict) -> list[dict[str, Any]]:
     return sorted(out, key=lambda m: (m["opened_iso"] or "", m["number"]), reverse=True)
 
 
+# A tally reads as the result mail wrote it (PostgreSQL's JSONB keeps no key order).
+_TALLY = ("FOR", "YES", "AGAINST", "NO", "ABSTAIN", "DEFERENTIAL", "VETO", "quorum", "senators")
+
+
+def _tally_order(item: tuple[str, Any]) -> tuple[int, str]:
+    return (_TALLY.index(item[0]) if item[0] in _TALLY else len(_TALLY), item[0])
+
+
 def _matter(m: dict, label: str, title: str, author: str | None, text: str, zone: str) -> dict[str, Any]:
     votes = m.get("votes") or {}
     counts: dict[str, int] = {}
@@ -84,7 +92,8 @@ def _matter(m: dict, label: str, title: str, author: str | None, text: str, zone
             "votes": sorted(votes.items()), "judge": m.get("judge"),
             # A decided matter shows the tally it was decided by, as its result mail did (a BlogNomic
             # DEFERENTIAL counted as the Historian's FOR); an open one, the votes cast so far.
-            "counts": list(m["tally"].items()) if isinstance(m.get("tally"), dict) else sorted(counts.items()),
+            "counts": sorted(m["tally"].items(), key=_tally_order) if isinstance(m.get("tally"), dict)
+            else sorted(counts.items()),
             "decided": isinstance(m.get("tally"), dict),
             "ruling": m.get("ruling"), "opened": when(opened, zone), "opened_iso": opened,
             "deadline": when(m.get("deadline"), zone), "closed": when(m.get("closed"), zone),

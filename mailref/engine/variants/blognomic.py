@@ -609,7 +609,8 @@ class BlogNomic(Variant):
         text = (f"BlogNomic is Dormant: there are fewer than {state['parameters']['dormant_below']} Wizards, so "
                 "proposals may not be submitted (rule \"Dormancy\")." if now
                 else "BlogNomic is no longer Dormant: proposals may be submitted again.")
-        self.event(state, ctx, text)
+        # Announced, not logged: a journal an older mailref wrote replays with no event more than
+        # its live state has (engine/upgraded.py sets apart added fields, never added events).
         self.announce(state, ctx, "Dormant" if now else "No longer Dormant", [text])
 
     # ---- admin -------------------------------------------------------------------
