@@ -408,3 +408,18 @@ def test_the_turn_mail_gives_what_a_new_player_needs_to_write_orders():
     llanc = land(state, "Llanc")
     assert f"  Llanc (output {llanc['output']}), next to " + ", ".join(llanc["neighbours"]) in lines
     assert any("Attack LAND with N Grain" in ln for ln in lines)
+
+
+def test_the_map_in_words_never_breaks_a_land_name_across_lines(game):
+    """The results' and the turn page's list of holdings is wrapped at 76 columns; "Dál / Riata"
+    over two lines read as two lands. Every name on every line is a whole land's name."""
+    names = {x["name"] for x in game["lands"]}
+    lines = V.holdings(game)
+    assert any(" " in n for n in names) and len(lines) > 3
+    listed: list[str] = []
+    for line in lines:
+        assert len(line) <= 76, line
+        tail = line.split(": ", 2)[-1] if ": " in line else line
+        listed += [n.strip() for n in tail.split(",") if n.strip()]
+    assert [n for n in listed if n not in names] == []
+    assert sorted(listed) == sorted(names)

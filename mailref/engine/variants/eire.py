@@ -404,10 +404,9 @@ class Eire(OrdersGame):
             names = [x["name"] for x in self.owned(state, p["name"])]
             if p.get("status") == "left" and not names:
                 continue
-            out += _wrapped(f"{p['name']} ({p['color']}): {len(names)} land{'' if len(names) == 1 else 's'}"
-                            + (f": {', '.join(names)}" if names else ""))
+            out += _wrapped(f"{p['name']} ({p['color']}): {plural(len(names), 'land')}", names)
         free = [x["name"] for x in state["lands"] if x["owner"] is None]
-        out += _wrapped(f"independent: {len(free)} land{'' if len(free) == 1 else 's'}" + (f": {', '.join(free)}" if free else ""))
+        out += _wrapped(f"independent: {plural(len(free), 'land')}", free)
         return out
 
     def player_colors(self, state: dict) -> dict[str, str]:
@@ -426,8 +425,12 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def _wrapped(line: str) -> list[str]:
-    return textwrap.wrap(line, 76, initial_indent="  ", subsequent_indent="      ", break_on_hyphens=False)
+def _wrapped(head: str, lands: list[str]) -> list[str]:
+    """HEAD and the names of LANDS in lines of 76, broken between names, never inside one:
+    "Dál / Riata" over two lines read as two lands."""
+    text = head + (": " + ", ".join(name.replace(" ", "\x00") for name in lands) if lands else "")
+    return [line.replace("\x00", " ") for line in
+            textwrap.wrap(text, 76, initial_indent="  ", subsequent_indent="      ", break_on_hyphens=False)]
 
 
 def _esc(s: str) -> str:
