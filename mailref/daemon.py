@@ -245,9 +245,10 @@ class Daemon:
         return done
 
     async def deliver_now(self) -> None:
-        """Deliver what is due, an outbox batch at a time."""
+        """Deliver what is due, an outbox batch at a time; a round cut short by a slow relay
+        goes on at once, the work lock given up in between so that mail is processed."""
         try:
-            while sum(await asyncio.to_thread(self._locked, self._deliver)) >= SEND_BATCH:
+            while sum(await asyncio.to_thread(self._locked, self._deliver)) >= SEND_BATCH or self.deliverer.cut_short:
                 pass
         except Exception as e:
             self._failed("delivery", e)

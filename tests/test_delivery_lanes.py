@@ -151,3 +151,29 @@ def test_at_most_one_row_is_ever_accepted_by_the_relay_and_not_marked(referee, c
         assert d.deliver(clock()) == (30, 0)
         assert sink.peak > 1
     assert len(unmarked_seen) == 30 and max(unmarked_seen) == 0, unmarked_seen
+
+
+def test_a_round_on_a_slow_relay_ends_after_its_time_and_the_rest_go_next_round(referee, clock, monkeypatch):
+    """A relay answering each command in seconds held the daemon's work lock for the whole batch
+    of 50, and every mail that arrived meanwhile waited (ops, session 7). Past ROUND_BUDGET each
+    connection stops after its row in hand; the rest stay queued, no attempt counted, and go
+    with the next rounds, each exactly once."""
+    import mailref.mail.outbox as outbox
+
+    monkeypatch.setattr(outbox, "ROUND_BUDGET", 0.0)  # as if every row took the round's time
+    queue_replies(referee, [f"p{i}@players.example" for i in range(10)])
+    with LaneSink() as sink:
+        d = deliverer(referee, sink)
+        first = d.deliver(clock())
+        assert first == (RELAY_SESSIONS, 0) and d.cut_short, "one row a connection, then the round ended"
+        with referee.store() as s:
+            waiting = list(s.scalars(select(OutboxMessage).where(OutboxMessage.status != "sent")))
+        assert len(waiting) == 10 - RELAY_SESSIONS
+        assert {(r.status, r.attempts, r.claimed_by) for r in waiting} == {("queued", 0, None)}
+        sent, rounds = first[0], 1
+        while sent < 10 and rounds < 10:
+            sent, rounds = sent + d.deliver(clock())[0], rounds + 1
+        assert sent == 10 and rounds == 4 and not d.cut_short
+    assert sorted(to for to, _ in sink.mails) == sorted(f"p{i}@players.example" for i in range(10))
+    with referee.store() as s:
+        assert {(r.status, r.attempts) for r in s.scalars(select(OutboxMessage))} == {("sent", 1)}

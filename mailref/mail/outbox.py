@@ -47,6 +47,10 @@ BATCH = 50                      # rows per claim: well inside one lease on a slo
 RELAY_SESSIONS = 3              # relay connections a batch is spread over (docs/decisions.md, "Delivery lanes")
 FEWER_FOR = 3600.0               # seconds fewer connections are used after the relay refused one
 MARK_TRIES = 3
+# Seconds a delivery round may go on before each connection stops after its row in hand: the
+# daemon processes incoming mail between rounds, and a slow relay (seconds a command) held
+# every mail that arrived meanwhile for the whole batch of 50 (docs/decisions.md, session 7).
+ROUND_BUDGET = 10.0
 
 
 # Built once: they run for every row sent.
@@ -103,6 +107,7 @@ class Deliverer:
         self.finishing = threading.Lock()  # one row at a time between the end of its data and our mark
         self._pool: ThreadPoolExecutor | None = None
         self.fewer_since = 0.0  # monotonic: when the relay last refused a connection
+        self.cut_short = False  # the last round stopped at ROUND_BUDGET with rows left
 
     # ---- claiming ---------------------------------------------------------------
     def _free(self, now: datetime):
@@ -208,7 +213,12 @@ class Deliverer:
         first connection, whose failure means the relay cannot be reached."""
         results: dict[int, Result] = {}
         r = self.relay
-        for row in rows:
+        for n, row in enumerate(rows):
+            if n and time.monotonic() - self.started > ROUND_BUDGET:
+                self.cut_short = True  # the rest go with the next round, not counted as attempts
+                for rest in rows[n:]:
+                    results[rest.id] = Result("the round's time ran out", tried=False)
+                break
             bad = next((f"recipient {a!r} {why}" for a in row.recipients if (why := address.problem(a))), None)
             if bad:
                 results[row.id] = Result(bad, permanent=True)
@@ -297,6 +307,7 @@ class Deliverer:
         if not rows:
             return 0, 0
         self.marking, self.marked, self.started, self.renewed = now, set(), time.monotonic(), 0.0
+        self.cut_short = False
         try:
             results = self._transport(rows)
         finally:
