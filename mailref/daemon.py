@@ -21,7 +21,7 @@ from mailref.mail.intake import Intake, IntakeError
 from mailref.mail.outbox import BATCH as SEND_BATCH
 from mailref.mail.outbox import Deliverer
 from mailref.referee import BATCH, Referee
-from mailref.store.faults import FaultLog, describe, is_store_fault
+from mailref.store.faults import FaultLog, describe, is_store_fault, sqlite_file
 from mailref.testhooks import crash_point
 from mailref.timeutil import utcnow
 
@@ -59,7 +59,7 @@ class Daemon:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.scheduled: datetime | None = None  # the deadline the one timer is set for
         self.firing = False
-        self.faults = FaultLog(log)
+        self.faults = FaultLog(log, sqlite_file(self.referee.store.engine))
         self.intake: Intake | None = None
         self.noted_at = self.processed_at = self.behind_since = 0.0  # monotonic: intake_first()
         self.intake_storing = False  # the listener is committing a mail (or waiting to)

@@ -283,3 +283,22 @@ def test_a_dropped_connection_is_said_only_if_the_next_try_fails_too(caplog):
     assert said == [("INFO", "the database dropped our connection (Exception"),
                     ("INFO", "the database dropped our connection (Exception"),
                     ("ERROR", "Exception"), ("INFO", "working again")], said
+
+
+def test_a_fault_whose_sqlite_words_alternate_is_said_once_as_its_folders_trouble(caplog, monkeypatch, tmp_path):
+    """SQLite's errors on a disk remounted read-only alternate ("disk I/O error", "attempt to
+    write a readonly database"), and each change of words was said again: three ERROR lines
+    for one fault (ops, session 7). Said as what is wrong with the database's folder, once."""
+    import logging
+    import sqlite3
+
+    import mailref.store.faults as faults
+
+    db = tmp_path / "mailref.sqlite3"
+    monkeypatch.setattr(faults, "_probe", lambda folder: f"the filesystem holding {folder} is read-only: make it writable")
+    log = faults.FaultLog(logging.getLogger("mailref.test"), db)
+    with caplog.at_level(logging.INFO, "mailref.test"):
+        for words in ("disk I/O error", "attempt to write a readonly database", "disk I/O error"):
+            log.failed("outbox: cannot mark delivered rows", sqlite3.OperationalError(words))
+    assert [r.getMessage() for r in caplog.records] == [
+        f"outbox: cannot mark delivered rows: the filesystem holding {tmp_path} is read-only: make it writable"]

@@ -33,7 +33,7 @@ from mailref.config import SmtpOut
 from mailref.mail import address
 from mailref.mail.relay_trouble import relay_trouble
 from mailref.store import OutboxMessage, Store
-from mailref.store.faults import FaultLog, is_store_fault
+from mailref.store.faults import FaultLog, is_store_fault, sqlite_file
 from mailref.store.keep import sqlite_stamp, sqlite_write
 from mailref.store.models import UTCDateTime
 
@@ -93,7 +93,7 @@ class Deliverer:
                  name: str | None = None):
         self.store, self.sender, self.relay, self.maildir, self.admin = store, sender, relay, Path(maildir), admin
         self.me = name or claimant()
-        self.faults = FaultLog(log)
+        self.faults = FaultLog(log, sqlite_file(store.engine))
         # Delivered, but not yet marked so in the store: never sent again from here.
         self.unmarked: dict[int, tuple[OutboxMessage, Result]] = {}
         self.mark_wait = 1.0

@@ -64,6 +64,13 @@ def _probe(folder: Path) -> str | None:
         return None
 
 
+def sqlite_file(engine) -> Path | None:
+    """The database file of ENGINE (an SQLAlchemy engine) when it is SQLite, else None."""
+    url = engine.url
+    return Path(url.database) if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:") \
+        else None
+
+
 def is_dropped_connection(exc: BaseException) -> bool:
     """The server ended a connection we held (a restart, an admin's pg_terminate_backend, an
     idle timeout): SQLAlchemy has already thrown it away and renews the pool."""
@@ -75,13 +82,18 @@ class FaultLog:
     not yet a fault: the next try runs on a new connection, and only if that fails too is it
     said as one (a PostgreSQL restart must not leave an ERROR behind when nothing was lost)."""
 
-    def __init__(self, log: logging.Logger):
+    def __init__(self, log: logging.Logger, path: Path | None = None):
         self.log = log
+        # The SQLite file, if the store is one: a fault is said as what is wrong with its
+        # folder (read-only, full) when that is the cause, one stable line, where SQLite's
+        # own errors alternate ("disk I/O error", "attempt to write a readonly database")
+        # and each change of words was said again.
+        self.path = path
         self.current: dict[str, str] = {}
         self.dropped: set[str] = set()  # WHATs whose last try lost its connection, not yet said
 
     def failed(self, what: str, exc: BaseException) -> str:
-        line = describe(exc)
+        line = describe(exc, self.path)
         if is_dropped_connection(exc) and what not in self.current and what not in self.dropped:
             self.dropped.add(what)
             self.log.info("%s: the database dropped our connection (%s); trying again on a new one", what, line)
