@@ -112,6 +112,21 @@ def send(port: int, raw: bytes, frm: str = "p@x.org", to: str = G) -> tuple[int,
     return 250, ""
 
 
+def send_as_a_client_does(port: int, raw: bytes, daemon) -> tuple[int, str]:
+    """send(), tried again a few times when the connection is lost before any answer, as a
+    sending server does. Under a loaded CI machine the first connection after filling the
+    disk was once reset before its greeting (seen twice in seven sessions, never alone); what
+    the daemon said then is kept in the failure's message."""
+    for attempt in range(4):
+        try:
+            return send(port, raw, "alice@x.org")
+        except (smtplib.SMTPServerDisconnected, ConnectionError) as e:
+            if attempt == 3:
+                raise AssertionError(f"{e}; the daemon said:\n{daemon.stderr()}") from e
+            time.sleep(1)
+    raise AssertionError("unreachable")
+
+
 def lines_with(text: str, word: str) -> list[str]:
     return [ln for ln in text.splitlines() if word in ln]
 
@@ -174,10 +189,10 @@ def test_a_full_disk_answers_451_and_the_mail_is_taken_once_there_is_room(tmp_pa
     big = mail("alice@x.org", G, "[Help]", "a long letter\n" * 200_000)  # ~3 MB: new pages must be written
     with site.serve() as daemon:
         filler = disk.fill()
-        code, text = send(site.smtp_port, big, "alice@x.org")
+        code, text = send_as_a_client_does(site.smtp_port, big, daemon)
         assert code == 451, text
         filler.unlink()
-        assert send(site.smtp_port, big, "alice@x.org")[0] == 250
+        assert send_as_a_client_does(site.smtp_port, big, daemon)[0] == 250
         assert daemon.stop() == 0
     log = daemon.stderr()
     assert len(lines_with(log, "refused with 451")) == 1 and "full" in lines_with(log, "451")[0], log
