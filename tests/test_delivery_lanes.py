@@ -174,6 +174,10 @@ def test_a_round_on_a_slow_relay_ends_after_its_time_and_the_rest_go_next_round(
         while sent < 10 and rounds < 10:
             sent, rounds = sent + d.deliver(clock())[0], rounds + 1
         assert sent == 10 and rounds == 4 and not d.cut_short
+        # A round cut short, then one with nothing left to claim: not cut short (the daemon
+        # goes on delivering at once only after a round that was).
+        d.cut_short = True
+        assert d.deliver(clock()) == (0, 0) and not d.cut_short
     assert sorted(to for to, _ in sink.mails) == sorted(f"p{i}@players.example" for i in range(10))
     with referee.store() as s:
         assert {(r.status, r.attempts) for r in s.scalars(select(OutboxMessage))} == {("sent", 1)}

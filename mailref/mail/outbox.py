@@ -294,6 +294,7 @@ class Deliverer:
     # ---- one round --------------------------------------------------------------
     def deliver(self, now: datetime, only: int | None = None, limit: int = BATCH) -> tuple[int, int]:
         """Deliver what is due (or row ONLY); returns (sent, failed)."""
+        self.cut_short = False  # whatever ends this round early, it is no round cut short
         if self.unmarked and not self._remark(now):
             return 0, 0  # the store still refuses our marks: send nothing new meanwhile
         try:
@@ -307,7 +308,6 @@ class Deliverer:
         if not rows:
             return 0, 0
         self.marking, self.marked, self.started, self.renewed = now, set(), time.monotonic(), 0.0
-        self.cut_short = False
         try:
             results = self._transport(rows)
         finally:

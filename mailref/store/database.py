@@ -75,7 +75,8 @@ def _ping_when_rested(engine: Engine) -> None:
     every checkout: a round trip before each transaction, in a burst before every mail kept and
     every row marked sent. A connection used again at once, as in a burst, is not pinged: it
     was alive a moment ago; if the server went in between, the statement fails as it would
-    have a moment later (the listener says 451, a batch stays new), and the pool is renewed."""
+    have a moment later and the pool is renewed (the listener keeps its mail on a new
+    connection: store/keep.py; a batch stays new, taken up on the next try)."""
 
     @event.listens_for(engine, "checkin")
     def _rested(dbapi_conn, record) -> None:
