@@ -84,6 +84,21 @@ class Postgres:
                              autocommit=True, connect_timeout=5) as c:
             c.execute(sql)
 
+    def end_sessions(self, database: str) -> None:
+        """End every connection to DATABASE, as a restart or an admin's pg_terminate_backend does,
+        and wait until they are gone (new ones a client opens meanwhile are not waited for)."""
+        import psycopg
+
+        with psycopg.connect(host="127.0.0.1", port=self.port, user=SUPERUSER, dbname="postgres",
+                             autocommit=True, connect_timeout=5) as c:
+            ours = "FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()"
+            pids = [pid for (pid,) in c.execute(f"SELECT pid {ours}", (database,)).fetchall()]
+            c.execute(f"SELECT pg_terminate_backend(pid) {ours}", (database,))
+            deadline = time.monotonic() + 10
+            while c.execute("SELECT pid FROM pg_stat_activity WHERE pid = ANY(%s)", (pids,)).fetchall():
+                assert time.monotonic() < deadline, f"the connections to {database} did not end"
+                time.sleep(0.05)
+
     def create_template(self, name: str = "mailref_template") -> str:
         """A database at the newest schema, to copy for each test."""
         from mailref.store import open_store

@@ -83,8 +83,6 @@ def test_postgresql_ending_our_connections_costs_no_mail_and_no_log_line(tmp_pat
     listener keeps a mail on a new connection when its own was dropped (store/keep.py)."""
     import time
 
-    import psycopg
-
     name = postgres.fresh_database()
     port = free_port()
     (tmp_path / "mailref.toml").write_text(f'[daemon]\ndatabase = "{postgres.url(name)}"\n[smtp_in]\n'
@@ -92,16 +90,6 @@ def test_postgresql_ending_our_connections_costs_no_mail_and_no_log_line(tmp_pat
     env = {k: v for k, v in os.environ.items() if k not in ("MAILREF_CONFIG", "NOTIFY_SOCKET", "JOURNAL_STREAM")}
     proc = subprocess.Popen([sys.executable, "-m", "mailref", "serve"], cwd=tmp_path, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-
-    def end_our_sessions() -> None:
-        with psycopg.connect(host="127.0.0.1", port=postgres.port, user="postgres", dbname="postgres",
-                             autocommit=True) as c:
-            ours = f"FROM pg_stat_activity WHERE datname = '{name}' AND pid <> pg_backend_pid()"
-            pids = [pid for (pid,) in c.execute(f"SELECT pid {ours}").fetchall()]
-            c.execute(f"SELECT pg_terminate_backend(pid) {ours}")
-            # Gone (the daemon may open new ones meanwhile: those are not waited for).
-            assert wait_for(lambda: not c.execute("SELECT pid FROM pg_stat_activity WHERE pid = ANY(%s)",
-                                                  (pids,)).fetchall(), 10)
 
     def send(n: int) -> None:
         with smtplib.SMTP("127.0.0.1", port, timeout=30) as c:
@@ -117,13 +105,13 @@ def test_postgresql_ending_our_connections_costs_no_mail_and_no_log_line(tmp_pat
                 assert time.monotonic() < deadline, proc.stderr
                 time.sleep(0.2)
         assert wait_for(lambda: len(outbox(tmp_path)) == 1, 30)
-        end_our_sessions()
+        postgres.end_sessions(name)
         time.sleep(2.5)  # the daemon idles through its loops meanwhile
         send(2)
         assert wait_for(lambda: len(outbox(tmp_path)) == 2, 30)
         for n in range(3, 6):
             send(n)
-        end_our_sessions()
+        postgres.end_sessions(name)
         send(6)  # at once: the listener's connection was used a moment ago
         assert wait_for(lambda: len(outbox(tmp_path)) == 6, 30)
     finally:

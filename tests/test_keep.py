@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta, timezone
 import psycopg
 import pytest
 
-from helpers import mail, migrated_sqlite, wait_for
+from helpers import mail, migrated_sqlite
 from mailref.referee import message_id_of
 from mailref.store import InboxMessage, open_store
 from mailref.store.keep import _keep_core, _keep_psycopg, _keep_sqlite, keep
@@ -166,20 +166,13 @@ def test_a_connection_the_server_dropped_is_replaced_before_a_mail_is_kept(postg
         for m in mails[:2]:  # back to back, as in a burst: the connection is reused, never pinged
             keep(store, [m], now)
         assert (len(connects), pings) == (1, [])
-        def drop() -> None:  # the server ends our idle connections, and they are gone
-            with psycopg.connect(host="127.0.0.1", port=postgres.port, user="postgres", dbname="postgres",
-                                 autocommit=True) as c:
-                ours = f"FROM pg_stat_activity WHERE datname = '{name}' AND pid <> pg_backend_pid()"
-                c.execute(f"SELECT pg_terminate_backend(pid) {ours}")
-                assert wait_for(lambda: c.execute(f"SELECT count(*) {ours}").fetchone()[0] == 0, 10)
-
-        drop()
+        postgres.end_sessions(name)  # the server ends our idle connections
         monkeypatch.setattr(database, "PING_RESTED", 0.0)  # as if it had rested a second
         assert keep(store, [mails[3]], now)[0][1:] == (True, "new")
         assert (len(connects), pings) == (2, [1])  # pinged, found dead, replaced
         # Dropped between two mails of a burst (not pinged): the mail is kept on a new
         # connection all the same, once; the dead one is not given back to the pool.
-        drop()
+        postgres.end_sessions(name)
         monkeypatch.setattr(database, "PING_RESTED", 3600.0)
         raw = mail("d@x.org", G, "[Help]")
         fourth = (raw, "smtp", "d@x.org", [G], hashlib.sha256(raw).hexdigest(), message_id_of(raw))
@@ -189,7 +182,7 @@ def test_a_connection_the_server_dropped_is_replaced_before_a_mail_is_kept(postg
         with store() as s:
             assert s.query(InboxMessage).count() == 4
         # The server gone for good: the mail is refused (the listener says 451), after one try more.
-        drop()
+        postgres.end_sessions(name)
         monkeypatch.setattr(store.engine.pool, "_creator", lambda *a: (_ for _ in ()).throw(
             psycopg.OperationalError("connection refused")))
         with pytest.raises(psycopg.OperationalError):

@@ -11,10 +11,10 @@ shares one transaction, and each statement sees the ones before it.
   INSERT, COMMIT cost about a sixth of SQLAlchemy's execution machinery around the same
   statements, and this runs before every 250 the listener gives.
 - On PostgreSQL a single mail is one round trip in autocommit (four before: BEGIN, the
-  lookup, the insert, COMMIT, each a wake-up of the server's process), a statement the server
-  through psycopg directly (which prepares it on the server after a few mails, unless the
-  URL's prepare_threshold says otherwise): SQLAlchemy's execution around it cost as much CPU
-  as the rest of keeping the mail.
+  lookup, the insert, COMMIT, each a wake-up of the server's process), sent through psycopg
+  directly (which prepares it on the server after a few mails, unless the URL's
+  prepare_threshold says otherwise): SQLAlchemy's execution around it cost as much CPU as the
+  rest of keeping the mail.
 The values written are the ones SQLAlchemy writes: tests/test_keep.py compares the rows
 (docs/decisions.md, "Our own SMTP session")."""
 
@@ -115,7 +115,7 @@ def _keep_psycopg(store: Store, prepared: Sequence[Prepared], now: datetime, aga
     from psycopg import OperationalError
     from psycopg.types.json import Jsonb
 
-    stamp = now.astimezone(UTC).replace(tzinfo=None)
+    stamp = UTCDateTime().process_bind_param(now, store.engine.dialect)
     conn = store.engine.raw_connection()
     try:
         pg = conn.driver_connection
