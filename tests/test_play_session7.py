@@ -5,20 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from test_play_session6 import addr, send  # the same players' addresses, mail sent the same way
+
 from helpers import Outbox, assert_replays, mail
 
 G = "nomes@ref.example"
 BLOG = "blog@ref.example"
 EMP = "emp@ref.example"
 PLAYERS = ["alice", "bob", "carol", "zoe"]
-
-
-def addr(name: str) -> str:
-    return f"{name.lower()}@players.example"
-
-
-def send(referee, who: str, subject: str, body: str = "", to: str = G, **kw):
-    return referee.accept(mail(addr(who), to, subject, body, **kw), "smtp", addr(who), [to])
 
 
 def nomes(referee, **parameters) -> str:

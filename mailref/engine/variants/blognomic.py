@@ -396,21 +396,20 @@ class BlogNomic(Variant):
                  "Resolved by the referee acting as Admin."]
         if reason in ("popular", "unpopular") and (why := self.why_opinion(state, m, counts, reason)):
             lines.insert(2, why)
+        hist = state.get("historian")
+        hist_vote = self.valid_vote(state, m, hist) if hist in self.wizards(state) else None
         if label == "DoV" and status == "enacted":
             # Rule "Victory and Ascension": which of its two clauses enacted it.
-            hist = state.get("historian")
-            hist_for = hist in self.wizards(state) and self.valid_vote(state, m, hist) == "FOR"
-            lines.insert(2, "Popular and open " + (
-                f"{format_duration(self.duration(state, 'dov_open_min'))} or more, "
-                + ("with the Historian's FOR." if hist_for else "with no AGAINST vote.")
-                if hist_for or "AGAINST" not in self.effective_votes(state, m).values()
-                else f"{format_duration(self.duration(state, 'dov_open_sure'))} or more."))
-        hist = state.get("historian")
+            if hist_vote == "FOR" or "AGAINST" not in self.effective_votes(state, m).values():
+                clause = (f"{format_duration(self.duration(state, 'dov_open_min'))} or more, "
+                          + ("with the Historian's FOR." if hist_vote == "FOR" else "with no AGAINST vote."))
+            else:
+                clause = f"{format_duration(self.duration(state, 'dov_open_sure'))} or more."
+            lines.insert(2, "Popular and open " + clause)
         if deferring := sorted(n for n, v in m["votes"].items() if v == "DEFERENTIAL" and n != hist):
             # The tally counts them as the Historian's vote: say so, or "FOR 4" reads as a miscount.
-            counted = self.valid_vote(state, m, hist) if hist in self.wizards(state) else None
             lines.insert(2, f"DEFERENTIAL ({', '.join(deferring)}) " + (
-                f"counts as the Historian's vote, {counted}." if counted in ("FOR", "AGAINST")
+                f"counts as the Historian's vote, {hist_vote}." if hist_vote in ("FOR", "AGAINST")
                 else "does not count: the Historian has no valid FOR or AGAINST vote (an earlier vote stands)."))
         if note:
             lines.append(note)

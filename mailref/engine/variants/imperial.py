@@ -210,11 +210,12 @@ class Imperial(Variant):
         ctx.ack(f"Proposal {prop['number']} is {status}.")
         text = f"The Emperor has {status} proposal {prop['number']} \"{prop['title']}\"" + (f": {reason}" if reason else ".")
         self.event(state, ctx, text)
-        note = self.enactment_note(state, changes_from(prop["changes"])) if status == "accepted" else None
+        changes = changes_from(prop["changes"])
+        note = self.enactment_note(state, changes) if status == "accepted" else None
         ctx.send("results", "all", f"[Proposal {prop['number']}] {status.upper()}: {prop['title']}", "notice.txt",
                  game=state, heading=text, lines=[note] if note else [])
         if status == "accepted":
-            self.enact_changes(state, ctx, changes_from(prop["changes"]), f"proposal {prop['number']}",
+            self.enact_changes(state, ctx, changes, f"proposal {prop['number']}",
                        f"Proposal {prop['number']} \"{prop['title']}\" is accepted")
 
     def check_ignore_reason(self, state: dict, reason: str) -> None:
