@@ -53,7 +53,9 @@ class Daemon:
         self.referee = Referee.from_config(cfg)
         self.deliverer = Deliverer(self.referee.store, cfg.from_address, cfg.smtp_out, cfg.outbox_maildir,
                                    cfg.admin_address)
-        self.work = threading.Lock()  # one batch of mail, timer or delivery batch at a time
+        self.work = threading.Lock()  # one batch of mail or one timer at a time
+        self.sending = threading.Lock()  # one delivery round at a time, beside the work
+        self.send_kick = asyncio.Event()
         self.stopping = asyncio.Event()
         self.kick = asyncio.Event()
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -170,6 +172,8 @@ class Daemon:
         scheduler.start()
         sd_notify("READY=1")
         log.info("mailref ready")
+        # Delivery runs beside processing from the start: the backlog's replies go out batch by batch.
+        sender = asyncio.create_task(self.send_loop())
         # Then the backlog (mail stored before a stop), before missed deadlines fire since it
         # arrived first; none of it delays READY, and new mail is accepted meanwhile.
         await self.process_stored()
@@ -178,7 +182,6 @@ class Daemon:
         except Exception as e:
             self._failed("missed deadlines", e)
         await self.sync_timers(scheduler)
-        sender = asyncio.create_task(self.send_loop())
         worker = asyncio.create_task(self.process_loop())
         await self.stopping.wait()
         sd_notify("STOPPING=1")
@@ -219,12 +222,12 @@ class Daemon:
                 pass
             self.kick.clear()
             if not await self.process_stored():
-                await self.deliver_now()  # what the IMAP poller processed: out at once, not at the next send_loop turn
+                self.send_kick.set()  # what the IMAP poller processed: out at once, not at the next send_loop turn
 
     async def process_stored(self, limit: int | None = None, deliver: bool = True) -> int:
         """Process what is stored, a batch at a time (the work lock is held per batch, so a
-        deadline or a delivery may come between two), delivering each batch's replies right
-        after it. Returns how many mails were taken up."""
+        deadline may come between two), waking delivery for each batch's replies right after
+        it. Returns how many mails were taken up."""
         after = done = 0
         while limit is None or done < limit:
             size = BATCH
@@ -241,28 +244,34 @@ class Daemon:
             after, done = ids[-1], done + len(ids)
             crash_point("before-delivery")
             if deliver:
-                await self.deliver_now()
+                self.send_kick.set()
         return done
 
     async def deliver_now(self) -> None:
         """Deliver what is due, an outbox batch at a time; a round cut short by a slow relay
-        goes on at once, the work lock given up in between so that mail is processed."""
+        goes on at once. Delivery has a lock of its own, not the work lock: processing never
+        waits for a relay, and the replies of one batch go out while the next is processed."""
         try:
-            while sum(await asyncio.to_thread(self._locked, self._deliver)) >= SEND_BATCH or self.deliverer.cut_short:
+            while sum(await asyncio.to_thread(self._deliver)) >= SEND_BATCH or self.deliverer.cut_short:
                 pass
         except Exception as e:
             self._failed("delivery", e)
 
     def _deliver(self) -> tuple[int, int]:
-        # The time is read once the work lock is ours: the claims' leases run from it, and a
-        # time read before waiting for a batch in hand would give leases already run out, so
+        # The time is read once the sending lock is ours: the claims' leases run from it, and a
+        # time read before waiting for a round in hand would give leases already run out, so
         # another daemon would send the same rows at once.
-        return self.deliverer.deliver(utcnow())
+        with self.sending:
+            return self.deliverer.deliver(utcnow())
 
     async def send_loop(self) -> None:
         while True:
+            self.send_kick.clear()
             await self.deliver_now()
-            await asyncio.sleep(1)
+            try:
+                await asyncio.wait_for(self.send_kick.wait(), timeout=1)
+            except TimeoutError:
+                pass
 
     async def reconcile(self) -> None:
         """Deadlines missed while down fire now, once each, in the order they fell due."""

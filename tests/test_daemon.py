@@ -120,3 +120,71 @@ def test_postgresql_ending_our_connections_costs_no_mail_and_no_log_line(tmp_pat
         postgres.retire(name)
     assert sorted(m["To"] for m in outbox(tmp_path)) == [f"p{n}@x.org" for n in range(1, 7)]
     assert [line for line in log.splitlines() if " ERROR " in line or " WARNING " in line] == [], log
+
+
+def test_mail_is_answered_in_the_store_while_a_relay_holds_a_delivery(tmp_path):
+    """Delivery has its own lock (docs/decisions.md, session 8): a relay that sits on a reply's
+    data for seconds holds up no processing. Mail arriving meanwhile is taken up and its reply
+    queued at once; the reply goes out once the relay lets the round go."""
+    import asyncio
+    import sqlite3
+    import threading
+    import time
+
+    from aiosmtpd.controller import Controller
+
+    class StallingRelay:
+        def __init__(self):
+            self.got: list[bytes] = []
+            self.holding, self.release = threading.Event(), threading.Event()
+
+        async def handle_DATA(self, server, session, envelope):
+            if not self.got:  # the first reply is held until the test lets it go
+                self.holding.set()
+                await asyncio.get_running_loop().run_in_executor(None, self.release.wait, 60)
+            self.got.append(envelope.content)
+            return "250 OK"
+
+    relay = StallingRelay()
+    ctl = Controller(relay, hostname="127.0.0.1", port=free_port())
+    ctl.start()
+    port = free_port()
+    (tmp_path / "mailref.toml").write_text(
+        '[daemon]\ndatabase = "sqlite:///var/mailref.sqlite3"\n'
+        f'[smtp_in]\nhost = "127.0.0.1"\nport = {port}\n[smtp_out]\nhost = "127.0.0.1"\nport = {ctl.port}\n')
+    env = {k: v for k, v in os.environ.items() if k not in ("MAILREF_CONFIG", "NOTIFY_SOCKET")}
+    proc = subprocess.Popen([sys.executable, "-m", "mailref", "serve"], cwd=tmp_path, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        def send(who: str) -> None:
+            with smtplib.SMTP("127.0.0.1", port) as c:
+                c.sendmail(who, ["referee@localhost"], mail(who, "referee@localhost", "[Help]"))
+
+        def statuses() -> list[str]:
+            with sqlite3.connect(tmp_path / "var" / "mailref.sqlite3") as db:
+                return [s for (s,) in db.execute("SELECT status FROM inbox ORDER BY id")]
+
+        assert wait_for(lambda: port_open(port))
+        send("first@x.org")
+        assert relay.holding.wait(30), "the first reply reached the relay"
+        send("second@x.org")
+        assert wait_for(lambda: statuses() == ["processed", "processed"], 10), \
+            f"the second mail waited for the relay: {statuses()}"
+        assert not relay.got, "the first reply is still held"
+        relay.release.set()
+        assert wait_for(lambda: len(relay.got) == 2), "both replies went out once the relay let go"
+        time.sleep(0.5)
+        assert len(relay.got) == 2
+    finally:
+        relay.release.set()
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(30) == 0, proc.stderr.read().decode()
+        ctl.stop()
+
+
+def port_open(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        return True
+    except OSError:
+        return False
