@@ -11,6 +11,7 @@ import shutil
 import smtplib
 import sqlite3
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -114,9 +115,9 @@ def send(port: int, raw: bytes, frm: str = "p@x.org", to: str = G) -> tuple[int,
 
 def send_as_a_client_does(port: int, raw: bytes, daemon) -> tuple[int, str]:
     """send(), tried again a few times when the connection is lost before any answer, as a
-    sending server does. Under a loaded CI machine the first connection after filling the
-    disk was once reset before its greeting (seen twice in seven sessions, never alone); what
-    the daemon said then is kept in the failure's message."""
+    sending server does. The first connection after filling the disk was once in a while reset
+    before its greeting: the daemon had died of SIGBUS (its WAL index on a full disk; fixed in
+    session 8, see the test below). What the daemon said is kept in the failure's message."""
     for attempt in range(4):
         try:
             return send(port, raw, "alice@x.org")
@@ -200,6 +201,60 @@ def test_a_full_disk_answers_451_and_the_mail_is_taken_once_there_is_room(tmp_pa
     with site.serve() as daemon:
         assert daemon.stop() == 0
     assert "ERROR" not in daemon.stderr()
+
+
+# The child: our store's connection (its connect event reserves the WAL index's blocks), a
+# reader holding the log so that no checkpoint resets it, the log filled to just short of the
+# index's first 32 KiB region, the disk filled but for GAP KiB, then commits across the region.
+CROSS_THE_INDEX_REGION = """
+import os, sqlite3, subprocess, sys
+from mailref.store import open_store
+mnt, gap_kb = sys.argv[1], int(sys.argv[2])
+db = os.path.join(mnt, "t.sqlite3")
+store = open_store(f"sqlite:///{db}")
+w = store.engine.raw_connection().dbapi_connection
+w.execute("PRAGMA wal_autocheckpoint=0")
+w.execute("CREATE TABLE t(x)")
+r = sqlite3.connect(db, isolation_level=None)
+r.execute("BEGIN")
+r.execute("SELECT count(*) FROM t").fetchall()
+frames = lambda: w.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()[1]
+blob = os.urandom(3500)
+while frames() < 4058:
+    w.execute("INSERT INTO t VALUES (?)", (blob,))
+with open(os.path.join(mnt, "gap"), "wb") as f:
+    f.write(b"1" * gap_kb * 1024)
+    os.fsync(f.fileno())
+for name, bs in (("filler", "64k"), ("filler2", "1k")):
+    subprocess.run(["dd", "if=/dev/zero", f"of={mnt}/{name}", f"bs={bs}"], capture_output=True)
+os.unlink(os.path.join(mnt, "gap"))
+subprocess.run(["sync"])
+try:
+    for _ in range(10):
+        w.execute("INSERT INTO t VALUES (?)", (blob,))
+except sqlite3.Error as e:
+    print("refused:", e)
+print("alive at frame", frames())
+"""
+
+
+@root_only
+@pytest.mark.parametrize("gap_kb", [24, 32, 40])
+def test_a_full_disk_as_the_write_ahead_log_grows_is_an_error_not_a_crash(tmp_path, gap_kb):
+    """SQLite maps its WAL index (-shm) into memory. On a filesystem with 1 KiB blocks, the index
+    growing into its next region on a full disk killed the process with SIGBUS (exit -7): the
+    daemon and its listener vanished without a line, as the full-disk test above once showed.
+    With the index's blocks reserved at connect (store/walindex.py) the disk being full is an
+    error SQLite returns. Without it, a gap of 32 KiB ended the child with SIGBUS here."""
+    if not shutil.which("mkfs.ext4"):
+        pytest.skip("needs mkfs.ext4")
+    disk = SmallDisk(tmp_path, "40M")
+    try:
+        r = subprocess.run([sys.executable, "-c", CROSS_THE_INDEX_REGION, str(disk.mnt), str(gap_kb)],
+                           capture_output=True, text=True, timeout=120)
+    finally:
+        disk.remove()
+    assert r.returncode == 0 and "alive" in r.stdout, (r.returncode, r.stdout, r.stderr[-2000:])
 
 
 def test_a_lock_held_by_another_process_answers_451_then_recovers(tmp_path):

@@ -18,6 +18,7 @@ from mailref.store import (
     newest_revision,
     repair_sqlite_companions,
 )
+from mailref.store.walindex import reserve_wal_index
 
 
 class Store:
@@ -54,6 +55,7 @@ def _sqlite_pragmas(engine: Engine) -> None:
         cur.execute(f"PRAGMA busy_timeout={lock_wait_ms()}")
         cur.execute("PRAGMA foreign_keys=ON")
         cur.close()
+        reserve_wal_index(dbapi_conn)  # a full disk is then an error, not a SIGBUS (store/walindex.py)
 
     @event.listens_for(engine, "begin")
     def _begin(conn):
