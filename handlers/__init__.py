@@ -3,6 +3,7 @@ reads as the list of what a player can write."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NoReturn
@@ -84,6 +85,22 @@ def read_whole(env: Envelope, what: str) -> None:
 
         raise Refused(f"your mail is longer than the referee reads ({READ_MAX:,} characters, lines of "
                       f"{LINE_MAX:,}, {BOUNDARIES_MAX:,} MIME parts), so these {what} were not read", f"send shorter {what}")
+
+
+def not_only_attached(env: Envelope, what: str, text: str, nothing: str) -> None:
+    """Refuse a mail whose TEXT (the proposal, the results; the orders found) is in an attachment
+    the referee does not read: a PDF, a .docx, Outlook's winmail.dat. The players would be asked to
+    vote on a bare title, or be sent empty results, or the orders would be "no bold text". A line
+    pointing at the attachment ("Orders attached.") is no text either."""
+    if env.attachments and not any(line.strip() and not _POINTS_AT_ATTACHMENT.search(line)
+                                   for line in text.splitlines()):
+        raise Refused(f"your {what} in an attachment, and the referee reads only the mail's own text ({nothing})",
+                      "put the text in the body of the mail itself, not in an attachment")
+
+
+# "Orders attached.", "Please see the attached PDF": at most a few words around "attach…", each
+# word followed by non-word characters, so that no two ways of splitting a line are ever tried.
+_POINTS_AT_ATTACHMENT = re.compile(r"^\W*(?:\w+\W+){0,6}attach(?:ed|ment|ments)?\b\W*(?:\w+\W+){0,5}\w*$", re.I)
 
 
 def signer(env: Envelope, view: GameView) -> str:

@@ -3,13 +3,14 @@
 import re
 
 from mailref.engine import Refused
-from mailref.handlers import GameView, handles, read_whole
+from mailref.handlers import GameView, handles, not_only_attached, read_whole
 from mailref.read import Envelope
 
 
 @handles("orders")
 def orders(env: Envelope, view: GameView) -> dict:
     read_whole(env, "orders")
+    not_only_attached(env, "orders are", "\n".join(env.orders), "nothing was recorded")
     check_named_turn(env, view)
     return {"type": "orders", "player": view.name, "sentences": env.orders}
 
@@ -36,5 +37,6 @@ def check_named_turn(env: Envelope, view: GameView) -> None:
 @handles("results", players_only=False)
 def results(env: Envelope, view: GameView) -> dict:
     read_whole(env, "results")
+    not_only_attached(env, "results are", env.text, "nothing was sent to the players")
     return {"type": "results", "player": view.name, "address": env.from_addr or "", "title": env.subject.rest.strip()[:200],
             "text": env.text}

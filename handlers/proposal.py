@@ -4,7 +4,7 @@ reply, a ballot on that proposal. [Withdraw] N withdraws your own pending propos
 import dataclasses
 
 from mailref.engine import Refused
-from mailref.handlers import GameView, handles, signer
+from mailref.handlers import GameView, handles, not_only_attached, signer
 from mailref.handlers.vote import ballots
 from mailref.read import Envelope, RuleChangeError, read_rule_changes, strip_brace_comments
 from mailref.read.limits import BOUNDARIES_MAX, LINE_MAX, READ_MAX
@@ -22,10 +22,7 @@ def proposal(env: Envelope, view: GameView) -> dict:
     if env.truncated:
         raise Refused(f"your mail is longer than the referee reads ({READ_MAX:,} characters, lines of "
                       f"{LINE_MAX:,}, {BOUNDARIES_MAX:,} MIME parts), so this proposal was not read", "send a shorter proposal")
-    if env.attachments and not env.text.strip():
-        # A PDF, a .docx or Outlook's winmail.dat: the players would be asked to vote on a title.
-        raise Refused("your proposal's text is in an attachment, and the referee reads only the mail's own text "
-                      "(nothing was posted)", "write the proposal's text in the body of the mail, not in an attachment")
+    not_only_attached(env, "proposal's text is", env.text, "nothing was posted")
     if not title:
         raise Refused("a proposal needs a title", "write the subject as: [Proposal] Your title")
     text = env.text

@@ -40,6 +40,9 @@ class Variant:
     offices: tuple[str, ...] = ("admin", "gm")
     commands: list[tuple[str, str]] = []
     whole_rule_numbers = False  # sidekick: rule numbers are positive integers, no sub-rules
+    # Tags a player obviously means but this game's rules do not offer: what the rules offer
+    # instead, as (reason, hint), said in place of "[X] is not a command" (docs/decisions.md).
+    instead: dict[str, tuple[str, str]] = {}
 
     # ---- state ---------------------------------------------------------------------
     def initial_state(self, slug: str, name: str, address: str, gm: str | None,
@@ -157,7 +160,9 @@ class Variant:
     def not_a_command(self, state: dict, tag: str) -> Refused:
         """The refusal of a tag this variant has no use for, named as the player wrote it
         ("[Proposal]", not the action "[Propose]"), the variant named once ("of Eire", not
-        "of Eire (Eire)")."""
+        "of Eire (Eire)"); or, for a word the player obviously meant, what the rules offer instead."""
+        if tag in self.instead:
+            return Refused(*self.instead[tag])
         label = _TAG_LABELS.get(tag, tag.replace("-", " ").title())
         game = state["name"] if state["name"] == self.title else f"{state['name']} ({self.title})"
         return Refused(f"[{label}] is not a command of {game}", "send [Help] for the commands of this game")

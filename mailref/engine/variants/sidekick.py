@@ -26,6 +26,11 @@ class Sidekick(Variant):
     runs_rules = frozenset({"6", "9", "10", "11", "12", "15", "17", "19", "20"})
     vote_words = ("FOR", "AGAINST", "ABSTAIN")
     whole_rule_numbers = True  # rule 10: "The reference number must be a positive integer."
+    instead = {"withdraw": (
+        "Nomic Sidekick Nomic has no withdrawal: a move, once mailed, is voted on until every other player has "
+        "voted or abstained (rules 8 and 11), and the mover's vote is FOR and cannot change (rule 11)",
+        "on your turn, before proposing, send [Forfeit] to give up the turn (rule 8); to question a move, send "
+        "[CfJ] with your question (rule 17)")}
     commands = [
         ("[Join]", "with a body line `Name: YourName` to choose your name"),
         ("[Proposal] Title", "your move, on your turn: the body holds rule changes (Enact rule 24 \"Title\": ... / Amend rule 12 to read: ... / Repeal rule 15.)"),
