@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from mailref.engine import Refused
+from mailref.engine import Refused, matters
 from mailref.engine.variants.base import Variant
 from mailref.read import Envelope
 
@@ -55,7 +55,30 @@ def dispatch(env: Envelope, view: GameView, tag: str) -> dict[str, Any]:
     # Before the body is read: [Judge] in Eire is no command there, not "no ACCEPT, VETO or IGNORE found".
     if not view.variant.takes(_ACTION.get(tag, tag)):
         raise view.variant.not_a_command(view.state, tag)
+    if env.subject.forwarded and tag not in ("status", "rules", "help"):
+        raise forwarded(env, tag)
     return route.fn(env, view)
+
+
+def forwarded(env: Envelope, tag: str) -> Refused:
+    """A forward ("Fwd: [Proposal] Hats") passes on someone's mail: its text is not the
+    forwarder's proposal, its votes are not the forwarder's ballots (SPEC §2.4: forwarded
+    messages are not commands). Nothing is recorded; the answer says how to act oneself."""
+    number, rest = env.subject.number, env.subject.rest.strip()
+    if tag == "proposal" and number is None:
+        return Refused(f"your mail forwards a proposal{f' ({rest})' if rest else ''}: a forwarded text is not "
+                       "submitted as your proposal (its author is whoever wrote it), so nothing was posted",
+                       f"to propose it yourself, send a new mail (not a forward) with the subject [Proposal] "
+                       f"{rest or 'Title'} and the text in its body")
+    if tag in ("proposal", "vote"):
+        about = f"proposal {number}" if number is not None else "a proposal"
+        return Refused(f"your mail forwards {about}: a forward is not a vote, so no vote was recorded",
+                       "to vote, reply to the proposal's announcement, or send a new mail with the subject "
+                       f"[Vote] {number if number is not None else 'N'} and your vote on a line of its own")
+    label = matters.label(tag)
+    return Refused(f"your mail forwards a [{label}] mail: a forwarded mail is not a command, so nothing was done",
+                   f"to act yourself, send a new mail (not a forward) with the subject [{label}] … and your own "
+                   "words in its body; send [Help] for the commands")
 
 
 def not_a_player(env: Envelope, view: GameView) -> NoReturn:

@@ -4,6 +4,7 @@ reply, a ballot on that proposal. [Withdraw] N withdraws your own pending propos
 import dataclasses
 
 from mailref.engine import Refused
+from mailref.engine.matters import open_statuses
 from mailref.handlers import GameView, handles, not_only_attached, signer
 from mailref.handlers.vote import ballots
 from mailref.read import Envelope, RuleChangeError, read_rule_changes, strip_brace_comments
@@ -53,7 +54,7 @@ def proposal_titled(view: GameView, title: str) -> int | None:
     if not want:
         return None
     same = [p for p in view.state.get("proposals", []) if " ".join(str(p.get("title", "")).split()).lower() == want]
-    statuses = set(getattr(view.variant, "open_statuses", ()))
+    statuses = open_statuses(view.variant)
     open_ = [p for p in same if p.get("status") in statuses]
     pick = open_ if open_ else same
     return pick[0]["number"] if len(pick) == 1 else None

@@ -1,6 +1,7 @@
 """[Vote] or a reply to an announced matter: ballots in the body (SPEC §3.2)."""
 
 from mailref.engine import Refused
+from mailref.engine.matters import label, open_statuses
 from mailref.handlers import GameView, handles
 from mailref.read import Envelope, read_ballots
 from mailref.read.ballots import how_to_vote
@@ -31,7 +32,7 @@ def ballots(env: Envelope, view: GameView) -> dict:
 def only_open_matter(view: GameView) -> int | None:
     """The number of the one matter open to votes, when there is exactly one: then a bare
     `[Vote]` with `FOR` cannot mean anything else. With none or several it asks again."""
-    statuses = set(getattr(view.variant, "open_statuses", ()))
+    statuses = open_statuses(view.variant)
     numbers = {m["number"] for coll in view.state.values() if isinstance(coll, list)
                for m in coll if isinstance(m, dict) and "number" in m and m.get("status") in statuses}
     return numbers.pop() if len(numbers) == 1 else None
@@ -41,11 +42,11 @@ def closed_matter(view: GameView, number: int | None) -> str:
     """"proposal 1 (passed)" when NUMBER names a matter no longer open to votes, else ""."""
     if number is None:
         return ""
-    statuses = set(getattr(view.variant, "open_statuses", ()))
+    statuses = open_statuses(view.variant)
     for key, coll in view.state.items():
         if key in ("proposals", "judgements") and isinstance(coll, list):
             for m in coll:
                 if isinstance(m, dict) and m.get("number") == number and m.get("status") not in statuses:
-                    label = "proposal" if key == "proposals" else {"cfj": "CfJ", "dov": "DoV"}.get(m.get("kind"), "judgement")
-                    return f"{label} {number} ({m.get('status')})"
+                    named = "proposal" if key == "proposals" else label(m.get("kind") or "", "judgement")
+                    return f"{named} {number} ({m.get('status')})"
     return ""

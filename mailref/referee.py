@@ -426,7 +426,8 @@ class Referee:
             if subj:
                 parsed = parse_subject(subj, game_tags=labels)
                 if parsed.tag:
-                    return type(parsed)(env.subject.raw, parsed.tag, parsed.number, env.subject.rest, True)
+                    return type(parsed)(env.subject.raw, parsed.tag, parsed.number, env.subject.rest, True,
+                                        forwarded=env.subject.forwarded)
         return env.subject
 
     def _record_bounces(self, s, env: Envelope, row: Mail, now: datetime) -> None:

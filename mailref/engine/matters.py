@@ -8,6 +8,19 @@ from collections import Counter
 from mailref.engine.context import Ctx, Refused
 from mailref.timeutil import iso, when
 
+# How a command's tag or a matter's kind is named to players: "[CfJ]", "DoV 4", "[Point of Order]".
+LABELS = {"cfj": "CfJ", "dov": "DoV", "point-of-order": "Point of Order", "propose": "Proposal", "proposal": "Proposal"}
+
+
+def label(kind: str, default: str = "") -> str:
+    """The name players know KIND by; DEFAULT (else KIND in title case) for one not listed."""
+    return LABELS.get(kind) or default or kind.replace("-", " ").title()
+
+
+def open_statuses(variant: object) -> set[str]:
+    """The statuses in which VARIANT's matters take votes (none for a variant without matters)."""
+    return set(getattr(variant, "open_statuses", ()))
+
 
 def find(state: dict, number: int, collection: str = "proposals") -> dict | None:
     return next((m for m in state[collection] if m["number"] == number), None)

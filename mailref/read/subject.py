@@ -15,6 +15,11 @@ _PREFIX = re.compile(
     re.I,
 )
 
+# Those of the prefixes that mark a forward (German WG, French TR, Portuguese ENC, Spanish RV,
+# Swedish VB, Dutch Doorst, Hungarian Továbbítás, Greek ΠΡΘ, Chinese 转发); VS is a reply in
+# Finnish, a forward in Danish: read as a reply.
+_FORWARD = {"fwd", "fw", "wg", "tr", "enc", "rv", "vb", "doorst", "továbbítás", "πρθ", "转发"}
+
 # Canonical command tags and the words people write for them.
 TAGS: dict[str, str] = {
     "join": "join", "proposal": "proposal", "propose": "proposal", "vote": "vote",
@@ -47,6 +52,12 @@ class Subject:
     is_reply: bool
     name: str | None = None  # "NAME is away" / "NAME has returned"
     unknown: str | None = None  # a leading "[Word]" that is no command (for "did you mean")
+    forwarded: bool = False  # the outermost prefix is a forward's ("Fwd: Re: [Proposal 3]"), not a reply's
+
+
+def _forward(subject: str) -> bool:
+    m = _PREFIX.match(subject)
+    return bool(m) and m.group(1).lower() in _FORWARD
 
 
 def strip_prefixes(subject: str) -> tuple[str, bool]:
@@ -80,6 +91,7 @@ def parse_subject(subject: str, list_tags: tuple[str, ...] = (), game_tags: tupl
     """GAME_TAGS: the game's own labels (name, slug), stripped even when they spell a command."""
     raw = " ".join((subject or "")[:2000].split())  # a subject past 2,000 characters is not a command
     s, replied = strip_prefixes(raw)
+    forwarded = _forward(raw)
     games = {t.lower() for t in game_tags}
     unknown = None
     for _ in range(4):  # "[list] Re: [Nomes] [Proposal 3]": list and game tags before the command
@@ -94,6 +106,7 @@ def parse_subject(subject: str, list_tags: tuple[str, ...] = (), game_tags: tupl
             break
         if inner.lower() not in games and unknown is None:
             unknown = inner
+        forwarded = forwarded or not replied and _forward(s[m.end():].lstrip())  # "[list] Fwd: …"
         s, more = strip_prefixes(s[m.end():])
         replied = replied or more
     m = _BRACKET.match(s)
@@ -111,9 +124,9 @@ def parse_subject(subject: str, list_tags: tuple[str, ...] = (), game_tags: tupl
                 lead = _LEAD_NUMBER.match(rest)
                 if lead:
                     number, rest = int(lead.group(1)), rest[lead.end():].strip()
-            return Subject(raw, tag, number, rest, replied)
+            return Subject(raw, tag, number, rest, replied, forwarded=forwarded)
     if m := _AWAY.match(s):
-        return Subject(raw, "away", None, "", replied, name=m.group("name").strip("[]\"' "))
+        return Subject(raw, "away", None, "", replied, name=m.group("name").strip("[]\"' "), forwarded=forwarded)
     if m := _RETURNED.match(s):
-        return Subject(raw, "back", None, "", replied, name=m.group("name").strip("[]\"' "))
-    return Subject(raw, None, None, s, replied, unknown=unknown)
+        return Subject(raw, "back", None, "", replied, name=m.group("name").strip("[]\"' "), forwarded=forwarded)
+    return Subject(raw, None, None, s, replied, unknown=unknown, forwarded=forwarded)

@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.ruleparams import SAYS, read_value
 from mailref.engine.ruleset import (
@@ -25,8 +26,6 @@ READ_ONLY = {"status", "rules", "help"}
 # Mail whose announcement to everybody is chatter, not play: capped per player and UTC day.
 CHATTER = {"roll", "join", "away", "back", "quit", "idle", "unidle"}
 
-
-_TAG_LABELS = {"cfj": "CfJ", "dov": "DoV", "point-of-order": "Point of Order", "propose": "Proposal"}
 
 class Variant:
     name = "base"
@@ -163,7 +162,7 @@ class Variant:
         "of Eire (Eire)"); or, for a word the player obviously meant, what the rules offer instead."""
         if tag in self.instead:
             return Refused(*self.instead[tag])
-        label = _TAG_LABELS.get(tag, tag.replace("-", " ").title())
+        label = matters.label(tag)
         game = state["name"] if state["name"] == self.title else f"{state['name']} ({self.title})"
         return Refused(f"[{label}] is not a command of {game}", "send [Help] for the commands of this game")
 

@@ -172,7 +172,7 @@ class BlogNomic(Variant):
 
     @staticmethod
     def label(m: dict) -> str:
-        return {"cfj": "CfJ", "dov": "DoV"}.get(m.get("kind", ""), "Proposal")
+        return matters.label(m.get("kind") or "proposal")
 
     # ---- submitting --------------------------------------------------------------
     def on_propose(self, state: dict, action: dict, ctx: Ctx) -> None:
