@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import pytest
 from listener import listening, submit
+from test_site import (
+    browser as chromium,  # noqa: F401  (a fixture, by that name: one Chromium for the module)
+)
 
 from helpers import Outbox, mail
 
@@ -129,3 +132,115 @@ def test_a_forwarded_proposal_is_neither_a_submission_nor_a_ballot(referee, smtp
     smtp(mail(ben, blog, "[Status]", ""), ben, blog)  # a Status is a Status, forwarded or not
     smtp(mail(ben, blog, f"Re: {prefix} [Blog] [Proposal 1] Tea", "FOR"), ben, blog)  # a Reply votes
     assert referee.state("blog")["proposals"][0]["votes"]["Ben"] == "FOR"
+
+
+RLO = "\u202e"  # RIGHT-TO-LEFT OVERRIDE
+
+
+def test_a_right_to_left_override_in_a_title_stays_inside_the_title(referee, smtp, tmp_path, chromium):  # noqa: F811
+    """A title starting with U+202E reversed the rest of its heading on the pages (the rule's
+    "B rule" tag came out as "elur B", left of the title) and the rest of mail subjects. On the
+    pages the title is isolated (what <bdi> does); in subjects the override is dropped."""
+    import html5lib
+
+    from mailref.config import SiteConfig
+    from mailref.site import rebuild_quietly
+
+    site = tmp_path / "site"
+    cfg = SiteConfig(site)
+    referee.after_change = lambda slug: rebuild_quietly(referee.store, cfg, slug, referee.clock())
+    referee.create_game("empire", "imperial", EMPIRE, name="Empire")
+    for who in (ALICE, BOB):  # Alice, the first, holds the throne
+        smtp(mail(who, EMPIRE, "[Join]", f"Name: {who.split('@')[0].title()}"), who, EMPIRE)
+    box = Outbox(referee)
+    box.new()
+    smtp(mail(ALICE, EMPIRE, f"[Proclamation] {RLO}Tea at noon", f'Enact rule 30 "{RLO}Tea":\nTea is served.'),
+         ALICE, EMPIRE)
+    smtp(mail(BOB, EMPIRE, f"[Proposal] {RLO}Hats for all", "Everyone wears a hat."), BOB, EMPIRE)
+    subjects = [str(m["Subject"]) for m in box.new()]
+    assert "[Empire] [Proposal 1] Hats for all" in subjects, subjects
+    assert not any(RLO in s for s in subjects), subjects
+
+    page = site / "empire" / "rules.html"
+    html5lib.HTMLParser(strict=True).parse(page.read_bytes())
+    chromium.open(page)
+    where = chromium.evaluate("""(() => {
+        const h = [...document.querySelectorAll('h1,h2,h3,h4,h5,h6')].find(h => h.textContent.includes('Tea'));
+        const node = h.firstChild, at = node.data.indexOf('Tea'), title = document.createRange();
+        title.setStart(node, at); title.setEnd(node, at + 3);
+        const number = document.createRange();
+        number.setStart(node, node.data.indexOf('30')); number.setEnd(node, node.data.indexOf('30') + 2);
+        return {number: number.getBoundingClientRect().left, title: title.getBoundingClientRect().left,
+                tag: h.querySelector('.tag').getBoundingClientRect().left, tagText: h.querySelector('.tag').textContent};
+    })()""")
+    assert where["tagText"] == "B rule"
+    # Left to right as written: "30. Tea" (reversed by its own override: "aeT"), then "B rule".
+    assert where["number"] < where["title"] < where["tag"], where
+
+
+def test_mail_that_belongs_to_no_game_carries_an_empty_game_header(referee, smtp):
+    """SPEC §2.6: X-Mailref-Game is on everything mailref sends; the referee's own help (the
+    list of games, for mail that names no game) has it empty, so a filter on a game's slug
+    never takes it, and one on the header's presence takes all of mailref's mail."""
+    referee.create_game("nomes", "sidekick", NOMES, name="Nomes")
+    referee.create_game("empire", "imperial", EMPIRE, name="Empire")
+    smtp(mail(CAROL, "referee@ref.example", "Hello?", "Which games are there?"), CAROL, "referee@ref.example")
+    smtp(mail(CAROL, NOMES, "[Help]", ""), CAROL, NOMES)
+    helps = Outbox(referee).all()
+    assert [(m["X-Mailref-Kind"], m["X-Mailref-Game"]) for m in helps] == [("help", ""), ("help", "nomes")]
+
+
+class Greylisting:
+    """A relay that greylists: each sender and recipient is told 451 the first time, taken after."""
+
+    def __init__(self):
+        self.seen: set[tuple[str, str]] = set()
+        self.got: list[list[str]] = []
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if (envelope.mail_from, address) not in self.seen:
+            self.seen.add((envelope.mail_from, address))
+            return "451 4.7.1 Greylisted, please try again later"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server, session, envelope):
+        self.got.append(list(envelope.rcpt_tos))
+        return "250 OK"
+
+
+def test_a_greylisted_mail_finally_delivered_says_so_in_the_log(referee, clock, caplog):
+    """An operator reading "not delivered (attempt 1): ... 451 ... Greylisted" wants the matching
+    end: one INFO line "delivered after 2 tries" when the relay takes it; a mail taken at once
+    has no such line."""
+    import logging
+
+    from aiosmtpd.controller import Controller
+
+    from dovecot import free_port
+    from mailref.config import SmtpOut
+    from mailref.mail.outbox import Deliverer
+
+    referee.create_game("nomes", "sidekick", NOMES, name="Nomes")
+    referee.accept(mail(ALICE, NOMES, "[Help]"), "smtp")
+    relay = Greylisting()
+    ctl = Controller(relay, hostname="127.0.0.1", port=free_port())
+    ctl.start()
+    try:
+        d = Deliverer(referee.store, "referee@ref.example", SmtpOut(host="127.0.0.1", port=ctl.port), "unused",
+                      "gm@ref.example")
+        with caplog.at_level(logging.INFO, logger="mailref.outbox"):
+            assert d.deliver(clock()) == (0, 1)
+            clock.advance(minutes=1)
+            assert d.deliver(clock()) == (1, 0)
+            referee.accept(mail(ALICE, NOMES, "[Status]"), "smtp")  # the relay knows Alice now: taken at once
+            assert d.deliver(clock()) == (1, 0)
+    finally:
+        ctl.stop()
+    assert relay.got == [[ALICE], [ALICE]]
+    lines = [r.getMessage() for r in caplog.records if r.name == "mailref.outbox"]
+    deferred = [ln for ln in lines if "not delivered (attempt 1)" in ln]
+    assert len(deferred) == 1 and "Greylisted" in deferred[0], lines
+    row = deferred[0].split()[1]  # "#1"
+    assert [ln for ln in lines if "delivered after" in ln] == [f"outbox {row} to {ALICE} delivered after 2 tries"], lines
+    assert [r.levelname for r in caplog.records if "delivered after" in r.getMessage()] == ["INFO"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from test_play_session6 import addr, send  # the same players' addresses, mail sent the same way
 
 from helpers import Outbox, assert_replays, mail
@@ -26,6 +27,20 @@ def blog(referee) -> None:
     referee.create_game("blog", "blognomic", BLOG, gm="gm@ref.example")
     for p in PLAYERS + ["dan"]:
         send(referee, p, "[Join]", f"Name: {p.title()}\n", to=BLOG)
+
+
+@pytest.fixture
+def dov_after_12h(referee, clock):
+    """declare(AUTHOR, VOTES): BlogNomic's five Wizards, AUTHOR's DoV with the others' VOTES
+    ({"alice": "FOR"}), and the 12 hours after which a DoV may be enacted gone by."""
+    def declare(author: str, votes: dict[str, str]) -> None:
+        blog(referee)
+        send(referee, author, "[DoV] Most dragons", "Please vote FOR.", to=BLOG)
+        for p, v in votes.items():
+            send(referee, p, "[Vote] 1", v, to=BLOG)
+        clock.advance(hours=12, seconds=1)
+        referee.tick()
+    return declare
 
 
 def last(outbox: Outbox, who: str, kind: str | None = None, subject: str = ""):
@@ -132,16 +147,11 @@ def test_an_accepted_imperial_proposal_without_rule_changes_says_the_gm_applies_
     assert_replays(referee)
 
 
-def test_the_dynasty_ruleset_mail_and_the_help_read_without_gaps_or_broken_lines(referee, outbox, clock):
+def test_the_dynasty_ruleset_mail_and_the_help_read_without_gaps_or_broken_lines(referee, outbox, dov_after_12h):
     """Yesterday's leftovers: the new dynasty's ruleset mail had a double blank line before the
     rule list; the help text was hard-wrapped mid-sentence ("Write to the\\ngame you play"),
     which phones show as ragged lines."""
-    blog(referee)
-    send(referee, "bob", "[DoV] I win", "All mine.", to=BLOG)
-    for n in ("alice", "carol", "zoe"):
-        send(referee, n, "[Vote] 1", "FOR", to=BLOG)
-    clock.advance(hours=12, seconds=1)
-    referee.tick()
+    dov_after_12h("bob", {"alice": "FOR", "carol": "FOR", "zoe": "FOR"})
     send(referee, "bob", "[Ascension] The Age of Dragons", "Welcome!\n\nWizard: Dragon\nKeep: 2.1\n", to=BLOG)
     ruleset = last(outbox, addr("alice"), "ruleset")
     body = Outbox.body(ruleset).replace("\r\n", "\n")
@@ -509,16 +519,11 @@ def test_the_senators_learn_which_proposal_a_new_one_replaced(referee, outbox):
     assert "replaces" not in Outbox.body(last(outbox, addr("alice"), "announcement", "Idea 3"))
 
 
-def test_an_enacted_dov_says_which_clause_enacted_it(referee, outbox, clock):
+def test_an_enacted_dov_says_which_clause_enacted_it(referee, outbox, clock, dov_after_12h):
     """Carol's DoV had an AGAINST and no FOR from the Historian: it waited for the 24-hour clause.
     The result said only "ENACTED (popular)"; it now says which clause of "Victory and Ascension"
     enacted it."""
-    blog(referee)
-    send(referee, "carol", "[DoV] Most dragons", "Please vote FOR.", to=BLOG)
-    for p, v in (("alice", "FOR"), ("bob", "FOR"), ("zoe", "AGAINST")):
-        send(referee, p, "[Vote] 1", v, to=BLOG)
-    clock.advance(hours=12, seconds=1)
-    referee.tick()
+    dov_after_12h("carol", {"alice": "FOR", "bob": "FOR", "zoe": "AGAINST"})
     assert referee.state("blog")["judgements"][0]["status"] == "pending"
     clock.advance(hours=12)
     referee.tick()
@@ -527,16 +532,11 @@ def test_an_enacted_dov_says_which_clause_enacted_it(referee, outbox, clock):
     assert_replays(referee)
 
 
-def test_the_new_historians_plain_reply_is_the_ascension_address(referee, outbox, clock):
+def test_the_new_historians_plain_reply_is_the_ascension_address(referee, outbox, dov_after_12h):
     """Carol's DoV is enacted; she answers the "A new dynasty: Carol is Historian" mail with her
     address and got "I found no command in your reply". She now gets her own mail asking for the
     address, tagged so that her plain Reply (with a `Theme:` line) is it; the others get the news."""
-    blog(referee)
-    send(referee, "carol", "[DoV] Most dragons", "Please vote FOR.", to=BLOG)
-    for p in ("alice", "bob", "zoe"):
-        send(referee, p, "[Vote] 1", "FOR", to=BLOG)
-    clock.advance(hours=12, seconds=1)
-    referee.tick()
+    dov_after_12h("carol", {"alice": "FOR", "bob": "FOR", "zoe": "FOR"})
     assert [m["X-Mailref-Kind"] for m in outbox.to(addr("carol")) if "dynasty" in str(m["Subject"])] == ["turn"]
     assert last(outbox, addr("alice"), "results", "A new dynasty")
     ask = last(outbox, addr("carol"), "turn", "[Ascension]")

@@ -25,10 +25,15 @@ _UTF8.body_encoding = QP  # readable in any client's "view source", safe for lon
 
 
 def header_safe(value: str, limit: int = 300) -> str:
-    """Player-supplied text in a header: one line, no control characters, bounded."""
+    """Player-supplied text in a header: one line, no control characters, bounded. Bidi
+    embeddings, overrides and isolates go too: a title starting with U+202E reversed the rest
+    of the subject after it ("[Proposal 12] …"), and a header has no markup to isolate them."""
     s = " ".join(str(value).replace("\x00", "").split())
-    s = "".join(ch for ch in s if ch >= " ")
+    s = "".join(ch for ch in s if ch >= " " and ch not in _BIDI_CONTROLS)
     return s[:limit]
+
+
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 def _text(body: str, subtype: str = "plain") -> MIMENonMultipart:
@@ -104,8 +109,8 @@ def compose(*, sender: str, to: str, subject: str, body: str, kind: str, game: s
     msg["Message-ID"] = email.utils.make_msgid(domain=domain)
     msg["Auto-Submitted"] = "auto-replied" if reply else "auto-generated"
     msg[LOOP_HEADER] = loop or address
-    if game:
-        msg["X-Mailref-Game"] = header_safe(game)
+    # On everything (SPEC §2.6), empty on mail that belongs to no game (the referee's help).
+    msg["X-Mailref-Game"] = header_safe(game or "")
     msg["X-Mailref-Kind"] = kind
     if in_reply_to:
         msg["In-Reply-To"] = header_safe(in_reply_to, 998)

@@ -312,6 +312,9 @@ class Deliverer:
             results = self._transport(rows)
         finally:
             self.marking = None
+        for row in rows:  # the end an operator looks for after a row's "not delivered" lines
+            if row.attempts and results[row.id].error is None:
+                log.info("outbox #%s to %s delivered after %s tries", row.id, ", ".join(row.recipients), row.attempts + 1)
         down = [r.error for r in results.values() if r.relay_down]
         if down:
             self.faults.say("outbox: mail not delivered", f"{down[0]} (retried with back-off)")

@@ -16,12 +16,12 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from markupsafe import Markup
 
 from mailref import resource
+from mailref.engine.matters import label as label_of
 from mailref.engine.variants import get_variant
 from mailref.site.history import Chronicle
 from mailref.timeutil import iso, parse_iso
 
 FEED_ENTRIES = 50
-_LABEL = {"cfj": "CfJ", "dov": "DoV", "point-of-order": "Point of Order"}
 
 
 @lru_cache(maxsize=4)
@@ -29,9 +29,39 @@ def environment(override: str | None = None) -> Environment:
     paths = [p for p in (override or os.environ.get("MAILREF_TEMPLATES"), str(resource("templates"))) if p]
     env = Environment(loader=FileSystemLoader(paths), undefined=StrictUndefined,
                       autoescape=select_autoescape(["html", "atom", "xml"], default_for_string=True),
-                      trim_blocks=True, lstrip_blocks=True)
+                      trim_blocks=True, lstrip_blocks=True, finalize=isolated)
     env.filters["mailto"] = mailto
     return env
+
+
+_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
+_BIDI_SPLIT = re.compile("([\u202a-\u202e\u2066-\u2069])")
+_OPENS = {"\u202a": "\u202c", "\u202b": "\u202c", "\u202d": "\u202c", "\u202e": "\u202c",  # embeddings, overrides
+          "\u2066": "\u2069", "\u2067": "\u2069", "\u2068": "\u2069"}                       # isolates
+
+
+def isolated(value: Any) -> Any:
+    """A value a page shows, its bidi controls kept to itself: a title starting with U+202E
+    (RIGHT-TO-LEFT OVERRIDE) reversed the rest of its heading ("… B rule", "by Alice"). What it
+    opens is closed at its end, a closer that closes nothing of its own is dropped, and the
+    whole is isolated (FSI … PDI, what <bdi> does), in text and in attribute values alike."""
+    if not isinstance(value, str) or not _BIDI.search(value):
+        return value
+    kept, open_ = [], []
+    for piece in _BIDI_SPLIT.split(value):
+        if piece in _OPENS:
+            open_.append(_OPENS[piece])
+        elif piece == "\u202c":  # PDF: closes the innermost embedding, never an isolate
+            if not open_ or open_[-1] != "\u202c":
+                continue
+            open_.pop()
+        elif piece == "\u2069":  # PDI: closes its isolate and what was opened inside it
+            if "\u2069" not in open_:
+                continue
+            del open_[len(open_) - 1 - open_[::-1].index("\u2069"):]
+        kept.append(piece)
+    out = "\u2068" + "".join(kept) + "".join(reversed(open_)) + "\u2069"
+    return Markup(out) if isinstance(value, Markup) else out  # markup stays markup, text is escaped after
 
 
 def mailto(address: str, subject: str, body: str = "") -> str:
@@ -65,10 +95,10 @@ def matters(state: dict) -> list[dict[str, Any]]:
     zone = state.get("timezone", "UTC")
     out = []
     for p in state.get("proposals", []):
-        label = _LABEL.get(p.get("kind", ""), "Proposal")
+        label = label_of(p.get("kind") or "proposal")
         out.append(_matter(p, label, p.get("title", ""), p.get("author"), p.get("text", ""), zone))
     for j in state.get("judgements", []):
-        label = _LABEL.get(j.get("kind", ""), "Judgement")
+        label = label_of(j.get("kind") or "", "Judgement")
         out.append(_matter(j, label, j.get("question", ""), j.get("by"), j.get("detail") or j.get("text") or "", zone))
     return sorted(out, key=lambda m: (m["opened_iso"] or "", m["number"]), reverse=True)
 
