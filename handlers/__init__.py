@@ -47,6 +47,7 @@ def handles(*tags: str, players_only: bool = True) -> Callable[[Handler], Handle
 
 
 def dispatch(env: Envelope, view: GameView, tag: str) -> dict[str, Any]:
+    tag = view.variant.same_as.get(tag, tag)  # [Idle] in Sidekick is its [Away]
     route = REGISTRY.get(tag)
     if route is None:
         raise Refused(f"[{tag}] is not a command here", "send [Help] for the commands")

@@ -10,7 +10,8 @@ from mailref.read import Envelope
 @handles("orders")
 def orders(env: Envelope, view: GameView) -> dict:
     read_whole(env, "orders")
-    not_only_attached(env, "orders are", "\n".join(env.orders), "nothing was recorded")
+    if not env.orders:  # words of one's own without bold (beside a signature's logo) are "no bold text"
+        not_only_attached(env, "orders are", env.text, "nothing was recorded")
     check_named_turn(env, view)
     return {"type": "orders", "player": view.name, "sentences": env.orders}
 
@@ -37,6 +38,7 @@ def check_named_turn(env: Envelope, view: GameView) -> None:
 @handles("results", players_only=False)
 def results(env: Envelope, view: GameView) -> dict:
     read_whole(env, "results")
-    not_only_attached(env, "results are", env.text, "nothing was sent to the players")
+    if (env.from_addr or "").lower() == str(view.state.get("gm") or "").lower():  # others: "only the GM"
+        not_only_attached(env, "results are", env.text, "nothing was sent to the players")
     return {"type": "results", "player": view.name, "address": env.from_addr or "", "title": env.subject.rest.strip()[:200],
             "text": env.text}

@@ -39,14 +39,18 @@ def only_open_matter(view: GameView) -> int | None:
 
 
 def closed_matter(view: GameView, number: int | None) -> str:
-    """"proposal 1 (passed)" when NUMBER names a matter no longer open to votes, else ""."""
+    """"proposal 1 (passed)" when NUMBER names a matter no longer open to votes, else "". A
+    proposal of that number decides: Sidekick's and Imperial's judgements are numbered apart,
+    and an open Point of Order 1 beside an open proposal 1 made a reply to the proposal say
+    "judgement 1 (open) is closed". A judgement still open is not closed either."""
     if number is None:
         return ""
-    statuses = open_statuses(view.variant)
-    for key, coll in view.state.items():
-        if key in ("proposals", "judgements") and isinstance(coll, list):
-            for m in coll:
-                if isinstance(m, dict) and m.get("number") == number and m.get("status") not in statuses:
-                    named = "proposal" if key == "proposals" else label(m.get("kind") or "", "judgement")
-                    return f"{named} {number} ({m.get('status')})"
+    still_open = open_statuses(view.variant) | {"open"}
+    for key in ("proposals", "judgements"):
+        m = next((m for m in view.state.get(key) or [] if isinstance(m, dict) and m.get("number") == number), None)
+        if m is not None:
+            if m.get("status") in still_open:
+                return ""
+            named = "proposal" if key == "proposals" else label(m.get("kind") or "", "judgement")
+            return f"{named} {number} ({m.get('status')})"
     return ""

@@ -88,6 +88,9 @@ def test_orders_and_results_only_in_an_attachment_are_refused_and_nothing_is_rec
     said = error_of(box)
     assert "your orders are in an attachment" in said and "nothing was recorded" in said, said
     assert referee.state("diplo")["orders"] == {}
+    # Words of her own that are not bold, beside a signature's logo: the usual "no bold text".
+    smtp(with_attachment(ALICE, diplo, "[Orders]", "Army Paris holds.", "image/png", "image001.png"), ALICE, diplo)
+    assert "I found no bold text" in error_of(box)
 
     smtp(mail(BOB, diplo, "[Orders]", "**Army Paris holds.**"), BOB, diplo)
     box.new()
@@ -96,6 +99,8 @@ def test_orders_and_results_only_in_an_attachment_are_refused_and_nothing_is_rec
     assert "your results are in an attachment" in said and "nothing was sent to the players" in said, said
     state = referee.state("diplo")
     assert state["turn"]["number"] == 1 and state["history"] == []
+    smtp(with_attachment(BOB, diplo, "[Results] Turn 1", text, "application/pdf", "mine.pdf"), BOB, diplo)
+    assert "only the GM posts results" in error_of(box)  # a player is told that first
     smtp(mail(gm, diplo, "[Results] Turn 1", "Paris holds."), gm, diplo)
     assert sorted(m["To"] for m in box.new() if m["X-Mailref-Kind"] == "results") == [ALICE, BOB]
 
@@ -244,3 +249,53 @@ def test_a_greylisted_mail_finally_delivered_says_so_in_the_log(referee, clock, 
     row = deferred[0].split()[1]  # "#1"
     assert [ln for ln in lines if "delivered after" in ln] == [f"outbox {row} to {ALICE} delivered after 2 tries"], lines
     assert [r.levelname for r in caplog.records if "delivered after" in r.getMessage()] == ["INFO"]
+
+
+def test_a_reply_without_a_vote_is_not_told_an_open_point_of_order_is_closed(referee, smtp):
+    """Found by mail (SPEC §2 audit): Imperial numbers Points of Order apart from proposals. With
+    proposal 1 voting and Point of Order 1 open, a reply to proposal 1 whose YES was only in the
+    quoted mail was answered "judgement 1 (open) is closed; votes are no longer taken". It is
+    told no vote was found, and how to write one; a closed proposal is still said to be closed."""
+    referee.create_game("empire", "imperial", EMPIRE, name="Empire")
+    for who in (ALICE, BOB, CAROL):
+        smtp(mail(who, EMPIRE, "[Join]", f"Name: {who.split('@')[0].title()}"), who, EMPIRE)
+    smtp(mail(BOB, EMPIRE, "[Proposal] Hats", "Everyone wears a hat."), BOB, EMPIRE)
+    smtp(mail(CAROL, EMPIRE, "[Point of Order] Hats?", "Are hats clothes?"), CAROL, EMPIRE)
+    box = Outbox(referee)
+    box.new()
+    quoted = "Thanks!\n\nAm 1. Dez. 2026 um 10:00 schrieb Empire <empire@ref.example>:\n> YES\n"
+    smtp(mail(CAROL, EMPIRE, "Re: [Empire] [Proposal 1] Hats", quoted), CAROL, EMPIRE)
+    said = error_of(box)
+    assert "No vote found for proposal 1" in said and "closed" not in said, said
+    smtp(mail(CAROL, EMPIRE, "Re: [Empire] [Proposal 1] Hats", "YES"), CAROL, EMPIRE)
+    assert referee.state("empire")["proposals"][0]["votes"] == {"Carol": "YES"}
+
+
+def test_idle_in_a_game_without_idling_is_its_away(referee, smtp):
+    """Found by mail (SPEC §2 audit): [Idle] in Sidekick was "not a command", though a player
+    writing it plainly means being away (BlogNomic, the other way round, takes [Away] as idling).
+    [Idle] and [Unidle] are [Away] and [Back] where a game has absence and no idling."""
+    referee.create_game("nomes", "sidekick", NOMES, name="Nomes")
+    for who in (ALICE, BOB, CAROL):
+        smtp(mail(who, NOMES, "[Join]", f"Name: {who.split('@')[0].title()}"), who, NOMES)
+    box = Outbox(referee)
+    box.new()
+    smtp(mail(BOB, NOMES, "[Idle]", "Back next week."), BOB, NOMES)
+    (ack,) = [m for m in box.new() if m["To"] == BOB]
+    assert ack["X-Mailref-Kind"] == "ack" and "Bob is now away" in Outbox.body(ack), Outbox.body(ack)
+    assert next(p for p in referee.state("nomes")["players"] if p["name"] == "Bob")["status"] == "away"
+    smtp(mail(BOB, NOMES, "[Unidle]", ""), BOB, NOMES)
+    assert next(p for p in referee.state("nomes")["players"] if p["name"] == "Bob")["status"] == "active"
+
+
+def test_a_reply_through_a_list_does_not_name_the_game_twice(referee, smtp):
+    """Found by mail (SPEC §2.6): "[nomes-l] Re: [Nomes] [Status]" (a list's tag before a reply's
+    prefix) was answered "Re: [Nomes] [nomes-l] Re: [Nomes] [Status]"; the subject names the game
+    once already."""
+    referee.create_game("nomes", "sidekick", NOMES, name="Nomes")
+    smtp(mail(ALICE, NOMES, "[Join]", "Name: Alice"), ALICE, NOMES)
+    box = Outbox(referee)
+    box.new()
+    smtp(mail(ALICE, NOMES, "[nomes-l] Re: [Nomes] [Status]", ""), ALICE, NOMES)
+    (reply,) = box.new()
+    assert (reply["X-Mailref-Kind"], str(reply["Subject"])) == ("status", "Re: [nomes-l] Re: [Nomes] [Status]")

@@ -83,7 +83,7 @@ def with_game_label(subject: str, label: str) -> str:
     while m := _BRACKET.match(rest):
         if m.group(1).strip().lower() == label.lower():
             return subject
-        rest = rest[m.end():]
+        rest, _ = strip_prefixes(rest[m.end():])  # "[list] Re: [Nomes] …" names it already
     return f"{head}[{label}] {s}".strip()
 
 

@@ -42,6 +42,9 @@ class Variant:
     # Tags a player obviously means but this game's rules do not offer: what the rules offer
     # instead, as (reason, hint), said in place of "[X] is not a command" (docs/decisions.md).
     instead: dict[str, tuple[str, str]] = {}
+    # Tags that mean another of this game's commands: [Idle] is plainly being away, where a
+    # game has absence but no idling (BlogNomic has its own, and takes [Away] as idling).
+    same_as: dict[str, str] = {"idle": "away", "unidle": "back"}
 
     # ---- state ---------------------------------------------------------------------
     def initial_state(self, slug: str, name: str, address: str, gm: str | None,

@@ -40,6 +40,7 @@ class BlogNomic(Variant):
     runs_rules = frozenset({"1.3", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10", "1.11", "1.12", "3.2", "3.4", "3.5"})
     votable_judgements = True  # CfJs and DoVs are decided by vote
     open_statuses = ("pending",)
+    same_as: dict[str, str] = {}  # [Idle] and [Unidle] are its own
     commands = [
         ("[Join]", "with a body line `Name: YourName` to become a Wizard under that name"),
         ("[Proposal] Title", "a proposal; the body is its text (rule changes in the usual forms are applied on enactment)"),
