@@ -299,3 +299,20 @@ def test_a_reply_through_a_list_does_not_name_the_game_twice(referee, smtp):
     smtp(mail(ALICE, NOMES, "[nomes-l] Re: [Nomes] [Status]", ""), ALICE, NOMES)
     (reply,) = box.new()
     assert (reply["X-Mailref-Kind"], str(reply["Subject"])) == ("status", "Re: [nomes-l] Re: [Nomes] [Status]")
+
+
+def test_withdraw_in_an_orders_game_says_what_this_games_orders_allow(referee, smtp):
+    """An orders game has no proposals: a player writing [Withdraw] means their orders. The answer
+    says what this game's orders_final allows, not "[Withdraw] is not a command"."""
+    diplo = "diplo@ref.example"
+    referee.create_game("diplo", "orders", diplo, name="Diplo", gm="gm@ref.example")
+    smtp(mail(ALICE, diplo, "[Join]", "Name: Alice"), ALICE, diplo)
+    box = Outbox(referee)
+    box.new()
+    smtp(mail(ALICE, diplo, "[Withdraw]", "Please forget my orders."), ALICE, diplo)
+    said = error_of(box)
+    assert "Diplo has no withdrawal: orders sent again replace those already sent" in said, said
+    assert referee.admin("diplo", {"type": "set", "values": {"orders_final": "refuse"}}, "gm").ok
+    box.new()
+    smtp(mail(ALICE, diplo, "[Withdraw] 1", ""), ALICE, diplo)
+    assert "orders once sent cannot be changed" in error_of(box)

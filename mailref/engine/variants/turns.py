@@ -28,6 +28,16 @@ class OrdersGame(Variant):
         state.update(orders={}, history=[])
         return state
 
+    def not_a_command(self, state: dict, tag: str) -> Refused:
+        if tag != "withdraw":
+            return super().not_a_command(state, tag)
+        # A player withdrawing here means their orders: say what this game's orders_final allows.
+        how = {"refuse": "orders once sent cannot be changed (Eire: \"You cannot edit your orders once you've "
+                         "send the post\"); only orders the referee refused may be sent again, until the deadline",
+               "add": "orders sent again are added to those already sent",
+               "replace": "orders sent again replace those already sent"}[state["parameters"]["orders_final"]]
+        return Refused(f"{state['name']} has no withdrawal: {how}", "send [Status] for the turn and its deadline")
+
     def active_names(self, state: dict) -> list[str]:
         return [p["name"] for p in self.active(state)]
 
