@@ -28,7 +28,7 @@ from mailref.engine import Refused
 from mailref.read import Envelope, match_game, parse_subject, read_envelope
 from mailref.read.lists import game_sending, through_its_list
 from mailref.read.route import is_postmaster
-from mailref.read.subject import game_label
+from mailref.read.subject import game_label, no_tag
 from mailref.routing import did_you_mean, example_tags, games_list, wrong_door, wrong_game
 from mailref.safe import printable
 from mailref.store import Bounce, Game, InboxMessage, OutboxMessage, Store, open_store
@@ -379,7 +379,7 @@ class Referee:
             return
         if tag is None:
             action: dict[str, Any] = {"type": "help", "player": view.name,
-                                      "reason": "I found no command tag in your subject, so here is the help."}
+                                      "reason": no_tag(env.subject.rest)}
         else:
             try:
                 action = dispatch(env, view, tag)

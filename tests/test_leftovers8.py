@@ -316,3 +316,22 @@ def test_withdraw_in_an_orders_game_says_what_this_games_orders_allow(referee, s
     box.new()
     smtp(mail(ALICE, diplo, "[Withdraw] 1", ""), ALICE, diplo)
     assert "orders once sent cannot be changed" in error_of(box)
+
+
+def test_a_command_word_without_brackets_is_answered_with_the_tag_it_meant(referee, smtp):
+    """Found by mail (SPEC §2.5): "Proposal: Caps" got the help alone ("I found no command tag"),
+    though the player plainly meant a proposal. The help now starts with what was probably meant,
+    in the form it takes; a subject that is no command word still gets the help alone."""
+    referee.create_game("nomes", "sidekick", NOMES, name="Nomes")
+    smtp(mail(ALICE, NOMES, "[Join]", "Name: Alice"), ALICE, NOMES)
+    box = Outbox(referee)
+    box.new()
+    smtp(mail(ALICE, NOMES, "Proposal: Caps", "Enact rule 24 \"Caps\":\nCaps are worn."), ALICE, NOMES)
+    (reply,) = box.new()
+    assert reply["X-Mailref-Kind"] == "help"
+    assert Outbox.body(reply).startswith('I found no command tag in your subject: did you mean "[Proposal] Caps"? '
+                                         "A command's tag goes in square brackets"), Outbox.body(reply)[:300]
+    assert referee.state("nomes")["proposals"] == []
+    smtp(mail(ALICE, NOMES, "Tea tomorrow?", "Who is in?"), ALICE, NOMES)
+    (reply,) = box.new()
+    assert Outbox.body(reply).startswith("I found no command tag in your subject, so here is the help.")

@@ -130,3 +130,24 @@ def parse_subject(subject: str, list_tags: tuple[str, ...] = (), game_tags: tupl
     if m := _RETURNED.match(s):
         return Subject(raw, "back", None, "", replied, name=m.group("name").strip("[]\"' "), forwarded=forwarded)
     return Subject(raw, None, None, s, replied, unknown=unknown, forwarded=forwarded)
+
+
+_BARE = re.compile(r"^\s*(?P<word>[^\W\d_][^\W\d]*(?: [^\W\d]+){0,3}?)\s*(?:[:：]\s*(?P<rest>.*))?$")
+
+
+def bare_command(rest: str) -> str | None:
+    """"Proposal: Caps" -> "[Proposal] Caps", "Status" -> "[Status]": a command word written
+    without its brackets, for the hint of the help that answers a subject with no tag."""
+    m = _BARE.match(rest[:200])
+    if not m or m.group("word").lower() not in TAGS:
+        return None
+    return f"[{m.group('word')}]" + (f" {m.group('rest').strip()}" if (m.group("rest") or "").strip() else "")
+
+
+def no_tag(rest: str) -> str:
+    """Why a mail to a game gets the help: its subject has no tag (and what it may have meant)."""
+    meant = bare_command(rest)
+    if meant:
+        return (f'I found no command tag in your subject: did you mean "{meant}"? A command\'s tag goes in square '
+                "brackets at the start of the subject. Here is the help.")
+    return "I found no command tag in your subject, so here is the help."
