@@ -23,6 +23,15 @@ def smtp(referee):
         yield lambda raw, frm, to: submit(port, frm, [to], raw)
 
 
+def alice_alone(referee, smtp, slug: str, variant: str, address: str, **options) -> Outbox:
+    """Game SLUG (named SLUG.title()) with Alice joined; an Outbox read up to now."""
+    referee.create_game(slug, variant, address, name=slug.title(), **options)
+    smtp(mail(ALICE, address, "[Join]", "Name: Alice"), ALICE, address)
+    box = Outbox(referee)
+    box.new()
+    return box
+
+
 def error_of(box: Outbox) -> str:
     (reply,) = box.new()
     assert reply["X-Mailref-Kind"] == "error", (reply["X-Mailref-Kind"], Outbox.body(reply))
@@ -292,10 +301,7 @@ def test_a_reply_through_a_list_does_not_name_the_game_twice(referee, smtp):
     """Found by mail (SPEC §2.6): "[nomes-l] Re: [Nomes] [Status]" (a list's tag before a reply's
     prefix) was answered "Re: [Nomes] [nomes-l] Re: [Nomes] [Status]"; the subject names the game
     once already."""
-    referee.create_game("nomes", "sidekick", NOMES, name="Nomes")
-    smtp(mail(ALICE, NOMES, "[Join]", "Name: Alice"), ALICE, NOMES)
-    box = Outbox(referee)
-    box.new()
+    box = alice_alone(referee, smtp, "nomes", "sidekick", NOMES)
     smtp(mail(ALICE, NOMES, "[nomes-l] Re: [Nomes] [Status]", ""), ALICE, NOMES)
     (reply,) = box.new()
     assert (reply["X-Mailref-Kind"], str(reply["Subject"])) == ("status", "Re: [nomes-l] Re: [Nomes] [Status]")
@@ -305,10 +311,7 @@ def test_withdraw_in_an_orders_game_says_what_this_games_orders_allow(referee, s
     """An orders game has no proposals: a player writing [Withdraw] means their orders. The answer
     says what this game's orders_final allows, not "[Withdraw] is not a command"."""
     diplo = "diplo@ref.example"
-    referee.create_game("diplo", "orders", diplo, name="Diplo", gm="gm@ref.example")
-    smtp(mail(ALICE, diplo, "[Join]", "Name: Alice"), ALICE, diplo)
-    box = Outbox(referee)
-    box.new()
+    box = alice_alone(referee, smtp, "diplo", "orders", diplo, gm="gm@ref.example")
     smtp(mail(ALICE, diplo, "[Withdraw]", "Please forget my orders."), ALICE, diplo)
     said = error_of(box)
     assert "Diplo has no withdrawal: orders sent again replace those already sent" in said, said
@@ -322,10 +325,7 @@ def test_a_command_word_without_brackets_is_answered_with_the_tag_it_meant(refer
     """Found by mail (SPEC §2.5): "Proposal: Caps" got the help alone ("I found no command tag"),
     though the player plainly meant a proposal. The help now starts with what was probably meant,
     in the form it takes; a subject that is no command word still gets the help alone."""
-    referee.create_game("nomes", "sidekick", NOMES, name="Nomes")
-    smtp(mail(ALICE, NOMES, "[Join]", "Name: Alice"), ALICE, NOMES)
-    box = Outbox(referee)
-    box.new()
+    box = alice_alone(referee, smtp, "nomes", "sidekick", NOMES)
     smtp(mail(ALICE, NOMES, "Proposal: Caps", "Enact rule 24 \"Caps\":\nCaps are worn."), ALICE, NOMES)
     (reply,) = box.new()
     assert reply["X-Mailref-Kind"] == "help"
