@@ -65,3 +65,21 @@ def must_open(matter: dict | None, number: int, open_statuses: tuple[str, ...], 
     if matter["status"] not in open_statuses:
         raise Refused(f"{label} {number} is closed ({matter['status']}); votes are no longer taken")
     return matter
+
+
+def must_not_repeat(collection: list[dict], author: str, title: str, text: str, open_statuses: tuple[str, ...],
+                    label: str = "proposal", zone: str = "UTC", hint: str = "") -> None:
+    """The same matter sent again (the client's Send pressed twice, an Outbox retry under a new
+    Message-ID, the mail sent from two accounts) is no new matter: a copy would count against
+    the author's limits (BlogNomic's two pending, Imperial's oldest replaced) and be voted on
+    twice. Same author, title and text, while the first is still open."""
+    def words(s: str | None) -> str:
+        return " ".join((s or "").split())
+
+    first = next((m for m in collection if m["author"] == author and m["status"] in open_statuses
+                  and words(m.get("question") or m["title"]).lower() == words(title).lower()
+                  and words(m.get("text") or m.get("detail")) == words(text)), None)
+    if first:
+        raise Refused(f"this repeats your {label} {first['number']} \"{first.get('question') or first['title']}\" of "
+                      f"{when(first['opened'], zone)}, word for word; it is still open, so no new {label} was made",
+                      hint.replace("N", str(first["number"])))

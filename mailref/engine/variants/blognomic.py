@@ -184,6 +184,9 @@ class BlogNomic(Variant):
         if self.dormant(state):
             raise Refused(f"BlogNomic is Dormant with fewer than {state['parameters']['dormant_below']} Wizards: "
                           "proposals may not be submitted (rule \"Dormancy\")")
+        matters.must_not_repeat(state["proposals"], author, action["title"], action["text"], ("pending",),
+                                zone=state.get("timezone") or "UTC",
+                                hint="to change it, send [Withdraw] N and propose it again")
         mine = [p for p in state["proposals"] if p["author"] == author]
         if sum(p["status"] == "pending" for p in mine) >= state["parameters"]["max_pending"]:
             raise Refused(f"you already have {state['parameters']['max_pending']} proposals pending (rule \"Proposals\")")
@@ -217,12 +220,14 @@ class BlogNomic(Variant):
         self.resolve(state, ctx)
 
     def numbered(self, state: dict, changes: list) -> list:
-        """A new rule whose place is not named goes at the end of the Dynastic Rules."""
+        """A new rule whose place is not named goes at the end of the Dynastic Rules. The number
+        is the next free one when the matter is enacted (renumbered then): two pending proposals
+        each enacting a new rule are both shown 2.20 now, and the later one becomes 2.21."""
         last = max([sort_key(r["number"])[1] for r in state["rules"] if r["number"].startswith("2.")] + [0])
         for c in changes:
-            if c.kind == "enact" and not c.number:
+            if c.kind == "enact" and (c.placed or not c.number):
                 last += 1
-                c.number = f"2.{last}"
+                c.number, c.placed = f"2.{last}", True
         return changes
 
     def check_tags(self, state: dict, title: str, changes: list) -> None:
@@ -268,6 +273,9 @@ class BlogNomic(Variant):
     def _new_judgement(self, state: dict, action: dict, ctx: Ctx, kind: str) -> None:
         author = action["player"]
         self.must_be_wizard(state, author, "raise a Call for Judgement" if kind == "cfj" else "declare victory")
+        matters.must_not_repeat([j for j in state["judgements"] if j["kind"] == kind], author, action["question"],
+                                action.get("text", ""), ("pending",), "CfJ" if kind == "cfj" else "DoV",
+                                state.get("timezone") or "UTC")
         changes = self.numbered(state, changes_from(action.get("changes", [])))
         self.check_tags(state, action["question"], changes)
         m = matters.new_matter(state, ctx, author, action["question"], action.get("text", ""), "pending", None)
@@ -414,6 +422,9 @@ class BlogNomic(Variant):
                 else "does not count: the Historian has no valid FOR or AGAINST vote (an earlier vote stands)."))
         if note:
             lines.append(note)
+        if status == "enacted" and label != "DoV" and any(c.get("placed") for c in m.get("changes", [])):
+            # The numbers the referee chose, as the ruleset reads now (an earlier matter may have taken them).
+            m["changes"] = [c.as_dict() for c in self.numbered(state, changes_from(m["changes"]))]
         if status == "enacted" and label != "DoV" and (why := self.enactment_note(state, changes_from(m.get("changes", [])))):
             lines.append(why)
         self.event(state, ctx, lines[0])

@@ -236,6 +236,7 @@ class Eire(OrdersGame):
                          + (f" (cap {prm['output_cap']})" if before + g // prm["invest_per_output"] > prm["output_cap"] else ""))
         if not invest:
             lines.append("  none")
+        fought = [p["name"] for p in self.active(state)]
         self.eliminate(state, ctx, lines)
         self.check_high_king(state, ctx, lines)
         state["history"].append({"turn": t["number"], "orders": state["orders"], "rolls": ctx.draws[:]})
@@ -245,7 +246,9 @@ class Eire(OrdersGame):
             f"  {p['name']}: {state['grain'][p['name']]}" for p in self.active(state)]
         self.event(state, ctx, f"Turn {t['number']} resolved.")
         lines += ["", "Who holds which land (as on the map):"] + self.holdings(state)
-        out = ctx.send("results", "all", f"[Results] Turn {t['number']}", "notice.txt", game=state,
+        # Everybody who played the turn, those it eliminated too: they learn it from this mail.
+        readers = [p["name"] for p in state["players"] if p["status"] != "left" or p["name"] in fought]
+        out = ctx.send("results", readers, f"[Results] Turn {t['number']}", "notice.txt", game=state,
                        heading=f"Results of turn {t['number']}", lines=lines)
         svg = map_svg(state, self.player_colors(state))
         cid = f"eire-map-{state['slug']}-{t['number']}@mailref"

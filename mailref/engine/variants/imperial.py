@@ -113,6 +113,9 @@ class Imperial(Variant):
         author = action["player"]
         if not action["title"].strip():
             raise Refused("a proposal must contain a title (rule 4)")
+        # Before rule 12's replacement: a copy sent again must not replace the author's oldest.
+        matters.must_not_repeat(state["proposals"], author, action["title"], action["text"], UNDECIDED,
+                                zone=state.get("timezone") or "UTC")
         changes = changes_from(action["changes"])
         try:
             check_changes(state["rules"], changes, state["rule_history"])
@@ -294,6 +297,9 @@ class Imperial(Variant):
 
     # ---- Points of Order ---------------------------------------------------------
     def on_cfj(self, state: dict, action: dict, ctx: Ctx) -> None:
+        matters.must_not_repeat([{**j, "author": j["by"]} for j in state["judgements"]], action["player"],
+                                action["question"], action.get("text", ""), ("open",), "Point of Order",
+                                state.get("timezone") or "UTC")
         self.make_senator(state, action["player"], ctx)
         number = len(state["judgements"]) + 1
         j = {"number": number, "kind": "point-of-order", "question": action["question"], "detail": action.get("text", ""),

@@ -92,6 +92,12 @@ class OrdersGame(Variant):
         # are final.
         correcting = bool(had and had.get("missing"))
         if had is not None and mode == "refuse" and not correcting:
+            def words(x: str) -> str:
+                return " ".join(x.split()).rstrip(".").lower()
+            if [words(x) for x in action["sentences"]] == [words(o["text"]) for o in had["orders"]]:
+                # The same mail sent again (Send pressed twice, a second account): nothing is lost.
+                raise Refused(f"these are the orders you sent {self.when(state, had['at'])}, word for word: they are "
+                              "recorded and stand as they were (orders cannot be edited once sent)")
             raise Refused("you cannot edit your orders once you've sent them (this game's orders are final)")
         base = had["orders"] if had and (mode == "add" or correcting and mode == "refuse") else []
         accepted, rejected = self.read_orders(state, name, action["sentences"], base)

@@ -1,0 +1,168 @@
+"""What the play-through of session 8 found, played again as the players and the GM did: long
+games by mail through the referee (as a mail client sends it), the clock driven as the daemon's
+timers would be, the replies read back."""
+
+from __future__ import annotations
+
+from test_play_session6 import addr, send  # the same players' addresses, mail sent the same way
+
+from helpers import Outbox, assert_replays
+
+BLOG = "blog@ref.example"
+EMP = "emp@ref.example"
+EIRE = "eire@ref.example"
+
+
+def blog(referee, players=("alice", "bob", "carol", "dan", "eve")) -> None:
+    referee.create_game("blog", "blognomic", BLOG, gm="gm@ref.example")
+    for p in players:
+        send(referee, p, "[Join]", f"Name: {p.title()}\n", to=BLOG)
+
+
+def last(outbox: Outbox, who: str, kind: str | None = None, subject: str = ""):
+    found = [m for m in outbox.to(who, kind=kind) if subject in str(m["Subject"])]
+    assert found, (who, kind, subject)
+    return found[-1]
+
+
+def new_rule(title: str, text: str) -> str:
+    return f'Enact a new rule entitled "{title}" with the following text:\n{text}\n'
+
+
+def test_two_pending_proposals_each_enacting_a_new_rule_both_apply(referee, outbox, clock):
+    """Alice and Bob each propose a new dynastic rule without naming its number, on the same day.
+    Both were numbered 2.20 when they were sent; Alice's was enacted as 2.20, and Bob's was then
+    "ENACTED" with "rule 2.20 already exists": nothing of it applied (seed 002: the Admin
+    enacts a Proposal "by updating the Ruleset ... to include the specified effects"). A rule
+    whose number the proposal left open now takes the next free number when it is enacted."""
+    blog(referee)
+    send(referee, "alice", "[Proposal] Gold", new_rule("Gold", "Each Wizard has 3 Gold."), to=BLOG)
+    send(referee, "bob", "[Proposal] Silver", new_rule("Silver", "Each Wizard has 2 Silver."), to=BLOG)
+    assert 'Enact rule 2.20 "Silver"' in Outbox.body(last(outbox, addr("bob"), "ack", "Silver"))
+    for p in ("bob", "carol", "dan"):
+        send(referee, p, "Re: [BlogNomic] [Proposal 1] Gold", "FOR", to=BLOG)
+    for p in ("alice", "carol", "dan"):
+        send(referee, p, "Re: [BlogNomic] [Proposal 2] Silver", "FOR", to=BLOG)
+    clock.advance(hours=12, seconds=1)
+    referee.tick()
+    state = referee.state("blog")
+    assert [(m["status"], m["reason"]) for m in state["proposals"]] == [("enacted", "popular"), ("enacted", "popular")]
+    rules = {r["number"]: (r["title"], r["text"]) for r in state["rules"]}
+    assert rules["2.20"] == ("Gold", "Each Wizard has 3 Gold.")
+    assert rules["2.21"] == ("Silver", "Each Wizard has 2 Silver.")
+    assert state["proposals"][1]["changes"][0]["number"] == "2.21"  # the site and [Status] show where it went
+    ruleset = last(outbox, addr("eve"), "ruleset", "Silver")
+    assert '+ Rule 2.21 "Silver" (new)' in Outbox.body(ruleset)
+    results = last(outbox, addr("eve"), "results", "Silver")
+    assert "cannot apply" not in Outbox.body(results)
+    assert not [m for m in outbox.all() if m["X-Mailref-Kind"] == "alert"]
+    assert_replays(referee)
+
+
+def test_a_rule_numbered_by_its_author_keeps_that_number(referee, outbox, clock):
+    """The renumbering is for the referee's own choice only: "Enact a new rule 2.30" stays 2.30."""
+    blog(referee)
+    body = 'Enact a new rule 2.30 titled "Copper":\nEach Wizard has 1 Copper.\n'
+    send(referee, "alice", "[Proposal] Copper", body, to=BLOG)
+    for p in ("bob", "carol"):
+        send(referee, p, "[Vote] 1", "FOR", to=BLOG)
+    clock.advance(hours=12, seconds=1)
+    referee.tick()
+    assert any(r["number"] == "2.30" and r["title"] == "Copper" for r in referee.state("blog")["rules"])
+
+
+def test_the_same_proposal_sent_twice_is_one_proposal(referee, outbox, clock):
+    """Alice's client sent her proposal twice (a new Message-ID each time: Send pressed again
+    after a timeout). BlogNomic made proposals 1 and 2 of the same text, and the copy used up
+    her second pending slot (rule "Proposals": at most 2 pending); everybody was asked to vote
+    twice. The copy is now refused with the number of the first; a changed text is a new one."""
+    blog(referee)
+    body = new_rule("Gold", "Each Wizard has 3 Gold.")
+    send(referee, "alice", "[Proposal] Gold", body, to=BLOG)
+    outbox.new()
+    send(referee, "alice", "[Proposal] Gold", body.replace("\n", "\r\n") + "\n", to=BLOG)
+    new = outbox.new()
+    assert [(m["To"], m["X-Mailref-Kind"]) for m in new] == [(addr("alice"), "error")]
+    text = Outbox.body(new[0])
+    assert 'this repeats your proposal 1 "Gold" of Tue 1 Dec 2026 10:00 UTC, word for word' in text
+    assert "send [Withdraw] 1 and propose it again" in text
+    assert len(referee.state("blog")["proposals"]) == 1
+    # Her next, different proposal is taken: the copy used no slot.
+    send(referee, "alice", "[Proposal] Gold", new_rule("Gold", "Each Wizard has 4 Gold."), to=BLOG)
+    assert [p["number"] for p in referee.state("blog")["proposals"]] == [1, 2]
+    # A CfJ asked twice is one CfJ too.
+    send(referee, "bob", "[CfJ] Is Gold legal?", "Please judge.", to=BLOG)
+    outbox.new()
+    send(referee, "bob", "[CfJ] Is Gold legal?", "Please judge.", to=BLOG)
+    assert "this repeats your CfJ 3" in Outbox.body(last(outbox, addr("bob"), "error"))
+    assert len(referee.state("blog")["judgements"]) == 1
+    assert_replays(referee)
+
+
+def test_an_imperial_proposal_sent_twice_does_not_replace_the_senators_oldest(referee, outbox, clock):
+    """Imperial rule 12: a Senator with 3 undecided proposals who submits another loses the
+    oldest. Carol's third proposal, sent twice by her client, replaced her first one (and
+    made a fourth, a copy of the third)."""
+    referee.create_game("emp", "imperial", EMP, gm="gm@ref.example")
+    for p in ("alice", "bob", "carol"):
+        send(referee, p, "[Join]", f"Name: {p.title()}\n", to=EMP)
+    for n in (1, 2, 3):
+        send(referee, "carol", f"[Proposal] Idea {n}", f"Idea number {n}.", to=EMP)
+    outbox.new()
+    send(referee, "carol", "[Proposal] Idea 3", "Idea number 3.", to=EMP)
+    new = outbox.new()
+    assert [(m["To"], m["X-Mailref-Kind"]) for m in new] == [(addr("carol"), "error")]
+    assert 'this repeats your proposal 3 "Idea 3"' in Outbox.body(new[0])
+    assert [(p["number"], p["status"]) for p in referee.state("emp")["proposals"]] == \
+        [(1, "voting"), (2, "voting"), (3, "voting")]
+    send(referee, "carol", "[Point of Order] Who judges?", "Please.", to=EMP)
+    send(referee, "carol", "[Point of Order] Who judges?", "Please.", to=EMP)
+    assert "this repeats your Point of Order 1" in Outbox.body(last(outbox, addr("carol"), "error"))
+    assert len(referee.state("emp")["judgements"]) == 1
+    assert_replays(referee)
+
+
+def eire(referee, **players) -> None:
+    referee.create_game("eire", "eire", EIRE, gm="gm@ref.example", parameters={"turn_length": "2d"})
+    for name, choices in players.items():
+        send(referee, name.lower(), "[Join]", f"Name: {name}\n{choices}\n", to=EIRE)
+    referee.admin("eire", {"type": "start"}, "gm@ref.example")
+
+
+def test_a_player_eliminated_in_a_turn_gets_its_results(referee, outbox, clock):
+    """Maeve missed turn 1; Oisin walked into Donal, her only land, and she was eliminated.
+    The results went to the players still in the game only: Maeve never learnt what happened
+    (nor that her color is free for a newcomer, seed 001 "If any Player gets eliminated...").
+    Everybody who played the turn now gets its results, once; the next turn is not hers."""
+    eire(referee, Maeve="Color: Red\nTribe: Plainsmen\nOrigin: Donal",
+         Oisin="Color: Gold\nTribe: Merfolk\nOrigin: Reudh",
+         Finn="Color: Green\nTribe: Plainsmen\nOrigin: Llanc")
+    send(referee, "oisin", "[Orders]", "**Attack Donal with 12 Grain.**", to=EIRE)
+    send(referee, "finn", "[Orders]", "**Defend Llanc with 5 Grain.**", to=EIRE)
+    outbox.new()
+    clock.advance(days=2, seconds=1)
+    referee.tick()
+    new = outbox.new()
+    results = [m for m in new if m["X-Mailref-Kind"] == "results"]
+    assert sorted(m["To"] for m in results) == sorted(addr(p) for p in ("maeve", "oisin", "finn"))
+    mine = next(m for m in results if m["To"] == addr("maeve"))
+    assert "Maeve holds no land and is eliminated; the color Red is free." in Outbox.body(mine)
+    assert sorted(m["To"] for m in new if m["X-Mailref-Kind"] == "turn") == sorted(addr(p) for p in ("oisin", "finn"))
+    assert_replays(referee)
+
+
+def test_the_same_orders_sent_twice_are_said_to_stand(referee, outbox, clock):
+    """Finn's client sent his Eire orders twice. The copy was answered "you cannot edit your
+    orders once you've sent them", and Finn wrote to the GM fearing they were lost. The copy
+    of orders already recorded now says they stand; changed orders are refused as before."""
+    eire(referee, Finn="Color: Green\nTribe: Plainsmen\nOrigin: Llanc",
+         Maeve="Color: Red\nTribe: Plainsmen\nOrigin: Donal")
+    send(referee, "finn", "[Orders]", "**Defend Llanc with 5 Grain.**\n**Invest 5 Grain in Llanc.**", to=EIRE)
+    send(referee, "finn", "[Orders]", "Again:\n\n**Defend Llanc with 5 Grain**\n**invest 5 Grain in Llanc.**", to=EIRE)
+    text = Outbox.body(last(outbox, addr("finn"), "error"))
+    assert "these are the orders you sent Tue 1 Dec 2026 10:00 UTC, word for word: they are recorded and stand" in text
+    send(referee, "finn", "[Orders]", "**Defend Llanc with 9 Grain.**", to=EIRE)
+    assert "you cannot edit your orders once you've sent them" in Outbox.body(last(outbox, addr("finn"), "error"))
+    assert [o["text"] for o in referee.state("eire")["orders"]["Finn"]["orders"]] == \
+        ["Defend Llanc with 5 Grain", "Invest 5 Grain in Llanc"]
+    assert_replays(referee)
