@@ -166,3 +166,112 @@ def test_the_same_orders_sent_twice_are_said_to_stand(referee, outbox, clock):
     assert [o["text"] for o in referee.state("eire")["orders"]["Finn"]["orders"]] == \
         ["Defend Llanc with 5 Grain", "Invest 5 Grain in Llanc"]
     assert_replays(referee)
+
+
+G = "nomes@ref.example"
+
+
+def nomes(referee, players=("alice", "bob", "carol")) -> str:
+    referee.create_game("nomes", "sidekick", G, gm="gm@ref.example")
+    for p in players:
+        send(referee, p, "[Join]", f"Name: {p.title()}\n")
+    return referee.state("nomes")["turn"]["player"]
+
+
+def test_a_vote_the_admin_changes_is_told_to_its_voter(referee, outbox, clock):
+    """Carol asked the GM by phone to change her vote; `mailref vote nomes 1 Carol AGAINST
+    --reason ...` changed it and closed the vote, and Carol heard nothing of it but the result
+    (SPEC §1.4: CLI commands "announce to the players what players would expect to be told")."""
+    mover = nomes(referee)
+    send(referee, mover.lower(), "[Proposal] Tea", 'Enact rule 24 "Tea":\nTea is served.\n')
+    voters = [p for p in ("Alice", "Bob", "Carol") if p != mover]
+    send(referee, voters[0].lower(), "[Vote] 1", "FOR")
+    outbox.new()
+    referee.admin("nomes", {"type": "vote_override", "number": 1, "player": voters[0], "vote": "AGAINST",
+                            "reason": "asked by phone"}, "gm@ref.example")
+    told = [m for m in outbox.new() if m["To"] == addr(voters[0]) and m["X-Mailref-Kind"] == "announcement"]
+    assert len(told) == 1
+    assert str(told[0]["Subject"]).endswith("[Proposal 1] Your vote was set by the admin")
+    text = Outbox.body(told[0])
+    assert 'The admin recorded your vote on proposal 1 "Tea" as AGAINST (it was FOR).' in text
+    assert "Reason: asked by phone." in text
+    assert referee.state("nomes")["proposals"][0]["votes"][voters[0]] == "AGAINST"
+    assert_replays(referee)
+
+
+def test_a_player_the_admin_removes_is_told(referee, outbox, clock):
+    """`mailref player remove nomes Alice` mid-vote: Bob and Carol read "Alice leaves the game";
+    Alice got nothing, and her next vote was answered "you have left"."""
+    nomes(referee)
+    outbox.new()
+    referee.admin("nomes", {"type": "player_remove", "player": "Alice", "reason": "asked to leave"}, "gm@ref.example")
+    new = outbox.new()
+    mine = [m for m in new if m["To"] == addr("alice")]
+    assert [str(m["Subject"]) for m in mine] == ["[Nomic Sidekick Nomic] You have been removed from the game"]
+    text = Outbox.body(mine[0])
+    assert "Alice, the admin has removed you from Nomic Sidekick Nomic." in text
+    assert "Reason: asked to leave." in text and "gm@ref.example" in text
+    assert sorted(m["To"] for m in new if "Alice leaves the game" in str(m["Subject"])) == [addr("bob"), addr("carol")]
+    assert_replays(referee)
+
+
+def test_a_player_the_admin_adds_is_welcomed_once(referee, outbox, clock):
+    """`mailref player add nomes Dave dave@...`: the terminal read "You are inserted at place 1
+    of the turn order" (the admin is not inserted anywhere), and Dave got only "Dave joins the
+    game: Dave has joined". He now gets one welcome saying where he stands and how to play."""
+    nomes(referee)
+    outbox.new()
+    outcome = referee.admin("nomes", {"type": "player_add", "name": "Dave", "address": addr("dave"), "more": []},
+                            "gm@ref.example")
+    assert "Dave is inserted at place" in "\n".join(outcome.lines)  # the admin's terminal
+    new = outbox.new()
+    mine = [m for m in new if m["To"] == addr("dave")]
+    assert [str(m["Subject"]) for m in mine] == ["[Nomic Sidekick Nomic] Welcome to Nomic Sidekick Nomic"]
+    text = Outbox.body(mine[0])
+    order = referee.state("nomes")["order"]
+    assert f"You are at place {order.index('Dave') + 1} of the turn order: {', '.join(order)}." in text
+    assert "Write to nomes@ref.example: send [Help] for the commands" in text
+    assert sorted(m["To"] for m in new if "Dave joins the game" in str(m["Subject"])) == \
+        sorted(addr(p) for p in ("alice", "bob", "carol"))
+    assert_replays(referee)
+
+
+def test_a_player_the_admin_adds_to_a_forming_nomic_learns_the_turn_order(referee, outbox, clock):
+    """The second player, added by the admin, starts the game: the turn order drawn then is in
+    his welcome, not in a second mail."""
+    referee.create_game("nomes", "sidekick", G, gm="gm@ref.example")
+    send(referee, "alice", "[Join]", "Name: Alice\n")
+    outbox.new()
+    referee.admin("nomes", {"type": "player_add", "name": "Bob", "address": addr("bob"), "more": []}, "gm@ref.example")
+    mine = [m for m in outbox.new() if m["To"] == addr("bob") and m["X-Mailref-Kind"] == "announcement"]
+    assert len(mine) == 1
+    assert "The turn order is drawn at random (rule 6):" in Outbox.body(mine[0])
+
+
+def test_imperial_senators_are_reminded_of_their_votes(referee, outbox, clock):
+    """Imperial votes close 4 days after posting (vote_period); SPEC §4.2 reminds those who
+    have not acted `reminder_before` (1 day) ahead. The Senators were never reminded: a
+    proposal nobody remembered was rejected for want of YES votes."""
+    referee.create_game("emp", "imperial", EMP, gm="gm@ref.example")
+    for p in ("joel", "alice", "bob", "carol"):
+        send(referee, p, "[Join]", f"Name: {p.title()}\n", to=EMP)
+    for p in ("alice", "bob", "carol"):
+        send(referee, p, f"[Proposal] Idea of {p}", f"{p} has an idea.", to=EMP)  # three Senators
+    send(referee, "bob", "[Vote] 1", "YES", to=EMP)
+    outbox.new()
+    clock.advance(days=2, hours=23)
+    referee.tick()
+    assert not [m for m in outbox.new() if m["X-Mailref-Kind"] == "reminder"]
+    clock.advance(hours=1, seconds=1)
+    referee.tick()
+    reminders = {m["To"]: m for m in outbox.new() if m["X-Mailref-Kind"] == "reminder"}
+    assert sorted(reminders) == sorted(addr(p) for p in ("alice", "bob", "carol"))  # one each, not one a proposal
+    bob = Outbox.body(reminders[addr("bob")])
+    assert 'your vote (YES or NO) on proposal 2 "Idea of bob"' not in bob  # his own: he does not vote on it
+    assert 'proposal 3 "Idea of carol" is due by Sat 5 Dec 2026 10:00 UTC' in bob
+    assert "proposal 1" not in bob  # he voted on it
+    assert 'proposal 2 "Idea of bob" and proposal 3 "Idea of carol"' in Outbox.body(reminders[addr("alice")])
+    clock.advance(hours=2)
+    referee.tick()
+    assert not [m for m in outbox.new() if m["X-Mailref-Kind"] == "reminder"]  # once
+    assert_replays(referee)

@@ -266,7 +266,31 @@ class Variant:
         self.event(state, ctx, f"{name} joined.")
 
     def on_player_add(self, state: dict, action: dict, ctx: Ctx) -> None:
+        sent = len(ctx.out)
         self.on_join(state, action, ctx)
+        self.welcome_added(state, action, ctx, sent)
+
+    def welcome_added(self, state: dict, action: dict, ctx: Ctx, sent: int) -> None:
+        """A player the admin added (`mailref player add`) learns it in one mail of their own:
+        the join's answer went to the admin's terminal, and "X joins the game" told them nothing
+        of where they stand or how to play. What the others were told goes in it, once."""
+        p = self.by_address(state, action["address"])
+        if p is None:
+            return
+        lines = [f"Your address{'es' if len(p['addresses']) > 1 else ''} here: {', '.join(p['addresses'])}."]
+        if p["name"] in state.get("order") or []:
+            lines.append(f"You are at place {state['order'].index(p['name']) + 1} of the turn order: "
+                         f"{', '.join(state['order'])}.")
+        others = [q["name"] for q in self.present(state) if q["name"] != p["name"]]
+        for o in ctx.out[sent:]:
+            if o.to == "all":  # the others' announcement; its news (a turn order drawn) goes in the welcome
+                o.to = others
+                if not o.subject.endswith("joins the game") and not o.subject.startswith(p["name"] + " joins"):
+                    lines += ["", *o.vars.get("lines", [])]
+        lines += ["", f"Write to {state['address']}: send [Help] for the commands, [Rules] for the rules, "
+                      "[Status] for the game's state."]
+        ctx.send("announcement", [p["name"]], f"Welcome to {state['name']}", "notice.txt", game=state,
+                 heading=f"{p['name']}, the admin has added you to {state['name']}.", lines=lines)
 
     def new_player_fields(self, state: dict, action: dict) -> dict:
         return {}
@@ -289,6 +313,29 @@ class Variant:
 
     def on_player_remove(self, state: dict, action: dict, ctx: Ctx) -> None:
         self.on_quit(state, action, ctx)
+        self.tell_removed(state, action, ctx)
+
+    def tell_removed(self, state: dict, action: dict, ctx: Ctx) -> None:
+        """The admin removed a player: the others read "X leaves the game", and X learns it too
+        (a [Quit] is answered; a removal had left its player wondering why the mail stopped)."""
+        p = self.player(state, action["player"])  # left now: must_player would not find them
+        ctx.send("announcement", [p["name"]], "You have been removed from the game", "notice.txt", game=state,
+                 heading=f"{p['name']}, the admin has removed you from {state['name']}.",
+                 lines=[f"Reason: {action.get('reason') or 'none given'}.",
+                        "Mail from you to this game is no longer acted on; write to the GM "
+                        f"({state.get('gm') or 'the admin'}) if this is a mistake."])
+
+    def tell_vote_override(self, state: dict, action: dict, ctx: Ctx, name: str, matter: dict, label: str,
+                           vote: str, previous: str | None) -> None:
+        """The admin changed a player's ballot (`mailref vote`): its player is told, with the
+        reason; the tally mails show it to the others."""
+        was = f" (it was {previous})" if previous else ""
+        title = matter.get("question") or matter["title"]
+        ctx.send("announcement", [name], f"[{label} {matter['number']}] Your vote was set by the admin", "notice.txt",
+                 game=state, heading=f"The admin recorded your vote on {label.lower()} {matter['number']} "
+                                     f"\"{title}\" as {vote}{was}.",
+                 lines=[f"Reason: {action.get('reason') or 'none given'}.",
+                        "Your own vote, sent later, replaces it as any vote does."])
 
     def before_leaving_order(self, state: dict, player: dict, ctx: Ctx) -> None:
         pass

@@ -584,7 +584,9 @@ class BlogNomic(Variant):
         super().on_join(state, action, ctx)
 
     def on_player_add(self, state: dict, action: dict, ctx: Ctx) -> None:
+        sent = len(ctx.out)
         Variant.on_join(self, state, action, ctx)  # the admin may add anyone at any time
+        self.welcome_added(state, action, ctx, sent)
 
     def on_quit(self, state: dict, action: dict, ctx: Ctx) -> None:
         super().on_quit(state, action, ctx)
@@ -592,6 +594,7 @@ class BlogNomic(Variant):
 
     def on_player_remove(self, state: dict, action: dict, ctx: Ctx) -> None:
         super().on_quit(state, action, ctx)
+        self.tell_removed(state, action, ctx)
         # The two weeks bar those who ceased "by posting an entry", not those the admin removed.
         self.player(state, action["player"])["removed"] = True
 
@@ -641,7 +644,9 @@ class BlogNomic(Variant):
     def on_vote_override(self, state: dict, action: dict, ctx: Ctx) -> None:
         m = matters.must_open(self.find_matter(state, action["number"]), action["number"], ("pending",))
         p = self.must_player(state, action["player"])
+        previous = m["votes"].get(p["name"])
         ctx.ack(matters.cast(m, p["name"], action["vote"], ctx, f"admin {action.get('by')}", self.label(m), zone=state.get("timezone") or "UTC") + " (admin override)")
+        self.tell_vote_override(state, action, ctx, p["name"], m, self.label(m), action["vote"], previous)
         self.resolve(state, ctx)
 
     # ---- timers and status -------------------------------------------------------

@@ -330,6 +330,8 @@ class Imperial(Variant):
         for p in state["proposals"]:
             if p["status"] == "voting":
                 out.append(parse_iso(p["deadline"]))
+                if not p.get("reminded"):
+                    out.append(self.reminder_at(state, parse_iso(p["deadline"]), p.get("opened")))
             elif p["status"] == "awaiting-judgement":
                 out.append(parse_iso(p["last_reminded"]) + every)
         return out
@@ -341,6 +343,24 @@ class Imperial(Variant):
                 self.close_vote(state, p, ctx, self.late_note(parse_iso(p["deadline"]), ctx))
             elif p["status"] == "awaiting-judgement" and parse_iso(p["last_reminded"]) + every <= ctx.now:
                 self.ask_emperor(state, p, ctx, reminder=True)
+        self.remind_senators(state, ctx)
+
+    def remind_senators(self, state: dict, ctx: Ctx) -> None:
+        """SPEC §4.2: before a vote closes (`reminder_before`), the Senators entitled to vote who
+        have not: one mail for the proposals that close at the same time, naming them all."""
+        due = [p for p in state["proposals"] if p["status"] == "voting" and not p.get("reminded")
+               and ctx.now >= self.reminder_at(state, parse_iso(p["deadline"]), p.get("opened"))]
+        owed: dict[tuple[str, str], list[dict]] = {}
+        for p in due:
+            p["reminded"] = True
+            for n in self.senators(state):
+                if n != p["author"] and n not in p["votes"] and self.player(state, n)["status"] == "active":
+                    owed.setdefault((n, p["deadline"]), []).append(p)
+        for (name, deadline), props in owed.items():
+            what = " and ".join(f"proposal {p['number']} \"{p['title']}\"" for p in props)
+            ctx.send("reminder", [name], f"[Proposal {props[0]['number']}] Reminder: your vote is due "
+                     f"{self.when(state, deadline)}", "reminder.txt", game=state,
+                     what=f"your vote (YES or NO) on {what}", deadline=self.when(state, deadline, ctx))
 
     def current_deadline_holder(self, state: dict) -> dict | None:
         return next((p for p in state["proposals"] if p["status"] == "voting"), None)
@@ -367,5 +387,7 @@ class Imperial(Variant):
     def on_vote_override(self, state: dict, action: dict, ctx: Ctx) -> None:
         prop = matters.must_open(matters.find(state, action["number"]), action["number"], ("voting",))
         p = self.must_player(state, action["player"])
+        previous = prop["votes"].get(p["name"])
         ctx.ack(matters.cast(prop, p["name"], self.translate_vote(action["vote"]), ctx, f"admin {action.get('by')}", zone=state.get("timezone") or "UTC")
                 + " (admin override)")
+        self.tell_vote_override(state, action, ctx, p["name"], prop, "Proposal", self.translate_vote(action["vote"]), previous)

@@ -66,7 +66,8 @@ class Sidekick(Variant):
         elif player["name"] not in state["order"]:
             at = ctx.randint(0, len(state["order"]))
             state["order"].insert(at, player["name"])
-            ctx.ack(f"You are inserted at place {at + 1} of the turn order: {', '.join(state['order'])}.")
+            who = f"{player['name']} is" if action.get("by") else "You are"  # `player add` answers the admin
+            ctx.ack(f"{who} inserted at place {at + 1} of the turn order: {', '.join(state['order'])}.")
 
     def before_leaving_order(self, state: dict, player: dict, ctx: Ctx) -> None:
         t = state["turn"]
@@ -428,5 +429,7 @@ class Sidekick(Variant):
     def on_vote_override(self, state: dict, action: dict, ctx: Ctx) -> None:
         prop = matters.must_open(matters.find(state, action["number"]), action["number"], ("voting",))
         p = self.must_player(state, action["player"])
+        previous = prop["votes"].get(p["name"])
         ctx.ack(matters.cast(prop, p["name"], action["vote"], ctx, f"admin {action.get('by')}", zone=state.get("timezone") or "UTC") + " (admin override)")
+        self.tell_vote_override(state, action, ctx, p["name"], prop, "Proposal", action["vote"], previous)
         self.maybe_close(state, prop, ctx)
