@@ -29,7 +29,14 @@ from mailref.read import Envelope, match_game, parse_subject, read_envelope
 from mailref.read.lists import game_sending, through_its_list
 from mailref.read.route import is_postmaster
 from mailref.read.subject import game_label, no_tag
-from mailref.routing import did_you_mean, example_tags, games_list, wrong_door, wrong_game
+from mailref.routing import (
+    did_you_mean,
+    example_tags,
+    game_named,
+    games_list,
+    wrong_door,
+    wrong_game,
+)
 from mailref.safe import printable
 from mailref.store import Bounce, Game, InboxMessage, OutboxMessage, Store, open_store
 from mailref.store.counters import count_reply
@@ -351,6 +358,15 @@ class Referee:
         # A reply that does not carry this game's own label (every subject it sends does) may
         # answer another game's mail: "[CfJ 4]" of Blog Nomic sent to Nomes Two is not Nomes Two's.
         foreign = tag and env.in_reply_to and not any(f"[{x}]".lower() in env.subject.raw.lower() for x in labels)
+        if tag and env.subject.label and not by_thread and not foreign \
+                and (other := game_named(s, env.subject.label, slug)) is not None:
+            # "Re: [Nomes] [Proposal 1] Tea" sent to Blog's address (an address book's slip, no
+            # In-Reply-To): Blog's own proposal 1 is not the one meant. Say where it belongs.
+            reason, hint = wrong_game(s, other, game.state["name"], named=True)
+            row.status, row.verdict = "processed", f"error: {reason}"
+            queue_reply(s, self.settings, slug, source, now, "error", "error.txt",
+                        {"reason": reason, "hint": hint, "subject": source.subject, "game": game.state})
+            return
         if env.subject.is_reply and tag and (not variant.takes(tag) or foreign) and not by_thread \
                 and (other := self._game_of_thread(s, env)) not in (None, slug):
             # A Reply sent to the wrong game's address: say where it belongs, not "[Vote] is no command".
@@ -369,7 +385,9 @@ class Referee:
                                       "game": game.state})
             return
         view = GameView(game.state, variant, player)
-        if tag is None and env.subject.is_reply and view.player is not None:
+        gm = str(game.state.get("gm") or self.settings.admin_address).lower()
+        if tag is None and env.subject.is_reply and (view.player is not None or env.from_addr.lower() == gm):
+            # The GM's "Thanks" to the digest is no request for the players' help either.
             # "Re: Carol joins" with "Welcome!": words for the players, not a request for the help.
             reason = "I found no command in your reply, so nothing was done"
             row.status, row.verdict = "processed", f"error: {reason}"

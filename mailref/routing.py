@@ -47,12 +47,28 @@ def did_you_mean(word: str, examples: tuple[str, ...] = ("[Status]", "[Vote]")) 
             f"Start the subject with a command tag such as {' or '.join(examples)}; send [Help] for all of them.")
 
 
-def wrong_game(session: Session, slug: str, here: str) -> tuple[str, str]:
-    """(reason, hint) for a reply sent to the game HERE that answers a mail of game SLUG."""
+def wrong_game(session: Session, slug: str, here: str, named: bool = False) -> tuple[str, str]:
+    """(reason, hint) for a reply sent to the game HERE that answers a mail of game SLUG (NAMED:
+    whose subject names SLUG); nothing was done here."""
     game = session.scalar(select(Game).where(Game.slug == slug))
     name = game.state.get("name", slug) if game else slug
-    return (f"this is {here}, but your mail answers a mail of {name}",
+    return (f"this is {here}, but your mail {'names' if named else 'answers a mail of'} {name}"
+            + (f"; nothing was done in {here}" if named else ""),
             f"send it to {name} at {game.address if game else slug}")
+
+
+def game_named(session: Session, label: str, here: str) -> str | None:
+    """The slug of the game, other than HERE, whose subject label is LABEL ("[Nomes]"), if any.
+    Asked only for a subject carrying a label not its game's, before its command tag."""
+    want = label.strip().lower()
+    # The name alone, not each game's whole state: "[EXT] [Vote] 3" (a mail gateway's label)
+    # asks this of every game on the host.
+    rows = session.execute(select(Game.slug, Game.state["name"].as_string()).where(Game.slug != here)
+                           .order_by(Game.slug))
+    for slug, name in rows:
+        if want in {game_label(name or slug, slug).lower(), str(name or slug).lower(), slug.lower()}:
+            return slug
+    return None
 
 
 def wrong_door(session: Session, subject: str, sender: str | None) -> str:

@@ -275,3 +275,47 @@ def test_imperial_senators_are_reminded_of_their_votes(referee, outbox, clock):
     referee.tick()
     assert not [m for m in outbox.new() if m["X-Mailref-Kind"] == "reminder"]  # once
     assert_replays(referee)
+
+
+def test_a_vote_naming_another_game_is_not_counted_in_this_one(referee, outbox, clock):
+    """Eve plays Nomes and BlogNomic, both with a proposal 1. Her vote "Re: [Nomic Sidekick
+    Nomic] [Proposal 1] Tea" went to BlogNomic's address (picked from her address book, without
+    In-Reply-To): it was recorded on BlogNomic's proposal 1 "Gold", a proposal she never read.
+    A subject naming another game of this host is now sent back there, nothing done here."""
+    nomes(referee, ("alice", "bob", "carol", "dan", "eve"))
+    blog(referee)
+    mover = referee.state("nomes")["turn"]["player"]
+    send(referee, mover.lower(), "[Proposal] Tea", 'Enact rule 24 "Tea":\nTea is served.\n')
+    send(referee, "alice", "[Proposal] Gold", new_rule("Gold", "Each Wizard has 3 Gold."), to=BLOG)
+    outbox.new()
+    send(referee, "eve", "Re: [Nomic Sidekick Nomic] [Proposal 1] Tea", "AGAINST", to=BLOG)
+    new = outbox.new()
+    assert [(m["To"], m["X-Mailref-Kind"], m["X-Mailref-Game"]) for m in new] == [(addr("eve"), "error", "blog")]
+    text = Outbox.body(new[0])
+    assert "this is BlogNomic, but your mail names Nomic Sidekick Nomic; nothing was done in BlogNomic" in text
+    assert f"Send it to Nomic Sidekick Nomic at {G}" in text
+    assert "Eve" not in referee.state("blog")["proposals"][0]["votes"]
+    # A label no game of the host has (a mail gateway's "[EXT]") is no other game: the vote counts.
+    send(referee, "eve", "[EXT] Re: [BlogNomic] [Proposal 1] Gold", "AGAINST", to=BLOG)
+    assert referee.state("blog")["proposals"][0]["votes"]["Eve"] == "AGAINST"
+    assert_replays(referee)
+
+
+def test_the_gms_thanks_for_the_digest_is_no_request_for_help(referee, outbox, clock):
+    """The GM answered the daily digest "Thanks, looks fine." and got the players' whole help
+    text back ("I found no command tag in your subject"); a player's reply to any mail is told
+    that nothing was done. So is the GM's now."""
+    nomes(referee)
+    clock.advance(days=1)
+    referee.tick()
+    digest = last(outbox, "gm@ref.example", "digest")
+    referee.accept(mail_from_gm("Re: " + str(digest["Subject"]), "Thanks, looks fine.", digest["Message-ID"]),
+                   "smtp", "gm@ref.example", [G])
+    answer = last(outbox, "gm@ref.example")
+    assert answer["X-Mailref-Kind"] == "error"
+    assert "I found no command in your reply, so nothing was done" in Outbox.body(answer)
+
+
+def mail_from_gm(subject: str, body: str, in_reply_to: str) -> bytes:
+    from helpers import mail
+    return mail("gm@ref.example", G, subject, body, in_reply_to=in_reply_to)

@@ -53,6 +53,7 @@ class Subject:
     name: str | None = None  # "NAME is away" / "NAME has returned"
     unknown: str | None = None  # a leading "[Word]" that is no command (for "did you mean")
     forwarded: bool = False  # the outermost prefix is a forward's ("Fwd: Re: [Proposal 3]"), not a reply's
+    label: str | None = None  # a leading "[Label]" before the command tag, not this game's (another game's?)
 
 
 def _forward(subject: str) -> bool:
@@ -124,7 +125,7 @@ def parse_subject(subject: str, list_tags: tuple[str, ...] = (), game_tags: tupl
                 lead = _LEAD_NUMBER.match(rest)
                 if lead:
                     number, rest = int(lead.group(1)), rest[lead.end():].strip()
-            return Subject(raw, tag, number, rest, replied, forwarded=forwarded)
+            return Subject(raw, tag, number, rest, replied, forwarded=forwarded, label=unknown)
     if m := _AWAY.match(s):
         return Subject(raw, "away", None, "", replied, name=m.group("name").strip("[]\"' "), forwarded=forwarded)
     if m := _RETURNED.match(s):
