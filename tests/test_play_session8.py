@@ -319,3 +319,38 @@ def test_the_gms_thanks_for_the_digest_is_no_request_for_help(referee, outbox, c
 def mail_from_gm(subject: str, body: str, in_reply_to: str) -> bytes:
     from helpers import mail
     return mail("gm@ref.example", G, subject, body, in_reply_to=in_reply_to)
+
+
+def test_a_turn_waiting_only_for_a_player_who_leaves_resolves_at_once(referee, outbox, clock):
+    """Finn and Maeve had ordered; Oisin, the one the turn waited for, quit. The turn waited two
+    more days for its deadline, though nobody else could still order (SPEC §5.4: resolved early
+    when all have ordered). It now resolves when he leaves, his lands already independent. In a
+    GM-adjudicated game a player set away does the same: the GM gets the orders at once."""
+    eire(referee, Finn="Color: Green\nTribe: Plainsmen\nOrigin: Llanc",
+         Maeve="Color: Red\nTribe: Plainsmen\nOrigin: Donal",
+         Oisin="Color: Gold\nTribe: Merfolk\nOrigin: Reudh")
+    send(referee, "finn", "[Orders]", "**Defend Llanc with 5 Grain.**", to=EIRE)
+    send(referee, "maeve", "[Orders]", "**Attack Reudh with 12 Grain.**", to=EIRE)
+    assert referee.state("eire")["turn"]["number"] == 1
+    outbox.new()
+    send(referee, "oisin", "[Quit]", "", to=EIRE)
+    state = referee.state("eire")
+    assert state["turn"]["number"] == 2
+    new = outbox.new()
+    results = [m for m in new if m["X-Mailref-Kind"] == "results"]
+    assert sorted(m["To"] for m in results) == [addr("finn"), addr("maeve")]
+    text = Outbox.body(results[0])
+    assert "Turn 1 is resolved (every player still in the game has ordered)." in text
+    assert "Reudh (independent) attacked by Maeve with 12" in text  # Oisin's land was his no more
+    assert_replays(referee)
+
+    referee.create_game("dip", "orders", "dip@ref.example", gm="gm@ref.example")
+    for p in ("ann", "ben", "cat"):
+        send(referee, p, "[Join]", f"Name: {p.title()}\n", to="dip@ref.example")
+    referee.admin("dip", {"type": "start"}, "gm@ref.example")
+    for p in ("ann", "ben"):
+        send(referee, p, "[Orders]", "**A Par H**", to="dip@ref.example")
+    outbox.new()
+    referee.admin("dip", {"type": "player_status", "name": "Cat", "status": "away"}, "gm@ref.example")
+    assert referee.state("dip")["turn"].get("awaiting_results")
+    assert [m for m in outbox.new() if m["To"] == "gm@ref.example" and "Orders of all players" in str(m["Subject"])]

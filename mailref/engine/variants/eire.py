@@ -107,9 +107,11 @@ class Eire(OrdersGame):
         pass
 
     def on_quit(self, state: dict, action: dict, ctx: Ctx) -> None:
-        super().on_quit(state, action, ctx)
+        self.must_player(state, action["player"])
         for x in self.owned(state, action["player"]):
             x["owner"] = None  # the lands of a player who leaves become independent
+        # Then leave: the turn may resolve at once (the others have ordered), on the map without them.
+        super().on_quit(state, action, ctx)
 
     # ---- economy -----------------------------------------------------------------
     def income(self, state: dict, name: str) -> int:

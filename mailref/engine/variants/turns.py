@@ -125,6 +125,17 @@ class OrdersGame(Variant):
         if all(self.has_ordered(state, n) for n in self.active_names(state)):
             self.resolve_turn(state, ctx, "every player has ordered")
 
+    def after_status_change(self, state: dict, player: dict, ctx: Ctx) -> None:
+        """The one player the turn waited for leaves or goes away: the others have all ordered,
+        so the turn resolves now, as it would have on that player's orders (SPEC §5.4: "resolved
+        early when all have ordered"), not at the deadline."""
+        super().after_status_change(state, player, ctx)
+        t = state["turn"]
+        names = self.active_names(state)
+        if state["status"] == "active" and t and t.get("deadline") and names \
+                and all(self.has_ordered(state, n) for n in names):
+            self.resolve_turn(state, ctx, "every player still in the game has ordered")
+
     @staticmethod
     def has_ordered(state: dict, name: str) -> bool:
         """Sent orders, none of them refused in the last mail."""
