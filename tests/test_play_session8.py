@@ -354,3 +354,20 @@ def test_a_turn_waiting_only_for_a_player_who_leaves_resolves_at_once(referee, o
     referee.admin("dip", {"type": "player_status", "name": "Cat", "status": "away"}, "gm@ref.example")
     assert referee.state("dip")["turn"].get("awaiting_results")
     assert [m for m in outbox.new() if m["To"] == "gm@ref.example" and "Orders of all players" in str(m["Subject"])]
+
+
+def test_a_blognomic_result_says_whose_listed_votes_it_did_not_count(referee, outbox, clock):
+    """Alice proposed, then quit; the result read "Tally: FOR 3" above "Votes: Alice FOR, Bob
+    FOR, Carol FOR, ..., Eve FOR" (four FOR): her vote was rightly left out ("A non-Wizard never
+    has a Vote"), but the mail did not say so and the players counted a mistake."""
+    blog(referee, ("alice", "bob", "carol", "dan", "eve", "fay"))
+    send(referee, "alice", "[Proposal] Gold", new_rule("Gold", "Gold."), to=BLOG)
+    for p in ("bob", "carol"):
+        send(referee, p, "[Vote] 1", "FOR", to=BLOG)
+    send(referee, "alice", "[Quit]", "", to=BLOG)
+    clock.advance(hours=12, seconds=1)
+    referee.tick()
+    send(referee, "eve", "[Vote] 1", "FOR", to=BLOG)
+    text = Outbox.body(last(outbox, addr("bob"), "results", "Gold"))
+    assert "Tally: FOR 3, AGAINST 0, quorum 3." in text
+    assert 'Not counted, having left or gone Idle ("A non-Wizard never has a Vote"): Alice.' in text

@@ -403,6 +403,10 @@ class BlogNomic(Variant):
                  f"Tally: FOR {counts['FOR']}, AGAINST {counts['AGAINST']}, quorum {counts['quorum']}.",
                  "Votes: " + (", ".join(f"{k} {v}" for k, v in sorted(m["votes"].items())) or "none"),
                  "Resolved by the referee acting as Admin."]
+        wizards = set(self.wizards(state))
+        if gone := sorted(k for k in m["votes"] if k not in wizards):
+            # "A non-Wizard never has a Vote": listed beside a tally that leaves them out, say why.
+            lines.insert(3, f"Not counted, having left or gone Idle (\"A non-Wizard never has a Vote\"): {', '.join(gone)}.")
         if reason in ("popular", "unpopular") and (why := self.why_opinion(state, m, counts, reason)):
             lines.insert(2, why)
         hist = state.get("historian")
