@@ -371,3 +371,25 @@ def test_a_blognomic_result_says_whose_listed_votes_it_did_not_count(referee, ou
     text = Outbox.body(last(outbox, addr("bob"), "results", "Gold"))
     assert "Tally: FOR 3, AGAINST 0, quorum 3." in text
     assert 'Not counted, having left or gone Idle ("A non-Wizard never has a Vote"): Alice.' in text
+
+
+def test_a_mover_who_quits_while_the_move_is_voted_on_is_followed_by_the_next_in_order(referee, outbox, clock):
+    """The order was Carol, Alice, Bob, Dan; Alice moved, then quit while her proposal was being
+    voted on. When the vote closed, turn 2 went to Carol, the first of the order, passing over
+    Bob and Dan (rule 6: "The first player on the list moves first, followed by the next")."""
+    referee.create_game("nomes", "sidekick", G, gm="gm@ref.example")
+    for p in ("alice", "bob", "carol", "dan"):
+        send(referee, p, "[Join]", f"Name: {p.title()}\n")
+    state = referee.state("nomes")
+    order, mover = state["order"], state["turn"]["player"]
+    after = order[(order.index(mover) + 1) % len(order)]
+    send(referee, mover.lower(), "[Proposal] Tea", 'Enact rule 24 "Tea":\nTea is served.\n')
+    send(referee, mover.lower(), "[Quit]")
+    for p in order:
+        if p != mover:
+            send(referee, p.lower(), "[Vote] 1", "FOR")
+    state = referee.state("nomes")
+    assert state["proposals"][0]["status"] == "passed"
+    assert state["turn"]["number"] == 2 and state["turn"]["player"] == after
+    assert [m["To"] for m in outbox.all() if m["X-Mailref-Kind"] == "turn" and "[Turn 2]" in str(m["Subject"])] \
+        == [addr(after)]

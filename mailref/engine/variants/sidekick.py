@@ -73,6 +73,11 @@ class Sidekick(Variant):
         t = state["turn"]
         if t and t.get("player") == player["name"] and not t.get("proposal"):
             self.next_turn(state, ctx, skipped=f"{player['name']} left the game")
+        elif t and t.get("player") == player["name"]:
+            # The mover leaves while the move is voted on: the next turn is of the one after
+            # them in the order (rule 6), not of the first in it once their name is gone.
+            order = state["order"]
+            t["before"] = order[order.index(player["name"]) - 1] if len(order) > 1 else None
 
     def after_status_change(self, state: dict, player: dict, ctx: Ctx) -> None:
         t = state["turn"]
@@ -119,7 +124,10 @@ class Sidekick(Variant):
         if state["status"] == "ended":
             state["turn"]["deadline"] = None
             return
-        self.open_turn(state, ctx, self.next_mover(state, t.get("player") or t.get("last")), t["number"] + 1)
+        after = t.get("player") or t.get("last")
+        if after not in state["order"] and t.get("before"):
+            after = t["before"]
+        self.open_turn(state, ctx, self.next_mover(state, after), t["number"] + 1)
         if skipped:
             state["turn"]["last"] = t.get("player")
 
