@@ -393,3 +393,21 @@ def test_a_mover_who_quits_while_the_move_is_voted_on_is_followed_by_the_next_in
     assert state["turn"]["number"] == 2 and state["turn"]["player"] == after
     assert [m["To"] for m in outbox.all() if m["X-Mailref-Kind"] == "turn" and "[Turn 2]" in str(m["Subject"])] \
         == [addr(after)]
+
+
+def test_a_result_the_admin_forces_says_so_not_that_votes_came_late(referee, outbox, clock):
+    """`mailref proposal enact nomes 1 --reason ...` an hour after the move: the result read
+    "has passed: FOR 1, AGAINST 0, ABSTAIN 2 (enact)" and "Counted ABSTAIN, not having voted in
+    time (rule 11): Bob, Carol", though their five days had barely begun."""
+    mover = nomes(referee)
+    send(referee, mover.lower(), "[Proposal] Tea", 'Enact rule 24 "Tea":\nTea is served.\n')
+    clock.advance(hours=1)
+    referee.admin("nomes", {"type": "decide", "number": 1, "outcome": "enact", "reason": "agreed at the pub"},
+                  "gm@ref.example")
+    voter = next(p for p in ("alice", "bob", "carol") if p.title() != mover)
+    text = Outbox.body(last(outbox, addr(voter), "results"))
+    assert "(enacted by the admin)." in text and "(enact)." not in text
+    assert "Counted ABSTAIN, not having voted when the admin decided it:" in text
+    assert "in time (rule 11)" not in text
+    assert "Decided by the admin: agreed at the pub." in text
+    assert referee.state("nomes")["proposals"][0]["status"] == "passed"

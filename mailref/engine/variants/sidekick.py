@@ -241,7 +241,7 @@ class Sidekick(Variant):
         passed = counts["FOR"] > counts["AGAINST"]  # rule 12: a tie fails
         reason = "more FOR than AGAINST" if passed else ("tie" if counts["FOR"] == counts["AGAINST"] else "more AGAINST than FOR")
         if forced:
-            passed, reason = forced == "enact", forced
+            passed, reason = forced.startswith("enact"), forced
         prop["status"], prop["closed"], prop["reason"] = ("passed" if passed else "failed"), iso(ctx.now), reason
         prop["tally"] = dict(counts)
         prop["deadline"] = None
@@ -250,8 +250,9 @@ class Sidekick(Variant):
         lines = [f"Proposal {prop['number']} \"{prop['title']}\" by {prop['author']} has {prop['status']}: "
                  f"{matters.tally_text(counts)} ({prop['reason']}).",
                  "Votes: " + ", ".join(f"{k} {v}" for k, v in sorted(prop["votes"].items()))]
-        if silent:
-            lines.append(f"Counted ABSTAIN, not having voted in time (rule 11): {', '.join(sorted(silent))}.")
+        if silent:  # the admin may decide before the vote closes: then it was not "in time"
+            lines.append(f"Counted ABSTAIN, not having voted when the admin decided it: {', '.join(sorted(silent))}."
+                         if forced else f"Counted ABSTAIN, not having voted in time (rule 11): {', '.join(sorted(silent))}.")
         if away:
             lines.append(f"Counted ABSTAIN, being away (rule 15): {', '.join(sorted(away))}.")
         if late:
@@ -427,7 +428,7 @@ class Sidekick(Variant):
     def on_decide(self, state: dict, action: dict, ctx: Ctx) -> None:
         prop = matters.must_open(matters.find(state, action["number"]), action["number"], ("voting",))
         outcome = action["outcome"]
-        forced = {"enact": "enact", "fail": "failed by the admin", "veto": "vetoed by the admin"}[outcome]
+        forced = {"enact": "enacted by the admin", "fail": "failed by the admin", "veto": "vetoed by the admin"}[outcome]
         ctx.ack(f"Proposal {prop['number']}: {outcome} by the admin.")
         self.close(state, prop, ctx, late=f"Decided by the admin: {action.get('reason') or 'no reason given'}.",
                    forced=forced)
