@@ -295,7 +295,9 @@ class Sidekick(Variant):
             text = (f"{winners[0]} reaches {target} points and wins (rule 23)!" if len(winners) == 1
                     else f"{', '.join(winners)} reach {target} points at the same time: the game ends in a tie (rule 20).")
             self.event(state, ctx, text)
-            self.announce(state, ctx, f"{state['name']} is won", [text, "Final scores:"] + self.score_lines(state), kind="results")
+            standings = sorted(self.present(state), key=lambda p: -p["score"])  # the winner first, as a table of results reads
+            self.announce(state, ctx, f"{state['name']} is won",
+                          [text, "Final scores:"] + [f"{p['name']}: {p['score']}" for p in standings], kind="results")
 
     # ---- judgements (rule 17) ----------------------------------------------------
     def judge_for(self, state: dict) -> str | None:
