@@ -229,7 +229,7 @@ def test_eire_turns_with_their_maps(referee, clock, tmp_path, browser):
     home = see(browser, site, "eire/index.html", "game-index-eire.png")
     assert home.facts["svgs"] == 1
     assert re.search(r"Emain\s+Finn\s+", home.text) and "Won by Finn." in home.text
-    assert re.search(r"Finn\s+active\s+Green\s+Sidhe\s+Ardagh\s+\d+", home.text), "color, tribe, origin, grain"
+    assert re.search(r"Finn\s+active\s+\d+\s+Green\s+Sidhe\s+Ardagh", home.text), "grain, color, tribe, origin"
     from mailref.site import svg_to_png
 
     if svg_to_png((site / "eire" / "map.svg").read_text()):  # the mail's PNG renderer is usable here

@@ -169,9 +169,10 @@ def players(state: dict) -> list[dict]:
     for p in state.get("players", []):
         if p.get("status") == "left":
             continue
-        extra = {k: p[k] for k in ("color", "tribe", "origin") if p.get(k)}
-        if p["name"] in grain:
-            extra["grain"] = grain[p["name"]]
+        # Grain first: on a phone the table scrolls sideways, and the number a player looks for
+        # should not be the one past the screen's edge.
+        extra = {"grain": grain[p["name"]]} if p["name"] in grain else {}
+        extra.update({k: p[k] for k in ("color", "tribe", "origin") if p.get(k)})
         rows.append({"name": p["name"], "status": p.get("status", ""), "score": p.get("score", 0),
                      "offices": list(p.get("offices", [])), "extra": extra})
     return rows
