@@ -285,8 +285,9 @@ class Variant:
         for o in ctx.out[sent:]:
             if o.to == "all":  # the others' announcement; its news (a turn order drawn) goes in the welcome
                 o.to = others
-                if not o.subject.endswith("joins the game") and not o.subject.startswith(p["name"] + " joins"):
-                    lines += ["", *o.vars.get("lines", [])]
+                said = [x for x in o.vars.get("lines", []) if x != f"{p['name']} has joined {state['name']}."]
+                if said:  # Eire's "Maeve of the Plainsmen, Red, rises in Donal.", a turn order drawn
+                    lines += ["", *said]
         lines += ["", f"Write to {state['address']}: send [Help] for the commands, [Rules] for the rules, "
                       "[Status] for the game's state."]
         ctx.send("announcement", [p["name"]], f"Welcome to {state['name']}", "notice.txt", game=state,

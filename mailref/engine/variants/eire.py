@@ -102,6 +102,7 @@ class Eire(OrdersGame):
             state["grain"][player["name"]] += self.income(state, player["name"])
         self.announce(state, ctx, f"{player['name']} joins Eire", [
             f"{player['name']} of the {player['tribe']}, {player['color']}, rises in {player['origin']}."])
+        self.tell_newcomer_the_turn(state, player, ctx)
 
     def before_leaving_order(self, state: dict, player: dict, ctx: Ctx) -> None:
         pass

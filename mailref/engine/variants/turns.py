@@ -56,10 +56,26 @@ class OrdersGame(Variant):
         state["turn"] = {"number": number, "deadline": iso(deadline), "started": iso(ctx.now), "reminded": False}
         state["orders"] = {}
         self.event(state, ctx, f"Turn {number} opens; orders are due {self.when(state, deadline)}.")
-        ctx.send("turn", "all", f"[Turn {number}] Orders are due {self.when(state, deadline)}", "notice.txt", game=state,
+        self.send_turn(state, ctx, "all")
+
+    def send_turn(self, state: dict, ctx: Ctx, to: list[str] | str) -> None:
+        """The turn mail: the state of play, and what to send by when."""
+        number, deadline = state["turn"]["number"], state["turn"]["deadline"]
+        ctx.send("turn", to, f"[Turn {number}] Orders are due {self.when(state, deadline)}", "notice.txt", game=state,
                  heading=f"Turn {number} of {state['name']} is open.", lines=[*self.turn_lines(state), *([""] if self.turn_lines(state) else []),
                      f"Send your orders in a mail with the subject [Orders] before {self.when(state, deadline, ctx)}.",
                      "Only bold text is read as orders; everything else is chatter."])
+
+    def after_join(self, state: dict, player: dict, action: dict, ctx: Ctx) -> None:
+        super().after_join(state, player, action, ctx)
+        self.tell_newcomer_the_turn(state, player, ctx)
+
+    def tell_newcomer_the_turn(self, state: dict, player: dict, ctx: Ctx) -> None:
+        """One who joins while a turn is open may order in it: they get its turn mail, which the
+        others had when it opened (a newcomer was told only "X joins", and waited a turn)."""
+        t = state["turn"]
+        if state["status"] == "active" and t and t.get("deadline"):
+            self.send_turn(state, ctx, [player["name"]])
 
     # How an order looks in this game, for the hint of a mail without one (Eire's own form;
     # a GM-adjudicated game takes any bold sentence).
