@@ -465,3 +465,35 @@ def test_a_newcomer_during_a_turn_gets_the_turn_mail(referee, outbox, clock):
     assert sorted(m["X-Mailref-Kind"] for m in mine) == ["announcement", "turn"]
     welcome = next(m for m in mine if m["X-Mailref-Kind"] == "announcement")
     assert "Niamh of the Plainsmen, Teal, rises in Bain." in Outbox.body(welcome)
+
+
+def test_who_lets_a_deadline_pass_hears_it_as_late(referee, outbox, clock):
+    """The mover who did not move in time read only the news all others read ("Turn 1 skipped:
+    Alice's turn is skipped"); a player whose orders never came, "Orders are in". SPEC §2.6 has
+    a kind for it, `late`, that nothing sent: now the one who missed the deadline gets one mail of
+    that kind, saying what it means for them, and not the news as well."""
+    mover = nomes(referee)
+    outbox.new()
+    clock.advance(days=5, seconds=1)
+    referee.tick()
+    new = outbox.new()
+    mine = [m for m in new if m["To"] == addr(mover)]
+    assert [m["X-Mailref-Kind"] for m in mine] == ["late"]
+    assert str(mine[0]["Subject"]).endswith("[Turn 1] Your turn was skipped")
+    assert f"{mover}, your turn (turn 1) is skipped: no move within the turn timeout (rule 8)." in Outbox.body(mine[0])
+    others = sorted(m["To"] for m in new if "Turn 1 skipped" in str(m["Subject"]))
+    assert others == sorted(addr(p) for p in ("alice", "bob", "carol") if p.title() != mover)
+
+    referee.create_game("dip", "orders", "dip@ref.example", gm="gm@ref.example")
+    for p in ("ann", "ben", "cat"):
+        send(referee, p, "[Join]", f"Name: {p.title()}\n", to="dip@ref.example")
+    referee.admin("dip", {"type": "start"}, "gm@ref.example")
+    send(referee, "ann", "[Orders]", "**A Par H**", to="dip@ref.example")
+    outbox.new()
+    clock.advance(days=2, seconds=1)
+    referee.tick()
+    new = outbox.new()
+    kinds = {m["To"]: m["X-Mailref-Kind"] for m in new if m["To"] != "gm@ref.example"}
+    assert kinds == {addr("ann"): "announcement", addr("ben"): "late", addr("cat"): "late"}
+    late = next(m for m in new if m["To"] == addr("cat"))
+    assert "No orders of yours arrived for turn 1 before its deadline." in Outbox.body(late)

@@ -39,7 +39,17 @@ class Orders(OrdersGame):
         self.event(state, ctx, f"Turn {t['number']} closed ({why}); orders sent to the GM.")
         ctx.send("digest", "gm", f"[Turn {t['number']}] Orders of all players", "notice.txt",
                  game=state, heading=f"Orders for turn {t['number']} of {state['name']}", lines=lines)
-        self.announce(state, ctx, f"[Turn {t['number']}] Orders are in", [f"Turn {t['number']} is closed; the GM is adjudicating."])
+        closed = [f"Turn {t['number']} is closed; the GM is adjudicating."]
+        missing = [n for n in self.active_names(state) if n not in state["orders"]]
+        if late_ones := (missing if why == "the deadline passed" else []):
+            # Those who sent nothing hear that the turn went on without them (kind `late`), once.
+            self.announce(state, ctx, f"[Turn {t['number']}] Orders are in", closed,
+                          to=[p["name"] for p in self.present(state) if p["name"] not in late_ones])
+            ctx.send("late", late_ones, f"[Turn {t['number']}] Your orders did not arrive", "notice.txt", game=state,
+                     heading=f"No orders of yours arrived for turn {t['number']} before its deadline.", lines=[
+                         *closed, "The GM adjudicates it without orders from you; the next turn's mail comes with the results."])
+            return
+        self.announce(state, ctx, f"[Turn {t['number']}] Orders are in", closed)
 
     def on_results(self, state: dict, action: dict, ctx: Ctx) -> None:
         gm = (state.get("gm") or "").lower()

@@ -116,11 +116,20 @@ class Sidekick(Variant):
                 return name
         return None
 
-    def next_turn(self, state: dict, ctx: Ctx, skipped: str | None = None, late: str = "") -> None:
+    def next_turn(self, state: dict, ctx: Ctx, skipped: str | None = None, late: str = "", missed: bool = False) -> None:
         t = state["turn"]
         if skipped:
             self.event(state, ctx, f"Turn {t['number']} of {t['player']} skipped: {skipped}.")
-            self.announce(state, ctx, f"Turn {t['number']} skipped", [f"{t['player']}'s turn is skipped: {skipped}."] + ([late] if late else []))
+            lines = [f"{t['player']}'s turn is skipped: {skipped}."] + ([late] if late else [])
+            if missed:  # the mover who let the time pass hears it as such (kind `late`), the others as news
+                others = [p["name"] for p in self.present(state) if p["name"] != t["player"]]
+                self.announce(state, ctx, f"Turn {t['number']} skipped", lines, to=others)
+                ctx.send("late", [t["player"]], f"[Turn {t['number']}] Your turn was skipped", "notice.txt", game=state,
+                         heading=f"{t['player']}, your turn (turn {t['number']}) is skipped: {skipped}.",
+                         lines=[*([late] if late else []), "You still vote on every proposal, and your turn comes "
+                                "round again in the turn order (send [Status] to see it)."])
+            else:
+                self.announce(state, ctx, f"Turn {t['number']} skipped", lines)
         if state["status"] == "ended":
             state["turn"]["deadline"] = None
             return
@@ -385,7 +394,7 @@ class Sidekick(Variant):
             when, what = due[0]
             late = self.late_note(when, ctx)
             if what == "turn":
-                self.next_turn(state, ctx, skipped="no move within the turn timeout (rule 8)", late=late)
+                self.next_turn(state, ctx, skipped="no move within the turn timeout (rule 8)", late=late, missed=True)
             else:
                 self.close(state, prop, ctx, late)
         self.remind(state, ctx)
