@@ -187,3 +187,62 @@ def test_a_round_on_a_slow_relay_ends_after_its_time_and_the_rest_go_next_round(
     assert sorted(to for to, _ in sink.mails) == sorted(f"p{i}@players.example" for i in range(10))
     with referee.store() as s:
         assert {(r.status, r.attempts) for r in s.scalars(select(OutboxMessage))} == {("sent", 1)}
+
+
+class CappedSink:
+    """A relay that takes a few mails on one connection, then answers the next MAIL with 421 and
+    closes, as Exim does past smtp_accept_max_per_connection and providers do past theirs."""
+
+    def __init__(self, per_connection: int):
+        self.per_connection = per_connection
+        self.mails: list[tuple[str, bytes]] = []
+        self.capped = 0
+        self.controller = Controller(self, hostname="127.0.0.1", port=free_port())
+        self.port = self.controller.port
+
+    async def handle_MAIL(self, server, session, envelope, address, mail_options):
+        if getattr(session, "taken", 0) >= self.per_connection:
+            self.capped += 1
+            await server.push("421 4.7.0 too many messages on this connection")
+            server.transport.close()
+            return "421 4.7.0 closing"  # pushed to a closed connection: never read
+        envelope.mail_from = address
+        envelope.mail_options.extend(mail_options)
+        return "250 OK"
+
+    async def handle_DATA(self, server, session, envelope):
+        session.taken = getattr(session, "taken", 0) + 1
+        self.mails.append((envelope.rcpt_tos[0], envelope.content))
+        return "250 OK"
+
+    def __enter__(self) -> CappedSink:
+        self.controller.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.controller.stop()
+
+
+def test_a_relay_capping_mails_per_connection_gets_the_rest_on_a_new_connection_at_once(referee, clock, caplog):
+    """A 421 at MAIL after some mails on the connection is the relay's limit per connection,
+    not trouble with the row: the row goes at once on a new connection, no attempt counted,
+    no warning (it was a retry with back-off and a warning for every row that met the cap)."""
+    queue_replies(referee, [f"p{i}@players.example" for i in range(12)])
+    with CappedSink(per_connection=2) as sink, caplog.at_level("INFO", logger="mailref.outbox"):
+        assert deliverer(referee, sink).deliver(clock()) == (12, 0)
+    assert len(sink.mails) == 12 and sink.capped >= 3
+    with referee.store() as s:
+        rows = list(s.scalars(select(OutboxMessage)))
+    assert {r.status for r in rows} == {"sent"} and {r.attempts for r in rows} == {1}
+    assert not [r for r in caplog.records if r.levelname in ("WARNING", "ERROR")], caplog.text
+
+
+def test_a_relay_answering_421_at_once_on_a_new_connection_is_trouble_as_before(referee, clock):
+    """The new connection is tried once: a relay that refuses its first mail too is a relay in
+    trouble, and the row waits with back-off as any 4xx."""
+    queue_replies(referee, ["p0@players.example"])
+    with CappedSink(per_connection=0) as sink:
+        assert deliverer(referee, sink).deliver(clock()) == (0, 1)
+    with referee.store() as s:
+        (row,) = list(s.scalars(select(OutboxMessage)))
+    assert row.status == "queued" and row.attempts == 1 and "421" in row.last_error

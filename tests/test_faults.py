@@ -257,6 +257,39 @@ def test_a_full_disk_as_the_write_ahead_log_grows_is_an_error_not_a_crash(tmp_pa
     assert r.returncode == 0 and "alive" in r.stdout, (r.returncode, r.stdout, r.stderr[-2000:])
 
 
+# Another process asks for the byte SQLite locks (shared) while a connection has the index
+# open (UNIX_SHM_DMS: offset 128 of -shm); "free" would make it the first to open it.
+PROBE_THE_INDEX_LOCK = """
+import fcntl, os, sys
+fd = os.open(sys.argv[1], os.O_RDWR)
+try:
+    fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, 128)
+except OSError:
+    print("held")
+else:
+    print("free")
+"""
+
+
+def test_reserving_the_wal_index_keeps_sqlites_locks_on_it(tmp_path):
+    """The reservation must not drop this process's POSIX locks on the index: closing any
+    descriptor of a file drops them all. A first version did: a CLI opening the database then
+    took itself for the first to open it and truncated the index under the daemon's map, and
+    the daemon died of SIGBUS (tests/test_outbox_claims.py, once)."""
+    from sqlalchemy import text
+    db = tmp_path / "t.sqlite3"
+    store = open_store(f"sqlite:///{db}")
+    try:
+        with store.engine.begin() as c:  # the pool keeps this connection open, as the daemon's does
+            c.execute(text("CREATE TABLE t(x)"))
+        assert Path(f"{db}-shm").stat().st_blocks * 512 >= 1 << 20, "the index's blocks were reserved"
+        r = subprocess.run([sys.executable, "-c", PROBE_THE_INDEX_LOCK, f"{db}-shm"], capture_output=True, text=True,
+                           timeout=60)
+        assert r.stdout.strip() == "held", (r.stdout, r.stderr)
+    finally:
+        store.dispose()
+
+
 def test_a_lock_held_by_another_process_answers_451_then_recovers(tmp_path):
     site = Site(tmp_path)
     seed(site.db, "Alice")

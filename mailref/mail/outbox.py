@@ -213,6 +213,7 @@ class Deliverer:
         first connection, whose failure means the relay cannot be reached."""
         results: dict[int, Result] = {}
         r = self.relay
+        on_connection = 0  # rows the relay took on the connection in hand
         for n, row in enumerate(rows):
             if n and time.monotonic() - self.started > ROUND_BUDGET:
                 self.cut_short = True  # the rest go with the next round, not counted as attempts
@@ -225,7 +226,7 @@ class Deliverer:
                 continue
             if smtp is None:
                 try:
-                    smtp = self._connect()
+                    smtp, on_connection = self._connect(), 0
                 except (OSError, smtplib.SMTPException) as e:
                     if not first and not isinstance(e, smtplib.SMTPAuthenticationError):
                         # The relay takes fewer connections at once than we opened: from now on,
@@ -242,9 +243,21 @@ class Deliverer:
                 results[row.id] = Result(_NO_SMTPUTF8.format(relay=f"{r.host}:{r.port}", to=", ".join(row.recipients)),
                                          permanent=True)
                 continue
+            send = (self.sender, row.recipients, row.raw, utf8, self.finishing, lambda row=row: self._sent_now(row))
             try:
-                smtp.send_row(self.sender, row.recipients, row.raw, utf8, self.finishing, lambda row=row: self._sent_now(row))
+                try:
+                    smtp.send_row(*send)
+                except smtplib.SMTPSenderRefused as e:
+                    if e.smtp_code != 421 or not on_connection:
+                        raise
+                    # A 421 at MAIL after mails on this connection is the relay's limit per
+                    # connection (Exim's smtp_accept_max_per_connection, providers' own): the row
+                    # goes at once on a new one. A 421 there too is trouble, answered as any 4xx.
+                    smtp, on_connection = _close(smtp), 0
+                    smtp = self._connect()
+                    smtp.send_row(*send)
                 results[row.id] = Result()
+                on_connection += 1
                 continue
             except smtplib.SMTPRecipientsRefused as e:
                 code, msg = next(iter(e.recipients.values()))
@@ -258,6 +271,8 @@ class Deliverer:
                 continue
             except Exception as e:  # a row smtplib cannot even send: never retried, never blocks the rest
                 results[row.id] = Result(f"cannot be sent: {type(e).__name__}: {e}", permanent=True)
+            if smtp is None:  # a new connection for a capped one failed: the next row tries again
+                continue
             try:
                 smtp.rset()
             except (OSError, smtplib.SMTPException):
