@@ -160,9 +160,11 @@ def check_maildir(cfg: Config) -> Check:
 
 
 def check_site(cfg: Config) -> Check:
-    p = cfg.site.dir
-    ok = _writable_folder(p)
-    return Check(ok, f"site {p}", "writable" if ok else "not writable (pages would not be published)")
+    from mailref.site import trouble
+
+    p = Path(cfg.site.dir)
+    e = trouble.probe(p)  # written to, as the daemon will (os.access says yes to root where root cannot)
+    return Check(e is None, f"site {p}", "writable" if e is None else f"not writable: {trouble.why(e, p)}")
 
 
 def _why(e: BaseException) -> str:

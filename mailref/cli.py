@@ -697,7 +697,11 @@ def cmd_site_build(referee, args, who):
     cfg = config_mod.load(args.config)
     if cfg.site is None:
         raise Refused(f"{cfg.path or 'the configuration'} has no [site] table; add one with dir = \"var/site\"")
-    written = site.rebuild(referee.store, cfg.site, args.slug, referee.clock())
+    try:
+        written = site.rebuild(referee.store, cfg.site, args.slug, referee.clock())
+    except OSError as e:
+        from mailref.site.trouble import why
+        raise Refused(f"cannot write the pages in {cfg.site.dir} ([site] dir): {why(e, cfg.site.dir)}") from None
     if args.slug and not written:
         raise Refused(f"there is no game {args.slug!r}")
     for slug in written:

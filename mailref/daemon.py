@@ -12,6 +12,7 @@ import socket
 import threading
 import time
 from datetime import datetime
+from pathlib import Path
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
@@ -155,6 +156,9 @@ class Daemon:
         if not self.cfg.smtp_in and not self.cfg.imap:
             log.warning("no mail can come in: the configuration has neither [smtp_in] nor [imap] "
                         "(only deadlines and the CLI act)")
+        if self.cfg.site:  # a folder the pages cannot be written to is said now, not at the first mail
+            from mailref.site import trouble
+            trouble.check_at_start(Path(self.cfg.site.dir))
         poller = None
         if self.cfg.smtp_in:
             await self.start_intake()

@@ -23,7 +23,7 @@ from sqlalchemy import select
 
 from mailref import resource
 from mailref.config import SiteConfig
-from mailref.site import history, pages
+from mailref.site import history, pages, trouble
 from mailref.site.publish import replace_dir, replace_file
 from mailref.store import Game, Store
 from mailref.timeutil import iso, utcnow
@@ -126,5 +126,9 @@ def rebuild_quietly(store: Store, site: SiteConfig, slug: str, now: datetime | N
     """After a commit: the site catches up, and a failure here never fails the mail or timer."""
     try:
         rebuild(store, site, slug, now, force=False)
+        if trouble.cleared(Path(site.dir)):
+            rebuild(store, site, None, now, force=False)  # the games whose pages were missed meanwhile
+    except OSError as e:  # the folder: one line while it lasts, naming the key (site/trouble.py)
+        trouble.failed(Path(site.dir), e)
     except Exception:
         log.exception("site: rebuilding the pages of %s failed", slug)
