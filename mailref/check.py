@@ -118,6 +118,20 @@ def check_smtp_out(cfg: Config) -> Check:
         if r.username:
             smtp.login(r.username, r.password)
             steps.append(f"login as {r.username} ok")
+        # A relay wanting a login, or not relaying for this host, says so only at MAIL or RCPT:
+        # ask as the daemon will (from_address to admin_address), then RSET (nothing is sent).
+        code, said = smtp.mail(cfg.from_address)
+        whom = f"MAIL FROM:<{cfg.from_address}> ([daemon] from_address)"
+        if code == 250:
+            code, said = smtp.rcpt(cfg.admin_address)
+            whom = f"RCPT TO:<{cfg.admin_address}> ([daemon] admin_address)"
+        smtp.rset()
+        if code not in (250, 251):
+            from mailref.mail.relay_trouble import refuses_us
+
+            said = said.decode("utf-8", "replace") if isinstance(said, bytes) else str(said)
+            return Check(False, what, refuses_us(code, said, r) or f"refuses {whom}: {code} {said}")
+        steps.append("takes mail from from_address to admin_address")
         steps.append("SMTPUTF8 offered" if smtp.has_extn("smtputf8") else
                      "no SMTPUTF8: mail to addresses with a non-ASCII part before the @ will fail")
         return Check(True, what, ", ".join(steps))

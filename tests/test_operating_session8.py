@@ -3,8 +3,11 @@ and `mailref serve` as processes, real SMTP, real files)."""
 
 from __future__ import annotations
 
+import json
 import smtplib
+import time
 
+import pytest
 from ops import Site
 
 from helpers import wait_for
@@ -55,3 +58,73 @@ def test_a_site_folder_that_cannot_be_written_is_one_line_at_start_and_the_pages
     assert "Traceback" not in log and log.count("cannot write the pages in") == 1, log
     assert "Dave" in (root / "nomes" / "index.html").read_text()
     assert "nomes" in (root / "index.html").read_text() and "eire" in (root / "index.html").read_text()
+
+
+class PickyRelay:
+    """An SMTP relay as an operator's provider runs it: a login required before MAIL (530), or
+    no relaying for this host without one (554 5.7.1 at RCPT, Postfix's words)."""
+
+    def __init__(self, wants: str):
+        from aiosmtpd.controller import Controller
+        from aiosmtpd.smtp import AuthResult
+
+        from dovecot import free_port
+
+        self.wants, self.mails = wants, []
+        ok = lambda server, session, envelope, mechanism, data: AuthResult(  # noqa: E731
+            success=data.login == b"mailref" and data.password == b"s3cret")
+        self.controller = Controller(self, hostname="127.0.0.1", port=free_port(), authenticator=ok,
+                                     auth_required=wants == "login", auth_require_tls=False)
+        self.port = self.controller.port
+
+    async def handle_RCPT(self, server, session, envelope, address, options):
+        if self.wants == "relaying" and not session.authenticated:
+            return f"554 5.7.1 <{address}>: Relay access denied"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server, session, envelope):
+        self.mails.append(envelope.content)
+        return "250 OK"
+
+
+@pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS")
+@pytest.mark.parametrize("wants", ["login", "relaying"])
+def test_a_relay_wanting_a_login_it_was_not_given_keeps_the_mail_waiting_and_says_which_keys(tmp_path, wants):
+    """A relay that needs AUTH (or relays only for logged-in clients) with no [smtp_out]
+    username: every reply and announcement "failed for good: relay said 530 5.7.0
+    Authentication required", one WARNING per row, and `mailref check` said "EHLO ok". Now the
+    check fails naming the keys, the mail waits (one line), and goes once the login is set."""
+    relay = PickyRelay(wants)
+    relay.controller.start()
+    try:
+        site = Site(tmp_path, relay_port=relay.port)
+        r = site.cli("check")
+        line = next(x for x in r.stdout.splitlines() if "SMTP relay" in x)
+        assert r.returncode == 1 and line.startswith("FAIL") and "[smtp_out] username and password_file" in line, \
+            r.stdout
+        assert site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", "nomes@ref.example",
+                        "--gm", "gm@example.org").returncode == 0
+        with site.serve() as daemon:
+            for i, name in enumerate(["Alice", "Bob", "Carol"]):
+                send(site, f"{name.lower()}@example.org", "nomes@ref.example", "[Join]", f"Name: {name}", f"j{i}@x")
+            assert wait_for(lambda: daemon.stderr().count("joined") == 3, 30), daemon.stderr()
+            assert wait_for(lambda: "outbox: mail not delivered" in daemon.stderr(), 30), daemon.stderr()
+            time.sleep(1)
+        log = daemon.stderr()
+        assert "failed for good" not in log and log.count(" ERROR ") == 1 and " WARNING " not in log, log
+        assert "[smtp_out] username and password_file" in log, log
+        rows = json.loads(site.cli("outbox", "list", "--json").stdout)
+        assert rows and {row["status"] for row in rows} == {"queued"}, rows
+
+        (tmp_path / "relay.pass").write_text("s3cret\n")
+        text = site.config.read_text().replace(
+            f"port = {relay.port}\n", f'port = {relay.port}\nusername = "mailref"\npassword_file = "relay.pass"\n')
+        site.config.write_text(text)
+        r = site.cli("check")
+        assert r.returncode == 0, r.stdout
+        r = site.cli("outbox", "retry")
+        assert r.returncode == 0 and f"{len(rows)} delivered now" in r.stdout, (r.stdout, r.stderr)
+        assert len(relay.mails) == len(rows)
+    finally:
+        relay.controller.stop()

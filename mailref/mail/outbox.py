@@ -31,7 +31,7 @@ from sqlalchemy.orm import Session
 
 from mailref.config import SmtpOut
 from mailref.mail import address
-from mailref.mail.relay_trouble import relay_trouble
+from mailref.mail.relay_trouble import refuses_us, relay_trouble
 from mailref.store import OutboxMessage, Store
 from mailref.store.faults import FaultLog, is_store_fault, sqlite_file
 from mailref.store.keep import sqlite_stamp, sqlite_write
@@ -205,7 +205,8 @@ class Deliverer:
     def _unreachable(self, e: BaseException) -> str:
         r = self.relay
         if isinstance(e, smtplib.SMTPAuthenticationError):
-            return f"relay {r.host}:{r.port} refused the login: {e.smtp_code} {_text(e.smtp_error)}"
+            return (f"relay {r.host}:{r.port} refused the login: {e.smtp_code} {_text(e.smtp_error)}: "
+                    "check [smtp_out] username and password_file")
         return f"relay {r.host}:{r.port} unreachable: {relay_trouble(e, r)}"
 
     def _send_lane(self, rows: list[OutboxMessage], smtp: _Relay | None = None, first: bool = True) -> dict[int, Result]:
@@ -261,8 +262,14 @@ class Deliverer:
                 continue
             except smtplib.SMTPRecipientsRefused as e:
                 code, msg = next(iter(e.recipients.values()))
+                if ours := refuses_us(code, _text(msg), r):  # no login, no relaying: the mail waits (relay_trouble.py)
+                    _close(smtp)
+                    return self._unsent(rows, results, ours)
                 results[row.id] = Result(f"relay refused the recipient: {code} {_text(msg)}", permanent=code >= 500)
             except smtplib.SMTPResponseException as e:
+                if ours := refuses_us(e.smtp_code, _text(e.smtp_error), r):
+                    _close(smtp)
+                    return self._unsent(rows, results, ours)
                 results[row.id] = Result(f"relay said {e.smtp_code} {_text(e.smtp_error)}", permanent=e.smtp_code >= 500)
             except (OSError, smtplib.SMTPServerDisconnected) as e:
                 # The connection broke under this row: try it again later, reconnect for the rest.
