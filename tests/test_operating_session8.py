@@ -128,3 +128,56 @@ def test_a_relay_wanting_a_login_it_was_not_given_keeps_the_mail_waiting_and_say
         assert len(relay.mails) == len(rows)
     finally:
         relay.controller.stop()
+
+
+def test_a_backup_taken_while_the_daemon_answers_a_burst_restores_to_a_game_that_replays(tmp_path):
+    """README had no word on backups; copying the SQLite file with cp while the daemon runs
+    misses what sits in its -wal file. `mailref db backup FILE` takes one consistent snapshot
+    while mail is being answered; restored (the file put back, the daemon started), the games
+    replay and play on."""
+    site = Site(tmp_path)
+    assert site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", "nomes@ref.example").returncode == 0
+    backup = tmp_path / "nomes-backup.sqlite3"
+    with site.serve() as daemon:
+        for i in range(30):
+            send(site, f"p{i}@example.org", "nomes@ref.example", "[Join]", f"Name: P{i}", f"b{i}@x")
+            if i == 15:
+                r = site.cli("db", "backup", str(backup))
+                assert r.returncode == 0 and "game(s)" in r.stdout, r.stderr
+        assert wait_for(lambda: daemon.stderr().count("joined") == 30, 60), daemon.stderr()
+        r = site.cli("db", "backup", str(backup))
+        assert r.returncode == 1 and "exists" in r.stderr, r.stderr
+    assert site.cli("db", "backup", str(tmp_path / "no" / "such" / "x")).returncode == 1
+
+    restored = tmp_path / "restored"
+    restored.mkdir()
+    other = Site(restored)
+    other.db.parent.mkdir(parents=True)
+    other.db.write_bytes(backup.read_bytes())
+    r = other.cli("replay")
+    assert r.returncode == 0 and "identical" in r.stdout and "DIFFERS" not in r.stdout, r.stdout + r.stderr
+    players = json.loads(other.cli("game", "show", "nomes", "--json").stdout)["players"]
+    assert 1 <= len(players) <= 16  # what was joined when the snapshot was taken, whole
+    with other.serve() as again:
+        send(other, "late@example.org", "nomes@ref.example", "[Join]", "Name: Late", "late@x")
+        assert wait_for(lambda: "Late joined" in again.stderr(), 30), again.stderr()
+
+
+def test_the_command_that_upgrades_an_older_database_says_so_once(tmp_path):
+    """A newer mailref's first command (here `game list`, a read) upgraded an older database
+    without a word, under an older daemon that may still be running on it (README "Upgrading")."""
+    import sqlite3
+    from pathlib import Path
+
+    from mailref.store import newest_revision
+
+    site = Site(tmp_path, smtp_in=False)
+    site.db.parent.mkdir(parents=True)
+    with sqlite3.connect(site.db) as c:
+        c.executescript((Path(__file__).parent / "data" / "upgrade" / "schema-0001.sql").read_text())
+    r = site.cli("game", "list")
+    assert r.returncode == 0 and "bn" in r.stdout, r.stderr
+    assert r.stderr.strip() == f"upgraded the database sqlite:///{site.db} from schema 0001 to {newest_revision()} " \
+        "(an older mailref must not run on it now)", r.stderr
+    r = site.cli("game", "list")
+    assert r.returncode == 0 and r.stderr == "", r.stderr

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import logging
 import time
 from pathlib import Path
 
@@ -128,7 +129,21 @@ def upgrade(store: Store) -> None:
     from alembic import command
     from alembic.config import Config
 
+    was = _schema(store)
     cfg = Config()
     cfg.set_main_option("script_location", str(_MIGRATIONS))
     cfg.attributes["connection_engine"] = store.engine
     command.upgrade(cfg, "head")
+    if was:  # an operator sees that the database changed, and by which command (README "Upgrading")
+        logging.getLogger("mailref.store").warning(
+            "upgraded the database %s from schema %s to %s (an older mailref must not run on it now)",
+            store.engine.url.render_as_string(hide_password=True), was, newest_revision())
+
+
+def _schema(store: Store) -> str | None:
+    """The database's schema revision, or None for a new one."""
+    try:
+        with store.engine.connect() as conn:
+            return conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
+    except DBAPIError:
+        return None
