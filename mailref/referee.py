@@ -449,7 +449,14 @@ class Referee:
         return env.subject
 
     def _record_bounces(self, s, env: Envelope, row: Mail, now: datetime) -> None:
-        for game in s.scalars(select(Game)):
+        # A report that quotes our mail names the game that sent it (read/returned.py); else every
+        # game where the address plays.
+        from mailref.read.returned import returned_message_ids
+
+        ids = returned_message_ids(s.scalar(select(InboxMessage.raw).where(InboxMessage.id == row.id)) or b"")
+        sent = set(s.scalars(select(OutboxMessage.game_slug).where(OutboxMessage.message_id.in_(ids),
+                                                                    OutboxMessage.game_slug.is_not(None)))) if ids else set()
+        for game in s.scalars(select(Game).where(Game.slug.in_(sent)) if sent else select(Game)):
             variant = engine.get_variant(game.variant)
             for addr in env.bounce_for:
                 p = variant.by_address(game.state, addr)

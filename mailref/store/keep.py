@@ -28,13 +28,15 @@ from datetime import UTC, datetime
 
 from sqlalchemy import bindparam, text
 
+from mailref.mail.dedupe import author
 from mailref.store import Store, fastjson
 from mailref.store.models import Json, UTCDateTime
 
 Prepared = tuple[bytes, str, str, list[str], str, str]  # raw, source, mail_from, rcpt_to, sha256, message_id
 Kept = tuple[int, bool, str]  # the row's id, whether it is new, its status
 
-# "ignored" when another message holds this Message-ID (the oldest is named); nothing at all
+# "ignored" when another message of the same author (From) holds this Message-ID, or this is a
+# list's copy (mail/dedupe.py: a Message-ID alone is a sender's to choose); nothing at all
 # when these very bytes are held under it (the unique (message_id, sha256) pair). SQLite
 # needs the WHERE to read ON CONFLICT as the upsert and not as part of the join.
 _INSERT = """
@@ -43,8 +45,9 @@ INSERT INTO inbox (message_id, sha256, raw, size, source, mail_from, rcpt_to, re
 SELECT :mid, :sha, :raw, :size, :source, :mail_from, :rcpt_to, :received_at,
        CASE WHEN held.id IS NULL THEN 'new' ELSE 'ignored' END,
        CASE WHEN held.id IS NULL THEN '' ELSE 'duplicate: Message-ID already received as #' || held.id END,
-       '', 0, '', ''
-FROM (SELECT min(id) AS id FROM inbox WHERE message_id = :mid AND message_id != '') AS held
+       '', 0, :sender, ''
+FROM (SELECT min(id) AS id FROM inbox WHERE message_id = :mid AND message_id != ''
+      AND (sender = :sender OR :listed)) AS held
 WHERE true
 ON CONFLICT (message_id, sha256) DO NOTHING
 RETURNING id, status"""
@@ -65,8 +68,9 @@ def keep(store: Store, prepared: Sequence[Prepared], now: datetime) -> list[Kept
 
 def _params(mail: Prepared) -> dict:
     raw, source, mail_from, rcpt, sha, mid = mail
+    sender, listed = author(raw) if mid else ("", False)
     return {"mid": mid, "sha": sha, "raw": raw, "size": len(raw), "source": source, "mail_from": mail_from,
-            "rcpt_to": rcpt}
+            "rcpt_to": rcpt, "sender": sender, "listed": listed}
 
 
 def sqlite_stamp(at: datetime) -> str:
