@@ -91,8 +91,10 @@ def test_a_bounce_of_one_games_mail_is_told_to_that_games_gm_only(tmp_path):
         for name in ("Alice", "Carol"):
             assert site.cli("player", "add", slug, name, f"{name.lower()}@players.example").returncode == 0
     with site.serve() as daemon:
-        sent = [m for m in maildir_mails(tmp_path)
-                if m["To"] == "carol@players.example" and m["X-Mailref-Game"] == "nomes"][0]
+        to_carol = lambda: [m for m in maildir_mails(tmp_path)  # noqa: E731
+                            if m["To"] == "carol@players.example" and m["X-Mailref-Game"] == "nomes"]
+        assert wait_for(to_carol, 30), daemon.stderr()
+        sent = to_carol()[0]
         headers = "".join(f"{k}: {v}\n" for k, v in sent.items())
         send(site, DSN.format(n=1, kind="text/rfc822-headers", original=headers), "", "referee@ref.example")
         whole = sent.as_string().replace("\r\n", "\n")

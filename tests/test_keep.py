@@ -1,6 +1,6 @@
 """Keeping raw mail (mailref/store/keep.py): on SQLite the rows are written through the
 DBAPI directly, and must be the very rows SQLAlchemy writes, read back the same by the ORM;
-on both stores the same bytes are kept once, a repeated Message-ID is kept as "ignored"."""
+on both stores the same bytes are kept once, a Message-ID its author repeats is kept as "ignored"."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ G = "nomes@ref.example"
 def _mails() -> list:
     one = mail("a@x.org", G, "[Help]")
     other = mail("b@x.org", G, "[Status]", message_id="<same@x.org>")
-    again = mail("c@x.org", G, "[Status]", "other bytes", message_id="<same@x.org>")
+    again = mail("b@x.org", G, "[Status]", "other bytes", message_id="<same@x.org>")  # its author, another way
     bare = b"Subject: [Help]\r\n\r\nno Message-ID at all\r\n"
     return [(raw, "smtp", "<>" if i == 3 else "a@x.org", [G, "nomes+t@ref.example"], hashlib.sha256(raw).hexdigest(),
              message_id_of(raw)) for i, raw in enumerate([one, other, again, bare])]

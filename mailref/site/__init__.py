@@ -15,6 +15,7 @@ committed change and replaced atomically, so a reader never sees half a site.
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import logging
 from datetime import datetime
 from pathlib import Path
@@ -96,8 +97,29 @@ def game_files(snap: history.Snapshot, now: datetime, base_url: str) -> dict[str
     pages_ = ["index.html", "rules.html", "proposals.html"] + (["turns.html"] if ctx["orders_game"] else [])
     for name in pages_:
         files[name] = pages.render_page(name, page=name, **ctx).encode()
+    for older in ctx["older_pages"]:
+        files[older["name"]] = _older_page(snap, ctx, older)
     files["feed.atom"] = pages.feed(state, chron, now, base_url, snap.created).encode()
     return files
+
+
+_rendered: dict[tuple[str, str], tuple[str, bytes]] = {}  # (game, page) -> (what it showed, the page)
+
+
+def _older_page(snap: history.Snapshot, ctx: dict, older: dict) -> bytes:
+    """A page of older matters (pages.paged): rendered again only when what it shows changed,
+    which for a full page is seldom (a stale matter decided late, the game renamed)."""
+    game = ctx["game"]
+    shown = hashlib.sha256(repr((older["matters"], game["name"], game["address"], ctx["nomic"], ctx["vote_words"],
+                                 [p["name"] for p in ctx["older_pages"]])).encode()).hexdigest()
+    key = (f"{snap.key}", older["name"])
+    kept = _rendered.get(key)
+    if kept and kept[0] == shown:
+        return kept[1]
+    page = pages.render_page("proposals.html", page="proposals.html", **{**ctx, "matters": older["matters"],
+                                                                         "this_page": older["name"]}).encode()
+    _rendered[key] = (shown, page)
+    return page
 
 
 def host_row(g: Game) -> dict:

@@ -85,6 +85,29 @@ def anchor(label: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-")
 
 
+# A game of thousands of matters (BlogNomic runs for years): proposals.html holds the newest
+# MATTERS_PER_PAGE to twice that, older ones go in pages of MATTERS_PER_PAGE counted from the
+# first matter (proposals-1.html: the oldest), which keep their content once full, so that a
+# link to one stays right and each is rendered once per process (10,000 matters made one page
+# of 9 MB, rendered again after every mail).
+MATTERS_PER_PAGE = 200
+
+
+def paged(all_matters: list[dict]) -> tuple[list[dict], list[dict], dict[str, str]]:
+    """ALL_MATTERS (newest first) as (the newest, for proposals.html; the older pages, oldest
+    first, each {"name", "first", "last", "matters"}; a matter's id -> the page showing it)."""
+    per = MATTERS_PER_PAGE
+    full = max(0, (len(all_matters) - per) // per)
+    oldest_first = all_matters[::-1]
+    older, where = [], {}
+    for k in range(full):
+        chunk = oldest_first[k * per:(k + 1) * per]
+        name = f"proposals-{k + 1}.html"
+        older.append({"name": name, "first": chunk[0], "last": chunk[-1], "matters": chunk[::-1]})
+        where.update((m["id"], name) for m in chunk)
+    return oldest_first[full * per:][::-1], older, where
+
+
 def matter_link(by: str) -> str | None:
     m = re.fullmatch(r"(proposal|cfj|dov|judgement|point of order) (\d+)", by.strip(), re.I)
     return f"proposals.html#{anchor(by)}" if m else None
@@ -223,7 +246,21 @@ def game_context(state: dict, chron: Chronicle, now: datetime, base_url: str, ha
                              "map": f"turn-{t.number}.svg" if t.svg else None,
                              "alt": holdings_alt(state, t.holdings, f"Map after turn {t.number}") if t.svg else ""})
     ctx["turns"].reverse()
+    ctx["matters"], ctx["older_pages"], ctx["page_of"] = paged(all_matters)
+    ctx["this_page"] = ""  # proposals.html; an older page's name when one is rendered
+    if ctx["page_of"]:  # a rule's history links to the page that shows its proposal now
+        for node in _walk(ctx["rules"] + ctx["repealed"]):
+            for e in node["history"]:
+                if e["link"]:
+                    e["link"] = ctx["page_of"].get(e["link"].split("#", 1)[1], "proposals.html") + "#" + \
+                        e["link"].split("#", 1)[1]
     return ctx
+
+
+def _walk(nodes: list[dict]):
+    for n in nodes:
+        yield n
+        yield from _walk(n.get("children", []))
 
 
 def feed(state: dict, chron: Chronicle, now: datetime, base_url: str, created: str) -> str:
