@@ -28,7 +28,7 @@ def backup_sqlite(url: str, target: Path) -> str:
     if not target.parent.is_dir():
         raise Refused(f"there is no folder {target.parent}")
     partial = target.with_name(f".{target.name}.partial")
-    src = sqlite3.connect(f"file:{source}?mode=ro", uri=True, timeout=30)
+    src = sqlite3.connect(source, timeout=30)
     try:
         dst = sqlite3.connect(partial)
         try:
