@@ -497,3 +497,13 @@ def test_who_lets_a_deadline_pass_hears_it_as_late(referee, outbox, clock):
     assert kinds == {addr("ann"): "announcement", addr("ben"): "late", addr("cat"): "late"}
     late = next(m for m in new if m["To"] == addr("cat"))
     assert "No orders of yours arrived for turn 1 before its deadline." in Outbox.body(late)
+
+
+def test_the_digest_tells_a_join_before_what_it_set_off(referee, outbox, clock):
+    """The GM's first digest read "Alice joined. / Turn order drawn: Alice, Bob / Turn 1: Alice
+    to move / Bob joined.": the turn order of two players drawn before the second had joined."""
+    nomes(referee)
+    clock.advance(days=1)
+    referee.tick()
+    text = Outbox.body(last(outbox, "gm@ref.example", "digest"))
+    assert text.index("Bob joined.") < text.index("Turn order drawn:") < text.index("Carol joined.")

@@ -261,9 +261,11 @@ class Variant:
                       "status": "active", "score": 0, "offices": [], "joined": iso(ctx.now), "name_keys": keys}
             player.update(self.new_player_fields(state, action))
             state["players"].append(player)
+        # Logged before what the join sets off: the digest read "Turn order drawn: Alice, Bob"
+        # above "Bob joined".
+        self.event(state, ctx, f"{name} joined.")
         self.after_join(state, player, action, ctx)
         ctx.ack(f"{name} joined {state['name']} ({', '.join(player['addresses'])}).")
-        self.event(state, ctx, f"{name} joined.")
 
     def on_player_add(self, state: dict, action: dict, ctx: Ctx) -> None:
         sent = len(ctx.out)
