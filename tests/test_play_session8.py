@@ -507,3 +507,19 @@ def test_the_digest_tells_a_join_before_what_it_set_off(referee, outbox, clock):
     referee.tick()
     text = Outbox.body(last(outbox, "gm@ref.example", "digest"))
     assert text.index("Bob joined.") < text.index("Turn order drawn:") < text.index("Carol joined.")
+
+
+def test_a_result_of_one_line_ends_without_a_double_blank(referee, outbox, clock):
+    """The Emperor's "ACCEPT" read "The Emperor has accepted proposal 1 "Taxes": Good idea."
+    then two blank lines before the signature (a heading with no lines under it)."""
+    referee.create_game("emp", "imperial", EMP, gm="gm@ref.example", parameters={"vote_period": "1h"})
+    for p in ("joel", "alice", "bob", "carol"):
+        send(referee, p, "[Join]", f"Name: {p.title()}\n", to=EMP)
+    send(referee, "alice", "[Proposal] Taxes", "Taxes for all.", to=EMP)
+    send(referee, "bob", "[Proposal] Roads", "Roads for all.", to=EMP)
+    send(referee, "bob", "[Vote] 1", "YES", to=EMP)
+    clock.advance(hours=1, seconds=1)
+    referee.tick()
+    send(referee, "joel", "[Judge] 1", "VETO\n\nNot now.", to=EMP)
+    text = Outbox.body(last(outbox, addr("carol"), "results", "VETOED"))
+    assert 'The Emperor has vetoed proposal 1 "Taxes": Not now.\r\n\r\n-- \r\n' in text
