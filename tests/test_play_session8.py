@@ -523,3 +523,23 @@ def test_a_result_of_one_line_ends_without_a_double_blank(referee, outbox, clock
     send(referee, "joel", "[Judge] 1", "VETO\n\nNot now.", to=EMP)
     text = Outbox.body(last(outbox, addr("carol"), "results", "VETOED"))
     assert 'The Emperor has vetoed proposal 1 "Taxes": Not now.\r\n\r\n-- \r\n' in text
+
+
+def test_the_orders_of_one_who_quits_are_not_carried_out(referee, outbox, clock):
+    """Oisin ordered an attack on Donal, then quit Eire. When the others had ordered, his attack
+    was fought all the same: Donal fell to Oisin, a player no longer in the game, and Maeve was
+    eliminated by him. His orders now leave with him."""
+    eire(referee, Finn="Color: Green\nTribe: Plainsmen\nOrigin: Llanc",
+         Maeve="Color: Red\nTribe: Plainsmen\nOrigin: Donal",
+         Oisin="Color: Gold\nTribe: Merfolk\nOrigin: Reudh")
+    send(referee, "oisin", "[Orders]", "**Attack Donal with 12 Grain.**", to=EIRE)
+    send(referee, "oisin", "[Quit]", "", to=EIRE)
+    assert "Your orders for turn 1 are withdrawn: they are not carried out." in \
+        Outbox.body(last(outbox, addr("oisin"), "ack", "Quit"))
+    send(referee, "finn", "[Orders]", "**Defend Llanc with 5 Grain.**", to=EIRE)
+    send(referee, "maeve", "[Orders]", "**Defend Donal with 2 Grain.**", to=EIRE)
+    state = referee.state("eire")
+    assert state["turn"]["number"] == 2
+    assert {x["name"]: x["owner"] for x in state["lands"] if x["owner"]} == {"Llanc": "Finn", "Donal": "Maeve"}
+    assert "Oisin" not in Outbox.body(last(outbox, addr("finn"), "results"))
+    assert_replays(referee)

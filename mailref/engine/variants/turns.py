@@ -141,6 +141,15 @@ class OrdersGame(Variant):
         if all(self.has_ordered(state, n) for n in self.active_names(state)):
             self.resolve_turn(state, ctx, "every player has ordered")
 
+    def on_quit(self, state: dict, action: dict, ctx: Ctx) -> None:
+        # Orders of one who leaves are not carried out: Eire's attack of a player who had quit
+        # still took a land for him, and eliminated its holder.
+        p = self.must_player(state, action["player"])
+        if state["orders"].pop(p["name"], None) is not None:
+            whose = f"{p['name']}'s orders" if action.get("by") else "Your orders"  # `player remove`: the admin reads it
+            ctx.ack(f"{whose} for turn {state['turn']['number']} are withdrawn: they are not carried out.")
+        super().on_quit(state, action, ctx)
+
     def after_status_change(self, state: dict, player: dict, ctx: Ctx) -> None:
         """The one player the turn waited for leaves or goes away: the others have all ordered,
         so the turn resolves now, as it would have on that player's orders (SPEC §5.4: "resolved
