@@ -543,3 +543,25 @@ def test_the_orders_of_one_who_quits_are_not_carried_out(referee, outbox, clock)
     assert {x["name"]: x["owner"] for x in state["lands"] if x["owner"]} == {"Llanc": "Finn", "Donal": "Maeve"}
     assert "Oisin" not in Outbox.body(last(outbox, addr("finn"), "results"))
     assert_replays(referee)
+
+
+def test_a_sidekick_vote_of_one_who_quit_is_not_counted(referee, outbox, clock):
+    """Carol voted AGAINST and quit the game before the vote closed; her AGAINST still made a
+    tie and failed the move. A vote is a player's (as BlogNomic's "A non-Wizard never has a
+    Vote", and Imperial counts the Senators there are): hers is set aside, and the result says so."""
+    referee.create_game("nomes", "sidekick", G, gm="gm@ref.example")
+    for p in ("alice", "bob", "carol", "dan"):
+        send(referee, p, "[Join]", f"Name: {p.title()}\n")
+    state = referee.state("nomes")
+    mover = state["turn"]["player"]
+    quitter, against, voter = [p for p in state["order"] if p != mover]
+    send(referee, mover.lower(), "[Proposal] Tea", 'Enact rule 24 "Tea":\nTea is served.\n')
+    send(referee, quitter.lower(), "[Vote] 1", "AGAINST")
+    send(referee, against.lower(), "[Vote] 1", "AGAINST")
+    send(referee, quitter.lower(), "[Quit]")
+    send(referee, voter.lower(), "[Vote] 1", "FOR")
+    prop = referee.state("nomes")["proposals"][0]
+    assert prop["status"] == "passed" and prop["tally"] == {"FOR": 2, "AGAINST": 1}
+    text = Outbox.body(last(outbox, addr(against.lower()), "results"))
+    assert f"Not counted, having left the game: {quitter}." in text
+    assert_replays(referee)

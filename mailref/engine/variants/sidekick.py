@@ -246,7 +246,10 @@ class Sidekick(Variant):
             if p["name"] not in prop["votes"]:
                 (silent if p["status"] == "active" else away).append(p["name"])
                 prop["votes"][p["name"]] = "ABSTAIN"
-        counts = matters.tally(prop["votes"])
+        # A vote is a player's: one who left the game before the vote closed has none (as in
+        # BlogNomic and Imperial); the result says whose ballot it set aside.
+        gone = sorted(n for n in prop["votes"] if (q := self.player(state, n)) and q["status"] == "left")
+        counts = matters.tally({n: v for n, v in prop["votes"].items() if n not in gone})
         passed = counts["FOR"] > counts["AGAINST"]  # rule 12: a tie fails
         reason = "more FOR than AGAINST" if passed else ("tie" if counts["FOR"] == counts["AGAINST"] else "more AGAINST than FOR")
         if forced:
@@ -264,6 +267,8 @@ class Sidekick(Variant):
                          if forced else f"Counted ABSTAIN, not having voted in time (rule 11): {', '.join(sorted(silent))}.")
         if away:
             lines.append(f"Counted ABSTAIN, being away (rule 15): {', '.join(sorted(away))}.")
+        if gone:
+            lines.append(f"Not counted, having left the game: {', '.join(gone)}.")
         if late:
             lines.append(late)
         if author:
