@@ -565,3 +565,28 @@ def test_a_sidekick_vote_of_one_who_quit_is_not_counted(referee, outbox, clock):
     text = Outbox.body(last(outbox, addr(against.lower()), "results"))
     assert f"Not counted, having left the game: {quitter}." in text
     assert_replays(referee)
+
+
+def test_a_historian_who_leaves_leaves_a_metadynasty_not_an_endless_hiatus(referee, outbox, clock):
+    """Carol won the dynasty with her DoV, then quit before her Ascension Address. The game
+    stayed in Hiatus for good (waiting for an address from a player no longer there), and its
+    status went on naming her Historian. Rule "Dynasties": "If there is no Historian, the
+    Dynasty is a Metadynasty"."""
+    blog(referee, ("alice", "bob", "carol", "dan", "eve", "fay"))
+    send(referee, "carol", "[DoV] I win", "", to=BLOG)
+    for p in ("alice", "bob", "dan", "eve"):
+        send(referee, p, "Re: [BlogNomic] [DoV 1] I win", "FOR", to=BLOG)
+    clock.advance(hours=12, seconds=1)
+    referee.tick()
+    state = referee.state("blog")
+    assert (state["status"], state["historian"]) == ("hiatus", "Carol")
+    outbox.new()
+    send(referee, "carol", "[Quit]", "", to=BLOG)
+    state = referee.state("blog")
+    assert (state["status"], state["historian"], state["ascension_pending"]) == ("active", None, False)
+    text = Outbox.body(last(outbox, addr("bob"), "announcement", "Metadynasty"))
+    assert ("Carol, the Historian, has left the game: there is no Historian, and dynasty 2 is a Metadynasty "
+            '(rule "Dynasties"). No Ascension Address will come from them: the Hiatus ends.') in text
+    send(referee, "bob", "[Proposal] Onwards", new_rule("Onwards", "Play on."), to=BLOG)
+    assert referee.state("blog")["proposals"][-1]["status"] == "pending"
+    assert_replays(referee)

@@ -595,12 +595,31 @@ class BlogNomic(Variant):
     def on_quit(self, state: dict, action: dict, ctx: Ctx) -> None:
         super().on_quit(state, action, ctx)
         self.player(state, action["player"])["removed"] = False
+        self.historian_left(state, action["player"], ctx)
 
     def on_player_remove(self, state: dict, action: dict, ctx: Ctx) -> None:
         super().on_quit(state, action, ctx)
+        self.historian_left(state, action["player"], ctx)
         self.tell_removed(state, action, ctx)
         # The two weeks bar those who ceased "by posting an entry", not those the admin removed.
         self.player(state, action["player"])["removed"] = True
+
+    def historian_left(self, state: dict, name: str, ctx: Ctx) -> None:
+        """Rule "Dynasties": "If there is no Historian, the Dynasty is a Metadynasty." The status
+        went on naming the Historian who had left, and an Ascension Address still awaited from
+        them held the game in Hiatus for ever."""
+        if state["historian"] is None or self.player(state, state["historian"]) is not self.player(state, name):
+            return
+        waiting = state["ascension_pending"]
+        state.update(historian=None, ascension_pending=False)
+        self.sync_status(state, ctx.now)
+        text = (f"{name}, the Historian, has left the game: there is no Historian, and dynasty {state['dynasty']} "
+                "is a Metadynasty (rule \"Dynasties\").")
+        if waiting:
+            text += (" No Ascension Address will come from them" +
+                     ("." if self.hiatus_reason(state, ctx.now) else ": the Hiatus ends."))
+        self.event(state, ctx, text)
+        self.announce(state, ctx, "No Historian: a Metadynasty", [text])
 
     def on_player_status(self, state: dict, action: dict, ctx: Ctx) -> None:
         self._set_away(state, action, ctx, "idle" if action["status"] == "away" else action["status"])
