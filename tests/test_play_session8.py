@@ -590,3 +590,31 @@ def test_a_historian_who_leaves_leaves_a_metadynasty_not_an_endless_hiatus(refer
     send(referee, "bob", "[Proposal] Onwards", new_rule("Onwards", "Play on."), to=BLOG)
     assert referee.state("blog")["proposals"][-1]["status"] == "pending"
     assert_replays(referee)
+
+
+def test_a_judge_who_leaves_before_ruling_is_replaced(referee, outbox, clock):
+    """Dan was named judge of Bob's question (rule 17: the player before the mover) and quit
+    the game without ruling: the judgement stayed open for good. The next present player before
+    the mover is the judge now, mailed as the first was, and the others are told."""
+    referee.create_game("nomes", "sidekick", G, gm="gm@ref.example")
+    for p in ("alice", "bob", "carol", "dan"):
+        send(referee, p, "[Join]", f"Name: {p.title()}\n")
+    state = referee.state("nomes")
+    order, mover = state["order"], state["turn"]["player"]
+    judge = order[order.index(mover) - 1]
+    asker = next(p for p in order if p not in (mover, judge))
+    send(referee, asker.lower(), "[CfJ] Is this legal?", "Please.")
+    assert referee.state("nomes")["judgements"][0]["judge"] == judge
+    outbox.new()
+    send(referee, judge.lower(), "[Quit]")
+    state = referee.state("nomes")
+    new_judge = state["judgements"][0]["judge"]
+    assert new_judge not in (judge, None) and new_judge == order[order.index(mover) - 2]
+    new = outbox.new()
+    assert [m["X-Mailref-Kind"] for m in new if m["To"] == addr(new_judge) and "Judgement" in str(m["Subject"])] \
+        == ["judge"]
+    told = [m for m in new if "New judge" in str(m["Subject"])]
+    assert sorted(m["To"] for m in told) == sorted(addr(p.lower()) for p in order if p not in (judge, new_judge))
+    send(referee, new_judge.lower(), "[Ruling] 1", "It is legal.")
+    assert referee.state("nomes")["judgements"][0]["status"] == "decided"
+    assert_replays(referee)

@@ -83,6 +83,8 @@ class Sidekick(Variant):
         t = state["turn"]
         if t is None:
             return
+        if player["status"] == "left":
+            self.new_judges(state, player, ctx)
         if player["status"] != "active" and t.get("player") == player["name"] and not t.get("proposal"):
             self.next_turn(state, ctx, skipped=f"{player['name']} is away (rule 15)")
         elif t.get("player") is None and player["status"] == "active":
@@ -329,6 +331,27 @@ class Sidekick(Variant):
             if p and p["status"] == "active":
                 return name
         return None
+
+    def new_judges(self, state: dict, gone: dict, ctx: Ctx) -> None:
+        """A judge who leaves the game before ruling: rule 17 names the next present player
+        before the mover instead (the judgement stayed open for ever, waiting for a ruling no
+        one could send). Without one, the GM is asked."""
+        for j in state["judgements"]:
+            if j["status"] != "open" or j["judge"] != gone["name"]:
+                continue
+            judge = self.judge_for(state)
+            if judge is None:
+                ctx.alert(f"Judgement {j['number']}: its judge {gone['name']} left the game and rule 17 names no "
+                          "other now; decide it with the players.")
+                continue
+            j["judge"] = judge
+            self.event(state, ctx, f"Judgement {j['number']}: {gone['name']} left; the judge is now {judge} (rule 17).")
+            ctx.send("judge", [judge], f"[Judgement {j['number']}] You are the judge: {j['question']}", "judge.txt",
+                     game=state, judgement=j)
+            self.announce(state, ctx, f"[Judgement {j['number']}] New judge: {judge}",
+                          [f"{gone['name']}, the judge of judgement {j['number']} ({j['question']}), has left the game.",
+                           f"The judge is now {judge} (rule 17), who answers with a mail [Ruling] {j['number']}."],
+                          to=[p["name"] for p in self.present(state) if p["name"] != judge])
 
     def on_cfj(self, state: dict, action: dict, ctx: Ctx) -> None:
         judge = self.judge_for(state)
