@@ -335,3 +335,11 @@ def test_a_command_word_without_brackets_is_answered_with_the_tag_it_meant(refer
     smtp(mail(ALICE, NOMES, "Tea tomorrow?", "Who is in?"), ALICE, NOMES)
     (reply,) = box.new()
     assert Outbox.body(reply).startswith("I found no command tag in your subject, so here is the help.")
+
+
+def test_a_roll_of_nothing_is_asked_what_to_roll(referee, smtp):
+    """Found by mail: "[Roll]" with no dice was answered "'' is not a roll I can make"."""
+    box = alice_alone(referee, smtp, "nomes", "sidekick", NOMES)
+    smtp(mail(ALICE, NOMES, "[Roll]", ""), ALICE, NOMES)
+    said = error_of(box)
+    assert said.startswith("Not done: say what to roll.") and "[Roll] 2d6+1" in said, said

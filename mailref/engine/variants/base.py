@@ -444,7 +444,8 @@ class Variant:
         # (any N >= 1; "DICEN cannot be rolled in the GNDT if N is 22 or more digits long").
         if not m or not (1 <= int(m.group(2)) < 10 ** 21) or not (1 <= int(m.group(1) or 1) <= 20) \
                 or int(m.group(4) or 0) > 1000:
-            raise Refused(f"{action.get('dice')!r} is not a roll I can make",
+            dice = str(action.get("dice") or "").strip()
+            raise Refused(f"{dice!r} is not a roll I can make" if dice else "say what to roll",
                           "write [Roll] d6, [Roll] DICE20, [Roll] 2d10 or [Roll] 2d6+1 (N from 1 to 21 digits)"
                           + (", or " + ", ".join(f"[Roll] {g}" for g in self.generators(state)) if self.generators(state) else ""))
         count, sides = int(m.group(1) or 1), int(m.group(2))
