@@ -245,9 +245,11 @@ def test_every_store_fault_the_daemon_says_it_also_says_is_over(tmp_path):
             locker.close()
         assert wait_for(lambda: "reading deadlines: working again" in daemon.stderr(), 20), daemon.stderr()
     log = daemon.stderr()
+    # "... INFO mailref.outbox: outbox: cannot claim rows to send: working again" -> that fault's name
+    again = [x.split(": ", 1)[1].removesuffix(": working again") for x in log.splitlines() if x.endswith(": working again")]
     for line in [x for x in log.splitlines() if " ERROR " in x]:
-        what = line.split(": ", 1)[1].split(": ", 1)[0]  # "mailref: reading deadlines: ..." -> "reading deadlines"
-        assert f"{what}: working again" in log, (what, log)
+        said = line.split(": ", 1)[1]  # "reading deadlines: the database is locked ..."
+        assert any(said.startswith(what + ": ") for what in again), (said, log)
 
 
 def test_a_daemon_that_no_mail_can_reach_says_so(tmp_path):
