@@ -5,6 +5,7 @@ reconcile pass fires what was missed while we were down, once, late."""
 from __future__ import annotations
 
 import asyncio
+import faulthandler
 import logging
 import os
 import signal
@@ -92,7 +93,8 @@ class Daemon:
             return
         # The listener died (it is never stopped but by us): start another, after a pause.
         self.loop.remove_reader(self.intake.fileno())
-        log.error("SMTP listener process ended (exit code %s); starting it again", self.intake.proc.exitcode)
+        self.intake.proc.join(1.0)  # its pipe closes a moment before it can be reaped: then its exit code is known
+        log.error("SMTP listener process ended (%s); starting it again", ended(self.intake.proc.exitcode))
         self.intake = None
         self._restart_intake_in(1.0)
 
@@ -348,7 +350,20 @@ def log_format() -> str:
     return "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
+def ended(exitcode: int | None) -> str:
+    """How a child process ended, in words: "killed by SIGBUS", not "exit code -7"."""
+    if exitcode is not None and exitcode < 0:
+        try:
+            return f"killed by {signal.Signals(-exitcode).name}"
+        except ValueError:
+            pass
+    return f"exit code {exitcode}"
+
+
 def serve(cfg: Config) -> int:
+    # A process killed by a fault (SIGBUS, SIGSEGV) writes where it was, each thread's stack,
+    # to the log before it dies: without it the journal showed nothing at all (docs/decisions.md).
+    faulthandler.enable()
     logging.basicConfig(level=os.environ.get("MAILREF_LOG", "INFO"), format=log_format())
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
     logging.getLogger("mail.log").setLevel(logging.WARNING)

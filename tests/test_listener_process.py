@@ -77,6 +77,22 @@ def test_a_dead_listener_is_started_again_and_stops_with_the_daemon(tmp_path):
     assert wait_for(lambda: not alive(second), 10), "SIGTERM stops the listener with the daemon"
 
 
+def test_a_listener_killed_by_a_fault_says_where_and_the_daemon_names_the_signal(tmp_path):
+    """A SIGBUS (a full disk under SQLite's mapped WAL index, session 8) killed a process
+    without a word. Now the dying process writes its threads' stacks to the log
+    (faulthandler), and the daemon says which signal ended its listener."""
+    site = Site(tmp_path)
+    with site.serve() as daemon:
+        first = listener_of(daemon.proc.pid)
+        assert first is not None
+        os.kill(first, signal.SIGBUS)
+        assert wait_for(lambda: "SMTP listener process ended (killed by SIGBUS); starting it again" in daemon.stderr(),
+                        30), daemon.stderr()
+        assert "Fatal Python error: Bus error" in daemon.stderr() and "most recent call first" in daemon.stderr()
+        assert wait_for(lambda: try_help(site.smtp_port, "ben@x.org"), 60), daemon.stderr()
+        assert daemon.stop() == 0
+
+
 def test_a_killed_daemon_takes_its_listener_with_it(tmp_path):
     site = Site(tmp_path)
     with site.serve() as daemon:

@@ -19,6 +19,7 @@ listener holding the port."""
 from __future__ import annotations
 
 import ctypes
+import faulthandler
 import logging
 import multiprocessing
 import os
@@ -113,6 +114,7 @@ def _die_with_parent() -> None:
 
 def _child(cfg: Config, notes: Connection, stop: Connection, log_level: str, log_format: str) -> None:
     _die_with_parent()
+    faulthandler.enable()  # as the daemon: a fault is written to the log before the process dies
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C in a terminal: the daemon stops us
     signal.signal(signal.SIGTERM, signal.SIG_IGN)  # systemd signals the whole group: the daemon stops us, in order
     signal.signal(signal.SIGHUP, signal.SIG_IGN)  # `systemctl kill -s HUP` too; the daemon says what a SIGHUP does
