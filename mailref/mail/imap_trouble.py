@@ -62,6 +62,11 @@ def explain(e: BaseException, cfg: Imap) -> str:
         return f"unreachable: the name {cfg.host!r} does not resolve ({text})"
     if isinstance(e, OSError) and e.strerror:
         return f"unreachable: {e.strerror.lower()}"
+    if m := re.search(r"unexpected response: (?:b['\"])?(220|\+OK)\b", text):
+        # Another mail server on that port (SMTP greets with 220, POP3 with +OK): a port mix-up.
+        kind = "an SMTP" if m.group(1) == "220" else "a POP3"
+        return (f"port {cfg.port} is {kind} server, not IMAP ({text}): set [imap] port to its IMAP port "
+                f"(993 with ssl = true, or 143)")
     if "eof" in low or "socket error" in low or isinstance(e, ConnectionError):
         return f"the connection was lost ({text}); the server restarted or dropped it"
     return text
