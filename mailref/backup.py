@@ -28,6 +28,9 @@ def backup_sqlite(url: str, target: Path) -> str:
     if not target.parent.is_dir():
         raise Refused(f"there is no folder {target.parent}")
     partial = target.with_name(f".{target.name}.partial")
+    # Players' addresses: readable by the owner only, whatever the umask of the shell it ran in.
+    os.close(os.open(partial, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, 0o600))
+    os.chmod(partial, 0o600)
     src = sqlite3.connect(source, timeout=30)
     try:
         dst = sqlite3.connect(partial)

@@ -150,6 +150,7 @@ def test_a_backup_taken_while_the_daemon_answers_a_burst_restores_to_a_game_that
         assert wait_for(lambda: daemon.stderr().count("tag=join: processed: ok") == 30, 60), daemon.stderr()
         r = site.cli("db", "backup", str(backup))
         assert r.returncode == 1 and "exists" in r.stderr, r.stderr
+    assert backup.stat().st_mode & 0o077 == 0  # players' addresses: the owner's only
     assert site.cli("db", "backup", str(tmp_path / "no" / "such" / "x")).returncode == 1
 
     restored = tmp_path / "restored"
