@@ -153,7 +153,7 @@ def test_a_backup_taken_while_the_daemon_answers_a_burst_restores_to_a_game_that
     assert backup.stat().st_mode & 0o077 == 0  # players' addresses: the owner's only
     assert site.cli("db", "backup", str(tmp_path / "no" / "such" / "x")).returncode == 1
 
-    restored = tmp_path / "restored"
+    restored = tmp_path / "r"  # short: the notify socket's path must fit AF_UNIX's 108 bytes
     restored.mkdir()
     other = Site(restored)
     other.db.parent.mkdir(parents=True)
