@@ -29,11 +29,12 @@ def header_safe(value: str, limit: int = 300) -> str:
     embeddings, overrides and isolates go too: a title starting with U+202E reversed the rest
     of the subject after it ("[Proposal 12] …"), and a header has no markup to isolate them."""
     s = " ".join(str(value).replace("\x00", "").split())
-    s = "".join(ch for ch in s if ch >= " " and ch not in _BIDI_CONTROLS)
-    return s[:limit]
+    return _UNSAFE.sub("", s)[:limit] if _UNSAFE.search(s) else s[:limit]
 
 
-_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# Control characters and the bidi embeddings, overrides and isolates. One regex, not a test of
+# each character: every header of every mail passes here (a twentieth of composing a reply).
+_UNSAFE = re.compile("[\x00-\x1f\u202a-\u202e\u2066-\u2069]")
 
 
 def _text(body: str, subtype: str = "plain") -> MIMENonMultipart:
