@@ -224,3 +224,20 @@ def test_an_imap_port_that_is_an_smtp_server_is_named_as_such(tmp_path):
     line = next(x for x in r.stdout.splitlines() if x.split()[1] == "IMAP")
     assert r.returncode == 1 and f"port {smtp.smtp_port} is an SMTP server, not IMAP" in line, r.stdout
     assert "[imap] port" in line
+
+
+def test_which_refusals_are_the_relay_refusing_this_host():
+    """Only the relay's words for "log in first" or "no relaying" keep mail waiting; a verdict
+    on the mail itself (a DMARC refusal relayed back) still fails it."""
+    from mailref.config import SmtpOut
+    from mailref.mail.relay_trouble import refuses_us
+
+    relay = SmtpOut(host="relay.example", port=587)
+    for code, said in [(530, "5.7.0 Authentication required"), (530, "5.7.57 Client not authenticated to send mail"),
+                       (550, "5.7.1 Relaying denied. Proper authentication required"),
+                       (554, "5.7.1 <x@y.org>: Relay access denied"), (550, "5.7.1 Unable to relay")]:
+        assert refuses_us(code, said, relay), said
+    for code, said in [(550, "5.7.26 Unauthenticated email from example.org is not accepted due to domain's DMARC policy"),
+                       (550, "5.1.1 <x@y.org>: Recipient address rejected: User unknown"),
+                       (552, "5.3.4 Message size exceeds fixed limit")]:
+        assert refuses_us(code, said, relay) is None, said

@@ -28,7 +28,12 @@ def relay_trouble(e: BaseException, relay: SmtpOut) -> str:
     return str(e) or type(e).__name__
 
 
-_WANTS_LOGIN = re.compile(r"authenticat|not logged in|log ?in (first|required)|login required", re.I)
+# The relay's own words for "log in first" (Postfix, Exim, Exchange, providers); not a remote
+# server's DMARC verdict relayed back ("550 5.7.26 Unauthenticated email from ..."), which is
+# about the mail, not about this host.
+_WANTS_LOGIN = re.compile(r"authentication (is )?required|requires? authentication|must (first )?authenticate"
+                          r"|authenticate first|please authenticate|\bnot authenticated|not logged in"
+                          r"|log ?in (first|required)|login required", re.I)
 _NO_RELAY = re.compile(r"relay(ing)?\s+(access\s+)?(is\s+)?(denied|not permitted|prohibited|not allowed|refused)"
                        r"|unable to relay|not permitted to relay|we do not relay|relay not permitted", re.I)
 
