@@ -618,3 +618,17 @@ def test_a_judge_who_leaves_before_ruling_is_replaced(referee, outbox, clock):
     send(referee, new_judge.lower(), "[Ruling] 1", "It is legal.")
     assert referee.state("nomes")["judgements"][0]["status"] == "decided"
     assert_replays(referee)
+
+
+def test_the_resume_mail_says_when_each_deadline_now_falls(referee, outbox, clock):
+    """"Play resumes. Every deadline moved 6d later." left each player to add six days to a date
+    from a mail of a week before. The mail now gives the running deadlines as they stand."""
+    mover = nomes(referee)
+    send(referee, mover.lower(), "[Proposal] Tea", 'Enact rule 24 "Tea":\nTea is served.\n')
+    clock.advance(days=2)
+    referee.admin("nomes", {"type": "pause"}, "gm@ref.example")
+    clock.advance(days=6)
+    referee.admin("nomes", {"type": "resume"}, "gm@ref.example")
+    text = Outbox.body(last(outbox, addr("bob"), "announcement", "The game resumes"))
+    assert "Play resumes. Every deadline moved 6d later." in text
+    assert 'Proposal 1 "Tea": votes due Sat 12 Dec 2026 10:00 UTC, in 3 days.' in text

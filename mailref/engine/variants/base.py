@@ -522,7 +522,14 @@ class Variant:
         state["status"], state["paused_at"] = state.pop("resume_status", "active"), None
         ctx.ack(f"Game resumed; deadlines moved {format_duration(shift)} later.")
         self.event(state, ctx, "The game resumed.")
-        self.announce(state, ctx, "The game resumes", [f"Play resumes. Every deadline moved {format_duration(shift)} later."])
+        # Each running deadline as it now stands: "moved 6d later" alone left the sum to the players.
+        t = state["turn"]
+        due = [f"Turn {t['number']}" + (f" ({t['player']} to move)" if t.get("player") else "")
+               + f": due {self.when(state, t['deadline'], ctx)}."] if t and t.get("deadline") else []
+        due += [f"Proposal {p['number']} \"{p['title']}\": votes due {self.when(state, p['deadline'], ctx)}."
+                for p in state["proposals"] if p.get("deadline") and p.get("status") in ("voting", "pending")]
+        self.announce(state, ctx, "The game resumes",
+                      [f"Play resumes. Every deadline moved {format_duration(shift)} later."] + ([""] + due if due else []))
 
     def shift_deadlines(self, state: dict, shift: timedelta) -> None:
         def later(x: str | None) -> str | None:
