@@ -632,3 +632,26 @@ def test_the_resume_mail_says_when_each_deadline_now_falls(referee, outbox, cloc
     text = Outbox.body(last(outbox, addr("bob"), "announcement", "The game resumes"))
     assert "Play resumes. Every deadline moved 6d later." in text
     assert 'Proposal 1 "Tea": votes due Sat 12 Dec 2026 10:00 UTC, in 3 days.' in text
+
+
+def test_the_gm_learns_which_wizards_have_gone_quiet(referee, outbox, clock):
+    """Three of six Wizards stopped playing without [Idle] or [Quit]: they still counted in the
+    quorum (4), so every proposal waited 48 hours, and the digest's "Late" said "nobody" (rule
+    "Idle Wizards": "An Admin may render a Wizard Idle if that Wizard ... has not posted an entry
+    or comment in the last seven days"). The digest now names them with the command that idles
+    them, and who has not voted on each pending matter; the referee idles nobody itself."""
+    blog(referee, ("alice", "bob", "carol", "dan", "eve", "fay"))
+    for day in range(8):
+        send(referee, "alice", f"[Proposal] Day {day}", new_rule(f"D{day}", f"Day {day}."), to=BLOG)
+        for p in ("bob", "carol"):
+            send(referee, p, f"[Vote] {day + 1}", "FOR", to=BLOG)
+        clock.advance(days=1)
+        referee.tick()
+    text = Outbox.body(last(outbox, "gm@ref.example", "digest"))
+    late = text[text.index("Late (deadline passed):"):]
+    for name in ("Dan", "Eve", "Fay"):
+        assert (f"{name} has sent nothing since Tue 1 Dec 2026 10:00 UTC: an Admin may render them Idle "
+                f'(rule "Idle Wizards"), which lowers the quorum: `mailref player away blog {name}`') in late
+    assert "Alice has sent" not in text and "Bob has sent" not in text
+    assert "Not yet voted on Proposal 8: Dan, Eve, Fay" in text
+    assert [p["status"] for p in referee.state("blog")["players"]].count("active") == 6

@@ -745,7 +745,7 @@ class Variant:
         ctx.ack("Digest sent to the GM.")
 
     def send_digest(self, state: dict, ctx: Ctx) -> None:
-        waited = self.late_players(state)
+        waited = self.late_players(state, ctx.now)
         ctx.send("digest", "gm", "Digest", "digest.txt", game=state,
                  events=list(state["events"]), pending=self.status_lines(state),
                  late=[line for line, due in waited if due and parse_iso(due) <= ctx.now],
@@ -754,7 +754,7 @@ class Variant:
         state["events"] = []
         state["digest_next"] = iso(self._next_digest(state["parameters"], state["timezone"], ctx.now))
 
-    def late_players(self, state: dict) -> list[tuple[str, str | None]]:
+    def late_players(self, state: dict, now: datetime | None = None) -> list[tuple[str, str | None]]:
         """(line, deadline) of everyone the game waits for; the digest lists under "Late" only
         those whose deadline has passed, the rest under "Waiting for"."""
         return []

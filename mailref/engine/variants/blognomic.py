@@ -14,7 +14,7 @@ from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.ruleset import changes_from, find_rule, sort_key
 from mailref.engine.variants.base import READ_ONLY, Variant
-from mailref.timeutil import format_duration, iso, parse_iso
+from mailref.timeutil import format_duration, iso, parse_duration, parse_iso
 
 HOUR = timedelta(hours=1)
 _GENERATOR = re.compile(r"The (?P<name>[A-Z]+) (?:\(or (?P<alias>[A-Z]+)\) )?command will return a random result "
@@ -157,7 +157,27 @@ class BlogNomic(Variant):
     def handle(self, state: dict, action: dict, ctx: Ctx) -> None:
         super().handle(state, action, ctx)
         if action["type"] not in READ_ONLY:  # a reply that only reads changes nothing
+            if not action.get("by") and (p := self.player(state, str(action.get("player") or ""))) is not None:
+                p["seen"] = iso(ctx.now)  # rule "Idle Wizards": "has not posted ... in the last seven days"
             self.sync_status(state, ctx.now)
+
+    def late_players(self, state: dict, now: datetime | None = None) -> list[tuple[str, str | None]]:
+        """For the GM's digest: who has not voted on each pending matter, and the Wizards silent
+        for `quiet_after` (7 days), whom rule "Idle Wizards" lets an Admin render Idle: a Wizard
+        who stopped playing without [Idle] or [Quit] still counts in the quorum, and every
+        proposal then fails at 48 hours. The referee does not idle them itself: the GM decides."""
+        out: list[tuple[str, str | None]] = []
+        for m in self.all_matters(state):
+            if m["status"] == "pending" and (missing := [n for n in self.wizards(state) if n not in m["votes"]]):
+                out.append((f"Not yet voted on {self.label(m)} {m['number']}: {', '.join(missing)}", None))
+        quiet = parse_duration(str(state["parameters"].get("quiet_after", "7d")))
+        for p in state["players"]:
+            last = p.get("seen") or p.get("rejoined") or p.get("joined")
+            if p["status"] == "active" and last and now and now - parse_iso(last) >= quiet:
+                out.append((f"{p['name']} has sent nothing since {self.when(state, last)}: an Admin may render them "
+                            f"Idle (rule \"Idle Wizards\"), which lowers the quorum: `mailref player away "
+                            f"{state['slug']} {p['name']}`", iso(parse_iso(last) + quiet)))
+        return out
 
     def sync_status(self, state: dict, now: datetime) -> None:
         """SPEC §1.5: `hiatus` while proposals are not accepted (a pending DoV, the awaited

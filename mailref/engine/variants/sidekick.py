@@ -444,7 +444,7 @@ class Sidekick(Variant):
                          "reminder.txt", game=state, what=f"your vote on proposal {prop['number']} \"{prop['title']}\"",
                          deadline=self.when(state, prop["deadline"], ctx))
 
-    def late_players(self, state: dict) -> list[tuple[str, str | None]]:
+    def late_players(self, state: dict, now: datetime | None = None) -> list[tuple[str, str | None]]:
         out = []
         t = state["turn"]
         if t and t.get("deadline"):

@@ -206,7 +206,7 @@ class OrdersGame(Variant):
     def resolve_turn(self, state: dict, ctx: Ctx, why: str, late: str = "") -> None:
         raise NotImplementedError
 
-    def late_players(self, state: dict) -> list[tuple[str, str | None]]:
+    def late_players(self, state: dict, now: datetime | None = None) -> list[tuple[str, str | None]]:
         t = state["turn"]
         if state["status"] != "active" or not t or not t.get("deadline"):
             return []
