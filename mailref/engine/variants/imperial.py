@@ -362,6 +362,22 @@ class Imperial(Variant):
                      f"{self.when(state, deadline)}", "reminder.txt", game=state,
                      what=f"your vote (YES or NO) on {what}", deadline=self.when(state, deadline, ctx))
 
+    def late_players(self, state: dict, now: datetime | None = None) -> list[tuple[str, str | None]]:
+        """For the GM's digest: the Senators who have not voted on each proposal (due at its
+        deadline), and the proposals awaiting the Emperor's judgement (waiting since they passed)."""
+        out: list[tuple[str, str | None]] = []
+        for p in state["proposals"]:
+            if p["status"] == "voting":
+                missing = [n for n in self.senators(state) if n != p["author"] and n not in p["votes"]]
+                if missing:
+                    out.append((f"Not yet voted on proposal {p['number']} (due {self.when(state, p['deadline'])}): "
+                                f"{', '.join(missing)}", p["deadline"]))
+            elif p["status"] == "awaiting-judgement":
+                since = p.get("awaiting_since") or p.get("opened")
+                out.append((f"The Emperor ({self.emperor(state) or 'vacant'}) has not judged proposal {p['number']}, "
+                            f"awaiting judgement since {self.when(state, since)}", since))
+        return out
+
     def current_deadline_holder(self, state: dict) -> dict | None:
         return next((p for p in state["proposals"] if p["status"] == "voting"), None)
 
