@@ -172,7 +172,7 @@ class BlogNomic(Variant):
                 out.append((f"Not yet voted on {self.label(m)} {m['number']}: {', '.join(missing)}", None))
         quiet = parse_duration(str(state["parameters"].get("quiet_after", "7d")))
         for p in state["players"]:
-            last = p.get("seen") or p.get("rejoined") or p.get("joined")
+            last = p.get("seen") or p.get("rejoined") or p.get("joined")  # older games' records lack `seen`
             if p["status"] == "active" and last and now and now - parse_iso(last) >= quiet:
                 out.append((f"{p['name']} has sent nothing since {self.when(state, last)}: an Admin may render them "
                             f"Idle (rule \"Idle Wizards\"), which lowers the quorum: `mailref player away "
@@ -649,6 +649,9 @@ class BlogNomic(Variant):
         self.resolve(state, ctx)  # quorum follows at once
 
     def after_join(self, state: dict, player: dict, action: dict, ctx: Ctx) -> None:
+        # Every Wizard's record has `seen` from the join on (a field only some records had was a
+        # difference to `mailref replay` after an upgrade, not an addition it sets apart).
+        player["seen"] = iso(ctx.now)
         super().after_join(state, player, action, ctx)
         self.tell_dormancy(state, ctx)
         self.resolve(state, ctx)
