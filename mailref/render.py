@@ -4,6 +4,7 @@ may put its own templates in a folder that is searched first."""
 from __future__ import annotations
 
 import os
+import re
 from datetime import datetime
 from functools import lru_cache
 from typing import Any
@@ -12,6 +13,8 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from mailref import resource
 from mailref.timeutil import when
+
+_ISO_TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:\d\d)?")
 
 
 @lru_cache(maxsize=4)
@@ -23,6 +26,10 @@ def environment(override: str | None = None) -> Environment:
     # {{ proposal.deadline | when(game, now) }} -> "Sat 5 Dec 2026 10:00 UTC, in 4 days" (SPEC §2.6)
     env.filters["when"] = lambda value, game=None, now=None: when(
         value, (game or {}).get("timezone") or "UTC", now if isinstance(now, datetime) else None)
+    # An event an older mailref logged with a raw time in its text ("to move by
+    # 2026-12-05T22:19:32Z") reads as any other time in the digest (SPEC §2.6).
+    env.filters["times_for_people"] = lambda text, game=None: _ISO_TIME.sub(
+        lambda m: when(m.group(0), (game or {}).get("timezone") or "UTC", None).split(",")[0], str(text))
     # The example in a turn mail names a rule number nobody holds (rendered after the whole
     # action, so a rule enacted as the turn moved on is already counted).
     env.filters["free_rule_number"] = lambda rules: 1 + max(
