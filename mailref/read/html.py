@@ -18,6 +18,7 @@ import re
 from html.parser import HTMLParser
 
 from mailref.read.limits import HTML_MAX
+from mailref.read.quotes import HEADER_FROM_WORDS, HEADER_NEXT_WORDS
 
 _BLOCK = {"p", "div", "tr", "table", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol",
           "pre", "section", "article", "header", "footer", "hr", "center", "dl", "dt", "dd"}
@@ -30,9 +31,8 @@ _QUOTE_CLASSES = {"gmail_quote", "gmail_attr", "moz-cite-prefix", "yahoo_quoted"
 _CUT_IDS = re.compile(r"divRplyFwdMsg|appendonsend|OLK_SRC_BODY_SECTION", re.I)
 _TOP_BORDER = re.compile(r"border-top\s*:\s*solid", re.I)
 # An Outlook header block, as text: "From:" then two of Sent/Date/To/Subject within 5 lines.
-_HDR_FROM = re.compile(r"^\W*(From|Von|De|Van)\W*:", re.I)
-_HDR_NEXT = re.compile(r"^\W*(Sent|Date|Gesendet|Envoyé|Enviado|Verzonden|To|An|À|Para|Aan|Subject|"
-                       r"Betreff|Objet|Asunto|Onderwerp|Cc)\W*:", re.I)
+_HDR_FROM = re.compile(rf"^\W*({HEADER_FROM_WORDS})\W*[:：]", re.I)
+_HDR_NEXT = re.compile(rf"^\W*({HEADER_NEXT_WORDS})\W*[:：]", re.I)
 _MARK = "\x03"  # a line holding only this is an <hr> or a top border: a possible cut
 
 

@@ -16,6 +16,8 @@ _ATTRIBUTION = re.compile(
 # "Bob <bob@x.org> wrote:" in any language above; searched, and linear: an address token
 # holds no space or angle bracket, so no two ways to split a line are ever tried.
 _ADDRESS_WROTE = re.compile(r"\S\s+<[^<>\s@]+@[^<>\s]+>\s+(wrote|schrieb|a écrit|escribió|schreef|skrev)\s*+:?\s*$", re.I)
+# mutt's and slrn's common "* Bob <bob@x.org> [2026-12-01 10:00]:" (attribution="* %n <%a> [%d]:").
+_STAR_DATE = re.compile(r"^\*\s[^\[\]]+\[[^\[\]]{4,60}\]:\s*$")
 # An attribution is a name, an address and a date: longer lines are the sender's own words,
 # and are never given to the patterns above (which backtrack on long lines).
 ATTRIBUTION_MAX = 300
@@ -27,9 +29,19 @@ _CUT = re.compile(
     r"Begin forwarded message:|_{10,}|-{5,}\s*Reply message\s*-{5,})\s*$",
     re.I,
 )
-# Outlook's header block, also as an HTML part renders it (`**From:** x`, `*Sent:* y`).
-_HEADER_BLOCK = re.compile(r"^\s*[*_]{0,2}(From|Von|De|Van)\s*:[*_]{0,2}\s+\S", re.I)
-_HEADER_NEXT = re.compile(r"^\s*[*_]{0,2}(Sent|Date|Gesendet|Envoyé|Enviado|Verzonden|To|An|À|Para|Aan|Subject|Betreff|Objet|Asunto|Onderwerp)\s*:", re.I)
+# Outlook's header block in the languages it is localised to (its reply prefixes RE, AW, SV,
+# Antw, VS, ... come with these: "Från: … Skickat: … Till: … Ämne:"), also as an HTML part
+# renders it (`**From:** x`, `*Sent:* y`). html.py reads the same words.
+HEADER_FROM_WORDS = ("From|Von|De|Van|Från|Fra|Frá|Da|Od|Lähettäjä|Feladó|От|Від|Kimden|Από|Saatja|Nuo|"
+                     "发件人|寄件者|差出人|보낸 사람")
+HEADER_NEXT_WORDS = ("Sent|Date|Gesendet|Envoyé|Enviado|Enviado el|Verzonden|Skickat|Sendt|Sendt den|Inviato|"
+                     "Wysłano|Odesláno|Lähetetty|Elküldve|Отправлено|Надіслано|Gönderildi|Στάλθηκε|Datum|Data|"
+                     "To|An|À|Para|Aan|Till|Til|A|Do|Komu|Vastaanottaja|Címzett|Кому|Kime|Προς|"
+                     "Subject|Betreff|Objet|Asunto|Onderwerp|Ämne|Emne|Oggetto|Temat|Předmět|Aihe|Tárgy|Тема|Konu|"
+                     "Θέμα|Cc|Kopia|Kopie|Копия|"
+                     "发送时间|收件人|主题|傳送時間|收件者|主旨|送信日時|宛先|件名|보낸 날짜|받는 사람|제목")
+_HEADER_BLOCK = re.compile(rf"^\s*[*_]{{0,2}}({HEADER_FROM_WORDS})\s*[:：][*_]{{0,2}}\s+\S", re.I)
+_HEADER_NEXT = re.compile(rf"^\s*[*_]{{0,2}}({HEADER_NEXT_WORDS})\s*[:：]", re.I)
 _FOOTER = re.compile(
     r"^\s*(Sent from my \w+|Sent from (Outlook|Mail|Yahoo Mail|ProtonMail)|Get Outlook for \w+|"
     r"Von meinem \w+ gesendet|Envoyé de mon \w+|Enviado desde mi \w+|Verzonden vanaf mijn \w+|"
@@ -76,7 +88,8 @@ def own_words(text: str) -> str:
 
 def _attribution_at(lines: list[str], i: int) -> int:
     line = lines[i]
-    if len(line) <= ATTRIBUTION_MAX and (_ATTRIBUTION.match(line) or _ADDRESS_WROTE.search(line)):
+    if len(line) <= ATTRIBUTION_MAX and (_ATTRIBUTION.match(line) or _ADDRESS_WROTE.search(line)
+                                         or _STAR_DATE.match(line)):
         return 1
     # Clients wrap long attributions: "On Mon, 30 Nov 2026 at 10:02, Bob <b@x>\nwrote:"
     if i + 1 < len(lines) and len(line) + len(lines[i + 1]) < 200 and _WROTE_START.match(line) \
