@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import copy
 import email.utils
+import hashlib
 import logging
 import random
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from html import escape as html_escape
@@ -109,11 +111,15 @@ def apply(session: Session, game: Game, action: dict[str, Any], source: Source, 
     told, folded = [], []
     alerts = [Outgoing("alert", "gm", "Alert", "alert.txt", {"game": state, "lines": [line]})
               for line in ctx.alerts]
+    opened = None  # the thread an announcement the ack carries opens, for the author
     for out in ctx.out + alerts:
         fold = bool(author) and bool(author & {a.lower() for a in recipients(state, out.to, settings)})
         body = queue(session, settings, game, state, out, now, exclude=author if fold else set())
         if fold:
             folded.append(out)
+            if out.opens and opened is None and (key := thread_key(out.subject)):
+                mine = next(a for a in recipients(state, out.to, settings) if a.lower() in author)
+                opened = thread_id(game, key, mine, settings)
             # "Your move", "You are the judge"; not an announcement to all but one (the judge)
             alone = isinstance(out.to, list) and len(out.to) == 1 and out.kind != "announcement"
             told.append({"subject": game_subject(state, out.subject), "body": body.split("\n-- \n")[0].strip("\n"),
@@ -122,7 +128,7 @@ def apply(session: Session, game: Game, action: dict[str, Any], source: Source, 
         vars_ = {"lines": _lines_read(action) + ctx.ack_lines, "subject": source.subject, "game": state, "told": told,
                  **ctx.reply_vars}
         if not queue_reply(session, settings, game.slug, source, now, ctx.reply_kind, ctx.reply_template, vars_,
-                           folded) and folded:
+                           folded, message_id=opened) and folded:
             # No ack went (the day's allowance is spent, an unusable reply address): the
             # author still gets what everybody else got.
             for out in folded:
@@ -206,16 +212,46 @@ def queue(session: Session, settings: Settings, game: Game | None, state: dict, 
     body = render(out.template, **{**_page(settings, state.get("slug")), "now": now, "mail_subject": out.subject,
                                    **out.vars})
     inline, attachments = pictures(out)
+    key = thread_key(out.subject) if game is not None else None
     for addr in dict.fromkeys(recipients(state, out.to, settings)):
         if not addr.isascii():
             addr = address.ascii_domain(addr)  # a domain as DNS knows it; the local part may stay UTF-8
         if addr.lower() in exclude or _undeliverable(addr, out.kind, state.get("slug")):
             continue
+        thread = thread_id(game, key, addr, settings) if key else None
         msg = compose(sender=sender(state, settings), to=addr, subject=game_subject(state, out.subject), body=body,
                       kind=out.kind, game=state.get("slug"), now=now, html=out.html, attachments=attachments,
-                      loop=settings.from_address, inline=inline)
+                      loop=settings.from_address, inline=inline, message_id=thread if out.opens else None,
+                      in_reply_to=None if out.opens else thread)
         _add(session.connection(), game.slug if game else None, out.kind, addr, msg, now)
     return body
+
+
+# The matter or turn a mail is about, from the tag its subject starts with: "[Proposal 12] …",
+# "[CfJ 3] …", "[Turn 4] …", "[Results] Turn 4", the Emperor's "[Judge 12] …" (proposal 12).
+_THREAD = re.compile(r"\[(Proposal|CfJ|DoV|Judgement|Point of Order|Turn|Judge) (\d+)\]|\[Results\] Turn (\d+)\b")
+
+
+def thread_key(subject: str) -> str | None:
+    m = _THREAD.match(subject)
+    if not m:
+        return None
+    if m.group(3):
+        return f"turn-{m.group(3)}"
+    word = {"Judge": "proposal"}.get(m.group(1), m.group(1))
+    return f"{word.lower().replace(' ', '-')}-{m.group(2)}"
+
+
+def thread_id(game: Game, key: str, addr: str, settings: Settings) -> str:
+    """The Message-ID of the mail that opened thread KEY for ADDR (`Outgoing.opens`): the
+    reminders and results of the matter answer it, so mail clients thread them under it. One
+    per game, matter and recipient, made again from these whenever needed: nothing is stored.
+    (A game's numbers are never reused; its creation time tells a game from an older one of
+    the same slug.)"""
+    domain = (game.address.rpartition("@")[2] or settings.from_address.rpartition("@")[2] or "localhost").lower()
+    who = hashlib.sha256(addr.lower().encode("utf-8")).hexdigest()[:12]
+    slug = re.sub(r"[^A-Za-z0-9-]", "-", game.slug)
+    return f"<{key}.{slug}.{game.created_at:%Y%m%d%H%M%S}.{who}@{domain}>"
 
 
 def queue_alert(session: Session, settings: Settings, slug: str | None, gm: str | None, subject: str,
@@ -247,10 +283,12 @@ def _add(conn: Connection, slug: str | None, kind: str, addr: str, msg, now: dat
 
 
 def queue_reply(session: Session, settings: Settings, slug: str | None, source: Source, now: datetime,
-                kind: str, template: str, vars: dict[str, Any], folded: list[Outgoing] | tuple = ()) -> bool:
+                kind: str, template: str, vars: dict[str, Any], folded: list[Outgoing] | tuple = (),
+                message_id: str | None = None) -> bool:
     """The one reply to a command, within the sender's daily allowance (SPEC §2.2): past it,
     one notice and then silence until the next UTC day. FOLDED: the mail to players the reply
-    carries (apply), whose pictures it carries too. False when the reply asked for was not
+    carries (apply), whose pictures it carries too; MESSAGE_ID: the thread that mail opens for
+    the author (thread_id), so its reminders and results follow the ack. False when the reply asked for was not
     queued (the quota notice instead, or nothing)."""
     addr = source.reply_to
     if addr and not addr.isascii():
@@ -279,7 +317,8 @@ def queue_reply(session: Session, settings: Settings, slug: str | None, source: 
         else (None, None, None)
     msg = compose(sender=sender(state, settings), to=addr, subject=game_subject(state, subject), body=body, kind=kind,
                   game=slug, now=now, reply=True, in_reply_to=source.message_id, references=source.references,
-                  loop=settings.from_address, html=html, inline=inline, attachments=attachments)
+                  loop=settings.from_address, html=html, inline=inline, attachments=attachments,
+                  message_id=None if quota else message_id)
     _add(conn, slug, kind, addr, msg, now, source.inbox_id)
     return not quota
 

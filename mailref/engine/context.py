@@ -29,6 +29,10 @@ class Outgoing:
     # Pictures as SVG text: (content id, file stem, svg). The door sends each as an inline
     # PNG (what mail clients show; the HTML refers to it as cid:ID) with the SVG attached.
     images: list[tuple[str, str, str]] = field(default_factory=list)
+    # The first mail of a matter or turn ("[Proposal 12] Title", "[Turn 3] Your move"): the
+    # door gives it the Message-ID its later mail (reminders, results) answers, so a mail
+    # client shows them in one thread.
+    opens: bool = False
 
 
 class Ctx:
@@ -74,8 +78,9 @@ class Ctx:
     def reply(self, kind: str, template: str, **vars: Any) -> None:
         self.reply_kind, self.reply_template, self.reply_vars = kind, template, vars
 
-    def send(self, kind: str, to: list[str] | str, subject: str, template: str, **vars: Any) -> Outgoing:
-        o = Outgoing(kind, to, subject, template, vars)
+    def send(self, kind: str, to: list[str] | str, subject: str, template: str, *, opens: bool = False,
+             **vars: Any) -> Outgoing:
+        o = Outgoing(kind, to, subject, template, vars, opens=opens)
         self.out.append(o)
         return o
 

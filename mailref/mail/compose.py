@@ -63,7 +63,7 @@ def compose(*, sender: str, to: str, subject: str, body: str, kind: str, game: s
             now: datetime, reply: bool = False, in_reply_to: str | None = None,
             references: list[str] | None = None, html: str | None = None,
             attachments: list[tuple[str, str, bytes]] | None = None, loop: str | None = None,
-            inline: list[tuple[str, str, str, bytes]] | None = None) -> Message:
+            inline: list[tuple[str, str, str, bytes]] | None = None, message_id: str | None = None) -> Message:
     """SENDER is the From header (the game's "Name <address>", or the referee's address);
     LOOP the referee's own address for the loop header (default: SENDER's address)."""
     msg: Message = _text(body)
@@ -107,7 +107,7 @@ def compose(*, sender: str, to: str, subject: str, body: str, kind: str, game: s
     msg["Date"] = email.utils.format_datetime(now)
     address = email.utils.parseaddr(sender)[1] or sender
     domain = address.rpartition("@")[2] or "localhost"
-    msg["Message-ID"] = email.utils.make_msgid(domain=domain)
+    msg["Message-ID"] = message_id or email.utils.make_msgid(domain=domain)
     msg["Auto-Submitted"] = "auto-replied" if reply else "auto-generated"
     msg[LOOP_HEADER] = loop or address
     # On everything (SPEC §2.6), empty on mail that belongs to no game (the referee's help).

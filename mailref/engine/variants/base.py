@@ -764,6 +764,6 @@ class Variant:
 
     # ---- mail helpers ------------------------------------------------------------
     def announce(self, state: dict, ctx: Ctx, subject: str, lines: list[str], kind: str = "announcement",
-                 to: list[str] | str = "all") -> None:
+                 to: list[str] | str = "all", opens: bool = False) -> None:
         # The subject already says it: the body does not repeat it as a heading.
-        ctx.send(kind, to, subject, "notice.txt", game=state, heading="", lines=lines)
+        ctx.send(kind, to, subject, "notice.txt", game=state, heading="", lines=lines, opens=opens)

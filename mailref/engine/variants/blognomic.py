@@ -234,7 +234,7 @@ class BlogNomic(Variant):
                        "them would be applied (the GM would be asked to correct the ruleset).")
             ctx.ack(f"  Note: {warning} To correct it, send [Withdraw] {prop['number']} and propose it again.")
         self.event(state, ctx, f"{author} proposed {prop['number']} \"{prop['title']}\".")
-        ctx.send("announcement", "all", f"[Proposal {prop['number']}] {prop['title']}", "proposal.txt", game=state,
+        ctx.send("announcement", "all", f"[Proposal {prop['number']}] {prop['title']}", "proposal.txt", opens=True, game=state,
                  proposal=prop, changes=[c.describe() for c in changes], voters=self.wizards(state),
                  words=["FOR", "AGAINST", "DEFERENTIAL"], warning=warning)
         self.resolve(state, ctx)
@@ -310,7 +310,7 @@ class BlogNomic(Variant):
                  f"Reply with FOR, AGAINST or DEFERENTIAL. Quorum is {self.quorum(state)}."]
         if kind == "dov":
             lines.insert(1, "The game is in Hiatus while this DoV is pending.")
-        self.announce(state, ctx, f"[{label} {m['number']}] {m['question']}", lines)
+        self.announce(state, ctx, f"[{label} {m['number']}] {m['question']}", lines, opens=True)
         self.resolve(state, ctx)
 
     def on_withdraw(self, state: dict, action: dict, ctx: Ctx) -> None:

@@ -141,7 +141,7 @@ class Imperial(Variant):
             ctx.ack(f"It replaces your oldest undecided proposal, {replaced['number']} \"{replaced['title']}\".")
         self.event(state, ctx, f"{author} proposed {prop['number']} \"{prop['title']}\""
                    + (f", replacing {replaced['number']}" if replaced else "") + ".")
-        ctx.send("announcement", "all", f"[Proposal {prop['number']}] {prop['title']}", "proposal.txt", game=state,
+        ctx.send("announcement", "all", f"[Proposal {prop['number']}] {prop['title']}", "proposal.txt", opens=True, game=state,
                  proposal=prop, changes=[c.describe() for c in changes],
                  voters=[s for s in self.senators(state) if s != author], words=list(self.vote_words),
                  # The voters learn that the replaced one takes no more votes (rule 12).
@@ -309,7 +309,7 @@ class Imperial(Variant):
         self.event(state, ctx, f"{action['player']} raised Point of Order {number}: {j['question']}.")
         self.announce(state, ctx, f"[Point of Order {number}] {j['question']}",
                       [f"{action['player']} raises: {j['question']}", *([""] + j["detail"].splitlines() + [""] if j["detail"] else []),
-                       f"The Emperor answers with a mail [Ruling] {number}."])
+                       f"The Emperor answers with a mail [Ruling] {number}."], opens=True)
 
     def on_ruling(self, state: dict, action: dict, ctx: Ctx) -> None:
         j = next((x for x in state["judgements"] if x["number"] == action["number"]), None)

@@ -103,7 +103,7 @@ class Sidekick(Variant):
         state["turn"] = {"number": number, "player": mover, "deadline": iso(deadline),
                          "started": iso(ctx.now), "proposal": None}
         self.event(state, ctx, f"Turn {number}: {mover} to move by {self.when(state, deadline)}.")
-        ctx.send("turn", [mover], f"[Turn {number}] Your move", "turn.txt",
+        ctx.send("turn", [mover], f"[Turn {number}] Your move", "turn.txt", opens=True,
                  game=state, mover=mover, number=number, deadline=self.when(state, deadline, ctx))
 
     def next_mover(self, state: dict, after: str | None) -> str | None:
@@ -197,7 +197,7 @@ class Sidekick(Variant):
             if c.signoff:
                 ctx.ack(f'  (Set aside as your closing words, not rule text: "{c.signoff}")')
         self.event(state, ctx, f"{player} proposed {prop['number']} \"{prop['title']}\".")
-        ctx.send("announcement", "all", f"[Proposal {prop['number']}] {prop['title']}", "proposal.txt",
+        ctx.send("announcement", "all", f"[Proposal {prop['number']}] {prop['title']}", "proposal.txt", opens=True,
                  game=state, proposal=prop, changes=[c.describe() for c in changes],
                  voters=self.voters(state, prop), words=self.vote_words)
         self.maybe_close(state, prop, ctx)
@@ -365,12 +365,12 @@ class Sidekick(Variant):
         ctx.ack(f"Judgement {number} is open; the judge is {judge} (rule 17).")
         self.event(state, ctx, f"{action['player']} asked judgement {number}: {j['question']} (judge {judge}).")
         ctx.send("judge", [judge], f"[Judgement {number}] You are the judge: {j['question']}", "judge.txt",
-                 game=state, judgement=j)
+                 game=state, judgement=j, opens=True)
         # The judge's own mail says all the announcement says: one mail for one judgement (SPEC §2.6).
         self.announce(state, ctx, f"[Judgement {number}] {j['question']}",
                       [f"{action['player']} asks: {j['question']}", *([""] + j["detail"].splitlines() + [""] if j["detail"] else []),
                        f"The judge is {judge} (rule 17), who answers with a mail [Ruling] {number}."],
-                      to=[p["name"] for p in self.present(state) if p["name"] != judge])
+                      to=[p["name"] for p in self.present(state) if p["name"] != judge], opens=True)
 
     def on_ruling(self, state: dict, action: dict, ctx: Ctx) -> None:
         j = next((x for x in state["judgements"] if x["number"] == action["number"]), None)

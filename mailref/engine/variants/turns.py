@@ -61,7 +61,7 @@ class OrdersGame(Variant):
     def send_turn(self, state: dict, ctx: Ctx, to: list[str] | str) -> None:
         """The turn mail: the state of play, and what to send by when."""
         number, deadline = state["turn"]["number"], state["turn"]["deadline"]
-        ctx.send("turn", to, f"[Turn {number}] Orders are due {self.when(state, deadline)}", "notice.txt", game=state,
+        ctx.send("turn", to, f"[Turn {number}] Orders are due {self.when(state, deadline)}", "notice.txt", opens=True, game=state,
                  heading=f"Turn {number} of {state['name']} is open.", lines=[*self.turn_lines(state), *([""] if self.turn_lines(state) else []),
                      f"Send your orders in a mail with the subject [Orders] before {self.when(state, deadline, ctx)}.",
                      "Only bold text is read as orders; everything else is chatter."])
