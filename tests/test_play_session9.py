@@ -115,3 +115,48 @@ def test_an_orders_turns_reminder_and_results_are_threaded_under_the_turn_mail(r
     assert last(outbox, "Alice", "turn", "[Turn 2]")["Message-ID"] != turn["Alice"]["Message-ID"]
     assert len(set(_ids(outbox))) == len(_ids(outbox))
     assert_replays(referee)
+
+
+BLOG = "blog@ref.example"
+WIZARDS = ("Alice", "Bob", "Carol", "Dan", "Eve")
+
+
+def blognomic(referee) -> None:
+    referee.create_game("blog", "blognomic", BLOG, gm="gm@ref.example")
+    for p in WIZARDS:
+        play(referee, clients.fresh(addr(p), p, BLOG, "[Join]", f"Name: {p}\n"))
+
+
+def test_a_blognomic_wizard_who_has_not_voted_is_reminded_before_the_matter_may_be_decided(referee, outbox, clock):
+    """BlogNomic sent no vote reminder: a matter open 48 hours may be decided without the votes
+    not cast (Popular with more FOR than AGAINST, else Unpopular), and a Wizard who missed the
+    announcement learnt of it from its result. Now each Wizard who has not voted (not the
+    author, not Idle) gets one reminder a day before that, threaded under the announcement,
+    and a Reply to it is a vote."""
+    blognomic(referee)
+    play(referee, clients.fresh(addr("Alice"), "Alice", BLOG, "[Proposal] Gold",
+                                'Enact a new rule entitled "Gold" with the following text:\nEach Wizard has 3 Gold.\n'))
+    play(referee, clients.fresh(addr("Dan"), "Dan", BLOG, "[Idle]", ""))
+    ann = {p: last(outbox, p, "announcement", "[Proposal 1]") for p in ("Bob", "Carol", "Eve")}
+    play(referee, clients.outlook(ann["Bob"], addr("Bob"), "Bob", "FOR", prefix="AW: ", lang="de"))
+    clock.advance(hours=23, minutes=59)
+    referee.tick()
+    assert not [m for m in outbox.all() if m["X-Mailref-Kind"] == "reminder"]
+    clock.advance(minutes=1, seconds=1)
+    referee.tick()
+    reminders = [m for m in outbox.all() if m["X-Mailref-Kind"] == "reminder"]
+    assert sorted(m["To"] for m in reminders) == [addr("Carol"), addr("Eve")]
+    carol = last(outbox, "Carol", "reminder")
+    assert carol["In-Reply-To"] == ann["Carol"]["Message-ID"]
+    assert "it may be decided from Thu 3 Dec 2026 10:00 UTC" in str(carol["Subject"])
+    text = Outbox.body(carol)
+    assert 'you have not voted on Proposal 1 "Gold" by Alice.' in text
+    assert "From Thu 3 Dec 2026 10:00 UTC, in 24 hours, it may be decided without your vote" in text
+    assert "reply to this mail with FOR, AGAINST or DEFERENTIAL" in text
+    play(referee, clients.mobile_top(carol, addr("Carol"), "Carol", "Against"))
+    assert referee.state("blog")["proposals"][0]["votes"]["Carol"] == "AGAINST"
+    clock.advance(hours=12)
+    referee.tick()
+    assert len([m for m in outbox.all() if m["X-Mailref-Kind"] == "reminder"]) == 2  # once a matter
+    assert_replays(referee)
+

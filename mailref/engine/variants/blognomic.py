@@ -216,7 +216,8 @@ class BlogNomic(Variant):
         changes = self.numbered(state, changes_from(action["changes"]))
         self.check_tags(state, action["title"], changes)
         prop = matters.new_matter(state, ctx, author, action["title"], action["text"], "pending", None,
-                                  changes=[c.as_dict() for c in changes], self_killed=False, vetoed=False)
+                                  changes=[c.as_dict() for c in changes], self_killed=False, vetoed=False,
+                                  reminded=False)
         prop["votes"][author] = "FOR"  # the author's vote is FOR until they vote
         state["proposals"].append(prop)
         ctx.ack(f"Proposal {prop['number']} \"{prop['title']}\" is pending; quorum is {self.quorum(state)}.")
@@ -298,7 +299,8 @@ class BlogNomic(Variant):
                                 state.get("timezone") or "UTC")
         changes = self.numbered(state, changes_from(action.get("changes", [])))
         self.check_tags(state, action["question"], changes)
-        m = matters.new_matter(state, ctx, author, action["question"], action.get("text", ""), "pending", None)
+        m = matters.new_matter(state, ctx, author, action["question"], action.get("text", ""), "pending", None,
+                               reminded=False)
         m.update(kind=kind, question=action["question"], by=author, judge=None, ruling=None,
                  changes=[c.as_dict() for c in changes])
         m["votes"][author] = "FOR"
@@ -706,6 +708,8 @@ class BlogNomic(Variant):
             opened = parse_iso(m["opened"])
             for key in ("min_open", "popular_after", "stale_after", "dov_open_min", "dov_open_sure"):
                 out.append(opened + self.duration(state, key) + timedelta(seconds=1 if key == "stale_after" else 0))
+            if m.get("reminded") is False:
+                out.append(self.reminder_at(state, opened + self.duration(state, "popular_after"), m["opened"]))
         if p["seasonal_downtime"]:
             now_year = parse_iso(state["digest_next"]).year
             for y in (now_year, now_year + 1):  # Downtime begins (status hiatus) and ends
@@ -714,6 +718,38 @@ class BlogNomic(Variant):
 
     def fire_deadlines(self, state: dict, ctx: Ctx) -> None:
         self.resolve(state, ctx)
+        self.remind_wizards(state, ctx)
+
+    def remind_wizards(self, state: dict, ctx: Ctx) -> None:
+        """A matter open 48 hours (`popular_after`) may be decided without the votes not yet
+        cast: it is Popular with more FOR than AGAINST, else Unpopular. `reminder_before` ahead
+        of that (not in its first half), each Wizard who has not voted on it (not its author,
+        whose vote is FOR; not Idle) gets one reminder naming the matters that reach it then.
+        BlogNomic's blog needs none (its Wizards read the front page); by mail, a Wizard who
+        missed the announcement would otherwise learn of the matter from its result. Once a
+        matter; none for a matter resolved before (a matter made before this had no `reminded`)."""
+        owed: dict[tuple[str, str], list[dict]] = {}
+        for m in self.all_matters(state):
+            if m["status"] != "pending" or m.get("reminded") is not False:
+                continue
+            decidable = parse_iso(m["opened"]) + self.duration(state, "popular_after")
+            if ctx.now < self.reminder_at(state, decidable, m["opened"]):
+                continue
+            m["reminded"] = True
+            for name in self.wizards(state):
+                if name != m["author"] and name not in m["votes"]:
+                    owed.setdefault((name, iso(decidable)), []).append(m)
+        for (name, decidable), due in owed.items():
+            what = [f"{self.label(m)} {m['number']} \"{m.get('question') or m['title']}\" by {m['author']}" for m in due]
+            first = due[0]
+            ctx.send("reminder", [name], f"[{self.label(first)} {first['number']}] Reminder: you have not voted; "
+                     f"it may be decided from {self.when(state, decidable)}", "notice.txt", game=state,
+                     heading=f"A reminder from the referee of {state['name']}: you have not voted on "
+                     f"{' and '.join(what)}.",
+                     lines=[f"From {self.when(state, decidable, ctx)}, {'it' if len(due) == 1 else 'each'} may be decided "
+                            "without your vote: enacted with more FOR than AGAINST, else failed (rule \"Votable Matters\").",
+                            "To vote, reply to this mail with FOR, AGAINST or DEFERENTIAL"
+                            + ("" if len(due) == 1 else ", one line each: \"12 FOR\"") + "."])
 
     def status_lines(self, state: dict) -> list[str]:
         lines = [f"Dynasty {state['dynasty']}" + (f" ({state['theme']})" if state["theme"] else "") +
