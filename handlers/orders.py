@@ -40,5 +40,28 @@ def results(env: Envelope, view: GameView) -> dict:
     read_whole(env, "results")
     if (env.from_addr or "").lower() == str(view.state.get("gm") or "").lower():  # others: "only the GM"
         not_only_attached(env, "results are", env.text, "nothing was sent to the players")
+        check_turn_closed(view)
     return {"type": "results", "player": view.name, "address": env.from_addr or "", "title": env.subject.rest.strip()[:200],
             "text": env.text}
+
+
+def check_turn_closed(view: GameView) -> None:
+    """Results are for a turn that has closed (its deadline passed, or every player ordered:
+    the GM then has "[Turn N] Orders of all players"). Results sent while the turn is still open
+    for orders (the same results sent twice, a Reply to an older turn's digest, a slip) used to
+    close it at once: the players who had not ordered yet lost their turn, unasked. Refused, and
+    the GM is told how to close a turn early. (Checked here, not in the engine: a journal an older
+    mailref wrote with such results still replays.)"""
+    turn, state = view.state.get("turn") or {}, view.state
+    if state.get("status") != "active" or not turn or turn.get("awaiting_results") or not turn.get("deadline"):
+        return
+    names = [p["name"] for p in state.get("players", []) if p.get("status") == "active"]
+    sent = sum(1 for n in names if n in (state.get("orders") or {}))
+    done = [h["turn"] for h in state.get("history") or []]
+    before = f"the results of turn {done[-1]} went out already, and " if done else ""
+    raise Refused(f"{before}turn {turn['number']} is still open for orders until "
+                  f"{view.variant.when(state, turn['deadline'])} ({sent} of {len(names)} players have sent theirs); "
+                  "results are taken once it closes, and nothing was sent to the players",
+                  f"the mail \"[Turn {turn['number']}] Orders of all players\" comes when it closes (at its deadline, or "
+                  f"once every player has ordered); reply to it with the results. To close the turn early, the operator "
+                  f"sets its deadline to the time now: mailref deadline {state.get('slug')} set YYYY-MM-DDTHH:MM:SSZ")

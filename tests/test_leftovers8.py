@@ -110,6 +110,7 @@ def test_orders_and_results_only_in_an_attachment_are_refused_and_nothing_is_rec
     assert state["turn"]["number"] == 1 and state["history"] == []
     smtp(with_attachment(BOB, diplo, "[Results] Turn 1", text, "application/pdf", "mine.pdf"), BOB, diplo)
     assert "only the GM posts results" in error_of(box)  # a player is told that first
+    smtp(mail(ALICE, diplo, "[Orders]", "**Army Marseilles holds.**"), ALICE, diplo)  # the turn closes
     smtp(mail(gm, diplo, "[Results] Turn 1", "Paris holds."), gm, diplo)
     assert sorted(m["To"] for m in box.new() if m["X-Mailref-Kind"] == "results") == [ALICE, BOB]
 
