@@ -39,7 +39,7 @@ from dovecot import free_port
 from helpers import Outbox, mail, wait_for
 from mailref import cli
 from mailref.config import SiteConfig
-from mailref.site import rebuild, rebuild_quietly
+from mailref.site import history, rebuild, rebuild_quietly
 from mailref.store import OutboxMessage, open_store
 
 SHOTS = Path(__file__).resolve().parent.parent / "test-output" / "site"
@@ -175,6 +175,28 @@ def test_a_nomic_rule_enacted_amended_and_another_repealed(sidekick_game, tmp_pa
     assert "No votes" not in matters[matters.index("CfJ 1:"):], "a judge's ruling is not voted on"
     feed = (site / "nomes" / "feed.atom").read_text()
     assert ET.fromstring(feed).find(f"{ATOM}title").text == "<i>Nomes</i> & {% raw %}"
+
+
+def test_pages_kept_up_mail_by_mail_are_the_pages_made_from_scratch(sidekick_game, tmp_path):  # noqa: F811
+    """The rule history steps its cached replay on in place after each change (site/history.py):
+    what it shows is exactly what a fresh process replaying the whole journal shows."""
+    game = sidekick_game
+    kept = tmp_path / "kept"
+    publish_after_each_change(game, kept)
+    for subject, body in [("[Proposal] Dice", 'Enact rule 24 "Dice":\nEach player may roll once a day.\n'),
+                          ("[Proposal] Twice", "Amend rule 24 to read:\nEach player may roll twice a day.\n"),
+                          ("[Proposal] Less", "Repeal rule 19.\n"),
+                          ("[Proposal] Thrice", 'Amend rule 24 to read:\nThree rolls.\nEnact rule 25 "Coins":\nFlip.\n')]:
+        send(game, mover(game), subject, body)
+        number = game.state("nomes")["proposals"][-1]["number"]
+        for voter in others(game):
+            send(game, voter, f"[Vote] {number}", "FOR")
+    history._CACHE.clear()
+    fresh = tmp_path / "fresh"
+    rebuild(game.store, SiteConfig(fresh), "nomes", now=game.clock())
+    pages_of = lambda root: {p.name: p.read_bytes() for p in (root / "nomes").iterdir()}  # noqa: E731
+    assert pages_of(kept) == pages_of(fresh)
+    assert "Three rolls." in (kept / "nomes" / "rules.html").read_text()
 
 
 def test_a_blognomic_dynasty_change(blognomic_game, tmp_path, browser):  # noqa: F811
