@@ -125,14 +125,15 @@ class Referee:
         already hold is kept but never processed twice."""
         return self.receive_many([(raw, source, mail_from, rcpt_to)])[0]
 
-    def receive_many(self, mails: list[Incoming]) -> list[Stored]:
+    def receive_many(self, mails: list[Incoming], wait: bool = True) -> list[Stored]:
         """Commit a batch of (raw, source, mail_from, rcpt_to) in ONE transaction, each
         deduplicated as `receive` says (also against the others of the batch); one Stored per
-        mail, in order (mailref/store/keep.py: this runs before every SMTP 250)."""
+        mail, in order (mailref/store/keep.py: this runs before every SMTP 250). Without
+        WAIT, keep.Busy at once if another writer holds the store."""
         prepared = [(raw, source, mail_from or "", list(rcpt or []), hashlib.sha256(raw).hexdigest(), message_id_of(raw))
                     for raw, source, mail_from, rcpt in mails]
         # A concurrent delivery of the same bytes (another daemon) is settled by the INSERT itself.
-        return [Stored(*k) for k in keep(self.store, prepared, self.clock())]
+        return [Stored(*k) for k in keep(self.store, prepared, self.clock(), wait)]
 
     def accept(self, raw: bytes, source: str = "smtp", mail_from: str = "", rcpt_to: list[str] | None = None) -> Stored:
         """Store, then process at once (the listener's and the poller's path)."""

@@ -177,7 +177,9 @@ def test_mail_arriving_together_is_committed_together_and_a_bad_one_fails_alone(
     real = referee.receive_many
     groups = []
 
-    def picky(mails):
+    def picky(mails, wait=True):
+        if not wait:  # the listener's try on its own loop: the store is held, so it is Busy
+            return real(mails, wait)
         groups.append(len(mails))
         if any(b"poison" in m[0] for m in mails):
             raise ValueError("this one cannot be kept")
@@ -207,3 +209,45 @@ def test_mail_arriving_together_is_committed_together_and_a_bad_one_fails_alone(
     assert results == {0: 250, 1: 250, 2: 451, 3: 250, 4: 250}
     assert groups[:2] == [1, 4], groups  # the group of four failed, then each was tried alone
     assert sorted(raws(referee)) == sorted(m for i, m in enumerate(submit) if i != 2)
+
+
+def test_a_free_store_is_written_on_the_sessions_loop_and_a_held_one_by_the_committer(referee, monkeypatch):
+    """SQLite: with nothing queued for the committer, a mail is committed on the sessions' own
+    loop without waiting for the lock (no hand-over between threads); when another writer holds
+    the store, that try is Busy at once and the committer waits for the lock instead, the 250
+    only after its commit. A mail over INLINE_AT_MOST always goes to the committer."""
+    if referee.store.engine.dialect.name != "sqlite":
+        pytest.skip("only SQLite's lock can be tried without waiting")
+    real, calls = referee.receive_many, []
+
+    def where(mails, wait=True):
+        try:
+            out = real(mails, wait)
+        except Exception as e:
+            calls.append((threading.current_thread().name, wait, type(e).__name__))
+            raise
+        calls.append((threading.current_thread().name, wait, "kept"))
+        return out
+
+    monkeypatch.setattr(referee, "receive_many", where)
+    with listening(referee, max_size=1_000_000) as port:
+        assert answer_to(port, "a@x.org", G, mail("a@x.org", G, "[Help]")) == 250
+        assert calls == [("smtp", False, "kept")]
+        calls.clear()
+        holder = referee.store.engine.connect()
+        holder.begin()  # SQLite: BEGIN IMMEDIATE, the write lock
+        result: dict = {}
+        sender = threading.Thread(target=lambda: result.update(code=answer_to(port, "c@x.org", G, mail("c@x.org", G, "[Help]"))))
+        sender.start()
+        sender.join(0.5)
+        assert "code" not in result, "no 250 before the commit"
+        holder.rollback()
+        holder.close()
+        sender.join(30)
+        assert result == {"code": 250}
+        assert calls == [("smtp", False, "Busy"), ("smtp-store", True, "kept")]
+        calls.clear()
+        body = "\r\n".join(["y" * 998] * 300)  # about 300 KB
+        assert answer_to(port, "d@x.org", G, mail("d@x.org", G, "[Help]", body)) == 250
+        assert calls == [("smtp-store", True, "kept")]
+    assert len(raws(referee)) == 3

@@ -2,10 +2,12 @@
 store fails, 552 over the size limit, 550 for a recipient that is no game's address (nor the
 referee's, nor postmaster).
 
-The sessions (mailref.mail.smtp_session) run on one event loop in a thread of their own;
-the store is written by one committer thread, so a session waiting for its commit holds up
-no other session, and mail arriving together is committed together (one transaction for
-what queued while the previous commit ran: group commit)."""
+The sessions (mailref.mail.smtp_session) run on one event loop in a thread of their own.
+A mail is committed on that loop when the store's lock is free and nothing waits for the
+committer thread (SQLite; one short transaction). Otherwise the committer thread writes it,
+so a session waiting for its commit holds up no other session, and mail arriving together
+is committed together (one transaction for what queued while the previous commit ran:
+group commit)."""
 
 from __future__ import annotations
 
@@ -24,10 +26,12 @@ from mailref.read.route import is_postmaster
 from mailref.referee import Referee
 from mailref.store import Game
 from mailref.store.faults import describe, is_store_fault
+from mailref.store.keep import Busy
 
 log = logging.getLogger("mailref.smtp")
 KNOWN_FOR = 2.0  # seconds the game addresses read for RCPT are trusted (docs/decisions.md, "Batches")
 GROUP = 50  # mails committed in one transaction at most
+INLINE_AT_MOST = 256 * 1024  # octets: a bigger mail is written by the committer, never on the sessions' loop
 
 
 class Intake:
@@ -42,6 +46,8 @@ class Intake:
         self.own = base_address(referee.settings.from_address)
         self.known_at, self.known = -KNOWN_FOR, set[str]()
         self.committer: Committer | None = None
+        self.handed = 0  # mails handed to the committer and not yet answered (the loop's count)
+        self.inline = referee.store.engine.dialect.name == "sqlite"  # only its lock can be tried without waiting
         self.buffered = 0  # octets of mail data the sessions hold (smtp_session.BUFFER_BUDGET)
         self.refusing: str | None = None  # why mail is told 451 now, said once (SPEC §7)
         self.refused = 0
@@ -134,7 +140,29 @@ class Intake:
             self.on_stored()
 
         assert self.committer is not None
-        self.committer.submit((raw, "smtp", mail_from, rcpt_to), lambda outcome: loop.call_soon_threadsafe(stored, outcome))
+        mail = (raw, "smtp", mail_from, rcpt_to)
+        if self.inline and self.handed == 0 and len(raw) <= INLINE_AT_MOST:
+            # Nothing is queued for the committer: try the store here, without waiting for its
+            # lock. Uncontended (most of the time) that is one short commit on this thread and
+            # no hand-over to the committer and back (two thread wake-ups a mail, which a busy
+            # machine makes expensive). A store another writer holds goes to the committer,
+            # which waits for it while this loop serves the other sessions.
+            try:
+                outcome: object = self.referee.receive_many([mail], wait=False)[0]
+            except Busy:
+                outcome = None
+            except Exception as e:
+                outcome = e
+            if outcome is not None:
+                loop.call_soon(stored, outcome)  # answered from the loop as always, never inside this call
+                return
+        self.handed += 1
+
+        def committed(outcome: object) -> None:
+            self.handed -= 1
+            stored(outcome)
+
+        self.committer.submit(mail, lambda outcome: loop.call_soon_threadsafe(committed, outcome))
 
 
 class Committer(threading.Thread):

@@ -29,7 +29,7 @@ from datetime import UTC, datetime
 from sqlalchemy import bindparam, text
 
 from mailref.mail.dedupe import author
-from mailref.store import Store, fastjson
+from mailref.store import Store, fastjson, lock_wait_ms
 from mailref.store.models import Json, UTCDateTime
 
 Prepared = tuple[bytes, str, str, list[str], str, str]  # raw, source, mail_from, rcpt_to, sha256, message_id
@@ -57,10 +57,18 @@ _CORE_HELD = text(_HELD)
 _PG_INSERT, _PG_HELD = (re.sub(r":(\w+)", r"%(\1)s", q) for q in (_INSERT, _HELD))  # psycopg's placeholders
 
 
-def keep(store: Store, prepared: Sequence[Prepared], now: datetime) -> list[Kept]:
-    """Commit PREPARED in one transaction; one Kept per mail, in order."""
+class Busy(Exception):
+    """Another writer holds the store, and the caller asked not to wait for it."""
+
+
+def keep(store: Store, prepared: Sequence[Prepared], now: datetime, wait: bool = True) -> list[Kept]:
+    """Commit PREPARED in one transaction; one Kept per mail, in order. Without WAIT, raises
+    Busy at once instead of waiting for another writer's lock (only SQLite can try its lock:
+    on any other store it is always Busy)."""
     if store.engine.dialect.name == "sqlite":
-        return _keep_sqlite(store, prepared, now)
+        return _keep_sqlite(store, prepared, now, wait)
+    if not wait:
+        raise Busy("only SQLite's lock can be tried without waiting")
     if store.engine.dialect.driver == "psycopg":
         return _keep_psycopg(store, prepared, now)
     return _keep_core(store, prepared, now)
@@ -79,13 +87,17 @@ def sqlite_stamp(at: datetime) -> str:
 
 
 @contextmanager
-def sqlite_write(store: Store) -> Iterator[sqlite3.Cursor]:
+def sqlite_write(store: Store, wait: bool = True) -> Iterator[sqlite3.Cursor]:
     """A write transaction on the pool's DBAPI connection (BEGIN IMMEDIATE ... COMMIT, ROLLBACK
-    on any error), past SQLAlchemy's execution machinery: for the statements run per mail."""
+    on any error), past SQLAlchemy's execution machinery: for the statements run per mail.
+    Without WAIT, Busy at once when another connection holds the write lock."""
     conn = store.engine.raw_connection()
     try:
         cur = conn.cursor()
-        cur.execute("BEGIN IMMEDIATE")  # the connection has no implicit transactions (store/database.py)
+        if wait:
+            cur.execute("BEGIN IMMEDIATE")  # the connection has no implicit transactions (store/database.py)
+        else:
+            _begin_or_busy(cur)
         try:
             yield cur
             cur.execute("COMMIT")
@@ -99,9 +111,21 @@ def sqlite_write(store: Store) -> Iterator[sqlite3.Cursor]:
         conn.close()  # back to the pool
 
 
-def _keep_sqlite(store: Store, prepared: Sequence[Prepared], now: datetime) -> list[Kept]:
+def _begin_or_busy(cur: sqlite3.Cursor) -> None:
+    cur.execute("PRAGMA busy_timeout=0")
+    try:
+        cur.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as e:
+        if e.sqlite_errorcode in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+            raise Busy(str(e)) from None
+        raise
+    finally:  # the lock is ours or not: either way, the connection waits as usual again
+        cur.execute(f"PRAGMA busy_timeout={lock_wait_ms()}")
+
+
+def _keep_sqlite(store: Store, prepared: Sequence[Prepared], now: datetime, wait: bool = True) -> list[Kept]:
     stamp = sqlite_stamp(now)
-    with sqlite_write(store) as cur:
+    with sqlite_write(store, wait) as cur:
         out = []
         for mail in prepared:
             params = _params(mail) | {"received_at": stamp}
