@@ -29,6 +29,7 @@ from mailref.timeutil import utcnow
 
 log = logging.getLogger("mailref")
 SYNC_EVERY = 2.0  # seconds: how soon a CLI change to a deadline is noticed
+SITE_EVERY = 5.0  # seconds: how soon the pages show a change another process made
 INTAKE_QUIET = 0.05  # seconds without new mail before processing starts while a burst comes in
 INTAKE_LAG = 1.0  # ...but processing never waits longer than this behind the first mail waiting
 BATCH_WHILE_INTAKE = 10  # mails a batch takes when the lag ran out while mail still arrives
@@ -175,6 +176,9 @@ class Daemon:
         scheduler = AsyncIOScheduler(timezone="UTC")
         scheduler.add_job(self.sync_timers, "interval", seconds=SYNC_EVERY, args=[scheduler], id="sync",
                           max_instances=1, coalesce=True)
+        if self.cfg.site:
+            scheduler.add_job(self.catch_up_site, "interval", seconds=SITE_EVERY, id="site", max_instances=1,
+                              coalesce=True)
         scheduler.start()
         sd_notify("READY=1")
         log.info("mailref ready")
@@ -278,6 +282,16 @@ class Daemon:
                 await asyncio.wait_for(self.send_kick.wait(), timeout=1)
             except TimeoutError:
                 pass
+
+    async def catch_up_site(self) -> None:
+        """Pages of the changes another process made: another daemon on this database (on its
+        own host, with its own site folder), the CLI with a configuration without [site]. This
+        process's own changes are published as they commit (Referee.after_change)."""
+        from mailref import site
+        try:
+            await asyncio.to_thread(site.catch_up, self.referee.store, self.cfg.site)
+        except asyncio.CancelledError:  # the daemon is stopping
+            return
 
     async def reconcile(self) -> None:
         """Deadlines missed while down fire now, once each, in the order they fell due."""

@@ -30,10 +30,11 @@ from mailref.store import Game, Store
 from mailref.timeutil import iso, utcnow
 
 log = logging.getLogger("mailref.site")
-__all__ = ["SiteConfig", "rebuild"]
+__all__ = ["SiteConfig", "catch_up", "rebuild"]
 
 
 _built: dict[tuple[str, str], int] = {}  # (site dir, slug) -> the game version last published
+VERSION_FILE = ".mailref-version"  # in each game's folder: the game version its pages show
 _listed: dict[str, dict[str, tuple[int, dict]]] = {}  # site dir -> slug -> (version, its row on the host index)
 
 
@@ -60,7 +61,7 @@ def rebuild(store: Store, site: SiteConfig, slug: str | None = None, now: dateti
             if slug is not None and slug not in versions:
                 return []
             wanted = [g for g in ([slug] if slug else sorted(versions))
-                      if force or _built.get((where, g)) != versions[g]]
+                      if force or _published(root, where, g) != versions[g]]
             snaps = [history.read(s, s.scalar(select(Game).where(Game.slug == g))) for g in wanted]
             stale = [g for g in versions if g not in listed or listed[g][0] != versions[g]]
             for g in s.scalars(select(Game).where(Game.slug.in_(stale))) if stale else []:
@@ -77,6 +78,19 @@ def rebuild(store: Store, site: SiteConfig, slug: str | None = None, now: dateti
                 "host.html", games=[listed[g][1] for g in sorted(listed)], root="", generated=pages.when(iso(now)),
                 game=None).encode())
     return written
+
+
+def _published(root: Path, where: str, slug: str) -> int | None:
+    """The game version SLUG's pages in ROOT show: as this process last wrote them, else as
+    the folder says (written by an earlier run, or by another daemon sharing the folder)."""
+    known = _built.get((where, slug))
+    if known is None:
+        try:
+            known = int((root / slug / VERSION_FILE).read_text())
+        except (OSError, ValueError):
+            return None
+        _built[(where, slug)] = known
+    return known
 
 
 def game_files(snap: history.Snapshot, now: datetime, base_url: str) -> dict[str, bytes]:
@@ -100,6 +114,7 @@ def game_files(snap: history.Snapshot, now: datetime, base_url: str) -> dict[str
     for older in ctx["older_pages"]:
         files[older["name"]] = _older_page(snap, ctx, older)
     files["feed.atom"] = pages.feed(state, chron, now, base_url, snap.created).encode()
+    files[VERSION_FILE] = str(snap.version).encode()
     return files
 
 
@@ -142,6 +157,19 @@ def svg_to_png(svg: str) -> bytes | None:
     except Exception as e:
         log.warning("site: PNG map not rendered: %s", e)
         return None
+
+
+def catch_up(store: Store, site: SiteConfig, now: datetime | None = None) -> None:
+    """The pages of every game changed by another process since this one last published them:
+    another daemon on the same database (its own host, its own site folder), a CLI run with a
+    configuration without [site]. Only the games' versions are read when nothing changed."""
+    try:
+        if rebuild(store, site, None, now, force=False):
+            trouble.cleared(Path(site.dir))
+    except OSError as e:
+        trouble.failed(Path(site.dir), e)
+    except Exception:
+        log.exception("site: catching up with changes made elsewhere failed")
 
 
 def rebuild_quietly(store: Store, site: SiteConfig, slug: str, now: datetime | None = None) -> None:
