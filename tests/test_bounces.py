@@ -89,3 +89,20 @@ def test_a_person_writing_to_a_game_is_still_answered(league):
     with smtplib.SMTP("127.0.0.1", port) as c:
         c.sendmail("stranger@x.org", [G], mail("stranger@x.org", G, "[Help]", "Could not find the rules, returned to ask."))
     assert outbox_size(referee) == before + 1
+
+
+@pytest.mark.parametrize("name", ["qmail_01.txt", "postfix_01.txt"])
+def test_a_bounce_from_a_name_in_8bit_bytes_is_still_recorded(league, name):
+    """A From header of raw 8-bit bytes (a non-ASCII display name an MTA did not encode) made
+    flufl.bounce's Sina detector raise, and the scan ended there: the detectors that know this
+    bounce's format never ran, and the player's bounce was never recorded (scripts/fuzz)."""
+    referee, port = league
+    raw = re.sub(rb"(?m)^From: ([^\r]*?)\r\n", lambda m: b"From: Syst\xe8me de messagerie <" +
+                 re.search(rb"[\w.+-]+@[\w.-]+", m.group(1)).group(0) + b">\r\n", as_delivered(name), count=1)
+    assert b"\xe8" in raw
+    with smtplib.SMTP("127.0.0.1", port) as c:
+        c.sendmail("", [G], raw)
+    with referee.store() as s:
+        row = s.scalars(select(InboxMessage).order_by(InboxMessage.id.desc()).limit(1)).one()
+        recorded = {b.address for b in s.scalars(select(Bounce).where(Bounce.inbox_id == row.id))}
+    assert row.status == "ignored" and failing(name) and recorded == failing(name), (row.verdict, recorded)
