@@ -46,3 +46,22 @@ def test_pages_an_earlier_run_wrote_are_not_written_again(referee, tmp_path):
     referee.accept(mail("zelda@x.org", G, "[Join]", "Name: Zelda"))  # a change by a process without [site]
     catch_up(referee.store, cfg, referee.clock())
     assert "Zelda" in page.read_text()
+    # Pages an older mailref wrote (no version file) are taken as they are, not all rendered again.
+    (tmp_path / "site" / "nomes" / site_module.VERSION_FILE).unlink()
+    site_module._built.clear()
+    written = page.stat().st_mtime_ns
+    catch_up(referee.store, cfg, referee.clock())
+    assert page.stat().st_mtime_ns == written
+
+
+def test_a_new_site_folder_fills_a_few_games_at_a_time(referee, tmp_path, monkeypatch):
+    """The daemon's own changes wait for the site's lock while it renders: a new folder on a host
+    of many games is filled over several rounds, not in one that holds the lock for minutes."""
+    monkeypatch.setattr(site_module, "CATCH_UP_AT_ONCE", 2)
+    for slug in ("aa", "bb", "cc"):
+        referee.create_game(slug, "sidekick", f"{slug}@ref.example")
+    cfg = SiteConfig(tmp_path / "site")
+    catch_up(referee.store, cfg, referee.clock())
+    assert sorted(p.name for p in (tmp_path / "site").iterdir() if p.is_dir()) == ["aa", "bb"]
+    catch_up(referee.store, cfg, referee.clock())
+    assert (tmp_path / "site" / "cc" / "index.html").exists()

@@ -35,14 +35,15 @@ __all__ = ["SiteConfig", "catch_up", "rebuild"]
 
 _built: dict[tuple[str, str], int] = {}  # (site dir, slug) -> the game version last published
 VERSION_FILE = ".mailref-version"  # in each game's folder: the game version its pages show
+CATCH_UP_AT_ONCE = 20  # games catch_up renders in one go
 _listed: dict[str, dict[str, tuple[int, dict]]] = {}  # site dir -> slug -> (version, its row on the host index)
 
 
 def rebuild(store: Store, site: SiteConfig, slug: str | None = None, now: datetime | None = None,
-            force: bool = True) -> list[str]:
+            force: bool = True, most: int | None = None) -> list[str]:
     """Regenerate SLUG's pages (every game's without SLUG) and the host's index. Without
-    FORCE a game whose version was already published by this process is left alone (a
-    [Status] request changes nothing). Returns the slugs written."""
+    FORCE a game whose pages already show its version is left alone (a [Status] request
+    changes nothing). At most MOST games at a time. Returns the slugs written."""
     now = now or utcnow()
     root = Path(site.dir)
     if not root.exists():
@@ -61,7 +62,7 @@ def rebuild(store: Store, site: SiteConfig, slug: str | None = None, now: dateti
             if slug is not None and slug not in versions:
                 return []
             wanted = [g for g in ([slug] if slug else sorted(versions))
-                      if force or _published(root, where, g) != versions[g]]
+                      if force or _published(root, where, g, versions[g]) != versions[g]][:most]
             snaps = [history.read(s, s.scalar(select(Game).where(Game.slug == g))) for g in wanted]
             stale = [g for g in versions if g not in listed or listed[g][0] != versions[g]]
             for g in s.scalars(select(Game).where(Game.slug.in_(stale))) if stale else []:
@@ -80,13 +81,19 @@ def rebuild(store: Store, site: SiteConfig, slug: str | None = None, now: dateti
     return written
 
 
-def _published(root: Path, where: str, slug: str) -> int | None:
+def _published(root: Path, where: str, slug: str, current: int) -> int | None:
     """The game version SLUG's pages in ROOT show: as this process last wrote them, else as
-    the folder says (written by an earlier run, or by another daemon sharing the folder)."""
+    the folder says (written by an earlier run, or by another daemon sharing the folder).
+    Pages an older mailref wrote say nothing: they are taken as CURRENT, as that mailref took
+    them (else an upgrade would render every game of the host again at once)."""
     known = _built.get((where, slug))
     if known is None:
         try:
             known = int((root / slug / VERSION_FILE).read_text())
+        except FileNotFoundError:
+            if not (root / slug / "index.html").exists():
+                return None
+            known = current
         except (OSError, ValueError):
             return None
         _built[(where, slug)] = known
@@ -162,9 +169,11 @@ def svg_to_png(svg: str) -> bytes | None:
 def catch_up(store: Store, site: SiteConfig, now: datetime | None = None) -> None:
     """The pages of every game changed by another process since this one last published them:
     another daemon on the same database (its own host, its own site folder), a CLI run with a
-    configuration without [site]. Only the games' versions are read when nothing changed."""
+    configuration without [site]. Only the games' versions are read when nothing changed. A
+    few games at a time (CATCH_UP_AT_ONCE): the daemon's own changes wait for the site's lock
+    meanwhile, and a new site folder for a host of many games fills over a few rounds."""
     try:
-        if rebuild(store, site, None, now, force=False):
+        if rebuild(store, site, None, now, force=False, most=CATCH_UP_AT_ONCE):
             trouble.cleared(Path(site.dir))
     except OSError as e:
         trouble.failed(Path(site.dir), e)
