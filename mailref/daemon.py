@@ -68,6 +68,14 @@ class Daemon:
         self.intake: Intake | None = None
         self.noted_at = self.processed_at = self.behind_since = 0.0  # monotonic: intake_first()
         self.intake_storing = False  # the listener is committing a mail (or waiting to)
+        # The published pages are made by a loop of their own (pages_loop), never inside the
+        # work lock: processing does not wait for them (a long game's pages take a while, and a
+        # site folder can hang). The games changed since, for it to publish:
+        self.pages_due: set[str] = set()
+        self.pages_lock = threading.Lock()
+        self.pages_kick = asyncio.Event()
+        if cfg.site:
+            self.referee.after_change = self._pages_due
 
     async def start_intake(self) -> None:
         """The SMTP listener, in its own process (mail/intake.py); its notes wake processing."""
@@ -176,14 +184,12 @@ class Daemon:
         scheduler = AsyncIOScheduler(timezone="UTC")
         scheduler.add_job(self.sync_timers, "interval", seconds=SYNC_EVERY, args=[scheduler], id="sync",
                           max_instances=1, coalesce=True)
-        if self.cfg.site:
-            scheduler.add_job(self.catch_up_site, "interval", seconds=SITE_EVERY, id="site", max_instances=1,
-                              coalesce=True)
         scheduler.start()
         sd_notify("READY=1")
         log.info("mailref ready")
         # Delivery runs beside processing from the start: the backlog's replies go out batch by batch.
         sender = asyncio.create_task(self.send_loop())
+        pages = asyncio.create_task(self.pages_loop()) if self.cfg.site else None
         # Then the backlog (mail stored before a stop), before missed deadlines fire since it
         # arrived first; none of it delays READY, and new mail is accepted meanwhile.
         await self.process_stored()
@@ -201,8 +207,9 @@ class Daemon:
         if poller:
             poller.stop.set()
         scheduler.shutdown(wait=False)
-        for task in (sender, worker):
-            task.cancel()
+        for task in (sender, worker, pages):
+            if task:
+                task.cancel()
         with self.work:  # finish the batch in hand
             pass
         # The mail already answered 250 but not yet taken up (at most one batch more; the rest
@@ -283,15 +290,33 @@ class Daemon:
             except TimeoutError:
                 pass
 
-    async def catch_up_site(self) -> None:
-        """Pages of the changes another process made: another daemon on this database (on its
-        own host, with its own site folder), the CLI with a configuration without [site]. This
-        process's own changes are published as they commit (Referee.after_change)."""
+    def _pages_due(self, slug: str) -> None:
+        """Referee.after_change, on the thread that committed the change."""
+        with self.pages_lock:
+            self.pages_due.add(slug)
+        self.loop.call_soon_threadsafe(self.pages_kick.set)
+
+    async def pages_loop(self) -> None:
+        """The pages of each game this daemon changed, soon after the change; every SITE_EVERY
+        also those of the changes another process made (another daemon on this database, on its
+        own host with its own site folder; the CLI with a configuration without [site]), and at
+        start those a stop left behind (each game's folder says which version it shows)."""
         from mailref import site
-        try:
-            await asyncio.to_thread(site.catch_up, self.referee.store, self.cfg.site)
-        except asyncio.CancelledError:  # the daemon is stopping
-            return
+        caught_up = -SITE_EVERY
+        while True:
+            with self.pages_lock:
+                due, self.pages_due = sorted(self.pages_due), set()
+            self.pages_kick.clear()
+            for slug in due:
+                await asyncio.to_thread(site.rebuild_quietly, self.referee.store, self.cfg.site, slug,
+                                        self.referee.clock())
+            if time.monotonic() - caught_up >= SITE_EVERY:  # however busy this daemon's own games keep it
+                caught_up = time.monotonic()
+                await asyncio.to_thread(site.catch_up, self.referee.store, self.cfg.site, self.referee.clock())
+            try:
+                await asyncio.wait_for(self.pages_kick.wait(), timeout=SITE_EVERY)
+            except TimeoutError:
+                pass
 
     async def reconcile(self) -> None:
         """Deadlines missed while down fire now, once each, in the order they fell due."""

@@ -65,3 +65,30 @@ def test_a_new_site_folder_fills_a_few_games_at_a_time(referee, tmp_path, monkey
     assert sorted(p.name for p in (tmp_path / "site").iterdir() if p.is_dir()) == ["aa", "bb"]
     catch_up(referee.store, cfg, referee.clock())
     assert (tmp_path / "site" / "cc" / "index.html").exists()
+
+
+def test_mail_is_answered_while_the_pages_cannot_be_written(tmp_path):
+    """The pages are made beside processing, not inside it: a site folder that hangs (an NFS
+    server gone, a `mailref site build` stuck holding the site's lock) left every mail after
+    the first change unanswered, since processing waited for the pages, and a SIGTERM never
+    ended the daemon."""
+    import fcntl
+
+    from helpers import maildir_mails
+
+    s = Site(tmp_path, extra='[site]\ndir = "var/site"\n')
+    assert s.cli("game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode == 0
+    lock = tmp_path / "var" / "site" / ".mailref-site.lock"
+    with s.serve() as daemon, open(lock, "a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)  # what a stuck writer of the pages does
+        with smtplib.SMTP("127.0.0.1", s.smtp_port) as c:
+            c.sendmail("zelda@x.org", [G], mail("zelda@x.org", G, "[Join]", "Name: Zelda"))
+            c.sendmail("yann@x.org", [G], mail("yann@x.org", G, "[Help]"))
+        assert wait_for(lambda: len(maildir_mails(tmp_path)) >= 2, 30), "both answered while the pages wait"
+        page = tmp_path / "var" / "site" / "nomes" / "index.html"
+        assert "Zelda" not in page.read_text()
+        # A stop does not wait for ever either (it waited for the lock as long as it was held).
+        assert daemon.stop() == 0
+        assert "another process has held the site's lock" in daemon.stderr(), daemon.stderr()
+    with s.serve():  # the next start publishes what the stop left behind
+        assert wait_for(lambda: "Zelda" in page.read_text(), 30), "the pages catch up once they can"

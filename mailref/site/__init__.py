@@ -14,11 +14,14 @@ committed change and replaced atomically, so a reader never sees half a site.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import hashlib
 import logging
+import time
 from datetime import datetime
 from pathlib import Path
+from typing import IO
 
 from sqlalchemy import select
 
@@ -36,6 +39,7 @@ __all__ = ["SiteConfig", "catch_up", "rebuild"]
 _built: dict[tuple[str, str], int] = {}  # (site dir, slug) -> the game version last published
 VERSION_FILE = ".mailref-version"  # in each game's folder: the game version its pages show
 CATCH_UP_AT_ONCE = 20  # games catch_up renders in one go
+LOCK_WAIT = 10.0  # seconds a rebuild waits for another writer of the same site
 _listed: dict[str, dict[str, tuple[int, dict]]] = {}  # site dir -> slug -> (version, its row on the host index)
 
 
@@ -55,7 +59,7 @@ def rebuild(store: Store, site: SiteConfig, slug: str | None = None, now: dateti
     written = []
     # One writer at a time per site: the daemon and a CLI command may both rebuild.
     with open(root / ".mailref-site.lock", "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+        _take(lock)
         listed = _listed.setdefault(where, {})
         with store() as s:  # read everything first: no transaction is held while pages are made
             versions = dict(s.execute(select(Game.slug, Game.version)).all())
@@ -79,6 +83,22 @@ def rebuild(store: Store, site: SiteConfig, slug: str | None = None, now: dateti
                 "host.html", games=[listed[g][1] for g in sorted(listed)], root="", generated=pages.when(iso(now)),
                 game=None).encode())
     return written
+
+
+def _take(lock: IO) -> None:
+    """The site's lock, waited for at most LOCK_WAIT: a writer stuck on the folder (a hung NFS
+    server, a stopped `mailref site build`) must not keep the daemon's pages thread, and so
+    its stop, waiting for ever. The pages are retried at the next catch-up."""
+    until = time.monotonic() + LOCK_WAIT
+    while True:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if time.monotonic() > until:
+                raise TimeoutError(errno.ETIMEDOUT, f"another process has held the site's lock "
+                                   f"({Path(lock.name).name}) for {LOCK_WAIT:.0f} s") from None
+            time.sleep(0.05)
 
 
 def _published(root: Path, where: str, slug: str, current: int) -> int | None:

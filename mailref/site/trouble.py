@@ -29,6 +29,8 @@ def why(e: OSError, folder: Path | None = None) -> str:
         fix = "it is on a read-only file system (under systemd, add it to ReadWritePaths=), or point [site] dir elsewhere"
     elif e.errno in (errno.ENOTDIR, errno.EEXIST):
         fix = "a part of that path is a file, not a folder: point [site] dir at a folder"
+    elif e.errno == errno.ETIMEDOUT:
+        fix = "the pages are tried again in a few seconds; if this lasts, find that process (fuser -v on the lock file)"
     elif e.errno in (errno.ENOSPC, errno.EDQUOT):
         fix = "free some space there"
     else:
