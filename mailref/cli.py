@@ -10,7 +10,7 @@ import json
 import os
 import re
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 # Light imports only: each command imports what it uses, so that a command's start-up
 # (`mailref replay`, SPEC §8) does not pay for the daemon, mail, templates or the site.
@@ -18,6 +18,10 @@ from mailref import config as config_mod
 from mailref.engine.context import Refused
 from mailref.safe import printable
 from mailref.timeutil import iso, parse_duration, parse_iso, utcnow
+
+if TYPE_CHECKING:
+    from mailref.referee import Referee
+    from mailref.store import Store
 
 
 class Usage(Exception):
@@ -60,13 +64,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="mailref", description="mail referee for play-by-email games", parents=[common])
     sub = p.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
 
-    def cmd(parent, name: str, help: str) -> argparse.ArgumentParser:
+    def cmd(parent: argparse._SubParsersAction, name: str, help: str) -> argparse.ArgumentParser:
         return _help(parent, name, help, [common])
 
-    def group(name: str, help: str):
+    def group(name: str, help: str) -> argparse._SubParsersAction:
         return cmd(sub, name, help).add_subparsers(dest="sub", required=True, metavar="SUBCOMMAND")
 
-    def json_flag(c) -> None:
+    def json_flag(c: argparse.ArgumentParser) -> None:
         c.add_argument("--json", action="store_true", help="print one JSON document instead of a table")
 
     slug_help = "the game's short name"
@@ -258,7 +262,7 @@ class _StoreOnly:
         self._store = None
 
     @property
-    def store(self):
+    def store(self) -> Store:
         if self._store is None:
             from mailref.store import open_store
 
@@ -372,12 +376,12 @@ def _text(value: str) -> str:
     return sys.stdin.read().strip() if value == "-" else value
 
 
-def cmd_db_upgrade(referee, args, who):
+def cmd_db_upgrade(referee: Referee, args: argparse.Namespace, who: str) -> int:
     print("database is at the newest schema")
     return 0
 
 
-def cmd_db_backup(referee, args, who):
+def cmd_db_backup(referee: _StoreOnly, args: argparse.Namespace, who: str) -> int:
     from pathlib import Path
 
     from mailref.backup import backup_sqlite
@@ -386,7 +390,7 @@ def cmd_db_backup(referee, args, who):
     return 0
 
 
-def cmd_game_create(referee, args, who):
+def cmd_game_create(referee: Referee, args: argparse.Namespace, who: str) -> int:
     from mailref.engine import VARIANTS
 
     if args.variant not in VARIANTS:
@@ -404,7 +408,7 @@ def cmd_game_create(referee, args, who):
     return 0
 
 
-def cmd_game_list(referee, args, who):
+def cmd_game_list(referee: Referee, args: argparse.Namespace, who: str) -> int:
     from sqlalchemy import select
 
     from mailref.store import Game
@@ -421,7 +425,7 @@ def cmd_game_list(referee, args, who):
     return 0
 
 
-def cmd_game_show(referee, args, who):
+def cmd_game_show(referee: Referee, args: argparse.Namespace, who: str) -> int:
     state = referee.state(args.slug)
     if args.json:
         from mailref.engine.public import public_view
@@ -436,37 +440,37 @@ def cmd_game_show(referee, args, who):
     return 0
 
 
-def cmd_game_set(referee, args, who):
+def cmd_game_set(referee: Referee, args: argparse.Namespace, who: str) -> int:
     return _act(referee, args, who, {"type": "set", "values": _kv(args.values)})
 
 
-def cmd_game_simple(referee, args, who):
+def cmd_game_simple(referee: Referee, args: argparse.Namespace, who: str) -> int:
     return _act(referee, args, who, {"type": args.sub})
 
 
-def cmd_player_add(referee, args, who):
+def cmd_player_add(referee: Referee, args: argparse.Namespace, who: str) -> int:
     email = _address(args.email, "address")
     more = [_address(a, "--email") for a in args.more]
     return _act(referee, args, who, {"type": "player_add", "name": args.name, "address": email,
                                      "more": more, "choices": {k.lower(): v for k, v in _kv(args.choice).items()}})
 
 
-def cmd_player_status(referee, args, who):
+def cmd_player_status(referee: Referee, args: argparse.Namespace, who: str) -> int:
     if args.sub == "remove":
         return _act(referee, args, who, {"type": "player_remove", "player": args.name})
     status = {"away": "away", "back": "active", "idle": "idle"}[args.sub]
     return _act(referee, args, who, {"type": "player_status", "name": args.name, "status": status})
 
 
-def cmd_office(referee, args, who):
+def cmd_office(referee: Referee, args: argparse.Namespace, who: str) -> int:
     return _act(referee, args, who, {"type": "office", "office": args.office, "holder": args.player})
 
 
-def cmd_proposal(referee, args, who):
+def cmd_proposal(referee: Referee, args: argparse.Namespace, who: str) -> int:
     return _act(referee, args, who, {"type": "decide", "number": args.number, "outcome": args.sub})
 
 
-def cmd_vote(referee, args, who):
+def cmd_vote(referee: Referee, args: argparse.Namespace, who: str) -> int:
     from mailref.read import vote_meaning
 
     meaning = vote_meaning(args.vote)
@@ -476,7 +480,7 @@ def cmd_vote(referee, args, who):
                                      "vote": meaning, "word": args.vote})
 
 
-def cmd_rule(referee, args, who):
+def cmd_rule(referee: Referee, args: argparse.Namespace, who: str) -> int:
     from mailref.read.rulechanges import RuleChange
 
     num = args.number.strip('"')
@@ -490,7 +494,7 @@ def cmd_rule(referee, args, who):
     return _act(referee, args, who, {"type": "rule", "changes": [change.as_dict()]})
 
 
-def cmd_score(referee, args, who):
+def cmd_score(referee: Referee, args: argparse.Namespace, who: str) -> int:
     m = re.fullmatch(r"([+-])(\d+)|(=)(-?\d+)", args.change.strip())  # =-5: scores go below zero (-5 a failed move)
     if not m:
         raise Usage(f"{args.change!r}: write +N, -N or =N")
@@ -498,7 +502,7 @@ def cmd_score(referee, args, who):
     return _act(referee, args, who, {"type": "score", "player": args.player, "op": m.group(1), "amount": int(m.group(2))})
 
 
-def cmd_deadline(referee, args, who):
+def cmd_deadline(referee: Referee, args: argparse.Namespace, who: str) -> int:
     if args.how == "extend":
         try:
             parse_duration(args.value)
@@ -512,7 +516,7 @@ def cmd_deadline(referee, args, who):
     return _act(referee, args, who, {"type": "deadline", "when": iso(when)})
 
 
-def cmd_digest(referee, args, who):
+def cmd_digest(referee: Referee, args: argparse.Namespace, who: str) -> int:
     rc = _act(referee, args, who, {"type": "digest"})
     _deliver(referee, args)
     return rc
@@ -529,7 +533,7 @@ def _newest(referee, model, args) -> list:
         return list(s.scalars(q))
 
 
-def cmd_mail_list(referee, args, who):
+def cmd_mail_list(referee: Referee, args: argparse.Namespace, who: str) -> int:
     from mailref.store import InboxMessage
 
     mails = [{"id": m.id, "status": m.status, "received_at": iso(m.received_at), "game": m.game_slug,
@@ -548,7 +552,7 @@ def _cut(text: str, n: int) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
-def cmd_mail_show(referee, args, who):
+def cmd_mail_show(referee: Referee, args: argparse.Namespace, who: str) -> int:
     from mailref.store import InboxMessage
 
     with referee.store() as s:
@@ -562,7 +566,7 @@ def cmd_mail_show(referee, args, who):
     return 0
 
 
-def cmd_mail_reprocess(referee, args, who):
+def cmd_mail_reprocess(referee: Referee, args: argparse.Namespace, who: str) -> int:
     from mailref.store import InboxMessage
 
     with referee.store() as s, s.begin():
@@ -578,7 +582,7 @@ def cmd_mail_reprocess(referee, args, who):
     return 0 if status != "failed" else 1
 
 
-def cmd_outbox_list(referee, args, who):
+def cmd_outbox_list(referee: Referee, args: argparse.Namespace, who: str) -> int:
     from mailref.store import OutboxMessage
 
     rows = [{"id": m.id, "status": m.status, "kind": m.kind, "game": m.game_slug, "recipients": m.recipients,
@@ -603,7 +607,7 @@ def _deliver(referee, args, only: int | None = None):
     return Deliverer(referee.store, cfg.from_address, cfg.smtp_out, cfg.outbox_maildir, cfg.admin_address).deliver(utcnow(), only)
 
 
-def cmd_outbox_retry(referee, args, who):
+def cmd_outbox_retry(referee: Referee, args: argparse.Namespace, who: str) -> int:
     from sqlalchemy import select
 
     from mailref.store import OutboxMessage
@@ -642,7 +646,7 @@ def cmd_outbox_retry(referee, args, who):
     return 0
 
 
-def cmd_outbox_drop(referee, args, who):
+def cmd_outbox_drop(referee: Referee, args: argparse.Namespace, who: str) -> int:
     from mailref.store import OutboxMessage
 
     now = utcnow()
@@ -660,7 +664,7 @@ def cmd_outbox_drop(referee, args, who):
     return 0
 
 
-def cmd_replay(referee, args, who):
+def cmd_replay(referee: _StoreOnly, args: argparse.Namespace, who: str) -> int:
     from mailref.engine.archive import merge
     from mailref.engine.replay import differences, replay
     from mailref.engine.upgraded import set_apart
@@ -702,7 +706,7 @@ def cmd_replay(referee, args, who):
     return 1 if bad else 0
 
 
-def cmd_site_build(referee, args, who):
+def cmd_site_build(referee: Referee, args: argparse.Namespace, who: str) -> int:
     from mailref import site
 
     cfg = config_mod.load(args.config)

@@ -8,6 +8,7 @@ import tomllib
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 from mailref.timeutil import parse_duration
 
@@ -149,7 +150,7 @@ class _Table:
     def where(self, key: str) -> str:
         return f"{self.file}: [{self.name}] {key}"
 
-    def get(self, key: str, kind: type, default):
+    def get(self, key: str, kind: type, default: Any) -> Any:
         if key not in self.data:
             return default
         value = self.data.pop(key)

@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import bindparam, func, or_, select, update
-from sqlalchemy.orm import defer
+from sqlalchemy.orm import Session, defer
 
 from mailref import door, engine, verification
 from mailref.claims import claim_due_game, claim_mail, worker_id
@@ -492,7 +492,7 @@ class Referee:
             self._changed(g)
         return fired
 
-    def facts(self, s, game: Game) -> dict:
+    def facts(self, s: Session, game: Game) -> dict:
         """What only the store knows, for the GM's digest."""
         since = self.clock() - timedelta(days=1)
         failed = s.scalars(select(InboxMessage).where(InboxMessage.status == "failed",

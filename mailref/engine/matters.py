@@ -4,6 +4,8 @@ last valid vote counts, and tallies."""
 from __future__ import annotations
 
 from collections import Counter
+from datetime import datetime
+from typing import Any
 
 from mailref.engine.context import Ctx, Refused
 from mailref.timeutil import iso, when
@@ -27,7 +29,7 @@ def find(state: dict, number: int, collection: str = "proposals") -> dict | None
 
 
 def new_matter(state: dict, ctx: Ctx, author: str, title: str, text: str, status: str,
-               deadline, **extra) -> dict:
+               deadline: datetime | None, **extra: Any) -> dict:
     number = state["next_number"]
     state["next_number"] += 1
     matter = {"number": number, "title": title, "author": author, "text": text, "status": status,

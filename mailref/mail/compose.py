@@ -18,6 +18,7 @@ from email.mime.multipart import MIMEMultipart
 from email.mime.nonmultipart import MIMENonMultipart
 from email.policy import Compat32
 from functools import lru_cache
+from typing import Any
 
 LOOP_HEADER = "X-Mailref-Loop"
 _UTF8 = Charset("utf-8")
@@ -127,7 +128,7 @@ _FITS = re.compile(r"[\x21-\x7e]+(?: [\x21-\x7e]+)*\Z")
 
 
 class _Wire(Compat32):
-    def fold_binary(self, name: str, value) -> bytes:
+    def fold_binary(self, name: str, value: Any) -> bytes:
         if isinstance(value, str) and len(name) + 2 + len(value) <= self.max_line_length and _FITS.match(value):
             return f"{name}: {value}{self.linesep}".encode("ascii")
         if isinstance(value, Header):

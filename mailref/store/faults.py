@@ -6,8 +6,12 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sqlalchemy.exc import DBAPIError, OperationalError
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Engine
 
 
 def is_store_fault(exc: BaseException) -> bool:
@@ -64,7 +68,7 @@ def _probe(folder: Path) -> str | None:
         return None
 
 
-def sqlite_file(engine) -> Path | None:
+def sqlite_file(engine: Engine) -> Path | None:
     """The database file of ENGINE (an SQLAlchemy engine) when it is SQLite, else None."""
     url = engine.url
     return Path(url.database) if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:") \

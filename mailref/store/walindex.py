@@ -25,6 +25,10 @@ import logging
 import os
 import shutil
 import subprocess
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import sqlite3
 
 log = logging.getLogger("mailref.store")
 
@@ -33,7 +37,7 @@ SHM_RESERVE = 32 * 32 * 1024
 _FALLOCATE = shutil.which("fallocate") or ""
 
 
-def reserve_wal_index(dbapi_conn) -> None:
+def reserve_wal_index(dbapi_conn: sqlite3.Connection) -> None:
     """Give the open database's `-shm` file real blocks up to SHM_RESERVE (see the module)."""
     row = dbapi_conn.execute("PRAGMA database_list").fetchone()
     path = row[2] if row else ""

@@ -12,7 +12,7 @@ from mailref import resource
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.variants.eire_svg import map_svg
 from mailref.engine.variants.turns import OrdersGame
-from mailref.read.orders import fold, read_eire_orders
+from mailref.read.orders import Order, fold, read_eire_orders
 from mailref.timeutil import iso
 
 COLORS = ["Red", "Gold", "Green", "Cyan", "Orange", "Silver", "Purple", "White", "Teal", "Lavender"]
@@ -148,7 +148,8 @@ class Eire(OrdersGame):
                           "Attack LAND with N Grain / Declare High King"]
 
     # ---- orders ------------------------------------------------------------------
-    def read_orders(self, state: dict, player: str, sentences: list[str], earlier: list[dict]):
+    def read_orders(self, state: dict, player: str, sentences: list[str],
+                    earlier: list[dict]) -> tuple[list[dict], list[tuple[str, str]]]:
         reading = read_eire_orders(sentences, [x["name"] for x in state["lands"]])
         budget = state["grain"].get(player, 0) - sum(o.get("grain") or 0 for o in earlier)
         accepted, rejected = [], list(reading.rejected)
@@ -166,7 +167,7 @@ class Eire(OrdersGame):
                 accepted[-1]["note"] = "decided at resolution; as things stand you lack " + ", ".join(lacking)
         return accepted, rejected
 
-    def check_order(self, state: dict, player: str, o) -> str | None:
+    def check_order(self, state: dict, player: str, o: Order) -> str | None:
         prm = state["parameters"]
         if o.kind == "high-king":
             return None  # judged at resolution, when Grain and lands are known

@@ -19,7 +19,8 @@ class Orders(OrdersGame):
         ("[Status], [Help], [Quit]", "the state, this text, leave"),
     ]
 
-    def read_orders(self, state: dict, player: str, sentences: list[str], earlier: list[dict]):
+    def read_orders(self, state: dict, player: str, sentences: list[str],
+                    earlier: list[dict]) -> tuple[list[dict], list[tuple[str, str]]]:
         return [{"kind": "free", "text": s} for s in sentences], []
 
     def resolve_turn(self, state: dict, ctx: Ctx, why: str, late: str = "") -> None:

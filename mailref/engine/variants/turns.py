@@ -18,7 +18,7 @@ class OrdersGame(Variant):
     duration_params = {"reminder_before", "turn_length"}
     min_players = 1
 
-    def check_param(self, key: str, value):
+    def check_param(self, key: str, value: object) -> None:
         if key == "orders_final" and value not in ("refuse", "add", "replace"):
             raise Refused("orders_final is one of refuse, add, replace")
         return super().check_param(key, value)
@@ -177,7 +177,9 @@ class OrdersGame(Variant):
                 out.append(f"{name}: may still send the missing orders before the deadline")
         return out
 
-    def read_orders(self, state: dict, player: str, sentences: list[str], earlier: list[dict]):
+    def read_orders(self, state: dict, player: str, sentences: list[str],
+                    earlier: list[dict]) -> tuple[list[dict], list[tuple[str, str]]]:
+        """(the orders taken, each a dict; the sentences refused, each (text, why))."""
         raise NotImplementedError
 
     # ---- timers ------------------------------------------------------------------
