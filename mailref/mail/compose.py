@@ -38,7 +38,17 @@ def header_safe(value: str, limit: int = 300) -> str:
 _UNSAFE = re.compile("[\x00-\x1f\u202a-\u202e\u2066-\u2069]")
 
 
+# Bidi embeddings, overrides and isolates in a mail's text. A proposal titled "Hats \u202eecilA yb"
+# was announced as `Proposal 1: "Hats \u202eecilA yb" by Carol`, which a mail client shows as
+# `Proposal 1: "Hats loraC yb "by Alice`: a player could pass a text off as another's. Plain text
+# has no markup to isolate them with (the pages do, site/pages.py), so they go, as in headers;
+# Hebrew and Arabic still read right to left by the implicit bidi algorithm.
+_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
 def _text(body: str, subtype: str = "plain") -> MIMENonMultipart:
+    if _BIDI.search(body):
+        body = _BIDI.sub("", body)
     # Not MIMEText: it fixes "7bit" before the charset is set, and set_payload then leaves
     # 8-bit UTF-8 (and lines of any length) under that label, which relays refuse.
     part = MIMENonMultipart("text", subtype)

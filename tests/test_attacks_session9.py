@@ -1,0 +1,55 @@
+"""Attacks, session 9: hostile senders and hostile mail through real SMTP sessions."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+import pytest
+from listener import listening, submit
+
+from helpers import Outbox, mail
+
+G = "nomes@ref.example"
+ALICE, BOB = "alice@example.org", "bob@example.org"
+
+
+@contextmanager
+def smtp_to(referee):
+    with listening(referee, 10_000_000) as port:
+        yield lambda message, mail_from, rcpt=G: submit(port, mail_from, [rcpt], message)
+
+
+@pytest.fixture
+def smtp(referee):
+    with smtp_to(referee) as send:
+        yield send
+
+
+@pytest.fixture
+def game(referee, smtp):
+    referee.create_game("nomes", "sidekick", G, gm="gm@ref.example")
+    for name, a in (("Alice", ALICE), ("Bob", BOB)):
+        smtp(mail(a, G, "[Join]", f"Name: {name}"), a)
+    return referee
+
+
+def mover(referee) -> tuple[str, str]:
+    name = referee.state("nomes")["turn"]["player"]
+    return name, {"Alice": ALICE, "Bob": BOB}[name]
+
+
+def test_a_bidi_override_in_a_title_cannot_pass_it_off_as_anothers(game, smtp, outbox):
+    """A title ending in U+202E (RIGHT-TO-LEFT OVERRIDE) and "ecilA yb" was announced as
+    `Proposal 1: "Hats \u202eecilA yb" by Bob`, which a mail client shows as
+    `Proposal 1: "Hats boB yb "by Alice`. Mail text drops bidi controls, as headers do."""
+    name, addr = mover(game)
+    outbox.new()
+    smtp(mail(addr, G, "[Proposal] Hats \u202eecilA yb", "Enact rule 301 \"Hats\u202e\":\nHats for \u2067all."), addr)
+    sent = outbox.new()
+    assert sent and any("Proposal 1" in Outbox.body(m) for m in sent)
+    for m in sent:
+        for part in m.walk():
+            if part.get_content_maintype() == "text":
+                text = part.get_content()
+                assert not any(c in text for c in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"), text
+    assert any(f'"Hats ecilA yb" by {name}' in Outbox.body(m) for m in sent)
