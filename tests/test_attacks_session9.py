@@ -53,3 +53,15 @@ def test_a_bidi_override_in_a_title_cannot_pass_it_off_as_anothers(game, smtp, o
                 text = part.get_content()
                 assert not any(c in text for c in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"), text
     assert any(f'"Hats ecilA yb" by {name}' in Outbox.body(m) for m in sent)
+
+
+def test_a_long_subject_cut_for_the_reply_keeps_its_label_in_place(game, smtp, outbox):
+    """A subject cut to 200 characters for the reply ended in a space, and the game's label
+    went inside the first word: "Re: [[Nomic Sidekick Nomic] [Propsal] word ..." and, without a
+    tag, "Re: B[Nomic Sidekick Nomic] UY ..."."""
+    outbox.new()
+    smtp(mail(BOB, G, "[Propsal] " + "word " * 50), BOB)
+    smtp(mail(BOB, G, "BUY " * 60), BOB)
+    subjects = [" ".join(str(m["Subject"]).split()) for m in outbox.new()]
+    assert subjects[0].startswith("Re: [Nomic Sidekick Nomic] [Propsal] word word"), subjects
+    assert subjects[1].startswith("Re: [Nomic Sidekick Nomic] BUY BUY"), subjects

@@ -78,6 +78,9 @@ def game_label(name: str, slug: str) -> str:
 
 def with_game_label(subject: str, label: str) -> str:
     """SUBJECT with "[LABEL] " after its Re:/Fwd: prefixes, unless a leading tag names it."""
+    # Stripped first: the prefixes are measured off the end, and a subject cut to 200 characters
+    # for a reply ends in a space, which put the label inside the first word ("Re: B[Nomes] UY").
+    subject = subject.strip()
     s, _ = strip_prefixes(subject)
     head = subject[: len(subject) - len(s)]
     rest = s
