@@ -64,6 +64,7 @@ class Config:
     admin_address: str = "gm@localhost"
     timezone: str = "UTC"
     replies_per_sender_per_day: int = 20
+    replies_per_stranger_per_day: int = 5  # to an address that plays in no game it wrote to
     smtp_in: SmtpIn | None = None
     imap: Imap | None = None
     smtp_out: SmtpOut | None = None
@@ -93,6 +94,7 @@ from_address = "referee@localhost"          # envelope sender of everything; Fro
 admin_address = "gm@localhost"              # alerts (and digests of games without a GM address)
 timezone = "UTC"                            # default display zone for new games
 replies_per_sender_per_day = 20             # then one notice, then silence until tomorrow
+replies_per_stranger_per_day = 5           # the same for mail from an address that is no player's
 
 [smtp_in]          # built-in listener (omit the table to disable)
 host = "127.0.0.1"
@@ -260,6 +262,7 @@ def load(path: str | os.PathLike | None = None) -> Config:
         admin_address=d.get("admin_address", str, "gm@localhost"),
         timezone=d.get("timezone", str, "UTC"),
         replies_per_sender_per_day=d.get("replies_per_sender_per_day", int, 20),
+        replies_per_stranger_per_day=d.get("replies_per_stranger_per_day", int, 5),
     )
     why = database_problem(cfg.database)
     if why:

@@ -4,6 +4,7 @@ transaction updates the state, appends a journal entry and queues the outgoing m
 from __future__ import annotations
 
 import copy
+import dataclasses
 import email.utils
 import hashlib
 import logging
@@ -41,6 +42,7 @@ class Settings:
     from_address: str = "referee@localhost"
     admin_address: str = "gm@localhost"
     replies_per_day: int = 20
+    replies_per_stranger: int = 5   # the same, to mail from an address that is no player's (see queue_reply)
     site_url: str = ""             # [site] base_url: mail footers link to the game's pages
     trusted_authserv_ids: tuple[str, ...] = ()  # [auth]: whose Authentication-Results count (§2.7)
 
@@ -60,6 +62,7 @@ class Source:
     subject: str = ""
     inbox_id: int | None = None
     identity: str | None = None    # the From addr-spec: the reply cap counts it too, whatever Reply-To says
+    stranger: bool = False         # the From address is no player's (nor the GM's) of the game it wrote to
 
     def label(self) -> str:
         return f"{self.kind}:{self.ref}" if self.ref else self.kind
@@ -125,6 +128,8 @@ def apply(session: Session, game: Game, action: dict[str, Any], source: Source, 
             told.append({"subject": game_subject(state, out.subject), "body": body.split("\n-- \n")[0].strip("\n"),
                          "who": "the GM was" if out.to == "gm" else "you alone were" if alone else "the players were"})
     if source.reply_to:
+        if action["type"] == "join":  # now a player: answered as one
+            source = dataclasses.replace(source, stranger=False)
         vars_ = {"lines": _lines_read(action) + ctx.ack_lines, "subject": source.subject, "game": state, "told": told,
                  **ctx.reply_vars}
         if not queue_reply(session, settings, game.slug, source, now, ctx.reply_kind, ctx.reply_template, vars_,
@@ -304,12 +309,17 @@ def queue_reply(session: Session, settings: Settings, slug: str | None, source: 
     conn, count = session.connection(), 0
     for who in dict.fromkeys(a for a in (addr, source.identity) if a):
         count = max(count, count_reply(conn, who, day))
-    if count > settings.replies_per_day + 1:
+    # Anyone can write From (or Reply-To) any address: a stranger's mail could make the referee
+    # mail a third party of the stranger's choosing 21 times a day, its subject echoed back
+    # each time. An address that plays no game it wrote to gets a few answers a day (help, a
+    # refusal, the [Join] that makes it a player); a player the full allowance.
+    limit = min(settings.replies_per_stranger, settings.replies_per_day) if source.stranger else settings.replies_per_day
+    if count > limit + 1:
         return False
-    quota = count == settings.replies_per_day + 1
+    quota = count == limit + 1
     if quota:
         kind, template, folded = "error", "quota.txt", ()
-        vars = {"limit": settings.replies_per_day, "game": vars.get("game") or {}}
+        vars = {"limit": limit, "game": vars.get("game") or {}}
     subject = source.subject if source.subject.lower().startswith("re:") else f"Re: {source.subject or '(no subject)'}"
     state = vars.get("game") if slug and isinstance(vars.get("game"), dict) else None
     body = render(template, **{**_page(settings, slug), "now": now, **vars})

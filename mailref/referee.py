@@ -102,6 +102,7 @@ class Referee:
     def from_config(cls, cfg: Config, clock: Clock = utcnow, rng: random.Random | None = None) -> Referee:
         referee = cls(open_store(cfg.database), Settings(cfg.from_address, cfg.admin_address,
                                                          cfg.replies_per_sender_per_day,
+                                                         replies_per_stranger=cfg.replies_per_stranger_per_day,
                                                          site_url=cfg.site.base_url if cfg.site else "",
                                                          trusted_authserv_ids=tuple(cfg.trusted_authserv_ids)), clock, rng)
         if cfg.site:
@@ -331,7 +332,7 @@ class Referee:
         slug = slug or self._game_of_thread(s, env)
         source = Source("mail", str(row.id), reply_to=env.reply_to or env.from_addr, message_id=env.message_id,
                         references=env.references, subject=env.subject.raw[:200], inbox_id=row.id,
-                        identity=env.from_addr)
+                        identity=env.from_addr, stranger=True)
         if slug is None:
             row.status, row.verdict = "processed", "no game for these recipients: the games listed"
             queue_reply(s, self.settings, None, source, now, "help", "games.txt",
@@ -341,6 +342,9 @@ class Referee:
         row.game_slug = slug
         game = self._game(s, slug)
         variant = engine.get_variant(game.variant)
+        player = variant.by_address(game.state, env.from_addr)
+        gm = str(game.state.get("gm") or self.settings.admin_address).lower()
+        source.stranger = player is None and env.from_addr.lower() != gm  # fewer answers a day (door.queue_reply)
         labels = (game_label(game.state["name"], slug), game.state["name"], slug)
         env.subject = parse_subject(env.subject.raw, game_tags=labels)
         if env.subject.tag is None:
@@ -378,7 +382,6 @@ class Referee:
             return
         from mailref.handlers import GameView, dispatch
 
-        player = variant.by_address(game.state, env.from_addr)
         if tag not in (None, "help") and (unverified := verification.refusal(game.state, env, player, self.settings)):
             row.status, row.verdict = "processed", f"error: not verified: {unverified.why}"
             queue_reply(s, self.settings, slug, dataclasses.replace(source, reply_to=unverified.reply_to), now, "error",
@@ -386,7 +389,6 @@ class Referee:
                                       "game": game.state})
             return
         view = GameView(game.state, variant, player)
-        gm = str(game.state.get("gm") or self.settings.admin_address).lower()
         if tag is None and env.subject.is_reply and (view.player is not None or env.from_addr.lower() == gm):
             # The GM's "Thanks" to the digest is no request for the players' help either.
             # "Re: Carol joins" with "Welcome!": words for the players, not a request for the help.

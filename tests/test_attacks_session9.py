@@ -65,3 +65,26 @@ def test_a_long_subject_cut_for_the_reply_keeps_its_label_in_place(game, smtp, o
     subjects = [" ".join(str(m["Subject"]).split()) for m in outbox.new()]
     assert subjects[0].startswith("Re: [Nomic Sidekick Nomic] [Propsal] word word"), subjects
     assert subjects[1].startswith("Re: [Nomic Sidekick Nomic] BUY BUY"), subjects
+
+
+def test_strangers_make_the_referee_mail_an_address_only_a_few_times_a_day(game, smtp, outbox):
+    """Twenty-five strangers (or one forging From) name one victim as Reply-To, each with a
+    spammer's subject: the victim got 21 mails that day, each echoing the subject. An address
+    that is no player's gets `replies_per_stranger` (5) answers and one notice."""
+    outbox.new()
+    for i in range(25):
+        smtp(mail(f"s{i}@evil{i}.example", G, f"[Propsal] BUY PILLS http://spam.example/{i}",
+                  headers={"Reply-To": "victim@third.example"}), f"s{i}@evil{i}.example")
+    sent = outbox.new()
+    assert [m["To"] for m in sent] == ["victim@third.example"] * 6
+    assert "5 replies" in Outbox.body(sent[-1])
+    # A player is answered as before, and a newcomer past the strangers' allowance still gets
+    # the answer to the [Join] that makes it a player.
+    for _ in range(7):
+        smtp(mail("carol@example.org", G, "[Help]"), "carol@example.org")
+    smtp(mail("carol@example.org", G, "[Join]", "Name: Carol"), "carol@example.org")
+    smtp(mail(BOB, G, "[Status]"), BOB)
+    sent = outbox.new()
+    to_carol = [m["X-Mailref-Kind"] for m in sent if m["To"] == "carol@example.org"]
+    assert to_carol == ["help"] * 5 + ["error", "ack"]
+    assert [m["X-Mailref-Kind"] for m in sent if m["To"] == BOB] == ["announcement", "status"]
