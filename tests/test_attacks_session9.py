@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import time
 from contextlib import contextmanager
 
 import pytest
 from listener import listening, submit
 
 from helpers import Outbox, mail
+from mailref.read.auth import verify
 
 G = "nomes@ref.example"
 ALICE, BOB = "alice@example.org", "bob@example.org"
@@ -88,3 +90,18 @@ def test_strangers_make_the_referee_mail_an_address_only_a_few_times_a_day(game,
     to_carol = [m["X-Mailref-Kind"] for m in sent if m["To"] == "carol@example.org"]
     assert to_carol == ["help"] * 5 + ["error", "ack"]
     assert [m["X-Mailref-Kind"] for m in sent if m["To"] == BOB] == ["announcement", "status"]
+
+
+def test_a_flood_of_forged_authentication_results_is_read_in_bounded_time():
+    """A 10 MB mail holds 200,000 forged Authentication-Results headers; each took ~0.1 ms to
+    parse, so with require_auth one such mail held the referee for 20 s or more (the suite's
+    generous budget, as in test_bounded.py). Only the topmost 50 are read: the receiving
+    server's own is on top."""
+    forged = ["evil.test; dkim=pass header.d=example.org"] * 200_000
+    t = time.monotonic()
+    verdict = verify(forged, "alice@example.org", ("mx.ref.example",))
+    assert time.monotonic() - t < 5.0
+    assert not verdict.verified
+    # The server's own header still decides, above any number of forged ones.
+    assert verify(["mx.ref.example; dkim=pass header.d=example.org"] + forged, "alice@example.org",
+                  ("mx.ref.example",)).verified

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 import authres
 import authres.dmarc
 
+from mailref.read.limits import AUTH_RESULTS_MAX
+
 _FEATURES = authres.FeatureContext(authres.dmarc)
 
 
@@ -51,7 +53,7 @@ def verify(results: list[str], from_addr: str | None, trusted: tuple[str, ...] |
     if not from_addr or "@" not in from_addr:
         return AuthVerdict(False, "the mail has no From address to verify")
     from_domain = _domain(from_addr)
-    for value in results:
+    for value in results[:AUTH_RESULTS_MAX]:
         try:
             parsed = _FEATURES.parse_value(" ".join(str(value).split()))
         except Exception:  # unreadable: not the trusted server's own header

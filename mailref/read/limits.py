@@ -18,6 +18,11 @@ MULTIPARTS_MAX = 100
 # and encoded-word parsers are slow on huge headers (a To of 100,000 addresses took minutes);
 # a subject past 2,000 characters is no command anyway, and 20,000 hold some 600 addresses.
 HEADER_MAX = 20_000
+# Authentication-Results headers read, from the top (auth.py). The receiving server writes its
+# own on top; a chain of internal hops adds a few above it. Each costs ~0.1 ms to parse, and a
+# 10 MB mail holds 200,000 of them: 20 s of the referee's time for every such mail, where the
+# answer is always in the first few.
+AUTH_RESULTS_MAX = 50
 # Bytes of a mail the bounce detectors (flufl.bounce) look at: their patterns searched 9 MB of
 # text for 40 s; a bounce says what failed before the message it returns.
 BOUNCE_SCAN_MAX = 256 * 1024
