@@ -263,7 +263,23 @@ def queue_alert(session: Session, settings: Settings, slug: str | None, gm: str 
                 lines: list[str], now: datetime, label: str = "") -> None:
     """An alert that is no game's own mail (a quarantined mail, mail to postmaster, mail that
     cannot be delivered) to GM, else the admin. SLUG: the game it concerns, if any; LABEL, when
-    given with it, names it in the subject ("[LABEL] Alert: ...")."""
+    given with it, names it in the subject ("[LABEL] Alert: ...").
+
+    At most `replies_per_day` such alerts reach one address a day, then one saying so: each
+    is set off by mail anyone can send (mail to postmaster from a new address every time, mail
+    that fails, replies a relay refuses), and the GM's mailbox is no place for a flood of them.
+    The mail itself is kept; `mailref mail list` and `outbox list` show what was not told."""
+    to = (gm or settings.admin_address).lower()
+    count = count_reply(session.connection(), f"alerts:{to}", now.strftime("%Y-%m-%d"))
+    if count > settings.replies_per_day + 1:
+        log.warning("alert not mailed (%s has had %s alerts today): %s", to, settings.replies_per_day, subject)
+        return
+    if count == settings.replies_per_day + 1:
+        subject = "Alert: more alerts today are not mailed"
+        lines = [f"You have had {settings.replies_per_day} alerts today; the next ones until tomorrow (UTC) are only "
+                 "logged. This one was: " + " ".join(lines[:1])[:300],
+                 "See `mailref mail list --status failed`, `mailref mail list` (mail to postmaster) and "
+                 "`mailref outbox list` for what happened meanwhile."]
     queue(session, settings, None, {"slug": slug, "gm": gm, "name": label, "players": []},
           Outgoing("alert", "gm", subject, "alert.txt", {"game": {}, "lines": lines}), now)
 

@@ -105,3 +105,21 @@ def test_a_flood_of_forged_authentication_results_is_read_in_bounded_time():
     # The server's own header still decides, above any number of forged ones.
     assert verify(["mx.ref.example; dkim=pass header.d=example.org"] + forged, "alice@example.org",
                   ("mx.ref.example",)).verified
+
+
+def test_alerts_to_one_address_are_bounded_a_day(referee):
+    """Mail to postmaster is passed to the admin at most 20 times a day per sender, but a
+    spammer writes from a new address every time: the admin got one alert per mail, each
+    carrying the spam's subject and first lines. Alerts to one address (postmaster's, a
+    quarantined mail's, undeliverable mail's) stop after the day's allowance, with one saying so."""
+    from listener import kept, listening
+
+    with listening(referee) as port:
+        for n in range(25):
+            submit(port, f"spam{n}@isp{n}.example", ["postmaster"], mail(f"spam{n}@isp{n}.example", "postmaster",
+                                                                         f"Offer {n}"))
+    alerts = Outbox(referee).all()
+    assert len(alerts) == 21 and {m["To"] for m in alerts} == {"gm@ref.example"}
+    assert "more alerts today are not mailed" in str(alerts[-1]["Subject"])
+    assert "Offer 20" in Outbox.body(alerts[-1])
+    assert len(kept(referee)) == 25
