@@ -123,3 +123,16 @@ def test_alerts_to_one_address_are_bounded_a_day(referee):
     assert "more alerts today are not mailed" in str(alerts[-1]["Subject"])
     assert "Offer 20" in Outbox.body(alerts[-1])
     assert len(kept(referee)) == 25
+
+
+def test_one_joined_from_a_forged_address_is_told_how_to_stop_the_games_mail(game, smtp, outbox):
+    """Anyone can send [Join] From a victim's address: the victim got "X joined ..." and then
+    every announcement, with no word on how to stop them. The answer to a [Join] says how."""
+    outbox.new()
+    smtp(mail("victim@third.example", G, "[Join]", "Name: Buy pills"), "mallory@evil.example")
+    (ack,) = [m for m in outbox.new() if m["To"] == "victim@third.example"]
+    body = Outbox.body(ack)
+    assert "Not you?" in body and f"subject [Quit] to {G}" in body
+    smtp(mail("victim@third.example", G, "[Quit]"), "victim@third.example")
+    smtp(mail(ALICE, G, "[Roll] d6"), ALICE)
+    assert not [m for m in outbox.new() if m["To"] == "victim@third.example" and m["X-Mailref-Kind"] != "ack"]

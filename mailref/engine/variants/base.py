@@ -266,6 +266,10 @@ class Variant:
         self.event(state, ctx, f"{name} joined.")
         self.after_join(state, player, action, ctx)
         ctx.ack(f"{name} joined {state['name']} ({', '.join(player['addresses'])}).")
+        if action["type"] == "join":
+            # Anyone can send [Join] From someone else's address, and nothing asks that address
+            # first: its owner learns here how to stop the game's mail.
+            ctx.reply_vars = {**ctx.reply_vars, "not_you": state["address"]}
 
     def on_player_add(self, state: dict, action: dict, ctx: Ctx) -> None:
         sent = len(ctx.out)
