@@ -136,3 +136,19 @@ def test_one_joined_from_a_forged_address_is_told_how_to_stop_the_games_mail(gam
     smtp(mail("victim@third.example", G, "[Quit]"), "victim@third.example")
     smtp(mail(ALICE, G, "[Roll] d6"), ALICE)
     assert not [m for m in outbox.new() if m["To"] == "victim@third.example" and m["X-Mailref-Kind"] != "ack"]
+
+
+def test_the_digest_lists_the_newest_fifty_rejected_mails_and_counts_the_rest(game, smtp, outbox):
+    """The digest's facts read every mail of the day answered with an error, raw bytes and all,
+    at every deadline of the game: a stranger's 200 MB of such mail took the digest to 260 MB
+    (a few GB, the daemon), and the digest listed each one. It reads the columns it shows, of
+    the newest 50, and counts the rest."""
+    for i in range(60):
+        smtp(mail(f"s{i}@evil.example", G, f"[Propsal] {i}", "x" * 50_000), f"s{i}@evil.example")
+    outbox.new()
+    game.admin("nomes", {"type": "digest"}, "gm")
+    (digest,) = [m for m in outbox.new() if m["X-Mailref-Kind"] == "digest"]
+    body = Outbox.body(digest)
+    listed = [line for line in body.splitlines() if "@evil.example: [Propsal]" in line]
+    assert len(listed) == 50 and "s59@evil.example" in listed[-1] and "s10@evil.example" in listed[0]
+    assert "… and 10 earlier: `mailref mail list`" in body
