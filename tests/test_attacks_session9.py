@@ -173,3 +173,44 @@ def test_listing_mail_does_not_read_the_raw_mails(referee, capsys):
         tracemalloc.stop()
     assert len(capsys.readouterr().out.split('"id"')) == 21
     assert peak < 5_000_000, peak
+
+
+DELAYED = """From: MAILER-DAEMON@mx.example.org (Mail Delivery System)
+To: referee@ref.example
+Subject: Delayed Mail (still being retried)
+Message-ID: <delay-{n}@mx.example.org>
+MIME-Version: 1.0
+Content-Type: multipart/report; report-type=delivery-status; boundary="B"
+
+--B
+Content-Type: text/plain
+
+This is a warning only. You do not need to resend your message.
+<bob@example.org>: connect to mx.example.org: Connection timed out
+
+--B
+Content-Type: message/delivery-status
+
+Reporting-MTA: dns; mx.example.org
+
+Final-Recipient: rfc822; bob@example.org
+Action: {action}
+Status: {status}
+
+--B--
+"""
+
+
+def test_a_delay_warning_is_no_bounce_against_the_player(game, smtp, outbox):
+    """Postfix's "Delayed Mail (still being retried) ... a warning only" was recorded as a
+    bounce against Bob and shown in the GM's digest beside real ones; only a failure is."""
+    from sqlalchemy import select
+
+    from mailref.store import Bounce
+
+    outbox.new()
+    for n, (action, status) in enumerate([("delayed", "4.4.1"), ("failed", "5.1.1")]):
+        smtp(DELAYED.format(n=n, action=action, status=status).replace("\n", "\r\n").encode(), "", "referee@ref.example")
+    with game.store() as s:
+        assert [(b.address, b.inbox_id) for b in s.scalars(select(Bounce))] == [("bob@example.org", 4)]
+    assert not outbox.new()

@@ -68,10 +68,10 @@ def machine_verdict(msg: Message, headers: dict[str, str], from_addr: str | None
     signs = is_report or bool(_DAEMONS.match(from_addr or "")) or "x-failed-recipients" in headers \
         or bounce_subject and (null_return or null_sender or _returns_a_message(msg))
     if signs or null_sender or _has_bounce_words(raw, body_at):
-        found = _failures(msg if len(raw) <= BOUNCE_SCAN_MAX else
-                          email.message_from_bytes(raw[:BOUNCE_SCAN_MAX], policy=email.policy.compat32))
+        found, failed = _failures(msg if len(raw) <= BOUNCE_SCAN_MAX else
+                                  email.message_from_bytes(raw[:BOUNCE_SCAN_MAX], policy=email.policy.compat32))
         if found or signs:
-            return ("delivery report" if is_report else "bounce"), found
+            return ("delivery report" if is_report else "bounce"), failed
     auto = headers.get("auto-submitted", "").strip().lower()
     if auto and auto.split(";")[0].strip() != "no":
         return f"Auto-Submitted: {auto}", []
@@ -134,13 +134,17 @@ def _returns_a_message(msg: Message) -> bool:
     return msg.is_multipart() and any(p.get_content_type() in _RETURNED for p in msg.walk())
 
 
-def _failures(msg: Message) -> list[str]:
-    """Every address flufl.bounce finds failing, permanently or for now. Its detectors are run
-    one by one, as its all_failures does, but one that trips over odd mail is skipped instead
-    of ending the scan: a From with 8-bit bytes (a Header object, not a str) made the Sina
-    detector raise, so the Postfix, qmail, Exchange and other detectors after it never ran,
-    and such a bounce was never recorded against the player (found by scripts/fuzz)."""
+def _failures(msg: Message) -> tuple[list[str], list[str]]:
+    """(Every address flufl.bounce finds failing, permanently or for now; those that failed for
+    good). Its detectors are run one by one, as its all_failures does, but one that trips over
+    odd mail is skipped instead of ending the scan: a From with 8-bit bytes (a Header object,
+    not a str) made the Sina detector raise, so the Postfix, qmail, Exchange and other
+    detectors after it never ran, and such a bounce was never recorded against the player
+    (found by scripts/fuzz). Its "temporary" failures are warnings ("Delayed Mail (still being
+    retried)", "This is a warning only. You do not need to resend"): machine mail all the
+    same, but no bounce to record against a player and show the GM as a broken address."""
     found: set = set()
+    failed: set = set()
     for detector in _detectors():
         try:
             temporary, permanent = detector().process(msg)
@@ -148,8 +152,13 @@ def _failures(msg: Message) -> list[str]:
             log.debug("bounce detector %s skipped: %s: %s", detector.__name__, type(e).__name__, e)
             continue
         found |= set(temporary) | set(permanent)
+        failed |= set(permanent)
         if temporary or permanent:
             break
+    return _addresses(found), _addresses(failed)
+
+
+def _addresses(found) -> list[str]:
     out = []
     for a in found:
         a = a.decode("utf-8", "replace") if isinstance(a, bytes) else str(a)
