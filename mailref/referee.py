@@ -335,6 +335,9 @@ class Referee:
         source = Source("mail", str(row.id), reply_to=env.reply_to or env.from_addr, message_id=env.message_id,
                         references=env.references, subject=env.subject.raw[:200], inbox_id=row.id,
                         identity=env.from_addr, stranger=True)
+        if slug is None and env.subject.tag is None and _list_or_bulk(env):
+            row.status, row.verdict = "ignored", "list or newsletter mail without a command: not answered"
+            return
         if slug is None:
             row.status, row.verdict = "processed", "no game for these recipients: the games listed"
             queue_reply(s, self.settings, None, source, now, "help", "games.txt",
@@ -355,6 +358,9 @@ class Referee:
         lid = game.state["parameters"].get("list_id")
         if tag is None and through_its_list(env.list_id, lid):
             row.status, row.verdict = "ignored", "list discussion (no command)"
+            return
+        if tag is None and _list_or_bulk(env):
+            row.status, row.verdict = "ignored", "list or newsletter mail without a command: not answered"
             return
         if tag is None and env.subject.unknown:
             reason, hint = did_you_mean(env.subject.unknown, example_tags(variant))
@@ -584,3 +590,11 @@ def _log_handled(row: Mail, ms: float, tag: str | None) -> None:
     """SPEC §7: one line per mail handled: inbox id, sender, game, tag, verdict, milliseconds."""
     log.info("mail #%s from %s game=%s tag=%s: %s: %s (%d ms)", row.id, printable(row.sender or row.mail_from or "-"),
              row.game_slug or "-", tag or "-", row.status, printable(row.verdict[:200]), ms)
+
+
+def _list_or_bulk(env: Envelope) -> bool:
+    """Mail from a mailing list (List-Id, RFC 2919) or a newsletter (List-Unsubscribe, RFC 2369)
+    that does not say Precedence: list or bulk. Without a command it is one of the list's
+    posts or a newsletter, not a question: a game address subscribed to a list (by anyone)
+    answered every member's post with the help, one mail to each poster."""
+    return bool(env.list_id) or "list-unsubscribe" in env.headers

@@ -214,3 +214,19 @@ def test_a_delay_warning_is_no_bounce_against_the_player(game, smtp, outbox):
     with game.store() as s:
         assert [(b.address, b.inbox_id) for b in s.scalars(select(Bounce))] == [("bob@example.org", 4)]
     assert not outbox.new()
+
+
+@pytest.mark.parametrize("header", ["List-Id: Chat <chat.lists.example>", "List-Unsubscribe: <mailto:leave@news.example>"])
+@pytest.mark.parametrize("rcpt", [G, "referee@ref.example"])
+def test_list_posts_and_newsletters_without_a_command_get_no_answer(game, smtp, outbox, header, rcpt):
+    """A list that marks its posts with List-Id but no Precedence (mlmmj, many self-hosted
+    ones), and newsletters with List-Unsubscribe alone: a game address subscribed to one
+    answered every post with the help or "did you mean", one mail to each member who wrote.
+    A command through such a list is still a command."""
+    name, value = header.split(": ", 1)
+    outbox.new()
+    smtp(mail("member@lists.example", rcpt, "Bike lost and found", headers={name: value}), "member@lists.example")
+    smtp(mail("member@lists.example", rcpt, "[GPC] Bike lost", headers={name: value}), "member@lists.example")
+    assert not outbox.new()
+    smtp(mail(BOB, G, "[Status]", headers={name: value}), BOB)
+    assert [m["X-Mailref-Kind"] for m in outbox.new()] == ["status"]
