@@ -230,3 +230,26 @@ def test_list_posts_and_newsletters_without_a_command_get_no_answer(game, smtp, 
     assert not outbox.new()
     smtp(mail(BOB, G, "[Status]", headers={name: value}), BOB)
     assert [m["X-Mailref-Kind"] for m in outbox.new()] == ["status"]
+
+
+def test_one_player_opens_at_most_ten_matters_a_day(referee, smtp, outbox, clock):
+    """An Imperial Senator's proposals replace their oldest undecided one, so nothing bounded
+    how many were sent: each was mailed to every player (30 proposals, 30 mails to each), and
+    a CfJ flood in any Nomic did the same. The eleventh matter a player opens in a UTC day is
+    refused; BlogNomic's rules call more than ten entries a day spam."""
+    empire = "empire@ref.example"
+    referee.create_game("empire", "imperial", empire)
+    for name, a in (("Alice", ALICE), ("Bob", BOB)):
+        smtp(mail(a, empire, "[Join]", f"Name: {name}"), a, empire)
+    outbox.new()
+    for i in range(8):
+        smtp(mail(BOB, empire, f"[Proposal] Spam {i}", f"Enact rule {300 + i} \"Spam {i}\":\nSpam."), BOB, empire)
+    for i in range(4):
+        smtp(mail(BOB, empire, f"[Point of Order] Question {i}", "Is this spam?"), BOB, empire)
+    sent = outbox.new()
+    assert len([m for m in sent if m["To"] == ALICE]) == 10
+    refused = [Outbox.body(m) for m in sent if m["To"] == BOB and m["X-Mailref-Kind"] == "error"]
+    assert len(refused) == 2 and all("matters_per_day" in b for b in refused)
+    clock.advance(days=1)
+    smtp(mail(BOB, empire, "[Point of Order] Tomorrow", "Again?"), BOB, empire)
+    assert [m["To"] for m in outbox.new()] == [ALICE, BOB]

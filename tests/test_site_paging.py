@@ -22,7 +22,8 @@ def ids(path) -> list[str]:
 
 def test_many_matters_are_paged_and_every_link_finds_its_matter(referee, tmp_path, browser, monkeypatch):  # noqa: F811
     monkeypatch.setattr(pages, "MATTERS_PER_PAGE", 10)
-    referee.create_game("paging", "imperial", G)
+    # 47 proposals in 4 hours, more than matters_per_day lets one player open (session 9).
+    referee.create_game("paging", "imperial", G, parameters={"matters_per_day": "100"})
     for name in ("Alice", "Bob"):
         referee.accept(mail(f"{name.lower()}@x.org", G, "[Join]", f"Name: {name}"))
     for i in range(47):  # the oldest undecided are replaced as new ones come (max_undecided)

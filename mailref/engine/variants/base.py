@@ -25,6 +25,8 @@ LATE_GRACE = timedelta(seconds=90)  # a deadline acted on later than this is ann
 READ_ONLY = {"status", "rules", "help"}
 # Mail whose announcement to everybody is chatter, not play: capped per player and UTC day.
 CHATTER = {"roll", "join", "away", "back", "quit", "idle", "unidle"}
+# Mail that opens a matter every player is told of and asked to vote on or read.
+OPENS_MATTER = frozenset({"propose", "cfj", "dov"})
 
 
 class Variant:
@@ -34,9 +36,11 @@ class Variant:
     defaults: dict[str, Any] = {"reminder_before": "1d", "digest_at": "08:00",
                                 "require_auth": False,        # SPEC §2.7: act only on verified mail
                                 "max_text": 20_000,           # characters of a proposal, rule or other text
-                                "announcements_per_day": 10}  # chatter announcements one player causes
+                                "announcements_per_day": 10,  # chatter announcements one player causes
+                                "matters_per_day": 10}        # proposals, CfJs, DoVs one player opens a UTC day
     duration_params: set[str] = {"reminder_before"}
     offices: tuple[str, ...] = ("admin", "gm")
+    capped_matters: frozenset[str] = OPENS_MATTER  # actions counted against matters_per_day
     commands: list[tuple[str, str]] = []
     whole_rule_numbers = False  # sidekick: rule numbers are positive integers, no sub-rules
     # Tags a player obviously means but this game's rules do not offer: what the rules offer
@@ -184,8 +188,13 @@ class Variant:
                                                                    "join", "away", "back", "quit", "score", "rule"}:
             raise Refused("this game is paused by its admin", "the admin resumes it with `mailref game resume`")
         self.check_text_size(state, action)
+        capped = kind in self.capped_matters and not action.get("by")
+        if capped:
+            self.check_matters_per_day(state, action, ctx)
         sent = len(ctx.out)
         fn(state, action, ctx)
+        if capped:
+            self.count_matter(state, action, ctx)
         if kind in CHATTER and not action.get("by"):
             self.cap_chatter(state, action, ctx, sent)
         if action.get("by") and (why := str(action.get("reason") or "").strip()):
@@ -207,6 +216,29 @@ class Variant:
         if size > limit and not action.get("by"):
             raise Refused(f"the text is {size:,} characters long; this game takes at most {limit:,} (max_text)",
                           "shorten it; the admin can raise the limit with `mailref game set SLUG max_text=N`")
+
+    def check_matters_per_day(self, state: dict, action: dict, ctx: Ctx) -> None:
+        """Each matter a player opens is mailed to every player: one player's (or a forger's)
+        hundreds of proposals or CfJs a day were hundreds of mails to each of the others
+        (Imperial's replacement of the oldest undecided proposal limits what is pending, not
+        what is sent). BlogNomic's own rules call more than ten entries a day spam."""
+        limit = int(state["parameters"].get("matters_per_day", self.defaults["matters_per_day"]))
+        opened = state.get("opened") or {}
+        who = str(action.get("player") or "").lower()
+        if opened.get("day") == ctx.now.strftime("%Y-%m-%d") and opened.get("by", {}).get(who, 0) >= limit:
+            raise Refused(f"you have opened {limit} matters (proposals, CfJs, DoVs) today, the most this game "
+                          "takes from one player in a day (matters_per_day); nothing was posted",
+                          "send it again tomorrow (UTC); the admin can raise the limit with "
+                          "`mailref game set SLUG matters_per_day=N`")
+
+    @staticmethod
+    def count_matter(state: dict, action: dict, ctx: Ctx) -> None:
+        day = ctx.now.strftime("%Y-%m-%d")
+        opened = state.get("opened") if (state.get("opened") or {}).get("day") == day else None
+        opened = opened or {"day": day, "by": {}}
+        who = str(action.get("player") or "").lower()
+        opened["by"][who] = opened["by"].get(who, 0) + 1
+        state["opened"] = opened
 
     def cap_chatter(self, state: dict, action: dict, ctx: Ctx, sent: int) -> None:
         """One player's rolls, joins and absences reach everybody at most announcements_per_day

@@ -26,6 +26,7 @@ class Sidekick(Variant):
     runs_rules = frozenset({"6", "9", "10", "11", "12", "15", "17", "19", "20"})
     vote_words = ("FOR", "AGAINST", "ABSTAIN")
     whole_rule_numbers = True  # rule 10: "The reference number must be a positive integer."
+    capped_matters = frozenset({"cfj"})  # a move is one proposal by the mover a turn (rule 8)
     instead = {"withdraw": (
         "Nomic Sidekick Nomic has no withdrawal: a move, once mailed, is voted on until every other player has "
         "voted or abstained (rules 8 and 11), and the mover's vote is FOR and cannot change (rule 11)",
