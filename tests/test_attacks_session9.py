@@ -253,3 +253,36 @@ def test_one_player_opens_at_most_ten_matters_a_day(referee, smtp, outbox, clock
     clock.advance(days=1)
     smtp(mail(BOB, empire, "[Point of Order] Tomorrow", "Again?"), BOB, empire)
     assert [m["To"] for m in outbox.new()] == [ALICE, BOB]
+
+
+def test_one_client_cannot_take_every_session_of_the_listener(referee):
+    """600 idle connections from one host took all 500 sessions: everyone else's mail was
+    refused "421 too many sessions" until they were timed out, and the host could open them
+    again. One client (an address, an IPv6 /64) holds at most MAX_SESSIONS_PER_CLIENT."""
+    import socket
+
+    from listener import Raw
+
+    from mailref.mail import smtp_session
+    from mailref.mail.smtp_session import client_of
+
+    def greeting(port: int, source: str) -> str:
+        s = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0))
+        held.append(s)
+        return s.makefile("rb").readline().decode()
+
+    held: list = []
+    with listening(referee) as port:
+        mine = [Raw(port) for _ in range(smtp_session.MAX_SESSIONS_PER_CLIENT)]
+        assert all(c.greeting.startswith("220") for c in mine)
+        assert greeting(port, "127.0.0.1").startswith("421 4.7.0")
+        assert greeting(port, "127.0.0.2").startswith("220")  # another host is served
+        mine[0].close()
+        time.sleep(0.5)
+        assert greeting(port, "127.0.0.1").startswith("220")  # a place of its own came free
+        for c in mine[1:]:
+            c.close()
+        for s in held:
+            s.close()
+    assert client_of(("2001:db8::1", 25, 0, 0)) == client_of(("2001:db8::ffff", 25, 0, 0)) == "2001:db8::/64"
+    assert client_of(("::ffff:192.0.2.1", 25, 0, 0)) == "192.0.2.1" and client_of(None) is None

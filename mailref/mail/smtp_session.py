@@ -16,6 +16,7 @@ message is bounded by the size limit, counted while it arrives."""
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 from collections.abc import Callable
 from typing import Protocol
@@ -25,6 +26,11 @@ log = logging.getLogger("mailref.smtp")
 COMMAND_LIMIT = 2048  # octets of one command line (RFC 5321: 512; extensions add parameters)
 MAX_RECIPIENTS = 100  # RFC 5321 §4.5.3.1.8: at least 100 must be accepted
 MAX_SESSIONS = 500  # open at once; more are told to come back later
+# Open at once from one client (an IPv4 address, an IPv6 /64): one host holding every place
+# with idle connections kept everyone else's mail out ("421 too many sessions"). Postfix's
+# smtpd_client_connection_count_limit is 50 too; an MTA relaying to the listener opens far
+# fewer (Postfix's smtp_destination_concurrency_limit is 20).
+MAX_SESSIONS_PER_CLIENT = 50
 MAX_ERRORS = 20  # bad commands before the session is closed: a confused or hostile client
 JUNK_LIMIT = 100  # commands moving no mail forward (NOOP, RSET, ...) before each counts as an error
 IDLE_TIMEOUT = 300.0  # seconds to send a command, or a line of data (RFC 5321 §4.5.3.2.7)
@@ -69,6 +75,7 @@ class Session(asyncio.Protocol):
         self.waiting = False  # an answer (RCPT lookup or storing) is outstanding
         self.greeted, self.mail_from, self.rcpt_to = False, None, list[str]()
         self.errors, self.junk, self.seen, self.timer = 0, 0, 0.0, None
+        self.client: str | None = None
 
     # ---- the connection -------------------------------------------------------------------
 
@@ -80,6 +87,9 @@ class Session(asyncio.Protocol):
         self.timer = self.loop.call_later(min(IDLE_TIMEOUT, STRESS_TIMEOUT), self._idle)
         if len(self.sessions) > MAX_SESSIONS:
             return self.close("421 4.3.2 too many sessions, try again later")
+        self.client = client_of(transport.get_extra_info("peername"))
+        if self.client and sum(1 for s in self.sessions if s.client == self.client) > MAX_SESSIONS_PER_CLIENT:
+            return self.close("421 4.7.0 too many sessions from your address, try again later")
         self.reply(f"220 {self.desk.domain} ESMTP mailref")
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -381,3 +391,17 @@ def _path(arg: str, keyword: str) -> tuple[str | None, list[tuple[str, str]]]:
 def _outcome(f: asyncio.Future[str]) -> str:
     """The Desk's answer; a lookup cancelled (the listener stopping) is a 451."""
     return "451 4.3.0 try again later" if f.cancelled() else f.result()
+
+
+def client_of(peer: object) -> str | None:
+    """Who a connection is from, for MAX_SESSIONS_PER_CLIENT: the IPv4 address, or the /64 of
+    an IPv6 one (a host has a whole /64 to pick addresses from)."""
+    if not isinstance(peer, tuple) or not peer:
+        return None
+    try:
+        ip = ipaddress.ip_address(str(peer[0]).split("%")[0])
+    except ValueError:
+        return None
+    if ip.version == 6 and ip.ipv4_mapped is None:
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip.ipv4_mapped or ip) if ip.version == 6 else str(ip)
