@@ -44,7 +44,7 @@ PLAYERS = 20
 
 
 def _referee(url: str) -> Referee:
-    return Referee(open_store(url), Settings("referee@ref.example", "gm@ref.example"), Clock(), random.Random(7))
+    return Referee(open_store(url), Settings("referee@ref.example", "gm@ref.example", replies_per_stranger=20), Clock(), random.Random(7))
 
 
 def _with_players(r: Referee) -> None:
