@@ -286,3 +286,14 @@ def test_one_client_cannot_take_every_session_of_the_listener(referee):
             s.close()
     assert client_of(("2001:db8::1", 25, 0, 0)) == client_of(("2001:db8::ffff", 25, 0, 0)) == "2001:db8::/64"
     assert client_of(("::ffff:192.0.2.1", 25, 0, 0)) == "192.0.2.1" and client_of(None) is None
+
+
+@pytest.mark.parametrize("subject", ["Automatisk svar: [Nomes] [Proposal 1] Hats", "Автоматический ответ: [Proposal 1]",
+                                     "自动回复: [Proposal 1] Hats", "自動応答: [Proposal 1] Hats",
+                                     "Automatická odpověď: [Proposal 1]", "Otomatik yanıt: [Proposal 1]"])
+def test_out_of_office_replies_in_more_languages_get_no_answer(game, smtp, outbox, subject):
+    """Outlook's out-of-office prefix in the languages whose reply headers are read (quotes.py),
+    sent by a server that adds no Auto-Submitted: each got "No vote found" back."""
+    outbox.new()
+    smtp(mail(BOB, G, subject, "I am away until Monday."), BOB)
+    assert not outbox.new()

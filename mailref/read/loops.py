@@ -43,8 +43,12 @@ _AUTO_SUBJECT = re.compile(
     r"^(?:(?:re|aw|sv|fwd?)\s*:\s*)*(?:out of (?:the )?office(?: auto ?reply)?|automatic reply|auto ?reply|"
     r"auto(?:matic)? response|auto|vacation reply|abwesenheitsnotiz|automatische antwort|"
     r"r[ée]ponse automatique|respuesta autom[áa]tica|risposta automatica|automatisch antwoord|"
-    r"afwezigheidsmelding|autosvar|automaattinen vastaus|odpowied[źz] automatyczna|resposta autom[áa]tica)"
-    r"\s*:", re.I)
+    r"afwezigheidsmelding|autosvar|automaattinen vastaus|odpowied[źz] automatyczna|resposta autom[áa]tica|"
+    # Outlook's in the other languages its header blocks are read in (quotes.py): Norwegian and
+    # Danish, Czech, Hungarian, Turkish, Greek, Russian, Chinese, Japanese, Korean.
+    r"automatisk svar|automatick[áa] odpov[ěe][ďd]|automatikus v[áa]lasz|otomatik yan[ıi]t|"
+    r"αυτόματη απάντηση|автоматический ответ|自动回复|自动答复|自動回覆|自動応答|自動返信|자동\s*회신)"
+    r"\s*[:：]", re.I)
 _AUTO_NOTES = re.compile(r"\bis out of (?:the )?office\.?$", re.I)  # Notes: "Ann is out of the office."
 log = logging.getLogger("mailref.loops")
 
