@@ -297,3 +297,29 @@ def test_out_of_office_replies_in_more_languages_get_no_answer(game, smtp, outbo
     outbox.new()
     smtp(mail(BOB, G, subject, "I am away until Monday."), BOB)
     assert not outbox.new()
+
+
+@pytest.mark.dovecot
+def test_a_strangers_oversize_mail_over_imap_counts_against_the_strangers_allowance(referee, dovecot):
+    """Mail over the size limit is answered from the header alone (imap.py), with a Source of
+    its own: a stranger's eight oversize mails naming a victim got eight answers."""
+    from test_imap import imap_cfg
+
+    from mailref.mail.imap import Poller
+
+    folder = "oversize9"
+    c = dovecot.client()
+    for f in (folder, f"{folder}-done", f"{folder}-rejected"):
+        if c.folder_exists(f):
+            c.delete_folder(f)
+    c.create_folder(folder)
+    referee.create_game("nomes", "sidekick", G)
+    for i in range(8):
+        c.append(folder, mail(f"s{i}@evil.example", G, "[Propsal] pills", "x" * 30_000,
+                              headers={"Reply-To": "victim@third.example"}))
+    poller = Poller(imap_cfg(dovecot, folder), referee, max_size=20_000)
+    pc = poller.connect()
+    poller.drain(pc)
+    pc.logout()
+    c.logout()
+    assert [m["To"] for m in Outbox(referee).all()] == ["victim@third.example"] * 6

@@ -217,9 +217,13 @@ class Poller:
             row.sender, row.subject, row.game_slug = env.from_addr or "", env.subject.raw[:500], slug
             if env.machine is None and env.from_addr:
                 state = s.scalar(select(Game.state).where(Game.slug == slug)) if slug else {}
+                # A stranger's few answers a day (door.queue_reply), as for mail read whole.
+                known = any(env.from_addr in p["addresses"] for p in (state or {}).get("players", [])) \
+                    or env.from_addr == str((state or {}).get("gm") or "").lower()
                 queue_reply(s, self.referee.settings, slug,
                             Source("mail", str(stored.id), env.reply_to or env.from_addr, env.message_id,
-                                   env.references, env.subject.raw[:200], stored.id, identity=env.from_addr),
+                                   env.references, env.subject.raw[:200], stored.id, identity=env.from_addr,
+                                   stranger=not known),
                             self.referee.clock(), "error", "error.txt",
                             {"reason": f"your mail is {size // 1024} KB, over the referee's limit of "
                                        f"{self.max_size // 1024} KB, so it was not read",
