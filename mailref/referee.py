@@ -25,6 +25,7 @@ from mailref.claims import claim_due_game, claim_mail, worker_id
 from mailref.config import Config
 from mailref.door import Settings, Source, queue_alert, queue_reply
 from mailref.engine import Refused
+from mailref.engine.variants.base import OPENS_MATTER
 from mailref.read import Envelope, match_game, parse_subject, read_envelope
 from mailref.read.lists import game_sending, through_its_list
 from mailref.read.route import is_postmaster
@@ -418,6 +419,8 @@ class Referee:
                             {"reason": r.reason, "hint": r.hint, "subject": source.subject, "game": game.state})
                 return
         action["source"] = f"mail:{row.id}"
+        if action["type"] in OPENS_MATTER:
+            action["capped"] = True  # counted against matters_per_day (variants/base.py)
         outcome = door.apply(s, game, action, source, now, self.settings, self.rng)
         row.status = "processed"
         # A reply that only reads ([Status], [Rules]) has no lines: "ok", not "ok: " (a log line ended "ok:  (3 ms)").

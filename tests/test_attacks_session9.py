@@ -323,3 +323,32 @@ def test_a_strangers_oversize_mail_over_imap_counts_against_the_strangers_allowa
     pc.logout()
     c.logout()
     assert [m["To"] for m in Outbox(referee).all()] == ["victim@third.example"] * 6
+
+
+
+def test_matters_journaled_before_the_daily_cap_still_replay(referee, smtp):
+    """A journal written before matters_per_day holds a player's 30 proposals of one day:
+    replaying it refused the eleventh ("replay refused a journaled propose"), and every such
+    game showed as DIFFERS after the upgrade. The cap counts only actions that say so."""
+    from sqlalchemy import select
+
+    from helpers import assert_replays
+    from mailref import door
+    from mailref.store import Game
+
+    empire = "empire@ref.example"
+    referee.create_game("empire", "imperial", empire)
+    smtp(mail(BOB, empire, "[Join]", "Name: Bob"), BOB, empire)
+    with referee.store() as s, s.begin():  # as an older mailref journaled them: no "capped"
+        game = s.execute(select(Game).where(Game.slug == "empire")).scalar_one()
+        for i in range(12):
+            outcome = door.apply(s, game, {"type": "propose", "player": "Bob", "title": f"Old {i}", "text": "Old.",
+                                           "changes": [], "source": f"mail:{100 + i}"},
+                                 door.Source("mail", str(100 + i)), referee.clock(), referee.settings, referee.rng)
+            assert outcome.ok
+    assert_replays(referee)
+    # Today's mail is counted: ten more that day, then the refusal.
+    for i in range(11):
+        smtp(mail(BOB, empire, f"[Proposal] New {i}", "New."), BOB, empire)
+    assert len(referee.state("empire")["proposals"]) == 22
+    assert_replays(referee)

@@ -188,7 +188,9 @@ class Variant:
                                                                    "join", "away", "back", "quit", "score", "rule"}:
             raise Refused("this game is paused by its admin", "the admin resumes it with `mailref game resume`")
         self.check_text_size(state, action)
-        capped = kind in self.capped_matters and not action.get("by")
+        # Only actions that say so: a journal written before the cap holds matters it would
+        # refuse now, and replaying them must give the same game (engine/replay.py).
+        capped = kind in self.capped_matters and action.get("capped") and not action.get("by")
         if capped:
             self.check_matters_per_day(state, action, ctx)
         sent = len(ctx.out)
