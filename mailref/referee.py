@@ -419,8 +419,8 @@ class Referee:
                             {"reason": r.reason, "hint": r.hint, "subject": source.subject, "game": game.state})
                 return
         action["source"] = f"mail:{row.id}"
-        if action["type"] in OPENS_MATTER:
-            action["capped"] = True  # counted against matters_per_day (variants/base.py)
+        if action["type"] in OPENS_MATTER or action["type"] == "join":
+            action["capped"] = True  # counted against matters_per_day, or the newcomers announced (variants/base.py)
         outcome = door.apply(s, game, action, source, now, self.settings, self.rng)
         row.status = "processed"
         # A reply that only reads ([Status], [Rules]) has no lines: "ok", not "ok: " (a log line ended "ok:  (3 ms)").

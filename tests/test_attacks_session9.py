@@ -352,3 +352,17 @@ def test_matters_journaled_before_the_daily_cap_still_replay(referee, smtp):
         smtp(mail(BOB, empire, f"[Proposal] New {i}", "New."), BOB, empire)
     assert len(referee.state("empire")["proposals"]) == 22
     assert_replays(referee)
+
+
+def test_newcomers_are_announced_a_few_times_a_day_in_all(game, smtp, outbox):
+    """Each [Join] is a new player, so the per-player cap on announcements never held: 25 joins
+    from throwaway addresses were 25 mails to every player (1,000, a thousand). Newcomers are
+    announced at most announcements_per_day (10) times a day in all; the rest still join."""
+    outbox.new()
+    for i in range(25):
+        smtp(mail(f"sybil{i}@evil{i}.example", G, "[Join]", f"Name: Sybil {i}"), f"sybil{i}@evil{i}.example")
+    sent = outbox.new()
+    assert len([m for m in sent if m["To"] == ALICE]) == 8  # Alice's and Bob's joins were 2 of the day's 10
+    assert len(game.state("nomes")["players"]) == 27
+    (last,) = [m for m in sent if m["To"] == "sybil24@evil24.example"]
+    assert "Not announced to the other players" in Outbox.body(last)

@@ -197,6 +197,8 @@ class Variant:
         fn(state, action, ctx)
         if capped:
             self.count_matter(state, action, ctx)
+        if kind == "join" and action.get("capped") and not action.get("by"):
+            self.cap_newcomers(state, ctx, sent)
         if kind in CHATTER and not action.get("by"):
             self.cap_chatter(state, action, ctx, sent)
         if action.get("by") and (why := str(action.get("reason") or "").strip()):
@@ -241,6 +243,27 @@ class Variant:
         who = str(action.get("player") or "").lower()
         opened["by"][who] = opened["by"].get(who, 0) + 1
         state["opened"] = opened
+
+    def cap_newcomers(self, state: dict, ctx: Ctx, sent: int) -> None:
+        """Newcomers are announced to everybody at most announcements_per_day times a UTC day
+        in all: each [Join] is a new player, so the per-player cap never held, and 1,000 joins
+        from throwaway addresses were 1,000 mails to every player. Past it, a join still
+        happens (journal, digest, the newcomer's answer) and is not announced."""
+        mine = [o for o in ctx.out[sent:] if o.kind == "announcement" and o.to == "all"]
+        if not mine:
+            return
+        day = ctx.now.strftime("%Y-%m-%d")
+        seen = state.get("newcomers") if (state.get("newcomers") or {}).get("day") == day else None
+        seen = seen or {"day": day, "count": 0}
+        state["newcomers"] = seen
+        limit = int(state["parameters"].get("announcements_per_day", self.defaults["announcements_per_day"]))
+        if seen["count"] >= limit:
+            for o in mine:
+                ctx.out.remove(o)
+            ctx.ack(f"Not announced to the other players: {limit} newcomers have been announced today "
+                    "(announcements_per_day); you are in the journal and the GM's digest.")
+            return
+        seen["count"] += 1
 
     def cap_chatter(self, state: dict, action: dict, ctx: Ctx, sent: int) -> None:
         """One player's rolls, joins and absences reach everybody at most announcements_per_day
