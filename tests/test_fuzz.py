@@ -46,3 +46,24 @@ def test_a_brief_coverage_guided_run_finds_no_crash(tmp_path):
                          capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONPATH": str(HERE.parent)})
     crashes = [p.name for p in tmp_path.iterdir() if p.name.startswith(("crash-", "timeout-", "oom-"))]
     assert out.returncode == 0 and not crashes, (crashes, out.stderr[-3000:])
+
+
+# ---- the SMTP dialogue (tests/fuzz_smtp.py) ------------------------------------------------
+
+SMTP_CORPUS = sorted((HERE / "fuzz_smtp_corpus").iterdir())
+
+
+@pytest.mark.parametrize("path", SMTP_CORPUS, ids=lambda p: p.name)
+def test_every_smtp_corpus_case_gets_well_formed_replies(path):
+    from fuzz_smtp import dialogue
+
+    dialogue(path.read_bytes())
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.sampled_from([p.read_bytes() for p in SMTP_CORPUS]), at=st.integers(0, 200),
+       junk=st.binary(max_size=60), cut=st.integers(0, 255))
+def test_mutated_smtp_dialogues_get_well_formed_replies_and_hold_no_mail_data(seed, at, junk, cut):
+    from fuzz_smtp import dialogue
+
+    dialogue(bytes([cut]) + seed[1:at] + junk + seed[at:])

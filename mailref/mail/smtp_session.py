@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import logging
+import re
 from collections.abc import Callable
 from typing import Protocol
 
@@ -43,6 +44,7 @@ BUFFER_BUDGET = 256 * 1024 * 1024
 JUNK = frozenset(("NOOP", "RSET", "VRFY", "HELP", "EHLO", "HELO"))
 END = b"\r\n.\r\n"
 COMMANDS = "EHLO HELO MAIL RCPT DATA RSET NOOP QUIT VRFY HELP"
+_CONTROL = re.compile(r"\r(?!\n)|(?<!\r)\n|[\x00-\x09\x0b\x0c\x0e-\x1f\x7f]")  # all but a CRLF pair
 
 Answer = Callable[[str], None]  # called with the reply to the end of DATA
 
@@ -122,6 +124,10 @@ class Session(asyncio.Protocol):
     def reply(self, line: str) -> None:
         if self.transport is not None and not self.transport.is_closing():
             self.seen = self.loop.time()  # the client's time for its next command starts now
+            # What the client wrote and a reply repeats (a command, an address) may hold a bare
+            # CR or other control bytes: a reply line must not (RFC 5321 §4.2; found by
+            # tests/fuzz_smtp.py). The CRLFs between the lines of a multi-line reply stay.
+            line = _CONTROL.sub("?", line)
             self.transport.write(line.encode("utf-8", "surrogateescape") + b"\r\n")
 
     def close(self, line: str) -> None:
