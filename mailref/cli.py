@@ -189,7 +189,23 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _command_word(argv: list[str]) -> str | None:
+    """The command named in ARGV, before argparse has read it."""
+    args = iter(argv)
+    for a in args:
+        if a in ("--config", "--reason", "--as"):
+            next(args, None)
+        elif not a.startswith("-"):
+            return a
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
+    if _command_word(sys.argv[1:] if argv is None else argv) == "serve":
+        # From here a SIGTERM stops the daemon cleanly, even while it is still starting.
+        from mailref import stopsignal
+
+        stopsignal.catch()
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

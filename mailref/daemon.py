@@ -17,6 +17,7 @@ from pathlib import Path
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
+from mailref import stopsignal
 from mailref.config import Config
 from mailref.mail.imap import Poller
 from mailref.mail.intake import Intake, IntakeError
@@ -160,8 +161,9 @@ class Daemon:
 
     async def run(self) -> None:
         self.loop = asyncio.get_running_loop()
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            self.loop.add_signal_handler(sig, self.stopping.set)
+        # SIGTERM/SIGINT are caught from the command's first moment (stopsignal), never by the
+        # loop: the loop caught them only from here on, and put the default back as it closed.
+        stopsignal.on_stop(self._stop_asked)
         self.loop.add_signal_handler(signal.SIGHUP, self._hangup)
         log.info("mailref starting: %s", self.cfg.describe())
         if not self.cfg.smtp_in and not self.cfg.imap:
@@ -218,6 +220,14 @@ class Daemon:
         await self.deliver_now()
         self.deliverer.close()
         self.referee.store.dispose()
+        stopsignal.on_stop(None)  # the loop closes: a later SIGTERM is only remembered
+
+    def _stop_asked(self) -> None:
+        """A stop signal, in the main thread between two bytecodes: wake the loop, raise nothing."""
+        try:
+            self.loop.call_soon_threadsafe(self.stopping.set)
+        except RuntimeError:  # the loop is closed: the daemon is ending anyway
+            pass
 
     def _hangup(self) -> None:
         """SIGHUP killed the daemon without a word (Python's default). There is no reload: a
@@ -246,7 +256,9 @@ class Daemon:
         deadline may come between two), waking delivery for each batch's replies right after
         it. Returns how many mails were taken up."""
         after = done = 0
-        while limit is None or done < limit:
+        # A stop asked for ends an unbounded pass after the batch in hand (a backlog of thousands
+        # at start-up held a SIGTERM until all were answered); the stop's own pass is bounded.
+        while (limit is None and not self.stopping.is_set()) or (limit is not None and done < limit):
             size = BATCH
             if limit is None and await self.intake_first():
                 size = BATCH_WHILE_INTAKE  # a short transaction: the listener's commits wait for it on SQLite
@@ -400,6 +412,7 @@ def ended(exitcode: int | None) -> str:
 
 
 def serve(cfg: Config) -> int:
+    stopsignal.catch()  # `mailref serve` caught it before loading the configuration; this is for other callers
     # A process killed by a fault (SIGBUS, SIGSEGV) writes where it was, each thread's stack,
     # to the log before it dies: without it the journal showed nothing at all (docs/decisions.md).
     faulthandler.enable()

@@ -112,6 +112,10 @@ class Daemons:
         codes = []
         for p in self.procs:
             if p and p.poll() is None:
+                # A daemon restarted a moment ago may still be in the interpreter's own start,
+                # before a line of mailref runs: no program catches a signal then (systemd counts
+                # such an end as a clean stop). From mailref's first line on it must exit 0.
+                wait_for(lambda p=p: catches_sigterm(p.pid), 30)
                 p.send_signal(signal.SIGTERM)
         for p in self.procs:
             if p:
@@ -121,6 +125,15 @@ class Daemons:
                     p.kill()
                     codes.append(p.wait())
         return codes
+
+
+def catches_sigterm(pid: int) -> bool:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return True  # gone: nothing to wait for
+    caught = int(status.split("SigCgt:")[1].split()[0], 16)
+    return bool(caught & (1 << (signal.SIGTERM - 1)))
 
 
 def nothing_left(store) -> bool:

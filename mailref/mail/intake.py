@@ -26,12 +26,14 @@ import os
 import signal
 import threading
 import time
+from multiprocessing import resource_tracker
 from multiprocessing.connection import Connection
 
 from mailref.config import Config
 
 log = logging.getLogger("mailref.smtp")
 NOTE_EVERY = 0.02  # seconds: at most one wake-up of the daemon per this, however fast mail comes
+STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}  # the daemon's to act on, never the listener's
 START_WITHIN = 120.0  # seconds for the child to import, open the store and listen (a loaded CI machine)
 
 
@@ -52,7 +54,18 @@ class Intake:
 
     def start(self) -> None:
         """Start the listener; returns once it listens, raises IntakeError if it cannot."""
-        self.proc.start()
+        # The child is born with the stop signals blocked (a signal mask survives fork and exec)
+        # and unblocks them once it ignores them: systemd signals every process of the unit, and
+        # a SIGTERM in the child's first second (a restart right after a start) killed it, so the
+        # daemon ended "cannot listen ... exit code -15" instead of stopping cleanly.
+        # (multiprocessing's resource tracker, started with the first child, does the same and then
+        # unblocks the signals outright: started first here, it leaves our block in place.)
+        resource_tracker.ensure_running()
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+        try:
+            self.proc.start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
         for end in self._ends:  # the child's ends: closed here, so its death reads as EOF
             end.close()
         if not self.notes.poll(START_WITHIN):
@@ -118,6 +131,7 @@ def _child(cfg: Config, notes: Connection, stop: Connection, log_level: str, log
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C in a terminal: the daemon stops us
     signal.signal(signal.SIGTERM, signal.SIG_IGN)  # systemd signals the whole group: the daemon stops us, in order
     signal.signal(signal.SIGHUP, signal.SIG_IGN)  # `systemctl kill -s HUP` too; the daemon says what a SIGHUP does
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)  # blocked since birth: see Intake.start
     logging.basicConfig(level=log_level, format=log_format)
     logging.getLogger("mail.log").setLevel(logging.WARNING)
     from mailref.mail.smtp import Listener

@@ -1,0 +1,46 @@
+"""SIGTERM and SIGINT for `mailref serve`, caught from the first moment of the command.
+
+Python leaves SIGTERM at the system's default until someone catches it, and the daemon used
+to catch it only once its event loop ran (`loop.add_signal_handler`), a second or more after
+the start: importing, opening and upgrading the database come first. A SIGTERM then (a
+restart right after a start, a test stopping a daemon it just started) killed the process
+outright, exit -15 instead of a clean stop; and the event loop, closing, put the default back,
+so one arriving while the daemon finished its last work killed it too. Here the signal is
+caught once, for the whole life of the process, and only sets a flag and calls whoever
+listens (the daemon's loop, once it runs). This module imports nothing heavy: it is installed
+before the daemon's imports (docs/decisions.md, "Operating, session 9")."""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Callable
+
+_requested = False
+_listener: Callable[[], None] | None = None
+
+
+def _caught(signum: int, frame) -> None:
+    global _requested
+    _requested = True
+    if _listener is not None:
+        _listener()
+
+
+def catch() -> None:
+    """From now on a SIGTERM or SIGINT asks the daemon to stop; it never kills the process."""
+    signal.signal(signal.SIGTERM, _caught)
+    signal.signal(signal.SIGINT, _caught)
+
+
+def requested() -> bool:
+    return _requested
+
+
+def on_stop(listener: Callable[[], None] | None) -> None:
+    """Call LISTENER at each stop signal from now on (at once if one came already); None: nobody
+    listens any more, the signal is only remembered. LISTENER runs in the main thread, between
+    two bytecodes of whatever it was doing: it must only set something, never raise."""
+    global _listener
+    _listener = listener
+    if listener is not None and _requested:
+        listener()
