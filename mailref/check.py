@@ -203,7 +203,9 @@ def checks(cfg: Config) -> Iterator[Callable[[Config], Check]]:
 
 def run(cfg: Config, out: Callable[[str], None]) -> int:
     """Run every check, print one line each; 0 when all pass."""
-    out(Check(True, "configuration", str(cfg.path) if cfg.path else "embedded defaults").line())
+    from mailref.config import defaults_note
+
+    out(Check(True, "configuration", str(cfg.path) if cfg.path else defaults_note(cfg)).line())
     failed = 0
     for fn in checks(cfg):
         try:

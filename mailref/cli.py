@@ -10,6 +10,7 @@ import json
 import os
 import re
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 # Light imports only: each command imports what it uses, so that a command's start-up
@@ -298,7 +299,7 @@ def _open_referee(cfg, key: tuple[str, str | None]):
 
     path = sqlite_path(cfg.database)
     if path is not None and not path.exists():
-        where = f" (configuration {cfg.path})" if cfg.path else " (embedded defaults: ./var under this folder)"
+        where = f" (configuration {cfg.path})" if cfg.path else f" ({config_mod.defaults_note(cfg)})"
         if key in READ_ONLY:
             raise Refused(f"there is no database at {path}{where}")
         if key not in CREATES:
@@ -312,7 +313,8 @@ def _open_referee(cfg, key: tuple[str, str | None]):
 
     if path is not None and not path.exists():
         referee = Referee.from_config(cfg)
-        print(f"mailref: created a new database at {path}", file=sys.stderr)
+        print(f"mailref: created a new database at {path}" + (f" ({config_mod.defaults_note(cfg)})" if cfg.path is None else ""),
+              file=sys.stderr)
         return referee
     return Referee.from_config(cfg)
 
@@ -321,6 +323,8 @@ def run(args: argparse.Namespace) -> int:
     if args.cmd == "init":
         path = config_mod.init(args.dir)
         print(f"wrote {path}")
+        if path.parent.resolve() != Path.cwd().resolve():  # commands look for ./mailref.toml only
+            print(f"commands read it with --config {path} or MAILREF_CONFIG={path} in their environment")
         return 0
     cfg = config_mod.load(args.config)
     if args.cmd == "serve":

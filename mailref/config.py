@@ -362,6 +362,19 @@ def valid_zone(name: str) -> bool:
 
 
 SERVICE_STATE = Path("/var/lib/mailref")  # the unit's StateDirectory= and WorkingDirectory=
+SERVICE_CONFIG = Path("/etc/mailref/mailref.toml")  # the unit's MAILREF_CONFIG
+
+
+def defaults_note(cfg: Config, service_config: Path = SERVICE_CONFIG) -> str:
+    """On embedded defaults, why (no file was named or found), and the service's file when the
+    host has one: an operator who ran `mailref init /etc/mailref` and then `mailref game create`
+    in a shell without MAILREF_CONFIG made the game in ./var, where the service never looks."""
+    if cfg.path is not None:
+        return ""
+    note = "embedded defaults: no --config, no $MAILREF_CONFIG, no ./mailref.toml here"
+    if service_config.exists():
+        note += f"; the service reads {service_config}: give it with --config or MAILREF_CONFIG"
+    return note
 
 
 def state_dir_for(folder: Path) -> Path | None:

@@ -418,6 +418,9 @@ def serve(cfg: Config) -> int:
     faulthandler.enable()
     logging.basicConfig(level=os.environ.get("MAILREF_LOG", "INFO"), format=log_format())
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
+    # "Context impl SQLiteImpl.", "Running upgrade 0001 -> 0002 ..." at every new or upgraded
+    # database: the store says what it did in one line of its own ("created a new database").
+    logging.getLogger("alembic").setLevel(logging.WARNING)
     logging.getLogger("mail.log").setLevel(logging.WARNING)
     logging.getLogger("flufl.bounce").setLevel(logging.WARNING)  # "Running detector: …" per bounce; SPEC §7: one line a mail
     from mailref.check import sqlite_path

@@ -167,3 +167,47 @@ def test_a_sigterm_during_the_backlog_at_start_does_not_wait_for_all_of_it(tmp_p
         counts = sink.message_ids()
         assert len(counts) == n and all(c == 1 for c in counts.values()), len(counts)
         referee.store.dispose()
+
+
+def test_a_new_database_is_readable_by_mailref_only(tmp_path):
+    """The first `mailref game create` of README's step 2 runs in the operator's shell (umask
+    022) before the service ever starts: the database, with every player's address, came out
+    0644, readable by every user of the host (the unit's UMask=0027 says it must not be). Now a
+    database mailref creates is 0640 whatever the umask, and its -wal and -shm follow it."""
+    site = Site(tmp_path)
+    r = site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", G)
+    assert r.returncode == 0, r.stderr
+    assert site.db.stat().st_mode & 0o777 == 0o640
+    assert site.cli("player", "add", "nomes", "Alice", "alice@example.org").returncode == 0
+    for companion in ("-wal", "-shm"):
+        f = site.db.with_name(site.db.name + companion)
+        assert not f.exists() or f.stat().st_mode & 0o007 == 0, (companion, oct(f.stat().st_mode))
+    (tmp_path / "served").mkdir()
+    other = Site(tmp_path / "served")
+    with other.serve() as daemon:
+        pass
+    assert other.db.stat().st_mode & 0o007 == 0
+    log = daemon.stderr()
+    assert "alembic" not in log and "created a new database" in log, log  # one line, not seven
+
+
+def test_init_elsewhere_and_embedded_defaults_say_which_file_commands_read(tmp_path):
+    """README step 1 writes /etc/mailref/mailref.toml, then `mailref check` and step 2's
+    `mailref game create`: in a shell without MAILREF_CONFIG both read the embedded defaults,
+    and the game was made in ./var of whatever folder the operator stood in, where the service
+    never looks; `check` said only "configuration: embedded defaults"."""
+    here = tmp_path / "cwd"
+    here.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ("MAILREF_CONFIG", "NOTIFY_SOCKET")}
+    run = lambda *a: subprocess.run([sys.executable, "-m", "mailref", *a], cwd=here, env=env,  # noqa: E731
+                                    capture_output=True, text=True, timeout=60)
+    r = run("init", str(tmp_path / "conf"))
+    assert r.returncode == 0, r.stderr
+    path = tmp_path / "conf" / "mailref.toml"
+    assert f"--config {path}" in r.stdout and f"MAILREF_CONFIG={path}" in r.stdout, r.stdout
+    r = run("check")
+    assert "no --config, no $MAILREF_CONFIG, no ./mailref.toml" in r.stdout, r.stdout
+    r = run("game", "create", "nomes", "--variant", "sidekick", "--address", G)
+    assert r.returncode == 0 and "no --config, no $MAILREF_CONFIG" in r.stderr, r.stderr
+    r = run("init")  # in the folder itself: commands find ./mailref.toml, nothing more to say
+    assert r.returncode == 0 and r.stdout.strip() == "wrote mailref.toml", r.stdout

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import os
 import time
 from pathlib import Path
 
@@ -96,10 +97,24 @@ def _ping_when_rested(engine: Engine) -> None:
             raise DisconnectionError(f"a pooled connection was dropped by the server: {e}") from e  # the pool reconnects
 
 
+def _create_private(path: Path) -> None:
+    """A new database file is 0640 whatever the umask: it holds the players' addresses. The
+    unit's UMask=0027 said so for the daemon, but the first `mailref game create`, run by an
+    operator's shell (umask 022) before the service ever started, made it readable by every user
+    of the host. SQLite gives its -wal and -shm files the mode of the database file."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o640))
+    except FileExistsError:
+        return
+    except OSError:
+        pass  # SQLite says why it cannot create the file, in the operator's words (store/faults.py)
+
+
 def open_store(url: str, migrate: bool = True) -> Store:
     if url.startswith("sqlite:///") and ":memory:" not in url:
         path = Path(url[len("sqlite:///"):])
         path.parent.mkdir(parents=True, exist_ok=True)
+        _create_private(path)
         repair_sqlite_companions(path)
     engine = create_engine(url, future=True, json_serializer=fastjson.dumps, json_deserializer=fastjson.loads)
     if engine.dialect.name == "sqlite":
