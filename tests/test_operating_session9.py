@@ -4,6 +4,7 @@ unit)."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import smtplib
@@ -14,9 +15,13 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+from browser import Browser, chromium_binary
 from ops import CountingSink, Site
 
-from helpers import wait_for
+from helpers import mail, make_referee, wait_for
+from mailref.config import SiteConfig
+from mailref.site import rebuild
 
 G = "nomes@ref.example"
 
@@ -211,3 +216,44 @@ def test_init_elsewhere_and_embedded_defaults_say_which_file_commands_read(tmp_p
     assert r.returncode == 0 and "no --config, no $MAILREF_CONFIG" in r.stderr, r.stderr
     r = run("init")  # in the folder itself: commands find ./mailref.toml, nothing more to say
     assert r.returncode == 0 and r.stdout.strip() == "wrote mailref.toml", r.stdout
+
+
+@pytest.fixture(scope="module")
+def browser():
+    binary = chromium_binary()
+    if binary is None:
+        pytest.skip("chromium is not installed (scripts/setup --test installs it)")
+    b = Browser(binary)
+    yield b
+    b.close()
+
+
+LEFT_OF = """(names => {
+  const p = [...document.querySelectorAll('p')].find(p => p.textContent.startsWith('Turn order:'));
+  const walker = document.createTreeWalker(p, NodeFilter.SHOW_TEXT);
+  const at = {};
+  for (let n = walker.nextNode(); n; n = walker.nextNode())
+    for (const name of names) {
+      const i = n.textContent.indexOf(name);
+      if (i >= 0) { const r = document.createRange(); r.setStart(n, i); r.setEnd(n, i + name.length);
+                    at[name] = r.getBoundingClientRect().left; }
+    }
+  return at;
+})"""
+
+
+def test_a_turn_order_of_right_to_left_names_reads_in_turn_order(tmp_path, clock, browser):
+    """Names are shown as written, and a list of them in the order it has: "Turn order: A → B → C"
+    with Hebrew and Arabic names next to each other was laid out as one right-to-left run (the
+    arrows between them are neutral), so a reader saw the turn order reversed. Each name is now
+    isolated (<bdi>); the page's line reads left to right in turn order."""
+    referee = make_referee(tmp_path, clock)
+    referee.create_game("nomes", "sidekick", G)
+    for i, name in enumerate(["עליזה", "محمد", "דוד", "Zoë"]):
+        referee.accept(mail(f"p{i}@players.example", G, "[Join]", f"Name: {name}"))
+    order = referee.state("nomes")["order"]
+    assert rebuild(referee.store, SiteConfig(tmp_path / "site")) == ["nomes"]
+    page = browser.open(tmp_path / "site" / "nomes" / "index.html")
+    assert "Turn order: " + " → ".join(order) in page.text
+    left = browser.evaluate(LEFT_OF + "(" + json.dumps(order) + ")")
+    assert sorted(order, key=left.get) == order, (order, left)
