@@ -276,8 +276,11 @@ class Referee:
 
     def _quarantine(self, s, row: Mail, e: Exception, now: datetime) -> None:
         """Keep the mail and the error, tell the GM (in the batch's transaction)."""
-        log.error("message #%s failed", row.id, exc_info=e)
         err = f"{type(e).__name__}: {e}"
+        # What to do, in the line itself: "message #5 failed" and a traceback left the operator
+        # to guess that the mail was kept, who was told, and how to retry it.
+        log.error("message #%s from %s quarantined (kept, status failed; the GM is alerted): %s; once the cause is "
+                  "fixed: mailref mail reprocess %s", row.id, row.sender or row.mail_from or "?", err, row.id, exc_info=e)
         trace = "".join(traceback.format_exception(e))[-2000:]
         row.lease_until = None
         row.status, row.error = "failed", err + "\n" + trace

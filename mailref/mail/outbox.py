@@ -407,7 +407,8 @@ class Deliverer:
                 row.last_error = res.error
                 if res.permanent:
                     row.status = "failed"
-                    log.warning("outbox #%s to %s failed for good: %s", row.id, ", ".join(row.recipients), res.error)
+                    log.warning("outbox #%s to %s failed for good: %s (the GM is alerted; `mailref outbox retry %s` "
+                                "sends it again)", row.id, ", ".join(row.recipients), res.error, row.id)
                     if row.kind != "alert":
                         failed_now.append(row)
                     continue
@@ -416,7 +417,8 @@ class Deliverer:
                     row.alerted = 1
                     self._alert(s, row, now)
                 if not res.relay_down:
-                    log.warning("outbox #%s not delivered (attempt %s): %s", row.id, row.attempts, res.error)
+                    log.warning("outbox #%s to %s not delivered (attempt %s): %s; next try %s UTC", row.id,
+                                ", ".join(row.recipients), row.attempts, res.error, f"{row.next_attempt_at:%H:%M:%S}")
             if failed_now:
                 self._alert_failed(s, failed_now, now)
 
