@@ -164,7 +164,9 @@ def check_smtp_in(cfg: Config) -> Check:
             sock.bind((s.host, s.port))
         return Check(True, what, "free: `mailref serve` can listen there")
     except OSError as e:
-        return Check(False, what, f"cannot listen: {_why(e)}")
+        from mailref.mail.intake import port_hint
+
+        return Check(False, what, f"cannot listen: {_why(e)}{port_hint(s.port, _why(e))}")
 
 
 def check_maildir(cfg: Config) -> Check:

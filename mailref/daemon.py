@@ -20,7 +20,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from mailref import stopsignal
 from mailref.config import Config
 from mailref.mail.imap import Poller
-from mailref.mail.intake import Intake, IntakeError
+from mailref.mail.intake import Intake, IntakeError, port_hint
 from mailref.mail.outbox import BATCH as SEND_BATCH
 from mailref.mail.outbox import Deliverer
 from mailref.referee import BATCH, Referee
@@ -85,7 +85,7 @@ class Daemon:
         try:
             await asyncio.to_thread(intake.start)
         except IntakeError as e:
-            raise Fatal(where + str(e)) from None
+            raise Fatal(where + str(e) + port_hint(self.cfg.smtp_in.port, str(e))) from None
         self.intake = intake
         self.loop.add_reader(intake.fileno(), self._noted)
 

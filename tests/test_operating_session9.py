@@ -304,3 +304,46 @@ def test_the_journal_says_what_to_do_about_a_quarantined_mail_and_a_refused_repl
         ctl.stop()
     failed = [r.getMessage() for r in caplog.records if "failed for good" in r.getMessage()]
     assert failed and all("550 5.1.1" in line and "`mailref outbox retry " in line for line in failed), failed
+
+
+CAP_NET_BIND_SERVICE, PR_CAPBSET_DROP = 10, 24
+
+
+def without_low_ports() -> None:
+    """In the child, before exec: as the unit's empty CapabilityBoundingSet leaves the daemon."""
+    import ctypes
+
+    if os.geteuid() == 0 and ctypes.CDLL(None, use_errno=True).prctl(PR_CAPBSET_DROP, CAP_NET_BIND_SERVICE, 0, 0, 0):
+        raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP)")
+
+
+def free_low_port() -> int:
+    import socket
+
+    for port in range(1023, 900, -1):
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+                return port
+            except OSError:
+                continue
+    pytest.skip("no free port below 1024")
+
+
+def test_a_port_below_1024_without_the_capability_says_how_to_grant_it(tmp_path):
+    """`[smtp_in] port = 25` under the unit (CapabilityBoundingSet= empty): the daemon ended
+    "cannot listen on 127.0.0.1:25: permission denied" and `check` said the same, leaving the
+    operator to work out why. Both now name the capability and the unit's keys."""
+    if os.geteuid() != 0:
+        pytest.skip("needs root to drop a capability")
+    site = Site(tmp_path)
+    port = free_low_port()
+    site.config.write_text(site.config.read_text().replace(f"port = {site.smtp_port}", f"port = {port}"))
+    r = subprocess.run([sys.executable, "-m", "mailref", "check"], cwd=site.root, env=site.env(), capture_output=True,
+                       text=True, timeout=60, preexec_fn=without_low_ports)
+    line = next(x for x in r.stdout.splitlines() if "SMTP listener" in x)
+    assert line.startswith("FAIL") and "CAP_NET_BIND_SERVICE" in line and "AmbientCapabilities" in line, r.stdout
+    proc = subprocess.run([sys.executable, "-m", "mailref", "serve"], cwd=site.root, env=site.env(), capture_output=True,
+                          text=True, timeout=60, preexec_fn=without_low_ports)
+    assert proc.returncode == 1 and "permission denied" in proc.stderr, proc.stderr
+    assert "AmbientCapabilities=CAP_NET_BIND_SERVICE" in proc.stderr.splitlines()[-1], proc.stderr
