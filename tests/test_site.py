@@ -155,7 +155,7 @@ def test_a_nomic_rule_enacted_amended_and_another_repealed(sidekick_game, tmp_pa
 
     page = see(browser, site, "nomes/rules.html", "rules-nomic.png")
     text = page.text
-    rule24 = text[text.index("24. Dice\n"):]
+    rule24 = text[text.rindex("24. Dice\n"):]  # the rule, not its line in the contents
     rule24 = rule24[:rule24.index("Repealed rules")]
     assert "Each player may roll twice a day." in rule24
     assert re.search(r"Enacted by proposal 1 on \w{3} 1 Dec 2026", rule24)
