@@ -33,6 +33,9 @@ SYNC_EVERY = 2.0  # seconds: how soon a CLI change to a deadline is noticed
 SITE_EVERY = 5.0  # seconds: how soon the pages show a change another process made
 INTAKE_QUIET = 0.05  # seconds without new mail before processing starts while a burst comes in
 INTAKE_LAG = 1.0  # ...but processing never waits longer than this behind the first mail waiting
+# seconds a stop goes on delivering (a round in hand always ends): a SIGTERM with thousands of
+# rows queued for a slow relay drained them all, past the unit's TimeoutStopSec, then SIGKILL
+STOP_DELIVERY = 10.0
 BATCH_WHILE_INTAKE = 10  # mails a batch takes when the lag ran out while mail still arrives
 
 
@@ -217,7 +220,7 @@ class Daemon:
         # The mail already answered 250 but not yet taken up (at most one batch more; the rest
         # stays stored for the next start), then its replies.
         await self.process_stored(limit=BATCH, deliver=False)
-        await self.deliver_now()
+        await self.deliver_now(within=STOP_DELIVERY)
         self.deliverer.close()
         self.referee.store.dispose()
         stopsignal.on_stop(None)  # the loop closes: a later SIGTERM is only remembered
@@ -276,13 +279,16 @@ class Daemon:
                 self.send_kick.set()
         return done
 
-    async def deliver_now(self) -> None:
+    async def deliver_now(self, within: float | None = None) -> None:
         """Deliver what is due, an outbox batch at a time; a round cut short by a slow relay
         goes on at once. Delivery has a lock of its own, not the work lock: processing never
-        waits for a relay, and the replies of one batch go out while the next is processed."""
+        waits for a relay, and the replies of one batch go out while the next is processed.
+        WITHIN: no new round after that many seconds (a stop: what is left goes at the next start)."""
+        end = None if within is None else time.monotonic() + within
         try:
             while sum(await asyncio.to_thread(self._deliver)) >= SEND_BATCH or self.deliverer.cut_short:
-                pass
+                if end is not None and time.monotonic() >= end:
+                    break
         except Exception as e:
             self._failed("delivery", e)
 

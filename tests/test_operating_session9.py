@@ -362,3 +362,46 @@ def test_a_long_ruleset_opens_with_contents_linking_to_each_rule(tmp_path, clock
     assert len(toc) == browser.evaluate("document.querySelectorAll('main > section.rule').length") > 5, toc
     assert all(found for _, found in toc), [t for t, found in toc if not found]
     assert toc[0][0].startswith(f"{rules[0]['number']}. {rules[0]['title']}"), toc[0]
+
+
+def test_a_sigterm_with_many_replies_queued_for_a_slow_relay_stops_without_draining_them(tmp_path):
+    """The stop delivered until the outbox was empty: with hundreds of rows queued for a slow
+    relay (one just back after an outage) a SIGTERM took minutes, past the unit's
+    TimeoutStopSec, and systemd's SIGKILL then left rows claimed for the lease's 10 minutes. The
+    stop now delivers for STOP_DELIVERY seconds at most; the rest goes at the next start, once."""
+    from mailref.config import load
+    from mailref.referee import Referee
+    from mailref.store import OutboxMessage
+
+    stop_sent = threading.Event()
+    daemon_pid: list[int] = []
+
+    def first_reply_stops_the_daemon(envelope) -> None:
+        if not stop_sent.is_set() and daemon_pid:
+            stop_sent.set()
+            os.kill(daemon_pid[0], signal.SIGTERM)
+
+    n = 400
+    with CountingSink(delay=0.05, on_data=first_reply_stops_the_daemon) as sink:
+        site = Site(tmp_path, relay_port=sink.port)
+        assert site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode == 0
+        referee = Referee.from_config(load(site.config))
+        referee.receive_many([(f"From: s{i}@example.org\r\nTo: {G}\r\nSubject: [Help]\r\nMessage-ID: <q{i}@x>\r\n"
+                               f"\r\nhi\r\n".encode(), "smtp", f"s{i}@example.org", [G]) for i in range(n)])
+        assert referee.process_pending() == n  # n replies queued while no daemon runs
+
+        def queued() -> int:
+            with referee.store() as s:
+                return s.query(OutboxMessage).filter(OutboxMessage.status != "sent").count()
+
+        log = tmp_path / "serve.log"
+        proc = serve(site, log)
+        daemon_pid.append(proc.pid)
+        rc = proc.wait(120)
+        assert rc == 0 and stop_sent.is_set(), log.read_text()
+        assert queued() > 0, "the stop delivered every queued reply first"
+        with site.serve():
+            assert wait_for(lambda: queued() == 0, 120)
+        counts = sink.message_ids()
+        assert len(counts) == n and all(c == 1 for c in counts.values()), len(counts)
+        referee.store.dispose()
