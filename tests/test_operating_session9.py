@@ -405,3 +405,15 @@ def test_a_sigterm_with_many_replies_queued_for_a_slow_relay_stops_without_drain
         counts = sink.message_ids()
         assert len(counts) == n and all(c == 1 for c in counts.values()), len(counts)
         referee.store.dispose()
+
+
+def test_a_blognomic_page_says_the_quorum(tmp_path, clock, browser):
+    """BlogNomic decides every matter by quorum (half the active Wizards, plus one); its page
+    showed votes but never the number they are counted against."""
+    referee = make_referee(tmp_path, clock)
+    referee.create_game("blog", "blognomic", "blog@ref.example")
+    for i, name in enumerate(["Alice", "Bob", "Carol", "Dave", "Erin"]):
+        referee.accept(mail(f"p{i}@players.example", "blog@ref.example", "[Join]", f"Name: {name}"))
+    assert rebuild(referee.store, SiteConfig(tmp_path / "site")) == ["blog"]
+    page = browser.open(tmp_path / "site" / "blog" / "index.html")
+    assert "quorum 3" in page.text, page.text

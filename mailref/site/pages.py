@@ -233,6 +233,8 @@ def game_context(state: dict, chron: Chronicle, now: datetime, base_url: str, ha
         "page_url": (base_url.rstrip("/") + f"/{state['slug']}/") if base_url else "",
         "has_png": has_png, "turns": [], "lands": [], "map_svg": None, "map_alt": "",
         "ordered": len(state.get("orders") or {}),
+        # BlogNomic decides by quorum (FOR >= quorum enacts): the page said nothing of it.
+        "quorum": variant.quorum(state) if hasattr(variant, "quorum") else None,
     }
     if state.get("lands"):
         from mailref.engine.variants.eire_svg import map_svg
