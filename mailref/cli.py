@@ -4,21 +4,27 @@ Exit 0 on success, 1 on a refused action (one line saying why), 2 on usage."""
 
 from __future__ import annotations
 
-import argparse
-import getpass
-import json
-import os
-import re
 import sys
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+
+from mailref import stopsignal
+
+if stopsignal.serving(sys.argv):  # before any other import: a SIGTERM from here on stops the daemon cleanly
+    stopsignal.catch()
+
+import argparse  # noqa: E402
+import getpass  # noqa: E402
+import json  # noqa: E402
+import os  # noqa: E402
+import re  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import TYPE_CHECKING, Any  # noqa: E402
 
 # Light imports only: each command imports what it uses, so that a command's start-up
 # (`mailref replay`, SPEC §8) does not pay for the daemon, mail, templates or the site.
-from mailref import config as config_mod
-from mailref.engine.context import Refused
-from mailref.safe import printable
-from mailref.timeutil import iso, parse_duration, parse_iso, utcnow
+from mailref import config as config_mod  # noqa: E402
+from mailref.engine.context import Refused  # noqa: E402
+from mailref.safe import printable  # noqa: E402
+from mailref.timeutil import iso, parse_duration, parse_iso, utcnow  # noqa: E402
 
 if TYPE_CHECKING:
     from mailref.referee import Referee
@@ -190,23 +196,9 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _command_word(argv: list[str]) -> str | None:
-    """The command named in ARGV, before argparse has read it."""
-    args = iter(argv)
-    for a in args:
-        if a in ("--config", "--reason", "--as"):
-            next(args, None)
-        elif not a.startswith("-"):
-            return a
-    return None
-
-
 def main(argv: list[str] | None = None) -> int:
-    if _command_word(sys.argv[1:] if argv is None else argv) == "serve":
-        # From here a SIGTERM stops the daemon cleanly, even while it is still starting.
-        from mailref import stopsignal
-
-        stopsignal.catch()
+    if stopsignal.command_word(sys.argv[1:] if argv is None else argv) == "serve":
+        stopsignal.catch()  # done at import for `mailref serve`; this is for main(["serve"])
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import signal
 from collections.abc import Callable
+from pathlib import PurePath
 
 _requested = False
 _listener: Callable[[], None] | None = None
@@ -44,3 +45,22 @@ def on_stop(listener: Callable[[], None] | None) -> None:
     _listener = listener
     if listener is not None and _requested:
         listener()
+
+
+def command_word(argv: list[str]) -> str | None:
+    """The command named in ARGV (arguments only), before argparse has read it."""
+    args = iter(argv)
+    for a in args:
+        if a in ("--config", "--reason", "--as"):
+            next(args, None)
+        elif not a.startswith("-"):
+            return a
+    return None
+
+
+def serving(argv: list[str]) -> bool:
+    """ARGV is a process started as `mailref serve` (the console script or `python -m mailref`),
+    not another program that imports mailref."""
+    prog = PurePath(argv[0]) if argv else PurePath()
+    ours = prog.name == "mailref" or (prog.name == "__main__.py" and prog.parent.name == "mailref")
+    return ours and command_word(argv[1:]) == "serve"
