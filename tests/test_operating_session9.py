@@ -417,3 +417,13 @@ def test_a_blognomic_page_says_the_quorum(tmp_path, clock, browser):
     assert rebuild(referee.store, SiteConfig(tmp_path / "site")) == ["blog"]
     page = browser.open(tmp_path / "site" / "blog" / "index.html")
     assert "quorum 3" in page.text, page.text
+
+
+def test_a_sqlite_url_with_driver_options_makes_no_stray_file(tmp_path):
+    """`sqlite:///var/db.sqlite3?timeout=20` (SQLAlchemy passes the query to the driver): the
+    store took the whole text for the file's name, and made `db.sqlite3?timeout=20` beside it."""
+    from mailref.store import open_store
+
+    open_store(f"sqlite:///{tmp_path}/db.sqlite3?timeout=20").dispose()
+    assert sorted(p.name for p in tmp_path.iterdir() if "?" in p.name) == []
+    assert (tmp_path / "db.sqlite3").stat().st_mode & 0o777 == 0o640

@@ -112,7 +112,7 @@ def _create_private(path: Path) -> None:
 
 def open_store(url: str, migrate: bool = True) -> Store:
     if url.startswith("sqlite:///") and ":memory:" not in url:
-        path = Path(url[len("sqlite:///"):])
+        path = Path(url[len("sqlite:///"):].split("?", 1)[0])  # "?timeout=20": the driver's, not the file's
         path.parent.mkdir(parents=True, exist_ok=True)
         _create_private(path)
         repair_sqlite_companions(path)
