@@ -366,3 +366,17 @@ def test_newcomers_are_announced_a_few_times_a_day_in_all(game, smtp, outbox):
     assert len(game.state("nomes")["players"]) == 27
     (last,) = [m for m in sent if m["To"] == "sybil24@evil24.example"]
     assert "Not announced to the other players" in Outbox.body(last)
+
+
+def test_a_name_that_differs_only_by_an_accent_cannot_join_beside_the_original(game, smtp, outbox):
+    """Confusable folding kept accents: "Alíce" (í) joined beside Alice, and read as her in
+    every list of players and every announcement at a glance."""
+    from mailref.read.names import name_keys
+
+    assert set(name_keys("Alíce")) & set(name_keys("Alice")) and set(name_keys("Ali\u0301ce")) & set(name_keys("Alice"))
+    assert not set(name_keys("Alina")) & set(name_keys("Alice"))
+    outbox.new()
+    smtp(mail("mallory@evil.example", G, "[Join]", "Name: Alíce"), "mallory@evil.example")
+    (reply,) = outbox.new()
+    assert reply["X-Mailref-Kind"] == "error" and "looks like Alice" in Outbox.body(reply)
+    assert [p["name"] for p in game.state("nomes")["players"]] == ["Alice", "Bob"]

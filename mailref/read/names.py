@@ -33,8 +33,10 @@ def _skeleton(text: str) -> str:
 
 def name_keys(name: str) -> list[str]:
     """The keys a name is compared by: two names are the same when any of their keys are.
-    Folded with and without case first, so both "alice"/"Alice" and "AIice"/"Alice" meet."""
-    n = " ".join(unicodedata.normalize("NFKC", name).split())
-    n = "".join(ch for ch in n if unicodedata.category(ch) not in ("Cf", "Mn"))
+    Folded with and without case first, so both "alice"/"Alice" and "AIice"/"Alice" meet.
+    Accents go too (decomposed, then their combining marks dropped): "Alíce" and "Alicé" read
+    as "Alice" at a glance in a list of players, and joined beside her."""
+    n = " ".join(unicodedata.normalize("NFKD", name).split())
+    n = unicodedata.normalize("NFC", "".join(ch for ch in n if unicodedata.category(ch) not in ("Cf", "Mn")))
     keys = [_skeleton(n).casefold(), _skeleton(n.casefold()).casefold()]
     return list(dict.fromkeys(keys))
