@@ -18,7 +18,8 @@ def ballots(env: Envelope, view: GameView) -> dict:
         words = tuple(getattr(view.variant, "vote_words", ())) or ("FOR", "AGAINST", "ABSTAIN")
         hint = how_to_vote(words) + "".join(f'\nNot read as a ballot: "{ln}"' for ln in reading.near_misses)
         hint += "".join(f'\nSet aside: "{ln}" ({why})' for ln, why in reading.ignored)
-        raise Refused(f"No vote found for {where} in your own words (quoted text does not count)", hint)
+        raise Refused(f"No vote found for {where} in your own words (quoted text does not count)"
+                      + still_taken(view, env.subject.number), hint)
     words = getattr(view.variant, "vote_words", ())
     out = []
     for b in reading.ballots:
@@ -27,6 +28,18 @@ def ballots(env: Envelope, view: GameView) -> dict:
             raise Refused(f'"{b.line}": {b.word} is not a vote in this game', "vote " + ", ".join(words))
         out.append({"number": b.number, "vote": vote, "word": b.word, "line": b.line})
     return {"type": "vote", "player": view.name, "ballots": out, "ignored": reading.ignored}
+
+
+def still_taken(view: GameView, number: int | None) -> str:
+    """"; votes on it are taken until <deadline>" for an open matter with a deadline: a voter
+    whose Reply held no readable ballot (often a Reply to the reminder, near the deadline) is told
+    until when a second try counts, not only how to write it."""
+    if number is None:
+        return ""
+    m = next((m for m in view.state.get("proposals") or [] if isinstance(m, dict) and m.get("number") == number), None)
+    if m is None or m.get("status") not in open_statuses(view.variant) or not m.get("deadline"):
+        return ""
+    return f"; votes on it are taken until {view.variant.when(view.state, m['deadline'])}"
 
 
 def only_open_matter(view: GameView) -> int | None:

@@ -189,3 +189,18 @@ def test_the_gms_results_for_a_turn_still_open_are_refused(referee, outbox, cloc
     assert state["turn"]["number"] == 2 and not state["turn"].get("awaiting_results")
     assert "Alice" in state["orders"]
     assert_replays(referee)
+
+
+def test_a_reply_with_no_readable_vote_is_told_until_when_votes_are_taken(referee, outbox, clock):
+    """Carol answered the reminder from her iPhone with "Against, naps are for cats." (prose, SPEC
+    §3.2): the error said how to write a vote but not until when one counts, with the deadline
+    a few hours off. It now says until when votes on it are taken."""
+    mover, (voter, _) = sidekick(referee)
+    clock.advance(days=4, hours=1)
+    referee.tick()
+    reminder = last(outbox, voter, "reminder", "[Proposal 1]")
+    play(referee, clients.iphone(reminder, addr(voter), voter, "Against, tea is for cats."))
+    text = Outbox.body(last(outbox, voter, "error"))
+    assert ("No vote found for proposal 1 in your own words (quoted text does not count); votes on it are taken "
+            "until Sun 6 Dec 2026 10:00 UTC.") in text, text
+    assert 'Not read as a ballot: "Against, tea is for cats."' in text
