@@ -10,6 +10,7 @@ import email.utils
 import html
 import itertools
 import quopri
+import random
 import textwrap
 from email.message import Message
 
@@ -40,13 +41,24 @@ def _head(frm: str, name: str, to: str, subject: str, irt: str | None, refs: str
     lines = [f"From: {name} <{frm}>", f"To: {to}"]
     if cc:
         lines.append(f"Cc: {cc}")
-    lines += [f"Subject: {subject}", f"Date: {DATE}", f"Message-ID: <{next(_ids)}.client@{mid_domain}>"]
+    lines += [f"Subject: {subject}", f"Date: {DATE}", f"Message-ID: <{next(_ids)}.{random.randrange(10**9)}.client@{mid_domain}>"]
     if irt:
         lines += [f"In-Reply-To: {irt}", f"References: {refs}"]
     lines.append("MIME-Version: 1.0")
     if extra:
         lines.append(extra.rstrip("\n"))
     return "\r\n".join(lines) + "\r\n"
+
+
+def _html_line(line: str) -> str:
+    """A line of the player's words in HTML: **x** (how the tests write bold) as <b>x</b>."""
+    parts = html.escape(line).split("**")
+    return "".join(f"<b>{p}</b>" if i % 2 else p for i, p in enumerate(parts))
+
+
+def _plain(words: str, bold: str = "") -> str:
+    """The words as a client's text/plain alternative writes bold: Outlook drops it, Gmail *x*."""
+    return words.replace("**", bold)
 
 
 def _game(msg: Message) -> str:
@@ -96,8 +108,8 @@ def outlook(msg: Message, frm: str, name: str, words: str, *, prefix: str = "RE:
     original = _body_of(msg)
     block = (f"{f}: {_game(msg)}\n{s}: Tuesday, December 1, 2026 10:00 AM\n{t}: {name} <{frm}>\n"
              f"{subj}: {msg['Subject']}\n\n{original}")
-    plain = f"{words}\n\n{block}"
-    hwords = "".join(f"<p class=MsoNormal>{html.escape(x) or '&nbsp;'}<o:p></o:p></p>\n" for x in words.split("\n"))
+    plain = f"{_plain(words)}\n\n{block}"
+    hwords = "".join(f"<p class=MsoNormal>{_html_line(x) or '&nbsp;'}<o:p></o:p></p>\n" for x in words.split("\n"))
     hblock = (f'<div style="border:none;border-top:solid #E1E1E1 1.0pt;padding:3.0pt 0cm 0cm 0cm">'
               f"<p class=MsoNormal><b>{f}:</b> {html.escape(_game(msg))}<br><b>{s}:</b> Tuesday, December 1, 2026 10:00 AM"
               f"<br><b>{t}:</b> {html.escape(name)} &lt;{frm}&gt;<br><b>{subj}:</b> {html.escape(str(msg['Subject']))}</p></div>"
@@ -131,8 +143,8 @@ def gmail(msg: Message, frm: str, name: str, words: str) -> bytes:
     mid, refs = _refs(msg)
     original = _body_of(msg)
     attrib = f"On Tue, 1 Dec 2026 at 10:00, {_game(msg)} wrote:"
-    plain = f"{words}\n\n{attrib}\n\n" + "\n".join("> " + x if x else ">" for x in original.split("\n"))
-    hwords = "".join(f"<div>{html.escape(x) or '<br>'}</div>" for x in words.split("\n"))
+    plain = f"{_plain(words, '*')}\n\n{attrib}\n\n" + "\n".join("> " + x if x else ">" for x in original.split("\n"))
+    hwords = "".join(f"<div>{_html_line(x) or '<br>'}</div>" for x in words.split("\n"))
     hpart = (f'<div dir="ltr">{hwords}</div><br><div class="gmail_quote"><div dir="ltr" class="gmail_attr">'
              f"{html.escape(attrib)}<br></div><blockquote class=\"gmail_quote\" style=\"margin:0px 0px 0px 0.8ex\">"
              + "<br>".join(html.escape(x) for x in original.split("\n")) + "</blockquote></div>")
@@ -152,7 +164,7 @@ def iphone(msg: Message, frm: str, name: str, words: str) -> bytes:
     """iPhone Mail: HTML only, "Sent from my iPhone", the original in blockquote type=cite."""
     mid, refs = _refs(msg)
     original = _body_of(msg)
-    hwords = "".join(f"<div>{html.escape(x) or '<br>'}</div>" for x in words.split("\n"))
+    hwords = "".join(f"<div>{_html_line(x) or '<br>'}</div>" for x in words.split("\n"))
     hpart = (f'<html><head><meta http-equiv="content-type" content="text/html; charset=utf-8"></head>'
              f'<body dir="auto">{hwords}<div><br></div><div dir="ltr">Sent from my iPhone</div>'
              f'<div dir="ltr"><br><blockquote type="cite">On 1 Dec 2026, at 10:00, {html.escape(_game(msg))} wrote:<br><br></blockquote></div>'
@@ -204,7 +216,7 @@ def fresh(frm: str, name: str, to: str, subject: str, words: str, *, charset: st
     subj = subject if subject.isascii() else email.header.Header(subject, charset).encode()
     ctype = "text/html" if html_only else "text/plain"
     if html_only:
-        words = "<html><body>" + "".join(f"<div>{html.escape(x) or '<br>'}</div>" for x in words.split("\n")) + "</body></html>"
+        words = "<html><body>" + "".join(f"<div>{_html_line(x) or '<br>'}</div>" for x in words.split("\n")) + "</body></html>"
     text = _flow(words) if flowed else words.replace("\n", "\r\n")
     raw = text.encode(charset)
     if cte == "base64":
