@@ -204,3 +204,19 @@ def test_a_reply_with_no_readable_vote_is_told_until_when_votes_are_taken(refere
     assert ("No vote found for proposal 1 in your own words (quoted text does not count); votes on it are taken "
             "until Sun 6 Dec 2026 10:00 UTC.") in text, text
     assert 'Not read as a ballot: "Against, tea is for cats."' in text
+
+
+def test_a_blognomic_announcement_says_by_when_the_matter_is_decided(referee, outbox, clock):
+    """A BlogNomic proposal's or CfJ's announcement said nothing of time (the Sidekick and
+    Imperial ones say when voting closes): a Wizard could not tell whether to vote today or
+    this week. It now says it is decided as soon as it is Popular or Unpopular, and at the
+    latest once open 48 hours, on the votes cast by then."""
+    blognomic(referee)
+    play(referee, clients.fresh(addr("Alice"), "Alice", BLOG, "[Proposal] Gold",
+                                'Enact a new rule entitled "Gold" with the following text:\nEach Wizard has 3 Gold.\n',
+                                charset="koi8-r", cte="base64"))
+    line = ("It is decided as soon as it is Popular or Unpopular (quorum 3), and at the latest from Thu 3 Dec 2026 "
+            "10:00 UTC, in 2 days, on the votes cast by then.")
+    assert line in Outbox.body(last(outbox, "Bob", "announcement", "[Proposal 1]"))
+    play(referee, clients.fresh(addr("Bob"), "Bob", BLOG, "[CfJ] Is Gold legal?", "Please judge.", flowed=True))
+    assert line in Outbox.body(last(outbox, "Carol", "announcement", "[CfJ 2]"))

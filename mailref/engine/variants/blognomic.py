@@ -237,7 +237,7 @@ class BlogNomic(Variant):
         self.event(state, ctx, f"{author} proposed {prop['number']} \"{prop['title']}\".")
         ctx.send("announcement", "all", f"[Proposal {prop['number']}] {prop['title']}", "proposal.txt", opens=True, game=state,
                  proposal=prop, changes=[c.describe() for c in changes], voters=self.wizards(state),
-                 words=["FOR", "AGAINST", "DEFERENTIAL"], warning=warning)
+                 words=["FOR", "AGAINST", "DEFERENTIAL"], warning=warning, timing=self.decided_by(state, prop, ctx))
         self.resolve(state, ctx)
 
     def numbered(self, state: dict, changes: list) -> list:
@@ -310,6 +310,7 @@ class BlogNomic(Variant):
         self.event(state, ctx, f"{author} raised {label} {m['number']}: {m['question']}.")
         lines = [f"{label} {m['number']} by {author}: {m['question']}", *([""] + m["text"].splitlines() if m["text"].strip() else []), "",
                  f"Reply with FOR, AGAINST or DEFERENTIAL. Quorum is {self.quorum(state)}."]
+        lines[-1:-1] = [self.decided_by(state, m, ctx), ""]
         if kind == "dov":
             lines.insert(1, "The game is in Hiatus while this DoV is pending.")
         self.announce(state, ctx, f"[{label} {m['number']}] {m['question']}", lines, opens=True)
@@ -719,6 +720,13 @@ class BlogNomic(Variant):
     def fire_deadlines(self, state: dict, ctx: Ctx) -> None:
         self.resolve(state, ctx)
         self.remind_wizards(state, ctx)
+
+    def decided_by(self, state: dict, m: dict, ctx: Ctx) -> str:
+        """The matter's announcement says by when it is decided: BlogNomic has no vote deadline,
+        but open `popular_after` (48 h) a matter is Popular or Unpopular on the votes cast."""
+        at = parse_iso(m["opened"]) + self.duration(state, "popular_after")
+        return (f"It is decided as soon as it is Popular or Unpopular (quorum {self.quorum(state)}), and at the "
+                f"latest from {self.when(state, at, ctx)}, on the votes cast by then.")
 
     def remind_wizards(self, state: dict, ctx: Ctx) -> None:
         """A matter open 48 hours (`popular_after`) may be decided without the votes not yet
