@@ -28,7 +28,7 @@ from mailref.mail.compose import compose, wire
 from mailref.mail.picture import svg_to_png
 from mailref.read.identity import normalise_address
 from mailref.read.names import name_keys
-from mailref.read.subject import game_label, with_game_label
+from mailref.read.subject import game_label, reply_subject, with_game_label
 from mailref.render import render
 from mailref.store import ArchivedMatter, Game, JournalEntry, OutboxMessage, fastjson
 from mailref.store.archived import archived, full_state  # noqa: F401 - callers read them here too
@@ -336,7 +336,7 @@ def queue_reply(session: Session, settings: Settings, slug: str | None, source: 
     if quota:
         kind, template, folded = "error", "quota.txt", ()
         vars = {"limit": limit, "game": vars.get("game") or {}}
-    subject = source.subject if source.subject.lower().startswith("re:") else f"Re: {source.subject or '(no subject)'}"
+    subject = reply_subject(source.subject)
     state = vars.get("game") if slug and isinstance(vars.get("game"), dict) else None
     body = render(template, **{**_page(settings, slug), "now": now, **vars})
     html, inline, attachments = _carried_pictures(body, folded) if any(o.images or o.attachments for o in folded) \

@@ -220,3 +220,14 @@ def test_a_blognomic_announcement_says_by_when_the_matter_is_decided(referee, ou
     assert line in Outbox.body(last(outbox, "Bob", "announcement", "[Proposal 1]"))
     play(referee, clients.fresh(addr("Bob"), "Bob", BLOG, "[CfJ] Is Gold legal?", "Please judge.", flowed=True))
     assert line in Outbox.body(last(outbox, "Carol", "announcement", "[CfJ 2]"))
+
+
+@pytest.mark.parametrize("prefix", ["AW: ", "SV: ", "RE : ", "Antw: ", "R: ", "Re: AW: "])
+def test_the_answer_to_a_reply_in_any_language_is_titled_re(referee, outbox, prefix):
+    """Outlook in German, Swedish, French or Dutch titles a reply "AW:", "SV:", "RE :", "Antw:":
+    the referee's answer was "Re: AW: [Nomes] [Proposal 1] Tea time", a prefix more at every
+    round of the thread. It is now "Re: [Nomes] [Proposal 1] Tea time", as a client writes it."""
+    mover, (voter, _) = sidekick(referee)
+    ann = last(outbox, voter, "announcement", "[Proposal 1]")
+    play(referee, clients.outlook(ann, addr(voter), voter, "FOR", prefix=prefix))
+    assert str(last(outbox, voter, "ack")["Subject"]) == "Re: [Nomic Sidekick Nomic] [Proposal 1] Tea time"

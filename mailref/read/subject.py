@@ -70,6 +70,16 @@ def strip_prefixes(subject: str) -> tuple[str, bool]:
         s, replied = s[m.end():], True
 
 
+def reply_subject(subject: str) -> str:
+    """The subject of an answer: "Re: " and the subject without its reply prefixes, as mail
+    clients write it ("AW: SV: RE : [X] Title" -> "Re: [X] Title"). A forward's prefix stays
+    ("Re: Fwd: …"): the answer is to the forwarded mail."""
+    s = subject.strip()
+    while (m := _PREFIX.match(s)) and m.group(1).lower() not in _FORWARD:
+        s = s[m.end():]
+    return f"Re: {s or '(no subject)'}"
+
+
 def game_label(name: str, slug: str) -> str:
     """How every subject a game sends names it: "[Nomes] [Proposal 12] Title" (SPEC §2.6)."""
     label = " ".join(str(name or "").replace("[", "(").replace("]", ")").split())
