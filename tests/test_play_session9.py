@@ -231,3 +231,29 @@ def test_the_answer_to_a_reply_in_any_language_is_titled_re(referee, outbox, pre
     ann = last(outbox, voter, "announcement", "[Proposal 1]")
     play(referee, clients.outlook(ann, addr(voter), voter, "FOR", prefix=prefix))
     assert str(last(outbox, voter, "ack")["Subject"]) == "Re: [Nomic Sidekick Nomic] [Proposal 1] Tea time"
+
+
+def test_an_outlook_signature_and_confidentiality_notice_are_not_enacted(referee, outbox):
+    """Outlook adds a signature without the "-- " line, and a company's mail server a
+    confidentiality notice under it: both were read as the end of rule 24 and enacted into the
+    ruleset with it. A closing paragraph of the sender's name over a title and contacts, and a
+    notice that the mail is confidential "if you have received it in error", are now set aside
+    (the ack says so), as "Cheers, Bob" was."""
+    referee.create_game("nomes", "sidekick", NOMES, gm="gm@ref.example")
+    for p in ("Alice", "Bob"):
+        play(referee, clients.fresh(addr(p), f"{p} Smith", NOMES, "[Join]", f"Name: {p}\n"))
+    mover = referee.state("nomes")["turn"]["player"]
+    other = "Bob" if mover == "Alice" else "Alice"
+    text = (f'Enact rule 24 "Tea":\nEvery player shall drink tea.\n\nKind regards,\n{mover} Smith\n'
+            "Senior Engineer | ACME Corp\nT: +44 20 1234 5678 | www.acme.example\n\n"
+            "This e-mail and any attachments are confidential and intended solely for the addressee. If you have "
+            "received it in error, please notify the sender and delete it.")
+    play(referee, clients.fresh(addr(mover), f"{mover} Smith", NOMES, "[Proposal] Tea", text, charset="windows-1252",
+                                cte="quoted-printable"))
+    ack = Outbox.body(last(outbox, mover, "ack"))
+    assert f"(Set aside as your closing words, not rule text: \"Kind regards, / {mover} Smith / Senior Engineer" in ack
+    assert "(a confidentiality notice)" in ack
+    play(referee, clients.gmail(last(outbox, other, "announcement", "[Proposal 1]"), addr(other), other, "FOR"))
+    rule = next(r for r in referee.state("nomes")["rules"] if r["number"] == "24")
+    assert rule["text"] == "Every player shall drink tea."
+    assert_replays(referee)

@@ -103,6 +103,14 @@ _CLOSING_WORDS = re.compile(r"^\s*(?:cheers|thanks|thank you|many thanks|regards
                             r"all the best|yours|sincerely|ciao)\s*[,.!]*\s*(?:[^\W\d_][\w'’-]*)?\s*[.!]*\s*$", re.I)
 _GREETING = re.compile(r"^\s*[^\W\d_][\w'’.-]*(?:\s+[\w'’.-]+){0,2}\s*[,!]\s*$")
 _NAME_ALONE = re.compile(r"^\s*[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2}\s*$")
+# The lines under the name in a signature Outlook or Apple Mail adds without a "-- " line: a job
+# title, a company, a phone number, an address, a web or mail address ("Senior Engineer | ACME",
+# "T: +44 20 1234 5678", "www.acme.example"). Short, and no sentence.
+_CONTACT = re.compile(r"^\s*(?:[^.!?]{1,60}|.*(?:@|https?://|www\.|\+?\d[\d ()./-]{6,}).*)$")
+_REACH = re.compile(r"@|https?://|www\.|\+?\d[\d ()./-]{6,}|\|")  # a line only a signature has
+# A company's footer: "This email ... is confidential ... If you have received it in error ...".
+_DISCLAIMER = re.compile(r"\b(?:confidential|privileged|intended (?:solely |only )?for)\b[\s\S]*\bin error\b|"
+                         r"\bin error\b[\s\S]*\b(?:confidential|privileged|intended (?:solely |only )?for)\b", re.I)
 
 
 def without_sign_off(text: str, signer: str = "") -> tuple[str, str | None]:
@@ -121,10 +129,29 @@ def without_sign_off(text: str, signer: str = "") -> tuple[str, str | None]:
         return bool(len(lines) > 1 and _NAME_ALONE.match(last) and names & {w.lower() for w in last.split()}
                     and all(_GREETING.match(ln) for ln in lines[:-1]))
 
+    def signature(lines: list[str]) -> bool:
+        # "Best regards,\nBob Smith\nSenior Engineer | ACME\n+44 20 1234 5678": the closing and
+        # the sender's name (or the name alone) over at most five lines of title and contacts;
+        # under the name alone, one of them a phone, mail or web address ("Bob Smith\nAlice Jones"
+        # may be a rule's list of names).
+        head = 2 if len(lines) > 1 and _CLOSING.match(lines[0]) else 1
+        name, rest = lines[head - 1], lines[head:]
+        return bool(rest and len(lines) <= 7 and _NAME_ALONE.match(name) and names & {w.lower() for w in name.split()}
+                    and all(len(ln) <= 80 and _CONTACT.match(ln) for ln in rest)
+                    and (head == 2 or any(_REACH.search(ln) for ln in rest)))
+
     paras = re.split(r"\n\s*\n", text)
     off: list[str] = []
-    while len(paras) > 1 and len(off) < 2:
+    while len(paras) > 1 and len(off) < 3:
         lines = [ln for ln in paras[-1].splitlines() if ln.strip()]
+        if lines and len(paras[-1]) <= 1000 and _DISCLAIMER.search(paras[-1]):
+            off.insert(0, "(a confidentiality notice)")
+            paras.pop()
+            continue
+        if lines and signature(lines):
+            off.insert(0, " / ".join(ln.strip() for ln in lines))
+            paras.pop()
+            continue
         if not lines or len(lines) > 3 or any(len(ln) > 40 for ln in lines) or not (
                 all(closing(ln) for ln in lines) or signed(lines)):
             break
