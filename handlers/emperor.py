@@ -6,6 +6,7 @@ import re
 from mailref.engine import Refused
 from mailref.handlers import GameView, handles, signer
 from mailref.read import Envelope, RuleChangeError, read_rule_changes, strip_brace_comments
+from mailref.read.rulechanges import without_sign_off
 
 # The verdict first, bold or not ("**ACCEPT**", "[b]Veto[/b]"): its closing marks are not the reason.
 _VERDICT = re.compile(r"^\W*(accept|accepted|veto|vetoed|ignore|ignored)\b(?:\*\*|__|\*|_|\[/b\])?[\s:.,!-]*(.*)$",
@@ -22,9 +23,21 @@ def judge(env: Envelope, view: GameView) -> dict:
         if m:
             verdict = {"a": "ACCEPT", "v": "VETO", "i": "IGNORE"}[m.group(1)[0].lower()]
             return {"type": "judge", "player": view.name, "number": env.subject.number, "verdict": verdict,
-                    "reason": " ".join(m.group(2).split())[:500]}
+                    "reason": " ".join(_reason(m.group(2), signer(env, view)).split())[:500]}
     raise Refused("I found no judgement: ACCEPT, VETO or IGNORE must come first",
                   "ACCEPT\nVETO\nIGNORE under rule 12 (the rule that allows ignoring it)")
+
+
+def _reason(text: str, names: str) -> str:
+    """The reason after the verdict without the Emperor's closing ("Mit freundlichen Grüßen\nAlice",
+    "Cheers,\nAlice"): it is announced to every player as the reason."""
+    paras = re.split(r"\n\s*\n", text.strip())
+    last = [ln.strip() for ln in paras[-1].splitlines() if ln.strip()]
+    own = {w.lower() for w in re.findall(r"[\w'’-]+", names)}
+    if last and len(last) <= 3 and all(len(ln) <= 40 for ln in last) \
+            and {w.lower() for w in last[-1].split()} <= own:  # the paragraph ends in the name alone
+        paras.pop()
+    return without_sign_off("\n\n".join(["-", *paras]), names)[0].removeprefix("-").strip()
 
 
 @handles("proclamation")

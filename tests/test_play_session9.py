@@ -257,3 +257,36 @@ def test_an_outlook_signature_and_confidentiality_notice_are_not_enacted(referee
     rule = next(r for r in referee.state("nomes")["rules"] if r["number"] == "24")
     assert rule["text"] == "Every player shall drink tea."
     assert_replays(referee)
+
+
+def test_the_emperors_sign_off_is_not_announced_as_her_reason(referee, outbox, clock):
+    """The Emperor accepted proposal 1 with Outlook (German): "ACCEPT", then her usual closing.
+    Every player was told "The Emperor has accepted proposal 1 "Roads": Mit freundlichen Grüßen
+    Alice", her closing as the reason. A closing paragraph ending in her name is not the reason."""
+    referee.create_game("emp", "imperial", "emp@ref.example", gm="gm@ref.example")
+    for p in ("Alice", "Bob", "Carol", "Dan"):
+        play(referee, clients.fresh(addr(p), p, "emp@ref.example", "[Join]", f"Name: {p}\n"))
+    for p in ("Carol", "Dan"):  # Senators by a Point of Order (rule 2)
+        play(referee, clients.fresh(addr(p), p, "emp@ref.example", "[Point of Order] May I vote?", "Asking."))
+    play(referee, clients.fresh(addr("Bob"), "Bob", "emp@ref.example", "[Proposal] Roads",
+                                'Enact rule 30 "Roads":\nAll roads lead to Rome.\n'))
+    for p in ("Carol", "Dan"):
+        play(referee, clients.fresh(addr(p), p, "emp@ref.example", "[Vote] 1", "YES"))
+    clock.advance(days=4, seconds=1)
+    referee.tick()
+    asked = last(outbox, "Alice", "judge", "[Judge 1]")
+    play(referee, clients.outlook(asked, addr("Alice"), "Alice", "ACCEPT\n\nMit freundlichen Grüßen\nAlice",
+                                  lang="de", prefix="AW: ", tnef=True))
+    told = Outbox.body(last(outbox, "Bob", "results", "ACCEPTED"))
+    assert 'The Emperor has accepted proposal 1 "Roads".' in told, told
+    assert "Grüßen" not in told
+    play(referee, clients.fresh(addr("Bob"), "Bob", "emp@ref.example", "[Proposal] Bridges", "Build bridges.\n"))
+    for p in ("Carol", "Dan"):
+        play(referee, clients.fresh(addr(p), p, "emp@ref.example", "[Vote] 2", "YES"))
+    clock.advance(days=4, seconds=1)
+    referee.tick()
+    asked = last(outbox, "Alice", "judge", "[Judge 2]")
+    play(referee, clients.gmail(asked, addr("Alice"), "Alice", "VETO: too costly.\n\nCheers,\nAlice"))
+    assert "too costly." in Outbox.body(last(outbox, "Bob", "results", "VETOED"))
+    assert "Cheers" not in Outbox.body(last(outbox, "Bob", "results", "VETOED"))
+    assert_replays(referee)
