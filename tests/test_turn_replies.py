@@ -50,19 +50,22 @@ def test_a_reply_to_the_eire_turn_mail_is_read_as_orders(referee, outbox, host):
 
 
 def test_a_reply_to_the_sidekick_turn_mail_says_how_to_move(referee, host):
+    """Without rule changes it says how to move; with them it is the move (session 9)."""
     for who in ("alice", "bob"):
         host(mail(f"{who}@x.org", NOMES, "[Join]", f"Name: {who.title()}"), f"{who}@x.org", NOMES)
     mover = referee.state("nomes")["turn"]["player"].lower()
     box = Outbox(referee)
     turn = box.to(f"{mover}@x.org", kind="turn")[-1]
     box.new()
-    host(reply(turn, f"{mover}@x.org", 'Enact rule 301 "Tea":\nTea is served.'), f"{mover}@x.org", NOMES)
+    host(reply(turn, f"{mover}@x.org", "Tea, anyone?"), f"{mover}@x.org", NOMES)
     (err,) = box.new()
     assert err["X-Mailref-Kind"] == "error" and err["Subject"] == "Re: " + str(turn["Subject"])
     body = Outbox.body(err)
-    assert "a move is a proposal with a title" in body and "[Proposal] followed by your title" in body
+    assert "a move only with rule changes in it" in body and "[Proposal] followed by your title" in body
     assert "is not a command" not in body
     assert referee.state("nomes")["proposals"] == []
+    host(reply(turn, f"{mover}@x.org", 'Enact rule 301 "Tea":\nTea is served.'), f"{mover}@x.org", NOMES)
+    assert [p["title"] for p in referee.state("nomes")["proposals"]] == ["Tea"]
 
 
 def test_a_misspelt_tag_in_eire_names_eire_commands(referee, host):
