@@ -81,12 +81,13 @@ def _flow(text: str, width: int = 72) -> str:
     return "\r\n".join(out)
 
 
-def thunderbird(msg: Message, frm: str, name: str, words: str, *, reply_all: bool = False, top: bool = False) -> bytes:
-    """Thunderbird 115: text/plain format=flowed, "On <date>, X wrote:" and the quote; the
-    reply under it (bottom-posting) unless TOP."""
+def thunderbird(msg: Message, frm: str, name: str, words: str, *, reply_all: bool = False, top: bool = False,
+                attribution: str = "On 01/12/2026 10:00, {game} wrote:") -> bytes:
+    """Thunderbird 115: text/plain format=flowed, "On <date>, X wrote:" (or ATTRIBUTION, in the
+    user's language) and the quote; the reply under it (bottom-posting) unless TOP."""
     mid, refs = _refs(msg)
     quote = "\n".join("> " + line if line else ">" for line in _body_of(msg).split("\n"))
-    attrib = f"On 01/12/2026 10:00, {_game(msg)} wrote:"
+    attrib = attribution.format(game=_game(msg))
     text = f"{words}\n\n{attrib}\n{quote}\n" if top else f"{attrib}\n{quote}\n\n{words}\n"
     head = _head(frm, name, _game_addr(msg), _subject(msg), mid, refs, "thunderbird.example",
                  "User-Agent: Mozilla Thunderbird\r\nContent-Type: text/plain; charset=UTF-8; format=flowed\r\n"

@@ -323,3 +323,23 @@ def test_a_reply_to_your_move_may_name_its_title(referee, outbox):
     play(referee, clients.gmail(turn, addr(mover), mover, 'Title: Gentler failure\nIn rule 22, replace "-5 points" with "-3 points".'))
     (prop,) = referee.state("nomes")["proposals"]
     assert prop["title"] == "Gentler failure" and "Title:" not in prop["text"]
+
+
+@pytest.mark.parametrize("attribution", ["W dniu 1.12.2026 o 10:00, {game} pisze:", "01.12.2026 10:00, {game} пишет:",
+                                         "Dne 1. 12. 2026 v 10:00 {game} napsal(a):",
+                                         "ti 1.12.2026 klo 10.00 {game} kirjoitti:"])
+def test_the_gms_results_from_a_thunderbird_in_polish_or_russian_do_not_carry_its_attribution(referee, outbox, attribution):
+    """The GM answered "Orders of all players" from Thunderbird in Polish: "W dniu 1.12.2026 o
+    10:00, Orders game pisze:" over the quote was not known as an attribution (only English,
+    German, French, Spanish, Dutch, Italian, Portuguese and Scandinavian ones were), so every
+    player's results ended with that line."""
+    referee.create_game("war", "orders", "war@ref.example", gm="gm@ref.example")
+    for p in ("Alice", "Bob"):
+        play(referee, clients.fresh(addr(p), p, "war@ref.example", "[Join]", f"Name: {p}\n"))
+    referee.admin("war", {"type": "start"}, "gm@ref.example")
+    for p in ("Alice", "Bob"):
+        play(referee, clients.fresh(addr(p), p, "war@ref.example", "[Orders]", "**Hold Paris.**"))
+    digest = next(m for m in outbox.all() if m["To"] == "gm@ref.example" and "Orders of all players" in m["Subject"])
+    referee.accept(clients.thunderbird(digest, "gm@ref.example", "GM", "Paris holds.", top=True, attribution=attribution),
+                   "smtp", "gm@ref.example", ["war@ref.example"])
+    assert Outbox.body(last(outbox, "Alice", "results")).replace("\r\n", "\n").startswith("Results of turn 1\n\nParis holds.\n\n-- \n")

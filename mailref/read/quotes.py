@@ -16,6 +16,14 @@ _ATTRIBUTION = re.compile(
 # "Bob <bob@x.org> wrote:" in any language above; searched, and linear: an address token
 # holds no space or angle bracket, so no two ways to split a line are ever tried.
 _ADDRESS_WROTE = re.compile(r"\S\s+<[^<>\s@]+@[^<>\s]+>\s+(wrote|schrieb|a écrit|escribió|schreef|skrev)\s*+:?\s*$", re.I)
+# Thunderbird's and Gmail's attribution in more languages: a date, then the verb ending the line
+# ("W dniu 1.12.2026 o 10:00, Bob pisze:", "01.12.2026 10:00, Bob пишет:", "Bob <b@x> 于2026年12月1日
+# 写道："), or Gmail's with no verb at all, a date and the address ending it ("вт, 1 дек. 2026 г. в
+# 10:00, Bob <b@x.org>:", "2026年12月1日(火) 10:00 Bob <b@x.org>:").
+_DATED_WROTE = re.compile(
+    r"^(?=[^\n]*\d)[^\n]*?(?:\b(?:pisze|napisał\(a\)|napisała?|napsal\(a\)|napsala?|пишет|написал\(а\)|написала?|"
+    r"написав\(ла\)|написав|kirjoitti|yazdı|έγραψε|skrifaði|rašė|rakstīja|kirjutas|napisao|napisala|a scris|scrisse)|"
+    r"写道|寫道|(?<!\d)(?:19|20)\d\d(?!\d)[^\n]*<[^<>\s@]+@[^<>\s]+>)\s*[:：]\s*$", re.I)
 # mutt's and slrn's common "* Bob <bob@x.org> [2026-12-01 10:00]:" (attribution="* %n <%a> [%d]:").
 _STAR_DATE = re.compile(r"^\*\s[^\[\]]+\[[^\[\]]{4,60}\]:\s*$")
 # An attribution is a name, an address and a date: longer lines are the sender's own words,
@@ -89,7 +97,7 @@ def own_words(text: str) -> str:
 def _attribution_at(lines: list[str], i: int) -> int:
     line = lines[i]
     if len(line) <= ATTRIBUTION_MAX and (_ATTRIBUTION.match(line) or _ADDRESS_WROTE.search(line)
-                                         or _STAR_DATE.match(line)):
+                                         or _STAR_DATE.match(line) or _DATED_WROTE.match(line)):
         return 1
     # Clients wrap long attributions: "On Mon, 30 Nov 2026 at 10:02, Bob <b@x>\nwrote:"
     if i + 1 < len(lines) and len(line) + len(lines[i + 1]) < 200 and _WROTE_START.match(line) \
