@@ -15,6 +15,13 @@ def cfj(env: Envelope, view: GameView) -> dict:
         j = next((x for x in view.state.get("judgements") or () if x.get("number") == env.subject.number), None)
         if j and view.name and j.get("judge") == view.name and j.get("status") == "open":
             return ruling(env, view)
+        if j and j.get("status") != "open":
+            # The judge's, or anyone's, reply once it is ruled ("Thanks", a Reply to the ruling's ack)
+            # was told "only its judge (Carol) answers it", Carol being the judge.
+            ruled = f" by {j['judge']}" if j.get("judge") else ""
+            raise Refused(f"judgement {env.subject.number} was already ruled on{ruled}; a reply to it changes nothing",
+                          "to ask another question, send a new mail with the subject [CfJ] Your question; "
+                          "send [Help] for the other commands")
         judge = f" ({j['judge']})" if j and j.get("judge") else ""
         raise Refused(f"that is a reply to judgement {env.subject.number}; only its judge{judge} answers it, "
                       f"with a mail [Ruling] {env.subject.number}",

@@ -343,3 +343,21 @@ def test_the_gms_results_from_a_thunderbird_in_polish_or_russian_do_not_carry_it
     referee.accept(clients.thunderbird(digest, "gm@ref.example", "GM", "Paris holds.", top=True, attribution=attribution),
                    "smtp", "gm@ref.example", ["war@ref.example"])
     assert Outbox.body(last(outbox, "Alice", "results")).replace("\r\n", "\n").startswith("Results of turn 1\n\nParis holds.\n\n-- \n")
+
+
+def test_a_reply_to_a_judgement_already_ruled_says_so(referee, outbox):
+    """Carol ruled on judgement 1 from her iPhone, then answered the ack with Outlook (about
+    something else). She was told "only its judge (Carol) answers it, with a mail [Ruling] 1":
+    she is the judge. A reply to a judgement already ruled on says that it was."""
+    referee.create_game("nomes", "sidekick", NOMES, gm="gm@ref.example")
+    for p in ("Alice", "Bob", "Carol"):
+        play(referee, clients.fresh(addr(p), p, NOMES, "[Join]", f"Name: {p}\n"))
+    asker = referee.state("nomes")["order"][1]  # the judge is the player before the mover (rule 17)
+    play(referee, clients.fresh(addr(asker), asker, NOMES, "[CfJ] Can tea be coffee?", "Rule 24 is unclear."))
+    judge = referee.state("nomes")["judgements"][0]["judge"]
+    assert judge != asker
+    play(referee, clients.iphone(last(outbox, judge, "judge"), addr(judge), judge, "FALSE. Tea is tea."))
+    play(referee, clients.outlook(last(outbox, judge, "ack"), addr(judge), judge, "Thanks, all clear.", prefix="RE: "))
+    text = Outbox.body(last(outbox, judge, "error"))
+    assert f"judgement 1 was already ruled on by {judge}; a reply to it changes nothing" in text, text
+    assert "only its judge" not in text
