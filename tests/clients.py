@@ -38,6 +38,9 @@ def _subject(msg: Message, prefix: str = "Re: ") -> str:
 
 def _head(frm: str, name: str, to: str, subject: str, irt: str | None, refs: str | None, mid_domain: str,
           extra: str = "", cc: str = "") -> str:
+    if not name.isascii():
+        import email.header
+        name = email.header.Header(name, "utf-8").encode()
     lines = [f"From: {name} <{frm}>", f"To: {to}"]
     if cc:
         lines.append(f"Cc: {cc}")

@@ -361,3 +361,18 @@ def test_a_reply_to_a_judgement_already_ruled_says_so(referee, outbox):
     text = Outbox.body(last(outbox, judge, "error"))
     assert f"judgement 1 was already ruled on by {judge}; a reply to it changes nothing" in text, text
     assert "only its judge" not in text
+
+
+def test_a_deferential_vote_in_the_metadynasty_is_explained_as_such(referee, outbox, clock):
+    """Dan answered a reminder with DEF in the Metadynasty: the result said "the Historian has no
+    valid FOR or AGAINST vote", of a Historian there is none. It now says there is no Historian."""
+    blognomic(referee)
+    play(referee, clients.fresh(addr("Alice"), "Alice", BLOG, "[Proposal] Gold", "Everyone gets Gold.\n"))
+    for p in ("Bob", "Carol"):
+        play(referee, clients.gmail(last(outbox, p, "announcement", "[Proposal 1]"), addr(p), p, "FOR"))
+    play(referee, clients.outlook(last(outbox, "Dan", "announcement", "[Proposal 1]"), addr("Dan"), "Dan", "DEF",
+                                  prefix="Antw: ", lang="nl"))
+    clock.advance(hours=12, seconds=1)
+    referee.tick()
+    text = Outbox.body(last(outbox, "Eve", "results", "[Proposal 1]"))
+    assert "DEFERENTIAL (Dan) does not count: there is no Historian (the Metadynasty; an earlier vote stands)." in text

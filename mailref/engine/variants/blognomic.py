@@ -446,6 +446,7 @@ class BlogNomic(Variant):
             # The tally counts them as the Historian's vote: say so, or "FOR 4" reads as a miscount.
             lines.insert(2, f"DEFERENTIAL ({', '.join(deferring)}) " + (
                 f"counts as the Historian's vote, {hist_vote}." if hist_vote in ("FOR", "AGAINST")
+                else "does not count: there is no Historian (the Metadynasty; an earlier vote stands)." if not hist
                 else "does not count: the Historian has no valid FOR or AGAINST vote (an earlier vote stands)."))
         if note:
             lines.append(note)
