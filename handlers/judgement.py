@@ -1,5 +1,7 @@
 """[CfJ] / [Judgement] / [Point of Order] question, and the judge's [Ruling] N."""
 
+import re
+
 from mailref.engine import Refused
 from mailref.handlers import GameView, handles
 from mailref.handlers.vote import ballots
@@ -46,4 +48,7 @@ def _changes(text: str) -> list[dict]:
 def ruling(env: Envelope, view: GameView) -> dict:
     if env.subject.number is None:
         raise Refused("say which judgement you rule on", "write the subject as: [Ruling] 3")
-    return {"type": "ruling", "player": view.name, "number": env.subject.number, "text": env.text}
+    # "[Ruling] The Senate builds roads." typed at the top of a plain Reply: the tag is the
+    # command, not the ruling's first words (they are announced to everybody).
+    text = re.sub(r"^\s*\[ruling\]\s*(?:\d+\b)?\s*[:.-]?\s*", "", env.text, flags=re.I)
+    return {"type": "ruling", "player": view.name, "number": env.subject.number, "text": text}

@@ -376,3 +376,16 @@ def test_a_deferential_vote_in_the_metadynasty_is_explained_as_such(referee, out
     referee.tick()
     text = Outbox.body(last(outbox, "Eve", "results", "[Proposal 1]"))
     assert "DEFERENTIAL (Dan) does not count: there is no Historian (the Metadynasty; an earlier vote stands)." in text
+
+
+def test_a_ruling_typed_under_its_tag_is_announced_without_it(referee, outbox):
+    """The Emperor answered a Point of Order from her iPhone by Reply, writing "[Ruling] The
+    Senate builds roads." as the subject would be: every player read "Ruling: [Ruling] The Senate
+    builds roads.". The tag at the top of the body is the command, not the ruling."""
+    referee.create_game("emp", "imperial", "emp@ref.example", gm="gm@ref.example")
+    for p in ("Alice", "Bob"):
+        play(referee, clients.fresh(addr(p), p, "emp@ref.example", "[Join]", f"Name: {p}\n"))
+    play(referee, clients.fresh(addr("Bob"), "Bob", "emp@ref.example", "[Point of Order] Who builds roads?", "Asking."))
+    asked = last(outbox, "Alice", "announcement", "[Point of Order 1]")
+    play(referee, clients.iphone(asked, addr("Alice"), "Alice", "[Ruling] The Senate builds roads."))
+    assert referee.state("emp")["judgements"][0]["ruling"] == "The Senate builds roads."
