@@ -389,3 +389,19 @@ def test_a_ruling_typed_under_its_tag_is_announced_without_it(referee, outbox):
     asked = last(outbox, "Alice", "announcement", "[Point of Order 1]")
     play(referee, clients.iphone(asked, addr("Alice"), "Alice", "[Ruling] The Senate builds roads."))
     assert referee.state("emp")["judgements"][0]["ruling"] == "The Senate builds roads."
+
+
+def test_a_reminder_says_how_to_answer_it(referee, outbox, clock):
+    """"A reminder …: your vote on proposal 1 "Tea" is due by …" said nothing of how to vote;
+    the announcement it follows may be long gone from a phone's screen. Each reminder now says
+    what a Reply to it should hold."""
+    mover, (voter, _) = sidekick(referee)
+    clock.advance(days=4, hours=1)
+    referee.tick()
+    assert "To vote, reply to this mail with FOR, AGAINST or ABSTAIN." in Outbox.body(last(outbox, voter, "reminder"))
+    clock.advance(days=1)
+    referee.tick()  # the vote closes; the next mover's turn opens
+    nxt = referee.state("nomes")["turn"]["player"]
+    clock.advance(days=4, hours=1)
+    referee.tick()
+    assert "To move, reply to this mail with your rule changes" in Outbox.body(last(outbox, nxt, "reminder", "[Turn 2]"))

@@ -360,7 +360,9 @@ class Imperial(Variant):
             what = " and ".join(f"proposal {p['number']} \"{p['title']}\"" for p in props)
             ctx.send("reminder", [name], f"[Proposal {props[0]['number']}] Reminder: your vote is due "
                      f"{self.when(state, deadline)}", "reminder.txt", game=state,
-                     what=f"your vote (YES or NO) on {what}", deadline=self.when(state, deadline, ctx))
+                     what=f"your vote (YES or NO) on {what}", deadline=self.when(state, deadline, ctx),
+                     how="To vote, reply to this mail with YES or NO" + ("." if len(props) == 1 else
+                         f", one line each: \"{props[0]['number']} YES\"."))
 
     def late_players(self, state: dict, now: datetime | None = None) -> list[tuple[str, str | None]]:
         """For the GM's digest: the Senators who have not voted on each proposal (due at its

@@ -434,7 +434,9 @@ class Sidekick(Variant):
                 and ctx.now >= self.reminder_at(state, parse_iso(t["deadline"]), t.get("started"))):
             t["reminded"] = True
             ctx.send("reminder", [t["player"]], f"[Turn {t['number']}] Reminder: your move is due {self.when(state, t['deadline'])}",
-                     "reminder.txt", game=state, what=f"your move (turn {t['number']})", deadline=self.when(state, t["deadline"], ctx))
+                     "reminder.txt", game=state, what=f"your move (turn {t['number']})", deadline=self.when(state, t["deadline"], ctx),
+                     how="To move, reply to this mail with your rule changes (a first line \"Title: Your title\" names the "
+                         "proposal), or send [Forfeit] to give up the turn.")
         prop = self.current_proposal(state)
         if (prop and prop.get("deadline") and not prop.get("reminded")
                 and ctx.now >= self.reminder_at(state, parse_iso(prop["deadline"]), prop.get("opened"))):
@@ -443,6 +445,7 @@ class Sidekick(Variant):
             if missing:
                 ctx.send("reminder", missing, f"[Proposal {prop['number']}] Reminder: your vote is due {self.when(state, prop['deadline'])}",
                          "reminder.txt", game=state, what=f"your vote on proposal {prop['number']} \"{prop['title']}\"",
+                         how="To vote, reply to this mail with FOR, AGAINST or ABSTAIN.",
                          deadline=self.when(state, prop["deadline"], ctx))
 
     def late_players(self, state: dict, now: datetime | None = None) -> list[tuple[str, str | None]]:

@@ -203,7 +203,8 @@ class OrdersGame(Variant):
             missing = [n for n in self.active_names(state) if not self.has_ordered(state, n)]
             if missing:
                 ctx.send("reminder", missing, f"[Turn {t['number']}] Reminder: orders are due {self.when(state, t['deadline'])}",
-                         "reminder.txt", game=state, what=f"your orders for turn {t['number']}", verb="are", deadline=self.when(state, t["deadline"], ctx))
+                         "reminder.txt", game=state, what=f"your orders for turn {t['number']}", verb="are", deadline=self.when(state, t["deadline"], ctx),
+                         how="Reply to this mail with your orders, each in bold.")
 
     def resolve_turn(self, state: dict, ctx: Ctx, why: str, late: str = "") -> None:
         raise NotImplementedError
