@@ -405,3 +405,20 @@ def test_a_reminder_says_how_to_answer_it(referee, outbox, clock):
     clock.advance(days=4, hours=1)
     referee.tick()
     assert "To move, reply to this mail with your rule changes" in Outbox.body(last(outbox, nxt, "reminder", "[Turn 2]"))
+
+
+@pytest.mark.parametrize("closing", ["Med vänlig hälsning", "Mit freundlichen Grüßen", "Pozdrawiam", "Saludos",
+                                     "Met vriendelijke groet", "С уважением"])
+def test_a_closing_without_a_comma_is_not_enacted(referee, outbox, closing):
+    """Alice (Outlook, Swedish) answered "Your move" with her rule and "Med vänlig hälsning /
+    Alice" under it: only closings ending in "," or "!" were set aside, and hers, written as
+    Swedes, Germans, Poles or Spaniards write it, without a comma, became the rule's last lines."""
+    referee.create_game("nomes", "sidekick", NOMES, gm="gm@ref.example")
+    for p in ("Alice", "Bob"):
+        play(referee, clients.fresh(addr(p), p, NOMES, "[Join]", f"Name: {p}\n"))
+    mover = referee.state("nomes")["turn"]["player"]
+    turn = last(outbox, mover, subject="[Turn 1] Your move")
+    play(referee, clients.outlook(turn, addr(mover), mover, f'Enact rule 40 "Siesta":\nNaps last an hour.\n\n{closing}\n{mover}',
+                                  prefix="SV: ", lang="sv", charset="utf-8"))
+    (prop,) = referee.state("nomes")["proposals"]
+    assert prop["changes"][0]["text"] == "Naps last an hour."

@@ -92,8 +92,16 @@ def read_rule_changes(text: str, signer: str = "") -> list[RuleChange]:
     return changes
 
 
-# How mails end: "Cheers, Bob", "Thoughts welcome!", "— Bob", "Bob". Never rule text.
-_WORDS = (r"(?:cheers|thanks|thank you|many thanks|regards|kind regards|best|best wishes|all the best|yours|"
+# How mails end: "Cheers, Bob", "Thoughts welcome!", "— Bob", "Bob". Never rule text. Closings of
+# other languages are mostly written without a comma ("Med vänlig hälsning\nAlice").
+_WORDS = (r"(?:med vänlig(?:a)? hälsning(?:ar)?|vänliga hälsningar|hälsningar|mvh|mit freundlichen grüßen|"
+          r"mit freundlichen gruessen|viele grüße|liebe grüße|beste grüße|grüße|gruß|mfg|med venlig hilsen|"
+          r"venlig hilsen|med vennlig hilsen|vennlig hilsen|hilsen|met vriendelijke groet(?:en)?|vriendelijke groet(?:en)?|"
+          r"groeten|groetjes|cordiali saluti|distinti saluti|un saluto|saluti|cordialement|bien à vous|amitiés|"
+          r"bien cordialement|salutations|saludos|un saludo|atentamente|abrazos|cumprimentos|atenciosamente|abraços|"
+          r"pozdrawiam|z poważaniem|s pozdravem|с уважением|всего доброго|ystävällisin terveisin|terveisin|"
+          r"üdvözlettel|saygılarımla|"
+          r"cheers|thanks|thank you|many thanks|regards|kind regards|best|best wishes|all the best|yours|"
           r"sincerely|ciao|love|hope (?:you|this)[\w ]*|let me know[\w ]*|(?:thoughts|comments|feedback)(?: are)? welcome|"
           r"what do you (?:all )?think)\b[\w ,.!?'’-]{0,30}")
 _CLOSING = re.compile(r"^\s*(?:" + _WORDS + r"|[-–—~]+\s*[\w .'’-]{1,30})$", re.I)
