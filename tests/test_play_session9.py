@@ -422,3 +422,21 @@ def test_a_closing_without_a_comma_is_not_enacted(referee, outbox, closing):
                                   prefix="SV: ", lang="sv", charset="utf-8"))
     (prop,) = referee.state("nomes")["proposals"]
     assert prop["changes"][0]["text"] == "Naps last an hour."
+
+
+def test_an_outlook_order_in_several_bold_runs_is_one_order(referee, outbox):
+    """Outlook (Word's HTML) writes one bold line in several runs after a spell check or a
+    language change: <b>Attack Donal with </b><b>10 Grain</b><b>.</b>. Each run was read as an
+    order of its own ("Attack Donal with", "10 Grain"), all refused as unreadable. Bold runs
+    side by side on a line are one bold span, as the reader sees them."""
+    referee.create_game("eire", "eire", "eire@ref.example", gm="gm@ref.example", parameters={"turn_length": "2d"})
+    for name, choices in {"Maeve": "Color: Red\nTribe: Plainsmen\nOrigin: Donal",
+                          "Oisin": "Color: Gold\nTribe: Merfolk\nOrigin: Reudh"}.items():
+        play(referee, clients.fresh(addr(name), name, "eire@ref.example", "[Join]", f"Name: {name}\n{choices}\n"))
+    referee.admin("eire", {"type": "start"}, "gm@ref.example")
+    turn = last(outbox, "Oisin", "turn", "[Turn 1]")
+    play(referee, clients.outlook(turn, addr("Oisin"), "Oisin", "**Attack Donal with ****10 Grain****.**\n**Defend ****Reudh**** with 3 Grain**"))
+    ack = Outbox.body(last(outbox, "Oisin", "ack"))
+    assert "OK   Attack Donal with 10 Grain" in ack and "OK   Defend Reudh with 3 Grain" in ack, ack
+    assert [o["text"] for o in referee.state("eire")["orders"]["Oisin"]["orders"]] == \
+        ["Attack Donal with 10 Grain", "Defend Reudh with 3 Grain"]
