@@ -440,3 +440,18 @@ def test_an_outlook_order_in_several_bold_runs_is_one_order(referee, outbox):
     assert "OK   Attack Donal with 10 Grain" in ack and "OK   Defend Reudh with 3 Grain" in ack, ack
     assert [o["text"] for o in referee.state("eire")["orders"]["Oisin"]["orders"]] == \
         ["Attack Donal with 10 Grain", "Defend Reudh with 3 Grain"]
+
+
+@pytest.mark.parametrize("footer", ["Skickat från min iPhone", "Verstuurd vanaf mijn iPhone", "Inviato da iPhone",
+                                    "Отправлено с iPhone", "Envoyé depuis mon iPhone"])
+def test_a_phones_footer_in_any_language_is_not_rule_text(referee, outbox, footer):
+    """An iPhone in Swedish, Dutch, Italian, Russian or French signs "Skickat från min iPhone":
+    only the English, German, French ("Envoyé de mon"), Spanish and one Dutch form were known,
+    and a proposal sent from the phone enacted the footer as the rule's last line."""
+    referee.create_game("nomes", "sidekick", NOMES, gm="gm@ref.example")
+    for p in ("Alice", "Bob"):
+        play(referee, clients.fresh(addr(p), p, NOMES, "[Join]", f"Name: {p}\n"))
+    mover = referee.state("nomes")["turn"]["player"]
+    play(referee, clients.fresh(addr(mover), mover, NOMES, "[Proposal] Siesta",
+                                f'Enact rule 40 "Siesta":\nNaps last an hour.\n\n{footer}', html_only=True))
+    assert referee.state("nomes")["proposals"][0]["changes"][0]["text"] == "Naps last an hour."

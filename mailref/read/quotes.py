@@ -53,7 +53,11 @@ _HEADER_NEXT = re.compile(rf"^\s*[*_]{{0,2}}({HEADER_NEXT_WORDS})\s*[:：]", re.
 _FOOTER = re.compile(
     r"^\s*(Sent from my \w+|Sent from (Outlook|Mail|Yahoo Mail|ProtonMail)|Get Outlook for \w+|"
     r"Von meinem \w+ gesendet|Envoyé de mon \w+|Enviado desde mi \w+|Verzonden vanaf mijn \w+|"
-    r"Sent with Proton Mail|Sent from Gmail Mobile).*$",
+    r"Sent with Proton Mail|Sent from Gmail Mobile|"
+    # iOS and Android in other languages: the phrase and the device alone on the line.
+    r"(?:Skickat från min|Sendt fra min|Verstuurd vanaf mijn|Inviato da(?: il mio)?|Enviado do meu|Enviado de meu|"
+    r"Wysłane z(?: mojego)?|Отправлено с|Lähetetty|Envoyé depuis(?: mon)?|Gesendet von(?: meinem)?)\s+"
+    r"(?:iPhone|iPad|Android|Galaxy|Samsung|Pixel|Huawei|Xiaomi|smartphone|telefon|mobil)[\w'’]*\s*$).*$",
     re.I,
 )
 
