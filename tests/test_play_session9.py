@@ -455,3 +455,12 @@ def test_a_phones_footer_in_any_language_is_not_rule_text(referee, outbox, foote
     play(referee, clients.fresh(addr(mover), mover, NOMES, "[Proposal] Siesta",
                                 f'Enact rule 40 "Siesta":\nNaps last an hour.\n\n{footer}', html_only=True))
     assert referee.state("nomes")["proposals"][0]["changes"][0]["text"] == "Naps last an hour."
+
+
+def test_a_rule_about_confidential_votes_is_not_taken_for_a_notice():
+    """The confidentiality notice is set aside only when it speaks of the mail itself."""
+    from mailref.read import read_rule_changes
+
+    (change,) = read_rule_changes('Enact rule 30 "Secrets":\nVotes are secret.\n\n'
+                                  "Votes are confidential. A vote cast in error may be withdrawn.", "Bob")
+    assert change.text.endswith("A vote cast in error may be withdrawn.") and change.signoff is None

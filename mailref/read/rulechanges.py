@@ -119,6 +119,7 @@ _REACH = re.compile(r"@|https?://|www\.|\+?\d[\d ()./-]{6,}|\|")  # a line only 
 # A company's footer: "This email ... is confidential ... If you have received it in error ...".
 _DISCLAIMER = re.compile(r"\b(?:confidential|privileged|intended (?:solely |only )?for)\b[\s\S]*\bin error\b|"
                          r"\bin error\b[\s\S]*\b(?:confidential|privileged|intended (?:solely |only )?for)\b", re.I)
+_MAIL_WORD = re.compile(r"\b(?:e-?mail|message|transmission|communication|attachments?)\b", re.I)  # the notice's subject
 
 
 def without_sign_off(text: str, signer: str = "") -> tuple[str, str | None]:
@@ -152,7 +153,7 @@ def without_sign_off(text: str, signer: str = "") -> tuple[str, str | None]:
     off: list[str] = []
     while len(paras) > 1 and len(off) < 3:
         lines = [ln for ln in paras[-1].splitlines() if ln.strip()]
-        if lines and len(paras[-1]) <= 1000 and _DISCLAIMER.search(paras[-1]):
+        if lines and len(paras[-1]) <= 1000 and _DISCLAIMER.search(paras[-1]) and _MAIL_WORD.search(paras[-1]):
             off.insert(0, "(a confidentiality notice)")
             paras.pop()
             continue
