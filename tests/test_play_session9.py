@@ -464,3 +464,13 @@ def test_a_rule_about_confidential_votes_is_not_taken_for_a_notice():
     (change,) = read_rule_changes('Enact rule 30 "Secrets":\nVotes are secret.\n\n'
                                   "Votes are confidential. A vote cast in error may be withdrawn.", "Bob")
     assert change.text.endswith("A vote cast in error may be withdrawn.") and change.signoff is None
+
+
+def test_a_gmx_header_block_is_cut_from_its_first_line():
+    """GMX and web.de quote under "Gesendet: … / Von: … / An: … / Betreff: …": the block was cut
+    from "Von:", and "Gesendet: Dienstag, 01. Dezember 2026 um 10:00 Uhr" stayed in the text."""
+    from mailref.read.quotes import own_words
+
+    text = ("Ich stimme dafür.\nFOR\n\nGesendet: Dienstag, 01. Dezember 2026 um 10:00 Uhr\n"
+            'Von: "Nomes" <nomes@ref.example>\nAn: bob@gmx.example\nBetreff: [Nomes] [Proposal 1] Tea\n\nProposal 1 …')
+    assert own_words(text) == "Ich stimme dafür.\nFOR"

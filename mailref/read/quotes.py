@@ -75,6 +75,8 @@ def own_words(text: str) -> str:
         if _CUT.match(line):
             break
         if _HEADER_BLOCK.match(line) and _looks_like_header_block(lines, i):
+            if out and _HEADER_NEXT.match(out[-1]):
+                out.pop()  # GMX and web.de put "Gesendet: <date>" above "Von:"
             break
         attrib_len = _attribution_at(lines, i)
         if attrib_len:
