@@ -232,4 +232,4 @@ def fresh(frm: str, name: str, to: str, subject: str, words: str, *, charset: st
     head = _head(frm, name, to, subj, None, None, "client.example",
                  f"Content-Type: {ctype}; charset={charset}{'; format=flowed' if flowed else ''}\r\n"
                  f"Content-Transfer-Encoding: {cte}")
-    return head.encode("ascii") + b"\r\n" + payload + b"\r\n"
+    return head.encode("utf-8") + b"\r\n" + payload + b"\r\n"

@@ -474,3 +474,22 @@ def test_a_gmx_header_block_is_cut_from_its_first_line():
     text = ("Ich stimme dafür.\nFOR\n\nGesendet: Dienstag, 01. Dezember 2026 um 10:00 Uhr\n"
             'Von: "Nomes" <nomes@ref.example>\nAn: bob@gmx.example\nBetreff: [Nomes] [Proposal 1] Tea\n\nProposal 1 …')
     assert own_words(text) == "Ich stimme dafür.\nFOR"
+
+
+def test_the_authors_results_follow_the_ack_at_an_address_of_an_international_domain(referee, outbox):
+    """The id the author's ack takes is the one the results answer, for an address whose domain
+    is written in Unicode (mail goes to its ASCII form) too."""
+    referee.create_game("nomes", "sidekick", NOMES, gm="gm@ref.example")
+    for p in ("Alice", "Bob"):
+        raw = clients.fresh(f"{p.lower()}@bücher.example", p, NOMES, "[Join]", f"Name: {p}\n")
+        referee.accept(raw, "smtp", f"{p.lower()}@bücher.example", [NOMES])
+    mover = referee.state("nomes")["turn"]["player"]
+    other = "Bob" if mover == "Alice" else "Alice"
+    frm = f"{mover.lower()}@bücher.example"
+    referee.accept(clients.fresh(frm, mover, NOMES, "[Proposal] Tea", 'Enact rule 24 "Tea":\nDrink tea.\n'), "smtp", frm, [NOMES])
+    referee.accept(clients.fresh(f"{other.lower()}@bücher.example", other, NOMES, "[Vote] 1", "FOR"), "smtp",
+                   f"{other.lower()}@bücher.example", [NOMES])
+    to = f"{mover.lower()}@xn--bcher-kva.example"
+    ack = next(m for m in outbox.all() if m["To"] == to and m["X-Mailref-Kind"] == "ack" and "[Proposal] Tea" in str(m["Subject"]))
+    results = next(m for m in outbox.all() if m["To"] == to and m["X-Mailref-Kind"] == "results")
+    assert results["In-Reply-To"] == ack["Message-ID"]
