@@ -3,6 +3,7 @@ reads as the list of what a player can write."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -53,12 +54,26 @@ def dispatch(env: Envelope, view: GameView, tag: str) -> dict[str, Any]:
         raise Refused(f"[{tag}] is not a command here", "send [Help] for the commands")
     if route.players_only and view.player is None:
         not_a_player(env, view)
+    if tag == "results" and env.subject.is_reply and view.player is not None \
+            and (env.from_addr or "").lower() != str(view.state.get("gm") or "").lower():
+        return reply_to_results(env, view)
     # Before the body is read: [Judge] in Eire is no command there, not "no ACCEPT, VETO or IGNORE found".
     if not view.variant.takes(_ACTION.get(tag, tag)):
         raise view.variant.not_a_command(view.state, tag)
     if env.subject.forwarded and tag not in ("status", "rules", "help"):
         raise forwarded(env, tag)
     return route.fn(env, view)
+
+
+def reply_to_results(env: Envelope, view: GameView) -> dict[str, Any]:
+    """A player's Reply to the game's "[Results] Turn N" is no [Results] of theirs: Eire answered
+    "[Results] is not a command of Eire", an orders game "only the GM posts results". With bold
+    text it is the player's orders for the turn now open; else, words for the others."""
+    if env.orders and view.variant.takes("orders"):
+        env.subject = dataclasses.replace(env.subject, tag="orders", number=None, rest="")
+        return REGISTRY["orders"].fn(env, view)
+    raise Refused("I found no command in your reply, so nothing was done",
+                  "to act, send a mail whose subject starts with a command tag; send [Help] for them")
 
 
 def forwarded(env: Envelope, tag: str) -> Refused:

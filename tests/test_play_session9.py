@@ -493,3 +493,25 @@ def test_the_authors_results_follow_the_ack_at_an_address_of_an_international_do
     ack = next(m for m in outbox.all() if m["To"] == to and m["X-Mailref-Kind"] == "ack" and "[Proposal] Tea" in str(m["Subject"]))
     results = next(m for m in outbox.all() if m["To"] == to and m["X-Mailref-Kind"] == "results")
     assert results["In-Reply-To"] == ack["Message-ID"]
+
+
+def test_a_players_reply_to_the_results_is_chatter_or_the_next_turns_orders(referee, outbox, clock):
+    """Players answered Eire's "[Results] Turn 1" by Reply: "Well fought!" got "[Results] is not
+    a command of Eire", and their orders for turn 2 were refused the same way (in an orders game:
+    "only the GM posts results"). A player's Reply to the results is now words for the others, or,
+    with bold text, the orders for the turn now open."""
+    referee.create_game("eire", "eire", "eire@ref.example", gm="gm@ref.example", parameters={"turn_length": "2d"})
+    for name, choices in {"Maeve": "Color: Red\nTribe: Plainsmen\nOrigin: Donal",
+                          "Oisin": "Color: Gold\nTribe: Merfolk\nOrigin: Reudh"}.items():
+        play(referee, clients.fresh(addr(name), name, "eire@ref.example", "[Join]", f"Name: {name}\n{choices}\n"))
+    referee.admin("eire", {"type": "start"}, "gm@ref.example")
+    clock.advance(days=2, seconds=1)
+    referee.tick()
+    results = last(outbox, "Oisin", "results", "[Results] Turn 1")
+    play(referee, clients.gmail(results, addr("Oisin"), "Oisin", "Well fought!"))
+    text = Outbox.body(last(outbox, "Oisin", "error"))
+    assert "I found no command in your reply" in text and "not a command of Eire" not in text
+    play(referee, clients.outlook(results, addr("Oisin"), "Oisin", "**Defend Reudh with 3 Grain**"))
+    assert "OK   Defend Reudh with 3 Grain" in Outbox.body(last(outbox, "Oisin", "ack"))
+    assert referee.state("eire")["orders"]["Oisin"]["orders"][0]["text"] == "Defend Reudh with 3 Grain"
+    assert referee.state("eire")["turn"]["number"] == 2
