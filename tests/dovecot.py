@@ -46,10 +46,15 @@ def self_signed(cert: Path, key: Path) -> None:
 
 
 class Dovecot:
-    def __init__(self, root: Path, tls: bool = False):
+    def __init__(self, root: Path, tls: bool = False, separator: str = "/", prefix: str = "",
+                 capabilities: str | None = None, conf: str = ""):
         """TLS: offer STARTTLS on the IMAP port (as most hosts do on 143) with a self-signed
-        certificate for 127.0.0.1, `self.cert` (a client trusts it through SSL_CERT_FILE)."""
+        certificate for 127.0.0.1, `self.cert` (a client trusts it through SSL_CERT_FILE).
+        To look like other hosts: SEPARATOR and PREFIX of the personal namespace (Courier and
+        cPanel hosts: "." and "INBOX."), CAPABILITIES offered after login instead of Dovecot's
+        own (a server without MOVE, UIDPLUS or IDLE), and CONF: more settings."""
         self.root = root
+        self.separator, self.prefix, self.capabilities, self.conf = separator, prefix, capabilities, conf
         self.port = free_port()
         self.proc: subprocess.Popen | None = None
         self.tls = tls
@@ -109,8 +114,11 @@ service pop3-login {{
 }}
 namespace inbox {{
   inbox = yes
-  separator = /
+  separator = {self.separator}
+  prefix = {self.prefix}
 }}
+{f"imap_capability = {self.capabilities}" if self.capabilities is not None else ""}
+{self.conf}
 """)
         self.proc = subprocess.Popen([dovecot_binary(), "-F", "-c", str(conf)],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)

@@ -13,12 +13,12 @@ import time
 from collections.abc import Callable, Iterator
 
 from imapclient import IMAPClient
-from imapclient.exceptions import IMAPClientError
+from imapclient.exceptions import IMAPClientAbortError, IMAPClientError
 from sqlalchemy import select
 
 from mailref.config import Imap
 from mailref.door import Source, queue_reply
-from mailref.mail.imap_trouble import Trouble
+from mailref.mail.imap_trouble import Trouble, _text
 from mailref.read import match_game, read_envelope
 from mailref.referee import Referee
 from mailref.safe import printable
@@ -32,6 +32,7 @@ IDLE_RENEW = 9 * 60  # servers may drop IDLE after 30 min; RFC 2177 says renew b
 
 BATCH = 100                     # messages fetched, stored, processed and filed together
 BATCH_BYTES = 32 * 1024 * 1024  # ...and at most this much mail of them in memory at once
+UNREADABLE_AFTER = 3  # failed FETCHes of one message before it is skipped (left in the folder)
 
 
 def _read_with_idling(c: IMAPClient) -> bool:
@@ -81,6 +82,15 @@ class Poller:
         self.wake = threading.Event()
         self.trouble = Trouble(cfg)
         self.delay = 1.0  # seconds before the next attempt after a failure; doubles to 5 min
+        # A message the server cannot deliver (a broken file behind it: Dovecot drops the
+        # connection at its FETCH, others answer NO) must not hold the mail behind it for ever.
+        # UIDs of a batch whose FETCH failed are fetched alone on the next passes; one that
+        # fails alone UNREADABLE_AFTER times is skipped. Kept across reconnects.
+        self.suspects: set[int] = set()
+        self.failures: dict[int, int] = {}
+        self.skip: set[tuple[int, int]] = set()  # (UIDVALIDITY, UID) of the messages given up on
+        self.unreadable: set[int] = set()  # skipped in this batch: the cursor passes them
+        self.uidvalidity = 0
 
     # ---- connection ---------------------------------------------------------------
     def connect(self) -> IMAPClient:
@@ -155,7 +165,7 @@ class Poller:
         """Store, process and file every message in the folder, a batch at a time; returns
         how many messages were filed."""
         info = c.select_folder(self.cfg.folder)
-        uidvalidity = int(info[b"UIDVALIDITY"])
+        uidvalidity = self.uidvalidity = int(info[b"UIDVALIDITY"])
         last = self._cursor(uidvalidity)
         uids = sorted(u for u in c.search(["UID", f"{last + 1}:*"]) if u > last)
         self.held = None  # the lowest message another daemon was still processing, this pass
@@ -174,6 +184,7 @@ class Poller:
         fetches the batch again and the inbox's dedupe makes that harmless."""
         status: dict[int, str] = {u: self._too_large(c, u, sizes[u], uidvalidity)
                                   for u in uids if sizes[u] > self.max_size}
+        self.unreadable = set()
         bodies = self._fetch([u for u in uids if u not in status], c)
         crash_point("after-fetch")
         stored = self.referee.receive_many([(raw, f"imap:{self.cfg.folder}:{uidvalidity}:{u}", "", None)
@@ -191,10 +202,11 @@ class Poller:
         self.held = min(held) if held else None
         self._file(c, filed)
         crash_point("after-file")
-        if filed:
+        passed = set(filed) | self.unreadable
+        if passed:
             # The cursor (shared by every daemon) never passes a message another daemon held:
             # killed before filing it, that daemon would leave it in the folder for good.
-            self._advance(uidvalidity, min(max(filed), self.held - 1) if self.held else max(filed))
+            self._advance(uidvalidity, min(max(passed), self.held - 1) if self.held else max(passed))
         return len(filed)
 
     def _too_large(self, c: IMAPClient, uid: int, size: int, uidvalidity: int) -> str:
@@ -235,18 +247,46 @@ class Poller:
 
     def _fetch(self, uids: list[int], c: IMAPClient) -> list[tuple[int, bytes]]:
         """(uid, bytes) of each of UIDS still in the folder, in order."""
+        skipped = [u for u in uids if (self.uidvalidity, u) in self.skip]
+        self.unreadable.update(skipped)
+        uids = [u for u in uids if u not in skipped]
         if not uids:
             return []
+        if len(uids) > 1 and self.suspects.intersection(uids):
+            return [m for u in uids for m in self._fetch([u], c)]
         try:
             got = c.fetch(uids, ["BODY.PEEK[]"])
-        except IMAPClientError:
+        except IMAPClientAbortError:  # the connection is gone: the culprit is found after reconnecting
+            if len(uids) > 1:
+                self.suspects.update(uids)
+            else:
+                self._failed(uids[0], "the server dropped the connection at its FETCH")
+            raise
+        except IMAPClientError as e:
             if len(uids) == 1:
                 if self._gone(c, uids[0]):
                     return []
+                if self._failed(uids[0], f"the server said: {_text(e)}"):
+                    self.unreadable.add(uids[0])
+                    return []
                 raise
             return [m for u in uids for m in self._fetch([u], c)]
+        self.suspects.difference_update(uids)
         # A message another session expunged may be missing, or listed with a NIL body.
         return [(u, got[u][b"BODY[]"]) for u in uids if got.get(u, {}).get(b"BODY[]") is not None]
+
+    def _failed(self, uid: int, why: str) -> bool:
+        """Count a failed FETCH of UID alone; True once it is to be skipped from now on (said once)."""
+        self.failures[uid] = self.failures.get(uid, 0) + 1
+        if self.failures[uid] < UNREADABLE_AFTER:
+            return False
+        self.skip.add((self.uidvalidity, uid))
+        self.suspects.discard(uid)
+        del self.failures[uid]
+        log.warning("%s: the message with UID %s could not be read (%s; %d tries): skipped and left in the "
+                    "folder, and the mail after it goes on (move it out and back in to try it again)",
+                    self.trouble.where(), uid, why, UNREADABLE_AFTER)
+        return True
 
     def _gone(self, c: IMAPClient, uid: int) -> bool:
         """Whether UID left the folder (moved by another daemon sharing this mailbox)."""

@@ -1,0 +1,91 @@
+"""The IMAP poller against servers as hosts run them (session 9): a message the server cannot
+deliver, no MOVE or UIDPLUS, an `INBOX.` namespace with `.` for a separator, IDLE dropped
+silently or with BYE. Each against a real Dovecot set up to behave that way."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from dovecot import PASSWORD, USER, Dovecot, _mail_user
+from helpers import Outbox, mail, wait_for
+from mailref.config import Imap
+from mailref.mail.imap import Poller
+
+G = "nomes@ref.example"
+pytestmark = pytest.mark.dovecot
+
+
+@contextmanager
+def server(**kw) -> Iterator[Dovecot]:
+    """A Dovecot of the test's own, set up as KW says (tests/dovecot.py)."""
+    root = Path(tempfile.mkdtemp(prefix="mailref-dovecot-"))
+    d = Dovecot(root, **kw).start()
+    try:
+        yield d
+    finally:
+        d.stop()
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def cfg(d: Dovecot, folder: str = "games", **kw) -> Imap:
+    kw.setdefault("processed_folder", f"{folder}-done")
+    kw.setdefault("rejected_folder", f"{folder}-rejected")
+    return Imap(host="127.0.0.1", port=d.port, ssl=False, username=USER, password=PASSWORD, folder=folder, **kw)
+
+
+@contextmanager
+def running(poller: Poller) -> Iterator[Poller]:
+    """The poller's own loop (reconnects and all) in a thread, as the daemon runs it."""
+    t = threading.Thread(target=poller.run, daemon=True)
+    t.start()
+    try:
+        yield poller
+    finally:
+        poller.stop.set()
+        t.join(30)
+
+
+def acks(referee) -> list[str]:
+    return sorted(m["To"] for m in Outbox(referee).all() if m["X-Mailref-Kind"] == "ack")
+
+
+def count(c, folder: str) -> int:
+    return c.folder_status(folder, ["MESSAGES"])[b"MESSAGES"]
+
+
+def broken_message(d: Dovecot, folder: str, c) -> None:
+    """A message whose Maildir file name gives a wrong size (a copied or restored mailbox):
+    Dovecot drops the connection at each FETCH of its body."""
+    user = _mail_user()
+    path = d.root / "mail" / USER / f".{folder}" / "cur" / "1700000000.M1P1.broken,S=10,W=10:2,"
+    path.write_bytes(mail("carol@x.org", G, "[Join]", "Name: Carol\n" + "x" * 3000).replace(b"\r\n", b"\n"))
+    os.chown(path, user.pw_uid, user.pw_gid)
+    c.select_folder(folder)  # the server gives it its UID now, before the next mail's
+    c.noop()
+
+
+def test_a_message_the_server_cannot_deliver_does_not_hold_the_mail_behind_it(referee, caplog):
+    with server() as d:
+        c = d.client()
+        c.create_folder("games")
+        referee.create_game("nomes", "sidekick", G)
+        c.append("games", mail("alice@x.org", G, "[Join]", "Name: Alice"))
+        broken_message(d, "games", c)
+        c.append("games", mail("bob@x.org", G, "[Join]", "Name: Bob"))
+        with caplog.at_level("INFO", "mailref"), running(Poller(cfg(d), referee)):
+            # Was: the batch's FETCH lost the connection, the next pass the same, for ever.
+            assert wait_for(lambda: acks(referee) == ["alice@x.org", "bob@x.org"], 60), acks(referee)
+            assert wait_for(lambda: count(c, "games-done") == 2, 10)
+        said = [r.getMessage() for r in caplog.records if "could not be read" in r.getMessage()]
+        assert len(said) == 1 and "UID 2" in said[0] and "left in the folder" in said[0], said
+        c.select_folder("games")
+        assert c.search(["ALL"]) == [2], c.fetch("1:*", ["ENVELOPE"])  # left for the operator, never answered
+        c.logout()
