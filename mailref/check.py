@@ -74,6 +74,7 @@ def check_imap(cfg: Config) -> Check:
     from imapclient.exceptions import IMAPClientError
 
     from mailref.mail.imap import open_imap
+    from mailref.mail.imap_folders import on_server
 
     i = cfg.imap
     what = f"IMAP {i.username}@{i.host}:{i.port}"
@@ -85,7 +86,7 @@ def check_imap(cfg: Config) -> Check:
         return Check(False, what, explain(e, i))
     try:
         c.login(i.username, i.password)
-        info = c.select_folder(i.folder, readonly=True)
+        info = c.select_folder(on_server(c, i.folder), readonly=True)
         tls = ", over STARTTLS" if i.starttls else ""
         return Check(True, what, f"login ok{tls}, {i.folder} has {info.get(b'EXISTS', '?')} message(s)")
     except Exception as e:

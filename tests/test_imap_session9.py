@@ -8,6 +8,7 @@ import os
 import shutil
 import tempfile
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -89,3 +90,46 @@ def test_a_message_the_server_cannot_deliver_does_not_hold_the_mail_behind_it(re
         c.select_folder("games")
         assert c.search(["ALL"]) == [2], c.fetch("1:*", ["ENVELOPE"])  # left for the operator, never answered
         c.logout()
+
+
+def test_a_host_with_an_inbox_dot_namespace_files_into_the_folders_as_configured(referee):
+    # Courier and cPanel hosts: every folder under "INBOX.", "." between levels. The defaults
+    # (mailref/processed) could not be created; mail was answered, never filed, read again
+    # each second, and the line blamed [imap] folder.
+    with server(separator=".", prefix="INBOX.") as d:
+        c = d.client()
+        c.create_folder("INBOX.games")
+        referee.create_game("nomes", "sidekick", G)
+        c.append("INBOX.games", mail("alice@x.org", G, "[Join]", "Name: Alice"))
+        c.append("INBOX.games", mail("mailer-daemon@x.org", G, "auto reply"))
+        poller = Poller(cfg(d, "games", processed_folder="mailref/processed",
+                            rejected_folder="Spiele/Partie terminée"), referee)  # a space, non-ASCII
+        pc = poller.connect()
+        assert poller.drain(pc) == 2
+        assert poller.drain(pc) == 0
+        pc.logout()
+        assert count(c, "INBOX.games") == 0
+        assert count(c, "INBOX.mailref.processed") == 1
+        assert count(c, "INBOX.Spiele.Partie terminée") == 1
+        assert acks(referee) == ["alice@x.org"]
+        c.logout()
+
+
+def test_a_folder_the_server_refuses_is_one_line_naming_its_key_and_no_mail_is_lost(referee, dovecot, caplog):
+    c = dovecot.client()
+    folder = f"refused{threading.get_ident() % 10**6}"
+    for f in (folder, f"{folder}-done"):
+        if c.folder_exists(f):
+            c.delete_folder(f)
+    c.create_folder(folder)
+    referee.create_game("nomes", "sidekick", G)
+    c.append(folder, mail("alice@x.org", G, "[Join]", "Name: Alice"))
+    poller = Poller(cfg(dovecot, folder, rejected_folder="~rejected"), referee)  # Dovecot refuses a leading ~
+    with caplog.at_level("INFO", "mailref"), running(poller):
+        assert wait_for(lambda: any("[imap] rejected_folder" in r.getMessage() for r in caplog.records), 20)
+        time.sleep(3)  # more tries: still one line
+    said = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert len(said) == 1 and "'~rejected'" in said[0] and "Invalid mailbox name" in said[0], said
+    assert "[imap] folder" not in said[0]
+    assert count(c, folder) == 1 and acks(referee) == []  # not read until it can be filed
+    c.logout()

@@ -18,6 +18,7 @@ from sqlalchemy import select
 
 from mailref.config import Imap
 from mailref.door import Source, queue_reply
+from mailref.mail.imap_folders import FolderTrouble, ensure, on_server
 from mailref.mail.imap_trouble import Trouble, _text
 from mailref.read import match_game, read_envelope
 from mailref.referee import Referee
@@ -81,7 +82,11 @@ class Poller:
         self.stop = threading.Event()
         self.wake = threading.Event()
         self.trouble = Trouble(cfg)
+        # The folders by the server's names (imap_folders); the cursor and the stored mail
+        # keep the config's name of the folder read.
+        self.box, self.processed, self.rejected = cfg.folder, cfg.processed_folder, cfg.rejected_folder
         self.delay = 1.0  # seconds before the next attempt after a failure; doubles to 5 min
+        self.filing_delay = 0.5  # the same for a pass that could not file its mail
         # A message the server cannot deliver (a broken file behind it: Dovecot drops the
         # connection at its FETCH, others answer NO) must not hold the mail behind it for ever.
         # UIDs of a batch whose FETCH failed are fetched alone on the next passes; one that
@@ -96,12 +101,9 @@ class Poller:
     def connect(self) -> IMAPClient:
         c = open_imap(self.cfg, timeout=60)
         c.login(self.cfg.username, self.cfg.password)
-        for folder in (self.cfg.processed_folder, self.cfg.rejected_folder):
-            if not c.folder_exists(folder):
-                try:
-                    c.create_folder(folder)
-                except IMAPClientError:
-                    pass  # created meanwhile
+        self.box = on_server(c, self.cfg.folder)
+        self.processed = ensure(c, self.cfg.processed_folder, "processed_folder")
+        self.rejected = ensure(c, self.cfg.rejected_folder, "rejected_folder")
         return c
 
     def run(self) -> None:
@@ -121,6 +123,10 @@ class Poller:
                     break
                 # The back-off starts again only once the folder is selected (serve): a login
                 # that succeeds before a SELECT that fails (a missing folder) is no recovery.
+                # Nor is a pass whose filing fails (no folder to file into, a full quota):
+                # each try reads the folder again, so it has a back-off of its own.
+                if isinstance(e, FolderTrouble):
+                    self.filing_delay = self.delay = min(self.filing_delay * 2, 300)
                 self.trouble.failed(e, self.delay)
                 self.stop.wait(self.delay)
                 self.delay = min(self.delay * 2, 300)
@@ -136,6 +142,7 @@ class Poller:
             # files more); only a login or a SELECT that keeps failing backs off.
             self.delay = 1.0
             self.drain(c)
+            self.filing_delay = 0.5
             self._worked()
             # The server tells of a new message once, in the answer to whatever command runs
             # when it lands (a SEARCH, a FETCH, a MOVE): one that landed during the pass gets
@@ -158,13 +165,13 @@ class Poller:
                 self.stop.wait(self.cfg.poll_interval.total_seconds())
 
     def _uidnext(self, c: IMAPClient) -> int | None:
-        return c.select_folder(self.cfg.folder).get(b"UIDNEXT")
+        return c.select_folder(self.box).get(b"UIDNEXT")
 
     # ---- one pass -----------------------------------------------------------------
     def drain(self, c: IMAPClient) -> int:
         """Store, process and file every message in the folder, a batch at a time; returns
         how many messages were filed."""
-        info = c.select_folder(self.cfg.folder)
+        info = c.select_folder(self.box)
         uidvalidity = self.uidvalidity = int(info[b"UIDVALIDITY"])
         last = self._cursor(uidvalidity)
         uids = sorted(u for u in c.search(["UID", f"{last + 1}:*"]) if u > last)
@@ -297,7 +304,7 @@ class Poller:
         """One MOVE (or COPY + \\Deleted + UID EXPUNGE) per destination folder."""
         into: dict[str, list[int]] = {}
         for uid, st in sorted(status.items()):
-            into.setdefault(self.cfg.processed_folder if st == "processed" else self.cfg.rejected_folder, []).append(uid)
+            into.setdefault(self.processed if st == "processed" else self.rejected, []).append(uid)
         for target, uids in into.items():
             try:
                 self._file_once(c, uids, target)
@@ -308,7 +315,10 @@ class Poller:
                     for uid in uids:
                         self._file(c, {uid: status[uid]})
                 elif not self._gone(c, uids[0]):
-                    raise
+                    if isinstance(e, IMAPClientAbortError):
+                        raise
+                    key = "processed_folder" if target == self.processed else "rejected_folder"
+                    raise FolderTrouble(key, target, e) from e
                 else:
                     log.debug("UID %s already filed by another process (%s)", uids[0], e)
 

@@ -33,6 +33,11 @@ def explain(e: BaseException, cfg: Imap) -> str:
     """One line: what is wrong, and which key or server to look at."""
     from imapclient.exceptions import LoginError
 
+    from mailref.mail.imap_folders import FolderTrouble
+
+    if isinstance(e, FolderTrouble):
+        return (f"cannot file mail into the folder {e.name!r} ([imap] {e.key}): {_text(e.said)}; mail waits "
+                f"in {cfg.folder!r} until it can be filed: create that folder, or name one that can be")
     text = _text(e)
     low = text.lower()
     if "privacyrequired" in low or "plaintext authentication disallowed" in low:
