@@ -133,3 +133,29 @@ def test_a_folder_the_server_refuses_is_one_line_naming_its_key_and_no_mail_is_l
     assert "[imap] folder" not in said[0]
     assert count(c, folder) == 1 and acks(referee) == []  # not read until it can be filed
     c.logout()
+
+
+NO_MOVE_NO_UIDPLUS = "IMAP4rev1 LITERAL+ SASL-IR LOGIN-REFERRALS ID ENABLE IDLE NAMESPACE"
+
+
+def test_without_move_or_uidplus_a_message_a_person_marked_deleted_is_neither_read_nor_expunged(referee):
+    with server(capabilities=NO_MOVE_NO_UIDPLUS) as d:
+        c = d.client()
+        assert b"UIDPLUS" not in c.capabilities() and b"MOVE" not in c.capabilities()
+        c.create_folder("games")
+        referee.create_game("nomes", "sidekick", G)
+        # The GM's client marked it deleted (Thunderbird's "mark as deleted"), not expunged yet.
+        c.append("games", mail("dave@x.org", G, "[Join]", "Name: Dave"), flags=[b"\\Deleted"])
+        c.append("games", mail("alice@x.org", G, "[Join]", "Name: Alice"))
+        c.append("games", mail("bob@x.org", G, "[Join]", "Name: Bob"))
+        poller = Poller(cfg(d), referee)
+        pc = poller.connect()
+        assert poller.drain(pc) == 2
+        assert poller.drain(pc) == 0
+        pc.logout()
+        assert acks(referee) == ["alice@x.org", "bob@x.org"]  # was: Dave joined too
+        c.select_folder("games")
+        left = c.fetch("1:*", ["FLAGS", "ENVELOPE"])  # was: gone for good, filed as processed
+        assert [(m[b"ENVELOPE"].from_[0].mailbox, b"\\Deleted" in m[b"FLAGS"]) for m in left.values()] == [(b"dave", True)]
+        assert count(c, "games-done") == 2
+        c.logout()

@@ -174,7 +174,9 @@ class Poller:
         info = c.select_folder(self.box)
         uidvalidity = self.uidvalidity = int(info[b"UIDVALIDITY"])
         last = self._cursor(uidvalidity)
-        uids = sorted(u for u in c.search(["UID", f"{last + 1}:*"]) if u > last)
+        # Not a message someone marked \Deleted (a GM's client that marks before it expunges,
+        # or one this poller filed by COPY but was stopped before its EXPUNGE).
+        uids = sorted(u for u in c.search(["UID", f"{last + 1}:*", "UNDELETED"]) if u > last)
         self.held = None  # the lowest message another daemon was still processing, this pass
         done = 0
         for chunk in (uids[i:i + BATCH] for i in range(0, len(uids), BATCH)):
@@ -330,8 +332,17 @@ class Poller:
         c.add_flags(uids, [b"\\Deleted"])
         if c.has_capability("UIDPLUS"):
             c.uid_expunge(uids)
-        else:
+            return
+        # A plain EXPUNGE removes every message marked \Deleted in the folder, also those a
+        # person marked and may still take back: theirs are unmarked for its moment.
+        others = [u for u in c.search(["DELETED"]) if u not in set(uids)]
+        if others:
+            c.remove_flags(others, [b"\\Deleted"])
+        try:
             c.expunge()
+        finally:
+            if others:
+                c.add_flags(others, [b"\\Deleted"])
 
     def _cursor(self, uidvalidity: int) -> int:
         with self.referee.store() as s, s.begin():
