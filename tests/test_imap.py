@@ -119,9 +119,12 @@ def mailref(cfg: Path, *args: str, env: dict | None = None) -> subprocess.Comple
 
 
 def start(cfg: Path, env: dict | None = None) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "mailref", "serve", "--config", str(cfg)],
-                            env={**os.environ, "MAILREF_LOG": "DEBUG", **(env or {})},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # Its log to a file: a pipe nobody reads fills up (a pass a second at DEBUG is 16 KB/s)
+    # and the daemon stops at its next log line.
+    with open(cfg.parent / "serve.log", "ab") as log:
+        return subprocess.Popen([sys.executable, "-m", "mailref", "serve", "--config", str(cfg)],
+                                env={**os.environ, "MAILREF_LOG": "DEBUG", **(env or {})},
+                                stdout=subprocess.DEVNULL, stderr=log)
 
 
 def test_daemon_answers_with_idle(tmp_path, dovecot, box, database_url):

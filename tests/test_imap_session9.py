@@ -159,3 +159,119 @@ def test_without_move_or_uidplus_a_message_a_person_marked_deleted_is_neither_re
         assert [(m[b"ENVELOPE"].from_[0].mailbox, b"\\Deleted" in m[b"FLAGS"]) for m in left.values()] == [(b"dave", True)]
         assert count(c, "games-done") == 2
         c.logout()
+
+
+# ---- IDLE as networks and hosts end it ---------------------------------------------------
+
+class Path_:
+    """A TCP path to the server that a test can break as networks do: FREEZE its connections
+    (a NAT that forgot them: nothing arrives, nothing is said), CUT them (closed without a
+    word), or end them with BYE (a host's "* BYE" and a close). A new connection works."""
+
+    def __init__(self, port: int):
+        import socket
+
+        self.port_to = port
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.conns: list[dict] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        import socket
+
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            server = socket.create_connection(("127.0.0.1", self.port_to))
+            conn = {"client": client, "server": server, "frozen": False}
+            self.conns.append(conn)
+            for a, b in ((client, server), (server, client)):
+                threading.Thread(target=self._pump, args=(conn, a, b), daemon=True).start()
+
+    def _pump(self, conn: dict, a, b) -> None:
+        while True:
+            try:
+                data = a.recv(65536)
+            except OSError:
+                return
+            if not data:
+                try:
+                    b.shutdown(2)
+                except OSError:
+                    pass
+                return
+            if not conn["frozen"]:
+                try:
+                    b.sendall(data)
+                except OSError:
+                    return
+
+    def live(self) -> list[dict]:
+        return [c for c in self.conns if not c["frozen"] and c["client"].fileno() != -1]
+
+    def freeze(self) -> None:
+        for c in self.live():
+            c["frozen"] = True
+
+    def cut(self, bye: bytes = b"") -> None:
+        for c in self.live():
+            c["frozen"] = True
+            if bye:
+                c["client"].sendall(bye)
+            for s in (c["client"], c["server"]):
+                try:
+                    s.shutdown(2)
+                except OSError:
+                    pass
+                s.close()
+
+    def close(self) -> None:
+        self.listener.close()
+        self.cut()
+
+
+@contextmanager
+def idling(referee, dovecot, poll: float) -> Iterator[tuple[Path_, str, object]]:
+    """A poller in IDLE on a folder of its own through a breakable path; yields (path, folder,
+    a client of the server's own)."""
+    from datetime import timedelta
+
+    c = dovecot.client()
+    folder = f"idle{time.monotonic_ns() % 10**9}"
+    c.create_folder(folder)
+    referee.create_game("nomes", "sidekick", G)
+    path = Path_(dovecot.port)
+    poller = Poller(cfg(dovecot, folder, poll_interval=timedelta(seconds=poll)), referee)
+    poller.cfg.port = path.port
+    try:
+        with running(poller):
+            c.append(folder, mail("alice@x.org", G, "[Join]", "Name: Alice"))
+            assert wait_for(lambda: acks(referee) == ["alice@x.org"], 30)
+            time.sleep(1.5)  # in IDLE now
+            yield path, folder, c
+    finally:
+        path.close()
+        c.logout()
+
+
+@pytest.mark.parametrize("how", ["frozen", "closed", "bye"])
+def test_mail_after_the_network_or_host_ended_idle_is_answered_with_one_line(referee, dovecot, caplog, how):
+    # frozen: a NAT forgot the connection: mail waited for the next IDLE renewal (9 minutes),
+    # not the poll interval. closed: without a BYE, the IDLE loop spun on the dead socket at
+    # full CPU until that renewal.
+    poll = 3 if how == "frozen" else 3600
+    with caplog.at_level("INFO", "mailref"), idling(referee, dovecot, poll) as (path, folder, c):
+        before = len(caplog.records)
+        if how == "frozen":
+            path.freeze()
+        else:
+            path.cut(b"* BYE Server shutting down.\r\n" if how == "bye" else b"")
+        c.append(folder, mail("bob@x.org", G, "[Join]", "Name: Bob"))
+        assert wait_for(lambda: acks(referee) == ["alice@x.org", "bob@x.org"], 40), acks(referee)
+    lines = [r for r in caplog.records[before:] if r.name == "mailref.imap"]
+    assert [r.levelname for r in lines] == ["INFO"], [r.getMessage() for r in lines]
+    said = {"frozen": "went silent", "closed": "closed the connection", "bye": "(BYE Server shutting down.)"}[how]
+    assert said in lines[0].getMessage() and "connecting again" in lines[0].getMessage(), lines[0].getMessage()

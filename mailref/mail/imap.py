@@ -29,6 +29,7 @@ from mailref.testhooks import crash_point
 log = logging.getLogger("mailref.imap")
 HELD_RECHECK = 2.0  # seconds: a pass again soon while another daemon holds some of the mail
 IDLE_RENEW = 9 * 60  # servers may drop IDLE after 30 min; RFC 2177 says renew before 29
+IDLE_DONE_WAIT = 15  # seconds for the server's answer to DONE before the connection is given up
 
 
 BATCH = 100                     # messages fetched, stored, processed and filed together
@@ -153,16 +154,49 @@ class Poller:
                 self.stop.wait(HELD_RECHECK)
                 continue
             if self.cfg.idle and c.has_capability("IDLE"):
-                c.idle()
-                try:
-                    started = time.monotonic()
-                    news = _read_with_idling(c)
-                    while not news and not self.stop.is_set() and time.monotonic() - started < IDLE_RENEW:
-                        news = bool(c.idle_check(timeout=1))
-                finally:
-                    c.idle_done()
+                ended = self._idle(c)
+                if ended:
+                    # Hosts and networks end IDLE now and then (a restart, a NAT that forgot
+                    # the connection, Gmail after 29 minutes): connect again at once, said in
+                    # one line, not as a fault (a fault that lasts is said by connect()).
+                    log.info("%s: %s; connecting again", self.trouble.where(), ended)
+                    return
             else:
                 self.stop.wait(self.cfg.poll_interval.total_seconds())
+
+    def _idle(self, c: IMAPClient) -> str | None:
+        """Wait in IDLE for news, at most the poll interval: a connection a NAT forgot says
+        nothing, so a pass at that interval is what finds out. Returns how the connection
+        ended when it did, else None."""
+        c.idle()
+        started, renew = time.monotonic(), min(IDLE_RENEW, self.cfg.poll_interval.total_seconds())
+        news: list = [True] if _read_with_idling(c) else []
+        quick = 0
+        while not news and not self.stop.is_set() and time.monotonic() - started < renew:
+            asked = time.monotonic()
+            news = c.idle_check(timeout=1)
+            # imapclient answers nothing, at once, on a closed socket (it swallows the EOF):
+            # a closed connection would be asked again and again, at full CPU, until renew.
+            quick = quick + 1 if not news and time.monotonic() - asked < 0.1 else 0
+            if quick >= 3:
+                return "the server closed the connection while idle"
+        for r in news:
+            if isinstance(r, tuple) and r and r[0] == b"BYE":
+                said = " ".join(w.decode("utf-8", "replace") if isinstance(w, bytes) else str(w) for w in r[1:])
+                return f"the server ended the connection while idle (BYE {printable(said)[:200]})"
+        sock = c.socket()
+        wait = sock.gettimeout()
+        try:
+            sock.settimeout(IDLE_DONE_WAIT)  # a server answers DONE at once; a forgotten one never
+            c.idle_done()
+        except (OSError, IMAPClientAbortError):
+            return "the connection went silent while idle"
+        finally:
+            try:
+                sock.settimeout(wait)
+            except OSError:
+                pass
+        return None
 
     def _uidnext(self, c: IMAPClient) -> int | None:
         return c.select_folder(self.box).get(b"UIDNEXT")
