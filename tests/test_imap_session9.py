@@ -235,8 +235,8 @@ class Path_:
 
 @contextmanager
 def idling(referee, dovecot, poll: float) -> Iterator[tuple[Path_, str, object]]:
-    """A poller in IDLE on a folder of its own through a breakable path; yields (path, folder,
-    a client of the server's own)."""
+    """A poller waiting (in IDLE where the server offers it) on a folder of its own through a
+    breakable path; yields (path, folder, a client of the server's own)."""
     from datetime import timedelta
 
     c = dovecot.client()
@@ -275,3 +275,18 @@ def test_mail_after_the_network_or_host_ended_idle_is_answered_with_one_line(ref
     assert [r.levelname for r in lines] == ["INFO"], [r.getMessage() for r in lines]
     said = {"frozen": "went silent", "closed": "closed the connection", "bye": "(BYE Server shutting down.)"}[how]
     assert said in lines[0].getMessage() and "connecting again" in lines[0].getMessage(), lines[0].getMessage()
+
+
+@pytest.mark.parametrize("how", ["frozen", "closed"])
+def test_without_idle_a_connection_lost_between_polls_is_one_line(referee, caplog, how):
+    # Was: the next SELECT waited a minute on a forgotten connection, then a warning and a
+    # "works again"; a closed one, the same two lines.
+    with server(capabilities="IMAP4rev1 LITERAL+ SASL-IR ID ENABLE NAMESPACE UIDPLUS MOVE") as d, \
+            caplog.at_level("INFO", "mailref"), idling(referee, d, 2) as (path, folder, c):
+        before = len(caplog.records)
+        path.freeze() if how == "frozen" else path.cut()
+        c.append(folder, mail("bob@x.org", G, "[Join]", "Name: Bob"))
+        assert wait_for(lambda: acks(referee) == ["alice@x.org", "bob@x.org"], 40), acks(referee)
+    lines = [r for r in caplog.records[before:] if r.name == "mailref.imap"]
+    assert [r.levelname for r in lines] == ["INFO"], [r.getMessage() for r in lines]
+    assert "waiting for the next poll; connecting again" in lines[0].getMessage()

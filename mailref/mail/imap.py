@@ -29,7 +29,7 @@ from mailref.testhooks import crash_point
 log = logging.getLogger("mailref.imap")
 HELD_RECHECK = 2.0  # seconds: a pass again soon while another daemon holds some of the mail
 IDLE_RENEW = 9 * 60  # servers may drop IDLE after 30 min; RFC 2177 says renew before 29
-IDLE_DONE_WAIT = 15  # seconds for the server's answer to DONE before the connection is given up
+IDLE_DONE_WAIT = 15  # seconds for the server's answer to DONE (or NOOP) before the connection is given up
 
 
 BATCH = 100                     # messages fetched, stored, processed and filed together
@@ -155,14 +155,15 @@ class Poller:
                 continue
             if self.cfg.idle and c.has_capability("IDLE"):
                 ended = self._idle(c)
-                if ended:
-                    # Hosts and networks end IDLE now and then (a restart, a NAT that forgot
-                    # the connection, Gmail after 29 minutes): connect again at once, said in
-                    # one line, not as a fault (a fault that lasts is said by connect()).
-                    log.info("%s: %s; connecting again", self.trouble.where(), ended)
-                    return
             else:
                 self.stop.wait(self.cfg.poll_interval.total_seconds())
+                ended = None if self.stop.is_set() else _still_there(c)
+            if ended:
+                # Hosts and networks end a waiting connection now and then (a restart, a NAT
+                # that forgot it, Gmail after 29 minutes): connect again at once, said in one
+                # line, not as a fault (a fault that lasts is said by connect()).
+                log.info("%s: %s; connecting again", self.trouble.where(), ended)
+                return
 
     def _idle(self, c: IMAPClient) -> str | None:
         """Wait in IDLE for news, at most the poll interval: a connection a NAT forgot says
@@ -396,6 +397,27 @@ class Poller:
             cur = s.get(ImapCursor, self.cfg.folder, with_for_update=True)
             if cur.uidvalidity == uidvalidity and uid > cur.last_uid:
                 cur.last_uid = uid
+
+
+def _still_there(c: IMAPClient) -> str | None:
+    """After a wait between polls: None if the server answers a NOOP at once, else how the
+    connection ended (a forgotten one would hold the next SELECT for a minute, then be a
+    warning)."""
+    sock = c.socket()
+    wait = sock.gettimeout()
+    try:
+        sock.settimeout(IDLE_DONE_WAIT)
+        c.noop()
+    except TimeoutError:
+        return "the connection went silent while waiting for the next poll"
+    except (OSError, IMAPClientAbortError):
+        return "the server closed the connection while waiting for the next poll"
+    finally:
+        try:
+            sock.settimeout(wait)
+        except OSError:
+            pass
+    return None
 
 
 def _insert_cursor(s, folder: str, uidvalidity: int):
