@@ -70,6 +70,20 @@ def _has_schema(conn) -> bool:
     return inspect(conn).has_table("alembic_version")
 
 
+def _filed_into(c, i) -> str:
+    """Where the poller files, by the server's names, and which folder it will create."""
+    from mailref.mail.imap_folders import on_server, written_for
+
+    said = []
+    for key, name in (("processed_folder", i.processed_folder), ("rejected_folder", i.rejected_folder)):
+        found = on_server(c, name)
+        if c.folder_exists(found):
+            said.append(repr(found))
+        else:
+            said.append(f"{written_for(c, name)!r} (to be created, [imap] {key})")
+    return "files into " + " and ".join(said)
+
+
 def check_imap(cfg: Config) -> Check:
     from imapclient.exceptions import IMAPClientError
 
@@ -88,7 +102,8 @@ def check_imap(cfg: Config) -> Check:
         c.login(i.username, i.password)
         info = c.select_folder(on_server(c, i.folder), readonly=True)
         tls = ", over STARTTLS" if i.starttls else ""
-        return Check(True, what, f"login ok{tls}, {i.folder} has {info.get(b'EXISTS', '?')} message(s)")
+        return Check(True, what, f"login ok{tls}, {i.folder} has {info.get(b'EXISTS', '?')} message(s); "
+                                 f"{_filed_into(c, i)}")
     except Exception as e:
         from mailref.mail.imap_trouble import explain
 

@@ -290,3 +290,17 @@ def test_without_idle_a_connection_lost_between_polls_is_one_line(referee, caplo
     lines = [r for r in caplog.records[before:] if r.name == "mailref.imap"]
     assert [r.levelname for r in lines] == ["INFO"], [r.getMessage() for r in lines]
     assert "waiting for the next poll; connecting again" in lines[0].getMessage()
+
+
+def test_check_says_where_mail_is_filed_by_the_servers_names(tmp_path):
+    from ops import Site
+
+    with server(separator=".", prefix="INBOX.") as d:
+        c = d.client()
+        c.create_folder("INBOX.mailref.processed")
+        c.logout()
+        site = Site(tmp_path, smtp_in=False, extra=d.imap_toml())  # the default folders
+        r = site.cli("check")
+    (line,) = [x for x in r.stdout.splitlines() if "IMAP" in x]
+    assert line.startswith("ok") and "files into 'INBOX.mailref.processed' and 'INBOX.mailref.rejected' " \
+        "(to be created, [imap] rejected_folder)" in line, line
