@@ -112,7 +112,7 @@ max_message_size = "10MB"
 # processed_folder = "mailref/processed"
 # rejected_folder = "mailref/rejected"
 # idle = true                   # IMAP IDLE when the server offers it, else polling
-# poll_interval = "60s"
+# poll_interval = "60s"         # also how often IDLE is renewed (a lost connection is found)
 
 # [smtp_out]       # relay for outgoing mail (omit: write to [outbox] maildir)
 # host = "127.0.0.1"
