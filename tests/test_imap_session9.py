@@ -304,3 +304,16 @@ def test_check_says_where_mail_is_filed_by_the_servers_names(tmp_path):
     (line,) = [x for x in r.stdout.splitlines() if "IMAP" in x]
     assert line.startswith("ok") and "files into 'INBOX.mailref.processed' and 'INBOX.mailref.rejected' " \
         "(to be created, [imap] rejected_folder)" in line, line
+
+
+def test_too_many_connections_is_not_said_to_be_a_wrong_password(tmp_path):
+    from ops import Site
+
+    # Shared hosts allow a few connections a mailbox; the GM's own client holds them.
+    with server(conf="protocol imap {\n  mail_max_userip_connections = 1\n}\n") as d:
+        gm = d.client()
+        r = Site(tmp_path, smtp_in=False, extra=d.imap_toml()).cli("check")
+        gm.logout()
+    (line,) = [x for x in r.stdout.splitlines() if x.startswith("FAIL")]
+    assert "refuses one more connection" in line and "close other mail clients" in line, line
+    assert "password" not in line  # was: "check [imap] username and password"

@@ -46,6 +46,11 @@ def explain(e: BaseException, cfg: Imap) -> str:
     if cfg.starttls and "starttls" in low and ("not supported" in low or "capabilit" in low):
         return (f"the server does not offer STARTTLS on port {cfg.port} ({text}): set [imap] starttls = false, "
                 f"or ssl = true and its TLS port (993)")
+    if "[limit]" in low or "maximum number of connections" in low or "too many simultaneous connections" in low:
+        # Said at login, and imapclient calls it a LoginError: the password is fine. Hosts allow
+        # a few connections a mailbox (Dovecot's mail_max_userip_connections, Gmail's 15).
+        return (f"the server refuses one more connection as {cfg.username!r} ({text}): close other mail "
+                f"clients (or other mailref daemons) on this mailbox, or raise the host's limit")
     if isinstance(e, LoginError) or "authenticationfailed" in low or "authentication failed" in low:
         return (f"login as {cfg.username!r} refused ({text}): check [imap] username and password "
                 f"(or password_file)")
