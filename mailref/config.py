@@ -80,6 +80,11 @@ class Config:
         return ", ".join(parts)
 
 
+def _same_folder(a: str, b: str) -> bool:
+    """The same IMAP folder (INBOX is one name in any case, RFC 3501)."""
+    return a == b or a.upper() == b.upper() == "INBOX"
+
+
 def redact_url(url: str) -> str:
     return re.sub(r"//([^:/@]+):[^@]*@", r"//\1:***@", url)
 
@@ -308,6 +313,12 @@ def load(path: str | os.PathLike | None = None) -> Config:
             poll_interval=t.duration("poll_interval", timedelta(seconds=60)),
             use_move=t.get("use_move", bool, True),
         )
+        for key in ("processed_folder", "rejected_folder"):
+            # Filing into the folder read gives each mail a new UID: it was read again, filed
+            # again, for ever, a pass after the other.
+            if _same_folder(getattr(cfg.imap, key), cfg.imap.folder):
+                raise ConfigError(f"{t.where(key)}: {getattr(cfg.imap, key)!r} is the folder mail is read from "
+                                  f"([imap] folder): mail filed there would be read again; name another folder")
         if cfg.imap.ssl and cfg.imap.starttls:
             raise ConfigError(f"{t.where('starttls')}: STARTTLS upgrades a plain connection: set ssl = false "
                               "with it (port 143), or keep ssl = true alone (port 993)")

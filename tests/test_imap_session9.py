@@ -317,3 +317,16 @@ def test_too_many_connections_is_not_said_to_be_a_wrong_password(tmp_path):
     (line,) = [x for x in r.stdout.splitlines() if x.startswith("FAIL")]
     assert "refuses one more connection" in line and "close other mail clients" in line, line
     assert "password" not in line  # was: "check [imap] username and password"
+
+
+@pytest.mark.parametrize("key", ["processed_folder", "rejected_folder"])
+def test_filing_into_the_folder_read_is_refused_at_start(tmp_path, key):
+    # Was: each pass moved the mail into the same folder under a new UID, read it again and
+    # moved it again, for ever and at full speed.
+    from mailref.config import ConfigError, load
+
+    conf = tmp_path / "mailref.toml"
+    conf.write_text(f'[daemon]\ndatabase = "sqlite:///x.sqlite3"\n[imap]\nfolder = "INBOX"\n{key} = "Inbox"\n')
+    with pytest.raises(ConfigError) as e:
+        load(conf)
+    assert f"[imap] {key}" in str(e.value) and "read again" in str(e.value)
