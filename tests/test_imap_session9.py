@@ -186,7 +186,7 @@ class Path_:
             except OSError:
                 return
             server = socket.create_connection(("127.0.0.1", self.port_to))
-            conn = {"client": client, "server": server, "frozen": False}
+            conn = {"client": client, "server": server, "frozen": False, "verbs": [], "said": b""}
             self.conns.append(conn)
             for a, b in ((client, server), (server, client)):
                 threading.Thread(target=self._pump, args=(conn, a, b), daemon=True).start()
@@ -204,6 +204,10 @@ class Path_:
                     pass
                 return
             if not conn["frozen"]:
+                if a is conn["client"]:  # the client's commands, by their verb ("UID" for UID SEARCH)
+                    conn["verbs"] += [line.split()[1] for line in data.split(b"\r\n") if len(line.split()) > 1]
+                else:
+                    conn["said"] = data
                 try:
                     b.sendall(data)
                 except OSError:
@@ -211,6 +215,18 @@ class Path_:
 
     def live(self) -> list[dict]:
         return [c for c in self.conns if not c["frozen"] and c["client"].fileno() != -1]
+
+    def waiting(self) -> bool:
+        """The poller is waiting between passes: in IDLE (the server said "+ idling"), or
+        polling after a pass (its last SELECT answered). Broken then, no command is under way
+        (one would wait out its socket's minute)."""
+        live = self.live()
+        if len(live) != 1:
+            return False
+        verbs, said = live[0]["verbs"], live[0]["said"]
+        if verbs[-1:] == [b"IDLE"]:
+            return said.startswith(b"+")
+        return verbs[-2:] == [b"UID", b"SELECT"] and b" OK " in said
 
     def freeze(self) -> None:
         for c in self.live():
@@ -250,7 +266,7 @@ def idling(referee, dovecot, poll: float) -> Iterator[tuple[Path_, str, object]]
         with running(poller):
             c.append(folder, mail("alice@x.org", G, "[Join]", "Name: Alice"))
             assert wait_for(lambda: acks(referee) == ["alice@x.org"], 30)
-            time.sleep(1.5)  # in IDLE now
+            assert wait_for(path.waiting, 30)
             yield path, folder, c
     finally:
         path.close()
