@@ -112,6 +112,8 @@ def test_a_host_with_an_inbox_dot_namespace_files_into_the_folders_as_configured
         assert count(c, "INBOX.mailref.processed") == 1
         assert count(c, "INBOX.Spiele.Partie terminée") == 1
         assert acks(referee) == ["alice@x.org"]
+        # Subscribed: a GM's client that shows subscribed folders only (most) shows them.
+        assert {f for _, _, f in c.list_sub_folders()} >= {"INBOX.mailref.processed", "INBOX.Spiele.Partie terminée"}
         c.logout()
 
 

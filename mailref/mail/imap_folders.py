@@ -64,6 +64,12 @@ def ensure(c: IMAPClient, name: str, key: str) -> str:
         if not c.folder_exists(written):  # else: another daemon created it meanwhile
             raise FolderTrouble(key, written, e) from e
     else:
+        # Subscribed, or the GM's client (Thunderbird, Apple Mail, phones: subscribed folders
+        # only, by default) never shows where the answered mail went.
+        try:
+            c.subscribe_folder(written)
+        except IMAPClientError:
+            pass
         log.info("created the folder %r on the server for [imap] %s%s", written, key,
                  f" (written {name!r} in the config)" if written != name else "")
     return written
