@@ -62,24 +62,29 @@ def count(c, folder: str) -> int:
     return c.folder_status(folder, ["MESSAGES"])[b"MESSAGES"]
 
 
-def broken_message(d: Dovecot, folder: str, c) -> None:
-    """A message whose Maildir file name gives a wrong size (a copied or restored mailbox):
-    Dovecot drops the connection at each FETCH of its body."""
+def broken_message(d: Dovecot, folder: str, c, how: str) -> None:
+    """A message Dovecot drops the connection at: a Maildir file whose name gives a wrong size
+    (a copied or restored mailbox), or one it may not read that claims 100 MB (only its
+    header is asked for: over the size limit)."""
     user = _mail_user()
-    path = d.root / "mail" / USER / f".{folder}" / "cur" / "1700000000.M1P1.broken,S=10,W=10:2,"
+    name = "1700000000.M1P1.broken," + ("S=10,W=10:2," if how == "wrong size" else "S=100000000,W=100000000:2,")
+    path = d.root / "mail" / USER / f".{folder}" / "cur" / name
     path.write_bytes(mail("carol@x.org", G, "[Join]", "Name: Carol\n" + "x" * 3000).replace(b"\r\n", b"\n"))
     os.chown(path, user.pw_uid, user.pw_gid)
+    if how == "unreadable":
+        path.chmod(0)
     c.select_folder(folder)  # the server gives it its UID now, before the next mail's
     c.noop()
 
 
-def test_a_message_the_server_cannot_deliver_does_not_hold_the_mail_behind_it(referee, caplog):
+@pytest.mark.parametrize("how", ["wrong size", "unreadable"])
+def test_a_message_the_server_cannot_deliver_does_not_hold_the_mail_behind_it(referee, caplog, how):
     with server() as d:
         c = d.client()
         c.create_folder("games")
         referee.create_game("nomes", "sidekick", G)
         c.append("games", mail("alice@x.org", G, "[Join]", "Name: Alice"))
-        broken_message(d, "games", c)
+        broken_message(d, "games", c, how)
         c.append("games", mail("bob@x.org", G, "[Join]", "Name: Bob"))
         with caplog.at_level("INFO", "mailref"), running(Poller(cfg(d), referee)):
             # Was: the batch's FETCH lost the connection, the next pass the same, for ever.

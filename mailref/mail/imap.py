@@ -226,10 +226,13 @@ class Poller:
         """One FETCH, one transaction storing the batch, one processing it, one MOVE per
         destination folder, then the cursor. Killed anywhere in between, the next pass
         fetches the batch again and the inbox's dedupe makes that harmless."""
-        status: dict[int, str] = {u: self._too_large(c, u, sizes[u], uidvalidity)
-                                  for u in uids if sizes[u] > self.max_size}
         self.unreadable = set()
-        bodies = self._fetch([u for u in uids if u not in status], c)
+        status: dict[int, str] = {}
+        for u in (u for u in uids if sizes[u] > self.max_size):
+            head = self._head(c, u)
+            if head is not None:
+                status[u] = self._too_large(u, head, sizes[u], uidvalidity)
+        bodies = self._fetch([u for u in uids if u not in status and u not in self.unreadable], c)
         crash_point("after-fetch")
         stored = self.referee.receive_many([(raw, f"imap:{self.cfg.folder}:{uidvalidity}:{u}", "", None)
                                             for u, raw in bodies])
@@ -253,11 +256,29 @@ class Poller:
             self._advance(uidvalidity, min(max(passed), self.held - 1) if self.held else max(passed))
         return len(filed)
 
-    def _too_large(self, c: IMAPClient, uid: int, size: int, uidvalidity: int) -> str:
+    def _head(self, c: IMAPClient, uid: int) -> bytes | None:
+        """The header of a mail over the size limit; None when it is gone, or unreadable (as
+        `_fetch` counts failures: a broken message may claim any size)."""
+        if (self.uidvalidity, uid) in self.skip:
+            self.unreadable.add(uid)
+            return None
+        try:
+            return c.fetch([uid], ["BODY.PEEK[HEADER]"]).get(uid, {}).get(b"BODY[HEADER]", b"")
+        except IMAPClientAbortError:
+            self._failed(uid, "the server dropped the connection at its FETCH")
+            raise
+        except IMAPClientError as e:
+            if self._gone(c, uid):
+                return None
+            if self._failed(uid, f"the server said: {_text(e)}"):
+                self.unreadable.add(uid)
+                return None
+            raise
+
+    def _too_large(self, uid: int, head: bytes, size: int, uidvalidity: int) -> str:
         """Keep only the header of a mail over the size limit and tell its sender, from the
         game it was for (so a plain Reply reaches that game)."""
         started = time.monotonic()
-        head = c.fetch([uid], ["BODY.PEEK[HEADER]"]).get(uid, {}).get(b"BODY[HEADER]", b"")
         note = f"\r\nX-Mailref-Truncated: {size} bytes over the limit of {self.max_size}; only the header is kept\r\n\r\n".encode()
         stored = self.referee.receive(head.rstrip(b"\r\n") + note, f"imap:{self.cfg.folder}:{uidvalidity}:{uid}")
         if not stored.new:
