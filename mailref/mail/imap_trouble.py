@@ -26,6 +26,9 @@ def _text(e: BaseException) -> str:
     if m:
         text = m.group(2)
     text = re.sub(r"\s*\(\d+\.\d+ \+ \d+\.\d+(?: \+ \d+\.\d+)? secs\)\.?$", "", text)
+    # Dovecot's "Internal error occurred. Refer to server log ... [2026-12-01 11:38:29]": a
+    # new time each try made each try a new line, a warning a second while it lasted.
+    text = re.sub(r"\s*\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\]", "", text)
     return text.rstrip(".")
 
 
