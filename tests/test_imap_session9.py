@@ -227,7 +227,7 @@ class Path_:
     def live(self) -> list[dict]:
         return [c for c in self.conns if not c["frozen"] and c["client"].fileno() != -1]
 
-    def waiting(self) -> bool:
+    def waiting(self, idle: bool) -> bool:
         """The poller is waiting between passes: in IDLE (the server said "+ idling"), or
         polling after a pass (its last SELECT answered). Broken then, no command is under way
         (one would wait out its socket's minute)."""
@@ -235,9 +235,9 @@ class Path_:
         if len(live) != 1:
             return False
         verbs, said = live[0]["verbs"], live[0]["said"]
-        if verbs[-1:] == [b"IDLE"]:
-            return said.startswith(b"+")
-        return verbs[-2:] == [b"UID", b"SELECT"] and b" OK " in said
+        if idle:
+            return verbs[-1:] == [b"IDLE"] and said.startswith(b"+")
+        return verbs[-2:] == [b"UID", b"SELECT"] and b"Select completed" in said
 
     def freeze(self) -> None:
         for c in self.live():
@@ -277,7 +277,8 @@ def idling(referee, dovecot, poll: float) -> Iterator[tuple[Path_, str, object]]
         with running(poller):
             c.append(folder, mail("alice@x.org", G, "[Join]", "Name: Alice"))
             assert wait_for(lambda: acks(referee) == ["alice@x.org"], 30)
-            assert wait_for(path.waiting, 30)
+            idle = b"IDLE" in c.capabilities()
+            assert wait_for(lambda: path.waiting(idle), 30)
             yield path, folder, c
     finally:
         path.close()
