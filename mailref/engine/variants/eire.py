@@ -35,7 +35,7 @@ class Eire(OrdersGame):
     commands = [
         ("[Join]", "body lines `Name: …`, `Color: …`, `Tribe: Plainsmen|Merfolk|Woodkin|Sidhe`, `Origin: LAND`"),
         ("[Orders]", "bold orders: Defend LAND with N Grain / Invest N Grain in LAND / Attack LAND with N Grain / Declare High King"),
-        ("[Status], [Help], [Quit]", "the map, your Grain and the turn; this text; leave"),
+        ("[Status], [Rules], [Help], [Quit]", "the map, your Grain and the turn; the rules and parameters; this text; leave"),
     ]
 
     def initial_state(self, *args, **kw) -> dict:
@@ -418,6 +418,22 @@ class Eire(OrdersGame):
 
     def player_colors(self, state: dict) -> dict[str, str]:
         return {p["name"]: p["color"] for p in state["players"]}
+
+    def rules_told(self, state: dict) -> list[str]:
+        q = state["parameters"]
+        return [
+            "It is played by the rules of Eire's own text, and where the text is silent by the referee's house",
+            "rules (docs/eire-house-rules.md of mailref), each number a parameter below. In short:",
+            f"- Each turn: income, then bold orders until the deadline (turn_length {q['turn_length']}; early when",
+            "  all have ordered), then resolution: Defend LAND with N Grain, Invest N Grain in LAND,",
+            "  Attack LAND with N Grain, Declare High King.",
+            "- Combat: d10 + Grain on each side, the attacker must roll higher; independent lands defend with",
+            f"  {q['independent_defense']}; Origin Land +{q['origin_defense_bonus']} when defending; a land below"
+            f" {q['min_attack_output']} supports no attack.",
+            f"- Investment: +1 output per {q['invest_per_output']} Grain from next turn, up to {q['output_cap']};"
+            " conquered output is halved.",
+            f"- Victory: Dominion ({q['dominion']} contiguous lands) or Communion ({q['communion']} Menhir Valleys).",
+        ]
 
     def status_lines(self, state: dict) -> list[str]:
         lines = super().status_lines(state)

@@ -16,7 +16,7 @@ class Orders(OrdersGame):
         ("[Join]", "with a body line `Name: YourName`, while the game is forming"),
         ("[Orders]", "your orders for this turn: every bold sentence is one order"),
         ("[Results]", "the GM's results of a turn (from the GM's address): sent to all, the next turn opens"),
-        ("[Status], [Help], [Quit]", "the state, this text, leave"),
+        ("[Status], [Rules], [Help], [Quit]", "the state, the game's parameters, this text, leave"),
     ]
 
     def read_orders(self, state: dict, player: str, sentences: list[str],

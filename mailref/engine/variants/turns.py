@@ -217,6 +217,19 @@ class OrdersGame(Variant):
         return [(f"No orders yet for turn {t['number']} (due {self.when(state, t['deadline'])}): {', '.join(missing)}",
                  t["deadline"])] if missing else []
 
+    def rules_told(self, state: dict) -> list[str]:
+        """How this game is played, for [Rules]: an orders game has no rule list that proposals change."""
+        return ["The GM adjudicates every turn from the orders each player sent, and mails the results."]
+
+    def on_rules(self, state: dict, action: dict, ctx: Ctx) -> None:
+        # [Rules] here listed an empty rule list and everybody's score of 0 (SPEC §2.5: "the current
+        # ruleset"): say what governs the game instead, and the parameters the GM set.
+        shown = {True: "on", False: "off"}
+        params = [f"  {k} = {shown[v] if isinstance(v, bool) else v}" for k, v in sorted(state["parameters"].items())]
+        ctx.reply("ruleset", "notice.txt", game=state, heading=f"The rules of {state['name']}",
+                  lines=[f"{state['name']} has no rule list that proposals change.", *self.rules_told(state), "",
+                         "Its parameters (the GM sets them with `mailref game set`):", *params])
+
     def status_lines(self, state: dict) -> list[str]:
         # Not the Nomic lines: no scores, no mover ("Turn 5: -"), no proposals.
         lines = [f"Status: {state['status']}",
