@@ -417,6 +417,7 @@ def cmd_game_create(referee: Referee, args: argparse.Namespace, who: str) -> int
         raise Refused(f"--timezone {zone!r} is not a time zone (write e.g. Europe/Paris or UTC)")
     referee.create_game(args.slug, args.variant, address, args.name, gm, zone, _kv(args.set))
     print(f"game {args.slug} ({args.variant}) created at {address}")
+    _warn_unverifiable(referee, args.slug)
     return 0
 
 
@@ -453,7 +454,20 @@ def cmd_game_show(referee: Referee, args: argparse.Namespace, who: str) -> int:
 
 
 def cmd_game_set(referee: Referee, args: argparse.Namespace, who: str) -> int:
-    return _act(referee, args, who, {"type": "set", "values": _kv(args.values)})
+    code = _act(referee, args, who, {"type": "set", "values": _kv(args.values)})
+    if code == 0:
+        _warn_unverifiable(referee, args.slug)
+    return code
+
+
+def _warn_unverifiable(referee: Referee, slug: str) -> None:
+    """require_auth=on with no [auth] trusted_authserv_ids: no mail can ever be verified (SPEC §2.7),
+    so every player's command would be refused; the GM who set it is told at once, not by players."""
+    if referee.settings.trusted_authserv_ids or not referee.state(slug)["parameters"].get("require_auth"):
+        return
+    print("note: this configuration trusts no authentication server ([auth] trusted_authserv_ids is empty), "
+          "so no mail can be verified: every player's command in this game is refused until that is set "
+          f"(or `mailref game set {slug} require_auth=off`)")
 
 
 def cmd_game_simple(referee: Referee, args: argparse.Namespace, who: str) -> int:

@@ -44,3 +44,23 @@ def test_rules_in_an_orders_game_say_what_governs_it_not_an_empty_rule_list(refe
     assert "  orders_final = replace" in said and "Scores:" not in said, said
     smtp(mail(finn, ORDERS, "[Help]", ""), finn, ORDERS)
     assert "[Status], [Rules], [Help], [Quit]" in Outbox.body(box.new()[0])
+
+
+def test_require_auth_on_with_no_trusted_server_is_said_to_the_gm_at_once(tmp_path):
+    """SPEC §2.7: with no [auth] trusted_authserv_ids nothing can be verified, so a game set
+    require_auth=on refuses every player's command. `game set` said only "require_auth = on"; the
+    GM learnt it from the players' refusals. It now says so (exit 0: the setting is taken)."""
+    from ops import Site
+
+    site = Site(tmp_path, smtp_in=False)
+    r = site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", "nomes@ref.example",
+                 "--set", "require_auth=on")
+    assert r.returncode == 0 and "trusts no authentication server" in r.stdout, (r.stdout, r.stderr)
+    for value, warned in (("off", False), ("on", True)):
+        r = site.cli("game", "set", "nomes", f"require_auth={value}")
+        assert r.returncode == 0 and ("every player's command in this game is refused" in r.stdout) == warned, r.stdout
+    (tmp_path / "trusting").mkdir()
+    trusting = Site(tmp_path / "trusting", smtp_in=False, extra='[auth]\ntrusted_authserv_ids = ["mx.ref.example"]\n')
+    r = trusting.cli("game", "create", "nomes", "--variant", "sidekick", "--address", "nomes@ref.example",
+                     "--set", "require_auth=on")
+    assert r.returncode == 0 and "note:" not in r.stdout, r.stdout
