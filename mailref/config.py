@@ -77,6 +77,10 @@ class Config:
         parts.append(f"smtp listener {self.smtp_in.host}:{self.smtp_in.port}" if self.smtp_in else "no smtp listener")
         parts.append(f"imap {self.imap.username}@{self.imap.host}:{self.imap.port}/{self.imap.folder}" if self.imap else "no imap")
         parts.append(f"relay {self.smtp_out.host}:{self.smtp_out.port}" if self.smtp_out else f"outbox maildir {self.outbox_maildir}")
+        # SPEC §1.2 "It logs what it uses": the published pages and the trusted verifiers too.
+        parts.append(f"site {self.site.dir}" if self.site else "no site")
+        if self.trusted_authserv_ids:
+            parts.append("trusted authentication servers " + " ".join(self.trusted_authserv_ids))
         return ", ".join(parts)
 
 

@@ -64,3 +64,19 @@ def test_require_auth_on_with_no_trusted_server_is_said_to_the_gm_at_once(tmp_pa
     r = trusting.cli("game", "create", "nomes", "--variant", "sidekick", "--address", "nomes@ref.example",
                      "--set", "require_auth=on")
     assert r.returncode == 0 and "note:" not in r.stdout, r.stdout
+
+
+def test_the_daemon_logs_the_site_and_the_trusted_servers_it_uses(tmp_path):
+    """SPEC §1.2: `mailref serve` "logs what it uses". Its start line named the database, the
+    listener, IMAP and the relay or outbox, but not the published site's folder nor the servers
+    whose Authentication-Results it trusts, both of which change what players get."""
+    from ops import Site
+
+    site = Site(tmp_path, smtp_in=False, extra='[site]\ndir = "var/site"\n'
+                                                '[auth]\ntrusted_authserv_ids = ["mx.ref.example"]\n')
+    daemon = site.serve().ready()
+    try:
+        said = next(line for line in daemon.stderr().splitlines() if "mailref starting:" in line)
+    finally:
+        daemon.stop()
+    assert f"site {tmp_path / 'var' / 'site'}" in said and "trusted authentication servers mx.ref.example" in said, said
