@@ -3,6 +3,8 @@ the SPEC says (docs/decisions.md, "SPEC checked from outside, session 9")."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from listener import listening, submit
 
@@ -18,10 +20,15 @@ def smtp(referee):
         yield lambda raw, frm, to: submit(port, frm, [to], raw)
 
 
-def test_rules_in_an_orders_game_say_what_governs_it_not_an_empty_rule_list(referee, smtp):
+def test_rules_in_an_orders_game_say_what_governs_it_not_an_empty_rule_list(referee, smtp, tmp_path):
     """SPEC §2.5: [Rules] is "the current ruleset". In Eire and a GM's orders game it listed an
-    empty rule list and everybody's score of 0 ("The rule list of Eire / Scores: Finn: 0"); it now
-    says the game has no rule list that proposals change, what governs it, and its parameters."""
+    empty rule list and everybody's score of 0 ("The rule list of Eire / Scores: Finn: 0"), and
+    the site's rules page (§4.5) said "The ruleset is empty."; both now say the game has no rule
+    list that proposals change, what governs it, and its parameters."""
+    from test_site import publish_after_each_change, valid
+
+    site = tmp_path / "site"
+    publish_after_each_change(referee, site)
     referee.create_game("eire", "eire", EIRE, name="Eire", gm="gm@ref.example")
     referee.create_game("diplo", "orders", ORDERS, name="Diplo", gm="gm@ref.example")
     for name, choices in EIRE_PLAYERS.items():
@@ -44,6 +51,12 @@ def test_rules_in_an_orders_game_say_what_governs_it_not_an_empty_rule_list(refe
     assert "  orders_final = replace" in said and "Scores:" not in said, said
     smtp(mail(finn, ORDERS, "[Help]", ""), finn, ORDERS)
     assert "[Status], [Rules], [Help], [Quit]" in Outbox.body(box.new()[0])
+    for slug, said in (("eire", "Eire has no rule list that proposals change. It is played by the rules of Eire"),
+                       ("diplo", "Diplo has no rule list that proposals change. The GM adjudicates every turn")):
+        valid(site, slug)
+        page = " ".join(re.sub(r"<[^>]+>", " ", (site / slug / "rules.html").read_text()).split())
+        assert said in page and "The ruleset is empty" not in page and "The current ruleset" not in page, page
+        assert "Parameters" in page and "turn_length = 2d" in page, page
 
 
 def test_require_auth_on_with_no_trusted_server_is_said_to_the_gm_at_once(tmp_path):

@@ -228,6 +228,9 @@ def game_context(state: dict, chron: Chronicle, now: datetime, base_url: str, ha
         "matters": all_matters, "voting_statuses": sorted(open_statuses - {"open", "awaiting-judgement"}),
         "vote_words": list(getattr(variant, "vote_words", ("FOR", "AGAINST"))),
         "rules": rule_tree(variant.rules_for_display(state), chron, zone),
+        # An orders game has no rule list: what governs it, and its parameters (as its [Rules] mail).
+        "rules_told": variant.rules_told(state) if hasattr(variant, "rules_told") else [],
+        "parameter_lines": variant.parameter_lines(state) if hasattr(variant, "parameter_lines") else [],
         "repealed": repealed(state, chron, zone), "history_complete": chron.complete,
         "feed_url": (base_url.rstrip("/") + f"/{state['slug']}/feed.atom") if base_url else "feed.atom",
         "page_url": (base_url.rstrip("/") + f"/{state['slug']}/") if base_url else "",

@@ -422,17 +422,17 @@ class Eire(OrdersGame):
     def rules_told(self, state: dict) -> list[str]:
         q = state["parameters"]
         return [
-            "It is played by the rules of Eire's own text, and where the text is silent by the referee's house",
-            "rules (docs/eire-house-rules.md of mailref), each number a parameter below. In short:",
-            f"- Each turn: income, then bold orders until the deadline (turn_length {q['turn_length']}; early when",
-            "  all have ordered), then resolution: Defend LAND with N Grain, Invest N Grain in LAND,",
-            "  Attack LAND with N Grain, Declare High King.",
-            "- Combat: d10 + Grain on each side, the attacker must roll higher; independent lands defend with",
-            f"  {q['independent_defense']}; Origin Land +{q['origin_defense_bonus']} when defending; a land below"
-            f" {q['min_attack_output']} supports no attack.",
-            f"- Investment: +1 output per {q['invest_per_output']} Grain from next turn, up to {q['output_cap']};"
-            " conquered output is halved.",
-            f"- Victory: Dominion ({q['dominion']} contiguous lands) or Communion ({q['communion']} Menhir Valleys).",
+            "It is played by the rules of Eire's own text, and where the text is silent by the referee's "
+            "house rules (docs/eire-house-rules.md of mailref), each number a parameter below. In short:",
+            f"Each turn: income, then bold orders until the deadline (turn_length {q['turn_length']}; early "
+            "when all have ordered), then resolution: Defend LAND with N Grain, Invest N Grain in LAND, "
+            "Attack LAND with N Grain, Declare High King.",
+            f"Combat: d10 + Grain on each side, the attacker must roll higher; independent lands defend with "
+            f"{q['independent_defense']}; Origin Land +{q['origin_defense_bonus']} when defending; a land below "
+            f"{q['min_attack_output']} supports no attack.",
+            f"Investment: +1 output per {q['invest_per_output']} Grain from next turn, up to {q['output_cap']}; "
+            "conquered output is halved.",
+            f"Victory: Dominion ({q['dominion']} contiguous lands) or Communion ({q['communion']} Menhir Valleys).",
         ]
 
     def status_lines(self, state: dict) -> list[str]:

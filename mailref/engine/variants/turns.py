@@ -4,6 +4,7 @@ has ordered; then the variant resolves the turn."""
 
 from __future__ import annotations
 
+import textwrap
 from datetime import datetime
 
 from mailref.engine.context import Ctx, Refused
@@ -218,17 +219,24 @@ class OrdersGame(Variant):
                  t["deadline"])] if missing else []
 
     def rules_told(self, state: dict) -> list[str]:
-        """How this game is played, for [Rules]: an orders game has no rule list that proposals change."""
+        """How this game is played, for [Rules] and the rules page (an orders game has no rule list
+        that proposals change): a first sentence, then points."""
         return ["The GM adjudicates every turn from the orders each player sent, and mails the results."]
+
+    def parameter_lines(self, state: dict) -> list[str]:
+        shown = {True: "on", False: "off"}
+        return [f"{k} = {shown[v] if isinstance(v, bool) else v}" for k, v in sorted(state["parameters"].items())]
 
     def on_rules(self, state: dict, action: dict, ctx: Ctx) -> None:
         # [Rules] here listed an empty rule list and everybody's score of 0 (SPEC §2.5: "the current
         # ruleset"): say what governs the game instead, and the parameters the GM set.
-        shown = {True: "on", False: "off"}
-        params = [f"  {k} = {shown[v] if isinstance(v, bool) else v}" for k, v in sorted(state["parameters"].items())]
-        ctx.reply("ruleset", "notice.txt", game=state, heading=f"The rules of {state['name']}",
-                  lines=[f"{state['name']} has no rule list that proposals change.", *self.rules_told(state), "",
-                         "Its parameters (the GM sets them with `mailref game set`):", *params])
+        first, *points = self.rules_told(state)
+        lines = [f"{state['name']} has no rule list that proposals change.", *textwrap.wrap(first, 100)]
+        for point in points:
+            lines += textwrap.wrap(point, 100, initial_indent="- ", subsequent_indent="  ")
+        lines += ["", "Its parameters (the GM sets them with `mailref game set`):",
+                  *("  " + line for line in self.parameter_lines(state))]
+        ctx.reply("ruleset", "notice.txt", game=state, heading=f"The rules of {state['name']}", lines=lines)
 
     def status_lines(self, state: dict) -> list[str]:
         # Not the Nomic lines: no scores, no mover ("Turn 5: -"), no proposals.
