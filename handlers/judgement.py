@@ -2,7 +2,7 @@
 
 import re
 
-from mailref.engine import Refused
+from mailref.engine import Refused, matters
 from mailref.handlers import GameView, handles
 from mailref.handlers.vote import ballots
 from mailref.read import Envelope, RuleChangeError, read_rule_changes
@@ -31,6 +31,13 @@ def cfj(env: Envelope, view: GameView) -> dict:
     question = env.subject.rest.strip() or env.text.strip().split("\n")[0]
     if not question:
         raise Refused("a call for judgement needs a question", "write the subject as: [CfJ] Your question")
+    if not getattr(view.variant, "votable_judgements", False):
+        # The same question sent twice (Send pressed twice, a client's retry) is one judgement;
+        # Sidekick opened a second one. Here, not in the engine: an older journal holding such a
+        # copy still replays.
+        matters.must_not_repeat([{**j, "author": j["by"]} for j in view.state.get("judgements") or ()], view.name,
+                                question[:300], env.text, ("open",), view.variant.judgement_label,
+                                view.state.get("timezone") or "UTC")
     return {"type": "cfj", "player": view.name, "question": question[:300], "text": env.text,
             "kind": "point-of-order" if env.subject.tag == "point-of-order" else "cfj", "changes": _changes(env.text)}
 

@@ -33,6 +33,7 @@ class Variant:
     name = "base"
     title = "game"
     nomic = True
+    judgement_label = "judgement"  # how players name a judgement ("judgement 3")
     defaults: dict[str, Any] = {"reminder_before": "1d", "digest_at": "08:00",
                                 "require_auth": False,        # SPEC §2.7: act only on verified mail
                                 "max_text": 20_000,           # characters of a proposal, rule or other text

@@ -25,6 +25,7 @@ UNDECIDED = ("voting", "awaiting-judgement")
 class Imperial(Variant):
     name = "imperial"
     title = "Imperial Nomic"
+    judgement_label = "Point of Order"
     defaults = {**Variant.defaults, "vote_period": "4d", "max_undecided": 3, "playtest": False,
                 "judge_reminder_every": "1d", "first_b_rule": 21}
     duration_params = {"reminder_before", "vote_period", "judge_reminder_every"}
