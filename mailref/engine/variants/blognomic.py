@@ -54,6 +54,7 @@ class BlogNomic(Variant):
         ("[Idle] / [Unidle]", "idle Wizards are not counted as Wizards; no [Unidle] within 4 days of idling"),
         ("[Roll] DICE6, [Roll] FRUIT, [Roll] COLOUR", "a random result (rule \"Random Generators\"), journaled and announced"),
         ("[Status], [Rules], [Help]", "the state, the ruleset, this text"),
+        ("[Quit]", "leave the game"),
     ]
 
     def initial_rules(self) -> list[dict]:

@@ -36,6 +36,8 @@ class Eire(OrdersGame):
         ("[Join]", "body lines `Name: …`, `Color: …`, `Tribe: Plainsmen|Merfolk|Woodkin|Sidhe`, `Origin: LAND`"),
         ("[Orders]", "bold orders: Defend LAND with N Grain / Invest N Grain in LAND / Attack LAND with N Grain / Declare High King"),
         ("[Status], [Rules], [Help], [Quit]", "the map, your Grain and the turn; the rules and parameters; this text; leave"),
+        ("[Away] / [Back]", "absence, and the return from it"),
+        ("[Roll] d6", "a die roll, announced"),
     ]
 
     def initial_state(self, *args, **kw) -> dict:

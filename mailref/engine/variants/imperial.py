@@ -55,6 +55,9 @@ class Imperial(Variant):
         ("[Directive] Title", "the Emperor calls for proposals in an area"),
         ("[Playtest] start / [Playtest] end", "the Emperor begins or ends a playtest of the B rules (rules 21 and up)"),
         ("[Status], [Rules], [Help]", "proposals, scores and the ruleset; this text"),
+        ("[Away] / [Back], or subjects `NAME is away` / `NAME has returned`", "absence, and the return from it"),
+        ("[Roll] d6", "a die roll, announced"),
+        ("[Quit]", "leave the game"),
     ]
 
     def initial_rules(self) -> list[dict]:

@@ -17,6 +17,8 @@ class Orders(OrdersGame):
         ("[Orders]", "your orders for this turn: every bold sentence is one order"),
         ("[Results]", "the GM's results of a turn (from the GM's address): sent to all, the next turn opens"),
         ("[Status], [Rules], [Help], [Quit]", "the state, the game's parameters, this text, leave"),
+        ("[Away] / [Back]", "absence, and the return from it"),
+        ("[Roll] d6", "a die roll, announced"),
     ]
 
     def read_orders(self, state: dict, player: str, sentences: list[str],
