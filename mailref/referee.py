@@ -213,7 +213,7 @@ class Referee:
         now = self.clock()
         statuses: dict[int, str] = {}
         changed: dict[str, None] = {}  # the games touched, in order
-        handled: list[tuple[Mail, float, str | None]] = []  # for the log lines, once committed
+        handled: list[tuple[Mail, float, str | None, str | None]] = []  # for the log lines, once committed
         # No autoflush: nothing is written before every query; the mails' rows go at the end, in one statement.
         with self.store() as s, s.begin(), s.no_autoflush:
             mine = claim_mail(s, self.who, [i for i in ids if i in read])
@@ -239,7 +239,9 @@ class Referee:
                     self._quarantine(s, row, e, now)
                 statuses[inbox_id] = row.status
                 tag = None if isinstance(env, Exception) else env.subject.tag  # as understood, not parsed again
-                handled.append((row, (time.monotonic() - started) * 1000, tag))
+                # Mail ignored before routing (a machine's) is logged with the game its recipients name.
+                game = row.game_slug or _game_key(env, games) or None
+                handled.append((row, (time.monotonic() - started) * 1000, tag, game))
                 if row.game_slug:
                     changed[row.game_slug] = None
                 if n == 0:
@@ -251,8 +253,8 @@ class Referee:
             if rest:  # processed meanwhile, or another process holds it ("new")
                 statuses.update(s.execute(select(InboxMessage.id, InboxMessage.status)
                                           .where(InboxMessage.id.in_(rest))).tuples().all())
-        for row, ms, tag in handled:
-            _log_handled(row, ms, tag)
+        for row, ms, tag, game in handled:
+            _log_handled(row, ms, tag, game)
         for slug in changed:  # after the commit, never inside it
             self._changed(slug)
         return {i: statuses.get(i, "missing") for i in ids}
@@ -592,10 +594,10 @@ def _game_key(env: Envelope | Exception, games: dict[str, str]) -> str:
     return match_game(env.recipients, games) or ""
 
 
-def _log_handled(row: Mail, ms: float, tag: str | None) -> None:
+def _log_handled(row: Mail, ms: float, tag: str | None, game: str | None = None) -> None:
     """SPEC §7: one line per mail handled: inbox id, sender, game, tag, verdict, milliseconds."""
     log.info("mail #%s from %s game=%s tag=%s: %s: %s (%d ms)", row.id, printable(row.sender or row.mail_from or "-"),
-             row.game_slug or "-", tag or "-", row.status, printable(row.verdict[:200]), ms)
+             row.game_slug or game or "-", tag or "-", row.status, printable(row.verdict[:200]), ms)
 
 
 def _list_or_bulk(env: Envelope) -> bool:
