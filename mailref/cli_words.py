@@ -12,6 +12,7 @@ _HINTS = {
     "send [Help] for the commands of this game": "`mailref --help` lists the commands",
 }
 _NOT_A_COMMAND = re.compile(r"\[(?P<tag>[^\]]+)\] is not a command of (?P<game>.+?)(?: \((?P<title>[^()]+)\))?")
+_CHOICE = re.compile(r"add a body line `(?P<key>Color|Tribe|Origin): (?P<value>[^`]+)`")
 _STARTED = "Nomic games are active from creation (the first turn opens once two players are in); " \
            "only orders games (eire, orders) are started with `mailref game start`"
 
@@ -26,4 +27,6 @@ def for_operator(reason: str, hint: str) -> tuple[str, str]:
         hint = _STARTED if tag == "start" else "`mailref --help` lists the commands"
     if hint.startswith("add a body line `Name: YourName`: "):  # what a name may hold, in the CLI's terms
         hint = "a name is " + hint.removeprefix("add a body line `Name: YourName`: ")
+    # Eire's choices: a [Join]'s "Color: Green" body line is `player add --choice color=Green` here.
+    hint = _CHOICE.sub(lambda m: f"add `--choice {m['key'].lower()}={m['value']}`", hint)
     return reason, _HINTS.get(hint, hint)

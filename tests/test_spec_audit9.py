@@ -149,3 +149,17 @@ def test_machine_mail_to_a_game_is_logged_with_that_game(referee, smtp, caplog):
                   headers={"Auto-Submitted": "auto-replied"}), "robot@x.org", "nomes@ref.example")
     (line,) = [r.getMessage() for r in caplog.records if r.getMessage().startswith("mail #")]
     assert "from robot@x.org game=nomes tag=-: ignored: machine: Auto-Submitted: auto-replied" in line, line
+
+
+def test_player_add_in_eire_is_told_its_choices_in_the_clis_terms(tmp_path):
+    """SPEC §1.4 `player add` (Eire's choices go in `--choice`): a missing or taken choice was
+    answered with the [Join] mail's hint, "add a body line `Color: Green`", useless at a prompt."""
+    from ops import Site
+
+    site = Site(tmp_path, smtp_in=False)
+    assert site.cli("game", "create", "eire", "--variant", "eire", "--address", "eire@ref.example").returncode == 0
+    r = site.cli("player", "add", "eire", "Dan", "dan@x.org")
+    assert r.returncode == 1 and "add `--choice color=Red`" in r.stderr and "body line" not in r.stderr, r.stderr
+    r = site.cli("player", "add", "eire", "Dan", "dan@x.org", "--choice", "color=Red", "--choice", "tribe=Merfolk",
+                 "--choice", "origin=Emain")
+    assert r.returncode == 1 and "add `--choice origin=" in r.stderr and "(a land free for Merfolk)" in r.stderr, r.stderr
