@@ -312,7 +312,8 @@ class Daemon:
         """Referee.after_change, on the thread that committed the change."""
         with self.pages_lock:
             self.pages_due.add(slug)
-        self.loop.call_soon_threadsafe(self.pages_kick.set)
+        if self.loop is not None:  # else the pages loop's first round publishes it
+            self.loop.call_soon_threadsafe(self.pages_kick.set)
 
     async def pages_loop(self) -> None:
         """The pages of each game this daemon changed, soon after the change; every SITE_EVERY
