@@ -11,6 +11,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientAbortError, IMAPClientError
@@ -185,18 +186,11 @@ class Poller:
             if isinstance(r, tuple) and r and r[0] == b"BYE":
                 said = " ".join(w.decode("utf-8", "replace") if isinstance(w, bytes) else str(w) for w in r[1:])
                 return f"the server ended the connection while idle (BYE {printable(said)[:200]})"
-        sock = c.socket()
-        wait = sock.gettimeout()
         try:
-            sock.settimeout(IDLE_DONE_WAIT)  # a server answers DONE at once; a forgotten one never
-            c.idle_done()
+            with _answer_within(c, IDLE_DONE_WAIT):  # a server answers DONE at once; a forgotten one never
+                c.idle_done()
         except (OSError, IMAPClientAbortError):
             return "the connection went silent while idle"
-        finally:
-            try:
-                sock.settimeout(wait)
-            except OSError:
-                pass
         return None
 
     def _uidnext(self, c: IMAPClient) -> int | None:
@@ -424,21 +418,30 @@ def _still_there(c: IMAPClient) -> str | None:
     """After a wait between polls: None if the server answers a NOOP at once, else how the
     connection ended (a forgotten one would hold the next SELECT for a minute, then be a
     warning)."""
-    sock = c.socket()
-    wait = sock.gettimeout()
     try:
-        sock.settimeout(IDLE_DONE_WAIT)
-        c.noop()
+        with _answer_within(c, IDLE_DONE_WAIT):
+            c.noop()
     except TimeoutError:
         return "the connection went silent while waiting for the next poll"
     except (OSError, IMAPClientAbortError):
         return "the server closed the connection while waiting for the next poll"
+    return None
+
+
+@contextmanager
+def _answer_within(c: IMAPClient, seconds: float) -> Iterator[None]:
+    """The server has SECONDS to answer what the block asks, then the connection's own timeout
+    is back (a socket already closed keeps none)."""
+    sock = c.socket()
+    wait = sock.gettimeout()
+    sock.settimeout(seconds)
+    try:
+        yield
     finally:
         try:
             sock.settimeout(wait)
         except OSError:
             pass
-    return None
 
 
 def _insert_cursor(s, folder: str, uidvalidity: int):
