@@ -588,14 +588,14 @@ def replay_rate(r: Referee) -> tuple[int, float, float]:
     from mailref.engine.archive import merge
     from mailref.engine.replay import differences, replay
     from mailref.store import Game
-    from mailref.store.archived import full_state, journal
+    from mailref.store.archived import archived, journal
     t, c = time.perf_counter(), time.process_time()
     with r.store() as s:
         g = s.scalar(select(Game).where(Game.slug == "nomes"))
         entries = journal(s, g.id)
         cold: list = []
         rebuilt = replay(g.initial, entries, cold)
-        diffs = differences(full_state(s, g), merge(rebuilt, cold))
+        diffs = differences(merge(g.state, archived(s, g.id)), merge(rebuilt, cold))
     wall, cpu = time.perf_counter() - t, time.process_time() - c
     if diffs:
         print("  (replay DIFFERS:", diffs[:3], ")")

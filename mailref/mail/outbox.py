@@ -30,12 +30,12 @@ from sqlalchemy import and_, bindparam, or_, select, text, update
 from sqlalchemy.orm import Session
 
 from mailref.config import SmtpOut
-from mailref.mail import address
 from mailref.mail.relay_trouble import refuses_us, relay_trouble
 from mailref.store import OutboxMessage, Store
 from mailref.store.faults import FaultLog, is_store_fault, sqlite_file
 from mailref.store.keep import sqlite_stamp, sqlite_write
 from mailref.store.models import UTCDateTime
+from mailref.write import address
 
 log = logging.getLogger("mailref.outbox")
 ALERT_AFTER = timedelta(days=2)
@@ -488,8 +488,8 @@ class Deliverer:
 
     def _alert_directly(self, now: datetime, lines: list[str]) -> None:
         """An alert that cannot wait for the store: sent past the outbox table, once."""
-        from mailref.mail.compose import compose
         from mailref.render import render
+        from mailref.write.compose import compose
 
         msg = compose(sender=self.sender, to=self.admin, subject="Alert: mailref cannot record its outgoing mail",
                       body=render("alert.txt", game={}, lines=lines), kind="alert", game=None, now=now)
