@@ -84,7 +84,8 @@ class Daemon:
     async def start_intake(self) -> None:
         """The SMTP listener, in its own process (mail/intake.py); its notes wake processing."""
         where = f"SMTP listener: cannot listen on {self.cfg.smtp_in.host}:{self.cfg.smtp_in.port}: "
-        intake = Intake(self.cfg, logging.getLevelName(log.getEffectiveLevel()), log_format())
+        intake = Intake(self.cfg, logging.getLevelName(log.getEffectiveLevel()), log_format(),
+                        Referee.from_config)
         try:
             await asyncio.to_thread(intake.start)
         except IntakeError as e:
