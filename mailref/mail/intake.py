@@ -114,9 +114,8 @@ class Intake:
 
 
 def port_hint(port: int, why: str) -> str:
-    """What to do when the listener may not bind its port. Under the unit (no capabilities at
-    all) `[smtp_in] port = 25` is refused: the bare "permission denied" left the operator to
-    work out that ports below 1024 need a capability."""
+    """What to do when the listener may not bind its port: under the unit (no capabilities at
+    all) `[smtp_in] port = 25` is refused, and a port below 1024 needs a capability."""
     if port < 1024 and "permission denied" in why:
         return ("; a port below 1024 needs CAP_NET_BIND_SERVICE: `systemctl edit mailref` and add "
                 "AmbientCapabilities=CAP_NET_BIND_SERVICE and CapabilityBoundingSet=CAP_NET_BIND_SERVICE, "
