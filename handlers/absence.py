@@ -1,6 +1,6 @@
 """[Away], [Back], `NAME is away`, `NAME has returned` (sidekick rule 15); [Idle], [Unidle]."""
 
-from mailref.handlers import GameView, handles
+from mailref.handlers.registry import GameView, handles
 from mailref.read import Envelope
 
 

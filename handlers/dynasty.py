@@ -2,7 +2,7 @@
 address, and the new Historian passing the role on."""
 
 from mailref.engine import Refused
-from mailref.handlers import GameView, body_fields, handles
+from mailref.handlers.registry import GameView, body_fields, handles
 from mailref.handlers.vote import ballots
 from mailref.read import Envelope
 

@@ -4,7 +4,7 @@
 import re
 
 from mailref.engine import Refused
-from mailref.handlers import GameView, handles, signer
+from mailref.handlers.registry import GameView, handles, signer
 from mailref.read import Envelope, RuleChangeError, read_rule_changes, strip_brace_comments
 from mailref.read.rulechanges import without_sign_off
 

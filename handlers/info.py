@@ -3,7 +3,7 @@
 import re
 
 from mailref.engine import Refused
-from mailref.handlers import GameView, handles
+from mailref.handlers.registry import GameView, handles
 from mailref.read import Envelope
 
 

@@ -1,7 +1,7 @@
 """[Join]: ask to play; name from a `Name:` line, else the From display name."""
 
 from mailref.engine import Refused
-from mailref.handlers import GameView, body_fields, handles
+from mailref.handlers.registry import GameView, body_fields, handles
 from mailref.read import Envelope
 
 

@@ -3,7 +3,7 @@
 import re
 
 from mailref.engine import Refused, matters
-from mailref.handlers import GameView, handles
+from mailref.handlers.registry import GameView, handles
 from mailref.handlers.vote import ballots
 from mailref.read import Envelope, RuleChangeError, read_rule_changes
 

@@ -3,7 +3,7 @@
 import re
 
 from mailref.engine import Refused
-from mailref.handlers import GameView, handles, not_only_attached, read_whole
+from mailref.handlers.registry import GameView, handles, not_only_attached, read_whole
 from mailref.read import Envelope
 
 

@@ -5,7 +5,7 @@ import dataclasses
 
 from mailref.engine import Refused
 from mailref.engine.matters import open_statuses
-from mailref.handlers import GameView, handles, not_only_attached, signer
+from mailref.handlers.registry import GameView, handles, not_only_attached, signer
 from mailref.handlers.vote import ballots
 from mailref.read import Envelope, RuleChangeError, read_rule_changes, strip_brace_comments
 from mailref.read.limits import BOUNDARIES_MAX, LINE_MAX, READ_MAX

@@ -7,7 +7,7 @@ import dataclasses
 import re
 
 from mailref.engine import Refused
-from mailref.handlers import REGISTRY, GameView, handles, not_a_player, signer
+from mailref.handlers.registry import REGISTRY, GameView, handles, not_a_player, signer
 from mailref.read import Envelope, RuleChangeError, read_rule_changes
 
 

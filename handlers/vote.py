@@ -2,7 +2,7 @@
 
 from mailref.engine import Refused
 from mailref.engine.matters import label, open_statuses
-from mailref.handlers import GameView, handles
+from mailref.handlers.registry import GameView, handles
 from mailref.read import Envelope, read_ballots
 from mailref.read.ballots import how_to_vote
 

@@ -370,7 +370,7 @@ def _table(headers: list[str], rows: list[list[Any]]) -> None:
 def _address(value: str, what: str, ascii_local: bool = False) -> str:
     """VALUE checked, its domain in IDNA form; ASCII_LOCAL for the game's own address (every
     mail is From it, so a relay without SMTPUTF8 must take it)."""
-    from mailref.mail.address import check
+    from mailref.write.address import check
 
     try:
         return check(value, what, ascii_local)
@@ -507,7 +507,7 @@ def cmd_vote(referee: Referee, args: argparse.Namespace, who: str) -> int:
 
 
 def cmd_rule(referee: Referee, args: argparse.Namespace, who: str) -> int:
-    from mailref.read.rulechanges import RuleChange
+    from mailref.engine.change import RuleChange
 
     num = args.number.strip('"')
     ref = {"number": num} if re.fullmatch(r"\d+(\.\d+)*", num) else {"ref_title": num}

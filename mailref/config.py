@@ -282,7 +282,7 @@ def load(path: str | os.PathLike | None = None) -> Config:
         ZoneInfo(cfg.timezone)
     except Exception:
         raise ConfigError(f"{d.where('timezone')}: unknown time zone {cfg.timezone!r}") from None
-    from mailref.mail.address import ascii_domain, problem
+    from mailref.write.address import ascii_domain, problem
 
     for key in ("from_address", "admin_address"):
         # The envelope sender of everything must pass relays without SMTPUTF8.

@@ -84,7 +84,8 @@ class Daemon:
     async def start_intake(self) -> None:
         """The SMTP listener, in its own process (mail/intake.py); its notes wake processing."""
         where = f"SMTP listener: cannot listen on {self.cfg.smtp_in.host}:{self.cfg.smtp_in.port}: "
-        intake = Intake(self.cfg, logging.getLevelName(log.getEffectiveLevel()), log_format())
+        intake = Intake(self.cfg, logging.getLevelName(log.getEffectiveLevel()), log_format(),
+                        Referee.from_config)
         try:
             await asyncio.to_thread(intake.start)
         except IntakeError as e:
@@ -233,9 +234,9 @@ class Daemon:
             pass
 
     def _hangup(self) -> None:
-        """SIGHUP killed the daemon without a word (Python's default). There is no reload: a
-        service keeps running and says how to apply a changed file; in a terminal, a hang-up is
-        the terminal closing, and the daemon stops as on SIGTERM (docs/decisions.md, session 6)."""
+        """What a SIGHUP does. There is no reload: a service keeps running and says how to apply
+        a changed file; in a terminal, a hang-up is the terminal closing, and the daemon stops
+        as on SIGTERM."""
         if os.isatty(2):
             log.info("SIGHUP: the terminal closed; stopping")
             self.stopping.set()

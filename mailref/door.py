@@ -19,20 +19,20 @@ from sqlalchemy import insert
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
-from mailref.engine.archive import take_cold
+from mailref.engine.archive import merge, take_cold
 from mailref.engine.context import Ctx, Outgoing, Refused
 from mailref.engine.variants import get_variant
 from mailref.engine.variants.base import READ_ONLY
-from mailref.mail import address
-from mailref.mail.compose import compose, wire
-from mailref.mail.picture import svg_to_png
 from mailref.read.identity import normalise_address
 from mailref.read.names import name_keys
 from mailref.read.subject import game_label, reply_subject, with_game_label
 from mailref.render import render
 from mailref.store import ArchivedMatter, Game, JournalEntry, OutboxMessage, fastjson
-from mailref.store.archived import archived, full_state  # noqa: F401 - callers read them here too
+from mailref.store.archived import archived
 from mailref.store.counters import count_reply
+from mailref.write import address
+from mailref.write.compose import compose, wire
+from mailref.write.picture import svg_to_png
 
 log = logging.getLogger("mailref.door")
 
@@ -318,7 +318,7 @@ def queue_reply(session: Session, settings: Settings, slug: str | None, source: 
         return False
     day = now.strftime("%Y-%m-%d")
     # Counted per reply address and per sender: a sender who changes Reply-To on every mail
-    # still gets only the day's allowance (issue 13). One atomic upsert each: several daemons
+    # still gets only the day's allowance. One atomic upsert each: several daemons
     # may answer one sender at once (SPEC §6).
     # Statements on the transaction's connection: the ORM session's own execute path (and
     # finding its connection, each time) cost more than the statements.
@@ -373,6 +373,13 @@ def create_game(session: Session, slug: str, variant: str, address: str, name: s
     session.add(game)
     session.flush()
     return game
+
+
+
+def full_state(session: Session, game: Game) -> dict:
+    """The hot state with every archived matter back: what `game show --json`, the pages and
+    `replay` need. The rules never need it (engine/archive.py)."""
+    return merge(game.state, archived(session, game.id))
 
 
 __all__ = ["Outcome", "archived", "full_state", "Settings", "Source", "apply", "create_game", "queue", "queue_alert",

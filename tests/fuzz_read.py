@@ -15,13 +15,12 @@ LANDS = ["Donal", "Bain", "Tír na nÓg"]
 
 
 def read_everything(data: bytes) -> None:
+    from mailref.engine.orders import read_eire_orders, read_free_orders
     from mailref.read import (
         bold_orders,
         parse_subject,
         read_ballots,
-        read_eire_orders,
         read_envelope,
-        read_free_orders,
         read_rule_changes,
         strip_brace_comments,
     )
@@ -53,13 +52,13 @@ def main() -> None:
     import atheris
 
     with atheris.instrument_imports(include=["mailref"]):
+        import mailref.engine.orders  # noqa: F401
         import mailref.read  # noqa: F401 - its names load lazily: import the reading modules here
         import mailref.read.auth  # noqa: F401
         import mailref.read.ballots  # noqa: F401
         import mailref.read.bold  # noqa: F401
         import mailref.read.envelope  # noqa: F401
         import mailref.read.names  # noqa: F401
-        import mailref.read.orders  # noqa: F401
         import mailref.read.rulechanges  # noqa: F401
         import mailref.read.subject  # noqa: F401
     atheris.Setup(sys.argv, read_everything)

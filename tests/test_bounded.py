@@ -9,14 +9,13 @@ import time
 import pytest
 
 from helpers import mail
+from mailref.engine.orders import read_eire_orders, read_free_orders
 from mailref.read import (
     bold_orders,
     own_words,
     parse_subject,
     read_ballots,
-    read_eire_orders,
     read_envelope,
-    read_free_orders,
     read_rule_changes,
     strip_brace_comments,
 )

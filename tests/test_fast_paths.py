@@ -1,5 +1,5 @@
 """Quick paths give what the slow paths give: outgoing header lines that already fit
-(mailref/mail/compose.py), headers read without encoded words (mailref/read/envelope.py)."""
+(mailref/write/compose.py), headers read without encoded words (mailref/read/envelope.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import re
 import string
 from datetime import UTC, datetime
 
-from mailref.mail.compose import _WIRE, compose, wire
+from mailref.write.compose import _WIRE, compose, wire
 
 COMPAT32 = email.policy.compat32.clone(linesep="\r\n", max_line_length=78)
 NAMES = ["Subject", "To", "From", "Message-ID", "X-Mailref-Kind", "References", "In-Reply-To", "Date", "X"]
@@ -43,7 +43,7 @@ def test_composed_mail_is_byte_identical_to_the_compat32_generator():
             assert ours == theirs
             continue
         # An encoded subject is folded shorter than compat32 folds it (RFC 2047's 75 characters
-        # a word, mailref/mail/compose.py); everything else is byte for byte the same.
+        # a word, mailref/write/compose.py); everything else is byte for byte the same.
         assert _without_subject(ours) == _without_subject(theirs)
         back = email.message_from_bytes(ours, policy=email.policy.default)["Subject"]
         assert back == kw["subject"].strip()

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 from relay import conformance
 
-from mailref.mail.compose import compose, wire
+from mailref.write.compose import compose, wire
 
 NOW = datetime(2026, 12, 1, 10, 0, tzinfo=UTC)
 

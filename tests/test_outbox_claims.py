@@ -16,11 +16,11 @@ from sqlalchemy import select
 from helpers import mail, make_referee, wait_for
 from mailref.config import SmtpOut
 from mailref.door import Settings
-from mailref.mail.compose import compose, wire
 from mailref.mail.outbox import LEASE, RELAY_SESSIONS, Deliverer
 from mailref.referee import Referee
 from mailref.store import OutboxMessage, open_store
 from mailref.timeutil import utcnow
+from mailref.write.compose import compose, wire
 
 G = "nomes@ref.example"
 

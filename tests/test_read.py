@@ -215,7 +215,7 @@ LANDS = ["Donal", "Reudh", "Bain", "Llanc", "Tír Conaill"]
 
 
 def test_eire_orders_from_bold_with_did_you_mean():
-    from mailref.read import read_eire_orders
+    from mailref.engine.orders import read_eire_orders
 
     html = ("<p>Friends, my plan: <b>Attack bain with 17 Grain.</b> <b>Defend DONAL with 5 Grain</b> "
             "<b>Invest 10 Grain in tir conaill</b> <b>Attack Llanx with 3 Grain</b> <b>Declare High King</b> "
@@ -228,7 +228,7 @@ def test_eire_orders_from_bold_with_did_you_mean():
 
 
 def test_free_text_orders_are_each_bold_sentence():
-    from mailref.read import read_free_orders
+    from mailref.engine.orders import read_free_orders
 
     r = read_free_orders(bold_orders("chatter **Army Paris - Burgundy. Fleet Brest holds.** more"))
     assert [o.text for o in r.orders] == ["Army Paris - Burgundy", "Fleet Brest holds"]

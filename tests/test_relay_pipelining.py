@@ -1,6 +1,6 @@
 """To a relay offering PIPELINING (RFC 2920), a row's MAIL, RCPT and DATA go in one write and
 their answers are read in order; a refused recipient inside a pipeline fails its row alone and
-the connection goes on (mail/outbox.py `_Relay.send_row`). The relay here is mailref's own SMTP
+the connection goes on (mail/relay.py `Relay.send_row`). The relay here is mailref's own SMTP
 session, which offers PIPELINING, with a desk that keeps what it is given."""
 
 from __future__ import annotations

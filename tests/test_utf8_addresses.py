@@ -18,10 +18,10 @@ from ops import CountingSink, Site
 
 from dovecot import free_port
 from mailref.config import SmtpOut
-from mailref.mail.address import problem
 from mailref.mail.outbox import Deliverer
 from mailref.mail.smtp import Listener
 from mailref.store import OutboxMessage
+from mailref.write.address import problem
 
 G = "nomes@ref.example"
 JUERGEN = "jürgen@münchen.example"

@@ -9,7 +9,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from mailref.read.change import RuleChange
+from mailref.engine.change import RuleChange
 
 
 class RuleConflict(Exception):

@@ -19,10 +19,10 @@ from sqlalchemy import select
 
 from mailref.config import Imap
 from mailref.door import Source, queue_reply
+from mailref.mail.application import Application as Referee
 from mailref.mail.imap_folders import FolderTrouble, ensure, on_server
 from mailref.mail.imap_trouble import Trouble, _text
 from mailref.read import match_game, read_envelope
-from mailref.referee import Referee
 from mailref.safe import printable
 from mailref.store import ImapCursor
 from mailref.testhooks import crash_point

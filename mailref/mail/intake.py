@@ -26,10 +26,12 @@ import os
 import signal
 import threading
 import time
+from collections.abc import Callable
 from multiprocessing import resource_tracker
 from multiprocessing.connection import Connection
 
 from mailref.config import Config
+from mailref.mail.application import Application
 
 log = logging.getLogger("mailref.smtp")
 NOTE_EVERY = 0.02  # seconds: at most one wake-up of the daemon per this, however fast mail comes
@@ -44,11 +46,14 @@ class IntakeError(Exception):
 class Intake:
     """The parent's handle on the listener process."""
 
-    def __init__(self, cfg: Config, log_level: str, log_format: str):
+    def __init__(self, cfg: Config, log_level: str, log_format: str,
+                 open_application: Callable[[Config], Application]):
+        """OPEN_APPLICATION builds, in the child, what the listener keeps mail with (the daemon
+        passes Referee.from_config); it is pickled by name (a module's function, or a method of a module's class)."""
         ctx = multiprocessing.get_context("spawn")  # never fork a process that runs threads
         self.notes, notes_w = ctx.Pipe(duplex=False)
         stop_r, self.stop_w = ctx.Pipe(duplex=False)
-        self.proc = ctx.Process(target=_child, args=(cfg, notes_w, stop_r, log_level, log_format),
+        self.proc = ctx.Process(target=_child, args=(cfg, open_application, notes_w, stop_r, log_level, log_format),
                                 name="mailref-smtp", daemon=True)
         self._ends = (notes_w, stop_r)
 
@@ -109,9 +114,8 @@ class Intake:
 
 
 def port_hint(port: int, why: str) -> str:
-    """What to do when the listener may not bind its port. Under the unit (no capabilities at
-    all) `[smtp_in] port = 25` is refused: the bare "permission denied" left the operator to
-    work out that ports below 1024 need a capability."""
+    """What to do when the listener may not bind its port: under the unit (no capabilities at
+    all) `[smtp_in] port = 25` is refused, and a port below 1024 needs a capability."""
     if port < 1024 and "permission denied" in why:
         return ("; a port below 1024 needs CAP_NET_BIND_SERVICE: `systemctl edit mailref` and add "
                 "AmbientCapabilities=CAP_NET_BIND_SERVICE and CapabilityBoundingSet=CAP_NET_BIND_SERVICE, "
@@ -136,7 +140,8 @@ def _die_with_parent() -> None:
         pass  # elsewhere the stop pipe's end still stops it
 
 
-def _child(cfg: Config, notes: Connection, stop: Connection, log_level: str, log_format: str) -> None:
+def _child(cfg: Config, open_application: Callable[[Config], Application], notes: Connection,
+           stop: Connection, log_level: str, log_format: str) -> None:
     _die_with_parent()
     faulthandler.enable()  # as the daemon: a fault is written to the log before the process dies
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C in a terminal: the daemon stops us
@@ -146,11 +151,10 @@ def _child(cfg: Config, notes: Connection, stop: Connection, log_level: str, log
     logging.basicConfig(level=log_level, format=log_format)
     logging.getLogger("mail.log").setLevel(logging.WARNING)
     from mailref.mail.smtp import Listener
-    from mailref.referee import Referee
 
     busy = _Busy()
     try:
-        referee = Referee.from_config(cfg)
+        referee = open_application(cfg)
         listener = Listener(referee, cfg.smtp_in.host, cfg.smtp_in.port, cfg.smtp_in.max_message_size,
                             on_storing=busy.storing)
         listener.start()

@@ -19,23 +19,22 @@ import socket
 import ssl
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from sqlalchemy import and_, bindparam, or_, select, text, update
+from sqlalchemy import and_, or_, select, update
 from sqlalchemy.orm import Session
 
 from mailref.config import SmtpOut
-from mailref.mail import address
+from mailref.mail.outbox_rows import RENEW, Result, backoff, claimant, mark_sent
+from mailref.mail.relay import NO_SMTPUTF8, Relay, hang_up, needs_smtputf8, offers_smtputf8, said
 from mailref.mail.relay_trouble import refuses_us, relay_trouble
 from mailref.store import OutboxMessage, Store
 from mailref.store.faults import FaultLog, is_store_fault, sqlite_file
-from mailref.store.keep import sqlite_stamp, sqlite_write
-from mailref.store.models import UTCDateTime
+from mailref.write import address
 
 log = logging.getLogger("mailref.outbox")
 ALERT_AFTER = timedelta(days=2)
@@ -49,43 +48,8 @@ FEWER_FOR = 3600.0               # seconds fewer connections are used after the 
 MARK_TRIES = 3
 # Seconds a delivery round may go on before each connection stops after its row in hand: the
 # daemon processes incoming mail between rounds, and a slow relay (seconds a command) held
-# every mail that arrived meanwhile for the whole batch of 50 (docs/decisions.md, session 7).
+# every mail that arrived meanwhile for the whole batch of 50.
 ROUND_BUDGET = 10.0
-
-
-# Built once: they run for every row sent.
-_outbox = OutboxMessage.__table__
-# The same text on both stores, as keeping mail is (store/keep.py).
-_MARK_SENT = ("UPDATE outbox SET status = 'sent', sent_at = :at, last_error = '', attempts = attempts + 1, "
-              "claimed_by = NULL, lease_until = NULL WHERE id = :row AND status != 'sent'")
-_CORE_MARK_SENT = text(_MARK_SENT).bindparams(bindparam("at", type_=UTCDateTime))
-_RENEW = (update(_outbox).where(_outbox.c.claimed_by == bindparam("me"), _outbox.c.status == "sending")
-          .values(lease_until=bindparam("until")))
-
-
-def _mark_sent(store: Store, row: int, at: datetime) -> bool:
-    """Row ROW is sent (unless it was already): True when this marked it."""
-    if store.engine.dialect.name != "sqlite":
-        with store.autocommit.begin() as conn:
-            return conn.execute(_CORE_MARK_SENT, {"row": row, "at": at}).rowcount > 0
-    with sqlite_write(store) as cur:
-        return cur.execute(_MARK_SENT, {"row": row, "at": sqlite_stamp(at)}).rowcount > 0
-
-
-def backoff(attempts: int) -> timedelta:
-    return timedelta(seconds=min(30 * 2 ** max(attempts - 1, 0), 3600))
-
-
-def claimant() -> str:
-    return f"{socket.gethostname()}:{os.getpid()}"
-
-
-@dataclass
-class Result:
-    error: str | None = None     # None: delivered
-    permanent: bool = False      # failed for good: never retried automatically
-    tried: bool = True           # False: not attempted (the connection was lost first)
-    relay_down: bool = False     # the relay itself failed (unreachable, login refused): said once, not per row
 
 
 class Deliverer:
@@ -155,9 +119,9 @@ class Deliverer:
                         pass
 
     # ---- transports -------------------------------------------------------------
-    def _connect(self) -> _Relay:
+    def _connect(self) -> Relay:
         r = self.relay
-        smtp = _Relay(r.host, r.port, timeout=30)
+        smtp = Relay(r.host, r.port, timeout=30)
         # The final dot goes alone, right behind the data: Nagle would hold it for the data's ACK.
         smtp.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         try:
@@ -205,11 +169,11 @@ class Deliverer:
     def _unreachable(self, e: BaseException) -> str:
         r = self.relay
         if isinstance(e, smtplib.SMTPAuthenticationError):
-            return (f"relay {r.host}:{r.port} refused the login: {e.smtp_code} {_text(e.smtp_error)}: "
+            return (f"relay {r.host}:{r.port} refused the login: {e.smtp_code} {said(e.smtp_error)}: "
                     "check [smtp_out] username and password_file")
         return f"relay {r.host}:{r.port} unreachable: {relay_trouble(e, r)}"
 
-    def _send_lane(self, rows: list[OutboxMessage], smtp: _Relay | None = None, first: bool = True) -> dict[int, Result]:
+    def _send_lane(self, rows: list[OutboxMessage], smtp: Relay | None = None, first: bool = True) -> dict[int, Result]:
         """ROWS in order over one connection (SMTP, when already open); FIRST: the batch's
         first connection, whose failure means the relay cannot be reached."""
         results: dict[int, Result] = {}
@@ -239,9 +203,9 @@ class Deliverer:
                             results.setdefault(rest.id, Result("relay refused another connection", tried=False))
                         return results
                     return self._unsent(rows, results, self._unreachable(e))
-            utf8 = _needs_smtputf8(row)
-            if utf8 and not _offers_smtputf8(smtp):
-                results[row.id] = Result(_NO_SMTPUTF8.format(relay=f"{r.host}:{r.port}", to=", ".join(row.recipients)),
+            utf8 = needs_smtputf8(row)
+            if utf8 and not offers_smtputf8(smtp):
+                results[row.id] = Result(NO_SMTPUTF8.format(relay=f"{r.host}:{r.port}", to=", ".join(row.recipients)),
                                          permanent=True)
                 continue
             send = (self.sender, row.recipients, row.raw, utf8, self.finishing, lambda row=row: self._sent_now(row))
@@ -254,7 +218,7 @@ class Deliverer:
                     # A 421 at MAIL after mails on this connection is the relay's limit per
                     # connection (Exim's smtp_accept_max_per_connection, providers' own): the row
                     # goes at once on a new one. A 421 there too is trouble, answered as any 4xx.
-                    smtp, on_connection = _close(smtp), 0
+                    smtp, on_connection = hang_up(smtp), 0
                     smtp = self._connect()
                     smtp.send_row(*send)
                 results[row.id] = Result()
@@ -262,19 +226,19 @@ class Deliverer:
                 continue
             except smtplib.SMTPRecipientsRefused as e:
                 code, msg = next(iter(e.recipients.values()))
-                if ours := refuses_us(code, _text(msg), r):  # no login, no relaying: the mail waits (relay_trouble.py)
-                    _close(smtp)
+                if ours := refuses_us(code, said(msg), r):  # no login, no relaying: the mail waits (relay_trouble.py)
+                    hang_up(smtp)
                     return self._unsent(rows, results, ours)
-                results[row.id] = Result(f"relay refused the recipient: {code} {_text(msg)}", permanent=code >= 500)
+                results[row.id] = Result(f"relay refused the recipient: {code} {said(msg)}", permanent=code >= 500)
             except smtplib.SMTPResponseException as e:
-                if ours := refuses_us(e.smtp_code, _text(e.smtp_error), r):
-                    _close(smtp)
+                if ours := refuses_us(e.smtp_code, said(e.smtp_error), r):
+                    hang_up(smtp)
                     return self._unsent(rows, results, ours)
-                results[row.id] = Result(f"relay said {e.smtp_code} {_text(e.smtp_error)}", permanent=e.smtp_code >= 500)
+                results[row.id] = Result(f"relay said {e.smtp_code} {said(e.smtp_error)}", permanent=e.smtp_code >= 500)
             except (OSError, smtplib.SMTPServerDisconnected) as e:
                 # The connection broke under this row: try it again later, reconnect for the rest.
                 results[row.id] = Result(f"relay {r.host}:{r.port} connection lost: {e}")
-                smtp = _close(smtp)
+                smtp = hang_up(smtp)
                 continue
             except Exception as e:  # a row smtplib cannot even send: never retried, never blocks the rest
                 results[row.id] = Result(f"cannot be sent: {type(e).__name__}: {e}", permanent=True)
@@ -283,8 +247,8 @@ class Deliverer:
             try:
                 smtp.rset()
             except (OSError, smtplib.SMTPException):
-                smtp = _close(smtp)
-        _close(smtp, quit=True)
+                smtp = hang_up(smtp)
+        hang_up(smtp, quit=True)
         return results
 
     @staticmethod
@@ -369,14 +333,14 @@ class Deliverer:
         if self.marking is None:
             return
         try:
-            if _mark_sent(self.store, row.id, self.marking):
+            if mark_sent(self.store, row.id, self.marking):
                 self.marked.add(row.id)
             elapsed = time.monotonic() - self.started
             if elapsed - self.renewed > LEASE.total_seconds() / 4:
                 self.renewed = elapsed
                 with self.store.engine.begin() as conn:
                     # The rest of the batch stays ours: the lease runs from now (on the caller's clock).
-                    conn.execute(_RENEW, {"me": self.me, "until": self.marking + timedelta(seconds=elapsed) + LEASE})
+                    conn.execute(RENEW, {"me": self.me, "until": self.marking + timedelta(seconds=elapsed) + LEASE})
         except Exception as e:  # never raised into the transport: the row WAS delivered
             log.debug("outbox #%s: marking at once failed (%s); the batch marks it", row.id, e)
 
@@ -488,8 +452,8 @@ class Deliverer:
 
     def _alert_directly(self, now: datetime, lines: list[str]) -> None:
         """An alert that cannot wait for the store: sent past the outbox table, once."""
-        from mailref.mail.compose import compose
         from mailref.render import render
+        from mailref.write.compose import compose
 
         msg = compose(sender=self.sender, to=self.admin, subject="Alert: mailref cannot record its outgoing mail",
                       body=render("alert.txt", game={}, lines=lines), kind="alert", game=None, now=now)
@@ -497,124 +461,3 @@ class Deliverer:
         res = self._transport([row])[0]
         if res.error:
             log.error("outbox: the alert to %s could not be sent either: %s", self.admin, res.error)
-
-
-_NO_SMTPUTF8 = ("the relay {relay} does not offer SMTPUTF8, which mail to {to} needs (the part before the @ "
-                "is not ASCII); a relay with SMTPUTF8 (Postfix smtputf8_enable, Exim, most providers) delivers it")
-
-
-def _needs_smtputf8(row: OutboxMessage) -> bool:
-    """A non-ASCII local part in a recipient, or UTF-8 headers (RFC 6532) written for one."""
-    head = row.raw[:row.raw.find(b"\r\n\r\n")]
-    return not head.isascii() or any(address.needs_smtputf8(a) for a in row.recipients)
-
-
-def _offers_smtputf8(smtp: smtplib.SMTP) -> bool:
-    try:
-        smtp.ehlo_or_helo_if_needed()
-    except (OSError, smtplib.SMTPException):
-        return True  # let the row's sending meet the broken connection and say so
-    return smtp.has_extn("smtputf8")
-
-
-def _text(value: bytes | str) -> str:
-    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
-
-
-def _close(smtp: smtplib.SMTP | None, quit: bool = False) -> None:
-    if smtp is None:
-        return None
-    try:
-        if quit:
-            smtp.quit()
-        else:
-            smtp.close()
-    except (OSError, smtplib.SMTPException):
-        smtp.close()
-    return None
-
-
-class _Relay(smtplib.SMTP):
-    """smtplib's connection, sending a row its own way (`send_row`): addresses are not parsed
-    again for every message (email.utils.parseaddr was about a tenth of the daemon's CPU in a
-    burst; ours are bare addresses checked before, address.problem, and go out as <address>),
-    and MAIL, RCPT and DATA are pipelined to a relay offering PIPELINING."""
-
-    def _line(self, verb: str, path: str, options: tuple | list = ()) -> str:
-        """The command line of MAIL or RCPT, as smtplib's putcmd writes it."""
-        extra = ""
-        if options and self.does_esmtp:
-            if verb == "mail" and any(o.lower() == "smtputf8" for o in options):
-                if not self.has_extn("smtputf8"):
-                    raise smtplib.SMTPNotSupportedError("SMTPUTF8 not supported by server")
-                self.command_encoding = "utf-8"
-            extra = " " + " ".join(options)
-        return f"{verb.upper()} {path}{extra}\r\n"
-
-    def send_row(self, sender: str, recipients: list[str], raw: bytes, utf8: bool, finishing: threading.Lock,
-                 sent: Callable[[], None]) -> None:
-        """What smtplib's sendmail does, for one row, with FINISHING held from the end of the data to
-        the relay's answer and SENT (our mark), so that of all connections at most one row
-        is ever accepted by the relay and not yet marked. To a relay offering PIPELINING
-        (RFC 2920: Postfix, Exim, most providers) MAIL, the RCPTs and DATA go in one write
-        and their answers are read in order: two waits for the relay instead of four."""
-        self.ehlo_or_helo_if_needed()
-        options = []
-        if self.does_esmtp:
-            if self.has_extn("size"):
-                options.append(f"SIZE={len(raw)}")
-            if utf8:
-                options.append("SMTPUTF8")
-        lines = [self._line("mail", f"FROM:<{sender}>", options)] + [self._line("rcpt", f"TO:<{r}>") for r in recipients]
-        if self.does_esmtp and self.has_extn("pipelining"):
-            self.send("".join(lines) + "DATA\r\n")
-            answers = [self.getreply() for _ in lines]
-            data = self.getreply()
-        else:
-            answers = []
-            for line in lines:
-                self.send(line)
-                answers.append(self.getreply())
-                if answers[0][0] != 250 or answers[-1][0] == 421:
-                    break  # as sendmail: no RCPT after a refused MAIL, nothing after 421
-            data = None
-        code, resp = answers[0]
-        if code != 250:
-            self._failed(code, data)
-            raise smtplib.SMTPSenderRefused(code, resp, sender)
-        refused = {r: a for r, a in zip(recipients, answers[1:], strict=False) if a[0] not in (250, 251)}
-        if any(a[0] == 421 for a in refused.values()):
-            self.close()
-            raise smtplib.SMTPRecipientsRefused(refused)
-        if len(refused) == len(recipients):
-            self._failed(550, data)
-            raise smtplib.SMTPRecipientsRefused(refused)
-        if data is None:
-            self.send("DATA\r\n")
-            data = self.getreply()
-        code, resp = data
-        if code != 354:
-            self._failed(code)
-            raise smtplib.SMTPDataError(code, resp)
-        body = smtplib._quote_periods(raw)
-        if not body.endswith(b"\r\n"):
-            body += b"\r\n"
-        self.send(body)  # the relay reads it meanwhile; only the final dot makes it take the mail
-        with finishing:
-            self.send(b".\r\n")
-            code, resp = self.getreply()
-            if code != 250:
-                self._failed(code)
-                raise smtplib.SMTPDataError(code, resp)
-            sent()
-
-    def _failed(self, code: int, data: tuple[int, bytes] | None = None) -> None:
-        """After a refusal: 421 closes; else the transaction is reset. DATA a pipeline sent
-        anyway and the relay took (354, which it should not) is ended empty first."""
-        if code == 421:
-            self.close()
-            return
-        if data is not None and data[0] == 354:
-            self.send(b".\r\n")
-            self.getreply()
-        self._rset()

@@ -20,10 +20,10 @@ from collections.abc import Callable
 
 from sqlalchemy import select
 
+from mailref.mail.application import Application as Referee
 from mailref.mail.smtp_session import Answer, Session
 from mailref.read import base_address
 from mailref.read.route import is_postmaster
-from mailref.referee import Referee
 from mailref.store import Game
 from mailref.store.faults import describe, is_store_fault
 from mailref.store.keep import Busy

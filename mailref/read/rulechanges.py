@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from mailref.read.change import RuleChange
+from mailref.engine.change import RuleChange
 from mailref.read.limits import bounded
 
 _Q = "\"“”„«»'‘’"

@@ -176,7 +176,7 @@ def svg_to_png(svg: str) -> bytes | None:
     """The map as PNG with the renderer the mail uses (CairoSVG), where it is installed and
     usable; else None, and the site shows SVG only."""
     try:
-        from mailref.mail.picture import svg_to_png as render_png
+        from mailref.write.picture import svg_to_png as render_png
     except ImportError:
         return None
     try:

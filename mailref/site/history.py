@@ -19,11 +19,12 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from mailref.door import full_state
+from mailref.engine.archive import merge
 from mailref.engine.context import Ctx, Outgoing
 from mailref.engine.variants import get_variant
 from mailref.render import render
 from mailref.store import Game, JournalEntry
+from mailref.store.archived import archived
 from mailref.timeutil import iso
 
 log = logging.getLogger("mailref.site")
@@ -99,7 +100,8 @@ def read(session: Session, game: Game) -> Snapshot:
                            .where(JournalEntry.game_id == game.id, JournalEntry.seq > start.version)
                            .order_by(JournalEntry.seq))
     # The full state: ended matters archived out of the hot state are published too.
-    return Snapshot(key, game.slug, game.address, game.version, iso(game.created_at) or "", full_state(session, game), start,
+    full = merge(game.state, archived(session, game.id))
+    return Snapshot(key, game.slug, game.address, game.version, iso(game.created_at) or "", full, start,
                     [tuple(r) for r in rows])
 
 

@@ -28,7 +28,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy import bindparam, text
 
-from mailref.mail.dedupe import author
+from mailref.read.dedupe import author
 from mailref.store import Store, fastjson, lock_wait_ms
 from mailref.store.models import Json, UTCDateTime
 

@@ -10,9 +10,9 @@ from collections import defaultdict
 
 from mailref import resource
 from mailref.engine.context import Ctx, Refused
+from mailref.engine.orders import Order, fold, read_eire_orders
 from mailref.engine.variants.eire_svg import map_svg
 from mailref.engine.variants.turns import OrdersGame
-from mailref.read.orders import Order, fold, read_eire_orders
 from mailref.timeutil import iso
 
 COLORS = ["Red", "Gold", "Green", "Cyan", "Orange", "Silver", "Purple", "White", "Teal", "Lavender"]

@@ -1,6 +1,6 @@
-"""One rule change as the engine keeps, applies and describes it; read from a proposal's text
-by mailref/read/rulechanges.py. Here alone, so the engine (and `mailref replay`) does not
-compile the reader's expressions (SPEC §8: replay, start-up included)."""
+"""One rule change as the engine keeps, applies and describes it; mailref/read/rulechanges.py
+fills it in from a proposal's text. A module of its own, so the engine (and `mailref replay`)
+never compiles the reader's expressions (SPEC §8: replay, start-up included)."""
 
 from __future__ import annotations
 

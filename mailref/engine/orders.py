@@ -1,6 +1,7 @@
-"""Orders from bold text (SPEC §3.3): the Eire grammar, with land names matched case- and
-accent-insensitively and close misspellings answered with "did you mean"; and the generic
-reading where every bold sentence is a free-text order (the `orders` variant)."""
+"""Orders from bold text (SPEC §3.3), the orders games' own notation: the Eire grammar, with
+land names matched case- and accent-insensitively and close misspellings answered with "did
+you mean"; and the generic reading where every bold sentence is a free-text order (the
+`orders` variant)."""
 
 from __future__ import annotations
 

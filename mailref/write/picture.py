@@ -4,7 +4,7 @@ authors) over Debian's libcairo2, whose font stack (fontconfig + DejaVu) comes w
 the land names render on a bare server too. resvg-py would need no C library but finds no
 fonts on a machine without them, and is younger. scripts/setup installs libcairo2.
 
-The engine stays pure: it only writes SVG text; this module is used by the door."""
+The engine stays pure: it only writes SVG text; this module is used by the door and the site."""
 
 from __future__ import annotations
 

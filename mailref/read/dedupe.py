@@ -2,10 +2,10 @@
 
 The same Message-ID with other bytes is the same mail come another way (through a list and
 directly, a second MX) only when it names the same author: a Message-ID alone is the
-sender's to choose, so a player who reused another's (seen in a Cc, a list's archive, or by
-chance: some gateways write one Message-ID for every mail) had the other's next mail dropped
-as a "duplicate", silently, unanswered. A list's copy (List-Id) still counts as the mail it
-copies, whatever its From (lists that rewrite From for DMARC)."""
+sender's to choose (one seen in a Cc or a list's archive can be reused, and some gateways
+write one Message-ID for every mail), so it never drops another sender's mail as a
+duplicate. A list's copy (List-Id) still counts as the mail it copies, whatever its From
+(lists that rewrite From for DMARC)."""
 
 from __future__ import annotations
 
