@@ -13,6 +13,8 @@ from mailref import resource
 from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.ruleset import changes_from, find_rule, sort_key
+from mailref.engine.state import Action, GameState, Matter, Player, Rule
+from mailref.engine.variants.actions import action
 from mailref.engine.variants.base import READ_ONLY, Variant
 from mailref.timeutil import format_duration, iso, parse_duration, parse_iso
 
@@ -57,24 +59,24 @@ class BlogNomic(Variant):
         ("[Quit]", "leave the game"),
     ]
 
-    def initial_rules(self) -> list[dict]:
+    def initial_rules(self) -> list[Rule]:
         return json.loads((resource("data") / "blognomic_rules.json").read_text())
 
-    def initial_state(self, *args: Any, **kw: Any) -> dict:
+    def initial_state(self, *args: Any, **kw: Any) -> GameState:
         state = super().initial_state(*args, **kw)
         state.update(historian=None, dynasty=1, theme=None, ascension_pending=False, dov_cooldown={},
                      terms={"player": "Wizard", "leader": "Historian"})
         return state
 
     # ---- who counts --------------------------------------------------------------
-    def wizards(self, state: dict) -> list[str]:
+    def wizards(self, state: GameState) -> list[str]:
         """Idle Wizards are not counted as Wizards (rule "Idle Wizards")."""
         return [p["name"] for p in state["players"] if p["status"] == "active"]
 
-    def quorum(self, state: dict) -> int:
+    def quorum(self, state: GameState) -> int:
         return len(self.wizards(state)) // 2 + 1
 
-    def must_be_wizard(self, state: dict, name: str, what: str) -> None:
+    def must_be_wizard(self, state: GameState, name: str, what: str) -> None:
         """Rule "Idle Wizards": "For the purposes of all Gamestate and the Ruleset, excluding Rules
         “Ruleset and Gamestate”, “Wizards”, “Dynasties”, “Fair Play” and any of those Rules’
         subrules, Idle Wizards are not counted as Wizards"."""
@@ -82,7 +84,7 @@ class BlogNomic(Variant):
             raise Refused(f"Idle Wizards are not counted as Wizards: an idle Wizard cannot {what}",
                           "send [Unidle] first")
 
-    def valid_vote(self, state: dict, m: dict, name: str) -> str | None:
+    def valid_vote(self, state: GameState, m: Matter, name: str) -> str | None:
         """Rule "Votes": "A Wizard’s Vote on a Votable Matter is the last valid voting icon that
         they have used"; DEFERENTIAL is valid, as the Historian's Vote, only "When the Historian
         has a valid Vote other than VETO". So FOR then DEF with no Historian vote stays FOR
@@ -102,7 +104,7 @@ class BlogNomic(Variant):
             return "FOR"
         return None
 
-    def effective_votes(self, state: dict, m: dict) -> dict[str, str]:
+    def effective_votes(self, state: GameState, m: Matter) -> dict[str, str]:
         """Valid votes of counted Wizards ("A non-Wizard never has a Vote")."""
         out = {}
         for name in self.wizards(state):
@@ -111,7 +113,7 @@ class BlogNomic(Variant):
                 out[name] = vote
         return out
 
-    def opinion(self, state: dict, m: dict, now: datetime) -> tuple[bool, bool, dict]:
+    def opinion(self, state: GameState, m: Matter, now: datetime) -> tuple[bool, bool, dict]:
         """(popular, unpopular, counts) exactly as rule "Votes" words them."""
         votes = self.effective_votes(state, m)
         q = self.quorum(state)
@@ -129,7 +131,7 @@ class BlogNomic(Variant):
         return now.month == 12 and 24 <= now.day < 27
 
     @staticmethod
-    def special_active(state: dict, name: str) -> bool:
+    def special_active(state: GameState, name: str) -> bool:
         """Rule "Special Case": "The text of Special Case Rules that are inactive shall be
         interpreted, for the purpose of play, to mean nothing." A repealed one means nothing
         either; one without a status "[X]" is active ("default to active")."""
@@ -139,14 +141,14 @@ class BlogNomic(Variant):
                 return not status.strip().lower().startswith("inactive")
         return False
 
-    def downtime(self, state: dict, now: datetime) -> bool:
+    def downtime(self, state: GameState, now: datetime) -> bool:
         return (state["parameters"]["seasonal_downtime"] and self.special_active(state, "Seasonal Downtime")
                 and self.in_downtime(now))
 
-    def dormant(self, state: dict) -> bool:
+    def dormant(self, state: GameState) -> bool:
         return self.special_active(state, "Dormancy") and len(self.wizards(state)) < state["parameters"]["dormant_below"]
 
-    def hiatus_reason(self, state: dict, now: datetime) -> str | None:
+    def hiatus_reason(self, state: GameState, now: datetime) -> str | None:
         if state["ascension_pending"]:
             return "the game is in Hiatus until the new Historian's Ascension Address"
         if any(j["kind"] == "dov" and j["status"] == "pending" for j in state["judgements"]):
@@ -155,14 +157,14 @@ class BlogNomic(Variant):
             return "the game is in Seasonal Downtime (24–27 December)"
         return None
 
-    def handle(self, state: dict, action: dict, ctx: Ctx) -> None:
+    def handle(self, state: GameState, action: Action, ctx: Ctx) -> None:
         super().handle(state, action, ctx)
         if action["type"] not in READ_ONLY:  # a reply that only reads changes nothing
             if not action.get("by") and (p := self.player(state, str(action.get("player") or ""))) is not None:
                 p["seen"] = iso(ctx.now)  # rule "Idle Wizards": "has not posted ... in the last seven days"
             self.sync_status(state, ctx.now)
 
-    def late_players(self, state: dict, now: datetime | None = None) -> list[tuple[str, str | None]]:
+    def late_players(self, state: GameState, now: datetime | None = None) -> list[tuple[str, str | None]]:
         """For the GM's digest: who has not voted on each pending matter, and the Wizards silent
         for `quiet_after` (7 days), whom rule "Idle Wizards" lets an Admin render Idle: a Wizard
         who stopped playing without [Idle] or [Quit] still counts in the quorum, and every
@@ -180,24 +182,25 @@ class BlogNomic(Variant):
                             f"{state['slug']} {p['name']}`", iso(parse_iso(last) + quiet)))
         return out
 
-    def sync_status(self, state: dict, now: datetime) -> None:
+    def sync_status(self, state: GameState, now: datetime) -> None:
         """SPEC §1.5: `hiatus` while proposals are not accepted (a pending DoV, the awaited
         Ascension Address, Seasonal Downtime)."""
         if state["status"] in ("active", "hiatus"):
             state["status"] = "hiatus" if self.hiatus_reason(state, now) else "active"
 
-    def all_matters(self, state: dict) -> list[dict]:
+    def all_matters(self, state: GameState) -> list[dict]:
         return sorted(state["proposals"] + state["judgements"], key=lambda m: m["number"])
 
-    def find_matter(self, state: dict, number: int) -> dict | None:
+    def find_matter(self, state: GameState, number: int) -> Matter | None:
         return next((m for m in self.all_matters(state) if m["number"] == number), None)
 
     @staticmethod
-    def label(m: dict) -> str:
+    def label(m: Matter) -> str:
         return matters.label(m.get("kind") or "proposal")
 
     # ---- submitting --------------------------------------------------------------
-    def on_propose(self, state: dict, action: dict, ctx: Ctx) -> None:
+    @action("propose")
+    def on_propose(self, state: GameState, action: Action, ctx: Ctx) -> None:
         author = action["player"]
         self.must_be_wizard(state, author, "submit a Proposal")
         if why := self.hiatus_reason(state, ctx.now):
@@ -241,7 +244,7 @@ class BlogNomic(Variant):
                  words=["FOR", "AGAINST", "DEFERENTIAL"], warning=warning, timing=self.decided_by(state, prop, ctx))
         self.resolve(state, ctx)
 
-    def numbered(self, state: dict, changes: list) -> list:
+    def numbered(self, state: GameState, changes: list) -> list:
         """A new rule whose place is not named goes at the end of the Dynastic Rules. The number
         is the next free one when the matter is enacted (renumbered then): two pending proposals
         each enacting a new rule are both shown 2.20 now, and the later one becomes 2.21."""
@@ -252,7 +255,7 @@ class BlogNomic(Variant):
                 c.number, c.placed = f"2.{last}", True
         return changes
 
-    def check_tags(self, state: dict, title: str, changes: list) -> None:
+    def check_tags(self, state: GameState, title: str, changes: list) -> None:
         """Rule "Tags": "Votable Matters require the [Core] tag in order to make changes to the
         Core Rules, and the [Appendix] tag in order to make changes to the Appendix Rules."
         """
@@ -275,10 +278,12 @@ class BlogNomic(Variant):
 
     TAGGED = {"1": "Core", "4": "Appendix"}
 
-    def on_cfj(self, state: dict, action: dict, ctx: Ctx) -> None:
+    @action("cfj")
+    def on_cfj(self, state: GameState, action: Action, ctx: Ctx) -> None:
         self._new_judgement(state, action, ctx, "cfj")
 
-    def on_dov(self, state: dict, action: dict, ctx: Ctx) -> None:
+    @action("dov")
+    def on_dov(self, state: GameState, action: Action, ctx: Ctx) -> None:
         author = action["player"]
         self.must_be_wizard(state, author, "declare victory")
         if author == state["historian"]:
@@ -292,7 +297,7 @@ class BlogNomic(Variant):
             raise Refused(f"your last DoV failed with an AGAINST vote: no new DoV before {self.when(state, until, ctx)} (120 hours)")
         self._new_judgement(state, action, ctx, "dov")
 
-    def _new_judgement(self, state: dict, action: dict, ctx: Ctx, kind: str) -> None:
+    def _new_judgement(self, state: GameState, action: Action, ctx: Ctx, kind: str) -> None:
         author = action["player"]
         self.must_be_wizard(state, author, "raise a Call for Judgement" if kind == "cfj" else "declare victory")
         matters.must_not_repeat([j for j in state["judgements"] if j["kind"] == kind], author, action["question"],
@@ -317,7 +322,8 @@ class BlogNomic(Variant):
         self.announce(state, ctx, f"[{label} {m['number']}] {m['question']}", lines, opens=True)
         self.resolve(state, ctx)
 
-    def on_withdraw(self, state: dict, action: dict, ctx: Ctx) -> None:
+    @action("withdraw")
+    def on_withdraw(self, state: GameState, action: Action, ctx: Ctx) -> None:
         m = matters.must_open(matters.find(state, action["number"]), action["number"], ("pending",))
         if m["author"] != action["player"]:
             raise Refused(f"proposal {m['number']} is {m['author']}'s, not yours")
@@ -325,7 +331,8 @@ class BlogNomic(Variant):
         ctx.ack(f"Proposal {m['number']} is withdrawn.")
 
     # ---- votes -------------------------------------------------------------------
-    def on_vote(self, state: dict, action: dict, ctx: Ctx) -> None:
+    @action("vote")
+    def on_vote(self, state: GameState, action: Action, ctx: Ctx) -> None:
         name = action["player"]
         if name not in self.wizards(state):
             raise Refused("idle Wizards are not counted: send [Unidle] first")
@@ -348,13 +355,13 @@ class BlogNomic(Variant):
         self.resolve(state, ctx)
 
     # ---- resolution as Admin -----------------------------------------------------
-    def resolve(self, state: dict, ctx: Ctx) -> None:
+    def resolve(self, state: GameState, ctx: Ctx) -> None:
         """Enact or fail every matter whose condition holds now, until nothing changes."""
         for _ in range(200):
             if not self._resolve_one(state, ctx):
                 return
 
-    def _resolve_one(self, state: dict, ctx: Ctx) -> bool:
+    def _resolve_one(self, state: GameState, ctx: Ctx) -> bool:
         now = ctx.now
         stale = self.duration(state, "stale_after")
         pending = [p for p in state["proposals"] if p["status"] == "pending"]
@@ -408,7 +415,7 @@ class BlogNomic(Variant):
             return True
         return False
 
-    def why_opinion(self, state: dict, m: dict, counts: dict, reason: str) -> str:
+    def why_opinion(self, state: GameState, m: Matter, counts: dict, reason: str) -> str:
         """The clause of rule "Votes" that made a matter Popular or Unpopular when the tally alone
         does not show it (FOR 2 with quorum 3 enacted after 48 hours)."""
         after = format_duration(self.duration(state, "popular_after"))
@@ -418,7 +425,7 @@ class BlogNomic(Variant):
             return f"Unpopular: open {after} or more without being Popular."
         return ""
 
-    def close(self, state: dict, m: dict, ctx: Ctx, status: str, reason: str, note: str = "") -> None:
+    def close(self, state: GameState, m: Matter, ctx: Ctx, status: str, reason: str, note: str = "") -> None:
         _, _, counts = self.opinion(state, m, ctx.now)
         m.update(status=status, reason=reason, closed=iso(ctx.now), tally=counts)
         label = self.label(m)
@@ -464,7 +471,7 @@ class BlogNomic(Variant):
         if label == "DoV":
             self.after_dov(state, m, ctx)
 
-    def apply_matter(self, state: dict, m: dict, ctx: Ctx) -> None:
+    def apply_matter(self, state: GameState, m: Matter, ctx: Ctx) -> None:
         label = self.label(m)
         failed = self.enact_changes(state, ctx, changes_from(m.get("changes", [])), f"{label.lower()} {m['number']}",
                                     f"{label} {m['number']} \"{m.get('question') or m['title']}\" is enacted")
@@ -472,7 +479,7 @@ class BlogNomic(Variant):
             m["reason"] += f"; its changes could not apply: {failed}"
 
     # ---- dynasties ---------------------------------------------------------------
-    def after_dov(self, state: dict, dov: dict, ctx: Ctx) -> None:
+    def after_dov(self, state: GameState, dov: Matter, ctx: Ctx) -> None:
         if dov["status"] == "enacted":
             # The new dynasty's Hiatus holds before the other DoVs fail, so their failing never
             # announces a false "Hiatus ends" while the Ascension Address is awaited.
@@ -506,7 +513,8 @@ class BlogNomic(Variant):
         if not self.hiatus_reason(state, ctx.now):
             self.announce(state, ctx, "Hiatus ends", ["No DoV is pending: the Hiatus ends."])
 
-    def on_historian(self, state: dict, action: dict, ctx: Ctx) -> None:
+    @action("historian")
+    def on_historian(self, state: GameState, action: Action, ctx: Ctx) -> None:
         """Rule "Victory and Ascension": "That Wizard may pass this role to another Wizard at this
         point by making a post to that effect, if they wish": after the DoV, before the Address."""
         if not state["ascension_pending"] or action["player"] != state["historian"]:
@@ -524,7 +532,8 @@ class BlogNomic(Variant):
         self.event(state, ctx, text)
         self.announce(state, ctx, f"{to['name']} is the new Historian", [text])
 
-    def on_ascension(self, state: dict, action: dict, ctx: Ctx) -> None:
+    @action("ascension")
+    def on_ascension(self, state: GameState, action: Action, ctx: Ctx) -> None:
         if not state["ascension_pending"] or action["player"] != state["historian"]:
             raise Refused("only the new Historian makes the Ascension Address, once a DoV has been enacted")
         if self.downtime(state, ctx.now):
@@ -569,20 +578,23 @@ class BlogNomic(Variant):
         self.resolve(state, ctx)
 
     # ---- absence -----------------------------------------------------------------
-    def on_idle(self, state: dict, action: dict, ctx: Ctx) -> None:
+    @action("idle")
+    def on_idle(self, state: GameState, action: Action, ctx: Ctx) -> None:
         self._idle_self(state, {**action, "name": action["player"]}, ctx)
 
-    def on_away(self, state: dict, action: dict, ctx: Ctx) -> None:
+    @action("away")
+    def on_away(self, state: GameState, action: Action, ctx: Ctx) -> None:
         self._idle_self(state, action, ctx)
 
-    def _idle_self(self, state: dict, action: dict, ctx: Ctx) -> None:
+    def _idle_self(self, state: GameState, action: Action, ctx: Ctx) -> None:
         p = self.must_player(state, action.get("name") or action["player"])
         was = p["status"]
         self._set_away(state, action, ctx, "idle")
         if was != "idle" and p["name"] == action["player"]:
             p["self_idled"] = {"at": iso(ctx.now), "dynasty": state["dynasty"]}
 
-    def on_unidle(self, state: dict, action: dict, ctx: Ctx) -> None:
+    @action("unidle")
+    def on_unidle(self, state: GameState, action: Action, ctx: Ctx) -> None:
         """Rule "Idle Wizards": no Unidle "if ... the Wizard who would be Unidled asked to become (or
         rendered themselves) Idle within the previous four days, and within the current dynasty"."""
         p = self.must_player(state, action["player"])
@@ -596,10 +608,12 @@ class BlogNomic(Variant):
                               f"dynasty (rule \"Idle Wizards\")", f"send [Unidle] after {self.when(state, until, ctx)}")
         self._set_away(state, {**action, "name": action["player"]}, ctx, "active")
 
-    def on_back(self, state: dict, action: dict, ctx: Ctx) -> None:
+    @action("back")
+    def on_back(self, state: GameState, action: Action, ctx: Ctx) -> None:
         self.on_unidle(state, action, ctx)
 
-    def on_join(self, state: dict, action: dict, ctx: Ctx) -> None:
+    @action("join")
+    def on_join(self, state: GameState, action: Action, ctx: Ctx) -> None:
         """Rule "Wizards": "A human who has ceased to be a Wizard in this way may not become a
         Wizard again within the following two weeks." Known by name or by address."""
         name, address = str(action.get("name") or "").strip().lower(), str(action.get("address") or "").lower()
@@ -612,24 +626,27 @@ class BlogNomic(Variant):
                                   "again within the following two weeks (rule \"Wizards\")", f"join again after {self.when(state, until, ctx)}")
         super().on_join(state, action, ctx)
 
-    def on_player_add(self, state: dict, action: dict, ctx: Ctx) -> None:
+    @action("player_add")
+    def on_player_add(self, state: GameState, action: Action, ctx: Ctx) -> None:
         sent = len(ctx.out)
         Variant.on_join(self, state, action, ctx)  # the admin may add anyone at any time
         self.welcome_added(state, action, ctx, sent)
 
-    def on_quit(self, state: dict, action: dict, ctx: Ctx) -> None:
+    @action("quit")
+    def on_quit(self, state: GameState, action: Action, ctx: Ctx) -> None:
         super().on_quit(state, action, ctx)
         self.player(state, action["player"])["removed"] = False
         self.historian_left(state, action["player"], ctx)
 
-    def on_player_remove(self, state: dict, action: dict, ctx: Ctx) -> None:
+    @action("player_remove")
+    def on_player_remove(self, state: GameState, action: Action, ctx: Ctx) -> None:
         super().on_quit(state, action, ctx)
         self.historian_left(state, action["player"], ctx)
         self.tell_removed(state, action, ctx)
         # The two weeks bar those who ceased "by posting an entry", not those the admin removed.
         self.player(state, action["player"])["removed"] = True
 
-    def historian_left(self, state: dict, name: str, ctx: Ctx) -> None:
+    def historian_left(self, state: GameState, name: str, ctx: Ctx) -> None:
         """Rule "Dynasties": "If there is no Historian, the Dynasty is a Metadynasty." The status
         went on naming the Historian who had left, and an Ascension Address still awaited from
         them held the game in Hiatus for ever."""
@@ -646,14 +663,15 @@ class BlogNomic(Variant):
         self.event(state, ctx, text)
         self.announce(state, ctx, "No Historian: a Metadynasty", [text])
 
-    def on_player_status(self, state: dict, action: dict, ctx: Ctx) -> None:
+    @action("player_status")
+    def on_player_status(self, state: GameState, action: Action, ctx: Ctx) -> None:
         self._set_away(state, action, ctx, "idle" if action["status"] == "away" else action["status"])
 
-    def after_status_change(self, state: dict, player: dict, ctx: Ctx) -> None:
+    def after_status_change(self, state: GameState, player: Player, ctx: Ctx) -> None:
         self.tell_dormancy(state, ctx)
         self.resolve(state, ctx)  # quorum follows at once
 
-    def after_join(self, state: dict, player: dict, action: dict, ctx: Ctx) -> None:
+    def after_join(self, state: GameState, player: Player, action: Action, ctx: Ctx) -> None:
         # Every Wizard's record has `seen` from the join on (a field only some records had was a
         # difference to `mailref replay` after an upgrade, not an addition it sets apart).
         player["seen"] = iso(ctx.now)
@@ -661,7 +679,7 @@ class BlogNomic(Variant):
         self.tell_dormancy(state, ctx)
         self.resolve(state, ctx)
 
-    def tell_dormancy(self, state: dict, ctx: Ctx) -> None:
+    def tell_dormancy(self, state: GameState, ctx: Ctx) -> None:
         """Rule "Dormancy": the Wizards learn when it begins or ends (an Idle or a join changes
         it), not from a refused proposal. A game from before this was kept learns it silently."""
         now = self.dormant(state)
@@ -679,20 +697,23 @@ class BlogNomic(Variant):
         self.announce(state, ctx, "Dormant" if now else "No longer Dormant", [text])
 
     # ---- admin -------------------------------------------------------------------
-    def on_office(self, state: dict, action: dict, ctx: Ctx) -> None:
+    @action("office")
+    def on_office(self, state: GameState, action: Action, ctx: Ctx) -> None:
         super().on_office(state, action, ctx)
         if action["office"].lower() == "historian":
             holder = self.holder(state, "historian")
             state["historian"] = holder["name"] if holder else None
 
-    def on_decide(self, state: dict, action: dict, ctx: Ctx) -> None:
+    @action("decide")
+    def on_decide(self, state: GameState, action: Action, ctx: Ctx) -> None:
         m = matters.must_open(self.find_matter(state, action["number"]), action["number"], ("pending",))
         status = "enacted" if action["outcome"] == "enact" else "failed"
         reason = {"enact": "enacted by the admin", "fail": "failed by the admin", "veto": "vetoed"}[action["outcome"]]
         ctx.ack(f"{self.label(m)} {m['number']}: {reason}.")
         self.close(state, m, ctx, status, reason, note=f"Admin: {action.get('reason') or 'no reason given'}")
 
-    def on_vote_override(self, state: dict, action: dict, ctx: Ctx) -> None:
+    @action("vote_override")
+    def on_vote_override(self, state: GameState, action: Action, ctx: Ctx) -> None:
         m = matters.must_open(self.find_matter(state, action["number"]), action["number"], ("pending",))
         p = self.must_player(state, action["player"])
         previous = m["votes"].get(p["name"])
@@ -701,7 +722,7 @@ class BlogNomic(Variant):
         self.resolve(state, ctx)
 
     # ---- timers and status -------------------------------------------------------
-    def deadline_times(self, state: dict, now: datetime) -> list[datetime]:
+    def deadline_times(self, state: GameState, now: datetime) -> list[datetime]:
         # Thresholds already passed were weighed by the last resolve(); only later ones wake us.
         out = []
         p = state["parameters"]
@@ -719,18 +740,18 @@ class BlogNomic(Variant):
                 out += [datetime(y, 12, 24, tzinfo=UTC), datetime(y, 12, 27, tzinfo=UTC)]
         return [t for t in out if t > now]
 
-    def fire_deadlines(self, state: dict, ctx: Ctx) -> None:
+    def fire_deadlines(self, state: GameState, ctx: Ctx) -> None:
         self.resolve(state, ctx)
         self.remind_wizards(state, ctx)
 
-    def decided_by(self, state: dict, m: dict, ctx: Ctx) -> str:
+    def decided_by(self, state: GameState, m: Matter, ctx: Ctx) -> str:
         """The matter's announcement says by when it is decided: BlogNomic has no vote deadline,
         but open `popular_after` (48 h) a matter is Popular or Unpopular on the votes cast."""
         at = parse_iso(m["opened"]) + self.duration(state, "popular_after")
         return (f"It is decided as soon as it is Popular or Unpopular (quorum {self.quorum(state)}), and at the "
                 f"latest from {self.when(state, at, ctx)}, on the votes cast by then.")
 
-    def remind_wizards(self, state: dict, ctx: Ctx) -> None:
+    def remind_wizards(self, state: GameState, ctx: Ctx) -> None:
         """A matter open 48 hours (`popular_after`) may be decided without the votes not yet
         cast: it is Popular with more FOR than AGAINST, else Unpopular. `reminder_before` ahead
         of that (not in its first half), each Wizard who has not voted on it (not its author,
@@ -761,7 +782,7 @@ class BlogNomic(Variant):
                             "To vote, reply to this mail with FOR, AGAINST or DEFERENTIAL"
                             + ("" if len(due) == 1 else ", one line each: \"12 FOR\"") + "."])
 
-    def status_lines(self, state: dict) -> list[str]:
+    def status_lines(self, state: GameState) -> list[str]:
         lines = [f"Dynasty {state['dynasty']}" + (f" ({state['theme']})" if state["theme"] else "") +
                  f", Historian: {state['historian'] or 'none (Metadynasty)'}",
                  f"Wizards: {', '.join(self.wizards(state))}; quorum {self.quorum(state)}"]
@@ -774,10 +795,10 @@ class BlogNomic(Variant):
                              + ", ".join(f"{k} {v}" for k, v in sorted(m["votes"].items())))
         return lines
 
-    def score_lines(self, state: dict) -> list[str]:
+    def score_lines(self, state: GameState) -> list[str]:
         return []
 
-    def generators(self, state: dict) -> dict[str, list[str]]:
+    def generators(self, state: GameState) -> dict[str, list[str]]:
         """The commands rule "Random Generators" names, read from its current text, so a proposal
         that changes "the potential outcomes of the GNDT’s random result commands" changes them:
         "The FRUIT command will return a random result from the following options: Lemon, ..."."""
