@@ -2,13 +2,14 @@
 address, and the new Historian passing the role on."""
 
 from mailref.engine import Refused
+from mailref.engine.state import Action
 from mailref.handlers.registry import GameView, body_fields, handles
 from mailref.handlers.vote import ballots
 from mailref.read import Envelope
 
 
 @handles("dov")
-def dov(env: Envelope, view: GameView) -> dict:
+def dov(env: Envelope, view: GameView) -> Action:
     if env.subject.number is not None:
         return ballots(env, view)
     title = env.subject.rest.strip() or "Declaration of Victory"
@@ -16,7 +17,7 @@ def dov(env: Envelope, view: GameView) -> dict:
 
 
 @handles("ascension")
-def ascension(env: Envelope, view: GameView) -> dict:
+def ascension(env: Envelope, view: GameView) -> Action:
     theme = env.subject.rest.strip()
     fields = body_fields(env.text)
     if env.subject.is_reply and theme.lower().startswith("your ascension address"):
@@ -34,7 +35,7 @@ def ascension(env: Envelope, view: GameView) -> dict:
 
 
 @handles("historian")
-def historian(env: Envelope, view: GameView) -> dict:
+def historian(env: Envelope, view: GameView) -> Action:
     """"That Wizard may pass this role to another Wizard at this point by making a post to that effect"."""
     fields = body_fields(env.text)
     to = env.subject.rest.strip() or fields.get("to") or fields.get("historian") or ""

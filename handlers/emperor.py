@@ -4,6 +4,7 @@
 import re
 
 from mailref.engine import Refused
+from mailref.engine.state import Action
 from mailref.handlers.registry import GameView, handles, signer
 from mailref.read import Envelope, RuleChangeError, read_rule_changes, strip_brace_comments
 from mailref.read.rulechanges import without_sign_off
@@ -14,7 +15,7 @@ _VERDICT = re.compile(r"^\W*(accept|accepted|veto|vetoed|ignore|ignored)\b(?:\*\
 
 
 @handles("judge")
-def judge(env: Envelope, view: GameView) -> dict:
+def judge(env: Envelope, view: GameView) -> Action:
     if env.subject.number is None:
         raise Refused("say which proposal you judge", "write the subject as: [Judge] 12, and ACCEPT, VETO or IGNORE in the body")
     # A reply's subject is the judge mail's ("awaiting your judgement: Ignore the dragons"), never a verdict.
@@ -41,7 +42,7 @@ def _reason(text: str, names: str) -> str:
 
 
 @handles("proclamation")
-def proclamation(env: Envelope, view: GameView) -> dict:
+def proclamation(env: Envelope, view: GameView) -> Action:
     text = strip_brace_comments(env.text)
     try:
         changes = read_rule_changes(text, signer(env, view))
@@ -52,7 +53,7 @@ def proclamation(env: Envelope, view: GameView) -> dict:
 
 
 @handles("directive")
-def directive(env: Envelope, view: GameView) -> dict:
+def directive(env: Envelope, view: GameView) -> Action:
     return {"type": "directive", "player": view.name, "title": env.subject.rest.strip()[:200] or "Directive",
             "text": env.text}
 
@@ -62,7 +63,7 @@ _END = {"end", "stop", "off", "ends", "stops"}
 
 
 @handles("playtest")
-def playtest(env: Envelope, view: GameView) -> dict:
+def playtest(env: Envelope, view: GameView) -> Action:
     """B rules are active "when IE deems that a new playtest of the sub-game ... should then begin"."""
     words = (env.subject.rest + " " + env.text).lower().split()
     word = next((w.strip(".,:;!") for w in words if w.strip(".,:;!") in _START | _END), None)

@@ -1,12 +1,13 @@
 """[Join]: ask to play; name from a `Name:` line, else the From display name."""
 
 from mailref.engine import Refused
+from mailref.engine.state import Action
 from mailref.handlers.registry import GameView, body_fields, handles
 from mailref.read import Envelope
 
 
 @handles("join", players_only=False)
-def join(env: Envelope, view: GameView) -> dict:
+def join(env: Envelope, view: GameView) -> Action:
     if view.player:
         raise Refused(f"you already play as {view.player['name']}")
     fields = body_fields(env.text)

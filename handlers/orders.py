@@ -3,12 +3,13 @@
 import re
 
 from mailref.engine import Refused
+from mailref.engine.state import Action
 from mailref.handlers.registry import GameView, handles, not_only_attached, read_whole
 from mailref.read import Envelope
 
 
 @handles("orders")
-def orders(env: Envelope, view: GameView) -> dict:
+def orders(env: Envelope, view: GameView) -> Action:
     read_whole(env, "orders")
     if not env.orders:  # words of one's own without bold (beside a signature's logo) are "no bold text"
         not_only_attached(env, "orders are", env.text, "nothing was recorded")
@@ -18,8 +19,8 @@ def orders(env: Envelope, view: GameView) -> dict:
 
 def check_named_turn(env: Envelope, view: GameView) -> None:
     """Orders that name a turn ("[Orders] turn 11", a Reply to "[Turn 11] Orders are due …")
-    count for that turn only. Late ones used to become the next turn's orders without a word, and
-    in Eire those cannot be changed ("You cannot edit your orders once you've sent the post")."""
+    count for that turn only: late ones are refused, never taken as the next turn's orders, which
+    in Eire cannot be changed ("You cannot edit your orders once you've sent the post")."""
     turn = view.state.get("turn") or {}
     now = turn.get("number")
     named = env.subject.number
@@ -36,7 +37,7 @@ def check_named_turn(env: Envelope, view: GameView) -> None:
 
 
 @handles("results", players_only=False)
-def results(env: Envelope, view: GameView) -> dict:
+def results(env: Envelope, view: GameView) -> Action:
     read_whole(env, "results")
     if (env.from_addr or "").lower() == str(view.state.get("gm") or "").lower():  # others: "only the GM"
         not_only_attached(env, "results are", env.text, "nothing was sent to the players")
@@ -48,10 +49,10 @@ def results(env: Envelope, view: GameView) -> dict:
 def check_turn_closed(view: GameView) -> None:
     """Results are for a turn that has closed (its deadline passed, or every player ordered:
     the GM then has "[Turn N] Orders of all players"). Results sent while the turn is still open
-    for orders (the same results sent twice, a Reply to an older turn's digest, a slip) used to
-    close it at once: the players who had not ordered yet lost their turn, unasked. Refused, and
-    the GM is told how to close a turn early. (Checked here, not in the engine: a journal an older
-    mailref wrote with such results still replays.)"""
+    for orders (the same results sent twice, a Reply to an older turn's digest, a slip) are
+    refused, so that the players who have not ordered yet keep their turn, and the GM is told how
+    to close a turn early. Checked here, not in the engine, so that a journal holding such results
+    still replays."""
     turn, state = view.state.get("turn") or {}, view.state
     if state.get("status") != "active" or not turn or turn.get("awaiting_results") or not turn.get("deadline"):
         return

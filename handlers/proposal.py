@@ -5,6 +5,7 @@ import dataclasses
 
 from mailref.engine import Refused
 from mailref.engine.matters import open_statuses
+from mailref.engine.state import Action
 from mailref.handlers.registry import GameView, handles, not_only_attached, signer
 from mailref.handlers.vote import ballots
 from mailref.read import Envelope, RuleChangeError, read_rule_changes, strip_brace_comments
@@ -12,7 +13,7 @@ from mailref.read.limits import BOUNDARIES_MAX, LINE_MAX, READ_MAX
 
 
 @handles("proposal")
-def proposal(env: Envelope, view: GameView) -> dict:
+def proposal(env: Envelope, view: GameView) -> Action:
     if env.subject.number is not None or env.subject.is_reply:
         if env.subject.number is None and (number := proposal_titled(view, env.subject.rest)):
             # "Re: Re: [Proposal] Unicorns": a reply to the ack of one's own submission names the
@@ -29,7 +30,7 @@ def proposal(env: Envelope, view: GameView) -> dict:
     text = env.text
     # Imperial "{ }" comments "will be removed before THS includes the new proposal into the
     # ruleset": the voters read them in the proposal, the rule changes never carry them.
-    readable = strip_brace_comments(text) if getattr(view.variant, "strip_braces", False) else text
+    readable = strip_brace_comments(text) if view.variant.strip_braces else text
     try:
         changes = read_rule_changes(readable, signer(env, view))
     except RuleChangeError as e:
@@ -42,7 +43,7 @@ def proposal(env: Envelope, view: GameView) -> dict:
 
 
 @handles("withdraw")
-def withdraw(env: Envelope, view: GameView) -> dict:
+def withdraw(env: Envelope, view: GameView) -> Action:
     if env.subject.number is None:
         raise Refused("say which proposal to withdraw", "write the subject as: [Withdraw] 12")
     return {"type": "withdraw", "player": view.name, "number": env.subject.number}

@@ -8,25 +8,26 @@ import dataclasses
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from mailref.engine import Refused, matters
+from mailref.engine.state import Action, GameState, Player
 from mailref.engine.variants.base import Variant
 from mailref.read import Envelope
 
 
 @dataclass
 class GameView:
-    state: dict
+    state: GameState
     variant: Variant
-    player: dict | None      # the sender, when registered
+    player: Player | None    # the sender, when registered
 
     @property
     def name(self) -> str | None:
         return self.player["name"] if self.player else None
 
 
-Handler = Callable[[Envelope, GameView], dict[str, Any]]
+Handler = Callable[[Envelope, GameView], Action]
 
 
 @dataclass
@@ -48,7 +49,7 @@ def handles(*tags: str, players_only: bool = True) -> Callable[[Handler], Handle
     return register
 
 
-def dispatch(env: Envelope, view: GameView, tag: str) -> dict[str, Any]:
+def dispatch(env: Envelope, view: GameView, tag: str) -> Action:
     tag = view.variant.same_as.get(tag, tag)  # [Idle] in Sidekick is its [Away]
     route = REGISTRY.get(tag)
     if route is None:
@@ -66,10 +67,9 @@ def dispatch(env: Envelope, view: GameView, tag: str) -> dict[str, Any]:
     return route.fn(env, view)
 
 
-def reply_to_results(env: Envelope, view: GameView) -> dict[str, Any]:
-    """A player's Reply to the game's "[Results] Turn N" is no [Results] of theirs: Eire answered
-    "[Results] is not a command of Eire", an orders game "only the GM posts results". With bold
-    text it is the player's orders for the turn now open; else, words for the others."""
+def reply_to_results(env: Envelope, view: GameView) -> Action:
+    """A player's Reply to the game's "[Results] Turn N" is no [Results] of theirs. With bold
+    text it is the player's orders for the turn now open; else it is refused as no command."""
     if env.orders and view.variant.takes("orders"):
         env.subject = dataclasses.replace(env.subject, tag="orders", number=None, rest="")
         return REGISTRY["orders"].fn(env, view)

@@ -7,17 +7,18 @@ import dataclasses
 import re
 
 from mailref.engine import Refused
+from mailref.engine.state import Action
 from mailref.handlers.registry import REGISTRY, GameView, handles, not_a_player, signer
 from mailref.read import Envelope, RuleChangeError, read_rule_changes
 
 
 @handles("forfeit")
-def forfeit(env: Envelope, view: GameView) -> dict:
+def forfeit(env: Envelope, view: GameView) -> Action:
     return {"type": "forfeit", "player": view.name}
 
 
 @handles("turn", players_only=False)
-def reply_to_turn(env: Envelope, view: GameView) -> dict:
+def reply_to_turn(env: Envelope, view: GameView) -> Action:
     if view.player is None:
         gm = (view.state.get("gm") or "").lower()
         if gm and (env.from_addr or "").lower() == gm and view.variant.takes("results"):

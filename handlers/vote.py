@@ -2,28 +2,29 @@
 
 from mailref.engine import Refused
 from mailref.engine.matters import label, open_statuses
+from mailref.engine.state import Action
 from mailref.handlers.registry import GameView, handles
 from mailref.read import Envelope, read_ballots
 from mailref.read.ballots import how_to_vote
 
 
 @handles("vote")
-def ballots(env: Envelope, view: GameView) -> dict:
+def ballots(env: Envelope, view: GameView) -> Action:
     reading = read_ballots(env.text, env.subject.number or only_open_matter(view))
     if not reading.ballots:
         if closed := closed_matter(view, env.subject.number):
             # Asking to rewrite a vote that cannot count any more only costs a second mail.
             raise Refused(f"{closed} is closed; votes are no longer taken")
         where = f"proposal {env.subject.number}" if env.subject.number else "any proposal"
-        words = tuple(getattr(view.variant, "vote_words", ())) or ("FOR", "AGAINST", "ABSTAIN")
+        words = view.variant.vote_words or ("FOR", "AGAINST", "ABSTAIN")
         hint = how_to_vote(words) + "".join(f'\nNot read as a ballot: "{ln}"' for ln in reading.near_misses)
         hint += "".join(f'\nSet aside: "{ln}" ({why})' for ln, why in reading.ignored)
         raise Refused(f"No vote found for {where} in your own words (quoted text does not count)"
                       + still_taken(view, env.subject.number), hint)
-    words = getattr(view.variant, "vote_words", ())
+    words = view.variant.vote_words
     out = []
     for b in reading.ballots:
-        vote = view.variant.translate_vote(b.vote) if hasattr(view.variant, "translate_vote") else b.vote
+        vote = view.variant.translate_vote(b.vote)
         if words and vote not in words:
             raise Refused(f'"{b.line}": {b.word} is not a vote in this game', "vote " + ", ".join(words))
         out.append({"number": b.number, "vote": vote, "word": b.word, "line": b.line})
@@ -53,9 +54,9 @@ def only_open_matter(view: GameView) -> int | None:
 
 def closed_matter(view: GameView, number: int | None) -> str:
     """"proposal 1 (passed)" when NUMBER names a matter no longer open to votes, else "". A
-    proposal of that number decides: Sidekick's and Imperial's judgements are numbered apart,
-    and an open Point of Order 1 beside an open proposal 1 made a reply to the proposal say
-    "judgement 1 (open) is closed". A judgement still open is not closed either."""
+    proposal of that number decides: Sidekick's and Imperial's judgements are numbered apart, so
+    a reply to proposal 1 is about the proposal even beside a Point of Order 1. A judgement still
+    open is not closed either."""
     if number is None:
         return ""
     still_open = open_statuses(view.variant) | {"open"}

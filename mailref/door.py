@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 
 from mailref.engine.archive import merge, take_cold
 from mailref.engine.context import Ctx, Outgoing, Refused
+from mailref.engine.state import Action
 from mailref.engine.variants import get_variant
 from mailref.engine.variants.base import READ_ONLY
 from mailref.read.identity import normalise_address
@@ -77,7 +78,7 @@ class Outcome:
     changed: bool = False
 
 
-def apply(session: Session, game: Game, action: dict[str, Any], source: Source, now: datetime,
+def apply(session: Session, game: Game, action: Action, source: Source, now: datetime,
           settings: Settings, rng: random.Random | None = None, facts: dict | None = None) -> Outcome:
     """Apply ACTION to GAME at NOW. The caller commits; on a refusal the state is untouched
     and the error reply is queued. A read-only command ([Status], [Rules], [Help]) reads the

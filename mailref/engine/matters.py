@@ -5,10 +5,14 @@ from __future__ import annotations
 
 from collections import Counter
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mailref.engine.context import Ctx, Refused
+from mailref.engine.state import GameState, Matter
 from mailref.timeutil import iso, when
+
+if TYPE_CHECKING:
+    from mailref.engine.variants.base import Variant
 
 # How a command's tag or a matter's kind is named to players: "[CfJ]", "DoV 4", "[Point of Order]".
 LABELS = {"cfj": "CfJ", "dov": "DoV", "point-of-order": "Point of Order", "propose": "Proposal", "proposal": "Proposal"}
@@ -19,17 +23,17 @@ def label(kind: str, default: str = "") -> str:
     return LABELS.get(kind) or default or kind.replace("-", " ").title()
 
 
-def open_statuses(variant: object) -> set[str]:
-    """The statuses in which VARIANT's matters take votes (none for a variant without matters)."""
-    return set(getattr(variant, "open_statuses", ()))
+def open_statuses(variant: Variant) -> set[str]:
+    """The statuses in which VARIANT's matters take votes."""
+    return set(variant.open_statuses)
 
 
-def find(state: dict, number: int, collection: str = "proposals") -> dict | None:
+def find(state: GameState, number: int, collection: str = "proposals") -> Matter | None:
     return next((m for m in state[collection] if m["number"] == number), None)
 
 
-def new_matter(state: dict, ctx: Ctx, author: str, title: str, text: str, status: str,
-               deadline: datetime | None, **extra: Any) -> dict:
+def new_matter(state: GameState, ctx: Ctx, author: str, title: str, text: str, status: str,
+               deadline: datetime | None, **extra: Any) -> Matter:
     number = state["next_number"]
     state["next_number"] += 1
     matter = {"number": number, "title": title, "author": author, "text": text, "status": status,
@@ -38,7 +42,7 @@ def new_matter(state: dict, ctx: Ctx, author: str, title: str, text: str, status
     return matter
 
 
-def cast(matter: dict, player: str, vote: str, ctx: Ctx, source: str = "", label: str = "proposal",
+def cast(matter: Matter, player: str, vote: str, ctx: Ctx, source: str = "", label: str = "proposal",
          zone: str = "UTC") -> str:
     """Record VOTE; returns the ack line saying what it replaced (when, in the game's ZONE)."""
     previous = matter["votes"].get(player)
@@ -61,7 +65,7 @@ def tally_text(counts: Counter, order: tuple[str, ...] = ("FOR", "AGAINST", "ABS
     return ", ".join(f"{w} {counts.get(w, 0)}" for w in order)
 
 
-def must_open(matter: dict | None, number: int, open_statuses: tuple[str, ...], label: str = "proposal") -> dict:
+def must_open(matter: Matter | None, number: int, open_statuses: tuple[str, ...], label: str = "proposal") -> Matter:
     if matter is None:
         raise Refused(f"there is no {label} {number}", "send [Status] for the open matters")
     if matter["status"] not in open_statuses:

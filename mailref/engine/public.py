@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from mailref.engine.state import GameState
+
 _PLAYER = ("name", "addresses", "status", "score", "offices")
 _PROPOSAL = ("number", "title", "author", "status", "reason", "votes", "deadline")
 _JUDGEMENT = ("number", "kind", "question", "by", "judge", "status", "ruling")
 
 
-def public_view(state: dict) -> dict[str, Any]:
+def public_view(state: GameState) -> dict[str, Any]:
     turn = state.get("turn")
     view: dict[str, Any] = {
         "slug": state["slug"], "name": state["name"], "variant": state["variant"],

@@ -8,11 +8,12 @@ import random
 
 from mailref.engine.archive import take_cold
 from mailref.engine.context import Ctx, Refused
+from mailref.engine.state import Action, GameState, Matter
 from mailref.engine.variants import get_variant
 
 
-def replay(initial: dict, entries: list[tuple[dict, object, list[int]]],
-           archived: list[tuple[str, dict]] | None = None) -> dict:
+def replay(initial: GameState, entries: list[tuple[Action, object, list[int]]],
+           archived: list[tuple[str, Matter]] | None = None) -> GameState:
     """ENTRIES are (action, at, draws) in journal order. A journaled action that is refused
     on replay means the rules changed under the journal: that is a real divergence. Returns
     the hot state; the matters archived on the way are appended to ARCHIVED when given.

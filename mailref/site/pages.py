@@ -215,29 +215,29 @@ def holdings_alt(state: dict, holdings: dict[str, list[str]] | None = None, titl
 def game_context(state: dict, chron: Chronicle, now: datetime, base_url: str, has_png: bool) -> dict[str, Any]:
     variant = get_variant(state["variant"])
     zone = state.get("timezone", "UTC")
-    open_statuses = set(getattr(variant, "open_statuses", ("voting", "pending"))) | {"open", "awaiting-judgement"}
+    open_statuses = set(variant.open_statuses) | {"open", "awaiting-judgement"}
     all_matters = matters(state)
     turn = state.get("turn")
     ctx: dict[str, Any] = {
-        "game": state, "variant_title": getattr(variant, "title", state["variant"]), "root": "../",
-        "nomic": getattr(variant, "nomic", True), "orders_game": "history" in state and not getattr(variant, "nomic", True),
+        "game": state, "variant_title": variant.title, "root": "../",
+        "nomic": variant.nomic, "orders_game": "history" in state and not variant.nomic,
         "zone": zone, "generated": when(iso(now), zone), "players": players(state),
         "turn": ({"number": turn.get("number"), "player": turn.get("player"), "deadline": when(turn.get("deadline"), zone)}
                  if turn else None),
         "pending": [m for m in all_matters if m["status"] in open_statuses],
         "matters": all_matters, "voting_statuses": sorted(open_statuses - {"open", "awaiting-judgement"}),
-        "vote_words": list(getattr(variant, "vote_words", ("FOR", "AGAINST"))),
+        "vote_words": list(variant.vote_words or ("FOR", "AGAINST")),
         "rules": rule_tree(variant.rules_for_display(state), chron, zone),
         # An orders game has no rule list: what governs it, and its parameters (as its [Rules] mail).
-        "rules_told": variant.rules_told(state) if hasattr(variant, "rules_told") else [],
-        "parameter_lines": variant.parameter_lines(state) if hasattr(variant, "parameter_lines") else [],
+        "rules_told": variant.rules_told(state),
+        "parameter_lines": variant.parameter_lines(state),
         "repealed": repealed(state, chron, zone), "history_complete": chron.complete,
         "feed_url": (base_url.rstrip("/") + f"/{state['slug']}/feed.atom") if base_url else "feed.atom",
         "page_url": (base_url.rstrip("/") + f"/{state['slug']}/") if base_url else "",
         "has_png": has_png, "turns": [], "lands": [], "map_svg": None, "map_alt": "",
         "ordered": len(state.get("orders") or {}),
         # BlogNomic decides by quorum (FOR >= quorum enacts): the page said nothing of it.
-        "quorum": variant.quorum(state) if hasattr(variant, "quorum") else None,
+        "quorum": variant.quorum(state),
     }
     if state.get("lands"):
         from mailref.engine.variants.eire_svg import map_svg

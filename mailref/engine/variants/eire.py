@@ -11,6 +11,8 @@ from collections import defaultdict
 from mailref import resource
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.orders import Order, fold, read_eire_orders
+from mailref.engine.state import Action, GameState, Player
+from mailref.engine.variants.actions import action
 from mailref.engine.variants.eire_svg import map_svg
 from mailref.engine.variants.turns import OrdersGame
 from mailref.timeutil import iso
@@ -40,7 +42,7 @@ class Eire(OrdersGame):
         ("[Roll] d6", "a die roll, announced"),
     ]
 
-    def initial_state(self, *args, **kw) -> dict:
+    def initial_state(self, *args, **kw) -> GameState:
         state = super().initial_state(*args, **kw)
         state.update(lands=[{"name": m["name"], "type": m["type"], "coast": m["coast"], "owner": None,
                              "output": m["output"], "neighbours": m["neighbours"]} for m in load_map()],
@@ -48,19 +50,19 @@ class Eire(OrdersGame):
         return state
 
     @staticmethod
-    def land(state: dict, name: str) -> dict:
+    def land(state: GameState, name: str) -> dict:
         return next(x for x in state["lands"] if x["name"] == name)
 
     @staticmethod
-    def owned(state: dict, player: str) -> list[dict]:
+    def owned(state: GameState, player: str) -> list[dict]:
         return [x for x in state["lands"] if x["owner"] == player]
 
-    def find_land(self, state: dict, text: str) -> dict | None:
+    def find_land(self, state: GameState, text: str) -> dict | None:
         want = fold(text)
         return next((x for x in state["lands"] if fold(x["name"]) == want), None)
 
     # ---- joining -----------------------------------------------------------------
-    def new_player_fields(self, state: dict, action: dict) -> dict:
+    def new_player_fields(self, state: GameState, action: Action) -> dict:
         choices = {k.lower(): v.strip() for k, v in (action.get("choices") or {}).items()}
         if len(self.active(state)) >= state["parameters"]["max_players"]:
             raise Refused(f"the game has its {state['parameters']['max_players']} players")
@@ -96,7 +98,7 @@ class Eire(OrdersGame):
     def origin_rule(tribe: str) -> str:
         return {"Merfolk": "on the coast", "Woodkin": "in a Deep Forest", "Sidhe": "in a Menhir Valley"}.get(tribe, "anywhere")
 
-    def after_join(self, state: dict, player: dict, action: dict, ctx: Ctx) -> None:
+    def after_join(self, state: GameState, player: Player, action: Action, ctx: Ctx) -> None:
         player.pop("eliminated", None)  # one who returns has chosen anew
         self.land(state, player["origin"])["owner"] = player["name"]
         state["grain"][player["name"]] = state["parameters"]["start_grain"]
@@ -106,10 +108,11 @@ class Eire(OrdersGame):
             f"{player['name']} of the {player['tribe']}, {player['color']}, rises in {player['origin']}."])
         self.tell_newcomer_the_turn(state, player, ctx)
 
-    def before_leaving_order(self, state: dict, player: dict, ctx: Ctx) -> None:
+    def before_leaving_order(self, state: GameState, player: Player, ctx: Ctx) -> None:
         pass
 
-    def on_quit(self, state: dict, action: dict, ctx: Ctx) -> None:
+    @action("quit")
+    def on_quit(self, state: GameState, action: Action, ctx: Ctx) -> None:
         self.must_player(state, action["player"])
         for x in self.owned(state, action["player"]):
             x["owner"] = None  # the lands of a player who leaves become independent
@@ -117,7 +120,7 @@ class Eire(OrdersGame):
         super().on_quit(state, action, ctx)
 
     # ---- economy -----------------------------------------------------------------
-    def income(self, state: dict, name: str) -> int:
+    def income(self, state: GameState, name: str) -> int:
         p = self.player(state, name)
         prm = state["parameters"]
         lands = self.owned(state, name)
@@ -130,14 +133,14 @@ class Eire(OrdersGame):
             total += prm["high_king_bonus"]
         return total
 
-    def begin_turn(self, state: dict, ctx: Ctx, number: int) -> None:
+    def begin_turn(self, state: GameState, ctx: Ctx, number: int) -> None:
         for p in self.active(state):
             inc = self.income(state, p["name"])
             keep = state["grain"].get(p["name"], 0) if state["parameters"]["carry_over"] else 0
             state["grain"][p["name"]] = keep + inc
         super().begin_turn(state, ctx, number)
 
-    def turn_lines(self, state: dict) -> list[str]:
+    def turn_lines(self, state: GameState) -> list[str]:
         """Who holds what, with the neighbours each may attack: enough to write orders from."""
         out = []
         for p in self.active(state):
@@ -150,7 +153,7 @@ class Eire(OrdersGame):
                           "Attack LAND with N Grain / Declare High King"]
 
     # ---- orders ------------------------------------------------------------------
-    def read_orders(self, state: dict, player: str, sentences: list[str],
+    def read_orders(self, state: GameState, player: str, sentences: list[str],
                     earlier: list[dict]) -> tuple[list[dict], list[tuple[str, str]]]:
         reading = read_eire_orders(sentences, [x["name"] for x in state["lands"]])
         budget = state["grain"].get(player, 0) - sum(o.get("grain") or 0 for o in earlier)
@@ -169,7 +172,7 @@ class Eire(OrdersGame):
                 accepted[-1]["note"] = "decided at resolution; as things stand you lack " + ", ".join(lacking)
         return accepted, rejected
 
-    def check_order(self, state: dict, player: str, o: Order) -> str | None:
+    def check_order(self, state: GameState, player: str, o: Order) -> str | None:
         prm = state["parameters"]
         if o.kind == "high-king":
             return None  # judged at resolution, when Grain and lands are known
@@ -188,7 +191,7 @@ class Eire(OrdersGame):
         return None
 
     # ---- resolution --------------------------------------------------------------
-    def resolve_turn(self, state: dict, ctx: Ctx, why: str, late: str = "") -> None:
+    def resolve_turn(self, state: GameState, ctx: Ctx, why: str, late: str = "") -> None:
         prm = state["parameters"]
         t = state["turn"]
         lines = [f"Turn {t['number']} is resolved ({why})."] + ([late] if late else [])
@@ -264,7 +267,7 @@ class Eire(OrdersGame):
         if state["status"] != "ended":
             self.begin_turn(state, ctx, t["number"] + 1)
 
-    def combat(self, state: dict, ctx: Ctx, land: dict, attackers: list[tuple[str, int]], defence: int,
+    def combat(self, state: GameState, ctx: Ctx, land: dict, attackers: list[tuple[str, int]], defence: int,
                owners: dict[str, str | None]) -> tuple[list[str], str | None]:
         """One land's combat on the start-of-turn map OWNERS: (result lines, the conqueror or None).
         The conquest itself is applied by the caller once every combat is fought."""
@@ -307,7 +310,7 @@ class Eire(OrdersGame):
         out.append(f"    {land['name']} falls to {winner}; its output is halved, {land['output']} -> {land['output'] // 2}.")
         return out, winner
 
-    def sidhe_bonus(self, state: dict, name: str, owners: dict[str, str | None] | None = None) -> int:
+    def sidhe_bonus(self, state: GameState, name: str, owners: dict[str, str | None] | None = None) -> int:
         """"+1 Grain bonus to all Attack/Defense rolls per controlled Menhir Valley", counted
         on OWNERS (the start-of-turn map during resolution)."""
         p = self.player(state, name)
@@ -317,13 +320,13 @@ class Eire(OrdersGame):
         return sum(1 for x in state["lands"] if owners[x["name"]] == name and x["type"] == "Menhir Valley")
 
     # ---- High King ---------------------------------------------------------------
-    def high_king_shortfalls(self, state: dict, name: str, grain: int) -> int:
+    def high_king_shortfalls(self, state: GameState, name: str, grain: int) -> int:
         """How many of the three requirements NAME misses. "Origin Lands of at least 2 other
         Players" counts the Origin Land of every other player who has played this game, eliminated
         or gone too: the text speaks of "core lands of their (former) enemies" (docs/eire-house-rules.md)."""
         return len(self.high_king_lacking(state, name, grain))
 
-    def high_king_lacking(self, state: dict, name: str, grain: int | None = None) -> list[str]:
+    def high_king_lacking(self, state: GameState, name: str, grain: int | None = None) -> list[str]:
         """The requirements NAME does not meet (seed: Origin Land held, 50 Grain, two other Origin
         Lands), in words; GRAIN: the total to judge by (default: what NAME holds now)."""
         p = self.player(state, name)
@@ -334,7 +337,7 @@ class Eire(OrdersGame):
                                   (f"{need} Grain (you have {grain})", grain < need),
                                   ("the Origin Lands of two other players", len(others & mine) < 2)) if lack]
 
-    def claim_high_king(self, state: dict, ctx: Ctx, orders: dict, grain: dict, lines: list[str]) -> None:
+    def claim_high_king(self, state: GameState, ctx: Ctx, orders: dict, grain: dict, lines: list[str]) -> None:
         claims = [n for n, os_ in orders.items() if any(o["kind"] == "high-king" for o in os_)]
         if not claims:
             return
@@ -357,7 +360,7 @@ class Eire(OrdersGame):
         lines.append(f"  {fit[0]} is proclaimed High King of Eire!")
         self.event(state, ctx, f"{fit[0]} became High King of Eire.")
 
-    def check_high_king(self, state: dict, ctx: Ctx, lines: list[str]) -> None:
+    def check_high_king(self, state: GameState, ctx: Ctx, lines: list[str]) -> None:
         hk = state["high_king"]
         if hk and (self.player(state, hk)["status"] != "active"
                    or self.high_king_shortfalls(state, hk, state["grain"].get(hk, 0)) >= 2):
@@ -365,14 +368,14 @@ class Eire(OrdersGame):
             lines += ["", f"{hk} no longer meets two of the High King's requirements and is reduced to a Chiefdom."]
 
     # ---- elimination and victory -------------------------------------------------
-    def eliminate(self, state: dict, ctx: Ctx, lines: list[str]) -> None:
+    def eliminate(self, state: GameState, ctx: Ctx, lines: list[str]) -> None:
         for p in self.active(state):
             if not self.owned(state, p["name"]):
                 p["status"], p["eliminated"] = "left", True
                 lines += ["", f"{p['name']} holds no land and is eliminated; the color {p['color']} is free."]
                 self.event(state, ctx, f"{p['name']} was eliminated.")
 
-    def largest_realm(self, state: dict, name: str) -> int:
+    def largest_realm(self, state: GameState, name: str) -> int:
         mine = {x["name"]: x for x in self.owned(state, name)}
         seen, best = set(), 0
         for start in mine:
@@ -390,7 +393,7 @@ class Eire(OrdersGame):
             best = max(best, size)
         return best
 
-    def check_victory(self, state: dict, ctx: Ctx, lines: list[str] | None = None) -> None:
+    def check_victory(self, state: GameState, ctx: Ctx, lines: list[str] | None = None) -> None:
         prm = state["parameters"]
         winners = []
         for p in self.active(state):
@@ -406,7 +409,7 @@ class Eire(OrdersGame):
             if lines is not None:
                 lines += ["", text]
 
-    def holdings(self, state: dict) -> list[str]:
+    def holdings(self, state: GameState) -> list[str]:
         """The map in words: each player's lands, then the independent ones."""
         out = []
         for p in state["players"]:
@@ -418,10 +421,10 @@ class Eire(OrdersGame):
         out += _wrapped(f"independent: {plural(len(free), 'land')}", free)
         return out
 
-    def player_colors(self, state: dict) -> dict[str, str]:
+    def player_colors(self, state: GameState) -> dict[str, str]:
         return {p["name"]: p["color"] for p in state["players"]}
 
-    def rules_told(self, state: dict) -> list[str]:
+    def rules_told(self, state: GameState) -> list[str]:
         q = state["parameters"]
         return [
             "It is played by the rules of Eire's own text, and where the text is silent by the referee's "
@@ -437,7 +440,7 @@ class Eire(OrdersGame):
             f"Victory: Dominion ({q['dominion']} contiguous lands) or Communion ({q['communion']} Menhir Valleys).",
         ]
 
-    def status_lines(self, state: dict) -> list[str]:
+    def status_lines(self, state: GameState) -> list[str]:
         lines = super().status_lines(state)
         lines += [f"{p['name']} ({p['color']}, {p['tribe']}, origin {p['origin']}): {state['grain'].get(p['name'], 0)} Grain, "
                   f"lands: {', '.join(x['name'] for x in self.owned(state, p['name']))}" for p in self.active(state)]

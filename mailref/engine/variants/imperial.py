@@ -16,6 +16,8 @@ from mailref.engine.ruleset import (
     check_changes,
     sort_key,
 )
+from mailref.engine.state import Action, GameState, Matter, Player, Rule, Turn
+from mailref.engine.variants.actions import action
 from mailref.engine.variants.base import Variant
 from mailref.timeutil import iso, parse_iso
 
@@ -60,27 +62,27 @@ class Imperial(Variant):
         ("[Quit]", "leave the game"),
     ]
 
-    def initial_rules(self) -> list[dict]:
+    def initial_rules(self) -> list[Rule]:
         return json.loads((resource("data") / "imperial_rules.json").read_text())
 
     def translate_vote(self, meaning: str) -> str:
         return {"FOR": "YES", "AGAINST": "NO"}.get(meaning, meaning)
 
-    def emperor(self, state: dict) -> str | None:
+    def emperor(self, state: GameState) -> str | None:
         p = self.holder(state, "emperor")
         return p["name"] if p else None
 
-    def senators(self, state: dict) -> list[str]:
+    def senators(self, state: GameState) -> list[str]:
         return [p["name"] for p in self.present(state) if "senator" in p["offices"]]
 
-    def make_senator(self, state: dict, name: str, ctx: Ctx) -> None:
+    def make_senator(self, state: GameState, name: str, ctx: Ctx) -> None:
         p = self.player(state, name)
         if "senator" not in p["offices"]:
             p["offices"].append("senator")
             ctx.ack("You are now an Imperial Senator.")
             self.event(state, ctx, f"{name} became an Imperial Senator.")
 
-    def after_join(self, state: dict, player: dict, action: dict, ctx: Ctx) -> None:
+    def after_join(self, state: GameState, player: Player, action: Action, ctx: Ctx) -> None:
         super().after_join(state, player, action, ctx)
         if self.emperor(state) is None:
             # House rule: the game's first player holds the throne until the admin says otherwise.
@@ -89,7 +91,7 @@ class Imperial(Variant):
             self.event(state, ctx, f"{player['name']} is the Imperial Emperor.")
 
     # ---- rules A and B -----------------------------------------------------------
-    def rules_for_display(self, state: dict) -> list[dict]:
+    def rules_for_display(self, state: GameState) -> list[Rule]:
         """A rules (1–20) always apply; B rules only while a playtest runs."""
         out = []
         for r in state["rules"]:
@@ -97,23 +99,25 @@ class Imperial(Variant):
             out.append({**r, "type": kind, "inactive": kind == "B" and not state["parameters"]["playtest"]})
         return out
 
-    def proposal_lines(self, state: dict) -> list[str]:
+    def proposal_lines(self, state: GameState) -> list[str]:
         return [f"{p['number']}. \"{p['title']}\" by {p['author']}: {p['status']}"
                 + (f" (votes due {self.when(state, p['deadline'])})" if p["status"] == "voting" else "")
                 for p in state["proposals"]]
 
-    def mail_ruleset(self, state: dict, ctx: Ctx, why: str, diff: list[str], reason: str | None = None) -> None:
+    def mail_ruleset(self, state: GameState, ctx: Ctx, why: str, diff: list[str], reason: str | None = None) -> None:
         # Rule 5: the current rules, the list of proposals and the scores of all, published together.
         ctx.send("ruleset", "all", f"[Rules] {why}", "ruleset.txt", game=state, why=why, diff=diff,
                  rules=self.rules_for_display(state), scores=self.score_lines(state), reason=reason or "",
                  proposals=self.proposal_lines(state))
 
-    def on_rules(self, state: dict, action: dict, ctx: Ctx) -> None:
+    @action("rules")
+    def on_rules(self, state: GameState, action: Action, ctx: Ctx) -> None:
         ctx.reply("ruleset", "rules.txt", game=state, rules=self.rules_for_display(state),
                   scores=self.score_lines(state), proposals=self.proposal_lines(state))
 
     # ---- proposals ---------------------------------------------------------------
-    def on_propose(self, state: dict, action: dict, ctx: Ctx) -> None:
+    @action("propose")
+    def on_propose(self, state: GameState, action: Action, ctx: Ctx) -> None:
         author = action["player"]
         if not action["title"].strip():
             raise Refused("a proposal must contain a title (rule 4)")
@@ -152,7 +156,8 @@ class Imperial(Variant):
                  warning=(f"It replaces {author}'s oldest undecided proposal, {replaced['number']} "
                           f"\"{replaced['title']}\", which takes no more votes (rule 12).") if replaced else "")
 
-    def on_vote(self, state: dict, action: dict, ctx: Ctx) -> None:
+    @action("vote")
+    def on_vote(self, state: GameState, action: Action, ctx: Ctx) -> None:
         name = action["player"]
         if name not in self.senators(state):
             raise Refused("only Imperial Senators vote; you become one with your first proposal or Point of Order")
@@ -164,7 +169,7 @@ class Imperial(Variant):
                 raise Refused(f"{b['word']} is not a vote here", "vote YES or NO")
             ctx.ack(matters.cast(prop, name, b["vote"], ctx, action.get("source", ""), zone=state.get("timezone") or "UTC"))
 
-    def close_vote(self, state: dict, prop: dict, ctx: Ctx, late: str = "") -> None:
+    def close_vote(self, state: GameState, prop: Matter, ctx: Ctx, late: str = "") -> None:
         # Seed: "other Imperial Senators may send in a vote" and "there is a majority of Imperial
         # Senators who have sent in a vote of YES": the majority is of those entitled to vote,
         # every Senator but the author (SPEC §5.3).
@@ -191,7 +196,7 @@ class Imperial(Variant):
             prop["awaiting_since"] = iso(ctx.now)
             self.ask_emperor(state, prop, ctx, result=lines)
 
-    def ask_emperor(self, state: dict, prop: dict, ctx: Ctx, reminder: bool = False,
+    def ask_emperor(self, state: GameState, prop: Matter, ctx: Ctx, reminder: bool = False,
                     result: list[str] | None = None) -> None:
         emperor = self.emperor(state)
         prop["last_reminded"] = iso(ctx.now)
@@ -207,7 +212,8 @@ class Imperial(Variant):
                         "Reply to this mail with ACCEPT, VETO, or IGNORE followed by the rule that allows "
                         f"ignoring it (or send a mail \"[Judge] {prop['number']}\" with it in the body)."])
 
-    def on_judge(self, state: dict, action: dict, ctx: Ctx) -> None:
+    @action("judge")
+    def on_judge(self, state: GameState, action: Action, ctx: Ctx) -> None:
         if action["player"] != self.emperor(state):
             raise Refused("only the Emperor judges proposals (rule 7)")
         prop = matters.find(state, action["number"])
@@ -230,7 +236,7 @@ class Imperial(Variant):
             self.enact_changes(state, ctx, changes, f"proposal {prop['number']}",
                        f"Proposal {prop['number']} \"{prop['title']}\" is accepted")
 
-    def check_ignore_reason(self, state: dict, reason: str) -> None:
+    def check_ignore_reason(self, state: GameState, reason: str) -> None:
         """Seed: "To ignore a proposal, the condition by which it is ignored must be explicit
         elsewhere in the ruleset." The reason must cite a rule of the current ruleset, in force now
         (a B rule only during a playtest), that speaks of ignoring: not the rule that demands it."""
@@ -257,7 +263,8 @@ class Imperial(Variant):
                       "ruleset (rule 7): " + "; ".join(why), hint)
 
     # ---- playtests of the B rules (rule 15) --------------------------------------
-    def on_playtest(self, state: dict, action: dict, ctx: Ctx) -> None:
+    @action("playtest")
+    def on_playtest(self, state: GameState, action: Action, ctx: Ctx) -> None:
         """Seed: ""B" rules are only active when IE deems that a new playtest of the sub-game
         (represented by the "B" rules) should then begin."
         """
@@ -276,7 +283,8 @@ class Imperial(Variant):
                           reason=action.get("reason") or None)
 
     # ---- the Emperor's own acts (rule 8) -----------------------------------------
-    def on_proclamation(self, state: dict, action: dict, ctx: Ctx) -> None:
+    @action("proclamation")
+    def on_proclamation(self, state: GameState, action: Action, ctx: Ctx) -> None:
         if action["player"] != self.emperor(state):
             raise Refused("only the Emperor issues Proclamations (rule 8)")
         changes = changes_from(action["changes"])
@@ -292,7 +300,8 @@ class Imperial(Variant):
         self.event(state, ctx, f"The Emperor proclaimed \"{action['title']}\".")
         self.enact_changes(state, ctx, changes, f"proclamation \"{action['title']}\"", f"Imperial Proclamation: {action['title']}")
 
-    def on_directive(self, state: dict, action: dict, ctx: Ctx) -> None:
+    @action("directive")
+    def on_directive(self, state: GameState, action: Action, ctx: Ctx) -> None:
         if action["player"] != self.emperor(state):
             raise Refused("only the Emperor issues Directives (rule 8)")
         ctx.ack(f"Directive \"{action['title']}\" announced.")
@@ -300,7 +309,8 @@ class Imperial(Variant):
         self.announce(state, ctx, f"[Directive] {action['title']}", ["The Emperor calls for proposals:", action["text"]])
 
     # ---- Points of Order ---------------------------------------------------------
-    def on_cfj(self, state: dict, action: dict, ctx: Ctx) -> None:
+    @action("cfj")
+    def on_cfj(self, state: GameState, action: Action, ctx: Ctx) -> None:
         matters.must_not_repeat([{**j, "author": j["by"]} for j in state["judgements"]], action["player"],
                                 action["question"], action.get("text", ""), ("open",), "Point of Order",
                                 state.get("timezone") or "UTC")
@@ -315,7 +325,8 @@ class Imperial(Variant):
                       [f"{action['player']} raises: {j['question']}", *([""] + j["detail"].splitlines() + [""] if j["detail"] else []),
                        f"The Emperor answers with a mail [Ruling] {number}."], opens=True)
 
-    def on_ruling(self, state: dict, action: dict, ctx: Ctx) -> None:
+    @action("ruling")
+    def on_ruling(self, state: GameState, action: Action, ctx: Ctx) -> None:
         j = next((x for x in state["judgements"] if x["number"] == action["number"]), None)
         if j is None or j["status"] != "open":
             raise Refused(f"there is no open Point of Order {action['number']}")
@@ -328,7 +339,7 @@ class Imperial(Variant):
                       [f"Question: {j['question']}", "Ruling:", *j["ruling"].splitlines()])
 
     # ---- timers ------------------------------------------------------------------
-    def deadline_times(self, state: dict, now: datetime) -> list[datetime]:
+    def deadline_times(self, state: GameState, now: datetime) -> list[datetime]:
         out = []
         every = self.duration(state, "judge_reminder_every")
         for p in state["proposals"]:
@@ -340,7 +351,7 @@ class Imperial(Variant):
                 out.append(parse_iso(p["last_reminded"]) + every)
         return out
 
-    def fire_deadlines(self, state: dict, ctx: Ctx) -> None:
+    def fire_deadlines(self, state: GameState, ctx: Ctx) -> None:
         every = self.duration(state, "judge_reminder_every")
         for p in sorted(state["proposals"], key=lambda x: x.get("deadline") or ""):
             if p["status"] == "voting" and parse_iso(p["deadline"]) <= ctx.now:
@@ -349,7 +360,7 @@ class Imperial(Variant):
                 self.ask_emperor(state, p, ctx, reminder=True)
         self.remind_senators(state, ctx)
 
-    def remind_senators(self, state: dict, ctx: Ctx) -> None:
+    def remind_senators(self, state: GameState, ctx: Ctx) -> None:
         """SPEC §4.2: before a vote closes (`reminder_before`), the Senators entitled to vote who
         have not: one mail for the proposals that close at the same time, naming them all."""
         due = [p for p in state["proposals"] if p["status"] == "voting" and not p.get("reminded")
@@ -368,7 +379,7 @@ class Imperial(Variant):
                      how="To vote, reply to this mail with YES or NO" + ("." if len(props) == 1 else
                          f", one line each: \"{props[0]['number']} YES\"."))
 
-    def late_players(self, state: dict, now: datetime | None = None) -> list[tuple[str, str | None]]:
+    def late_players(self, state: GameState, now: datetime | None = None) -> list[tuple[str, str | None]]:
         """For the GM's digest: the Senators who have not voted on each proposal (due at its
         deadline), and the proposals awaiting the Emperor's judgement (waiting since they passed)."""
         out: list[tuple[str, str | None]] = []
@@ -384,10 +395,10 @@ class Imperial(Variant):
                             f"awaiting judgement since {self.when(state, since)}", since))
         return out
 
-    def current_deadline_holder(self, state: dict) -> dict | None:
+    def current_deadline_holder(self, state: GameState) -> Turn | Matter | None:
         return next((p for p in state["proposals"] if p["status"] == "voting"), None)
 
-    def status_lines(self, state: dict) -> list[str]:
+    def status_lines(self, state: GameState) -> list[str]:
         lines = [f"Emperor: {self.emperor(state) or 'vacant'}; Scribe: the referee; "
                  f"Senators: {', '.join(self.senators(state)) or 'none yet'}",
                  f"Playtest of the B rules: {'on' if state['parameters']['playtest'] else 'off'}",
@@ -395,7 +406,8 @@ class Imperial(Variant):
         return lines + self.proposal_lines(state) + [
             f"Point of Order {j['number']}: {j['question']} ({j['status']})" for j in state["judgements"]]
 
-    def on_decide(self, state: dict, action: dict, ctx: Ctx) -> None:
+    @action("decide")
+    def on_decide(self, state: GameState, action: Action, ctx: Ctx) -> None:
         """The admin judges in the Emperor's name (an absent Emperor must not stall the game)."""
         emperor = self.emperor(state)
         if not emperor:
@@ -406,7 +418,8 @@ class Imperial(Variant):
         self.on_judge(state, {"player": emperor, "number": prop["number"], "verdict": verdict,
                               "reason": action.get("reason", "")}, ctx)
 
-    def on_vote_override(self, state: dict, action: dict, ctx: Ctx) -> None:
+    @action("vote_override")
+    def on_vote_override(self, state: GameState, action: Action, ctx: Ctx) -> None:
         prop = matters.must_open(matters.find(state, action["number"]), action["number"], ("voting",))
         p = self.must_player(state, action["player"])
         previous = prop["votes"].get(p["name"])

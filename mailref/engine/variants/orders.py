@@ -4,6 +4,8 @@ of them to the GM at the deadline, and the GM's [Results] mail opening the next 
 from __future__ import annotations
 
 from mailref.engine.context import Ctx, Refused
+from mailref.engine.state import Action, GameState
+from mailref.engine.variants.actions import action
 from mailref.engine.variants.turns import OrdersGame
 from mailref.timeutil import iso
 
@@ -21,11 +23,11 @@ class Orders(OrdersGame):
         ("[Roll] d6", "a die roll, announced"),
     ]
 
-    def read_orders(self, state: dict, player: str, sentences: list[str],
+    def read_orders(self, state: GameState, player: str, sentences: list[str],
                     earlier: list[dict]) -> tuple[list[dict], list[tuple[str, str]]]:
         return [{"kind": "free", "text": s} for s in sentences], []
 
-    def resolve_turn(self, state: dict, ctx: Ctx, why: str, late: str = "") -> None:
+    def resolve_turn(self, state: GameState, ctx: Ctx, why: str, late: str = "") -> None:
         t = state["turn"]
         t.update(deadline=None, closed=iso(ctx.now), awaiting_results=True)
         lines = [f"Turn {t['number']} is closed ({why}). The orders, for you to adjudicate:"] + ([late] if late else [])
@@ -54,7 +56,8 @@ class Orders(OrdersGame):
             return
         self.announce(state, ctx, f"[Turn {t['number']}] Orders are in", closed)
 
-    def on_results(self, state: dict, action: dict, ctx: Ctx) -> None:
+    @action("results")
+    def on_results(self, state: GameState, action: Action, ctx: Ctx) -> None:
         gm = (state.get("gm") or "").lower()
         if not gm or action["address"].lower() != gm:
             raise Refused("only the GM posts results, from the GM's address")

@@ -10,6 +10,8 @@ from mailref import resource
 from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.ruleset import RuleConflict, changes_from, check_changes
+from mailref.engine.state import Action, GameState, Matter, Player, Rule, Turn
+from mailref.engine.variants.actions import action
 from mailref.engine.variants.base import Variant
 from mailref.timeutil import iso, parse_iso
 
@@ -45,16 +47,16 @@ class Sidekick(Variant):
         ("[Quit]", "leave the game"),
     ]
 
-    def initial_rules(self) -> list[dict]:
+    def initial_rules(self) -> list[Rule]:
         return json.loads((resource("data") / "sidekick_rules.json").read_text())
 
-    def initial_state(self, *args: Any, **kw: Any) -> dict:
+    def initial_state(self, *args: Any, **kw: Any) -> GameState:
         state = super().initial_state(*args, **kw)
         state["next_judgement"] = 1
         return state
 
     # ---- turn order (rule 6) -----------------------------------------------------
-    def after_join(self, state: dict, player: dict, action: dict, ctx: Ctx) -> None:
+    def after_join(self, state: GameState, player: Player, action: Action, ctx: Ctx) -> None:
         super().after_join(state, player, action, ctx)
         if state["turn"] is None:
             eligible = [p["name"] for p in self.present(state)]
@@ -70,7 +72,7 @@ class Sidekick(Variant):
             who = f"{player['name']} is" if action.get("by") else "You are"  # `player add` answers the admin
             ctx.ack(f"{who} inserted at place {at + 1} of the turn order: {', '.join(state['order'])}.")
 
-    def before_leaving_order(self, state: dict, player: dict, ctx: Ctx) -> None:
+    def before_leaving_order(self, state: GameState, player: Player, ctx: Ctx) -> None:
         t = state["turn"]
         if t and t.get("player") == player["name"] and not t.get("proposal"):
             self.next_turn(state, ctx, skipped=f"{player['name']} left the game")
@@ -80,7 +82,7 @@ class Sidekick(Variant):
             order = state["order"]
             t["before"] = order[order.index(player["name"]) - 1] if len(order) > 1 else None
 
-    def after_status_change(self, state: dict, player: dict, ctx: Ctx) -> None:
+    def after_status_change(self, state: GameState, player: Player, ctx: Ctx) -> None:
         t = state["turn"]
         if t is None:
             return
@@ -95,7 +97,7 @@ class Sidekick(Variant):
             if prop:
                 self.maybe_close(state, prop, ctx)
 
-    def open_turn(self, state: dict, ctx: Ctx, mover: str | None, number: int) -> None:
+    def open_turn(self, state: GameState, ctx: Ctx, mover: str | None, number: int) -> None:
         if mover is None:
             state["turn"] = {"number": number, "player": None, "deadline": None, "proposal": None}
             self.event(state, ctx, "Nobody present can move; the game waits for a player to return.")
@@ -107,7 +109,7 @@ class Sidekick(Variant):
         ctx.send("turn", [mover], f"[Turn {number}] Your move", "turn.txt", opens=True,
                  game=state, mover=mover, number=number, deadline=self.when(state, deadline, ctx))
 
-    def next_mover(self, state: dict, after: str | None) -> str | None:
+    def next_mover(self, state: GameState, after: str | None) -> str | None:
         order = state["order"]
         if not order:
             return None
@@ -119,7 +121,7 @@ class Sidekick(Variant):
                 return name
         return None
 
-    def next_turn(self, state: dict, ctx: Ctx, skipped: str | None = None, late: str = "", missed: bool = False) -> None:
+    def next_turn(self, state: GameState, ctx: Ctx, skipped: str | None = None, late: str = "", missed: bool = False) -> None:
         t = state["turn"]
         if skipped:
             self.event(state, ctx, f"Turn {t['number']} of {t['player']} skipped: {skipped}.")
@@ -144,7 +146,7 @@ class Sidekick(Variant):
             state["turn"]["last"] = t.get("player")
 
     # ---- the rule list (rules 5–6) ------------------------------------------------
-    def standing_lines(self, state: dict) -> list[str]:
+    def standing_lines(self, state: GameState) -> list[str]:
         """Rule 5: "the rule list will indicate the current score each player has and the current
         player whose turn it is"; rule 6: "The rule list will contain a complete list of all
         players", in turn order."""
@@ -165,7 +167,8 @@ class Sidekick(Variant):
         return lines
 
     # ---- the move (rules 8–10) ---------------------------------------------------
-    def on_propose(self, state: dict, action: dict, ctx: Ctx) -> None:
+    @action("propose")
+    def on_propose(self, state: GameState, action: Action, ctx: Ctx) -> None:
         player = action["player"]
         t = state["turn"]
         if t is None:
@@ -203,7 +206,8 @@ class Sidekick(Variant):
                  voters=self.voters(state, prop), words=self.vote_words)
         self.maybe_close(state, prop, ctx)
 
-    def on_forfeit(self, state: dict, action: dict, ctx: Ctx) -> None:
+    @action("forfeit")
+    def on_forfeit(self, state: GameState, action: Action, ctx: Ctx) -> None:
         t = state["turn"]
         if t is None or t.get("player") != action["player"]:
             raise Refused("you can only forfeit your own turn", f"the mover is {t.get('player') if t else 'nobody yet'}")
@@ -213,13 +217,14 @@ class Sidekick(Variant):
         self.next_turn(state, ctx, skipped="forfeited (rule 8)")
 
     # ---- votes (rules 11–14) -----------------------------------------------------
-    def current_proposal(self, state: dict) -> dict | None:
+    def current_proposal(self, state: GameState) -> Matter | None:
         return next((p for p in state["proposals"] if p["status"] == "voting"), None)
 
-    def voters(self, state: dict, prop: dict) -> list[str]:
+    def voters(self, state: GameState, prop: Matter) -> list[str]:
         return [p["name"] for p in self.active(state) if p["name"] != prop["author"]]
 
-    def on_vote(self, state: dict, action: dict, ctx: Ctx) -> None:
+    @action("vote")
+    def on_vote(self, state: GameState, action: Action, ctx: Ctx) -> None:
         player = action["player"]
         for b in action["ballots"]:
             prop = matters.must_open(matters.find(state, b["number"]), b["number"], ("voting",))
@@ -236,13 +241,13 @@ class Sidekick(Variant):
             self.event(state, ctx, f"{player} voted on proposal {prop['number']}.")
             self.maybe_close(state, prop, ctx)
 
-    def maybe_close(self, state: dict, prop: dict, ctx: Ctx, late: str = "") -> None:
+    def maybe_close(self, state: GameState, prop: Matter, ctx: Ctx, late: str = "") -> None:
         waiting = [n for n in self.voters(state, prop) if n not in prop["votes"]]
         if waiting and ctx.now < parse_iso(prop["deadline"]):
             return
         self.close(state, prop, ctx, late)
 
-    def close(self, state: dict, prop: dict, ctx: Ctx, late: str = "", forced: str | None = None) -> None:
+    def close(self, state: GameState, prop: Matter, ctx: Ctx, late: str = "", forced: str | None = None) -> None:
         # Missing votes, and away players, abstain (rules 11 and 15); the result says whose.
         silent, away = [], []
         for p in self.present(state):
@@ -302,7 +307,7 @@ class Sidekick(Variant):
             prop["reason"] += f"; its changes could not apply: {failed}"
 
     # ---- victory (rules 20 and 23) -----------------------------------------------
-    def check_victory(self, state: dict, ctx: Ctx) -> None:
+    def check_victory(self, state: GameState, ctx: Ctx) -> None:
         if state["status"] == "ended":
             return
         target = state["parameters"]["win_score"]
@@ -317,7 +322,7 @@ class Sidekick(Variant):
                           [text, "Final scores:"] + [f"{p['name']}: {p['score']}" for p in standings], kind="results")
 
     # ---- judgements (rule 17) ----------------------------------------------------
-    def judge_for(self, state: dict) -> str | None:
+    def judge_for(self, state: GameState) -> str | None:
         t = state["turn"]
         order = state["order"]
         if not t or not order:
@@ -333,7 +338,7 @@ class Sidekick(Variant):
                 return name
         return None
 
-    def new_judges(self, state: dict, gone: dict, ctx: Ctx) -> None:
+    def new_judges(self, state: GameState, gone: Player, ctx: Ctx) -> None:
         """A judge who leaves the game before ruling: rule 17 names the next present player
         before the mover instead (the judgement stayed open for ever, waiting for a ruling no
         one could send). Without one, the GM is asked."""
@@ -354,7 +359,8 @@ class Sidekick(Variant):
                            f"The judge is now {judge} (rule 17), who answers with a mail [Ruling] {j['number']}."],
                           to=[p["name"] for p in self.present(state) if p["name"] != judge])
 
-    def on_cfj(self, state: dict, action: dict, ctx: Ctx) -> None:
+    @action("cfj")
+    def on_cfj(self, state: GameState, action: Action, ctx: Ctx) -> None:
         judge = self.judge_for(state)
         if judge is None:
             raise Refused("no judge can be named yet: judgements need a turn order with a present player before the mover")
@@ -373,7 +379,8 @@ class Sidekick(Variant):
                        f"The judge is {judge} (rule 17), who answers with a mail [Ruling] {number}."],
                       to=[p["name"] for p in self.present(state) if p["name"] != judge], opens=True)
 
-    def on_ruling(self, state: dict, action: dict, ctx: Ctx) -> None:
+    @action("ruling")
+    def on_ruling(self, state: GameState, action: Action, ctx: Ctx) -> None:
         j = next((x for x in state["judgements"] if x["number"] == action["number"]), None)
         if j is None:
             raise Refused(f"there is no judgement {action['number']}")
@@ -392,7 +399,7 @@ class Sidekick(Variant):
                   "with `mailref score` / `mailref rule`.")
 
     # ---- timers ------------------------------------------------------------------
-    def deadline_times(self, state: dict, now: datetime) -> list[datetime]:
+    def deadline_times(self, state: GameState, now: datetime) -> list[datetime]:
         out = []
         t = state["turn"]
         if t and t.get("deadline"):
@@ -408,7 +415,7 @@ class Sidekick(Variant):
                 out.append(self.reminder_at(state, d, prop.get("opened")))
         return out
 
-    def fire_deadlines(self, state: dict, ctx: Ctx) -> None:
+    def fire_deadlines(self, state: GameState, ctx: Ctx) -> None:
         for _ in range(100):  # a long outage may owe several deadlines: fire them in order, once each
             t = state["turn"]
             prop = self.current_proposal(state)
@@ -428,7 +435,7 @@ class Sidekick(Variant):
                 self.close(state, prop, ctx, late)
         self.remind(state, ctx)
 
-    def remind(self, state: dict, ctx: Ctx) -> None:
+    def remind(self, state: GameState, ctx: Ctx) -> None:
         t = state["turn"]
         if (t and t.get("deadline") and not t.get("reminded")
                 and ctx.now >= self.reminder_at(state, parse_iso(t["deadline"]), t.get("started"))):
@@ -448,7 +455,7 @@ class Sidekick(Variant):
                          how="To vote, reply to this mail with FOR, AGAINST or ABSTAIN.",
                          deadline=self.when(state, prop["deadline"], ctx))
 
-    def late_players(self, state: dict, now: datetime | None = None) -> list[tuple[str, str | None]]:
+    def late_players(self, state: GameState, now: datetime | None = None) -> list[tuple[str, str | None]]:
         out = []
         t = state["turn"]
         if t and t.get("deadline"):
@@ -461,14 +468,15 @@ class Sidekick(Variant):
                             f"{', '.join(missing)}", prop.get("deadline")))
         return out
 
-    def current_deadline_holder(self, state: dict) -> dict | None:
+    def current_deadline_holder(self, state: GameState) -> Turn | Matter | None:
         prop = self.current_proposal(state)
         if prop:
             return prop
         return super().current_deadline_holder(state)
 
     # ---- admin decisions ---------------------------------------------------------
-    def on_decide(self, state: dict, action: dict, ctx: Ctx) -> None:
+    @action("decide")
+    def on_decide(self, state: GameState, action: Action, ctx: Ctx) -> None:
         prop = matters.must_open(matters.find(state, action["number"]), action["number"], ("voting",))
         outcome = action["outcome"]
         forced = {"enact": "enacted by the admin", "fail": "failed by the admin", "veto": "vetoed by the admin"}[outcome]
@@ -478,7 +486,8 @@ class Sidekick(Variant):
         if outcome == "enact":
             prop["reason"] = "enacted by the admin"
 
-    def on_vote_override(self, state: dict, action: dict, ctx: Ctx) -> None:
+    @action("vote_override")
+    def on_vote_override(self, state: GameState, action: Action, ctx: Ctx) -> None:
         prop = matters.must_open(matters.find(state, action["number"]), action["number"], ("voting",))
         p = self.must_player(state, action["player"])
         previous = prop["votes"].get(p["name"])
