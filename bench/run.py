@@ -24,7 +24,7 @@ Sections (root is needed for the private Dovecot; nothing here asserts):
            `replay` over that game's journal: in this process, and `mailref replay` as a
            process (start-up included).
 
-Every section runs on SQLite; with --postgres (the suite's private cluster, tests/postgres.py)
+Every section runs on SQLite; with --postgres (the suite's private cluster, tests/support/postgres.py)
 or --dsn URL (a database that is emptied first) every section runs on PostgreSQL too (the
 daemon's database, or the store's). The end is the README's table, to paste as it is.
 """
@@ -51,14 +51,14 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from aiosmtpd.controller import Controller  # noqa: E402
 
-from dovecot import PASSWORD, USER, Dovecot, free_port  # noqa: E402
-from helpers import Clock, mail  # noqa: E402
 from mailref.config import Imap, SmtpOut  # noqa: E402
 from mailref.door import Settings  # noqa: E402
 from mailref.mail.imap import Poller  # noqa: E402
 from mailref.mail.outbox import Deliverer  # noqa: E402
 from mailref.referee import Referee  # noqa: E402
 from mailref.store import open_store  # noqa: E402
+from support.dovecot import PASSWORD, USER, Dovecot, free_port  # noqa: E402
+from support.helpers import Clock, mail  # noqa: E402
 
 G = "nomes@ref.example"
 TARGETS = {"imap": 0.5, "smtp": 0.7}
@@ -95,7 +95,7 @@ class Sink:
         self.ctl.stop()
 
 
-PG = None  # a private PostgreSQL cluster (tests/postgres.py), when --postgres is given
+PG = None  # a private PostgreSQL cluster (tests/support/postgres.py), when --postgres is given
 
 
 def fresh_url(url: str | None, tmp: Path) -> str:
@@ -132,9 +132,9 @@ def store_name(url: str | None) -> str:
 def start_postgres():
     """The suite's private cluster (its own data directory and port, fsync off), if here."""
     try:
-        from postgres import Postgres, postgres_bindir
+        from support.postgres import Postgres, postgres_bindir
     except ImportError:
-        print("  --postgres: tests/postgres.py is not in this checkout; PostgreSQL skipped")
+        print("  --postgres: tests/support/postgres.py is not in this checkout; PostgreSQL skipped")
         return None
     if postgres_bindir() is None or os.geteuid() != 0:
         print("  --postgres: needs Debian's postgresql and root; PostgreSQL skipped")

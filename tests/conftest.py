@@ -13,10 +13,12 @@ sys.path.insert(0, str(Path(__file__).parent))
 # checkout the virtualenv's editable install points at (several worktrees may share one).
 os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(__file__).parent.parent), os.environ.get("PYTHONPATH")]))
 
-import helpers  # noqa: E402
-from dovecot import Dovecot, dovecot_binary  # noqa: E402
-from helpers import Clock, Outbox, assert_replays, make_referee  # noqa: E402
-from postgres import Postgres, postgres_bindir  # noqa: E402
+from support import helpers  # noqa: E402
+from support.dovecot import Dovecot, dovecot_binary  # noqa: E402
+from support.helpers import Clock, Outbox, assert_replays, make_referee  # noqa: E402
+from support.listener import listening, submit  # noqa: E402
+from support.postgres import Postgres, postgres_bindir  # noqa: E402
+from support.site import chromium as _chromium  # noqa: E402
 
 GAME = "nomes@ref.example"
 
@@ -99,6 +101,17 @@ def outbox(referee) -> Outbox:
     return Outbox(referee)
 
 
+@pytest.fixture
+def smtp(referee):
+    """The one way a test sends raw mail as a sending server does: smtp(raw, mail_from, rcpt=GAME,
+    utf8=False) hands RAW over one real SMTP session to the referee's own listener."""
+    with listening(referee, 10_000_000) as port:
+        def send(message: bytes, mail_from: str, rcpt: str = GAME, utf8: bool = False) -> None:
+            submit(port, mail_from, [rcpt], message, mail_options=["SMTPUTF8"] if utf8 else [])
+
+        yield send
+
+
 @pytest.fixture(scope="session")
 def dovecot(tmp_path_factory):
     if dovecot_binary() is None:
@@ -115,10 +128,10 @@ def dovecot(tmp_path_factory):
     shutil.rmtree(root, ignore_errors=True)
 
 
-# ---- every mail a test causes passes a real relay (SPEC §4.3; tests/relay.py) ------------
+# ---- every mail a test causes passes a real relay (SPEC §4.3; tests/support/relay.py) ------------
 @pytest.fixture(scope="session")
 def relay():
-    from relay import Relay
+    from support.relay import Relay
 
     r = Relay.start()
     yield r
@@ -130,9 +143,8 @@ def _mail_passes_the_relay(request, relay, tmp_path, monkeypatch):
     """After each test: its outbox rows (every store it opened, every SQLite file and Maildir
     under its tmp_path) go over one SMTP session to the relay; a refused or non-conforming
     mail fails the test."""
-    from relay import engine_rows, maildir_files, outbox_rows, sqlite_files
-
     from mailref.store import Store
+    from support.relay import engine_rows, maildir_files, outbox_rows, sqlite_files
 
     engines = []
     init = Store.__init__
@@ -151,3 +163,8 @@ def _mail_passes_the_relay(request, relay, tmp_path, monkeypatch):
     problems = relay.check(mails)
     if problems:
         pytest.fail("mail a relay would refuse:\n  " + "\n  ".join(problems[:20]), pytrace=False)
+
+
+# ---- one headless Chromium per test module, under either name (support/site.py) ---------
+browser = pytest.fixture(scope="module", name="browser")(_chromium)
+chromium = pytest.fixture(scope="module", name="chromium")(_chromium)
