@@ -229,7 +229,7 @@ def write_config(tmp: Path, *, smtp_in: int | None = None, relay: int | None = N
     cfg = tmp / "mailref.toml"
     text = (f'[daemon]\ndatabase = "{database or "sqlite:///var/mailref.sqlite3"}"\n'
             'from_address = "referee@ref.example"\nadmin_address = "gm@ref.example"\n'
-            # The corpus's senders are strangers: answered as often as before session 9's
+            # The corpus's senders are strangers: answered as often as before the
             # stranger allowance, so the figures measure the same work.
             'replies_per_stranger_per_day = 20\n')
     if smtp_in:

@@ -1,12 +1,16 @@
-"""Attacks, session 8: a hostile sender by real SMTP against a running daemon."""
+"""A hostile sender by real SMTP against a running daemon."""
 
 from __future__ import annotations
 
 import json
 import smtplib
 
+import pytest
+
 from support.helpers import maildir_mails, wait_for
 from support.ops import Site
+
+pytestmark = pytest.mark.spec("2.2")
 
 
 def send(site: Site, raw: str, frm: str, to: str = "nomes@ref.example") -> None:

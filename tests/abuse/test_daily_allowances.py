@@ -1,4 +1,4 @@
-"""TODO DOC"""
+"""What a stranger or one player can make the referee do in a day is bounded: mail to one address, alerts, newcomers announced, matters opened, oversize mail over IMAP."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ import pytest
 from support.helpers import Outbox, mail
 from support.hostile_smtp import ALICE, BOB, G
 from support.listener import listening, submit
+
+pytestmark = pytest.mark.spec("2.2")
 
 
 def test_strangers_make_the_referee_mail_an_address_only_a_few_times_a_day(game, smtp, outbox):

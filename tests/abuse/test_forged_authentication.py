@@ -1,12 +1,16 @@
-"""TODO DOC"""
+"""Forged Authentication-Results and forged From addresses: read in bounded time, and one joined from a forged address learns how to stop the game's mail."""
 
 from __future__ import annotations
 
 import time
 
+import pytest
+
 from mailref.read.auth import verify
 from support.helpers import Outbox, mail
 from support.hostile_smtp import ALICE, G
+
+pytestmark = pytest.mark.spec("2.7")
 
 
 def test_a_flood_of_forged_authentication_results_is_read_in_bounded_time():

@@ -11,6 +11,8 @@ from mailref.store import InboxMessage, OutboxMessage
 from support.helpers import Outbox, mail
 from support.listener import listening, submit
 
+pytestmark = pytest.mark.spec("2.2", "2.3")
+
 G = "nomes@ref.example"
 ALICE, BOB, CAROL = "alice@example.org", "bob@example.org", "carol@example.org"
 MALLORY = "mallory@evil.test"

@@ -14,6 +14,8 @@ from mailref.store import InboxMessage
 from support.helpers import Outbox, mail, make_referee
 from support.listener import listening, submit
 
+pytestmark = pytest.mark.spec("2.2", "2.7")
+
 G = "nomes@ref.example"
 ALICE, BOB = "alice@example.org", "bob@example.org"
 MX = "mx.ref.example"

@@ -1,9 +1,13 @@
-"""TODO DOC"""
+"""One client cannot hold every session of the SMTP listener."""
 
 from __future__ import annotations
 
+import pytest
+
 from support.helpers import wait_for
 from support.listener import listening
+
+pytestmark = pytest.mark.spec("2.1")
 
 
 def test_one_client_cannot_take_every_session_of_the_listener(referee):

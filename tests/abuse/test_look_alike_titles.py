@@ -1,9 +1,13 @@
-"""TODO DOC"""
+"""Look-alike text cannot pass as another's: a bidi override in a title, a name that differs only by an accent."""
 
 from __future__ import annotations
 
+import pytest
+
 from support.helpers import Outbox, mail
 from support.hostile_smtp import G, mover
+
+pytestmark = pytest.mark.spec("2.3")
 
 
 def test_a_bidi_override_in_a_title_cannot_pass_it_off_as_anothers(game, smtp, outbox):

@@ -1,9 +1,13 @@
-"""TODO DOC"""
+"""The GM's digest of rejected mail: the newest fifty listed and the rest counted, without reading the raw mails."""
 
 from __future__ import annotations
 
+import pytest
+
 from support.helpers import Outbox, mail
 from support.hostile_smtp import G
+
+pytestmark = pytest.mark.spec("2.2")
 
 
 def test_the_digest_lists_the_newest_fifty_rejected_mails_and_counts_the_rest(game, smtp, outbox):

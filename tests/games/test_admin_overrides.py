@@ -1,10 +1,14 @@
-"""TODO DOC"""
+"""What the admin changes in a game is told to whom it concerns: a vote changed, a player removed or added, a result forced."""
 
 from __future__ import annotations
+
+import pytest
 
 from support.helpers import Outbox, assert_replays
 from support.long_games import G, last, nomes
 from support.play import addr, send  # the same players' addresses, mail sent the same way
+
+pytestmark = pytest.mark.spec("1.4")
 
 
 def test_a_vote_the_admin_changes_is_told_to_its_voter(referee, outbox, clock):

@@ -1,6 +1,10 @@
-"""TODO DOC"""
+"""The admin's reason for a change is told to the players."""
 
 from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.spec("1.4")
 
 
 def test_the_admins_reason_is_told_to_the_players(tmp_path):

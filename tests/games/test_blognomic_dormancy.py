@@ -1,10 +1,14 @@
-"""TODO DOC"""
+"""BlogNomic: the wizards are told when dormancy begins and ends."""
 
 from __future__ import annotations
+
+import pytest
 
 from support.helpers import Outbox, assert_replays
 from support.play import addr, send  # the same players' addresses, mail sent the same way
 from support.play_four import BLOG, PLAYERS, last
+
+pytestmark = pytest.mark.spec("5.2")
 
 
 def test_the_wizards_are_told_when_dormancy_begins_and_ends(referee, outbox):

@@ -1,11 +1,15 @@
-"""TODO DOC"""
+"""BlogNomic: reminders before a matter may be decided, announcements saying by when, deferential votes in a metadynasty."""
 
 from __future__ import annotations
+
+import pytest
 
 from support import clients
 from support.client_play import BLOG, blognomic, last, play
 from support.helpers import Outbox, assert_replays
 from support.play import addr
+
+pytestmark = pytest.mark.spec("5.2")
 
 
 def test_a_blognomic_wizard_who_has_not_voted_is_reminded_before_the_matter_may_be_decided(referee, outbox, clock):

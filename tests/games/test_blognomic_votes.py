@@ -1,10 +1,14 @@
-"""TODO DOC"""
+"""BlogNomic: deferential votes do not follow an idle historian."""
 
 from __future__ import annotations
+
+import pytest
 
 from support.helpers import Outbox, assert_replays
 from support.play import addr, send  # the same players' addresses, mail sent the same way
 from support.play_four import BLOG, blog, last
+
+pytestmark = pytest.mark.spec("5.2")
 
 
 def test_deferential_votes_do_not_follow_an_idle_historian(referee, outbox, clock):

@@ -1,10 +1,14 @@
-"""TODO DOC"""
+"""Deadlines as players meet them: a deadline let pass is heard as late; a resume says when each deadline now falls."""
 
 from __future__ import annotations
+
+import pytest
 
 from support.helpers import Outbox
 from support.long_games import last, nomes
 from support.play import addr, send  # the same players' addresses, mail sent the same way
+
+pytestmark = pytest.mark.spec("4.2")
 
 
 def test_who_lets_a_deadline_pass_hears_it_as_late(referee, outbox, clock):

@@ -1,9 +1,13 @@
-"""TODO DOC"""
+"""BlogNomic dynasties: the ascension address is read by the players."""
 
 from __future__ import annotations
 
+import pytest
+
 from support.helpers import Outbox, assert_replays
 from support.play import addr, send
+
+pytestmark = pytest.mark.spec("5.2")
 
 
 def test_the_ascension_address_is_read_by_the_players(referee, outbox, clock):

@@ -1,10 +1,14 @@
-"""TODO DOC"""
+"""BlogNomic: an enacted DoV says which clause enacted it, and the new historian's plain reply is the ascension address."""
 
 from __future__ import annotations
+
+import pytest
 
 from support.helpers import Outbox, assert_replays, mail
 from support.play import addr  # the same players' addresses, mail sent the same way
 from support.play_four import BLOG, last
+
+pytestmark = pytest.mark.spec("5.2")
 
 
 def test_an_enacted_dov_says_which_clause_enacted_it(referee, outbox, clock, dov_after_12h):

@@ -15,6 +15,8 @@ from mailref.engine.context import Ctx, Refused
 from mailref.engine.variants.eire import Eire
 from mailref.timeutil import parse_iso
 
+pytestmark = pytest.mark.spec("5.4")
+
 NOW = datetime(2026, 12, 1, 10, 0, tzinfo=UTC)
 V = Eire()
 

@@ -1,10 +1,14 @@
-"""TODO DOC"""
+"""Eire: a player eliminated in a turn still gets its results."""
 
 from __future__ import annotations
+
+import pytest
 
 from support.helpers import Outbox, assert_replays
 from support.long_games import EIRE, eire
 from support.play import addr, send  # the same players' addresses, mail sent the same way
+
+pytestmark = pytest.mark.spec("5.4")
 
 
 def test_a_player_eliminated_in_a_turn_gets_its_results(referee, outbox, clock):

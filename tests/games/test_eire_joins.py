@@ -1,9 +1,13 @@
-"""TODO DOC"""
+"""Eire by real SMTP: joins read colour and say what is wrong with a choice; orders one per line; results when nobody ordered."""
 
 from __future__ import annotations
 
+import pytest
+
 from support.table import text
 from support.table_play import EIRE, eire
+
+pytestmark = pytest.mark.spec("5.4")
 
 
 def test_an_eire_join_reads_colour_and_says_what_is_wrong_with_a_choice(table):
@@ -40,6 +44,6 @@ def test_eire_orders_one_per_line_and_results_when_nobody_ordered(table):
     got = table.deliver()
     results = next(m for m in got["finn@x.org"] if m["X-Mailref-Kind"] == "results")
     body = text(results).replace("\r\n", "\n")
-    # Nobody's orders stood; whose were all refused is said (session 6), not what they were.
+    # Nobody's orders stood; whose were all refused is said, not what they were.
     assert "Orders:\n  Finn: no valid orders (3 refused)\n  Maeve: no orders\n" in body and "Late" not in body
 

@@ -1,9 +1,13 @@
-"""TODO DOC"""
+"""Eire results say whose orders were all refused, and a correction shows the whole set."""
 
 from __future__ import annotations
 
+import pytest
+
 from support.helpers import Outbox, assert_replays
 from support.play import addr, send
+
+pytestmark = pytest.mark.spec("5.4")
 
 
 def test_eire_results_say_whose_orders_were_all_refused_and_a_correction_shows_the_whole_set(referee, outbox, clock):

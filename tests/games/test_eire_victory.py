@@ -1,9 +1,13 @@
-"""TODO DOC"""
+"""Eire: declaring High King says what is lacking when it is sent."""
 
 from __future__ import annotations
 
+import pytest
+
 from support.helpers import Outbox, assert_replays
 from support.play import addr, send
+
+pytestmark = pytest.mark.spec("5.4")
 
 
 def test_declare_high_king_says_what_is_lacking_when_it_is_sent(referee, outbox, clock):

@@ -1,10 +1,14 @@
-"""TODO DOC"""
+"""Enacting a passed proposal: changes that cannot apply are said at once and at enactment; the GM learns which passed rules are theirs to apply."""
 
 from __future__ import annotations
+
+import pytest
 
 from support.helpers import Outbox, assert_replays, mail
 from support.play import addr, send  # the same players' addresses, mail sent the same way
 from support.play_four import BLOG, EMP, PLAYERS, blog, last, nomes
+
+pytestmark = pytest.mark.spec("3.1")
 
 
 def test_a_blognomic_proposal_whose_changes_cannot_apply_is_said_at_once_and_at_enactment(referee, outbox, clock):

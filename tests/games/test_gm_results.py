@@ -1,9 +1,13 @@
-"""TODO DOC"""
+"""A GM's plain reply to the orders of all players is the results."""
 
 from __future__ import annotations
 
+import pytest
+
 from support.helpers import Outbox, assert_replays, mail
 from support.play import addr, send
+
+pytestmark = pytest.mark.spec("5.5")
 
 
 def test_the_gms_plain_reply_to_the_orders_of_all_players_is_the_results(referee, outbox, clock):

@@ -1,11 +1,15 @@
-"""TODO DOC"""
+"""The GM's results for a turn still open are refused."""
 
 from __future__ import annotations
+
+import pytest
 
 from support import clients
 from support.client_play import last, play
 from support.helpers import Outbox, assert_replays
 from support.play import addr
+
+pytestmark = pytest.mark.spec("5.5")
 
 
 def test_the_gms_results_for_a_turn_still_open_are_refused(referee, outbox, clock):

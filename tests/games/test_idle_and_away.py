@@ -1,13 +1,17 @@
-"""TODO DOC"""
+"""[Idle] in a game without idling is its away."""
 
 from __future__ import annotations
+
+import pytest
 
 from support.helpers import Outbox, mail
 from support.outside_smtp import ALICE, BOB, CAROL, NOMES
 
+pytestmark = pytest.mark.spec("2.5")
+
 
 def test_idle_in_a_game_without_idling_is_its_away(referee, smtp):
-    """Found by mail (SPEC §2 audit): [Idle] in Sidekick was "not a command", though a player
+    """SPEC §2: [Idle] in Sidekick was "not a command", though a player
     writing it plainly means being away (BlogNomic, the other way round, takes [Away] as idling).
     [Idle] and [Unidle] are [Away] and [Back] where a game has absence and no idling."""
     referee.create_game("nomes", "sidekick", NOMES, name="Nomes")

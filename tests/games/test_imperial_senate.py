@@ -1,10 +1,14 @@
-"""TODO DOC"""
+"""Imperial: the senators learn which proposal a new one replaced."""
 
 from __future__ import annotations
+
+import pytest
 
 from support.helpers import Outbox
 from support.play import addr, send  # the same players' addresses, mail sent the same way
 from support.play_four import EMP, last
+
+pytestmark = pytest.mark.spec("5.3")
 
 
 def test_the_senators_learn_which_proposal_a_new_one_replaced(referee, outbox):

@@ -1,9 +1,13 @@
-"""TODO DOC"""
+"""Judgements: the Emperor's plain reply to the judge mail is the judgement."""
 
 from __future__ import annotations
 
+import pytest
+
 from support.helpers import Outbox, assert_replays, mail
 from support.play import addr, send
+
+pytestmark = pytest.mark.spec("5.3")
 
 
 def test_the_emperors_plain_reply_to_the_judge_mail_is_the_judgement(referee, outbox, clock):

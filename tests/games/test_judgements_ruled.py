@@ -1,11 +1,15 @@
-"""TODO DOC"""
+"""Judgements already ruled: a reply says so, and a ruling typed under its tag is announced without it."""
 
 from __future__ import annotations
+
+import pytest
 
 from support import clients
 from support.client_play import NOMES, last, play
 from support.helpers import Outbox
 from support.play import addr
+
+pytestmark = pytest.mark.spec("5.1")
 
 
 def test_a_reply_to_a_judgement_already_ruled_says_so(referee, outbox):

@@ -1,9 +1,13 @@
-"""TODO DOC"""
+"""Late orders in an orders game are told the turn closed."""
 
 from __future__ import annotations
 
+import pytest
+
 from support.helpers import Outbox
 from support.play import addr, send
+
+pytestmark = pytest.mark.spec("3.3")
 
 
 def test_late_orders_in_an_orders_game_are_told_the_turn_closed(referee, outbox, clock):

@@ -1,10 +1,14 @@
-"""TODO DOC"""
+"""Late orders naming an old turn are not taken for the next."""
 
 from __future__ import annotations
+
+import pytest
 
 from support.helpers import Outbox, assert_replays, mail
 from support.play import addr, send  # the same players' addresses, mail sent the same way
 from support.play_four import last
+
+pytestmark = pytest.mark.spec("3.3")
 
 
 def test_late_orders_naming_an_old_turn_are_not_taken_for_the_next(referee, outbox, clock):

@@ -1,9 +1,13 @@
-"""TODO DOC"""
+"""A player who left is told so, not told to join as a stranger."""
 
 from __future__ import annotations
 
+import pytest
+
 from support.helpers import Outbox
 from support.play import addr, nomes, send
+
+pytestmark = pytest.mark.spec("2.3")
 
 
 def test_a_player_who_left_is_told_so_not_to_join_as_a_stranger(referee, outbox):

@@ -1,10 +1,14 @@
-"""TODO DOC"""
+"""New rules: two pending proposals each enacting one both apply; a rule numbered by its author keeps that number."""
 
 from __future__ import annotations
+
+import pytest
 
 from support.helpers import Outbox, assert_replays
 from support.long_games import BLOG, blog, last, new_rule
 from support.play import addr, send  # the same players' addresses, mail sent the same way
+
+pytestmark = pytest.mark.spec("3.1")
 
 
 def test_two_pending_proposals_each_enacting_a_new_rule_both_apply(referee, outbox, clock):

@@ -1,10 +1,14 @@
-"""TODO DOC"""
+"""A newcomer during a turn gets the turn mail."""
 
 from __future__ import annotations
+
+import pytest
 
 from support.helpers import Outbox
 from support.long_games import EIRE, eire
 from support.play import addr, send  # the same players' addresses, mail sent the same way
+
+pytestmark = pytest.mark.spec("2.5")
 
 
 def test_a_newcomer_during_a_turn_gets_the_turn_mail(referee, outbox, clock):

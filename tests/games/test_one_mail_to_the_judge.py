@@ -1,9 +1,13 @@
-"""TODO DOC"""
+"""The judge and the Emperor get one mail for what is passed to them."""
 
 from __future__ import annotations
 
+import pytest
+
 from support.table import text
 from support.table_play import NOMES, nomes
+
+pytestmark = pytest.mark.spec("2.6")
 
 
 def test_the_judge_gets_one_mail_for_a_call_for_judgement(table):

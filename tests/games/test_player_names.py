@@ -1,9 +1,13 @@
-"""TODO DOC"""
+"""Names as people write them, and what a name may hold."""
 
 from __future__ import annotations
 
+import pytest
+
 from support.table import text
 from support.table_play import NOMES, nomes
+
+pytestmark = pytest.mark.spec("2.3")
 
 
 def test_names_as_people_write_them_and_what_a_name_may_hold(table):

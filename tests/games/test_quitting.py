@@ -1,10 +1,14 @@
-"""TODO DOC"""
+"""A player who quits: a turn waiting only for them resolves, the next mover follows, their orders and votes do not count, a historian or judge is replaced."""
 
 from __future__ import annotations
+
+import pytest
 
 from support.helpers import Outbox, assert_replays
 from support.long_games import BLOG, EIRE, G, blog, eire, last, new_rule
 from support.play import addr, send  # the same players' addresses, mail sent the same way
+
+pytestmark = pytest.mark.spec("2.5")
 
 
 def test_a_turn_waiting_only_for_a_player_who_leaves_resolves_at_once(referee, outbox, clock):

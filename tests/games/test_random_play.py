@@ -16,6 +16,8 @@ from sqlalchemy import select
 from mailref.store import InboxMessage
 from support.helpers import Clock, assert_replays, mail, make_referee
 
+pytestmark = pytest.mark.spec("5")
+
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve"]
 GM = "gm@ref.example"
 STEPS = 150

@@ -10,6 +10,8 @@ from support.helpers import EIRE_PLAYERS, Outbox, assert_replays, mail, player_a
 from support.listener import listening, submit
 from support.paths import CORPUS
 
+pytestmark = pytest.mark.spec("3.3")
+
 EIRE = "eire@ref.example"
 PLAYERS, addr = EIRE_PLAYERS, player_addr
 

@@ -1,9 +1,13 @@
-"""TODO DOC"""
+"""Reminders: a one-day turn is not reminded with the mail that opens it."""
 
 from __future__ import annotations
 
+import pytest
+
 from support.helpers import assert_replays
 from support.play import PLAYERS, addr, kinds, nomes, send
+
+pytestmark = pytest.mark.spec("4.2")
 
 
 def test_a_one_day_turn_is_not_reminded_with_the_mail_that_opens_it(referee, outbox, clock):

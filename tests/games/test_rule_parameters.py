@@ -1,9 +1,13 @@
-"""TODO DOC"""
+"""Rules the referee runs by parameters: an amendment changes what a failed proposal scores; two changed at once make one alert."""
 
 from __future__ import annotations
 
+import pytest
+
 from support.helpers import Outbox, assert_replays
 from support.play import PLAYERS, addr, nomes, send
+
+pytestmark = pytest.mark.spec("5.1")
 
 
 def test_a_passed_amendment_of_rule_22_changes_what_a_failed_proposal_scores(referee, outbox):

@@ -12,6 +12,8 @@ import pytest
 
 from mailref import resource
 
+pytestmark = pytest.mark.spec("5")
+
 SEED_DIRS = [Path(__file__).parent / "seeds", Path(__file__).resolve().parents[4] / "shared" / "seeds",
              Path("/work/shared/seeds")]
 

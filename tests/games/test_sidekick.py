@@ -7,46 +7,26 @@ import json
 import pytest
 
 from mailref.store import InboxMessage, JournalEntry
-from support.helpers import Clock, Outbox, assert_replays, mail, make_referee
+from support.helpers import Outbox, assert_replays, mail, make_referee
+from support.sidekick import (
+    PLAYERS,
+    PROPOSAL,
+    G,
+    addr,
+    last_reply,
+    mover,
+    others,
+    play_sidekick_to_a_winner,
+    send,
+)
 
-G = "nomes@ref.example"
-PLAYERS = ["alice", "bob", "carol"]
-
-
-def addr(name: str) -> str:
-    return f"{name.lower()}@players.example"
-
-
-def send(referee, who: str, subject: str, body: str = "", **kw):
-    return referee.accept(mail(addr(who), G, subject, body, **kw), "smtp", addr(who), [G])
-
-
-def last_reply(outbox: Outbox, who: str):
-    replies = [m for m in outbox.all() if m["To"] == addr(who) and m["X-Mailref-Kind"] in ("ack", "error", "help", "status", "ruleset")]
-    return replies[-1]
+pytestmark = pytest.mark.spec("5.1")
 
 
 @pytest.fixture
-def game(referee, outbox):
-    referee.create_game("nomes", "sidekick", G, gm="gm@ref.example")
-    for p in PLAYERS:
-        send(referee, p, "[Join]", f"Name: {p.title()}\n")
-    state = referee.state("nomes")
-    assert state["turn"]["number"] == 1
-    yield referee
-    assert_replays(referee)
-
-
-def mover(referee) -> str:
-    return referee.state("nomes")["turn"]["player"]
-
-
-def others(referee) -> list[str]:
-    m = mover(referee)
-    return [p.title() for p in PLAYERS if p.title() != m]
-
-
-PROPOSAL = 'Enact rule 24 "Bonus":\nEach player may roll a die once a day.\n'
+def game(sidekick_game):
+    """This module's game: the sidekick game of tests/conftest.py."""
+    return sidekick_game
 
 
 def test_join_draws_a_random_order_and_opens_the_first_turn(game, outbox):
@@ -297,36 +277,7 @@ def test_game_show_json_matches_the_contract(game, tmp_path):
 
 def test_whole_game_from_join_to_a_winner_by_mail_alone(tmp_path):
     """Through real SMTP sessions into the in-process listener, the GM only reading digests."""
-    from support.listener import listening, submit
-
-    clock = Clock()
-    r = make_referee(tmp_path, clock, seed=3)
-    r.create_game("nomes", "sidekick", G, gm="gm@ref.example", parameters={"win_score": "30"})
-    with listening(r, 1_000_000) as port:
-        def post(who: str, subject: str, body: str) -> None:
-            submit(port, addr(who), [G], mail(addr(who), G, subject, body))
-
-        for p in PLAYERS:
-            post(p, "[Join]", f"Name: {p.title()}")
-        n = 24
-        for _ in range(12):
-            state = r.state("nomes")
-            if state["status"] == "ended":
-                break
-            m = state["turn"]["player"]
-            post(m, f"[Proposal] Rule {n}", f'Enact rule {n} "R{n}":\nText {n}.\n')
-            num = r.state("nomes")["proposals"][-1]["number"]
-            for o in [p.title() for p in PLAYERS if p.title() != m]:
-                post(o, f"Re: [Proposal {num}] Rule {n}", "FOR")
-            n += 1
-            clock.advance(hours=12)
-            r.tick()
-    state = r.state("nomes")
-    assert state["status"] == "ended" and len(state["winners"]) == 1
-    assert all(p["score"] <= 30 for p in state["players"])
-    digests = [m for m in Outbox(r).all() if m["X-Mailref-Kind"] == "digest"]
-    assert digests and digests[0]["To"] == "gm@ref.example"
-    assert_replays(r)
+    play_sidekick_to_a_winner(tmp_path)
 
 
 # ---- issue 11: the rule list, rule numbers, rejoining, the mover's ballot -------------------
@@ -451,7 +402,7 @@ def test_a_thank_you_reply_to_the_ruleset_mail_is_not_a_request_for_the_rules(ga
 def test_a_passed_change_to_a_rule_the_referee_runs_by_a_parameter_alerts_the_gm(game, outbox):
     """Rule 22 is run as fail_points: when a proposal rewrites it unreadably, the rule list
     changes and the GM is told to set the parameter, instead of the referee quietly citing the
-    old number. (A readable new value is followed: tests/test_play_session6.py.)"""
+    old number. (A readable new value is followed: tests/games/test_rule_parameters.py.)"""
     m = mover(game)
     send(game, m, "[Proposal] Gentler failure", "Amend rule 22 to read:\nA failed proposal costs its author half of what a pass earns.\n")
     a, b = others(game)

@@ -1,10 +1,14 @@
-"""TODO DOC"""
+"""A passed amendment of rule 8 gives the next mover the new turn length."""
 
 from __future__ import annotations
+
+import pytest
 
 from support.helpers import Outbox, assert_replays
 from support.play import addr, send  # the same players' addresses, mail sent the same way
 from support.play_four import PLAYERS, nomes
+
+pytestmark = pytest.mark.spec("5.1")
 
 
 def test_a_passed_amendment_of_rule_8_gives_the_next_mover_the_new_time(referee, outbox, clock):

@@ -1,10 +1,14 @@
-"""TODO DOC"""
+"""Imperial senators are reminded of their votes."""
 
 from __future__ import annotations
+
+import pytest
 
 from support.helpers import Outbox, assert_replays
 from support.long_games import EMP
 from support.play import addr, send  # the same players' addresses, mail sent the same way
+
+pytestmark = pytest.mark.spec("5.3")
 
 
 def test_imperial_senators_are_reminded_of_their_votes(referee, outbox, clock):

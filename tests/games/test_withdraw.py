@@ -1,9 +1,13 @@
-"""TODO DOC"""
+"""[Withdraw]: a withdrawn BlogNomic proposal reads as failed."""
 
 from __future__ import annotations
 
+import pytest
+
 from support.helpers import Outbox, assert_replays
 from support.play import addr, send
+
+pytestmark = pytest.mark.spec("5.2")
 
 
 def test_a_withdrawn_blognomic_proposal_reads_as_failed(referee, outbox, clock):

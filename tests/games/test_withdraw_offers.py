@@ -1,9 +1,13 @@
-"""TODO DOC"""
+"""[Withdraw] where a variant has none says what the rules or the game's orders offer instead."""
 
 from __future__ import annotations
 
+import pytest
+
 from support.helpers import Outbox, mail
 from support.outside_smtp import ALICE, BOB, EMPIRE, NOMES, alice_alone, error_of
+
+pytestmark = pytest.mark.spec("2.5")
 
 
 def test_withdraw_in_sidekick_and_imperial_says_what_the_rules_offer_instead(referee, smtp):

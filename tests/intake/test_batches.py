@@ -27,6 +27,8 @@ from support.dovecot import free_port
 from support.helpers import Outbox, mail, make_referee, wait_for
 from support.helpers import maildir_mails as outbox_mails
 
+pytestmark = pytest.mark.spec("2.1")
+
 G = "nomes@ref.example"
 H = "hex@ref.example"
 

@@ -20,6 +20,8 @@ from mailref.store import Bounce, InboxMessage, OutboxMessage
 from support.dovecot import free_port
 from support.helpers import Clock, mail, make_referee
 
+pytestmark = pytest.mark.spec("2.2")
+
 G = "league@ref.example"
 DATA = Path(__file__).parent / "bounces"
 # A person's reply, not a bounce: flufl.bounce ships it to show a detector finds nothing there.
@@ -35,7 +37,7 @@ def as_delivered(name: str) -> bytes:
 
 def failing(name: str, for_good: bool = False) -> set[str]:
     """What flufl.bounce finds failing in sample NAME; FOR_GOOD: without its "temporary"
-    failures, which are delay warnings (session 9)."""
+    failures, which are delay warnings."""
     msg = email.message_from_bytes(as_delivered(name), policy=email.policy.compat32)
     temporary, permanent = all_failures(msg)
     return {a.decode("utf-8", "replace").lower() for a in set(permanent) | (set() if for_good else set(temporary))}

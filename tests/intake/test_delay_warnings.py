@@ -1,8 +1,12 @@
-"""TODO DOC"""
+"""A delay warning is no bounce against the player."""
 
 from __future__ import annotations
 
+import pytest
+
 from support.hostile_smtp import DELAYED
+
+pytestmark = pytest.mark.spec("2.2")
 
 
 def test_a_delay_warning_is_no_bounce_against_the_player(game, smtp, outbox):

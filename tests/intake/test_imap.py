@@ -22,7 +22,7 @@ from support.imap import imap_cfg
 from support.ops import Site
 
 G = "nomes@ref.example"
-pytestmark = pytest.mark.dovecot
+pytestmark = [pytest.mark.dovecot, pytest.mark.spec("2.1")]
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""The IMAP poller against servers as hosts run them (session 9): a message the server cannot
+"""The IMAP poller against servers as hosts run them: a message the server cannot
 deliver, no MOVE or UIDPLUS, an `INBOX.` namespace with `.` for a separator, IDLE dropped
 silently or with BYE. Each against a real Dovecot set up to behave that way."""
 
@@ -21,7 +21,7 @@ from support.dovecot import PASSWORD, USER, Dovecot, _mail_user
 from support.helpers import Outbox, mail, wait_for
 
 G = "nomes@ref.example"
-pytestmark = pytest.mark.dovecot
+pytestmark = [pytest.mark.dovecot, pytest.mark.spec("2.1")]
 
 
 @contextmanager

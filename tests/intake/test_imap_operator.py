@@ -18,7 +18,7 @@ from support.helpers import maildir_mails as outbox_mails
 from support.ops import Site
 
 G = "nomes@ref.example"
-pytestmark = pytest.mark.dovecot
+pytestmark = [pytest.mark.dovecot, pytest.mark.spec("2.1", "7")]
 
 
 def folder_for(dovecot, name: str) -> str:

@@ -1,8 +1,12 @@
-"""TODO DOC"""
+"""An IMAP port that is an SMTP server is named as such."""
 
 from __future__ import annotations
 
+import pytest
+
 from support.ops import Site
+
+pytestmark = pytest.mark.spec("1.3")
 
 
 def test_an_imap_port_that_is_an_smtp_server_is_named_as_such(tmp_path):

@@ -8,6 +8,8 @@ import pytest
 from mailref.store import InboxMessage
 from support.helpers import Outbox, mail
 
+pytestmark = pytest.mark.spec("2.1")
+
 G = "nomes@ref.example"
 
 MALFORMED = {

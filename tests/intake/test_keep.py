@@ -17,6 +17,8 @@ from mailref.store import InboxMessage, open_store
 from mailref.store.keep import _keep_core, _keep_psycopg, _keep_sqlite, keep
 from support.helpers import mail, migrated_sqlite
 
+pytestmark = pytest.mark.spec("2.1")
+
 G = "nomes@ref.example"
 
 

@@ -11,6 +11,8 @@ import smtplib
 import time
 from pathlib import Path
 
+import pytest
+
 from mailref import daemon as daemon_module
 from mailref.config import load
 from mailref.daemon import INTAKE_LAG, Daemon
@@ -18,6 +20,8 @@ from support.dovecot import free_port
 from support.helpers import mail, wait_for
 from support.helpers import maildir_mails as outbox
 from support.ops import Site
+
+pytestmark = pytest.mark.spec("2.1", "7")
 
 REF = "referee@ref.example"
 
@@ -78,7 +82,7 @@ def test_a_dead_listener_is_started_again_and_stops_with_the_daemon(tmp_path):
 
 
 def test_a_listener_killed_by_a_fault_says_where_and_the_daemon_names_the_signal(tmp_path):
-    """A SIGBUS (a full disk under SQLite's mapped WAL index, session 8) killed a process
+    """A SIGBUS (a full disk under SQLite's mapped WAL index) killed a process
     without a word. Now the dying process writes its threads' stacks to the log
     (faulthandler), and the daemon says which signal ended its listener."""
     site = Site(tmp_path)

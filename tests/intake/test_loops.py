@@ -9,6 +9,8 @@ import pytest
 from mailref.store import Bounce, InboxMessage
 from support.helpers import Outbox, mail
 
+pytestmark = pytest.mark.spec("2.2")
+
 G = "nomes@ref.example"
 
 

@@ -1,8 +1,12 @@
-"""TODO DOC"""
+"""Machine mail to a game is logged with that game."""
 
 from __future__ import annotations
 
+import pytest
+
 from support.helpers import mail
+
+pytestmark = pytest.mark.spec("2.2")
 
 
 def test_machine_mail_to_a_game_is_logged_with_that_game(referee, smtp, caplog):

@@ -1,4 +1,4 @@
-"""TODO DOC"""
+"""List posts, newsletters and out-of-office replies in many languages get no answer."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ import pytest
 
 from support.helpers import mail
 from support.hostile_smtp import BOB, G
+
+pytestmark = pytest.mark.spec("2.2")
 
 
 @pytest.mark.parametrize("header", ["List-Id: Chat <chat.lists.example>", "List-Unsubscribe: <mailto:leave@news.example>"])

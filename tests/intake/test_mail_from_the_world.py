@@ -1,4 +1,4 @@
-"""The outside world as it is (session 7's attacks), through real SMTP sessions to the
+"""Mail from the outside world as it is, through real SMTP sessions to the
 listener: clients that write UTF-8 headers, vacation programs that do not say so the RFC
 way, mailing lists that echo our own mail or mark every post `Precedence: list`."""
 
@@ -9,6 +9,8 @@ import pytest
 from mailref.store import InboxMessage
 from support.helpers import Outbox, mail, make_referee
 from support.listener import listening, submit
+
+pytestmark = pytest.mark.spec("2.2", "2.4")
 
 G = "nomes@ref.example"
 ALICE, BOB = "alice@example.org", "bob@example.org"

@@ -12,6 +12,8 @@ import pytest
 from support.helpers import Outbox, mail
 from support.listener import kept, listener_of_game
 
+pytestmark = pytest.mark.spec("2.2")
+
 G = "nomes@ref.example"
 H = "hex@games.example"
 

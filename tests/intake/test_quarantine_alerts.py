@@ -1,9 +1,13 @@
-"""TODO DOC"""
+"""A quarantined mail alerts its game's GM, naming the game."""
 
 from __future__ import annotations
 
+import pytest
+
 from support.helpers import Outbox, mail
 from support.host_fixture import NOMES
+
+pytestmark = pytest.mark.spec("2.1")
 
 
 def test_a_quarantined_mail_alerts_its_games_gm_naming_the_game(referee, monkeypatch):

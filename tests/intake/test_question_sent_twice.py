@@ -1,8 +1,12 @@
-"""TODO DOC"""
+"""The same question sent twice in Sidekick is one judgement."""
 
 from __future__ import annotations
 
+import pytest
+
 from support.helpers import Outbox, mail, player_addr
+
+pytestmark = pytest.mark.spec("2.1")
 
 
 def test_the_same_question_sent_twice_in_sidekick_is_one_judgement(referee, smtp):

@@ -1,10 +1,14 @@
-"""TODO DOC"""
+"""The same proposal or orders sent twice are one: one proposal, the senator's oldest kept, the orders said to stand."""
 
 from __future__ import annotations
+
+import pytest
 
 from support.helpers import Outbox, assert_replays
 from support.long_games import BLOG, EIRE, EMP, blog, eire, last, new_rule
 from support.play import addr, send  # the same players' addresses, mail sent the same way
+
+pytestmark = pytest.mark.spec("2.1")
 
 
 def test_the_same_proposal_sent_twice_is_one_proposal(referee, outbox, clock):

@@ -14,6 +14,8 @@ from mailref.store import InboxMessage
 from support.helpers import Outbox, mail
 from support.listener import listener_of_game
 
+pytestmark = pytest.mark.spec("2.1")
+
 G = "nomes@ref.example"
 
 

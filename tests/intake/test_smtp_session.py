@@ -17,6 +17,8 @@ from support.dovecot import free_port
 from support.helpers import mail
 from support.listener import Raw, answer_to, game_on_sqlite, kept, listener_of, listening
 
+pytestmark = pytest.mark.spec("2.1")
+
 G = "nomes@ref.example"
 
 

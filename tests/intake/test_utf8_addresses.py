@@ -23,6 +23,8 @@ from mailref.store import OutboxMessage
 from support.dovecot import free_port
 from support.ops import CountingSink, Site
 
+pytestmark = pytest.mark.spec("4.3", "2.3")
+
 G = "nomes@ref.example"
 JUERGEN = "jürgen@münchen.example"
 JUERGEN_WIRE = "jürgen@xn--mnchen-3ya.example"  # the domain as DNS knows it

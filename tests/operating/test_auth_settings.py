@@ -1,6 +1,10 @@
-"""TODO DOC"""
+"""Sender authentication settings: require_auth with no trusted server is said to the GM at once; the daemon logs the site and trusted servers it uses."""
 
 from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.spec("2.7")
 
 
 def test_require_auth_on_with_no_trusted_server_is_said_to_the_gm_at_once(tmp_path):

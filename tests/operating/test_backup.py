@@ -1,13 +1,17 @@
-"""TODO DOC"""
+"""A backup taken while the daemon answers a burst restores to a game that replays."""
 
 from __future__ import annotations
 
 import json
 import re
 
+import pytest
+
 from support.helpers import wait_for
 from support.operator_host import send
 from support.ops import Site
+
+pytestmark = pytest.mark.spec("7")
 
 
 def test_a_backup_taken_while_the_daemon_answers_a_burst_restores_to_a_game_that_replays(tmp_path):

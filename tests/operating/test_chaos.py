@@ -38,7 +38,7 @@ JOINS = 6
 DAEMONS = 3
 KILLS = 6  # at least, at random moments while the mail arrives and is answered
 LEASE = "15"  # seconds: a killed daemon's claimed rows are taken over within the test
-pytestmark = pytest.mark.dovecot
+pytestmark = [pytest.mark.dovecot, pytest.mark.spec("6")]
 
 
 class Sink:
@@ -197,8 +197,7 @@ def test_three_daemons_one_killed_at_random_answer_every_mail_once(tmp_path, dat
             round_ += 1
             if round_ % 3 == 0:
                 # A clean stop at any moment, start-up included: the daemon restarted last, a
-                # moment after (a daemon's exit was once -15 here: docs/decisions.md, "Operating,
-                # session 9"). It must exit 0 and lose and repeat nothing.
+                # moment after (guards against an exit status of -15). It must exit 0 and lose and repeat nothing.
                 time.sleep(rng.uniform(0.05, 0.8))
                 victim = last
                 code = daemons.term(victim)

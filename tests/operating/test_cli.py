@@ -3,23 +3,14 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from mailref import config as config_mod
+from support.cli import G, run
 
-G = "nomes@ref.example"
-
-
-def run(cwd: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "mailref", *args], cwd=cwd, capture_output=True, text=True,
-                          input=stdin, timeout=60, env={k: v for k, v in os.environ.items() if k != "MAILREF_CONFIG"})
-
+pytestmark = pytest.mark.spec("1.4")
 
 @pytest.fixture(scope="module")
 def initialised(tmp_path_factory):

@@ -1,6 +1,10 @@
-"""TODO DOC"""
+"""The CLI refuses addresses it cannot use: a From address with a name, a game at the referee's own address."""
 
 from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.spec("1.4")
 
 
 def test_a_from_address_with_a_name_is_refused_in_words(tmp_path):

@@ -1,10 +1,14 @@
-"""TODO DOC"""
+"""The CLI echoes every address and says a new turn length starts next turn."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from support.play_four import G
+
+pytestmark = pytest.mark.spec("1.4")
 
 
 def test_the_cli_echoes_every_address_and_says_a_new_turn_length_starts_next_turn(tmp_path):

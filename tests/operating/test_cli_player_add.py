@@ -1,6 +1,10 @@
-"""TODO DOC"""
+"""`player add` in Eire is told its choices in the CLI's terms."""
 
 from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.spec("1.4")
 
 
 def test_player_add_in_eire_is_told_its_choices_in_the_clis_terms(tmp_path):

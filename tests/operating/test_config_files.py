@@ -1,4 +1,4 @@
-"""TODO DOC"""
+"""`init` elsewhere and the embedded defaults say which file the commands read."""
 
 from __future__ import annotations
 
@@ -6,7 +6,11 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from support.daemon_processes import G
+
+pytestmark = pytest.mark.spec("1.2")
 
 
 def test_init_elsewhere_and_embedded_defaults_say_which_file_commands_read(tmp_path):

@@ -17,6 +17,8 @@ from support.dovecot import free_port
 from support.helpers import mail, wait_for
 from support.helpers import maildir_mails as outbox
 
+pytestmark = pytest.mark.spec("7")
+
 G = "nomes@ref.example"
 
 
@@ -123,7 +125,7 @@ def test_postgresql_ending_our_connections_costs_no_mail_and_no_log_line(tmp_pat
 
 
 def test_mail_is_answered_in_the_store_while_a_relay_holds_a_delivery(tmp_path):
-    """Delivery has its own lock (docs/decisions.md, session 8): a relay that sits on a reply's
+    """Delivery has its own lock (docs/decisions.md, "Delivery lanes"): a relay that sits on a reply's
     data for seconds holds up no processing. Mail arriving meanwhile is taken up and its reply
     queued at once; the reply goes out once the relay lets the round go."""
     import asyncio

@@ -13,6 +13,8 @@ import pytest
 
 from mailref.store import fastjson
 
+pytestmark = pytest.mark.spec("4.4")
+
 
 def _value(rng: random.Random, depth: int = 0):
     kind = rng.randrange(9 if depth < 4 else 6)

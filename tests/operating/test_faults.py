@@ -25,6 +25,8 @@ from mailref.timeutil import utcnow
 from support.helpers import mail, wait_for
 from support.ops import CountingSink, Daemon, Site
 
+pytestmark = pytest.mark.spec("7")
+
 G = "nomes@ref.example"
 PR_CAPBSET_DROP, CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH = 24, 1, 2  # <linux/prctl.h>, <linux/capability.h>
 root_only = pytest.mark.skipif(os.geteuid() != 0, reason="loop mounts and other users need root")
@@ -116,8 +118,8 @@ def send(port: int, raw: bytes, frm: str = "p@x.org", to: str = G) -> tuple[int,
 def send_as_a_client_does(port: int, raw: bytes, daemon) -> tuple[int, str]:
     """send(), tried again a few times when the connection is lost before any answer, as a
     sending server does. The first connection after filling the disk was once in a while reset
-    before its greeting: the daemon had died of SIGBUS (its WAL index on a full disk; fixed in
-    session 8, see the test below). What the daemon said is kept in the failure's message."""
+    before its greeting: the daemon had died of SIGBUS (its WAL index on a full disk; see the
+    test below). What the daemon said is kept in the failure's message."""
     for attempt in range(4):
         try:
             return send(port, raw, "alice@x.org")
@@ -391,7 +393,7 @@ def test_a_dropped_connection_is_said_only_if_the_next_try_fails_too(caplog):
 def test_a_fault_whose_sqlite_words_alternate_is_said_once_as_its_folders_trouble(caplog, monkeypatch, tmp_path):
     """SQLite's errors on a disk remounted read-only alternate ("disk I/O error", "attempt to
     write a readonly database"), and each change of words was said again: three ERROR lines
-    for one fault (ops, session 7). Said as what is wrong with the database's folder, once."""
+    for one fault. Said as what is wrong with the database's folder, once."""
     import logging
     import sqlite3
 

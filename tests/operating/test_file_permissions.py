@@ -1,9 +1,13 @@
-"""TODO DOC"""
+"""Files the daemon makes: a new database is readable by mailref only; a SQLite URL with driver options makes no stray file."""
 
 from __future__ import annotations
 
+import pytest
+
 from support.daemon_processes import G
 from support.ops import Site
+
+pytestmark = pytest.mark.spec("7")
 
 
 def test_a_new_database_is_readable_by_mailref_only(tmp_path):

@@ -11,6 +11,8 @@ from sqlalchemy import event
 
 from support.helpers import mail
 
+pytestmark = pytest.mark.spec("8")
+
 G = "nomes@ref.example"
 
 

@@ -1,9 +1,13 @@
-"""TODO DOC"""
+"""The journal says what to do about a quarantined mail and a refused reply."""
 
 from __future__ import annotations
 
+import pytest
+
 from support.daemon_processes import G, Refusing
 from support.helpers import mail
+
+pytestmark = pytest.mark.spec("4.4")
 
 
 def test_the_journal_says_what_to_do_about_a_quarantined_mail_and_a_refused_reply(referee, caplog):

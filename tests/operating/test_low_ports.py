@@ -1,4 +1,4 @@
-"""TODO DOC"""
+"""A port below 1024 without the capability says how to grant it."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ import pytest
 
 from support.daemon_processes import free_low_port, without_low_ports
 from support.ops import Site
+
+pytestmark = pytest.mark.spec("7")
 
 
 def test_a_port_below_1024_without_the_capability_says_how_to_grant_it(tmp_path):

@@ -1,4 +1,4 @@
-"""What an operator met running mailref (session 6): each test does what they did, as they
+"""What an operator meets running mailref: each test does what they did, as they
 did it (the CLI and `mailref serve` as processes, a real SMTP session), and checks the answer
 is one clear line, the right exit status, and nothing lost."""
 
@@ -18,6 +18,8 @@ import pytest
 
 from support.helpers import maildir_mails, wait_for
 from support.ops import Site
+
+pytestmark = pytest.mark.spec("7")
 
 
 @pytest.mark.parametrize("url, says", [

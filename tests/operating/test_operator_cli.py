@@ -20,6 +20,8 @@ from mailref.timeutil import utcnow
 from support.helpers import mail
 from support.ops import CountingSink, Site
 
+pytestmark = pytest.mark.spec("1.4")
+
 G = "nomes@ref.example"
 
 

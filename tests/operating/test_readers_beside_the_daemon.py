@@ -1,10 +1,14 @@
-"""TODO DOC"""
+"""Another process reading the database leaves the running daemon alive."""
 
 from __future__ import annotations
+
+import pytest
 
 from support.helpers import wait_for
 from support.operator_host import send
 from support.ops import Site
+
+pytestmark = pytest.mark.spec("6")
 
 
 def test_another_process_reading_the_database_leaves_the_running_daemon_alive(tmp_path):

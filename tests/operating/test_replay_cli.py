@@ -10,8 +10,10 @@ import shutil
 import sqlite3
 
 import pytest
-from test_cli import G, run
-from test_startup import modules_of
+
+from support.cli import G, modules_of, run
+
+pytestmark = pytest.mark.spec("4.4", "8")
 
 
 @pytest.fixture(scope="module")

@@ -7,10 +7,14 @@ import argparse
 import contextlib
 import io
 
+import pytest
+
 from mailref.cli import cmd_replay
 from mailref.store import Game
 from support import helpers
 from support.helpers import mail, make_referee
+
+pytestmark = pytest.mark.spec("4.4")
 
 
 def test_replay_reports_a_state_the_journal_does_not_explain(tmp_path, database_url):

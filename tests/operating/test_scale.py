@@ -11,8 +11,12 @@ import socket
 import subprocess
 import sys
 
+import pytest
+
 from mailref.store import ArchivedMatter, Game, JournalEntry
 from support.helpers import Outbox, assert_replays, mail
+
+pytestmark = pytest.mark.spec("8")
 
 G = "nomes@ref.example"
 

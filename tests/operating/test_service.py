@@ -13,9 +13,13 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from mailref import config as config_mod
 from support.helpers import mail, wait_for
 from support.ops import Site
+
+pytestmark = pytest.mark.spec("7")
 
 ROOT = Path(__file__).resolve().parents[2]
 G = "nomes@ref.example"

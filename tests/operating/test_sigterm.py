@@ -1,4 +1,4 @@
-"""TODO DOC"""
+"""SIGTERM as systemd sends it, at each moment of the daemon's life: opening the database, starting the listener, mid delivery, the backlog at start, a slow relay."""
 
 from __future__ import annotations
 
@@ -9,9 +9,13 @@ import sqlite3
 import threading
 import time
 
+import pytest
+
 from support.daemon_processes import G, has_open, listener_child, serve
 from support.helpers import wait_for
 from support.ops import CountingSink, Site
+
+pytestmark = pytest.mark.spec("7")
 
 
 def test_a_sigterm_while_the_daemon_opens_its_database_stops_it_cleanly(tmp_path):
@@ -58,8 +62,7 @@ def test_a_sigterm_while_the_listener_process_starts_stops_the_daemon_cleanly(tm
 
 
 def test_a_sigterm_mid_delivery_finishes_the_round_and_sends_each_reply_once(tmp_path):
-    """SIGTERM while the relay holds a reply's DATA (delivery runs beside processing since
-    session 8): the daemon waits for the round in hand, marks what the relay took, and exits 0;
+    """SIGTERM while the relay holds a reply's DATA (delivery runs beside processing): the daemon waits for the round in hand, marks what the relay took, and exits 0;
     the next start sends the rest, each reply once."""
     release = threading.Event()
     held = threading.Event()

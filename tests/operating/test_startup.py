@@ -4,33 +4,16 @@ when the schema is already the newest."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
+import pytest
 
-from test_cli import G, run
+from support.cli import G, modules_of, run
+
+pytestmark = pytest.mark.spec("8")
 
 # Loaded by `mailref replay` before this work: none is needed to rebuild a game and compare.
 NOT_FOR_REPLAY = ("aiosmtpd", "apscheduler", "imapclient", "jinja2", "flufl", "html2text", "cairosvg", "alembic",
                   "mailref.referee", "mailref.door", "mailref.daemon", "mailref.site", "mailref.mail.compose",
                   "mailref.read.envelope", "mailref.handlers", "email.parser")
-
-MODULES_AFTER = """
-import sys
-from mailref.cli import main
-code = main(sys.argv[1:])
-print("MODULES", " ".join(sorted(sys.modules)))
-raise SystemExit(code)
-"""
-
-
-def modules_of(cwd: Path, *args: str) -> tuple[subprocess.CompletedProcess, set[str]]:
-    done = subprocess.run([sys.executable, "-c", MODULES_AFTER, *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=60, env={k: v for k, v in os.environ.items() if k != "MAILREF_CONFIG"})
-    line = next((ln for ln in done.stdout.splitlines() if ln.startswith("MODULES ")), "MODULES")
-    return done, set(line.split()[1:])
-
 
 def loaded(modules: set[str], names: tuple[str, ...]) -> list[str]:
     return sorted(m for m in modules if any(m == n or m.startswith(n + ".") for n in names))

@@ -1,9 +1,13 @@
-"""TODO DOC"""
+"""The command that upgrades an older database says so once."""
 
 from __future__ import annotations
 
+import pytest
+
 from support.ops import Site
 from support.paths import UPGRADE
+
+pytestmark = pytest.mark.spec("1.4")
 
 
 def test_the_command_that_upgrades_an_older_database_says_so_once(tmp_path):

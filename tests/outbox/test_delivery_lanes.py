@@ -9,6 +9,7 @@ import asyncio
 import threading
 import time
 
+import pytest
 from aiosmtpd.controller import Controller
 from sqlalchemy import select
 
@@ -17,6 +18,8 @@ from mailref.mail.outbox import FEWER_FOR, RELAY_SESSIONS, Deliverer
 from mailref.store import OutboxMessage
 from support.dovecot import free_port
 from support.helpers import mail
+
+pytestmark = pytest.mark.spec("4.3")
 
 G = "nomes@ref.example"
 
@@ -164,7 +167,7 @@ def test_at_most_one_row_is_ever_accepted_by_the_relay_and_not_marked(referee, c
 
 def test_a_round_on_a_slow_relay_ends_after_its_time_and_the_rest_go_next_round(referee, clock, monkeypatch):
     """A relay answering each command in seconds held the daemon's work lock for the whole batch
-    of 50, and every mail that arrived meanwhile waited (ops, session 7). Past ROUND_BUDGET each
+    of 50, and every mail that arrived meanwhile waited. Past ROUND_BUDGET each
     connection stops after its row in hand; the rest stay queued, no attempt counted, and go
     with the next rounds, each exactly once."""
     import mailref.mail.outbox as outbox

@@ -1,8 +1,12 @@
-"""TODO DOC"""
+"""A non-ASCII proposal title is folded in encoded words of at most 75 characters."""
 
 from __future__ import annotations
 
+import pytest
+
 from support.table_play import ENCODED_WORD, NOMES, nomes
+
+pytestmark = pytest.mark.spec("4.3")
 
 
 def test_a_non_ascii_proposal_title_is_folded_in_encoded_words_of_75_characters(table):

@@ -1,9 +1,13 @@
-"""TODO DOC"""
+"""Mail that belongs to no game carries an empty game header."""
 
 from __future__ import annotations
 
+import pytest
+
 from support.helpers import Outbox, mail
 from support.outside_smtp import CAROL, EMPIRE, NOMES
+
+pytestmark = pytest.mark.spec("4.3")
 
 
 def test_mail_that_belongs_to_no_game_carries_an_empty_game_header(referee, smtp):

@@ -1,9 +1,13 @@
-"""TODO DOC"""
+"""A greylisted mail finally delivered says so in the log."""
 
 from __future__ import annotations
 
+import pytest
+
 from support.helpers import mail
 from support.outside_smtp import ALICE, NOMES, Greylisting
+
+pytestmark = pytest.mark.spec("4.3")
 
 
 def test_a_greylisted_mail_finally_delivered_says_so_in_the_log(referee, clock, caplog):

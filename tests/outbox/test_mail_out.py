@@ -7,8 +7,12 @@ import email
 import email.policy
 from datetime import UTC, datetime
 
+import pytest
+
 from mailref.mail.compose import compose, wire
 from support.relay import conformance
+
+pytestmark = pytest.mark.spec("4.3")
 
 NOW = datetime(2026, 12, 1, 10, 0, tzinfo=UTC)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import mailbox
 from datetime import timedelta
 
+import pytest
 from aiosmtpd.controller import Controller
 
 from mailref.config import SmtpOut
@@ -12,6 +13,8 @@ from mailref.mail.outbox import Deliverer
 from mailref.store import OutboxMessage
 from support.dovecot import free_port
 from support.helpers import mail
+
+pytestmark = pytest.mark.spec("4.3")
 
 G = "nomes@ref.example"
 

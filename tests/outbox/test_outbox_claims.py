@@ -10,6 +10,7 @@ import sqlite3
 import time
 from datetime import timedelta
 
+import pytest
 from sqlalchemy import select
 
 from mailref.config import SmtpOut
@@ -21,6 +22,8 @@ from mailref.store import OutboxMessage, open_store
 from mailref.timeutil import utcnow
 from support.helpers import mail, make_referee, wait_for
 from support.ops import CountingSink, Site
+
+pytestmark = pytest.mark.spec("4.3")
 
 G = "nomes@ref.example"
 

@@ -18,6 +18,8 @@ from mailref.store import OutboxMessage
 from support.dovecot import free_port
 from support.helpers import mail
 
+pytestmark = pytest.mark.spec("4.3")
+
 G = "nomes@ref.example"
 
 

@@ -1,4 +1,4 @@
-"""TODO DOC"""
+"""A relay's refusals: one wanting a login keeps the mail waiting and names the keys; which refusals are the relay refusing this host."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ import pytest
 from support.helpers import wait_for
 from support.operator_host import PickyRelay, send
 from support.ops import Site
+
+pytestmark = pytest.mark.spec("4.3")
 
 
 @pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS")

@@ -18,6 +18,8 @@ from support.dovecot import free_port, self_signed
 from support.helpers import mail
 from support.ops import Site
 
+pytestmark = pytest.mark.spec("4.3")
+
 G = "nomes@ref.example"
 
 

@@ -1,4 +1,4 @@
-"""TODO DOC"""
+"""Orders and results only in an attachment are refused, and nothing is recorded."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ import pytest
 
 from support.helpers import Outbox, mail
 from support.outside_smtp import ALICE, BOB, error_of, with_attachment
+
+pytestmark = pytest.mark.spec("3.3")
 
 
 @pytest.mark.parametrize("text", ["", "Orders attached.", "Please see the attached file for this turn."])

@@ -11,6 +11,8 @@ from mailref.read import read_ballots
 from mailref.read.ballots import VOTE_WORDS
 from mailref.read.html import html_texts
 
+pytestmark = pytest.mark.spec("3.2", "2.4")
+
 # ---- ballots -----------------------------------------------------------------------------
 
 FORMS = ["{w}", "**{w}**", "*{w}*", "{w}!", "{w}.", "I vote {w}", "Vote: {w}", "My vote is {w}",

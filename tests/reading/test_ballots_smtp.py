@@ -10,6 +10,8 @@ import pytest
 from support.helpers import Outbox, assert_replays, mail
 from support.listener import listening, submit
 
+pytestmark = pytest.mark.spec("3.2")
+
 G = "nomes@ref.example"
 PLAYERS = ["alice", "bob", "carol"]
 CORPUS = Path(__file__).parent / "corpus"

@@ -1,4 +1,4 @@
-"""TODO DOC"""
+"""Footers and sign-offs of real clients are not enacted: Outlook signatures and notices, phone footers, closings."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ from support import clients
 from support.client_play import NOMES, last, play
 from support.helpers import Outbox, assert_replays
 from support.play import addr
+
+pytestmark = pytest.mark.spec("2.4")
 
 
 def test_an_outlook_signature_and_confidentiality_notice_are_not_enacted(referee, outbox):

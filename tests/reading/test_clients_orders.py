@@ -1,11 +1,15 @@
-"""TODO DOC"""
+"""Orders as real clients write them: Outlook's several bold runs, a reply to the results."""
 
 from __future__ import annotations
+
+import pytest
 
 from support import clients
 from support.client_play import last, play
 from support.helpers import Outbox
 from support.play import addr
+
+pytestmark = pytest.mark.spec("3.3")
 
 
 def test_an_outlook_order_in_several_bold_runs_is_one_order(referee, outbox):

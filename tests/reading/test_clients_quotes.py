@@ -1,4 +1,4 @@
-"""TODO DOC"""
+"""The quote each client adds is not the sender's words: Outlook in any language, mutt, Thunderbird, GMX."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ from support.client_play import NOMES, last, play, sidekick
 from support.helpers import Outbox, assert_replays
 from support.paths import CORPUS  # noqa: E402
 from support.play import addr
+
+pytestmark = pytest.mark.spec("2.4")
 
 
 @pytest.mark.parametrize("lang,prefix", [("sv", "SV: "), ("no", "SV: "), ("it", "R: "), ("de", "AW: "), ("nl", "Antw: ")])

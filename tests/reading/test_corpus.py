@@ -10,6 +10,8 @@ import pytest
 from mailref.engine import get_variant
 from mailref.read import read_ballots, read_envelope, read_rule_changes
 
+pytestmark = pytest.mark.spec("2.4")
+
 CORPUS = Path(__file__).parent / "corpus"
 EXPECTED = json.loads((CORPUS / "expected.json").read_text())
 

@@ -9,7 +9,11 @@ import re
 import string
 from datetime import UTC, datetime
 
+import pytest
+
 from mailref.mail.compose import _WIRE, compose, wire
+
+pytestmark = pytest.mark.spec("2.4", "4.3")
 
 COMPAT32 = email.policy.compat32.clone(linesep="\r\n", max_line_length=78)
 NAMES = ["Subject", "To", "From", "Message-ID", "X-Mailref-Kind", "References", "In-Reply-To", "Date", "X"]

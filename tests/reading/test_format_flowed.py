@@ -1,10 +1,14 @@
-"""TODO DOC"""
+"""A Thunderbird proposal (format=flowed) is enacted as written, not as cut for transport."""
 
 from __future__ import annotations
+
+import pytest
 
 from support.helpers import Outbox, assert_replays
 from support.play import addr, send  # the same players' addresses, mail sent the same way
 from support.play_four import PLAYERS, G, flowed, last, nomes
+
+pytestmark = pytest.mark.spec("3.1")
 
 
 def test_a_thunderbird_proposal_is_enacted_as_written_not_as_cut_for_transport(referee, outbox):

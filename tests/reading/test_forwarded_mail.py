@@ -1,4 +1,4 @@
-"""TODO DOC"""
+"""A forwarded proposal is neither a submission nor a ballot."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ import pytest
 
 from support.helpers import Outbox, mail
 from support.outside_smtp import error_of
+
+pytestmark = pytest.mark.spec("2.5")
 
 
 @pytest.mark.parametrize("prefix", ["Fwd:", "FW:", "WG:", "TR:", "Fwd: Re:"])

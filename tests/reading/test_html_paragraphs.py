@@ -1,8 +1,12 @@
-"""TODO DOC"""
+"""HTML paragraphs of a proposal keep their blank line."""
 
 from __future__ import annotations
 
+import pytest
+
 from support.table_play import NOMES, nomes
+
+pytestmark = pytest.mark.spec("2.4")
 
 
 def test_html_paragraphs_of_a_proposal_keep_their_blank_line(table):

@@ -23,6 +23,8 @@ from mailref.read.html import html_to_text
 from mailref.read.rulechanges import RuleChangeError
 from support.helpers import mail
 
+pytestmark = pytest.mark.spec("2.4", "2.5", "3.1", "3.2", "3.3")
+
 
 @pytest.mark.parametrize("subject,tag,number,rest", [
     ("[Proposal] More points", "proposal", None, "More points"),

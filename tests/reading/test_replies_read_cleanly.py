@@ -1,10 +1,14 @@
-"""TODO DOC"""
+"""A question and a GM's results reply read cleanly."""
 
 from __future__ import annotations
+
+import pytest
 
 from support.helpers import Outbox, mail
 from support.play import addr, send  # the same players' addresses, mail sent the same way
 from support.play_four import BLOG, PLAYERS, blog, last, nomes
+
+pytestmark = pytest.mark.spec("2.4")
 
 
 def test_a_question_and_a_gm_results_reply_read_cleanly(referee, outbox, tmp_path):

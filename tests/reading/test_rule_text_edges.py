@@ -1,9 +1,13 @@
-"""TODO DOC"""
+"""Where rule text ends: a sign-off in another language, a Gmail closing straight under the rule."""
 
 from __future__ import annotations
 
+import pytest
+
 from support.helpers import Outbox, mail
 from support.play import G, addr, nomes, send
+
+pytestmark = pytest.mark.spec("3.1")
 
 
 def test_a_sign_off_in_another_language_is_not_rule_text(referee, outbox):

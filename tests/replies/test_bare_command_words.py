@@ -1,13 +1,17 @@
-"""TODO DOC"""
+"""A command word without brackets is answered with the tag it meant; a roll of nothing is asked what to roll."""
 
 from __future__ import annotations
+
+import pytest
 
 from support.helpers import Outbox, mail
 from support.outside_smtp import ALICE, NOMES, alice_alone, error_of
 
+pytestmark = pytest.mark.spec("2.6")
+
 
 def test_a_command_word_without_brackets_is_answered_with_the_tag_it_meant(referee, smtp):
-    """Found by mail (SPEC §2.5): "Proposal: Caps" got the help alone ("I found no command tag"),
+    """SPEC §2.5: "Proposal: Caps" got the help alone ("I found no command tag"),
     though the player plainly meant a proposal. The help now starts with what was probably meant,
     in the form it takes; a subject that is no command word still gets the help alone."""
     box = alice_alone(referee, smtp, "nomes", "sidekick", NOMES)
@@ -23,7 +27,7 @@ def test_a_command_word_without_brackets_is_answered_with_the_tag_it_meant(refer
 
 
 def test_a_roll_of_nothing_is_asked_what_to_roll(referee, smtp):
-    """Found by mail: "[Roll]" with no dice was answered "'' is not a roll I can make"."""
+    """Guards against "[Roll]" with no dice was answered "'' is not a roll I can make"."""
     box = alice_alone(referee, smtp, "nomes", "sidekick", NOMES)
     smtp(mail(ALICE, NOMES, "[Roll]", ""), ALICE, NOMES)
     said = error_of(box)

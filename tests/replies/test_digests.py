@@ -1,10 +1,14 @@
-"""TODO DOC"""
+"""The digest: a join told before what it set off, the wizards gone quiet, who the Imperial game waits for."""
 
 from __future__ import annotations
+
+import pytest
 
 from support.helpers import Outbox
 from support.long_games import BLOG, EMP, blog, last, new_rule, nomes
 from support.play import send  # the same players' addresses, mail sent the same way
+
+pytestmark = pytest.mark.spec("2.6")
 
 
 def test_the_digest_tells_a_join_before_what_it_set_off(referee, outbox, clock):

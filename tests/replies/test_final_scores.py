@@ -1,10 +1,14 @@
-"""TODO DOC"""
+"""The final scores of a won game read as a table of results."""
 
 from __future__ import annotations
+
+import pytest
 
 from support.helpers import Outbox
 from support.long_games import last, nomes
 from support.play import addr, send  # the same players' addresses, mail sent the same way
+
+pytestmark = pytest.mark.spec("2.6")
 
 
 def test_the_final_scores_of_a_won_game_read_as_a_table_of_results(referee, outbox, clock):

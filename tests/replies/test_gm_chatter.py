@@ -1,9 +1,13 @@
-"""TODO DOC"""
+"""The GM's thanks for the digest is no request for help."""
 
 from __future__ import annotations
 
+import pytest
+
 from support.helpers import Outbox
 from support.long_games import G, last, mail_from_gm, nomes
+
+pytestmark = pytest.mark.spec("2.6")
 
 
 def test_the_gms_thanks_for_the_digest_is_no_request_for_help(referee, outbox, clock):

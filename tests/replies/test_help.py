@@ -1,15 +1,19 @@
-"""TODO DOC"""
+"""The dynasty ruleset mail and the help read without gaps or broken lines."""
 
 from __future__ import annotations
+
+import pytest
 
 from support.helpers import Outbox, mail
 from support.play import addr, send  # the same players' addresses, mail sent the same way
 from support.play_four import BLOG, EMP, last
 
+pytestmark = pytest.mark.spec("2.6")
+
 
 def test_the_dynasty_ruleset_mail_and_the_help_read_without_gaps_or_broken_lines(referee, outbox, dov_after_12h):
-    """Yesterday's leftovers: the new dynasty's ruleset mail had a double blank line before the
-    rule list; the help text was hard-wrapped mid-sentence ("Write to the\\ngame you play"),
+    """Guards against a double blank line before the rule list of a new dynasty's ruleset mail,
+    and against a help text hard-wrapped mid-sentence ("Write to the\\ngame you play"),
     which phones show as ragged lines."""
     dov_after_12h("bob", {"alice": "FOR", "carol": "FOR", "zoe": "FOR"})
     send(referee, "bob", "[Ascension] The Age of Dragons", "Welcome!\n\nWizard: Dragon\nKeep: 2.1\n", to=BLOG)

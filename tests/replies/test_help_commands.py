@@ -1,10 +1,12 @@
-"""TODO DOC"""
+"""Help lists the absence, roll and quit commands every variant takes."""
 
 from __future__ import annotations
 
 import pytest
 
 from support.helpers import Outbox, mail
+
+pytestmark = pytest.mark.spec("2.6")
 
 
 @pytest.mark.parametrize("variant", ["sidekick", "blognomic", "imperial", "eire", "orders"])

@@ -1,9 +1,13 @@
-"""TODO DOC"""
+"""A long subject cut for the reply keeps its label in place."""
 
 from __future__ import annotations
 
+import pytest
+
 from support.helpers import mail
 from support.hostile_smtp import BOB, G
+
+pytestmark = pytest.mark.spec("2.6")
 
 
 def test_a_long_subject_cut_for_the_reply_keeps_its_label_in_place(game, smtp, outbox):

@@ -14,6 +14,8 @@ from support.listener import listening
 from support.ops import CountingSink
 from support.table import Table, text
 
+pytestmark = pytest.mark.spec("2.6")
+
 
 @pytest.fixture
 def table(request, tmp_path, database_url):

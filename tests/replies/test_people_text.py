@@ -12,6 +12,8 @@ from mailref.timeutil import when
 from support.helpers import Outbox, mail
 from support.listener import listening
 
+pytestmark = pytest.mark.spec("2.6")
+
 G = "nomes@ref.example"
 NOW = datetime(2026, 12, 1, 10, 0, tzinfo=UTC)
 

@@ -1,13 +1,17 @@
-"""TODO DOC"""
+"""A reply without a vote is not told an open point of order is closed."""
 
 from __future__ import annotations
+
+import pytest
 
 from support.helpers import Outbox, mail
 from support.outside_smtp import ALICE, BOB, CAROL, EMPIRE, error_of
 
+pytestmark = pytest.mark.spec("2.6")
+
 
 def test_a_reply_without_a_vote_is_not_told_an_open_point_of_order_is_closed(referee, smtp):
-    """Found by mail (SPEC §2 audit): Imperial numbers Points of Order apart from proposals. With
+    """SPEC §2: Imperial numbers Points of Order apart from proposals. With
     proposal 1 voting and Point of Order 1 open, a reply to proposal 1 whose YES was only in the
     quoted mail was answered "judgement 1 (open) is closed; votes are no longer taken". It is
     told no vote was found, and how to write one; a closed proposal is still said to be closed."""

@@ -1,8 +1,12 @@
-"""TODO DOC"""
+"""The GM's results titled by the turn are not named twice."""
 
 from __future__ import annotations
 
+import pytest
+
 from support.helpers import Outbox, mail
+
+pytestmark = pytest.mark.spec("2.6")
 
 
 def test_the_gms_results_titled_by_the_turn_are_not_named_twice(referee):
@@ -15,7 +19,7 @@ def test_the_gms_results_titled_by_the_turn_are_not_named_twice(referee):
     assert referee.admin("diplo", {"type": "start"}, "gm").ok
     box = Outbox(referee)
 
-    def everybody_orders() -> None:  # results are taken for a closed turn (session 9)
+    def everybody_orders() -> None:  # results are taken for a closed turn only
         for n in ("ann", "ben"):
             referee.accept(mail(f"{n}@x.org", game, "[Orders]", "**Hold.**"), "smtp")
         box.new()

@@ -1,10 +1,14 @@
-"""TODO DOC"""
+"""Results say which clause made a proposal popular and whose abstentions were counted."""
 
 from __future__ import annotations
+
+import pytest
 
 from support.helpers import Outbox, assert_replays
 from support.play import addr, send  # the same players' addresses, mail sent the same way
 from support.play_four import BLOG, PLAYERS, blog, last, nomes
+
+pytestmark = pytest.mark.spec("2.6")
 
 
 def test_a_blognomic_result_says_which_clause_made_it_popular(referee, outbox, clock):

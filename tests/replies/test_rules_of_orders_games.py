@@ -1,12 +1,16 @@
-"""TODO DOC"""
+"""[Rules] in an orders game says what governs it, not an empty rule list."""
 
 from __future__ import annotations
 
 import re
 
+import pytest
+
 from support.helpers import EIRE_PLAYERS, Outbox, mail, player_addr
 from support.host_fixture import EIRE
 from support.orders_games import ORDERS
+
+pytestmark = pytest.mark.spec("2.5")
 
 
 def test_rules_in_an_orders_game_say_what_governs_it_not_an_empty_rule_list(referee, smtp, tmp_path):

@@ -1,10 +1,14 @@
-"""TODO DOC"""
+"""A status never says "deadline None"."""
 
 from __future__ import annotations
+
+import pytest
 
 from support.helpers import Outbox
 from support.play import addr, send  # the same players' addresses, mail sent the same way
 from support.play_four import last, nomes
+
+pytestmark = pytest.mark.spec("2.6")
 
 
 def test_a_status_never_says_deadline_none(referee, outbox):

@@ -1,10 +1,14 @@
-"""TODO DOC"""
+"""An author answering the ack of her proposal votes on it."""
 
 from __future__ import annotations
+
+import pytest
 
 from support.helpers import Outbox, assert_replays, mail
 from support.play import addr, send  # the same players' addresses, mail sent the same way
 from support.play_four import BLOG, blog, last
+
+pytestmark = pytest.mark.spec("2.6")
 
 
 def test_an_author_answering_the_ack_of_her_proposal_votes_on_it(referee, outbox, clock, tmp_path):

@@ -1,4 +1,4 @@
-"""TODO DOC"""
+"""Replies threaded as people read them: reminders and results under their announcement, "Re:" in any language, results following the ack."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ from support import clients
 from support.client_play import NOMES, _ids, last, play, sidekick
 from support.helpers import assert_replays
 from support.play import addr
+
+pytestmark = pytest.mark.spec("2.6")
 
 
 def test_a_proposals_reminder_and_results_are_threaded_under_its_announcement(referee, outbox, clock):

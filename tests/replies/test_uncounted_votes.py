@@ -1,10 +1,14 @@
-"""TODO DOC"""
+"""Results say whose listed votes were not counted, and a one-line result ends without a double blank."""
 
 from __future__ import annotations
+
+import pytest
 
 from support.helpers import Outbox
 from support.long_games import BLOG, EMP, blog, last, new_rule
 from support.play import addr, send  # the same players' addresses, mail sent the same way
+
+pytestmark = pytest.mark.spec("2.6")
 
 
 def test_a_blognomic_result_says_whose_listed_votes_it_did_not_count(referee, outbox, clock):

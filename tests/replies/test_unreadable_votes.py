@@ -1,11 +1,15 @@
-"""TODO DOC"""
+"""A reply with no readable vote is told until when votes are taken; a reminder says how to answer it."""
 
 from __future__ import annotations
+
+import pytest
 
 from support import clients
 from support.client_play import last, play, sidekick
 from support.helpers import Outbox
 from support.play import addr
+
+pytestmark = pytest.mark.spec("2.6")
 
 
 def test_a_reply_with_no_readable_vote_is_told_until_when_votes_are_taken(referee, outbox, clock):

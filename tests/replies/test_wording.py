@@ -1,9 +1,13 @@
-"""TODO DOC"""
+"""What the referee writes reads right: orders games, a changed vote's first time, an Eire status, a roll and its digest."""
 
 from __future__ import annotations
 
+import pytest
+
 from support.helpers import Outbox
 from support.play import PLAYERS, G, addr, nomes, send
+
+pytestmark = pytest.mark.spec("2.6")
 
 
 def test_what_the_orders_games_say_reads_right(referee, outbox, clock):

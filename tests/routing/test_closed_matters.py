@@ -1,10 +1,14 @@
-"""TODO DOC"""
+"""A reply to a closed proposal is told it is closed at once."""
 
 from __future__ import annotations
+
+import pytest
 
 from support.helpers import Outbox
 from support.play import addr, send  # the same players' addresses, mail sent the same way
 from support.play_four import PLAYERS, last, nomes
+
+pytestmark = pytest.mark.spec("2.3")
 
 
 def test_a_reply_to_a_closed_proposal_is_told_it_is_closed_at_once(referee, outbox):

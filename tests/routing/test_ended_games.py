@@ -1,10 +1,14 @@
-"""TODO DOC"""
+"""Mail to an ended game says who won, not how to write it."""
 
 from __future__ import annotations
+
+import pytest
 
 from support.helpers import Outbox
 from support.play import addr, send  # the same players' addresses, mail sent the same way
 from support.play_four import PLAYERS, last, nomes
+
+pytestmark = pytest.mark.spec("2.3")
 
 
 def test_mail_to_an_ended_game_says_who_won_not_how_to_write_it(referee, outbox):

@@ -1,9 +1,13 @@
-"""TODO DOC"""
+"""A tag of another variant is no command here, whatever its body."""
 
 from __future__ import annotations
 
+import pytest
+
 from support.helpers import EIRE_PLAYERS, Outbox, mail, player_addr
 from support.host_fixture import EIRE, NOMES
+
+pytestmark = pytest.mark.spec("2.5")
 
 
 def test_a_tag_of_another_variant_is_no_command_here_whatever_its_body(referee, host):

@@ -1,10 +1,14 @@
-"""TODO DOC"""
+"""A vote naming another game is not counted in this one."""
 
 from __future__ import annotations
+
+import pytest
 
 from support.helpers import Outbox, assert_replays
 from support.long_games import BLOG, G, blog, new_rule, nomes
 from support.play import addr, send  # the same players' addresses, mail sent the same way
+
+pytestmark = pytest.mark.spec("2.3")
 
 
 def test_a_vote_naming_another_game_is_not_counted_in_this_one(referee, outbox, clock):

@@ -1,10 +1,14 @@
-"""TODO DOC"""
+"""A vote sent to the referee's own address is told where it belongs."""
 
 from __future__ import annotations
+
+import pytest
 
 from support.helpers import Outbox, mail
 from support.play import addr, send  # the same players' addresses, mail sent the same way
 from support.play_four import BLOG, PLAYERS, G, last, nomes
+
+pytestmark = pytest.mark.spec("2.3")
 
 
 def test_a_vote_sent_to_the_referees_own_address_is_told_where_it_belongs(referee, outbox):

@@ -1,8 +1,12 @@
-"""TODO DOC"""
+"""The referee's list of games names each game once."""
 
 from __future__ import annotations
 
+import pytest
+
 from support.helpers import Outbox, mail
+
+pytestmark = pytest.mark.spec("2.3")
 
 
 def test_the_referees_list_of_games_names_each_game_once(referee, host):

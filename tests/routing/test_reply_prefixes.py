@@ -1,9 +1,13 @@
-"""TODO DOC"""
+"""Reply prefixes of more languages keep the tag."""
 
 from __future__ import annotations
 
+import pytest
+
 from support.play import send  # the same players' addresses, mail sent the same way
 from support.play_four import PLAYERS, nomes
+
+pytestmark = pytest.mark.spec("2.5")
 
 
 def test_reply_prefixes_of_more_languages_keep_the_tag(referee, outbox):

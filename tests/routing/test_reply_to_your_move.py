@@ -1,11 +1,15 @@
-"""TODO DOC"""
+"""A reply to your move with rule changes is the move, and may name its title."""
 
 from __future__ import annotations
+
+import pytest
 
 from support import clients
 from support.client_play import NOMES, last, play
 from support.helpers import Outbox, assert_replays
 from support.play import addr
+
+pytestmark = pytest.mark.spec("2.5")
 
 
 def test_a_reply_to_your_move_with_rule_changes_is_the_move(referee, outbox):

@@ -19,6 +19,8 @@ from support.dovecot import free_port
 from support.helpers import Outbox, mail
 from support.listener import listening
 
+pytestmark = pytest.mark.spec("2.3", "2.5")
+
 NOMES, MOOT, REF = "nomes@ref.example", "moot@ref.example", "referee@ref.example"
 RULE = 'Enact rule 301 "Tea":\nTea is served at every turn.\n'
 

@@ -1,9 +1,13 @@
-"""TODO DOC"""
+"""A player writing from a second address is not told to join."""
 
 from __future__ import annotations
 
+import pytest
+
 from support.table import text
 from support.table_play import NOMES, nomes
+
+pytestmark = pytest.mark.spec("2.3")
 
 
 def test_a_player_writing_from_a_second_address_is_not_told_to_join(table):

@@ -10,6 +10,8 @@ import pytest
 from support.helpers import EIRE_PLAYERS, Outbox, mail, player_addr
 from support.listener import listening, submit
 
+pytestmark = pytest.mark.spec("2.5")
+
 EIRE, NOMES = "eire@ref.example", "nomes@ref.example"
 PLAYERS, addr = EIRE_PLAYERS, player_addr
 
@@ -50,7 +52,7 @@ def test_a_reply_to_the_eire_turn_mail_is_read_as_orders(referee, outbox, host):
 
 
 def test_a_reply_to_the_sidekick_turn_mail_says_how_to_move(referee, host):
-    """Without rule changes it says how to move; with them it is the move (session 9)."""
+    """Without rule changes it says how to move; with them it is the move."""
     for who in ("alice", "bob"):
         host(mail(f"{who}@x.org", NOMES, "[Join]", f"Name: {who.title()}"), f"{who}@x.org", NOMES)
     mover = referee.state("nomes")["turn"]["player"].lower()

@@ -1,9 +1,13 @@
-"""TODO DOC"""
+"""A reply to another game's CfJ sent here is told where it belongs."""
 
 from __future__ import annotations
 
+import pytest
+
 from support.helpers import Outbox
 from support.play import PLAYERS, addr, nomes, send
+
+pytestmark = pytest.mark.spec("2.3")
 
 
 def test_a_reply_to_another_games_cfj_sent_here_is_told_where_it_belongs(referee, outbox):

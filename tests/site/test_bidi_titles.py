@@ -1,9 +1,13 @@
-"""TODO DOC"""
+"""A right-to-left override in a title stays inside the title."""
 
 from __future__ import annotations
 
+import pytest
+
 from support.helpers import Outbox, mail
 from support.outside_smtp import ALICE, BOB, EMPIRE, RLO
+
+pytestmark = pytest.mark.spec("4.5")
 
 
 def test_a_right_to_left_override_in_a_title_stays_inside_the_title(referee, smtp, tmp_path, chromium):  # noqa: F811

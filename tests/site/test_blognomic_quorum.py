@@ -1,10 +1,14 @@
-"""TODO DOC"""
+"""A BlogNomic page says the quorum."""
 
 from __future__ import annotations
+
+import pytest
 
 from mailref.config import SiteConfig
 from mailref.site import rebuild
 from support.helpers import mail, make_referee
+
+pytestmark = pytest.mark.spec("4.5")
 
 
 def test_a_blognomic_page_says_the_quorum(tmp_path, clock, browser):

@@ -1,8 +1,12 @@
-"""TODO DOC"""
+"""A paused game's page says its deadline is stopped."""
 
 from __future__ import annotations
 
+import pytest
+
 from support.long_games import eire
+
+pytestmark = pytest.mark.spec("4.5")
 
 
 def test_a_paused_games_page_says_its_deadline_is_stopped(referee, outbox, clock, tmp_path):

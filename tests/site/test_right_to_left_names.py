@@ -1,13 +1,17 @@
-"""TODO DOC"""
+"""A turn order of right-to-left names reads in turn order."""
 
 from __future__ import annotations
 
 import json
 
+import pytest
+
 from mailref.config import SiteConfig
 from mailref.site import rebuild
 from support.daemon_processes import LEFT_OF, G
 from support.helpers import mail, make_referee
+
+pytestmark = pytest.mark.spec("4.5")
 
 
 def test_a_turn_order_of_right_to_left_names_reads_in_turn_order(tmp_path, clock, browser):

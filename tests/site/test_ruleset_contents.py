@@ -1,10 +1,14 @@
-"""TODO DOC"""
+"""A long ruleset opens with contents linking to each rule."""
 
 from __future__ import annotations
+
+import pytest
 
 from mailref.config import SiteConfig
 from mailref.site import rebuild
 from support.helpers import make_referee
+
+pytestmark = pytest.mark.spec("4.5")
 
 
 def test_a_long_ruleset_opens_with_contents_linking_to_each_rule(tmp_path, clock, browser):

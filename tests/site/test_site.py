@@ -14,30 +14,21 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
-from test_blognomic import game as blognomic_game  # noqa: F401  (fixtures, by these names)
-from test_blognomic import (
-    test_dov_hiatus_enactment_ascension_and_a_new_dynasty as play_a_dynasty_change,
-)
-from test_imperial import game as imperial_game  # noqa: F401
-from test_imperial import test_proclamation_amends_a_sub_rule_at_once as play_a_proclamation
-from test_imperial import (
-    test_senate_majority_goes_to_the_emperor_who_accepts as play_an_accepted_proposal,
-)
-from test_orders_games import test_four_player_eire_game_by_mail_to_communion as play_eire
-from test_orders_games import test_orders_game_with_the_gm_posting_results as play_gm_orders
-from test_sidekick import game as sidekick_game  # noqa: F401
-from test_sidekick import mover, others, send
-from test_sidekick import (
-    test_whole_game_from_join_to_a_winner_by_mail_alone as play_sidekick_to_a_winner,
-)
+import pytest
 
 from mailref import cli
 from mailref.config import SiteConfig
 from mailref.site import history, rebuild
 from mailref.store import OutboxMessage, open_store
+from support.blognomic import play_a_dynasty_change
 from support.dovecot import free_port
 from support.helpers import Outbox, mail, wait_for
+from support.imperial import play_a_proclamation, play_an_accepted_proposal
+from support.orders_play import play_eire, play_gm_orders
+from support.sidekick import mover, others, play_sidekick_to_a_winner, send
 from support.site import ATOM, publish_after_each_change, see, valid
+
+pytestmark = pytest.mark.spec("4.5")
 
 
 def test_a_sidekick_game_to_a_winner(tmp_path, browser):
@@ -64,7 +55,7 @@ def test_a_sidekick_game_to_a_winner(tmp_path, browser):
 EVIL = "<script>alert(1)</script> {{ 7*7 }}"
 
 
-def test_a_nomic_rule_enacted_amended_and_another_repealed(sidekick_game, tmp_path, browser):  # noqa: F811
+def test_a_nomic_rule_enacted_amended_and_another_repealed(sidekick_game, tmp_path, browser):
     game = sidekick_game
     site = tmp_path / "site"
     publish_after_each_change(game, site)
@@ -116,7 +107,7 @@ def test_a_nomic_rule_enacted_amended_and_another_repealed(sidekick_game, tmp_pa
     assert ET.fromstring(feed).find(f"{ATOM}title").text == "<i>Nomes</i> & {% raw %}"
 
 
-def test_pages_kept_up_mail_by_mail_are_the_pages_made_from_scratch(sidekick_game, tmp_path):  # noqa: F811
+def test_pages_kept_up_mail_by_mail_are_the_pages_made_from_scratch(sidekick_game, tmp_path):
     """The rule history steps its cached replay on in place after each change (site/history.py):
     what it shows is exactly what a fresh process replaying the whole journal shows."""
     game = sidekick_game
@@ -138,7 +129,7 @@ def test_pages_kept_up_mail_by_mail_are_the_pages_made_from_scratch(sidekick_gam
     assert "Three rolls." in (kept / "nomes" / "rules.html").read_text()
 
 
-def test_a_blognomic_dynasty_change(blognomic_game, tmp_path, browser):  # noqa: F811
+def test_a_blognomic_dynasty_change(blognomic_game, tmp_path, browser):
     play_a_dynasty_change(blognomic_game)
     site = tmp_path / "site"
     rebuild(blognomic_game.store, SiteConfig(site), now=blognomic_game.clock())
@@ -157,7 +148,7 @@ def test_a_blognomic_dynasty_change(blognomic_game, tmp_path, browser):  # noqa:
     assert "Repealed by ascension" in repealed
 
 
-def test_an_imperial_proclamation(imperial_game, tmp_path, browser):  # noqa: F811
+def test_an_imperial_proclamation(imperial_game, tmp_path, browser):
     game = imperial_game
     play_an_accepted_proposal(game, Outbox(game))
     play_a_proclamation(game)

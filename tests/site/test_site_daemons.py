@@ -6,11 +6,15 @@ from __future__ import annotations
 
 import smtplib
 
+import pytest
+
 from mailref import site as site_module
 from mailref.config import SiteConfig
 from mailref.site import catch_up, rebuild
 from support.helpers import mail, wait_for
 from support.ops import Site
+
+pytestmark = pytest.mark.spec("4.5", "6")
 
 G = "nomes@ref.example"
 

@@ -7,10 +7,14 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from mailref.config import SiteConfig
 from mailref.site import pages, rebuild
 from support.helpers import mail
 from support.site import see, valid
+
+pytestmark = pytest.mark.spec("4.5")
 
 G = "paging@ref.example"
 
@@ -21,7 +25,7 @@ def ids(path) -> list[str]:
 
 def test_many_matters_are_paged_and_every_link_finds_its_matter(referee, tmp_path, browser, monkeypatch):  # noqa: F811
     monkeypatch.setattr(pages, "MATTERS_PER_PAGE", 10)
-    # 47 proposals in 4 hours, more than matters_per_day lets one player open (session 9).
+    # 47 proposals in 4 hours, more than matters_per_day lets one player open.
     referee.create_game("paging", "imperial", G, parameters={"matters_per_day": "100"})
     for name in ("Alice", "Bob"):
         referee.accept(mail(f"{name.lower()}@x.org", G, "[Join]", f"Name: {name}"))

@@ -7,10 +7,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from mailref.config import SiteConfig
 from mailref.site import rebuild
 from support.helpers import mail
 from support.site import see, valid
+
+pytestmark = pytest.mark.spec("4.5")
 
 # Slugs of this file's own: the site's replay cache is keyed by database URL, slug and creation
 # time, which a PostgreSQL test database emptied for the next test and the tests' clock repeat.

@@ -1,10 +1,14 @@
-"""TODO DOC"""
+"""A site folder that cannot be written is one line at start, and the pages catch up."""
 
 from __future__ import annotations
+
+import pytest
 
 from support.helpers import wait_for
 from support.operator_host import send
 from support.ops import Site
+
+pytestmark = pytest.mark.spec("4.5")
 
 
 def test_a_site_folder_that_cannot_be_written_is_one_line_at_start_and_the_pages_catch_up(tmp_path):

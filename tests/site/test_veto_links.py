@@ -1,8 +1,12 @@
-"""TODO DOC"""
+"""The site offers veto on proposals only."""
 
 from __future__ import annotations
 
+import pytest
+
 from support.helpers import mail
+
+pytestmark = pytest.mark.spec("4.5")
 
 
 def test_the_site_offers_veto_on_proposals_only(referee, tmp_path):

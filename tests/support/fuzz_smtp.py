@@ -5,7 +5,7 @@ protocol, and leave the sessions' mail-data accounting at zero once the connecti
 
     .venv/bin/python tests/support/fuzz_smtp.py CORPUS_DIR -max_total_time=60   # atheris (libFuzzer)
 
-tests/test_fuzz.py runs it on random input with hypothesis, and on tests/fuzz_smtp_corpus/."""
+tests/abuse/test_fuzz.py runs it on random input with hypothesis, and on tests/abuse/fuzz_smtp_corpus/."""
 
 from __future__ import annotations
 
