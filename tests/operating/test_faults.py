@@ -277,7 +277,7 @@ def test_reserving_the_wal_index_keeps_sqlites_locks_on_it(tmp_path):
     """The reservation must not drop this process's POSIX locks on the index: closing any
     descriptor of a file drops them all. A first version did: a CLI opening the database then
     took itself for the first to open it and truncated the index under the daemon's map, and
-    the daemon died of SIGBUS (tests/test_outbox_claims.py, once)."""
+    the daemon died of SIGBUS (tests/outbox/test_outbox_claims.py, once)."""
     from sqlalchemy import text
     db = tmp_path / "t.sqlite3"
     store = open_store(f"sqlite:///{db}")

@@ -107,7 +107,7 @@ def test_a_bad_row_fails_alone_with_its_reason_and_the_others_go_out_in_the_same
 
 def test_a_recipient_no_relay_can_take_is_refused_at_queue_time(referee, clock, caplog):
     """An address literal is no address we send to (a non-ASCII one is: it goes with SMTPUTF8,
-    tests/test_utf8_addresses.py)."""
+    tests/intake/test_utf8_addresses.py)."""
     referee.create_game("nomes", "sidekick", G)
     raw = ("From: =?utf-8?q?j=C3=B6rg?= <jörg@[192.0.2.1]>\r\nTo: " + G +
            "\r\nSubject: [Help]\r\nMessage-ID: <jorg1@example.org>\r\nContent-Type: text/plain; charset=utf-8\r\n"
