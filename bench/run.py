@@ -581,7 +581,7 @@ def _hot(r: Referee) -> dict:
 
 
 def replay_rate(r: Referee) -> tuple[int, float, float]:
-    """What `mailref replay` does for one game (cli.cmd_replay's steps), timed in this process:
+    """What `mailref replay` does for one game (the steps of mailref/cli/replay.py), timed in this process:
     (entries, entries/s wall, entries/s CPU)."""
     from sqlalchemy import select
 
