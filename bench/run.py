@@ -1,4 +1,4 @@
-"""mailref against the bare operations, in ONE run, as ratios (issue 14, SPEC §8).
+"""mailref against the bare operations, in ONE run, as ratios (SPEC §8).
 
     .venv/bin/python bench/run.py [--n 1000] [--postgres] [--dsn URL] [--only smtp,imap,...] [--turns 4000]
 
@@ -229,8 +229,8 @@ def write_config(tmp: Path, *, smtp_in: int | None = None, relay: int | None = N
     cfg = tmp / "mailref.toml"
     text = (f'[daemon]\ndatabase = "{database or "sqlite:///var/mailref.sqlite3"}"\n'
             'from_address = "referee@ref.example"\nadmin_address = "gm@ref.example"\n'
-            # The corpus's senders are strangers: answered as often as before session 9's
-            # stranger allowance, so the figures measure the same work.
+            # The corpus's senders are strangers: answered as often as players (the smaller
+            # stranger allowance lifted), so every mail measured is answered.
             'replies_per_stranger_per_day = 20\n')
     if smtp_in:
         text += f'\n[smtp_in]\nhost = "127.0.0.1"\nport = {smtp_in}\n'

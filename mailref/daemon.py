@@ -34,7 +34,7 @@ SITE_EVERY = 5.0  # seconds: how soon the pages show a change another process ma
 INTAKE_QUIET = 0.05  # seconds without new mail before processing starts while a burst comes in
 INTAKE_LAG = 1.0  # ...but processing never waits longer than this behind the first mail waiting
 # seconds a stop goes on delivering (a round in hand always ends): a SIGTERM with thousands of
-# rows queued for a slow relay drained them all, past the unit's TimeoutStopSec, then SIGKILL
+# rows queued for a slow relay ends well within the unit's TimeoutStopSec, before any SIGKILL
 STOP_DELIVERY = 10.0
 BATCH_WHILE_INTAKE = 10  # mails a batch takes when the lag ran out while mail still arrives
 
@@ -165,7 +165,7 @@ class Daemon:
     async def run(self) -> None:
         self.loop = asyncio.get_running_loop()
         # SIGTERM/SIGINT are caught from the command's first moment (stopsignal), never by the
-        # loop: the loop caught them only from here on, and put the default back as it closed.
+        # loop: it would catch them only from here on, and put the default back as it closed.
         stopsignal.on_stop(self._stop_asked)
         self.loop.add_signal_handler(signal.SIGHUP, self._hangup)
         log.info("mailref starting: %s", self.cfg.describe())
@@ -233,9 +233,9 @@ class Daemon:
             pass
 
     def _hangup(self) -> None:
-        """SIGHUP killed the daemon without a word (Python's default). There is no reload: a
-        service keeps running and says how to apply a changed file; in a terminal, a hang-up is
-        the terminal closing, and the daemon stops as on SIGTERM (docs/decisions.md, session 6)."""
+        """A SIGHUP, which by Python's default would kill the daemon without a word. There is no
+        reload: a service keeps running and says how to apply a changed file; in a terminal, a
+        hang-up is the terminal closing, and the daemon stops as on SIGTERM (docs/decisions.md)."""
         if os.isatty(2):
             log.info("SIGHUP: the terminal closed; stopping")
             self.stopping.set()
@@ -260,7 +260,7 @@ class Daemon:
         it. Returns how many mails were taken up."""
         after = done = 0
         # A stop asked for ends an unbounded pass after the batch in hand (a backlog of thousands
-        # at start-up held a SIGTERM until all were answered); the stop's own pass is bounded.
+        # at start-up must not hold a SIGTERM until all are answered); the stop's own pass is bounded.
         while (limit is None and not self.stopping.is_set()) or (limit is not None and done < limit):
             size = BATCH
             if limit is None and await self.intake_first():
@@ -357,9 +357,9 @@ class Daemon:
                 self._failed(f"timer of {slug}", e)
 
     async def sync_timers(self, scheduler: AsyncIOScheduler) -> None:
-        """ONE timer, at the earliest deadline of all games. One job per game made 10,000 idle
-        games 10,000 jobs, each waking APScheduler through the loop's self-pipe: the pipe
-        filled, and a SIGTERM arriving then was lost (the daemon never stopped)."""
+        """ONE timer, at the earliest deadline of all games, however many games there are: a job
+        per game would wake APScheduler through the loop's self-pipe once per game, and with
+        10,000 idle games the pipe fills and a SIGTERM arriving then is lost."""
         if self.firing:
             return  # fire() goes through every game due; the timer is set again after it
         try:
@@ -421,7 +421,7 @@ def ended(exitcode: int | None) -> str:
 def serve(cfg: Config) -> int:
     stopsignal.catch()  # `mailref serve` caught it before loading the configuration; this is for other callers
     # A process killed by a fault (SIGBUS, SIGSEGV) writes where it was, each thread's stack,
-    # to the log before it dies: without it the journal showed nothing at all (docs/decisions.md).
+    # to the log before it dies: without it the journal would show nothing at all (docs/decisions.md).
     faulthandler.enable()
     logging.basicConfig(level=os.environ.get("MAILREF_LOG", "INFO"), format=log_format())
     logging.getLogger("apscheduler").setLevel(logging.WARNING)

@@ -318,7 +318,7 @@ def queue_reply(session: Session, settings: Settings, slug: str | None, source: 
         return False
     day = now.strftime("%Y-%m-%d")
     # Counted per reply address and per sender: a sender who changes Reply-To on every mail
-    # still gets only the day's allowance (issue 13). One atomic upsert each: several daemons
+    # still gets only the day's allowance. One atomic upsert each: several daemons
     # may answer one sender at once (SPEC §6).
     # Statements on the transaction's connection: the ORM session's own execute path (and
     # finding its connection, each time) cost more than the statements.

@@ -31,7 +31,7 @@ class Stored:
 class Mail:
     """A stored mail while it is processed: the fields of its row that processing reads or
     sets, written back for the whole batch with one statement (an ORM flush at each mail's
-    savepoint cost about an eighth of answering it). What processing learnt before a failure
+    savepoint would cost about an eighth of answering it). What processing learnt before a failure
     (sender, subject, game) stays for the quarantine and the GM's alert."""
 
     id: int

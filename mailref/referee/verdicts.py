@@ -11,7 +11,7 @@ PROCESSED = "processed"  # answered: acted on, or told why not
 IGNORED = "ignored"  # not answered: a machine's mail, a list's post
 FAILED = "failed"  # quarantined: kept with its error for `mailref mail reprocess`
 
-ERROR = "error: "  # a verdict the sender was answered with an error (the digest lists these)
+ERROR = "error: "  # a mail refused, answered or not (the GM's digest lists these)
 OK = "ok"  # a command applied that has nothing to report ([Status], [Rules])
 
 POSTMASTER_OVER_ALLOWANCE = "postmaster: over the day's allowance, not passed on"
@@ -22,7 +22,7 @@ LIST_DISCUSSION = "list discussion (no command)"
 
 
 def error(reason: str) -> str:
-    """The sender was answered: REASON is what the reply says."""
+    """A mail refused: REASON says why, as the error reply does when one is sent."""
     return f"{ERROR}{reason}"
 
 
