@@ -62,6 +62,7 @@ class Case:
     foreign: bool = False  # a reply that may answer another game's mail
 
     def decide(self, status: str, verdict: str) -> bool:
+        """Set the mail's STATUS and VERDICT (verdicts.py); True: no further step runs."""
         self.row.status, self.row.verdict = status, verdict
         return True
 
