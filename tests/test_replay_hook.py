@@ -9,7 +9,7 @@ import io
 
 import helpers
 from helpers import mail, make_referee
-from mailref.cli import cmd_replay
+from mailref.cli.replay import cmd_replay
 from mailref.store import Game
 
 
