@@ -7,7 +7,7 @@ puts the default back as it closes; a SIGTERM in either gap (a restart right aft
 one arriving while the daemon finishes its last work) would kill the process instead of
 stopping it cleanly. Here the signal is caught once, for the whole life of the process, and
 only sets a flag and calls whoever listens (the daemon's loop, once it runs). This module
-imports nothing heavy: it is installed before the daemon's imports (docs/decisions.md)."""
+imports nothing heavy: it is installed before the daemon's imports (docs/decisions/README.md)."""
 
 from __future__ import annotations
 

@@ -50,7 +50,7 @@ __all__ = ["BATCH", "BATCH_BYTES", "Clock", "Incoming", "Referee", "Stored", "me
 log = logging.getLogger("mailref")
 Clock = Callable[[], datetime]
 Incoming = tuple[bytes, str, str, "list[str] | None"]  # raw, source, mail_from, rcpt_to
-BATCH = 100  # stored mails processed in one transaction (docs/decisions.md, "Batches")
+BATCH = 100  # stored mails processed in one transaction (docs/decisions/storage.md)
 BATCH_BYTES = 32 * 1024 * 1024  # ...and at most this much raw mail of them in memory at once
 
 
