@@ -1,4 +1,4 @@
-"""mailref against the bare operations, in ONE run, as ratios (issue 14, SPEC §8).
+"""mailref against the bare operations, in ONE run, as ratios (SPEC §8).
 
     .venv/bin/python bench/run.py [--n 1000] [--postgres] [--dsn URL] [--only smtp,imap,...] [--turns 4000]
 

@@ -1,4 +1,4 @@
-"""Fuzzing mail reading (issue 13): every mail that ever crashed the reading is replayed; a brief
+"""Fuzzing mail reading: every mail that ever crashed the reading is replayed; a brief
 coverage-guided run (atheris, where it installs) and a byte-level hypothesis run look for new
 ones. `scripts/fuzz SECONDS` runs atheris for longer."""
 

@@ -236,7 +236,7 @@ def test_dov_with_an_against_vote_waits_for_24_hours(game):
     assert game.state("blog")["historian"] == "Ann"
 
 
-# ---- issue 11: every rule as the seed writes it ---------------------------------------------
+# ---- every rule as the seed writes it ---------------------------------------------
 
 
 def test_idle_wizards_are_not_counted_as_wizards(game):

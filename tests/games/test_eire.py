@@ -406,7 +406,7 @@ def test_grain_is_conserved_and_lands_partition(plan, rolls):
     assert all(x["owner"] in (None, "Finn", "Maeve") for x in s["lands"])
 
 
-# ---- issue 11: simultaneous turns, the High King's other Origin Lands, newcomers -----------
+# ---- simultaneous turns, the High King's other Origin Lands, newcomers -----------
 
 
 def test_every_combat_is_fought_on_the_start_of_turn_map():

@@ -1,6 +1,6 @@
 """Every shipped rule text (data/*_rules.json) against the seed it was taken from, sentence by
 sentence, both ways: no sentence is shipped that the seed does not say, and no sentence of the
-seed's rules is missing from what ships (issue 11: rule 4.4 had lost Prioritisation item 5)."""
+seed's rules is missing from what ships (rule 4.4 had lost Prioritisation item 5)."""
 
 from __future__ import annotations
 

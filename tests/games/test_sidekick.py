@@ -297,7 +297,7 @@ def test_whole_game_from_join_to_a_winner_by_mail_alone(tmp_path):
     play_sidekick_to_a_winner(tmp_path)
 
 
-# ---- issue 11: the rule list, rule numbers, rejoining, the mover's ballot -------------------
+# ---- the rule list, rule numbers, rejoining, the mover's ballot -------------------
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""Faults an operator meets (issue 12): a database that turns read-only, a full disk, a lock
+"""Faults an operator meets: a database that turns read-only, a full disk, a lock
 held by another process. Each gives one clear log line, 451 at the listener, no resend
 loop, and a clean start once the fault is gone; read-only -wal/-shm files left behind are
 repaired at start. The disks are real: small ext4 filesystems on loop devices (root only)."""

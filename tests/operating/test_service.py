@@ -1,4 +1,4 @@
-"""The service an operator installs (SPEC §7, issue 12): the unit, `mailref init` and the
+"""The service an operator installs (SPEC §7): the unit, `mailref init` and the
 README agree on the layout; the scripts never touch the host's services; the daemon logs one
 line per mail, without its own timestamps under journald."""
 

@@ -1,4 +1,4 @@
-"""Mail out as an operator runs it (SPEC §4.3, issue 12): every row is claimed before it is
+"""Mail out as an operator runs it (SPEC §4.3): every row is claimed before it is
 sent, so the daemon and CLI commands beside it deliver each row once; a bad row fails alone;
 a row that cannot be marked sent is never sent again in a loop."""
 
