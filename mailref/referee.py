@@ -412,6 +412,12 @@ class Referee:
                         {"reason": reason, "hint": "to act, send a mail whose subject starts with a command tag; "
                          "send [Help] for them", "subject": source.subject, "game": game.state})
             return
+        if tag is None and player is None and env.from_addr.lower() != gm \
+                and match_game(env.recipients, games, named=True) == slug:
+            # SPEC §2.2: a stranger's words to a game's address are no question for it (a
+            # list's notice, a forged sign-up); the help goes to mail sent to the referee.
+            row.status, row.verdict = "ignored", "a stranger's mail without a command: not answered"
+            return
         if tag is None:
             action: dict[str, Any] = {"type": "help", "player": view.name,
                                       "reason": no_tag(env.subject.rest)}
