@@ -170,6 +170,17 @@ def rule_tree(rules: list[dict], chron: Chronicle, zone: str) -> list[dict]:
     return roots
 
 
+def rule_rows(roots: list[dict]) -> list[dict]:
+    """The rule tree in reading order, flat, for a template without recursion (a chain of a
+    few hundred sub-rules passed Python's recursion limit in a recursive macro): each node
+    with its `depth` and how many sections `close` after it."""
+    rows = list(_walk(roots))
+    for i, row in enumerate(rows):
+        below = rows[i + 1]["depth"] if i + 1 < len(rows) else 0
+        row["close"] = row["depth"] + 1 - below
+    return rows
+
+
 def _events(events: list, zone: str) -> list[dict]:
     return [{"change": e.change, "at": when(e.at, zone), "by": e.by, "link": matter_link(e.by), "title": e.title,
              "old_title": e.old_title, "diff": e.diff} for e in events]
@@ -228,6 +239,7 @@ def game_context(state: dict, chron: Chronicle, now: datetime, base_url: str, ha
         "matters": all_matters, "voting_statuses": sorted(open_statuses - {"open", "awaiting-judgement"}),
         "vote_words": list(getattr(variant, "vote_words", ("FOR", "AGAINST"))),
         "rules": rule_tree(variant.rules_for_display(state), chron, zone),
+        "rule_rows": [],
         # An orders game has no rule list: what governs it, and its parameters (as its [Rules] mail).
         "rules_told": variant.rules_told(state) if hasattr(variant, "rules_told") else [],
         "parameter_lines": variant.parameter_lines(state) if hasattr(variant, "parameter_lines") else [],
@@ -251,6 +263,7 @@ def game_context(state: dict, chron: Chronicle, now: datetime, base_url: str, ha
                              "map": f"turn-{t.number}.svg" if t.svg else None,
                              "alt": holdings_alt(state, t.holdings, f"Map after turn {t.number}") if t.svg else ""})
     ctx["turns"].reverse()
+    ctx["rule_rows"] = rule_rows(ctx["rules"])
     ctx["matters"], ctx["older_pages"], ctx["page_of"] = paged(all_matters)
     ctx["this_page"] = ""  # proposals.html; an older page's name when one is rendered
     if ctx["page_of"]:  # a rule's history links to the page that shows its proposal now
@@ -263,9 +276,13 @@ def game_context(state: dict, chron: Chronicle, now: datetime, base_url: str, ha
 
 
 def _walk(nodes: list[dict]):
-    for n in nodes:
+    """Every node of the tree NODES in reading order, setting its `depth`; without recursion."""
+    stack = [(n, 0) for n in reversed(nodes)]
+    while stack:
+        n, depth = stack.pop()
+        n["depth"] = depth
         yield n
-        yield from _walk(n.get("children", []))
+        stack.extend((c, depth + 1) for c in reversed(n.get("children", [])))
 
 
 def feed(state: dict, chron: Chronicle, now: datetime, base_url: str, created: str) -> str:
