@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
+from mailref.read.attribution import header_block_at
 from mailref.read.limits import HTML_MAX
-from mailref.read.quotes import HEADER_FROM_WORDS, HEADER_NEXT_WORDS
 
 _BLOCK = {"p", "div", "tr", "table", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol",
           "pre", "section", "article", "header", "footer", "hr", "center", "dl", "dt", "dd"}
@@ -30,9 +30,6 @@ _BOLD_STYLE = re.compile(r"font-weight\s*:\s*(bold|bolder|[6-9]00)", re.I)
 _QUOTE_CLASSES = {"gmail_quote", "gmail_attr", "moz-cite-prefix", "yahoo_quoted", "protonmail_quote"}
 _CUT_IDS = re.compile(r"divRplyFwdMsg|appendonsend|OLK_SRC_BODY_SECTION", re.I)
 _TOP_BORDER = re.compile(r"border-top\s*:\s*solid", re.I)
-# An Outlook header block, as text: "From:" then two of Sent/Date/To/Subject within 5 lines.
-_HDR_FROM = re.compile(rf"^\W*({HEADER_FROM_WORDS})\W*[:：]", re.I)
-_HDR_NEXT = re.compile(rf"^\W*({HEADER_NEXT_WORDS})\W*[:：]", re.I)
 _MARK = "\x03"  # a line holding only this is an <hr> or a top border: a possible cut
 
 
@@ -200,12 +197,14 @@ def _join(lines: list[str]) -> str:
 
 
 def _header_block_after(lines: list[str], i: int) -> bool:
-    """Does a From:/Sent:/To: header block start within the first lines after I?"""
+    """Does a header block (From:/Date:/Sent:/To:/Subject:, in any order) start within the first
+    lines after I? Bold runs on one line ("**From: x** **Date: y**") are fields of their own."""
     nonblank = [ln for ln in lines[i + 1:i + 12] if ln.strip() and ln != _MARK][:6]
-    nonblank = [_bold_markers(ln) for ln in nonblank]
-    if not nonblank or not _HDR_FROM.match(nonblank[0]):
-        return False
-    return sum(1 for ln in nonblank[1:] if _HDR_NEXT.match(ln)) >= 2
+    pieces = [p for ln in nonblank for p in _RUNS.split(_bold_markers(ln))][:6]
+    return bool(pieces) and header_block_at(pieces, 0)
+
+
+_RUNS = re.compile(r"(?<=\*\*)\s+(?=\*\*)")
 
 
 # A tag as the parser may read it at once: a name (or !, ?) and anything but < and > up to its >.
