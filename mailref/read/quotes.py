@@ -47,7 +47,7 @@ _FOOTER = re.compile(
 # parenthesis ("(http://x.org/a) >", "_nonce=3dd518)").
 _LOST_MARK = re.compile(r"^\s*[(\[_=&?/#)\]]|://|>\s*$")
 # ">>> http://x.org <<<": a banner between arrows, not a quote.
-_BANNER = re.compile(r"^>{2,}[^<>]*(?:>+[^<>]*)?<{2,}$")
+_BANNER = re.compile(r"^>>[^<]*<<+$")
 
 
 def is_footer(line: str) -> bool:
@@ -70,7 +70,7 @@ def own_words(text: str) -> str:
             continue
         if line in ("-- ", "--") or stripped == "-- ":
             break  # signature: the rest is not commands
-        if stripped.startswith(">") and not _BANNER.match(stripped):
+        if stripped.startswith(">") and not (stripped.endswith("<<") and _BANNER.match(stripped)):
             if _quoted_verb_ends_attribution(stripped, out) and _drop_wrapped(out, src, lines, i) \
                     and not _quote_follows(lines, i + 1):
                 break  # its original follows unquoted
