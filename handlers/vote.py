@@ -9,7 +9,7 @@ from mailref.read.ballots import how_to_vote
 
 @handles("vote")
 def ballots(env: Envelope, view: GameView) -> dict:
-    reading = read_ballots(env.text, env.subject.number or only_open_matter(view))
+    reading = read_ballots(env.text, env.subject.number or only_open_matter(view), numeric_meanings(view))
     if not reading.ballots:
         if closed := closed_matter(view, env.subject.number):
             # Asking to rewrite a vote that cannot count any more only costs a second mail.
@@ -26,8 +26,16 @@ def ballots(env: Envelope, view: GameView) -> dict:
         vote = view.variant.translate_vote(b.vote) if hasattr(view.variant, "translate_vote") else b.vote
         if words and vote not in words:
             raise Refused(f'"{b.line}": {b.word} is not a vote in this game', "vote " + ", ".join(words))
-        out.append({"number": b.number, "vote": vote, "word": b.word, "line": b.line})
+        out.append({"number": b.number, "vote": vote, "word": b.word, "line": b.line, "reason": b.reason})
     return {"type": "vote", "player": view.name, "ballots": out, "ignored": reading.ignored}
+
+
+def numeric_meanings(view: GameView) -> tuple[str, ...]:
+    """The meanings `+1`, `-1` and `0` have in this game: those of FOR, AGAINST and ABSTAIN it has
+    (Imperial: FOR and AGAINST, as YES and NO; BlogNomic: no ABSTAIN)."""
+    words = tuple(getattr(view.variant, "vote_words", ())) or ("FOR", "AGAINST", "ABSTAIN")
+    translate = getattr(view.variant, "translate_vote", lambda v: v)
+    return tuple(m for m in ("FOR", "AGAINST", "ABSTAIN") if translate(m) in words)
 
 
 def still_taken(view: GameView, number: int | None) -> str:

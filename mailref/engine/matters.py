@@ -39,8 +39,9 @@ def new_matter(state: dict, ctx: Ctx, author: str, title: str, text: str, status
 
 
 def cast(matter: dict, player: str, vote: str, ctx: Ctx, source: str = "", label: str = "proposal",
-         zone: str = "UTC") -> str:
-    """Record VOTE; returns the ack line saying what it replaced (when, in the game's ZONE)."""
+         zone: str = "UTC", reason: str = "") -> str:
+    """Record VOTE; returns the ack line saying what it replaced (when, in the game's ZONE) and
+    echoing the voter's REASON (SPEC §3.2)."""
     previous = matter["votes"].get(player)
     prev_at = next((b["at"] for b in reversed(matter["ballots"]) if b["player"] == player), None)
     matter["votes"][player] = vote
@@ -50,6 +51,8 @@ def cast(matter: dict, player: str, vote: str, ctx: Ctx, source: str = "", label
         line += f" (replaces {previous} of {when(prev_at, zone)})"
     elif previous:
         line += f" (replaces {previous})"
+    if reason:
+        line += f"; your reason: {reason}"
     return line
 
 

@@ -338,7 +338,8 @@ class BlogNomic(Variant):
                 raise Refused(f"{b['word']} is not a vote here", "vote FOR, AGAINST or DEFERENTIAL")
             if vote == "VETO" and (name != state["historian"] or label != "Proposal"):
                 raise Refused("only the Historian may VETO, and only a proposal")
-            ctx.ack(matters.cast(m, name, vote, ctx, action.get("source", ""), label, zone=state.get("timezone") or "UTC"))
+            ctx.ack(matters.cast(m, name, vote, ctx, action.get("source", ""), label, zone=state.get("timezone") or "UTC",
+                                 reason=b.get("reason") or ""))
             if label == "Proposal" and name == m["author"] and vote == "AGAINST" and not m["self_killed"]:
                 m["self_killed"] = True
                 ctx.ack("Your AGAINST on your own proposal self-kills it (rule \"Special Proposal Voting\").")

@@ -162,7 +162,8 @@ class Imperial(Variant):
                 raise Refused(f"proposal {prop['number']} is yours: the other Senators vote on it (rule 6)")
             if b["vote"] not in self.vote_words:
                 raise Refused(f"{b['word']} is not a vote here", "vote YES or NO")
-            ctx.ack(matters.cast(prop, name, b["vote"], ctx, action.get("source", ""), zone=state.get("timezone") or "UTC"))
+            ctx.ack(matters.cast(prop, name, b["vote"], ctx, action.get("source", ""), zone=state.get("timezone") or "UTC",
+                                 reason=b.get("reason") or ""))
 
     def close_vote(self, state: dict, prop: dict, ctx: Ctx, late: str = "") -> None:
         # Seed: "other Imperial Senators may send in a vote" and "there is a majority of Imperial

@@ -232,7 +232,8 @@ class Sidekick(Variant):
                     continue
                 raise Refused(f"you are the mover of proposal {prop['number']}: your vote is FOR and cannot change "
                               "(rule 11: \"The player moving is assumed to be voting for the proposal\")")
-            ctx.ack(matters.cast(prop, player, b["vote"], ctx, action.get("source", ""), zone=state.get("timezone") or "UTC"))
+            ctx.ack(matters.cast(prop, player, b["vote"], ctx, action.get("source", ""), zone=state.get("timezone") or "UTC",
+                                 reason=b.get("reason") or ""))
             self.event(state, ctx, f"{player} voted on proposal {prop['number']}.")
             self.maybe_close(state, prop, ctx)
 
