@@ -28,7 +28,9 @@ __all__ = ["ATTRIBUTION_MAX", "HEADER_FROM_WORDS", "HEADER_NEXT_WORDS", "is_foot
 # A phone's or a webmail's footer: the whole line, of a known form ("Sent from my iPhone",
 # "Sent from my Verizon Wireless BlackBerry", "Get Outlook for iOS"); a sentence that merely
 # begins like one ("Sent from my desk, is much easier …") is the sender's own.
-_DEVICE = r"(?:[\w'’+-]+\s?){1,4}"
+_DEVICE = (r"(?:[\w'’+-]+\s){0,3}(?:iPhone|iPad|iPod|Android|BlackBerry|Galaxy|Samsung|Pixel|Huawei|Xiaomi|Nokia|"
+           r"Motorola|OnePlus|Xperia|HTC|phone|smartphone|mobile|mobile device|device|tablet|Kindle|Watch|"
+           r"Windows Phone|Fairphone|Oppo|Honor)\w*(?:\s\w+)?\s?")
 _FOOTER = re.compile(
     r"^\s*(?:Sent from my " + _DEVICE + r"|Sent from (?:Outlook|Mail|Yahoo Mail|ProtonMail|Samsung Mobile|"
     r"Gmail Mobile|Mail for Windows(?: 10)?)(?: for \w+)?|Get Outlook for \w+|Sent with Proton Mail|"
@@ -38,7 +40,7 @@ _FOOTER = re.compile(
     r"(?:Skickat från min|Sendt fra min|Inviato da(?: il mio)?|Enviado do meu|Enviado de meu|Enviat des del meu|"
     r"Wysłane z(?: mojego)?|Odesláno z(?: mého)?|Отправлено с|Lähetetty|Envoyé depuis(?: mon)?|"
     r"Gesendet von(?: meinem)?)\s+"
-    r"(?:iPhone|iPad|Android|Galaxy|Samsung|Pixel|Huawei|Xiaomi|smartphone|telefon|mobil)[\w'’]*|"
+    r"(?:iPhon|iPad|Android|Galaxy|Samsung|Pixel|Huawei|Xiaomi|smartphone|telefon|mobil)[\w'’]*|"
     r"从我的\s?iPhone发送|從我的\s?iPhone傳送|iPhoneから送信|iPadから送信|내 iPhone에서 보냄)"
     r"\s*[.!]?\s*(?:<https?://[^\s<>]+>)?\s*$",
     re.I,
@@ -64,8 +66,9 @@ def own_words(text: str) -> str:
         line = lines[i]
         stripped = line.strip()
         if not stripped:
-            out.append(line)
-            src.append(i)
+            if not (out and not out[-1].strip() and src[-1] < i - 1):  # one blank where a quote was
+                out.append(line)
+                src.append(i)
             i += 1
             continue
         if line in ("-- ", "--") or stripped == "-- ":
