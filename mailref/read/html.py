@@ -8,8 +8,10 @@ or a quoted `1 FOR` is much harder to tell from the sender's own words. Recognis
 - Apple Mail and Thunderbird: `<blockquote type="cite">`, Thunderbird's attribution
   `<div class="moz-cite-prefix">`; Yahoo: `yahoo_quoted`;
 - Outlook Web / OWA and Outlook desktop: `<div id="divRplyFwdMsg">` (and `x_divRplyFwdMsg`,
-  `appendonsend`), and an `<hr>` (or a top-bordered div) followed by a From:/Sent:/To:/Subject:
-  header block: everything from there on is the original message.
+  `appendonsend`), older Outlook's `OutlookMessageHeader`, and an `<hr>` (or a top-bordered div)
+  followed by a header block (From:/Date:/Sent:/To:/Subject: in any order, attribution.py):
+  everything from there on is the original message. Outlook.com's `x_` class prefix is read
+  through.
 One pass of the stdlib parser over HTML tamed first (`_tame`); the work is linear in its size."""
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ _BOLD_TAGS = {"b", "strong"}
 _OPEN, _CLOSE = "\x01", "\x02"  # bold markers, placed once the text around them is known
 _BOLD_STYLE = re.compile(r"font-weight\s*:\s*(bold|bolder|[6-9]00)", re.I)
 _QUOTE_CLASSES = {"gmail_quote", "gmail_attr", "moz-cite-prefix", "yahoo_quoted", "protonmail_quote"}
-_CUT_IDS = re.compile(r"divRplyFwdMsg|appendonsend|OLK_SRC_BODY_SECTION", re.I)
+_CUT_IDS = re.compile(r"divRplyFwdMsg|appendonsend|OLK_SRC_BODY_SECTION|OutlookMessageHeader", re.I)
 _TOP_BORDER = re.compile(r"border-top\s*:\s*solid", re.I)
 _MARK = "\x03"  # a line holding only this is an <hr> or a top border: a possible cut
 
@@ -45,7 +47,8 @@ def _spaced(attrs: dict[str, str | None]) -> bool:
 
 
 def _is_quote(tag: str, attrs: dict[str, str | None]) -> bool:
-    classes = set((attrs.get("class") or "").split())
+    # Outlook.com prefixes the classes of a mail it quotes again ("x_gmail_quote").
+    classes = {c[2:] if c.startswith("x_") else c for c in (attrs.get("class") or "").split()}
     if classes & _QUOTE_CLASSES:
         return True
     return tag == "blockquote" and (attrs.get("type") or "").lower() == "cite"
@@ -98,7 +101,7 @@ class _ToText(HTMLParser):
                 self.cited_lines.add(len(self.lines))
             self.lines.append(_MARK)
             self.marks = True
-        if a and self.cut is None and _CUT_IDS.search(a.get("id") or ""):
+        if a and self.cut is None and (_CUT_IDS.search(a.get("id") or "") or _CUT_IDS.search(a.get("class") or "")):
             self.cut = len(self.lines)
         if tag not in _VOID:
             if self.cited:
