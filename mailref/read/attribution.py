@@ -80,10 +80,18 @@ def trailing_attribution(line: str) -> str | None:
     return None
 
 
+# The end-verbs above as plain text, for a test in C of the line's last characters.
+_VERB_TAILS = ("wrote", "sent", "schrieb", "écrit", "escribió", "escribio", "escrit", "escriure", "schreef",
+               "geschreven", "scritto", "scrisse", "escreveu", "skrev", "skrifaði", "kirjoitti", "pisze", "(a)", "(а)",
+               "napisała", "napisał", "napisal", "napsala", "napsal", "пишет", "написала", "написал", "(ла)",
+               "написав", "kirjutas", "rašė", "rakstīja", "napisao", "napisala", "scris", "yazdı", "έγραψε",
+               "viết", "写道", "寫道", "のメッセージ", "さんは書きました", "작성", "글")
+
+
 def may_end_attribution(line: str) -> bool:
     """A cheap test: could LINE be the last line of an attribution? (Most lines are not.)"""
     s = line.rstrip()
-    return s.endswith((":", "：", "-", "]")) or bool(s) and _END_VERB.search(s[-40:]) is not None
+    return s.endswith((":", "：", "-", "]")) or s[-12:].lower().endswith(_VERB_TAILS)
 
 
 # ---- separators --------------------------------------------------------------------------------
@@ -106,9 +114,13 @@ _SEPARATOR = re.compile(
     r"Inicio del mensaje reenviado:|_{10,}|-{5,}\s*Reply message\s*-{5,})\s*$", re.I)
 
 
+_SEPARATOR_FIRST = frozenset("-=_BADIbadi")
+
+
 def is_separator(line: str) -> bool:
     """"-----Original Message-----", "-------- Message transféré --------", "________", ..."""
-    return len(line) <= 120 and bool(_SEPARATOR.match(line))
+    s = line.lstrip()
+    return bool(s) and s[0] in _SEPARATOR_FIRST and len(line) <= 120 and bool(_SEPARATOR.match(line))
 
 
 # ---- header blocks -----------------------------------------------------------------------------
@@ -137,7 +149,7 @@ _MESSAGE_DU = re.compile(r"^\s*(?:>\s*)?(?:Message du|Mensaje del|Nachricht vom)
 def header_field(line: str) -> str | None:
     """"first" for a From line (or a date line, which some blocks start with), "next" for any other
     header field, None for a line that is none."""
-    if len(line) > 400:
+    if len(line) > 400 or ":" not in line[:48] and "：" not in line[:48]:
         return None
     m = _FIELD.match(line)
     if m is None:

@@ -85,8 +85,8 @@ def own_words(text: str) -> str:
             while out and out[-1].strip() and header_field(out[-1]):
                 out.pop()  # GMX puts "Gesendet: <date>" above "Von:", webmails "Message du …"
             break
-        quoted_below = _quote_follows(lines, i + 1)
-        if may_end_attribution(line) or quoted_below:
+        quoted_below = i + 1 < n and _quote_follows(lines, i + 1)
+        if quoted_below or may_end_attribution(line):
             own_start = not _begins_attribution(stripped) and trailing_attribution(line)
             wrapped = None if own_start else _attribution_lines(lines, i, out, src, quoted_below)
             if wrapped is not None:
@@ -122,6 +122,8 @@ def own_words(text: str) -> str:
 
 def _quote_follows(lines: list[str], i: int) -> bool:
     """Is the next non-blank line (within two) a quoted one?"""
+    if i >= len(lines) or lines[i][:1] not in ("", " ", "\t", ">"):
+        return False  # the common case: the next line is text
     for line in lines[i:i + 3]:
         if line.strip():
             return line.lstrip().startswith(">")
