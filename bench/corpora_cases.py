@@ -21,15 +21,29 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 
-LANGUAGES = ("german", "danish", "french", "polish", "swedish", "norwegian", "dutch", "vietnamese",
-             "russian", "mail_ru", "yandex", "unicode", "spanish", "italian")
+LANGUAGES = (
+    "german",
+    "danish",
+    "french",
+    "polish",
+    "swedish",
+    "norwegian",
+    "dutch",
+    "vietnamese",
+    "russian",
+    "mail_ru",
+    "yandex",
+    "unicode",
+    "spanish",
+    "italian",
+)
 
 
 @dataclass
 class Case:
     corpus: str
     name: str
-    kind: str            # "plain", "plain, other languages", "html"
+    kind: str  # "plain", "plain, other languages", "html"
     body: str
     html: bool
     keep: list[str] = field(default_factory=list)
@@ -42,64 +56,178 @@ _RIAK_Q = ["What is the best way to clear a Riak bucket of all key, values after
 # fixture -> (lines its test expects visible, lines of the quoted or header part)
 GITHUB: dict[str, tuple[list[str], list[str]]] = {
     "correct_sig": (["this is an email with a correct -- signature."], []),
-    "email_1_1": (["Hi folks", "What is the best way to clear a Riak bucket of all key, values after",
-                   "running a test?", "I am currently using the Java HTTP API."], []),
-    "email_1_2": (["Hi,", "You can list the keys for the bucket and call delete for each. Or if you",
-                   "would do it.", "Bucket. There is, however, an open ticket for the feature. To delete all"],
-                  ["On Tue, 2011-03-01 at 18:02 +0530, Abhishek Kona wrote:", *_RIAK_Q]),
-    "email_1_3": (["Oh thanks.", "Having the function would be great."],
-                  ["On 01/03/11 7:07 PM, Russell Brown wrote:", *_RIAK_Q,
-                   "You can list the keys for the bucket and call delete for each. Or if you"]),
-    "email_1_4": (["Awesome! I haven't had another problem with it."],
-                  ["On Aug 22, 2011, at 7:37 PM, defunkt<reply@reply.github.com> wrote:",
-                   "Loader seems to be working well."]),
-    "email_1_5": (["One: Here's what I've got.", "- This is the second bullet point and it doesn't wrap",
-                   "Two:", "- And another one", "for a while."], []),
-    "email_1_6": (["I get proper rendering as well."],
-                  ["On Dec 16, 2011, at 12:47 PM, Corey Donohoe", "<reply@reply.github.com>", "wrote:",
-                   "Was this caching related or fixed already?  I get proper rendering here."]),
-    "email_1_7": ([":+1:"], ["On Tue, Sep 25, 2012 at 8:59 AM, Chris Wanstrath", "<notifications@github.com>wrote:",
-                             "Steps 0-2 are in prod. Gonna let them sit for a bit then start cleaning up"]),
-    "email_1_8": (["I will reply under this one", "and under this."],
-                  ["On Tue, Apr 29, 2014 at 4:22 PM, Example Dev <sugar@example.com>wrote:", "okay?", "hi there"]),
-    "email_2_1": (["Outlook with a reply"], ["*From:* Google Apps Sync Team [mailto:mail-noreply@google.com]",
-                                            "*Subject:* Google Apps Sync was updated!", "Dear Google Apps Sync user,"]),
-    "email_2_2": (["Outlook with a reply directly above line"],
-                  ["From: CRM Comments [crm-comment@example.com]", "Sent: Friday, 23 March 2012 5:08 p.m.",
-                   "A new comment has been added to the Contact named 'John Greene':"]),
-    "email_2_3": (["Outlook with a reply directly above line"],
-                  ["From: CRM Comments [crm-comment@example.com]", "Sent: Friday, 23 March 2012 5:08 p.m.",
-                   "A new comment has been added to the Contact named 'John Greene':"]),
+    "email_1_1": (
+        [
+            "Hi folks",
+            "What is the best way to clear a Riak bucket of all key, values after",
+            "running a test?",
+            "I am currently using the Java HTTP API.",
+        ],
+        [],
+    ),
+    "email_1_2": (
+        [
+            "Hi,",
+            "You can list the keys for the bucket and call delete for each. Or if you",
+            "would do it.",
+            "Bucket. There is, however, an open ticket for the feature. To delete all",
+        ],
+        ["On Tue, 2011-03-01 at 18:02 +0530, Abhishek Kona wrote:", *_RIAK_Q],
+    ),
+    "email_1_3": (
+        ["Oh thanks.", "Having the function would be great."],
+        [
+            "On 01/03/11 7:07 PM, Russell Brown wrote:",
+            *_RIAK_Q,
+            "You can list the keys for the bucket and call delete for each. Or if you",
+        ],
+    ),
+    "email_1_4": (
+        ["Awesome! I haven't had another problem with it."],
+        [
+            "On Aug 22, 2011, at 7:37 PM, defunkt<reply@reply.github.com> wrote:",
+            "Loader seems to be working well.",
+        ],
+    ),
+    "email_1_5": (
+        [
+            "One: Here's what I've got.",
+            "- This is the second bullet point and it doesn't wrap",
+            "Two:",
+            "- And another one",
+            "for a while.",
+        ],
+        [],
+    ),
+    "email_1_6": (
+        ["I get proper rendering as well."],
+        [
+            "On Dec 16, 2011, at 12:47 PM, Corey Donohoe",
+            "<reply@reply.github.com>",
+            "wrote:",
+            "Was this caching related or fixed already?  I get proper rendering here.",
+        ],
+    ),
+    "email_1_7": (
+        [":+1:"],
+        [
+            "On Tue, Sep 25, 2012 at 8:59 AM, Chris Wanstrath",
+            "<notifications@github.com>wrote:",
+            "Steps 0-2 are in prod. Gonna let them sit for a bit then start cleaning up",
+        ],
+    ),
+    "email_1_8": (
+        ["I will reply under this one", "and under this."],
+        [
+            "On Tue, Apr 29, 2014 at 4:22 PM, Example Dev <sugar@example.com>wrote:",
+            "okay?",
+            "hi there",
+        ],
+    ),
+    "email_2_1": (
+        ["Outlook with a reply"],
+        [
+            "*From:* Google Apps Sync Team [mailto:mail-noreply@google.com]",
+            "*Subject:* Google Apps Sync was updated!",
+            "Dear Google Apps Sync user,",
+        ],
+    ),
+    "email_2_2": (
+        ["Outlook with a reply directly above line"],
+        [
+            "From: CRM Comments [crm-comment@example.com]",
+            "Sent: Friday, 23 March 2012 5:08 p.m.",
+            "A new comment has been added to the Contact named 'John Greene':",
+        ],
+    ),
+    "email_2_3": (
+        ["Outlook with a reply directly above line"],
+        [
+            "From: CRM Comments [crm-comment@example.com]",
+            "Sent: Friday, 23 March 2012 5:08 p.m.",
+            "A new comment has been added to the Contact named 'John Greene':",
+        ],
+    ),
     "email_BlackBerry": (["Here is another email"], ["Sent from my BlackBerry"]),
     "email_iPhone": (["Here is another email"], ["Sent from my iPhone"]),
-    "email_multi_word_sent_from_my_mobile_device": (["Here is another email"],
-                                                    ["Sent from my Verizon Wireless BlackBerry"]),
-    "email_sent_from_my_not_signature": (["Here is another email",
-                                          "Sent from my desk, is much easier then my mobile phone."], []),
-    "email_bullets": (["test 2 this should list second", "and have spaces", "and retain this formatting",
-                       "- how about bullets", "- and another"],
-                      ["On Fri, Feb 24, 2012 at 10:19 AM, <examples@email.goalengine.com> wrote:",
-                       "Give us an example of how you applied what they learned to achieve"]),
-    "email_one_is_not_on": (["Thank, this is really helpful.", "One outstanding question I had:",
-                             "Locally (on development), when I run..."],
-                            ["On Oct 1, 2012, at 11:55 PM, Dave Tapley wrote:",
-                             "The good news is that I've found a much better query for lastLocation."]),
-    "greedy_on": (["On your remote host you can run:", "telnet 127.0.0.1 52698",
-                   "This should connect to TextMate (on your Mac, via the tunnel). If that",
-                   "fails, the tunnel is not working."],
-                  ["On 9 Jan 2014, at 2:47, George Plymale wrote:",
-                   "I am having an odd issue wherein suddenly port forwarding stopped"]),
-    "pathological": (["I think you're onto something. I will try to fix the problem as soon as I",
-                      "get back to a computer."],
-                     ['On Dec 8, 2013 2:10 PM, "John Sullivan" <notifications@github.com> wrote:',
-                      "I think your code is shortening the reference sequence you return to be"]),
-    "email_sig_delimiter_in_middle_of_line": (["Hi there!", "Stuff happened.",
-                                               "And here is a fix -- this is not a signature.", "kthxbai"], []),
-    "email_long_quote": (["Hi folks", "What is the best way to clear a Riak bucket of all key, values after",
-                          "running a test?", "asdf"], []),
+    "email_multi_word_sent_from_my_mobile_device": (
+        ["Here is another email"],
+        ["Sent from my Verizon Wireless BlackBerry"],
+    ),
+    "email_sent_from_my_not_signature": (
+        ["Here is another email", "Sent from my desk, is much easier then my mobile phone."],
+        [],
+    ),
+    "email_bullets": (
+        [
+            "test 2 this should list second",
+            "and have spaces",
+            "and retain this formatting",
+            "- how about bullets",
+            "- and another",
+        ],
+        [
+            "On Fri, Feb 24, 2012 at 10:19 AM, <examples@email.goalengine.com> wrote:",
+            "Give us an example of how you applied what they learned to achieve",
+        ],
+    ),
+    "email_one_is_not_on": (
+        [
+            "Thank, this is really helpful.",
+            "One outstanding question I had:",
+            "Locally (on development), when I run...",
+        ],
+        [
+            "On Oct 1, 2012, at 11:55 PM, Dave Tapley wrote:",
+            "The good news is that I've found a much better query for lastLocation.",
+        ],
+    ),
+    "greedy_on": (
+        [
+            "On your remote host you can run:",
+            "telnet 127.0.0.1 52698",
+            "This should connect to TextMate (on your Mac, via the tunnel). If that",
+            "fails, the tunnel is not working.",
+        ],
+        [
+            "On 9 Jan 2014, at 2:47, George Plymale wrote:",
+            "I am having an odd issue wherein suddenly port forwarding stopped",
+        ],
+    ),
+    "pathological": (
+        [
+            "I think you're onto something. I will try to fix the problem as soon as I",
+            "get back to a computer.",
+        ],
+        [
+            'On Dec 8, 2013 2:10 PM, "John Sullivan" <notifications@github.com> wrote:',
+            "I think your code is shortening the reference sequence you return to be",
+        ],
+    ),
+    "email_sig_delimiter_in_middle_of_line": (
+        [
+            "Hi there!",
+            "Stuff happened.",
+            "And here is a fix -- this is not a signature.",
+            "kthxbai",
+        ],
+        [],
+    ),
+    "email_long_quote": (
+        [
+            "Hi folks",
+            "What is the best way to clear a Riak bucket of all key, values after",
+            "running a test?",
+            "asdf",
+        ],
+        [],
+    ),
 }
 # The two bodies its tests give inline.
-GITHUB_INLINE = {"non_ascii": "Here’s a test.", "plain": "The Quick Brown Fox Jumps Over The Lazy Dog"}
+GITHUB_INLINE = {
+    "non_ascii": "Here’s a test.",
+    "plain": "The Quick Brown Fox Jumps Over The Lazy Dog",
+}
 
 
 def github_cases(root: Path) -> list[Case]:
@@ -109,11 +237,14 @@ def github_cases(root: Path) -> list[Case]:
         path = root / "test" / "emails" / f"{name}.txt"
         if path.exists():
             out.append(Case(corpus, name, "plain", path.read_text("utf-8"), False, keep, drop))
-    out += [Case(corpus, name, "plain", body, False, [body]) for name, body in GITHUB_INLINE.items()]
+    out += [
+        Case(corpus, name, "plain", body, False, [body]) for name, body in GITHUB_INLINE.items()
+    ]
     return out
 
 
 # ---- mailgun/talon ----------------------------------------------------------------------------
+
 
 class _Chunks(HTMLParser):
     def __init__(self) -> None:
@@ -154,6 +285,7 @@ class _Recorder:
             token = f"\x00P{len(self.bodies)}\x00"
             self.bodies[token] = (body, html)
             return token
+
         return extract
 
     def extract_from(self, body: str, content_type: str = "text/plain", *a: object) -> str:
@@ -163,7 +295,11 @@ class _Recorder:
 
     def eq_(self, a: object, b: object, msg: object = None) -> None:
         for x, other in ((a, b), (b, a)):
-            if isinstance(x, str) and isinstance(other, str) and (m := re.search("\x00P\\d+\x00", x)):
+            if (
+                isinstance(x, str)
+                and isinstance(other, str)
+                and (m := re.search("\x00P\\d+\x00", x))
+            ):
                 body, html = self.bodies[m.group(0)]
                 self.found.append((body, html, other, self.test))
                 return
@@ -175,8 +311,14 @@ def _stub_modules(rec: _Recorder) -> dict[str, types.ModuleType]:
     quotations.extract_from_html = rec.extract(True)
     quotations.extract_from = rec.extract_from
     quotations.MAX_LINES_COUNT = 1000
-    for name in ("mark_message_lines", "process_marked_lines", "preprocess", "split_emails",
-                 "html_document_fromstring", "postprocess"):
+    for name in (
+        "mark_message_lines",
+        "process_marked_lines",
+        "preprocess",
+        "split_emails",
+        "html_document_fromstring",
+        "postprocess",
+    ):
         setattr(quotations, name, lambda *a, **k: None)
     utils = types.ModuleType("talon.utils")
     utils.html_to_text = lambda s, *a, **k: s
@@ -190,20 +332,40 @@ def _stub_modules(rec: _Recorder) -> dict[str, types.ModuleType]:
     nose_tools.__all__ = ["eq_", "assert_equal", "ok_", "assert_true", "assert_false"]
     nose = types.ModuleType("nose")
     nose.tools = nose_tools
-    return {"talon": talon, "talon.quotations": quotations, "talon.utils": utils, "nose": nose,
-            "nose.tools": nose_tools, "mock": unittest.mock}
+    return {
+        "talon": talon,
+        "talon.quotations": quotations,
+        "talon.utils": utils,
+        "nose": nose,
+        "nose.tools": nose_tools,
+        "mock": unittest.mock,
+    }
 
 
 def talon_cases(root: Path) -> list[Case]:
     rec = _Recorder()
-    saved = {k: sys.modules.get(k) for k in ("talon", "talon.quotations", "talon.utils", "nose", "nose.tools",
-                                              "mock", "tests", "tests.fixtures")}
+    saved = {
+        k: sys.modules.get(k)
+        for k in (
+            "talon",
+            "talon.quotations",
+            "talon.utils",
+            "nose",
+            "nose.tools",
+            "mock",
+            "tests",
+            "tests.fixtures",
+        )
+    }
     cwd = os.getcwd()
     sys.modules.update(_stub_modules(rec))
     try:
         os.chdir(root)
-        spec = importlib.util.spec_from_file_location("tests", root / "tests" / "__init__.py",
-                                                      submodule_search_locations=[str(root / "tests")])
+        spec = importlib.util.spec_from_file_location(
+            "tests",
+            root / "tests" / "__init__.py",
+            submodule_search_locations=[str(root / "tests")],
+        )
         package = importlib.util.module_from_spec(spec)
         sys.modules["tests"] = package
         spec.loader.exec_module(package)
@@ -212,7 +374,11 @@ def talon_cases(root: Path) -> list[Case]:
                 continue
             mod = importlib.import_module(f"tests.{module}")
             for name, fn in list(vars(mod).items()):
-                if not name.startswith("test_") or not callable(fn) or getattr(fn, "patchings", None):
+                if (
+                    not name.startswith("test_")
+                    or not callable(fn)
+                    or getattr(fn, "patchings", None)
+                ):
                     continue  # a test that patches talon's internals tests talon, not reading
                 rec.test = name
                 try:
@@ -245,13 +411,17 @@ def _required(keep: list[str], body_lines: list[str]) -> list[str]:
     cut = next((squash(ln) for ln in body_lines if _NOT_REQUIRED_FROM.match(ln)), None)
     if cut is not None:
         flat = [squash(k) for k in keep]
-        keep = keep[:flat.index(cut)] if cut in flat else keep
+        keep = keep[: flat.index(cut)] if cut in flat else keep
     return [k for k in keep if not _FOOTER.match(k)]
 
 
 def _talon_case(i: int, body: str, html: bool, expected: str, test: str) -> Case:
     if html:
-        keep = html_chunks(expected) if "<" in expected else [ln for ln in expected.splitlines() if ln.strip()]
+        keep = (
+            html_chunks(expected)
+            if "<" in expected
+            else [ln for ln in expected.splitlines() if ln.strip()]
+        )
         source = html_chunks(body)
         kind = "html"
     else:
@@ -275,4 +445,6 @@ def load(path: Path) -> list[Case]:
         return github_cases(path)
     if (path / "tests" / "text_quotations_test.py").exists():
         return talon_cases(path)
-    raise SystemExit(f"{path}: not a corpus this bench knows (github/email_reply_parser, mailgun/talon)")
+    raise SystemExit(
+        f"{path}: not a corpus this bench knows (github/email_reply_parser, mailgun/talon)"
+    )

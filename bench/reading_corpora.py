@@ -28,7 +28,11 @@ from mailref.read import read_envelope  # noqa: E402
 
 def as_mail(case: Case) -> bytes:
     msg = EmailMessage()
-    msg["From"], msg["To"], msg["Subject"] = "Player <p@x.org>", "game@ref.example", "Re: [Proposal 1] x"
+    msg["From"], msg["To"], msg["Subject"] = (
+        "Player <p@x.org>",
+        "game@ref.example",
+        "Re: [Proposal 1] x",
+    )
     msg["Message-ID"] = "<case@x.org>"
     msg.set_content(case.body, subtype="html" if case.html else "plain", charset="utf-8")
     return msg.as_bytes()
@@ -76,8 +80,13 @@ def talon_reads(cases: list[Case], python: str | None) -> list[str | None] | Non
     """Talon's reading of every case, or None when talon is not installed."""
     exe = python or sys.executable
     try:
-        run = subprocess.run([exe, "-c", _TALON], input=json.dumps([{"body": c.body, "html": c.html} for c in cases]),
-                             capture_output=True, text=True, timeout=600)
+        run = subprocess.run(
+            [exe, "-c", _TALON],
+            input=json.dumps([{"body": c.body, "html": c.html} for c in cases]),
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
     except (OSError, subprocess.TimeoutExpired):
         return None
     if run.returncode != 0:
@@ -88,22 +97,35 @@ def talon_reads(cases: list[Case], python: str | None) -> list[str | None] | Non
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("paths", nargs="+", type=Path)
-    ap.add_argument("--talon", help="a Python with talon installed (default: this one, if it has it)")
+    ap.add_argument(
+        "--talon", help="a Python with talon installed (default: this one, if it has it)"
+    )
     ap.add_argument("-v", "--verbose", action="store_true", help="list every case that fails")
     args = ap.parse_args()
     cases = [c for p in args.paths for c in load(p)]
     ours = [passes(c, mailref_reads(c)) for c in cases]
     theirs_text = talon_reads(cases, args.talon)
-    theirs = [passes(c, t)[0] if t is not None else False for c, t in zip(cases, theirs_text, strict=False)] if theirs_text else None
+    theirs = (
+        [
+            passes(c, t)[0] if t is not None else False
+            for c, t in zip(cases, theirs_text, strict=False)
+        ]
+        if theirs_text
+        else None
+    )
     rows: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
     for i, c in enumerate(cases):
         for key in ((c.corpus, "all"), (c.corpus, c.kind), ("all", "all"), ("all", c.kind)):
             rows[key][0] += 1
             rows[key][1] += ours[i][0]
             rows[key][2] += bool(theirs and theirs[i])
-    head = f"{'corpus':28} {'kind':24} {'cases':>5} {'mailref':>8}" + (f" {'talon':>8}" if theirs else "")
+    head = f"{'corpus':28} {'kind':24} {'cases':>5} {'mailref':>8}" + (
+        f" {'talon':>8}" if theirs else ""
+    )
     print(head)
-    for (corpus, kind), (n, ok, tok) in sorted(rows.items(), key=lambda kv: (kv[0][0] == "all", kv[0])):
+    for (corpus, kind), (n, ok, tok) in sorted(
+        rows.items(), key=lambda kv: (kv[0][0] == "all", kv[0])
+    ):
         line = f"{corpus:28} {kind:24} {n:5} {100 * ok / n:7.0f}%"
         print(line + (f" {100 * tok / n:7.0f}%" if theirs else ""))
     if not theirs:

@@ -13,20 +13,29 @@ ATTRIBUTION_MAX = 300
 
 # The verb that ends (or, in a few languages, sits inside) an attribution. English "sent" and
 # "wrote" only count at the end: in the middle they are everyday words.
-_VERBS_END = (r"wrote|sent|schrieb|a\s+écrit|escribió|escribio|ha\s+escrit|va\s+escriure|schreef|"
-              r"het\s+volgende\s+geschreven|geschreven|ha\s+scritto|scrisse|escreveu|skrev|skrifaði|"
-              r"kirjoitti|pisze|napisał\(a\)|napisała|napisał|napisal|napsal\(a\)|napsala|napsal|"
-              r"пишет|написал\(а\)|написала|написал|написав\(ла\)|написав|kirjutas|rašė|rakstīja|"
-              r"napisao|napisala|a\s+scris|yazdı|έγραψε|đã\s+viết|写道|寫道|のメッセージ|さんは書きました|"
-              r"님이\s*작성|작성|쓴\s*글")
-_VERBS_INSIDE = r"schrieb|skrev|kirjoitti|escribió|escreveu|napisał\(a\)|napsal\(a\)|пишет|написал\(а\)"
+_VERBS_END = (
+    r"wrote|sent|schrieb|a\s+écrit|escribió|escribio|ha\s+escrit|va\s+escriure|schreef|"
+    r"het\s+volgende\s+geschreven|geschreven|ha\s+scritto|scrisse|escreveu|skrev|skrifaði|"
+    r"kirjoitti|pisze|napisał\(a\)|napisała|napisał|napisal|napsal\(a\)|napsala|napsal|"
+    r"пишет|написал\(а\)|написала|написал|написав\(ла\)|написав|kirjutas|rašė|rakstīja|"
+    r"napisao|napisala|a\s+scris|yazdı|έγραψε|đã\s+viết|写道|寫道|のメッセージ|さんは書きました|"
+    r"님이\s*작성|작성|쓴\s*글"
+)
+_VERBS_INSIDE = (
+    r"schrieb|skrev|kirjoitti|escribió|escreveu|napisał\(a\)|napsal\(a\)|пишет|написал\(а\)"
+)
 # How an attribution begins in those languages ("On", "Am", "Le", "El", "Op", "Il giorno", "Em",
 # "Den", "På", "W dniu", "Dne", "В", "Vào", "In data", "在"), after a leading "- " (Zimbra).
-_LEAD = re.compile(r"^(?:On|Am|Le|El|Op|Il|Em|Den|På|W\s+dniu|Dnia|Dne|Dňa|В|Vào|In\s+data|Il\s+giorno|"
-                   r"Dana|Der|Kun|Pe|在)\s", re.I)
+_LEAD = re.compile(
+    r"^(?:On|Am|Le|El|Op|Il|Em|Den|På|W\s+dniu|Dnia|Dne|Dňa|В|Vào|In\s+data|Il\s+giorno|"
+    r"Dana|Der|Kun|Pe|在)\s",
+    re.I,
+)
 _END_VERB = re.compile(rf"(?:^|[\s>)\"'”])(?:{_VERBS_END})\s*[:：]?$", re.I)
 _INSIDE_VERB = re.compile(rf"(?:^|\s)(?:{_VERBS_INSIDE})\s", re.I)
-_DATE = re.compile(r"\d{1,2}[:.]\d\d|(?<!\d)(?:19|20)\d\d(?!\d)|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d\s*[年월]")
+_DATE = re.compile(
+    r"\d{1,2}[:.]\d\d|(?<!\d)(?:19|20)\d\d(?!\d)|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d\s*[年월]"
+)
 _ADDR = re.compile(r"[^\s<>()\"'@:]+@[^\s<>()\"'@]+\.\w")
 # mutt's and slrn's common "* Bob <bob@x.org> [2026-12-01 10:00]:" (attribution="* %n <%a> [%d]:").
 _STAR_DATE = re.compile(r"^\*\s[^\[\]]+\[[^\[\]]{4,60}\]:\s*$")
@@ -75,17 +84,58 @@ def trailing_attribution(line: str) -> str | None:
     if len(line) > ATTRIBUTION_MAX or "On " not in line:
         return None
     for m in _ON_INSIDE.finditer(line):
-        if m.start() > 0 and is_attribution(line[m.end():]):
-            return line[:m.start()].rstrip(" -")
+        if m.start() > 0 and is_attribution(line[m.end() :]):
+            return line[: m.start()].rstrip(" -")
     return None
 
 
 # The end-verbs above as plain text, for a test in C of the line's last characters.
-_VERB_TAILS = ("wrote", "sent", "schrieb", "écrit", "escribió", "escribio", "escrit", "escriure", "schreef",
-               "geschreven", "scritto", "scrisse", "escreveu", "skrev", "skrifaði", "kirjoitti", "pisze", "(a)", "(а)",
-               "napisała", "napisał", "napisal", "napsala", "napsal", "пишет", "написала", "написал", "(ла)",
-               "написав", "kirjutas", "rašė", "rakstīja", "napisao", "napisala", "scris", "yazdı", "έγραψε",
-               "viết", "写道", "寫道", "のメッセージ", "さんは書きました", "작성", "글")
+_VERB_TAILS = (
+    "wrote",
+    "sent",
+    "schrieb",
+    "écrit",
+    "escribió",
+    "escribio",
+    "escrit",
+    "escriure",
+    "schreef",
+    "geschreven",
+    "scritto",
+    "scrisse",
+    "escreveu",
+    "skrev",
+    "skrifaði",
+    "kirjoitti",
+    "pisze",
+    "(a)",
+    "(а)",
+    "napisała",
+    "napisał",
+    "napisal",
+    "napsala",
+    "napsal",
+    "пишет",
+    "написала",
+    "написал",
+    "(ла)",
+    "написав",
+    "kirjutas",
+    "rašė",
+    "rakstīja",
+    "napisao",
+    "napisala",
+    "scris",
+    "yazdı",
+    "έγραψε",
+    "viết",
+    "写道",
+    "寫道",
+    "のメッセージ",
+    "さんは書きました",
+    "작성",
+    "글",
+)
 
 
 def may_end_attribution(line: str) -> bool:
@@ -107,47 +157,63 @@ _SEPARATOR_WORDS = (
     r"Missatge reenviat|Messaggio inoltrato|Mensagem encaminhada|Doorgestuurd bericht|"
     r"Vidarebefordrat meddelande|Videresendt meddelelse|Videresendt melding|Välitetty viesti|"
     r"Przekazana wiadomość|Přeposlaná zpráva|Пересылаемое сообщение|Пересланное сообщение|"
-    r"Переслане повідомлення|転送されたメッセージ|전달된 메시지|转发的邮件|轉寄的郵件|Reply message")
+    r"Переслане повідомлення|転送されたメッセージ|전달된 메시지|转发的邮件|轉寄的郵件|Reply message"
+)
 _SEPARATOR = re.compile(
     rf"^\s*(?:[-=_]{{2,}}\s*(?:{_SEPARATOR_WORDS})\s*[-=_]{{2,}}|[-=]{{2,}}\s*(?:{_SEPARATOR_WORDS})\s*$|"
     r"Begin forwarded message:|Anfang der weitergeleiteten Nachricht:|Début du message réenvoyé\s*:|"
-    r"Inicio del mensaje reenviado:|_{10,}|-{5,}\s*Reply message\s*-{5,})\s*$", re.I)
+    r"Inicio del mensaje reenviado:|_{10,}|-{5,}\s*Reply message\s*-{5,})\s*$",
+    re.I,
+)
 
 
 _SEPARATOR_FIRST = frozenset("-=_BADIbadi")
 
 
 def is_separator(line: str) -> bool:
-    """"-----Original Message-----", "-------- Message transféré --------", "________", ..."""
+    """ "-----Original Message-----", "-------- Message transféré --------", "________", ..."""
     s = line.lstrip()
-    return bool(s) and s[0] in _SEPARATOR_FIRST and len(line) <= 120 and bool(_SEPARATOR.match(line))
+    return (
+        bool(s) and s[0] in _SEPARATOR_FIRST and len(line) <= 120 and bool(_SEPARATOR.match(line))
+    )
 
 
 # ---- header blocks -----------------------------------------------------------------------------
 
 # Outlook's, Apple Mail's, webmails' header blocks in the languages they are localised to, also as
 # an HTML part renders them (`**From:** x`, `*Sent:* y`). html.py reads the same words.
-HEADER_FROM_WORDS = ("From|Von|De|Van|Från|Fra|Frá|Da|Od|Lähettäjä|Feladó|От|Від|Kimden|Από|Saatja|Nuo|"
-                     "发件人|發件人|寄件者|寄件人|差出人|送信者|보낸 사람|보낸사람")
-HEADER_NEXT_WORDS = ("Sent|Date|Gesendet|Datum|Envoyé|Envoyé le|Date d'envoi|Enviado|Enviado el|Enviada|Enviat|Fecha|"
-                     "Data|Verzonden|Skickat|Sendt|Sendt den|Inviato|Wysłano|Wysłane|Odesláno|Lähetetty|Päivämäärä|"
-                     "Elküldve|Отправлено|Дата|Надіслано|Gönderildi|Στάλθηκε|"
-                     "To|An|À|A|Para|Per a|Aan|Till|Til|Do|Komu|Vastaanottaja|Címzett|Кому|Kime|Προς|"
-                     "Subject|Betreff|Objet|Sujet|Asunto|Assumpte|Tema|Assunto|Onderwerp|Ämne|Emne|Oggetto|Temat|"
-                     "Předmět|Aihe|Tárgy|Тема|Konu|Θέμα|Cc|Kopia|Kopie|Копия|Copie à|CC|Bcc|"
-                     "发送时间|發送時間|日期|收件人|主题|主題|傳送時間|收件者|主旨|送信日時|日付|宛先|件名|"
-                     "보낸 날짜|날짜|받는 사람|제목|참조")
-_FIELD = re.compile(rf"^\s*(?:>\s*)?[*_]{{0,2}}(?:(?P<first>{HEADER_FROM_WORDS})|(?P<next>{HEADER_NEXT_WORDS}))"
-                    r"\s*[*_]{0,2}\s*[:：]", re.I)
-_FIRST_NEXT = re.compile(r"Sent|Date|Gesendet|Datum|Envoyé|Enviado|Data|Fecha|Verzonden|Skickat|Sendt|Inviato|"
-                         r"Wysłano|Odesláno|Lähetetty|Отправлено|Дата|发送时间|傳送時間|送信日時|日付|보낸 날짜|날짜|日期",
-                         re.I)
+HEADER_FROM_WORDS = (
+    "From|Von|De|Van|Från|Fra|Frá|Da|Od|Lähettäjä|Feladó|От|Від|Kimden|Από|Saatja|Nuo|"
+    "发件人|發件人|寄件者|寄件人|差出人|送信者|보낸 사람|보낸사람"
+)
+HEADER_NEXT_WORDS = (
+    "Sent|Date|Gesendet|Datum|Envoyé|Envoyé le|Date d'envoi|Enviado|Enviado el|Enviada|Enviat|Fecha|"
+    "Data|Verzonden|Skickat|Sendt|Sendt den|Inviato|Wysłano|Wysłane|Odesláno|Lähetetty|Päivämäärä|"
+    "Elküldve|Отправлено|Дата|Надіслано|Gönderildi|Στάλθηκε|"
+    "To|An|À|A|Para|Per a|Aan|Till|Til|Do|Komu|Vastaanottaja|Címzett|Кому|Kime|Προς|"
+    "Subject|Betreff|Objet|Sujet|Asunto|Assumpte|Tema|Assunto|Onderwerp|Ämne|Emne|Oggetto|Temat|"
+    "Předmět|Aihe|Tárgy|Тема|Konu|Θέμα|Cc|Kopia|Kopie|Копия|Copie à|CC|Bcc|"
+    "发送时间|發送時間|日期|收件人|主题|主題|傳送時間|收件者|主旨|送信日時|日付|宛先|件名|"
+    "보낸 날짜|날짜|받는 사람|제목|참조"
+)
+_FIELD = re.compile(
+    rf"^\s*(?:>\s*)?[*_]{{0,2}}(?:(?P<first>{HEADER_FROM_WORDS})|(?P<next>{HEADER_NEXT_WORDS}))"
+    r"\s*[*_]{0,2}\s*[:：]",
+    re.I,
+)
+_FIRST_NEXT = re.compile(
+    r"Sent|Date|Gesendet|Datum|Envoyé|Enviado|Data|Fecha|Verzonden|Skickat|Sendt|Inviato|"
+    r"Wysłano|Odesláno|Lähetetty|Отправлено|Дата|发送时间|傳送時間|送信日時|日付|보낸 날짜|날짜|日期",
+    re.I,
+)
 # The French webmails' "Message du 01/12/26 10:00" above their block (De / A / Copie à / Objet).
-_MESSAGE_DU = re.compile(r"^\s*(?:>\s*)?(?:Message du|Mensaje del|Nachricht vom)\s[^\n]{0,40}\d", re.I)
+_MESSAGE_DU = re.compile(
+    r"^\s*(?:>\s*)?(?:Message du|Mensaje del|Nachricht vom)\s[^\n]{0,40}\d", re.I
+)
 
 
 def header_field(line: str) -> str | None:
-    """"first" for a From line (or a date line, which some blocks start with), "next" for any other
+    """ "first" for a From line (or a date line, which some blocks start with), "next" for any other
     header field, None for a line that is none."""
     if len(line) > 400 or ":" not in line[:48] and "：" not in line[:48]:
         return None
@@ -165,9 +231,13 @@ def header_block_at(lines: list[str], i: int) -> bool:
     "To: bob@x.org"."""
     if header_field(lines[i]) is None:
         return False
-    window = lines[i:i + 6]
+    window = lines[i : i + 6]
     kinds = [header_field(w) for w in window]
     if sum(k is not None for k in kinds) >= 3 and "first" in kinds:
         return True
-    return len(window) >= 2 and kinds[1] is not None and "first" in kinds[:2] \
+    return (
+        len(window) >= 2
+        and kinds[1] is not None
+        and "first" in kinds[:2]
         and bool(_ADDR.search(window[0]) or _ADDR.search(window[1]))
+    )

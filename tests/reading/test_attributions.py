@@ -66,15 +66,24 @@ def test_a_bottom_posted_reply_keeps_the_words_below_the_quote(attribution):
 
 
 def test_inline_answers_between_quotes_are_all_kept():
-    body = ("On Tue, 1 Dec 2026 at 10:00, Nora Quill <nora@quill.example> wrote:\n> Do you back proposal 3?\n\n"
-            "AGAINST. Too many dice.\n\n> And proposal 4?\n\nFOR\n\n> Cheers, Nora\n")
+    body = (
+        "On Tue, 1 Dec 2026 at 10:00, Nora Quill <nora@quill.example> wrote:\n> Do you back proposal 3?\n\n"
+        "AGAINST. Too many dice.\n\n> And proposal 4?\n\nFOR\n\n> Cheers, Nora\n"
+    )
     assert own_words(body) == "AGAINST. Too many dice.\n\nFOR"
 
 
 def test_an_attribution_at_the_end_of_the_senders_last_line_keeps_the_words_before_it():
-    assert own_words("FOR, gladly On Tue, 1 Dec 2026 at 10:00, nora@quill.example wrote:\n> AGAINST\n") == "FOR, gladly"
-    assert own_words("FOR, gladly--- On Tue, 1 Dec 2026 at 10:00, nora@quill.example wrote:\n> AGAINST\n") \
+    assert (
+        own_words("FOR, gladly On Tue, 1 Dec 2026 at 10:00, nora@quill.example wrote:\n> AGAINST\n")
         == "FOR, gladly"
+    )
+    assert (
+        own_words(
+            "FOR, gladly--- On Tue, 1 Dec 2026 at 10:00, nora@quill.example wrote:\n> AGAINST\n"
+        )
+        == "FOR, gladly"
+    )
 
 
 def test_a_wrapped_attribution_whose_last_line_was_quoted_ends_the_own_words():
@@ -86,14 +95,17 @@ def test_a_dated_address_right_above_a_quote_is_an_attribution():
     assert own_words("AGAINST\n2026/12/1 Nora Quill <nora@quill.example>\n\n> FOR\n") == "AGAINST"
 
 
-@pytest.mark.parametrize("line", [
-    "On Monday I will be away, so here is my vote early.",
-    "On reflection: AGAINST.",
-    "Here is what I sent:",
-    "The proposal I wrote:",
-    "Rule 5 as it stood on 1 Dec 2026:",
-    "I vote FOR on 1 Dec 2026",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "On Monday I will be away, so here is my vote early.",
+        "On reflection: AGAINST.",
+        "Here is what I sent:",
+        "The proposal I wrote:",
+        "Rule 5 as it stood on 1 Dec 2026:",
+        "I vote FOR on 1 Dec 2026",
+    ],
+)
 def test_a_sentence_of_the_sender_that_looks_a_little_like_an_attribution_is_kept(line):
     assert own_words(f"{line}\nAGAINST\n\nCheers\n") == f"{line}\nAGAINST\n\nCheers"
 

@@ -15,17 +15,36 @@ MINE = "FOR — a fair rule.\nOisin"
 OLD = "AGAINST\nThe old mail."
 
 SEPARATORS = [
-    "-----Original Message-----", "----- Original Message -----", "-------- Original message --------",
-    "-----Ursprüngliche Nachricht-----", "-----Antwort Nachricht-----", "-----Message d'origine-----",
-    "-----Mensaje original-----", "-----Missatge original-----", "-----Messaggio originale-----",
-    "-----Mensagem original-----", "-----Oorspronkelijk bericht-----", "-----Ursprungligt meddelande-----",
-    "-----Oprindelig meddelelse-----", "-----Opprinnelig melding-----", "-----Alkuperäinen viesti-----",
-    "-----Wiadomość oryginalna-----", "-----Původní zpráva-----", "-----Исходное сообщение-----",
-    "-----元のメッセージ-----", "-----원본 메시지-----", "------------------ 原始邮件 ------------------",
-    "---------- Forwarded message ---------", "-------- Weitergeleitete Nachricht --------",
-    "-------- Message transféré --------", "---------- Mensaje reenviado ----------",
-    "-------- Messaggio inoltrato --------", "---------- Doorgestuurd bericht ---------",
-    "Begin forwarded message:", "________________________________", "----- Reply message -----",
+    "-----Original Message-----",
+    "----- Original Message -----",
+    "-------- Original message --------",
+    "-----Ursprüngliche Nachricht-----",
+    "-----Antwort Nachricht-----",
+    "-----Message d'origine-----",
+    "-----Mensaje original-----",
+    "-----Missatge original-----",
+    "-----Messaggio originale-----",
+    "-----Mensagem original-----",
+    "-----Oorspronkelijk bericht-----",
+    "-----Ursprungligt meddelande-----",
+    "-----Oprindelig meddelelse-----",
+    "-----Opprinnelig melding-----",
+    "-----Alkuperäinen viesti-----",
+    "-----Wiadomość oryginalna-----",
+    "-----Původní zpráva-----",
+    "-----Исходное сообщение-----",
+    "-----元のメッセージ-----",
+    "-----원본 메시지-----",
+    "------------------ 原始邮件 ------------------",
+    "---------- Forwarded message ---------",
+    "-------- Weitergeleitete Nachricht --------",
+    "-------- Message transféré --------",
+    "---------- Mensaje reenviado ----------",
+    "-------- Messaggio inoltrato --------",
+    "---------- Doorgestuurd bericht ---------",
+    "Begin forwarded message:",
+    "________________________________",
+    "----- Reply message -----",
 ]
 
 
@@ -57,8 +76,12 @@ HEADER_WORDS = {
     "chinese": ("发件人", "发送时间", "收件人", "主题"),
     "chinese, traditional": ("寄件者", "傳送時間", "收件者", "主旨"),
 }
-VALUES = ("Nora Quill <nora@quill.example>", "Tuesday, 1 December 2026 10:00", "Oisin <oisin@x.org>",
-          "Re: [Proposal 5] Dice")
+VALUES = (
+    "Nora Quill <nora@quill.example>",
+    "Tuesday, 1 December 2026 10:00",
+    "Oisin <oisin@x.org>",
+    "Re: [Proposal 5] Dice",
+)
 
 
 def block(words: tuple[str, ...], start: int, bold: bool = False) -> str:
@@ -77,8 +100,16 @@ def test_a_header_block_as_an_html_part_renders_it_ends_the_own_words():
 
 
 def test_two_header_lines_with_an_address_are_a_block():
-    assert own_words(f"{MINE}\n\nFrom: nora@quill.example\nDate: Tue, 1 Dec 2026 10:00:00 +0000\n\n{OLD}") == MINE
-    assert own_words(f"{MINE}\n\nDate: Tue, 1 Dec 2026 10:00:00 +0000\nTo: oisin@x.org\n\n{OLD}") == MINE
+    assert (
+        own_words(
+            f"{MINE}\n\nFrom: nora@quill.example\nDate: Tue, 1 Dec 2026 10:00:00 +0000\n\n{OLD}"
+        )
+        == MINE
+    )
+    assert (
+        own_words(f"{MINE}\n\nDate: Tue, 1 Dec 2026 10:00:00 +0000\nTo: oisin@x.org\n\n{OLD}")
+        == MINE
+    )
 
 
 def test_a_sent_line_above_the_block_goes_with_it():
@@ -87,18 +118,27 @@ def test_a_sent_line_above_the_block_goes_with_it():
 
 
 def test_the_french_webmail_block_ends_the_own_words():
-    body = (f"{MINE}\n\nMessage du 01/12/26 10:00\nDe : \"Nora Quill\" <nora@quill.example>\n"
-            "A : oisin@x.org\nCopie à : \nObjet : [Proposal 5] Dice\n\n" + OLD)
+    body = (
+        f'{MINE}\n\nMessage du 01/12/26 10:00\nDe : "Nora Quill" <nora@quill.example>\n'
+        "A : oisin@x.org\nCopie à : \nObjet : [Proposal 5] Dice\n\n" + OLD
+    )
     assert own_words(body) == MINE
-    quoted = body.replace("\nDe :", "\n> De :").replace("\nA :", "\n> A :").replace("\nCopie", "\n> Copie")
+    quoted = (
+        body.replace("\nDe :", "\n> De :")
+        .replace("\nA :", "\n> A :")
+        .replace("\nCopie", "\n> Copie")
+    )
     assert own_words(quoted.replace("\nObjet", "\n> Objet")) == MINE
 
 
-@pytest.mark.parametrize("text", [
-    "Date: Friday 4 December\nTime: 10:00\nPlace: the usual table",
-    "To: every player\nSubject: the new scoring\nThe winner is the first to 100 points.",
-    "From: the GM's notes\nThe dice are fair.",
-    "A: yes\nQ: and the dice?\nA: fair",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Date: Friday 4 December\nTime: 10:00\nPlace: the usual table",
+        "To: every player\nSubject: the new scoring\nThe winner is the first to 100 points.",
+        "From: the GM's notes\nThe dice are fair.",
+        "A: yes\nQ: and the dice?\nA: fair",
+    ],
+)
 def test_lines_of_the_sender_that_look_like_one_or_two_headers_are_kept(text):
     assert own_words(f"FOR\n\n{text}\n") == f"FOR\n\n{text}"
