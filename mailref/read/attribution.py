@@ -73,6 +73,11 @@ def is_attribution(text: str) -> bool:
     return bool(_ADDR.search(s) and _DATE.search(s))
 
 
+def has_date(text: str) -> bool:
+    """Does TEXT hold a date or a time ("2026", "1.12.26", "10:00", "12月")?"""
+    return _DATE.search(text) is not None
+
+
 def dated_address(text: str) -> bool:
     """A date and an address with no verb: an attribution only right above a quote
     ("2026/12/1 Bob <b@x.org>" then "> ...")."""

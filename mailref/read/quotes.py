@@ -14,6 +14,7 @@ from mailref.read.attribution import (
     HEADER_FROM_WORDS,
     HEADER_NEXT_WORDS,
     dated_address,
+    has_date,
     header_block_at,
     header_field,
     is_attribution,
@@ -162,12 +163,16 @@ def _wrap_above(out: list[str], src: list[int], i: int, k: int) -> list[str] | N
     return above
 
 
-_BEGINS = re.compile(r"^(?:-\s)?(?:On|Am|Le|El|Op|Il|Em|Den|På|W\s+dniu|Dnia|Dne|Dňa|В|Vào|In\s+data|Il\s+giorno|"
-                     r"Dana|在)\s|^\W{0,2}\d|^\w{1,4}\.?,?\s+\d{1,2}\b", re.I)
+_LEADS = re.compile(r"^(?:-\s)?(?:On|Am|Le|El|Op|Il|Em|Den|På|W\s+dniu|Dnia|Dne|Dňa|В|Vào|In\s+data|"
+                    r"Il\s+giorno|Dana|在)\s", re.I)
+_DATED_START = re.compile(r"^\W{0,2}\d|^\w{1,4}\.?,?\s+\d{1,2}\b")
 
 
 def _begins_attribution(line: str) -> bool:
-    return bool(_BEGINS.match(line.lstrip("-* ")))
+    """Does LINE start as an attribution does: "On …", "Am …", or a date ("01.12.2026 10:00, …",
+    "ti 1. jouluk. 2026 …")? A line that starts with a number and holds no date ("12 FOR") does not."""
+    line = line.lstrip("-* ")
+    return bool(_LEADS.match(line) or _DATED_START.match(line) and has_date(line))
 
 
 _VERB_ONLY = re.compile(r"^>\s*(wrote|schrieb|a écrit|escribió|schreef|skrev|kirjoitti|napisał\(a\)|написал\(а\))\s*:$",

@@ -119,3 +119,8 @@ def test_a_whole_mail_is_read_the_same_way():
     body = f"{MINE}\n\n{ATTRIBUTIONS['english, wrapped in three']}\n\n{QUOTED}\n"
     env = read_envelope(mail("oisin@x.org", "nomes@ref.example", "Re: [Proposal 5] Dice", body))
     assert env.text == MINE
+
+
+def test_a_numbered_ballot_right_above_an_attribution_is_kept():
+    body = "12 FOR\nNora Quill <nora@quill.example> wrote:\n> 12 AGAINST\n"
+    assert own_words(body) == "12 FOR"
