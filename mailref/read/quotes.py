@@ -29,14 +29,24 @@ __all__ = ["ATTRIBUTION_MAX", "HEADER_FROM_WORDS", "HEADER_NEXT_WORDS", "is_foot
 # A phone's or a webmail's footer: the whole line, of a known form ("Sent from my iPhone",
 # "Sent from my Verizon Wireless BlackBerry", "Get Outlook for iOS"); a sentence that merely
 # begins like one ("Sent from my desk, is much easier …") is the sender's own.
-_DEVICE = (r"(?:[\w'’+-]+\s){0,3}(?:iPhone|iPad|iPod|Android|BlackBerry|Galaxy|Samsung|Pixel|Huawei|Xiaomi|Nokia|"
-           r"Motorola|OnePlus|Xperia|HTC|phone|smartphone|mobile|mobile device|device|tablet|Kindle|Watch|"
-           r"Windows Phone|Fairphone|Oppo|Honor)\w*(?:\s\w+)?\s?")
+_DEVICE = (
+    r"(?:[\w'’+-]+\s){0,3}(?:iPhone|iPad|iPod|Android|BlackBerry|Galaxy|Samsung|Pixel|Huawei|Xiaomi|Nokia|"
+    r"Motorola|OnePlus|Xperia|HTC|phone|smartphone|mobile|mobile device|device|tablet|Kindle|Watch|"
+    r"Windows Phone|Fairphone|Oppo|Honor)\w*(?:\s\w+)?\s?"
+)
 _FOOTER = re.compile(
-    r"^\s*(?:Sent from my " + _DEVICE + r"|Sent from (?:Outlook|Mail|Yahoo Mail|ProtonMail|Samsung Mobile|"
+    r"^\s*(?:Sent from my "
+    + _DEVICE
+    + r"|Sent from (?:Outlook|Mail|Yahoo Mail|ProtonMail|Samsung Mobile|"
     r"Gmail Mobile|Mail for Windows(?: 10)?)(?: for \w+)?|Get Outlook for \w+|Sent with Proton Mail|"
     r"Sent with Sparrow|Sent using \w+(?: \w+)?|Sent via \w+(?: \w+)?|"
-    r"Von meinem " + _DEVICE + r"gesendet|Envoyé de mon " + _DEVICE + r"|Enviado desde mi " + _DEVICE + r"|"
+    r"Von meinem "
+    + _DEVICE
+    + r"gesendet|Envoyé de mon "
+    + _DEVICE
+    + r"|Enviado desde mi "
+    + _DEVICE
+    + r"|"
     r"Verzonden vanaf mijn " + _DEVICE + r"|Verstuurd vanaf mijn " + _DEVICE + r"|"
     r"(?:Skickat från min|Sendt fra min|Inviato da(?: il mio)?|Enviado do meu|Enviado de meu|Enviat des del meu|"
     r"Wysłane z(?: mojego)?|Odesláno z(?: mého)?|Отправлено с|Lähetetty|Envoyé depuis(?: mon)?|"
@@ -51,6 +61,11 @@ _FOOTER = re.compile(
 _LOST_MARK = re.compile(r"^\s*[(\[_=&?/#)\]]|://|>\s*$")
 # ">>> http://x.org <<<": a banner between arrows, not a quote.
 _BANNER = re.compile(r"^>>[^<]*<<+$")
+
+
+_SEPARATOR_FIRST = frozenset("-=_BADIbadi")  # how every separator line starts (attribution.py)
+_BLANK_OR_QUOTE = ("", " ", "\t", ">")
+_ENDS = frozenset(":：-]")
 
 
 def is_footer(line: str) -> bool:
@@ -74,25 +89,36 @@ def own_words(text: str) -> str:
             continue
         if line in ("-- ", "--") or stripped == "-- ":
             break  # signature: the rest is not commands
-        if stripped.startswith(">") and not (stripped.endswith("<<") and _BANNER.match(stripped)):
-            if _quoted_verb_ends_attribution(stripped, out) and _drop_wrapped(out, src, lines, i) \
-                    and not _quote_follows(lines, i + 1):
+        first = stripped[0]
+        if first == ">" and not (stripped.endswith("<<") and _BANNER.match(stripped)):
+            if (
+                stripped[-1] == ":"
+                and _quoted_verb_ends_attribution(stripped, out)
+                and _drop_wrapped(out, src, lines, i)
+                and not _quote_follows(lines, i + 1)
+            ):
                 break  # its original follows unquoted
             i += 1
             continue
-        if is_separator(line):
+        if first in _SEPARATOR_FIRST and is_separator(line):
             break
-        if header_field(line) and header_block_at(lines, i):
+        if (
+            (":" in line[:48] or "：" in line[:48])
+            and header_field(line)
+            and header_block_at(lines, i)
+        ):
             while out and out[-1].strip() and header_field(out[-1]):
                 out.pop()  # GMX puts "Gesendet: <date>" above "Von:", webmails "Message du …"
             break
-        quoted_below = i + 1 < n and _quote_follows(lines, i + 1)
-        if quoted_below or may_end_attribution(line):
+        quoted_below = (
+            i + 1 < n and lines[i + 1][:1] in _BLANK_OR_QUOTE and _quote_follows(lines, i + 1)
+        )
+        if quoted_below or stripped[-1] in _ENDS or may_end_attribution(stripped):
             own_start = not _begins_attribution(stripped) and trailing_attribution(line)
             wrapped = None if own_start else _attribution_lines(lines, i, out, src, quoted_below)
             if wrapped is not None:
-                del out[len(out) - wrapped:]
-                del src[len(src) - wrapped:]
+                del out[len(out) - wrapped :]
+                del src[len(src) - wrapped :]
                 if quoted_below:
                     i += 1  # bottom-posting: drop the attribution, the quote goes below
                     continue
@@ -105,10 +131,14 @@ def own_words(text: str) -> str:
                     i += 1
                     continue
                 break
-        if is_footer(line):
+        if len(line) <= 120 and _FOOTER.match(line):
             break  # the phone's footer closes what the sender wrote; the original may follow
-        if 0 < i < n - 1 and lines[i - 1].lstrip().startswith(">") and lines[i + 1].lstrip().startswith(">") \
-                and _LOST_MARK.search(line):
+        if (
+            0 < i < n - 1
+            and lines[i - 1].lstrip().startswith(">")
+            and lines[i + 1].lstrip().startswith(">")
+            and _LOST_MARK.search(line)
+        ):
             i += 1
             continue
         out.append(line)
@@ -125,46 +155,45 @@ def _quote_follows(lines: list[str], i: int) -> bool:
     """Is the next non-blank line (within two) a quoted one?"""
     if i >= len(lines) or lines[i][:1] not in ("", " ", "\t", ">"):
         return False  # the common case: the next line is text
-    for line in lines[i:i + 3]:
+    for line in lines[i : i + 3]:
         if line.strip():
             return line.lstrip().startswith(">")
     return False
 
 
-def _attribution_lines(lines: list[str], i: int, out: list[str], src: list[int], quoted_below: bool) -> int | None:
+def _attribution_lines(
+    lines: list[str], i: int, out: list[str], src: list[int], quoted_below: bool
+) -> int | None:
     """When line I ends an attribution: how many of the kept lines just above it belong to it
     (a client wraps a long one: "On Mon, 30 Nov 2026 at 10:02, Bob <" / "bob@x.org> wrote:");
-    None when it ends none."""
-    line = lines[i]
+    None when it ends none. The lines joined to it are the source lines right above it, none
+    blank or ending a sentence, the first starting as an attribution starts ("On …", a date)."""
+    line = lines[i].strip()
     if len(line) > ATTRIBUTION_MAX:
         return None
-    for k in (3, 2, 1):
-        above = _wrap_above(out, src, i, k)
-        if above is not None and is_attribution(" ".join(above + [line.strip()])):
-            return k
-        if above is not None and quoted_below and dated_address(" ".join(above + [line.strip()])):
-            return k
+    above: list[str] = []
+    j = len(out) - 1
+    while len(above) < 3 and j >= 0 and src[j] == i - 1 - len(above):
+        ln = out[j].strip()
+        if not ln or ln.endswith((".", "!", "?")) and not ln.endswith(("a.m.", "p.m.")):
+            break
+        above.insert(0, ln)
+        j -= 1
+    for k in range(len(above), 0, -1):
+        if _begins_attribution(above[-k]) and sum(map(len, above[-k:])) <= ATTRIBUTION_MAX:
+            joined = " ".join([*above[-k:], line])
+            if is_attribution(joined) or quoted_below and dated_address(joined):
+                return k
     if is_attribution(line) or quoted_below and dated_address(line):
         return 0
     return None
 
 
-def _wrap_above(out: list[str], src: list[int], i: int, k: int) -> list[str] | None:
-    """The K kept lines right above line I, when they can begin a wrapped attribution: they are
-    the K source lines just above I, none blank or ending a sentence, the first starting as an
-    attribution starts ("On …", "Am …", a date)."""
-    if len(out) < k or src[-k] != i - k:
-        return None
-    above = [ln.strip() for ln in out[-k:]]
-    if any(not ln or ln.endswith((".", "!", "?")) and not ln.endswith(("a.m.", "p.m.")) for ln in above):
-        return None
-    if sum(len(ln) for ln in above) > ATTRIBUTION_MAX or not _begins_attribution(above[0]):
-        return None
-    return above
-
-
-_LEADS = re.compile(r"^(?:-\s)?(?:On|Am|Le|El|Op|Il|Em|Den|På|W\s+dniu|Dnia|Dne|Dňa|В|Vào|In\s+data|"
-                    r"Il\s+giorno|Dana|在)\s", re.I)
+_LEADS = re.compile(
+    r"^(?:-\s)?(?:On|Am|Le|El|Op|Il|Em|Den|På|W\s+dniu|Dnia|Dne|Dňa|В|Vào|In\s+data|"
+    r"Il\s+giorno|Dana|在)\s",
+    re.I,
+)
 _DATED_START = re.compile(r"^\W{0,2}\d|^\w{1,4}\.?,?\s+\d{1,2}\b")
 
 
@@ -175,13 +204,17 @@ def _begins_attribution(line: str) -> bool:
     return bool(_LEADS.match(line) or _DATED_START.match(line) and has_date(line))
 
 
-_VERB_ONLY = re.compile(r"^>\s*(wrote|schrieb|a écrit|escribió|schreef|skrev|kirjoitti|napisał\(a\)|написал\(а\))\s*:$",
-                        re.I)
+_VERB_ONLY = re.compile(
+    r"^>\s*(wrote|schrieb|a écrit|escribió|schreef|skrev|kirjoitti|napisał\(a\)|написал\(а\))\s*:$",
+    re.I,
+)
 
 
 def _quoted_verb_ends_attribution(stripped: str, out: list[str]) -> bool:
-    """"> wrote:" (a client that wrapped the attribution and quoted its last line)."""
-    return bool(_VERB_ONLY.match(stripped)) and any(_begins_attribution(ln.strip()) for ln in out[-5:] if ln.strip())
+    """ "> wrote:" (a client that wrapped the attribution and quoted its last line)."""
+    return bool(_VERB_ONLY.match(stripped)) and any(
+        _begins_attribution(ln.strip()) for ln in out[-5:] if ln.strip()
+    )
 
 
 def _drop_wrapped(out: list[str], src: list[int], lines: list[str], i: int) -> bool:
@@ -190,7 +223,11 @@ def _drop_wrapped(out: list[str], src: list[int], lines: list[str], i: int) -> b
     for back in range(min(5, len(out)), 0, -1):
         first = out[-back].strip()
         if first and _begins_attribution(first) and src[-back] >= i - 6:
-            joined = " ".join(ln.strip() for ln in out[-back:] if ln.strip()) + " " + lines[i].strip().lstrip("> ")
+            joined = (
+                " ".join(ln.strip() for ln in out[-back:] if ln.strip())
+                + " "
+                + lines[i].strip().lstrip("> ")
+            )
             if is_attribution(joined):
                 del out[-back:]
                 del src[-back:]
