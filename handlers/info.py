@@ -3,40 +3,48 @@
 import re
 
 from mailref.engine import Refused
-from mailref.handlers import GameView, handles
+from mailref.engine.state import Action
+from mailref.handlers.registry import GameView, handles
 from mailref.read import Envelope
 
 
 @handles("status")
-def status(env: Envelope, view: GameView) -> dict:
+def status(env: Envelope, view: GameView) -> Action:
     return {"type": "status", "player": view.name}
 
 
 @handles("rules")
-def rules(env: Envelope, view: GameView) -> dict:
+def rules(env: Envelope, view: GameView) -> Action:
     if env.subject.is_reply and env.subject.rest.strip():
         # "Re: [Nomes] [Rules] Proposal 2 … is in effect": a reply to the ruleset mail, with
         # words for the players ("Congrats!"), not a request for the whole rule list again.
-        raise Refused("your reply to the ruleset mail has no command in it, so nothing was done",
-                      "send a mail with the subject [Rules] alone for the rule list; send [Help] for the commands")
+        raise Refused(
+            "your reply to the ruleset mail has no command in it, so nothing was done",
+            "send a mail with the subject [Rules] alone for the rule list; send [Help] for the "
+            "commands",
+        )
     return {"type": "rules", "player": view.name}
 
 
 @handles("help", players_only=False)
-def help_(env: Envelope, view: GameView) -> dict:
+def help_(env: Envelope, view: GameView) -> Action:
     return {"type": "help", "player": view.name}
 
 
 @handles("quit")
-def quit_(env: Envelope, view: GameView) -> dict:
+def quit_(env: Envelope, view: GameView) -> Action:
     return {"type": "quit", "player": view.name}
 
 
 @handles("roll")
-def roll(env: Envelope, view: GameView) -> dict:
+def roll(env: Envelope, view: GameView) -> Action:
     # "2d6+1", "2d6 + 1", "DICE20": the dice, then what the roll is for.
     m = re.match(r"\s*((?:dice|\d*\s*d)\s*\d+(?:\s*[+-]\s*\d+)?)(.*)", env.subject.rest, re.I)
-    dice, why = (m.group(1), m.group(2)) if m else ((env.subject.rest.split() or [""])[0], " ".join(env.subject.rest.split()[1:]))
+    dice, why = (
+        (m.group(1), m.group(2))
+        if m
+        else ((env.subject.rest.split() or [""])[0], " ".join(env.subject.rest.split()[1:]))
+    )
     dice = dice.lower().replace("dice", "d").replace(" ", "")
     if not why.strip():  # "[Roll] DICE6" with "rolling for my card" as the mail's first line
         why = next((ln for ln in env.text.splitlines() if ln.strip()), "")[:200]

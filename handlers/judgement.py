@@ -3,43 +3,70 @@
 import re
 
 from mailref.engine import Refused, matters
-from mailref.handlers import GameView, handles
+from mailref.engine.state import Action
+from mailref.handlers.registry import GameView, handles
 from mailref.handlers.vote import ballots
 from mailref.read import Envelope, RuleChangeError, read_rule_changes
 
 
 @handles("cfj", "point-of-order")
-def cfj(env: Envelope, view: GameView) -> dict:
-    if env.subject.number is not None and getattr(view.variant, "votable_judgements", False):
+def cfj(env: Envelope, view: GameView) -> Action:
+    if env.subject.number is not None and view.variant.votable_judgements:
         return ballots(env, view)  # "Re: [CfJ 7]" is a vote where CfJs are decided by vote
     if env.subject.is_reply and env.subject.number is not None:
         # The judge's plain Reply to "[Judgement 3] You are the judge: …" is the ruling.
-        j = next((x for x in view.state.get("judgements") or () if x.get("number") == env.subject.number), None)
+        j = next(
+            (
+                x
+                for x in view.state.get("judgements") or ()
+                if x.get("number") == env.subject.number
+            ),
+            None,
+        )
         if j and view.name and j.get("judge") == view.name and j.get("status") == "open":
             return ruling(env, view)
         if j and j.get("status") != "open":
-            # The judge's, or anyone's, reply once it is ruled ("Thanks", a Reply to the ruling's ack)
-            # was told "only its judge (Carol) answers it", Carol being the judge.
+            # The judge's, or anyone's, reply once it is ruled ("Thanks", a Reply to the ruling's
+            # ack)
+            # is told that it was ruled on, not that only its judge answers it.
             ruled = f" by {j['judge']}" if j.get("judge") else ""
-            raise Refused(f"judgement {env.subject.number} was already ruled on{ruled}; a reply to it changes nothing",
-                          "to ask another question, send a new mail with the subject [CfJ] Your question; "
-                          "send [Help] for the other commands")
+            raise Refused(
+                f"judgement {env.subject.number} was already ruled on{ruled}; a reply to it "
+                "changes nothing",
+                "to ask another question, send a new mail with the subject [CfJ] Your question; "
+                "send [Help] for the other commands",
+            )
         judge = f" ({j['judge']})" if j and j.get("judge") else ""
-        raise Refused(f"that is a reply to judgement {env.subject.number}; only its judge{judge} answers it, "
-                      f"with a mail [Ruling] {env.subject.number}",
-                      "to ask another question, send a new mail with the subject [CfJ] Your question")
+        raise Refused(
+            f"that is a reply to judgement {env.subject.number}; only its judge{judge} answers it, "
+            f"with a mail [Ruling] {env.subject.number}",
+            "to ask another question, send a new mail with the subject [CfJ] Your question",
+        )
     question = env.subject.rest.strip() or env.text.strip().split("\n")[0]
     if not question:
-        raise Refused("a call for judgement needs a question", "write the subject as: [CfJ] Your question")
-    if not getattr(view.variant, "votable_judgements", False):
-        # The same question sent twice (Send pressed twice, a client's retry) is one judgement;
-        # Sidekick opened a second one. Here, not in the engine: an older journal holding such a
-        # copy still replays.
-        matters.must_not_repeat([{**j, "author": j["by"]} for j in view.state.get("judgements") or ()], view.name,
-                                question[:300], env.text, ("open",), view.variant.judgement_label,
-                                view.state.get("timezone") or "UTC")
-    return {"type": "cfj", "player": view.name, "question": question[:300], "text": env.text,
-            "kind": "point-of-order" if env.subject.tag == "point-of-order" else "cfj", "changes": _changes(env.text)}
+        raise Refused(
+            "a call for judgement needs a question", "write the subject as: [CfJ] Your question"
+        )
+    if not view.variant.votable_judgements:
+        # The same question sent twice (Send pressed twice, a client's retry) is one judgement.
+        # Here, not in the engine, so that a journal holding such a copy still replays.
+        matters.must_not_repeat(
+            [{**j, "author": j["by"]} for j in view.state.get("judgements") or ()],
+            view.name,
+            question[:300],
+            env.text,
+            ("open",),
+            view.variant.judgement_label,
+            view.state.get("timezone") or "UTC",
+        )
+    return {
+        "type": "cfj",
+        "player": view.name,
+        "question": question[:300],
+        "text": env.text,
+        "kind": "point-of-order" if env.subject.tag == "point-of-order" else "cfj",
+        "changes": _changes(env.text),
+    }
 
 
 def _changes(text: str) -> list[dict]:
@@ -52,7 +79,7 @@ def _changes(text: str) -> list[dict]:
 
 
 @handles("ruling")
-def ruling(env: Envelope, view: GameView) -> dict:
+def ruling(env: Envelope, view: GameView) -> Action:
     if env.subject.number is None:
         raise Refused("say which judgement you rule on", "write the subject as: [Ruling] 3")
     # "[Ruling] The Senate builds roads." typed at the top of a plain Reply: the tag is the

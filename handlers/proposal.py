@@ -5,14 +5,15 @@ import dataclasses
 
 from mailref.engine import Refused
 from mailref.engine.matters import open_statuses
-from mailref.handlers import GameView, handles, not_only_attached, signer
+from mailref.engine.state import Action
+from mailref.handlers.registry import GameView, handles, not_only_attached, signer
 from mailref.handlers.vote import ballots
 from mailref.read import Envelope, RuleChangeError, read_rule_changes, strip_brace_comments
 from mailref.read.limits import BOUNDARIES_MAX, LINE_MAX, READ_MAX
 
 
 @handles("proposal")
-def proposal(env: Envelope, view: GameView) -> dict:
+def proposal(env: Envelope, view: GameView) -> Action:
     if env.subject.number is not None or env.subject.is_reply:
         if env.subject.number is None and (number := proposal_titled(view, env.subject.rest)):
             # "Re: Re: [Proposal] Unicorns": a reply to the ack of one's own submission names the
@@ -21,28 +22,38 @@ def proposal(env: Envelope, view: GameView) -> dict:
         return ballots(env, view)
     title = env.subject.rest.strip()
     if env.truncated:
-        raise Refused(f"your mail is longer than the referee reads ({READ_MAX:,} characters, lines of "
-                      f"{LINE_MAX:,}, {BOUNDARIES_MAX:,} MIME parts), so this proposal was not read", "send a shorter proposal")
+        raise Refused(
+            f"your mail is longer than the referee reads ({READ_MAX:,} characters, lines of "
+            f"{LINE_MAX:,}, {BOUNDARIES_MAX:,} MIME parts), so this proposal was not read",
+            "send a shorter proposal",
+        )
     not_only_attached(env, "proposal's text is", env.text, "nothing was posted")
     if not title:
         raise Refused("a proposal needs a title", "write the subject as: [Proposal] Your title")
     text = env.text
     # Imperial "{ }" comments "will be removed before THS includes the new proposal into the
     # ruleset": the voters read them in the proposal, the rule changes never carry them.
-    readable = strip_brace_comments(text) if getattr(view.variant, "strip_braces", False) else text
+    readable = strip_brace_comments(text) if view.variant.strip_braces else text
     try:
         changes = read_rule_changes(readable, signer(env, view))
     except RuleChangeError as e:
-        raise Refused(f"I could not read a rule change on line {e.line} (\"{e.text.strip()[:80]}\"): {e.why}",
-                      'Enact rule 24 "Title":\n<text>\nAmend rule 12 to read:\n<text>\n'
-                      'In rule 12, replace "old words" with "new words".\nRepeal rule 15.\n'
-                      'Retitle rule 12 to "New title".') from None
-    return {"type": "propose", "player": view.name, "title": title[:200], "text": text,
-            "changes": [c.as_dict() for c in changes]}
+        raise Refused(
+            f'I could not read a rule change on line {e.line} ("{e.text.strip()[:80]}"): {e.why}',
+            'Enact rule 24 "Title":\n<text>\nAmend rule 12 to read:\n<text>\n'
+            'In rule 12, replace "old words" with "new words".\nRepeal rule 15.\n'
+            'Retitle rule 12 to "New title".',
+        ) from None
+    return {
+        "type": "propose",
+        "player": view.name,
+        "title": title[:200],
+        "text": text,
+        "changes": [c.as_dict() for c in changes],
+    }
 
 
 @handles("withdraw")
-def withdraw(env: Envelope, view: GameView) -> dict:
+def withdraw(env: Envelope, view: GameView) -> Action:
     if env.subject.number is None:
         raise Refused("say which proposal to withdraw", "write the subject as: [Withdraw] 12")
     return {"type": "withdraw", "player": view.name, "number": env.subject.number}
@@ -53,7 +64,11 @@ def proposal_titled(view: GameView, title: str) -> int | None:
     want = " ".join(title.split()).lower()
     if not want:
         return None
-    same = [p for p in view.state.get("proposals", []) if " ".join(str(p.get("title", "")).split()).lower() == want]
+    same = [
+        p
+        for p in view.state.get("proposals", [])
+        if " ".join(str(p.get("title", "")).split()).lower() == want
+    ]
     statuses = open_statuses(view.variant)
     open_ = [p for p in same if p.get("status") in statuses]
     pick = open_ if open_ else same

@@ -12,14 +12,16 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from mailref.engine.state import GameState, Matter
 from mailref.timeutil import iso
 
 ARCHIVE_AFTER = timedelta(days=8)
 COLLECTIONS = ("proposals", "judgements")
 
 
-def take_cold(state: dict, collections: tuple[str, ...], open_statuses: tuple[str, ...],
-              now: datetime) -> list[tuple[str, dict]]:
+def take_cold(
+    state: GameState, collections: tuple[str, ...], open_statuses: tuple[str, ...], now: datetime
+) -> list[tuple[str, dict]]:
     """Remove the matters of COLLECTIONS that ended before NOW - ARCHIVE_AFTER from STATE;
     return them as (collection, matter) in the order they stood."""
     cold: list[tuple[str, dict]] = []
@@ -40,7 +42,7 @@ def take_cold(state: dict, collections: tuple[str, ...], open_statuses: tuple[st
     return cold
 
 
-def merge(state: dict, archived: list[tuple[str, dict]]) -> dict:
+def merge(state: GameState, archived: list[tuple[str, Matter]]) -> GameState:
     """The full state: the hot state with its archived matters back in number order."""
     if not archived:
         return state

@@ -4,23 +4,41 @@ from __future__ import annotations
 
 from typing import Any
 
+from mailref.engine.state import GameState
+
 _PLAYER = ("name", "addresses", "status", "score", "offices")
 _PROPOSAL = ("number", "title", "author", "status", "reason", "votes", "deadline")
 _JUDGEMENT = ("number", "kind", "question", "by", "judge", "status", "ruling")
 
 
-def public_view(state: dict) -> dict[str, Any]:
+def public_view(state: GameState) -> dict[str, Any]:
     turn = state.get("turn")
     view: dict[str, Any] = {
-        "slug": state["slug"], "name": state["name"], "variant": state["variant"],
-        "status": state["status"], "parameters": dict(state["parameters"]),
+        "slug": state["slug"],
+        "name": state["name"],
+        "variant": state["variant"],
+        "status": state["status"],
+        "parameters": dict(state["parameters"]),
         "players": [{k: p.get(k) for k in _PLAYER} | _extra_player(p) for p in state["players"]],
         "order": list(state.get("order", [])),
-        "turn": {"number": turn["number"], "player": turn.get("player"), "deadline": turn.get("deadline")} if turn else None,
-        "proposals": [{k: m.get(k) for k in _PROPOSAL} | _extra_matter(m) for m in state["proposals"]],
-        "judgements": [{k: j.get(k) for k in _JUDGEMENT} | _extra_judgement(j) for j in state["judgements"]],
-        "rules": [{"number": r["number"], "title": r["title"], "text": r["text"]} |
-                  ({"type": r["type"]} if "type" in r else {}) for r in state["rules"]],
+        "turn": {
+            "number": turn["number"],
+            "player": turn.get("player"),
+            "deadline": turn.get("deadline"),
+        }
+        if turn
+        else None,
+        "proposals": [
+            {k: m.get(k) for k in _PROPOSAL} | _extra_matter(m) for m in state["proposals"]
+        ],
+        "judgements": [
+            {k: j.get(k) for k in _JUDGEMENT} | _extra_judgement(j) for j in state["judgements"]
+        ],
+        "rules": [
+            {"number": r["number"], "title": r["title"], "text": r["text"]}
+            | ({"type": r["type"]} if "type" in r else {})
+            for r in state["rules"]
+        ],
         "winners": list(state["winners"]),
     }
     if state.get("gm"):

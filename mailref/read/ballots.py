@@ -25,10 +25,14 @@ from mailref.read.limits import bounded
 # may rename them (imperial says YES/NO). Nothing else is a vote word: "pro", "aye" and
 # "nay" read too easily as prose.
 VOTE_WORDS: dict[str, str] = {
-    "for": "FOR", "yes": "FOR",
-    "against": "AGAINST", "no": "AGAINST",
-    "abstain": "ABSTAIN", "present": "ABSTAIN",
-    "deferential": "DEFERENTIAL", "def": "DEFERENTIAL",
+    "for": "FOR",
+    "yes": "FOR",
+    "against": "AGAINST",
+    "no": "AGAINST",
+    "abstain": "ABSTAIN",
+    "present": "ABSTAIN",
+    "deferential": "DEFERENTIAL",
+    "def": "DEFERENTIAL",
     "veto": "VETO",
 }
 # The way Apache projects vote by mail (SPEC §3.2), where the game has these meanings.
@@ -36,36 +40,61 @@ NUMERIC_VOTES: dict[str, str] = {"+1": "FOR", "-1": "AGAINST", "0": "ABSTAIN"}
 _WORDS = "|".join(sorted(VOTE_WORDS, key=len, reverse=True))
 # Emphasis, quotes and check marks around the words are decoration.
 _D = r"(?:[\s*_\"'“”‘’«»„`✓✔☑✅\ufe0f]|\[/?b\])*+"  # possessive: linear
-_NUMBER = r"(?:(?:proposal|prop|p|cfj|dov|matter|no\.?) ?)?#? ?(?P<number>\d{1,6}) ?(?:[:.)=-]|[–—])?"
+_NUMBER = (
+    r"(?:(?:proposal|prop|p|cfj|dov|matter|no\.?) ?)?#? ?(?P<number>\d{1,6}) ?(?:[:.)=-]|[–—])?"
+)
 _SAID = r"(?:(?:i vote ?:?|my vote is ?:?|my vote ?:|vote ?:)" + _D + ")?"
 _HEAD = re.compile(
-    r"^" + _D + r"(?:[-•]\s+)?" + _D + r"(?:" + _NUMBER + _D + r")?" + _SAID
-    + r"(?:(?P<word>" + _WORDS + r")(?![^\W_])|(?<![\d])(?P<numeric>\+1|-1|0)(?![\d]|[.,]\d))"
-    + _D + r"(?:(?:it|this)(?![^\W_])" + _D + r")?", re.I)
+    r"^"
+    + _D
+    + r"(?:[-•]\s+)?"
+    + _D
+    + r"(?:"
+    + _NUMBER
+    + _D
+    + r")?"
+    + _SAID
+    + r"(?:(?P<word>"
+    + _WORDS
+    + r")(?![^\W_])|(?<![\d])(?P<numeric>\+1|-1|0)(?![\d]|[.,]\d))"
+    + _D
+    + r"(?:(?:it|this)(?![^\W_])"
+    + _D
+    + r")?",
+    re.I,
+)
 # A sentence break after the vote: a full stop, !, ;, : (each followed by a space or the end), or
 # a dash ("FOR - nice", "FOR — nice", "FOR—nice"). A comma or a question mark is none.
 _BREAK = re.compile(r"^(?:[.!;:]+(?=\s|$)|\s*(?:--?|[–—])(?=\s)|\s*[–—])")
 _ENDING = re.compile(r"^[.!]*" + _D + r"$")
 # A reason that takes the vote back is no reason: "No. Wait, let me think about it."
-_TAKEN_BACK = re.compile(r"^(?:wait|hold on|just kidding|kidding|not sure|let me think|scratch that|"
-                         r"never ?mind|not yet|maybe|or not)\b", re.I)
+_TAKEN_BACK = re.compile(
+    r"^(?:wait|hold on|just kidding|kidding|not sure|let me think|scratch that|"
+    r"never ?mind|not yet|maybe|or not)\b",
+    re.I,
+)
 _HAS_WORD = re.compile(r"\b(?:" + "|".join(VOTE_WORDS) + r")\b")  # on a lower-cased line
-HOW_TO_VOTE = ("write the vote word alone on a line ({w}), or `I vote {w}`, `Vote: {w}`, "
-               "`My vote is {w}`, or `{w}. Your reason.` (with your reason, if any, on the next line, "
-               "or after a full stop or a dash); for several proposals, lines like `12 {w}`")
+HOW_TO_VOTE = (
+    "write the vote word alone on a line ({w}), or `I vote {w}`, `Vote: {w}`, "
+    "`My vote is {w}`, or `{w}. Your reason.` (with your reason, if any, on the next line, "
+    "or after a full stop or a dash); for several proposals, lines like `12 {w}`"
+)
 
 
 def how_to_vote(words: tuple[str, ...] | list[str] = ("FOR", "AGAINST", "ABSTAIN")) -> str:
     """The hint of a "no vote found" answer, in the game's own vote words."""
-    return HOW_TO_VOTE.format(w=words[0] if words else "FOR") + f" (the votes here: {', '.join(words)})"
+    return (
+        HOW_TO_VOTE.format(w=words[0] if words else "FOR")
+        + f" (the votes here: {', '.join(words)})"
+    )
 
 
 @dataclass
 class Ballot:
     number: int | None
-    vote: str     # canonical meaning, e.g. "FOR"
-    word: str     # as written
-    line: str     # the whole line it was read from, to quote back
+    vote: str  # canonical meaning, e.g. "FOR"
+    word: str  # as written
+    line: str  # the whole line it was read from, to quote back
     reason: str = ""  # the words after the vote ("AGAINST. It breaks rule 5.": "It breaks rule 5.")
 
 
@@ -80,7 +109,9 @@ def vote_meaning(word: str) -> str | None:
     return VOTE_WORDS.get(word.strip("*_ .!").lower())
 
 
-def read_ballot_line(line: str, numeric: Collection[str] = tuple(NUMERIC_VOTES.values())) -> Ballot | None:
+def read_ballot_line(
+    line: str, numeric: Collection[str] = tuple(NUMERIC_VOTES.values())
+) -> Ballot | None:
     """The ballot LINE is, if it is exactly one of the allowed forms. NUMERIC: the meanings
     `+1`, `-1` and `0` may have here (the game's)."""
     if len(line) > 1000:  # no ballot is this long; keeps the work per line bounded
@@ -93,21 +124,29 @@ def read_ballot_line(line: str, numeric: Collection[str] = tuple(NUMERIC_VOTES.v
     meaning = VOTE_WORDS[word.lower()] if m.group("word") else NUMERIC_VOTES[word]
     if m.group("numeric") and meaning not in numeric:
         return None
-    rest = line[m.end():]
+    rest = line[m.end() :]
     if _ENDING.match(rest):
-        return Ballot(None if m.group("number") is None else int(m.group("number")), meaning, word, line.strip())
+        return Ballot(
+            None if m.group("number") is None else int(m.group("number")),
+            meaning,
+            word,
+            line.strip(),
+        )
     brk = _BREAK.match(rest)
     if brk is None:
         return None  # another word follows the vote: prose
-    reason = re.sub(r"^" + _D, "", rest[brk.end():]).strip()
+    reason = re.sub(r"^" + _D, "", rest[brk.end() :]).strip()
     if _TAKEN_BACK.match(reason):
         return None
     number = int(m.group("number")) if m.group("number") else None
     return Ballot(number, meaning, word, line.strip(), reason)
 
 
-def read_ballots(text: str, default_number: int | None = None,
-                 numeric: Collection[str] = tuple(NUMERIC_VOTES.values())) -> BallotReading:
+def read_ballots(
+    text: str,
+    default_number: int | None = None,
+    numeric: Collection[str] = tuple(NUMERIC_VOTES.values()),
+) -> BallotReading:
     """Ballots from the sender's own words (quotes already removed). A ballot without a
     number is for DEFAULT_NUMBER (the proposal replied to); without one it is set aside.
     NUMERIC: the meanings `+1`, `-1` and `0` may have in this game."""
@@ -125,11 +164,16 @@ def read_ballots(text: str, default_number: int | None = None,
                 continue
             b.number = default_number
         if b.number in found:
-            reading.ignored.append((found[b.number].line, f"replaced by a later vote on {b.number} in the same mail"))
+            reading.ignored.append(
+                (found[b.number].line, f"replaced by a later vote on {b.number} in the same mail")
+            )
         found[b.number] = b
     reading.ballots = list(found.values())
     if not found:  # only an answer that asks again needs them
         set_aside = {line for line, _ in reading.ignored}
-        reading.near_misses = [ln.strip()[:120] for ln in text.splitlines()
-                               if len(ln) <= 500 and _HAS_WORD.search(ln.lower()) and ln.strip() not in set_aside][:3]
+        reading.near_misses = [
+            ln.strip()[:120]
+            for ln in text.splitlines()
+            if len(ln) <= 500 and _HAS_WORD.search(ln.lower()) and ln.strip() not in set_aside
+        ][:3]
     return reading

@@ -22,14 +22,42 @@ from html.parser import HTMLParser
 from mailref.read.attribution import header_block_at
 from mailref.read.limits import HTML_MAX
 
-_BLOCK = {"p", "div", "tr", "table", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol",
-          "pre", "section", "article", "header", "footer", "hr", "center", "dl", "dt", "dd"}
+_BLOCK = {
+    "p",
+    "div",
+    "tr",
+    "table",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "ul",
+    "ol",
+    "pre",
+    "section",
+    "article",
+    "header",
+    "footer",
+    "hr",
+    "center",
+    "dl",
+    "dt",
+    "dd",
+}
 _SKIP = {"script", "style", "head", "title"}
 _VOID = {"img", "hr", "input", "meta", "link", "br", "wbr", "col", "area", "base", "source"}
 _BOLD_TAGS = {"b", "strong"}
 _OPEN, _CLOSE = "\x01", "\x02"  # bold markers, placed once the text around them is known
 _BOLD_STYLE = re.compile(r"font-weight\s*:\s*(bold|bolder|[6-9]00)", re.I)
-_QUOTE_CLASSES = {"gmail_quote", "gmail_attr", "moz-cite-prefix", "yahoo_quoted", "protonmail_quote"}
+_QUOTE_CLASSES = {
+    "gmail_quote",
+    "gmail_attr",
+    "moz-cite-prefix",
+    "yahoo_quoted",
+    "protonmail_quote",
+}
 _CUT_IDS = re.compile(r"divRplyFwdMsg|appendonsend|OLK_SRC_BODY_SECTION|OutlookMessageHeader", re.I)
 _TOP_BORDER = re.compile(r"border-top\s*:\s*solid", re.I)
 _MARK = "\x03"  # a line holding only this is an <hr> or a top border: a possible cut
@@ -68,7 +96,9 @@ class _ToText(HTMLParser):
         self.cut: int | None = None  # line index where the quoted original message begins
         self.pre = 0
         self.marks = self.quoted = False  # saw a rule / a client's quote: own words differ
-        self.paragraphs: list[tuple[bool, int]] = []  # per open <p>: set apart by a blank line? its first line
+        self.paragraphs: list[
+            tuple[bool, int]
+        ] = []  # per open <p>: set apart by a blank line? its first line
 
     def _flush(self) -> None:
         line = "".join(self.cur).strip()
@@ -101,7 +131,11 @@ class _ToText(HTMLParser):
                 self.cited_lines.add(len(self.lines))
             self.lines.append(_MARK)
             self.marks = True
-        if a and self.cut is None and (_CUT_IDS.search(a.get("id") or "") or _CUT_IDS.search(a.get("class") or "")):
+        if (
+            a
+            and self.cut is None
+            and (_CUT_IDS.search(a.get("id") or "") or _CUT_IDS.search(a.get("class") or ""))
+        ):
             self.cut = len(self.lines)
         if tag not in _VOID:
             if self.cited:
@@ -202,7 +236,7 @@ def _join(lines: list[str]) -> str:
 def _header_block_after(lines: list[str], i: int) -> bool:
     """Does a header block (From:/Date:/Sent:/To:/Subject:, in any order) start within the first
     lines after I? Bold runs on one line ("**From: x** **Date: y**") are fields of their own."""
-    nonblank = [ln for ln in lines[i + 1:i + 12] if ln.strip() and ln != _MARK][:6]
+    nonblank = [ln for ln in lines[i + 1 : i + 12] if ln.strip() and ln != _MARK][:6]
     pieces = [p for ln in nonblank for p in _RUNS.split(_bold_markers(ln))][:6]
     return bool(pieces) and header_block_at(pieces, 0)
 
@@ -260,7 +294,7 @@ def html_texts(html: str) -> tuple[str, str]:
         full = _join(lines)  # nothing quoted as HTML: the own words are the whole text
         return full, full
     cited = parser.cited_lines
-    own = [ln for i, ln in enumerate(lines[:parser.cut]) if i not in cited]
+    own = [ln for i, ln in enumerate(lines[: parser.cut]) if i not in cited]
     for i, ln in enumerate(own):
         if ln == _MARK and _header_block_after(own, i):
             own = own[:i]

@@ -1,6 +1,7 @@
-"""What `mailref replay` reads: a game's journal, and its full state (the hot state with its
-archived matters back, engine/archive.py). Here, beside the store, so that replay reads them
-without loading the door's mail and templates.
+"""What `mailref replay` reads through the store: a game's journal and its archived matters
+(the door and the pages put them back into the hot state with engine/archive.py's merge).
+Here, beside the store, so that replay reads them without loading the door's mail and
+templates.
 
 On SQLite the JSON and time columns are read as their stored text and decoded here, in one
 pass: SQLAlchemy's per-value result processors were a third of a long game's replay (SPEC §8,
@@ -13,9 +14,8 @@ from datetime import datetime
 from sqlalchemy import Text, select, type_coerce
 from sqlalchemy.orm import Session
 
-from mailref.engine.archive import merge
-from mailref.store.models import ArchivedMatter, Game, JournalEntry
-from mailref.store.reads import decode_journal, decode_json
+from mailref.store.decode import decode_journal, decode_json
+from mailref.store.models import ArchivedMatter, JournalEntry
 
 _journal = JournalEntry.__table__
 _archive = ArchivedMatter.__table__
@@ -37,15 +37,12 @@ def journal(session: Session, game_id: int) -> list[tuple[dict, datetime, list[i
 
 def archived(session: Session, game_id: int) -> list[tuple[str, dict]]:
     """A game's archived matters, in the order they left the hot state."""
-    query = (select(_archive.c.collection, _archive.c.data).where(_archive.c.game_id == game_id)
-             .order_by(_archive.c.id))
+    query = (
+        select(_archive.c.collection, _archive.c.data)
+        .where(_archive.c.game_id == game_id)
+        .order_by(_archive.c.id)
+    )
     if not _as_text(session):
         return [(c, d) for c, d in session.execute(query)]
     query = query.with_only_columns(_archive.c.collection, type_coerce(_archive.c.data, Text))
     return [(c, decode_json(d)) for c, d in session.execute(query)]
-
-
-def full_state(session: Session, game: Game) -> dict:
-    """The hot state with every archived matter back: what `game show --json`, the pages and
-    `replay` need. The rules never need it (engine/archive.py)."""
-    return merge(game.state, archived(session, game.id))

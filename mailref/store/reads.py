@@ -14,14 +14,13 @@ assert_replays)."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from mailref.store import lock_wait_ms, newest_revision, repair_sqlite_companions
-from mailref.store.fastjson import loads, loads_all
+from mailref.store.decode import Entry, decode_journal, decode_json
 
 
 class GameRow(NamedTuple):
@@ -29,35 +28,6 @@ class GameRow(NamedTuple):
     slug: str
     initial: dict
     state: dict
-
-
-Entry = tuple[dict, datetime, list[int]]  # (action, at, draws), as engine/replay.py takes them
-
-
-def decode_json(value: str | None) -> Any:
-    """A JSON column's stored text as the column gives it."""
-    return None if value is None else loads(value)
-
-
-def decode_utc(value: str | None) -> datetime | None:
-    """A UTCDateTime column's stored text (SQLite) as the column gives it: aware, in UTC."""
-    return None if value is None else datetime.fromisoformat(value).replace(tzinfo=UTC)
-
-
-def decode_journal(rows: Iterable[tuple[str, str, str]]) -> list[Entry]:
-    """Rows of (action, at, draws) as stored text. The actions of one moment share their time,
-    decoded once; the JSON of them all is read in one go (fastjson.loads_all)."""
-    rows = list(rows)
-    times: dict[str, datetime] = {}
-    for _, at, _ in rows:
-        if at not in times:
-            times[at] = decode_utc(at)
-    texts = [a for a, _, _ in rows] + [d for _, _, d in rows if d is not None and d != "[]"]
-    # A NULL action was not written by the store: then each is read as the column reads it.
-    decoded = [decode_json(t) for t in texts] if None in texts else loads_all(texts)
-    draws = iter(decoded[len(rows):])
-    return [(action, times[at], None if d is None else [] if d == "[]" else next(draws))
-            for action, (_, at, d) in zip(decoded[:len(rows)], rows, strict=True)]
 
 
 class PlainReads:
@@ -68,16 +38,27 @@ class PlainReads:
     def __init__(self, conn: Any, postgres: bool = False):
         self.conn = conn
         p, text = ("%s", "::text") if postgres else ("?", "")
-        at = "to_char(at, 'YYYY-MM-DD HH24:MI:SS.US')" if postgres else "at"  # whatever DateStyle says
+        at = (
+            "to_char(at, 'YYYY-MM-DD HH24:MI:SS.US')" if postgres else "at"
+        )  # whatever DateStyle says
         self._games = f"SELECT id, slug, initial{text}, state{text} FROM games"
         self._slug = f" WHERE slug = {p}"
-        self._journal = f"SELECT action{text}, {at}, draws{text} FROM journal WHERE game_id = {p} ORDER BY seq"
-        self._archived = f"SELECT collection, data{text} FROM archived_matters WHERE game_id = {p} ORDER BY id"
+        self._journal = (
+            f"SELECT action{text}, {at}, draws{text} FROM journal WHERE game_id = {p} ORDER BY seq"
+        )
+        self._archived = (
+            f"SELECT collection, data{text} FROM archived_matters WHERE game_id = {p} ORDER BY id"
+        )
 
     def games(self, slug: str | None) -> list[GameRow]:
-        rows = (self.conn.execute(self._games + self._slug + " ORDER BY id", (slug,)) if slug
-                else self.conn.execute(self._games + " ORDER BY id"))
-        return [GameRow(i, s, decode_json(initial), decode_json(state)) for i, s, initial, state in rows]
+        rows = (
+            self.conn.execute(self._games + self._slug + " ORDER BY id", (slug,))
+            if slug
+            else self.conn.execute(self._games + " ORDER BY id")
+        )
+        return [
+            GameRow(i, s, decode_json(initial), decode_json(state)) for i, s, initial, state in rows
+        ]
 
     def journal(self, game_id: int) -> list[Entry]:
         return decode_journal(self.conn.execute(self._journal, (game_id,)))
@@ -98,8 +79,10 @@ class SessionReads:
         from mailref.store.models import Game
 
         query = select(Game).order_by(Game.id)
-        return [GameRow(g.id, g.slug, g.initial, g.state)
-                for g in self.session.scalars(query.where(Game.slug == slug) if slug else query)]
+        return [
+            GameRow(g.id, g.slug, g.initial, g.state)
+            for g in self.session.scalars(query.where(Game.slug == slug) if slug else query)
+        ]
 
     def journal(self, game_id: int) -> list[Entry]:
         from mailref.store.archived import journal
@@ -117,7 +100,7 @@ def open_sqlite(url: str) -> sqlite3.Connection | None:
     its schema is the newest; None otherwise (the store opens it, and upgrades it)."""
     if not url.startswith("sqlite:///") or ":memory:" in url or "?" in url:
         return None
-    path = Path(url[len("sqlite:///"):])
+    path = Path(url[len("sqlite:///") :])
     if not path.is_file():
         return None
     repair_sqlite_companions(path)  # as the store does when it opens a file
@@ -149,7 +132,7 @@ def open_postgres(url: str) -> Any | None:
     except ImportError:
         return None
     try:  # the URL's parts and query are libpq's own, as SQLAlchemy hands them to psycopg
-        conn = psycopg.connect("postgresql://" + url[len(scheme):])
+        conn = psycopg.connect("postgresql://" + url[len(scheme) :])
     except psycopg.Error:
         return None
     try:

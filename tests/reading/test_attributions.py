@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import mail
 from mailref.read import own_words, read_envelope
+from support.helpers import mail
 
 pytestmark = pytest.mark.spec("2.4")
 

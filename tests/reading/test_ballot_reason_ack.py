@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import Outbox, assert_replays, mail
+from support.helpers import Outbox, assert_replays, mail
 
 pytestmark = pytest.mark.spec("3.2", "2.6")
 

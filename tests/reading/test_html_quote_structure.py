@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import mail
 from mailref.read import read_ballots, read_envelope
 from mailref.read.html import html_texts
+from support.helpers import mail
 
 pytestmark = pytest.mark.spec("2.4")
 

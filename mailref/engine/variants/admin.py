@@ -1,0 +1,203 @@
+"""What the admin does from the command line: parameters, offices, pause and resume,
+scores, deadlines, and telling the players why."""
+
+from __future__ import annotations
+
+from zoneinfo import ZoneInfo
+
+from mailref.engine.context import Ctx, Refused
+from mailref.engine.state import Action, GameState, Matter
+from mailref.engine.variants.actions import Acting, action
+from mailref.timeutil import format_duration, iso, parse_duration, parse_iso
+
+
+class AdminOverrides(Acting):
+    """The admin's commands (`mailref game set`, `office`, `pause`, `score`, `deadline`)."""
+
+    @staticmethod
+    def tell_why(ctx: Ctx, sent: int, why: str) -> None:
+        """An admin's `--reason` is told to the players with what the command announced
+        (SPEC §1.4: "the game is paused", and why), once: some announcements say it already."""
+        for o in ctx.out[sent:]:
+            lines = o.vars.get("lines")
+            if (
+                o.template == "notice.txt"
+                and isinstance(lines, list)
+                and not any(why in str(x) for x in lines)
+            ):
+                o.vars["lines"] = [*lines, f"Reason: {why}"]
+
+    def tell_vote_override(
+        self,
+        state: GameState,
+        action: Action,
+        ctx: Ctx,
+        name: str,
+        matter: Matter,
+        label: str,
+        vote: str,
+        previous: str | None,
+    ) -> None:
+        """The admin changed a player's ballot (`mailref vote`): its player is told, with the
+        reason; the tally mails show it to the others."""
+        was = f" (it was {previous})" if previous else ""
+        title = matter.get("question") or matter["title"]
+        ctx.send(
+            "announcement",
+            [name],
+            f"[{label} {matter['number']}] Your vote was set by the admin",
+            "notice.txt",
+            game=state,
+            heading=f"The admin recorded your vote on {label.lower()} {matter['number']} "
+            f"\"{title}\" as {vote}{was}.",
+            lines=[
+                f"Reason: {action.get('reason') or 'none given'}.",
+                "Your own vote, sent later, replaces it as any vote does.",
+            ],
+        )
+
+    @action("set")
+    def on_set(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        for key, value in action["values"].items():
+            if key == "name":
+                state["name"] = value
+            elif key == "gm":
+                state["gm"] = value or None
+            elif key == "timezone":
+                try:
+                    ZoneInfo(value)
+                except Exception:
+                    raise Refused(f"unknown time zone {value!r}") from None
+                state["timezone"] = value
+            else:
+                state["parameters"][key] = self.check_param(key, value)
+            ctx.ack(f"{key} = {value}")
+            self.event(state, ctx, f"Parameter {key} set to {value} by {action.get('by')}.")
+        lines = [f"{k} is now {v}" for k, v in action["values"].items()]
+        timing = [
+            k for k in action["values"] if k in self.duration_params and k != "reminder_before"
+        ]
+        running = self.current_deadline_holder(state)
+        if timing and running and running.get("deadline"):
+            # A new length counts from the next turn or vote; the deadline already given stands.
+            note = (
+                f"{', '.join(timing)} applies from the next deadline set; the one running now, "
+                f"{self.when(state, running['deadline'], ctx)}, stands."
+            )
+            ctx.ack(
+                note
+                + f" To move it: `mailref deadline {state['slug']} extend DURATION` or `set WHEN`."
+            )
+            lines.append(note)
+        self.announce(state, ctx, "Game parameters changed", lines)
+
+    @action("office")
+    def on_office(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        office = action["office"].lower()
+        for p in state["players"]:
+            if office in p["offices"]:
+                p["offices"].remove(office)
+        if action.get("holder"):
+            p = self.must_player(state, action["holder"])
+            p["offices"].append(office)
+            text = f"{p['name']} now holds the office of {office}."
+        else:
+            text = f"The office of {office} is vacant."
+        ctx.ack(text)
+        self.event(state, ctx, text)
+        self.announce(state, ctx, f"Office: {office}", [text])
+
+    @action("pause")
+    def on_pause(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        if state["status"] in ("paused", "ended"):
+            raise Refused(f"the game is {state['status']}")
+        state["resume_status"] = state["status"]
+        state["status"], state["paused_at"] = "paused", iso(ctx.now)
+        ctx.ack("Game paused; deadlines stop.")
+        self.event(state, ctx, "The game was paused.")
+        self.announce(
+            state,
+            ctx,
+            "The game is paused",
+            ["The admin paused the game. Deadlines are stopped until it resumes."],
+        )
+
+    @action("resume")
+    def on_resume(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        if state["status"] != "paused":
+            raise Refused("the game is not paused")
+        shift = ctx.now - parse_iso(state["paused_at"])
+        self.shift_deadlines(state, shift)
+        state["status"], state["paused_at"] = state.pop("resume_status", "active"), None
+        ctx.ack(f"Game resumed; deadlines moved {format_duration(shift)} later.")
+        self.event(state, ctx, "The game resumed.")
+        # Each running deadline as it now stands, so that nobody has to add "moved 6d later" up.
+        t = state["turn"]
+        due = (
+            [
+                f"Turn {t['number']}"
+                + (f" ({t['player']} to move)" if t.get("player") else "")
+                + f": due {self.when(state, t['deadline'], ctx)}."
+            ]
+            if t and t.get("deadline")
+            else []
+        )
+        due += [
+            f"Proposal {p['number']} \"{p['title']}\": votes due "
+            f"{self.when(state, p['deadline'], ctx)}."
+            for p in state["proposals"]
+            if p.get("deadline") and p.get("status") in ("voting", "pending")
+        ]
+        self.announce(
+            state,
+            ctx,
+            "The game resumes",
+            [f"Play resumes. Every deadline moved {format_duration(shift)} later."]
+            + ([""] + due if due else []),
+        )
+
+    @action("score")
+    def on_score(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        p = self.must_player(state, action["player"])
+        op, n = action["op"], int(action["amount"])
+        before = p["score"]
+        p["score"] = n if op == "=" else before + n if op == "+" else before - n
+        text = f"{p['name']}'s score: {before} -> {p['score']}" + (
+            f" ({action['reason']})" if action.get("reason") else ""
+        )
+        ctx.ack(text)
+        self.event(state, ctx, text)
+        self.announce(state, ctx, f"Score: {p['name']}", [text])
+        self.check_victory(state, ctx)
+
+    @action("deadline")
+    def on_deadline(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        target = self.current_deadline_holder(state)
+        if target is None:
+            raise Refused("nothing in this game has a deadline now")
+        old = parse_iso(target["deadline"])
+        new = (
+            old + parse_duration(action["extend"])
+            if action.get("extend")
+            else parse_iso(action["when"])
+        )
+        target["deadline"] = iso(new)
+        target.pop("reminded", None)
+        what = (
+            f"The vote on proposal {target['number']}"
+            if "title" in target and "number" in target
+            else f"Turn {target['number']}'s deadline"
+            if "number" in target
+            else "The deadline"
+        )
+        text = f"{what} moved from {self.when(state, old)} to {self.when(state, new, ctx)}."
+        ctx.ack(text)
+        self.event(
+            state, ctx, f"{what} moved from {self.when(state, old)} to {self.when(state, new)}."
+        )  # read later: no "in 1 minute"
+        self.announce(
+            state,
+            ctx,
+            "Deadline changed",
+            [text] + ([f"Reason: {action['reason']}"] if action.get("reason") else []),
+        )

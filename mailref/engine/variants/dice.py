@@ -1,0 +1,93 @@
+"""[Roll]: dice in the notation players write, and a variant's named generators."""
+
+from __future__ import annotations
+
+import re
+
+from mailref.engine.context import Ctx, Refused
+from mailref.engine.state import Action, GameState
+from mailref.engine.variants.actions import Acting, action
+from mailref.timeutil import iso
+
+
+class Dice(Acting):
+    """Random draws announced to the players; each draw is journaled through the context."""
+
+    def generators(self, state: GameState) -> dict[str, list[str]]:
+        """Named random generators besides dice (BlogNomic's FRUIT and COLOUR)."""
+        return {}
+
+    @action("roll")
+    def on_roll(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        word = (action.get("dice") or "").strip().upper()
+        options = self.generators(state).get(word)
+        if options:
+            pick = options[ctx.randint(1, len(options)) - 1]
+            p = action["player"]
+            text = f"{p} rolled {word}: {pick}"
+            state["rolls"].append(
+                {
+                    "at": iso(ctx.now),
+                    "player": p,
+                    "dice": word,
+                    "values": [pick],
+                    "why": action.get("why", ""),
+                }
+            )
+            ctx.ack(text)
+            self.event(state, ctx, text)
+            self.announce(
+                state,
+                ctx,
+                f"Roll: {p} rolled {word}",
+                [text] + ([f"For: {action['why']}"] if action.get("why") else []),
+            )
+            return
+        # NdM+K, the notation players write: d6, DICE20, 2d10, 2d6+1, 3d8-2.
+        m = re.fullmatch(
+            r"\s*(\d*)\s*d\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*", (action.get("dice") or "").lower()
+        )
+        # BlogNomic: "The DICEN command can be used to generate a random number between 1 and N"
+        # (any N >= 1; "DICEN cannot be rolled in the GNDT if N is 22 or more digits long").
+        if (
+            not m
+            or not (1 <= int(m.group(2)) < 10**21)
+            or not (1 <= int(m.group(1) or 1) <= 20)
+            or int(m.group(4) or 0) > 1000
+        ):
+            dice = str(action.get("dice") or "").strip()
+            raise Refused(
+                f"{dice!r} is not a roll I can make" if dice else "say what to roll",
+                "write [Roll] d6, [Roll] DICE20, [Roll] 2d10 or [Roll] 2d6+1 (N from 1 to 21 "
+                "digits)"
+                + (
+                    ", or " + ", ".join(f"[Roll] {g}" for g in self.generators(state))
+                    if self.generators(state)
+                    else ""
+                ),
+            )
+        count, sides = int(m.group(1) or 1), int(m.group(2))
+        bonus = int(m.group(4) or 0) * (-1 if m.group(3) == "-" else 1)
+        dice = f"{count}d{sides}" + (f"{bonus:+d}" if bonus else "")
+        values = [ctx.randint(1, sides) for _ in range(count)]
+        p = action["player"]
+        text = f"{p} rolled {dice}: {', '.join(map(str, values))}"
+        if count > 1 or bonus:
+            text += f" (total {sum(values) + bonus})"
+        state["rolls"].append(
+            {
+                "at": iso(ctx.now),
+                "player": p,
+                "dice": dice,
+                "values": values,
+                "why": action.get("why", ""),
+            }
+        )
+        ctx.ack(text)
+        self.event(state, ctx, text)
+        self.announce(
+            state,
+            ctx,
+            f"Die roll: {p} rolled {dice}",
+            [text] + ([f"For: {action['why']}"] if action.get("why") else []),
+        )

@@ -1,0 +1,76 @@
+"""The replies that only read: [Help], [Status], [Rules], and the lines they show."""
+
+from __future__ import annotations
+
+from mailref.engine.context import Ctx
+from mailref.engine.state import Action, GameState, Rule
+from mailref.engine.variants.actions import Acting, action
+
+
+class Replies(Acting):
+    """Answers that change nothing."""
+
+    @action("help")
+    def on_help(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        ctx.reply(
+            "help", "help.txt", commands=self.commands, game=state, reason=action.get("reason", "")
+        )
+
+    @action("status")
+    def on_status(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        ctx.reply("status", "status.txt", game=state, lines=self.status_lines(state))
+
+    @action("rules")
+    def on_rules(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        ctx.reply(
+            "ruleset",
+            "rules.txt",
+            game=state,
+            rules=self.rules_for_display(state),
+            scores=self.score_lines(state),
+            standing=self.standing_lines(state),
+        )
+
+    def rules_for_display(self, state: GameState) -> list[Rule]:
+        return state["rules"]
+
+    def standing_lines(self, state: GameState) -> list[str]:
+        """What the rule list shows besides the rules, before the scores (sidekick rules 5–6)."""
+        return []
+
+    def score_lines(self, state: GameState) -> list[str]:
+        return [f"{p['name']}: {p['score']}" for p in self.present(state)]
+
+    def status_lines(self, state: GameState) -> list[str]:
+        lines = [f"Status: {state['status']}"]
+        lines.append(
+            "Players: "
+            + ", ".join(f"{p['name']} ({p['status']}, {p['score']})" for p in self.present(state))
+        )
+        if state["order"]:
+            lines.append("Turn order: " + ", ".join(state["order"]))
+        if state["turn"]:
+            t = state["turn"]
+            # No "deadline none": a mover who moved is waiting for the vote, not late.
+            due = (
+                f", moved: proposal {t['proposal']}"
+                if t.get("proposal")
+                else f", deadline {self.when(state, t['deadline'])}"
+                if t.get("deadline")
+                else ""
+            )
+            lines.append(f"Turn {t['number']}: {t.get('player') or 'nobody present can move'}{due}")
+        for p in state["proposals"]:
+            if p["status"] in self.open_statuses:
+                due = f", deadline {self.when(state, p['deadline'])}" if p.get("deadline") else ""
+                lines.append(
+                    f"Proposal {p['number']} \"{p['title']}\" by {p['author']}: {p['status']}{due}"
+                )
+        for j in state["judgements"]:
+            if j["status"] == "open":
+                lines.append(
+                    f"Judgement {j['number']} by {j['by']}: open, judge {j.get('judge') or '-'}"
+                )
+        if state["winners"]:
+            lines.append("Winners: " + ", ".join(state["winners"]))
+        return lines

@@ -1,0 +1,45 @@
+"""What transport asks of the application, and all it may ask: keep mail durably, process
+what was kept, and the referee's own address. The IMAP poller and the SMTP listener are
+given an object of this shape (the daemon gives them the Referee); they import nothing of
+the referee or the door, so the application can change behind this face without transport
+knowing."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Protocol
+
+from mailref.store import Store
+
+Incoming = tuple[bytes, str, str, "list[str] | None"]  # raw, source, mail_from, rcpt_to
+
+
+class Kept(Protocol):
+    """One mail as the inbox holds it."""
+
+    id: int
+    new: bool  # False: the inbox already had these bytes
+    status: str  # "new" until processed; else what intake made of it
+
+
+class Settings(Protocol):
+    from_address: str  # the referee's own address: the listener's greeting, mail to itself
+
+
+class Application(Protocol):
+    store: Store
+    settings: Settings
+    clock: Callable[[], datetime]
+
+    def receive(
+        self, raw: bytes, source: str, mail_from: str = "", rcpt_to: list[str] | None = None
+    ) -> Kept:
+        """Commit RAW to the inbox; a second delivery of the same bytes is the first row."""
+
+    def receive_many(self, mails: list[Incoming], wait: bool = True) -> list[Kept]:
+        """Commit MAILS in one transaction, one Kept each, in order; WAIT=False raises
+        store.keep.Busy instead of waiting for the store's lock."""
+
+    def process_many(self, ids: list[int]) -> dict[int, str]:
+        """Process the kept mails IDS; each one's status afterwards."""
