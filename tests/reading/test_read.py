@@ -169,7 +169,7 @@ def test_a_ballot_line_in_a_reply(text, vote):
     assert read_ballots(text, 5).ballots[0].vote == vote
 
 
-@pytest.mark.parametrize("text", ["yes, of course", "I vote against this.", "Great idea. FOR"])
+@pytest.mark.parametrize("text", ["yes, of course", "I vote against this one.", "Great idea. FOR"])
 def test_prose_with_a_vote_word_is_no_ballot(text):
     r = read_ballots(text, 5)
     assert r.ballots == [] and r.near_misses == [text]
