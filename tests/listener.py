@@ -74,7 +74,7 @@ class Raw:
         self.sock.close()
 
 
-# The SMTP dialogue's tests (test_smtp_session.py, test_smtp_attacks.py) take these as their
+# The SMTP dialogue's tests (test_smtp_session.py, test_smtp_attacks.py, the LMTP tests) take these as their
 # `referee` and `port` fixtures: `referee = pytest.fixture(game_on_sqlite)`.
 
 def game_on_sqlite(tmp_path, clock) -> Iterator:

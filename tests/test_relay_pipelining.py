@@ -15,29 +15,32 @@ from dovecot import free_port
 from helpers import mail
 from mailref.config import SmtpOut
 from mailref.mail.outbox import Deliverer
-from mailref.mail.smtp_session import Session
+from mailref.mail.smtp_server import Room, Server
 from mailref.store import OutboxMessage
 
 G = "nomes@ref.example"
 
 
 class Desk:
-    domain, max_size, buffered = "relay.example", 10_000_000, 0
+    """The relay's handler (aiosmtpd's hooks): refuses the addresses in REFUSE, keeps the rest."""
 
     def __init__(self, refuse: set[str]):
         self.refuse, self.mails, self.reads = refuse, list[tuple[str, list[str], bytes]](), list[bytes]()
 
-    def recipient(self, address: str) -> str:
-        return "550 5.1.1 no such user here" if address in self.refuse else "250 2.1.5 OK"
+    async def handle_RCPT(self, server, session, envelope, address: str, options: list[str]) -> str:
+        if address in self.refuse:
+            return "550 5.1.1 no such user here"
+        envelope.rcpt_tos.append(address)
+        return "250 2.1.5 OK"
 
-    def deliver(self, raw: bytes, mail_from: str, rcpt_to: list[str], answer) -> None:
-        self.mails.append((mail_from, rcpt_to, raw))
-        answer("250 2.0.0 OK")
+    async def handle_DATA(self, server, session, envelope) -> str:
+        self.mails.append((envelope.mail_from, envelope.rcpt_tos, envelope.original_content))
+        return "250 2.0.0 OK"
 
 
-class Recording(Session):
+class Recording(Server):
     def data_received(self, data: bytes) -> None:
-        self.desk.reads.append(data)
+        self.event_handler.reads.append(data)
         super().data_received(data)
 
 
@@ -45,8 +48,9 @@ class Recording(Session):
 def pipelining_relay():
     """A PIPELINING relay on a loop of its own; yields (desk, port)."""
     desk, port, loop = Desk(refuse={"nobody@players.example"}), free_port(), asyncio.new_event_loop()
-    sessions: set[Session] = set()
-    server = loop.run_until_complete(loop.create_server(lambda: Recording(desk, sessions), "127.0.0.1", port))
+    room = Room()
+    server = loop.run_until_complete(loop.create_server(
+        lambda: Recording(desk, room, "relay.example", 10_000_000, loop=loop), "127.0.0.1", port))
     thread = threading.Thread(target=loop.run_forever, daemon=True)
     thread.start()
     yield desk, port
