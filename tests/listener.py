@@ -28,6 +28,19 @@ def listening(referee, max_size: int = 200_000) -> Iterator[int]:
         lst.stop()
 
 
+@contextmanager
+def lmtp_listening(referee, max_size: int = 200_000) -> Iterator[int]:
+    """REFEREE's listener with LMTP alone while the block runs (as `[lmtp_in]` without
+    `[smtp_in]`); yields the LMTP port."""
+    port = free_port()
+    lst = Listener(referee, "", None, max_size, on_stored=referee.process_pending, lmtp=("127.0.0.1", port))
+    lst.start()
+    try:
+        yield port
+    finally:
+        lst.stop()
+
+
 def answer_to(port: int, mail_from: str, rcpt: str, raw: bytes) -> int:
     """Send RAW in a session of its own: 250, or the code that refused its data."""
     try:
