@@ -42,6 +42,10 @@ JUNK = frozenset(("NOOP", "RSET", "VRFY", "HELP", "EHLO", "HELO", "LHLO"))
 ERRORS = frozenset(("500", "501", "502", "503", "504", "553", "555"))  # what a bad command is told
 END = b"\r\n.\r\n"
 PIECE = 256 * 1024  # octets of message data read at a time
+_ATEXT = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
+# `<local@domain>` with a dot-atom on each side, as nearly every client writes it: read here
+# at once instead of through the email package's RFC 5322 parser (a third of a session's CPU).
+_PLAIN_PATH = re.compile(rf"<({_ATEXT}(?:\.{_ATEXT})*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*)>")
 _CONTROL = re.compile(r"\r(?!\n)|(?<!\r)\n|[\x00-\x09\x0b\x0c\x0e-\x1f\x7f]")  # all but a CRLF pair
 
 
@@ -246,6 +250,14 @@ class Server(SMTP):
         """Bytes of the client's already read and not yet taken (aiosmtpd itself reaches into
         the reader's buffer for STARTTLS)."""
         return bool(self._reader._buffer)  # type: ignore[attr-defined]
+
+    def _getaddr(self, arg: str) -> tuple[str | None, str | None]:
+        """The address of MAIL FROM / RCPT TO and what follows it (aiosmtpd's reading, for
+        `<local@domain>` without a parser's detour)."""
+        plain = _PLAIN_PATH.match(arg.lstrip()) if arg else None
+        if plain:
+            return plain.group(1), arg.lstrip()[plain.end():].lstrip()
+        return super()._getaddr(arg)
 
     async def smtp_MAIL(self, arg: str | None) -> None:
         if arg and not arg.isprintable():  # NUL, control or non-UTF-8 bytes: no store keeps them
