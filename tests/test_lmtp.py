@@ -126,3 +126,19 @@ def test_the_daemon_listens_for_lmtp_with_its_lmtp_in_table(tmp_path):
         assert wait_for(lambda: maildir_mails(tmp_path), 30), daemon.stderr()
         assert f"LMTP listener on 127.0.0.1:{lmtp}" in daemon.stderr()
         assert daemon.stop() == 0
+
+
+def test_the_lmtp_in_table_is_read_and_a_port_shared_with_smtp_in_is_refused(tmp_path):
+    from mailref.config import ConfigError, load
+
+    cfg = tmp_path / "mailref.toml"
+    cfg.write_text('[lmtp_in]\nport = 2424\nmax_message_size = "1MB"\n')
+    c = load(cfg)
+    assert (c.lmtp_in.host, c.lmtp_in.port, c.lmtp_in.max_message_size) == ("127.0.0.1", 2424, 1024 * 1024)
+    assert c.smtp_in is None and "lmtp listener 127.0.0.1:2424" in c.describe()
+    cfg.write_text('[smtp_in]\nport = 2525\n[lmtp_in]\nport = 2525\n')
+    with pytest.raises(ConfigError, match=r"\[lmtp_in\] port: 2525 is \[smtp_in\]'s too"):
+        load(cfg)
+    cfg.write_text('[lmtp_in]\nport = 2424\nsocket = "/run/x"\n')
+    with pytest.raises(ConfigError, match="socket"):
+        load(cfg)

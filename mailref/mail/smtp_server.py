@@ -19,7 +19,7 @@ import logging
 import re
 from typing import Any
 
-from aiosmtpd.smtp import SMTP
+from aiosmtpd.smtp import SMTP, syntax
 
 log = logging.getLogger("mailref.smtp")
 
@@ -259,11 +259,13 @@ class Server(SMTP):
             return plain.group(1), arg.lstrip()[plain.end():].lstrip()
         return super()._getaddr(arg)
 
+    @syntax("MAIL FROM: <address>", extended=" [SP <mail-parameters>]")
     async def smtp_MAIL(self, arg: str | None) -> None:
         if arg and not arg.isprintable():  # NUL, control or non-UTF-8 bytes: no store keeps them
             return await self.push("501 5.1.7 Bad sender address syntax")
         await super().smtp_MAIL(arg)
 
+    @syntax("RCPT TO: <address>", extended=" [SP <mail-parameters>]")
     async def smtp_RCPT(self, arg: str | None) -> None:
         if arg and not arg.isprintable():
             return await self.push("501 5.1.3 Bad recipient address syntax")
@@ -271,9 +273,11 @@ class Server(SMTP):
             return await self.push("452 4.5.3 Too many recipients")
         await super().smtp_RCPT(arg)
 
+    @syntax("VRFY <address>")
     async def smtp_VRFY(self, arg: str | None) -> None:
         await self.push("252 2.1.5 Cannot VRFY user, but will accept message and attempt delivery")
 
+    @syntax("QUIT")
     async def smtp_QUIT(self, arg: str | None) -> None:
         self.close("221 2.0.0 Bye")
 
@@ -295,6 +299,7 @@ class Server(SMTP):
 
     refused_data = False
 
+    @syntax("DATA")
     async def smtp_DATA(self, arg: str | None) -> None:
         self.refused_data = True
         if await self.check_helo_needed():
@@ -379,6 +384,7 @@ class LmtpServer(Server):
 
     greeting_ident = "LMTP mailref"
 
+    @syntax("LHLO hostname")
     async def smtp_LHLO(self, arg: str | None) -> None:
         await super().smtp_EHLO(arg)
 
