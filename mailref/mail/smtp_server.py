@@ -182,8 +182,6 @@ class Server(SMTP):
                 if line is None:
                     break
                 await self._command(line)
-        except asyncio.CancelledError:
-            raise
         except (ConnectionError, asyncio.IncompleteReadError):
             pass
         finally:
@@ -234,7 +232,7 @@ class Server(SMTP):
         arg = arg_bytes.strip().decode("utf-8", "surrogateescape") or None
         try:
             await method(arg)
-        except (asyncio.CancelledError, ConnectionError):
+        except (asyncio.CancelledError, asyncio.IncompleteReadError, ConnectionError):
             raise
         except Exception:  # never let one odd command end the session without an answer
             log.exception("SMTP command %r failed", line[:80])
