@@ -25,6 +25,15 @@ class SmtpIn:
 
 
 @dataclass
+class LmtpIn:
+    """The LMTP listener (RFC 2033): how a front MTA hands mail over (Postfix's `lmtp:`)."""
+
+    host: str = "127.0.0.1"
+    port: int = 2424
+    max_message_size: int = 10 * 1024 * 1024
+
+
+@dataclass
 class Imap:
     host: str = "127.0.0.1"
     port: int = 993
@@ -66,6 +75,7 @@ class Config:
     replies_per_sender_per_day: int = 20
     replies_per_stranger_per_day: int = 5  # to an address that plays in no game it wrote to
     smtp_in: SmtpIn | None = None
+    lmtp_in: LmtpIn | None = None
     imap: Imap | None = None
     smtp_out: SmtpOut | None = None
     outbox_maildir: Path = Path("var/outbox")
@@ -79,6 +89,8 @@ class Config:
             if self.smtp_in
             else "no smtp listener"
         )
+        if self.lmtp_in:
+            parts.append(f"lmtp listener {self.lmtp_in.host}:{self.lmtp_in.port}")
         parts.append(
             f"imap {self.imap.username}@{self.imap.host}:{self.imap.port}/{self.imap.folder}"
             if self.imap
@@ -121,6 +133,12 @@ replies_per_stranger_per_day = 5           # the same for mail from an address t
 host = "127.0.0.1"
 port = 2525
 max_message_size = "10MB"
+
+# [lmtp_in]        # LMTP listener (RFC 2033): how a front MTA hands mail over, one reply per
+#                  # recipient (Postfix: `lmtp:inet:[127.0.0.1]:2424`); uncomment to enable
+# host = "127.0.0.1"
+# port = 2424
+# max_message_size = "10MB"
 
 # [imap]           # mailbox poller (uncomment to enable)
 # host = "127.0.0.1"
@@ -282,7 +300,7 @@ def load(path: str | os.PathLike | None = None) -> Config:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{file}: not valid TOML: {e}") from None
-    known = {"daemon", "smtp_in", "imap", "smtp_out", "outbox", "site", "auth"}
+    known = {"daemon", "smtp_in", "lmtp_in", "imap", "smtp_out", "outbox", "site", "auth"}
     for key in data:
         if key not in known:
             raise ConfigError(f"{file}: [{key}]: unknown table (known: {', '.join(sorted(known))})")
@@ -323,6 +341,15 @@ def load(path: str | os.PathLike | None = None) -> Config:
         cfg.smtp_in = SmtpIn(
             host=t.get("host", str, "127.0.0.1"),
             port=t.get("port", int, 2525),
+            max_message_size=_size(size, t.where("max_message_size")),
+        )
+        t.done()
+    if "lmtp_in" in data:
+        t = _Table(data["lmtp_in"], "lmtp_in", file, base)
+        size = t.data.pop("max_message_size", "10MB")
+        cfg.lmtp_in = LmtpIn(
+            host=t.get("host", str, "127.0.0.1"),
+            port=t.get("port", int, 2424),
             max_message_size=_size(size, t.where("max_message_size")),
         )
         t.done()
@@ -395,12 +422,23 @@ def load(path: str | os.PathLike | None = None) -> Config:
         )
     cfg.trusted_authserv_ids = [i.strip().lower() for i in ids]
     t.done()
-    for tbl in (cfg.smtp_in, cfg.imap, cfg.smtp_out):
+    for tbl in (cfg.smtp_in, cfg.lmtp_in, cfg.imap, cfg.smtp_out):
         if tbl is not None and not (0 < tbl.port < 65536):
-            name = {id(cfg.smtp_in): "smtp_in", id(cfg.imap): "imap", id(cfg.smtp_out): "smtp_out"}[
-                id(tbl)
-            ]
+            name = {
+                id(cfg.smtp_in): "smtp_in",
+                id(cfg.lmtp_in): "lmtp_in",
+                id(cfg.imap): "imap",
+                id(cfg.smtp_out): "smtp_out",
+            }[id(tbl)]
             raise ConfigError(f"{file}: [{name}] port: {tbl.port} is out of range (1-65535)")
+    if (
+        cfg.smtp_in
+        and cfg.lmtp_in
+        and (cfg.smtp_in.host, cfg.smtp_in.port) == (cfg.lmtp_in.host, cfg.lmtp_in.port)
+    ):
+        raise ConfigError(
+            f"{file}: [lmtp_in] port: {cfg.lmtp_in.port} is [smtp_in]'s too; give each its own"
+        )
     return cfg
 
 

@@ -87,8 +87,17 @@ class Daemon:
             self.referee.after_change = self._pages_due
 
     async def start_intake(self) -> None:
-        """The SMTP listener, in its own process (mail/intake.py); its notes wake processing."""
-        where = f"SMTP listener: cannot listen on {self.cfg.smtp_in.host}:{self.cfg.smtp_in.port}: "
+        """The SMTP and LMTP listeners, in their own process (mail/intake.py); its notes wake
+        processing."""
+        ends = [
+            (name, t) for name, t in (("SMTP", self.cfg.smtp_in), ("LMTP", self.cfg.lmtp_in)) if t
+        ]
+        where = (
+            " and ".join(f"{name} listener" for name, _ in ends)
+            + ": cannot listen on "
+            + " and ".join(f"{t.host}:{t.port}" for _, t in ends)
+            + ": "
+        )
         intake = Intake(
             self.cfg,
             logging.getLevelName(log.getEffectiveLevel()),
@@ -98,7 +107,7 @@ class Daemon:
         try:
             await asyncio.to_thread(intake.start)
         except IntakeError as e:
-            raise Fatal(where + str(e) + port_hint(self.cfg.smtp_in.port, str(e))) from None
+            raise Fatal(where + str(e) + port_hint(min(t.port for _, t in ends), str(e))) from None
         self.intake = intake
         self.loop.add_reader(intake.fileno(), self._noted)
 
@@ -183,7 +192,7 @@ class Daemon:
         stopsignal.on_stop(self._stop_asked)
         self.loop.add_signal_handler(signal.SIGHUP, self._hangup)
         log.info("mailref starting: %s", self.cfg.describe())
-        if not self.cfg.smtp_in and not self.cfg.imap:
+        if not self.cfg.smtp_in and not self.cfg.lmtp_in and not self.cfg.imap:
             log.warning(
                 "no mail can come in: the configuration has neither [smtp_in] nor [imap] "
                 "(only deadlines and the CLI act)"
@@ -195,9 +204,11 @@ class Daemon:
 
             trouble.check_at_start(Path(self.cfg.site.dir))
         poller = None
-        if self.cfg.smtp_in:
+        if self.cfg.smtp_in or self.cfg.lmtp_in:
             await self.start_intake()
-            log.info("SMTP listener on %s:%s", self.cfg.smtp_in.host, self.cfg.smtp_in.port)
+            for name, t in (("SMTP", self.cfg.smtp_in), ("LMTP", self.cfg.lmtp_in)):
+                if t:
+                    log.info("%s listener on %s:%s", name, t.host, t.port)
         if self.cfg.imap:
             size = self.cfg.smtp_in.max_message_size if self.cfg.smtp_in else 10 * 1024 * 1024
             poller = Poller(

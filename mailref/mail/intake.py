@@ -1,4 +1,4 @@
-"""The SMTP listener in a process of its own, started by `mailref serve`.
+"""The SMTP and LMTP listeners in a process of its own, started by `mailref serve`.
 
 Why a process: intake only commits the raw bytes (the 250 waits for nothing else), but in
 the daemon's process it shared one interpreter lock with processing, composing and
@@ -187,12 +187,15 @@ def _child(
     busy = _Busy()
     try:
         referee = open_application(cfg)
+        smtp, lmtp = cfg.smtp_in, cfg.lmtp_in
         listener = Listener(
             referee,
-            cfg.smtp_in.host,
-            cfg.smtp_in.port,
-            cfg.smtp_in.max_message_size,
+            smtp.host if smtp else "",
+            smtp.port if smtp else None,
+            smtp.max_message_size if smtp else 0,
             on_storing=busy.storing,
+            lmtp=(lmtp.host, lmtp.port) if lmtp else None,
+            lmtp_max_size=lmtp.max_message_size if lmtp else None,
         )
         listener.start()
     except Exception as e:
