@@ -141,11 +141,14 @@ def test_a_bounce_of_one_games_mail_is_told_to_that_games_gm_only(tmp_path):
                 == 0
             )
     with site.serve() as daemon:
-        to_carol = lambda: [
-            m
-            for m in maildir_mails(tmp_path)  # noqa: E731
-            if m["To"] == "carol@players.example" and m["X-Mailref-Game"] == "nomes"
-        ]
+
+        def to_carol():
+            return [
+                m
+                for m in maildir_mails(tmp_path)
+                if m["To"] == "carol@players.example" and m["X-Mailref-Game"] == "nomes"
+            ]
+
         assert wait_for(to_carol, 30), daemon.stderr()
         sent = to_carol()[0]
         headers = "".join(f"{k}: {v}\n" for k, v in sent.items())

@@ -21,10 +21,10 @@ def test_init_elsewhere_and_embedded_defaults_say_which_file_commands_read(tmp_p
     here = tmp_path / "cwd"
     here.mkdir()
     env = {k: v for k, v in os.environ.items() if k not in ("MAILREF_CONFIG", "NOTIFY_SOCKET")}
-    run = lambda *a: subprocess.run(
+    run = lambda *a: subprocess.run(  # noqa: E731
         [sys.executable, "-m", "mailref", *a],
         cwd=here,
-        env=env,  # noqa: E731
+        env=env,
         capture_output=True,
         text=True,
         timeout=60,
