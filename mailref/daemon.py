@@ -19,6 +19,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from mailref import stopsignal
 from mailref.config import Config
+from mailref.daemon_timers import SYNC_EVERY, DeadlineTimers
 from mailref.mail.imap import Poller
 from mailref.mail.intake import Intake, IntakeError, port_hint
 from mailref.mail.outbox import BATCH as SEND_BATCH
@@ -29,7 +30,6 @@ from mailref.testhooks import crash_point
 from mailref.timeutil import utcnow
 
 log = logging.getLogger("mailref")
-SYNC_EVERY = 2.0  # seconds: how soon a CLI change to a deadline is noticed
 SITE_EVERY = 5.0  # seconds: how soon the pages show a change another process made
 INTAKE_QUIET = 0.05  # seconds without new mail before processing starts while a burst comes in
 INTAKE_LAG = 1.0  # ...but processing never waits longer than this behind the first mail waiting
@@ -54,7 +54,7 @@ def sd_notify(state: str) -> None:
         pass
 
 
-class Daemon:
+class Daemon(DeadlineTimers):
     def __init__(self, cfg: Config):
         self.cfg = cfg
         self.referee = Referee.from_config(cfg)
@@ -390,73 +390,6 @@ class Daemon:
                 await asyncio.wait_for(self.pages_kick.wait(), timeout=SITE_EVERY)
             except TimeoutError:
                 pass
-
-    async def reconcile(self) -> None:
-        """Deadlines missed while down fire now, once each, in the order they fell due."""
-        due = await asyncio.to_thread(self.referee.due_games)
-        if due:
-            log.info("reconciling missed deadlines of %s", ", ".join(due))
-        await self.tick_each(due)
-
-    async def tick_each(self, slugs: list[str]) -> None:
-        """One game's deadline at a time: mail is taken up in between, and a SIGTERM does not
-        wait for thousands of games."""
-        for slug in slugs:
-            if self.stopping.is_set():
-                return
-            try:
-                await asyncio.to_thread(self._locked, self.referee.tick, slug)
-                self.faults.cleared(f"timer of {slug}")
-            except Exception as e:
-                self._failed(f"timer of {slug}", e)
-
-    async def sync_timers(self, scheduler: AsyncIOScheduler) -> None:
-        """ONE timer, at the earliest deadline of all games. One job per game made 10,000 idle
-        games 10,000 jobs, each waking APScheduler through the loop's self-pipe: the pipe
-        filled, and a SIGTERM arriving then was lost (the daemon never stopped)."""
-        if self.firing:
-            return  # fire() goes through every game due; the timer is set again after it
-        try:
-            at = await asyncio.to_thread(self.referee.earliest_wakeup)
-        except asyncio.CancelledError:  # the daemon is stopping (APScheduler would log a traceback)
-            return
-        except Exception as e:
-            self._failed("reading deadlines", e)
-            return
-        self.faults.cleared("reading deadlines")  # said once it works again, as processing is
-        self.faults.cleared("missed deadlines")  # the timer now fires what the start could not
-        if self.scheduled == at and (at is None or scheduler.get_job("wake")):
-            return
-        self.scheduled = at
-        if at is None:
-            if scheduler.get_job("wake"):
-                scheduler.remove_job("wake")
-            return
-        scheduler.add_job(
-            self.fire,
-            "date",
-            run_date=max(at, utcnow()),
-            id="wake",
-            replace_existing=True,
-            misfire_grace_time=None,
-            coalesce=True,
-        )
-
-    async def fire(self) -> None:
-        """Every game due now, earliest first; the next sync schedules the next deadline."""
-        self.firing = True
-        try:
-            await self.tick_each(await asyncio.to_thread(self.referee.due_games))
-            await self.deliver_now()
-        except (
-            asyncio.CancelledError
-        ):  # the daemon is stopping: what is due fires at the next start
-            return
-        except Exception as e:
-            self._failed("reading deadlines", e)
-            return
-        finally:
-            self.firing, self.scheduled = False, None
 
 
 class Fatal(Exception):

@@ -15,7 +15,8 @@ from sqlalchemy import select
 
 from mailref.config import SmtpOut
 from mailref.door import Settings
-from mailref.mail.outbox import LEASE, RELAY_SESSIONS, Deliverer
+from mailref.mail.outbox import LEASE, Deliverer
+from mailref.mail.relay_lanes import RELAY_SESSIONS
 from mailref.referee import Referee
 from mailref.store import OutboxMessage, open_store
 from mailref.timeutil import utcnow
