@@ -1,6 +1,7 @@
 """mailref against the bare operations, in ONE run, as ratios (issue 14, SPEC §8).
 
-    .venv/bin/python bench/run.py [--n 1000] [--postgres] [--dsn URL] [--only smtp,imap,...] [--turns 4000]
+    .venv/bin/python bench/run.py [--n 1000] [--postgres] [--dsn URL] [--only smtp,imap,...]
+        [--turns 4000]
 
 Sections (root is needed for the private Dovecot; nothing here asserts):
   smtp     N mails over one smtplib connection. Bare: a null aiosmtpd sink. mailref: the
@@ -71,7 +72,8 @@ def out(what: str, ours: str, bare: str = "", ratio: str = "", target: str = "")
 
 
 def corpus(n: int, tag: str = "") -> list[bytes]:
-    """N `[Help]` mails from 100 senders (TAG names another hundred: the daily reply allowance is per sender)."""
+    """N `[Help]` mails from 100 senders (TAG names another hundred: the daily reply allowance is
+    per sender)."""
     return [mail(f"p{i % 100}{tag}@players.example", G, "[Help]") for i in range(n)]
 
 
@@ -493,7 +495,10 @@ def bare_idle(d: Dovecot, rounds: int) -> list[float]:
 
 
 def p50_p95(samples: list[float]) -> str:
-    return f"{statistics.median(samples) * 1000:,.0f} / {statistics.quantiles(samples, n=20)[18] * 1000:,.0f}"
+    return (
+        f"{statistics.median(samples) * 1000:,.0f} / "
+        f"{statistics.quantiles(samples, n=20)[18] * 1000:,.0f}"
+    )
 
 
 def section_latency(d: Dovecot, urls: list[str | None], rounds: int = 40) -> None:

@@ -291,7 +291,8 @@ class Daemon(DeadlineTimers):
                 pass
             self.kick.clear()
             if not await self.process_stored():
-                self.send_kick.set()  # what the IMAP poller processed: out at once, not at the next send_loop turn
+                # what the IMAP poller processed: out at once, not at the next send_loop turn
+                self.send_kick.set()
 
     async def process_stored(self, limit: int | None = None, deliver: bool = True) -> int:
         """Process what is stored, a batch at a time (the work lock is held per batch, so a
@@ -305,7 +306,8 @@ class Daemon(DeadlineTimers):
         ):
             size = BATCH
             if limit is None and await self.intake_first():
-                size = BATCH_WHILE_INTAKE  # a short transaction: the listener's commits wait for it on SQLite
+                # a short transaction: the listener's commits wait for it on SQLite
+                size = BATCH_WHILE_INTAKE
             try:
                 ids = await asyncio.to_thread(self._locked, self.referee.process_batch, after, size)
                 self.faults.cleared("processing")
@@ -322,9 +324,9 @@ class Daemon(DeadlineTimers):
 
     async def deliver_now(self, within: float | None = None) -> None:
         """Deliver what is due, an outbox batch at a time; a round cut short by a slow relay
-        goes on at once. Delivery has a lock of its own, not the work lock: processing never
-        waits for a relay, and the replies of one batch go out while the next is processed.
-        WITHIN: no new round after that many seconds (a stop: what is left goes at the next start)."""
+        goes on at once. Delivery has a lock of its own, not the work lock: processing never waits
+        for a relay, and the replies of one batch go out while the next is processed. WITHIN: no new
+        round after that many seconds (a stop: what is left goes at the next start)."""
         end = None if within is None else time.monotonic() + within
         try:
             while (
@@ -414,7 +416,8 @@ def ended(exitcode: int | None) -> str:
 
 
 def serve(cfg: Config) -> int:
-    stopsignal.catch()  # `mailref serve` caught it before loading the configuration; this is for other callers
+    # `mailref serve` caught it before loading the configuration; this is for other callers
+    stopsignal.catch()
     # A process killed by a fault (SIGBUS, SIGSEGV) writes where it was, each thread's stack,
     # to the log before it dies: without it the journal showed nothing at all
     # (docs/decisions/listener.md).

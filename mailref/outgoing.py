@@ -295,8 +295,8 @@ def queue_reply(
     """The one reply to a command, within the sender's daily allowance (SPEC §2.2): past it,
     one notice and then silence until the next UTC day. FOLDED: the mail to players the reply
     carries (apply), whose pictures it carries too; MESSAGE_ID: the thread that mail opens for
-    the author (thread_id), so its reminders and results follow the ack. False when the reply asked for was not
-    queued (the quota notice instead, or nothing)."""
+    the author (thread_id), so its reminders and results follow the ack. False when the reply
+    asked for was not queued (the quota notice instead, or nothing)."""
     addr = source.reply_to
     if addr and not addr.isascii():
         addr = address.ascii_domain(addr)

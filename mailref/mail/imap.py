@@ -327,7 +327,8 @@ class Poller:
         return [(u, got[u][b"BODY[]"]) for u in uids if got.get(u, {}).get(b"BODY[]") is not None]
 
     def _failed(self, uid: int, why: str) -> bool:
-        """Count a failed FETCH of UID alone; True once it is to be skipped from now on (said once)."""
+        """Count a failed FETCH of UID alone; True once it is to be skipped from now on (said
+        once)."""
         self.failures[uid] = self.failures.get(uid, 0) + 1
         if self.failures[uid] < UNREADABLE_AFTER:
             return False

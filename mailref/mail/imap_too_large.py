@@ -29,7 +29,10 @@ def too_large(
     """Keep only the header of a mail over the size limit and tell its sender, from the
     game it was for (so a plain Reply reaches that game)."""
     started = time.monotonic()
-    note = f"\r\nX-Mailref-Truncated: {size} bytes over the limit of {max_size}; only the header is kept\r\n\r\n".encode()
+    note = (
+        f"\r\nX-Mailref-Truncated: {size} bytes over the limit of {max_size}; only the header is "
+        "kept\r\n\r\n"
+    ).encode()
     stored = referee.receive(head.rstrip(b"\r\n") + note, f"imap:{folder}:{uidvalidity}:{uid}")
     if not stored.new:
         return "ignored"

@@ -4,7 +4,8 @@ worse than asking again. A line is a ballot when, once emphasis (`**x**`, `*x*`,
 
     FOR                      the vote word alone (in a reply to proposal N, or [Vote] N)
     I vote FOR               also `Vote: FOR`, `My vote is FOR`
-    12 FOR                   also `#12: AGAINST`, `Proposal 12 - FOR`, `P7 abstain`, `12. I vote FOR`
+    12 FOR                   also `#12: AGAINST`, `Proposal 12 - FOR`, `P7 abstain`,
+                             `12. I vote FOR`
 
 Any other word on the line makes it prose ("For what it's worth, I'm AGAINST this.",
 "Present company excepted, I vote against."), never a ballot. Within one mail the last

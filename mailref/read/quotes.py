@@ -19,12 +19,14 @@ _ADDRESS_WROTE = re.compile(
     r"\S\s+<[^<>\s@]+@[^<>\s]+>\s+(wrote|schrieb|a écrit|escribió|schreef|skrev)\s*+:?\s*$", re.I
 )
 # Thunderbird's and Gmail's attribution in more languages: a date, then the verb ending the line
-# ("W dniu 1.12.2026 o 10:00, Bob pisze:", "01.12.2026 10:00, Bob пишет:", "Bob <b@x> 于2026年12月1日
-# 写道："), or Gmail's with no verb at all, a date and the address ending it ("вт, 1 дек. 2026 г. в
-# 10:00, Bob <b@x.org>:", "2026年12月1日(火) 10:00 Bob <b@x.org>:").
+# ("W dniu 1.12.2026 o 10:00, Bob pisze:", "01.12.2026 10:00, Bob пишет:",
+# "Bob <b@x> 于2026年12月1日写道："), or Gmail's with no verb at all, a date and the address
+# ending it ("вт, 1 дек. 2026 г. в 10:00, Bob <b@x.org>:",
+# "2026年12月1日(火) 10:00 Bob <b@x.org>:").
 _DATED_WROTE = re.compile(
     r"^(?=[^\n]*\d)[^\n]*?(?:\b(?:pisze|napisał\(a\)|napisała?|napsal\(a\)|napsala?|пишет|написал\(а\)|написала?|"
-    r"написав\(ла\)|написав|kirjoitti|yazdı|έγραψε|skrifaði|rašė|rakstīja|kirjutas|napisao|napisala|a scris|scrisse)|"
+    r"написав\(ла\)|написав|kirjoitti|yazdı|έγραψε|skrifaði|rašė|rakstīja|kirjutas|napisao|napisala|"
+    r"a scris|scrisse)|"
     r"写道|寫道|(?<!\d)(?:19|20)\d\d(?!\d)[^\n]*<[^<>\s@]+@[^<>\s]+>)\s*[:：]\s*$",
     re.I,
 )

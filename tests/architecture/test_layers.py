@@ -140,7 +140,8 @@ def _imports(module: str, path: Path) -> set[str]:
 
 
 def _house(name: str) -> str:
-    """NAME as a module of the house ('' when it is not one): handlers import as mailref.handlers."""
+    """NAME as a module of the house ('' when it is not one): handlers import as
+    mailref.handlers."""
     if name == "handlers" or name.startswith("handlers."):
         name = "mailref." + name
     while name and name not in SOURCES:
