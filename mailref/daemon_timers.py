@@ -32,6 +32,7 @@ class DeadlineTimers:
     _locked: Callable[..., Any]
 
     async def deliver_now(self, within: float | None = None) -> None:
+        """The Daemon's: deliver what is due (a deadline's mail goes out at once)."""
         raise NotImplementedError
 
     async def reconcile(self) -> None:

@@ -30,7 +30,8 @@ ROUND_BUDGET = 10.0
 
 
 class RelayLanes:
-    """The relay half of the Deliverer: it sends, the Deliverer claims and marks."""
+    """The relay half of the Deliverer: it sends, the Deliverer claims and marks (its
+    `_sent_now(row)` marks a row the moment the relay took it)."""
 
     relay: SmtpOut | None
     sender: str
@@ -41,7 +42,6 @@ class RelayLanes:
     finishing: threading.Lock  # one row at a time between the end of its data and our mark
     _pool: ThreadPoolExecutor | None
 
-    # and `_sent_now(row)`, the Deliverer's mark of a row the relay took
     def _connect(self) -> Relay:
         r = self.relay
         smtp = Relay(r.host, r.port, timeout=30)
