@@ -1,6 +1,7 @@
 """mailref against the bare operations, in ONE run, as ratios (SPEC §8).
 
-    .venv/bin/python bench/run.py [--n 1000] [--postgres] [--dsn URL] [--only smtp,imap,...] [--turns 4000]
+    .venv/bin/python bench/run.py [--n 1000] [--postgres] [--dsn URL] [--only smtp,imap,...]
+        [--turns 4000]
 
 Sections (root is needed for the private Dovecot; nothing here asserts):
   smtp     SMTP and LMTP (bench/ingest.py): N mails over one connection. Ingest (until the
@@ -198,7 +199,10 @@ def bare_idle(d: Dovecot, rounds: int) -> list[float]:
 
 
 def p50_p95(samples: list[float]) -> str:
-    return f"{statistics.median(samples) * 1000:,.0f} / {statistics.quantiles(samples, n=20)[18] * 1000:,.0f}"
+    return (
+        f"{statistics.median(samples) * 1000:,.0f} / "
+        f"{statistics.quantiles(samples, n=20)[18] * 1000:,.0f}"
+    )
 
 
 def section_latency(d: Dovecot, urls: list[str | None], rounds: int = 40) -> None:

@@ -122,8 +122,10 @@ DEFAULT_TOML = """\
 # Durations are written 2s, 30m, 12h, 5d, 1d12h.
 
 [daemon]
-database = "sqlite:///var/mailref.sqlite3"  # any SQLAlchemy URL; relative paths are relative to this file
-from_address = "referee@localhost"          # envelope sender of everything; From of mail that belongs to no game
+database = "sqlite:///var/mailref.sqlite3"  # any SQLAlchemy URL; relative paths are relative to \
+this file
+from_address = "referee@localhost"          # envelope sender of everything; From of mail that \
+belongs to no game
 admin_address = "gm@localhost"              # alerts (and digests of games without a GM address)
 timezone = "UTC"                            # default display zone for new games
 replies_per_sender_per_day = 20             # then one notice, then silence until tomorrow
@@ -165,10 +167,12 @@ maildir = "var/outbox"
 
 # [site]           # the published pages of every game (uncomment to enable)
 # dir = "var/site"
-# base_url = ""    # e.g. "https://games.example.org/"; when set, mail footers link to the game's pages
+# base_url = ""    # e.g. "https://games.example.org/"; when set, mail footers link to the game's \
+pages
 
 [auth]             # sender authentication (SPEC §2.7; see docs/authentication.md)
-trusted_authserv_ids = []   # e.g. ["mx.example.org"]: the receiving MTA whose Authentication-Results count;
+trusted_authserv_ids = []   # e.g. ["mx.example.org"]: the receiving MTA whose \
+Authentication-Results count;
                             # a game set require_auth=on then acts only on mail that server verified
 """
 
@@ -262,7 +266,10 @@ def database_problem(url: str) -> str | None:
     if dialect == "postgres":
         return 'is written "postgresql+psycopg://..." (SQLAlchemy does not know "postgres://")'
     if dialect not in ("sqlite", "postgresql", "mysql", "mariadb", "oracle", "mssql"):
-        return f'names the database kind {dialect!r}, unknown to SQLAlchemy: write "sqlite:///..." or "postgresql+psycopg://..."'
+        return (
+            f'names the database kind {dialect!r}, unknown to SQLAlchemy: write "sqlite:///..." '
+            'or "postgresql+psycopg://..."'
+        )
     module = _DRIVER_MODULES.get((dialect, driver))
     if module is None or importlib.util.find_spec(module) is not None:
         return None
@@ -461,8 +468,8 @@ SERVICE_CONFIG = Path("/etc/mailref/mailref.toml")  # the unit's MAILREF_CONFIG
 
 def defaults_note(cfg: Config, service_config: Path = SERVICE_CONFIG) -> str:
     """On embedded defaults, why (no file was named or found), and the service's file when the
-    host has one: an operator who ran `mailref init /etc/mailref` and then `mailref game create`
-    in a shell without MAILREF_CONFIG would make the game in ./var, where the service never looks."""
+    host has one: an operator who ran `mailref init /etc/mailref` and then `mailref game create` in
+    a shell without MAILREF_CONFIG would make the game in ./var, where the service never looks."""
     if cfg.path is not None:
         return ""
     note = "embedded defaults: no --config, no $MAILREF_CONFIG, no ./mailref.toml here"

@@ -60,7 +60,8 @@ class Intake:
         open_application: Callable[[Config], Application],
     ):
         """OPEN_APPLICATION builds, in the child, what the listener keeps mail with (the daemon
-        passes Referee.from_config); it is pickled by name (a module's function, or a method of a module's class)."""
+        passes Referee.from_config); it is pickled by name (a module's function, or a method of a
+        module's class)."""
         ctx = multiprocessing.get_context("spawn")  # never fork a process that runs threads
         self.notes, notes_w = ctx.Pipe(duplex=False)
         stop_r, self.stop_w = ctx.Pipe(duplex=False)

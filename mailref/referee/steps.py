@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.orm import Session
 
 from mailref import door, engine, verification
-from mailref.door import Settings, Source, queue_alert, queue_reply
 from mailref.engine import Refused
 from mailref.engine.variants.base import OPENS_MATTER
+from mailref.outgoing import Settings, Source, queue_alert, queue_reply
 from mailref.read import Envelope, match_game, parse_subject
 from mailref.read.lists import game_sending, through_its_list
 from mailref.read.route import is_postmaster

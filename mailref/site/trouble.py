@@ -27,11 +27,17 @@ def why(e: OSError, folder: Path | None = None) -> str:
     if e.errno in (errno.EACCES, errno.EPERM):
         fix = "let the daemon's user write there (chown/chmod), or point [site] dir elsewhere"
     elif e.errno == errno.EROFS:
-        fix = "it is on a read-only file system (under systemd, add it to ReadWritePaths=), or point [site] dir elsewhere"
+        fix = (
+            "it is on a read-only file system (under systemd, add it to ReadWritePaths=), or "
+            "point [site] dir elsewhere"
+        )
     elif e.errno in (errno.ENOTDIR, errno.EEXIST):
         fix = "a part of that path is a file, not a folder: point [site] dir at a folder"
     elif e.errno == errno.ETIMEDOUT:
-        fix = "the pages are tried again in a few seconds; if this lasts, find that process (fuser -v on the lock file)"
+        fix = (
+            "the pages are tried again in a few seconds; if this lasts, find that process (fuser "
+            "-v on the lock file)"
+        )
     elif e.errno in (errno.ENOSPC, errno.EDQUOT):
         fix = "free some space there"
     else:

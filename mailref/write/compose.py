@@ -166,9 +166,10 @@ class _Wire(Compat32):
         if isinstance(value, Header):
             # RFC 2047 §2: an encoded word is at most 75 characters. Folded at 78, compat32
             # writes words of up to 77 on continuation lines; at 76 they stay within 75.
-            return f"{name}: {value.encode(linesep=self.linesep, maxlinelen=_ENCODED_LINE)}{self.linesep}".encode(
-                "ascii"
-            )
+            return (
+                f"{name}: "
+                f"{value.encode(linesep=self.linesep, maxlinelen=_ENCODED_LINE)}{self.linesep}"
+            ).encode("ascii")
         return super().fold_binary(name, value)
 
 

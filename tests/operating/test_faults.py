@@ -392,7 +392,8 @@ def test_wal_and_shm_left_read_only_after_a_read_only_period_are_repaired_at_sta
 
 
 def test_the_drivers_own_errors_are_store_faults():
-    """`mailref replay` reads with sqlite3 or psycopg alone: their errors are said in one line too."""
+    """`mailref replay` reads with sqlite3 or psycopg alone: their errors are said in one line
+    too."""
     import sqlite3
 
     import psycopg

@@ -111,7 +111,10 @@ def test_bold_in_html(text, expected):
 
 
 def test_bold_in_plain_markdown_and_bbcode_one_order_per_sentence():
-    text = "I think **Attack Bain with 5 Grain. Defend Donal\nwith 3 Grain** and *Invest 2 Grain in Llanc* and [b]Declare High King[/b], __Defend Reudh with 1 Grain__"
+    text = (
+        "I think **Attack Bain with 5 Grain. Defend Donal\nwith 3 Grain** and *Invest 2 Grain in "
+        "Llanc* and [b]Declare High King[/b], __Defend Reudh with 1 Grain__"
+    )
     assert bold_orders(text) == [
         "Attack Bain with 5 Grain",
         "Defend Donal with 3 Grain",

@@ -2,10 +2,12 @@
 reading step a mail meets. Anything but an Envelope and plain answers is a crash; so is an
 input that takes longer than libFuzzer's -timeout.
 
-    scripts/fuzz [SECONDS]                 # atheris (libFuzzer) for a while; crashes land in var/fuzz/
+    scripts/fuzz [SECONDS]                 # atheris (libFuzzer) for a while; crashes land
+                                           # in var/fuzz/
     .venv/bin/python tests/support/fuzz_read.py CORPUS_DIR -max_total_time=60
 
-Every crash it finds becomes a file in tests/abuse/fuzz_corpus/, which abuse/test_fuzz.py replays."""
+Every crash it finds becomes a file in tests/abuse/fuzz_corpus/, which abuse/test_fuzz.py
+replays."""
 
 from __future__ import annotations
 

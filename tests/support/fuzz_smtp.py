@@ -3,9 +3,11 @@ cut into writes anywhere, must get well-formed replies only, never an exception 
 protocol, and leave the sessions' mail-data accounting at zero once the connection is gone
 (a leak there would, in time, refuse every sender's mail with 452).
 
-    .venv/bin/python tests/support/fuzz_smtp.py CORPUS_DIR -max_total_time=60   # atheris (libFuzzer)
+    # atheris (libFuzzer):
+    .venv/bin/python tests/support/fuzz_smtp.py CORPUS_DIR -max_total_time=60
 
-tests/abuse/test_fuzz.py runs it on random input with hypothesis, and on tests/abuse/fuzz_smtp_corpus/."""
+tests/abuse/test_fuzz.py runs it on random input with hypothesis, and on
+tests/abuse/fuzz_smtp_corpus/."""
 
 from __future__ import annotations
 
