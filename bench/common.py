@@ -33,7 +33,8 @@ def out(what: str, ours: str, bare: str = "", ratio: str = "", target: str = "")
 
 
 def corpus(n: int, tag: str = "") -> list[bytes]:
-    """N `[Help]` mails from 100 senders (TAG names another hundred: the daily reply allowance is per sender)."""
+    """N `[Help]` mails from 100 senders (TAG names another hundred: the daily reply
+    allowance is per sender)."""
     return [mail(f"p{i % 100}{tag}@players.example", G, "[Help]") for i in range(n)]
 
 

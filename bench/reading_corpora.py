@@ -68,11 +68,14 @@ talon.init()
 out = []
 for c in json.load(sys.stdin):
     try:
-        r = quotations.extract_from_html(c["body"]) if c["html"] else quotations.extract_from_plain(c["body"])
+        extract = quotations.extract_from_html if c["html"] else quotations.extract_from_plain
+        r = extract(c["body"])
         out.append(html_to_text(r) if c["html"] and r else r)
     except Exception as e:
         out.append(None)
-print(json.dumps([x if isinstance(x, str) or x is None else x.decode("utf-8", "replace") for x in out]))
+print(json.dumps([
+    x if isinstance(x, str) or x is None else x.decode("utf-8", "replace") for x in out
+]))
 """
 
 

@@ -58,7 +58,8 @@ def ends_with_verb(text: str) -> bool:
 
 
 def _core(s: str) -> str:
-    """S without the dashes and stars some clients wrap an attribution in ("---- On … wrote ----")."""
+    """S without the dashes and stars some clients wrap an attribution in
+    ("---- On … wrote ----")."""
     return s.strip().strip("-*_ ").strip()
 
 
@@ -120,13 +121,16 @@ def may_end_attribution(line: str) -> bool:
 # ---- separators --------------------------------------------------------------------------------
 
 _SEPARATOR_WORDS = (
-    r"Original Message|Reply Message|Original|Ursprüngliche Nachricht|Antwort Nachricht|Originalnachricht|"
+    r"Original Message|Reply Message|Original|Ursprüngliche Nachricht|Antwort "
+    r"Nachricht|Originalnachricht|"
     r"Message d'origine|Message original|Mensaje original|Missatge original|Messaggio originale|"
-    r"Mensagem original|Oorspronkelijk bericht|Origineel bericht|Originele bericht|Ursprungligt meddelande|"
+    r"Mensagem original|Oorspronkelijk bericht|Origineel bericht|Originele bericht|Ursprungligt "
+    r"meddelande|"
     r"Oprindelig meddelelse|Original meddelelse|Opprinnelig melding|Alkuperäinen viesti|"
     r"Wiadomość oryginalna|Oryginalna wiadomość|Původní zpráva|Pôvodná správa|Исходное сообщение|"
     r"Оригинальное сообщение|Вихідне повідомлення|元のメッセージ|원본 메시지|原始邮件|原始郵件|"
-    r"Forwarded message|Forwarded Message|Weitergeleitete Nachricht|Message transféré|Mensaje reenviado|"
+    r"Forwarded message|Forwarded Message|Weitergeleitete Nachricht|Message transféré|Mensaje "
+    r"reenviado|"
     r"Missatge reenviat|Messaggio inoltrato|Mensagem encaminhada|Doorgestuurd bericht|"
     r"Vidarebefordrat meddelande|Videresendt meddelelse|Videresendt melding|Välitetty viesti|"
     r"Przekazana wiadomość|Přeposlaná zpráva|Пересылаемое сообщение|Пересланное сообщение|"
@@ -134,7 +138,8 @@ _SEPARATOR_WORDS = (
 )
 _SEPARATOR = re.compile(
     rf"^\s*(?:[-=_]{{2,}}\s*(?:{_SEPARATOR_WORDS})\s*[-=_]{{2,}}|[-=]{{2,}}\s*(?:{_SEPARATOR_WORDS})\s*$|"
-    r"Begin forwarded message:|Anfang der weitergeleiteten Nachricht:|Début du message réenvoyé\s*:|"
+    r"Begin forwarded message:|Anfang der weitergeleiteten Nachricht:|Début du message "
+    r"réenvoyé\s*:|"
     r"Inicio del mensaje reenviado:|_{10,}|-{5,}\s*Reply message\s*-{5,})\s*$",
     re.I,
 )
@@ -160,7 +165,8 @@ HEADER_FROM_WORDS = (
     "发件人|發件人|寄件者|寄件人|差出人|送信者|보낸 사람|보낸사람"
 )
 HEADER_NEXT_WORDS = (
-    "Sent|Date|Gesendet|Datum|Envoyé|Envoyé le|Date d'envoi|Enviado|Enviado el|Enviada|Enviat|Fecha|"
+    "Sent|Date|Gesendet|Datum|Envoyé|Envoyé le|Date d'envoi|Enviado|Enviado "
+    "el|Enviada|Enviat|Fecha|"
     "Data|Verzonden|Skickat|Sendt|Sendt den|Inviato|Wysłano|Wysłane|Odesláno|Lähetetty|Päivämäärä|"
     "Elküldve|Отправлено|Дата|Надіслано|Gönderildi|Στάλθηκε|"
     "To|An|À|A|Para|Per a|Aan|Till|Til|Do|Komu|Vastaanottaja|Címzett|Кому|Kime|Προς|"
@@ -176,7 +182,8 @@ _FIELD = re.compile(
 )
 _FIRST_NEXT = re.compile(
     r"Sent|Date|Gesendet|Datum|Envoyé|Enviado|Data|Fecha|Verzonden|Skickat|Sendt|Inviato|"
-    r"Wysłano|Odesláno|Lähetetty|Отправлено|Дата|发送时间|傳送時間|送信日時|日付|보낸 날짜|날짜|日期",
+    r"Wysłano|Odesláno|Lähetetty|Отправлено|Дата|"
+    r"发送时间|傳送時間|送信日時|日付|보낸 날짜|날짜|日期",
     re.I,
 )
 # The French webmails' "Message du 01/12/26 10:00" above their block (De / A / Copie à / Objet).

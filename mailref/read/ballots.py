@@ -4,7 +4,8 @@ worse than asking again. A line is a ballot when, once emphasis (`**x**`, `*x*`,
 
     FOR                      the vote word alone (in a reply to proposal N, or [Vote] N)
     I vote FOR               also `Vote: FOR`, `My vote is FOR`, `I vote FOR it`, `FOR this`
-    12 FOR                   also `#12: AGAINST`, `Proposal 12 - FOR`, `P7 abstain`, `12. I vote FOR`
+    12 FOR                   also `#12: AGAINST`, `Proposal 12 - FOR`, `P7 abstain`,
+                             `12. I vote FOR`
     +1                       `-1`, `0`: FOR, AGAINST, ABSTAIN where the game has them
 
 and may go on after a sentence break (`.`, `!`, `;`, `:` or a dash) with a reason, which is

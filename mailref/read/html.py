@@ -218,7 +218,8 @@ class _ToText(HTMLParser):
 
 def _bold_markers(text: str) -> str:
     text = re.sub(f"{_OPEN}(\\s*){_CLOSE}", r"\1", text)  # empty bold from <b> </b>
-    # One bold line in several runs, as Word writes it (<b>Attack Donal with </b><b>10 Grain</b><b>.</b>
+    # One bold line in several runs, as Word writes it (<b>Attack Donal with </b><b>10
+    # Grain</b><b>.</b>
     # after a spell check, a language or font change): runs that touch are one bold span, one order.
     # Spans with a space between ("<b>Attack …</b> <b>Defend …</b>", a forum's) stay apart.
     text = text.replace(_CLOSE + _OPEN, "")

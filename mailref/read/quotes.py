@@ -38,7 +38,8 @@ _FOOTER = re.compile(
     r"^\s*(?:Sent from my "
     + _DEVICE
     + r"|Sent from (?:Outlook|Mail|Yahoo Mail|ProtonMail|Samsung Mobile|"
-    r"Gmail Mobile|Mail for Windows(?: 10)?)(?: for \w+)?|Get Outlook for \w+|Sent with Proton Mail|"
+    r"Gmail Mobile|Mail for Windows(?: 10)?)(?: for \w+)?|Get Outlook for \w+|Sent with Proton "
+    r"Mail|"
     r"Sent with Sparrow|Sent using \w+(?: \w+)?|Sent via \w+(?: \w+)?|"
     r"Von meinem "
     + _DEVICE
@@ -48,7 +49,8 @@ _FOOTER = re.compile(
     + _DEVICE
     + r"|"
     r"Verzonden vanaf mijn " + _DEVICE + r"|Verstuurd vanaf mijn " + _DEVICE + r"|"
-    r"(?:Skickat från min|Sendt fra min|Inviato da(?: il mio)?|Enviado do meu|Enviado de meu|Enviat des del meu|"
+    r"(?:Skickat från min|Sendt fra min|Inviato da(?: il mio)?|Enviado do meu|Enviado de "
+    r"meu|Enviat des del meu|"
     r"Wysłane z(?: mojego)?|Odesláno z(?: mého)?|Отправлено с|Lähetetty|Envoyé depuis(?: mon)?|"
     r"Gesendet von(?: meinem)?)\s+"
     r"(?:iPhon|iPad|Android|Galaxy|Samsung|Pixel|Huawei|Xiaomi|smartphone|telefon|mobil)[\w'’]*|"
@@ -199,7 +201,8 @@ _DATED_START = re.compile(r"^\W{0,2}\d|^\w{1,4}\.?,?\s+\d{1,2}\b")
 
 def _begins_attribution(line: str) -> bool:
     """Does LINE start as an attribution does: "On …", "Am …", or a date ("01.12.2026 10:00, …",
-    "ti 1. jouluk. 2026 …")? A line that starts with a number and holds no date ("12 FOR") does not."""
+    "ti 1. jouluk. 2026 …")? A line that starts with a number and holds no date ("12 FOR")
+    does not."""
     line = line.lstrip("-* ")
     return bool(_LEADS.match(line) or _DATED_START.match(line) and has_date(line))
 

@@ -22,7 +22,10 @@ ALICE = "alice@example.org"
 def notice(
     frm: str, subject: str, body: str, reply_to: str | None = None, extra: str = ""
 ) -> bytes:
-    head = f"From: {frm}\r\nTo: {G}\r\nSubject: {subject}\r\nMessage-ID: <{abs(hash(body))}@lists.example>\r\n"
+    head = (
+        f"From: {frm}\r\nTo: {G}\r\nSubject: {subject}\r\nMessage-ID: "
+        f"<{abs(hash(body))}@lists.example>\r\n"
+    )
     head += f"Reply-To: {reply_to}\r\n" if reply_to else ""
     return (
         head
@@ -247,7 +250,10 @@ def test_no_reply_goes_to_an_address_holding_a_replacement_character(game, sende
     raw = f"From: Mallory <{sender}>\r\nTo: {G}\r\nSubject: [Status]\r\n\r\nstatus?\r\n".encode()
     send(raw, "mallory@evil.test")
     send(
-        f"From: Mallory <mallory@evil.test>\r\nReply-To: <{sender}>\r\nTo: {G}\r\nSubject: [Help]\r\n\r\n?\r\n".encode(),
+        (
+            f"From: Mallory <mallory@evil.test>\r\nReply-To: <{sender}>\r\n"
+            f"To: {G}\r\nSubject: [Help]\r\n\r\n?\r\n"
+        ).encode(),
         "mallory@evil.test",
     )
     sent = outbox.new()

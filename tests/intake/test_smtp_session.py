@@ -1,4 +1,5 @@
-"""The SMTP dialogue of the listener (mailref.mail.smtp_server, aiosmtpd's session) as clients really speak it:
+"""The SMTP dialogue of the listener (mailref.mail.smtp_server, aiosmtpd's session) as
+clients really speak it:
 pipelined commands, dot-stuffing, a bare LF that must not end the data, long lines, bad
 commands, too many recipients, idle and crowded sessions, a shutdown mid-session, and mail
 that arrives together being committed together."""

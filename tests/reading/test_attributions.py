@@ -18,9 +18,9 @@ QUOTED = "> FOR, I said before.\n> The old mail goes on here."
 ATTRIBUTIONS = {
     "english": "On Tue, 1 Dec 2026 at 10:00, Nora Quill <nora@quill.example> wrote:",
     "english, no date": "On Tuesday, Nora Quill wrote:",
-    "english, wrapped in two": "On Tue, 1 Dec 2026 at 10:00, Nora Quill <\nnora@quill.example> wrote:",
-    "english, wrapped in three": "On Dec 1, 2026, at 10:00 AM, Nora Quill\n<nora@quill.example>\nwrote:",
-    "address glued to the verb": "On Tue, Dec 1, 2026 at 10:00 AM, Nora Quill\n<nora@quill.example>wrote:",
+    "english, wrapped in two": "On Tue, 1 Dec 2026 at 10:00, Nora Quill <\nnora@quill.example> wrote:",  # noqa: E501 - one real-world line, kept whole
+    "english, wrapped in three": "On Dec 1, 2026, at 10:00 AM, Nora Quill\n<nora@quill.example>\nwrote:",  # noqa: E501 - one real-world line, kept whole
+    "address glued to the verb": "On Tue, Dec 1, 2026 at 10:00 AM, Nora Quill\n<nora@quill.example>wrote:",  # noqa: E501 - one real-world line, kept whole
     "zimbra": "- On 1 Dec 2026 10:00, Nora Quill wrote:",
     "zoho": "---- On Tue, 01 Dec 2026 10:00:00 +0000 Nora Quill <nora@quill.example> wrote ----",
     "dashes glued": "------On 01/12/2026 10:00 AM, Nora Quill wrote-----",
@@ -31,12 +31,12 @@ ATTRIBUTIONS = {
     "french": "Le mar. 1 déc. 2026 à 10:00, Nora Quill <nora@quill.example> a écrit :",
     "spanish": "El mar, 1 dic 2026 a las 10:00, Nora Quill (<nora@quill.example>) escribió:",
     "catalan": "El 01/12/26 a les 10:00, Nora Quill ha escrit:",
-    "catalan, gmail": "El dt., 1 de des. 2026 a les 10:00, Nora Quill (<nora@quill.example>) va escriure:",
+    "catalan, gmail": "El dt., 1 de des. 2026 a les 10:00, Nora Quill (<nora@quill.example>) va escriure:",  # noqa: E501 - one real-world line, kept whole
     "italian": "In data 1 dicembre 2026 10:00:00 CET, Nora Quill ha scritto:",
-    "italian, gmail": "Il giorno mar 1 dic 2026 alle ore 10:00 Nora Quill <nora@quill.example> ha scritto:",
+    "italian, gmail": "Il giorno mar 1 dic 2026 alle ore 10:00 Nora Quill <nora@quill.example> ha scritto:",  # noqa: E501 - one real-world line, kept whole
     "portuguese": "Em ter., 1 de dez. de 2026 às 10:00, Nora Quill <nora@quill.example> escreveu:",
     "dutch": "Op di 1 dec. 2026 om 10:00 schreef Nora Quill <nora@quill.example>:",
-    "dutch, apple": "Op 1 dec. 2026, om 10:00 heeft Nora Quill <nora@quill.example> het volgende geschreven:",
+    "dutch, apple": "Op 1 dec. 2026, om 10:00 heeft Nora Quill <nora@quill.example> het volgende geschreven:",  # noqa: E501 - one real-world line, kept whole
     "swedish": "Den 2026-12-01 kl. 10:00, skrev Nora Quill:",
     "danish": "Den 1. dec. 2026 kl. 10.00 skrev Nora Quill <nora@quill.example>:",
     "norwegian": "På 1. desember 2026 på 10:00:00, Nora Quill (nora@quill.example) skrev:",
@@ -45,7 +45,7 @@ ATTRIBUTIONS = {
     "polish, wrapped": "W dniu 1.12.2026 o 10:00, Nora Quill <nora@quill.example>\nnapisał:",
     "czech": "Dne 1. 12. 2026 v 10:00 Nora Quill <nora@quill.example> napsal(a):",
     "russian, gmail": "вт, 1 дек. 2026 г. в 10:00, Nora Quill <nora@quill.example>:",
-    "russian, wrapped": '01.12.2026 10:00 пользователь "nora@quill.example" <\nnora@quill.example> написал:',
+    "russian, wrapped": '01.12.2026 10:00 пользователь "nora@quill.example" <\nnora@quill.example> написал:',  # noqa: E501 - one real-world line, kept whole
     "japanese, gmail": "2026年12月1日(火) 10:00 Nora Quill <nora@quill.example>:",
     "japanese": "Nora Quill <nora@quill.example> のメッセージ:",
     "korean": "2026년 12월 1일 (화) 오전 10:00, Nora Quill <nora@quill.example>님이 작성:",
@@ -67,7 +67,8 @@ def test_a_bottom_posted_reply_keeps_the_words_below_the_quote(attribution):
 
 def test_inline_answers_between_quotes_are_all_kept():
     body = (
-        "On Tue, 1 Dec 2026 at 10:00, Nora Quill <nora@quill.example> wrote:\n> Do you back proposal 3?\n\n"
+        "On Tue, 1 Dec 2026 at 10:00, Nora Quill <nora@quill.example> wrote:\n> Do you back "
+        "proposal 3?\n\n"
         "AGAINST. Too many dice.\n\n> And proposal 4?\n\nFOR\n\n> Cheers, Nora\n"
     )
     assert own_words(body) == "AGAINST. Too many dice.\n\nFOR"
@@ -87,7 +88,10 @@ def test_an_attribution_at_the_end_of_the_senders_last_line_keeps_the_words_befo
 
 
 def test_a_wrapped_attribution_whose_last_line_was_quoted_ends_the_own_words():
-    body = "AGAINST\n\nOn Tue, Dec 1, 2026 at 10:00 AM Nora Quill\n\n<\nmailto:Nora Quill <nora@quill.example>\n> wrote:\nFOR\n"
+    body = (
+        "AGAINST\n\nOn Tue, Dec 1, 2026 at 10:00 AM Nora Quill\n\n<\nmailto:Nora Quill "
+        "<nora@quill.example>\n> wrote:\nFOR\n"
+    )
     assert own_words(body) == "AGAINST"
 
 
@@ -111,7 +115,10 @@ def test_a_sentence_of_the_sender_that_looks_a_little_like_an_attribution_is_kep
 
 
 def test_a_line_above_a_wrapped_attribution_is_not_taken_with_it():
-    body = "I vote FOR.\nOn Tue, 1 Dec 2026 at 10:00, Nora Quill <\nnora@quill.example> wrote:\n> AGAINST\n"
+    body = (
+        "I vote FOR.\nOn Tue, 1 Dec 2026 at 10:00, Nora Quill <\nnora@quill.example> wrote:\n> "
+        "AGAINST\n"
+    )
     assert own_words(body) == "I vote FOR."
 
 

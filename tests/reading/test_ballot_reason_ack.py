@@ -66,7 +66,8 @@ def test_a_changed_vote_says_what_it_replaced_and_echoes_the_new_reason(referee,
     voter = nomes[0]
     send(referee, NOMES, voter, "Re: [Proposal 1] Loaded dice", "AGAINST. It breaks rule 5.\n")
     body = (
-        "FOR — Pat talked me round.\n\nOn Tue, 1 Dec 2026 at 10:00, Nomes <nomes@ref.example>\nwrote:\n"
+        "FOR — Pat talked me round.\n\nOn Tue, 1 Dec 2026 at 10:00, Nomes "
+        "<nomes@ref.example>\nwrote:\n"
         "> AGAINST. It breaks rule 5.\n"
     )
     send(referee, NOMES, voter, "Re: [Proposal 1] Loaded dice", body)

@@ -14,15 +14,18 @@ pytestmark = pytest.mark.spec("2.4")
 MINE_HTML = "<div>AGAINST. It breaks rule 5.</div><div>Oisin</div>"
 MINE = "AGAINST. It breaks rule 5.\nOisin"
 HEADER = (
-    "<b>From:</b> Nora Quill &lt;nora@quill.example&gt;<br><b>Sent:</b> Tuesday, 1 December 2026 10:00<br>"
+    "<b>From:</b> Nora Quill &lt;nora@quill.example&gt;<br><b>Sent:</b> Tuesday, 1 December 2026 "
+    "10:00<br>"
     "<b>To:</b> Oisin<br><b>Subject:</b> [Proposal 5] Dice<br>"
 )
 QUOTES = {
     "gmail": (
-        '<div class="gmail_quote"><div dir="ltr" class="gmail_attr">On Tue, 1 Dec 2026 at 10:00, Nora '
-        'Quill wrote:<br></div><blockquote class="gmail_quote" style="margin:0 0 0 .8ex">FOR</blockquote></div>'
+        '<div class="gmail_quote"><div dir="ltr" class="gmail_attr">On Tue, 1 Dec 2026 at 10:00, '
+        "Nora "
+        'Quill wrote:<br></div><blockquote class="gmail_quote" style="margin:0 0 0 '
+        '.8ex">FOR</blockquote></div>'
     ),
-    "gmail, quoted again by outlook.com": '<div class="x_gmail_quote">On Tuesday Nora wrote:<div>FOR</div></div>',
+    "gmail, quoted again by outlook.com": '<div class="x_gmail_quote">On Tuesday Nora wrote:<div>FOR</div></div>',  # noqa: E501 - one real-world line, kept whole
     "apple mail": (
         '<div><br><blockquote type="cite"><div>On 1 Dec 2026, at 10:00, Nora Quill wrote:</div>'
         "<div>FOR</div></blockquote></div>"
@@ -32,7 +35,8 @@ QUOTES = {
         '<blockquote type="cite"><p>FOR</p></blockquote>'
     ),
     "yahoo": (
-        '<div class="yahoo_quoted" id="yahoo_quoted_7"><div>On Tuesday, 1 December 2026, 10:00, Nora Quill '
+        '<div class="yahoo_quoted" id="yahoo_quoted_7"><div>On Tuesday, 1 December 2026, 10:00, '
+        "Nora Quill "
         "wrote:</div><div>FOR</div></div>"
     ),
     "outlook web": (

@@ -113,7 +113,10 @@ def test_two_header_lines_with_an_address_are_a_block():
 
 
 def test_a_sent_line_above_the_block_goes_with_it():
-    body = f"{MINE}\n\nGesendet: Dienstag, 01. Dezember 2026 um 10:00 Uhr\nVon: Nora\nAn: Oisin\nBetreff: Dice\n{OLD}"
+    body = (
+        f"{MINE}\n\nGesendet: Dienstag, 01. Dezember 2026 um 10:00 Uhr\nVon: Nora\nAn: "
+        f"Oisin\nBetreff: Dice\n{OLD}"
+    )
     assert own_words(body) == MINE
 
 

@@ -1,4 +1,5 @@
-"""A fuzz target for the SMTP dialogue (mailref.mail.smtp_server, aiosmtpd's session): any bytes from a client,
+"""A fuzz target for the SMTP dialogue (mailref.mail.smtp_server, aiosmtpd's session): any
+bytes from a client,
 cut into writes anywhere, must get well-formed replies only, never an exception out of the
 protocol, and leave the sessions' mail-data accounting at zero once the connection is gone
 (a leak there would, in time, refuse every sender's mail with 452).
