@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from mailref.engine.context import Ctx, Refused
-from mailref.engine.ruleparams import SAYS, read_value
+from mailref.engine.ruleparams import Param, read, says
 from mailref.engine.ruleset import (
     RuleConflict,
     apply_changes,
@@ -24,7 +24,9 @@ class Enactment(Acting):
 
     whole_rule_numbers = False  # sidekick: rule numbers are positive integers, no sub-rules
 
-    # Rule number -> the parameters the referee runs that rule by (the GM is told when it changes).
+    # The parameters the referee runs rules by (variants/rule_tables.py), and rule number ->
+    # the names of those it states (the GM is told when one cannot be read after a change).
+    parameter_table: tuple[Param, ...] = ()
     rule_parameters: dict[str, tuple[str, ...]] = {}
 
     # Rules whose wording the referee's code carries out (beside those run by parameters): a
@@ -40,12 +42,26 @@ class Enactment(Acting):
                                                   self.whole_rule_numbers)
         except RuleConflict as e:
             raise Refused(str(e)) from None
+        touched = self.touched_rules(state["rules"], changes)
         state["rules"] = rules
         state["rule_history"] += entries
         for c in changes:
             ctx.ack(c.describe())
         self.event(state, ctx, f"Rule change by {by}: " + "; ".join(c.describe() for c in changes))
-        self.mail_ruleset(state, ctx, f"Ruleset updated by {by}", diff, reason=action.get("reason"))
+        why = f"Ruleset updated by {by}"
+        followed = self.follow_rule_parameters(state, ctx, touched, why)
+        self.check_victory(state, ctx)
+        self.mail_ruleset(state, ctx, why, diff + ([""] + followed if followed else []), reason=action.get("reason"))
+
+    def touched_rules(self, rules: list, changes: list) -> list[str]:
+        """The numbers of the rules run by parameters that CHANGES amend, repeal or renumber."""
+        titles = {str(r.get("title", "")).lower(): r["number"] for r in rules}
+        touched = {c.number or titles.get(str(c.ref_title or "").lower()) for c in changes if c.kind != "enact"}
+        touched |= {c.number for c in changes if c.kind == "enact"}  # a rule enacted again in its place
+        return sorted(x for x in touched if x in self.rule_parameters)
+
+    def check_victory(self, state: GameState, ctx: Ctx) -> None:
+        pass
 
     def cannot_apply(self, state: GameState, changes: list) -> str | None:
         """Why CHANGES could not apply to the ruleset as it reads now (a dry run), or None."""
@@ -89,8 +105,8 @@ class Enactment(Acting):
                 then()
             return str(e)
         titles = {str(r.get("title", "")).lower(): r["number"] for r in state["rules"]}
+        touched = self.touched_rules(state["rules"], changes)
         state["rules"], state["rule_history"] = rules, state["rule_history"] + entries
-        touched = {c.number or titles.get(str(c.ref_title or "").lower()) for c in changes if c.kind != "enact"}
         reworded = {c.number or titles.get(str(c.ref_title or "").lower()) for c in changes
                     if c.kind not in ("enact", "retitle")}
         coded = sorted((x for x in reworded if x in self.runs_rules and x not in self.rule_parameters), key=sort_key)
@@ -101,8 +117,7 @@ class Enactment(Acting):
             also = (f"The referee does not run its new rule{'s' if len(new) > 1 else ''} {named}: "
                     "what they require is the GM's to apply (`mailref score`, `mailref rule`).")
             self.event(state, ctx, f"{why}. {also}")
-        followed = self.follow_rule_parameters(state, ctx, sorted(x for x in touched if x in self.rule_parameters), why,
-                                               coded=coded, also=also)
+        followed = self.follow_rule_parameters(state, ctx, touched, why, coded=coded, also=also)
         if then:
             then()
         self.mail_ruleset(state, ctx, why, diff + ([""] + followed if followed else []))
@@ -125,28 +140,33 @@ class Enactment(Acting):
                        "correct the outcome by hand (`mailref proposal enact|fail`, `mailref vote`, `mailref score`, "
                        "`mailref game set`).")
         texts = {str(r["number"]): str(r.get("text", "")) for r in state["rules"]}
+        table = {p.name: p for p in self.parameter_table}
         for n in sorted(numbers, key=lambda x: [int(p) for p in x.split(".") if p.isdigit()]):
             for name in self.rule_parameters[n]:
                 before = state["parameters"].get(name)
-                value = read_value(name, texts[n]) if n in texts else None
+                value = read(table[name], texts[n]) if n in texts else None
                 if value is None:
                     ask.append(f"It changes rule {n}, which the referee runs as {name} = {before}, and the new text "
                                f"does not say a value the referee can read. If it changes that, set it with "
                                f"`mailref game set {state['slug']} {name}=...`.")
+                    told.append(f"Rule {n} changed, and its new text does not say unmistakably what the referee "
+                                f"runs by {name}: the referee still runs it as {says(table[name], before)} "
+                                f"({name} = {before}) until the GM sets it.")
                     continue
                 value = self.check_param(name, value)
-                if value == before:
+                if self.check_param(name, before) == value:
                     continue
                 state["parameters"][name] = value
-                line = (f"From now on the referee runs rule {n} as it now reads: {SAYS[name].format(v=value)} "
+                line = (f"From now on the referee runs rule {n} as it now reads: {says(table[name], value)} "
                         f"({name}: {before} -> {value}).")
                 told.append(line)
                 sets.append(f"{name}=...")
                 self.event(state, ctx, line)
         if told or ask:  # ALSO (what else is the GM's) rides along, never alone
+            told_gm = [x for x in told if x.startswith("From now on")]
             undo = (["If a reading is wrong, set it with `mailref game set " + state["slug"] + " " + " ".join(sets) + "`."]
                     if sets else [])
-            ctx.alert(f"{why}.\n\n" + "\n".join(told + undo + ask + ([also] if also else [])))
+            ctx.alert(f"{why}.\n\n" + "\n".join(told_gm + undo + ask + ([also] if also else [])))
         return told
 
     def mail_ruleset(self, state: GameState, ctx: Ctx, why: str, diff: list[str], reason: str | None = None,

@@ -17,6 +17,7 @@ from mailref.engine.ruleset import (
     sort_key,
 )
 from mailref.engine.state import Action, GameState, Matter, Player, Rule, Turn
+from mailref.engine.variants import rule_tables
 from mailref.engine.variants.actions import action
 from mailref.engine.variants.base import Variant
 from mailref.timeutil import iso, parse_iso
@@ -30,6 +31,8 @@ class Imperial(Variant):
     judgement_label = "Point of Order"
     defaults = {**Variant.defaults, "vote_period": "4d", "max_undecided": 3, "playtest": False,
                 "judge_reminder_every": "1d", "first_b_rule": 21}
+    parameter_table = rule_tables.IMPERIAL
+    rule_parameters = rule_tables.by_rule(rule_tables.IMPERIAL)
     duration_params = {"reminder_before", "vote_period", "judge_reminder_every"}
     vote_words = ("YES", "NO")
     # Senators, proposals, titles, comments, voting, judgement, proclamations, undecided
@@ -233,8 +236,27 @@ class Imperial(Variant):
         ctx.send("results", "all", f"[Proposal {prop['number']}] {status.upper()}: {prop['title']}", "notice.txt",
                  game=state, heading=text, lines=[note] if note else [])
         if status == "accepted":
+            period = self.duration(state, "vote_period")
             self.enact_changes(state, ctx, changes, f"proposal {prop['number']}",
-                       f"Proposal {prop['number']} \"{prop['title']}\" is accepted")
+                               f"Proposal {prop['number']} \"{prop['title']}\" is accepted")
+            if self.duration(state, "vote_period") != period:
+                self.retime(state, ctx, prop["number"])
+
+    def retime(self, state: GameState, ctx: Ctx, number: int) -> None:
+        """Rule 17: "a new rule will apply to all submissions numbered greater than or equal to
+        its own proposal": a proposal numbered at or above NUMBER still voting gets the deadline
+        the new rule 6 gives it, counted from its posting; earlier ones keep theirs."""
+        lines = []
+        for p in state["proposals"]:
+            if p["number"] >= number and p["status"] == "voting" and p.get("deadline"):
+                p["deadline"] = iso(parse_iso(p["opened"]) + self.duration(state, "vote_period"))
+                lines.append(f"Proposal {p['number']} \"{p['title']}\": votes are now due "
+                             f"{self.when(state, p['deadline'], ctx)}.")
+        if lines:
+            self.event(state, ctx, f"Rule 6 changed by proposal {number}: " + " ".join(lines))
+            self.announce(state, ctx, f"New voting deadlines (rule 6, as amended by proposal {number})",
+                          [f"Rule 6 now gives {state['parameters']['vote_period']} to vote; it applies to proposals "
+                           f"numbered {number} and up (rule 17), and earlier ones keep their deadlines:", *lines])
 
     def check_ignore_reason(self, state: GameState, reason: str) -> None:
         """Seed: "To ignore a proposal, the condition by which it is ignored must be explicit

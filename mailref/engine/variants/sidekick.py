@@ -11,8 +11,10 @@ from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.ruleset import RuleConflict, changes_from, check_changes
 from mailref.engine.state import Action, GameState, Matter, Player, Rule, Turn
+from mailref.engine.variants import rule_tables
 from mailref.engine.variants.actions import action
 from mailref.engine.variants.base import Variant
+from mailref.engine.variants.victory import first_to_reach, note_score
 from mailref.timeutil import iso, parse_iso
 
 
@@ -22,8 +24,8 @@ class Sidekick(Variant):
     defaults = {**Variant.defaults, "turn_timeout": "5d", "vote_timeout": "5d", "win_score": 100,
                 "pass_points": 10, "fail_points": -5}
     duration_params = {"reminder_before", "turn_timeout", "vote_timeout"}
-    rule_parameters = {"8": ("turn_timeout",), "11": ("vote_timeout",), "21": ("pass_points",),
-                       "22": ("fail_points",), "23": ("win_score",)}
+    parameter_table = rule_tables.SIDEKICK
+    rule_parameters = rule_tables.by_rule(rule_tables.SIDEKICK)
     # Turn order, what a move holds, the vote and its outcome, absence, the judge, victory.
     runs_rules = frozenset({"6", "9", "10", "11", "12", "15", "17", "19", "20"})
     vote_words = ("FOR", "AGAINST", "ABSTAIN")
@@ -292,6 +294,8 @@ class Sidekick(Variant):
         moves_on = bool(state["turn"] and state["turn"].get("proposal") == prop["number"])
 
         def next_turn() -> None:
+            # Rules 20 and 23 as they now read: a lowered target ends the game here.
+            self.check_victory(state, ctx)
             if moves_on:
                 self.next_turn(state, ctx)
 
@@ -311,10 +315,15 @@ class Sidekick(Variant):
         if state["status"] == "ended":
             return
         target = state["parameters"]["win_score"]
-        winners = [p["name"] for p in self.present(state) if p["score"] >= target]
+        state["score_checks"] = seq = state.get("score_checks", 0) + 1  # one a check: "the same time"
+        for p in self.present(state):
+            note_score(p, seq)
+        winners = first_to_reach(state, self.present(state), target)
         if winners:
             state["winners"], state["status"] = winners, "ended"
-            text = (f"{winners[0]} reaches {target} points and wins (rule 23)!" if len(winners) == 1
+            also = [p["name"] for p in self.present(state) if p["score"] >= target and p["name"] not in winners]
+            text = (f"{winners[0]} reaches {target} points and wins (rule 23)!" if len(winners) == 1 and not also
+                    else f"{winners[0]} reached {target} points first and wins (rules 20 and 23)!" if len(winners) == 1
                     else f"{', '.join(winners)} reach {target} points at the same time: the game ends in a tie (rule 20).")
             self.event(state, ctx, text)
             standings = sorted(self.present(state), key=lambda p: -p["score"])  # the winner first, as a table of results reads

@@ -75,7 +75,7 @@ class Dynasties(Acting):
         if not state["ascension_pending"] or action["player"] != state["historian"]:
             raise Refused("only the new Historian makes the Ascension Address, once a DoV has been enacted")
         if self.downtime(state, ctx.now):
-            raise Refused("the game is in Seasonal Downtime (24–27 December): the Ascension Address waits until "
+            raise Refused(f"the game is in Seasonal Downtime ({self.downtime_text(state)}): the Ascension Address waits until "
                           "27 December (only \"Votable Matters\", \"Gamestate Tracking\" and \"Call for Judgement\" "
                           "actions are allowed)")
         fields = action.get("fields", {})

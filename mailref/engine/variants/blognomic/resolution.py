@@ -153,8 +153,9 @@ class Resolution(Acting):
                 out.append(self.reminder_at(state, opened + self.duration(state, "popular_after"), m["opened"]))
         if p["seasonal_downtime"]:
             now_year = parse_iso(state["digest_next"]).year
+            (m1, d1), (m2, d2) = self.downtime_days(state)
             for y in (now_year, now_year + 1):  # Downtime begins (status hiatus) and ends
-                out += [datetime(y, 12, 24, tzinfo=UTC), datetime(y, 12, 27, tzinfo=UTC)]
+                out += [datetime(y, m1, d1, tzinfo=UTC), datetime(y, m2, d2, tzinfo=UTC)]
         return [t for t in out if t > now]
 
     def fire_deadlines(self, state: GameState, ctx: Ctx) -> None:

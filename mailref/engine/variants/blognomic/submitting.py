@@ -106,7 +106,7 @@ class Submitting(Acting):
         if state["ascension_pending"]:
             raise Refused("no DoV may be started between an enacted DoV and its Ascension Address")
         if self.downtime(state, ctx.now):
-            raise Refused("the game is in Seasonal Downtime (24–27 December)")
+            raise Refused(f"the game is in Seasonal Downtime ({self.downtime_text(state)})")
         until = state["dov_cooldown"].get(author)
         if until and ctx.now < parse_iso(until):
             raise Refused(f"your last DoV failed with an AGAINST vote: no new DoV before {self.when(state, until, ctx)} (120 hours)")
