@@ -50,9 +50,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from aiosmtpd.controller import Controller  # noqa: E402
-
 from dovecot import PASSWORD, USER, Dovecot, free_port  # noqa: E402
 from helpers import Clock, mail  # noqa: E402
+
 from mailref.config import Imap, SmtpOut  # noqa: E402
 from mailref.door import Settings  # noqa: E402
 from mailref.mail.imap import Poller  # noqa: E402
