@@ -8,7 +8,6 @@ from datetime import datetime
 from mailref.engine.state import GameState
 from mailref.engine.variants.actions import Acting
 
-
 _MONTH = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December")
 
