@@ -142,6 +142,7 @@ class Imperial(Variant):
         deadline = ctx.now + self.duration(state, "vote_period")
         prop = matters.new_matter(state, ctx, author, action["title"], action["text"], "voting", deadline,
                                   changes=action["changes"])
+        prop["vote_period"] = state["parameters"]["vote_period"]  # rule 6 as it reads at submission
         state["proposals"].append(prop)
         ctx.ack(f"Proposal {prop['number']} \"{prop['title']}\" is posted; Senators vote YES or NO until {self.when(state, prop['deadline'], ctx)}.")
         for c in changes:
@@ -250,6 +251,7 @@ class Imperial(Variant):
         for p in state["proposals"]:
             if p["number"] >= number and p["status"] == "voting" and p.get("deadline"):
                 p["deadline"] = iso(parse_iso(p["opened"]) + self.duration(state, "vote_period"))
+                p["vote_period"] = state["parameters"]["vote_period"]
                 lines.append(f"Proposal {p['number']} \"{p['title']}\": votes are now due "
                              f"{self.when(state, p['deadline'], ctx)}.")
         if lines:
