@@ -22,7 +22,7 @@ class Sidekick(Variant):
     name = "sidekick"
     title = "Nomic Sidekick Nomic"
     defaults = {**Variant.defaults, "turn_timeout": "5d", "vote_timeout": "5d", "win_score": 100,
-                "pass_points": 10, "fail_points": -5}
+                "pass_points": 10, "fail_points": -5, "founders": 2}
     duration_params = {"reminder_before", "turn_timeout", "vote_timeout"}
     parameter_table = rule_tables.SIDEKICK
     rule_parameters = rule_tables.by_rule(rule_tables.SIDEKICK)
@@ -62,7 +62,7 @@ class Sidekick(Variant):
         super().after_join(state, player, action, ctx)
         if state["turn"] is None:
             eligible = [p["name"] for p in self.present(state)]
-            if len(eligible) >= 2:
+            if len(eligible) >= max(2, state["parameters"].get("founders", 2)):
                 state["order"] = ctx.shuffle(eligible)
                 self.event(state, ctx, "Turn order drawn: " + ", ".join(state["order"]))
                 self.announce(state, ctx, "Turn order", ["The turn order is drawn at random (rule 6):"] + [

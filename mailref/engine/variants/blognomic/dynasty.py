@@ -46,7 +46,8 @@ class Dynasties(Acting):
                          "(Or send a mail with the subject \"[Ascension] Your theme\"; to pass the role on first, "
                          "\"[Historian] Name\".)"])
             return
-        if "AGAINST" in dov["votes"].values():
+        # "A non-Wizard never has a Vote": an AGAINST of one who has since idled or left is none.
+        if "AGAINST" in self.effective_votes(state, dov).values():
             state["dov_cooldown"][dov["author"]] = iso(ctx.now + self.duration(state, "dov_cooldown"))
         if not self.hiatus_reason(state, ctx.now):
             self.announce(state, ctx, "Hiatus ends", ["No DoV is pending: the Hiatus ends."])

@@ -62,7 +62,7 @@ class Resolution(Acting):
             return False
         oldest = pending[0]  # numbering follows submission, so the first pending is the oldest
         if oldest["self_killed"]:
-            self.close(state, oldest, ctx, "failed", "self-killed")
+            self.close(state, oldest, ctx, "failed", "withdrawn" if oldest.get("withdrawn") else "self-killed")
             return True
         if oldest["vetoed"]:
             self.close(state, oldest, ctx, "failed", "vetoed")
