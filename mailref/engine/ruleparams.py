@@ -130,3 +130,30 @@ def says(param: Param, value: object) -> str:
     if isinstance(value, int) and "{v:+d}" in param.says:
         return param.says.format(v=value)
     return param.says.replace("{v:+d}", "{v}").format(v=value)
+
+
+def _regexes(param: Param) -> list[str]:
+    token = _TOKENS.get(param.kind, _AMOUNT)
+    subs = {"{v}": f"({token})", "{a}": f"({_DATE})", "{b}": f"({_DATE})", "{f}": f"({_FRACTION})",
+            "{r}": r"(down|up)", "{n}": f"({_AMOUNT})"}
+    out = []
+    for p in param.patterns or (("{v}",) if param.fallback else ()):
+        for k, v in subs.items():
+            p = p.replace(k, v)
+        out.append(p)
+    return out
+
+
+def marked(text: str, params: list[tuple[Param, object]]) -> list[dict]:
+    """TEXT cut into pieces, each sentence that states one of PARAMS marked with what the
+    referee runs it by ("a failed proposal scores -5 (fail_points = -5)"), for the ruleset page."""
+    pieces = re.split(r"((?<=[.!?:])\s+|\n\s*)", text)  # sentences, and the lines of a list
+    out: list[dict] = []
+    for piece in pieces:
+        notes = [f"{says(p, v)} ({p.name} = {v})" for p, v in params
+                 if piece.strip() and any(re.search(rx, " ".join(piece.split()), re.I) for rx in _regexes(p))]
+        if out and not notes and not out[-1]["mark"]:
+            out[-1]["text"] += piece
+        else:
+            out.append({"text": piece, "mark": "; ".join(notes)})
+    return out

@@ -153,8 +153,9 @@ def _matter(m: dict, label: str, title: str, author: str | None, text: str, zone
             "tally": m.get("tally"), "voted": "votes" in m}
 
 
-def rule_tree(rules: list[dict], chron: Chronicle, zone: str) -> list[dict]:
-    """Rules in order, each sub-rule (21.3.1) under its parent (21.3) where that exists."""
+def rule_tree(rules: list[dict], chron: Chronicle, zone: str, marks: Any = None) -> list[dict]:
+    """Rules in order, each sub-rule (21.3.1) under its parent (21.3) where that exists; MARKS
+    (a rule -> its text in pieces) marks the sentences the referee runs by a parameter."""
     roots: list[dict] = []
     stack: list[dict] = []
     for r in rules:
@@ -162,6 +163,7 @@ def rule_tree(rules: list[dict], chron: Chronicle, zone: str) -> list[dict]:
         inactive = bool(r.get("inactive")) or bool(re.search(r"\[inactive\]\s*$", title, re.I))
         node = {"number": r["number"], "title": title, "text": r["text"], "inactive": inactive,
                 "kind": r.get("type"), "id": "rule-" + r["number"].replace(".", "-"),
+                "pieces": marks(r) if marks else [{"text": r["text"], "mark": ""}],
                 "history": _events(chron.rules.get(r["number"], []), zone), "children": []}
         while stack and not r["number"].startswith(stack[-1]["number"] + "."):
             stack.pop()
@@ -227,7 +229,8 @@ def game_context(state: dict, chron: Chronicle, now: datetime, base_url: str, ha
         "pending": [m for m in all_matters if m["status"] in open_statuses],
         "matters": all_matters, "voting_statuses": sorted(open_statuses - {"open", "awaiting-judgement"}),
         "vote_words": list(variant.vote_words or ("FOR", "AGAINST")),
-        "rules": rule_tree(variant.rules_for_display(state), chron, zone),
+        "rules": rule_tree(variant.rules_for_display(state), chron, zone,
+                           lambda r: variant.marked_text(state, r)),
         # An orders game has no rule list: what governs it, and its parameters (as its [Rules] mail).
         "rules_told": variant.rules_told(state),
         "parameter_lines": variant.parameter_lines(state),

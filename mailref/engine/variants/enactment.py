@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from mailref.engine.context import Ctx, Refused
-from mailref.engine.ruleparams import Param, read, says
+from mailref.engine.ruleparams import Param, marked, read, says
 from mailref.engine.ruleset import (
     RuleConflict,
     apply_changes,
@@ -52,6 +52,13 @@ class Enactment(Acting):
         followed = self.follow_rule_parameters(state, ctx, touched, why)
         self.check_victory(state, ctx)
         self.mail_ruleset(state, ctx, why, diff + ([""] + followed if followed else []), reason=action.get("reason"))
+
+    def marked_text(self, state: GameState, rule: dict) -> list[dict]:
+        """RULE's text in pieces, the sentences the referee runs by a parameter marked with the
+        value it runs them by (the ruleset page)."""
+        number = str(rule["number"])
+        params = [(p, state["parameters"].get(p.name)) for p in self.parameter_table if p.rule == number]
+        return marked(str(rule.get("text", "")), params) if params else [{"text": rule.get("text", ""), "mark": ""}]
 
     def touched_rules(self, rules: list, changes: list) -> list[str]:
         """The numbers of the rules run by parameters that CHANGES amend, repeal or renumber."""
