@@ -176,8 +176,18 @@ class Enactment(Acting):
             ctx.alert(f"{why}.\n\n" + "\n".join(told_gm + undo + ask + ([also] if also else [])))
         return told
 
+    # A ruleset mail carries the whole rule list up to this many rules; beyond, the changes and
+    # the standing, with [Rules] for the list (rule 7 asks for "an email ... describing all of
+    # the updates"): a ruleset grown by a rule a turn would make every mail longer and dearer.
+    full_list_up_to = 100
+
+    def rule_list(self, state: GameState) -> dict:
+        """The rule list a ruleset mail shows: `rules` (all, or none when too long), `rule_count`."""
+        rules = self.rules_for_display(state)
+        return {"rules": rules if len(rules) <= self.full_list_up_to else [], "rule_count": len(rules)}
+
     def mail_ruleset(self, state: GameState, ctx: Ctx, why: str, diff: list[str], reason: str | None = None,
                      address: str = "") -> None:
         ctx.send("ruleset", "all", f"[Rules] {why}", "ruleset.txt", game=state, why=why, diff=diff,
-                 rules=self.rules_for_display(state), scores=self.score_lines(state), reason=reason or "",
+                 **self.rule_list(state), scores=self.score_lines(state), reason=reason or "",
                  standing=self.standing_lines(state), address=address)

@@ -110,7 +110,7 @@ class Imperial(Variant):
     def mail_ruleset(self, state: GameState, ctx: Ctx, why: str, diff: list[str], reason: str | None = None) -> None:
         # Rule 5: the current rules, the list of proposals and the scores of all, published together.
         ctx.send("ruleset", "all", f"[Rules] {why}", "ruleset.txt", game=state, why=why, diff=diff,
-                 rules=self.rules_for_display(state), scores=self.score_lines(state), reason=reason or "",
+                 **self.rule_list(state), scores=self.score_lines(state), reason=reason or "",
                  proposals=self.proposal_lines(state))
 
     @action("rules")

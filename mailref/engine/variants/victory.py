@@ -8,6 +8,9 @@ from __future__ import annotations
 from mailref.engine.state import GameState, Player
 
 
+KEPT = 50
+
+
 def note_score(player: Player, at: int) -> None:
     """Record PLAYER's score as of check AT (a count of the game's victory checks): `held` lists [level, since] pairs, each level the lowest
     score the player has had since that time (levels rising), so a fall forgets the runs above it."""
@@ -18,6 +21,9 @@ def note_score(player: Player, at: int) -> None:
     while held and held[-1][0] >= score:
         since = held.pop()[1]
     held.append([score, since])
+    # The lowest levels go first past KEPT: a target lowered below them finds the player has
+    # held it since the earliest check kept, which bounds the state of a long game.
+    del held[:-KEPT]
 
 
 def reached_at(player: Player, target: int) -> int | None:
