@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from mailref.engine.state import GameState, Player
 
-
 KEPT = 50
 
 
