@@ -26,8 +26,10 @@ from support.helpers import Clock, mail, make_referee  # noqa: E402
 G = "nomes@ref.example"
 # Each turn enacts a rule and amends rule 21 (a rule run by a parameter), so that every pass
 # re-reads a parameter from a rule's text, as a game whose players change its numbers does.
-PROPOSAL = ('Enact rule {r} "Idea {n}":\nPlayers may hum {n} times a day.\n\n'
-            'In rule 21, replace "{old} points" with "{new} points".\n')
+PROPOSAL = (
+    'Enact rule {r} "Idea {n}":\nPlayers may hum {n} times a day.\n\n'
+    'In rule 21, replace "{old} points" with "{new} points".\n'
+)
 
 
 def _state(r: Referee) -> dict:
@@ -42,7 +44,11 @@ def _text(st: dict, n: int) -> str:
 def start(r: Referee) -> None:
     r.create_game("nomes", "sidekick", G, gm="gm@ref.example", parameters={"win_score": 10**9})
     for name in ("Alice", "Bob"):
-        r.admin("nomes", {"type": "player_add", "name": name, "address": f"{name.lower()}@players.example"}, "bench")
+        r.admin(
+            "nomes",
+            {"type": "player_add", "name": name, "address": f"{name.lower()}@players.example"},
+            "bench",
+        )
 
 
 def play(r: Referee, clock: Clock, turns: int) -> None:
@@ -52,6 +58,7 @@ def play(r: Referee, clock: Clock, turns: int) -> None:
     from mailref import door
     from mailref.read import read_rule_changes
     from mailref.store import Game
+
     src = door.Source("admin", "bench")
     done = 0
     while done < turns:
@@ -65,10 +72,34 @@ def play(r: Referee, clock: Clock, turns: int) -> None:
                 text = _text(st, n)
                 changes = [c.as_dict() for c in read_rule_changes(text)]
                 now = clock()
-                door.apply(s, game, {"type": "propose", "player": mover, "title": f"Idea {n}", "text": text,
-                                     "changes": changes}, src, now, r.settings, r.rng)
-                door.apply(s, game, {"type": "vote", "player": other, "ballots": [{"number": n, "vote": "FOR",
-                                     "word": "FOR"}]}, src, now, r.settings, r.rng)
+                door.apply(
+                    s,
+                    game,
+                    {
+                        "type": "propose",
+                        "player": mover,
+                        "title": f"Idea {n}",
+                        "text": text,
+                        "changes": changes,
+                    },
+                    src,
+                    now,
+                    r.settings,
+                    r.rng,
+                )
+                door.apply(
+                    s,
+                    game,
+                    {
+                        "type": "vote",
+                        "player": other,
+                        "ballots": [{"number": n, "vote": "FOR", "word": "FOR"}],
+                    },
+                    src,
+                    now,
+                    r.settings,
+                    r.rng,
+                )
                 clock.advance(hours=6)
                 done += 1
 
@@ -81,8 +112,10 @@ def mail_cost(r: Referee, clock: Clock, turns: int) -> tuple[float, float]:
         mover = st["turn"]["player"]
         other = "Bob" if mover == "Alice" else "Alice"
         n = st["next_number"]
-        for who, subject, body in ((mover, f"[Proposal] Idea {n}", _text(st, n)),
-                                   (other, f"Re: [Proposal {n}] Idea {n}", "FOR\n")):
+        for who, subject, body in (
+            (mover, f"[Proposal] Idea {n}", _text(st, n)),
+            (other, f"Re: [Proposal {n}] Idea {n}", "FOR\n"),
+        ):
             a = f"{who.lower()}@players.example"
             raw = mail(a, G, subject, body)
             t, c = time.perf_counter(), time.process_time()
@@ -111,6 +144,7 @@ def main() -> None:
         if a.profile:
             import cProfile
             import pstats
+
             prof = cProfile.Profile()
             prof.enable()
             late = mail_cost(r, clock, a.sample)
@@ -119,8 +153,12 @@ def main() -> None:
         else:
             late = mail_cost(r, clock, a.sample)
         print(f"turn 10:    {early[0]:7.1f} ms wall, {early[1]:7.1f} ms CPU per mail")
-        print(f"turn {a.turns}: {late[0]:7.1f} ms wall, {late[1]:7.1f} ms CPU per mail ({rules} rules)")
-        print(f"ratio:      {late[0] / early[0]:7.2f}x wall, {late[1] / early[1]:7.2f}x CPU (target within 1.5x)")
+        print(
+            f"turn {a.turns}: {late[0]:7.1f} ms wall, {late[1]:7.1f} ms CPU per mail ({rules} rules)"
+        )
+        print(
+            f"ratio:      {late[0] / early[0]:7.2f}x wall, {late[1] / early[1]:7.2f}x CPU (target within 1.5x)"
+        )
         r.store.dispose()
 
 

@@ -16,22 +16,69 @@ from dataclasses import dataclass
 
 from mailref.timeutil import format_duration, parse_duration
 
-_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-          "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20,
-          "thirty": 30, "fifty": 50, "hundred": 100, "a hundred": 100, "one hundred": 100, "a": 1, "an": 1}
+_WORDS = {
+    "zero": 0,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "fifteen": 15,
+    "twenty": 20,
+    "thirty": 30,
+    "fifty": 50,
+    "hundred": 100,
+    "a hundred": 100,
+    "one hundred": 100,
+    "a": 1,
+    "an": 1,
+}
 _AMOUNT = r"(?:\d{1,6}|" + "|".join(sorted(_WORDS, key=len, reverse=True)) + r")"
 _SIGN = r"(?:[-−–]\s?|minus\s|negative\s|loses?\s|deduct(?:ed)?\s|forfeits?\s)?"
 _UNITS = r"(?:days?|hours?|weeks?|minutes?)"
-_MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
-           "october", "november", "december"]
+_MONTHS = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+]
 _DATE = r"(?:" + "|".join(m.title() for m in _MONTHS) + r")\s+\d{1,2}(?:st|nd|rd|th)?"
-_FRACTIONS = {"half": "1/2", "a half": "1/2", "one half": "1/2", "a third": "1/3", "one third": "1/3",
-              "two thirds": "2/3", "a quarter": "1/4", "three quarters": "3/4"}
+_FRACTIONS = {
+    "half": "1/2",
+    "a half": "1/2",
+    "one half": "1/2",
+    "a third": "1/3",
+    "one third": "1/3",
+    "two thirds": "2/3",
+    "a quarter": "1/4",
+    "three quarters": "3/4",
+}
 _FRACTION = r"(?:" + "|".join(sorted(_FRACTIONS, key=len, reverse=True)) + r")"
 
 # What a placeholder in a pattern stands for, by the kind of the parameter.
-_TOKENS = {"points": _SIGN + _AMOUNT + r"\s+points?\b", "span": _AMOUNT + r"\s+" + _UNITS + r"\b",
-           "count": _AMOUNT, "date": _DATE, "fraction": _FRACTION, "rounding": r"(?:down|up)"}
+_TOKENS = {
+    "points": _SIGN + _AMOUNT + r"\s+points?\b",
+    "span": _AMOUNT + r"\s+" + _UNITS + r"\b",
+    "count": _AMOUNT,
+    "date": _DATE,
+    "fraction": _FRACTION,
+    "rounding": r"(?:down|up)",
+}
 
 
 @dataclass(frozen=True)
@@ -93,16 +140,21 @@ def read(param: Param, text: str) -> int | str | None:
             values = {abs(v) for v in values}  # type: ignore[arg-type]
         return _one(values)  # type: ignore[return-value]
     if kind == "dates":  # "on December 24th, and remains in hiatus until December 27th"
-        m = [re.search(p.replace("{a}", f"({_DATE})").replace("{b}", f"({_DATE})"), text, re.I)
-             for p in param.patterns]
+        m = [
+            re.search(p.replace("{a}", f"({_DATE})").replace("{b}", f"({_DATE})"), text, re.I)
+            for p in param.patterns
+        ]
         found = {(_date(x.group(1)), _date(x.group(2))) for x in m if x}
         pair = _one(found)
         return f"{pair[0]}..{pair[1]}" if pair else None  # type: ignore[index]
     if kind == "quorum":  # "half the number of Wizards in that subset, rounded down, plus one"
         found = set()
         for p in param.patterns:
-            rx = (p.replace("{f}", f"(?P<f>{_FRACTION})").replace("{r}", r"(?P<r>down|up)")
-                  .replace("{n}", f"(?P<n>{_AMOUNT})"))
+            rx = (
+                p.replace("{f}", f"(?P<f>{_FRACTION})")
+                .replace("{r}", r"(?P<r>down|up)")
+                .replace("{n}", f"(?P<n>{_AMOUNT})")
+            )
             for m in re.finditer(rx, text, re.I):
                 plus = _number(m.group("n")) if m.groupdict().get("n") else 0
                 found.add(f"{_FRACTIONS[m.group('f').lower()]} {m.group('r').lower()} +{plus}")
@@ -134,8 +186,14 @@ def says(param: Param, value: object) -> str:
 
 def _regexes(param: Param) -> list[str]:
     token = _TOKENS.get(param.kind, _AMOUNT)
-    subs = {"{v}": f"({token})", "{a}": f"({_DATE})", "{b}": f"({_DATE})", "{f}": f"({_FRACTION})",
-            "{r}": r"(down|up)", "{n}": f"({_AMOUNT})"}
+    subs = {
+        "{v}": f"({token})",
+        "{a}": f"({_DATE})",
+        "{b}": f"({_DATE})",
+        "{f}": f"({_FRACTION})",
+        "{r}": r"(down|up)",
+        "{n}": f"({_AMOUNT})",
+    }
     out = []
     for p in param.patterns or (("{v}",) if param.fallback else ()):
         for k, v in subs.items():
@@ -150,8 +208,12 @@ def marked(text: str, params: list[tuple[Param, object]]) -> list[dict]:
     pieces = re.split(r"((?<=[.!?:])\s+|\n\s*)", text)  # sentences, and the lines of a list
     out: list[dict] = []
     for piece in pieces:
-        notes = [f"{says(p, v)} ({p.name} = {v})" for p, v in params
-                 if piece.strip() and any(re.search(rx, " ".join(piece.split()), re.I) for rx in _regexes(p))]
+        notes = [
+            f"{says(p, v)} ({p.name} = {v})"
+            for p, v in params
+            if piece.strip()
+            and any(re.search(rx, " ".join(piece.split()), re.I) for rx in _regexes(p))
+        ]
         if out and not notes and not out[-1]["mark"]:
             out[-1]["text"] += piece
         else:

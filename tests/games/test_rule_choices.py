@@ -20,7 +20,10 @@ def test_a_withdrawal_self_kills_and_fails_only_as_the_oldest_pending_proposal(b
     bn.send(game, "Ann", "[Proposal] Silver", bn.PROP.replace("Gold", "Silver"))
     bn.send(game, "Ann", "[Withdraw] 2", "")
     ack = Outbox.body(bn.reply(game, "Ann"))
-    assert "fails once it is the oldest pending proposal" in ack and "counts toward your 2 pending" in ack
+    assert (
+        "fails once it is the oldest pending proposal" in ack
+        and "counts toward your 2 pending" in ack
+    )
     assert bn.matter(game, 2)["status"] == "pending" and bn.matter(game, 2)["self_killed"]
     bn.send(game, "Ann", "[Proposal] Copper", bn.PROP.replace("Gold", "Copper"))
     assert "already have 2 proposals pending" in Outbox.body(bn.reply(game, "Ann"))
@@ -33,7 +36,7 @@ def test_a_withdrawal_self_kills_and_fails_only_as_the_oldest_pending_proposal(b
 
 @pytest.mark.spec("5.2")
 def test_a_failed_dov_bans_its_author_only_for_an_against_of_a_wizard(blognomic_game):
-    """"if it had at least one AGAINST vote" and "A non-Wizard never has a Vote": Ben votes
+    """ "if it had at least one AGAINST vote" and "A non-Wizard never has a Vote": Ben votes
     AGAINST and then leaves; the DoV fails at 48 hours with no Wizard's AGAINST, so Ann may
     declare again at once. With Cat's AGAINST standing, the 120 hours hold."""
     game = blognomic_game
@@ -57,7 +60,9 @@ def test_the_turn_order_is_drawn_among_the_founders_the_game_waits_for(referee, 
     """Rule 6: "a complete list of all players, which has been ordered randomly". With
     `founders=3` the order is drawn, and the first turn opens, when the third player joins, so
     any of the three may move first; later players are inserted at random."""
-    referee.create_game("nomes", "sidekick", "nomes@ref.example", gm="gm@ref.example", parameters={"founders": 3})
+    referee.create_game(
+        "nomes", "sidekick", "nomes@ref.example", gm="gm@ref.example", parameters={"founders": 3}
+    )
     for p in PLAYERS[:2]:
         send(referee, p, "[Join]", f"Name: {p.title()}\n")
     assert referee.state("nomes")["turn"] is None and referee.state("nomes")["order"] == []

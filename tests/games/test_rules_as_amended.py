@@ -25,20 +25,34 @@ def _enact_in_blognomic(game, title: str, body: str, tag: str = "[Core]") -> int
 
 
 @pytest.mark.spec("5.2")
-def test_blognomic_votes_amended_to_72_hours_leaves_a_matter_open_60_hours_undecided(blognomic_game):
+def test_blognomic_votes_amended_to_72_hours_leaves_a_matter_open_60_hours_undecided(
+    blognomic_game,
+):
     """Rule 1.6 "Votes" amended from 48 to 72 hours: a proposal with FOR 2, AGAINST 1 (below
     Quorum 4) is neither Popular nor Unpopular by time at 60 hours, and is enacted at 72."""
     game = blognomic_game
     _enact_in_blognomic(game, "Longer votes", VOTES_72)
     state = game.state("blog")
     assert state["parameters"]["popular_after"] == "3d"
-    ruleset = [m for m in Outbox(game).all() if m["X-Mailref-Kind"] == "ruleset" and m["To"] == bn.addr("Eve")][-1]
-    assert "a matter open 3d is decided on the votes cast (popular_after: 48h -> 3d)" in Outbox.body(ruleset)
+    ruleset = [
+        m
+        for m in Outbox(game).all()
+        if m["X-Mailref-Kind"] == "ruleset" and m["To"] == bn.addr("Eve")
+    ][-1]
+    assert (
+        "a matter open 3d is decided on the votes cast (popular_after: 48h -> 3d)"
+        in Outbox.body(ruleset)
+    )
 
     bn.send(game, "Ben", "[Proposal] Gold", bn.PROP)
     n = 2
-    announcement = [m for m in Outbox(game).all() if m["X-Mailref-Kind"] == "announcement"
-                    and m["To"] == bn.addr("Cat") and "Gold" in str(m["Subject"])][-1]
+    announcement = [
+        m
+        for m in Outbox(game).all()
+        if m["X-Mailref-Kind"] == "announcement"
+        and m["To"] == bn.addr("Cat")
+        and "Gold" in str(m["Subject"])
+    ][-1]
     assert "at the latest from" in Outbox.body(announcement)
     bn.send(game, "Cat", f"Re: [Proposal {n}] Gold", "FOR")
     bn.send(game, "Dan", f"Re: [Proposal {n}] Gold", "AGAINST")
@@ -46,7 +60,11 @@ def test_blognomic_votes_amended_to_72_hours_leaves_a_matter_open_60_hours_undec
     assert bn.matter(game, n)["status"] == "pending"  # 48 hours would have made it Popular
     bn.at(game, hours=12, seconds=1)
     assert bn.matter(game, n)["status"] == "enacted"
-    result = [m for m in Outbox(game).all() if m["X-Mailref-Kind"] == "results" and m["To"] == bn.addr("Eve")][-1]
+    result = [
+        m
+        for m in Outbox(game).all()
+        if m["X-Mailref-Kind"] == "results" and m["To"] == bn.addr("Eve")
+    ][-1]
     assert "Gold" in str(result["Subject"]) and "ENACTED" in str(result["Subject"])
 
 
@@ -55,23 +73,43 @@ def test_blognomic_proposal_limits_quorum_and_downtime_follow_their_rules(blogno
     """Rule 1.8's "2 Proposals pending", rule 4.1's Quorum and rule 3.4's dates follow their
     amended text; an amendment that says two different spans leaves the value and says so."""
     game = blognomic_game
-    _enact_in_blognomic(game, "Busier", 'In rule 1.8, replace "2 Proposals pending" with "4 Proposals pending".\n'
-                        'In rule 3.4, replace "December 27th" with "December 31st".\n')
+    _enact_in_blognomic(
+        game,
+        "Busier",
+        'In rule 1.8, replace "2 Proposals pending" with "4 Proposals pending".\n'
+        'In rule 3.4, replace "December 27th" with "December 31st".\n',
+    )
     p = game.state("blog")["parameters"]
     assert p["max_pending"] == 4 and p["max_per_day"] == 3 and p["downtime"] == "12-24..12-31"
-    _enact_in_blognomic(game, "Smaller quorum", 'In rule 4.1, replace "rounded down, plus one" with "rounded down".\n',
-                        tag="[Appendix]")
+    _enact_in_blognomic(
+        game,
+        "Smaller quorum",
+        'In rule 4.1, replace "rounded down, plus one" with "rounded down".\n',
+        tag="[Appendix]",
+    )
     state = game.state("blog")
     assert state["parameters"]["quorum"] == "1/2 down +0"
     from mailref.engine.variants import get_variant
+
     assert get_variant("blognomic").quorum(state) == 3  # 7 Wizards: half, rounded down
     # Only one of rule 1.6's two "48 hours" is changed: the referee cannot tell which holds.
-    _enact_in_blognomic(game, "Half a change", 'Amend rule 1.6 to read:\nA Votable Matter is Popular if it has '
-                        'been open for voting for at least 72 hours. It is Unpopular if it has been open for voting '
-                        'for at least 96 hours and it is not Popular.\n')
+    _enact_in_blognomic(
+        game,
+        "Half a change",
+        "Amend rule 1.6 to read:\nA Votable Matter is Popular if it has "
+        "been open for voting for at least 72 hours. It is Unpopular if it has been open for voting "
+        "for at least 96 hours and it is not Popular.\n",
+    )
     assert game.state("blog")["parameters"]["popular_after"] == "48h"  # the value stays
-    ruleset = [m for m in Outbox(game).all() if m["X-Mailref-Kind"] == "ruleset" and m["To"] == bn.addr("Eve")][-1]
-    assert "the referee still runs it as a matter open 48h is decided on the votes cast" in Outbox.body(ruleset)
+    ruleset = [
+        m
+        for m in Outbox(game).all()
+        if m["X-Mailref-Kind"] == "ruleset" and m["To"] == bn.addr("Eve")
+    ][-1]
+    assert (
+        "the referee still runs it as a matter open 48h is decided on the votes cast"
+        in Outbox.body(ruleset)
+    )
     alerts = [Outbox.body(m) for m in Outbox(game).all() if m["X-Mailref-Kind"] == "alert"]
     assert any("which the referee runs as popular_after = 48h" in a for a in alerts), alerts
 
@@ -96,8 +134,12 @@ def test_imperial_rule_6_amended_to_2_days_applies_from_its_own_proposal_on(impe
     assert imp.prop(game, 1)["vote_period"] == "4d" and imp.prop(game, 1)["status"] != "voting"
     third = imp.prop(game, 3)
     assert third["vote_period"] == "2d"
-    retimed = [m for m in Outbox(game).all() if "New voting deadlines" in str(m["Subject"]) and m["To"] == imp.addr("Ben")]
-    assert retimed and "Proposal 3 \"Bridges\": votes are now due" in Outbox.body(retimed[0])
+    retimed = [
+        m
+        for m in Outbox(game).all()
+        if "New voting deadlines" in str(m["Subject"]) and m["To"] == imp.addr("Ben")
+    ]
+    assert retimed and 'Proposal 3 "Bridges": votes are now due' in Outbox.body(retimed[0])
     imp.send(game, "Ben", "[Proposal] Walls", 'Enact rule 30 "Walls":\nWalls exist.\n')
     fourth = imp.prop(game, 4)
     assert fourth["vote_period"] == "2d"
@@ -108,20 +150,31 @@ def test_imperial_rule_6_amended_to_2_days_applies_from_its_own_proposal_on(impe
 
 
 @pytest.mark.spec("5.1")
-def test_sidekick_rule_23_lowered_to_10_ends_the_game_with_its_author_the_one_winner(referee, outbox):
+def test_sidekick_rule_23_lowered_to_10_ends_the_game_with_its_author_the_one_winner(
+    referee, outbox
+):
     """Rule 23 amended to 10 points passes; its author now has 10 and wins at once (rules 20
     and 23 as they now read), alone; nobody else is at 10."""
     first = nomes(referee)
-    send(referee, first, "[Proposal] Short game",
-         "Amend rule 23 to read:\nThe first player to reach or exceed 10 points wins.\n")
+    send(
+        referee,
+        first,
+        "[Proposal] Short game",
+        "Amend rule 23 to read:\nThe first player to reach or exceed 10 points wins.\n",
+    )
     for p in PLAYERS:
         if p.title() != first:
             send(referee, p, "[Vote] 1", "FOR")
     state = referee.state("nomes")
     assert state["parameters"]["win_score"] == 10
     assert state["status"] == "ended" and state["winners"] == [first]
-    won = [m for m in outbox.all() if m["X-Mailref-Kind"] == "results" and "is won" in str(m["Subject"])
-           and m["To"] == addr(PLAYERS[0])]
+    won = [
+        m
+        for m in outbox.all()
+        if m["X-Mailref-Kind"] == "results"
+        and "is won" in str(m["Subject"])
+        and m["To"] == addr(PLAYERS[0])
+    ]
     assert won and f"{first} reaches 10 points and wins (rule 23)!" in Outbox.body(won[0])
 
 
@@ -135,7 +188,12 @@ def test_sidekick_the_first_in_time_to_reach_a_lowered_target_wins_alone(referee
         if p.title() != first:
             send(referee, p, "[Vote] 1", "FOR")
     second = referee.state("nomes")["turn"]["player"]
-    send(referee, second, "[Proposal] Short game", 'In rule 23, replace "100 points" with "10 points".\n')
+    send(
+        referee,
+        second,
+        "[Proposal] Short game",
+        'In rule 23, replace "100 points" with "10 points".\n',
+    )
     for p in PLAYERS:
         if p.title() != second:
             send(referee, p, "[Vote] 2", "FOR")
@@ -143,3 +201,21 @@ def test_sidekick_the_first_in_time_to_reach_a_lowered_target_wins_alone(referee
     assert state["status"] == "ended" and state["winners"] == [first]
     won = [m for m in outbox.all() if "is won" in str(m["Subject"]) and m["To"] == addr(PLAYERS[0])]
     assert f"{first} reached 10 points first and wins (rules 20 and 23)!" in Outbox.body(won[0])
+
+
+@pytest.mark.spec("5.1")
+def test_a_ruleset_mail_past_100_rules_carries_the_changes_not_the_list(referee, outbox):
+    """Rule 7: "an email to the group describing all of the updates". Past 100 rules the
+    ruleset mail has the changes and the standing and points to [Rules], which has them all."""
+    nomes(referee)
+    changes = [{"kind": "enact", "number": str(100 + i), "title": f"Idea {i}", "text": f"Hum {i} times."}
+               for i in range(80)]
+    referee.admin("nomes", {"type": "rule", "changes": changes}, "gm")
+    ruleset = [m for m in outbox.all() if m["X-Mailref-Kind"] == "ruleset" and m["To"] == addr("bob")][-1]
+    body = Outbox.body(ruleset)
+    assert "+ Rule 179" in body and "Players in turn order:" in body
+    assert "The rule list now has 103 rules; send [Rules] for all of them." in body
+    assert "The full rule list now reads" not in body and "reach or exceed 100 points" not in body
+    send(referee, "bob", "[Rules]")
+    rules = [m for m in outbox.all() if m["X-Mailref-Kind"] == "ruleset" and m["To"] == addr("bob")][-1]
+    assert "reach or exceed 100 points" in Outbox.body(rules) and "Hum 79 times." in Outbox.body(rules)

@@ -11,14 +11,24 @@ from support.helpers import make_referee
 pytestmark = pytest.mark.spec("4.5")
 
 
-def test_the_ruleset_page_marks_the_sentences_the_referee_runs_and_their_values(tmp_path, clock, browser):
+def test_the_ruleset_page_marks_the_sentences_the_referee_runs_and_their_values(
+    tmp_path, clock, browser
+):
     """Sidekick rule 22 read as fail_points, changed by `mailref rule` to -3: the page marks
     the sentence with "a failed proposal scores -3 (fail_points = -3)"; a rule the referee does
     not run by a parameter (rule 1) has no mark."""
     referee = make_referee(tmp_path, clock)
     referee.create_game("nomes", "sidekick", "nomes@ref.example")
-    referee.admin("nomes", {"type": "rule", "changes": [
-        {"kind": "replace", "number": "22", "old": "-5 points", "new": "-3 points"}]}, "gm")
+    referee.admin(
+        "nomes",
+        {
+            "type": "rule",
+            "changes": [
+                {"kind": "replace", "number": "22", "old": "-5 points", "new": "-3 points"}
+            ],
+        },
+        "gm",
+    )
     assert referee.state("nomes")["parameters"]["fail_points"] == -3
     assert rebuild(referee.store, SiteConfig(tmp_path / "site")) == ["nomes"]
     browser.open(tmp_path / "site" / "nomes" / "rules.html")

@@ -11,8 +11,9 @@ KEPT = 50
 
 
 def note_score(player: Player, at: int) -> None:
-    """Record PLAYER's score as of check AT (a count of the game's victory checks): `held` lists [level, since] pairs, each level the lowest
-    score the player has had since that time (levels rising), so a fall forgets the runs above it."""
+    """Record PLAYER's score as of check AT (a count of the game's victory checks): `held`
+    lists [level, since] pairs, each level the lowest score the player has had since that
+    check (levels rising), so a fall forgets the runs above it."""
     held: list = player.setdefault("held", [])
     score, since = player["score"], at
     if held and held[-1][0] == score:
