@@ -219,3 +219,21 @@ def test_a_ruleset_mail_past_100_rules_carries_the_changes_not_the_list(referee,
     send(referee, "bob", "[Rules]")
     rules = [m for m in outbox.all() if m["X-Mailref-Kind"] == "ruleset" and m["To"] == addr("bob")][-1]
     assert "reach or exceed 100 points" in Outbox.body(rules) and "Hum 79 times." in Outbox.body(rules)
+
+
+@pytest.mark.spec("5.3")
+def test_imperial_rules_12_and_15_amended_by_proclamation_change_the_limit_and_the_a_rules(imperial_game):
+    """Rule 12's "three undecided proposals" becomes two and rule 15's A rules run to 25: a
+    Senator's third proposal replaces the oldest, and rule 21 is shown as an "A" rule."""
+    game = imperial_game
+    imp.send(game, "Joe", "[Proclamation] Tighter", 'In rule 12, replace "three" with "two".\n'
+             'In rule 15, replace "1 through 20 inclusive" with "1 through 25 inclusive".\n'
+             'In rule 15, replace "numbered 21 or higher" with "numbered 26 or higher".\n')
+    p = game.state("empire")["parameters"]
+    assert p["max_undecided"] == 2 and p["first_b_rule"] == 26
+    for title in ("One", "Two", "Three"):
+        imp.send(game, "Ann", f"[Proposal] {title}", f'Enact rule 40 "{title}":\n{title} exists.\n')
+    assert imp.prop(game, 1)["status"] == "replaced" and imp.prop(game, 2)["status"] == "voting"
+    imp.send(game, "Ben", "[Rules]")
+    rules = Outbox.body(imp.reply(game, "Ben"))
+    assert "21. The World" in rules and "21. The World [inactive" not in rules
