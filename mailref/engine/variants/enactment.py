@@ -161,7 +161,7 @@ class Enactment(Acting):
                                 f"({name} = {before}) until the GM sets it.")
                     continue
                 value = self.check_param(name, value)
-                if self.check_param(name, before) == value:
+                if before is not None and self.check_param(name, before) == value:
                     continue
                 state["parameters"][name] = value
                 line = (f"From now on the referee runs rule {n} as it now reads: {says(table[name], value)} "
