@@ -1,5 +1,5 @@
 """`mailref db backup FILE`: a consistent copy of the SQLite database while the daemon runs
-(README "Backup and restore"). SQLite's online backup reads one snapshot; in WAL mode the
+(docs/operating.md, "Backup and restore"). SQLite's online backup reads one snapshot; in WAL mode the
 daemon goes on writing meanwhile. Copying the file with cp is not a backup: the newest
 transactions sit in the -wal file beside it, and a copy taken mid-write may be torn.
 PostgreSQL has pg_dump for this."""
@@ -18,8 +18,10 @@ def backup_sqlite(url: str, target: Path) -> str:
     """Copy the database at URL to TARGET (a new file); returns the line to print."""
     source = sqlite_path(url)
     if source is None:
-        raise Refused("the database is not SQLite: back it up with its own tools (PostgreSQL: pg_dump -Fc)",
-                      "README \"Backup and restore\"")
+        raise Refused(
+            "the database is not SQLite: back it up with its own tools (PostgreSQL: pg_dump -Fc)",
+            'docs/operating.md, "Backup and restore"',
+        )
     target = target.absolute()
     if target.exists():
         raise Refused(f"{target} exists; name a new file")
@@ -36,8 +38,14 @@ def backup_sqlite(url: str, target: Path) -> str:
         dst = sqlite3.connect(partial)
         try:
             src.backup(dst)  # one snapshot, whatever the daemon commits meanwhile
-            games, mails, schema = (dst.execute(q).fetchone()[0] for q in (
-                "SELECT count(*) FROM games", "SELECT count(*) FROM inbox", "SELECT version_num FROM alembic_version"))
+            games, mails, schema = (
+                dst.execute(q).fetchone()[0]
+                for q in (
+                    "SELECT count(*) FROM games",
+                    "SELECT count(*) FROM inbox",
+                    "SELECT version_num FROM alembic_version",
+                )
+            )
         finally:
             dst.close()
     except sqlite3.Error as e:
@@ -46,4 +54,6 @@ def backup_sqlite(url: str, target: Path) -> str:
     finally:
         src.close()
     os.replace(partial, target)
-    return f"backed up {source} to {target}: {games} game(s), {mails} stored mail(s), schema {schema}"
+    return (
+        f"backed up {source} to {target}: {games} game(s), {mails} stored mail(s), schema {schema}"
+    )

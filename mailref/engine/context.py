@@ -19,13 +19,15 @@ class Refused(Exception):
 
 @dataclass
 class Outgoing:
-    kind: str                  # X-Mailref-Kind
-    to: list[str] | str        # "all" | "gm" | player names | addresses
+    kind: str  # X-Mailref-Kind
+    to: list[str] | str  # "all" | "gm" | player names | addresses
     subject: str
     template: str
     vars: dict[str, Any] = field(default_factory=dict)
-    attachments: list[tuple[str, str, bytes]] = field(default_factory=list)  # (filename, mime, data)
-    html: str | None = None    # an HTML alternative, where a table or map helps
+    attachments: list[tuple[str, str, bytes]] = field(
+        default_factory=list
+    )  # (filename, mime, data)
+    html: str | None = None  # an HTML alternative, where a table or map helps
     # Pictures as SVG text: (content id, file stem, svg). The door sends each as an inline
     # PNG (what mail clients show; the HTML refers to it as cid:ID) with the SVG attached.
     images: list[tuple[str, str, str]] = field(default_factory=list)
@@ -39,8 +41,13 @@ class Ctx:
     """Time and randomness come in; mail and the ack go out. On replay the recorded draws
     are given back in order, so the same journal yields the same state."""
 
-    def __init__(self, now: datetime, rng: random.Random | None = None,
-                 draws: list[int] | None = None, facts: dict | None = None):
+    def __init__(
+        self,
+        now: datetime,
+        rng: random.Random | None = None,
+        draws: list[int] | None = None,
+        facts: dict | None = None,
+    ):
         self.now = now
         self._rng = rng or random.SystemRandom()
         self._replay = list(draws) if draws is not None else None
@@ -78,8 +85,16 @@ class Ctx:
     def reply(self, kind: str, template: str, **vars: Any) -> None:
         self.reply_kind, self.reply_template, self.reply_vars = kind, template, vars
 
-    def send(self, kind: str, to: list[str] | str, subject: str, template: str, *, opens: bool = False,
-             **vars: Any) -> Outgoing:
+    def send(
+        self,
+        kind: str,
+        to: list[str] | str,
+        subject: str,
+        template: str,
+        *,
+        opens: bool = False,
+        **vars: Any,
+    ) -> Outgoing:
         o = Outgoing(kind, to, subject, template, vars, opens=opens)
         self.out.append(o)
         return o

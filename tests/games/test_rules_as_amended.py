@@ -208,27 +208,42 @@ def test_a_ruleset_mail_past_100_rules_carries_the_changes_not_the_list(referee,
     """Rule 7: "an email to the group describing all of the updates". Past 100 rules the
     ruleset mail has the changes and the standing and points to [Rules], which has them all."""
     nomes(referee)
-    changes = [{"kind": "enact", "number": str(100 + i), "title": f"Idea {i}", "text": f"Hum {i} times."}
-               for i in range(80)]
+    changes = [
+        {"kind": "enact", "number": str(100 + i), "title": f"Idea {i}", "text": f"Hum {i} times."}
+        for i in range(80)
+    ]
     referee.admin("nomes", {"type": "rule", "changes": changes}, "gm")
-    ruleset = [m for m in outbox.all() if m["X-Mailref-Kind"] == "ruleset" and m["To"] == addr("bob")][-1]
+    ruleset = [
+        m for m in outbox.all() if m["X-Mailref-Kind"] == "ruleset" and m["To"] == addr("bob")
+    ][-1]
     body = Outbox.body(ruleset)
     assert "+ Rule 179" in body and "Players in turn order:" in body
     assert "The rule list now has 103 rules; send [Rules] for all of them." in body
     assert "The full rule list now reads" not in body and "reach or exceed 100 points" not in body
     send(referee, "bob", "[Rules]")
-    rules = [m for m in outbox.all() if m["X-Mailref-Kind"] == "ruleset" and m["To"] == addr("bob")][-1]
-    assert "reach or exceed 100 points" in Outbox.body(rules) and "Hum 79 times." in Outbox.body(rules)
+    rules = [
+        m for m in outbox.all() if m["X-Mailref-Kind"] == "ruleset" and m["To"] == addr("bob")
+    ][-1]
+    assert "reach or exceed 100 points" in Outbox.body(rules) and "Hum 79 times." in Outbox.body(
+        rules
+    )
 
 
 @pytest.mark.spec("5.3")
-def test_imperial_rules_12_and_15_amended_by_proclamation_change_the_limit_and_the_a_rules(imperial_game):
+def test_imperial_rules_12_and_15_amended_by_proclamation_change_the_limit_and_the_a_rules(
+    imperial_game,
+):
     """Rule 12's "three undecided proposals" becomes two and rule 15's A rules run to 25: a
     Senator's third proposal replaces the oldest, and rule 21 is shown as an "A" rule."""
     game = imperial_game
-    imp.send(game, "Joe", "[Proclamation] Tighter", 'In rule 12, replace "three" with "two".\n'
-             'In rule 15, replace "1 through 20 inclusive" with "1 through 25 inclusive".\n'
-             'In rule 15, replace "numbered 21 or higher" with "numbered 26 or higher".\n')
+    imp.send(
+        game,
+        "Joe",
+        "[Proclamation] Tighter",
+        'In rule 12, replace "three" with "two".\n'
+        'In rule 15, replace "1 through 20 inclusive" with "1 through 25 inclusive".\n'
+        'In rule 15, replace "numbered 21 or higher" with "numbered 26 or higher".\n',
+    )
     p = game.state("empire")["parameters"]
     assert p["max_undecided"] == 2 and p["first_b_rule"] == 26
     for title in ("One", "Two", "Three"):

@@ -8,8 +8,20 @@ from datetime import datetime
 from mailref.engine.state import GameState
 from mailref.engine.variants.actions import Acting
 
-_MONTH = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-          "November", "December")
+_MONTH = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
 
 
 class Hiatus(Acting):
@@ -27,7 +39,11 @@ class Hiatus(Acting):
     def downtime_text(cls, state: GameState) -> str:
         """The Downtime's days in words: "24–27 December"."""
         (m1, d1), (m2, d2) = cls.downtime_days(state)
-        return (f"{d1}–{d2} {_MONTH[m1 - 1]}" if m1 == m2 else f"{d1} {_MONTH[m1 - 1]} – {d2} {_MONTH[m2 - 1]}")
+        return (
+            f"{d1}–{d2} {_MONTH[m1 - 1]}"
+            if m1 == m2
+            else f"{d1} {_MONTH[m1 - 1]} – {d2} {_MONTH[m2 - 1]}"
+        )
 
     @classmethod
     def in_downtime(cls, now: datetime, state: GameState | None = None) -> bool:
@@ -49,11 +65,17 @@ class Hiatus(Acting):
         return False
 
     def downtime(self, state: GameState, now: datetime) -> bool:
-        return (state["parameters"]["seasonal_downtime"] and self.special_active(state, "Seasonal Downtime")
-                and self.in_downtime(now, state))
+        return (
+            state["parameters"]["seasonal_downtime"]
+            and self.special_active(state, "Seasonal Downtime")
+            and self.in_downtime(now, state)
+        )
 
     def dormant(self, state: GameState) -> bool:
-        return self.special_active(state, "Dormancy") and len(self.wizards(state)) < state["parameters"]["dormant_below"]
+        return (
+            self.special_active(state, "Dormancy")
+            and len(self.wizards(state)) < state["parameters"]["dormant_below"]
+        )
 
     def hiatus_reason(self, state: GameState, now: datetime) -> str | None:
         if state["ascension_pending"]:
