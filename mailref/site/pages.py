@@ -200,8 +200,9 @@ def _matter(
     }
 
 
-def rule_tree(rules: list[dict], chron: Chronicle, zone: str) -> list[dict]:
-    """Rules in order, each sub-rule (21.3.1) under its parent (21.3) where that exists."""
+def rule_tree(rules: list[dict], chron: Chronicle, zone: str, marks: Any = None) -> list[dict]:
+    """Rules in order, each sub-rule (21.3.1) under its parent (21.3) where that exists; MARKS
+    (a rule -> its text in pieces) marks the sentences the referee runs by a parameter."""
     roots: list[dict] = []
     stack: list[dict] = []
     for r in rules:
@@ -214,6 +215,7 @@ def rule_tree(rules: list[dict], chron: Chronicle, zone: str) -> list[dict]:
             "inactive": inactive,
             "kind": r.get("type"),
             "id": "rule-" + r["number"].replace(".", "-"),
+            "pieces": marks(r) if marks else [{"text": r["text"], "mark": ""}],
             "history": _events(chron.rules.get(r["number"], []), zone),
             "children": [],
         }
@@ -334,7 +336,9 @@ def game_context(
         "matters": all_matters,
         "voting_statuses": sorted(open_statuses - {"open", "awaiting-judgement"}),
         "vote_words": list(variant.vote_words or ("FOR", "AGAINST")),
-        "rules": rule_tree(variant.rules_for_display(state), chron, zone),
+        "rules": rule_tree(
+            variant.rules_for_display(state), chron, zone, lambda r: variant.marked_text(state, r)
+        ),
         "rule_rows": [],
         # An orders game has no rule list: what governs it, and its parameters (as its [Rules]
         # mail).

@@ -566,3 +566,36 @@ def test_the_map_in_words_never_breaks_a_land_name_across_lines(game):
         listed += [n.strip() for n in tail.split(",") if n.strip()]
     assert [n for n in listed if n not in names] == []
     assert sorted(listed) == sorted(names)
+
+
+def test_a_conqueror_holding_anothers_origin_land_has_no_origin_bonus_there():
+    """ "Each Player's starting Land is called 'Origin Land'. Heart of the chiefdom, its Owner
+    receives +5 Grain bonus when Defending it": the heart of one's own chiefdom. Finn holds
+    Bran's Origin Fánad and defends it without the +5; Bran's 18 beats Finn's 15 and retakes it."""
+    s = started([("Finn", "Green", "Plainsmen", "Emain"), ("Bran", "Teal", "Woodkin", "Fánad")])
+    land(s, "Fánad")["owner"], land(s, "Ardagh")["owner"] = "Finn", "Bran"
+    s["grain"].update(Finn=30, Bran=30)
+    orders(s, "Finn", "Defend Fánad with 5 Grain")
+    ctx = orders(s, "Bran", "Attack Fánad with 17 Grain", rolls=[1, 10])
+    text = "\n".join(next(o for o in ctx.out if o.kind == "results").vars["lines"])
+    assert "Bran: 17 Grain + d10 1 = 18 against 5 + d10 10 = 15: wins" in text, text
+    assert land(s, "Fánad")["owner"] == "Bran"
+
+
+def test_a_high_king_claim_is_judged_on_the_grain_held_before_the_turns_orders_spend_it():
+    """ "has 50 Grain or more Total": the orders of a turn are simultaneous, so the claim is judged
+    on what the claimant held when ordering. Finn holds 60, defends with 20 and claims: High King."""
+    s = started(
+        [
+            ("Finn", "Green", "Plainsmen", "Bain"),
+            ("Maeve", "Red", "Plainsmen", "Reudh"),
+            ("Oisin", "Gold", "Plainsmen", "Llanc"),
+        ]
+    )
+    land(s, "Reudh")["owner"], land(s, "Llanc")["owner"] = "Finn", "Finn"
+    land(s, "Dál Riata")["owner"], land(s, "Ardagh")["owner"] = "Maeve", "Oisin"
+    s["grain"].update(Finn=60, Maeve=10, Oisin=10)
+    orders(s, "Finn", "Defend Bain with 20 Grain", "Declare High King")
+    orders(s, "Maeve", "Defend Dál Riata with 1 Grain")
+    orders(s, "Oisin", "Defend Ardagh with 1 Grain")
+    assert s["high_king"] == "Finn"

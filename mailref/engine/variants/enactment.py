@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from mailref.engine.context import Ctx, Refused
-from mailref.engine.ruleparams import SAYS, read_value
+from mailref.engine.ruleparams import Param, marked, read, says
 from mailref.engine.ruleset import (
     RuleConflict,
     apply_changes,
@@ -24,7 +24,9 @@ class Enactment(Acting):
 
     whole_rule_numbers = False  # sidekick: rule numbers are positive integers, no sub-rules
 
-    # Rule number -> the parameters the referee runs that rule by (the GM is told when it changes).
+    # The parameters the referee runs rules by (variants/rule_tables.py), and rule number ->
+    # the names of those it states (the GM is told when one cannot be read after a change).
+    parameter_table: tuple[Param, ...] = ()
     rule_parameters: dict[str, tuple[str, ...]] = {}
 
     # Rules whose wording the referee's code carries out (beside those run by parameters): a
@@ -46,12 +48,51 @@ class Enactment(Acting):
             )
         except RuleConflict as e:
             raise Refused(str(e)) from None
+        touched = self.touched_rules(state["rules"], changes)
         state["rules"] = rules
         state["rule_history"] += entries
         for c in changes:
             ctx.ack(c.describe())
         self.event(state, ctx, f"Rule change by {by}: " + "; ".join(c.describe() for c in changes))
-        self.mail_ruleset(state, ctx, f"Ruleset updated by {by}", diff, reason=action.get("reason"))
+        why = f"Ruleset updated by {by}"
+        followed = self.follow_rule_parameters(state, ctx, touched, why)
+        self.check_victory(state, ctx)
+        self.mail_ruleset(
+            state,
+            ctx,
+            why,
+            diff + ([""] + followed if followed else []),
+            reason=action.get("reason"),
+        )
+
+    def marked_text(self, state: GameState, rule: dict) -> list[dict]:
+        """RULE's text in pieces, the sentences the referee runs by a parameter marked with the
+        value it runs them by (the ruleset page)."""
+        number = str(rule["number"])
+        params = [
+            (p, state["parameters"].get(p.name)) for p in self.parameter_table if p.rule == number
+        ]
+        return (
+            marked(str(rule.get("text", "")), params)
+            if params
+            else [{"text": rule.get("text", ""), "mark": ""}]
+        )
+
+    def touched_rules(self, rules: list, changes: list) -> list[str]:
+        """The numbers of the rules run by parameters that CHANGES amend, repeal or renumber."""
+        titles = {str(r.get("title", "")).lower(): r["number"] for r in rules}
+        touched = {
+            c.number or titles.get(str(c.ref_title or "").lower())
+            for c in changes
+            if c.kind != "enact"
+        }
+        touched |= {
+            c.number for c in changes if c.kind == "enact"
+        }  # a rule enacted again in its place
+        return sorted(x for x in touched if x in self.rule_parameters)
+
+    def check_victory(self, state: GameState, ctx: Ctx) -> None:
+        pass
 
     def cannot_apply(self, state: GameState, changes: list) -> str | None:
         """Why CHANGES could not apply to the ruleset as it reads now (a dry run), or None."""
@@ -70,8 +111,7 @@ class Enactment(Acting):
         problem = self.cannot_apply(state, changes)
         if problem:
             return (
-                f"Its rule changes cannot apply to the ruleset as it now reads ({problem}): none "
-                "of them is "
+                f"Its rule changes cannot apply to the ruleset as it now reads ({problem}): none of them is "
                 "applied, and the GM is asked to correct the ruleset."
             )
         return None
@@ -108,20 +148,15 @@ class Enactment(Acting):
             )
         except RuleConflict as e:
             ctx.alert(
-                f"{why} but its changes could not apply: {e}. Nothing was applied; correct the "
-                "ruleset "
+                f"{why} but its changes could not apply: {e}. Nothing was applied; correct the ruleset "
                 "with `mailref rule ...`."
             )
             if then:
                 then()
             return str(e)
         titles = {str(r.get("title", "")).lower(): r["number"] for r in state["rules"]}
+        touched = self.touched_rules(state["rules"], changes)
         state["rules"], state["rule_history"] = rules, state["rule_history"] + entries
-        touched = {
-            c.number or titles.get(str(c.ref_title or "").lower())
-            for c in changes
-            if c.kind != "enact"
-        }
         reworded = {
             c.number or titles.get(str(c.ref_title or "").lower())
             for c in changes
@@ -142,14 +177,7 @@ class Enactment(Acting):
                 "what they require is the GM's to apply (`mailref score`, `mailref rule`)."
             )
             self.event(state, ctx, f"{why}. {also}")
-        followed = self.follow_rule_parameters(
-            state,
-            ctx,
-            sorted(x for x in touched if x in self.rule_parameters),
-            why,
-            coded=coded,
-            also=also,
-        )
+        followed = self.follow_rule_parameters(state, ctx, touched, why, coded=coded, also=also)
         if then:
             then()
         self.mail_ruleset(state, ctx, why, diff + ([""] + followed if followed else []))
@@ -175,41 +203,42 @@ class Enactment(Acting):
             titles = {str(r["number"]): r.get("title", "") for r in state["rules"]}
             named = ", ".join(f'{n} "{titles[n]}"' if titles.get(n) else n for n in coded)
             ask.append(
-                f"It rewrites rule{'s' if len(coded) > 1 else ''} {named}, which the referee "
-                "carries out as the "
-                "game's initial rules say, not as they now read: where the new wording decides "
-                "otherwise, "
-                "correct the outcome by hand (`mailref proposal enact|fail`, `mailref vote`, "
-                "`mailref score`, "
+                f"It rewrites rule{'s' if len(coded) > 1 else ''} {named}, which the referee carries out as the "
+                "game's initial rules say, not as they now read: where the new wording decides otherwise, "
+                "correct the outcome by hand (`mailref proposal enact|fail`, `mailref vote`, `mailref score`, "
                 "`mailref game set`)."
             )
         texts = {str(r["number"]): str(r.get("text", "")) for r in state["rules"]}
+        table = {p.name: p for p in self.parameter_table}
         for n in sorted(numbers, key=lambda x: [int(p) for p in x.split(".") if p.isdigit()]):
             for name in self.rule_parameters[n]:
                 before = state["parameters"].get(name)
-                value = read_value(name, texts[n]) if n in texts else None
+                value = read(table[name], texts[n]) if n in texts else None
                 if value is None:
                     ask.append(
-                        f"It changes rule {n}, which the referee runs as {name} = {before}, and "
-                        "the new text "
-                        "does not say a value the referee can read. If it changes that, set it "
-                        "with "
+                        f"It changes rule {n}, which the referee runs as {name} = {before}, and the new text "
+                        f"does not say a value the referee can read. If it changes that, set it with "
                         f"`mailref game set {state['slug']} {name}=...`."
+                    )
+                    told.append(
+                        f"Rule {n} changed, and its new text does not say unmistakably what the referee "
+                        f"runs by {name}: the referee still runs it as {says(table[name], before)} "
+                        f"({name} = {before}) until the GM sets it."
                     )
                     continue
                 value = self.check_param(name, value)
-                if value == before:
+                if before is not None and self.check_param(name, before) == value:
                     continue
                 state["parameters"][name] = value
                 line = (
-                    f"From now on the referee runs rule {n} as it now reads: "
-                    f"{SAYS[name].format(v=value)} "
+                    f"From now on the referee runs rule {n} as it now reads: {says(table[name], value)} "
                     f"({name}: {before} -> {value})."
                 )
                 told.append(line)
                 sets.append(f"{name}=...")
                 self.event(state, ctx, line)
         if told or ask:  # ALSO (what else is the GM's) rides along, never alone
+            told_gm = [x for x in told if x.startswith("From now on")]
             undo = (
                 [
                     "If a reading is wrong, set it with `mailref game set "
@@ -221,8 +250,21 @@ class Enactment(Acting):
                 if sets
                 else []
             )
-            ctx.alert(f"{why}.\n\n" + "\n".join(told + undo + ask + ([also] if also else [])))
+            ctx.alert(f"{why}.\n\n" + "\n".join(told_gm + undo + ask + ([also] if also else [])))
         return told
+
+    # A ruleset mail carries the whole rule list up to this many rules; beyond, the changes and
+    # the standing, with [Rules] for the list (rule 7 asks for "an email ... describing all of
+    # the updates"): a ruleset grown by a rule a turn would make every mail longer and dearer.
+    full_list_up_to = 100
+
+    def rule_list(self, state: GameState) -> dict:
+        """The rule list a ruleset mail shows: `rules` (all, or none when too long), `rule_count`."""
+        rules = self.rules_for_display(state)
+        return {
+            "rules": rules if len(rules) <= self.full_list_up_to else [],
+            "rule_count": len(rules),
+        }
 
     def mail_ruleset(
         self,
@@ -241,7 +283,7 @@ class Enactment(Acting):
             game=state,
             why=why,
             diff=diff,
-            rules=self.rules_for_display(state),
+            **self.rule_list(state),
             scores=self.score_lines(state),
             reason=reason or "",
             standing=self.standing_lines(state),

@@ -17,6 +17,7 @@ from mailref.engine.ruleset import (
     sort_key,
 )
 from mailref.engine.state import Action, GameState, Matter, Player, Rule, Turn
+from mailref.engine.variants import rule_tables
 from mailref.engine.variants.actions import action
 from mailref.engine.variants.base import Variant
 from mailref.timeutil import iso, parse_iso
@@ -36,6 +37,8 @@ class Imperial(Variant):
         "judge_reminder_every": "1d",
         "first_b_rule": 21,
     }
+    parameter_table = rule_tables.IMPERIAL
+    rule_parameters = rule_tables.by_rule(rule_tables.IMPERIAL)
     duration_params = {"reminder_before", "vote_period", "judge_reminder_every"}
     vote_words = ("YES", "NO")
     # Senators, proposals, titles, comments, voting, judgement, proclamations, undecided
@@ -49,11 +52,9 @@ class Imperial(Variant):
     archived_collections = ()
     instead = {
         "withdraw": (
-            "Imperial Nomic has no withdrawal: a posted proposal is voted on by the other "
-            "Senators until its deadline "
+            "Imperial Nomic has no withdrawal: a posted proposal is voted on by the other Senators until its deadline "
             "and then judged by the Emperor, who may VETO it (rules 6 and 7)",
-            "to replace it, send a new [Proposal]: while you have three undecided proposals, a "
-            "new one replaces your "
+            "to replace it, send a new [Proposal]: while you have three undecided proposals, a new one replaces your "
             "oldest undecided one (rule 12); or raise the matter with [Point of Order] (rule 13)",
         )
     }
@@ -134,8 +135,7 @@ class Imperial(Variant):
     def mail_ruleset(
         self, state: GameState, ctx: Ctx, why: str, diff: list[str], reason: str | None = None
     ) -> None:
-        # Rule 5: the current rules, the list of proposals and the scores of all, published
-        # together.
+        # Rule 5: the current rules, the list of proposals and the scores of all, published together.
         ctx.send(
             "ruleset",
             "all",
@@ -144,7 +144,7 @@ class Imperial(Variant):
             game=state,
             why=why,
             diff=diff,
-            rules=self.rules_for_display(state),
+            **self.rule_list(state),
             scores=self.score_lines(state),
             reason=reason or "",
             proposals=self.proposal_lines(state),
@@ -205,10 +205,10 @@ class Imperial(Variant):
             deadline,
             changes=action["changes"],
         )
+        prop["vote_period"] = state["parameters"]["vote_period"]  # rule 6 as it reads at submission
         state["proposals"].append(prop)
         ctx.ack(
-            f"Proposal {prop['number']} \"{prop['title']}\" is posted; Senators vote YES or NO "
-            f"until {self.when(state, prop['deadline'], ctx)}."
+            f"Proposal {prop['number']} \"{prop['title']}\" is posted; Senators vote YES or NO until {self.when(state, prop['deadline'], ctx)}."
         )
         for c in changes:
             ctx.ack("  " + c.describe(full=True))
@@ -216,8 +216,7 @@ class Imperial(Variant):
                 ctx.ack(f'  (Set aside as your closing words, not rule text: "{c.signoff}")')
         if replaced:
             ctx.ack(
-                f"It replaces your oldest undecided proposal, {replaced['number']} "
-                f"\"{replaced['title']}\"."
+                f"It replaces your oldest undecided proposal, {replaced['number']} \"{replaced['title']}\"."
             )
         self.event(
             state,
@@ -251,8 +250,7 @@ class Imperial(Variant):
         name = action["player"]
         if name not in self.senators(state):
             raise Refused(
-                "only Imperial Senators vote; you become one with your first proposal or Point of "
-                "Order"
+                "only Imperial Senators vote; you become one with your first proposal or Point of Order"
             )
         for b in action["ballots"]:
             prop = matters.must_open(matters.find(state, b["number"]), b["number"], ("voting",))
@@ -298,15 +296,13 @@ class Imperial(Variant):
         if late:
             lines.append(late)
         self.event(state, ctx, lines[0] + (" Passed to the Emperor." if passed else " Rejected."))
-        # The Emperor's own mail ("awaiting your judgement") carries the result: one mail (SPEC
-        # §2.6).
+        # The Emperor's own mail ("awaiting your judgement") carries the result: one mail (SPEC §2.6).
         emperor = self.emperor(state) if passed else None
         to = [p["name"] for p in self.present(state) if p["name"] != emperor] if emperor else "all"
         ctx.send(
             "results",
             to,
-            f"[Proposal {prop['number']}] {'TO THE EMPEROR' if passed else 'REJECTED'}: "
-            f"{prop['title']}",
+            f"[Proposal {prop['number']}] {'TO THE EMPEROR' if passed else 'REJECTED'}: {prop['title']}",
             "notice.txt",
             game=state,
             heading=lines[0],
@@ -336,8 +332,7 @@ class Imperial(Variant):
             "reminder" if reminder else "judge",
             [emperor],
             # Tagged [Judge N], so that the Emperor's plain Reply is the judgement, not a ballot.
-            f"[Judge {prop['number']}] {'Reminder: ' if reminder else ''}awaiting your judgement: "
-            f"{prop['title']}",
+            f"[Judge {prop['number']}] {'Reminder: ' if reminder else ''}awaiting your judgement: {prop['title']}",
             "notice.txt",
             game=state,
             heading=f"Proposal {prop['number']} \"{prop['title']}\" by {prop['author']}",
@@ -382,12 +377,41 @@ class Imperial(Variant):
             lines=[note] if note else [],
         )
         if status == "accepted":
+            period = self.duration(state, "vote_period")
             self.enact_changes(
                 state,
                 ctx,
                 changes,
                 f"proposal {prop['number']}",
                 f"Proposal {prop['number']} \"{prop['title']}\" is accepted",
+            )
+            if self.duration(state, "vote_period") != period:
+                self.retime(state, ctx, prop["number"])
+
+    def retime(self, state: GameState, ctx: Ctx, number: int) -> None:
+        """Rule 17: "a new rule will apply to all submissions numbered greater than or equal to
+        its own proposal": a proposal numbered at or above NUMBER still voting gets the deadline
+        the new rule 6 gives it, counted from its posting; earlier ones keep theirs."""
+        lines = []
+        for p in state["proposals"]:
+            if p["number"] >= number and p["status"] == "voting" and p.get("deadline"):
+                p["deadline"] = iso(parse_iso(p["opened"]) + self.duration(state, "vote_period"))
+                p["vote_period"] = state["parameters"]["vote_period"]
+                lines.append(
+                    f"Proposal {p['number']} \"{p['title']}\": votes are now due "
+                    f"{self.when(state, p['deadline'], ctx)}."
+                )
+        if lines:
+            self.event(state, ctx, f"Rule 6 changed by proposal {number}: " + " ".join(lines))
+            self.announce(
+                state,
+                ctx,
+                f"New voting deadlines (rule 6, as amended by proposal {number})",
+                [
+                    f"Rule 6 now gives {state['parameters']['vote_period']} to vote; it applies to proposals "
+                    f"numbered {number} and up (rule 17), and earlier ones keep their deadlines:",
+                    *lines,
+                ],
             )
 
     def check_ignore_reason(self, state: GameState, reason: str) -> None:
@@ -398,8 +422,7 @@ class Imperial(Variant):
         cited = re.findall(r"\brules?\s+#?(\d+(?:\.\d+)*)", reason, re.I)
         if not cited:
             raise Refused(
-                "to ignore a proposal, the condition by which it is ignored must be explicit "
-                "elsewhere "
+                "to ignore a proposal, the condition by which it is ignored must be explicit elsewhere "
                 "in the ruleset (rule 7): cite that rule",
                 hint,
             )
@@ -415,14 +438,12 @@ class Imperial(Variant):
                 why.append(f"rule {number} asks for the condition; it must be explicit elsewhere")
             elif not re.search(r"\bignor", r["text"], re.I):
                 why.append(
-                    f"rule {number} (\"{r['title']}\") provides no condition for ignoring a "
-                    "proposal"
+                    f"rule {number} (\"{r['title']}\") provides no condition for ignoring a proposal"
                 )
             else:
                 return
         raise Refused(
-            "to ignore a proposal, the condition by which it is ignored must be explicit "
-            "elsewhere in the "
+            "to ignore a proposal, the condition by which it is ignored must be explicit elsewhere in the "
             "ruleset (rule 7): " + "; ".join(why),
             hint,
         )
@@ -634,8 +655,7 @@ class Imperial(Variant):
                 if missing:
                     out.append(
                         (
-                            f"Not yet voted on proposal {p['number']} (due "
-                            f"{self.when(state, p['deadline'])}): "
+                            f"Not yet voted on proposal {p['number']} (due {self.when(state, p['deadline'])}): "
                             f"{', '.join(missing)}",
                             p["deadline"],
                         )
@@ -644,8 +664,7 @@ class Imperial(Variant):
                 since = p.get("awaiting_since") or p.get("opened")
                 out.append(
                     (
-                        f"The Emperor ({self.emperor(state) or 'vacant'}) has not judged proposal "
-                        f"{p['number']}, "
+                        f"The Emperor ({self.emperor(state) or 'vacant'}) has not judged proposal {p['number']}, "
                         f"awaiting judgement since {self.when(state, since)}",
                         since,
                     )

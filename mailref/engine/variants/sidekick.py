@@ -11,8 +11,10 @@ from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.ruleset import RuleConflict, changes_from, check_changes
 from mailref.engine.state import Action, GameState, Matter, Player, Rule, Turn
+from mailref.engine.variants import rule_tables
 from mailref.engine.variants.actions import action
 from mailref.engine.variants.base import Variant
+from mailref.engine.variants.victory import first_to_reach, note_score
 from mailref.timeutil import iso, parse_iso
 
 
@@ -26,15 +28,11 @@ class Sidekick(Variant):
         "win_score": 100,
         "pass_points": 10,
         "fail_points": -5,
+        "founders": 2,
     }
     duration_params = {"reminder_before", "turn_timeout", "vote_timeout"}
-    rule_parameters = {
-        "8": ("turn_timeout",),
-        "11": ("vote_timeout",),
-        "21": ("pass_points",),
-        "22": ("fail_points",),
-        "23": ("win_score",),
-    }
+    parameter_table = rule_tables.SIDEKICK
+    rule_parameters = rule_tables.by_rule(rule_tables.SIDEKICK)
     # Turn order, what a move holds, the vote and its outcome, absence, the judge, victory.
     runs_rules = frozenset({"6", "9", "10", "11", "12", "15", "17", "19", "20"})
     vote_words = ("FOR", "AGAINST", "ABSTAIN")
@@ -42,12 +40,9 @@ class Sidekick(Variant):
     capped_matters = frozenset({"cfj"})  # a move is one proposal by the mover a turn (rule 8)
     instead = {
         "withdraw": (
-            "Nomic Sidekick Nomic has no withdrawal: a move, once mailed, is voted on until every "
-            "other player has "
-            "voted or abstained (rules 8 and 11), and the mover's vote is FOR and cannot change "
-            "(rule 11)",
-            "on your turn, before proposing, send [Forfeit] to give up the turn (rule 8); to "
-            "question a move, send "
+            "Nomic Sidekick Nomic has no withdrawal: a move, once mailed, is voted on until every other player has "
+            "voted or abstained (rules 8 and 11), and the mover's vote is FOR and cannot change (rule 11)",
+            "on your turn, before proposing, send [Forfeit] to give up the turn (rule 8); to question a move, send "
             "[CfJ] with your question (rule 17)",
         )
     }
@@ -55,8 +50,7 @@ class Sidekick(Variant):
         ("[Join]", "with a body line `Name: YourName` to choose your name"),
         (
             "[Proposal] Title",
-            'your move, on your turn: the body holds rule changes (Enact rule 24 "Title": ... / '
-            "Amend rule 12 to read: ... / Repeal rule 15.)",
+            'your move, on your turn: the body holds rule changes (Enact rule 24 "Title": ... / Amend rule 12 to read: ... / Repeal rule 15.)',
         ),
         (
             "Reply to [Proposal N], or [Vote] N",
@@ -84,7 +78,7 @@ class Sidekick(Variant):
         super().after_join(state, player, action, ctx)
         if state["turn"] is None:
             eligible = [p["name"] for p in self.present(state)]
-            if len(eligible) >= 2:
+            if len(eligible) >= max(2, state["parameters"].get("founders", 2)):
                 state["order"] = ctx.shuffle(eligible)
                 self.event(state, ctx, "Turn order drawn: " + ", ".join(state["order"]))
                 self.announce(
@@ -266,15 +260,13 @@ class Sidekick(Variant):
             )
         if t.get("proposal"):
             raise Refused(
-                f"you already moved this turn with proposal {t['proposal']} (rule 8: a move is "
-                "one proposal)"
+                f"you already moved this turn with proposal {t['proposal']} (rule 8: a move is one proposal)"
             )
         changes = changes_from(action["changes"])
         if not changes:
             raise Refused(
                 "a proposal must contain at least one rule change (rule 9)",
-                'write e.g.\n  Enact rule 24 "Title":\n  text of the rule\nor Amend rule 12 to '
-                "read: / Repeal rule 15.",
+                'write e.g.\n  Enact rule 24 "Title":\n  text of the rule\nor Amend rule 12 to read: / Repeal rule 15.',
             )
         for c in changes:
             if c.kind == "enact" and not c.number:
@@ -302,8 +294,7 @@ class Sidekick(Variant):
         state["proposals"].append(prop)
         t["proposal"], t["deadline"] = prop["number"], None
         ctx.ack(
-            f"Proposal {prop['number']} \"{prop['title']}\" is submitted; voting closes "
-            f"{self.when(state, prop['deadline'], ctx)}."
+            f"Proposal {prop['number']} \"{prop['title']}\" is submitted; voting closes {self.when(state, prop['deadline'], ctx)}."
         )
         for c in changes:
             ctx.ack("  " + c.describe(full=True))
@@ -354,17 +345,14 @@ class Sidekick(Variant):
                     f"{b['word']} is not a vote in this game", "vote FOR, AGAINST or ABSTAIN"
                 )
             if player == prop["author"]:
-                # Rule 11: "The player moving is assumed to be voting “for” the proposal"
-                # (docs/games/sidekick.md).
+                # Rule 11: "The player moving is assumed to be voting “for” the proposal" (docs/games/sidekick.md).
                 if b["vote"] == "FOR":
                     ctx.ack(
-                        f"Proposal {prop['number']} is your move: your vote is already FOR (rule "
-                        "11); nothing changed."
+                        f"Proposal {prop['number']} is your move: your vote is already FOR (rule 11); nothing changed."
                     )
                     continue
                 raise Refused(
-                    f"you are the mover of proposal {prop['number']}: your vote is FOR and cannot "
-                    "change "
+                    f"you are the mover of proposal {prop['number']}: your vote is FOR and cannot change "
                     "(rule 11: \"The player moving is assumed to be voting for the proposal\")"
                 )
             ctx.ack(
@@ -420,15 +408,13 @@ class Sidekick(Variant):
         author = self.player(state, prop["author"])
         points = state["parameters"]["pass_points" if passed else "fail_points"]
         lines = [
-            f"Proposal {prop['number']} \"{prop['title']}\" by {prop['author']} has "
-            f"{prop['status']}: "
+            f"Proposal {prop['number']} \"{prop['title']}\" by {prop['author']} has {prop['status']}: "
             f"{matters.tally_text(counts)} ({prop['reason']}).",
             "Votes: " + ", ".join(f"{k} {v}" for k, v in sorted(prop["votes"].items())),
         ]
         if silent:  # the admin may decide before the vote closes: then it was not "in time"
             lines.append(
-                "Counted ABSTAIN, not having voted when the admin decided it: "
-                f"{', '.join(sorted(silent))}."
+                f"Counted ABSTAIN, not having voted when the admin decided it: {', '.join(sorted(silent))}."
                 if forced
                 else f"Counted ABSTAIN, not having voted in time (rule 11): {', '.join(sorted(silent))}."
             )
@@ -460,6 +446,8 @@ class Sidekick(Variant):
         moves_on = bool(state["turn"] and state["turn"].get("proposal") == prop["number"])
 
         def next_turn() -> None:
+            # Rules 20 and 23 as they now read: a lowered target ends the game here.
+            self.check_victory(state, ctx)
             if moves_on:
                 self.next_turn(state, ctx)
 
@@ -485,11 +473,23 @@ class Sidekick(Variant):
         if state["status"] == "ended":
             return
         target = state["parameters"]["win_score"]
-        winners = [p["name"] for p in self.present(state) if p["score"] >= target]
+        state["score_checks"] = seq = (
+            state.get("score_checks", 0) + 1
+        )  # one a check: "the same time"
+        for p in self.present(state):
+            note_score(p, seq)
+        winners = first_to_reach(state, self.present(state), target)
         if winners:
             state["winners"], state["status"] = winners, "ended"
+            also = [
+                p["name"]
+                for p in self.present(state)
+                if p["score"] >= target and p["name"] not in winners
+            ]
             text = (
                 f"{winners[0]} reaches {target} points and wins (rule 23)!"
+                if len(winners) == 1 and not also
+                else f"{winners[0]} reached {target} points first and wins (rules 20 and 23)!"
                 if len(winners) == 1
                 else f"{', '.join(winners)} reach {target} points at the same time: the game ends in a tie (rule 20)."
             )
@@ -532,8 +532,7 @@ class Sidekick(Variant):
             judge = self.judge_for(state)
             if judge is None:
                 ctx.alert(
-                    f"Judgement {j['number']}: its judge {gone['name']} left the game and rule 17 "
-                    "names no "
+                    f"Judgement {j['number']}: its judge {gone['name']} left the game and rule 17 names no "
                     "other now; decide it with the players."
                 )
                 continue
@@ -541,8 +540,7 @@ class Sidekick(Variant):
             self.event(
                 state,
                 ctx,
-                f"Judgement {j['number']}: {gone['name']} left; the judge is now {judge} (rule "
-                "17).",
+                f"Judgement {j['number']}: {gone['name']} left; the judge is now {judge} (rule 17).",
             )
             ctx.send(
                 "judge",
@@ -557,10 +555,8 @@ class Sidekick(Variant):
                 ctx,
                 f"[Judgement {j['number']}] New judge: {judge}",
                 [
-                    f"{gone['name']}, the judge of judgement {j['number']} ({j['question']}), has "
-                    "left the game.",
-                    f"The judge is now {judge} (rule 17), who answers with a mail [Ruling] "
-                    f"{j['number']}.",
+                    f"{gone['name']}, the judge of judgement {j['number']} ({j['question']}), has left the game.",
+                    f"The judge is now {judge} (rule 17), who answers with a mail [Ruling] {j['number']}.",
                 ],
                 to=[p["name"] for p in self.present(state) if p["name"] != judge],
             )
@@ -570,8 +566,7 @@ class Sidekick(Variant):
         judge = self.judge_for(state)
         if judge is None:
             raise Refused(
-                "no judge can be named yet: judgements need a turn order with a present player "
-                "before the mover"
+                "no judge can be named yet: judgements need a turn order with a present player before the mover"
             )
         number = state["next_judgement"]
         state["next_judgement"] += 1
@@ -602,8 +597,7 @@ class Sidekick(Variant):
             judgement=j,
             opens=True,
         )
-        # The judge's own mail says all the announcement says: one mail for one judgement (SPEC
-        # §2.6).
+        # The judge's own mail says all the announcement says: one mail for one judgement (SPEC §2.6).
         self.announce(
             state,
             ctx,
@@ -638,8 +632,7 @@ class Sidekick(Variant):
             [f"Question: {j['question']}", "Ruling:", *j["ruling"].splitlines()],
         )
         ctx.alert(
-            f"Judgement {j['number']} was ruled by {j['judge']}: apply its effects (penalties of "
-            "rule 4, reversals) "
+            f"Judgement {j['number']} was ruled by {j['judge']}: apply its effects (penalties of rule 4, reversals) "
             "with `mailref score` / `mailref rule`."
         )
 
@@ -700,8 +693,7 @@ class Sidekick(Variant):
             ctx.send(
                 "reminder",
                 [t["player"]],
-                f"[Turn {t['number']}] Reminder: your move is due "
-                f"{self.when(state, t['deadline'])}",
+                f"[Turn {t['number']}] Reminder: your move is due {self.when(state, t['deadline'])}",
                 "reminder.txt",
                 game=state,
                 what=f"your move (turn {t['number']})",
@@ -722,8 +714,7 @@ class Sidekick(Variant):
                 ctx.send(
                     "reminder",
                     missing,
-                    f"[Proposal {prop['number']}] Reminder: your vote is due "
-                    f"{self.when(state, prop['deadline'])}",
+                    f"[Proposal {prop['number']}] Reminder: your vote is due {self.when(state, prop['deadline'])}",
                     "reminder.txt",
                     game=state,
                     what=f"your vote on proposal {prop['number']} \"{prop['title']}\"",
@@ -739,8 +730,7 @@ class Sidekick(Variant):
         if t and t.get("deadline"):
             out.append(
                 (
-                    f"{t['player']} has not moved (turn {t['number']}, due "
-                    f"{self.when(state, t['deadline'])})",
+                    f"{t['player']} has not moved (turn {t['number']}, due {self.when(state, t['deadline'])})",
                     t["deadline"],
                 )
             )
@@ -750,8 +740,7 @@ class Sidekick(Variant):
             if missing:
                 out.append(
                     (
-                        f"Not yet voted on proposal {prop['number']} (due "
-                        f"{self.when(state, prop.get('deadline'))}): "
+                        f"Not yet voted on proposal {prop['number']} (due {self.when(state, prop.get('deadline'))}): "
                         f"{', '.join(missing)}",
                         prop.get("deadline"),
                     )

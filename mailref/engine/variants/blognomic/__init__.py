@@ -14,6 +14,7 @@ from mailref import resource
 from mailref.engine import matters
 from mailref.engine.context import Ctx
 from mailref.engine.state import Action, GameState, Matter, Rule
+from mailref.engine.variants import rule_tables
 from mailref.engine.variants.actions import action
 from mailref.engine.variants.base import READ_ONLY, Variant
 from mailref.engine.variants.blognomic.dynasty import Dynasties
@@ -46,7 +47,11 @@ class BlogNomic(Wizards, Hiatus, Submitting, Resolution, Dynasties, Variant):
         "seasonal_downtime": True,
         "rejoin_after": "14d",
         "unidle_after": "4d",
+        "quorum": "1/2 down +1",
+        "downtime": "12-24..12-27",
     }
+    parameter_table = rule_tables.BLOGNOMIC
+    rule_parameters = rule_tables.by_rule(rule_tables.BLOGNOMIC)
     duration_params = {
         "reminder_before",
         "popular_after",
@@ -71,8 +76,7 @@ class BlogNomic(Wizards, Hiatus, Submitting, Resolution, Dynasties, Variant):
         ("[Join]", "with a body line `Name: YourName` to become a Wizard under that name"),
         (
             "[Proposal] Title",
-            "a proposal; the body is its text (rule changes in the usual forms are applied on "
-            "enactment)",
+            "a proposal; the body is its text (rule changes in the usual forms are applied on enactment)",
         ),
         (
             "Reply to [Proposal N] / [CfJ N] / [DoV N], or [Vote] N",
@@ -84,8 +88,7 @@ class BlogNomic(Wizards, Hiatus, Submitting, Resolution, Dynasties, Variant):
         ("[DoV] title", "a Declaration of Victory: the game goes into Hiatus while it is pending"),
         (
             "[Ascension] Theme",
-            "the new Historian's address; body lines `Wizard: NewWord`, `Historian: NewWord`, "
-            "`Keep: 2.3, 2.5`, `Inactive: Dormancy`",
+            "the new Historian's address; body lines `Wizard: NewWord`, `Historian: NewWord`, `Keep: 2.3, 2.5`, `Inactive: Dormancy`",
         ),
         (
             "[Historian] Name",
@@ -203,8 +206,7 @@ class BlogNomic(Wizards, Hiatus, Submitting, Resolution, Dynasties, Variant):
         for m in self.all_matters(state):
             if m["status"] == "pending":
                 lines.append(
-                    f"{self.label(m)} {m['number']} \"{m.get('question') or m['title']}\" by "
-                    f"{m['author']}: "
+                    f"{self.label(m)} {m['number']} \"{m.get('question') or m['title']}\" by {m['author']}: "
                     + ", ".join(f"{k} {v}" for k, v in sorted(m["votes"].items()))
                 )
         return lines

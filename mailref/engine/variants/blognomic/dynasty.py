@@ -36,8 +36,7 @@ class Dynasties(Acting):
                 if other["kind"] == "dov" and other["status"] == "pending":
                     self.close(state, other, ctx, "failed", "another DoV was enacted")
             text = (
-                f"{winner['name']} wins the dynasty and is the Historian of dynasty "
-                f"{state['dynasty']}. "
+                f"{winner['name']} wins the dynasty and is the Historian of dynasty {state['dynasty']}. "
                 "The Hiatus continues until their Ascension Address ([Ascension] Theme)."
             )
             self.event(state, ctx, text)
@@ -60,19 +59,16 @@ class Dynasties(Acting):
                 game=state,
                 heading=text,
                 lines=[
-                    "Reply to this mail with your Ascension Address: a line `Theme: your theme`, "
-                    "the words of "
-                    "the address for the Wizards, and as you wish `Wizard: NewWord`, `Historian: "
-                    "NewWord`, "
-                    "`Keep: 2.3, 2.5` (the dynastic rules to keep; the others are repealed), "
-                    "`Inactive: Dormancy`.",
-                    '(Or send a mail with the subject "[Ascension] Your theme"; to pass the role '
-                    "on first, "
+                    "Reply to this mail with your Ascension Address: a line `Theme: your theme`, the words of "
+                    "the address for the Wizards, and as you wish `Wizard: NewWord`, `Historian: NewWord`, "
+                    "`Keep: 2.3, 2.5` (the dynastic rules to keep; the others are repealed), `Inactive: Dormancy`.",
+                    '(Or send a mail with the subject "[Ascension] Your theme"; to pass the role on first, '
                     '"[Historian] Name".)',
                 ],
             )
             return
-        if "AGAINST" in dov["votes"].values():
+        # "A non-Wizard never has a Vote": an AGAINST of one who has since idled or left is none.
+        if "AGAINST" in self.effective_votes(state, dov).values():
             state["dov_cooldown"][dov["author"]] = iso(
                 ctx.now + self.duration(state, "dov_cooldown")
             )
@@ -85,8 +81,7 @@ class Dynasties(Acting):
         point by making a post to that effect, if they wish": after the DoV, before the Address."""
         if not state["ascension_pending"] or action["player"] != state["historian"]:
             raise Refused(
-                "only the new Historian may pass the role on, between the enacted DoV and the "
-                "Ascension Address"
+                "only the new Historian may pass the role on, between the enacted DoV and the Ascension Address"
             )
         to = self.must_player(state, action["to"])
         if to["name"] == action["player"]:
@@ -96,8 +91,7 @@ class Dynasties(Acting):
         to["offices"].append("historian")
         state["historian"] = to["name"]
         text = (
-            f"{action['player']} passes the role of Historian to {to['name']}, who makes the "
-            "Ascension Address "
+            f"{action['player']} passes the role of Historian to {to['name']}, who makes the Ascension Address "
             "([Ascension] Theme); the Hiatus continues until then."
         )
         ctx.ack(text)
@@ -112,10 +106,8 @@ class Dynasties(Acting):
             )
         if self.downtime(state, ctx.now):
             raise Refused(
-                "the game is in Seasonal Downtime (24–27 December): the Ascension Address waits "
-                "until "
-                '27 December (only "Votable Matters", "Gamestate Tracking" and "Call for '
-                'Judgement" '
+                f"the game is in Seasonal Downtime ({self.downtime_text(state)}): the Ascension Address waits until "
+                '27 December (only "Votable Matters", "Gamestate Tracking" and "Call for Judgement" '
                 "actions are allowed)"
             )
         fields = action.get("fields", {})

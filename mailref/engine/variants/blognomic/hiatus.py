@@ -8,14 +8,50 @@ from datetime import datetime
 from mailref.engine.state import GameState
 from mailref.engine.variants.actions import Acting
 
+_MONTH = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
+
 
 class Hiatus(Acting):
     """Game-wide states that hold play back."""
 
     @staticmethod
-    def in_downtime(now: datetime) -> bool:
-        """Seasonal Downtime: from 24 December until 27 December (UTC)."""
-        return now.month == 12 and 24 <= now.day < 27
+    def downtime_days(state: GameState) -> tuple[tuple[int, int], tuple[int, int]]:
+        """Rule 3.4 "Seasonal Downtime": its first day and the day it ends, as (month, day);
+        the parameter `downtime` follows the rule's text ("12-24..12-27")."""
+        first, _, end = str(state["parameters"].get("downtime") or "12-24..12-27").partition("..")
+        a, b = (tuple(int(x) for x in d.split("-")) for d in (first, end))
+        return (a[0], a[1]), (b[0], b[1])
+
+    @classmethod
+    def downtime_text(cls, state: GameState) -> str:
+        """The Downtime's days in words: "24–27 December"."""
+        (m1, d1), (m2, d2) = cls.downtime_days(state)
+        return (
+            f"{d1}–{d2} {_MONTH[m1 - 1]}"
+            if m1 == m2
+            else f"{d1} {_MONTH[m1 - 1]} – {d2} {_MONTH[m2 - 1]}"
+        )
+
+    @classmethod
+    def in_downtime(cls, now: datetime, state: GameState | None = None) -> bool:
+        """Seasonal Downtime: from its first day until the day it ends (UTC), 24 to 27 December
+        as the seed writes it; a span across the new year wraps."""
+        (m1, d1), (m2, d2) = cls.downtime_days(state) if state else ((12, 24), (12, 27))
+        today, first, end = (now.month, now.day), (m1, d1), (m2, d2)
+        return first <= today < end if first <= end else (today >= first or today < end)
 
     @staticmethod
     def special_active(state: GameState, name: str) -> bool:
@@ -32,7 +68,7 @@ class Hiatus(Acting):
         return (
             state["parameters"]["seasonal_downtime"]
             and self.special_active(state, "Seasonal Downtime")
-            and self.in_downtime(now)
+            and self.in_downtime(now, state)
         )
 
     def dormant(self, state: GameState) -> bool:
@@ -47,7 +83,7 @@ class Hiatus(Acting):
         if any(j["kind"] == "dov" and j["status"] == "pending" for j in state["judgements"]):
             return "the game is in Hiatus while a Declaration of Victory is pending"
         if self.downtime(state, now):
-            return "the game is in Seasonal Downtime (24–27 December)"
+            return f"the game is in Seasonal Downtime ({self.downtime_text(state)})"
         return None
 
     def sync_status(self, state: GameState, now: datetime) -> None:

@@ -68,7 +68,13 @@ class Resolution(Acting):
             return False
         oldest = pending[0]  # numbering follows submission, so the first pending is the oldest
         if oldest["self_killed"]:
-            self.close(state, oldest, ctx, "failed", "self-killed")
+            self.close(
+                state,
+                oldest,
+                ctx,
+                "failed",
+                "withdrawn" if oldest.get("withdrawn") else "self-killed",
+            )
             return True
         if oldest["vetoed"]:
             self.close(state, oldest, ctx, "failed", "vetoed")
@@ -226,8 +232,9 @@ class Resolution(Acting):
                 )
         if p["seasonal_downtime"]:
             now_year = parse_iso(state["digest_next"]).year
+            (m1, d1), (m2, d2) = self.downtime_days(state)
             for y in (now_year, now_year + 1):  # Downtime begins (status hiatus) and ends
-                out += [datetime(y, 12, 24, tzinfo=UTC), datetime(y, 12, 27, tzinfo=UTC)]
+                out += [datetime(y, m1, d1, tzinfo=UTC), datetime(y, m2, d2, tzinfo=UTC)]
         return [t for t in out if t > now]
 
     def fire_deadlines(self, state: GameState, ctx: Ctx) -> None:

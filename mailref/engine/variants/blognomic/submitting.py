@@ -157,7 +157,7 @@ class Submitting(Acting):
         if state["ascension_pending"]:
             raise Refused("no DoV may be started between an enacted DoV and its Ascension Address")
         if self.downtime(state, ctx.now):
-            raise Refused("the game is in Seasonal Downtime (24–27 December)")
+            raise Refused(f"the game is in Seasonal Downtime ({self.downtime_text(state)})")
         until = state["dov_cooldown"].get(author)
         if until and ctx.now < parse_iso(until):
             raise Refused(
@@ -224,8 +224,18 @@ class Submitting(Acting):
         m = matters.must_open(matters.find(state, action["number"]), action["number"], ("pending",))
         if m["author"] != action["player"]:
             raise Refused(f"proposal {m['number']} is {m['author']}'s, not yours")
-        self.close(state, m, ctx, "failed", "withdrawn")
-        ctx.ack(f"Proposal {m['number']} is withdrawn.")
+        # BlogNomic's withdrawal is the author's self-kill (rule "Special Proposal Voting"); rule
+        # "Resolution of Proposals" fails only the oldest pending proposal (docs/games/blognomic.md).
+        m["self_killed"], m["withdrawn"] = True, True
+        self.resolve(state, ctx)
+        if m["status"] == "pending":
+            ctx.ack(
+                f"Proposal {m['number']} is withdrawn: it is Self-Killed and fails once it is the oldest "
+                "pending proposal (rule \"Resolution of Proposals\"); until then it is pending and counts "
+                f"toward your {state['parameters']['max_pending']} pending proposals (rule \"Proposals\")."
+            )
+        else:
+            ctx.ack(f"Proposal {m['number']} is withdrawn.")
 
     @action("vote")
     def on_vote(self, state: GameState, action: Action, ctx: Ctx) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from mailref.engine.context import Ctx, Refused
+from mailref.engine.ruleparams import quorum_of
 from mailref.engine.state import Action, GameState, Matter, Player
 from mailref.engine.variants.actions import Acting, action
 from mailref.engine.variants.base import Variant
@@ -20,7 +21,8 @@ class Wizards(Acting):
         return [p["name"] for p in state["players"] if p["status"] == "active"]
 
     def quorum(self, state: GameState) -> int:
-        return len(self.wizards(state)) // 2 + 1
+        """Rule 4.1 (Keywords): "half the number of Wizards in that subset, rounded down, plus one"."""
+        return quorum_of(state["parameters"].get("quorum", "1/2 down +1"), len(self.wizards(state)))
 
     def must_be_wizard(self, state: GameState, name: str, what: str) -> None:
         """Rule "Idle Wizards": "For the purposes of all Gamestate and the Ruleset, excluding Rules
