@@ -28,6 +28,7 @@ TAGS: dict[str, str] = {
     "ruling": "ruling", "dov": "dov", "declaration of victory": "dov", "ascension": "ascension",
     "judge": "judge", "proclamation": "proclamation", "directive": "directive",
     "orders": "orders", "order": "orders", "results": "results", "forfeit": "forfeit",
+    "publish": "publish",
     "withdraw": "withdraw", "away": "away", "back": "back", "returned": "back",
     "idle": "idle", "unidle": "unidle", "roll": "roll", "status": "status", "rules": "rules",
     "ruleset": "rules", "help": "help", "quit": "quit", "leave": "quit",

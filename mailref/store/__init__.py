@@ -21,6 +21,8 @@ if TYPE_CHECKING:
         ArchivedMatter,
         Base,
         Bounce,
+        DiceDraw,
+        DiceSeed,
         Game,
         ImapCursor,
         InboxMessage,
@@ -30,9 +32,9 @@ if TYPE_CHECKING:
     )
 
 _WHERE = {"Store": "database", "open_store": "database", "upgrade": "database",
-          **{name: "models" for name in ("ArchivedMatter", "Base", "Bounce", "Game", "ImapCursor", "InboxMessage",
+          **{name: "models" for name in ("ArchivedMatter", "Base", "Bounce", "DiceDraw", "DiceSeed", "Game", "ImapCursor", "InboxMessage",
                                          "JournalEntry", "OutboxMessage", "ReplyQuota")}}
-__all__ = ["ArchivedMatter", "Base", "Bounce", "Game", "ImapCursor", "InboxMessage", "JournalEntry", "OutboxMessage",
+__all__ = ["ArchivedMatter", "Base", "Bounce", "DiceDraw", "DiceSeed", "Game", "ImapCursor", "InboxMessage", "JournalEntry", "OutboxMessage",
            "ReplyQuota", "Store", "open_store", "upgrade"]
 __getattr__ = lazy_names(__name__, _WHERE)
 

@@ -13,7 +13,9 @@ from mailref.engine.context import Ctx, Refused
 from mailref.engine.orders import Order, fold, read_eire_orders
 from mailref.engine.state import Action, GameState, Player
 from mailref.engine.variants.actions import action
+from mailref.engine.variants.dice import revealed_lines
 from mailref.engine.variants.eire_svg import map_svg
+from mailref.engine.variants.preview import Preview
 from mailref.engine.variants.turns import OrdersGame
 from mailref.timeutil import iso
 
@@ -25,7 +27,7 @@ def load_map() -> list[dict]:
     return json.loads((resource("data") / "eire_map.json").read_text())["lands"]
 
 
-class Eire(OrdersGame):
+class Eire(Preview, OrdersGame):
     name = "eire"
     title = "Eire"
     min_players = 2
@@ -33,7 +35,8 @@ class Eire(OrdersGame):
     defaults = {**OrdersGame.defaults, "orders_final": "refuse", "start_grain": 0, "carry_over": True,
                 "independent_defense": 10, "origin_defense_bonus": 5, "plainsmen_bonus": 5, "merfolk_bonus": 2,
                 "woodkin_bonus": 5, "high_king_bonus": 5, "high_king_grain": 50, "invest_per_output": 5,
-                "output_cap": 30, "min_attack_output": 5, "dominion": 22, "communion": 7, "walk_in": True}
+                "output_cap": 30, "min_attack_output": 5, "dominion": 22, "communion": 7, "walk_in": True,
+                "gm_preview": False}
     commands = [
         ("[Join]", "body lines `Name: …`, `Color: …`, `Tribe: Plainsmen|Merfolk|Woodkin|Sidhe`, `Origin: LAND`"),
         ("[Orders]", "bold orders: Defend LAND with N Grain / Invest N Grain in LAND / Attack LAND with N Grain / Declare High King"),
@@ -191,7 +194,9 @@ class Eire(OrdersGame):
         return None
 
     # ---- resolution --------------------------------------------------------------
-    def resolve_turn(self, state: GameState, ctx: Ctx, why: str, late: str = "") -> None:
+    def resolve(self, state: GameState, ctx: Ctx, why: str, late: str = "") -> None:
+        """Adjudicate the open turn and mail the results to the players (or, through Preview,
+        to the GM first)."""
         prm = state["parameters"]
         t = state["turn"]
         lines = [f"Turn {t['number']} is resolved ({why})."] + ([late] if late else [])
@@ -255,6 +260,8 @@ class Eire(OrdersGame):
             f"  {p['name']}: {state['grain'][p['name']]}" for p in self.active(state)]
         self.event(state, ctx, f"Turn {t['number']} resolved.")
         lines += ["", "Who holds which land (as on the map):"] + self.holdings(state)
+        if revealed := revealed_lines(ctx):
+            lines += ["", *revealed]
         # Everybody who played the turn, those it eliminated too: they learn it from this mail.
         readers = [p["name"] for p in state["players"] if p["status"] != "left" or p["name"] in fought]
         out = ctx.send("results", readers, f"[Results] Turn {t['number']}", "notice.txt", game=state,

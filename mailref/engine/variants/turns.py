@@ -11,6 +11,7 @@ from mailref.engine.context import Ctx, Refused
 from mailref.engine.state import Action, GameState, Player
 from mailref.engine.variants.actions import action
 from mailref.engine.variants.base import Variant
+from mailref.engine.variants.dice import committed_line
 from mailref.timeutil import iso, parse_iso
 
 
@@ -68,7 +69,8 @@ class OrdersGame(Variant):
         ctx.send("turn", to, f"[Turn {number}] Orders are due {self.when(state, deadline)}", "notice.txt", opens=True, game=state,
                  heading=f"Turn {number} of {state['name']} is open.", lines=[*self.turn_lines(state), *([""] if self.turn_lines(state) else []),
                      f"Send your orders in a mail with the subject [Orders] before {self.when(state, deadline, ctx)}.",
-                     "Only bold text is read as orders; everything else is chatter."])
+                     "Only bold text is read as orders; everything else is chatter.",
+                     *([""] + committed_line(ctx) if ctx.dice else [])])
 
     def after_join(self, state: GameState, player: Player, action: Action, ctx: Ctx) -> None:
         super().after_join(state, player, action, ctx)
