@@ -12,7 +12,7 @@ for a `[Help]` mail, a `[Status]` mail and a ballot, each on a fresh store. Asse
 Wall time on a shared machine swings with its load; the CPU time of this process is steadier
 (on PostgreSQL the server's share is not in it). Each kind is timed twice: once plainly (the ms/mail figure) and once under cProfile (the
 table of the top cumulative entries; cProfile itself roughly doubles the time). --postgres
-runs everything again on a private PostgreSQL cluster (tests/postgres.py; root and Debian's
+runs everything again on a private PostgreSQL cluster (tests/support/postgres.py; root and Debian's
 postgresql needed).
 """
 
@@ -34,10 +34,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 
-from helpers import Clock, mail  # noqa: E402
 from mailref.door import Settings  # noqa: E402
 from mailref.referee import Referee  # noqa: E402
 from mailref.store import open_store  # noqa: E402
+from support.helpers import Clock, mail  # noqa: E402
 
 G = "nomes@ref.example"
 PLAYERS = 20
@@ -122,7 +122,7 @@ def main() -> None:
     stores: list[tuple[str, Callable[[], str]]] = [("SQLite", lambda: f"sqlite:///{tmp}/m{next(files)}.sqlite3")]
     pg = None
     if args.postgres:
-        from postgres import Postgres, postgres_bindir
+        from support.postgres import Postgres, postgres_bindir
         if postgres_bindir() is None or os.geteuid() != 0:
             print("--postgres needs Debian's postgresql and root: skipped")
         else:

@@ -15,8 +15,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from helpers import mail  # noqa: E402
 from mailref.read import read_ballots, read_envelope  # noqa: E402
+from support.helpers import mail  # noqa: E402
 
 
 def corpus() -> list[bytes]:

@@ -1,3 +1,14 @@
+"""Fixtures every test may use, and the SPEC marker.
+
+Mark a test (or a module, with `pytestmark`) by the SPEC.md sections it holds the product to:
+`@pytest.mark.spec("2.4")` or `pytestmark = pytest.mark.spec("2.4", "3.2")`. Each section also
+becomes a plain marker, spec_2_4 (and its chapter, spec_2), so `-m` selects by section:
+
+    .venv/bin/python -m pytest -m spec_2_4          # what SPEC §2.4 covers
+    .venv/bin/python -m pytest -m "spec_5 and not spec_5_4"
+    .venv/bin/python -m pytest tests/games -m spec_5_2
+"""
+
 from __future__ import annotations
 
 import os
@@ -13,12 +24,48 @@ sys.path.insert(0, str(Path(__file__).parent))
 # checkout the virtualenv's editable install points at (several worktrees may share one).
 os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(__file__).parent.parent), os.environ.get("PYTHONPATH")]))
 
-import helpers  # noqa: E402
-from dovecot import Dovecot, dovecot_binary  # noqa: E402
-from helpers import Clock, Outbox, assert_replays, make_referee  # noqa: E402
-from postgres import Postgres, postgres_bindir  # noqa: E402
+from support import helpers  # noqa: E402
+
+# One game fixture per variant, by the variant's name (each module of tests/games/ names its own
+# variant's `game`).
+from support.blognomic import blognomic_game  # noqa: E402, F401
+from support.dovecot import Dovecot, dovecot_binary  # noqa: E402
+from support.helpers import Clock, Outbox, assert_replays, make_referee  # noqa: E402
+from support.imperial import imperial_game  # noqa: E402, F401
+from support.listener import listening, submit  # noqa: E402
+from support.postgres import Postgres, postgres_bindir  # noqa: E402
+from support.sidekick import sidekick_game  # noqa: E402, F401
+from support.site import chromium as _chromium  # noqa: E402
 
 GAME = "nomes@ref.example"
+
+# SPEC.md's chapters and numbered sections: each is a marker spec_N_M, its chapter spec_N.
+SPEC_SECTIONS = ["1", "2", "3", "4", "5", "1.1", "1.2", "1.3", "1.4", "1.5", "2.1", "2.2", "2.3", "2.4", "2.5", "2.6", "2.7",
+                 "3.1", "3.2", "3.3", "4.1", "4.2", "4.3", "4.4", "4.5",
+                 "5.1", "5.2", "5.3", "5.4", "5.5", "6", "7", "8"]
+
+
+def spec_marker_names(section: str) -> list[str]:
+    """The plain markers a spec(SECTION) mark adds: the section's and its chapter's."""
+    parts = section.split(".")
+    return sorted({"spec_" + parts[0], "spec_" + "_".join(parts)})
+
+
+def pytest_configure(config):
+    for section in SPEC_SECTIONS:
+        for name in spec_marker_names(section):
+            config.addinivalue_line("markers", f"{name}: a test of SPEC.md section {name[5:].replace('_', '.')}")
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        for mark in item.iter_markers("spec"):
+            for section in mark.args:
+                if str(section) not in SPEC_SECTIONS:
+                    raise pytest.UsageError(f"{item.nodeid}: spec({section!r}) names no SPEC.md section")
+                for name in spec_marker_names(str(section)):
+                    item.add_marker(name)
 
 
 @pytest.fixture(autouse=True)
@@ -99,6 +146,17 @@ def outbox(referee) -> Outbox:
     return Outbox(referee)
 
 
+@pytest.fixture
+def smtp(referee):
+    """The one way a test sends raw mail as a sending server does: smtp(raw, mail_from, rcpt=GAME,
+    utf8=False) hands RAW over one real SMTP session to the referee's own listener."""
+    with listening(referee, 10_000_000) as port:
+        def send(message: bytes, mail_from: str, rcpt: str = GAME, utf8: bool = False) -> None:
+            submit(port, mail_from, [rcpt], message, mail_options=["SMTPUTF8"] if utf8 else [])
+
+        yield send
+
+
 @pytest.fixture(scope="session")
 def dovecot(tmp_path_factory):
     if dovecot_binary() is None:
@@ -115,10 +173,10 @@ def dovecot(tmp_path_factory):
     shutil.rmtree(root, ignore_errors=True)
 
 
-# ---- every mail a test causes passes a real relay (SPEC §4.3; tests/relay.py) ------------
+# ---- every mail a test causes passes a real relay (SPEC §4.3; tests/support/relay.py) ------------
 @pytest.fixture(scope="session")
 def relay():
-    from relay import Relay
+    from support.relay import Relay
 
     r = Relay.start()
     yield r
@@ -130,9 +188,8 @@ def _mail_passes_the_relay(request, relay, tmp_path, monkeypatch):
     """After each test: its outbox rows (every store it opened, every SQLite file and Maildir
     under its tmp_path) go over one SMTP session to the relay; a refused or non-conforming
     mail fails the test."""
-    from relay import engine_rows, maildir_files, outbox_rows, sqlite_files
-
     from mailref.store import Store
+    from support.relay import engine_rows, maildir_files, outbox_rows, sqlite_files
 
     engines = []
     init = Store.__init__
@@ -151,3 +208,8 @@ def _mail_passes_the_relay(request, relay, tmp_path, monkeypatch):
     problems = relay.check(mails)
     if problems:
         pytest.fail("mail a relay would refuse:\n  " + "\n  ".join(problems[:20]), pytrace=False)
+
+
+# ---- one headless Chromium per test module, under either name (support/site.py) ---------
+browser = pytest.fixture(scope="module", name="browser")(_chromium)
+chromium = pytest.fixture(scope="module", name="chromium")(_chromium)

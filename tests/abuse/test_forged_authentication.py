@@ -1,0 +1,42 @@
+"""Forged Authentication-Results and forged From addresses: read in bounded time, and one joined from a forged address learns how to stop the game's mail."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from mailref.read.auth import verify
+from support.helpers import Outbox, mail
+from support.hostile_smtp import ALICE, G
+
+pytestmark = pytest.mark.spec("2.7")
+
+
+def test_a_flood_of_forged_authentication_results_is_read_in_bounded_time():
+    """A 10 MB mail holds 200,000 forged Authentication-Results headers; each took ~0.1 ms to
+    parse, so with require_auth one such mail held the referee for 20 s or more (the suite's
+    generous budget, as in test_bounded.py). Only the topmost 50 are read: the receiving
+    server's own is on top."""
+    forged = ["evil.test; dkim=pass header.d=example.org"] * 200_000
+    t = time.monotonic()
+    verdict = verify(forged, "alice@example.org", ("mx.ref.example",))
+    assert time.monotonic() - t < 5.0
+    assert not verdict.verified
+    # The server's own header still decides, above any number of forged ones.
+    assert verify(["mx.ref.example; dkim=pass header.d=example.org"] + forged, "alice@example.org",
+                  ("mx.ref.example",)).verified
+
+
+def test_one_joined_from_a_forged_address_is_told_how_to_stop_the_games_mail(game, smtp, outbox):
+    """Anyone can send [Join] From a victim's address: the victim got "X joined ..." and then
+    every announcement, with no word on how to stop them. The answer to a [Join] says how."""
+    outbox.new()
+    smtp(mail("victim@third.example", G, "[Join]", "Name: Buy pills"), "mallory@evil.example")
+    (ack,) = [m for m in outbox.new() if m["To"] == "victim@third.example"]
+    body = Outbox.body(ack)
+    assert "Not you?" in body and f"subject [Quit] to {G}" in body
+    smtp(mail("victim@third.example", G, "[Quit]"), "victim@third.example")
+    smtp(mail(ALICE, G, "[Roll] d6"), ALICE)
+    assert not [m for m in outbox.new() if m["To"] == "victim@third.example" and m["X-Mailref-Kind"] != "ack"]
+

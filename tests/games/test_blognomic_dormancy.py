@@ -1,0 +1,31 @@
+"""BlogNomic: the wizards are told when dormancy begins and ends."""
+
+from __future__ import annotations
+
+import pytest
+
+from support.helpers import Outbox, assert_replays
+from support.play import addr, send  # the same players' addresses, mail sent the same way
+from support.play_four import BLOG, PLAYERS, last
+
+pytestmark = pytest.mark.spec("5.2")
+
+
+def test_the_wizards_are_told_when_dormancy_begins_and_ends(referee, outbox):
+    """Dan goes Idle and four Wizards are left: BlogNomic is Dormant and proposals are refused,
+    but nobody was told until a proposal bounced. The game's fifth join and an Idle now say so."""
+    referee.create_game("blog", "blognomic", BLOG, gm="gm@ref.example")
+    for p in PLAYERS:
+        send(referee, p, "[Join]", f"Name: {p.title()}\n", to=BLOG)
+    assert not [m for m in outbox.all() if "Dormant" in str(m["Subject"])]  # dormant from the start: no news
+    send(referee, "dan", "[Join]", "Name: Dan\n", to=BLOG)
+    new = outbox.new()
+    news = [m for m in new if "No longer Dormant" in str(m["Subject"])]
+    assert sorted(m["To"] for m in news) == sorted(addr(p) for p in PLAYERS)
+    ack = next(m for m in new if m["To"] == addr("dan") and m["X-Mailref-Kind"] == "ack")
+    assert "BlogNomic is no longer Dormant: proposals may be submitted again." in Outbox.body(ack)
+    send(referee, "dan", "[Idle]", "", to=BLOG)
+    told = last(outbox, addr("alice"), "announcement", "Dormant")
+    assert "BlogNomic is Dormant: there are fewer than 5 Wizards, so proposals may not be submitted" in Outbox.body(told)
+    assert_replays(referee)
+

@@ -1,0 +1,85 @@
+"""To a relay offering PIPELINING (RFC 2920), a row's MAIL, RCPT and DATA go in one write and
+their answers are read in order; a refused recipient inside a pipeline fails its row alone and
+the connection goes on (mail/relay.py `Relay.send_row`). The relay here is mailref's own SMTP
+session, which offers PIPELINING, with a desk that keeps what it is given."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+from sqlalchemy import select
+
+from mailref.config import SmtpOut
+from mailref.mail.outbox import Deliverer
+from mailref.mail.smtp_session import Session
+from mailref.store import OutboxMessage
+from support.dovecot import free_port
+from support.helpers import mail
+
+pytestmark = pytest.mark.spec("4.3")
+
+G = "nomes@ref.example"
+
+
+class Desk:
+    domain, max_size, buffered = "relay.example", 10_000_000, 0
+
+    def __init__(self, refuse: set[str]):
+        self.refuse, self.mails, self.reads = refuse, list[tuple[str, list[str], bytes]](), list[bytes]()
+
+    def recipient(self, address: str) -> str:
+        return "550 5.1.1 no such user here" if address in self.refuse else "250 2.1.5 OK"
+
+    def deliver(self, raw: bytes, mail_from: str, rcpt_to: list[str], answer) -> None:
+        self.mails.append((mail_from, rcpt_to, raw))
+        answer("250 2.0.0 OK")
+
+
+class Recording(Session):
+    def data_received(self, data: bytes) -> None:
+        self.desk.reads.append(data)
+        super().data_received(data)
+
+
+@pytest.fixture
+def pipelining_relay():
+    """A PIPELINING relay on a loop of its own; yields (desk, port)."""
+    desk, port, loop = Desk(refuse={"nobody@players.example"}), free_port(), asyncio.new_event_loop()
+    sessions: set[Session] = set()
+    server = loop.run_until_complete(loop.create_server(lambda: Recording(desk, sessions), "127.0.0.1", port))
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    yield desk, port
+    loop.call_soon_threadsafe(server.close)
+    loop.call_soon_threadsafe(loop.stop)
+    thread.join(5)
+
+
+def test_mail_rcpt_and_data_go_in_one_write_to_a_pipelining_relay(referee, clock, pipelining_relay):
+    desk, port = pipelining_relay
+    referee.create_game("nomes", "sidekick", G)
+    for n in range(4):
+        referee.receive(mail(f"p{n}@players.example", G, "[Help]"), "smtp", "p@x", [G])
+    referee.process_pending()
+    d = Deliverer(referee.store, "referee@ref.example", SmtpOut(host="127.0.0.1", port=port), "-", "gm@ref.example")
+    assert d.deliver(clock()) == (4, 0)
+    assert sorted(rcpt[0] for _, rcpt, _ in desk.mails) == [f"p{n}@players.example" for n in range(4)]
+    pipelined = [r for r in desk.reads if b"MAIL FROM:<referee@ref.example>" in r]
+    assert len(pipelined) == 4 and all(b"\r\nRCPT TO:<" in r and r.endswith(b"\r\nDATA\r\n") for r in pipelined)
+
+
+def test_a_refused_recipient_in_a_pipeline_fails_its_row_alone(referee, clock, pipelining_relay):
+    desk, port = pipelining_relay
+    referee.create_game("nomes", "sidekick", G)
+    for who in ("alice@players.example", "nobody@players.example", "bob@players.example"):
+        referee.receive(mail(who, G, "[Help]"), "smtp", who, [G])
+    referee.process_pending()
+    d = Deliverer(referee.store, "referee@ref.example", SmtpOut(host="127.0.0.1", port=port), "-", "gm@ref.example")
+    d.sessions = 1  # all three on one connection: the one after the refusal must still go
+    assert d.deliver(clock()) == (2, 1)
+    assert sorted(rcpt[0] for _, rcpt, _ in desk.mails) == ["alice@players.example", "bob@players.example"]
+    with referee.store() as s:
+        failed = s.scalars(select(OutboxMessage).where(OutboxMessage.status == "failed")).one()
+    assert failed.recipients == ["nobody@players.example"] and "550" in failed.last_error

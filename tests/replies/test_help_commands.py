@@ -1,0 +1,27 @@
+"""Help lists the absence, roll and quit commands every variant takes."""
+
+from __future__ import annotations
+
+import pytest
+
+from support.helpers import Outbox, mail
+
+pytestmark = pytest.mark.spec("2.6")
+
+
+@pytest.mark.parametrize("variant", ["sidekick", "blognomic", "imperial", "eire", "orders"])
+def test_help_lists_the_absence_roll_and_quit_every_variant_takes(referee, smtp, variant):
+    """SPEC §2.5: [Help] is "the commands". Imperial's did not list [Away], [Roll] or [Quit],
+    BlogNomic's not [Quit], Eire's and the orders game's not [Away] or [Roll], though each
+    variant takes them; a player reading the help could not learn how to leave or be away."""
+    address = f"{variant}@ref.example"
+    referee.create_game(variant, variant, address, name=variant.title(), gm="gm@ref.example")
+    box = Outbox(referee)
+    box.new()
+    smtp(mail("stranger@x.org", address, "[Help]", ""), "stranger@x.org", address)
+    (reply,) = box.new()
+    said = Outbox.body(reply)
+    assert reply["X-Mailref-Kind"] == "help", said
+    for tag in ("[Roll]", "[Quit]", ("[Idle]" if variant == "blognomic" else "[Away]")):
+        assert tag in said, (tag, said)
+

@@ -1,0 +1,33 @@
+"""A reply to a closed proposal is told it is closed at once."""
+
+from __future__ import annotations
+
+import pytest
+
+from support.helpers import Outbox
+from support.play import addr, send  # the same players' addresses, mail sent the same way
+from support.play_four import PLAYERS, last, nomes
+
+pytestmark = pytest.mark.spec("2.3")
+
+
+def test_a_reply_to_a_closed_proposal_is_told_it_is_closed_at_once(referee, outbox):
+    """Alice answers her old ack of proposal 1 with "Actually, AGAINST." after it passed: she was
+    told no vote was found and how to write one, and only her second try learnt that proposal 1
+    was closed. Now the first answer says so. A vote with a reason learns the reason goes on the
+    next line."""
+    mover = nomes(referee)
+    send(referee, mover.lower(), "[Proposal] Hats", 'Enact rule 24 "Hats":\nEvery player wears a hat.\n')
+    voters = [p for p in PLAYERS if p.title() != mover]
+    send(referee, voters[0], "Re: [Nomic Sidekick Nomic] [Proposal 1] Hats", "FOR - nice cleanup")
+    hint = Outbox.body(last(outbox, addr(voters[0]), "error")).replace("\r\n", "\n")
+    assert "with your reason, if any, on the next line" in hint
+    assert 'Not read as a ballot: "FOR - nice cleanup"' in hint
+    for p in voters:
+        send(referee, p, "[Vote] 1", "FOR\nNice hats.")
+    assert referee.state("nomes")["proposals"][0]["status"] == "passed"
+    send(referee, voters[0], "Re: Re: [Nomic Sidekick Nomic] [Proposal 1] Hats", "Actually, AGAINST.")
+    answer = Outbox.body(last(outbox, addr(voters[0]), "error"))
+    assert "Not done: proposal 1 (passed) is closed; votes are no longer taken." in answer
+    assert "No vote found" not in answer
+

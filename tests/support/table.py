@@ -1,0 +1,49 @@
+"""A host with one referee: players write over real SMTP, a relay counts what each address receives."""
+
+from __future__ import annotations
+
+import collections
+import email
+import email.policy
+import smtplib
+
+from mailref.config import SmtpOut
+from mailref.mail.outbox import Deliverer
+from support.helpers import mail
+from support.ops import CountingSink
+
+
+class Table:
+    """A host with one referee: players write over SMTP, the relay counts what each receives."""
+
+    def __init__(self, referee, port: int, sink: CountingSink, tmp_path):
+        self.referee, self.port, self.sink = referee, port, sink
+        self.deliverer = Deliverer(referee.store, "referee@ref.example", SmtpOut(host="127.0.0.1", port=sink.port),
+                                   tmp_path / "md", "gm@ref.example")
+
+    def send(self, frm: str, to: str, subject: str, body: str = "") -> dict[str, list]:
+        """FRM's command; returns what each address received for it, delivered through the relay."""
+        before = len(self.sink.mails)
+        with smtplib.SMTP("127.0.0.1", self.port) as c:
+            c.sendmail(frm, [to], mail(frm, to, subject, body))
+        return self.deliver(before)
+
+    def deliver(self, before: int | None = None) -> dict[str, list]:
+        before = len(self.sink.mails) if before is None else before
+        while self.deliverer.deliver(self.referee.clock())[0]:
+            pass
+        got: dict[str, list] = collections.defaultdict(list)
+        for rcpts, raw in self.sink.mails[before:]:
+            for r in rcpts:
+                got[r].append(email.message_from_bytes(raw, policy=email.policy.default))
+        return got
+
+    def one(self, got: dict[str, list], who: str, kind: str = "ack"):
+        """WHO's only mail for the command, of KIND."""
+        mails = got.get(who, [])
+        assert [m["X-Mailref-Kind"] for m in mails] == [kind], [(m["X-Mailref-Kind"], m["Subject"]) for m in mails]
+        return mails[0]
+
+
+def text(msg) -> str:
+    return msg.get_body(("plain",)).get_content()

@@ -1,0 +1,51 @@
+"""Players writing through a real SMTP session, each address's mail counted at a relay."""
+
+from __future__ import annotations
+
+import re
+import smtplib
+from datetime import UTC, datetime
+
+import pytest
+
+from support.helpers import Clock, mail, make_referee
+from support.listener import listening
+from support.ops import CountingSink
+from support.table import Table
+
+NOMES, EIRE = "nomes@ref.example", "eire@ref.example"
+
+
+ENCODED_WORD = re.compile(rb"=\?[^?]+\?[bBqQ]\?[^?]*\?=")
+
+
+class Players(Table):
+    def write(self, frm: str, to: str, subject: str, body: str = "", **kw) -> dict[str, list]:
+        """FRM's mail as their client builds it (display name, HTML, In-Reply-To)."""
+        before = len(self.sink.mails)
+        with smtplib.SMTP("127.0.0.1", self.port) as c:
+            c.sendmail(frm, [to], mail(frm, to, subject, body, **kw))
+        return self.deliver(before)
+
+    def raw_since(self, before: int) -> list[bytes]:
+        return [raw for _, raw in self.sink.mails[before:]]
+
+
+@pytest.fixture
+def table(tmp_path, database_url):
+    referee = make_referee(tmp_path, Clock(datetime(2026, 3, 2, 9, 0, tzinfo=UTC)), url=database_url)
+    with listening(referee, 10_000_000) as port, CountingSink() as sink:
+        yield Players(referee, port, sink, tmp_path)
+    referee.store.dispose()
+
+
+def nomes(table: Players, *names: str) -> None:
+    table.referee.create_game("nomes", "sidekick", NOMES, name="Nomes", gm="gm@ref.example")
+    for n in names:  # Bob Brown writes from bob@x.org
+        table.one(table.send(f"{n.split()[0].lower()}@x.org", NOMES, "[Join]", f"Name: {n}"), f"{n.split()[0].lower()}@x.org")
+
+
+def eire(table: Players) -> None:
+    table.referee.create_game("eire", "eire", EIRE, name="Eire Autumn", gm="gm@ref.example",
+                              parameters={"start_grain": "30"})
+
