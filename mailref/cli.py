@@ -193,6 +193,13 @@ def build_parser() -> argparse.ArgumentParser:
     site = group("site", "the published pages (SPEC 4.5)")
     cmd(site, "build", "rebuild the published site now (every game, or SLUG)").add_argument(
         "slug", nargs="?", help="only this game (default: every game)")
+    dice = group("dice", "dice players can check (SPEC 4.4)")
+    cmd(dice, "verify", "recompute every draw of a game from its revealed seeds").add_argument("slug", help=slug_help)
+    cmd(dice, "reveal", "reveal the seed in use, commit the next, and tell the players").add_argument(
+        "slug", help=slug_help)
+    turn = group("turn", "the turn of an orders game")
+    cmd(turn, "publish", "send the results the GM is previewing to every player (SPEC 5.4)").add_argument(
+        "slug", help=slug_help)
     return p
 
 
@@ -254,7 +261,7 @@ def _refused(reason: str, hint: str = "") -> int:
 
 # Commands that only read: they never create a database (SPEC 1.4).
 READ_ONLY = {("game", "list"), ("game", "show"), ("mail", "list"), ("mail", "show"), ("outbox", "list"),
-             ("replay", None), ("site", "build"), ("db", "backup")}
+             ("replay", None), ("site", "build"), ("db", "backup"), ("dice", "verify")}
 # Commands that may create the database (serve and check are not routed here).
 CREATES = {("game", "create"), ("db", "upgrade")}
 # Commands that need the database and nothing of the referee (mail, templates, the site):
@@ -766,4 +773,24 @@ COMMANDS = {
     ("outbox", "list"): cmd_outbox_list, ("outbox", "retry"): cmd_outbox_retry,
     ("outbox", "drop"): cmd_outbox_drop,
     ("digest", None): cmd_digest, ("replay", None): cmd_replay, ("site", "build"): cmd_site_build,
+    ("dice", "verify"): lambda r, a, w: cmd_dice_verify(r, a, w),
+    ("dice", "reveal"): lambda r, a, w: _act(r, a, w, {"type": "dice_reveal"}),
+    ("turn", "publish"): lambda r, a, w: _act(r, a, w, {"type": "publish"}),
 }
+
+
+def cmd_dice_verify(referee: Referee, args: argparse.Namespace, who: str) -> int:
+    """Exit 0 when every revealed draw recomputes to what was recorded, 1 when one does not."""
+    from sqlalchemy import select
+
+    from mailref.site.dice import verify
+    from mailref.store import Game
+
+    with referee.store() as s:
+        game = s.scalar(select(Game).where(Game.slug == args.slug))
+        if game is None:
+            raise Refused(f"there is no game {args.slug!r}")
+        report = verify(s, game)
+    for line in report.lines():
+        print(printable(line))
+    return 0 if report.ok else 1
