@@ -13,7 +13,8 @@ from mailref.engine.variants.actions import Acting, action
 from mailref.timeutil import iso
 
 # What the GM may correct while the results wait: parameters, a player removed or away, a score.
-CORRECTIONS = {"set", "player_remove", "player_status", "score", "quit", "away"}
+CORRECTIONS = {"set": "a parameter changed", "player_remove": "a player removed", "player_status": "a player's status",
+               "score": "a score changed", "quit": "a player left", "away": "a player away"}
 
 
 class Redraw(Ctx):
@@ -83,7 +84,7 @@ class Preview(Acting):
         """After a GM correction: the turn resolved again from the same draws, for the GM."""
         if state.get("preview") and action["type"] in CORRECTIONS:
             self.send_preview(state, ctx, f"Turn {state['preview']['turn']} resolved again after a correction "
-                                          f"({action['type'].replace('_', ' ')}), from the same rolls.")
+                                          f"({CORRECTIONS[action['type']]}), from the same rolls.")
 
     def handle(self, state: GameState, action: Action, ctx: Ctx) -> None:
         super().handle(state, action, ctx)  # type: ignore[misc]
