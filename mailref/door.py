@@ -30,8 +30,8 @@ from mailref.read.identity import normalise_address
 from mailref.read.names import name_keys
 from mailref.read.subject import game_label, reply_subject, with_game_label
 from mailref.render import render
-from mailref.store import dice as dice_store
 from mailref.store import ArchivedMatter, Game, JournalEntry, OutboxMessage, fastjson
+from mailref.store import dice as dice_store
 from mailref.store.archived import archived
 from mailref.store.counters import count_reply
 from mailref.write import address
