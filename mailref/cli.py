@@ -450,7 +450,7 @@ def cmd_game_show(referee: Referee, args: argparse.Namespace, who: str) -> int:
     if args.json:
         from mailref.engine.public import public_view
 
-        _json(public_view(state))
+        _json({**public_view(state), "dice": _dice_chain(referee, args.slug)})
         return 0
     from mailref.engine import get_variant
 
@@ -777,6 +777,17 @@ COMMANDS = {
     ("dice", "reveal"): lambda r, a, w: _act(r, a, w, {"type": "dice_reveal"}),
     ("turn", "publish"): lambda r, a, w: _act(r, a, w, {"type": "publish"}),
 }
+
+
+def _dice_chain(referee: Referee, slug: str) -> dict:
+    """The game's seed chain as anyone may know it: each SHA-256, each seed once revealed."""
+    from sqlalchemy import select
+
+    from mailref.store import Game
+    from mailref.store import dice as dice_store
+
+    with referee.store() as s:
+        return dice_store.public(s, s.scalar(select(Game.id).where(Game.slug == slug)))
 
 
 def cmd_dice_verify(referee: Referee, args: argparse.Namespace, who: str) -> int:

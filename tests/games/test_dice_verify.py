@@ -9,12 +9,13 @@ import contextlib
 import hashlib
 import hmac
 import io
+import json
 import re
 
 import pytest
 from sqlalchemy import select
 
-from mailref.cli import cmd_dice_verify
+from mailref.cli import cmd_dice_verify, cmd_game_show
 from mailref.store import Game, JournalEntry
 from support.helpers import Outbox, assert_replays
 from support.play import addr, send
@@ -116,6 +117,11 @@ def test_nomic_rolls_recompute_once_the_admin_reveals_the_seed(referee, outbox, 
     assert f"SHA-256 {committed}" in told, told
     code, out = verify(referee, "g")
     assert code == 0 and "not revealed yet" in out, out
+    shown = io.StringIO()
+    with contextlib.redirect_stdout(shown):
+        cmd_game_show(referee, argparse.Namespace(slug="g", json=True), "gm")
+    chain = json.loads(shown.getvalue())["dice"]
+    assert chain["next_sha256"] == committed and chain["seeds"][0]["seed"] is None  # the secret stays so
     assert referee.admin("g", {"type": "dice_reveal"}, "gm").ok
     reveal = body(outbox.to(addr("alice"), kind="announcement")[-1])
     seed = _SEED.search(reveal).group(2)

@@ -9,6 +9,8 @@ import re
 
 import pytest
 
+from mailref.config import SiteConfig
+from mailref.site import rebuild
 from support.helpers import Outbox, assert_replays, mail
 from support.play import addr, send
 
@@ -41,12 +43,16 @@ def combats(text: str) -> str:
     return text.split("Combats:")[1].split("Investments:")[0]
 
 
-def test_an_eire_turn_reaches_the_players_only_after_publish(referee, outbox):
+def test_an_eire_turn_reaches_the_players_only_after_publish(referee, outbox, smtp, tmp_path):
+    """Played over SMTP into the referee's listener, as players' and the GM's mail arrives."""
+    def by_mail(who: str, subject: str, text: str = "") -> None:
+        smtp(mail(who, EIRE, subject, text), who, EIRE)
+
     start(referee)
     target = independent_neighbour(referee, "Alice")
-    send(referee, "alice", "[Orders]", f"**Attack {target} with 9 Grain**", to=EIRE)
+    by_mail(addr("alice"), "[Orders]", f"**Attack {target} with 9 Grain**")
     outbox.new()
-    send(referee, "bob", "[Orders]", "**Invest 10 Grain in Llanc**", to=EIRE)
+    by_mail(addr("bob"), "[Orders]", "**Invest 10 Grain in Llanc**")
     sent = outbox.new()
     assert not [m for m in sent if m["X-Mailref-Kind"] == "results"], [m["Subject"] for m in sent]
     [preview] = [m for m in sent if m["X-Mailref-Kind"] == "preview"]
@@ -55,10 +61,13 @@ def test_an_eire_turn_reaches_the_players_only_after_publish(referee, outbox):
     assert "for you, the GM, alone" in text and "[Publish]" in text and re.search(r"d10 \d+", text), text
     assert any(p.get_content_type() == "image/png" for p in preview.walk())  # the map
     assert "Dice: seed 1 is revealed" not in text  # the seed stays secret until the players have the rolls
+    site = tmp_path / "site"
+    rebuild(referee.store, SiteConfig(site), now=referee.clock())
+    assert "No turn has been resolved yet." in (site / "eire" / "turns.html").read_text()  # nor on the site
     # Meanwhile a player asking learns the GM is adjudicating; late orders are refused.
-    send(referee, "alice", "[Orders]", "**Defend Donal with 1 Grain**", to=EIRE)
+    by_mail(addr("alice"), "[Orders]", "**Defend Donal with 1 Grain**")
     assert "adjudicating" in body(outbox.new()[-1])
-    referee.accept(mail(GM, EIRE, "[Publish]"), "smtp", GM, [EIRE])
+    by_mail(GM, "[Publish]")
     sent = outbox.new()
     results = {m["To"]: body(m) for m in sent if m["X-Mailref-Kind"] == "results"}
     assert set(results) == {addr("alice"), addr("bob")}, [m["Subject"] for m in sent]
@@ -68,6 +77,8 @@ def test_an_eire_turn_reaches_the_players_only_after_publish(referee, outbox):
     ack = [m for m in sent if m["To"] == GM]
     assert ack and "went to every player; turn 2 is open" in body(ack[-1]), [body(m) for m in ack]
     assert referee.state("eire")["turn"]["number"] == 2
+    rebuild(referee.store, SiteConfig(site), now=referee.clock())
+    assert combats(text).strip().splitlines()[1].strip() in (site / "eire" / "turns.html").read_text()
     assert_replays(referee)
 
 
