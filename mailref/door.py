@@ -156,9 +156,10 @@ class _Chain:
     """The seed an entry draws from, its draws, and the seed that follows if it is revealed."""
     seed: Any
     draws: SeededDraws
-    upcoming: str = field(default_factory=lambda: secrets.token_hex(32))
+    upcoming: str = ""  # made when the entry reveals its seed
 
     def reveal(self) -> dict[str, Any]:
+        self.upcoming = self.upcoming or secrets.token_hex(32)
         return {"number": self.seed.number, "seed": self.seed.seed, "sha256": self.seed.commitment,
                 "next_number": self.seed.number + 1, "next_sha256": commitment(self.upcoming)}
 

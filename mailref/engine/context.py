@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 
 class Refused(Exception):
@@ -15,6 +15,12 @@ class Refused(Exception):
     def __init__(self, reason: str, hint: str = ""):
         super().__init__(reason)
         self.reason, self.hint = reason, hint
+
+
+class RandomSource(Protocol):
+    """Where live draws come from: `random.Random`, or the seed chain (engine/dice.py)."""
+
+    def randint(self, lo: int, hi: int) -> int: ...
 
 
 @dataclass
@@ -39,7 +45,7 @@ class Ctx:
     """Time and randomness come in; mail and the ack go out. On replay the recorded draws
     are given back in order, so the same journal yields the same state."""
 
-    def __init__(self, now: datetime, rng: Any = None,
+    def __init__(self, now: datetime, rng: RandomSource | None = None,
                  draws: list[int] | None = None, facts: dict | None = None):
         self.now = now
         self._rng = rng or random.SystemRandom()

@@ -43,6 +43,7 @@ class Eire(Preview, OrdersGame):
         ("[Status], [Rules], [Help], [Quit]", "the map, your Grain and the turn; the rules and parameters; this text; leave"),
         ("[Away] / [Back]", "absence, and the return from it"),
         ("[Roll] d6", "a die roll, announced"),
+        ("[Publish]", "the GM, with gm_preview=on: send the turn's results the GM has seen to every player"),
     ]
 
     def initial_state(self, *args, **kw) -> GameState:
