@@ -1,4 +1,4 @@
-"""What one mail costs inside `Referee.accept` (issue 14): ms per mail and where the time goes,
+"""What one mail costs inside `Referee.accept`: ms per mail and where the time goes,
 for a `[Help]` mail, a `[Status]` mail and a ballot, each on a fresh store. Asserts nothing.
 
     .venv/bin/python bench/profile_mail.py [--n 300] [--top 25] [--only help,status,ballot]

@@ -26,7 +26,7 @@ Sections (root is needed for the private Dovecot; nothing here asserts):
 
 Every section runs on SQLite; with --postgres (the suite's private cluster, tests/postgres.py)
 or --dsn URL (a database that is emptied first) every section runs on PostgreSQL too (the
-daemon's database, or the store's). The end is the README's table, to paste as it is.
+daemon's database, or the store's). The end is the table of docs/performance.md, to paste as it is.
 """
 
 from __future__ import annotations
@@ -50,9 +50,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from aiosmtpd.controller import Controller  # noqa: E402
-
 from dovecot import PASSWORD, USER, Dovecot, free_port  # noqa: E402
 from helpers import Clock, mail  # noqa: E402
+
 from mailref.config import Imap, SmtpOut  # noqa: E402
 from mailref.door import Settings  # noqa: E402
 from mailref.mail.imap import Poller  # noqa: E402
@@ -708,7 +708,7 @@ def main() -> None:
         if PG:
             PG.stop()
     print(f"\nmax RSS of the bench process {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
-    # The README's table, to paste as it is.
+    # The table of docs/performance.md, to paste as it is.
     command = " ".join(["bench/run.py", *sys.argv[1:]])
     print(f"\n    .venv/bin/python {command}\n")
     print(f"{started}, {os.cpu_count()} CPUs, load average {load:.1f} at the start and "

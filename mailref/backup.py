@@ -1,5 +1,5 @@
 """`mailref db backup FILE`: a consistent copy of the SQLite database while the daemon runs
-(README "Backup and restore"). SQLite's online backup reads one snapshot; in WAL mode the
+(docs/operating.md, "Backup and restore"). SQLite's online backup reads one snapshot; in WAL mode the
 daemon goes on writing meanwhile. Copying the file with cp is not a backup: the newest
 transactions sit in the -wal file beside it, and a copy taken mid-write may be torn.
 PostgreSQL has pg_dump for this."""
@@ -19,7 +19,7 @@ def backup_sqlite(url: str, target: Path) -> str:
     source = sqlite_path(url)
     if source is None:
         raise Refused("the database is not SQLite: back it up with its own tools (PostgreSQL: pg_dump -Fc)",
-                      "README \"Backup and restore\"")
+                      "docs/operating.md, \"Backup and restore\"")
     target = target.absolute()
     if target.exists():
         raise Refused(f"{target} exists; name a new file")

@@ -318,8 +318,8 @@ def load(path: str | os.PathLike | None = None) -> Config:
             use_move=t.get("use_move", bool, True),
         )
         for key in ("processed_folder", "rejected_folder"):
-            # Filing into the folder read gives each mail a new UID: it was read again, filed
-            # again, for ever, a pass after the other.
+            # Filing into the folder read gives each mail a new UID: it would be read again,
+            # filed again, for ever, a pass after the other.
             if _same_folder(getattr(cfg.imap, key), cfg.imap.folder):
                 raise ConfigError(f"{t.where(key)}: {getattr(cfg.imap, key)!r} is the folder mail is read from "
                                   f"([imap] folder): mail filed there would be read again; name another folder")
@@ -383,7 +383,7 @@ SERVICE_CONFIG = Path("/etc/mailref/mailref.toml")  # the unit's MAILREF_CONFIG
 def defaults_note(cfg: Config, service_config: Path = SERVICE_CONFIG) -> str:
     """On embedded defaults, why (no file was named or found), and the service's file when the
     host has one: an operator who ran `mailref init /etc/mailref` and then `mailref game create`
-    in a shell without MAILREF_CONFIG made the game in ./var, where the service never looks."""
+    in a shell without MAILREF_CONFIG would make the game in ./var, where the service never looks."""
     if cfg.path is not None:
         return ""
     note = "embedded defaults: no --config, no $MAILREF_CONFIG, no ./mailref.toml here"

@@ -129,7 +129,7 @@ class Daemon:
         waits until it has been quiet for INTAKE_QUIET, but never lags more than INTAKE_LAG
         behind the first mail it has not taken up. Mail is answered 250 at the store's pace, not
         at the pace of answering it; under a flood, processing still runs a batch every
-        INTAKE_LAG (docs/decisions.md, "Intake in its own process"). True when mail is still
+        INTAKE_LAG (docs/decisions/daemons.md). True when mail is still
         arriving (the lag ran out), so the caller takes a small batch."""
         hot = False
         while not self.stopping.is_set():
@@ -422,7 +422,7 @@ def ended(exitcode: int | None) -> str:
 def serve(cfg: Config) -> int:
     stopsignal.catch()  # `mailref serve` caught it before loading the configuration; this is for other callers
     # A process killed by a fault (SIGBUS, SIGSEGV) writes where it was, each thread's stack,
-    # to the log before it dies: without it the journal showed nothing at all (docs/decisions.md).
+    # to the log before it dies: without it the journal showed nothing at all (docs/decisions/listener.md).
     faulthandler.enable()
     logging.basicConfig(level=os.environ.get("MAILREF_LOG", "INFO"), format=log_format())
     logging.getLogger("apscheduler").setLevel(logging.WARNING)

@@ -1,14 +1,13 @@
 """SIGTERM and SIGINT for `mailref serve`, caught from the first moment of the command.
 
-Python leaves SIGTERM at the system's default until someone catches it, and the daemon used
-to catch it only once its event loop ran (`loop.add_signal_handler`), a second or more after
-the start: importing, opening and upgrading the database come first. A SIGTERM then (a
-restart right after a start, a test stopping a daemon it just started) killed the process
-outright, exit -15 instead of a clean stop; and the event loop, closing, put the default back,
-so one arriving while the daemon finished its last work killed it too. Here the signal is
-caught once, for the whole life of the process, and only sets a flag and calls whoever
-listens (the daemon's loop, once it runs). This module imports nothing heavy: it is installed
-before the daemon's imports (docs/decisions.md, "Operating, session 9")."""
+Python leaves SIGTERM at the system's default (the process dies, exit -15) until someone
+catches it. An event loop's handler (`loop.add_signal_handler`) would come a second or more
+after the start, once importing, opening and upgrading the database are done, and the loop
+puts the default back as it closes; a SIGTERM in either gap (a restart right after a start,
+one arriving while the daemon finishes its last work) would kill the process instead of
+stopping it cleanly. Here the signal is caught once, for the whole life of the process, and
+only sets a flag and calls whoever listens (the daemon's loop, once it runs). This module
+imports nothing heavy: it is installed before the daemon's imports (docs/decisions/README.md)."""
 
 from __future__ import annotations
 

@@ -70,12 +70,12 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(autouse=True)
 def every_game_replays():
-    """Issue 11: `mailref replay` (its own code, cli.cmd_replay) exits 0 on every game any test plays."""
+    """Issue 11: `mailref replay` (its own code, cli.replay.cmd_replay) exits 0 on every game any test plays."""
     import argparse
     import contextlib
     import io
 
-    from mailref.cli import cmd_replay
+    from mailref.cli.replay import cmd_replay
 
     yield
     made, helpers.REFEREES[:] = list(helpers.REFEREES), []

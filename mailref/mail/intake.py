@@ -5,7 +5,7 @@ the daemon's process it shared one interpreter lock with processing, composing a
 delivery, so a burst of mail was accepted only as fast as it was answered (about 60 mails
 a second instead of the several hundred a bare SMTP session takes), and a slow mail slowed every
 sender. Here intake has its own interpreter: mail is accepted at the rate of the store,
-and processing catches up behind it (docs/decisions.md, "Intake in its own process").
+and processing catches up behind it (docs/decisions/listener.md).
 
 The two processes talk over two one-way pipes:
 - child -> parent: first b"ok" (listening) or b"error:<why>" (cannot listen), then notes

@@ -43,7 +43,7 @@ ALERT_AFTER = timedelta(days=2)
 # a quicker takeover after a crash matters more (the chaos test).
 LEASE = timedelta(seconds=float(os.environ.get("MAILREF_OUTBOX_LEASE", "600")))
 BATCH = 50                      # rows per claim: well inside one lease on a slow relay
-RELAY_SESSIONS = 3              # relay connections a batch is spread over (docs/decisions.md, "Delivery lanes")
+RELAY_SESSIONS = 3              # relay connections a batch is spread over (docs/decisions/outbox.md)
 FEWER_FOR = 3600.0               # seconds fewer connections are used after the relay refused one
 MARK_TRIES = 3
 # Seconds a delivery round may go on before each connection stops after its row in hand: the

@@ -29,7 +29,7 @@ from mailref.store.faults import describe, is_store_fault
 from mailref.store.keep import Busy
 
 log = logging.getLogger("mailref.smtp")
-KNOWN_FOR = 2.0  # seconds the game addresses read for RCPT are trusted (docs/decisions.md, "Batches")
+KNOWN_FOR = 2.0  # seconds the game addresses read for RCPT are trusted (docs/decisions/listener.md)
 GROUP = 50  # mails committed in one transaction at most
 INLINE_AT_MOST = 256 * 1024  # octets: a bigger mail is written by the committer, never on the sessions' loop
 

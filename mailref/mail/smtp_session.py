@@ -5,7 +5,7 @@ takes each message's bytes, calling back once they are kept.
 Why our own and not aiosmtpd's session: aiosmtpd reads a message line by line through a
 StreamReader, a coroutine step per line, and spent about three times the CPU of the whole
 store behind it; this protocol finds a command line or the end of the data in the bytes as
-they arrive (docs/decisions.md, "Our own SMTP session").
+they arrive (docs/decisions/listener.md).
 
 What it speaks: EHLO/HELO, MAIL (SIZE, BODY, SMTPUTF8), RCPT, DATA, RSET, NOOP, QUIT, VRFY,
 HELP; PIPELINING (commands wait, in order, while a message is being stored). The data ends
@@ -39,7 +39,7 @@ STRESS_TIMEOUT = 10.0  # the same once most sessions are taken (STRESS_AT): idle
 STRESS_AT = 0.8  # of MAX_SESSIONS
 # Mail data held in memory by all sessions at once (the larger of this and two messages of
 # the size limit): past it, a message arriving is refused 452 and its data thrown away, so
-# 500 senders of 10 MB each cannot take 5 GB (docs/decisions.md, "The listener's memory").
+# 500 senders of 10 MB each cannot take 5 GB (docs/decisions/listener.md).
 BUFFER_BUDGET = 256 * 1024 * 1024
 JUNK = frozenset(("NOOP", "RSET", "VRFY", "HELP", "EHLO", "HELO"))
 END = b"\r\n.\r\n"

@@ -149,7 +149,7 @@ def upgrade(store: Store) -> None:
     cfg.set_main_option("script_location", str(_MIGRATIONS))
     cfg.attributes["connection_engine"] = store.engine
     command.upgrade(cfg, "head")
-    if was:  # an operator sees that the database changed, and by which command (README "Upgrading")
+    if was:  # an operator sees that the database changed, and by which command (docs/operating.md, "Upgrade")
         logging.getLogger("mailref.store").warning(
             "upgraded the database %s from schema %s to %s (an older mailref must not run on it now)",
             store.engine.url.render_as_string(hide_password=True), was, newest_revision())

@@ -16,7 +16,7 @@ shares one transaction, and each statement sees the ones before it.
   prepare_threshold says otherwise): SQLAlchemy's execution around it cost as much CPU as the
   rest of keeping the mail.
 The values written are the ones SQLAlchemy writes: tests/test_keep.py compares the rows
-(docs/decisions.md, "Our own SMTP session")."""
+(docs/decisions/storage.md)."""
 
 from __future__ import annotations
 

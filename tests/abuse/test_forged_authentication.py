@@ -19,9 +19,9 @@ def test_a_flood_of_forged_authentication_results_is_read_in_bounded_time():
     generous budget, as in test_bounded.py). Only the topmost 50 are read: the receiving
     server's own is on top."""
     forged = ["evil.test; dkim=pass header.d=example.org"] * 200_000
-    t = time.monotonic()
+    t = time.process_time()
     verdict = verify(forged, "alice@example.org", ("mx.ref.example",))
-    assert time.monotonic() - t < 5.0
+    assert time.process_time() - t < 5.0
     assert not verdict.verified
     # The server's own header still decides, above any number of forged ones.
     assert verify(["mx.ref.example; dkim=pass header.d=example.org"] + forged, "alice@example.org",

@@ -182,17 +182,17 @@ def test_a_body_of_unclosed_bold_marks_is_read_at_once(referee, smtp, outbox):
     referee.create_game("diplo", "orders", "diplo@ref.example", gm="gm@ref.example")
     smtp(mail("ann@x.org", "diplo@ref.example", "[Join]", "Name: Ann"), "ann@x.org", "diplo@ref.example")
     referee.admin("diplo", {"type": "start"}, "gm")
-    body = "**Army Paris holds.**\n" + "[b]x\n" * 16_000  # ~100 KB (what reading reads): took 10 s before issue 13
-    t = time.monotonic()
+    body = "**Army Paris holds.**\n" + "[b]x\n" * 16_000  # ~100 KB, what reading reads
+    t = time.process_time()  # CPU time: a loaded machine's other processes do not count
     smtp(mail("ann@x.org", "diplo@ref.example", "[Orders]", body), "ann@x.org", "diplo@ref.example")
-    assert time.monotonic() - t < 10  # generous: the reading itself is checked in test_bounded.py
+    assert time.process_time() - t < 10  # generous: the reading itself is checked in test_bounded.py
     assert referee.state("diplo")["orders"]["Ann"]["orders"][0]["text"] == "Army Paris holds"
 
 
 def test_a_long_attribution_like_line_is_read_at_once(game, smtp, outbox):
     outbox.new()
-    line = "a <@ " * 1600 + "<a@b> wrote:"  # 8 KB on one line: took minutes before issue 13
-    t = time.monotonic()
+    line = "a <@ " * 1600 + "<a@b> wrote:"  # 8 KB on one line
+    t = time.process_time()
     smtp(mail(BOB, G, "[Status]", line), BOB)
-    assert time.monotonic() - t < 10
+    assert time.process_time() - t < 10
     assert [m["X-Mailref-Kind"] for m in outbox.new()] == ["status"]

@@ -33,7 +33,7 @@ def test_listing_mail_does_not_read_the_raw_mails(referee, capsys):
     import argparse
     import tracemalloc
 
-    from mailref.cli import cmd_mail_list
+    from mailref.cli.inbox import cmd_mail_list
 
     for i in range(20):
         referee.accept(mail(f"s{i}@evil.example", G, "[Propsal] big", "x" * 1_000_000))

@@ -412,7 +412,7 @@ def test_status_is_hiatus_while_proposals_are_not_accepted(tmp_path):
 
 
 def test_dov_and_ascension_wait_for_the_end_of_seasonal_downtime(tmp_path):
-    """Decision (docs/decisions.md): "During this time no game actions may be taken except those described
+    """Decision (docs/games/blognomic.md): "During this time no game actions may be taken except those described
     in the rules entitled “Votable Matters,” “Gamestate Tracking” and “Call for Judgement”": votes on a DoV
     are taken, but enacting it and the Ascension Address are "Victory and Ascension" and wait."""
     clock = Clock(datetime(2026, 12, 23, 12, 0, tzinfo=UTC))
@@ -441,7 +441,7 @@ def test_dov_and_ascension_wait_for_the_end_of_seasonal_downtime(tmp_path):
 
 
 def test_for_then_def_without_a_historian_vote_stays_for(game):
-    """Decision (docs/decisions.md): "A Wizard’s Vote on a Votable Matter is the last valid voting icon
+    """Decision (docs/games/blognomic.md): "A Wizard’s Vote on a Votable Matter is the last valid voting icon
     that they have used"; DEFERENTIAL is valid only "When the Historian has a valid Vote other than VETO"."""
     game.admin("blog", {"type": "office", "office": "historian", "holder": "Gus"}, "gm")
     send(game, "Ann", "[Proposal] Gold", PROP)

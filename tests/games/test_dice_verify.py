@@ -15,7 +15,8 @@ import re
 import pytest
 from sqlalchemy import select
 
-from mailref.cli import cmd_dice_verify, cmd_game_show
+from mailref.cli.dice import cmd_dice_verify
+from mailref.cli.games import cmd_game_show
 from mailref.store import Game, JournalEntry
 from support.helpers import Outbox, assert_replays
 from support.play import addr, send

@@ -339,7 +339,7 @@ def test_a_defender_keeps_the_bonus_of_a_valley_lost_in_the_same_turn():
 
 def test_the_high_king_counts_the_origin_lands_of_former_enemies():
     """"If a Player holds his Origin Land, has 50 Grain or more Total, and holds Origin Lands of at least
-    2 other Players" — decision (docs/eire-house-rules.md): "holding several core lands of their
+    2 other Players" — decision (docs/games/eire.md): "holding several core lands of their
     (former) enemies": an eliminated player's Origin Land still counts."""
     s = started([("Finn", "Green", "Plainsmen", "Bain"), ("Maeve", "Red", "Plainsmen", "Reudh"),
                  ("Oisin", "Gold", "Plainsmen", "Llanc")])

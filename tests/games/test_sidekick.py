@@ -347,7 +347,7 @@ def test_the_rule_list_shows_the_mover_and_every_player_in_turn_order(game, outb
 
 def test_the_movers_own_ballot(game, outbox):
     """Rule 11: "The player moving is assumed to be voting “for” the proposal, and does not need to
-    state this." Decision (docs/decisions.md): the mover's FOR is acknowledged and changes
+    state this." Decision (docs/games/sidekick.md): the mover's FOR is acknowledged and changes
     nothing; AGAINST or ABSTAIN is refused."""
     m = mover(game)
     send(game, m, "[Proposal] Daily dice", PROPOSAL)

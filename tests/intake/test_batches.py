@@ -62,7 +62,7 @@ def test_one_failing_mail_in_a_batch_is_quarantined_alone(referee):
 
 def test_a_failing_mail_whose_alert_cannot_be_queued_still_holds_up_nothing(referee, monkeypatch):
     referee.create_game("nomes", "sidekick", G)
-    from mailref import referee as module
+    import mailref.referee.quarantine as module
     from mailref.handlers import REGISTRY
 
     stored = referee.receive_many([(mail("alice@x.org", G, "[Join]", "Name: Alice"), "smtp", "", [G]),

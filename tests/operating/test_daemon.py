@@ -125,7 +125,7 @@ def test_postgresql_ending_our_connections_costs_no_mail_and_no_log_line(tmp_pat
 
 
 def test_mail_is_answered_in_the_store_while_a_relay_holds_a_delivery(tmp_path):
-    """Delivery has its own lock (docs/decisions.md, "Delivery lanes"): a relay that sits on a reply's
+    """Delivery has its own lock (docs/decisions/outbox.md): a relay that sits on a reply's
     data for seconds holds up no processing. Mail arriving meanwhile is taken up and its reply
     queued at once; the reply goes out once the relay lets the round go."""
     import asyncio

@@ -157,7 +157,7 @@ def test_cli_papercuts_an_operator_met(tmp_path):
 
 def test_the_site_is_readable_by_a_web_server_under_the_units_umask(tmp_path):
     """mailref.service runs with UMask=0027: the site folder came out 0750, so a web server
-    (another user) answered 403 for every page (README: "Serve dir with any web server")."""
+    (another user) answered 403 for every page (docs/operating.md, "Site")."""
     site = Site(tmp_path, smtp_in=False, extra='[site]\ndir = "var/site"\n')
     assert site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", "nomes@ref.example").returncode == 0
     subprocess.run(["rm", "-rf", str(tmp_path / "var" / "site")], check=True)
@@ -174,7 +174,7 @@ def test_the_site_is_readable_by_a_web_server_under_the_units_umask(tmp_path):
 
 def test_check_on_the_empty_postgresql_database_the_dba_made_is_ok(tmp_path, postgres):
     """`mailref check` said FAIL "UndefinedTable: relation alembic_version does not exist" for
-    a new, empty PostgreSQL database: the usual first state (README "Running several daemons"),
+    a new, empty PostgreSQL database: the usual first state (docs/several-daemons.md),
     which `mailref serve` fills."""
     name = f"empty{os.getpid()}_{time.monotonic_ns() % 10**6}"
     postgres.execute(f'CREATE DATABASE "{name}"')

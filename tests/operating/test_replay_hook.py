@@ -9,7 +9,7 @@ import io
 
 import pytest
 
-from mailref.cli import cmd_replay
+from mailref.cli.replay import cmd_replay
 from mailref.store import Game
 from support import helpers
 from support.helpers import mail, make_referee

@@ -73,11 +73,12 @@ def test_an_older_schema_is_still_upgraded(tmp_path):
     url = f"sqlite:///{tmp_path / 'm.sqlite3'}"
     store = open_store(url)
     with store.engine.begin() as conn:
-        conn.execute(text("DROP INDEX ix_games_next_wakeup"))
-        conn.execute(text("UPDATE alembic_version SET version_num = '0004'"))
+        conn.execute(text("DROP TABLE dice_draws"))
+        conn.execute(text("DROP TABLE dice_seeds"))
+        conn.execute(text("UPDATE alembic_version SET version_num = '0005'"))
     store.dispose()
     store = open_store(url)
     with store.engine.connect() as conn:
         assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == newest_revision()
-        assert conn.execute(text("SELECT name FROM sqlite_master WHERE name = 'ix_games_next_wakeup'")).scalar()
+        assert conn.execute(text("SELECT name FROM sqlite_master WHERE name = 'dice_seeds'")).scalar()
     store.dispose()

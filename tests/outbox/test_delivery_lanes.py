@@ -1,5 +1,5 @@
 """A batch of outgoing mail goes over several relay connections at once (mail/outbox.py,
-docs/decisions.md "Delivery lanes"): each recipient's mail on one connection and in order;
+docs/decisions/outbox.md): each recipient's mail on one connection and in order;
 a relay that takes fewer connections gets everything all the same; and of all connections,
 at most one row is ever accepted by the relay and not yet marked sent (SPEC §6)."""
 

@@ -35,7 +35,7 @@ def test_rules_in_an_orders_game_say_what_governs_it_not_an_empty_rule_list(refe
     said = Outbox.body(reply)
     assert reply["X-Mailref-Kind"] == "ruleset" and "Scores:" not in said, said
     assert "Eire has no rule list that proposals change." in said, said
-    assert "docs/eire-house-rules.md" in said and "Victory: Dominion (22 contiguous lands)" in said, said
+    assert "docs/games/eire.md" in said and "Victory: Dominion (22 contiguous lands)" in said, said
     assert "  turn_length = 2d" in said and "  walk_in = on" in said, said
     smtp(mail(finn, ORDERS, "[Rules]", ""), finn, ORDERS)
     (reply,) = box.new()

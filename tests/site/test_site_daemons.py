@@ -1,5 +1,5 @@
-"""The published site with several daemons on one database (README "Running several
-daemons"): each publishes its own changes as they commit, and catches up every few seconds
+"""The published site with several daemons on one database (docs/several-daemons.md):
+each publishes its own changes as they commit, and catches up every few seconds
 with the changes the others made, so every host's pages show the whole game."""
 
 from __future__ import annotations

@@ -49,7 +49,7 @@ class Variant(Players, Limits, AdminOverrides, Enactment, Deadlines, Digests, Re
     capped_matters: frozenset[str] = OPENS_MATTER  # actions counted against matters_per_day
     commands: list[tuple[str, str]] = []
     # Tags a player obviously means but this game's rules do not offer: what the rules offer
-    # instead, as (reason, hint), said in place of "[X] is not a command" (docs/decisions.md).
+    # instead, as (reason, hint), said in place of "[X] is not a command" (docs/decisions/withdraw.md).
     instead: dict[str, tuple[str, str]] = {}
     # Tags that mean another of this game's commands: [Idle] is plainly being away, where a
     # game has absence but no idling (BlogNomic has its own, and takes [Away] as idling).

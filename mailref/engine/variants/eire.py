@@ -1,6 +1,6 @@
 """Eire (seed 001), fully adjudicated: Grain, Defend / Invest / Attack, d10 combat drawn from
 the game's journaled random source, tribes and their perks, High King, Dominion and
-Communion. Every gap in the text is a house rule and a parameter (docs/eire-house-rules.md)."""
+Communion. Every gap in the text is a house rule and a parameter (docs/games/eire.md)."""
 
 from __future__ import annotations
 
@@ -331,7 +331,7 @@ class Eire(Preview, OrdersGame):
     def high_king_shortfalls(self, state: GameState, name: str, grain: int) -> int:
         """How many of the three requirements NAME misses. "Origin Lands of at least 2 other
         Players" counts the Origin Land of every other player who has played this game, eliminated
-        or gone too: the text speaks of "core lands of their (former) enemies" (docs/eire-house-rules.md)."""
+        or gone too: the text speaks of "core lands of their (former) enemies" (docs/games/eire.md)."""
         return len(self.high_king_lacking(state, name, grain))
 
     def high_king_lacking(self, state: GameState, name: str, grain: int | None = None) -> list[str]:
@@ -436,7 +436,7 @@ class Eire(Preview, OrdersGame):
         q = state["parameters"]
         return [
             "It is played by the rules of Eire's own text, and where the text is silent by the referee's "
-            "house rules (docs/eire-house-rules.md of mailref), each number a parameter below. In short:",
+            "house rules (docs/games/eire.md of mailref), each number a parameter below. In short:",
             f"Each turn: income, then bold orders until the deadline (turn_length {q['turn_length']}; early "
             "when all have ordered), then resolution: Defend LAND with N Grain, Invest N Grain in LAND, "
             "Attack LAND with N Grain, Declare High King.",

@@ -231,7 +231,7 @@ class Sidekick(Variant):
             if b["vote"] not in self.vote_words:
                 raise Refused(f"{b['word']} is not a vote in this game", "vote FOR, AGAINST or ABSTAIN")
             if player == prop["author"]:
-                # Rule 11: "The player moving is assumed to be voting “for” the proposal" (docs/decisions.md).
+                # Rule 11: "The player moving is assumed to be voting “for” the proposal" (docs/games/sidekick.md).
                 if b["vote"] == "FOR":
                     ctx.ack(f"Proposal {prop['number']} is your move: your vote is already FOR (rule 11); nothing changed.")
                     continue

@@ -44,7 +44,7 @@ class Resolution(Acting):
                     return True
             elif self.downtime(state, now):
                 # Seasonal Downtime allows only "Votable Matters", "Gamestate Tracking" and "Call for
-                # Judgement": enacting a DoV is "Victory and Ascension" business (docs/decisions.md).
+                # Judgement": enacting a DoV is "Victory and Ascension" business (docs/games/blognomic.md).
                 continue
             else:
                 votes = self.effective_votes(state, j)

@@ -34,7 +34,7 @@ class Wizards(Acting):
         """Rule "Votes": "A Wizard’s Vote on a Votable Matter is the last valid voting icon that
         they have used"; DEFERENTIAL is valid, as the Historian's Vote, only "When the Historian
         has a valid Vote other than VETO". So FOR then DEF with no Historian vote stays FOR
-        (docs/decisions.md); and "if the author ... has not used a valid voting icon ..., then
+        (docs/games/blognomic.md); and "if the author ... has not used a valid voting icon ..., then
         the author’s Vote is FOR"."""
         hist = state["historian"]
         for b in reversed([b for b in m.get("ballots", []) if b["player"] == name]):

@@ -1,0 +1,108 @@
+"""The inbox at the command line: every mail received, listed, shown raw, processed again."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from mailref.cli.acting import deliver
+from mailref.cli.output import cut, print_json, table
+from mailref.engine.context import Refused
+from mailref.safe import printable
+from mailref.timeutil import iso
+
+if TYPE_CHECKING:
+    from mailref.referee import Referee
+
+
+def newest(referee: Referee, model: type, args: argparse.Namespace) -> list:
+    """The newest rows of the inbox or outbox table, optionally of one status, without their
+    raw bytes: a listing shows none, and 50 mails of 10 MB would take it to 600 MB."""
+    from sqlalchemy import select
+    from sqlalchemy.orm import defer
+
+    with referee.store() as s:
+        q = select(model).options(defer(model.raw)).order_by(model.id.desc()).limit(args.limit)
+        if args.status:
+            q = q.where(model.status == args.status)
+        return list(s.scalars(q))
+
+
+def cmd_mail_list(referee: Referee, args: argparse.Namespace, who: str) -> int:
+    from mailref.store import InboxMessage
+
+    mails = [
+        {
+            "id": m.id,
+            "status": m.status,
+            "received_at": iso(m.received_at),
+            "game": m.game_slug,
+            "sender": m.sender or m.mail_from,
+            "subject": m.subject,
+            "verdict": m.verdict,
+        }
+        for m in newest(referee, InboxMessage, args)
+    ]
+    if args.json:
+        print_json(mails)
+        return 0
+    table(
+        ["ID", "STATUS", "RECEIVED", "GAME", "SENDER", "SUBJECT", "VERDICT"],
+        [
+            [
+                f"#{m['id']}",
+                m["status"],
+                m["received_at"],
+                m["game"] or "-",
+                m["sender"] or "-",
+                cut(m["subject"], 50),
+                cut(m["verdict"], 80),
+            ]
+            for m in mails
+        ],
+    )
+    return 0
+
+
+def cmd_mail_show(referee: Referee, args: argparse.Namespace, who: str) -> int:
+    from mailref.store import InboxMessage
+
+    with referee.store() as s:
+        m = s.get(InboxMessage, args.id)
+        if m is None:
+            raise Refused(f"there is no message #{args.id}")
+        for k in (
+            "id",
+            "status",
+            "source",
+            "message_id",
+            "sender",
+            "subject",
+            "game_slug",
+            "attempts",
+            "verdict",
+            "error",
+        ):
+            print(printable(f"{k}: {getattr(m, k)}", keep_newlines=k == "error"))
+        print(f"received_at: {iso(m.received_at)}\nsize: {m.size}\n")
+        print(printable(m.raw.decode("utf-8", "replace").replace("\r\n", "\n"), keep_newlines=True))
+    return 0
+
+
+def cmd_mail_reprocess(referee: Referee, args: argparse.Namespace, who: str) -> int:
+    from mailref.store import InboxMessage
+
+    with referee.store() as s, s.begin():
+        m = s.get(InboxMessage, args.id)
+        if m is None:
+            raise Refused(f"there is no message #{args.id}")
+        if m.status not in ("failed", "new"):
+            raise Refused(
+                f"message #{args.id} is {m.status}; "
+                "only failed messages are reprocessed (no effect twice)"
+            )
+        m.status, m.error = "new", ""
+    status = referee.process(args.id)
+    print(f"message #{args.id}: {status}")
+    deliver(referee, args)
+    return 0 if status != "failed" else 1

@@ -1,0 +1,385 @@
+"""The referee: accepts raw mail durably, turns it into actions through handlers, fires
+timers and admin actions, all through the engine's one door. The daemon, the CLI and the
+tests all drive this one object, each with its own clock.
+
+Its parts: `mails` (a stored mail's row and Envelope), `steps` (processing one mail, step
+by step), `verdicts` (what is written on the row), `threads` (what the store tells about a
+mail), `quarantine` (a mail that failed), `facts` (the GM's digest's view of the inbox)."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import logging
+import random
+import time
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, or_, select
+from sqlalchemy.orm import Session
+
+from mailref import door
+from mailref.claims import claim_due_game, claim_mail, worker_id
+from mailref.config import Config
+from mailref.door import Settings, Source
+from mailref.engine import Refused
+from mailref.read import Envelope
+from mailref.referee import steps
+from mailref.referee.facts import digest_facts
+from mailref.referee.mails import (
+    MAILS,
+    Mail,
+    Stored,
+    game_key,
+    log_handled,
+    message_id_of,
+    read_mails,
+    write_back,
+)
+from mailref.referee.quarantine import quarantine_mail
+from mailref.store import Game, InboxMessage, Store, open_store
+from mailref.store.faults import is_store_fault
+from mailref.store.keep import keep
+from mailref.testhooks import crash_point
+from mailref.timeutil import utcnow
+
+__all__ = ["BATCH", "BATCH_BYTES", "Clock", "Incoming", "Referee", "Stored", "message_id_of"]
+
+log = logging.getLogger("mailref")
+Clock = Callable[[], datetime]
+Incoming = tuple[bytes, str, str, "list[str] | None"]  # raw, source, mail_from, rcpt_to
+BATCH = 100  # stored mails processed in one transaction (docs/decisions/storage.md)
+BATCH_BYTES = 32 * 1024 * 1024  # ...and at most this much raw mail of them in memory at once
+
+
+class _MailFailed(Exception):
+    """A mail failed in a batch run without savepoints: the batch runs again, carefully."""
+
+
+class Referee:
+    def __init__(
+        self,
+        store: Store,
+        settings: Settings,
+        clock: Clock = utcnow,
+        rng: random.Random | None = None,
+    ):
+        self.store, self.settings, self.clock, self.rng = store, settings, clock, rng
+        self.after_change: Callable[[str], None] | None = (
+            None  # e.g. the published site catching up
+        )
+        self.who = worker_id()  # this process, in the claims other daemons see
+
+    @classmethod
+    def from_config(
+        cls, cfg: Config, clock: Clock = utcnow, rng: random.Random | None = None
+    ) -> Referee:
+        referee = cls(
+            open_store(cfg.database),
+            Settings(
+                cfg.from_address,
+                cfg.admin_address,
+                cfg.replies_per_sender_per_day,
+                replies_per_stranger=cfg.replies_per_stranger_per_day,
+                site_url=cfg.site.base_url if cfg.site else "",
+                trusted_authserv_ids=tuple(cfg.trusted_authserv_ids),
+            ),
+            clock,
+            rng,
+        )
+        if cfg.site:
+            from mailref import site
+
+            referee.after_change = lambda slug: site.rebuild_quietly(
+                referee.store, cfg.site, slug, referee.clock()
+            )
+        return referee
+
+    def _changed(self, slug: str | None) -> None:
+        """After a game's transaction committed (never inside it)."""
+        if slug and self.after_change:
+            try:
+                self.after_change(slug)
+            except (
+                Exception
+            ):  # the game changed and its mail is queued; a page is not worth failing that
+                log.exception("after the change of %s", slug)
+
+    # ---- intake: durable first -------------------------------------------------
+    def receive(
+        self, raw: bytes, source: str, mail_from: str = "", rcpt_to: list[str] | None = None
+    ) -> Stored:
+        """Commit RAW to the inbox (the only way a message is accepted). A second delivery of
+        the same bytes returns the first row; a different message under a Message-ID we
+        already hold is kept but never processed twice."""
+        return self.receive_many([(raw, source, mail_from, rcpt_to)])[0]
+
+    def receive_many(self, mails: list[Incoming], wait: bool = True) -> list[Stored]:
+        """Commit a batch of (raw, source, mail_from, rcpt_to) in ONE transaction, each
+        deduplicated as `receive` says (also against the others of the batch); one Stored per
+        mail, in order (mailref/store/keep.py: this runs before every SMTP 250). Without
+        WAIT, keep.Busy at once if another writer holds the store."""
+        prepared = [
+            (
+                raw,
+                source,
+                mail_from or "",
+                list(rcpt or []),
+                hashlib.sha256(raw).hexdigest(),
+                message_id_of(raw),
+            )
+            for raw, source, mail_from, rcpt in mails
+        ]
+        # A concurrent delivery of the same bytes (another daemon) is settled by the INSERT itself.
+        return [Stored(*k) for k in keep(self.store, prepared, self.clock(), wait)]
+
+    def accept(
+        self,
+        raw: bytes,
+        source: str = "smtp",
+        mail_from: str = "",
+        rcpt_to: list[str] | None = None,
+    ) -> Stored:
+        """Store, then process at once (the listener's and the poller's path)."""
+        stored = self.receive(raw, source, mail_from, rcpt_to)
+        if stored.new and stored.status == "new":
+            stored.status = self.process(stored.id)
+        return stored
+
+    def process_pending(self, limit: int | None = None) -> int:
+        """Process the stored mail awaiting it (at most LIMIT), oldest first, a batch per
+        transaction; returns how many mails were taken up."""
+        done, after = 0, 0
+        while limit is None or done < limit:
+            ids = self.process_batch(after, BATCH if limit is None else min(BATCH, limit - done))
+            if not ids:
+                break
+            done, after = done + len(ids), ids[-1]
+        return done
+
+    def process_batch(self, after: int = 0, limit: int = BATCH) -> list[int]:
+        """Process the next batch of stored mail (ids above AFTER); returns the ids taken up,
+        an empty list when nothing awaits."""
+        ids = self.pending(after, limit)
+        if ids:
+            self.process_many(ids)
+        return ids
+
+    def pending(self, after: int = 0, limit: int = BATCH) -> list[int]:
+        """The next stored mails awaiting processing that no other process holds: at most
+        LIMIT of them and BATCH_BYTES of raw mail (at least one)."""
+        now = utcnow()  # leases are wall-clock (claims.py)
+        with self.store() as s:
+            rows = s.execute(
+                select(InboxMessage.id, InboxMessage.size)
+                .where(
+                    InboxMessage.status == "new",
+                    InboxMessage.id > after,
+                    or_(
+                        InboxMessage.lease_until.is_(None),
+                        InboxMessage.lease_until < now,
+                        InboxMessage.claimed_by == self.who,
+                    ),
+                )
+                .order_by(InboxMessage.id)
+                .limit(limit)
+            ).all()
+        ids, total = [], 0
+        for i, size in rows:
+            total += size or 0
+            if ids and total > BATCH_BYTES:
+                break
+            ids.append(i)
+        return ids
+
+    # ---- processing: one transaction per batch; a savepoint per mail once one fails
+    def process(self, inbox_id: int) -> str:
+        """Process one stored mail; returns its status."""
+        return self.process_many([inbox_id]).get(inbox_id, "missing")
+
+    def process_many(self, ids: list[int]) -> dict[int, str]:
+        """Process stored mail IDS: read every mail first (bytes to Envelope, no transaction
+        open), then claim and apply them in ONE transaction, grouped by game (each game
+        loaded and locked once). A mail whose processing fails is rolled back alone and
+        quarantined while the rest commit: the batch first runs without a savepoint per mail
+        (they cost about a tenth of answering a mail) and, should any mail fail, runs again
+        from the start with one, on mail read afresh. A store fault rolls the whole batch
+        back: it stays new. Mail processed meanwhile or held by another process is left
+        alone. Returns each id's status."""
+        if not ids:
+            return {}
+        read = read_mails(self.store, ids, self.settings.from_address)
+        careful = any(isinstance(env, Exception) for env in read.values())
+        if not careful:
+            try:
+                return self._process_batch(ids, read, careful=False)
+            except _MailFailed:
+                # Processing may have changed what it read.
+                read = read_mails(self.store, ids, self.settings.from_address)
+        return self._process_batch(ids, read, careful=True)
+
+    def _process_batch(
+        self, ids: list[int], read: dict[int, Envelope | Exception], careful: bool
+    ) -> dict[int, str]:
+        """One attempt at the batch (process_many). CAREFUL: each mail in its own savepoint,
+        a failure quarantined; else a failure raises _MailFailed and nothing is committed."""
+        now = self.clock()
+        statuses: dict[int, str] = {}
+        changed: dict[str, None] = {}  # the games touched, in order
+        # For the log lines, once committed.
+        handled: list[tuple[Mail, float, str | None, str | None]] = []
+        # No autoflush: nothing is written before every query; the mails' rows go at the end,
+        # in one statement.
+        with self.store() as s, s.begin(), s.no_autoflush:
+            mine = claim_mail(s, self.who, [i for i in ids if i in read])
+            rows = {m.id: Mail(*m) for m in s.execute(MAILS, {"ids": mine})}
+            games = {g.slug: g.address for g in s.execute(select(Game.slug, Game.address)).all()}
+            locked = s.info.setdefault("games", {})
+            for n, inbox_id in enumerate(sorted(mine, key=lambda i: (game_key(read[i], games), i))):
+                row, env = rows[inbox_id], read[inbox_id]
+                started, before = time.monotonic(), set(locked)
+                row.attempts += 1
+                try:
+                    with s.begin_nested() if careful else contextlib.nullcontext():
+                        if isinstance(env, Exception):
+                            raise env
+                        steps.process(steps.Case(s, row, env, now, games, self.settings, self.rng))
+                        row.processed_at, row.lease_until = now, None
+                except Exception as e:
+                    if is_store_fault(e) and not isinstance(e, OSError):
+                        # The store, not the message: the batch stays new, processed once
+                        # the store works.
+                        raise
+                    if not careful:
+                        raise _MailFailed from e
+                    for slug in set(locked) - before:  # its row lock went with the savepoint
+                        del locked[slug]
+                    quarantine_mail(s, self.settings, row, e, now)
+                statuses[inbox_id] = row.status
+                # The tag as understood, not parsed again.
+                tag = None if isinstance(env, Exception) else env.subject.tag
+                # Mail ignored before routing (a machine's) is logged with the game its
+                # recipients name.
+                game = row.game_slug or game_key(env, games) or None
+                handled.append((row, (time.monotonic() - started) * 1000, tag, game))
+                if row.game_slug:
+                    changed[row.game_slug] = None
+                if n == 0:
+                    crash_point("mid-batch")
+            if rows:
+                write_back(s, list(rows.values()))
+            rest = [i for i in ids if i not in statuses]
+            if rest:  # processed meanwhile, or another process holds it ("new")
+                statuses.update(
+                    s.execute(
+                        select(InboxMessage.id, InboxMessage.status).where(
+                            InboxMessage.id.in_(rest)
+                        )
+                    )
+                    .tuples()
+                    .all()
+                )
+        for row, ms, tag, game in handled:
+            log_handled(row, ms, tag, game)
+        for slug in changed:  # after the commit, never inside it
+            self._changed(slug)
+        return {i: statuses.get(i, "missing") for i in ids}
+
+    # ---- timers -----------------------------------------------------------------
+    def due_games(self, now: datetime | None = None) -> list[str]:
+        """The games whose next deadline has come, the earliest first."""
+        now = now or self.clock()
+        with self.store() as s:
+            return list(
+                s.scalars(
+                    select(Game.slug).where(Game.next_wakeup <= now).order_by(Game.next_wakeup)
+                )
+            )
+
+    def earliest_wakeup(self) -> datetime | None:
+        """When the next deadline of any game falls (an index lookup, however many games)."""
+        with self.store() as s:
+            return s.scalar(select(func.min(Game.next_wakeup)))
+
+    def tick(self, slug: str | None = None) -> list[str]:
+        """Fire every deadline that is due (of one game, or all); returns the games woken."""
+        now = self.clock()
+        fired = []
+        for g in [slug] if slug else self.due_games(now):
+            with self.store() as s, s.begin():
+                game = claim_due_game(s, g, now)
+                if game is None:  # not due, or another daemon is firing it
+                    continue
+                door.apply(
+                    s,
+                    game,
+                    {"type": "tick"},
+                    Source("timer", "deadline"),
+                    now,
+                    self.settings,
+                    self.rng,
+                    facts=self.facts(s, game),
+                )
+                fired.append(g)
+            self._changed(g)
+        return fired
+
+    def facts(self, s: Session, game: Game) -> dict:
+        """What only the store knows, for the GM's digest (facts.py)."""
+        return digest_facts(s, game, self.clock())
+
+    # ---- admins -----------------------------------------------------------------
+    def admin(self, slug: str, action: dict[str, Any], who: str) -> door.Outcome:
+        """Apply an admin's ACTION to the game SLUG through the door, as WHO."""
+        now = self.clock()
+        action = {**action, "by": who}
+        with self.store() as s, s.begin():
+            game = s.execute(
+                select(Game).where(Game.slug == slug).with_for_update()
+            ).scalar_one_or_none()
+            if game is None:
+                raise Refused(f"there is no game {slug!r}")
+            facts = self.facts(s, game) if action["type"] == "digest" else None
+            outcome = door.apply(
+                s, game, action, Source("admin", who), now, self.settings, self.rng, facts=facts
+            )
+        self._changed(slug)
+        return outcome
+
+    def create_game(
+        self,
+        slug: str,
+        variant: str,
+        address: str,
+        name: str | None = None,
+        gm: str | None = None,
+        timezone: str = "UTC",
+        parameters: dict[str, Any] | None = None,
+    ) -> None:
+        """Create the game SLUG at its own ADDRESS; refused when either is taken."""
+        with self.store() as s, s.begin():
+            if s.scalar(select(Game.id).where(Game.slug == slug)):
+                raise Refused(f"a game {slug!r} exists already")
+            if s.scalar(select(Game.id).where(Game.address == address.lower())):
+                raise Refused(f"the address {address} belongs to another game")
+            if address.strip().lower() == self.settings.from_address.lower():
+                # Mail from the referee's own address is never answered (SPEC §2.2), and mail to it
+                # gets the list of games (§2.5): a game there would hear nobody.
+                raise Refused(
+                    f"the address {address} is the referee's own (from_address)",
+                    "give the game an address of its own, e.g. nomes@games.example.org",
+                )
+            door.create_game(
+                s, slug, variant, address, name, gm, timezone, parameters or {}, self.clock()
+            )
+        self._changed(slug)
+
+    def state(self, slug: str) -> dict:
+        """The game SLUG's full state, archived parts included."""
+        with self.store() as s:
+            game = s.scalar(select(Game).where(Game.slug == slug))
+            if game is None:
+                raise Refused(f"there is no game {slug!r}")
+            return door.full_state(s, game)

@@ -1,0 +1,380 @@
+"""Processing one stored mail as named steps, in order: each step makes one check and either
+decides the mail (sets its status and verdict, queues any answer, returns True) or passes it
+on. First what no game needs (a forged sender, a machine's mail, our own mail come back, mail
+to postmaster), then routing to a game, then the checks in the game (list posts, a tag
+mistyped, the wrong game's address, authentication), then the command itself."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy.orm import Session
+
+from mailref import door, engine, verification
+from mailref.door import Settings, Source, queue_alert, queue_reply
+from mailref.engine import Refused
+from mailref.engine.variants.base import OPENS_MATTER
+from mailref.read import Envelope, match_game, parse_subject
+from mailref.read.lists import game_sending, through_its_list
+from mailref.read.route import is_postmaster
+from mailref.read.subject import game_label, no_tag
+from mailref.referee import verdicts
+from mailref.referee.mails import Mail
+from mailref.referee.threads import game_of_thread, locked_game, record_bounces, subject_of_reply
+from mailref.routing import (
+    did_you_mean,
+    example_tags,
+    game_named,
+    games_list,
+    wrong_door,
+    wrong_game,
+)
+from mailref.store import Game
+from mailref.store.counters import count_reply
+
+if TYPE_CHECKING:
+    from mailref.engine.variants.base import Variant
+
+
+@dataclass
+class Case:
+    """One mail while its steps run: what they read, and what routing learns on the way."""
+
+    s: Session
+    row: Mail
+    env: Envelope
+    now: datetime
+    games: dict[str, str]  # slug -> address
+    settings: Settings
+    rng: random.Random | None
+    slug: str | None = None
+    by_thread: bool = False  # the thread named the game: no reply can be to the wrong one
+    source: Source | None = None
+    game: Game | None = None
+    variant: Variant | None = None
+    player: dict | None = None
+    gm: str = ""
+    labels: tuple[str, ...] = ()
+    foreign: bool = False  # a reply that may answer another game's mail
+
+    def decide(self, status: str, verdict: str) -> bool:
+        """Set the mail's STATUS and VERDICT (verdicts.py); True: no further step runs."""
+        self.row.status, self.row.verdict = status, verdict
+        return True
+
+    def answer_error(
+        self, reason: str, hint: str, verdict: str | None = None, source: Source | None = None
+    ) -> bool:
+        """Answer with an error reply in the game (error.txt)."""
+        self.decide(verdicts.PROCESSED, verdict or verdicts.error(reason))
+        source = source or self.source
+        queue_reply(
+            self.s,
+            self.settings,
+            self.slug,
+            source,
+            self.now,
+            "error",
+            "error.txt",
+            {"reason": reason, "hint": hint, "subject": source.subject, "game": self.game.state},
+        )
+        return True
+
+
+def process(c: Case) -> None:
+    """Route and apply one stored message, in the caller's transaction."""
+    c.row.sender, c.row.subject = c.env.from_addr or "", c.env.subject.raw[:500]
+    if refuse_forged_sender(c) or ignore_machine(c) or ignore_own_mail(c):
+        return
+    keep_replies_off_games(c)
+    if pass_to_postmaster(c):
+        return
+    route(c)
+    if ignore_stray_list_mail(c) or list_the_games(c):
+        return
+    open_game(c)
+    if (
+        ignore_list_discussion(c)
+        or ignore_list_or_bulk(c)
+        or suggest_a_tag(c)
+        or point_to_labelled_game(c)
+        or point_to_thread_game(c)
+        or refuse_unverified(c)
+        or refuse_reply_without_command(c)
+    ):
+        return
+    apply_command(c)
+
+
+# ---- before routing: what no game needs -------------------------------------------
+
+
+def refuse_forged_sender(c: Case) -> bool:
+    """A From nobody can be told at: a reply would go to whichever address the forger chose."""
+    env = c.env
+    if env.from_problem and "from" in env.headers and env.machine in (None, "no From address"):
+        c.row.game_slug = match_game(env.recipients, c.games)
+        return c.decide(verdicts.PROCESSED, verdicts.sender_refused(env.from_problem))
+    return False
+
+
+def ignore_machine(c: Case) -> bool:
+    """A machine's mail (loop, bounce, auto-reply) is never answered; a bounce is recorded. On
+    the game's own mailing list `Precedence: list` marks a player's post, not a machine's."""
+    env = c.env
+    if env.machine and not (env.machine == "Precedence: list" and on_its_list(c)):
+        c.decide(verdicts.IGNORED, verdicts.machine(env.machine))
+        if env.bounce_for:
+            record_bounces(c.s, env, c.row, c.now)
+        return True
+    return False
+
+
+def on_its_list(c: Case) -> bool:
+    """Whether the mail came through the mailing list its game is played on (SPEC §2.3)."""
+    slug = match_game(c.env.recipients, c.games) if c.env.list_id else None
+    return bool(slug) and through_its_list(
+        c.env.list_id, locked_game(c.s, slug).state["parameters"].get("list_id")
+    )
+
+
+def ignore_own_mail(c: Case) -> bool:
+    """A list echoing a game's mail without our headers: our own mail come back."""
+    if own := game_sending(c.env.from_addr, c.games):
+        return c.decide(verdicts.IGNORED, verdicts.own_mail_back(own))
+    return False
+
+
+def keep_replies_off_games(c: Case) -> None:
+    """A Reply-To at a game's address is not answered there: that would mail the game itself."""
+    if game_sending(c.env.reply_to, c.games):
+        c.env.reply_to = None
+
+
+def pass_to_postmaster(c: Case) -> bool:
+    """Mail to postmaster (RFC 5321 §4.5.1) is for a person: the admin is told who wrote and
+    what, and reads it whole with `mailref mail show`. Nothing goes back to the sender; a
+    sender past the day's allowance (SPEC §2.2) is not passed on again until the next day."""
+    env, row = c.env, c.row
+    if not any(is_postmaster(r) for r in env.recipients) or match_game(
+        env.recipients, c.games, named=True
+    ):
+        return False
+    sender = env.from_addr or row.mail_from or "?"
+    if (
+        count_reply(c.s.connection(), f"postmaster:{sender}", c.now.strftime("%Y-%m-%d"))
+        > c.settings.replies_per_day
+    ):
+        return c.decide(verdicts.PROCESSED, verdicts.POSTMASTER_OVER_ALLOWANCE)
+    lines = [
+        f"Mail #{row.id} to postmaster from {sender}: {env.subject.raw[:200] or '(no subject)'}",
+        "",
+    ]
+    lines += [line[:200] for line in env.body.strip().splitlines()[:20]]
+    lines += ["", f"Read it whole: mailref mail show {row.id}"]
+    queue_alert(c.s, c.settings, None, None, f"Mail to postmaster from {sender}", lines, c.now)
+    return c.decide(verdicts.PROCESSED, verdicts.POSTMASTER_PASSED)
+
+
+# ---- routing ------------------------------------------------------------------------
+
+
+def route(c: Case) -> None:
+    """The game the recipients name, else the one whose mail this answers; and where an
+    answer goes."""
+    env = c.env
+    c.slug = match_game(env.recipients, c.games)
+    c.by_thread = c.slug is None
+    c.slug = c.slug or game_of_thread(c.s, env)
+    c.source = Source(
+        "mail",
+        str(c.row.id),
+        reply_to=env.reply_to or env.from_addr,
+        message_id=env.message_id,
+        references=env.references,
+        subject=env.subject.raw[:200],
+        inbox_id=c.row.id,
+        identity=env.from_addr,
+        stranger=True,
+    )
+
+
+def ignore_stray_list_mail(c: Case) -> bool:
+    """A list's post or a newsletter without a command, for no game: not answered."""
+    if c.slug is None and c.env.subject.tag is None and list_or_bulk(c.env):
+        return c.decide(verdicts.IGNORED, verdicts.LIST_OR_NEWSLETTER)
+    return False
+
+
+def list_the_games(c: Case) -> bool:
+    """Mail for no game is answered with the list of games (SPEC §2.5)."""
+    if c.slug is not None:
+        return False
+    c.decide(verdicts.PROCESSED, verdicts.NO_GAME)
+    queue_reply(
+        c.s,
+        c.settings,
+        None,
+        c.source,
+        c.now,
+        "help",
+        "games.txt",
+        {
+            "game": {},
+            "games": games_list(c.s),
+            "referee": c.settings.from_address,
+            "note": wrong_door(c.s, c.env.subject.raw, c.env.from_addr),
+        },
+    )
+    return True
+
+
+def open_game(c: Case) -> None:
+    """Lock the game, find the sender in it and read the subject with the game's labels."""
+    env, slug = c.env, c.slug
+    c.row.game_slug = slug
+    c.game = locked_game(c.s, slug)
+    c.variant = engine.get_variant(c.game.variant)
+    c.player = c.variant.by_address(c.game.state, env.from_addr)
+    c.gm = str(c.game.state.get("gm") or c.settings.admin_address).lower()
+    c.source.stranger = c.player is None and env.from_addr.lower() != c.gm  # fewer answers a day
+    c.labels = (game_label(c.game.state["name"], slug), c.game.state["name"], slug)
+    env.subject = parse_subject(env.subject.raw, game_tags=c.labels)
+    if env.subject.tag is None:
+        env.subject = subject_of_reply(c.s, env, c.labels)
+    # A reply that does not carry this game's own label (every subject it sends does) may
+    # answer another game's mail: "[CfJ 4]" of Blog Nomic sent to Nomes Two is not Nomes Two's.
+    c.foreign = bool(
+        env.subject.tag
+        and env.in_reply_to
+        and not any(f"[{x}]".lower() in env.subject.raw.lower() for x in c.labels)
+    )
+
+
+# ---- in the game ----------------------------------------------------------------------
+
+
+def ignore_list_discussion(c: Case) -> bool:
+    """A post without a command on the list the game is played on: the players talking."""
+    if c.env.subject.tag is None and through_its_list(
+        c.env.list_id, c.game.state["parameters"].get("list_id")
+    ):
+        return c.decide(verdicts.IGNORED, verdicts.LIST_DISCUSSION)
+    return False
+
+
+def ignore_list_or_bulk(c: Case) -> bool:
+    """Another list's post or a newsletter without a command: not answered."""
+    if c.env.subject.tag is None and list_or_bulk(c.env):
+        return c.decide(verdicts.IGNORED, verdicts.LIST_OR_NEWSLETTER)
+    return False
+
+
+def suggest_a_tag(c: Case) -> bool:
+    """A bracketed word that is no command: the nearest ones are suggested."""
+    if c.env.subject.tag is None and c.env.subject.unknown:
+        return c.answer_error(*did_you_mean(c.env.subject.unknown, example_tags(c.variant)))
+    return False
+
+
+def point_to_labelled_game(c: Case) -> bool:
+    """ "Re: [Nomes] [Proposal 1] Tea" sent to Blog's address (an address book's slip, no
+    In-Reply-To): Blog's own proposal 1 is not the one meant. Say where it belongs."""
+    subject = c.env.subject
+    if (
+        subject.tag
+        and subject.label
+        and not c.by_thread
+        and not c.foreign
+        and (other := game_named(c.s, subject.label, c.slug)) is not None
+    ):
+        return c.answer_error(*wrong_game(c.s, other, c.game.state["name"], named=True))
+    return False
+
+
+def point_to_thread_game(c: Case) -> bool:
+    """A Reply sent to the wrong game's address: say where it belongs, not "[Vote] is no
+    command"."""
+    subject = c.env.subject
+    if (
+        subject.is_reply
+        and subject.tag
+        and (not c.variant.takes(subject.tag) or c.foreign)
+        and not c.by_thread
+        and (other := game_of_thread(c.s, c.env)) not in (None, c.slug)
+    ):
+        return c.answer_error(*wrong_game(c.s, other, c.game.state["name"]))
+    return False
+
+
+def refuse_unverified(c: Case) -> bool:
+    """A command that SPEC §2.7 cannot verify as the sender's; the answer goes where the
+    refusal says."""
+    if c.env.subject.tag in (None, "help"):
+        return False
+    unverified = verification.refusal(c.game.state, c.env, c.player, c.settings)
+    if not unverified:
+        return False
+    return c.answer_error(
+        unverified.reason,
+        unverified.hint,
+        verdicts.not_verified(unverified.why),
+        dataclasses.replace(c.source, reply_to=unverified.reply_to),
+    )
+
+
+def refuse_reply_without_command(c: Case) -> bool:
+    """A player's or the GM's reply without a command ("Re: Carol joins" with "Welcome!", the
+    GM's "Thanks" to the digest): words for the players, not a request for the help."""
+    if (
+        c.env.subject.tag is None
+        and c.env.subject.is_reply
+        and (c.player is not None or c.env.from_addr.lower() == c.gm)
+    ):
+        return c.answer_error(
+            "I found no command in your reply, so nothing was done",
+            "to act, send a mail whose subject starts with a command tag; " "send [Help] for them",
+        )
+    return False
+
+
+def apply_command(c: Case) -> None:
+    """The command's handler turns the mail into an action, which goes through the door; no
+    command at all is a request for the help."""
+    from mailref.handlers import GameView, dispatch
+
+    env, tag = c.env, c.env.subject.tag
+    view = GameView(c.game.state, c.variant, c.player)
+    if tag is None:
+        action: dict[str, Any] = {
+            "type": "help",
+            "player": view.name,
+            "reason": no_tag(env.subject.rest),
+        }
+    else:
+        try:
+            action = dispatch(env, view, tag)
+        except Refused as r:
+            c.answer_error(r.reason, r.hint)
+            return
+    action["source"] = f"mail:{c.row.id}"
+    if action["type"] in OPENS_MATTER or action["type"] == "join":
+        action["capped"] = (
+            True  # counted against matters_per_day, or the newcomers announced (variants/base.py)
+        )
+    outcome = door.apply(c.s, c.game, action, c.source, c.now, c.settings, c.rng)
+    c.decide(
+        verdicts.PROCESSED,
+        verdicts.ok(outcome.lines) if outcome.ok else verdicts.error(outcome.reason),
+    )
+
+
+def list_or_bulk(env: Envelope) -> bool:
+    """Mail from a mailing list (List-Id, RFC 2919) or a newsletter (List-Unsubscribe, RFC 2369)
+    that does not say Precedence: list or bulk. Without a command it is one of the list's
+    posts or a newsletter, not a question: answering would mail every poster the help."""
+    return bool(env.list_id) or "list-unsubscribe" in env.headers

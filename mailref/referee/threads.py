@@ -1,0 +1,106 @@
+"""What the store tells about a mail beyond its own bytes: the game and the subject of the
+mail it answers (by In-Reply-To and References), the game a bounce reports on, and each
+game's row, locked once per batch."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from sqlalchemy import bindparam, select
+from sqlalchemy.orm import Session, defer
+
+from mailref import engine
+from mailref.read import Envelope, parse_subject
+from mailref.referee import verdicts
+from mailref.referee.mails import Mail
+from mailref.store import Bounce, Game, InboxMessage, OutboxMessage
+
+if TYPE_CHECKING:
+    from mailref.read.subject import Subject
+
+# Built once; the initial state (only replay reads it) stays in the database.
+_GAME_FOR_UPDATE = (
+    select(Game)
+    .options(defer(Game.initial))
+    .where(Game.slug == bindparam("slug"))
+    .with_for_update()
+    .execution_options(populate_existing=True)
+)
+
+
+def locked_game(s: Session, slug: str) -> Game:
+    """The game SLUG, locked for the rest of the transaction; loaded once per batch."""
+    locked = s.info.setdefault("games", {})
+    if slug not in locked:
+        locked[slug] = s.execute(_GAME_FOR_UPDATE, {"slug": slug}).scalar_one()
+    return locked[slug]
+
+
+def game_of_thread(s: Session, env: Envelope) -> str | None:
+    """When the recipients do not decide: the game that sent the mail this one answers."""
+    refs = list(dict.fromkeys(reversed(env.in_reply_to + env.references)))[:20]
+    if not refs:
+        return None
+    rows = dict(
+        s.execute(
+            select(OutboxMessage.message_id, OutboxMessage.game_slug).where(
+                OutboxMessage.message_id.in_(refs), OutboxMessage.game_slug.is_not(None)
+            )
+        ).all()
+    )
+    return next((rows[r] for r in refs if r in rows), None)
+
+
+def subject_of_reply(s: Session, env: Envelope, labels: tuple[str, ...] = ()) -> Subject:
+    """A reply whose subject lost its tag is tied to what it answers by In-Reply-To."""
+    for ref in reversed(env.in_reply_to + env.references):
+        subj = s.scalar(
+            select(OutboxMessage.subject).where(OutboxMessage.message_id == ref).limit(1)
+        )
+        if subj:
+            parsed = parse_subject(subj, game_tags=labels)
+            if parsed.tag:
+                return type(parsed)(
+                    env.subject.raw,
+                    parsed.tag,
+                    parsed.number,
+                    env.subject.rest,
+                    True,
+                    forwarded=env.subject.forwarded,
+                )
+    return env.subject
+
+
+def record_bounces(s: Session, env: Envelope, row: Mail, now: datetime) -> None:
+    """A Bounce row for each player whose address ENV reports as failing, and the game on
+    ROW: the game that sent the quoted mail (read/returned.py), else every game where the
+    address plays."""
+    from mailref.read.returned import returned_message_ids
+
+    ids = returned_message_ids(
+        s.scalar(select(InboxMessage.raw).where(InboxMessage.id == row.id)) or b""
+    )
+    sent = (
+        set(
+            s.scalars(
+                select(OutboxMessage.game_slug).where(
+                    OutboxMessage.message_id.in_(ids), OutboxMessage.game_slug.is_not(None)
+                )
+            )
+        )
+        if ids
+        else set()
+    )
+    for game in s.scalars(select(Game).where(Game.slug.in_(sent)) if sent else select(Game)):
+        variant = engine.get_variant(game.variant)
+        for addr in env.bounce_for:
+            p = variant.by_address(game.state, addr)
+            if p:
+                s.add(
+                    Bounce(
+                        game_slug=game.slug, player=p["name"], address=addr, at=now, inbox_id=row.id
+                    )
+                )
+                row.game_slug = game.slug
+    row.verdict += verdicts.bounce_for(env.bounce_for)
