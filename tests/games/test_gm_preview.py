@@ -97,6 +97,8 @@ def test_a_correction_before_publish_resolves_again_from_the_same_rolls(referee,
     assert rolls.findall(combats(first)) == rolls.findall(combats(second))
     assert "against 10 + d10" in combats(first) and "against 3 + d10" in combats(second)
     assert not outbox.to(addr("alice"), kind="results")
+    referee.admin("eire", {"type": "digest"}, "gm")
+    assert "The results of turn 1 wait for your [Publish]" in body(outbox.to(GM, kind="digest")[-1])
     assert referee.admin("eire", {"type": "publish"}, "gm").ok
     results = body(outbox.to(addr("alice"), kind="results")[-1])
     assert combats(results) == combats(second)

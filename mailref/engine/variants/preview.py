@@ -5,6 +5,7 @@ same draws; a GM correction in between resolves it again, from the same draws, f
 from __future__ import annotations
 
 import copy
+from datetime import datetime
 from typing import Any
 
 from mailref.engine.context import Ctx, Refused
@@ -89,6 +90,14 @@ class Preview(Acting):
     def handle(self, state: GameState, action: Action, ctx: Ctx) -> None:
         super().handle(state, action, ctx)  # type: ignore[misc]
         self.correct_preview(state, action, ctx)
+
+    def late_players(self, state: GameState, now: datetime | None = None) -> list[tuple[str, str | None]]:
+        """The digest's "Waiting for": a previewed turn waits for the GM."""
+        waiting = super().late_players(state, now)  # type: ignore[misc]
+        if p := state.get("preview"):
+            waiting.append((f"The results of turn {p['turn']} wait for your [Publish] "
+                            f"(or `mailref turn publish {state['slug']}`).", None))
+        return waiting
 
     @action("publish")
     def on_publish(self, state: GameState, action: Action, ctx: Ctx) -> None:
