@@ -44,13 +44,22 @@ PLAYERS = 20
 
 
 def _referee(url: str) -> Referee:
-    return Referee(open_store(url), Settings("referee@ref.example", "gm@ref.example", replies_per_stranger=20), Clock(), random.Random(7))
+    return Referee(
+        open_store(url),
+        Settings("referee@ref.example", "gm@ref.example", replies_per_stranger=20),
+        Clock(),
+        random.Random(7),
+    )
 
 
 def _with_players(r: Referee) -> None:
     r.create_game("nomes", "sidekick", G, gm="gm@ref.example")
     for i in range(PLAYERS):
-        r.admin("nomes", {"type": "player_add", "name": f"P{i}", "address": f"p{i}@players.example"}, "bench")
+        r.admin(
+            "nomes",
+            {"type": "player_add", "name": f"P{i}", "address": f"p{i}@players.example"},
+            "bench",
+        )
 
 
 def setup_help(r: Referee, n: int) -> list[tuple[str, bytes]]:
@@ -67,11 +76,18 @@ def setup_ballot(r: Referee, n: int) -> list[tuple[str, bytes]]:
     _with_players(r)
     mover = r.state("nomes")["turn"]["player"]
     addr = f"{mover.lower()}@players.example"
-    r.accept(mail(addr, G, "[Proposal] Hum", 'Enact rule 301 "Hum":\nPlayers may hum.\n'), "smtp", addr, [G])
+    r.accept(
+        mail(addr, G, "[Proposal] Hum", 'Enact rule 301 "Hum":\nPlayers may hum.\n'),
+        "smtp",
+        addr,
+        [G],
+    )
     st = r.state("nomes")
     prop = next(p for p in st["proposals"] if p["status"] == "voting")
-    voters = [f"p{i}@players.example" for i in range(PLAYERS) if f"P{i}" != mover][:PLAYERS - 2]
-    return [(voters[i % len(voters)], f"Re: [Proposal {prop['number']}] Hum".encode()) for i in range(n)]
+    voters = [f"p{i}@players.example" for i in range(PLAYERS) if f"P{i}" != mover][: PLAYERS - 2]
+    return [
+        (voters[i % len(voters)], f"Re: [Proposal {prop['number']}] Hum".encode()) for i in range(n)
+    ]
 
 
 KINDS: dict[str, tuple[str, Callable[[Referee, int], list[tuple[str, bytes]]]]] = {
@@ -90,7 +106,9 @@ def mails(kind: str, senders: list[tuple[str, bytes]]) -> list[tuple[str, bytes]
     return out
 
 
-def run(url_of: Callable[[], str], kind: str, n: int, profile: bool) -> tuple[float, float, pstats.Stats | None, str]:
+def run(
+    url_of: Callable[[], str], kind: str, n: int, profile: bool
+) -> tuple[float, float, pstats.Stats | None, str]:
     """(wall ms per mail, CPU ms per mail of this process, the profile, the statuses)."""
     r = _referee(url_of())
     todo = mails(kind, KINDS[kind][1](r, n))
@@ -106,23 +124,33 @@ def run(url_of: Callable[[], str], kind: str, n: int, profile: bool) -> tuple[fl
         prof.disable()
     ms, cpu_ms = (time.perf_counter() - t) / n * 1000, (time.process_time() - cpu) / n * 1000
     r.store.dispose()
-    return ms, cpu_ms, pstats.Stats(prof) if prof else None, ", ".join(f"{k} {v}" for k, v in sorted(statuses.items()))
+    return (
+        ms,
+        cpu_ms,
+        pstats.Stats(prof) if prof else None,
+        ", ".join(f"{k} {v}" for k, v in sorted(statuses.items())),
+    )
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--n", type=int, default=300)
-    ap.add_argument("--top", type=int, default=25, help="cumulative entries printed per kind (0: none)")
+    ap.add_argument(
+        "--top", type=int, default=25, help="cumulative entries printed per kind (0: none)"
+    )
     ap.add_argument("--only", default="help,status,ballot")
     ap.add_argument("--postgres", action="store_true")
     ap.add_argument("--no-profile", action="store_true", help="the ms/mail figures only")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="mailref-profile-"))
     files = iter(range(1, 10**6))
-    stores: list[tuple[str, Callable[[], str]]] = [("SQLite", lambda: f"sqlite:///{tmp}/m{next(files)}.sqlite3")]
+    stores: list[tuple[str, Callable[[], str]]] = [
+        ("SQLite", lambda: f"sqlite:///{tmp}/m{next(files)}.sqlite3")
+    ]
     pg = None
     if args.postgres:
         from support.postgres import Postgres, postgres_bindir
+
         if postgres_bindir() is None or os.geteuid() != 0:
             print("--postgres needs Debian's postgresql and root: skipped")
         else:
@@ -136,7 +164,10 @@ def main() -> None:
             for kind in args.only.split(","):
                 ms, cpu_ms, _, statuses = run(url_of, kind, args.n, profile=False)
                 summary.append((store, kind, ms, cpu_ms))
-                print(f"\n== {kind} on {store}: {ms:.2f} ms/mail, {cpu_ms:.2f} ms CPU ({statuses})", flush=True)
+                print(
+                    f"\n== {kind} on {store}: {ms:.2f} ms/mail, {cpu_ms:.2f} ms CPU ({statuses})",
+                    flush=True,
+                )
                 if not args.no_profile and args.top:
                     _, _, stats, _ = run(url_of, kind, args.n, profile=True)
                     buf = io.StringIO()

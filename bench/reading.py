@@ -22,10 +22,31 @@ from support.helpers import mail  # noqa: E402
 def corpus() -> list[bytes]:
     G = "g@x.org"
     return [
-        mail("a@x.org", G, "Re: [Proposal 3] x", "FOR\n\nOn Mon, 30 Nov 2026, Bob <b@x.org> wrote:\n> AGAINST\n> more\n"),
-        mail("a@x.org", G, "[Orders]", "Chatter", html="<p>Hi <b>Attack Bain with 17 Grain.</b> <strong>Defend Donal with 3 Grain</strong></p>"),
-        mail("a@x.org", G, "[Proposal] Bonus", 'Enact rule 24 "Bonus":\n' + "Some rule text. " * 40 + "\n-- \nsig\n"),
-        mail("a@x.org", G, "RE: AW: [Vote]", "12 FOR\n13 AGAINST\n\n-----Original Message-----\nFrom: x\nSent: y\n"),
+        mail(
+            "a@x.org",
+            G,
+            "Re: [Proposal 3] x",
+            "FOR\n\nOn Mon, 30 Nov 2026, Bob <b@x.org> wrote:\n> AGAINST\n> more\n",
+        ),
+        mail(
+            "a@x.org",
+            G,
+            "[Orders]",
+            "Chatter",
+            html="<p>Hi <b>Attack Bain with 17 Grain.</b> <strong>Defend Donal with 3 Grain</strong></p>",
+        ),
+        mail(
+            "a@x.org",
+            G,
+            "[Proposal] Bonus",
+            'Enact rule 24 "Bonus":\n' + "Some rule text. " * 40 + "\n-- \nsig\n",
+        ),
+        mail(
+            "a@x.org",
+            G,
+            "RE: AW: [Vote]",
+            "12 FOR\n13 AGAINST\n\n-----Original Message-----\nFrom: x\nSent: y\n",
+        ),
         mail("a@x.org", G, "[Help]", "", headers={"Auto-Submitted": "auto-replied"}),
     ]
 
@@ -50,7 +71,10 @@ def main() -> None:
     print(f"reading benchmark, {n} messages of a mixed corpus of {len(msgs)} styles")
     print(f"bare email parse (compat32)    {n / bare:9.0f} msg/s")
     print(f"bare email parse (default)     {n / default:9.0f} msg/s")
-    print(f"mailref reading step           {n / full:9.0f} msg/s   (cost of understanding: x{full / bare:.1f} the bare parse)")
+    print(
+        f"mailref reading step           {n / full:9.0f} msg/s   (cost of understanding: "
+        f"x{full / bare:.1f} the bare parse)"
+    )
 
 
 if __name__ == "__main__":

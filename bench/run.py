@@ -1,4 +1,4 @@
-"""mailref against the bare operations, in ONE run, as ratios (issue 14, SPEC §8).
+"""mailref against the bare operations, in ONE run, as ratios (SPEC §8).
 
     .venv/bin/python bench/run.py [--n 1000] [--postgres] [--dsn URL] [--only smtp,imap,...] [--turns 4000]
 
@@ -108,6 +108,7 @@ def fresh_url(url: str | None, tmp: Path) -> str:
     from sqlalchemy import create_engine, text
 
     from mailref.store import Base
+
     eng = create_engine(url)
     Base.metadata.drop_all(eng)
     with eng.begin() as c:
@@ -146,15 +147,22 @@ def start_postgres():
 
 def referee_on(store, clock: Clock | None = None) -> Referee:
     import random
-    return Referee(store, Settings("referee@ref.example", "gm@ref.example", replies_per_stranger=20), clock or Clock(),
-                   random.Random(7))
+
+    return Referee(
+        store,
+        Settings("referee@ref.example", "gm@ref.example", replies_per_stranger=20),
+        clock or Clock(),
+        random.Random(7),
+    )
 
 
 # ---- IMAP drain ------------------------------------------------------------------------
 
+
 def bare_imap(d: Dovecot, folder: str, n: int, sink: Sink, tmp: Path) -> float:
     """Per message: FETCH, compat32 parse, SQLite commit, one reply over SMTP, MOVE."""
     import smtplib
+
     db = sqlite3.connect(tmp / "bare.sqlite3", isolation_level=None)
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=NORMAL")
@@ -170,9 +178,15 @@ def bare_imap(d: Dovecot, folder: str, n: int, sink: Sink, tmp: Path) -> float:
             db.execute("INSERT INTO inbox (raw, sender) VALUES (?, ?)", (raw, msg["From"]))
             db.execute("COMMIT")
             reply = MIMEText("Here is the help.\n")
-            reply["From"], reply["To"], reply["Subject"] = "referee@ref.example", msg["From"], "Re: " + str(msg["Subject"])
+            reply["From"], reply["To"], reply["Subject"] = (
+                "referee@ref.example",
+                msg["From"],
+                "Re: " + str(msg["Subject"]),
+            )
             reply["In-Reply-To"] = msg["Message-ID"]
-            smtp.sendmail("referee@ref.example", [email.utils.parseaddr(msg["From"])[1]], reply.as_bytes())
+            smtp.sendmail(
+                "referee@ref.example", [email.utils.parseaddr(msg["From"])[1]], reply.as_bytes()
+            )
             c.move([uid], folder + "-done")
     secs = time.perf_counter() - t
     c.logout()
@@ -183,10 +197,23 @@ def bare_imap(d: Dovecot, folder: str, n: int, sink: Sink, tmp: Path) -> float:
 def mailref_imap(d: Dovecot, folder: str, n: int, sink: Sink, url: str | None, tmp: Path) -> float:
     r = referee_on(fresh_store(url, tmp))
     r.create_game("nomes", "sidekick", G)
-    cfg = Imap(host="127.0.0.1", port=d.port, ssl=False, username=USER, password=PASSWORD, folder=folder,
-               processed_folder=folder + "-done", rejected_folder=folder + "-rej")
-    deliverer = Deliverer(r.store, "referee@ref.example", SmtpOut(host="127.0.0.1", port=sink.port),
-                          tmp / "unused", "gm@ref.example")
+    cfg = Imap(
+        host="127.0.0.1",
+        port=d.port,
+        ssl=False,
+        username=USER,
+        password=PASSWORD,
+        folder=folder,
+        processed_folder=folder + "-done",
+        rejected_folder=folder + "-rej",
+    )
+    deliverer = Deliverer(
+        r.store,
+        "referee@ref.example",
+        SmtpOut(host="127.0.0.1", port=sink.port),
+        tmp / "unused",
+        "gm@ref.example",
+    )
     p = Poller(cfg, r)
     pc = p.connect()
     before = sink.count
@@ -215,38 +242,61 @@ def section_imap(d: Dovecot, n: int, urls: list[str | None]) -> None:
                         c.delete_folder(name)
                     c.create_folder(name)
                 for i in range(0, n, 200):
-                    c.multiappend(f, msgs[i:i + 200])
+                    c.multiappend(f, msgs[i : i + 200])
             bare = bare_imap(d, "bare", n, sink, Path(tmp))
             ours = mailref_imap(d, "ours", n, sink, url, Path(tmp))
-            out(f"IMAP drain, {tag} (msg/s)", f"{ours:,.0f}", f"{bare:,.0f}", f"{ours / bare:.2f}", "≥ 0.5")
+            out(
+                f"IMAP drain, {tag} (msg/s)",
+                f"{ours:,.0f}",
+                f"{bare:,.0f}",
+                f"{ours / bare:.2f}",
+                "≥ 0.5",
+            )
     c.logout()
 
 
 # ---- SMTP ingest -----------------------------------------------------------------------
 
-def write_config(tmp: Path, *, smtp_in: int | None = None, relay: int | None = None, dovecot: Dovecot | None = None,
-                 folder: str = "", database: str | None = None) -> Path:
+
+def write_config(
+    tmp: Path,
+    *,
+    smtp_in: int | None = None,
+    relay: int | None = None,
+    dovecot: Dovecot | None = None,
+    folder: str = "",
+    database: str | None = None,
+) -> Path:
     cfg = tmp / "mailref.toml"
-    text = (f'[daemon]\ndatabase = "{database or "sqlite:///var/mailref.sqlite3"}"\n'
-            'from_address = "referee@ref.example"\nadmin_address = "gm@ref.example"\n'
-            # The corpus's senders are strangers: answered as often as players are, so the
-            # figures measure a reply to every mail.
-            'replies_per_stranger_per_day = 20\n')
+    text = (
+        f'[daemon]\ndatabase = "{database or "sqlite:///var/mailref.sqlite3"}"\n'
+        'from_address = "referee@ref.example"\nadmin_address = "gm@ref.example"\n'
+        # The corpus's senders are strangers: answered as often as players are, so the
+        # figures measure a reply to every mail.
+        'replies_per_stranger_per_day = 20\n'
+    )
     if smtp_in:
         text += f'\n[smtp_in]\nhost = "127.0.0.1"\nport = {smtp_in}\n'
     if relay:
         text += f'\n[smtp_out]\nhost = "127.0.0.1"\nport = {relay}\n'
     if dovecot:
-        text += (f'\n[imap]\nhost = "127.0.0.1"\nport = {dovecot.port}\nssl = false\nusername = "{USER}"\n'
-                 f'password = "{PASSWORD}"\nfolder = "{folder}"\nprocessed_folder = "{folder}-done"\n'
-                 f'rejected_folder = "{folder}-rej"\nidle = true\npoll_interval = "1h"\n')
+        text += (
+            f'\n[imap]\nhost = "127.0.0.1"\nport = {dovecot.port}\nssl = false\nusername = '
+            f'"{USER}"\n'
+            f'password = "{PASSWORD}"\nfolder = "{folder}"\nprocessed_folder = "{folder}-done"\n'
+            f'rejected_folder = "{folder}-rej"\nidle = true\npoll_interval = "1h"\n'
+        )
     text += '\n[outbox]\nmaildir = "var/outbox"\n'
     cfg.write_text(text)
     return cfg
 
 
 def cli(cfg: Path, *args: str) -> None:
-    subprocess.run([sys.executable, "-m", "mailref", "--config", str(cfg), *args], check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "mailref", "--config", str(cfg), *args],
+        check=True,
+        capture_output=True,
+    )
 
 
 def _children(pid: int) -> list[str]:
@@ -266,9 +316,12 @@ class Daemon:
         self.log = cfg.parent / "daemon.log"
         self.started = time.perf_counter()
         with self.log.open("wb") as log:
-            self.proc = subprocess.Popen([sys.executable, "-m", "mailref", "serve", "--config", str(cfg)],
-                                         env={**os.environ, "NOTIFY_SOCKET": self.sock_path, "MAILREF_LOG": "WARNING"},
-                                         stdout=subprocess.DEVNULL, stderr=log)
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "mailref", "serve", "--config", str(cfg)],
+                env={**os.environ, "NOTIFY_SOCKET": self.sock_path, "MAILREF_LOG": "WARNING"},
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+            )
 
     def ready(self, timeout: float = 300) -> float:
         self.sock.settimeout(timeout)
@@ -316,6 +369,7 @@ class Daemon:
 
 def send_all(port: int, msgs: list[bytes]) -> float:
     import smtplib
+
     t = time.perf_counter()
     with smtplib.SMTP("127.0.0.1", port) as c:
         for m in msgs:
@@ -339,7 +393,9 @@ def section_smtp(n: int, urls: list[str | None]) -> None:
 def smtp_ingest(n: int, msgs: list[bytes], bare: float, url: str | None) -> None:
     with Sink() as sink, tempfile.TemporaryDirectory() as tmp:
         port = free_port()
-        cfg = write_config(Path(tmp), smtp_in=port, relay=sink.port, database=daemon_db(url, Path(tmp)))
+        cfg = write_config(
+            Path(tmp), smtp_in=port, relay=sink.port, database=daemon_db(url, Path(tmp))
+        )
         cli(cfg, "game", "create", "nomes", "--variant", "sidekick", "--address", G)
         d = Daemon(cfg)
         accepted = ours = 0.0
@@ -356,32 +412,58 @@ def smtp_ingest(n: int, msgs: list[bytes], bare: float, url: str | None) -> None
                     time.sleep(0.01)
                 if n / (time.perf_counter() - t) > ours:
                     ours = n / (time.perf_counter() - t)
-                    used = [1000 * (after - start) / n
-                            for start, after in zip(cpu, (*d.cpu(), time.process_time()), strict=True)]
+                    used = [
+                        1000 * (after - start) / n
+                        for start, after in zip(cpu, (*d.cpu(), time.process_time()), strict=True)
+                    ]
         finally:
             d.stop()
     if sink.count < 2 * n:
         print(f"  (mailref SMTP: only {sink.count} replies of {2 * n})")
-    out(f"SMTP ingest (every 250, each after its commit), {store_name(url)} (msg/s)", f"{accepted:,.0f}",
-        f"{bare:,.0f}", f"{accepted / bare:.2f}", "≥ 0.7")
-    out(f"SMTP ingest until every reply is out, {store_name(url)} (msg/s)", f"{ours:,.0f}", f"{bare:,.0f}",
-        f"{ours / bare:.2f}", "")
-    out(f"CPU per mail in that burst, listener / daemon, {store_name(url)} (ms)", f"{used[0]:.2f} / {used[1]:.2f}")
+    out(
+        f"SMTP ingest (every 250, each after its commit), {store_name(url)} (msg/s)",
+        f"{accepted:,.0f}",
+        f"{bare:,.0f}",
+        f"{accepted / bare:.2f}",
+        "≥ 0.7",
+    )
+    out(
+        f"SMTP ingest until every reply is out, {store_name(url)} (msg/s)",
+        f"{ours:,.0f}",
+        f"{bare:,.0f}",
+        f"{ours / bare:.2f}",
+        "",
+    )
+    out(
+        f"CPU per mail in that burst, listener / daemon, {store_name(url)} (ms)",
+        f"{used[0]:.2f} / {used[1]:.2f}",
+    )
     # Every process of that burst shares this machine's cores: the bench's own sender and sink
     # (used[2]: the bare operation's work, twice over nothing), the listener and the daemon.
     # No overlap of them can answer faster than all the cores busy with all that CPU time.
     ceiling = (os.cpu_count() or 1) * 1000 / sum(used)
-    out(f"until every reply: most this machine allows, all {os.cpu_count()} cores busy, {store_name(url)} (msg/s)",
-        f"{ceiling:,.0f}", f"{bare:,.0f}", f"{ceiling / bare:.2f}")
+    out(
+        f"until every reply: most this machine allows, all {os.cpu_count()} cores busy, "
+        f"{store_name(url)} (msg/s)",
+        f"{ceiling:,.0f}",
+        f"{bare:,.0f}",
+        f"{ceiling / bare:.2f}",
+    )
     # The bench's own process sends every mail and takes every reply, under one interpreter
     # lock: more work than the whole bare operation (the replies are longer than the mails).
     # Even a referee that cost nothing could not be answered faster than this process runs.
     own = 1000 / used[2]
-    out(f"until every reply: most the bench's own process allows (its sender and reply sink), {store_name(url)} (msg/s)",
-        f"{own:,.0f}", f"{bare:,.0f}", f"{own / bare:.2f}")
+    out(
+        "until every reply: most the bench's own process allows (its sender and reply sink), "
+        f"{store_name(url)} (msg/s)",
+        f"{own:,.0f}",
+        f"{bare:,.0f}",
+        f"{own / bare:.2f}",
+    )
 
 
 # ---- latency with IDLE -------------------------------------------------------------------
+
 
 def bare_idle(d: Dovecot, rounds: int) -> list[float]:
     """The floor under any IDLE reply: append -> EXISTS seen by a plain client in IDLE
@@ -398,7 +480,10 @@ def bare_idle(d: Dovecot, rounds: int) -> list[float]:
         time.sleep(0.05)
         t = time.perf_counter()
         a.append("idle-bare", mail(f"lat{i}@players.example", G, "[Help]"))
-        while not any(r[1] == b"EXISTS" for r in b.idle_check(timeout=30)) and time.perf_counter() - t < 30:
+        while (
+            not any(r[1] == b"EXISTS" for r in b.idle_check(timeout=30))
+            and time.perf_counter() - t < 30
+        ):
             pass
         samples.append(time.perf_counter() - t)
         b.idle_done()
@@ -422,7 +507,13 @@ def section_latency(d: Dovecot, urls: list[str | None], rounds: int = 40) -> Non
                 c.delete_folder(name)
         c.create_folder("lat")
         with Sink() as sink, tempfile.TemporaryDirectory() as tmp:
-            cfg = write_config(Path(tmp), relay=sink.port, dovecot=d, folder="lat", database=daemon_db(url, Path(tmp)))
+            cfg = write_config(
+                Path(tmp),
+                relay=sink.port,
+                dovecot=d,
+                folder="lat",
+                database=daemon_db(url, Path(tmp)),
+            )
             cli(cfg, "game", "create", "nomes", "--variant", "sidekick", "--address", G)
             daemon = Daemon(cfg)
             samples, missing = [], 0
@@ -441,12 +532,18 @@ def section_latency(d: Dovecot, urls: list[str | None], rounds: int = 40) -> Non
                 daemon.stop()
         if missing:
             print(f"  ({missing} of {rounds} replies not at the sink within 30 s)")
-        out(f"reply latency with IMAP IDLE, {store_name(url)}, p50 / p95 (ms)", p50_p95(samples),
-            f"{p50_p95(bare)} (IDLE notice)", "", "p95 < 1 s")
+        out(
+            f"reply latency with IMAP IDLE, {store_name(url)}, p50 / p95 (ms)",
+            p50_p95(samples),
+            f"{p50_p95(bare)} (IDLE notice)",
+            "",
+            "p95 < 1 s",
+        )
     c.logout()
 
 
 # ---- 10,000 idle games -------------------------------------------------------------------
+
 
 def make_idle_games(cfg: Path, games: int) -> None:
     """GAMES sidekick games with no players, written in one transaction."""
@@ -456,6 +553,7 @@ def make_idle_games(cfg: Path, games: int) -> None:
     from mailref.door import create_game
     from mailref.store import Game
     from mailref.timeutil import utcnow
+
     c = config_mod.load(cfg)
     store = open_store(c.database)
     with store() as s, s.begin():
@@ -464,8 +562,18 @@ def make_idle_games(cfg: Path, games: int) -> None:
         rows = []
         for i in range(1, games):
             state = dict(g.state, slug=f"g{i}", address=f"g{i}@ref.example", name=f"g{i}")
-            rows.append({"slug": f"g{i}", "variant": "sidekick", "address": f"g{i}@ref.example", "state": state,
-                         "initial": state, "version": 0, "next_wakeup": g.next_wakeup, "created_at": g.created_at})
+            rows.append(
+                {
+                    "slug": f"g{i}",
+                    "variant": "sidekick",
+                    "address": f"g{i}@ref.example",
+                    "state": state,
+                    "initial": state,
+                    "version": 0,
+                    "next_wakeup": g.next_wakeup,
+                    "created_at": g.created_at,
+                }
+            )
             if len(rows) == 1000:
                 s.execute(insert(Game), rows)
                 rows = []
@@ -490,8 +598,10 @@ def section_idle_games(urls: list[str | None], games: int = 10_000) -> None:
         tag = store_name(url)
         out(f"start to READY, {games:,} idle games, {tag} (s)", f"{start:.2f}", "", "", "< 5 s")
         out(f"RSS, {games:,} idle games, {tag} (MB)", f"{rss:.0f}", "", "", "< 200 MB")
-        out(f"SIGTERM to exit, {games:,} idle games, {tag} (s)", "did not stop in 60 s" if stopped is None
-            else f"{stopped:.2f}")
+        out(
+            f"SIGTERM to exit, {games:,} idle games, {tag} (s)",
+            "did not stop in 60 s" if stopped is None else f"{stopped:.2f}",
+        )
 
 
 # ---- cost per mail over a long game, and replay ------------------------------------------
@@ -501,8 +611,14 @@ PROPOSAL = 'Enact rule {r} "Idea {n}":\nPlayers may hum {n} times a day.\n'
 
 def start_game(r: Referee) -> None:
     r.create_game("nomes", "sidekick", G, gm="gm@ref.example", parameters={"win_score": 10**9})
-    r.admin("nomes", {"type": "player_add", "name": "Alice", "address": "alice@players.example"}, "bench")
-    r.admin("nomes", {"type": "player_add", "name": "Bob", "address": "bob@players.example"}, "bench")
+    r.admin(
+        "nomes",
+        {"type": "player_add", "name": "Alice", "address": "alice@players.example"},
+        "bench",
+    )
+    r.admin(
+        "nomes", {"type": "player_add", "name": "Bob", "address": "bob@players.example"}, "bench"
+    )
 
 
 def play(r: Referee, clock: Clock, turns: int) -> None:
@@ -514,6 +630,7 @@ def play(r: Referee, clock: Clock, turns: int) -> None:
     from mailref import door
     from mailref.read import read_rule_changes
     from mailref.store import Game
+
     src = door.Source("admin", "bench")
     done = 0
     while done < turns:
@@ -527,12 +644,44 @@ def play(r: Referee, clock: Clock, turns: int) -> None:
                 text = PROPOSAL.format(r=1000 + n, n=n)
                 changes = [c.as_dict() for c in read_rule_changes(text)]
                 now = clock()
-                door.apply(s, game, {"type": "propose", "player": mover, "title": f"Idea {n}", "text": text,
-                                     "changes": changes}, src, now, r.settings, r.rng)
-                door.apply(s, game, {"type": "vote", "player": other, "ballots": [{"number": n, "vote": "AGAINST",
-                                     "word": "AGAINST"}]}, src, now, r.settings, r.rng)
+                door.apply(
+                    s,
+                    game,
+                    {
+                        "type": "propose",
+                        "player": mover,
+                        "title": f"Idea {n}",
+                        "text": text,
+                        "changes": changes,
+                    },
+                    src,
+                    now,
+                    r.settings,
+                    r.rng,
+                )
+                door.apply(
+                    s,
+                    game,
+                    {
+                        "type": "vote",
+                        "player": other,
+                        "ballots": [{"number": n, "vote": "AGAINST", "word": "AGAINST"}],
+                    },
+                    src,
+                    now,
+                    r.settings,
+                    r.rng,
+                )
                 clock.advance(days=1)
-                door.apply(s, game, {"type": "tick"}, door.Source("timer", "deadline"), clock(), r.settings, r.rng)
+                door.apply(
+                    s,
+                    game,
+                    {"type": "tick"},
+                    door.Source("timer", "deadline"),
+                    clock(),
+                    r.settings,
+                    r.rng,
+                )
                 done += 1
 
 
@@ -544,8 +693,10 @@ def mail_cost(r: Referee, clock: Clock, turns: int = 20) -> tuple[float, float]:
         mover = st["turn"]["player"]
         other = "Bob" if mover == "Alice" else "Alice"
         n = st["next_number"]
-        msgs = [(mover, f"[Proposal] Idea {n}", PROPOSAL.format(r=1000 + n, n=n)),
-                (other, f"Re: [Proposal {n}] Idea {n}", "AGAINST\n")]
+        msgs = [
+            (mover, f"[Proposal] Idea {n}", PROPOSAL.format(r=1000 + n, n=n)),
+            (other, f"Re: [Proposal {n}] Idea {n}", "AGAINST\n"),
+        ]
         for who, subject, body in msgs:
             a = f"{who.lower()}@players.example"
             raw = mail(a, G, subject, body)
@@ -564,6 +715,7 @@ def site_cost(r: Referee, clock: Clock, where: Path) -> float:
     vote by mail), once they were all written: what the daemon adds to each change with [site]."""
     from mailref.config import SiteConfig
     from mailref.site import rebuild
+
     site = SiteConfig(where)
     rebuild(r.store, site, now=clock())
     mail_cost(r, clock, 1)
@@ -576,6 +728,7 @@ def _hot(r: Referee) -> dict:
     from sqlalchemy import select
 
     from mailref.store import Game
+
     with r.store() as s:
         return s.scalar(select(Game.state).where(Game.slug == "nomes"))
 
@@ -589,6 +742,7 @@ def replay_rate(r: Referee) -> tuple[int, float, float]:
     from mailref.engine.replay import differences, replay
     from mailref.store import Game
     from mailref.store.archived import archived, journal
+
     t, c = time.perf_counter(), time.process_time()
     with r.store() as s:
         g = s.scalar(select(Game).where(Game.slug == "nomes"))
@@ -608,8 +762,11 @@ def replay_cli(r: Referee, tmp: Path) -> float:
     url = r.store.engine.url.render_as_string(hide_password=False)
     cfg.write_text(f'[daemon]\ndatabase = "{url}"\nfrom_address = "referee@ref.example"\n')
     t = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "mailref", "--config", str(cfg), "replay", "nomes"],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "mailref", "--config", str(cfg), "replay", "nomes"],
+        capture_output=True,
+        text=True,
+    )
     secs = time.perf_counter() - t
     if done.returncode != 0:
         print("  (mailref replay:", (done.stdout + done.stderr)[-300:], ")")
@@ -631,17 +788,40 @@ def section_turns(urls: list[str | None], long: int = 4000) -> None:
             built = time.perf_counter() - t
             late = mail_cost(r, clock)
             site_late = site_cost(r, clock, Path(tmp) / "site-late")
-            out(f"ms per mail at turn 10 / turn {long:,}, {tag}, wall", f"{early[0]:.1f} / {late[0]:.1f}", "",
-                f"{late[0] / early[0]:.2f}", "≤ 1.5")
-            out(f"ms per mail at turn 10 / turn {long:,}, {tag}, CPU", f"{early[1]:.1f} / {late[1]:.1f}", "",
-                f"{late[1] / early[1]:.2f}", "≤ 1.5")
-            out(f"site pages after one more turn, at turn 10 / turn {long:,}, {tag}, CPU ms", f"{site_early:.0f} / {site_late:.0f}")
+            out(
+                f"ms per mail at turn 10 / turn {long:,}, {tag}, wall",
+                f"{early[0]:.1f} / {late[0]:.1f}",
+                "",
+                f"{late[0] / early[0]:.2f}",
+                "≤ 1.5",
+            )
+            out(
+                f"ms per mail at turn 10 / turn {long:,}, {tag}, CPU",
+                f"{early[1]:.1f} / {late[1]:.1f}",
+                "",
+                f"{late[1] / early[1]:.2f}",
+                "≤ 1.5",
+            )
+            out(
+                f"site pages after one more turn, at turn 10 / turn {long:,}, {tag}, CPU ms",
+                f"{site_early:.0f} / {site_late:.0f}",
+            )
             entries, wall, cpu = replay_rate(r)
-            out(f"replay {entries:,} journal entries, {tag}, entries/s wall / CPU", f"{wall:,.0f} / {cpu:,.0f}",
-                "", "", "≥ 5,000/s")
+            out(
+                f"replay {entries:,} journal entries, {tag}, entries/s wall / CPU",
+                f"{wall:,.0f} / {cpu:,.0f}",
+                "",
+                "",
+                "≥ 5,000/s",
+            )
             secs = replay_cli(r, Path(tmp))
-            out(f"`mailref replay` (process, start-up included), {tag}, entries/s", f"{entries / secs:,.0f}",
-                "", "", "≥ 5,000/s")
+            out(
+                f"`mailref replay` (process, start-up included), {tag}, entries/s",
+                f"{entries / secs:,.0f}",
+                "",
+                "",
+                "≥ 5,000/s",
+            )
             print(f"  (built {long - 31} turns through the door in {built:.0f}s)")
             r.store.dispose()
 
@@ -651,18 +831,27 @@ def compile_installed() -> None:
     does for an installed copy: with PYTHONDONTWRITEBYTECODE set (as on the CI machines) an
     editable checkout is otherwise compiled anew at every start, inside the timed start-up."""
     import mailref
+
     where = Path(mailref.__file__).parent.parent  # the checkout the daemon imports from
     for pkg in ("mailref", "handlers"):
         if (where / pkg).is_dir():
-            subprocess.run([sys.executable, "-m", "compileall", "-q", str(where / pkg)],
-                           check=True, stdout=subprocess.DEVNULL)
+            subprocess.run(
+                [sys.executable, "-m", "compileall", "-q", str(where / pkg)],
+                check=True,
+                stdout=subprocess.DEVNULL,
+            )
 
 
-def run_sections(args: argparse.Namespace, only: set[str], urls: list[str | None]) -> tuple[str, float]:
+def run_sections(
+    args: argparse.Namespace, only: set[str], urls: list[str | None]
+) -> tuple[str, float]:
     compile_installed()
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     load = os.getloadavg()[0]
-    print(f"mailref bench, N = {args.n}, Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load {load:.1f}")
+    print(
+        f"mailref bench, N = {args.n}, Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, "
+        f"load {load:.1f}"
+    )
     print(f"  {'':<44} {'mailref':>22} {'bare':>22} {'ratio':>7} target")
     if "smtp" in only:
         section_smtp(args.n, urls)
@@ -687,11 +876,24 @@ def run_sections(args: argparse.Namespace, only: set[str], urls: list[str | None
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--n", type=int, default=1000, help="mails per throughput section (default 1000)")
-    ap.add_argument("--dsn", default=os.environ.get("MAILREF_BENCH_DSN"), help="also run the store sections on it")
-    ap.add_argument("--postgres", action="store_true", help="also run the store sections on a private PostgreSQL")
-    ap.add_argument("--only", default="smtp,imap,latency,idle,turns",
-                    help="comma-separated sections (turns includes replay)")
+    ap.add_argument(
+        "--n", type=int, default=1000, help="mails per throughput section (default 1000)"
+    )
+    ap.add_argument(
+        "--dsn",
+        default=os.environ.get("MAILREF_BENCH_DSN"),
+        help="also run the store sections on it",
+    )
+    ap.add_argument(
+        "--postgres",
+        action="store_true",
+        help="also run the store sections on a private PostgreSQL",
+    )
+    ap.add_argument(
+        "--only",
+        default="smtp,imap,latency,idle,turns",
+        help="comma-separated sections (turns includes replay)",
+    )
     ap.add_argument("--turns", type=int, default=4000, help="the long game's length (default 4000)")
     ap.add_argument("--games", type=int, default=10_000, help="idle games (default 10000)")
     args = ap.parse_args()
@@ -707,13 +909,21 @@ def main() -> None:
     finally:  # a section that fails must not leave the private cluster running
         if PG:
             PG.stop()
-    print(f"\nmax RSS of the bench process {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
+    print(
+        "\nmax RSS of the bench process "
+        f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB"
+    )
     # The table of docs/performance.md, to paste as it is.
     command = " ".join(["bench/run.py", *sys.argv[1:]])
     print(f"\n    .venv/bin/python {command}\n")
-    print(f"{started}, {os.cpu_count()} CPUs, load average {load:.1f} at the start and "
-          f"{os.getloadavg()[0]:.1f} at the end, N = {args.n}:\n")
-    print("| measure | mailref | bare operation | ratio | target (SPEC §8) |\n|---|---:|---:|---:|---|")
+    print(
+        f"{started}, {os.cpu_count()} CPUs, load average {load:.1f} at the start and "
+        f"{os.getloadavg()[0]:.1f} at the end, N = {args.n}:\n"
+    )
+    print(
+        "| measure | mailref | bare operation | ratio | target (SPEC §8) "
+        "|\n|---|---:|---:|---:|---|"
+    )
     for row in results:
         print("| " + " | ".join(row) + " |")
 

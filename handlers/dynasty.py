@@ -24,22 +24,40 @@ def ascension(env: Envelope, view: GameView) -> Action:
         # A plain Reply to the referee's own request: its subject is the request's, not a theme.
         theme = fields.get("theme", "")
         if not theme:
-            raise Refused("your Ascension Address needs its theme",
-                          "add a line `Theme: your theme` (or send a mail with the subject [Ascension] Your theme)")
+            raise Refused(
+                "your Ascension Address needs its theme",
+                "add a line `Theme: your theme` (or send a mail with the subject [Ascension] Your "
+                "theme)",
+            )
     if not theme:
-        raise Refused("an Ascension Address names the dynasty's theme", "write the subject as: [Ascension] Your theme")
-    # The address itself (what the players read), without the `Wizard: Dragon` lines the referee acts on.
-    said = "\n".join(ln for ln in env.text.splitlines()
-                     if ln.partition(":")[0].strip().lower() not in fields or not ln.partition(":")[1]).strip()
-    return {"type": "ascension", "player": view.name, "theme": theme[:200], "fields": fields, "text": said[:5000]}
+        raise Refused(
+            "an Ascension Address names the dynasty's theme",
+            "write the subject as: [Ascension] Your theme",
+        )
+    # The address itself (what the players read), without the `Wizard: Dragon` lines the referee
+    # acts on.
+    said = "\n".join(
+        ln
+        for ln in env.text.splitlines()
+        if ln.partition(":")[0].strip().lower() not in fields or not ln.partition(":")[1]
+    ).strip()
+    return {
+        "type": "ascension",
+        "player": view.name,
+        "theme": theme[:200],
+        "fields": fields,
+        "text": said[:5000],
+    }
 
 
 @handles("historian")
 def historian(env: Envelope, view: GameView) -> Action:
-    """"That Wizard may pass this role to another Wizard at this point by making a post to that effect"."""
+    """ "That Wizard may pass this role to another Wizard at this point by making a post to that effect"."""
     fields = body_fields(env.text)
     to = env.subject.rest.strip() or fields.get("to") or fields.get("historian") or ""
     to = to.removeprefix("to ").strip(" .")
     if not to:
-        raise Refused("name the Wizard who becomes Historian", "write the subject as: [Historian] Ben")
+        raise Refused(
+            "name the Wizard who becomes Historian", "write the subject as: [Historian] Ben"
+        )
     return {"type": "historian", "player": view.name, "to": to[:60]}

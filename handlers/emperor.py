@@ -9,24 +9,38 @@ from mailref.handlers.registry import GameView, handles, signer
 from mailref.read import Envelope, RuleChangeError, read_rule_changes, strip_brace_comments
 from mailref.read.rulechanges import without_sign_off
 
-# The verdict first, bold or not ("**ACCEPT**", "[b]Veto[/b]"): its closing marks are not the reason.
-_VERDICT = re.compile(r"^\W*(accept|accepted|veto|vetoed|ignore|ignored)\b(?:\*\*|__|\*|_|\[/b\])?[\s:.,!-]*(.*)$",
-                      re.I | re.S)
+# The verdict first, bold or not ("**ACCEPT**", "[b]Veto[/b]"): its closing marks are not the
+# reason.
+_VERDICT = re.compile(
+    r"^\W*(accept|accepted|veto|vetoed|ignore|ignored)\b(?:\*\*|__|\*|_|\[/b\])?[\s:.,!-]*(.*)$",
+    re.I | re.S,
+)
 
 
 @handles("judge")
 def judge(env: Envelope, view: GameView) -> Action:
     if env.subject.number is None:
-        raise Refused("say which proposal you judge", "write the subject as: [Judge] 12, and ACCEPT, VETO or IGNORE in the body")
-    # A reply's subject is the judge mail's ("awaiting your judgement: Ignore the dragons"), never a verdict.
-    for text in ((env.text,) if env.subject.is_reply else (env.subject.rest, env.text)):
+        raise Refused(
+            "say which proposal you judge",
+            "write the subject as: [Judge] 12, and ACCEPT, VETO or IGNORE in the body",
+        )
+    # A reply's subject is the judge mail's ("awaiting your judgement: Ignore the dragons"), never a
+    # verdict.
+    for text in (env.text,) if env.subject.is_reply else (env.subject.rest, env.text):
         m = _VERDICT.match(text.strip())
         if m:
             verdict = {"a": "ACCEPT", "v": "VETO", "i": "IGNORE"}[m.group(1)[0].lower()]
-            return {"type": "judge", "player": view.name, "number": env.subject.number, "verdict": verdict,
-                    "reason": " ".join(_reason(m.group(2), signer(env, view)).split())[:500]}
-    raise Refused("I found no judgement: ACCEPT, VETO or IGNORE must come first",
-                  "ACCEPT\nVETO\nIGNORE under rule 12 (the rule that allows ignoring it)")
+            return {
+                "type": "judge",
+                "player": view.name,
+                "number": env.subject.number,
+                "verdict": verdict,
+                "reason": " ".join(_reason(m.group(2), signer(env, view)).split())[:500],
+            }
+    raise Refused(
+        "I found no judgement: ACCEPT, VETO or IGNORE must come first",
+        "ACCEPT\nVETO\nIGNORE under rule 12 (the rule that allows ignoring it)",
+    )
 
 
 def _reason(text: str, names: str) -> str:
@@ -35,8 +49,12 @@ def _reason(text: str, names: str) -> str:
     paras = re.split(r"\n\s*\n", text.strip())
     last = [ln.strip() for ln in paras[-1].splitlines() if ln.strip()]
     own = {w.lower() for w in re.findall(r"[\w'’-]+", names)}
-    if last and len(last) <= 3 and all(len(ln) <= 40 for ln in last) \
-            and {w.lower() for w in last[-1].split()} <= own:  # the paragraph ends in the name alone
+    if (
+        last
+        and len(last) <= 3
+        and all(len(ln) <= 40 for ln in last)
+        and {w.lower() for w in last[-1].split()} <= own
+    ):  # the paragraph ends in the name alone
         paras.pop()
     return without_sign_off("\n\n".join(["-", *paras]), names)[0].removeprefix("-").strip()
 
@@ -48,14 +66,23 @@ def proclamation(env: Envelope, view: GameView) -> Action:
         changes = read_rule_changes(text, signer(env, view))
     except RuleChangeError as e:
         raise Refused(f"I could not read a rule change on line {e.line}: {e.why}") from None
-    return {"type": "proclamation", "player": view.name, "title": env.subject.rest.strip()[:200] or "Proclamation",
-            "text": text, "changes": [c.as_dict() for c in changes]}
+    return {
+        "type": "proclamation",
+        "player": view.name,
+        "title": env.subject.rest.strip()[:200] or "Proclamation",
+        "text": text,
+        "changes": [c.as_dict() for c in changes],
+    }
 
 
 @handles("directive")
 def directive(env: Envelope, view: GameView) -> Action:
-    return {"type": "directive", "player": view.name, "title": env.subject.rest.strip()[:200] or "Directive",
-            "text": env.text}
+    return {
+        "type": "directive",
+        "player": view.name,
+        "title": env.subject.rest.strip()[:200] or "Directive",
+        "text": env.text,
+    }
 
 
 _START = {"start", "begin", "on", "starts", "begins"}
@@ -68,5 +95,13 @@ def playtest(env: Envelope, view: GameView) -> Action:
     words = (env.subject.rest + " " + env.text).lower().split()
     word = next((w.strip(".,:;!") for w in words if w.strip(".,:;!") in _START | _END), None)
     if word is None:
-        raise Refused("say whether the playtest starts or ends", "write the subject as: [Playtest] start, or [Playtest] end")
-    return {"type": "playtest", "player": view.name, "on": word in _START, "reason": env.text.strip()[:500]}
+        raise Refused(
+            "say whether the playtest starts or ends",
+            "write the subject as: [Playtest] start, or [Playtest] end",
+        )
+    return {
+        "type": "playtest",
+        "player": view.name,
+        "on": word in _START,
+        "reason": env.text.strip()[:500],
+    }

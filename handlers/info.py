@@ -18,8 +18,11 @@ def rules(env: Envelope, view: GameView) -> Action:
     if env.subject.is_reply and env.subject.rest.strip():
         # "Re: [Nomes] [Rules] Proposal 2 … is in effect": a reply to the ruleset mail, with
         # words for the players ("Congrats!"), not a request for the whole rule list again.
-        raise Refused("your reply to the ruleset mail has no command in it, so nothing was done",
-                      "send a mail with the subject [Rules] alone for the rule list; send [Help] for the commands")
+        raise Refused(
+            "your reply to the ruleset mail has no command in it, so nothing was done",
+            "send a mail with the subject [Rules] alone for the rule list; send [Help] for the "
+            "commands",
+        )
     return {"type": "rules", "player": view.name}
 
 
@@ -37,7 +40,11 @@ def quit_(env: Envelope, view: GameView) -> Action:
 def roll(env: Envelope, view: GameView) -> Action:
     # "2d6+1", "2d6 + 1", "DICE20": the dice, then what the roll is for.
     m = re.match(r"\s*((?:dice|\d*\s*d)\s*\d+(?:\s*[+-]\s*\d+)?)(.*)", env.subject.rest, re.I)
-    dice, why = (m.group(1), m.group(2)) if m else ((env.subject.rest.split() or [""])[0], " ".join(env.subject.rest.split()[1:]))
+    dice, why = (
+        (m.group(1), m.group(2))
+        if m
+        else ((env.subject.rest.split() or [""])[0], " ".join(env.subject.rest.split()[1:]))
+    )
     dice = dice.lower().replace("dice", "d").replace(" ", "")
     if not why.strip():  # "[Roll] DICE6" with "rolling for my card" as the mail's first line
         why = next((ln for ln in env.text.splitlines() if ln.strip()), "")[:200]

@@ -15,31 +15,58 @@ def cfj(env: Envelope, view: GameView) -> Action:
         return ballots(env, view)  # "Re: [CfJ 7]" is a vote where CfJs are decided by vote
     if env.subject.is_reply and env.subject.number is not None:
         # The judge's plain Reply to "[Judgement 3] You are the judge: …" is the ruling.
-        j = next((x for x in view.state.get("judgements") or () if x.get("number") == env.subject.number), None)
+        j = next(
+            (
+                x
+                for x in view.state.get("judgements") or ()
+                if x.get("number") == env.subject.number
+            ),
+            None,
+        )
         if j and view.name and j.get("judge") == view.name and j.get("status") == "open":
             return ruling(env, view)
         if j and j.get("status") != "open":
-            # The judge's, or anyone's, reply once it is ruled ("Thanks", a Reply to the ruling's ack)
+            # The judge's, or anyone's, reply once it is ruled ("Thanks", a Reply to the ruling's
+            # ack)
             # is told that it was ruled on, not that only its judge answers it.
             ruled = f" by {j['judge']}" if j.get("judge") else ""
-            raise Refused(f"judgement {env.subject.number} was already ruled on{ruled}; a reply to it changes nothing",
-                          "to ask another question, send a new mail with the subject [CfJ] Your question; "
-                          "send [Help] for the other commands")
+            raise Refused(
+                f"judgement {env.subject.number} was already ruled on{ruled}; a reply to it "
+                "changes nothing",
+                "to ask another question, send a new mail with the subject [CfJ] Your question; "
+                "send [Help] for the other commands",
+            )
         judge = f" ({j['judge']})" if j and j.get("judge") else ""
-        raise Refused(f"that is a reply to judgement {env.subject.number}; only its judge{judge} answers it, "
-                      f"with a mail [Ruling] {env.subject.number}",
-                      "to ask another question, send a new mail with the subject [CfJ] Your question")
+        raise Refused(
+            f"that is a reply to judgement {env.subject.number}; only its judge{judge} answers it, "
+            f"with a mail [Ruling] {env.subject.number}",
+            "to ask another question, send a new mail with the subject [CfJ] Your question",
+        )
     question = env.subject.rest.strip() or env.text.strip().split("\n")[0]
     if not question:
-        raise Refused("a call for judgement needs a question", "write the subject as: [CfJ] Your question")
+        raise Refused(
+            "a call for judgement needs a question", "write the subject as: [CfJ] Your question"
+        )
     if not view.variant.votable_judgements:
         # The same question sent twice (Send pressed twice, a client's retry) is one judgement.
         # Here, not in the engine, so that a journal holding such a copy still replays.
-        matters.must_not_repeat([{**j, "author": j["by"]} for j in view.state.get("judgements") or ()], view.name,
-                                question[:300], env.text, ("open",), view.variant.judgement_label,
-                                view.state.get("timezone") or "UTC")
-    return {"type": "cfj", "player": view.name, "question": question[:300], "text": env.text,
-            "kind": "point-of-order" if env.subject.tag == "point-of-order" else "cfj", "changes": _changes(env.text)}
+        matters.must_not_repeat(
+            [{**j, "author": j["by"]} for j in view.state.get("judgements") or ()],
+            view.name,
+            question[:300],
+            env.text,
+            ("open",),
+            view.variant.judgement_label,
+            view.state.get("timezone") or "UTC",
+        )
+    return {
+        "type": "cfj",
+        "player": view.name,
+        "question": question[:300],
+        "text": env.text,
+        "kind": "point-of-order" if env.subject.tag == "point-of-order" else "cfj",
+        "changes": _changes(env.text),
+    }
 
 
 def _changes(text: str) -> list[dict]:

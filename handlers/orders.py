@@ -12,7 +12,9 @@ from mailref.read import Envelope
 @handles("orders")
 def orders(env: Envelope, view: GameView) -> Action:
     read_whole(env, "orders")
-    if not env.orders:  # words of one's own without bold (beside a signature's logo) are "no bold text"
+    if (
+        not env.orders
+    ):  # words of one's own without bold (beside a signature's logo) are "no bold text"
         not_only_attached(env, "orders are", env.text, "nothing was recorded")
     check_named_turn(env, view)
     return {"type": "orders", "player": view.name, "sentences": env.orders}
@@ -30,21 +32,35 @@ def check_named_turn(env: Envelope, view: GameView) -> None:
     if named is None or now is None or named == now:
         return
     if named < now:
-        raise Refused(f"your orders are for turn {named}, which is over; turn {now} is open now, and nothing was "
-                      f"recorded for it", f"if you mean these orders for turn {now}, send them again with the "
-                      f"subject [Orders] (or [Orders] turn {now})")
-    raise Refused(f"your orders are for turn {named}, which has not opened yet: turn {now} is the current one",
-                  f"send them once turn {named} opens, or with the subject [Orders] for turn {now}")
+        raise Refused(
+            f"your orders are for turn {named}, which is over; turn {now} is open now, and "
+            "nothing was "
+            f"recorded for it",
+            f"if you mean these orders for turn {now}, send them again with the "
+            f"subject [Orders] (or [Orders] turn {now})",
+        )
+    raise Refused(
+        f"your orders are for turn {named}, which has not opened yet: turn {now} is the current "
+        "one",
+        f"send them once turn {named} opens, or with the subject [Orders] for turn {now}",
+    )
 
 
 @handles("results", players_only=False)
 def results(env: Envelope, view: GameView) -> Action:
     read_whole(env, "results")
-    if (env.from_addr or "").lower() == str(view.state.get("gm") or "").lower():  # others: "only the GM"
+    if (env.from_addr or "").lower() == str(
+        view.state.get("gm") or ""
+    ).lower():  # others: "only the GM"
         not_only_attached(env, "results are", env.text, "nothing was sent to the players")
         check_turn_closed(view)
-    return {"type": "results", "player": view.name, "address": env.from_addr or "", "title": env.subject.rest.strip()[:200],
-            "text": env.text}
+    return {
+        "type": "results",
+        "player": view.name,
+        "address": env.from_addr or "",
+        "title": env.subject.rest.strip()[:200],
+        "text": env.text,
+    }
 
 
 @handles("publish", players_only=False)
@@ -61,15 +77,26 @@ def check_turn_closed(view: GameView) -> None:
     to close a turn early. Checked here, not in the engine, so that a journal holding such results
     still replays."""
     turn, state = view.state.get("turn") or {}, view.state
-    if state.get("status") != "active" or not turn or turn.get("awaiting_results") or not turn.get("deadline"):
+    if (
+        state.get("status") != "active"
+        or not turn
+        or turn.get("awaiting_results")
+        or not turn.get("deadline")
+    ):
         return
     names = [p["name"] for p in state.get("players", []) if p.get("status") == "active"]
     sent = sum(1 for n in names if n in (state.get("orders") or {}))
     done = [h["turn"] for h in state.get("history") or []]
     before = f"the results of turn {done[-1]} went out already, and " if done else ""
-    raise Refused(f"{before}turn {turn['number']} is still open for orders until "
-                  f"{view.variant.when(state, turn['deadline'])} ({sent} of {len(names)} players have sent theirs); "
-                  "results are taken once it closes, and nothing was sent to the players",
-                  f"the mail \"[Turn {turn['number']}] Orders of all players\" comes when it closes (at its deadline, or "
-                  f"once every player has ordered); reply to it with the results. To close the turn early, the operator "
-                  f"sets its deadline to the time now: mailref deadline {state.get('slug')} set YYYY-MM-DDTHH:MM:SSZ")
+    raise Refused(
+        f"{before}turn {turn['number']} is still open for orders until "
+        f"{view.variant.when(state, turn['deadline'])} ({sent} of {len(names)} players have sent "
+        "theirs); "
+        "results are taken once it closes, and nothing was sent to the players",
+        f"the mail \"[Turn {turn['number']}] Orders of all players\" comes when it closes (at its "
+        "deadline, or "
+        "once every player has ordered); reply to it with the results. To close the turn early, "
+        "the operator "
+        f"sets its deadline to the time now: mailref deadline {state.get('slug')} set "
+        "YYYY-MM-DDTHH:MM:SSZ",
+    )

@@ -22,8 +22,11 @@ def proposal(env: Envelope, view: GameView) -> Action:
         return ballots(env, view)
     title = env.subject.rest.strip()
     if env.truncated:
-        raise Refused(f"your mail is longer than the referee reads ({READ_MAX:,} characters, lines of "
-                      f"{LINE_MAX:,}, {BOUNDARIES_MAX:,} MIME parts), so this proposal was not read", "send a shorter proposal")
+        raise Refused(
+            f"your mail is longer than the referee reads ({READ_MAX:,} characters, lines of "
+            f"{LINE_MAX:,}, {BOUNDARIES_MAX:,} MIME parts), so this proposal was not read",
+            "send a shorter proposal",
+        )
     not_only_attached(env, "proposal's text is", env.text, "nothing was posted")
     if not title:
         raise Refused("a proposal needs a title", "write the subject as: [Proposal] Your title")
@@ -34,12 +37,19 @@ def proposal(env: Envelope, view: GameView) -> Action:
     try:
         changes = read_rule_changes(readable, signer(env, view))
     except RuleChangeError as e:
-        raise Refused(f"I could not read a rule change on line {e.line} (\"{e.text.strip()[:80]}\"): {e.why}",
-                      'Enact rule 24 "Title":\n<text>\nAmend rule 12 to read:\n<text>\n'
-                      'In rule 12, replace "old words" with "new words".\nRepeal rule 15.\n'
-                      'Retitle rule 12 to "New title".') from None
-    return {"type": "propose", "player": view.name, "title": title[:200], "text": text,
-            "changes": [c.as_dict() for c in changes]}
+        raise Refused(
+            f'I could not read a rule change on line {e.line} ("{e.text.strip()[:80]}"): {e.why}',
+            'Enact rule 24 "Title":\n<text>\nAmend rule 12 to read:\n<text>\n'
+            'In rule 12, replace "old words" with "new words".\nRepeal rule 15.\n'
+            'Retitle rule 12 to "New title".',
+        ) from None
+    return {
+        "type": "propose",
+        "player": view.name,
+        "title": title[:200],
+        "text": text,
+        "changes": [c.as_dict() for c in changes],
+    }
 
 
 @handles("withdraw")
@@ -54,7 +64,11 @@ def proposal_titled(view: GameView, title: str) -> int | None:
     want = " ".join(title.split()).lower()
     if not want:
         return None
-    same = [p for p in view.state.get("proposals", []) if " ".join(str(p.get("title", "")).split()).lower() == want]
+    same = [
+        p
+        for p in view.state.get("proposals", [])
+        if " ".join(str(p.get("title", "")).split()).lower() == want
+    ]
     statuses = open_statuses(view.variant)
     open_ = [p for p in same if p.get("status") in statuses]
     pick = open_ if open_ else same

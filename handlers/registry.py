@@ -20,7 +20,7 @@ from mailref.read import Envelope
 class GameView:
     state: GameState
     variant: Variant
-    player: Player | None    # the sender, when registered
+    player: Player | None  # the sender, when registered
 
     @property
     def name(self) -> str | None:
@@ -46,6 +46,7 @@ def handles(*tags: str, players_only: bool = True) -> Callable[[Handler], Handle
         for tag in tags:
             REGISTRY[tag] = Route(tag, fn, players_only)
         return fn
+
     return register
 
 
@@ -56,10 +57,15 @@ def dispatch(env: Envelope, view: GameView, tag: str) -> Action:
         raise Refused(f"[{tag}] is not a command here", "send [Help] for the commands")
     if route.players_only and view.player is None:
         not_a_player(env, view)
-    if tag == "results" and env.subject.is_reply and view.player is not None \
-            and (env.from_addr or "").lower() != str(view.state.get("gm") or "").lower():
+    if (
+        tag == "results"
+        and env.subject.is_reply
+        and view.player is not None
+        and (env.from_addr or "").lower() != str(view.state.get("gm") or "").lower()
+    ):
         return reply_to_results(env, view)
-    # Before the body is read: [Judge] in Eire is no command there, not "no ACCEPT, VETO or IGNORE found".
+    # Before the body is read: [Judge] in Eire is no command there, not "no ACCEPT, VETO or IGNORE
+    # found".
     if not view.variant.takes(_ACTION.get(tag, tag)):
         raise view.variant.not_a_command(view.state, tag)
     if env.subject.forwarded and tag not in ("status", "rules", "help"):
@@ -73,8 +79,10 @@ def reply_to_results(env: Envelope, view: GameView) -> Action:
     if env.orders and view.variant.takes("orders"):
         env.subject = dataclasses.replace(env.subject, tag="orders", number=None, rest="")
         return REGISTRY["orders"].fn(env, view)
-    raise Refused("I found no command in your reply, so nothing was done",
-                  "to act, send a mail whose subject starts with a command tag; send [Help] for them")
+    raise Refused(
+        "I found no command in your reply, so nothing was done",
+        "to act, send a mail whose subject starts with a command tag; send [Help] for them",
+    )
 
 
 def forwarded(env: Envelope, tag: str) -> Refused:
@@ -83,39 +91,63 @@ def forwarded(env: Envelope, tag: str) -> Refused:
     messages are not commands). Nothing is recorded; the answer says how to act oneself."""
     number, rest = env.subject.number, env.subject.rest.strip()
     if tag == "proposal" and number is None:
-        return Refused(f"your mail forwards a proposal{f' ({rest})' if rest else ''}: a forwarded text is not "
-                       "submitted as your proposal (its author is whoever wrote it), so nothing was posted",
-                       f"to propose it yourself, send a new mail (not a forward) with the subject [Proposal] "
-                       f"{rest or 'Title'} and the text in its body")
+        return Refused(
+            f"your mail forwards a proposal{f' ({rest})' if rest else ''}: a forwarded text is not "
+            "submitted as your proposal (its author is whoever wrote it), so nothing was posted",
+            f"to propose it yourself, send a new mail (not a forward) with the subject [Proposal] "
+            f"{rest or 'Title'} and the text in its body",
+        )
     if tag in ("proposal", "vote"):
         about = f"proposal {number}" if number is not None else "a proposal"
-        return Refused(f"your mail forwards {about}: a forward is not a vote, so no vote was recorded",
-                       "to vote, reply to the proposal's announcement, or send a new mail with the subject "
-                       f"[Vote] {number if number is not None else 'N'} and your vote on a line of its own")
+        return Refused(
+            f"your mail forwards {about}: a forward is not a vote, so no vote was recorded",
+            "to vote, reply to the proposal's announcement, or send a new mail with the subject "
+            f"[Vote] {number if number is not None else 'N'} and your vote on a line of its own",
+        )
     label = matters.label(tag)
-    return Refused(f"your mail forwards a [{label}] mail: a forwarded mail is not a command, so nothing was done",
-                   f"to act yourself, send a new mail (not a forward) with the subject [{label}] … and your own "
-                   "words in its body; send [Help] for the commands")
+    return Refused(
+        f"your mail forwards a [{label}] mail: a forwarded mail is not a command, so nothing was "
+        "done",
+        f"to act yourself, send a new mail (not a forward) with the subject [{label}] … and your "
+        "own "
+        "words in its body; send [Help] for the commands",
+    )
 
 
 def not_a_player(env: Envelope, view: GameView) -> NoReturn:
     """The refusal of a command from an address that is no player's, with what to do."""
     a = (env.from_addr or "").lower()
-    gone = next((p for p in view.state["players"] if a and a in p["addresses"] and p["status"] == "left"), None)
+    gone = next(
+        (p for p in view.state["players"] if a and a in p["addresses"] and p["status"] == "left"),
+        None,
+    )
     if gone:  # Carol, who sent [Quit], writing again
-        raise Refused(f"you ({gone['name']}) have left {view.state['name']}; its commands are for its players",
-                      "send [Join] to play again ([Help] is answered for anyone)")
+        raise Refused(
+            f"you ({gone['name']}) have left {view.state['name']}; its commands are for its "
+            "players",
+            "send [Join] to play again ([Help] is answered for anyone)",
+        )
     named = (env.from_name or "").strip().lower()
-    player = next((p for p in view.state["players"] if named and p["name"].lower() in (named, named.split()[0])
-                   and p["status"] != "left"), None)
+    player = next(
+        (
+            p
+            for p in view.state["players"]
+            if named and p["name"].lower() in (named, named.split()[0]) and p["status"] != "left"
+        ),
+        None,
+    )
     gm = f" ({view.state['gm']})" if view.state.get("gm") else ""
     if player:  # Alice writing from her other address
-        raise Refused(f"{env.from_addr} is not an address of a player of {view.state['name']}",
-                      f"if you are {player['name']}, write from the address you play from, or ask the GM{gm} "
-                      "to add this one")
-    raise Refused(f"{env.from_addr} is not a player of {view.state['name']}",
-                  "send [Join] with a body line `Name: YourName` to play; if you play from another address, "
-                  f"write from that one or ask the GM{gm} to add this one")
+        raise Refused(
+            f"{env.from_addr} is not an address of a player of {view.state['name']}",
+            f"if you are {player['name']}, write from the address you play from, or ask the GM{gm} "
+            "to add this one",
+        )
+    raise Refused(
+        f"{env.from_addr} is not a player of {view.state['name']}",
+        "send [Join] with a body line `Name: YourName` to play; if you play from another address, "
+        f"write from that one or ask the GM{gm} to add this one",
+    )
 
 
 def read_whole(env: Envelope, what: str) -> None:
@@ -123,8 +155,11 @@ def read_whole(env: Envelope, what: str) -> None:
     if env.truncated:
         from mailref.read.limits import BOUNDARIES_MAX, LINE_MAX, READ_MAX
 
-        raise Refused(f"your mail is longer than the referee reads ({READ_MAX:,} characters, lines of "
-                      f"{LINE_MAX:,}, {BOUNDARIES_MAX:,} MIME parts), so these {what} were not read", f"send shorter {what}")
+        raise Refused(
+            f"your mail is longer than the referee reads ({READ_MAX:,} characters, lines of "
+            f"{LINE_MAX:,}, {BOUNDARIES_MAX:,} MIME parts), so these {what} were not read",
+            f"send shorter {what}",
+        )
 
 
 def not_only_attached(env: Envelope, what: str, text: str, nothing: str) -> None:
@@ -132,15 +167,21 @@ def not_only_attached(env: Envelope, what: str, text: str, nothing: str) -> None
     the referee does not read: a PDF, a .docx, Outlook's winmail.dat. The players would be asked to
     vote on a bare title, or be sent empty results, or the orders would be "no bold text". A line
     pointing at the attachment ("Orders attached.") is no text either."""
-    if env.attachments and not any(line.strip() and not _POINTS_AT_ATTACHMENT.search(line)
-                                   for line in text.splitlines()):
-        raise Refused(f"your {what} in an attachment, and the referee reads only the mail's own text ({nothing})",
-                      "put the text in the body of the mail itself, not in an attachment")
+    if env.attachments and not any(
+        line.strip() and not _POINTS_AT_ATTACHMENT.search(line) for line in text.splitlines()
+    ):
+        raise Refused(
+            f"your {what} in an attachment, and the referee reads only the mail's own text "
+            f"({nothing})",
+            "put the text in the body of the mail itself, not in an attachment",
+        )
 
 
 # "Orders attached.", "Please see the attached PDF": at most a few words around "attach…", each
 # word followed by non-word characters, so that no two ways of splitting a line are ever tried.
-_POINTS_AT_ATTACHMENT = re.compile(r"^\W*(?:\w+\W+){0,6}attach(?:ed|ment|ments)?\b\W*(?:\w+\W+){0,5}\w*$", re.I)
+_POINTS_AT_ATTACHMENT = re.compile(
+    r"^\W*(?:\w+\W+){0,6}attach(?:ed|ment|ments)?\b\W*(?:\w+\W+){0,5}\w*$", re.I
+)
 
 
 def signer(env: Envelope, view: GameView) -> str:

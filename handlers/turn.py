@@ -28,16 +28,26 @@ def reply_to_turn(env: Envelope, view: GameView) -> Action:
         not_a_player(env, view)
     if view.variant.takes("orders"):
         return REGISTRY["orders"].fn(env, view)
-    move = next((usage for usage, _ in view.variant.commands if usage.startswith("[Proposal]")), None)
+    move = next(
+        (usage for usage, _ in view.variant.commands if usage.startswith("[Proposal]")), None
+    )
     if move and (title := move_title(env, view)):
         # "Your move" answered with Reply and the rule changes: that is the move, a proposal.
-        env.subject = dataclasses.replace(env.subject, tag="proposal", number=None, rest=title, is_reply=False)
+        env.subject = dataclasses.replace(
+            env.subject, tag="proposal", number=None, rest=title, is_reply=False
+        )
         return REGISTRY["proposal"].fn(env, view)
     if move:
-        raise Refused("a reply to the turn mail is a move only with rule changes in it, and I found none",
-                      "reply with the rule changes (send [Help] for the forms) and, if you like, a first line "
-                      "`Title: Your title`; or send a new mail with the subject [Proposal] followed by your title")
-    raise Refused("a reply to the turn mail is not a command", "send [Help] for the commands of this game")
+        raise Refused(
+            "a reply to the turn mail is a move only with rule changes in it, and I found none",
+            "reply with the rule changes (send [Help] for the forms) and, if you like, a first "
+            "line "
+            "`Title: Your title`; or send a new mail with the subject [Proposal] followed by your "
+            "title",
+        )
+    raise Refused(
+        "a reply to the turn mail is not a command", "send [Help] for the commands of this game"
+    )
 
 
 _TITLE_LINE = re.compile(r"^\s*title\s*:\s*(?P<title>\S.{0,199}?)\s*$", re.I | re.M)
@@ -54,9 +64,14 @@ def move_title(env: Envelope, view: GameView) -> str | None:
     if not changes:
         return None
     if m := _TITLE_LINE.search(env.text):
-        env.text = (env.text[:m.start()] + env.text[m.end():]).strip("\n")
+        env.text = (env.text[: m.start()] + env.text[m.end() :]).strip("\n")
         return m.group("title")
     c = changes[0]
     rule = c.number or f'"{c.ref_title}"'
-    return c.title if c.kind == "enact" else {"repeal": f"Repeal rule {rule}", "retitle": f"Retitle rule {rule}"}.get(
-        c.kind, f"Amend rule {rule}")
+    return (
+        c.title
+        if c.kind == "enact"
+        else {"repeal": f"Repeal rule {rule}", "retitle": f"Retitle rule {rule}"}.get(
+            c.kind, f"Amend rule {rule}"
+        )
+    )

@@ -17,27 +17,41 @@ def ballots(env: Envelope, view: GameView) -> Action:
             raise Refused(f"{closed} is closed; votes are no longer taken")
         where = f"proposal {env.subject.number}" if env.subject.number else "any proposal"
         words = view.variant.vote_words or ("FOR", "AGAINST", "ABSTAIN")
-        hint = how_to_vote(words) + "".join(f'\nNot read as a ballot: "{ln}"' for ln in reading.near_misses)
+        hint = how_to_vote(words) + "".join(
+            f'\nNot read as a ballot: "{ln}"' for ln in reading.near_misses
+        )
         hint += "".join(f'\nSet aside: "{ln}" ({why})' for ln, why in reading.ignored)
-        raise Refused(f"No vote found for {where} in your own words (quoted text does not count)"
-                      + still_taken(view, env.subject.number), hint)
+        raise Refused(
+            f"No vote found for {where} in your own words (quoted text does not count)"
+            + still_taken(view, env.subject.number),
+            hint,
+        )
     words = view.variant.vote_words
     out = []
     for b in reading.ballots:
         vote = view.variant.translate_vote(b.vote)
         if words and vote not in words:
-            raise Refused(f'"{b.line}": {b.word} is not a vote in this game', "vote " + ", ".join(words))
+            raise Refused(
+                f'"{b.line}": {b.word} is not a vote in this game', "vote " + ", ".join(words)
+            )
         out.append({"number": b.number, "vote": vote, "word": b.word, "line": b.line})
     return {"type": "vote", "player": view.name, "ballots": out, "ignored": reading.ignored}
 
 
 def still_taken(view: GameView, number: int | None) -> str:
-    """"; votes on it are taken until <deadline>" for an open matter with a deadline: a voter
+    """ "; votes on it are taken until <deadline>" for an open matter with a deadline: a voter
     whose Reply held no readable ballot (often a Reply to the reminder, near the deadline) is told
     until when a second try counts, not only how to write it."""
     if number is None:
         return ""
-    m = next((m for m in view.state.get("proposals") or [] if isinstance(m, dict) and m.get("number") == number), None)
+    m = next(
+        (
+            m
+            for m in view.state.get("proposals") or []
+            if isinstance(m, dict) and m.get("number") == number
+        ),
+        None,
+    )
     if m is None or m.get("status") not in open_statuses(view.variant) or not m.get("deadline"):
         return ""
     return f"; votes on it are taken until {view.variant.when(view.state, m['deadline'])}"
@@ -47,13 +61,18 @@ def only_open_matter(view: GameView) -> int | None:
     """The number of the one matter open to votes, when there is exactly one: then a bare
     `[Vote]` with `FOR` cannot mean anything else. With none or several it asks again."""
     statuses = open_statuses(view.variant)
-    numbers = {m["number"] for coll in view.state.values() if isinstance(coll, list)
-               for m in coll if isinstance(m, dict) and "number" in m and m.get("status") in statuses}
+    numbers = {
+        m["number"]
+        for coll in view.state.values()
+        if isinstance(coll, list)
+        for m in coll
+        if isinstance(m, dict) and "number" in m and m.get("status") in statuses
+    }
     return numbers.pop() if len(numbers) == 1 else None
 
 
 def closed_matter(view: GameView, number: int | None) -> str:
-    """"proposal 1 (passed)" when NUMBER names a matter no longer open to votes, else "". A
+    """ "proposal 1 (passed)" when NUMBER names a matter no longer open to votes, else "". A
     proposal of that number decides: Sidekick's and Imperial's judgements are numbered apart, so
     a reply to proposal 1 is about the proposal even beside a Point of Order 1. A judgement still
     open is not closed either."""
@@ -61,7 +80,14 @@ def closed_matter(view: GameView, number: int | None) -> str:
         return ""
     still_open = open_statuses(view.variant) | {"open"}
     for key in ("proposals", "judgements"):
-        m = next((m for m in view.state.get(key) or [] if isinstance(m, dict) and m.get("number") == number), None)
+        m = next(
+            (
+                m
+                for m in view.state.get(key) or []
+                if isinstance(m, dict) and m.get("number") == number
+            ),
+            None,
+        )
         if m is not None:
             if m.get("status") in still_open:
                 return ""

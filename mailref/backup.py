@@ -18,8 +18,10 @@ def backup_sqlite(url: str, target: Path) -> str:
     """Copy the database at URL to TARGET (a new file); returns the line to print."""
     source = sqlite_path(url)
     if source is None:
-        raise Refused("the database is not SQLite: back it up with its own tools (PostgreSQL: pg_dump -Fc)",
-                      "docs/operating.md, \"Backup and restore\"")
+        raise Refused(
+            "the database is not SQLite: back it up with its own tools (PostgreSQL: pg_dump -Fc)",
+            'docs/operating.md, "Backup and restore"',
+        )
     target = target.absolute()
     if target.exists():
         raise Refused(f"{target} exists; name a new file")
@@ -36,8 +38,14 @@ def backup_sqlite(url: str, target: Path) -> str:
         dst = sqlite3.connect(partial)
         try:
             src.backup(dst)  # one snapshot, whatever the daemon commits meanwhile
-            games, mails, schema = (dst.execute(q).fetchone()[0] for q in (
-                "SELECT count(*) FROM games", "SELECT count(*) FROM inbox", "SELECT version_num FROM alembic_version"))
+            games, mails, schema = (
+                dst.execute(q).fetchone()[0]
+                for q in (
+                    "SELECT count(*) FROM games",
+                    "SELECT count(*) FROM inbox",
+                    "SELECT version_num FROM alembic_version",
+                )
+            )
         finally:
             dst.close()
     except sqlite3.Error as e:
@@ -46,4 +54,6 @@ def backup_sqlite(url: str, target: Path) -> str:
     finally:
         src.close()
     os.replace(partial, target)
-    return f"backed up {source} to {target}: {games} game(s), {mails} stored mail(s), schema {schema}"
+    return (
+        f"backed up {source} to {target}: {games} game(s), {mails} stored mail(s), schema {schema}"
+    )

@@ -45,11 +45,15 @@ def check_database(cfg: Config) -> Check:
         if _writable_folder(path.parent):
             return Check(True, what, "none yet; `mailref serve` or a changing command creates it")
         return Check(False, what, f"none yet, and {path.parent} is not writable")
-    engine = create_engine(cfg.database, connect_args={"timeout": 2} if path else {"connect_timeout": TIMEOUT})
+    engine = create_engine(
+        cfg.database, connect_args={"timeout": 2} if path else {"connect_timeout": TIMEOUT}
+    )
     try:
         with engine.connect() as c:
             if not _has_schema(c):  # a PostgreSQL database the DBA just made: its usual first state
-                return Check(True, what, "empty; `mailref serve` or a changing command creates the tables")
+                return Check(
+                    True, what, "empty; `mailref serve` or a changing command creates the tables"
+                )
             version = c.execute(text("SELECT version_num FROM alembic_version")).scalar()
             if path is not None:
                 # Take the write lock and let it go: a read-only file or a held lock shows here.
@@ -75,7 +79,10 @@ def _filed_into(c, i) -> str:
     from mailref.mail.imap_folders import on_server, written_for
 
     said = []
-    for key, name in (("processed_folder", i.processed_folder), ("rejected_folder", i.rejected_folder)):
+    for key, name in (
+        ("processed_folder", i.processed_folder),
+        ("rejected_folder", i.rejected_folder),
+    ):
         found = on_server(c, name)
         if c.folder_exists(found):
             said.append(repr(found))
@@ -102,8 +109,12 @@ def check_imap(cfg: Config) -> Check:
         c.login(i.username, i.password)
         info = c.select_folder(on_server(c, i.folder), readonly=True)
         tls = ", over STARTTLS" if i.starttls else ""
-        return Check(True, what, f"login ok{tls}, {i.folder} has {info.get(b'EXISTS', '?')} message(s); "
-                                 f"{_filed_into(c, i)}")
+        return Check(
+            True,
+            what,
+            f"login ok{tls}, {i.folder} has {info.get(b'EXISTS', '?')} message(s); "
+            f"{_filed_into(c, i)}",
+        )
     except Exception as e:
         from mailref.mail.imap_trouble import explain
 
@@ -128,7 +139,9 @@ def check_smtp_out(cfg: Config) -> Check:
             return Check(False, what, f"EHLO answered {code}")
         steps = ["EHLO ok"]
         if r.starttls:
-            smtp.starttls(context=ssl.create_default_context())  # as the outbox does: the certificate checked
+            smtp.starttls(
+                context=ssl.create_default_context()
+            )  # as the outbox does: the certificate checked
             smtp.ehlo()
             steps.append("STARTTLS ok")
         if r.username:
@@ -148,11 +161,16 @@ def check_smtp_out(cfg: Config) -> Check:
             said = said.decode("utf-8", "replace") if isinstance(said, bytes) else str(said)
             return Check(False, what, refuses_us(code, said, r) or f"refuses {whom}: {code} {said}")
         steps.append("takes mail from from_address to admin_address")
-        steps.append("SMTPUTF8 offered" if smtp.has_extn("smtputf8") else
-                     "no SMTPUTF8: mail to addresses with a non-ASCII part before the @ will fail")
+        steps.append(
+            "SMTPUTF8 offered"
+            if smtp.has_extn("smtputf8")
+            else "no SMTPUTF8: mail to addresses with a non-ASCII part before the @ will fail"
+        )
         return Check(True, what, ", ".join(steps))
     except smtplib.SMTPAuthenticationError as e:
-        return Check(False, what, f"login refused: {e.smtp_code} {e.smtp_error.decode('utf-8', 'replace')}")
+        return Check(
+            False, what, f"login refused: {e.smtp_code} {e.smtp_error.decode('utf-8', 'replace')}"
+        )
     except (OSError, smtplib.SMTPException) as e:
         from mailref.mail.relay_trouble import relay_trouble
 
@@ -188,15 +206,21 @@ def check_smtp_in(cfg: Config) -> Check:
 def check_maildir(cfg: Config) -> Check:
     p = cfg.outbox_maildir
     ok = _writable_folder(p)
-    return Check(ok, f"outbox Maildir {p}", "writable" if ok else "not writable (outgoing mail would wait)")
+    return Check(
+        ok, f"outbox Maildir {p}", "writable" if ok else "not writable (outgoing mail would wait)"
+    )
 
 
 def check_site(cfg: Config) -> Check:
     from mailref.site import trouble
 
     p = Path(cfg.site.dir)
-    e = trouble.probe(p)  # written to, as the daemon will (os.access says yes to root where root cannot)
-    return Check(e is None, f"site {p}", "writable" if e is None else f"not writable: {trouble.why(e, p)}")
+    e = trouble.probe(
+        p
+    )  # written to, as the daemon will (os.access says yes to root where root cannot)
+    return Check(
+        e is None, f"site {p}", "writable" if e is None else f"not writable: {trouble.why(e, p)}"
+    )
 
 
 def _why(e: BaseException) -> str:

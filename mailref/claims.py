@@ -34,8 +34,13 @@ def worker_id() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
-def claim_mail(s: Session, who: str, ids: list[int] | None = None, limit: int | None = None,
-               lease: timedelta = LEASE) -> list[int]:
+def claim_mail(
+    s: Session,
+    who: str,
+    ids: list[int] | None = None,
+    limit: int | None = None,
+    lease: timedelta = LEASE,
+) -> list[int]:
     """Claim stored mail awaiting processing (IDS, or the oldest LIMIT) for the rest of this
     transaction; returns the ids claimed, in order. Mail another process holds is skipped."""
     now = utcnow()
@@ -48,18 +53,25 @@ def _claim(by_ids: bool, limited: bool):
     """The claiming UPDATE, built once per shape: it runs for every batch."""
     free = select(InboxMessage.id).where(
         InboxMessage.status == "new",
-        or_(InboxMessage.lease_until.is_(None), InboxMessage.lease_until < bindparam("now"),
-            InboxMessage.claimed_by == bindparam("who")))
+        or_(
+            InboxMessage.lease_until.is_(None),
+            InboxMessage.lease_until < bindparam("now"),
+            InboxMessage.claimed_by == bindparam("who"),
+        ),
+    )
     if by_ids:
         free = free.where(InboxMessage.id.in_(bindparam("ids", expanding=True)))
     free = free.order_by(InboxMessage.id)
     if limited:
         free = free.limit(bindparam("limit"))
     free = free.with_for_update(skip_locked=True)
-    return (update(InboxMessage).where(InboxMessage.id.in_(free.scalar_subquery()))
-            .values(claimed_by=bindparam("who"), lease_until=bindparam("until"))
-            .returning(InboxMessage.id)
-            .execution_options(synchronize_session=False))
+    return (
+        update(InboxMessage)
+        .where(InboxMessage.id.in_(free.scalar_subquery()))
+        .values(claimed_by=bindparam("who"), lease_until=bindparam("until"))
+        .returning(InboxMessage.id)
+        .execution_options(synchronize_session=False)
+    )
 
 
 def claim_one(s: Session, who: str, inbox_id: int) -> InboxMessage | None:
@@ -75,5 +87,9 @@ def claim_due_game(s: Session, slug: str, now: datetime) -> Game | None:
     None when another process is firing it or already fired it (its next_wakeup moved on).
     The state change that fires the deadline also moves next_wakeup in the same transaction,
     so once committed no other process finds it due again."""
-    return s.scalar(select(Game).where(Game.slug == slug, Game.next_wakeup <= now)
-                    .with_for_update(skip_locked=True).execution_options(populate_existing=True))
+    return s.scalar(
+        select(Game)
+        .where(Game.slug == slug, Game.next_wakeup <= now)
+        .with_for_update(skip_locked=True)
+        .execution_options(populate_existing=True)
+    )

@@ -74,9 +74,21 @@ class Config:
 
     def describe(self) -> str:
         parts = [f"database {redact_url(self.database)}"]
-        parts.append(f"smtp listener {self.smtp_in.host}:{self.smtp_in.port}" if self.smtp_in else "no smtp listener")
-        parts.append(f"imap {self.imap.username}@{self.imap.host}:{self.imap.port}/{self.imap.folder}" if self.imap else "no imap")
-        parts.append(f"relay {self.smtp_out.host}:{self.smtp_out.port}" if self.smtp_out else f"outbox maildir {self.outbox_maildir}")
+        parts.append(
+            f"smtp listener {self.smtp_in.host}:{self.smtp_in.port}"
+            if self.smtp_in
+            else "no smtp listener"
+        )
+        parts.append(
+            f"imap {self.imap.username}@{self.imap.host}:{self.imap.port}/{self.imap.folder}"
+            if self.imap
+            else "no imap"
+        )
+        parts.append(
+            f"relay {self.smtp_out.host}:{self.smtp_out.port}"
+            if self.smtp_out
+            else f"outbox maildir {self.outbox_maildir}"
+        )
         # SPEC §1.2 "It logs what it uses": the published pages and the trusted verifiers too.
         parts.append(f"site {self.site.dir}" if self.site else "no site")
         if self.trusted_authserv_ids:
@@ -192,7 +204,9 @@ class _Table:
             try:
                 return p.read_text().strip()
             except OSError as e:
-                raise ConfigError(f"{self.where('password_file')}: cannot read {p}: {e.strerror}") from None
+                raise ConfigError(
+                    f"{self.where('password_file')}: cannot read {p}: {e.strerror}"
+                ) from None
         return default
 
     def done(self) -> None:
@@ -202,11 +216,19 @@ class _Table:
 
 
 # The Python module SQLAlchemy loads for a dialect (and driver) it knows; "" is its default.
-_DRIVER_MODULES = {("sqlite", ""): "sqlite3", ("sqlite", "pysqlite"): "sqlite3",
-                   ("postgresql", ""): "psycopg2", ("postgresql", "psycopg2"): "psycopg2",
-                   ("postgresql", "psycopg"): "psycopg", ("postgresql", "pg8000"): "pg8000",
-                   ("mysql", ""): "MySQLdb", ("mysql", "mysqldb"): "MySQLdb", ("mysql", "pymysql"): "pymysql",
-                   ("mariadb", ""): "MySQLdb", ("mariadb", "pymysql"): "pymysql"}
+_DRIVER_MODULES = {
+    ("sqlite", ""): "sqlite3",
+    ("sqlite", "pysqlite"): "sqlite3",
+    ("postgresql", ""): "psycopg2",
+    ("postgresql", "psycopg2"): "psycopg2",
+    ("postgresql", "psycopg"): "psycopg",
+    ("postgresql", "pg8000"): "pg8000",
+    ("mysql", ""): "MySQLdb",
+    ("mysql", "mysqldb"): "MySQLdb",
+    ("mysql", "pymysql"): "pymysql",
+    ("mariadb", ""): "MySQLdb",
+    ("mariadb", "pymysql"): "pymysql",
+}
 
 
 def database_problem(url: str) -> str | None:
@@ -226,15 +248,18 @@ def database_problem(url: str) -> str | None:
     module = _DRIVER_MODULES.get((dialect, driver))
     if module is None or importlib.util.find_spec(module) is not None:
         return None
-    hint = ('write "postgresql+psycopg://..." (psycopg 3 comes with mailref)' if dialect == "postgresql"
-            else 'mailref is tested on "sqlite:///..." and "postgresql+psycopg://..."')
+    hint = (
+        'write "postgresql+psycopg://..." (psycopg 3 comes with mailref)'
+        if dialect == "postgresql"
+        else 'mailref is tested on "sqlite:///..." and "postgresql+psycopg://..."'
+    )
     return f"needs the Python module {module}, which is not installed: {hint}"
 
 
 def _resolve_db(url: str, base: Path) -> str:
     # sqlite:///relative/path is relative to the configuration file's folder.
     if url.startswith("sqlite:///") and not url.startswith("sqlite:////") and ":memory:" not in url:
-        return "sqlite:///" + str((base / url[len("sqlite:///"):]).resolve())
+        return "sqlite:///" + str((base / url[len("sqlite:///") :]).resolve())
     return url
 
 
@@ -321,11 +346,15 @@ def load(path: str | os.PathLike | None = None) -> Config:
             # Filing into the folder read gives each mail a new UID: it would be read again,
             # filed again, for ever, a pass after the other.
             if _same_folder(getattr(cfg.imap, key), cfg.imap.folder):
-                raise ConfigError(f"{t.where(key)}: {getattr(cfg.imap, key)!r} is the folder mail is read from "
-                                  f"([imap] folder): mail filed there would be read again; name another folder")
+                raise ConfigError(
+                    f"{t.where(key)}: {getattr(cfg.imap, key)!r} is the folder mail is read from "
+                    f"([imap] folder): mail filed there would be read again; name another folder"
+                )
         if cfg.imap.ssl and cfg.imap.starttls:
-            raise ConfigError(f"{t.where('starttls')}: STARTTLS upgrades a plain connection: set ssl = false "
-                              "with it (port 143), or keep ssl = true alone (port 993)")
+            raise ConfigError(
+                f"{t.where('starttls')}: STARTTLS upgrades a plain connection: set ssl = false "
+                "with it (port 143), or keep ssl = true alone (port 993)"
+            )
         t.done()
     if "smtp_out" in data:
         t = _Table(data["smtp_out"], "smtp_out", file, base)
@@ -346,19 +375,31 @@ def load(path: str | os.PathLike | None = None) -> Config:
         sd = t.get("dir", str, "var/site")
         url = t.get("base_url", str, "").strip()
         if url and not re.match(r"https?://[^/\s]+", url):
-            raise ConfigError(f"{t.where('base_url')}: {url!r} is not an http(s) URL like https://games.example.org/")
-        cfg.site = SiteConfig((base / sd) if not os.path.isabs(sd) else Path(sd), url + ("/" if url and not url.endswith("/") else ""))
+            raise ConfigError(
+                f"{t.where('base_url')}: {url!r} is not an http(s) URL like "
+                "https://games.example.org/"
+            )
+        cfg.site = SiteConfig(
+            (base / sd) if not os.path.isabs(sd) else Path(sd),
+            url + ("/" if url and not url.endswith("/") else ""),
+        )
         t.done()
     t = _Table(data.get("auth", {}), "auth", file, base)
     ids = t.data.pop("trusted_authserv_ids", [])
-    if not isinstance(ids, list) or not all(isinstance(i, str) and i.strip() and " " not in i.strip() for i in ids):
-        raise ConfigError(f"{t.where('trusted_authserv_ids')}: expected a list of server names like "
-                          f'["mx.example.org"], got {ids!r}')
+    if not isinstance(ids, list) or not all(
+        isinstance(i, str) and i.strip() and " " not in i.strip() for i in ids
+    ):
+        raise ConfigError(
+            f"{t.where('trusted_authserv_ids')}: expected a list of server names like "
+            f'["mx.example.org"], got {ids!r}'
+        )
     cfg.trusted_authserv_ids = [i.strip().lower() for i in ids]
     t.done()
     for tbl in (cfg.smtp_in, cfg.imap, cfg.smtp_out):
         if tbl is not None and not (0 < tbl.port < 65536):
-            name = {id(cfg.smtp_in): "smtp_in", id(cfg.imap): "imap", id(cfg.smtp_out): "smtp_out"}[id(tbl)]
+            name = {id(cfg.smtp_in): "smtp_in", id(cfg.imap): "imap", id(cfg.smtp_out): "smtp_out"}[
+                id(tbl)
+            ]
             raise ConfigError(f"{file}: [{name}] port: {tbl.port} is out of range (1-65535)")
     return cfg
 
@@ -405,10 +446,13 @@ def init_text(folder: str | os.PathLike = ".") -> str:
     state = state_dir_for(Path(folder))
     if state is None:
         return DEFAULT_TOML
-    return (DEFAULT_TOML
-            .replace('"sqlite:///var/mailref.sqlite3"', f'"sqlite:///{state}/mailref.sqlite3"')
-            .replace('maildir = "var/outbox"', f'maildir = "{state}/outbox"')
-            .replace('dir = "var/site"', f'dir = "{state}/site"'))
+    return (
+        DEFAULT_TOML.replace(
+            '"sqlite:///var/mailref.sqlite3"', f'"sqlite:///{state}/mailref.sqlite3"'
+        )
+        .replace('maildir = "var/outbox"', f'maildir = "{state}/outbox"')
+        .replace('dir = "var/site"', f'dir = "{state}/site"')
+    )
 
 
 def init(folder: str | os.PathLike = ".") -> Path:
@@ -424,5 +468,5 @@ def init(folder: str | os.PathLike = ".") -> Path:
 def sqlite_path(url: str) -> Path | None:
     """The file of a SQLite database URL; None for another database or one in memory."""
     if url.startswith("sqlite:///") and ":memory:" not in url:
-        return Path(url[len("sqlite:///"):].split("?", 1)[0])
+        return Path(url[len("sqlite:///") :].split("?", 1)[0])
     return None

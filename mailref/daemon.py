@@ -58,8 +58,13 @@ class Daemon:
     def __init__(self, cfg: Config):
         self.cfg = cfg
         self.referee = Referee.from_config(cfg)
-        self.deliverer = Deliverer(self.referee.store, cfg.from_address, cfg.smtp_out, cfg.outbox_maildir,
-                                   cfg.admin_address)
+        self.deliverer = Deliverer(
+            self.referee.store,
+            cfg.from_address,
+            cfg.smtp_out,
+            cfg.outbox_maildir,
+            cfg.admin_address,
+        )
         self.work = threading.Lock()  # one batch of mail or one timer at a time
         self.sending = threading.Lock()  # one delivery round at a time, beside the work
         self.send_kick = asyncio.Event()
@@ -84,8 +89,12 @@ class Daemon:
     async def start_intake(self) -> None:
         """The SMTP listener, in its own process (mail/intake.py); its notes wake processing."""
         where = f"SMTP listener: cannot listen on {self.cfg.smtp_in.host}:{self.cfg.smtp_in.port}: "
-        intake = Intake(self.cfg, logging.getLevelName(log.getEffectiveLevel()), log_format(),
-                        Referee.from_config)
+        intake = Intake(
+            self.cfg,
+            logging.getLevelName(log.getEffectiveLevel()),
+            log_format(),
+            Referee.from_config,
+        )
         try:
             await asyncio.to_thread(intake.start)
         except IntakeError as e:
@@ -107,8 +116,12 @@ class Daemon:
             return
         # The listener died (it is never stopped but by us): start another, after a pause.
         self.loop.remove_reader(self.intake.fileno())
-        self.intake.proc.join(1.0)  # its pipe closes a moment before it can be reaped: then its exit code is known
-        log.error("SMTP listener process ended (%s); starting it again", ended(self.intake.proc.exitcode))
+        self.intake.proc.join(
+            1.0
+        )  # its pipe closes a moment before it can be reaped: then its exit code is known
+        log.error(
+            "SMTP listener process ended (%s); starting it again", ended(self.intake.proc.exitcode)
+        )
         self.intake = None
         self._restart_intake_in(1.0)
 
@@ -171,10 +184,15 @@ class Daemon:
         self.loop.add_signal_handler(signal.SIGHUP, self._hangup)
         log.info("mailref starting: %s", self.cfg.describe())
         if not self.cfg.smtp_in and not self.cfg.imap:
-            log.warning("no mail can come in: the configuration has neither [smtp_in] nor [imap] "
-                        "(only deadlines and the CLI act)")
-        if self.cfg.site:  # a folder the pages cannot be written to is said now, not at the first mail
+            log.warning(
+                "no mail can come in: the configuration has neither [smtp_in] nor [imap] "
+                "(only deadlines and the CLI act)"
+            )
+        if (
+            self.cfg.site
+        ):  # a folder the pages cannot be written to is said now, not at the first mail
             from mailref.site import trouble
+
             trouble.check_at_start(Path(self.cfg.site.dir))
         poller = None
         if self.cfg.smtp_in:
@@ -182,18 +200,36 @@ class Daemon:
             log.info("SMTP listener on %s:%s", self.cfg.smtp_in.host, self.cfg.smtp_in.port)
         if self.cfg.imap:
             size = self.cfg.smtp_in.max_message_size if self.cfg.smtp_in else 10 * 1024 * 1024
-            poller = Poller(self.cfg.imap, self.referee, size, self.poke,
-                            process=lambda ids: self._locked(self.referee.process_many, ids))
+            poller = Poller(
+                self.cfg.imap,
+                self.referee,
+                size,
+                self.poke,
+                process=lambda ids: self._locked(self.referee.process_many, ids),
+            )
             threading.Thread(target=poller.run, name="imap", daemon=True).start()
-            log.info("IMAP poller for %s@%s:%s/%s", self.cfg.imap.username, self.cfg.imap.host,
-                     self.cfg.imap.port, self.cfg.imap.folder)
+            log.info(
+                "IMAP poller for %s@%s:%s/%s",
+                self.cfg.imap.username,
+                self.cfg.imap.host,
+                self.cfg.imap.port,
+                self.cfg.imap.folder,
+            )
         scheduler = AsyncIOScheduler(timezone="UTC")
-        scheduler.add_job(self.sync_timers, "interval", seconds=SYNC_EVERY, args=[scheduler], id="sync",
-                          max_instances=1, coalesce=True)
+        scheduler.add_job(
+            self.sync_timers,
+            "interval",
+            seconds=SYNC_EVERY,
+            args=[scheduler],
+            id="sync",
+            max_instances=1,
+            coalesce=True,
+        )
         scheduler.start()
         sd_notify("READY=1")
         log.info("mailref ready")
-        # Delivery runs beside processing from the start: the backlog's replies go out batch by batch.
+        # Delivery runs beside processing from the start: the backlog's replies go out batch by
+        # batch.
         sender = asyncio.create_task(self.send_loop())
         pages = asyncio.create_task(self.pages_loop()) if self.cfg.site else None
         # Then the backlog (mail stored before a stop), before missed deadlines fire since it
@@ -241,9 +277,11 @@ class Daemon:
             log.info("SIGHUP: the terminal closed; stopping")
             self.stopping.set()
             return
-        log.warning("SIGHUP: mailref has no reload and keeps running; it reads %s only at start: "
-                    "restart it to apply a change (systemctl restart mailref)",
-                    self.cfg.path or "its configuration")
+        log.warning(
+            "SIGHUP: mailref has no reload and keeps running; it reads %s only at start: "
+            "restart it to apply a change (systemctl restart mailref)",
+            self.cfg.path or "its configuration",
+        )
 
     async def process_loop(self) -> None:
         while True:
@@ -262,7 +300,9 @@ class Daemon:
         after = done = 0
         # A stop asked for ends an unbounded pass after the batch in hand (a backlog of thousands
         # at start-up held a SIGTERM until all were answered); the stop's own pass is bounded.
-        while (limit is None and not self.stopping.is_set()) or (limit is not None and done < limit):
+        while (limit is None and not self.stopping.is_set()) or (
+            limit is not None and done < limit
+        ):
             size = BATCH
             if limit is None and await self.intake_first():
                 size = BATCH_WHILE_INTAKE  # a short transaction: the listener's commits wait for it on SQLite
@@ -287,7 +327,10 @@ class Daemon:
         WITHIN: no new round after that many seconds (a stop: what is left goes at the next start)."""
         end = None if within is None else time.monotonic() + within
         try:
-            while sum(await asyncio.to_thread(self._deliver)) >= SEND_BATCH or self.deliverer.cut_short:
+            while (
+                sum(await asyncio.to_thread(self._deliver)) >= SEND_BATCH
+                or self.deliverer.cut_short
+            ):
                 if end is not None and time.monotonic() >= end:
                     break
         except Exception as e:
@@ -322,17 +365,27 @@ class Daemon:
         own host with its own site folder; the CLI with a configuration without [site]), and at
         start those a stop left behind (each game's folder says which version it shows)."""
         from mailref import site
+
         caught_up = -SITE_EVERY
         while True:
             with self.pages_lock:
                 due, self.pages_due = sorted(self.pages_due), set()
             self.pages_kick.clear()
             for slug in due:
-                await asyncio.to_thread(site.rebuild_quietly, self.referee.store, self.cfg.site, slug,
-                                        self.referee.clock())
-            if time.monotonic() - caught_up >= SITE_EVERY:  # however busy this daemon's own games keep it
+                await asyncio.to_thread(
+                    site.rebuild_quietly,
+                    self.referee.store,
+                    self.cfg.site,
+                    slug,
+                    self.referee.clock(),
+                )
+            if (
+                time.monotonic() - caught_up >= SITE_EVERY
+            ):  # however busy this daemon's own games keep it
                 caught_up = time.monotonic()
-                await asyncio.to_thread(site.catch_up, self.referee.store, self.cfg.site, self.referee.clock())
+                await asyncio.to_thread(
+                    site.catch_up, self.referee.store, self.cfg.site, self.referee.clock()
+                )
             try:
                 await asyncio.wait_for(self.pages_kick.wait(), timeout=SITE_EVERY)
             except TimeoutError:
@@ -379,8 +432,15 @@ class Daemon:
             if scheduler.get_job("wake"):
                 scheduler.remove_job("wake")
             return
-        scheduler.add_job(self.fire, "date", run_date=max(at, utcnow()), id="wake", replace_existing=True,
-                          misfire_grace_time=None, coalesce=True)
+        scheduler.add_job(
+            self.fire,
+            "date",
+            run_date=max(at, utcnow()),
+            id="wake",
+            replace_existing=True,
+            misfire_grace_time=None,
+            coalesce=True,
+        )
 
     async def fire(self) -> None:
         """Every game due now, earliest first; the next sync schedules the next deadline."""
@@ -388,7 +448,9 @@ class Daemon:
         try:
             await self.tick_each(await asyncio.to_thread(self.referee.due_games))
             await self.deliver_now()
-        except asyncio.CancelledError:  # the daemon is stopping: what is due fires at the next start
+        except (
+            asyncio.CancelledError
+        ):  # the daemon is stopping: what is due fires at the next start
             return
         except Exception as e:
             self._failed("reading deadlines", e)
@@ -399,7 +461,6 @@ class Daemon:
 
 class Fatal(Exception):
     """The daemon cannot run: one line to the operator, exit 1."""
-
 
 
 def log_format() -> str:
@@ -422,7 +483,8 @@ def ended(exitcode: int | None) -> str:
 def serve(cfg: Config) -> int:
     stopsignal.catch()  # `mailref serve` caught it before loading the configuration; this is for other callers
     # A process killed by a fault (SIGBUS, SIGSEGV) writes where it was, each thread's stack,
-    # to the log before it dies: without it the journal showed nothing at all (docs/decisions/listener.md).
+    # to the log before it dies: without it the journal showed nothing at all
+    # (docs/decisions/listener.md).
     faulthandler.enable()
     logging.basicConfig(level=os.environ.get("MAILREF_LOG", "INFO"), format=log_format())
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
@@ -430,7 +492,9 @@ def serve(cfg: Config) -> int:
     # database: the store says what it did in one line of its own ("created a new database").
     logging.getLogger("alembic").setLevel(logging.WARNING)
     logging.getLogger("mail.log").setLevel(logging.WARNING)
-    logging.getLogger("flufl.bounce").setLevel(logging.WARNING)  # "Running detector: …" per bounce; SPEC §7: one line a mail
+    logging.getLogger("flufl.bounce").setLevel(
+        logging.WARNING
+    )  # "Running detector: …" per bounce; SPEC §7: one line a mail
     from mailref.check import sqlite_path
 
     new_db = sqlite_path(cfg.database)
@@ -441,7 +505,9 @@ def serve(cfg: Config) -> int:
             log.info("created a new database at %s", new_db)
     except Exception as e:
         if is_store_fault(e):
-            raise Fatal(f"database {cfg.database}: {describe(e, sqlite_path(cfg.database))}") from None
+            raise Fatal(
+                f"database {cfg.database}: {describe(e, sqlite_path(cfg.database))}"
+            ) from None
         raise
     asyncio.run(daemon.run())
     return 0

@@ -46,8 +46,10 @@ class Settings:
     from_address: str = "referee@localhost"
     admin_address: str = "gm@localhost"
     replies_per_day: int = 20
-    replies_per_stranger: int = 5   # the same, to mail from an address that is no player's (see queue_reply)
-    site_url: str = ""             # [site] base_url: mail footers link to the game's pages
+    replies_per_stranger: int = (
+        5  # the same, to mail from an address that is no player's (see queue_reply)
+    )
+    site_url: str = ""  # [site] base_url: mail footers link to the game's pages
     trusted_authserv_ids: tuple[str, ...] = ()  # [auth]: whose Authentication-Results count (§2.7)
 
 
@@ -58,15 +60,18 @@ def _page(settings: Settings, slug: str | None) -> dict[str, str]:
 @dataclass
 class Source:
     """Where an action came from, and where its one reply goes (mail only)."""
-    kind: str                      # mail | timer | admin
-    ref: str = ""                  # inbox id, timer name, admin name
+
+    kind: str  # mail | timer | admin
+    ref: str = ""  # inbox id, timer name, admin name
     reply_to: str | None = None
     message_id: str | None = None
     references: list[str] = field(default_factory=list)
     subject: str = ""
     inbox_id: int | None = None
-    identity: str | None = None    # the From addr-spec: the reply cap counts it too, whatever Reply-To says
-    stranger: bool = False         # the From address is no player's (nor the GM's) of the game it wrote to
+    identity: str | None = (
+        None  # the From addr-spec: the reply cap counts it too, whatever Reply-To says
+    )
+    stranger: bool = False  # the From address is no player's (nor the GM's) of the game it wrote to
 
     def label(self) -> str:
         return f"{self.kind}:{self.ref}" if self.ref else self.kind
@@ -81,8 +86,16 @@ class Outcome:
     changed: bool = False
 
 
-def apply(session: Session, game: Game, action: Action, source: Source, now: datetime,
-          settings: Settings, rng: random.Random | None = None, facts: dict | None = None) -> Outcome:
+def apply(
+    session: Session,
+    game: Game,
+    action: Action,
+    source: Source,
+    now: datetime,
+    settings: Settings,
+    rng: random.Random | None = None,
+    facts: dict | None = None,
+) -> Outcome:
     """Apply ACTION to GAME at NOW. The caller commits; on a refusal the state is untouched
     and the error reply is queued. A read-only command ([Status], [Rules], [Help]) reads the
     stored state as it is: no copy, no comparison, no journal entry, no write."""
@@ -100,17 +113,39 @@ def apply(session: Session, game: Game, action: Action, source: Source, now: dat
         variant.handle(state, action, ctx)
     except Refused as r:
         if source.reply_to:
-            queue_reply(session, settings, game.slug, source, now, "error", "error.txt",
-                        {"reason": r.reason, "hint": r.hint, "subject": source.subject, "game": game.state})
+            queue_reply(
+                session,
+                settings,
+                game.slug,
+                source,
+                now,
+                "error",
+                "error.txt",
+                {"reason": r.reason, "hint": r.hint, "subject": source.subject, "game": game.state},
+            )
         return Outcome(False, [], r.reason, r.hint)
     if not read_only:
         cold = take_cold(state, variant.archived_collections, variant.still_open(), now)
         if cold:
-            session.execute(insert(ArchivedMatter), [{"game_id": game.id, "collection": c, "number": m["number"],
-                                                      "data": m} for c, m in cold])
+            session.execute(
+                insert(ArchivedMatter),
+                [
+                    {"game_id": game.id, "collection": c, "number": m["number"], "data": m}
+                    for c, m in cold
+                ],
+            )
         game.version += 1
-        session.add(JournalEntry(game_id=game.id, seq=game.version, at=now, action=action,
-                                 source=source.label(), draws=ctx.draws, summary="\n".join(ctx.summary)))
+        session.add(
+            JournalEntry(
+                game_id=game.id,
+                seq=game.version,
+                at=now,
+                action=action,
+                source=source.label(),
+                draws=ctx.draws,
+                summary="\n".join(ctx.summary),
+            )
+        )
         if chain is not None:
             _settle(session, game, ctx, chain, now)
         game.state = state
@@ -119,13 +154,21 @@ def apply(session: Session, game: Game, action: Action, source: Source, now: dat
     # SPEC §2.6: the author of a command gets one mail for it. Whatever it causes that would
     # reach the author too (an announcement, the results with their map, the GM's digest when
     # the GM is the author) goes to the others only and is carried by the ack, pictures included.
-    author = author_addresses(state, action, source) if source.reply_to and ctx.reply_kind == "ack" else set()
+    author = (
+        author_addresses(state, action, source)
+        if source.reply_to and ctx.reply_kind == "ack"
+        else set()
+    )
     told, folded = [], []
-    alerts = [Outgoing("alert", "gm", "Alert", "alert.txt", {"game": state, "lines": [line]})
-              for line in ctx.alerts]
+    alerts = [
+        Outgoing("alert", "gm", "Alert", "alert.txt", {"game": state, "lines": [line]})
+        for line in ctx.alerts
+    ]
     opened = None  # the thread an announcement the ack carries opens, for the author
     for out in ctx.out + alerts:
-        fold = bool(author) and bool(author & {a.lower() for a in recipients(state, out.to, settings)})
+        fold = bool(author) and bool(
+            author & {a.lower() for a in recipients(state, out.to, settings)}
+        )
         body = queue(session, settings, game, state, out, now, exclude=author if fold else set())
         if fold:
             folded.append(out)
@@ -134,15 +177,42 @@ def apply(session: Session, game: Game, action: Action, source: Source, now: dat
                 opened = thread_id(game, key, mine, settings)
             # "Your move", "You are the judge"; not an announcement to all but one (the judge)
             alone = isinstance(out.to, list) and len(out.to) == 1 and out.kind != "announcement"
-            told.append({"subject": game_subject(state, out.subject), "body": body.split("\n-- \n")[0].strip("\n"),
-                         "who": "the GM was" if out.to == "gm" else "you alone were" if alone else "the players were"})
+            told.append(
+                {
+                    "subject": game_subject(state, out.subject),
+                    "body": body.split("\n-- \n")[0].strip("\n"),
+                    "who": "the GM was"
+                    if out.to == "gm"
+                    else "you alone were"
+                    if alone
+                    else "the players were",
+                }
+            )
     if source.reply_to:
         if action["type"] == "join":  # now a player: answered as one
             source = dataclasses.replace(source, stranger=False)
-        vars_ = {"lines": _lines_read(action) + ctx.ack_lines, "subject": source.subject, "game": state, "told": told,
-                 **ctx.reply_vars}
-        if not queue_reply(session, settings, game.slug, source, now, ctx.reply_kind, ctx.reply_template, vars_,
-                           folded, message_id=opened) and folded:
+        vars_ = {
+            "lines": _lines_read(action) + ctx.ack_lines,
+            "subject": source.subject,
+            "game": state,
+            "told": told,
+            **ctx.reply_vars,
+        }
+        if (
+            not queue_reply(
+                session,
+                settings,
+                game.slug,
+                source,
+                now,
+                ctx.reply_kind,
+                ctx.reply_template,
+                vars_,
+                folded,
+                message_id=opened,
+            )
+            and folded
+        ):
             # No ack went (the day's allowance is spent, an unusable reply address): the
             # author still gets what everybody else got.
             for out in folded:
@@ -154,14 +224,20 @@ def apply(session: Session, game: Game, action: Action, source: Source, now: dat
 @dataclass
 class _Chain:
     """The seed an entry draws from, its draws, and the seed that follows if it is revealed."""
+
     seed: Any
     draws: SeededDraws
     upcoming: str = ""  # made when the entry reveals its seed
 
     def reveal(self) -> dict[str, Any]:
         self.upcoming = self.upcoming or secrets.token_hex(32)
-        return {"number": self.seed.number, "seed": self.seed.seed, "sha256": self.seed.commitment,
-                "next_number": self.seed.number + 1, "next_sha256": commitment(self.upcoming)}
+        return {
+            "number": self.seed.number,
+            "seed": self.seed.seed,
+            "sha256": self.seed.commitment,
+            "next_number": self.seed.number + 1,
+            "next_sha256": commitment(self.upcoming),
+        }
 
 
 def _seeded(session: Session, game: Game, now: datetime) -> _Chain:
@@ -180,7 +256,11 @@ def _settle(session: Session, game: Game, ctx: Ctx, chain: _Chain, now: datetime
 
 def _lines_read(action: dict[str, Any]) -> list[str]:
     """A ballot's ack quotes the line it was read from, and what was set aside (SPEC §3.2)."""
-    out = [f'I read your line "{b["line"]}" as a ballot.' for b in action.get("ballots") or () if b.get("line")]
+    out = [
+        f'I read your line "{b["line"]}" as a ballot.'
+        for b in action.get("ballots") or ()
+        if b.get("line")
+    ]
     out += [f'Set aside: "{line}" ({why}).' for line, why in action.get("ignored") or ()]
     return list(dict.fromkeys(out))
 
@@ -225,7 +305,9 @@ def game_subject(state: dict | None, subject: str) -> str:
     return subject
 
 
-def pictures(out: Outgoing) -> tuple[list[tuple[str, str, str, bytes]], list[tuple[str, str, bytes]]]:
+def pictures(
+    out: Outgoing,
+) -> tuple[list[tuple[str, str, str, bytes]], list[tuple[str, str, bytes]]]:
     """The engine's SVG pictures as inline PNGs (shown by every client), each SVG attached."""
     inline, attachments = [], list(out.attachments)
     for cid, stem, svg in out.images:
@@ -246,31 +328,60 @@ def author_addresses(state: dict, action: dict[str, Any], source: Source) -> set
     return out
 
 
-def queue(session: Session, settings: Settings, game: Game | None, state: dict, out: Outgoing, now: datetime,
-          exclude: set[str] | frozenset[str] = frozenset()) -> str:
+def queue(
+    session: Session,
+    settings: Settings,
+    game: Game | None,
+    state: dict,
+    out: Outgoing,
+    now: datetime,
+    exclude: set[str] | frozenset[str] = frozenset(),
+) -> str:
     """Queue OUT to each of its recipients but EXCLUDE (the author, whose ack carries it);
     returns the rendered body."""
-    body = render(out.template, **{**_page(settings, state.get("slug")), "now": now, "mail_subject": out.subject,
-                                   **out.vars})
+    body = render(
+        out.template,
+        **{
+            **_page(settings, state.get("slug")),
+            "now": now,
+            "mail_subject": out.subject,
+            **out.vars,
+        },
+    )
     inline, attachments = pictures(out)
     key = thread_key(out.subject) if game is not None else None
     for addr in dict.fromkeys(recipients(state, out.to, settings)):
         if not addr.isascii():
-            addr = address.ascii_domain(addr)  # a domain as DNS knows it; the local part may stay UTF-8
+            addr = address.ascii_domain(
+                addr
+            )  # a domain as DNS knows it; the local part may stay UTF-8
         if addr.lower() in exclude or _undeliverable(addr, out.kind, state.get("slug")):
             continue
         thread = thread_id(game, key, addr, settings) if key else None
-        msg = compose(sender=sender(state, settings), to=addr, subject=game_subject(state, out.subject), body=body,
-                      kind=out.kind, game=state.get("slug"), now=now, html=out.html, attachments=attachments,
-                      loop=settings.from_address, inline=inline, message_id=thread if out.opens else None,
-                      in_reply_to=None if out.opens else thread)
+        msg = compose(
+            sender=sender(state, settings),
+            to=addr,
+            subject=game_subject(state, out.subject),
+            body=body,
+            kind=out.kind,
+            game=state.get("slug"),
+            now=now,
+            html=out.html,
+            attachments=attachments,
+            loop=settings.from_address,
+            inline=inline,
+            message_id=thread if out.opens else None,
+            in_reply_to=None if out.opens else thread,
+        )
         _add(session.connection(), game.slug if game else None, out.kind, addr, msg, now)
     return body
 
 
 # The matter or turn a mail is about, from the tag its subject starts with: "[Proposal 12] …",
 # "[CfJ 3] …", "[Turn 4] …", "[Results] Turn 4", the Emperor's "[Judge 12] …" (proposal 12).
-_THREAD = re.compile(r"\[(Proposal|CfJ|DoV|Judgement|Point of Order|Turn|Judge) (\d+)\]|\[Results\] Turn (\d+)\b")
+_THREAD = re.compile(
+    r"\[(Proposal|CfJ|DoV|Judgement|Point of Order|Turn|Judge) (\d+)\]|\[Results\] Turn (\d+)\b"
+)
 
 
 def thread_key(subject: str) -> str | None:
@@ -289,14 +400,24 @@ def thread_id(game: Game, key: str, addr: str, settings: Settings) -> str:
     per game, matter and recipient, made again from these whenever needed: nothing is stored.
     (A game's numbers are never reused; its creation time tells a game from an older one of
     the same slug.)"""
-    domain = (game.address.rpartition("@")[2] or settings.from_address.rpartition("@")[2] or "localhost").lower()
+    domain = (
+        game.address.rpartition("@")[2] or settings.from_address.rpartition("@")[2] or "localhost"
+    ).lower()
     who = hashlib.sha256(addr.lower().encode("utf-8")).hexdigest()[:12]
     slug = re.sub(r"[^A-Za-z0-9-]", "-", game.slug)
     return f"<{key}.{slug}.{game.created_at:%Y%m%d%H%M%S}.{who}@{domain}>"
 
 
-def queue_alert(session: Session, settings: Settings, slug: str | None, gm: str | None, subject: str,
-                lines: list[str], now: datetime, label: str = "") -> None:
+def queue_alert(
+    session: Session,
+    settings: Settings,
+    slug: str | None,
+    gm: str | None,
+    subject: str,
+    lines: list[str],
+    now: datetime,
+    label: str = "",
+) -> None:
     """An alert that is no game's own mail (a quarantined mail, mail to postmaster, mail that
     cannot be delivered) to GM, else the admin. SLUG: the game it concerns, if any; LABEL, when
     given with it, names it in the subject ("[LABEL] Alert: ...").
@@ -308,23 +429,43 @@ def queue_alert(session: Session, settings: Settings, slug: str | None, gm: str 
     to = (gm or settings.admin_address).lower()
     count = count_reply(session.connection(), f"alerts:{to}", now.strftime("%Y-%m-%d"))
     if count > settings.replies_per_day + 1:
-        log.warning("alert not mailed (%s has had %s alerts today): %s", to, settings.replies_per_day, subject)
+        log.warning(
+            "alert not mailed (%s has had %s alerts today): %s",
+            to,
+            settings.replies_per_day,
+            subject,
+        )
         return
     if count == settings.replies_per_day + 1:
         subject = "Alert: more alerts today are not mailed"
-        lines = [f"You have had {settings.replies_per_day} alerts today; the next ones until tomorrow (UTC) are only "
-                 "logged. This one was: " + " ".join(lines[:1])[:300],
-                 "See `mailref mail list --status failed`, `mailref mail list` (mail to postmaster) and "
-                 "`mailref outbox list` for what happened meanwhile."]
-    queue(session, settings, None, {"slug": slug, "gm": gm, "name": label, "players": []},
-          Outgoing("alert", "gm", subject, "alert.txt", {"game": {}, "lines": lines}), now)
+        lines = [
+            f"You have had {settings.replies_per_day} alerts today; the next ones until tomorrow "
+            "(UTC) are only "
+            "logged. This one was: " + " ".join(lines[:1])[:300],
+            "See `mailref mail list --status failed`, `mailref mail list` (mail to postmaster) and "
+            "`mailref outbox list` for what happened meanwhile.",
+        ]
+    queue(
+        session,
+        settings,
+        None,
+        {"slug": slug, "gm": gm, "name": label, "players": []},
+        Outgoing("alert", "gm", subject, "alert.txt", {"game": {}, "lines": lines}),
+        now,
+    )
 
 
 def _undeliverable(addr: str, kind: str, slug: str | None) -> bool:
     """Refused at queue time: a row no relay can take would only fail at every attempt."""
     why = address.problem(addr)
     if why:
-        log.warning("not queued: %s mail%s to %r: the address %s", kind, f" of {slug}" if slug else "", addr, why)
+        log.warning(
+            "not queued: %s mail%s to %r: the address %s",
+            kind,
+            f" of {slug}" if slug else "",
+            addr,
+            why,
+        )
     return why is not None
 
 
@@ -332,16 +473,44 @@ def _undeliverable(addr: str, kind: str, slug: str | None) -> bool:
 _OUTBOX_INSERT = insert(OutboxMessage.__table__)
 
 
-def _add(conn: Connection, slug: str | None, kind: str, addr: str, msg, now: datetime, inbox_id: int | None = None) -> None:
-    conn.execute(_OUTBOX_INSERT, {
-        "game_slug": slug, "kind": kind, "recipients": [addr], "message_id": msg["Message-ID"],
-        "subject": str(msg["Subject"]), "raw": wire(msg), "status": "queued", "next_attempt_at": now,
-        "created_at": now, "inbox_id": inbox_id})
+def _add(
+    conn: Connection,
+    slug: str | None,
+    kind: str,
+    addr: str,
+    msg,
+    now: datetime,
+    inbox_id: int | None = None,
+) -> None:
+    conn.execute(
+        _OUTBOX_INSERT,
+        {
+            "game_slug": slug,
+            "kind": kind,
+            "recipients": [addr],
+            "message_id": msg["Message-ID"],
+            "subject": str(msg["Subject"]),
+            "raw": wire(msg),
+            "status": "queued",
+            "next_attempt_at": now,
+            "created_at": now,
+            "inbox_id": inbox_id,
+        },
+    )
 
 
-def queue_reply(session: Session, settings: Settings, slug: str | None, source: Source, now: datetime,
-                kind: str, template: str, vars: dict[str, Any], folded: list[Outgoing] | tuple = (),
-                message_id: str | None = None) -> bool:
+def queue_reply(
+    session: Session,
+    settings: Settings,
+    slug: str | None,
+    source: Source,
+    now: datetime,
+    kind: str,
+    template: str,
+    vars: dict[str, Any],
+    folded: list[Outgoing] | tuple = (),
+    message_id: str | None = None,
+) -> bool:
     """The one reply to a command, within the sender's daily allowance (SPEC §2.2): past it,
     one notice and then silence until the next UTC day. FOLDED: the mail to players the reply
     carries (apply), whose pictures it carries too; MESSAGE_ID: the thread that mail opens for
@@ -365,7 +534,11 @@ def queue_reply(session: Session, settings: Settings, slug: str | None, source: 
     # mail a third party of the stranger's choosing 21 times a day, its subject echoed back
     # each time. An address that plays no game it wrote to gets a few answers a day (help, a
     # refusal, the [Join] that makes it a player); a player the full allowance.
-    limit = min(settings.replies_per_stranger, settings.replies_per_day) if source.stranger else settings.replies_per_day
+    limit = (
+        min(settings.replies_per_stranger, settings.replies_per_day)
+        if source.stranger
+        else settings.replies_per_day
+    )
     if count > limit + 1:
         return False
     quota = count == limit + 1
@@ -375,12 +548,28 @@ def queue_reply(session: Session, settings: Settings, slug: str | None, source: 
     subject = reply_subject(source.subject)
     state = vars.get("game") if slug and isinstance(vars.get("game"), dict) else None
     body = render(template, **{**_page(settings, slug), "now": now, **vars})
-    html, inline, attachments = _carried_pictures(body, folded) if any(o.images or o.attachments for o in folded) \
+    html, inline, attachments = (
+        _carried_pictures(body, folded)
+        if any(o.images or o.attachments for o in folded)
         else (None, None, None)
-    msg = compose(sender=sender(state, settings), to=addr, subject=game_subject(state, subject), body=body, kind=kind,
-                  game=slug, now=now, reply=True, in_reply_to=source.message_id, references=source.references,
-                  loop=settings.from_address, html=html, inline=inline, attachments=attachments,
-                  message_id=None if quota else message_id)
+    )
+    msg = compose(
+        sender=sender(state, settings),
+        to=addr,
+        subject=game_subject(state, subject),
+        body=body,
+        kind=kind,
+        game=slug,
+        now=now,
+        reply=True,
+        in_reply_to=source.message_id,
+        references=source.references,
+        loop=settings.from_address,
+        html=html,
+        inline=inline,
+        attachments=attachments,
+        message_id=None if quota else message_id,
+    )
     _add(conn, slug, kind, addr, msg, now, source.inbox_id)
     return not quota
 
@@ -393,24 +582,42 @@ def _carried_pictures(body: str, folded: list[Outgoing] | tuple) -> tuple[str | 
         i, a = pictures(out)
         inline += i
         attachments += a
-        imgs += "".join(f'<p><img src="cid:{cid}" alt="{html_escape(out.subject)}"></p>' for cid, *_ in i)
+        imgs += "".join(
+            f'<p><img src="cid:{cid}" alt="{html_escape(out.subject)}"></p>' for cid, *_ in i
+        )
     if not inline:
         return None, None, attachments
     return f"<html><body><pre>{html_escape(body)}</pre>{imgs}</body></html>", inline, attachments
 
 
-def create_game(session: Session, slug: str, variant: str, address: str, name: str | None, gm: str | None,
-                timezone: str, parameters: dict[str, Any], now: datetime) -> Game:
+def create_game(
+    session: Session,
+    slug: str,
+    variant: str,
+    address: str,
+    name: str | None,
+    gm: str | None,
+    timezone: str,
+    parameters: dict[str, Any],
+    now: datetime,
+) -> Game:
     v = get_variant(variant)
     state = v.initial_state(slug, name or v.title, address.lower(), gm, timezone, parameters, now)
     wake = v.wakeups(state, now)
-    game = Game(slug=slug, variant=variant, address=address.lower(), state=state, initial=copy.deepcopy(state),
-                version=0, next_wakeup=min(wake) if wake else None, created_at=now)
+    game = Game(
+        slug=slug,
+        variant=variant,
+        address=address.lower(),
+        state=state,
+        initial=copy.deepcopy(state),
+        version=0,
+        next_wakeup=min(wake) if wake else None,
+        created_at=now,
+    )
     session.add(game)
     session.flush()
     dice_store.commit(session, game.id, 1, 0, now)  # published from the start, before any draw
     return game
-
 
 
 def full_state(session: Session, game: Game) -> dict:
@@ -419,5 +626,15 @@ def full_state(session: Session, game: Game) -> dict:
     return merge(game.state, archived(session, game.id))
 
 
-__all__ = ["Outcome", "archived", "full_state", "Settings", "Source", "apply", "create_game", "queue", "queue_alert",
-           "queue_reply"]
+__all__ = [
+    "Outcome",
+    "archived",
+    "full_state",
+    "Settings",
+    "Source",
+    "apply",
+    "create_game",
+    "queue",
+    "queue_alert",
+    "queue_reply",
+]

@@ -11,10 +11,12 @@ from typing import Any
 def lazy_names(package: str, where: dict[str, str]) -> Callable[[str], Any]:
     """A module `__getattr__` for PACKAGE: NAME comes from its submodule WHERE[NAME], imported
     the first time NAME is asked for, then kept in the package's namespace."""
+
     def __getattr__(name: str) -> Any:
         if name not in where:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
         value = getattr(import_module(f"{package}.{where[name]}"), name)
         setattr(import_module(package), name, value)
         return value
+
     return __getattr__

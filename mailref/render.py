@@ -19,21 +19,37 @@ _ISO_TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\
 
 @lru_cache(maxsize=4)
 def environment(override: str | None = None) -> Environment:
-    paths = [p for p in (override or os.environ.get("MAILREF_TEMPLATES"), str(resource("templates"))) if p]
-    env = Environment(loader=FileSystemLoader(paths), undefined=StrictUndefined, autoescape=False,
-                      keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
-    env.filters["indent_all"] = lambda s, n=4: "\n".join(" " * n + ln if ln.strip() else "" for ln in str(s).splitlines())
+    paths = [
+        p
+        for p in (override or os.environ.get("MAILREF_TEMPLATES"), str(resource("templates")))
+        if p
+    ]
+    env = Environment(
+        loader=FileSystemLoader(paths),
+        undefined=StrictUndefined,
+        autoescape=False,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["indent_all"] = lambda s, n=4: "\n".join(
+        " " * n + ln if ln.strip() else "" for ln in str(s).splitlines()
+    )
     # {{ proposal.deadline | when(game, now) }} -> "Sat 5 Dec 2026 10:00 UTC, in 4 days" (SPEC §2.6)
     env.filters["when"] = lambda value, game=None, now=None: when(
-        value, (game or {}).get("timezone") or "UTC", now if isinstance(now, datetime) else None)
+        value, (game or {}).get("timezone") or "UTC", now if isinstance(now, datetime) else None
+    )
     # An event an older mailref logged with a raw time in its text ("to move by
     # 2026-12-05T22:19:32Z") reads as any other time in the digest (SPEC §2.6).
     env.filters["times_for_people"] = lambda text, game=None: _ISO_TIME.sub(
-        lambda m: when(m.group(0), (game or {}).get("timezone") or "UTC", None).split(",")[0], str(text))
+        lambda m: when(m.group(0), (game or {}).get("timezone") or "UTC", None).split(",")[0],
+        str(text),
+    )
     # The example in a turn mail names a rule number nobody holds (rendered after the whole
     # action, so a rule enacted as the turn moved on is already counted).
     env.filters["free_rule_number"] = lambda rules: 1 + max(
-        (int(r["number"]) for r in rules if str(r.get("number", "")).isdigit()), default=0)
+        (int(r["number"]) for r in rules if str(r.get("number", "")).isdigit()), default=0
+    )
     return env
 
 

@@ -20,10 +20,18 @@ def games_list(session: Session) -> list[dict]:
     for g in session.scalars(select(Game).order_by(Game.slug)):
         variant = engine.get_variant(g.variant)
         join = next((what for usage, what in variant.commands if usage.startswith("[Join]")), "")
-        out.append({"name": g.state.get("name", g.slug), "slug": g.slug, "variant": g.variant,
-                    "title": variant.title, "address": g.address, "status": g.state.get("status", ""),
-                    "players": sum(1 for p in g.state.get("players", []) if p.get("status") != "left"),
-                    "join": join})
+        out.append(
+            {
+                "name": g.state.get("name", g.slug),
+                "slug": g.slug,
+                "variant": g.variant,
+                "title": variant.title,
+                "address": g.address,
+                "status": g.state.get("status", ""),
+                "players": sum(1 for p in g.state.get("players", []) if p.get("status") != "left"),
+                "join": join,
+            }
+        )
     return out
 
 
@@ -41,10 +49,15 @@ def did_you_mean(word: str, examples: tuple[str, ...] = ("[Status]", "[Vote]")) 
     close = difflib.get_close_matches(word.strip().lower(), names, n=1, cutoff=0.7)
     if close:
         tag = close[0].title().replace("Cfj", "CfJ").replace("Dov", "DoV")
-        return (f"[{word}] is not a command: did you mean [{tag}]?",
-                f"Write the subject as [{tag}] … and send it again. Send [Help] for all the commands.")
-    return (f"[{word}] is not a command of this game",
-            f"Start the subject with a command tag such as {' or '.join(examples)}; send [Help] for all of them.")
+        return (
+            f"[{word}] is not a command: did you mean [{tag}]?",
+            f"Write the subject as [{tag}] … and send it again. Send [Help] for all the commands.",
+        )
+    return (
+        f"[{word}] is not a command of this game",
+        f"Start the subject with a command tag such as {' or '.join(examples)}; send [Help] for "
+        "all of them.",
+    )
 
 
 def wrong_game(session: Session, slug: str, here: str, named: bool = False) -> tuple[str, str]:
@@ -52,9 +65,11 @@ def wrong_game(session: Session, slug: str, here: str, named: bool = False) -> t
     whose subject names SLUG); nothing was done here."""
     game = session.scalar(select(Game).where(Game.slug == slug))
     name = game.state.get("name", slug) if game else slug
-    return (f"this is {here}, but your mail {'names' if named else 'answers a mail of'} {name}"
-            + (f"; nothing was done in {here}" if named else ""),
-            f"send it to {name} at {game.address if game else slug}")
+    return (
+        f"this is {here}, but your mail {'names' if named else 'answers a mail of'} {name}"
+        + (f"; nothing was done in {here}" if named else ""),
+        f"send it to {name} at {game.address if game else slug}",
+    )
 
 
 def game_named(session: Session, label: str, here: str) -> str | None:
@@ -63,10 +78,17 @@ def game_named(session: Session, label: str, here: str) -> str | None:
     want = label.strip().lower()
     # The name alone, not each game's whole state: "[EXT] [Vote] 3" (a mail gateway's label)
     # asks this of every game on the host.
-    rows = session.execute(select(Game.slug, Game.state["name"].as_string()).where(Game.slug != here)
-                           .order_by(Game.slug))
+    rows = session.execute(
+        select(Game.slug, Game.state["name"].as_string())
+        .where(Game.slug != here)
+        .order_by(Game.slug)
+    )
     for slug, name in rows:
-        if want in {game_label(name or slug, slug).lower(), str(name or slug).lower(), slug.lower()}:
+        if want in {
+            game_label(name or slug, slug).lower(),
+            str(name or slug).lower(),
+            slug.lower(),
+        }:
             return slug
     return None
 
@@ -82,15 +104,25 @@ def wrong_door(session: Session, subject: str, sender: str | None) -> str:
         name = g.state.get("name", g.slug)
         if any(f"[{x}]".lower() in low for x in {game_label(name, g.slug), name, g.slug}):
             named.append(g)
-        elif who and any(who in p.get("addresses", []) and p.get("status") != "left" for p in g.state.get("players", [])):
+        elif who and any(
+            who in p.get("addresses", []) and p.get("status") != "left"
+            for p in g.state.get("players", [])
+        ):
             mine.append(g)
     if len(named) == 1:
         g = named[0]
-        return (f"Your mail names {g.state.get('name', g.slug)} but came to the referee's own address, where no game "
-                f"is played: nothing was done (no vote or command was recorded). Send it to {g.address}; a plain Reply "
-                "to any mail of that game goes there.")
+        return (
+            f"Your mail names {g.state.get('name', g.slug)} but came to the referee's own "
+            "address, where no game "
+            "is played: nothing was done (no vote or command was recorded). Send it to "
+            f"{g.address}; a plain Reply "
+            "to any mail of that game goes there."
+        )
     if not named and mine and "[" in subject:
         games = ", ".join(f"{g.state.get('name', g.slug)} at {g.address}" for g in mine)
-        return ("Your mail came to the referee's own address, where no game is played: nothing was done. Commands "
-                f"go to the address of the game they are for; you play {games}.")
+        return (
+            "Your mail came to the referee's own address, where no game is played: nothing was "
+            "done. Commands "
+            f"go to the address of the game they are for; you play {games}."
+        )
     return ""

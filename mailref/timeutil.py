@@ -52,7 +52,9 @@ _KEEP = 4096
 def iso(dt: datetime | None) -> str | None:
     if dt is None:
         return None
-    if dt.tzinfo is not UTC:  # kept are UTC times only: two local times may compare equal across a fold
+    if (
+        dt.tzinfo is not UTC
+    ):  # kept are UTC times only: two local times may compare equal across a fold
         dt = dt.astimezone(UTC)
     text = _ISO.get(dt)
     if text is None:
@@ -117,15 +119,23 @@ def _zone(name: str) -> tzinfo:
         return UTC
 
 
-@lru_cache(maxsize=4096)  # a game's few deadlines are written again and again (events, digests, replay)
+@lru_cache(
+    maxsize=4096
+)  # a game's few deadlines are written again and again (events, digests, replay)
 def _absolute(value: datetime | str, zone: str) -> tuple[str, datetime]:
     dt = parse_iso(value) if isinstance(value, str) else value
     if zone == "UTC":  # most games: no zone rules to look up, and no UTC beside it
         u = dt if dt.tzinfo is UTC else dt.astimezone(UTC)
-        return f"{_DAYS[u.weekday()]} {u.day} {_MONTHS[u.month - 1]} {u.year} {u.hour:02d}:{u.minute:02d} UTC", dt
+        return (
+            f"{_DAYS[u.weekday()]} {u.day} {_MONTHS[u.month - 1]} {u.year} "
+            f"{u.hour:02d}:{u.minute:02d} UTC",
+            dt,
+        )
     local = dt.astimezone(_zone(zone))
-    text = (f"{_DAYS[local.weekday()]} {local.day} {_MONTHS[local.month - 1]} {local.year} "
-            f"{local.hour:02d}:{local.minute:02d} {local.tzname()}")
+    text = (
+        f"{_DAYS[local.weekday()]} {local.day} {_MONTHS[local.month - 1]} {local.year} "
+        f"{local.hour:02d}:{local.minute:02d} {local.tzname()}"
+    )
     if local.utcoffset() != dt.astimezone(UTC).utcoffset():
         utc = dt.astimezone(UTC)
         text += f" ({utc.hour:02d}:{utc.minute:02d} UTC)"

@@ -20,7 +20,9 @@ class Unverified:
     hint: str
 
 
-def refusal(state: dict, env: Envelope, player: dict | None, settings: Settings) -> Unverified | None:
+def refusal(
+    state: dict, env: Envelope, player: dict | None, settings: Settings
+) -> Unverified | None:
     """Why this mail may not act in this game, or None when it may."""
     if not state["parameters"].get("require_auth"):
         return None
@@ -30,7 +32,10 @@ def refusal(state: dict, env: Envelope, player: dict | None, settings: Settings)
     # A stranger's [Join] is answered at the From address: it is the one being registered.
     to = player["addresses"][0] if player else env.from_addr
     return Unverified(
-        verdict.why, to,
-        f"this mail could not be verified as sent by {env.from_addr}, so nothing was done ({verdict.why})",
+        verdict.why,
+        to,
+        f"this mail could not be verified as sent by {env.from_addr}, so nothing was done "
+        f"({verdict.why})",
         "this game requires authenticated mail (require_auth): send it from your own provider's "
-        "server, which signs it (DKIM) and is listed in your domain's SPF/DMARC records")
+        "server, which signs it (DKIM) and is listed in your domain's SPF/DMARC records",
+    )

@@ -22,7 +22,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 # The CLI and daemon the tests start as processes import this checkout's mailref, whatever
 # checkout the virtualenv's editable install points at (several worktrees may share one).
-os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(__file__).parent.parent), os.environ.get("PYTHONPATH")]))
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    filter(None, [str(Path(__file__).parent.parent), os.environ.get("PYTHONPATH")])
+)
 
 from support import helpers  # noqa: E402
 
@@ -40,9 +42,41 @@ from support.site import chromium as _chromium  # noqa: E402
 GAME = "nomes@ref.example"
 
 # SPEC.md's chapters and numbered sections: each is a marker spec_N_M, its chapter spec_N.
-SPEC_SECTIONS = ["1", "2", "3", "4", "5", "1.1", "1.2", "1.3", "1.4", "1.5", "2.1", "2.2", "2.3", "2.4", "2.5", "2.6", "2.7",
-                 "3.1", "3.2", "3.3", "4.1", "4.2", "4.3", "4.4", "4.5",
-                 "5.1", "5.2", "5.3", "5.4", "5.5", "6", "7", "8"]
+SPEC_SECTIONS = [
+    "1",
+    "2",
+    "3",
+    "4",
+    "5",
+    "1.1",
+    "1.2",
+    "1.3",
+    "1.4",
+    "1.5",
+    "2.1",
+    "2.2",
+    "2.3",
+    "2.4",
+    "2.5",
+    "2.6",
+    "2.7",
+    "3.1",
+    "3.2",
+    "3.3",
+    "4.1",
+    "4.2",
+    "4.3",
+    "4.4",
+    "4.5",
+    "5.1",
+    "5.2",
+    "5.3",
+    "5.4",
+    "5.5",
+    "6",
+    "7",
+    "8",
+]
 
 
 def spec_marker_names(section: str) -> list[str]:
@@ -54,7 +88,9 @@ def spec_marker_names(section: str) -> list[str]:
 def pytest_configure(config):
     for section in SPEC_SECTIONS:
         for name in spec_marker_names(section):
-            config.addinivalue_line("markers", f"{name}: a test of SPEC.md section {name[5:].replace('_', '.')}")
+            config.addinivalue_line(
+                "markers", f"{name}: a test of SPEC.md section {name[5:].replace('_', '.')}"
+            )
 
 
 @pytest.hookimpl(tryfirst=True)  # before -m deselects
@@ -63,14 +99,16 @@ def pytest_collection_modifyitems(config, items):
         for mark in item.iter_markers("spec"):
             for section in mark.args:
                 if str(section) not in SPEC_SECTIONS:
-                    raise pytest.UsageError(f"{item.nodeid}: spec({section!r}) names no SPEC.md section")
+                    raise pytest.UsageError(
+                        f"{item.nodeid}: spec({section!r}) names no SPEC.md section"
+                    )
                 for name in spec_marker_names(str(section)):
                     item.add_marker(name)
 
 
 @pytest.fixture(autouse=True)
 def every_game_replays():
-    """Issue 11: `mailref replay` (its own code, cli.replay.cmd_replay) exits 0 on every game any test plays."""
+    """`mailref replay` (its own code, cli.replay.cmd_replay) exits 0 on every game any test plays."""
     import argparse
     import contextlib
     import io
@@ -95,7 +133,9 @@ def clock() -> Clock:
 
 # The store, engine and daemon tests run on both databases (SPEC §6); MAILREF_TEST_DATABASES=sqlite
 # narrows a quick local run to one.
-DATABASES = [d for d in os.environ.get("MAILREF_TEST_DATABASES", "sqlite,postgresql").split(",") if d]
+DATABASES = [
+    d for d in os.environ.get("MAILREF_TEST_DATABASES", "sqlite,postgresql").split(",") if d
+]
 
 
 @pytest.fixture(scope="session")
@@ -106,7 +146,9 @@ def postgres():
         if os.environ.get("CI"):
             pytest.fail("postgresql is not installed: scripts/test installs it")
         pytest.skip("postgresql is not installed (scripts/test installs it)")
-    root = Path(tempfile.mkdtemp(prefix="mailref-postgres-"))  # not pytest's 0700 tmp: postgres owns it
+    root = Path(
+        tempfile.mkdtemp(prefix="mailref-postgres-")
+    )  # not pytest's 0700 tmp: postgres owns it
     pg = Postgres(root).start()
     try:
         pg.create_template()
@@ -151,6 +193,7 @@ def smtp(referee):
     """The one way a test sends raw mail as a sending server does: smtp(raw, mail_from, rcpt=GAME,
     utf8=False) hands RAW over one real SMTP session to the referee's own listener."""
     with listening(referee, 10_000_000) as port:
+
         def send(message: bytes, mail_from: str, rcpt: str = GAME, utf8: bool = False) -> None:
             submit(port, mail_from, [rcpt], message, mail_options=["SMTPUTF8"] if utf8 else [])
 

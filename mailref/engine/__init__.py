@@ -15,8 +15,14 @@ if TYPE_CHECKING:
     from mailref.engine.public import public_view
     from mailref.engine.variants import VARIANTS, get_variant
 
-_WHERE = {"Ctx": "context", "Outgoing": "context", "Refused": "context", "public_view": "public",
-          "VARIANTS": "variants", "get_variant": "variants"}
+_WHERE = {
+    "Ctx": "context",
+    "Outgoing": "context",
+    "Refused": "context",
+    "public_view": "public",
+    "VARIANTS": "variants",
+    "get_variant": "variants",
+}
 # `replay` is not among them: it is also a submodule's name, which importing that submodule
 # binds here; use `from mailref.engine.replay import replay`.
 __all__ = ["VARIANTS", "Ctx", "Outgoing", "Refused", "get_variant", "public_view"]

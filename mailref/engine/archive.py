@@ -19,8 +19,9 @@ ARCHIVE_AFTER = timedelta(days=8)
 COLLECTIONS = ("proposals", "judgements")
 
 
-def take_cold(state: GameState, collections: tuple[str, ...], open_statuses: tuple[str, ...],
-              now: datetime) -> list[tuple[str, dict]]:
+def take_cold(
+    state: GameState, collections: tuple[str, ...], open_statuses: tuple[str, ...], now: datetime
+) -> list[tuple[str, dict]]:
     """Remove the matters of COLLECTIONS that ended before NOW - ARCHIVE_AFTER from STATE;
     return them as (collection, matter) in the order they stood."""
     cold: list[tuple[str, dict]] = []

@@ -9,12 +9,12 @@ from dataclasses import dataclass
 
 @dataclass
 class RuleChange:
-    kind: str                 # enact | amend | replace | repeal | retitle
+    kind: str  # enact | amend | replace | repeal | retitle
     number: str | None = None  # "24", "21.3.1"
     ref_title: str | None = None  # a rule named by its quoted title
-    title: str | None = None   # enact / retitle
-    text: str | None = None    # enact / amend
-    old: str | None = None     # replace
+    title: str | None = None  # enact / retitle
+    text: str | None = None  # enact / amend
+    old: str | None = None  # replace
     new: str | None = None
     line: int = 0
     signoff: str | None = None  # the mail's closing words, set aside from the last rule text
@@ -26,8 +26,11 @@ class RuleChange:
 
     def describe(self, full: bool = False) -> str:
         """One line; FULL: the whole text below it, as it will be enacted (the author's ack)."""
-        text = ("\n" + "\n".join("      " + ln for ln in (self.text or "").splitlines())) if full else \
-            " " + _short(self.text)
+        text = (
+            ("\n" + "\n".join("      " + ln for ln in (self.text or "").splitlines()))
+            if full
+            else " " + _short(self.text)
+        )
         if self.kind == "enact":
             num = f" {self.number}" if self.number else ""
             return f'Enact rule{num} "{self.title}":{text}'

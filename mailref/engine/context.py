@@ -25,13 +25,15 @@ class RandomSource(Protocol):
 
 @dataclass
 class Outgoing:
-    kind: str                  # X-Mailref-Kind
-    to: list[str] | str        # "all" | "gm" | player names | addresses
+    kind: str  # X-Mailref-Kind
+    to: list[str] | str  # "all" | "gm" | player names | addresses
     subject: str
     template: str
     vars: dict[str, Any] = field(default_factory=dict)
-    attachments: list[tuple[str, str, bytes]] = field(default_factory=list)  # (filename, mime, data)
-    html: str | None = None    # an HTML alternative, where a table or map helps
+    attachments: list[tuple[str, str, bytes]] = field(
+        default_factory=list
+    )  # (filename, mime, data)
+    html: str | None = None  # an HTML alternative, where a table or map helps
     # Pictures as SVG text: (content id, file stem, svg). The door sends each as an inline
     # PNG (what mail clients show; the HTML refers to it as cid:ID) with the SVG attached.
     images: list[tuple[str, str, str]] = field(default_factory=list)
@@ -45,8 +47,13 @@ class Ctx:
     """Time and randomness come in; mail and the ack go out. On replay the recorded draws
     are given back in order, so the same journal yields the same state."""
 
-    def __init__(self, now: datetime, rng: RandomSource | None = None,
-                 draws: list[int] | None = None, facts: dict | None = None):
+    def __init__(
+        self,
+        now: datetime,
+        rng: RandomSource | None = None,
+        draws: list[int] | None = None,
+        facts: dict | None = None,
+    ):
         self.now = now
         self._rng = rng or random.SystemRandom()
         self._replay = list(draws) if draws is not None else None
@@ -74,7 +81,10 @@ class Ctx:
         next_number, next_sha256}; None where there is no chain (replay, an injected source)."""
         if self.revealed is None and self._reveal is not None:
             self.revealed = self._reveal()
-            self.dice = {"number": self.revealed["next_number"], "sha256": self.revealed["next_sha256"]}
+            self.dice = {
+                "number": self.revealed["next_number"],
+                "sha256": self.revealed["next_sha256"],
+            }
         return self.revealed
 
     def randint(self, lo: int, hi: int) -> int:
@@ -101,8 +111,16 @@ class Ctx:
     def reply(self, kind: str, template: str, **vars: Any) -> None:
         self.reply_kind, self.reply_template, self.reply_vars = kind, template, vars
 
-    def send(self, kind: str, to: list[str] | str, subject: str, template: str, *, opens: bool = False,
-             **vars: Any) -> Outgoing:
+    def send(
+        self,
+        kind: str,
+        to: list[str] | str,
+        subject: str,
+        template: str,
+        *,
+        opens: bool = False,
+        **vars: Any,
+    ) -> Outgoing:
         o = Outgoing(kind, to, subject, template, vars, opens=opens)
         self.out.append(o)
         return o

@@ -33,7 +33,9 @@ def derive(seed: str, seq: int, index: int, lo: int, hi: int) -> int:
     limit = SPACE - SPACE % n
     attempt = 0
     while True:
-        mac = hmac.new(key, f"mailref-dice:{seq}:{index}:{attempt}".encode(), hashlib.sha256).digest()
+        mac = hmac.new(
+            key, f"mailref-dice:{seq}:{index}:{attempt}".encode(), hashlib.sha256
+        ).digest()
         x = int.from_bytes(mac, "big")
         if x < limit:
             return lo + x % n
@@ -44,6 +46,7 @@ def derive(seed: str, seq: int, index: int, lo: int, hi: int) -> int:
 class SeededDraws:
     """The random source of one journal entry: `randint` as `random.Random` has it, each draw
     derived from SEED and SEQ; the ranges asked for are kept, so the draws can be checked."""
+
     seed: str
     seq: int
     ranges: list[tuple[int, int]] = field(default_factory=list)
@@ -57,6 +60,7 @@ class SeededDraws:
 @dataclass
 class Checked:
     """One journal entry's draws, recomputed."""
+
     seq: int
     seed_number: int | None
     draws: list[int]
@@ -69,8 +73,14 @@ class Checked:
         return self.verdict == "ok"
 
 
-def check(seq: int, draws: list[int], seed_number: int | None, seed: str | None,
-          committed: str | None, ranges: Iterable[Iterable[int]] | None) -> Checked:
+def check(
+    seq: int,
+    draws: list[int],
+    seed_number: int | None,
+    seed: str | None,
+    committed: str | None,
+    ranges: Iterable[Iterable[int]] | None,
+) -> Checked:
     """Recompute the DRAWS of entry SEQ from SEED (None while unrevealed) and the RANGES they
     were drawn in; a seed that does not hash to what was COMMITTED fails every draw."""
     rs = [(int(lo), int(hi)) for lo, hi in ranges or ()]

@@ -15,7 +15,13 @@ if TYPE_CHECKING:
     from mailref.engine.variants.base import Variant
 
 # How a command's tag or a matter's kind is named to players: "[CfJ]", "DoV 4", "[Point of Order]".
-LABELS = {"cfj": "CfJ", "dov": "DoV", "point-of-order": "Point of Order", "propose": "Proposal", "proposal": "Proposal"}
+LABELS = {
+    "cfj": "CfJ",
+    "dov": "DoV",
+    "point-of-order": "Point of Order",
+    "propose": "Proposal",
+    "proposal": "Proposal",
+}
 
 
 def label(kind: str, default: str = "") -> str:
@@ -32,18 +38,44 @@ def find(state: GameState, number: int, collection: str = "proposals") -> Matter
     return next((m for m in state[collection] if m["number"] == number), None)
 
 
-def new_matter(state: GameState, ctx: Ctx, author: str, title: str, text: str, status: str,
-               deadline: datetime | None, **extra: Any) -> Matter:
+def new_matter(
+    state: GameState,
+    ctx: Ctx,
+    author: str,
+    title: str,
+    text: str,
+    status: str,
+    deadline: datetime | None,
+    **extra: Any,
+) -> Matter:
     number = state["next_number"]
     state["next_number"] += 1
-    matter = {"number": number, "title": title, "author": author, "text": text, "status": status,
-              "reason": None, "votes": {}, "ballots": [], "opened": iso(ctx.now),
-              "deadline": iso(deadline) if deadline else None, "closed": None, **extra}
+    matter = {
+        "number": number,
+        "title": title,
+        "author": author,
+        "text": text,
+        "status": status,
+        "reason": None,
+        "votes": {},
+        "ballots": [],
+        "opened": iso(ctx.now),
+        "deadline": iso(deadline) if deadline else None,
+        "closed": None,
+        **extra,
+    }
     return matter
 
 
-def cast(matter: Matter, player: str, vote: str, ctx: Ctx, source: str = "", label: str = "proposal",
-         zone: str = "UTC") -> str:
+def cast(
+    matter: Matter,
+    player: str,
+    vote: str,
+    ctx: Ctx,
+    source: str = "",
+    label: str = "proposal",
+    zone: str = "UTC",
+) -> str:
     """Record VOTE; returns the ack line saying what it replaced (when, in the game's ZONE)."""
     previous = matter["votes"].get(player)
     prev_at = next((b["at"] for b in reversed(matter["ballots"]) if b["player"] == player), None)
@@ -65,7 +97,9 @@ def tally_text(counts: Counter, order: tuple[str, ...] = ("FOR", "AGAINST", "ABS
     return ", ".join(f"{w} {counts.get(w, 0)}" for w in order)
 
 
-def must_open(matter: Matter | None, number: int, open_statuses: tuple[str, ...], label: str = "proposal") -> Matter:
+def must_open(
+    matter: Matter | None, number: int, open_statuses: tuple[str, ...], label: str = "proposal"
+) -> Matter:
     if matter is None:
         raise Refused(f"there is no {label} {number}", "send [Status] for the open matters")
     if matter["status"] not in open_statuses:
@@ -73,19 +107,40 @@ def must_open(matter: Matter | None, number: int, open_statuses: tuple[str, ...]
     return matter
 
 
-def must_not_repeat(collection: list[dict], author: str, title: str, text: str, open_statuses: tuple[str, ...],
-                    label: str = "proposal", zone: str = "UTC", hint: str = "") -> None:
+def must_not_repeat(
+    collection: list[dict],
+    author: str,
+    title: str,
+    text: str,
+    open_statuses: tuple[str, ...],
+    label: str = "proposal",
+    zone: str = "UTC",
+    hint: str = "",
+) -> None:
     """The same matter sent again (the client's Send pressed twice, an Outbox retry under a new
     Message-ID, the mail sent from two accounts) is no new matter: a copy would count against
     the author's limits (BlogNomic's two pending, Imperial's oldest replaced) and be voted on
     twice. Same author, title and text, while the first is still open."""
+
     def words(s: str | None) -> str:
         return " ".join((s or "").split())
 
-    first = next((m for m in collection if m["author"] == author and m["status"] in open_statuses
-                  and words(m.get("question") or m["title"]).lower() == words(title).lower()
-                  and words(m.get("text") or m.get("detail")) == words(text)), None)
+    first = next(
+        (
+            m
+            for m in collection
+            if m["author"] == author
+            and m["status"] in open_statuses
+            and words(m.get("question") or m["title"]).lower() == words(title).lower()
+            and words(m.get("text") or m.get("detail")) == words(text)
+        ),
+        None,
+    )
     if first:
-        raise Refused(f"this repeats your {label} {first['number']} \"{first.get('question') or first['title']}\" of "
-                      f"{when(first['opened'], zone)}, word for word; it is still open, so no new {label} was made",
-                      hint.replace("N", str(first["number"])))
+        raise Refused(
+            f"this repeats your {label} {first['number']} "
+            f"\"{first.get('question') or first['title']}\" of "
+            f"{when(first['opened'], zone)}, word for word; it is still open, so no new {label} "
+            "was made",
+            hint.replace("N", str(first["number"])),
+        )

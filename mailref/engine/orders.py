@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 
 @dataclass
 class Order:
-    kind: str                  # defend | invest | attack | high-king | free
-    text: str                  # as written
-    land: str | None = None    # canonical land name
+    kind: str  # defend | invest | attack | high-king | free
+    text: str  # as written
+    land: str | None = None  # canonical land name
     grain: int | None = None
 
 
@@ -42,8 +42,10 @@ _EIRE = [
 
 
 # The order's shape with a word where the number goes: "Attack Reudh with ten Grain".
-_WORDY = re.compile(r"^(defend|attack)\s+.+?\s+with\s+(?P<n>[^\d\s]+)\s+grain$|^invest\s+(?P<m>[^\d\s]+)\s+grain\s+in",
-                    re.I)
+_WORDY = re.compile(
+    r"^(defend|attack)\s+.+?\s+with\s+(?P<n>[^\d\s]+)\s+grain$|^invest\s+(?P<m>[^\d\s]+)\s+grain\s+in",
+    re.I,
+)
 _VERBS = {"defend": "Defend", "invest": "Invest", "attack": "Attack", "declare": "Declare"}
 # Two orders written as one: "Attack Laigin with 10 Grain and Mide with 5 Grain".
 _SEVERAL = re.compile(r"\s(?:and|&)\s|,|;|\bwith\s+\d+\s+grain\b", re.I)
@@ -58,8 +60,10 @@ def _not_an_order(t: str) -> str:
     near = difflib.get_close_matches(first, list(_VERBS), n=1, cutoff=0.7)
     if near and near[0] != first:
         return f"not an order: did you mean {_VERBS[near[0]]}?"
-    return ("not an order: write Defend LAND with N Grain, Invest N Grain in LAND, "
-            "Attack LAND with N Grain, or Declare High King")
+    return (
+        "not an order: write Defend LAND with N Grain, Invest N Grain in LAND, "
+        "Attack LAND with N Grain, or Declare High King"
+    )
 
 
 def read_eire_orders(sentences: list[str], lands: list[str]) -> OrderReading:
@@ -69,7 +73,9 @@ def read_eire_orders(sentences: list[str], lands: list[str]) -> OrderReading:
     for text in sentences:
         t = " ".join(text.split()).strip(" .;!")
         if len(t) > ORDER_MAX:
-            reading.rejected.append((t[:80] + "…", f"longer than {ORDER_MAX} characters: not an order"))
+            reading.rejected.append(
+                (t[:80] + "…", f"longer than {ORDER_MAX} characters: not an order")
+            )
             continue
         for kind, rx in _EIRE:
             m = rx.match(t)
@@ -83,8 +89,12 @@ def read_eire_orders(sentences: list[str], lands: list[str]) -> OrderReading:
             if land is None and _SEVERAL.search(m.group("land")):
                 reading.rejected.append((text, ONE_PER_LINE))
             elif land is None:
-                near = difflib.get_close_matches(fold(m.group("land")), list(by_key), n=1, cutoff=0.7)
-                why = f'there is no land "{m.group("land")}"' + (f'; did you mean {by_key[near[0]]}?' if near else "")
+                near = difflib.get_close_matches(
+                    fold(m.group("land")), list(by_key), n=1, cutoff=0.7
+                )
+                why = f'there is no land "{m.group("land")}"' + (
+                    f"; did you mean {by_key[near[0]]}?" if near else ""
+                )
                 reading.rejected.append((text, why))
             elif n <= 0:
                 reading.rejected.append((text, "the Grain must be a positive number"))

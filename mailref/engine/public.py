@@ -14,15 +14,31 @@ _JUDGEMENT = ("number", "kind", "question", "by", "judge", "status", "ruling")
 def public_view(state: GameState) -> dict[str, Any]:
     turn = state.get("turn")
     view: dict[str, Any] = {
-        "slug": state["slug"], "name": state["name"], "variant": state["variant"],
-        "status": state["status"], "parameters": dict(state["parameters"]),
+        "slug": state["slug"],
+        "name": state["name"],
+        "variant": state["variant"],
+        "status": state["status"],
+        "parameters": dict(state["parameters"]),
         "players": [{k: p.get(k) for k in _PLAYER} | _extra_player(p) for p in state["players"]],
         "order": list(state.get("order", [])),
-        "turn": {"number": turn["number"], "player": turn.get("player"), "deadline": turn.get("deadline")} if turn else None,
-        "proposals": [{k: m.get(k) for k in _PROPOSAL} | _extra_matter(m) for m in state["proposals"]],
-        "judgements": [{k: j.get(k) for k in _JUDGEMENT} | _extra_judgement(j) for j in state["judgements"]],
-        "rules": [{"number": r["number"], "title": r["title"], "text": r["text"]} |
-                  ({"type": r["type"]} if "type" in r else {}) for r in state["rules"]],
+        "turn": {
+            "number": turn["number"],
+            "player": turn.get("player"),
+            "deadline": turn.get("deadline"),
+        }
+        if turn
+        else None,
+        "proposals": [
+            {k: m.get(k) for k in _PROPOSAL} | _extra_matter(m) for m in state["proposals"]
+        ],
+        "judgements": [
+            {k: j.get(k) for k in _JUDGEMENT} | _extra_judgement(j) for j in state["judgements"]
+        ],
+        "rules": [
+            {"number": r["number"], "title": r["title"], "text": r["text"]}
+            | ({"type": r["type"]} if "type" in r else {})
+            for r in state["rules"]
+        ],
         "winners": list(state["winners"]),
     }
     if state.get("gm"):

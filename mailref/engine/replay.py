@@ -12,15 +12,22 @@ from mailref.engine.state import Action, GameState, Matter
 from mailref.engine.variants import get_variant
 
 
-def replay(initial: GameState, entries: list[tuple[Action, object, list[int]]],
-           archived: list[tuple[str, Matter]] | None = None) -> GameState:
+def replay(
+    initial: GameState,
+    entries: list[tuple[Action, object, list[int]]],
+    archived: list[tuple[str, Matter]] | None = None,
+) -> GameState:
     """ENTRIES are (action, at, draws) in journal order. A journaled action that is refused
     on replay means the rules changed under the journal: that is a real divergence. Returns
     the hot state; the matters archived on the way are appended to ARCHIVED when given.
     Nothing is copied or compared per entry: the caller compares once, at the end."""
     state = copy.deepcopy(initial)
     variant = get_variant(state["variant"])
-    handle, collections, still_open = variant.handle, variant.archived_collections, variant.still_open()
+    handle, collections, still_open = (
+        variant.handle,
+        variant.archived_collections,
+        variant.still_open(),
+    )
     rng = random.Random(0)  # never drawn from: every draw is given back from the journal
     # The cyclic collector would walk the whole journal and state again and again, to find
     # nothing: what an action makes and drops holds no cycle, and is freed when dropped.
@@ -32,7 +39,9 @@ def replay(initial: GameState, entries: list[tuple[Action, object, list[int]]],
             try:
                 handle(state, action, ctx)
             except Refused as r:
-                raise RuntimeError(f"replay refused a journaled {action['type']}: {r.reason}") from None
+                raise RuntimeError(
+                    f"replay refused a journaled {action['type']}: {r.reason}"
+                ) from None
             cold = take_cold(state, collections, still_open, at)
             if cold and archived is not None:
                 archived += cold

@@ -32,8 +32,10 @@ def rule_number(text: str, whole: bool = False) -> str:
     if not all(p.isdigit() for p in parts) or any(int(p) <= 0 for p in parts):
         raise RuleConflict(f"{text} is not a rule number: a rule number is a positive integer")
     if whole and len(parts) > 1:
-        raise RuleConflict(f"{text} is not a rule number here: \"The reference number must be a positive integer\" "
-                           "(rule 10), so 24, not 24.5")
+        raise RuleConflict(
+            f'{text} is not a rule number here: "The reference number must be a positive integer" '
+            "(rule 10), so 24, not 24.5"
+        )
     return ".".join(str(int(p)) for p in parts)
 
 
@@ -52,9 +54,15 @@ def _history_hint(history: list[dict], ref: str) -> str:
     return ""
 
 
-def apply_changes(rules: list[dict], changes: list[RuleChange], by: str, at: str,
-                  history: list[dict] | None = None,
-                  whole_numbers: bool = False, dry: bool = False) -> tuple[list[dict], list[dict], list[str]]:
+def apply_changes(
+    rules: list[dict],
+    changes: list[RuleChange],
+    by: str,
+    at: str,
+    history: list[dict] | None = None,
+    whole_numbers: bool = False,
+    dry: bool = False,
+) -> tuple[list[dict], list[dict], list[str]]:
     """(new rules, history entries, diff lines). Raises RuleConflict naming the change.
     New rule numbers are unique by value; WHOLE_NUMBERS (sidekick) refuses sub-rules. A DRY
     run's rules are thrown away: the list is copied, and a rule dict only when a change writes
@@ -62,25 +70,35 @@ def apply_changes(rules: list[dict], changes: list[RuleChange], by: str, at: str
     if dry:
         rules = list(rules)
     else:  # Rule values are strings (a few hold a list): copy what may be nested, share the rest.
-        rules = [{k: copy.deepcopy(v) if isinstance(v, dict | list) else v for k, v in r.items()} for r in rules]
+        rules = [
+            {k: copy.deepcopy(v) if isinstance(v, dict | list) else v for k, v in r.items()}
+            for r in rules
+        ]
     history = history or []
     entries: list[dict] = []
     diff: list[str] = []
     for c in changes:
         if c.kind == "enact":
-            number = rule_number(c.number, whole_numbers) if c.number else \
-                str(max([sort_key(r["number"])[0] for r in rules] + [0]) + 1)
+            number = (
+                rule_number(c.number, whole_numbers)
+                if c.number
+                else str(max([sort_key(r["number"])[0] for r in rules] + [0]) + 1)
+            )
             key, title = sort_key(number), (c.title or "").strip().lower()
             taken = next((r for r in rules if sort_key(r["number"]) == key), None)
             if taken:
-                raise RuleConflict(f'rule {c.number or number} already exists as rule {taken["number"]} '
-                                   f'("{taken["title"]}"); a new rule needs an unused number')
+                raise RuleConflict(
+                    f'rule {c.number or number} already exists as rule {taken["number"]} '
+                    f'("{taken["title"]}"); a new rule needs an unused number'
+                )
             if any(r["title"].strip().lower() == title for r in rules):
                 raise RuleConflict(f'a rule titled "{c.title}" already exists')
             rules.append({"number": number, "title": c.title, "text": c.text})
             entries.append({"rule": number, "change": "enact", "by": by, "at": at})
             if not dry:
-                diff += [f'+ Rule {number} "{c.title}" (new)'] + [f"+   {ln}" for ln in (c.text or "").splitlines()]
+                diff += [f'+ Rule {number} "{c.title}" (new)'] + [
+                    f"+   {ln}" for ln in (c.text or "").splitlines()
+                ]
             continue
         rule = find_rule(rules, c)
         if rule is None:
@@ -91,7 +109,9 @@ def apply_changes(rules: list[dict], changes: list[RuleChange], by: str, at: str
             rules[i] = rule = dict(rule)
         if c.kind == "repeal":
             rules.remove(rule)
-            diff += [f'- Rule {number} "{rule["title"]}" (repealed)'] + [f"-   {ln}" for ln in rule["text"].splitlines()]
+            diff += [f'- Rule {number} "{rule["title"]}" (repealed)'] + [
+                f"-   {ln}" for ln in rule["text"].splitlines()
+            ]
         elif c.kind == "retitle":
             diff.append(f'~ Rule {number}: title "{rule["title"]}" -> "{c.title}"')
             rule["title"] = c.title
@@ -105,15 +125,24 @@ def apply_changes(rules: list[dict], changes: list[RuleChange], by: str, at: str
                 new = old.replace(c.old, c.new or "")
             rule["text"] = new
             diff.append(f'~ Rule {number} "{rule["title"]}" (amended)')
-            diff += ["    " + d for d in difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=1)][2:]
+            diff += [
+                "    " + d
+                for d in difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=1)
+            ][2:]
         entries.append({"rule": number, "change": c.kind, "by": by, "at": at})
     return (rules if dry else sort_rules(rules)), entries, diff  # a dry run's rules are not read
 
 
-def check_changes(rules: list[dict], changes: list[RuleChange], history: list[dict] | None = None,
-                  whole_numbers: bool = False) -> None:
+def check_changes(
+    rules: list[dict],
+    changes: list[RuleChange],
+    history: list[dict] | None = None,
+    whole_numbers: bool = False,
+) -> None:
     """Dry run: raises RuleConflict if the changes could not apply to RULES now."""
-    apply_changes(rules, changes, by="check", at="", history=history, whole_numbers=whole_numbers, dry=True)
+    apply_changes(
+        rules, changes, by="check", at="", history=history, whole_numbers=whole_numbers, dry=True
+    )
 
 
 def changes_from(data: list[dict[str, Any]]) -> list[RuleChange]:

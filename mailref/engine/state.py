@@ -9,25 +9,26 @@ from typing import Any, NotRequired, Required, TypedDict
 
 class Player(TypedDict):
     name: str
-    addresses: list[str]     # lower case; the first is where mail goes
-    status: str              # active | away | idle | left
+    addresses: list[str]  # lower case; the first is where mail goes
+    status: str  # active | away | idle | left
     score: int
-    offices: list[str]       # admin, gm, historian, emperor, senator, ...
-    joined: str              # ISO time
-    name_keys: NotRequired[list[str]]    # the name folded for look-alike letters
+    offices: list[str]  # admin, gm, historian, emperor, senator, ...
+    joined: str  # ISO time
+    name_keys: NotRequired[list[str]]  # the name folded for look-alike letters
     rejoined: NotRequired[str]
     left_at: NotRequired[str]
-    removed: NotRequired[bool]           # BlogNomic: left by the admin's removal
-    seen: NotRequired[str]               # BlogNomic: last mail that did something
+    removed: NotRequired[bool]  # BlogNomic: left by the admin's removal
+    seen: NotRequired[str]  # BlogNomic: last mail that did something
     self_idled: NotRequired[dict[str, Any]]  # BlogNomic: {"at", "dynasty"} of going Idle oneself
-    color: NotRequired[str]              # Eire
-    tribe: NotRequired[str]              # Eire
-    origin: NotRequired[str]             # Eire
-    eliminated: NotRequired[bool]        # Eire
+    color: NotRequired[str]  # Eire
+    tribe: NotRequired[str]  # Eire
+    origin: NotRequired[str]  # Eire
+    eliminated: NotRequired[bool]  # Eire
 
 
 class Ballot(TypedDict):
     """One vote as it was cast; a matter keeps every ballot, the last valid one counts."""
+
     player: str
     vote: str
     at: str
@@ -36,22 +37,23 @@ class Ballot(TypedDict):
 
 class Matter(TypedDict, total=False):
     """A proposal, or a judgement (CfJ, DoV, Point of Order): what players vote on or ask."""
+
     number: Required[int]
-    status: Required[str]     # voting | pending | open | enacted | failed | ...
+    status: Required[str]  # voting | pending | open | enacted | failed | ...
     opened: Required[str]
     title: str
     author: str
     text: str
     reason: str | None
-    votes: dict[str, str]     # player -> the vote that stands
+    votes: dict[str, str]  # player -> the vote that stands
     ballots: list[Ballot]
     deadline: str | None
     closed: str | None
-    changes: list[dict[str, Any]]   # rule changes, as `ruleset.RuleChange.as_dict()`
+    changes: list[dict[str, Any]]  # rule changes, as `ruleset.RuleChange.as_dict()`
     reminded: bool
     tally: dict[str, Any]
     # judgements
-    kind: str                 # cfj | dov | point-of-order
+    kind: str  # cfj | dov | point-of-order
     question: str
     detail: str
     by: str
@@ -64,23 +66,24 @@ class Matter(TypedDict, total=False):
 
 class Turn(TypedDict, total=False):
     number: Required[int]
-    player: str | None        # Nomic: the mover
+    player: str | None  # Nomic: the mover
     deadline: str | None
     started: str
     reminded: bool
-    proposal: int | None      # Sidekick: the mover's proposal
-    closed: str               # orders games: when the turn closed
-    awaiting_results: bool    # a GM-adjudicated turn waits for [Results]
+    proposal: int | None  # Sidekick: the mover's proposal
+    closed: str  # orders games: when the turn closed
+    awaiting_results: bool  # a GM-adjudicated turn waits for [Results]
 
 
 class Rule(TypedDict, total=False):
-    number: Required[str]     # "12", "2.3"
+    number: Required[str]  # "12", "2.3"
     title: str
     text: str
 
 
 class Event(TypedDict):
     """A line of what happened, kept for the GM's next digest."""
+
     at: str
     text: str
 
@@ -95,16 +98,17 @@ class Roll(TypedDict):
 
 class GameState(TypedDict):
     """The whole state of one game, as `Variant.initial_state` makes it and actions change it."""
+
     slug: str
     name: str
     variant: str
-    address: str              # the game's own mail address
+    address: str  # the game's own mail address
     gm: str | None
     timezone: str
-    status: str               # forming | active | hiatus | paused | ended
+    status: str  # forming | active | hiatus | paused | ended
     parameters: dict[str, Any]
     players: list[Player]
-    order: list[str]          # the turn order, by name
+    order: list[str]  # the turn order, by name
     turn: Turn | None
     proposals: list[Matter]
     judgements: list[Matter]
@@ -143,6 +147,7 @@ class GameState(TypedDict):
 
 class VoteLine(TypedDict):
     """One ballot of a [Vote] action, as read from the mail."""
+
     number: int
     vote: str
     word: str
@@ -152,43 +157,44 @@ class VoteLine(TypedDict):
 class Action(TypedDict, total=False):
     """What is applied to a game: from a mail (by its handler), a deadline (`tick`), or an
     admin (`by` set). `type` names the handler; the other keys are those it reads."""
+
     type: Required[str]
-    player: str | None        # the sender's player name
-    address: str              # the sender's address
-    by: str                   # the admin who gave the command
+    player: str | None  # the sender's player name
+    address: str  # the sender's address
+    by: str  # the admin who gave the command
     by_label: str
     reason: str
-    capped: bool              # counted against the daily limits (mail only)
+    capped: bool  # counted against the daily limits (mail only)
     source: str
     # what a mail says
     title: str
     text: str
     question: str
     changes: list[dict[str, Any]]
-    sentences: list[str]      # bold orders
+    sentences: list[str]  # bold orders
     ballots: list[VoteLine]
     ignored: list[Any]
     number: int
     kind: str
     name: str
     name_keys: list[str]
-    more: list[str]           # further addresses of a joining player
+    more: list[str]  # further addresses of a joining player
     dice: str
     why: str
     to: str
     theme: str
     fields: dict[str, str]
     verdict: str
-    choices: dict[str, str]   # Eire: Color, Tribe, Land of a joining player
+    choices: dict[str, str]  # Eire: Color, Tribe, Land of a joining player
     # what an admin says
-    values: dict[str, Any]    # `set`
+    values: dict[str, Any]  # `set`
     office: str
     holder: str | None
-    status: str               # `player_status`
-    op: str                   # `score`: = + -
+    status: str  # `player_status`
+    op: str  # `score`: = + -
     amount: int | str
-    outcome: str              # `decide`: enact | fail | veto
-    vote: str                 # `vote_override`
-    extend: str               # `deadline`
+    outcome: str  # `decide`: enact | fail | veto
+    vote: str  # `vote_override`
+    extend: str  # `deadline`
     when: str
-    on: bool                  # Imperial `playtest`: on or off
+    on: bool  # Imperial `playtest`: on or off

@@ -36,8 +36,13 @@ def set_apart(live: object, rebuilt: object) -> tuple[object, list[str]]:
             for k in a:
                 if k in b:
                     walk(a[k], b[k], f"{path}.{k}")
-        elif isinstance(a, list) and isinstance(b, list) and path.endswith(".events") and len(b) > len(a) \
-                and (kept := _older_lines_among(a, b)) is not None:
+        elif (
+            isinstance(a, list)
+            and isinstance(b, list)
+            and path.endswith(".events")
+            and len(b) > len(a)
+            and (kept := _older_lines_among(a, b)) is not None
+        ):
             # Lines today's code adds to the game's log (BlogNomic saying when Dormancy ends),
             # every older line still there, in order: the rest is compared as usual.
             logged_more[0] += len(b) - len(kept)
@@ -55,8 +60,14 @@ def set_apart(live: object, rebuilt: object) -> tuple[object, list[str]]:
                         added[f"{path.lstrip('.')}[].{k}"] += 1
             logged = path.endswith(".events")
             for i, (x, y) in enumerate(zip(a, b, strict=True)):
-                if (logged and isinstance(x, dict) and isinstance(y, dict) and x.get("at") == y.get("at")
-                        and isinstance(x.get("text"), str) and x.get("text") != y.get("text")):
+                if (
+                    logged
+                    and isinstance(x, dict)
+                    and isinstance(y, dict)
+                    and x.get("at") == y.get("at")
+                    and isinstance(x.get("text"), str)
+                    and x.get("text") != y.get("text")
+                ):
                     y["text"] = x["text"]
                     worded[0] += 1
                 walk(x, y, f"{path}[{i}]")
@@ -77,9 +88,15 @@ def _older_lines_among(live: list, rebuilt: list) -> list[int] | None:
     for x in live:
         if not isinstance(x, dict):
             return None
-        while j < len(rebuilt) and not (isinstance(rebuilt[j], dict) and rebuilt[j].get("at") == x.get("at")
-                                        and (rebuilt[j].get("text") == x.get("text") or
-                                             j + 1 >= len(rebuilt) or rebuilt[j + 1].get("at") != x.get("at"))):
+        while j < len(rebuilt) and not (
+            isinstance(rebuilt[j], dict)
+            and rebuilt[j].get("at") == x.get("at")
+            and (
+                rebuilt[j].get("text") == x.get("text")
+                or j + 1 >= len(rebuilt)
+                or rebuilt[j + 1].get("at") != x.get("at")
+            )
+        ):
             j += 1
         if j == len(rebuilt):
             return None

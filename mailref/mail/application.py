@@ -32,8 +32,9 @@ class Application(Protocol):
     settings: Settings
     clock: Callable[[], datetime]
 
-    def receive(self, raw: bytes, source: str, mail_from: str = "",
-                rcpt_to: list[str] | None = None) -> Kept:
+    def receive(
+        self, raw: bytes, source: str, mail_from: str = "", rcpt_to: list[str] | None = None
+    ) -> Kept:
         """Commit RAW to the inbox; a second delivery of the same bytes is the first row."""
 
     def receive_many(self, mails: list[Incoming], wait: bool = True) -> list[Kept]:

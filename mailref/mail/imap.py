@@ -30,10 +30,12 @@ from mailref.testhooks import crash_point
 log = logging.getLogger("mailref.imap")
 HELD_RECHECK = 2.0  # seconds: a pass again soon while another daemon holds some of the mail
 IDLE_RENEW = 9 * 60  # servers may drop IDLE after 30 min; RFC 2177 says renew before 29
-IDLE_DONE_WAIT = 15  # seconds for the server's answer to DONE (or NOOP) before the connection is given up
+IDLE_DONE_WAIT = (
+    15  # seconds for the server's answer to DONE (or NOOP) before the connection is given up
+)
 
 
-BATCH = 100                     # messages fetched, stored, processed and filed together
+BATCH = 100  # messages fetched, stored, processed and filed together
 BATCH_BYTES = 32 * 1024 * 1024  # ...and at most this much mail of them in memory at once
 UNREADABLE_AFTER = 3  # failed FETCHes of one message before it is skipped (left in the folder)
 
@@ -75,9 +77,14 @@ def open_imap(cfg: Imap, timeout: float) -> IMAPClient:
 
 
 class Poller:
-    def __init__(self, cfg: Imap, referee: Referee, max_size: int = 10 * 1024 * 1024,
-                 on_stored: Callable[[], None] = lambda: None,
-                 process: Callable[[list[int]], dict[int, str]] | None = None):
+    def __init__(
+        self,
+        cfg: Imap,
+        referee: Referee,
+        max_size: int = 10 * 1024 * 1024,
+        on_stored: Callable[[], None] = lambda: None,
+        process: Callable[[list[int]], dict[int, str]] | None = None,
+    ):
         self.cfg, self.referee, self.max_size, self.on_stored = cfg, referee, max_size, on_stored
         self.process = process or referee.process_many  # stored ids -> their status
         self.held: int | None = None
@@ -86,7 +93,11 @@ class Poller:
         self.trouble = Trouble(cfg)
         # The folders by the server's names (imap_folders); the cursor and the stored mail
         # keep the config's name of the folder read.
-        self.box, self.processed, self.rejected = cfg.folder, cfg.processed_folder, cfg.rejected_folder
+        self.box, self.processed, self.rejected = (
+            cfg.folder,
+            cfg.processed_folder,
+            cfg.rejected_folder,
+        )
         self.delay = 1.0  # seconds before the next attempt after a failure; doubles to 5 min
         self.filing_delay = 0.5  # the same for a pass that could not file its mail
         # A message the server cannot deliver (a broken file behind it: Dovecot drops the
@@ -184,10 +195,14 @@ class Poller:
                 return "the server closed the connection while idle"
         for r in news:
             if isinstance(r, tuple) and r and r[0] == b"BYE":
-                said = " ".join(w.decode("utf-8", "replace") if isinstance(w, bytes) else str(w) for w in r[1:])
+                said = " ".join(
+                    w.decode("utf-8", "replace") if isinstance(w, bytes) else str(w) for w in r[1:]
+                )
                 return f"the server ended the connection while idle (BYE {printable(said)[:200]})"
         try:
-            with _answer_within(c, IDLE_DONE_WAIT):  # a server answers DONE at once; a forgotten one never
+            with _answer_within(
+                c, IDLE_DONE_WAIT
+            ):  # a server answers DONE at once; a forgotten one never
                 c.idle_done()
         except (OSError, IMAPClientAbortError):
             return "the connection went silent while idle"
@@ -208,15 +223,19 @@ class Poller:
         uids = sorted(u for u in c.search(["UID", f"{last + 1}:*", "UNDELETED"]) if u > last)
         self.held = None  # the lowest message another daemon was still processing, this pass
         done = 0
-        for chunk in (uids[i:i + BATCH] for i in range(0, len(uids), BATCH)):
-            sizes = {u: d.get(b"RFC822.SIZE", 0) for u, d in c.fetch(chunk, ["RFC822.SIZE"]).items()}
+        for chunk in (uids[i : i + BATCH] for i in range(0, len(uids), BATCH)):
+            sizes = {
+                u: d.get(b"RFC822.SIZE", 0) for u, d in c.fetch(chunk, ["RFC822.SIZE"]).items()
+            }
             for batch in _by_bytes([u for u in chunk if u in sizes], sizes, self.max_size):
                 if self.stop.is_set():
                     return done
                 done += self._batch(c, batch, sizes, uidvalidity)
         return done
 
-    def _batch(self, c: IMAPClient, uids: list[int], sizes: dict[int, int], uidvalidity: int) -> int:
+    def _batch(
+        self, c: IMAPClient, uids: list[int], sizes: dict[int, int], uidvalidity: int
+    ) -> int:
         """One FETCH, one transaction storing the batch, one processing it, one MOVE per
         destination folder, then the cursor. Killed anywhere in between, the next pass
         fetches the batch again and the inbox's dedupe makes that harmless."""
@@ -228,8 +247,9 @@ class Poller:
                 status[u] = self._too_large(u, head, sizes[u], uidvalidity)
         bodies = self._fetch([u for u in uids if u not in status and u not in self.unreadable], c)
         crash_point("after-fetch")
-        stored = self.referee.receive_many([(raw, f"imap:{self.cfg.folder}:{uidvalidity}:{u}", "", None)
-                                            for u, raw in bodies])
+        stored = self.referee.receive_many(
+            [(raw, f"imap:{self.cfg.folder}:{uidvalidity}:{u}", "", None) for u, raw in bodies]
+        )
         crash_point("after-commit")
         outcome = self.process([s.id for s in stored if s.status == "new"])
         for (u, _), s in zip(bodies, stored, strict=True):
@@ -247,7 +267,9 @@ class Poller:
         if passed:
             # The cursor (shared by every daemon) never passes a message another daemon held:
             # killed before filing it, that daemon would leave it in the folder for good.
-            self._advance(uidvalidity, min(max(passed), self.held - 1) if self.held else max(passed))
+            self._advance(
+                uidvalidity, min(max(passed), self.held - 1) if self.held else max(passed)
+            )
         return len(filed)
 
     def _head(self, c: IMAPClient, uid: int) -> bytes | None:
@@ -274,7 +296,9 @@ class Poller:
         game it was for (so a plain Reply reaches that game)."""
         started = time.monotonic()
         note = f"\r\nX-Mailref-Truncated: {size} bytes over the limit of {self.max_size}; only the header is kept\r\n\r\n".encode()
-        stored = self.referee.receive(head.rstrip(b"\r\n") + note, f"imap:{self.cfg.folder}:{uidvalidity}:{uid}")
+        stored = self.referee.receive(
+            head.rstrip(b"\r\n") + note, f"imap:{self.cfg.folder}:{uidvalidity}:{uid}"
+        )
         if not stored.new:
             return "ignored"
         env = read_envelope(head, own_address=self.referee.settings.from_address)
@@ -285,23 +309,53 @@ class Poller:
             games = {g.slug: g.address for g in s.execute(select(Game.slug, Game.address))}
             slug = match_game(env.recipients, games)
             row.status, row.verdict = "ignored", f"too large: {size} bytes (limit {self.max_size})"
-            row.sender, row.subject, row.game_slug = env.from_addr or "", env.subject.raw[:500], slug
+            row.sender, row.subject, row.game_slug = (
+                env.from_addr or "",
+                env.subject.raw[:500],
+                slug,
+            )
             if env.machine is None and env.from_addr:
                 state = s.scalar(select(Game.state).where(Game.slug == slug)) if slug else {}
                 # A stranger's few answers a day (door.queue_reply), as for mail read whole.
-                known = any(env.from_addr in p["addresses"] for p in (state or {}).get("players", [])) \
+                known = (
+                    any(env.from_addr in p["addresses"] for p in (state or {}).get("players", []))
                     or env.from_addr == str((state or {}).get("gm") or "").lower()
-                queue_reply(s, self.referee.settings, slug,
-                            Source("mail", str(stored.id), env.reply_to or env.from_addr, env.message_id,
-                                   env.references, env.subject.raw[:200], stored.id, identity=env.from_addr,
-                                   stranger=not known),
-                            self.referee.clock(), "error", "error.txt",
-                            {"reason": f"your mail is {size // 1024} KB, over the referee's limit of "
-                                       f"{self.max_size // 1024} KB, so it was not read",
-                             "hint": "send the command again without attachments",
-                             "subject": env.subject.raw[:200], "game": state or {}})
-        log.info("mail #%s from %s game=%s tag=%s: ignored: %s (%d ms)", stored.id, printable(env.from_addr or "-"),
-                 slug or "-", env.subject.tag or "-", row.verdict, (time.monotonic() - started) * 1000)
+                )
+                queue_reply(
+                    s,
+                    self.referee.settings,
+                    slug,
+                    Source(
+                        "mail",
+                        str(stored.id),
+                        env.reply_to or env.from_addr,
+                        env.message_id,
+                        env.references,
+                        env.subject.raw[:200],
+                        stored.id,
+                        identity=env.from_addr,
+                        stranger=not known,
+                    ),
+                    self.referee.clock(),
+                    "error",
+                    "error.txt",
+                    {
+                        "reason": f"your mail is {size // 1024} KB, over the referee's limit of "
+                        f"{self.max_size // 1024} KB, so it was not read",
+                        "hint": "send the command again without attachments",
+                        "subject": env.subject.raw[:200],
+                        "game": state or {},
+                    },
+                )
+        log.info(
+            "mail #%s from %s game=%s tag=%s: ignored: %s (%d ms)",
+            stored.id,
+            printable(env.from_addr or "-"),
+            slug or "-",
+            env.subject.tag or "-",
+            row.verdict,
+            (time.monotonic() - started) * 1000,
+        )
         return "ignored"
 
     def _fetch(self, uids: list[int], c: IMAPClient) -> list[tuple[int, bytes]]:
@@ -315,7 +369,9 @@ class Poller:
             return [m for u in uids for m in self._fetch([u], c)]
         try:
             got = c.fetch(uids, ["BODY.PEEK[]"])
-        except IMAPClientAbortError:  # the connection is gone: the culprit is found after reconnecting
+        except (
+            IMAPClientAbortError
+        ):  # the connection is gone: the culprit is found after reconnecting
             if len(uids) > 1:
                 self.suspects.update(uids)
             else:
@@ -342,9 +398,14 @@ class Poller:
         self.skip.add((self.uidvalidity, uid))
         self.suspects.discard(uid)
         del self.failures[uid]
-        log.warning("%s: the message with UID %s could not be read (%s; %d tries): skipped and left in the "
-                    "folder, and the mail after it goes on (move it out and back in to try it again)",
-                    self.trouble.where(), uid, why, UNREADABLE_AFTER)
+        log.warning(
+            "%s: the message with UID %s could not be read (%s; %d tries): skipped and left in the "
+            "folder, and the mail after it goes on (move it out and back in to try it again)",
+            self.trouble.where(),
+            uid,
+            why,
+            UNREADABLE_AFTER,
+        )
         return True
 
     def _gone(self, c: IMAPClient, uid: int) -> bool:
@@ -400,10 +461,16 @@ class Poller:
             if cur is None:
                 # Several daemons may start at once: the first insert wins, the rest read it.
                 s.execute(_insert_cursor(s, self.cfg.folder, uidvalidity))
-                cur = s.get(ImapCursor, self.cfg.folder, with_for_update=True, populate_existing=True)
+                cur = s.get(
+                    ImapCursor, self.cfg.folder, with_for_update=True, populate_existing=True
+                )
             if cur.uidvalidity != uidvalidity:
-                log.warning("UIDVALIDITY of %s changed (%s -> %s): re-reading; duplicates are recognised",
-                            self.cfg.folder, cur.uidvalidity, uidvalidity)
+                log.warning(
+                    "UIDVALIDITY of %s changed (%s -> %s): re-reading; duplicates are recognised",
+                    self.cfg.folder,
+                    cur.uidvalidity,
+                    uidvalidity,
+                )
                 cur.uidvalidity, cur.last_uid = uidvalidity, 0
             return cur.last_uid
 
@@ -448,7 +515,11 @@ def _insert_cursor(s, folder: str, uidvalidity: int):
     from sqlalchemy.dialects import postgresql, sqlite
 
     insert = postgresql.insert if s.get_bind().dialect.name == "postgresql" else sqlite.insert
-    return insert(ImapCursor).values(folder=folder, uidvalidity=uidvalidity, last_uid=0).on_conflict_do_nothing()
+    return (
+        insert(ImapCursor)
+        .values(folder=folder, uidvalidity=uidvalidity, last_uid=0)
+        .on_conflict_do_nothing()
+    )
 
 
 def _by_bytes(uids: list[int], sizes: dict[int, int], max_size: int) -> Iterator[list[int]]:

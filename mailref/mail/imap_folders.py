@@ -37,7 +37,11 @@ def written_for(c: IMAPClient, name: str) -> str:
         if personal:
             prefix, sep = personal[0][0] or "", personal[0][1] or "/"
     written = sep.join(name.split("/"))
-    if prefix and not written.upper().startswith(prefix.upper()) and written.upper() != prefix.rstrip(sep).upper():
+    if (
+        prefix
+        and not written.upper().startswith(prefix.upper())
+        and written.upper() != prefix.rstrip(sep).upper()
+    ):
         written = prefix + written
     return written
 
@@ -70,6 +74,10 @@ def ensure(c: IMAPClient, name: str, key: str) -> str:
             c.subscribe_folder(written)
         except IMAPClientError:
             pass
-        log.info("created the folder %r on the server for [imap] %s%s", written, key,
-                 f" (written {name!r} in the config)" if written != name else "")
+        log.info(
+            "created the folder %r on the server for [imap] %s%s",
+            written,
+            key,
+            f" (written {name!r} in the config)" if written != name else "",
+        )
     return written

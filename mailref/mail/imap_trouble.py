@@ -39,29 +39,54 @@ def explain(e: BaseException, cfg: Imap) -> str:
     from mailref.mail.imap_folders import FolderTrouble
 
     if isinstance(e, FolderTrouble):
-        return (f"cannot file mail into the folder {e.name!r} ([imap] {e.key}): {_text(e.said)}; mail waits "
-                f"in {cfg.folder!r} until it can be filed: create that folder, or name one that can be")
+        return (
+            f"cannot file mail into the folder {e.name!r} ([imap] {e.key}): {_text(e.said)}; mail "
+            "waits "
+            f"in {cfg.folder!r} until it can be filed: create that folder, or name one that can be"
+        )
     text = _text(e)
     low = text.lower()
     if "privacyrequired" in low or "plaintext authentication disallowed" in low:
-        return (f"the server refuses a login without TLS ({text}): set [imap] starttls = true on this port, "
-                f"or ssl = true and its TLS port (993)")
+        return (
+            f"the server refuses a login without TLS ({text}): set [imap] starttls = true on this "
+            "port, "
+            f"or ssl = true and its TLS port (993)"
+        )
     if cfg.starttls and "starttls" in low and ("not supported" in low or "capabilit" in low):
-        return (f"the server does not offer STARTTLS on port {cfg.port} ({text}): set [imap] starttls = false, "
-                f"or ssl = true and its TLS port (993)")
-    if "[limit]" in low or "maximum number of connections" in low or "too many simultaneous connections" in low:
+        return (
+            f"the server does not offer STARTTLS on port {cfg.port} ({text}): set [imap] starttls "
+            "= false, "
+            f"or ssl = true and its TLS port (993)"
+        )
+    if (
+        "[limit]" in low
+        or "maximum number of connections" in low
+        or "too many simultaneous connections" in low
+    ):
         # Said at login, and imapclient calls it a LoginError: the password is fine. Hosts allow
         # a few connections a mailbox (Dovecot's mail_max_userip_connections, Gmail's 15).
-        return (f"the server refuses one more connection as {cfg.username!r} ({text}): close other mail "
-                f"clients (or other mailref daemons) on this mailbox, or raise the host's limit")
+        return (
+            f"the server refuses one more connection as {cfg.username!r} ({text}): close other "
+            "mail "
+            f"clients (or other mailref daemons) on this mailbox, or raise the host's limit"
+        )
     if isinstance(e, LoginError) or "authenticationfailed" in low or "authentication failed" in low:
-        return (f"login as {cfg.username!r} refused ({text}): check [imap] username and password "
-                f"(or password_file)")
-    if "doesn't exist" in low or "does not exist" in low or "nonexistent" in low or "no such mailbox" in low:
+        return (
+            f"login as {cfg.username!r} refused ({text}): check [imap] username and password "
+            f"(or password_file)"
+        )
+    if (
+        "doesn't exist" in low
+        or "does not exist" in low
+        or "nonexistent" in low
+        or "no such mailbox" in low
+    ):
         return f"the folder {cfg.folder!r} does not exist on the server ({text}): create it, or correct [imap] folder"
     if isinstance(e, ssl.SSLCertVerificationError):
-        return (f"the server's certificate is not trusted ({e.verify_message or text}): it must name "
-                f"{cfg.host!r} ([imap] host) and come from a known CA (SSL_CERT_FILE names another)")
+        return (
+            f"the server's certificate is not trusted ({e.verify_message or text}): it must name "
+            f"{cfg.host!r} ([imap] host) and come from a known CA (SSL_CERT_FILE names another)"
+        )
     if isinstance(e, ssl.SSLError):
         how = "starttls = true" if cfg.starttls else f"ssl = {str(cfg.ssl).lower()}"
         return f"TLS failed ({text}): does the server speak TLS on port {cfg.port}? ([imap] {how})"
@@ -78,8 +103,11 @@ def explain(e: BaseException, cfg: Imap) -> str:
     if m := re.search(r"unexpected response: (?:b['\"])?(220|\+OK)\b", text):
         # Another mail server on that port (SMTP greets with 220, POP3 with +OK): a port mix-up.
         kind = "an SMTP" if m.group(1) == "220" else "a POP3"
-        return (f"port {cfg.port} is {kind} server, not IMAP ({text}): set [imap] port to its IMAP port "
-                f"(993 with ssl = true, or 143)")
+        return (
+            f"port {cfg.port} is {kind} server, not IMAP ({text}): set [imap] port to its IMAP "
+            "port "
+            f"(993 with ssl = true, or 143)"
+        )
     if "eof" in low or "socket error" in low or isinstance(e, ConnectionError):
         return f"the connection was lost ({text}); the server restarted or dropped it"
     return text
@@ -101,8 +129,13 @@ class Trouble:
             log.debug("%s: still %s", self.where(), line)
             return
         self.said = line
-        log.warning("%s: %s; trying again with back-off (now %.0fs, at most 5 min), and saying so "
-                    "once it works", self.where(), line, retry_in)
+        log.warning(
+            "%s: %s; trying again with back-off (now %.0fs, at most 5 min), and saying so "
+            "once it works",
+            self.where(),
+            line,
+            retry_in,
+        )
 
     def cleared(self) -> None:
         if self.said is not None:

@@ -35,8 +35,14 @@ from mailref.mail.application import Application
 
 log = logging.getLogger("mailref.smtp")
 NOTE_EVERY = 0.02  # seconds: at most one wake-up of the daemon per this, however fast mail comes
-STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}  # the daemon's to act on, never the listener's
-START_WITHIN = 120.0  # seconds for the child to import, open the store and listen (a loaded CI machine)
+STOP_SIGNALS = {
+    signal.SIGINT,
+    signal.SIGTERM,
+    signal.SIGHUP,
+}  # the daemon's to act on, never the listener's
+START_WITHIN = (
+    120.0  # seconds for the child to import, open the store and listen (a loaded CI machine)
+)
 
 
 class IntakeError(Exception):
@@ -46,15 +52,24 @@ class IntakeError(Exception):
 class Intake:
     """The parent's handle on the listener process."""
 
-    def __init__(self, cfg: Config, log_level: str, log_format: str,
-                 open_application: Callable[[Config], Application]):
+    def __init__(
+        self,
+        cfg: Config,
+        log_level: str,
+        log_format: str,
+        open_application: Callable[[Config], Application],
+    ):
         """OPEN_APPLICATION builds, in the child, what the listener keeps mail with (the daemon
         passes Referee.from_config); it is pickled by name (a module's function, or a method of a module's class)."""
         ctx = multiprocessing.get_context("spawn")  # never fork a process that runs threads
         self.notes, notes_w = ctx.Pipe(duplex=False)
         stop_r, self.stop_w = ctx.Pipe(duplex=False)
-        self.proc = ctx.Process(target=_child, args=(cfg, open_application, notes_w, stop_r, log_level, log_format),
-                                name="mailref-smtp", daemon=True)
+        self.proc = ctx.Process(
+            target=_child,
+            args=(cfg, open_application, notes_w, stop_r, log_level, log_format),
+            name="mailref-smtp",
+            daemon=True,
+        )
         self._ends = (notes_w, stop_r)
 
     def start(self) -> None:
@@ -80,7 +95,9 @@ class Intake:
             first = self.notes.recv_bytes()
         except EOFError:
             self.proc.join(5)
-            raise IntakeError(f"its process ended at start (exit code {self.proc.exitcode})") from None
+            raise IntakeError(
+                f"its process ended at start (exit code {self.proc.exitcode})"
+            ) from None
         if first.startswith(b"error:"):
             self.proc.join(10)
             raise IntakeError(first[6:].decode())
@@ -117,9 +134,12 @@ def port_hint(port: int, why: str) -> str:
     """What to do when the listener may not bind its port: under the unit (no capabilities at
     all) `[smtp_in] port = 25` is refused, and a port below 1024 needs a capability."""
     if port < 1024 and "permission denied" in why:
-        return ("; a port below 1024 needs CAP_NET_BIND_SERVICE: `systemctl edit mailref` and add "
-                "AmbientCapabilities=CAP_NET_BIND_SERVICE and CapabilityBoundingSet=CAP_NET_BIND_SERVICE, "
-                "or keep port 2525 and have your MX deliver the game addresses there")
+        return (
+            "; a port below 1024 needs CAP_NET_BIND_SERVICE: `systemctl edit mailref` and add "
+            "AmbientCapabilities=CAP_NET_BIND_SERVICE and "
+            "CapabilityBoundingSet=CAP_NET_BIND_SERVICE, "
+            "or keep port 2525 and have your MX deliver the game addresses there"
+        )
     return ""
 
 
@@ -140,14 +160,26 @@ def _die_with_parent() -> None:
         pass  # elsewhere the stop pipe's end still stops it
 
 
-def _child(cfg: Config, open_application: Callable[[Config], Application], notes: Connection,
-           stop: Connection, log_level: str, log_format: str) -> None:
+def _child(
+    cfg: Config,
+    open_application: Callable[[Config], Application],
+    notes: Connection,
+    stop: Connection,
+    log_level: str,
+    log_format: str,
+) -> None:
     _die_with_parent()
     faulthandler.enable()  # as the daemon: a fault is written to the log before the process dies
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C in a terminal: the daemon stops us
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # systemd signals the whole group: the daemon stops us, in order
-    signal.signal(signal.SIGHUP, signal.SIG_IGN)  # `systemctl kill -s HUP` too; the daemon says what a SIGHUP does
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)  # blocked since birth: see Intake.start
+    signal.signal(
+        signal.SIGTERM, signal.SIG_IGN
+    )  # systemd signals the whole group: the daemon stops us, in order
+    signal.signal(
+        signal.SIGHUP, signal.SIG_IGN
+    )  # `systemctl kill -s HUP` too; the daemon says what a SIGHUP does
+    signal.pthread_sigmask(
+        signal.SIG_UNBLOCK, STOP_SIGNALS
+    )  # blocked since birth: see Intake.start
     logging.basicConfig(level=log_level, format=log_format)
     logging.getLogger("mail.log").setLevel(logging.WARNING)
     from mailref.mail.smtp import Listener
@@ -155,8 +187,13 @@ def _child(cfg: Config, open_application: Callable[[Config], Application], notes
     busy = _Busy()
     try:
         referee = open_application(cfg)
-        listener = Listener(referee, cfg.smtp_in.host, cfg.smtp_in.port, cfg.smtp_in.max_message_size,
-                            on_storing=busy.storing)
+        listener = Listener(
+            referee,
+            cfg.smtp_in.host,
+            cfg.smtp_in.port,
+            cfg.smtp_in.max_message_size,
+            on_storing=busy.storing,
+        )
         listener.start()
     except Exception as e:
         notes.send_bytes(b"error:" + _why(e).encode())

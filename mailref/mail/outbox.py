@@ -42,9 +42,9 @@ ALERT_AFTER = timedelta(days=2)
 # it only has to outlast one row's delivery; MAILREF_OUTBOX_LEASE (seconds) shortens it where
 # a quicker takeover after a crash matters more (the chaos test).
 LEASE = timedelta(seconds=float(os.environ.get("MAILREF_OUTBOX_LEASE", "600")))
-BATCH = 50                      # rows per claim: well inside one lease on a slow relay
-RELAY_SESSIONS = 3              # relay connections a batch is spread over (docs/decisions/outbox.md)
-FEWER_FOR = 3600.0               # seconds fewer connections are used after the relay refused one
+BATCH = 50  # rows per claim: well inside one lease on a slow relay
+RELAY_SESSIONS = 3  # relay connections a batch is spread over (docs/decisions/outbox.md)
+FEWER_FOR = 3600.0  # seconds fewer connections are used after the relay refused one
 MARK_TRIES = 3
 # Seconds a delivery round may go on before each connection stops after its row in hand: the
 # daemon processes incoming mail between rounds, and a slow relay (seconds a command) held
@@ -53,9 +53,22 @@ ROUND_BUDGET = 10.0
 
 
 class Deliverer:
-    def __init__(self, store: Store, sender: str, relay: SmtpOut | None, maildir: Path, admin: str,
-                 name: str | None = None):
-        self.store, self.sender, self.relay, self.maildir, self.admin = store, sender, relay, Path(maildir), admin
+    def __init__(
+        self,
+        store: Store,
+        sender: str,
+        relay: SmtpOut | None,
+        maildir: Path,
+        admin: str,
+        name: str | None = None,
+    ):
+        self.store, self.sender, self.relay, self.maildir, self.admin = (
+            store,
+            sender,
+            relay,
+            Path(maildir),
+            admin,
+        )
         self.me = name or claimant()
         self.faults = FaultLog(log, sqlite_file(store.engine))
         # Delivered, but not yet marked so in the store: never sent again from here.
@@ -67,8 +80,12 @@ class Deliverer:
         self.marked: set[int] = set()
         self.started = 0.0
         self.renewed = 0.0  # seconds into the batch when its lease was last renewed
-        self.sessions = RELAY_SESSIONS  # relay connections at once (fewer when the relay refuses more)
-        self.finishing = threading.Lock()  # one row at a time between the end of its data and our mark
+        self.sessions = (
+            RELAY_SESSIONS  # relay connections at once (fewer when the relay refuses more)
+        )
+        self.finishing = (
+            threading.Lock()
+        )  # one row at a time between the end of its data and our mark
         self._pool: ThreadPoolExecutor | None = None
         self.fewer_since = 0.0  # monotonic: when the relay last refused a connection
         self.cut_short = False  # the last round stopped at ROUND_BUDGET with rows left
@@ -76,14 +93,23 @@ class Deliverer:
     # ---- claiming ---------------------------------------------------------------
     def _free(self, now: datetime):
         """A row nobody is sending: queued, or claimed by a process whose lease ran out."""
-        return or_(OutboxMessage.status == "queued",
-                   and_(OutboxMessage.status == "sending", OutboxMessage.lease_until < now))
+        return or_(
+            OutboxMessage.status == "queued",
+            and_(OutboxMessage.status == "sending", OutboxMessage.lease_until < now),
+        )
 
-    def claim(self, now: datetime, only: int | None = None, limit: int = BATCH) -> list[OutboxMessage]:
+    def claim(
+        self, now: datetime, only: int | None = None, limit: int = BATCH
+    ) -> list[OutboxMessage]:
         """Take up to LIMIT due rows (or row ONLY, due or not) for this process."""
         free = self._free(now)
-        due = and_(free, OutboxMessage.id == only) if only is not None else and_(
-            free, or_(OutboxMessage.status == "sending", OutboxMessage.next_attempt_at <= now))
+        due = (
+            and_(free, OutboxMessage.id == only)
+            if only is not None
+            else and_(
+                free, or_(OutboxMessage.status == "sending", OutboxMessage.next_attempt_at <= now)
+            )
+        )
         with self._durable() as s:
             q = select(OutboxMessage.id).where(due).order_by(OutboxMessage.id).limit(limit)
             if s.get_bind().dialect.name == "postgresql":
@@ -93,12 +119,24 @@ class Deliverer:
             if not ids:
                 return []
             # The WHERE repeats the test: on SQLite this UPDATE is the claim itself.
-            mine = sorted(s.scalars(update(OutboxMessage).where(OutboxMessage.id.in_(ids), free)
-                                    .values(status="sending", claimed_by=self.me, lease_until=now + LEASE)
-                                    .returning(OutboxMessage.id).execution_options(synchronize_session=False)))
+            mine = sorted(
+                s.scalars(
+                    update(OutboxMessage)
+                    .where(OutboxMessage.id.in_(ids), free)
+                    .values(status="sending", claimed_by=self.me, lease_until=now + LEASE)
+                    .returning(OutboxMessage.id)
+                    .execution_options(synchronize_session=False)
+                )
+            )
             if not mine:
                 return []
-            return list(s.scalars(select(OutboxMessage).where(OutboxMessage.id.in_(mine)).order_by(OutboxMessage.id)))
+            return list(
+                s.scalars(
+                    select(OutboxMessage)
+                    .where(OutboxMessage.id.in_(mine))
+                    .order_by(OutboxMessage.id)
+                )
+            )
 
     @contextmanager
     def _durable(self) -> Iterator[Session]:
@@ -125,7 +163,9 @@ class Deliverer:
         # The final dot goes alone, right behind the data: Nagle would hold it for the data's ACK.
         smtp.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         try:
-            if r.starttls:  # smtplib's own default checks no certificate: the relay login would go to anyone
+            if (
+                r.starttls
+            ):  # smtplib's own default checks no certificate: the relay login would go to anyone
                 smtp.starttls(context=ssl.create_default_context())
             if r.username:
                 smtp.login(r.username, r.password)
@@ -169,11 +209,15 @@ class Deliverer:
     def _unreachable(self, e: BaseException) -> str:
         r = self.relay
         if isinstance(e, smtplib.SMTPAuthenticationError):
-            return (f"relay {r.host}:{r.port} refused the login: {e.smtp_code} {said(e.smtp_error)}: "
-                    "check [smtp_out] username and password_file")
+            return (
+                f"relay {r.host}:{r.port} refused the login: {e.smtp_code} {said(e.smtp_error)}: "
+                "check [smtp_out] username and password_file"
+            )
         return f"relay {r.host}:{r.port} unreachable: {relay_trouble(e, r)}"
 
-    def _send_lane(self, rows: list[OutboxMessage], smtp: Relay | None = None, first: bool = True) -> dict[int, Result]:
+    def _send_lane(
+        self, rows: list[OutboxMessage], smtp: Relay | None = None, first: bool = True
+    ) -> dict[int, Result]:
         """ROWS in order over one connection (SMTP, when already open); FIRST: the batch's
         first connection, whose failure means the relay cannot be reached."""
         results: dict[int, Result] = {}
@@ -185,7 +229,10 @@ class Deliverer:
                 for rest in rows[n:]:
                     results[rest.id] = Result("the round's time ran out", tried=False)
                 break
-            bad = next((f"recipient {a!r} {why}" for a in row.recipients if (why := address.problem(a))), None)
+            bad = next(
+                (f"recipient {a!r} {why}" for a in row.recipients if (why := address.problem(a))),
+                None,
+            )
             if bad:
                 results[row.id] = Result(bad, permanent=True)
                 continue
@@ -196,19 +243,38 @@ class Deliverer:
                     if not first and not isinstance(e, smtplib.SMTPAuthenticationError):
                         # The relay takes fewer connections at once than we opened: from now on,
                         # fewer; these rows go with the next round, not counted as attempts.
-                        self.sessions, self.fewer_since = max(1, self.sessions - 1), time.monotonic()
-                        log.info("relay %s:%s refused another connection (%s); using %s at once", r.host, r.port, e,
-                                 self.sessions)
+                        self.sessions, self.fewer_since = (
+                            max(1, self.sessions - 1),
+                            time.monotonic(),
+                        )
+                        log.info(
+                            "relay %s:%s refused another connection (%s); using %s at once",
+                            r.host,
+                            r.port,
+                            e,
+                            self.sessions,
+                        )
                         for rest in rows:
-                            results.setdefault(rest.id, Result("relay refused another connection", tried=False))
+                            results.setdefault(
+                                rest.id, Result("relay refused another connection", tried=False)
+                            )
                         return results
                     return self._unsent(rows, results, self._unreachable(e))
             utf8 = needs_smtputf8(row)
             if utf8 and not offers_smtputf8(smtp):
-                results[row.id] = Result(NO_SMTPUTF8.format(relay=f"{r.host}:{r.port}", to=", ".join(row.recipients)),
-                                         permanent=True)
+                results[row.id] = Result(
+                    NO_SMTPUTF8.format(relay=f"{r.host}:{r.port}", to=", ".join(row.recipients)),
+                    permanent=True,
+                )
                 continue
-            send = (self.sender, row.recipients, row.raw, utf8, self.finishing, lambda row=row: self._sent_now(row))
+            send = (
+                self.sender,
+                row.recipients,
+                row.raw,
+                utf8,
+                self.finishing,
+                lambda row=row: self._sent_now(row),
+            )
             try:
                 try:
                     smtp.send_row(*send)
@@ -226,21 +292,29 @@ class Deliverer:
                 continue
             except smtplib.SMTPRecipientsRefused as e:
                 code, msg = next(iter(e.recipients.values()))
-                if ours := refuses_us(code, said(msg), r):  # no login, no relaying: the mail waits (relay_trouble.py)
+                if ours := refuses_us(
+                    code, said(msg), r
+                ):  # no login, no relaying: the mail waits (relay_trouble.py)
                     hang_up(smtp)
                     return self._unsent(rows, results, ours)
-                results[row.id] = Result(f"relay refused the recipient: {code} {said(msg)}", permanent=code >= 500)
+                results[row.id] = Result(
+                    f"relay refused the recipient: {code} {said(msg)}", permanent=code >= 500
+                )
             except smtplib.SMTPResponseException as e:
                 if ours := refuses_us(e.smtp_code, said(e.smtp_error), r):
                     hang_up(smtp)
                     return self._unsent(rows, results, ours)
-                results[row.id] = Result(f"relay said {e.smtp_code} {said(e.smtp_error)}", permanent=e.smtp_code >= 500)
+                results[row.id] = Result(
+                    f"relay said {e.smtp_code} {said(e.smtp_error)}", permanent=e.smtp_code >= 500
+                )
             except (OSError, smtplib.SMTPServerDisconnected) as e:
                 # The connection broke under this row: try it again later, reconnect for the rest.
                 results[row.id] = Result(f"relay {r.host}:{r.port} connection lost: {e}")
                 smtp = hang_up(smtp)
                 continue
-            except Exception as e:  # a row smtplib cannot even send: never retried, never blocks the rest
+            except (
+                Exception
+            ) as e:  # a row smtplib cannot even send: never retried, never blocks the rest
                 results[row.id] = Result(f"cannot be sent: {type(e).__name__}: {e}", permanent=True)
             if smtp is None:  # a new connection for a capped one failed: the next row tries again
                 continue
@@ -278,7 +352,9 @@ class Deliverer:
         return self._send_smtp(rows) if self.relay else self._write_maildir(rows)
 
     # ---- one round --------------------------------------------------------------
-    def deliver(self, now: datetime, only: int | None = None, limit: int = BATCH) -> tuple[int, int]:
+    def deliver(
+        self, now: datetime, only: int | None = None, limit: int = BATCH
+    ) -> tuple[int, int]:
         """Deliver what is due (or row ONLY); returns (sent, failed)."""
         self.cut_short = False  # whatever ends this round early, it is no round cut short
         if self.unmarked and not self._remark(now):
@@ -300,7 +376,12 @@ class Deliverer:
             self.marking = None
         for row in rows:  # the end an operator looks for after a row's "not delivered" lines
             if row.attempts and results[row.id].error is None:
-                log.info("outbox #%s to %s delivered after %s tries", row.id, ", ".join(row.recipients), row.attempts + 1)
+                log.info(
+                    "outbox #%s to %s delivered after %s tries",
+                    row.id,
+                    ", ".join(row.recipients),
+                    row.attempts + 1,
+                )
         down = [r.error for r in results.values() if r.relay_down]
         if down:
             self.faults.say("outbox: mail not delivered", f"{down[0]} (retried with back-off)")
@@ -339,8 +420,12 @@ class Deliverer:
             if elapsed - self.renewed > LEASE.total_seconds() / 4:
                 self.renewed = elapsed
                 with self.store.engine.begin() as conn:
-                    # The rest of the batch stays ours: the lease runs from now (on the caller's clock).
-                    conn.execute(RENEW, {"me": self.me, "until": self.marking + timedelta(seconds=elapsed) + LEASE})
+                    # The rest of the batch stays ours: the lease runs from now (on the caller's
+                    # clock).
+                    conn.execute(
+                        RENEW,
+                        {"me": self.me, "until": self.marking + timedelta(seconds=elapsed) + LEASE},
+                    )
         except Exception as e:  # never raised into the transport: the row WAS delivered
             log.debug("outbox #%s: marking at once failed (%s); the batch marks it", row.id, e)
 
@@ -371,8 +456,15 @@ class Deliverer:
                 row.last_error = res.error
                 if res.permanent:
                     row.status = "failed"
-                    log.warning("outbox #%s to %s failed for good: %s (the GM is alerted; `mailref outbox retry %s` "
-                                "sends it again)", row.id, ", ".join(row.recipients), res.error, row.id)
+                    log.warning(
+                        "outbox #%s to %s failed for good: %s (the GM is alerted; `mailref outbox "
+                        "retry %s` "
+                        "sends it again)",
+                        row.id,
+                        ", ".join(row.recipients),
+                        res.error,
+                        row.id,
+                    )
                     if row.kind != "alert":
                         failed_now.append(row)
                     continue
@@ -381,8 +473,14 @@ class Deliverer:
                     row.alerted = 1
                     self._alert(s, row, now)
                 if not res.relay_down:
-                    log.warning("outbox #%s to %s not delivered (attempt %s): %s; next try %s UTC", row.id,
-                                ", ".join(row.recipients), row.attempts, res.error, f"{row.next_attempt_at:%H:%M:%S}")
+                    log.warning(
+                        "outbox #%s to %s not delivered (attempt %s): %s; next try %s UTC",
+                        row.id,
+                        ", ".join(row.recipients),
+                        row.attempts,
+                        res.error,
+                        f"{row.next_attempt_at:%H:%M:%S}",
+                    )
             if failed_now:
                 self._alert_failed(s, failed_now, now)
 
@@ -394,10 +492,16 @@ class Deliverer:
         self.next_mark_try = time.monotonic() + self.mark_wait
         if not self.unmarked_alerted:
             self.unmarked_alerted = True
-            self._alert_directly(now, [
-                f"{len(self.unmarked)} outgoing mail(s) were delivered but could not be marked as sent: {line}",
-                "They are not sent again while this process runs; it keeps trying to record them.",
-                "Until then, delivery of further mail waits."])
+            self._alert_directly(
+                now,
+                [
+                    f"{len(self.unmarked)} outgoing mail(s) were delivered but could not be "
+                    f"marked as sent: {line}",
+                    "They are not sent again while this process runs; it keeps trying to record "
+                    "them.",
+                    "Until then, delivery of further mail waits.",
+                ],
+            )
 
     def _remark(self, now: datetime) -> bool:
         """Record the rows delivered earlier; False while the store still refuses."""
@@ -424,24 +528,49 @@ class Deliverer:
             self._pool.shutdown()
         if self.unmarked:
             ids = ", ".join(f"#{i}" for i in sorted(self.unmarked))
-            log.error("outbox: %s delivered but not marked sent (the store refused); they stay claimed and are "
-                      "sent again when the claim runs out (%d minutes) unless you run `mailref outbox drop ID`",
-                      ids, LEASE.total_seconds() // 60)
+            log.error(
+                "outbox: %s delivered but not marked sent (the store refused); they stay claimed "
+                "and are "
+                "sent again when the claim runs out (%d minutes) unless you run `mailref outbox "
+                "drop ID`",
+                ids,
+                LEASE.total_seconds() // 60,
+            )
 
     # ---- telling the GM ---------------------------------------------------------
     def _alert(self, s, row: OutboxMessage, now: datetime) -> None:
-        self._queue_alert(s, row.game_slug, now, "Alert: outgoing mail undelivered for 2 days", [
-            f"Outbox #{row.id} to {', '.join(row.recipients)} ({row.subject}) "
-            f"is undelivered since {row.created_at:%Y-%m-%d %H:%M} UTC: {row.last_error}",
-            "It is still being retried; `mailref outbox list` shows the queue."])
+        self._queue_alert(
+            s,
+            row.game_slug,
+            now,
+            "Alert: outgoing mail undelivered for 2 days",
+            [
+                f"Outbox #{row.id} to {', '.join(row.recipients)} ({row.subject}) "
+                f"is undelivered since {row.created_at:%Y-%m-%d %H:%M} UTC: {row.last_error}",
+                "It is still being retried; `mailref outbox list` shows the queue.",
+            ],
+        )
 
     def _alert_failed(self, s, rows: list[OutboxMessage], now: datetime) -> None:
-        lines = [f"Outbox #{r.id} to {', '.join(r.recipients)} ({r.subject}): {r.last_error}" for r in rows]
-        lines.append("These are not retried by themselves: `mailref outbox retry ID` sends one again, "
-                     "`mailref outbox drop ID --reason ...` gives it up.")
-        self._queue_alert(s, rows[0].game_slug, now, f"Alert: {len(rows)} outgoing mail(s) could not be delivered", lines)
+        lines = [
+            f"Outbox #{r.id} to {', '.join(r.recipients)} ({r.subject}): {r.last_error}"
+            for r in rows
+        ]
+        lines.append(
+            "These are not retried by themselves: `mailref outbox retry ID` sends one again, "
+            "`mailref outbox drop ID --reason ...` gives it up."
+        )
+        self._queue_alert(
+            s,
+            rows[0].game_slug,
+            now,
+            f"Alert: {len(rows)} outgoing mail(s) could not be delivered",
+            lines,
+        )
 
-    def _queue_alert(self, s, slug: str | None, now: datetime, subject: str, lines: list[str]) -> None:
+    def _queue_alert(
+        self, s, slug: str | None, now: datetime, subject: str, lines: list[str]
+    ) -> None:
         from mailref.door import Settings, queue_alert
         from mailref.store import Game
 
@@ -455,9 +584,18 @@ class Deliverer:
         from mailref.render import render
         from mailref.write.compose import compose
 
-        msg = compose(sender=self.sender, to=self.admin, subject="Alert: mailref cannot record its outgoing mail",
-                      body=render("alert.txt", game={}, lines=lines), kind="alert", game=None, now=now)
-        row = OutboxMessage(id=0, recipients=[self.admin], raw=msg.as_bytes().replace(b"\n", b"\r\n"), kind="alert")
+        msg = compose(
+            sender=self.sender,
+            to=self.admin,
+            subject="Alert: mailref cannot record its outgoing mail",
+            body=render("alert.txt", game={}, lines=lines),
+            kind="alert",
+            game=None,
+            now=now,
+        )
+        row = OutboxMessage(
+            id=0, recipients=[self.admin], raw=msg.as_bytes().replace(b"\n", b"\r\n"), kind="alert"
+        )
         res = self._transport([row])[0]
         if res.error:
             log.error("outbox: the alert to %s could not be sent either: %s", self.admin, res.error)

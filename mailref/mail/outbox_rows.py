@@ -18,11 +18,16 @@ from mailref.store.models import UTCDateTime
 # Built once: they run for every row sent.
 _outbox = OutboxMessage.__table__
 # The same text on both stores, as keeping mail is (store/keep.py).
-_MARK_SENT = ("UPDATE outbox SET status = 'sent', sent_at = :at, last_error = '', attempts = attempts + 1, "
-              "claimed_by = NULL, lease_until = NULL WHERE id = :row AND status != 'sent'")
+_MARK_SENT = (
+    "UPDATE outbox SET status = 'sent', sent_at = :at, last_error = '', attempts = attempts + 1, "
+    "claimed_by = NULL, lease_until = NULL WHERE id = :row AND status != 'sent'"
+)
 _CORE_MARK_SENT = text(_MARK_SENT).bindparams(bindparam("at", type_=UTCDateTime))
-RENEW = (update(_outbox).where(_outbox.c.claimed_by == bindparam("me"), _outbox.c.status == "sending")
-          .values(lease_until=bindparam("until")))
+RENEW = (
+    update(_outbox)
+    .where(_outbox.c.claimed_by == bindparam("me"), _outbox.c.status == "sending")
+    .values(lease_until=bindparam("until"))
+)
 
 
 def mark_sent(store: Store, row: int, at: datetime) -> bool:
@@ -48,7 +53,9 @@ def claimant() -> str:
 class Result:
     """How one row's delivery went."""
 
-    error: str | None = None     # None: delivered
-    permanent: bool = False      # failed for good: never retried automatically
-    tried: bool = True           # False: not attempted (the connection was lost first)
-    relay_down: bool = False     # the relay itself failed (unreachable, login refused): said once, not per row
+    error: str | None = None  # None: delivered
+    permanent: bool = False  # failed for good: never retried automatically
+    tried: bool = True  # False: not attempted (the connection was lost first)
+    relay_down: bool = (
+        False  # the relay itself failed (unreachable, login refused): said once, not per row
+    )

@@ -10,13 +10,16 @@ from collections.abc import Callable
 from mailref.store import OutboxMessage
 from mailref.write import address
 
-NO_SMTPUTF8 = ("the relay {relay} does not offer SMTPUTF8, which mail to {to} needs (the part before the @ "
-                "is not ASCII); a relay with SMTPUTF8 (Postfix smtputf8_enable, Exim, most providers) delivers it")
+NO_SMTPUTF8 = (
+    "the relay {relay} does not offer SMTPUTF8, which mail to {to} needs (the part before the @ "
+    "is not ASCII); a relay with SMTPUTF8 (Postfix smtputf8_enable, Exim, most providers) "
+    "delivers it"
+)
 
 
 def needs_smtputf8(row: OutboxMessage) -> bool:
     """A non-ASCII local part in a recipient, or UTF-8 headers (RFC 6532) written for one."""
-    head = row.raw[:row.raw.find(b"\r\n\r\n")]
+    head = row.raw[: row.raw.find(b"\r\n\r\n")]
     return not head.isascii() or any(address.needs_smtputf8(a) for a in row.recipients)
 
 
@@ -65,8 +68,15 @@ class Relay(smtplib.SMTP):
             extra = " " + " ".join(options)
         return f"{verb.upper()} {path}{extra}\r\n"
 
-    def send_row(self, sender: str, recipients: list[str], raw: bytes, utf8: bool, finishing: threading.Lock,
-                 sent: Callable[[], None]) -> None:
+    def send_row(
+        self,
+        sender: str,
+        recipients: list[str],
+        raw: bytes,
+        utf8: bool,
+        finishing: threading.Lock,
+        sent: Callable[[], None],
+    ) -> None:
         """What smtplib's sendmail does, for one row, with FINISHING held from the end of the data to
         the relay's answer and SENT (our mark), so that of all connections at most one row
         is ever accepted by the relay and not yet marked. To a relay offering PIPELINING
@@ -79,7 +89,9 @@ class Relay(smtplib.SMTP):
                 options.append(f"SIZE={len(raw)}")
             if utf8:
                 options.append("SMTPUTF8")
-        lines = [self._line("mail", f"FROM:<{sender}>", options)] + [self._line("rcpt", f"TO:<{r}>") for r in recipients]
+        lines = [self._line("mail", f"FROM:<{sender}>", options)] + [
+            self._line("rcpt", f"TO:<{r}>") for r in recipients
+        ]
         if self.does_esmtp and self.has_extn("pipelining"):
             self.send("".join(lines) + "DATA\r\n")
             answers = [self.getreply() for _ in lines]
@@ -96,7 +108,9 @@ class Relay(smtplib.SMTP):
         if code != 250:
             self._failed(code, data)
             raise smtplib.SMTPSenderRefused(code, resp, sender)
-        refused = {r: a for r, a in zip(recipients, answers[1:], strict=False) if a[0] not in (250, 251)}
+        refused = {
+            r: a for r, a in zip(recipients, answers[1:], strict=False) if a[0] not in (250, 251)
+        }
         if any(a[0] == 421 for a in refused.values()):
             self.close()
             raise smtplib.SMTPRecipientsRefused(refused)

@@ -13,17 +13,28 @@ from mailref.config import SmtpOut
 def relay_trouble(e: BaseException, relay: SmtpOut) -> str:
     """E, raised while connecting to RELAY (greeting, STARTTLS, login), as one line."""
     if isinstance(e, ssl.SSLCertVerificationError):
-        return (f"its certificate is not trusted ({e.verify_message or e}): it must name {relay.host!r} "
-                f"([smtp_out] host) and come from a known CA (SSL_CERT_FILE names another)")
+        return (
+            f"its certificate is not trusted ({e.verify_message or e}): it must name "
+            f"{relay.host!r} "
+            f"([smtp_out] host) and come from a known CA (SSL_CERT_FILE names another)"
+        )
     if isinstance(e, ssl.SSLError):
         return f"TLS failed ({e.reason or e}): does it offer STARTTLS on port {relay.port}? ([smtp_out] starttls)"
     if isinstance(e, smtplib.SMTPNotSupportedError) and "STARTTLS" in str(e):
         return f"it does not offer STARTTLS on port {relay.port}: set [smtp_out] starttls = false, or use a relay that does"
     if isinstance(e, smtplib.SMTPNotSupportedError) and "AUTH" in str(e):
-        tls = "" if relay.starttls else " (many relays offer it only over TLS: [smtp_out] starttls = true)"
+        tls = (
+            ""
+            if relay.starttls
+            else " (many relays offer it only over TLS: [smtp_out] starttls = true)"
+        )
         return f"it offers no login (AUTH) on port {relay.port}{tls}; or clear [smtp_out] username if it needs none"
     if isinstance(e, smtplib.SMTPResponseException):
-        said = e.smtp_error.decode("utf-8", "replace") if isinstance(e.smtp_error, bytes) else str(e.smtp_error)
+        said = (
+            e.smtp_error.decode("utf-8", "replace")
+            if isinstance(e.smtp_error, bytes)
+            else str(e.smtp_error)
+        )
         return f"it said {e.smtp_code} {said}"
     return str(e) or type(e).__name__
 
@@ -31,11 +42,17 @@ def relay_trouble(e: BaseException, relay: SmtpOut) -> str:
 # The relay's own words for "log in first" (Postfix, Exim, Exchange, providers); not a remote
 # server's DMARC verdict relayed back ("550 5.7.26 Unauthenticated email from ..."), which is
 # about the mail, not about this host.
-_WANTS_LOGIN = re.compile(r"authentication (is )?required|requires? authentication|must (first )?authenticate"
-                          r"|authenticate first|please authenticate|\bnot authenticated|not logged in"
-                          r"|log ?in (first|required)|login required", re.I)
-_NO_RELAY = re.compile(r"relay(ing)?\s+(access\s+)?(is\s+)?(denied|not permitted|prohibited|not allowed|refused)"
-                       r"|unable to relay|not permitted to relay|we do not relay|relay not permitted", re.I)
+_WANTS_LOGIN = re.compile(
+    r"authentication (is )?required|requires? authentication|must (first )?authenticate"
+    r"|authenticate first|please authenticate|\bnot authenticated|not logged in"
+    r"|log ?in (first|required)|login required",
+    re.I,
+)
+_NO_RELAY = re.compile(
+    r"relay(ing)?\s+(access\s+)?(is\s+)?(denied|not permitted|prohibited|not allowed|refused)"
+    r"|unable to relay|not permitted to relay|we do not relay|relay not permitted",
+    re.I,
+)
 
 
 def refuses_us(code: int, said: str, relay: SmtpOut) -> str | None:
@@ -45,13 +62,21 @@ def refuses_us(code: int, said: str, relay: SmtpOut) -> str | None:
     so the mail waits instead of failing for good (a relay wanting AUTH failed every reply)."""
     if code == 530 or _WANTS_LOGIN.search(said):
         if relay.username:
-            return (f"relay {relay.host}:{relay.port} refuses mail from {relay.username} ({code} {said}): "
-                    "check [smtp_out] username and password_file, and that the relay lets that login send")
+            return (
+                f"relay {relay.host}:{relay.port} refuses mail from {relay.username} ({code} "
+                f"{said}): "
+                "check [smtp_out] username and password_file, and that the relay lets that login "
+                "send"
+            )
         tls = "" if relay.starttls else " (and starttls = true if it logs in only over TLS)"
-        return (f"relay {relay.host}:{relay.port} wants a login ({code} {said}): "
-                f"set [smtp_out] username and password_file{tls}")
+        return (
+            f"relay {relay.host}:{relay.port} wants a login ({code} {said}): "
+            f"set [smtp_out] username and password_file{tls}"
+        )
     if _NO_RELAY.search(said):
         login = "" if relay.username else ", or log in with [smtp_out] username and password_file"
-        return (f"relay {relay.host}:{relay.port} does not relay for this host ({code} {said}): "
-                f"let it relay for this host (Postfix: mynetworks){login}")
+        return (
+            f"relay {relay.host}:{relay.port} does not relay for this host ({code} {said}): "
+            f"let it relay for this host (Postfix: mynetworks){login}"
+        )
     return None

@@ -31,15 +31,27 @@ from mailref.store.keep import Busy
 log = logging.getLogger("mailref.smtp")
 KNOWN_FOR = 2.0  # seconds the game addresses read for RCPT are trusted (docs/decisions/listener.md)
 GROUP = 50  # mails committed in one transaction at most
-INLINE_AT_MOST = 256 * 1024  # octets: a bigger mail is written by the committer, never on the sessions' loop
+INLINE_AT_MOST = (
+    256 * 1024
+)  # octets: a bigger mail is written by the committer, never on the sessions' loop
 
 
 class Intake:
     """The listener's desk: answers RCPT from the games' addresses and stores each message."""
 
-    def __init__(self, referee: Referee, max_size: int, on_stored: Callable[[], None] = lambda: None,
-                 on_storing: Callable[[bool], None] = lambda busy: None):
-        self.referee, self.max_size, self.on_stored, self.on_storing = referee, max_size, on_stored, on_storing
+    def __init__(
+        self,
+        referee: Referee,
+        max_size: int,
+        on_stored: Callable[[], None] = lambda: None,
+        on_storing: Callable[[bool], None] = lambda busy: None,
+    ):
+        self.referee, self.max_size, self.on_stored, self.on_storing = (
+            referee,
+            max_size,
+            on_stored,
+            on_storing,
+        )
         # The greeting names the referee's mail domain and no software version ("220 localhost
         # Python SMTP 1.4.6" told the world what to attack and nothing useful).
         self.domain = referee.settings.from_address.rpartition("@")[2] or "localhost"
@@ -47,7 +59,9 @@ class Intake:
         self.known_at, self.known = -KNOWN_FOR, set[str]()
         self.committer: Committer | None = None
         self.handed = 0  # mails handed to the committer and not yet answered (the loop's count)
-        self.inline = referee.store.engine.dialect.name == "sqlite"  # only its lock can be tried without waiting
+        self.inline = (
+            referee.store.engine.dialect.name == "sqlite"
+        )  # only its lock can be tried without waiting
         self.buffered = 0  # octets of mail data the sessions hold (smtp_session.BUFFER_BUDGET)
         self.refusing: str | None = None  # why mail is told 451 now, said once (SPEC §7)
         self.refused = 0
@@ -58,12 +72,19 @@ class Intake:
         line = describe(e)
         if line != self.refusing:
             self.refusing = line
-            log.error("%s refused with 451: %s (senders retry later; a line follows once it works again)",
-                      who, line)
+            log.error(
+                "%s refused with 451: %s (senders retry later; a line follows once it works again)",
+                who,
+                line,
+            )
 
     def _stores_again(self) -> None:
         if self.refusing is not None:
-            log.info("SMTP listener: storing mail again, after %d refusal(s) (was: %s)", self.refused, self.refusing)
+            log.info(
+                "SMTP listener: storing mail again, after %d refusal(s) (was: %s)",
+                self.refused,
+                self.refusing,
+            )
             self.refusing, self.refused = None, 0
 
     def _known(self) -> set[str]:
@@ -93,7 +114,9 @@ class Intake:
             e = f.exception()
             if e is not None:
                 if not is_store_fault(e):
-                    log.error("recipient %r: the game addresses could not be read", address, exc_info=e)
+                    log.error(
+                        "recipient %r: the game addresses could not be read", address, exc_info=e
+                    )
                 else:
                     self._refuse(f"recipient {address!r}", e)
                 answer.set_result("451 4.3.0 the referee's store is unavailable, try again later")
@@ -105,7 +128,12 @@ class Intake:
         return answer
 
     def _verdict(self, address: str, rcpt: str) -> str:
-        if self.known and rcpt not in self.known and rcpt != self.own and not self._postmaster(rcpt):
+        if (
+            self.known
+            and rcpt not in self.known
+            and rcpt != self.own
+            and not self._postmaster(rcpt)
+        ):
             return f"550 5.1.1 <{address}>: no game plays at this address"
         return "250 2.1.5 OK"
 
@@ -130,13 +158,24 @@ class Intake:
                     self._refuse(f"mail from {mail_from!r}", outcome)
                 else:
                     log.error("could not store a message from %r", mail_from, exc_info=outcome)
-                return answer(f"451 4.3.0 could not store the message, try again later ({type(outcome).__name__})")
+                return answer(
+                    "451 4.3.0 could not store the message, try again later "
+                    f"({type(outcome).__name__})"
+                )
             if not outcome.new or outcome.status != "new":
                 # Not processed again, so this is its one log line (SPEC §7).
-                log.info("mail #%s from %r: %s", outcome.id, mail_from,
-                         "delivered again, already had it" if not outcome.new else f"{outcome.status} at intake")
+                log.info(
+                    "mail #%s from %r: %s",
+                    outcome.id,
+                    mail_from,
+                    "delivered again, already had it"
+                    if not outcome.new
+                    else f"{outcome.status} at intake",
+                )
             self._stores_again()
-            answer(f"250 2.0.0 stored as #{outcome.id}" + ("" if outcome.new else " (already had it)"))
+            answer(
+                f"250 2.0.0 stored as #{outcome.id}" + ("" if outcome.new else " (already had it)")
+            )
             self.on_stored()
 
         assert self.committer is not None
@@ -154,7 +193,9 @@ class Intake:
             except Exception as e:
                 outcome = e
             if outcome is not None:
-                loop.call_soon(stored, outcome)  # answered from the loop as always, never inside this call
+                loop.call_soon(
+                    stored, outcome
+                )  # answered from the loop as always, never inside this call
                 return
         self.handed += 1
 
@@ -221,8 +262,15 @@ class Committer(threading.Thread):
 class Listener:
     """The sessions' event loop and the committer, each in a thread of its own."""
 
-    def __init__(self, referee: Referee, host: str, port: int, max_size: int,
-                 on_stored: Callable[[], None] = lambda: None, on_storing: Callable[[bool], None] = lambda busy: None):
+    def __init__(
+        self,
+        referee: Referee,
+        host: str,
+        port: int,
+        max_size: int,
+        on_stored: Callable[[], None] = lambda: None,
+        on_storing: Callable[[bool], None] = lambda busy: None,
+    ):
         self.host, self.port = host, port
         self.intake = Intake(referee, max_size, on_stored, on_storing)
         self.sessions: set[Session] = set()
@@ -237,7 +285,14 @@ class Listener:
         self.intake.committer.start()
         self.thread.start()
         serving = asyncio.run_coroutine_threadsafe(
-            self.loop.create_server(lambda: Session(self.intake, self.sessions), self.host, self.port, reuse_address=True), self.loop)
+            self.loop.create_server(
+                lambda: Session(self.intake, self.sessions),
+                self.host,
+                self.port,
+                reuse_address=True,
+            ),
+            self.loop,
+        )
         try:
             self.server = serving.result(60)
         except BaseException:
@@ -270,4 +325,3 @@ class Listener:
         self.thread.join(10)
         if not self.thread.is_alive():
             self.loop.close()
-

@@ -90,7 +90,10 @@ class Session(asyncio.Protocol):
         if len(self.sessions) > MAX_SESSIONS:
             return self.close("421 4.3.2 too many sessions, try again later")
         self.client = client_of(transport.get_extra_info("peername"))
-        if self.client and sum(1 for s in self.sessions if s.client == self.client) > MAX_SESSIONS_PER_CLIENT:
+        if (
+            self.client
+            and sum(1 for s in self.sessions if s.client == self.client) > MAX_SESSIONS_PER_CLIENT
+        ):
             return self.close("421 4.7.0 too many sessions from your address, try again later")
         self.reply(f"220 {self.desk.domain} ESMTP mailref")
 
@@ -119,7 +122,9 @@ class Session(asyncio.Protocol):
         if quiet >= limit and not self.waiting:
             self.close("421 4.4.2 idle too long, closing")
         else:
-            self.timer = self.loop.call_later(max(min(limit - quiet, STRESS_TIMEOUT), 0.05), self._idle)
+            self.timer = self.loop.call_later(
+                max(min(limit - quiet, STRESS_TIMEOUT), 0.05), self._idle
+            )
 
     def reply(self, line: str) -> None:
         if self.transport is not None and not self.transport.is_closing():
@@ -190,7 +195,12 @@ class Session(asyncio.Protocol):
             except Exception:  # never let one odd command end the session without an answer
                 log.exception("SMTP command %r failed", line[:80])
                 self.reply("451 4.3.0 internal error, try again later")
-            if self.body is None and pos < len(buf) and line[:4].upper() == b"DATA" and self._open():
+            if (
+                self.body is None
+                and pos < len(buf)
+                and line[:4].upper() == b"DATA"
+                and self._open()
+            ):
                 # DATA refused, yet bytes follow it: DATA ends a pipelined group (RFC 2920
                 # §3.1), so they are the message the client did not wait for 354 to send.
                 # Obeyed as commands, a body's "RSET / MAIL FROM:<gm@...> / RCPT / DATA"
@@ -227,8 +237,10 @@ class Session(asyncio.Protocol):
             self.greeted, self.mail_from, self.rcpt_to = True, None, []
             if verb == "HELO":
                 return self.reply(f"250 {self.desk.domain}")
-            return self.reply(f"250-{self.desk.domain}\r\n250-SIZE {self.desk.max_size}\r\n250-8BITMIME\r\n"
-                              "250-SMTPUTF8\r\n250-PIPELINING\r\n250 HELP")
+            return self.reply(
+                f"250-{self.desk.domain}\r\n250-SIZE {self.desk.max_size}\r\n250-8BITMIME\r\n"
+                "250-SMTPUTF8\r\n250-PIPELINING\r\n250 HELP"
+            )
         if verb == "MAIL":
             return self._mail(arg)
         if verb == "RCPT":
@@ -248,12 +260,18 @@ class Session(asyncio.Protocol):
         if verb == "QUIT":
             return self.close("221 2.0.0 Bye")
         if verb == "VRFY":
-            return self.reply("252 2.1.5 Cannot VRFY user, but will accept message and attempt delivery")
+            return self.reply(
+                "252 2.1.5 Cannot VRFY user, but will accept message and attempt delivery"
+            )
         if verb == "HELP":
             return self.reply(f"250 Supported commands: {COMMANDS}")
         if verb in ("STARTTLS", "AUTH", "BDAT", "EXPN", "ETRN", "TURN"):
             return self._error(f"502 5.5.1 {verb} not implemented")
-        shown = verb[:20] if verb[:20].isprintable() else verb[:20].encode("ascii", "backslashreplace").decode()
+        shown = (
+            verb[:20]
+            if verb[:20].isprintable()
+            else verb[:20].encode("ascii", "backslashreplace").decode()
+        )
         self._error(f'500 5.5.2 Error: command "{shown}" not recognized')
 
     # ---- the envelope -----------------------------------------------------------------------
@@ -278,7 +296,9 @@ class Session(asyncio.Protocol):
                 if value.upper() not in ("7BIT", "8BITMIME"):
                     return self._error("501 5.5.4 Error: BODY can only be one of 7BIT, 8BITMIME")
             elif key != "SMTPUTF8":
-                return self._error("555 5.5.4 MAIL FROM parameters not recognized or not implemented")
+                return self._error(
+                    "555 5.5.4 MAIL FROM parameters not recognized or not implemented"
+                )
         self.mail_from, self.rcpt_to = path, []
         self.reply("250 2.1.0 OK")
 
@@ -320,32 +340,43 @@ class Session(asyncio.Protocol):
         if end < 0:
             if not self.dropped and len(body) > self.desk.max_size + 2:
                 self.dropped = True  # answered 552 at the end (RFC 5321 §4.2.5); memory stays flat
-            elif not self.dropped and self.desk.buffered + len(chunk) > max(BUFFER_BUDGET, 2 * self.desk.max_size):
+            elif not self.dropped and self.desk.buffered + len(chunk) > max(
+                BUFFER_BUDGET, 2 * self.desk.max_size
+            ):
                 self.dropped = self.crowded = True  # answered 452 at the end: come back later
             if self.dropped:
                 del body[:-4]
             self._hold(len(body))
             return
-        rest = bytes(body[end + 5:])
+        rest = bytes(body[end + 5 :])
         mail_from, rcpt_to = self.mail_from or "", self.rcpt_to
         self.body, self.junk, self.mail_from, self.rcpt_to = None, 0, None, []
         if self.crowded:
             self._hold(0)
-            log.warning("mail from %r refused with 452: the sessions hold %d MB of mail data at once",
-                        mail_from, self.desk.buffered // 2**20)
+            log.warning(
+                "mail from %r refused with 452: the sessions hold %d MB of mail data at once",
+                mail_from,
+                self.desk.buffered // 2**20,
+            )
             self.reply("452 4.3.1 Insufficient system storage, try again later")
         elif self.dropped or end - 2 > self.desk.max_size:
             self._hold(0)
             self.reply("552 5.3.4 Error: too much mail data")
         else:
-            del body[end + 2:]  # the data alone, copied once more at most (a 10 MB mail took 50 MB)
-            if body.find(b"\r\n.") >= 0:  # RFC 5321 §4.5.2: a line's leading period is the client's stuffing
+            del body[
+                end + 2 :
+            ]  # the data alone, copied once more at most (a 10 MB mail took 50 MB)
+            if (
+                body.find(b"\r\n.") >= 0
+            ):  # RFC 5321 §4.5.2: a line's leading period is the client's stuffing
                 body = body.replace(b"\r\n.", b"\r\n")
             raw = bytes(memoryview(body)[2:])
             del body
             self._hold(len(raw))  # until it is kept
             self._wait()
-            self.desk.deliver(raw, mail_from, rcpt_to, lambda line: self._resume(lambda: self._kept(line)))
+            self.desk.deliver(
+                raw, mail_from, rcpt_to, lambda line: self._resume(lambda: self._kept(line))
+            )
         self.buf = rest + self.buf
         if self.buf and not self.waiting:
             self._commands()
@@ -373,14 +404,14 @@ class Session(asyncio.Protocol):
 def _path(arg: str, keyword: str) -> tuple[str | None, list[tuple[str, str]]]:
     """The address and the parameters of `MAIL FROM:<a@b> SIZE=1` / `RCPT TO:<a@b>`: the address
     without its angle brackets ("" for <>), None when the syntax is wrong."""
-    if arg[:len(keyword)].upper() != keyword:
+    if arg[: len(keyword)].upper() != keyword:
         return None, []
-    arg = arg[len(keyword):].lstrip()
+    arg = arg[len(keyword) :].lstrip()
     if arg.startswith("<"):
         end = arg.find(">")
         if end < 0:
             return None, []
-        path, rest = arg[1:end], arg[end + 1:]
+        path, rest = arg[1:end], arg[end + 1 :]
         if ":" in path and path.startswith("@"):  # an old source route, @a,@b:user@c: the mailbox
             path = path.rpartition(":")[2]
     else:  # no brackets: lenient, as many clients are

@@ -26,7 +26,7 @@ _FEATURES = authres.FeatureContext(authres.dmarc)
 @dataclass(frozen=True)
 class AuthVerdict:
     verified: bool
-    why: str   # "dmarc=pass from mx.example.org", or why the mail is not verified
+    why: str  # "dmarc=pass from mx.example.org", or why the mail is not verified
 
 
 def _domain(value: str | None) -> str:
@@ -45,11 +45,16 @@ def aligned(domain: str, from_domain: str) -> bool:
     return long_.endswith("." + short) and short.count(".") >= 1
 
 
-def verify(results: list[str], from_addr: str | None, trusted: tuple[str, ...] | list[str]) -> AuthVerdict:
+def verify(
+    results: list[str], from_addr: str | None, trusted: tuple[str, ...] | list[str]
+) -> AuthVerdict:
     """RESULTS: the mail's Authentication-Results values in order, top first."""
     ids = {t.strip().lower() for t in trusted if t.strip()}
     if not ids:
-        return AuthVerdict(False, "the referee trusts no authentication server ([auth] trusted_authserv_ids is empty)")
+        return AuthVerdict(
+            False,
+            "the referee trusts no authentication server ([auth] trusted_authserv_ids is empty)",
+        )
     if not from_addr or "@" not in from_addr:
         return AuthVerdict(False, "the mail has no From address to verify")
     from_domain = _domain(from_addr)
@@ -64,11 +69,15 @@ def verify(results: list[str], from_addr: str | None, trusted: tuple[str, ...] |
         for r in parsed.results:  # the topmost trusted header decides
             if r.result != "pass":
                 continue
-            if r.method == "dmarc" and (not getattr(r, "header_from", None) or aligned(r.header_from, from_domain)):
+            if r.method == "dmarc" and (
+                not getattr(r, "header_from", None) or aligned(r.header_from, from_domain)
+            ):
                 return AuthVerdict(True, f"dmarc=pass from {server}")
             if r.method == "dkim" and aligned(getattr(r, "header_d", None) or "", from_domain):
                 return AuthVerdict(True, f"dkim=pass header.d={r.header_d} from {server}")
             if r.method == "spf" and aligned(getattr(r, "smtp_mailfrom", None) or "", from_domain):
                 return AuthVerdict(True, f"spf=pass smtp.mailfrom={r.smtp_mailfrom} from {server}")
-        return AuthVerdict(False, f"{server} found no aligned dmarc, dkim or spf pass for {from_domain}")
+        return AuthVerdict(
+            False, f"{server} found no aligned dmarc, dkim or spf pass for {from_domain}"
+        )
     return AuthVerdict(False, "no Authentication-Results from a trusted server")

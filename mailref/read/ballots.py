@@ -21,35 +21,46 @@ from mailref.read.limits import bounded
 # may rename them (imperial says YES/NO). Nothing else is a vote word: "pro", "aye" and
 # "nay" read too easily as prose.
 VOTE_WORDS: dict[str, str] = {
-    "for": "FOR", "yes": "FOR",
-    "against": "AGAINST", "no": "AGAINST",
-    "abstain": "ABSTAIN", "present": "ABSTAIN",
-    "deferential": "DEFERENTIAL", "def": "DEFERENTIAL",
+    "for": "FOR",
+    "yes": "FOR",
+    "against": "AGAINST",
+    "no": "AGAINST",
+    "abstain": "ABSTAIN",
+    "present": "ABSTAIN",
+    "deferential": "DEFERENTIAL",
+    "def": "DEFERENTIAL",
     "veto": "VETO",
 }
 _WORD = "(?P<word>" + "|".join(sorted(VOTE_WORDS, key=len, reverse=True)) + ")"
 # Emphasis and quotes are set aside (as spaces, so `F*OR` stays two words) before matching.
 _DECOR = re.compile(r"\[/?b\]|[*_\"'“”‘’«»`\s]+", re.I)
-_NUMBER = r"(?:(?:proposal|prop|p|cfj|dov|matter|no\.?) ?)?#? ?(?P<number>\d{1,6}) ?(?:[:.)=-]|[–—])? ?"
+_NUMBER = (
+    r"(?:(?:proposal|prop|p|cfj|dov|matter|no\.?) ?)?#? ?(?P<number>\d{1,6}) ?(?:[:.)=-]|[–—])? ?"
+)
 _SAID = r"(?:(?:i vote ?:?|my vote is ?:?|my vote ?:|vote ?:) ?)?"
 _BALLOT = re.compile(r"^(?:[-•] )?(?:" + _NUMBER + r")?" + _SAID + _WORD + r" ?[.!]*$", re.I)
 _HAS_WORD = re.compile(r"\b(?:" + "|".join(VOTE_WORDS) + r")\b")  # on a lower-cased line
-HOW_TO_VOTE = ("write the vote word alone on a line ({w}), or `I vote {w}`, `Vote: {w}`, "
-               "`My vote is {w}`, with your reason, if any, on the next line; for several proposals, "
-               "lines like `12 {w}`")
+HOW_TO_VOTE = (
+    "write the vote word alone on a line ({w}), or `I vote {w}`, `Vote: {w}`, "
+    "`My vote is {w}`, with your reason, if any, on the next line; for several proposals, "
+    "lines like `12 {w}`"
+)
 
 
 def how_to_vote(words: tuple[str, ...] | list[str] = ("FOR", "AGAINST", "ABSTAIN")) -> str:
     """The hint of a "no vote found" answer, in the game's own vote words."""
-    return HOW_TO_VOTE.format(w=words[0] if words else "FOR") + f" (the votes here: {', '.join(words)})"
+    return (
+        HOW_TO_VOTE.format(w=words[0] if words else "FOR")
+        + f" (the votes here: {', '.join(words)})"
+    )
 
 
 @dataclass
 class Ballot:
     number: int | None
-    vote: str     # canonical meaning, e.g. "FOR"
-    word: str     # as written
-    line: str     # the whole line it was read from, to quote back
+    vote: str  # canonical meaning, e.g. "FOR"
+    word: str  # as written
+    line: str  # the whole line it was read from, to quote back
 
 
 @dataclass
@@ -92,11 +103,16 @@ def read_ballots(text: str, default_number: int | None = None) -> BallotReading:
                 continue
             b.number = default_number
         if b.number in found:
-            reading.ignored.append((found[b.number].line, f"replaced by a later vote on {b.number} in the same mail"))
+            reading.ignored.append(
+                (found[b.number].line, f"replaced by a later vote on {b.number} in the same mail")
+            )
         found[b.number] = b
     reading.ballots = list(found.values())
     if not found:  # only an answer that asks again needs them
         set_aside = {line for line, _ in reading.ignored}
-        reading.near_misses = [ln.strip()[:120] for ln in text.splitlines()
-                               if len(ln) <= 500 and _HAS_WORD.search(ln.lower()) and ln.strip() not in set_aside][:3]
+        reading.near_misses = [
+            ln.strip()[:120]
+            for ln in text.splitlines()
+            if len(ln) <= 500 and _HAS_WORD.search(ln.lower()) and ln.strip() not in set_aside
+        ][:3]
     return reading

@@ -18,8 +18,8 @@ _SENTENCE = re.compile(r"(?<=[.;!?])\s+|\n+(?=\s*[A-Z0-9])")
 # A line break followed by a lower-case word is a wrapped line, not a new order.
 _MARK = re.compile(r"\[b\]|\*\*|__|\*", re.I)
 _BB_CLOSE = re.compile(r"\[/b\]", re.I)
-_STARS2 = re.compile(r"(?=\*\*)")                 # every start, overlapping ones too
-_UNDER_CLOSE = re.compile(r"(?=__(?![\w_]))")     # __ closes only when no word character follows
+_STARS2 = re.compile(r"(?=\*\*)")  # every start, overlapping ones too
+_UNDER_CLOSE = re.compile(r"(?=__(?![\w_]))")  # __ closes only when no word character follows
 
 
 def _word(ch: str) -> bool:
@@ -52,24 +52,28 @@ def _spans(text: str) -> Iterator[str]:
         before = text[i - 1] if i else ""
         end = None
         if text[i] == "[":
-            close = bb.first_from(i + 4)           # [b] + at least one character
+            close = bb.first_from(i + 4)  # [b] + at least one character
             if close is not None:
-                inner, end = text[i + 3:close], close + 4
+                inner, end = text[i + 3 : close], close + 4
         elif text.startswith("**", i):
             close = stars2.first_from(i + 3)
             if close is not None:
-                inner, end = text[i + 2:close], close + 2
+                inner, end = text[i + 2 : close], close + 2
         if end is None and text.startswith("__", i) and not (before and _word(before)):
             close = under.first_from(i + 3)
             if close is not None:
-                inner, end = text[i + 2:close], close + 2
+                inner, end = text[i + 2 : close], close + 2
         if end is None and text[i] == "*" and not (before and (_word(before) or before == "*")):
             # *x*: no * inside, no space just inside either mark, no word or * just after
             close = next_star.first_from(i + 1)
-            if close is not None and close > i + 1 and not text[i + 1].isspace() \
-                    and not text[close - 1].isspace() \
-                    and not (close + 1 < n and (_word(text[close + 1]) or text[close + 1] == "*")):
-                inner, end = text[i + 1:close], close + 1
+            if (
+                close is not None
+                and close > i + 1
+                and not text[i + 1].isspace()
+                and not text[close - 1].isspace()
+                and not (close + 1 < n and (_word(text[close + 1]) or text[close + 1] == "*"))
+            ):
+                inner, end = text[i + 1 : close], close + 1
         if end is None:
             pos = m.end()
         else:

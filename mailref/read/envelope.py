@@ -29,26 +29,28 @@ from mailref.read.subject import Subject, parse_subject
 class Envelope:
     message_id: str | None
     sha256: str
-    from_addr: str | None          # the From addr-spec, normalised (identity.py); None when it names no one
+    from_addr: str | None  # the From addr-spec, normalised (identity.py); None when it names no one
     from_name: str
     reply_to: str | None
-    recipients: list[str]          # every address it was sent to, lower-cased
+    recipients: list[str]  # every address it was sent to, lower-cased
     subject: Subject
     date: str | None
     in_reply_to: list[str]
     references: list[str]
     list_id: str | None
-    body: str                      # the whole readable body (quotes included)
-    text: str                      # the sender's own words
-    orders: list[str]              # bold sentences in the sender's own words
-    machine: str | None            # why no reply may go back (SPEC §2.2), else None
+    body: str  # the whole readable body (quotes included)
+    text: str  # the sender's own words
+    orders: list[str]  # bold sentences in the sender's own words
+    machine: str | None  # why no reply may go back (SPEC §2.2), else None
     bounce_for: list[str] = field(default_factory=list)  # addresses a bounce reports
     attachments: int = 0
     defects: list[str] = field(default_factory=list)
     headers: dict[str, str] = field(default_factory=dict)
     from_problem: str | None = None  # why From names no one sender (two addresses, two headers ...)
-    auth_results: list[str] = field(default_factory=list)  # Authentication-Results values, top first
-    truncated: bool = False        # the body is longer than reading looks at (limits.py)
+    auth_results: list[str] = field(
+        default_factory=list
+    )  # Authentication-Results values, top first
+    truncated: bool = False  # the body is longer than reading looks at (limits.py)
 
 
 def clean(value: object) -> str:
@@ -96,7 +98,11 @@ def _decode_part(part: Message) -> str:
 
 def _is_attachment(part: Message) -> bool:
     disp = (part.get("Content-Disposition") or "").lower()
-    return disp.startswith("attachment") or bool(part.get_param("name")) and not part.get_content_type().startswith("text/")
+    return (
+        disp.startswith("attachment")
+        or bool(part.get_param("name"))
+        and not part.get_content_type().startswith("text/")
+    )
 
 
 def body_text(msg: Message) -> tuple[str, int]:
@@ -149,8 +155,13 @@ def _ids(value: str) -> list[str]:
     return re.findall(r"<[^<>\s]+>", value or "")
 
 
-def read_envelope(raw: bytes, rcpt_to: list[str] | None = None, own_address: str = "",
-                  loop_header: str = "X-Mailref-Loop", null_sender: bool = False) -> Envelope:
+def read_envelope(
+    raw: bytes,
+    rcpt_to: list[str] | None = None,
+    own_address: str = "",
+    loop_header: str = "X-Mailref-Loop",
+    null_sender: bool = False,
+) -> Envelope:
     """Read RAW as a player wrote it. Bad MIME, charsets, NULs and long lines all yield an
     Envelope (with `defects`) rather than an exception. NULL_SENDER: it came with
     `MAIL FROM:<>` (machine mail, SPEC §2.2)."""
@@ -166,19 +177,39 @@ def read_envelope(raw: bytes, rcpt_to: list[str] | None = None, own_address: str
         msg, parts = None, raw.count(b"\n--", cut)
     if msg is None:
         # Only the header: its parts would hold the referee for minutes (limits.py).
-        msg = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw[:cut + 4])
-    defects = [type(d).__name__ for d in msg.defects] + ([f"too many MIME parts ({parts} boundary lines)"] if parts else [])
+        msg = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(
+            raw[: cut + 4]
+        )
+    defects = [type(d).__name__ for d in msg.defects] + (
+        [f"too many MIME parts ({parts} boundary lines)"] if parts else []
+    )
     # Raw values: compat32's items() turn an 8-bit header into a Header whose text is U+FFFD.
-    raw_headers = [(k, v[-HEADER_MAX:] if k.lower() == "references" else v[:HEADER_MAX]) for k, v in msg.raw_items()]
+    raw_headers = [
+        (k, v[-HEADER_MAX:] if k.lower() == "references" else v[:HEADER_MAX])
+        for k, v in msg.raw_items()
+    ]
     headers = {k.lower(): clean(v) for k, v in raw_headers}
     # Identity from the raw header, never from decoded text (see identity.py).
     sender = parse_mailbox([v for k, v in raw_headers if k.lower() == "from"])
     from_addr, from_name = sender.address, sender.display_name
     reply_to = None
     if "reply-to" in headers:
-        reply_to = parse_mailbox([v for k, v in raw_headers if k.lower() == "reply-to"], "Reply-To").address
-    recipients = list(dict.fromkeys([a.lower() for a in (rcpt_to or [])] + _addresses(
-        [v for name in ("to", "cc", "delivered-to", "x-original-to") for k, v in raw_headers if k.lower() == name])))
+        reply_to = parse_mailbox(
+            [v for k, v in raw_headers if k.lower() == "reply-to"], "Reply-To"
+        ).address
+    recipients = list(
+        dict.fromkeys(
+            [a.lower() for a in (rcpt_to or [])]
+            + _addresses(
+                [
+                    v
+                    for name in ("to", "cc", "delivered-to", "x-original-to")
+                    for k, v in raw_headers
+                    if k.lower() == name
+                ]
+            )
+        )
+    )
     mid = _ids(headers.get("message-id", ""))
     try:
         plain, html, attachments = body_parts(msg) if not parts else ("", None, parts // 2)
@@ -192,7 +223,9 @@ def read_envelope(raw: bytes, rcpt_to: list[str] | None = None, own_address: str
     else:
         body, text = html_full if html_full is not None else plain or "", own_words(html_own or "")
     # Bold lives in the HTML part: a client's plain alternative often drops it (Outlook does).
-    html_words = text if body is html_full else own_words(html_own) if html_own is not None else None
+    html_words = (
+        text if body is html_full else own_words(html_own) if html_own is not None else None
+    )
     orders = bold_orders(html_words) if html_words is not None else []
     orders = orders or bold_orders(text)
     list_id = None
@@ -200,8 +233,9 @@ def read_envelope(raw: bytes, rcpt_to: list[str] | None = None, own_address: str
         list_id = m.group(1).lower()
     if reply_to and reply_to == list_post_address(headers):
         reply_to = None  # a list that sets Reply-To to itself: the answer is for the sender only (SPEC §2.6)
-    verdict, bounced = machine_verdict(msg, headers, from_addr, own_address, loop_header, recipients,
-                                       null_sender, raw, cut)
+    verdict, bounced = machine_verdict(
+        msg, headers, from_addr, own_address, loop_header, recipients, null_sender, raw, cut
+    )
     return Envelope(
         message_id=mid[0] if mid else None,
         sha256=sha,

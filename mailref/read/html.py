@@ -20,14 +20,42 @@ from html.parser import HTMLParser
 from mailref.read.limits import HTML_MAX
 from mailref.read.quotes import HEADER_FROM_WORDS, HEADER_NEXT_WORDS
 
-_BLOCK = {"p", "div", "tr", "table", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol",
-          "pre", "section", "article", "header", "footer", "hr", "center", "dl", "dt", "dd"}
+_BLOCK = {
+    "p",
+    "div",
+    "tr",
+    "table",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "ul",
+    "ol",
+    "pre",
+    "section",
+    "article",
+    "header",
+    "footer",
+    "hr",
+    "center",
+    "dl",
+    "dt",
+    "dd",
+}
 _SKIP = {"script", "style", "head", "title"}
 _VOID = {"img", "hr", "input", "meta", "link", "br", "wbr", "col", "area", "base", "source"}
 _BOLD_TAGS = {"b", "strong"}
 _OPEN, _CLOSE = "\x01", "\x02"  # bold markers, placed once the text around them is known
 _BOLD_STYLE = re.compile(r"font-weight\s*:\s*(bold|bolder|[6-9]00)", re.I)
-_QUOTE_CLASSES = {"gmail_quote", "gmail_attr", "moz-cite-prefix", "yahoo_quoted", "protonmail_quote"}
+_QUOTE_CLASSES = {
+    "gmail_quote",
+    "gmail_attr",
+    "moz-cite-prefix",
+    "yahoo_quoted",
+    "protonmail_quote",
+}
 _CUT_IDS = re.compile(r"divRplyFwdMsg|appendonsend|OLK_SRC_BODY_SECTION", re.I)
 _TOP_BORDER = re.compile(r"border-top\s*:\s*solid", re.I)
 # An Outlook header block, as text: "From:" then two of Sent/Date/To/Subject within 5 lines.
@@ -68,7 +96,9 @@ class _ToText(HTMLParser):
         self.cut: int | None = None  # line index where the quoted original message begins
         self.pre = 0
         self.marks = self.quoted = False  # saw a rule / a client's quote: own words differ
-        self.paragraphs: list[tuple[bool, int]] = []  # per open <p>: set apart by a blank line? its first line
+        self.paragraphs: list[
+            tuple[bool, int]
+        ] = []  # per open <p>: set apart by a blank line? its first line
 
     def _flush(self) -> None:
         line = "".join(self.cur).strip()
@@ -184,7 +214,8 @@ class _ToText(HTMLParser):
 
 def _bold_markers(text: str) -> str:
     text = re.sub(f"{_OPEN}(\\s*){_CLOSE}", r"\1", text)  # empty bold from <b> </b>
-    # One bold line in several runs, as Word writes it (<b>Attack Donal with </b><b>10 Grain</b><b>.</b>
+    # One bold line in several runs, as Word writes it (<b>Attack Donal with </b><b>10
+    # Grain</b><b>.</b>
     # after a spell check, a language or font change): runs that touch are one bold span, one order.
     # Spans with a space between ("<b>Attack …</b> <b>Defend …</b>", a forum's) stay apart.
     text = text.replace(_CLOSE + _OPEN, "")
@@ -201,7 +232,7 @@ def _join(lines: list[str]) -> str:
 
 def _header_block_after(lines: list[str], i: int) -> bool:
     """Does a From:/Sent:/To: header block start within the first lines after I?"""
-    nonblank = [ln for ln in lines[i + 1:i + 12] if ln.strip() and ln != _MARK][:6]
+    nonblank = [ln for ln in lines[i + 1 : i + 12] if ln.strip() and ln != _MARK][:6]
     nonblank = [_bold_markers(ln) for ln in nonblank]
     if not nonblank or not _HDR_FROM.match(nonblank[0]):
         return False
@@ -258,7 +289,7 @@ def html_texts(html: str) -> tuple[str, str]:
         full = _join(lines)  # nothing quoted as HTML: the own words are the whole text
         return full, full
     cited = parser.cited_lines
-    own = [ln for i, ln in enumerate(lines[:parser.cut]) if i not in cited]
+    own = [ln for i, ln in enumerate(lines[: parser.cut]) if i not in cited]
     for i, ln in enumerate(own):
         if ln == _MARK and _header_block_after(own, i):
             own = own[:i]

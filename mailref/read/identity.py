@@ -22,9 +22,9 @@ _ASCII_UPPER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrst
 
 @dataclass(frozen=True)
 class Sender:
-    address: str | None          # normalised addr-spec (see normalise_address), None when unknown
-    display_name: str = ""       # what the sender calls themselves; a name, never an identity
-    problem: str | None = None   # why the From names no one sender
+    address: str | None  # normalised addr-spec (see normalise_address), None when unknown
+    display_name: str = ""  # what the sender calls themselves; a name, never an identity
+    problem: str | None = None  # why the From names no one sender
 
 
 def raw_text(value: str) -> tuple[str, bool]:
@@ -79,7 +79,9 @@ def _parse_one(header: str, value: str) -> Sender:
     defects = [str(d) for d in parsed.defects if not str(d).startswith(_HARMLESS)]
     addresses = [a for a in parsed.addresses if a.username or a.domain]
     if len(addresses) != 1:
-        return Sender(None, problem=f"the {header} header names {len(addresses)} addresses, not one")
+        return Sender(
+            None, problem=f"the {header} header names {len(addresses)} addresses, not one"
+        )
     a = addresses[0]
     if defects:
         return Sender(None, problem=f"the {header} header is malformed ({defects[0]})")

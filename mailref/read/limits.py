@@ -4,9 +4,9 @@ the referee longer than a fixed budget whatever it contains."""
 
 from __future__ import annotations
 
-READ_MAX = 100_000   # characters of a body read for commands (a long proposal is ~20,000)
-LINE_MAX = 2_000     # characters of one line; longer lines are prose, not commands
-HTML_MAX = 200_000   # characters of an HTML part turned into text (HTML is verbose)
+READ_MAX = 100_000  # characters of a body read for commands (a long proposal is ~20,000)
+LINE_MAX = 2_000  # characters of one line; longer lines are prose, not commands
+HTML_MAX = 200_000  # characters of an HTML part turned into text (HTML is verbose)
 # Boundary lines ("--...") in the body of a multipart mail, and multiparts declared in it (each
 # names its own boundary). The standard library's MIME parser takes time that grows faster than
 # the parts (a 3.6 MB mail of 100,000 parts took 20 s to read) and much faster than the nesting,
@@ -47,7 +47,11 @@ def too_many_parts(raw: bytes, body_at: int) -> int:
     if b"multipart" not in raw[:body_at].lower():
         return 0
     n = raw.count(b"\n--", body_at)
-    if n > BOUNDARIES_MAX or n > MULTIPARTS_MAX and raw.lower().count(b"boundary=", body_at) > MULTIPARTS_MAX:
+    if (
+        n > BOUNDARIES_MAX
+        or n > MULTIPARTS_MAX
+        and raw.lower().count(b"boundary=", body_at) > MULTIPARTS_MAX
+    ):
         return n
     return 0
 

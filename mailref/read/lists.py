@@ -29,4 +29,6 @@ def list_post_address(headers: dict[str, str]) -> str | None:
 def through_its_list(list_id: str | None, game_list_id: object) -> bool:
     """Whether mail with the List-Id LIST_ID came through the list the game is played on
     (its `list_id` parameter, written with or without angle brackets)."""
-    return bool(list_id and game_list_id) and list_id == str(game_list_id).strip().strip("<>").lower()
+    return (
+        bool(list_id and game_list_id) and list_id == str(game_list_id).strip().strip("<>").lower()
+    )

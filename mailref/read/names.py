@@ -37,6 +37,8 @@ def name_keys(name: str) -> list[str]:
     Accents go too (decomposed, then their combining marks dropped): "Alíce" and "Alicé" read
     as "Alice" at a glance in a list of players, and joined beside her."""
     n = " ".join(unicodedata.normalize("NFKD", name).split())
-    n = unicodedata.normalize("NFC", "".join(ch for ch in n if unicodedata.category(ch) not in ("Cf", "Mn")))
+    n = unicodedata.normalize(
+        "NFC", "".join(ch for ch in n if unicodedata.category(ch) not in ("Cf", "Mn"))
+    )
     keys = [_skeleton(n).casefold(), _skeleton(n.casefold()).casefold()]
     return list(dict.fromkeys(keys))

@@ -17,4 +17,6 @@ def returned_message_ids(raw: bytes) -> list[str]:
         cut = raw.find(b"\n\n")
     if cut < 0:
         return []
-    return list(dict.fromkeys(m.decode("ascii", "replace") for m in _MID.findall(raw[cut:cut + SCAN])))[:20]
+    return list(
+        dict.fromkeys(m.decode("ascii", "replace") for m in _MID.findall(raw[cut : cut + SCAN]))
+    )[:20]

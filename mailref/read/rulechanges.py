@@ -18,14 +18,19 @@ _ENACT = re.compile(
     rf"(?:(?:titled|entitled|called|named)\s*)?(?:{_TITLE})?\s*(?:,?\s*with\s+the\s+following\s+text)?\s*[:.]?\s*(?P<after>.*)$",
     re.I,
 )
-_AMEND = re.compile(rf"^\s*amend\s+rule\s+{_REF}\s*,?\s*(?:so\s+that\s+it\s+reads|to\s+read)\s*:?\s*(?P<after>.*)$", re.I)
+_AMEND = re.compile(
+    rf"^\s*amend\s+rule\s+{_REF}\s*,?\s*(?:so\s+that\s+it\s+reads|to\s+read)\s*:?\s*(?P<after>.*)$",
+    re.I,
+)
 _REPLACE = re.compile(
     rf"^\s*in\s+rule\s+{_REF}\s*,?\s*replace\s+[{_Q}](?P<old>.+?)[{_Q}]\s+with\s+[{_Q}](?P<new>.*?)[{_Q}]\s*\.?\s*$",
     re.I,
 )
 _REPEAL = re.compile(rf"^\s*repeal\s+rule\s+{_REF}\s*\.?\s*$", re.I)
 _RETITLE = re.compile(rf"^\s*retitle\s+rule\s+{_REF}\s+(?:to|as)\s+{_TITLE}\s*\.?\s*$", re.I)
-_STARTS = re.compile(r"^\s*(enact\b|amend\s+rule\b|in\s+rule\b|repeal\s+rule\b|retitle\s+rule\b)", re.I)
+_STARTS = re.compile(
+    r"^\s*(enact\b|amend\s+rule\b|in\s+rule\b|repeal\s+rule\b|retitle\s+rule\b)", re.I
+)
 
 
 class RuleChangeError(ValueError):
@@ -66,24 +71,52 @@ def read_rule_changes(text: str, signer: str = "") -> list[RuleChange]:
             body = None
         if m := _ENACT.match(line):
             if not m.group("title"):
-                raise RuleChangeError(no, line, 'a new rule needs a title in quotes, e.g. Enact rule 24 "Title":')
-            changes.append(RuleChange("enact", number=m.group("num"), title=m.group("title").strip(), line=no))
+                raise RuleChangeError(
+                    no, line, 'a new rule needs a title in quotes, e.g. Enact rule 24 "Title":'
+                )
+            changes.append(
+                RuleChange("enact", number=m.group("num"), title=m.group("title").strip(), line=no)
+            )
             body = [m.group("after")] if m.group("after").strip() else []
         elif m := _AMEND.match(line):
-            changes.append(RuleChange("amend", number=m.group("num"), ref_title=m.group("qtitle"), line=no))
+            changes.append(
+                RuleChange("amend", number=m.group("num"), ref_title=m.group("qtitle"), line=no)
+            )
             body = [m.group("after")] if m.group("after").strip() else []
         elif m := _REPLACE.match(line):
-            changes.append(RuleChange("replace", number=m.group("num"), ref_title=m.group("qtitle"),
-                                      old=m.group("old"), new=m.group("new"), line=no))
+            changes.append(
+                RuleChange(
+                    "replace",
+                    number=m.group("num"),
+                    ref_title=m.group("qtitle"),
+                    old=m.group("old"),
+                    new=m.group("new"),
+                    line=no,
+                )
+            )
         elif m := _REPEAL.match(line):
-            changes.append(RuleChange("repeal", number=m.group("num"), ref_title=m.group("qtitle"), line=no))
+            changes.append(
+                RuleChange("repeal", number=m.group("num"), ref_title=m.group("qtitle"), line=no)
+            )
         elif m := _RETITLE.match(line):
-            changes.append(RuleChange("retitle", number=m.group("num"), ref_title=m.group("qtitle"),
-                                      title=m.group("title").strip(), line=no))
+            changes.append(
+                RuleChange(
+                    "retitle",
+                    number=m.group("num"),
+                    ref_title=m.group("qtitle"),
+                    title=m.group("title").strip(),
+                    line=no,
+                )
+            )
         else:
-            raise RuleChangeError(no, line, "this line starts like a rule change but does not follow a known form "
-                                  '(Enact rule N "Title": / Amend rule N to read: / In rule N, replace "old" with "new". / '
-                                  'Repeal rule N. / Retitle rule N to "Title".)')
+            raise RuleChangeError(
+                no,
+                line,
+                "this line starts like a rule change but does not follow a known form "
+                '(Enact rule N "Title": / Amend rule N to read: / In rule N, replace "old" with '
+                '"new". / '
+                'Repeal rule N. / Retitle rule N to "Title".)',
+            )
     if body is not None:
         changes[-1].text, changes[-1].signoff = without_sign_off(_clean_body(body), signer)
     for c in changes:
@@ -94,21 +127,33 @@ def read_rule_changes(text: str, signer: str = "") -> list[RuleChange]:
 
 # How mails end: "Cheers, Bob", "Thoughts welcome!", "— Bob", "Bob". Never rule text. Closings of
 # other languages are mostly written without a comma ("Med vänlig hälsning\nAlice").
-_WORDS = (r"(?:med vänlig(?:a)? hälsning(?:ar)?|vänliga hälsningar|hälsningar|mvh|mit freundlichen grüßen|"
-          r"mit freundlichen gruessen|viele grüße|liebe grüße|beste grüße|grüße|gruß|mfg|med venlig hilsen|"
-          r"venlig hilsen|med vennlig hilsen|vennlig hilsen|hilsen|met vriendelijke groet(?:en)?|vriendelijke groet(?:en)?|"
-          r"groeten|groetjes|cordiali saluti|distinti saluti|un saluto|saluti|cordialement|bien à vous|amitiés|"
-          r"bien cordialement|salutations|saludos|un saludo|atentamente|abrazos|cumprimentos|atenciosamente|abraços|"
-          r"pozdrawiam|z poważaniem|s pozdravem|с уважением|всего доброго|ystävällisin terveisin|terveisin|"
-          r"üdvözlettel|saygılarımla|"
-          r"cheers|thanks|thank you|many thanks|regards|kind regards|best|best wishes|all the best|yours|"
-          r"sincerely|ciao|love|hope (?:you|this)[\w ]*|let me know[\w ]*|(?:thoughts|comments|feedback)(?: are)? welcome|"
-          r"what do you (?:all )?think)\b[\w ,.!?'’-]{0,30}")
+_WORDS = (
+    r"(?:med vänlig(?:a)? hälsning(?:ar)?|vänliga hälsningar|hälsningar|mvh|mit freundlichen "
+    r"grüßen|"
+    r"mit freundlichen gruessen|viele grüße|liebe grüße|beste grüße|grüße|gruß|mfg|med venlig "
+    r"hilsen|"
+    r"venlig hilsen|med vennlig hilsen|vennlig hilsen|hilsen|met vriendelijke "
+    r"groet(?:en)?|vriendelijke groet(?:en)?|"
+    r"groeten|groetjes|cordiali saluti|distinti saluti|un saluto|saluti|cordialement|bien à "
+    r"vous|amitiés|"
+    r"bien cordialement|salutations|saludos|un "
+    r"saludo|atentamente|abrazos|cumprimentos|atenciosamente|abraços|"
+    r"pozdrawiam|z poważaniem|s pozdravem|с уважением|всего доброго|ystävällisin "
+    r"terveisin|terveisin|"
+    r"üdvözlettel|saygılarımla|"
+    r"cheers|thanks|thank you|many thanks|regards|kind regards|best|best wishes|all the best|yours|"
+    r"sincerely|ciao|love|hope (?:you|this)[\w ]*|let me know[\w "
+    r"]*|(?:thoughts|comments|feedback)(?: are)? welcome|"
+    r"what do you (?:all )?think)\b[\w ,.!?'’-]{0,30}"
+)
 _CLOSING = re.compile(r"^\s*(?:" + _WORDS + r"|[-–—~]+\s*[\w .'’-]{1,30})$", re.I)
 # Straight under the text, only the closing word itself and perhaps one name ("Cheers, Bob"):
 # "Best wishes are sent to winners." is a rule's line. Not "— Bob" either: a list's "- item".
-_CLOSING_WORDS = re.compile(r"^\s*(?:cheers|thanks|thank you|many thanks|regards|kind regards|best|best wishes|"
-                            r"all the best|yours|sincerely|ciao)\s*[,.!]*\s*(?:[^\W\d_][\w'’-]*)?\s*[.!]*\s*$", re.I)
+_CLOSING_WORDS = re.compile(
+    r"^\s*(?:cheers|thanks|thank you|many thanks|regards|kind regards|best|best wishes|"
+    r"all the best|yours|sincerely|ciao)\s*[,.!]*\s*(?:[^\W\d_][\w'’-]*)?\s*[.!]*\s*$",
+    re.I,
+)
 _GREETING = re.compile(r"^\s*[^\W\d_][\w'’.-]*(?:\s+[\w'’.-]+){0,2}\s*[,!]\s*$")
 _NAME_ALONE = re.compile(r"^\s*[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2}\s*$")
 # The lines under the name in a signature Outlook or Apple Mail adds without a "-- " line: a job
@@ -117,9 +162,14 @@ _NAME_ALONE = re.compile(r"^\s*[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2}\s*$")
 _CONTACT = re.compile(r"^\s*(?:[^.!?]{1,60}|.*(?:@|https?://|www\.|\+?\d[\d ()./-]{6,}).*)$")
 _REACH = re.compile(r"@|https?://|www\.|\+?\d[\d ()./-]{6,}|\|")  # a line only a signature has
 # A company's footer: "This email ... is confidential ... If you have received it in error ...".
-_DISCLAIMER = re.compile(r"\b(?:confidential|privileged|intended (?:solely |only )?for)\b[\s\S]*\bin error\b|"
-                         r"\bin error\b[\s\S]*\b(?:confidential|privileged|intended (?:solely |only )?for)\b", re.I)
-_MAIL_WORD = re.compile(r"\b(?:e-?mail|message|transmission|communication|attachments?)\b", re.I)  # the notice's subject
+_DISCLAIMER = re.compile(
+    r"\b(?:confidential|privileged|intended (?:solely |only )?for)\b[\s\S]*\bin error\b|"
+    r"\bin error\b[\s\S]*\b(?:confidential|privileged|intended (?:solely |only )?for)\b",
+    re.I,
+)
+_MAIL_WORD = re.compile(
+    r"\b(?:e-?mail|message|transmission|communication|attachments?)\b", re.I
+)  # the notice's subject
 
 
 def without_sign_off(text: str, signer: str = "") -> tuple[str, str | None]:
@@ -135,8 +185,12 @@ def without_sign_off(text: str, signer: str = "") -> tuple[str, str | None]:
         # "Sláinte,\nZoë", "Mit Grüßen,\nBob": a short greeting line ending in , or ! over the
         # sender's own name, in any language.
         last = lines[-1]
-        return bool(len(lines) > 1 and _NAME_ALONE.match(last) and names & {w.lower() for w in last.split()}
-                    and all(_GREETING.match(ln) for ln in lines[:-1]))
+        return bool(
+            len(lines) > 1
+            and _NAME_ALONE.match(last)
+            and names & {w.lower() for w in last.split()}
+            and all(_GREETING.match(ln) for ln in lines[:-1])
+        )
 
     def signature(lines: list[str]) -> bool:
         # "Best regards,\nBob Smith\nSenior Engineer | ACME\n+44 20 1234 5678": the closing and
@@ -145,15 +199,25 @@ def without_sign_off(text: str, signer: str = "") -> tuple[str, str | None]:
         # may be a rule's list of names).
         head = 2 if len(lines) > 1 and _CLOSING.match(lines[0]) else 1
         name, rest = lines[head - 1], lines[head:]
-        return bool(rest and len(lines) <= 7 and _NAME_ALONE.match(name) and names & {w.lower() for w in name.split()}
-                    and all(len(ln) <= 80 and _CONTACT.match(ln) for ln in rest)
-                    and (head == 2 or any(_REACH.search(ln) for ln in rest)))
+        return bool(
+            rest
+            and len(lines) <= 7
+            and _NAME_ALONE.match(name)
+            and names & {w.lower() for w in name.split()}
+            and all(len(ln) <= 80 and _CONTACT.match(ln) for ln in rest)
+            and (head == 2 or any(_REACH.search(ln) for ln in rest))
+        )
 
     paras = re.split(r"\n\s*\n", text)
     off: list[str] = []
     while len(paras) > 1 and len(off) < 3:
         lines = [ln for ln in paras[-1].splitlines() if ln.strip()]
-        if lines and len(paras[-1]) <= 1000 and _DISCLAIMER.search(paras[-1]) and _MAIL_WORD.search(paras[-1]):
+        if (
+            lines
+            and len(paras[-1]) <= 1000
+            and _DISCLAIMER.search(paras[-1])
+            and _MAIL_WORD.search(paras[-1])
+        ):
             off.insert(0, "(a confidentiality notice)")
             paras.pop()
             continue
@@ -161,8 +225,12 @@ def without_sign_off(text: str, signer: str = "") -> tuple[str, str | None]:
             off.insert(0, " / ".join(ln.strip() for ln in lines))
             paras.pop()
             continue
-        if not lines or len(lines) > 3 or any(len(ln) > 40 for ln in lines) or not (
-                all(closing(ln) for ln in lines) or signed(lines)):
+        if (
+            not lines
+            or len(lines) > 3
+            or any(len(ln) > 40 for ln in lines)
+            or not (all(closing(ln) for ln in lines) or signed(lines))
+        ):
             break
         off.insert(0, " / ".join(ln.strip() for ln in lines))
         paras.pop()
@@ -172,8 +240,14 @@ def without_sign_off(text: str, signer: str = "") -> tuple[str, str | None]:
     cut = 0
     if len(lines) > 1 and len(lines[-1]) <= 40 and _CLOSING_WORDS.match(lines[-1]):
         cut = 1
-    elif (len(lines) > 2 and len(lines[-1]) <= 40 and len(lines[-2]) <= 40 and _CLOSING_WORDS.match(lines[-2])
-          and _NAME_ALONE.match(lines[-1]) and names & {w.lower() for w in lines[-1].split()}):
+    elif (
+        len(lines) > 2
+        and len(lines[-1]) <= 40
+        and len(lines[-2]) <= 40
+        and _CLOSING_WORDS.match(lines[-2])
+        and _NAME_ALONE.match(lines[-1])
+        and names & {w.lower() for w in lines[-1].split()}
+    ):
         cut = 2
     if cut:
         off.insert(0, " / ".join(ln.strip() for ln in lines[-cut:]))

@@ -22,23 +22,53 @@ _FORWARD = {"fwd", "fw", "wg", "tr", "enc", "rv", "vb", "doorst", "továbbítás
 
 # Canonical command tags and the words people write for them.
 TAGS: dict[str, str] = {
-    "join": "join", "proposal": "proposal", "propose": "proposal", "vote": "vote",
-    "votes": "vote", "ballot": "vote", "cfj": "cfj", "judgement": "cfj", "judgment": "cfj",
-    "call for judgement": "cfj", "call for judgment": "cfj", "point of order": "point-of-order",
-    "ruling": "ruling", "dov": "dov", "declaration of victory": "dov", "ascension": "ascension",
-    "judge": "judge", "proclamation": "proclamation", "directive": "directive",
-    "orders": "orders", "order": "orders", "results": "results", "forfeit": "forfeit",
+    "join": "join",
+    "proposal": "proposal",
+    "propose": "proposal",
+    "vote": "vote",
+    "votes": "vote",
+    "ballot": "vote",
+    "cfj": "cfj",
+    "judgement": "cfj",
+    "judgment": "cfj",
+    "call for judgement": "cfj",
+    "call for judgment": "cfj",
+    "point of order": "point-of-order",
+    "ruling": "ruling",
+    "dov": "dov",
+    "declaration of victory": "dov",
+    "ascension": "ascension",
+    "judge": "judge",
+    "proclamation": "proclamation",
+    "directive": "directive",
+    "orders": "orders",
+    "order": "orders",
+    "results": "results",
+    "forfeit": "forfeit",
     "publish": "publish",
-    "withdraw": "withdraw", "away": "away", "back": "back", "returned": "back",
-    "idle": "idle", "unidle": "unidle", "roll": "roll", "status": "status", "rules": "rules",
-    "ruleset": "rules", "help": "help", "quit": "quit", "leave": "quit",
-    "playtest": "playtest", "historian": "historian",
+    "withdraw": "withdraw",
+    "away": "away",
+    "back": "back",
+    "returned": "back",
+    "idle": "idle",
+    "unidle": "unidle",
+    "roll": "roll",
+    "status": "status",
+    "rules": "rules",
+    "ruleset": "rules",
+    "help": "help",
+    "quit": "quit",
+    "leave": "quit",
+    "playtest": "playtest",
+    "historian": "historian",
     "turn": "turn",  # the game's own turn mail, "[Turn 3] Your move": only ever met in a reply
 }
 # Tags that, carrying a number, name the matter a reply is about.
 _MATTER = {"proposal", "cfj", "point-of-order", "dov", "vote", "ruling", "judge", "withdraw"}
 
-_LEAD_NUMBER = re.compile(r"[:\s]*(?:on\s+)?(?:(?:proposal|prop\.?|p|cfj|dov)\s*)?#?(\d+)\b[\s:.-]*", re.I)
+_LEAD_NUMBER = re.compile(
+    r"[:\s]*(?:on\s+)?(?:(?:proposal|prop\.?|p|cfj|dov)\s*)?#?(\d+)\b[\s:.-]*", re.I
+)
 _BRACKET = re.compile(r"^\s*\[([^\]]{1,60})\]\s*")
 _AWAY = re.compile(r"^\s*(?P<name>.+?)\s+is\s+away\.?\s*$", re.I)
 _RETURNED = re.compile(r"^\s*(?P<name>.+?)\s+has\s+returned\.?\s*$", re.I)
@@ -47,14 +77,18 @@ _RETURNED = re.compile(r"^\s*(?P<name>.+?)\s+has\s+returned\.?\s*$", re.I)
 @dataclass(frozen=True)
 class Subject:
     raw: str
-    tag: str | None          # canonical tag, e.g. "proposal"
-    number: int | None       # "[Proposal 12]" or "[Vote] 12" -> 12
-    rest: str                # what follows the tag: a title, a question, "d6"
+    tag: str | None  # canonical tag, e.g. "proposal"
+    number: int | None  # "[Proposal 12]" or "[Vote] 12" -> 12
+    rest: str  # what follows the tag: a title, a question, "d6"
     is_reply: bool
     name: str | None = None  # "NAME is away" / "NAME has returned"
     unknown: str | None = None  # a leading "[Word]" that is no command (for "did you mean")
-    forwarded: bool = False  # the outermost prefix is a forward's ("Fwd: Re: [Proposal 3]"), not a reply's
-    label: str | None = None  # a leading "[Label]" before the command tag, not this game's (another game's?)
+    forwarded: bool = (
+        False  # the outermost prefix is a forward's ("Fwd: Re: [Proposal 3]"), not a reply's
+    )
+    label: str | None = (
+        None  # a leading "[Label]" before the command tag, not this game's (another game's?)
+    )
 
 
 def _forward(subject: str) -> bool:
@@ -68,7 +102,7 @@ def strip_prefixes(subject: str) -> tuple[str, bool]:
         m = _PREFIX.match(s)
         if not m:
             return s, replied
-        s, replied = s[m.end():], True
+        s, replied = s[m.end() :], True
 
 
 def reply_subject(subject: str) -> str:
@@ -77,7 +111,7 @@ def reply_subject(subject: str) -> str:
     ("Re: Fwd: …"): the answer is to the forwarded mail."""
     s = subject.strip()
     while (m := _PREFIX.match(s)) and m.group(1).lower() not in _FORWARD:
-        s = s[m.end():]
+        s = s[m.end() :]
     return f"Re: {s or '(no subject)'}"
 
 
@@ -98,13 +132,17 @@ def with_game_label(subject: str, label: str) -> str:
     while m := _BRACKET.match(rest):
         if m.group(1).strip().lower() == label.lower():
             return subject
-        rest, _ = strip_prefixes(rest[m.end():])  # "[list] Re: [Nomes] …" names it already
+        rest, _ = strip_prefixes(rest[m.end() :])  # "[list] Re: [Nomes] …" names it already
     return f"{head}[{label}] {s}".strip()
 
 
-def parse_subject(subject: str, list_tags: tuple[str, ...] = (), game_tags: tuple[str, ...] = ()) -> Subject:
+def parse_subject(
+    subject: str, list_tags: tuple[str, ...] = (), game_tags: tuple[str, ...] = ()
+) -> Subject:
     """GAME_TAGS: the game's own labels (name, slug), stripped even when they spell a command."""
-    raw = " ".join((subject or "")[:2000].split())  # a subject past 2,000 characters is not a command
+    raw = " ".join(
+        (subject or "")[:2000].split()
+    )  # a subject past 2,000 characters is not a command
     s, replied = strip_prefixes(raw)
     forwarded = _forward(raw)
     games = {t.lower() for t in game_tags}
@@ -121,8 +159,8 @@ def parse_subject(subject: str, list_tags: tuple[str, ...] = (), game_tags: tupl
             break
         if inner.lower() not in games and unknown is None:
             unknown = inner
-        forwarded = forwarded or not replied and _forward(s[m.end():].lstrip())  # "[list] Fwd: …"
-        s, more = strip_prefixes(s[m.end():])
+        forwarded = forwarded or not replied and _forward(s[m.end() :].lstrip())  # "[list] Fwd: …"
+        s, more = strip_prefixes(s[m.end() :])
         replied = replied or more
     m = _BRACKET.match(s)
     if m:
@@ -131,38 +169,61 @@ def parse_subject(subject: str, list_tags: tuple[str, ...] = (), game_tags: tupl
         word = (inner[: num.start()] if num else inner).strip().lower()
         tag = TAGS.get(word)
         if tag:
-            rest = s[m.end():].strip()
+            rest = s[m.end() :].strip()
             number = int(num.group(1)) if num else None
             if number is None and tag in _MATTER and (tag != "proposal" or replied):
                 # "[Vote] 12", "[Vote]: 6", "[Vote] Proposal 1", "[Vote] P6", "[Vote] on #6"; but
                 # "[Proposal] 3 strikes rule" is a title (only a reply's number names a matter).
                 lead = _LEAD_NUMBER.match(rest)
                 if lead:
-                    number, rest = int(lead.group(1)), rest[lead.end():].strip()
+                    number, rest = int(lead.group(1)), rest[lead.end() :].strip()
             return Subject(raw, tag, number, rest, replied, forwarded=forwarded, label=unknown)
     if m := _AWAY.match(s):
-        return Subject(raw, "away", None, "", replied, name=m.group("name").strip("[]\"' "), forwarded=forwarded)
+        return Subject(
+            raw,
+            "away",
+            None,
+            "",
+            replied,
+            name=m.group("name").strip("[]\"' "),
+            forwarded=forwarded,
+        )
     if m := _RETURNED.match(s):
-        return Subject(raw, "back", None, "", replied, name=m.group("name").strip("[]\"' "), forwarded=forwarded)
+        return Subject(
+            raw,
+            "back",
+            None,
+            "",
+            replied,
+            name=m.group("name").strip("[]\"' "),
+            forwarded=forwarded,
+        )
     return Subject(raw, None, None, s, replied, unknown=unknown, forwarded=forwarded)
 
 
-_BARE = re.compile(r"^\s*(?P<word>[^\W\d_][^\W\d]*(?: [^\W\d]+){0,3}?)\s*(?:[:：]\s*(?P<rest>.*))?$")
+_BARE = re.compile(
+    r"^\s*(?P<word>[^\W\d_][^\W\d]*(?: [^\W\d]+){0,3}?)\s*(?:[:：]\s*(?P<rest>.*))?$"
+)
 
 
 def bare_command(rest: str) -> str | None:
-    """"Proposal: Caps" -> "[Proposal] Caps", "Status" -> "[Status]": a command word written
+    """ "Proposal: Caps" -> "[Proposal] Caps", "Status" -> "[Status]": a command word written
     without its brackets, for the hint of the help that answers a subject with no tag."""
     m = _BARE.match(rest[:200])
     if not m or m.group("word").lower() not in TAGS:
         return None
-    return f"[{m.group('word')}]" + (f" {m.group('rest').strip()}" if (m.group("rest") or "").strip() else "")
+    return f"[{m.group('word')}]" + (
+        f" {m.group('rest').strip()}" if (m.group("rest") or "").strip() else ""
+    )
 
 
 def no_tag(rest: str) -> str:
     """Why a mail to a game gets the help: its subject has no tag (and what it may have meant)."""
     meant = bare_command(rest)
     if meant:
-        return (f'I found no command tag in your subject: did you mean "{meant}"? A command\'s tag goes in square '
-                "brackets at the start of the subject. Here is the help.")
+        return (
+            f'I found no command tag in your subject: did you mean "{meant}"? A command\'s tag '
+            "goes in square "
+            "brackets at the start of the subject. Here is the help."
+        )
     return "I found no command tag in your subject, so here is the help."

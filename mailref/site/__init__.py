@@ -41,11 +41,19 @@ _built: dict[tuple[str, str], int] = {}  # (site dir, slug) -> the game version 
 VERSION_FILE = ".mailref-version"  # in each game's folder: the game version its pages show
 CATCH_UP_AT_ONCE = 20  # games catch_up renders in one go
 LOCK_WAIT = 10.0  # seconds a rebuild waits for another writer of the same site
-_listed: dict[str, dict[str, tuple[int, dict]]] = {}  # site dir -> slug -> (version, its row on the host index)
+_listed: dict[
+    str, dict[str, tuple[int, dict]]
+] = {}  # site dir -> slug -> (version, its row on the host index)
 
 
-def rebuild(store: Store, site: SiteConfig, slug: str | None = None, now: datetime | None = None,
-            force: bool = True, most: int | None = None) -> list[str]:
+def rebuild(
+    store: Store,
+    site: SiteConfig,
+    slug: str | None = None,
+    now: datetime | None = None,
+    force: bool = True,
+    most: int | None = None,
+) -> list[str]:
     """Regenerate SLUG's pages (every game's without SLUG) and the host's index. Without
     FORCE a game whose pages already show its version is left alone (a [Status] request
     changes nothing). At most MOST games at a time. Returns the slugs written."""
@@ -66,10 +74,15 @@ def rebuild(store: Store, site: SiteConfig, slug: str | None = None, now: dateti
             versions = dict(s.execute(select(Game.slug, Game.version)).all())
             if slug is not None and slug not in versions:
                 return []
-            wanted = [g for g in ([slug] if slug else sorted(versions))
-                      if force or _published(root, where, g, versions[g]) != versions[g]][:most]
+            wanted = [
+                g
+                for g in ([slug] if slug else sorted(versions))
+                if force or _published(root, where, g, versions[g]) != versions[g]
+            ][:most]
             snaps = [history.read(s, s.scalar(select(Game).where(Game.slug == g))) for g in wanted]
-            rolls = {g: dice.verify(s, s.scalar(select(Game).where(Game.slug == g))) for g in wanted}
+            rolls = {
+                g: dice.verify(s, s.scalar(select(Game).where(Game.slug == g))) for g in wanted
+            }
             stale = [g for g in versions if g not in listed or listed[g][0] != versions[g]]
             for g in s.scalars(select(Game).where(Game.slug.in_(stale))) if stale else []:
                 listed[g.slug] = (g.version, host_row(g))
@@ -80,10 +93,19 @@ def rebuild(store: Store, site: SiteConfig, slug: str | None = None, now: dateti
             _built[(where, snap.slug)] = snap.version
             written.append(snap.slug)
         if written or not (root / "index.html").exists():
-            replace_file(root / "style.css", (resource("templates") / "site" / "style.css").read_bytes())
-            replace_file(root / "index.html", pages.render_page(
-                "host.html", games=[listed[g][1] for g in sorted(listed)], root="", generated=pages.when(iso(now)),
-                game=None).encode())
+            replace_file(
+                root / "style.css", (resource("templates") / "site" / "style.css").read_bytes()
+            )
+            replace_file(
+                root / "index.html",
+                pages.render_page(
+                    "host.html",
+                    games=[listed[g][1] for g in sorted(listed)],
+                    root="",
+                    generated=pages.when(iso(now)),
+                    game=None,
+                ).encode(),
+            )
     return written
 
 
@@ -98,8 +120,11 @@ def _take(lock: IO) -> None:
             return
         except BlockingIOError:
             if time.monotonic() > until:
-                raise TimeoutError(errno.ETIMEDOUT, f"another process has held the site's lock "
-                                   f"({Path(lock.name).name}) for {LOCK_WAIT:.0f} s") from None
+                raise TimeoutError(
+                    errno.ETIMEDOUT,
+                    f"another process has held the site's lock "
+                    f"({Path(lock.name).name}) for {LOCK_WAIT:.0f} s",
+                ) from None
             time.sleep(0.05)
 
 
@@ -122,8 +147,9 @@ def _published(root: Path, where: str, slug: str, current: int) -> int | None:
     return known
 
 
-def game_files(snap: history.Snapshot, now: datetime, base_url: str,
-               rolls: dice.Report | None = None) -> dict[str, bytes]:
+def game_files(
+    snap: history.Snapshot, now: datetime, base_url: str, rolls: dice.Report | None = None
+) -> dict[str, bytes]:
     state = snap.state
     chron = history.chronicle(snap)
     ctx = pages.game_context(state, chron, now, base_url, has_png=False)
@@ -139,11 +165,15 @@ def game_files(snap: history.Snapshot, now: datetime, base_url: str,
     for t in chron.turns:
         if t.svg:
             files[f"turn-{t.number}.svg"] = t.svg.encode()
-    pages_ = ["index.html", "rules.html", "proposals.html"] + (["turns.html"] if ctx["orders_game"] else [])
+    pages_ = ["index.html", "rules.html", "proposals.html"] + (
+        ["turns.html"] if ctx["orders_game"] else []
+    )
     for name in pages_:
         files[name] = pages.render_page(name, page=name, **ctx).encode()
     if rolls is not None:
-        files["dice.html"] = pages.render_page("dice.html", page="dice.html", how=dice.HOW, **ctx).encode()
+        files["dice.html"] = pages.render_page(
+            "dice.html", page="dice.html", how=dice.HOW, **ctx
+        ).encode()
     for older in ctx["older_pages"]:
         files[older["name"]] = _older_page(snap, ctx, older)
     files["feed.atom"] = pages.feed(state, chron, now, base_url, snap.created).encode()
@@ -151,21 +181,36 @@ def game_files(snap: history.Snapshot, now: datetime, base_url: str,
     return files
 
 
-_rendered: dict[tuple[str, str], tuple[str, bytes]] = {}  # (game, page) -> (what it showed, the page)
+_rendered: dict[
+    tuple[str, str], tuple[str, bytes]
+] = {}  # (game, page) -> (what it showed, the page)
 
 
 def _older_page(snap: history.Snapshot, ctx: dict, older: dict) -> bytes:
     """A page of older matters (pages.paged): rendered again only when what it shows changed,
     which for a full page is seldom (a stale matter decided late, the game renamed)."""
     game = ctx["game"]
-    shown = hashlib.sha256(repr((older["matters"], game["name"], game["address"], ctx["nomic"], ctx["vote_words"],
-                                 [p["name"] for p in ctx["older_pages"]])).encode()).hexdigest()
+    shown = hashlib.sha256(
+        repr(
+            (
+                older["matters"],
+                game["name"],
+                game["address"],
+                ctx["nomic"],
+                ctx["vote_words"],
+                [p["name"] for p in ctx["older_pages"]],
+            )
+        ).encode()
+    ).hexdigest()
     key = (f"{snap.key}", older["name"])
     kept = _rendered.get(key)
     if kept and kept[0] == shown:
         return kept[1]
-    page = pages.render_page("proposals.html", page="proposals.html", **{**ctx, "matters": older["matters"],
-                                                                         "this_page": older["name"]}).encode()
+    page = pages.render_page(
+        "proposals.html",
+        page="proposals.html",
+        **{**ctx, "matters": older["matters"], "this_page": older["name"]},
+    ).encode()
     _rendered[key] = (shown, page)
     return page
 
@@ -173,9 +218,17 @@ def _older_page(snap: history.Snapshot, ctx: dict, older: dict) -> bytes:
 def host_row(g: Game) -> dict:
     st = g.state
     turn = st.get("turn") or {}
-    return {"slug": g.slug, "name": st["name"], "variant": g.variant, "status": st["status"], "address": g.address,
-            "players": len([p for p in st["players"] if p.get("status") != "left"]), "turn": turn.get("number"),
-            "deadline": pages.when(turn.get("deadline"), st.get("timezone", "UTC")), "winners": st.get("winners", [])}
+    return {
+        "slug": g.slug,
+        "name": st["name"],
+        "variant": g.variant,
+        "status": st["status"],
+        "address": g.address,
+        "players": len([p for p in st["players"] if p.get("status") != "left"]),
+        "turn": turn.get("number"),
+        "deadline": pages.when(turn.get("deadline"), st.get("timezone", "UTC")),
+        "winners": st.get("winners", []),
+    }
 
 
 def svg_to_png(svg: str) -> bytes | None:
@@ -212,7 +265,9 @@ def rebuild_quietly(store: Store, site: SiteConfig, slug: str, now: datetime | N
     try:
         rebuild(store, site, slug, now, force=False)
         if trouble.cleared(Path(site.dir)):
-            rebuild(store, site, None, now, force=False)  # the games whose pages were missed meanwhile
+            rebuild(
+                store, site, None, now, force=False
+            )  # the games whose pages were missed meanwhile
     except OSError as e:  # the folder: one line while it lasts, naming the key (site/trouble.py)
         trouble.failed(Path(site.dir), e)
     except Exception:

@@ -12,10 +12,12 @@ from mailref.engine.dice import Checked, check
 from mailref.store import dice as dice_store
 from mailref.store.models import Game, JournalEntry
 
-HOW = ("Draw I of journal entry SEQ, uniform in LO..HI, is LO + x mod n (n = HI - LO + 1), where x is "
-       "HMAC-SHA256 with the seed's 32 bytes as key over \"mailref-dice:SEQ:I:A\", read as a big-endian "
-       "number, for the first attempt A = 0, 1, ... with x < 2^256 - (2^256 mod n). Each seed's SHA-256 "
-       "was published before its first draw.")
+HOW = (
+    "Draw I of journal entry SEQ, uniform in LO..HI, is LO + x mod n (n = HI - LO + 1), where x is "
+    'HMAC-SHA256 with the seed\'s 32 bytes as key over "mailref-dice:SEQ:I:A", read as a big-endian '
+    "number, for the first attempt A = 0, 1, ... with x < 2^256 - (2^256 mod n). Each seed's SHA-256 "
+    "was published before its first draw."
+)
 
 
 @dataclass
@@ -31,18 +33,27 @@ class Report:
         return not self.count("mismatch")
 
     def lines(self) -> list[str]:
-        out = [f"{self.count('ok')} draws recomputed from revealed seeds: all match." if self.ok else
-               f"{self.count('mismatch')} draws do NOT match their revealed seed."]
+        out = [
+            f"{self.count('ok')} draws recomputed from revealed seeds: all match."
+            if self.ok
+            else f"{self.count('mismatch')} draws do NOT match their revealed seed."
+        ]
         for c in self.checked:
             if c.verdict == "mismatch":
-                out.append(f"  entry {c.seq}: recorded {c.draws}, recomputed {c.derived} (seed {c.seed_number})")
+                out.append(
+                    f"  entry {c.seq}: recorded {c.draws}, recomputed {c.derived} (seed {c.seed_number})"
+                )
         if n := self.count("unrevealed"):
             waiting = sorted({c.seed_number for c in self.checked if c.verdict == "unrevealed"})
-            out.append(f"{n} draws come from seed {', '.join(map(str, waiting))}, not revealed yet: checkable once "
-                       "it is (each Eire results mail; `mailref dice reveal SLUG`).")
+            out.append(
+                f"{n} draws come from seed {', '.join(map(str, waiting))}, not revealed yet: checkable once "
+                "it is (each Eire results mail; `mailref dice reveal SLUG`)."
+            )
         if n := self.count("unverifiable"):
-            out.append(f"{n} older draws were made before this game had a seed chain: they are recorded "
-                       "(replay uses them) but unverifiable.")
+            out.append(
+                f"{n} older draws were made before this game had a seed chain: they are recorded "
+                "(replay uses them) but unverifiable."
+            )
         for s in self.seeds:
             state = f"revealed {s['seed']}" if s["seed"] else "not revealed yet"
             out.append(f"seed {s['number']}: SHA-256 {s['sha256']}, {state}")
@@ -54,14 +65,24 @@ def verify(session: Session, game: Game) -> Report:
     chain = {s.number: s for s in dice_store.seeds(session, game.id)}
     ranges = dice_store.draws(session, game.id)
     report = Report(seeds=dice_store.public(session, game.id)["seeds"])
-    rows = session.execute(select(JournalEntry.seq, JournalEntry.draws).where(JournalEntry.game_id == game.id)
-                           .order_by(JournalEntry.seq))
+    rows = session.execute(
+        select(JournalEntry.seq, JournalEntry.draws)
+        .where(JournalEntry.game_id == game.id)
+        .order_by(JournalEntry.seq)
+    )
     for seq, draws in rows:
         if not draws:
             continue
         d = ranges.get(seq)
         seed = chain.get(d.seed_number) if d else None
-        report.checked.append(check(seq, draws, d.seed_number if d else None,
-                                    seed.seed if seed is not None and seed.revealed_at else None,
-                                    seed.commitment if seed is not None else None, d.ranges if d else None))
+        report.checked.append(
+            check(
+                seq,
+                draws,
+                d.seed_number if d else None,
+                seed.seed if seed is not None and seed.revealed_at else None,
+                seed.commitment if seed is not None else None,
+                d.ranges if d else None,
+            )
+        )
     return report

@@ -28,23 +28,29 @@ from mailref.store.archived import archived
 from mailref.timeutil import iso
 
 log = logging.getLogger("mailref.site")
-VERBS = {"enact": "enacted", "amend": "amended", "replace": "amended", "retitle": "retitled", "repeal": "repealed"}
+VERBS = {
+    "enact": "enacted",
+    "amend": "amended",
+    "replace": "amended",
+    "retitle": "retitled",
+    "repeal": "repealed",
+}
 
 
 @dataclass
 class RuleEvent:
     rule: str
-    change: str                 # enacted | amended | retitled | repealed
+    change: str  # enacted | amended | retitled | repealed
     at: str
-    by: str                     # "proposal 3", 'proclamation "Roads"', "admin gm", "ascension"
-    title: str                  # the rule's title after the change (before, for a repeal)
+    by: str  # "proposal 3", 'proclamation "Roads"', "admin gm", "ascension"
+    title: str  # the rule's title after the change (before, for a repeal)
     old_title: str = ""
     diff: list[tuple[str, str]] = field(default_factory=list)  # (add | del | same | gap, line)
 
 
 @dataclass
 class Announcement:
-    key: str                    # stable: journal seq and position
+    key: str  # stable: journal seq and position
     at: str
     kind: str
     subject: str
@@ -68,7 +74,7 @@ class Chronicle:
     rules: dict[str, list[RuleEvent]] = field(default_factory=dict)
     announcements: list[Announcement] = field(default_factory=list)
     turns: list[TurnRecord] = field(default_factory=list)
-    complete: bool = True       # False: the journal could not be replayed; history from the state
+    complete: bool = True  # False: the journal could not be replayed; history from the state
 
 
 _CACHE: OrderedDict[tuple, Chronicle] = OrderedDict()
@@ -79,13 +85,14 @@ _CACHE_SIZE = 32
 class Snapshot:
     """A game as read from the store: pages are made after its transaction has ended (on
     SQLite every transaction holds the write lock)."""
+
     key: tuple
     slug: str
     address: str
     version: int
     created: str
     state: dict
-    start: Chronicle            # the replay resumes from here
+    start: Chronicle  # the replay resumes from here
     entries: list[tuple[int, Any, dict, list]]  # (seq, at, action, draws) after start
 
 
@@ -96,13 +103,23 @@ def read(session: Session, game: Game) -> Snapshot:
         start = Chronicle(0, game.initial)
     else:
         start = cached
-    rows = session.execute(select(JournalEntry.seq, JournalEntry.at, JournalEntry.action, JournalEntry.draws)
-                           .where(JournalEntry.game_id == game.id, JournalEntry.seq > start.version)
-                           .order_by(JournalEntry.seq))
+    rows = session.execute(
+        select(JournalEntry.seq, JournalEntry.at, JournalEntry.action, JournalEntry.draws)
+        .where(JournalEntry.game_id == game.id, JournalEntry.seq > start.version)
+        .order_by(JournalEntry.seq)
+    )
     # The full state: ended matters archived out of the hot state are published too.
     full = merge(game.state, archived(session, game.id))
-    return Snapshot(key, game.slug, game.address, game.version, iso(game.created_at) or "", full, start,
-                    [tuple(r) for r in rows])
+    return Snapshot(
+        key,
+        game.slug,
+        game.address,
+        game.version,
+        iso(game.created_at) or "",
+        full,
+        start,
+        [tuple(r) for r in rows],
+    )
 
 
 def chronicle(snap: Snapshot) -> Chronicle:
@@ -115,15 +132,24 @@ def chronicle(snap: Snapshot) -> Chronicle:
         del _CACHE[snap.key]
         ch = s
     else:  # from the game's initial state, which is the ORM row's own dict
-        ch = Chronicle(s.version, copy.deepcopy(s.state), {k: list(v) for k, v in s.rules.items()},
-                       list(s.announcements), list(s.turns))
+        ch = Chronicle(
+            s.version,
+            copy.deepcopy(s.state),
+            {k: list(v) for k, v in s.rules.items()},
+            list(s.announcements),
+            list(s.turns),
+        )
     try:
         for entry in snap.entries:
             _step(ch, *entry)
         if ch.state.get("rules") != snap.state.get("rules"):
             raise RuntimeError("the replayed ruleset differs from the live one")
     except Exception as e:  # a journal the engine no longer replays: publish what the state knows
-        log.warning("site: the journal of %s does not replay (%s); rule history from the state only", snap.slug, e)
+        log.warning(
+            "site: the journal of %s does not replay (%s); rule history from the state only",
+            snap.slug,
+            e,
+        )
         _CACHE.pop(snap.key, None)
         return _from_state(snap)
     _CACHE[snap.key] = ch
@@ -149,21 +175,49 @@ def _step(ch: Chronicle, seq: int, at_: Any, action: dict, draws: list) -> None:
         old = before.get(number)
         by = labels.get(number, fallback)
         if old is None:
-            ch.rules.setdefault(number, []).append(RuleEvent(number, "enacted", at, by, rule["title"],
-                                                             diff=[("add", ln) for ln in rule["text"].splitlines()]))
+            ch.rules.setdefault(number, []).append(
+                RuleEvent(
+                    number,
+                    "enacted",
+                    at,
+                    by,
+                    rule["title"],
+                    diff=[("add", ln) for ln in rule["text"].splitlines()],
+                )
+            )
             continue
         if old["title"] != rule["title"]:
-            ch.rules.setdefault(number, []).append(RuleEvent(number, "retitled", at, by, rule["title"], old["title"]))
+            ch.rules.setdefault(number, []).append(
+                RuleEvent(number, "retitled", at, by, rule["title"], old["title"])
+            )
         if old["text"] != rule["text"]:
-            ch.rules.setdefault(number, []).append(RuleEvent(number, "amended", at, by, rule["title"],
-                                                             diff=text_diff(old["text"], rule["text"])))
+            ch.rules.setdefault(number, []).append(
+                RuleEvent(
+                    number,
+                    "amended",
+                    at,
+                    by,
+                    rule["title"],
+                    diff=text_diff(old["text"], rule["text"]),
+                )
+            )
     for number, old in before.items():
         if number not in after:
-            ch.rules.setdefault(number, []).append(RuleEvent(number, "repealed", at, labels.get(number, fallback),
-                                                             old["title"], diff=[("del", ln) for ln in old["text"].splitlines()]))
+            ch.rules.setdefault(number, []).append(
+                RuleEvent(
+                    number,
+                    "repealed",
+                    at,
+                    labels.get(number, fallback),
+                    old["title"],
+                    diff=[("del", ln) for ln in old["text"].splitlines()],
+                )
+            )
     for i, out in enumerate(ctx.out):
         if out.to == "all":
-            ch.announcements.append(Announcement(f"{seq}.{i}", at, out.kind, out.subject, _text_of(out)))
+            ch.announcements.append(
+                Announcement(f"{seq}.{i}", at, out.kind, out.subject, _text_of(out))
+            )
     history = state.get("history", [])
     if len(history) > turns_at:
         results = next((o for o in ctx.out if o.kind == "results"), None)
@@ -172,9 +226,16 @@ def _step(ch: Chronicle, seq: int, at_: Any, action: dict, draws: list) -> None:
         for land in state.get("lands", []):
             if land.get("owner"):
                 holdings.setdefault(land["owner"], []).append(land["name"])
-        ch.turns.append(TurnRecord(history[-1].get("turn", len(history)), at,
-                                   str(results.vars.get("heading", "")) if results else "",
-                                   [str(x) for x in results.vars.get("lines", [])] if results else [], svg, holdings))
+        ch.turns.append(
+            TurnRecord(
+                history[-1].get("turn", len(history)),
+                at,
+                str(results.vars.get("heading", "")) if results else "",
+                [str(x) for x in results.vars.get("lines", [])] if results else [],
+                svg,
+                holdings,
+            )
+        )
     ch.version = seq
 
 
@@ -188,7 +249,9 @@ def _svg_of(out: Outgoing) -> str | None:
 def text_diff(old: str, new: str) -> list[tuple[str, str]]:
     """A line diff with one line of context, as the ruleset mail shows it."""
     out: list[tuple[str, str]] = []
-    for line in list(difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=1))[2:]:
+    for line in list(difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=1))[
+        2:
+    ]:
         if line.startswith("@@"):
             out.append(("gap", "…"))
         elif line.startswith("+"):
@@ -232,7 +295,13 @@ def _from_state(snap: Snapshot) -> Chronicle:
     ch = Chronicle(snap.version, snap.state, complete=False)
     for h in snap.state.get("rule_history", []):
         rule = next((r for r in snap.state["rules"] if r["number"] == h["rule"]), None)
-        ch.rules.setdefault(h["rule"], []).append(RuleEvent(h["rule"], VERBS.get(h["change"], h["change"]), h["at"],
-                                                            h["by"], rule["title"] if rule else ""))
+        ch.rules.setdefault(h["rule"], []).append(
+            RuleEvent(
+                h["rule"],
+                VERBS.get(h["change"], h["change"]),
+                h["at"],
+                h["by"],
+                rule["title"] if rule else "",
+            )
+        )
     return ch
-

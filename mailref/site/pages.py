@@ -26,18 +26,34 @@ FEED_ENTRIES = 50
 
 @lru_cache(maxsize=4)
 def environment(override: str | None = None) -> Environment:
-    paths = [p for p in (override or os.environ.get("MAILREF_TEMPLATES"), str(resource("templates"))) if p]
-    env = Environment(loader=FileSystemLoader(paths), undefined=StrictUndefined,
-                      autoescape=select_autoescape(["html", "atom", "xml"], default_for_string=True),
-                      trim_blocks=True, lstrip_blocks=True, finalize=isolated)
+    paths = [
+        p
+        for p in (override or os.environ.get("MAILREF_TEMPLATES"), str(resource("templates")))
+        if p
+    ]
+    env = Environment(
+        loader=FileSystemLoader(paths),
+        undefined=StrictUndefined,
+        autoescape=select_autoescape(["html", "atom", "xml"], default_for_string=True),
+        trim_blocks=True,
+        lstrip_blocks=True,
+        finalize=isolated,
+    )
     env.filters["mailto"] = mailto
     return env
 
 
 _BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
 _BIDI_SPLIT = re.compile("([\u202a-\u202e\u2066-\u2069])")
-_OPENS = {"\u202a": "\u202c", "\u202b": "\u202c", "\u202d": "\u202c", "\u202e": "\u202c",  # embeddings, overrides
-          "\u2066": "\u2069", "\u2067": "\u2069", "\u2068": "\u2069"}                       # isolates
+_OPENS = {
+    "\u202a": "\u202c",
+    "\u202b": "\u202c",
+    "\u202d": "\u202c",
+    "\u202e": "\u202c",  # embeddings, overrides
+    "\u2066": "\u2069",
+    "\u2067": "\u2069",
+    "\u2068": "\u2069",
+}  # isolates
 
 
 def isolated(value: Any) -> Any:
@@ -58,10 +74,12 @@ def isolated(value: Any) -> Any:
         elif piece == "\u2069":  # PDI: closes its isolate and what was opened inside it
             if "\u2069" not in open_:
                 continue
-            del open_[len(open_) - 1 - open_[::-1].index("\u2069"):]
+            del open_[len(open_) - 1 - open_[::-1].index("\u2069") :]
         kept.append(piece)
     out = "\u2068" + "".join(kept) + "".join(reversed(open_)) + "\u2069"
-    return Markup(out) if isinstance(value, Markup) else out  # markup stays markup, text is escaped after
+    return (
+        Markup(out) if isinstance(value, Markup) else out
+    )  # markup stays markup, text is escaped after
 
 
 def mailto(address: str, subject: str, body: str = "") -> str:
@@ -76,7 +94,11 @@ def when(text: str | None, zone: str = "UTC") -> dict[str, str] | None:
         return None
     fmt = "%a %-d %b %Y %H:%M"
     local = t.astimezone(ZoneInfo(zone))
-    shown = t.strftime(fmt) + " UTC" if zone == "UTC" else f"{local.strftime(fmt)} {local.tzname()} ({t.strftime('%H:%M')} UTC)"
+    shown = (
+        t.strftime(fmt) + " UTC"
+        if zone == "UTC"
+        else f"{local.strftime(fmt)} {local.tzname()} ({t.strftime('%H:%M')} UTC)"
+    )
     return {"iso": iso(t), "text": shown}
 
 
@@ -101,11 +123,11 @@ def paged(all_matters: list[dict]) -> tuple[list[dict], list[dict], dict[str, st
     oldest_first = all_matters[::-1]
     older, where = [], {}
     for k in range(full):
-        chunk = oldest_first[k * per:(k + 1) * per]
+        chunk = oldest_first[k * per : (k + 1) * per]
         name = f"proposals-{k + 1}.html"
         older.append({"name": name, "first": chunk[0], "last": chunk[-1], "matters": chunk[::-1]})
         where.update((m["id"], name) for m in chunk)
-    return oldest_first[full * per:][::-1], older, where
+    return oldest_first[full * per :][::-1], older, where
 
 
 def matter_link(by: str) -> str | None:
@@ -122,7 +144,16 @@ def matters(state: dict) -> list[dict[str, Any]]:
         out.append(_matter(p, label, p.get("title", ""), p.get("author"), p.get("text", ""), zone))
     for j in state.get("judgements", []):
         label = label_of(j.get("kind") or "", "Judgement")
-        out.append(_matter(j, label, j.get("question", ""), j.get("by"), j.get("detail") or j.get("text") or "", zone))
+        out.append(
+            _matter(
+                j,
+                label,
+                j.get("question", ""),
+                j.get("by"),
+                j.get("detail") or j.get("text") or "",
+                zone,
+            )
+        )
     return sorted(out, key=lambda m: (m["opened_iso"] or "", m["number"]), reverse=True)
 
 
@@ -134,23 +165,39 @@ def _tally_order(item: tuple[str, Any]) -> tuple[int, str]:
     return (_TALLY.index(item[0]) if item[0] in _TALLY else len(_TALLY), item[0])
 
 
-def _matter(m: dict, label: str, title: str, author: str | None, text: str, zone: str) -> dict[str, Any]:
+def _matter(
+    m: dict, label: str, title: str, author: str | None, text: str, zone: str
+) -> dict[str, Any]:
     votes = m.get("votes") or {}
     counts: dict[str, int] = {}
     for v in votes.values():
         counts[v] = counts.get(v, 0) + 1
     opened = m.get("opened") or m.get("at")
-    return {"number": m["number"], "label": label, "id": anchor(f"{label} {m['number']}"), "title": title,
-            "author": author, "status": m.get("status", ""), "reason": m.get("reason"), "text": text or "",
-            "votes": sorted(votes.items()), "judge": m.get("judge"),
-            # A decided matter shows the tally it was decided by, as its result mail did (a BlogNomic
-            # DEFERENTIAL counted as the Historian's FOR); an open one, the votes cast so far.
-            "counts": sorted(m["tally"].items(), key=_tally_order) if isinstance(m.get("tally"), dict)
-            else sorted(counts.items()),
-            "decided": isinstance(m.get("tally"), dict),
-            "ruling": m.get("ruling"), "opened": when(opened, zone), "opened_iso": opened,
-            "deadline": when(m.get("deadline"), zone), "closed": when(m.get("closed"), zone),
-            "tally": m.get("tally"), "voted": "votes" in m}
+    return {
+        "number": m["number"],
+        "label": label,
+        "id": anchor(f"{label} {m['number']}"),
+        "title": title,
+        "author": author,
+        "status": m.get("status", ""),
+        "reason": m.get("reason"),
+        "text": text or "",
+        "votes": sorted(votes.items()),
+        "judge": m.get("judge"),
+        # A decided matter shows the tally it was decided by, as its result mail did (a BlogNomic
+        # DEFERENTIAL counted as the Historian's FOR); an open one, the votes cast so far.
+        "counts": sorted(m["tally"].items(), key=_tally_order)
+        if isinstance(m.get("tally"), dict)
+        else sorted(counts.items()),
+        "decided": isinstance(m.get("tally"), dict),
+        "ruling": m.get("ruling"),
+        "opened": when(opened, zone),
+        "opened_iso": opened,
+        "deadline": when(m.get("deadline"), zone),
+        "closed": when(m.get("closed"), zone),
+        "tally": m.get("tally"),
+        "voted": "votes" in m,
+    }
 
 
 def rule_tree(rules: list[dict], chron: Chronicle, zone: str) -> list[dict]:
@@ -160,9 +207,16 @@ def rule_tree(rules: list[dict], chron: Chronicle, zone: str) -> list[dict]:
     for r in rules:
         title = r["title"]
         inactive = bool(r.get("inactive")) or bool(re.search(r"\[inactive\]\s*$", title, re.I))
-        node = {"number": r["number"], "title": title, "text": r["text"], "inactive": inactive,
-                "kind": r.get("type"), "id": "rule-" + r["number"].replace(".", "-"),
-                "history": _events(chron.rules.get(r["number"], []), zone), "children": []}
+        node = {
+            "number": r["number"],
+            "title": title,
+            "text": r["text"],
+            "inactive": inactive,
+            "kind": r.get("type"),
+            "id": "rule-" + r["number"].replace(".", "-"),
+            "history": _events(chron.rules.get(r["number"], []), zone),
+            "children": [],
+        }
         while stack and not r["number"].startswith(stack[-1]["number"] + "."):
             stack.pop()
         (stack[-1]["children"] if stack else roots).append(node)
@@ -171,8 +225,18 @@ def rule_tree(rules: list[dict], chron: Chronicle, zone: str) -> list[dict]:
 
 
 def _events(events: list, zone: str) -> list[dict]:
-    return [{"change": e.change, "at": when(e.at, zone), "by": e.by, "link": matter_link(e.by), "title": e.title,
-             "old_title": e.old_title, "diff": e.diff} for e in events]
+    return [
+        {
+            "change": e.change,
+            "at": when(e.at, zone),
+            "by": e.by,
+            "link": matter_link(e.by),
+            "title": e.title,
+            "old_title": e.old_title,
+            "diff": e.diff,
+        }
+        for e in events
+    ]
 
 
 def repealed(state: dict, chron: Chronicle, zone: str) -> list[dict]:
@@ -181,8 +245,14 @@ def repealed(state: dict, chron: Chronicle, zone: str) -> list[dict]:
     out = []
     for number, events in chron.rules.items():
         if number not in current and events and events[-1].change == "repealed":
-            out.append({"number": number, "title": events[-1].title, "id": "repealed-" + number.replace(".", "-"),
-                        "history": _events(events, zone)})
+            out.append(
+                {
+                    "number": number,
+                    "title": events[-1].title,
+                    "id": "repealed-" + number.replace(".", "-"),
+                    "history": _events(events, zone),
+                }
+            )
     return sorted(out, key=lambda r: [int(x) for x in re.findall(r"\d+", r["number"])])
 
 
@@ -196,12 +266,21 @@ def players(state: dict) -> list[dict]:
         # should not be the one past the screen's edge.
         extra = {"grain": grain[p["name"]]} if p["name"] in grain else {}
         extra.update({k: p[k] for k in ("color", "tribe", "origin") if p.get(k)})
-        rows.append({"name": p["name"], "status": p.get("status", ""), "score": p.get("score", 0),
-                     "offices": list(p.get("offices", [])), "extra": extra})
+        rows.append(
+            {
+                "name": p["name"],
+                "status": p.get("status", ""),
+                "score": p.get("score", 0),
+                "offices": list(p.get("offices", [])),
+                "extra": extra,
+            }
+        )
     return rows
 
 
-def holdings_alt(state: dict, holdings: dict[str, list[str]] | None = None, title: str = "Map of the island") -> str:
+def holdings_alt(
+    state: dict, holdings: dict[str, list[str]] | None = None, title: str = "Map of the island"
+) -> str:
     """The map in words: who holds which land (the alt text of every map)."""
     if holdings is None:
         holdings = {}
@@ -209,32 +288,57 @@ def holdings_alt(state: dict, holdings: dict[str, list[str]] | None = None, titl
             if land.get("owner"):
                 holdings.setdefault(land["owner"], []).append(land["name"])
     held = "; ".join(f"{who}: {', '.join(lands)}" for who, lands in sorted(holdings.items()))
-    return f"{title}. " + (held + "; every other land is independent." if held else "Every land is independent.")
+    return f"{title}. " + (
+        held + "; every other land is independent." if held else "Every land is independent."
+    )
 
 
-def game_context(state: dict, chron: Chronicle, now: datetime, base_url: str, has_png: bool) -> dict[str, Any]:
+def game_context(
+    state: dict, chron: Chronicle, now: datetime, base_url: str, has_png: bool
+) -> dict[str, Any]:
     variant = get_variant(state["variant"])
     zone = state.get("timezone", "UTC")
     open_statuses = set(variant.open_statuses) | {"open", "awaiting-judgement"}
     all_matters = matters(state)
     turn = state.get("turn")
     ctx: dict[str, Any] = {
-        "game": state, "variant_title": variant.title, "root": "../",
-        "nomic": variant.nomic, "orders_game": "history" in state and not variant.nomic,
-        "zone": zone, "generated": when(iso(now), zone), "players": players(state),
-        "turn": ({"number": turn.get("number"), "player": turn.get("player"), "deadline": when(turn.get("deadline"), zone)}
-                 if turn else None),
+        "game": state,
+        "variant_title": variant.title,
+        "root": "../",
+        "nomic": variant.nomic,
+        "orders_game": "history" in state and not variant.nomic,
+        "zone": zone,
+        "generated": when(iso(now), zone),
+        "players": players(state),
+        "turn": (
+            {
+                "number": turn.get("number"),
+                "player": turn.get("player"),
+                "deadline": when(turn.get("deadline"), zone),
+            }
+            if turn
+            else None
+        ),
         "pending": [m for m in all_matters if m["status"] in open_statuses],
-        "matters": all_matters, "voting_statuses": sorted(open_statuses - {"open", "awaiting-judgement"}),
+        "matters": all_matters,
+        "voting_statuses": sorted(open_statuses - {"open", "awaiting-judgement"}),
         "vote_words": list(variant.vote_words or ("FOR", "AGAINST")),
         "rules": rule_tree(variant.rules_for_display(state), chron, zone),
-        # An orders game has no rule list: what governs it, and its parameters (as its [Rules] mail).
+        # An orders game has no rule list: what governs it, and its parameters (as its [Rules]
+        # mail).
         "rules_told": variant.rules_told(state),
         "parameter_lines": variant.parameter_lines(state),
-        "repealed": repealed(state, chron, zone), "history_complete": chron.complete,
-        "feed_url": (base_url.rstrip("/") + f"/{state['slug']}/feed.atom") if base_url else "feed.atom",
+        "repealed": repealed(state, chron, zone),
+        "history_complete": chron.complete,
+        "feed_url": (base_url.rstrip("/") + f"/{state['slug']}/feed.atom")
+        if base_url
+        else "feed.atom",
         "page_url": (base_url.rstrip("/") + f"/{state['slug']}/") if base_url else "",
-        "has_png": has_png, "turns": [], "lands": [], "map_svg": None, "map_alt": "",
+        "has_png": has_png,
+        "turns": [],
+        "lands": [],
+        "map_svg": None,
+        "map_alt": "",
         "ordered": len(state.get("orders") or {}),
         # BlogNomic decides by quorum (FOR >= quorum enacts): the page said nothing of it.
         "quorum": variant.quorum(state),
@@ -247,9 +351,18 @@ def game_context(state: dict, chron: Chronicle, now: datetime, base_url: str, ha
         ctx["map_alt"] = holdings_alt(state, title=f"Map of {state['name']} now")
         ctx["lands"] = sorted(state["lands"], key=lambda x: ((x.get("owner") or "~"), x["name"]))
     for t in chron.turns:
-        ctx["turns"].append({"number": t.number, "at": when(t.at, zone), "heading": t.heading, "lines": t.lines,
-                             "map": f"turn-{t.number}.svg" if t.svg else None,
-                             "alt": holdings_alt(state, t.holdings, f"Map after turn {t.number}") if t.svg else ""})
+        ctx["turns"].append(
+            {
+                "number": t.number,
+                "at": when(t.at, zone),
+                "heading": t.heading,
+                "lines": t.lines,
+                "map": f"turn-{t.number}.svg" if t.svg else None,
+                "alt": holdings_alt(state, t.holdings, f"Map after turn {t.number}")
+                if t.svg
+                else "",
+            }
+        )
     ctx["turns"].reverse()
     ctx["matters"], ctx["older_pages"], ctx["page_of"] = paged(all_matters)
     ctx["this_page"] = ""  # proposals.html; an older page's name when one is rendered
@@ -257,8 +370,11 @@ def game_context(state: dict, chron: Chronicle, now: datetime, base_url: str, ha
         for node in _walk(ctx["rules"] + ctx["repealed"]):
             for e in node["history"]:
                 if e["link"]:
-                    e["link"] = ctx["page_of"].get(e["link"].split("#", 1)[1], "proposals.html") + "#" + \
-                        e["link"].split("#", 1)[1]
+                    e["link"] = (
+                        ctx["page_of"].get(e["link"].split("#", 1)[1], "proposals.html")
+                        + "#"
+                        + e["link"].split("#", 1)[1]
+                    )
     return ctx
 
 
@@ -271,12 +387,29 @@ def _walk(nodes: list[dict]):
 def feed(state: dict, chron: Chronicle, now: datetime, base_url: str, created: str) -> str:
     """The Atom feed: one entry per announcement to all players, newest first."""
     domain_id = f"tag:{state['address']},{created[:10]}:{state['slug']}"
-    entries = [{"id": f"{domain_id}/announcement/{a.key}", "title": a.subject, "updated": a.at, "kind": a.kind,
-                "text": a.text} for a in reversed(chron.announcements[-FEED_ENTRIES:])]
+    entries = [
+        {
+            "id": f"{domain_id}/announcement/{a.key}",
+            "title": a.subject,
+            "updated": a.at,
+            "kind": a.kind,
+            "text": a.text,
+        }
+        for a in reversed(chron.announcements[-FEED_ENTRIES:])
+    ]
     base = (base_url.rstrip("/") + f"/{state['slug']}/") if base_url else ""
-    return as_text(environment().get_template("site/feed.atom").render(
-        game=state, feed_id=domain_id, entries=entries, updated=entries[0]["updated"] if entries else iso(now),
-        base=base, xml_escape=escape))
+    return as_text(
+        environment()
+        .get_template("site/feed.atom")
+        .render(
+            game=state,
+            feed_id=domain_id,
+            entries=entries,
+            updated=entries[0]["updated"] if entries else iso(now),
+            base=base,
+            xml_escape=escape,
+        )
+    )
 
 
 # What XML 1.0 does not allow, and HTML takes for a parse error: C0 controls but tab, line feed

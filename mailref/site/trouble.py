@@ -52,8 +52,10 @@ def probe(folder: Path) -> OSError | None:
 
 
 def failed(folder: Path, e: OSError) -> None:
-    line = (f"site: cannot write the pages in {folder} ([site] dir): {why(e, folder)}; "
-            "they catch up with the next change once it is fixed (or `mailref site build`)")
+    line = (
+        f"site: cannot write the pages in {folder} ([site] dir): {why(e, folder)}; "
+        "they catch up with the next change once it is fixed (or `mailref site build`)"
+    )
     with _lock:
         if _said.get(str(folder)) == line:
             return

@@ -31,11 +31,43 @@ if TYPE_CHECKING:
         ReplyQuota,
     )
 
-_WHERE = {"Store": "database", "open_store": "database", "upgrade": "database",
-          **{name: "models" for name in ("ArchivedMatter", "Base", "Bounce", "DiceDraw", "DiceSeed", "Game", "ImapCursor", "InboxMessage",
-                                         "JournalEntry", "OutboxMessage", "ReplyQuota")}}
-__all__ = ["ArchivedMatter", "Base", "Bounce", "DiceDraw", "DiceSeed", "Game", "ImapCursor", "InboxMessage", "JournalEntry", "OutboxMessage",
-           "ReplyQuota", "Store", "open_store", "upgrade"]
+_WHERE = {
+    "Store": "database",
+    "open_store": "database",
+    "upgrade": "database",
+    **{
+        name: "models"
+        for name in (
+            "ArchivedMatter",
+            "Base",
+            "Bounce",
+            "DiceDraw",
+            "DiceSeed",
+            "Game",
+            "ImapCursor",
+            "InboxMessage",
+            "JournalEntry",
+            "OutboxMessage",
+            "ReplyQuota",
+        )
+    },
+}
+__all__ = [
+    "ArchivedMatter",
+    "Base",
+    "Bounce",
+    "DiceDraw",
+    "DiceSeed",
+    "Game",
+    "ImapCursor",
+    "InboxMessage",
+    "JournalEntry",
+    "OutboxMessage",
+    "ReplyQuota",
+    "Store",
+    "open_store",
+    "upgrade",
+]
 __getattr__ = lazy_names(__name__, _WHERE)
 
 _MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -61,13 +93,22 @@ def repair_sqlite_companions(db: Path) -> None:
             continue
         if side.stat().st_uid == os.geteuid():
             side.chmod(stat.S_IMODE(db.stat().st_mode))
-            log.warning("%s was read-only (left over from a read-only period): made writable like %s", side, db.name)
+            log.warning(
+                "%s was read-only (left over from a read-only period): made writable like %s",
+                side,
+                db.name,
+            )
         else:
-            raise PermissionError(f"{side} is not writable by this user (left over from a read-only period): "
-                                  f"run `chmod u+w {side}` as its owner, or remove it while no mailref runs")
+            raise PermissionError(
+                f"{side} is not writable by this user (left over from a read-only period): "
+                f"run `chmod u+w {side}` as its owner, or remove it while no mailref runs"
+            )
 
 
 def newest_revision() -> str:
     """The head revision without loading Alembic: the migrations are named NNNN_what.py, their
     revision is NNNN, and each revises the one numbered before it (tests/test_startup.py)."""
-    return max(p.name.split("_", 1)[0] for p in (_MIGRATIONS / "versions").glob("[0-9][0-9][0-9][0-9]_*.py"))
+    return max(
+        p.name.split("_", 1)[0]
+        for p in (_MIGRATIONS / "versions").glob("[0-9][0-9][0-9][0-9]_*.py")
+    )

@@ -37,10 +37,12 @@ def journal(session: Session, game_id: int) -> list[tuple[dict, datetime, list[i
 
 def archived(session: Session, game_id: int) -> list[tuple[str, dict]]:
     """A game's archived matters, in the order they left the hot state."""
-    query = (select(_archive.c.collection, _archive.c.data).where(_archive.c.game_id == game_id)
-             .order_by(_archive.c.id))
+    query = (
+        select(_archive.c.collection, _archive.c.data)
+        .where(_archive.c.game_id == game_id)
+        .order_by(_archive.c.id)
+    )
     if not _as_text(session):
         return [(c, d) for c, d in session.execute(query)]
     query = query.with_only_columns(_archive.c.collection, type_coerce(_archive.c.data, Text))
     return [(c, decode_json(d)) for c, d in session.execute(query)]
-

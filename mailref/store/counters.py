@@ -11,9 +11,11 @@ from __future__ import annotations
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
-_COUNT_REPLY = text("INSERT INTO reply_quota (sender, day, count) VALUES (:sender, :day, 1) "
-                    "ON CONFLICT (sender, day) DO UPDATE SET count = reply_quota.count + 1 "
-                    "RETURNING count")
+_COUNT_REPLY = text(
+    "INSERT INTO reply_quota (sender, day, count) VALUES (:sender, :day, 1) "
+    "ON CONFLICT (sender, day) DO UPDATE SET count = reply_quota.count + 1 "
+    "RETURNING count"
+)
 
 
 def count_reply(conn: Connection, sender: str, day: str) -> int:

@@ -57,13 +57,17 @@ def _sqlite_pragmas(engine: Engine) -> None:
         cur.execute(f"PRAGMA busy_timeout={lock_wait_ms()}")
         cur.execute("PRAGMA foreign_keys=ON")
         cur.close()
-        reserve_wal_index(dbapi_conn)  # a full disk is then an error, not a SIGBUS (store/walindex.py)
+        reserve_wal_index(
+            dbapi_conn
+        )  # a full disk is then an error, not a SIGBUS (store/walindex.py)
 
     @event.listens_for(engine, "begin")
     def _begin(conn):
         # IMMEDIATE takes the write lock at BEGIN: the daemon and the CLI never interleave
         # a read-modify-write of the same game.
-        conn.exec_driver_sql("BEGIN" if conn.get_execution_options().get("reader") else "BEGIN IMMEDIATE")
+        conn.exec_driver_sql(
+            "BEGIN" if conn.get_execution_options().get("reader") else "BEGIN IMMEDIATE"
+        )
 
 
 # Seconds a pooled server connection may rest before it is pinged at checkout. Short: the
@@ -94,7 +98,9 @@ def _ping_when_rested(engine: Engine) -> None:
         try:
             engine.dialect.do_ping(dbapi_conn)
         except engine.dialect.loaded_dbapi.Error as e:
-            raise DisconnectionError(f"a pooled connection was dropped by the server: {e}") from e  # the pool reconnects
+            raise DisconnectionError(
+                f"a pooled connection was dropped by the server: {e}"
+            ) from e  # the pool reconnects
 
 
 def _create_private(path: Path) -> None:
@@ -112,11 +118,15 @@ def _create_private(path: Path) -> None:
 
 def open_store(url: str, migrate: bool = True) -> Store:
     if url.startswith("sqlite:///") and ":memory:" not in url:
-        path = Path(url[len("sqlite:///"):].split("?", 1)[0])  # "?timeout=20": the driver's, not the file's
+        path = Path(
+            url[len("sqlite:///") :].split("?", 1)[0]
+        )  # "?timeout=20": the driver's, not the file's
         path.parent.mkdir(parents=True, exist_ok=True)
         _create_private(path)
         repair_sqlite_companions(path)
-    engine = create_engine(url, future=True, json_serializer=fastjson.dumps, json_deserializer=fastjson.loads)
+    engine = create_engine(
+        url, future=True, json_serializer=fastjson.dumps, json_deserializer=fastjson.loads
+    )
     if engine.dialect.name == "sqlite":
         _sqlite_pragmas(engine)  # a file cannot drop a connection: no ping at all
     else:
@@ -130,7 +140,9 @@ def open_store(url: str, migrate: bool = True) -> Store:
 def _at_newest(store: Store) -> bool:
     try:
         with store.engine.connect() as conn:
-            versions = [v for (v,) in conn.exec_driver_sql("SELECT version_num FROM alembic_version")]
+            versions = [
+                v for (v,) in conn.exec_driver_sql("SELECT version_num FROM alembic_version")
+            ]
     except DBAPIError:  # no table yet: a new database
         return False
     return versions == [newest_revision()]
@@ -151,8 +163,12 @@ def upgrade(store: Store) -> None:
     command.upgrade(cfg, "head")
     if was:  # an operator sees that the database changed, and by which command (docs/operating.md, "Upgrade")
         logging.getLogger("mailref.store").warning(
-            "upgraded the database %s from schema %s to %s (an older mailref must not run on it now)",
-            store.engine.url.render_as_string(hide_password=True), was, newest_revision())
+            "upgraded the database %s from schema %s to %s (an older mailref must not run on it "
+            "now)",
+            store.engine.url.render_as_string(hide_password=True),
+            was,
+            newest_revision(),
+        )
 
 
 def _schema(store: Store) -> str | None:

@@ -34,6 +34,8 @@ def decode_journal(rows: Iterable[tuple[str, str, str]]) -> list[Entry]:
     texts = [a for a, _, _ in rows] + [d for _, _, d in rows if d is not None and d != "[]"]
     # A NULL action was not written by the store: then each is read as the column reads it.
     decoded = [decode_json(t) for t in texts] if None in texts else loads_all(texts)
-    draws = iter(decoded[len(rows):])
-    return [(action, times[at], None if d is None else [] if d == "[]" else next(draws))
-            for action, (_, at, d) in zip(decoded[:len(rows)], rows, strict=True)]
+    draws = iter(decoded[len(rows) :])
+    return [
+        (action, times[at], None if d is None else [] if d == "[]" else next(draws))
+        for action, (_, at, d) in zip(decoded[: len(rows)], rows, strict=True)
+    ]

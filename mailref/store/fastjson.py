@@ -15,8 +15,12 @@ from typing import Any
 
 import orjson
 
-_OPTS = (orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_PASSTHROUGH_DATACLASS
-         | orjson.OPT_PASSTHROUGH_DATETIME)
+_OPTS = (
+    orjson.OPT_NON_STR_KEYS
+    | orjson.OPT_PASSTHROUGH_SUBCLASS
+    | orjson.OPT_PASSTHROUGH_DATACLASS
+    | orjson.OPT_PASSTHROUGH_DATETIME
+)
 # A run of 19 ASCII digits, found as a run of "0" once every digit is written "0": bytes.translate
 # and `in` are several times faster than a regular expression (the journal `replay` reads is
 # megabytes of text). Only ASCII digits can make a JSON number.
@@ -39,7 +43,9 @@ def loads(text: str | bytes | bytearray | memoryview) -> Any:
         return json.loads(text)
     try:
         return orjson.loads(text)
-    except orjson.JSONDecodeError:  # e.g. a lone surrogate (mail read with surrogateescape), which json reads
+    except (
+        orjson.JSONDecodeError
+    ):  # e.g. a lone surrogate (mail read with surrogateescape), which json reads
         return json.loads(text)
 
 

@@ -23,7 +23,8 @@ def is_store_fault(exc: BaseException) -> bool:
     except ImportError:
         ServerFault = sqlite3.OperationalError
     return isinstance(exc, OperationalError | OSError | sqlite3.OperationalError | ServerFault) or (
-        isinstance(exc, DBAPIError) and exc.connection_invalidated)
+        isinstance(exc, DBAPIError) and exc.connection_invalidated
+    )
 
 
 def describe(exc: BaseException, path: Path | None = None) -> str:
@@ -71,8 +72,11 @@ def _probe(folder: Path) -> str | None:
 def sqlite_file(engine: Engine) -> Path | None:
     """The database file of ENGINE (an SQLAlchemy engine) when it is SQLite, else None."""
     url = engine.url
-    return Path(url.database) if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:") \
+    return (
+        Path(url.database)
+        if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:")
         else None
+    )
 
 
 def is_dropped_connection(exc: BaseException) -> bool:
@@ -100,7 +104,11 @@ class FaultLog:
         line = describe(exc, self.path)
         if is_dropped_connection(exc) and what not in self.current and what not in self.dropped:
             self.dropped.add(what)
-            self.log.info("%s: the database dropped our connection (%s); trying again on a new one", what, line)
+            self.log.info(
+                "%s: the database dropped our connection (%s); trying again on a new one",
+                what,
+                line,
+            )
             return line
         self.dropped.discard(what)
         return self.say(what, line)

@@ -32,7 +32,9 @@ from mailref.read.dedupe import author
 from mailref.store import Store, fastjson, lock_wait_ms
 from mailref.store.models import Json, UTCDateTime
 
-Prepared = tuple[bytes, str, str, list[str], str, str]  # raw, source, mail_from, rcpt_to, sha256, message_id
+Prepared = tuple[
+    bytes, str, str, list[str], str, str
+]  # raw, source, mail_from, rcpt_to, sha256, message_id
 Kept = tuple[int, bool, str]  # the row's id, whether it is new, its status
 
 # "ignored" when another message of the same author (From) holds this Message-ID, or this is a
@@ -52,16 +54,22 @@ WHERE true
 ON CONFLICT (message_id, sha256) DO NOTHING
 RETURNING id, status"""
 _HELD = "SELECT id, status FROM inbox WHERE message_id = :mid AND sha256 = :sha"
-_CORE_INSERT = text(_INSERT).bindparams(bindparam("rcpt_to", type_=Json), bindparam("received_at", type_=UTCDateTime))
+_CORE_INSERT = text(_INSERT).bindparams(
+    bindparam("rcpt_to", type_=Json), bindparam("received_at", type_=UTCDateTime)
+)
 _CORE_HELD = text(_HELD)
-_PG_INSERT, _PG_HELD = (re.sub(r":(\w+)", r"%(\1)s", q) for q in (_INSERT, _HELD))  # psycopg's placeholders
+_PG_INSERT, _PG_HELD = (
+    re.sub(r":(\w+)", r"%(\1)s", q) for q in (_INSERT, _HELD)
+)  # psycopg's placeholders
 
 
 class Busy(Exception):
     """Another writer holds the store, and the caller asked not to wait for it."""
 
 
-def keep(store: Store, prepared: Sequence[Prepared], now: datetime, wait: bool = True) -> list[Kept]:
+def keep(
+    store: Store, prepared: Sequence[Prepared], now: datetime, wait: bool = True
+) -> list[Kept]:
     """Commit PREPARED in one transaction; one Kept per mail, in order. Without WAIT, raises
     Busy at once instead of waiting for another writer's lock (only SQLite can try its lock:
     on any other store it is always Busy)."""
@@ -77,8 +85,17 @@ def keep(store: Store, prepared: Sequence[Prepared], now: datetime, wait: bool =
 def _params(mail: Prepared) -> dict:
     raw, source, mail_from, rcpt, sha, mid = mail
     sender, listed = author(raw) if mid else ("", False)
-    return {"mid": mid, "sha": sha, "raw": raw, "size": len(raw), "source": source, "mail_from": mail_from,
-            "rcpt_to": rcpt, "sender": sender, "listed": listed}
+    return {
+        "mid": mid,
+        "sha": sha,
+        "raw": raw,
+        "size": len(raw),
+        "source": source,
+        "mail_from": mail_from,
+        "rcpt_to": rcpt,
+        "sender": sender,
+        "listed": listed,
+    }
 
 
 def sqlite_stamp(at: datetime) -> str:
@@ -95,7 +112,9 @@ def sqlite_write(store: Store, wait: bool = True) -> Iterator[sqlite3.Cursor]:
     try:
         cur = conn.cursor()
         if wait:
-            cur.execute("BEGIN IMMEDIATE")  # the connection has no implicit transactions (store/database.py)
+            cur.execute(
+                "BEGIN IMMEDIATE"
+            )  # the connection has no implicit transactions (store/database.py)
         else:
             _begin_or_busy(cur)
         try:
@@ -123,18 +142,27 @@ def _begin_or_busy(cur: sqlite3.Cursor) -> None:
         cur.execute(f"PRAGMA busy_timeout={lock_wait_ms()}")
 
 
-def _keep_sqlite(store: Store, prepared: Sequence[Prepared], now: datetime, wait: bool = True) -> list[Kept]:
+def _keep_sqlite(
+    store: Store, prepared: Sequence[Prepared], now: datetime, wait: bool = True
+) -> list[Kept]:
     stamp = sqlite_stamp(now)
     with sqlite_write(store, wait) as cur:
         out = []
         for mail in prepared:
             params = _params(mail) | {"received_at": stamp}
             params["rcpt_to"] = fastjson.dumps(params["rcpt_to"])
-            out.append(_kept(cur.execute(_INSERT, params).fetchone(), lambda p=params: cur.execute(_HELD, p).fetchone()))
+            out.append(
+                _kept(
+                    cur.execute(_INSERT, params).fetchone(),
+                    lambda p=params: cur.execute(_HELD, p).fetchone(),
+                )
+            )
         return out
 
 
-def _keep_psycopg(store: Store, prepared: Sequence[Prepared], now: datetime, again: bool = True) -> list[Kept]:
+def _keep_psycopg(
+    store: Store, prepared: Sequence[Prepared], now: datetime, again: bool = True
+) -> list[Kept]:
     """As _keep_core writes them (tests/test_keep.py compares), on the pool's psycopg connection:
     the timestamp as naive UTC (models.UTCDateTime), the recipients as JSONB. A connection the
     server dropped since its last use (not pinged when taken again at once: store/database.py)
@@ -155,7 +183,9 @@ def _keep_psycopg(store: Store, prepared: Sequence[Prepared], now: datetime, aga
                     params = _params(mail) | {"received_at": stamp}
                     params["rcpt_to"] = Jsonb(params["rcpt_to"], fastjson.dumps)
                     cur.execute(_PG_INSERT, params)
-                    out.append(_kept(cur.fetchone(), lambda p=params: cur.execute(_PG_HELD, p).fetchone()))
+                    out.append(
+                        _kept(cur.fetchone(), lambda p=params: cur.execute(_PG_HELD, p).fetchone())
+                    )
             if not pg.autocommit:
                 pg.commit()
             return out
@@ -180,7 +210,12 @@ def _keep_core(store: Store, prepared: Sequence[Prepared], now: datetime) -> lis
         out = []
         for mail in prepared:
             params = _params(mail) | {"received_at": now}
-            out.append(_kept(conn.execute(_CORE_INSERT, params).first(), lambda p=params: conn.execute(_CORE_HELD, p).one()))
+            out.append(
+                _kept(
+                    conn.execute(_CORE_INSERT, params).first(),
+                    lambda p=params: conn.execute(_CORE_HELD, p).one(),
+                )
+            )
         return out
 
 

@@ -53,7 +53,7 @@ class Game(Base):
     variant: Mapped[str] = mapped_column(String(32))
     address: Mapped[str] = mapped_column(String(255))
     state: Mapped[dict] = mapped_column(Json)
-    initial: Mapped[dict] = mapped_column(Json)   # the state at creation: replay starts here
+    initial: Mapped[dict] = mapped_column(Json)  # the state at creation: replay starts here
     version: Mapped[int] = mapped_column(Integer, default=0)
     # Indexed: the daemon asks for the earliest one every few seconds (10,000 idle games).
     next_wakeup: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True, index=True)
@@ -75,6 +75,7 @@ class JournalEntry(Base):
 
 class ArchivedMatter(Base):
     """An ended proposal or judgement that left the hot state (mailref/engine/archive.py)."""
+
     __tablename__ = "archived_matters"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
@@ -90,11 +91,15 @@ class InboxMessage(Base):
     sha256: Mapped[str] = mapped_column(String(64))
     raw: Mapped[bytes] = mapped_column(LargeBinary)
     size: Mapped[int] = mapped_column(Integer)
-    source: Mapped[str] = mapped_column(String(255))  # "smtp" | "imap:FOLDER:UIDVALIDITY:UID" | "cli"
+    source: Mapped[str] = mapped_column(
+        String(255)
+    )  # "smtp" | "imap:FOLDER:UIDVALIDITY:UID" | "cli"
     mail_from: Mapped[str] = mapped_column(String(998), default="")
     rcpt_to: Mapped[list] = mapped_column(Json, default=list)
     received_at: Mapped[datetime] = mapped_column(UTCDateTime)
-    status: Mapped[str] = mapped_column(String(16), default="new", index=True)  # new processed ignored failed
+    status: Mapped[str] = mapped_column(
+        String(16), default="new", index=True
+    )  # new processed ignored failed
     verdict: Mapped[str] = mapped_column(Text, default="")
     error: Mapped[str] = mapped_column(Text, default="")
     attempts: Mapped[int] = mapped_column(Integer, default=0)
@@ -126,9 +131,13 @@ class OutboxMessage(Base):
     sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     inbox_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
     alerted: Mapped[int] = mapped_column(Integer, default=0)
-    claimed_by: Mapped[str | None] = mapped_column(String(255), nullable=True)  # host:pid of the sender
+    claimed_by: Mapped[str | None] = mapped_column(
+        String(255), nullable=True
+    )  # host:pid of the sender
     lease_until: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
-    dropped_by: Mapped[str | None] = mapped_column(String(255), nullable=True)  # `mailref outbox drop`: who,
+    dropped_by: Mapped[str | None] = mapped_column(
+        String(255), nullable=True
+    )  # `mailref outbox drop`: who,
     dropped_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)  # when
     drop_reason: Mapped[str] = mapped_column(Text, default="")  # and why
 
@@ -161,6 +170,7 @@ class DiceSeed(Base):
     """A game's seed chain (SPEC §4.4): seed NUMBER is secret until revealed; its SHA-256 is
     published from the moment it is committed. Each draw of the game comes from the seed
     unrevealed at the time; REVEALED_SEQ is the last journal entry it served."""
+
     __tablename__ = "dice_seeds"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
@@ -168,7 +178,9 @@ class DiceSeed(Base):
     seed: Mapped[str] = mapped_column(String(64))
     commitment: Mapped[str] = mapped_column(String(64))
     committed_at: Mapped[datetime] = mapped_column(UTCDateTime)
-    committed_seq: Mapped[int] = mapped_column(Integer)  # the journal entry after which it was committed
+    committed_seq: Mapped[int] = mapped_column(
+        Integer
+    )  # the journal entry after which it was committed
     revealed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     revealed_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
     __table_args__ = (UniqueConstraint("game_id", "number"),)
@@ -176,6 +188,7 @@ class DiceSeed(Base):
 
 class DiceDraw(Base):
     """The seed and the ranges of one journal entry's draws: enough to recompute them."""
+
     __tablename__ = "dice_draws"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)

@@ -38,16 +38,27 @@ class PlainReads:
     def __init__(self, conn: Any, postgres: bool = False):
         self.conn = conn
         p, text = ("%s", "::text") if postgres else ("?", "")
-        at = "to_char(at, 'YYYY-MM-DD HH24:MI:SS.US')" if postgres else "at"  # whatever DateStyle says
+        at = (
+            "to_char(at, 'YYYY-MM-DD HH24:MI:SS.US')" if postgres else "at"
+        )  # whatever DateStyle says
         self._games = f"SELECT id, slug, initial{text}, state{text} FROM games"
         self._slug = f" WHERE slug = {p}"
-        self._journal = f"SELECT action{text}, {at}, draws{text} FROM journal WHERE game_id = {p} ORDER BY seq"
-        self._archived = f"SELECT collection, data{text} FROM archived_matters WHERE game_id = {p} ORDER BY id"
+        self._journal = (
+            f"SELECT action{text}, {at}, draws{text} FROM journal WHERE game_id = {p} ORDER BY seq"
+        )
+        self._archived = (
+            f"SELECT collection, data{text} FROM archived_matters WHERE game_id = {p} ORDER BY id"
+        )
 
     def games(self, slug: str | None) -> list[GameRow]:
-        rows = (self.conn.execute(self._games + self._slug + " ORDER BY id", (slug,)) if slug
-                else self.conn.execute(self._games + " ORDER BY id"))
-        return [GameRow(i, s, decode_json(initial), decode_json(state)) for i, s, initial, state in rows]
+        rows = (
+            self.conn.execute(self._games + self._slug + " ORDER BY id", (slug,))
+            if slug
+            else self.conn.execute(self._games + " ORDER BY id")
+        )
+        return [
+            GameRow(i, s, decode_json(initial), decode_json(state)) for i, s, initial, state in rows
+        ]
 
     def journal(self, game_id: int) -> list[Entry]:
         return decode_journal(self.conn.execute(self._journal, (game_id,)))
@@ -68,8 +79,10 @@ class SessionReads:
         from mailref.store.models import Game
 
         query = select(Game).order_by(Game.id)
-        return [GameRow(g.id, g.slug, g.initial, g.state)
-                for g in self.session.scalars(query.where(Game.slug == slug) if slug else query)]
+        return [
+            GameRow(g.id, g.slug, g.initial, g.state)
+            for g in self.session.scalars(query.where(Game.slug == slug) if slug else query)
+        ]
 
     def journal(self, game_id: int) -> list[Entry]:
         from mailref.store.archived import journal
@@ -87,7 +100,7 @@ def open_sqlite(url: str) -> sqlite3.Connection | None:
     its schema is the newest; None otherwise (the store opens it, and upgrades it)."""
     if not url.startswith("sqlite:///") or ":memory:" in url or "?" in url:
         return None
-    path = Path(url[len("sqlite:///"):])
+    path = Path(url[len("sqlite:///") :])
     if not path.is_file():
         return None
     repair_sqlite_companions(path)  # as the store does when it opens a file
@@ -119,7 +132,7 @@ def open_postgres(url: str) -> Any | None:
     except ImportError:
         return None
     try:  # the URL's parts and query are libpq's own, as SQLAlchemy hands them to psycopg
-        conn = psycopg.connect("postgresql://" + url[len(scheme):])
+        conn = psycopg.connect("postgresql://" + url[len(scheme) :])
     except psycopg.Error:
         return None
     try:

@@ -43,17 +43,27 @@ def reserve_wal_index(dbapi_conn: sqlite3.Connection) -> None:
     path = row[2] if row else ""
     if not path or not _FALLOCATE:  # an in-memory database has no index file
         return
-    dbapi_conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()  # a new database's index exists after a read
+    dbapi_conn.execute(
+        "SELECT 1 FROM sqlite_master LIMIT 1"
+    ).fetchall()  # a new database's index exists after a read
     shm = path + "-shm"
     try:
         st = os.stat(shm)  # by name: no descriptor of ours (see the module)
     except OSError:
         return
-    if st.st_size >= SHM_RESERVE and st.st_blocks * 512 >= SHM_RESERVE or not os.access(shm, os.W_OK):
+    if (
+        st.st_size >= SHM_RESERVE
+        and st.st_blocks * 512 >= SHM_RESERVE
+        or not os.access(shm, os.W_OK)
+    ):
         return  # done already (by this process or another), or an index SQLite only reads
     # fallocate(2), not its -x (posix_fallocate(3)): where a filesystem cannot, glibc's fallback
     # writes a zero byte into each block that reads zero, which could race with a writer of the
     # index. There the reservation is simply skipped and SQLite's own guard remains.
     r = subprocess.run([_FALLOCATE, "-l", str(SHM_RESERVE), shm], capture_output=True, text=True)
     if r.returncode:
-        log.info("could not reserve disk blocks for %s: %s", shm, r.stderr.strip().splitlines()[-1:] or r.returncode)
+        log.info(
+            "could not reserve disk blocks for %s: %s",
+            shm,
+            r.stderr.strip().splitlines()[-1:] or r.returncode,
+        )

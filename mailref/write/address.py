@@ -41,7 +41,8 @@ def _local_ok(local: str) -> bool:
         return ADDR_SPEC.fullmatch(f"{local}@x") is not None
     atoms = local.split(".")
     return all(_UTF8_ATOM.fullmatch(a) for a in atoms) and not any(
-        unicodedata.category(ch)[0] in "CZ" for ch in local if ord(ch) > 127)
+        unicodedata.category(ch)[0] in "CZ" for ch in local if ord(ch) > 127
+    )
 
 
 def problem(addr: object, ascii_local: bool = False) -> str | None:

@@ -70,11 +70,24 @@ def _h(value: str, name: str) -> str | Header:
     return value if value.isascii() else Header(value, "utf-8", header_name=name)
 
 
-def compose(*, sender: str, to: str, subject: str, body: str, kind: str, game: str | None,
-            now: datetime, reply: bool = False, in_reply_to: str | None = None,
-            references: list[str] | None = None, html: str | None = None,
-            attachments: list[tuple[str, str, bytes]] | None = None, loop: str | None = None,
-            inline: list[tuple[str, str, str, bytes]] | None = None, message_id: str | None = None) -> Message:
+def compose(
+    *,
+    sender: str,
+    to: str,
+    subject: str,
+    body: str,
+    kind: str,
+    game: str | None,
+    now: datetime,
+    reply: bool = False,
+    in_reply_to: str | None = None,
+    references: list[str] | None = None,
+    html: str | None = None,
+    attachments: list[tuple[str, str, bytes]] | None = None,
+    loop: str | None = None,
+    inline: list[tuple[str, str, str, bytes]] | None = None,
+    message_id: str | None = None,
+) -> Message:
     """SENDER is the From header (the game's "Name <address>", or the referee's address);
     LOOP the referee's own address for the loop header (default: SENDER's address)."""
     msg: Message = _text(body)
@@ -114,7 +127,9 @@ def compose(*, sender: str, to: str, subject: str, body: str, kind: str, game: s
     msg["To"] = to
     # A non-ASCII local part travels with SMTPUTF8, its headers UTF-8 as written (RFC 6532):
     # the subject raw too (an encoded word would do, but UTF-8 is what such a reader expects).
-    msg["Subject"] = header_safe(subject) if not to.isascii() else _h(header_safe(subject), "Subject")
+    msg["Subject"] = (
+        header_safe(subject) if not to.isascii() else _h(header_safe(subject), "Subject")
+    )
     msg["Date"] = email.utils.format_datetime(now)
     address = email.utils.parseaddr(sender)[1] or sender
     domain = address.rpartition("@")[2] or "localhost"
@@ -139,12 +154,18 @@ _FITS = re.compile(r"[\x21-\x7e]+(?: [\x21-\x7e]+)*\Z")
 
 class _Wire(Compat32):
     def fold_binary(self, name: str, value: Any) -> bytes:
-        if isinstance(value, str) and len(name) + 2 + len(value) <= self.max_line_length and _FITS.match(value):
+        if (
+            isinstance(value, str)
+            and len(name) + 2 + len(value) <= self.max_line_length
+            and _FITS.match(value)
+        ):
             return f"{name}: {value}{self.linesep}".encode("ascii")
         if isinstance(value, Header):
             # RFC 2047 §2: an encoded word is at most 75 characters. Folded at 78, compat32
             # writes words of up to 77 on continuation lines; at 76 they stay within 75.
-            return f"{name}: {value.encode(linesep=self.linesep, maxlinelen=_ENCODED_LINE)}{self.linesep}".encode("ascii")
+            return f"{name}: {value.encode(linesep=self.linesep, maxlinelen=_ENCODED_LINE)}{self.linesep}".encode(
+                "ascii"
+            )
         return super().fold_binary(name, value)
 
 

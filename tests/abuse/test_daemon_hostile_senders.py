@@ -24,31 +24,63 @@ def test_a_message_id_reused_by_another_player_suppresses_nothing(tmp_path):
     Message-ID already received" and never answered. Now a Message-ID is a duplicate only of
     the same author's mail, or as a list's copy; those are still kept once."""
     site = Site(tmp_path)
-    assert site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", "nomes@ref.example").returncode == 0
+    assert (
+        site.cli(
+            "game", "create", "nomes", "--variant", "sidekick", "--address", "nomes@ref.example"
+        ).returncode
+        == 0
+    )
     for name in ("Alice", "Bob"):
-        assert site.cli("player", "add", "nomes", name, f"{name.lower()}@players.example").returncode == 0
+        assert (
+            site.cli("player", "add", "nomes", name, f"{name.lower()}@players.example").returncode
+            == 0
+        )
     mover = json.loads(site.cli("game", "show", "nomes", "--json").stdout)["turn"]["player"]
     other = "Bob" if mover == "Alice" else "Alice"
     m, o = mover.lower(), other.lower()
     mid = "Message-ID: <next@players.example>\n"
     with site.serve() as daemon:
-        send(site, f"From: {other} <{o}@players.example>\nTo: nomes@ref.example\nSubject: [Status]\n{mid}\nhi\n",
-             f"{o}@players.example")
+        send(
+            site,
+            f"From: {other} <{o}@players.example>\nTo: nomes@ref.example\nSubject: "
+            f"[Status]\n{mid}\nhi\n",
+            f"{o}@players.example",
+        )
         assert wait_for(lambda: "tag=status" in daemon.stderr(), 30), daemon.stderr()
-        proposal = f"To: nomes@ref.example\nSubject: [Proposal] Hats\n{mid}\nEnact rule 301 \"Hats\":\nHats.\n"
+        proposal = f'To: nomes@ref.example\nSubject: [Proposal] Hats\n{mid}\nEnact rule 301 "Hats":\nHats.\n'
         send(site, f"From: {mover} <{m}@players.example>\n" + proposal, f"{m}@players.example")
         assert wait_for(lambda: "tag=proposal" in daemon.stderr(), 30), daemon.stderr()
         # The same proposal again: through a list rewriting From, and by a second MX of the author.
-        send(site, f"From: {mover} via Players <players@lists.example>\nList-Id: <players.lists.example>\n"
-             + proposal, "bounces@lists.example")
-        send(site, f"Received: from mx2.players.example\nFrom: {mover.upper()} <{m.title()}@Players.example>\n"
-             + proposal, f"{m}@players.example")
-        assert wait_for(lambda: daemon.stderr().count("ignored at intake") == 2, 30), daemon.stderr()
-        assert wait_for(lambda: [x for x in maildir_mails(tmp_path) if x["To"] == f"{m}@players.example"
-                                 and x["X-Mailref-Kind"] == "ack"], 30), daemon.stderr()
+        send(
+            site,
+            f"From: {mover} via Players <players@lists.example>\nList-Id: <players.lists.example>\n"
+            + proposal,
+            "bounces@lists.example",
+        )
+        send(
+            site,
+            f"Received: from mx2.players.example\nFrom: {mover.upper()} "
+            f"<{m.title()}@Players.example>\n" + proposal,
+            f"{m}@players.example",
+        )
+        assert wait_for(
+            lambda: daemon.stderr().count("ignored at intake") == 2, 30
+        ), daemon.stderr()
+        assert wait_for(
+            lambda: [
+                x
+                for x in maildir_mails(tmp_path)
+                if x["To"] == f"{m}@players.example" and x["X-Mailref-Kind"] == "ack"
+            ],
+            30,
+        ), daemon.stderr()
     show = json.loads(site.cli("game", "show", "nomes", "--json").stdout)
     assert [p["title"] for p in show["proposals"]] == ["Hats"], show["proposals"]
-    acks = [x for x in maildir_mails(tmp_path) if x["To"] == f"{m}@players.example" and x["X-Mailref-Kind"] == "ack"]
+    acks = [
+        x
+        for x in maildir_mails(tmp_path)
+        if x["To"] == f"{m}@players.example" and x["X-Mailref-Kind"] == "ack"
+    ]
     assert len(acks) == 1
 
 
@@ -89,26 +121,69 @@ def test_a_bounce_of_one_games_mail_is_told_to_that_games_gm_only(tmp_path):
     site = Site(tmp_path)
     for slug in ("nomes", "blog"):
         variant = "sidekick" if slug == "nomes" else "blognomic"
-        assert site.cli("game", "create", slug, "--variant", variant, "--address", f"{slug}@ref.example",
-                        "--gm", f"gm-{slug}@example.org").returncode == 0
+        assert (
+            site.cli(
+                "game",
+                "create",
+                slug,
+                "--variant",
+                variant,
+                "--address",
+                f"{slug}@ref.example",
+                "--gm",
+                f"gm-{slug}@example.org",
+            ).returncode
+            == 0
+        )
         for name in ("Alice", "Carol"):
-            assert site.cli("player", "add", slug, name, f"{name.lower()}@players.example").returncode == 0
+            assert (
+                site.cli("player", "add", slug, name, f"{name.lower()}@players.example").returncode
+                == 0
+            )
     with site.serve() as daemon:
-        to_carol = lambda: [m for m in maildir_mails(tmp_path)  # noqa: E731
-                            if m["To"] == "carol@players.example" and m["X-Mailref-Game"] == "nomes"]
+
+        def to_carol():
+            return [
+                m
+                for m in maildir_mails(tmp_path)
+                if m["To"] == "carol@players.example" and m["X-Mailref-Game"] == "nomes"
+            ]
+
         assert wait_for(to_carol, 30), daemon.stderr()
         sent = to_carol()[0]
         headers = "".join(f"{k}: {v}\n" for k, v in sent.items())
-        send(site, DSN.format(n=1, kind="text/rfc822-headers", original=headers), "", "referee@ref.example")
+        send(
+            site,
+            DSN.format(n=1, kind="text/rfc822-headers", original=headers),
+            "",
+            "referee@ref.example",
+        )
         whole = sent.as_string().replace("\r\n", "\n")
-        send(site, DSN.format(n=2, kind="message/rfc822", original=whole), "", "referee@ref.example")
-        assert wait_for(lambda: daemon.stderr().count("bounce for carol@players.example") == 2, 30), daemon.stderr()
-        assert daemon.stderr().count("game=nomes tag=-: ignored: machine: delivery report") == 2, daemon.stderr()
+        send(
+            site, DSN.format(n=2, kind="message/rfc822", original=whole), "", "referee@ref.example"
+        )
+        assert wait_for(
+            lambda: daemon.stderr().count("bounce for carol@players.example") == 2, 30
+        ), daemon.stderr()
+        assert (
+            daemon.stderr().count("game=nomes tag=-: ignored: machine: delivery report") == 2
+        ), daemon.stderr()
         for slug in ("nomes", "blog"):
             assert site.cli("digest", slug).returncode == 0
-        assert wait_for(lambda: len([m for m in maildir_mails(tmp_path) if m["X-Mailref-Kind"] == "digest"]) == 2, 30)
-    digests = {m["X-Mailref-Game"]: m.get_payload(decode=True).decode() if not m.is_multipart()
-               else m.get_payload(0).get_payload(decode=True).decode()
-               for m in maildir_mails(tmp_path) if m["X-Mailref-Kind"] == "digest"}
-    assert "Bounces:" in digests["nomes"] and "carol@players.example" in digests["nomes"].split("Bounces:")[1]
+        assert wait_for(
+            lambda: len([m for m in maildir_mails(tmp_path) if m["X-Mailref-Kind"] == "digest"])
+            == 2,
+            30,
+        )
+    digests = {
+        m["X-Mailref-Game"]: m.get_payload(decode=True).decode()
+        if not m.is_multipart()
+        else m.get_payload(0).get_payload(decode=True).decode()
+        for m in maildir_mails(tmp_path)
+        if m["X-Mailref-Kind"] == "digest"
+    }
+    assert (
+        "Bounces:" in digests["nomes"]
+        and "carol@players.example" in digests["nomes"].split("Bounces:")[1]
+    )
     assert "Bounces:" not in digests["blog"], digests["blog"]

@@ -17,8 +17,15 @@ def test_strangers_make_the_referee_mail_an_address_only_a_few_times_a_day(game,
     that is no player's gets `replies_per_stranger` (5) answers and one notice."""
     outbox.new()
     for i in range(25):
-        smtp(mail(f"s{i}@evil{i}.example", G, f"[Propsal] BUY PILLS http://spam.example/{i}",
-                  headers={"Reply-To": "victim@third.example"}), f"s{i}@evil{i}.example")
+        smtp(
+            mail(
+                f"s{i}@evil{i}.example",
+                G,
+                f"[Propsal] BUY PILLS http://spam.example/{i}",
+                headers={"Reply-To": "victim@third.example"},
+            ),
+            f"s{i}@evil{i}.example",
+        )
     sent = outbox.new()
     assert [m["To"] for m in sent] == ["victim@third.example"] * 6
     assert "5 replies" in Outbox.body(sent[-1])
@@ -43,8 +50,12 @@ def test_alerts_to_one_address_are_bounded_a_day(referee):
 
     with listening(referee) as port:
         for n in range(25):
-            submit(port, f"spam{n}@isp{n}.example", ["postmaster"], mail(f"spam{n}@isp{n}.example", "postmaster",
-                                                                         f"Offer {n}"))
+            submit(
+                port,
+                f"spam{n}@isp{n}.example",
+                ["postmaster"],
+                mail(f"spam{n}@isp{n}.example", "postmaster", f"Offer {n}"),
+            )
     alerts = Outbox(referee).all()
     assert len(alerts) == 21 and {m["To"] for m in alerts} == {"gm@ref.example"}
     assert "more alerts today are not mailed" in str(alerts[-1]["Subject"])
@@ -63,7 +74,11 @@ def test_one_player_opens_at_most_ten_matters_a_day(referee, smtp, outbox, clock
         smtp(mail(a, empire, "[Join]", f"Name: {name}"), a, empire)
     outbox.new()
     for i in range(8):
-        smtp(mail(BOB, empire, f"[Proposal] Spam {i}", f"Enact rule {300 + i} \"Spam {i}\":\nSpam."), BOB, empire)
+        smtp(
+            mail(BOB, empire, f"[Proposal] Spam {i}", f'Enact rule {300 + i} "Spam {i}":\nSpam.'),
+            BOB,
+            empire,
+        )
     for i in range(4):
         smtp(mail(BOB, empire, f"[Point of Order] Question {i}", "Is this spam?"), BOB, empire)
     sent = outbox.new()
@@ -76,7 +91,9 @@ def test_one_player_opens_at_most_ten_matters_a_day(referee, smtp, outbox, clock
 
 
 @pytest.mark.dovecot
-def test_a_strangers_oversize_mail_over_imap_counts_against_the_strangers_allowance(referee, dovecot):
+def test_a_strangers_oversize_mail_over_imap_counts_against_the_strangers_allowance(
+    referee, dovecot
+):
     """Mail over the size limit is answered from the header alone (imap.py), with a Source of
     its own: a stranger's eight oversize mails naming a victim got eight answers."""
     from mailref.mail.imap import Poller
@@ -90,8 +107,16 @@ def test_a_strangers_oversize_mail_over_imap_counts_against_the_strangers_allowa
     c.create_folder(folder)
     referee.create_game("nomes", "sidekick", G)
     for i in range(8):
-        c.append(folder, mail(f"s{i}@evil.example", G, "[Propsal] pills", "x" * 30_000,
-                              headers={"Reply-To": "victim@third.example"}))
+        c.append(
+            folder,
+            mail(
+                f"s{i}@evil.example",
+                G,
+                "[Propsal] pills",
+                "x" * 30_000,
+                headers={"Reply-To": "victim@third.example"},
+            ),
+        )
     poller = Poller(imap_cfg(dovecot, folder), referee, max_size=20_000)
     pc = poller.connect()
     poller.drain(pc)
@@ -116,9 +141,22 @@ def test_matters_journaled_before_the_daily_cap_still_replay(referee, smtp):
     with referee.store() as s, s.begin():  # as an older mailref journaled them: no "capped"
         game = s.execute(select(Game).where(Game.slug == "empire")).scalar_one()
         for i in range(12):
-            outcome = door.apply(s, game, {"type": "propose", "player": "Bob", "title": f"Old {i}", "text": "Old.",
-                                           "changes": [], "source": f"mail:{100 + i}"},
-                                 door.Source("mail", str(100 + i)), referee.clock(), referee.settings, referee.rng)
+            outcome = door.apply(
+                s,
+                game,
+                {
+                    "type": "propose",
+                    "player": "Bob",
+                    "title": f"Old {i}",
+                    "text": "Old.",
+                    "changes": [],
+                    "source": f"mail:{100 + i}",
+                },
+                door.Source("mail", str(100 + i)),
+                referee.clock(),
+                referee.settings,
+                referee.rng,
+            )
             assert outcome.ok
     assert_replays(referee)
     # Today's mail is counted: ten more that day, then the refusal.
@@ -134,10 +172,14 @@ def test_newcomers_are_announced_a_few_times_a_day_in_all(game, smtp, outbox):
     announced at most announcements_per_day (10) times a day in all; the rest still join."""
     outbox.new()
     for i in range(25):
-        smtp(mail(f"sybil{i}@evil{i}.example", G, "[Join]", f"Name: Sybil {i}"), f"sybil{i}@evil{i}.example")
+        smtp(
+            mail(f"sybil{i}@evil{i}.example", G, "[Join]", f"Name: Sybil {i}"),
+            f"sybil{i}@evil{i}.example",
+        )
     sent = outbox.new()
-    assert len([m for m in sent if m["To"] == ALICE]) == 8  # Alice's and Bob's joins were 2 of the day's 10
+    assert (
+        len([m for m in sent if m["To"] == ALICE]) == 8
+    )  # Alice's and Bob's joins were 2 of the day's 10
     assert len(game.state("nomes")["players"]) == 27
     (last,) = [m for m in sent if m["To"] == "sybil24@evil24.example"]
     assert "Not announced to the other players" in Outbox.body(last)
-

@@ -24,8 +24,11 @@ def test_a_flood_of_forged_authentication_results_is_read_in_bounded_time():
     assert time.process_time() - t < 5.0
     assert not verdict.verified
     # The server's own header still decides, above any number of forged ones.
-    assert verify(["mx.ref.example; dkim=pass header.d=example.org"] + forged, "alice@example.org",
-                  ("mx.ref.example",)).verified
+    assert verify(
+        ["mx.ref.example; dkim=pass header.d=example.org"] + forged,
+        "alice@example.org",
+        ("mx.ref.example",),
+    ).verified
 
 
 def test_one_joined_from_a_forged_address_is_told_how_to_stop_the_games_mail(game, smtp, outbox):
@@ -38,5 +41,8 @@ def test_one_joined_from_a_forged_address_is_told_how_to_stop_the_games_mail(gam
     assert "Not you?" in body and f"subject [Quit] to {G}" in body
     smtp(mail("victim@third.example", G, "[Quit]"), "victim@third.example")
     smtp(mail(ALICE, G, "[Roll] d6"), ALICE)
-    assert not [m for m in outbox.new() if m["To"] == "victim@third.example" and m["X-Mailref-Kind"] != "ack"]
-
+    assert not [
+        m
+        for m in outbox.new()
+        if m["To"] == "victim@third.example" and m["X-Mailref-Kind"] != "ack"
+    ]

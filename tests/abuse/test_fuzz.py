@@ -1,4 +1,4 @@
-"""Fuzzing mail reading (issue 13): every mail that ever crashed the reading is replayed; a brief
+"""Fuzzing mail reading: every mail that ever crashed the reading is replayed; a brief
 coverage-guided run (atheris, where it installs) and a byte-level hypothesis run look for new
 ones. `scripts/fuzz SECONDS` runs atheris for longer."""
 
@@ -30,9 +30,14 @@ def test_every_corpus_case_is_read_without_error(path):
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
-@given(seed=st.sampled_from(SEEDS), cut=st.integers(0, 4000), junk=st.binary(max_size=300), at=st.integers(0, 4000))
+@given(
+    seed=st.sampled_from(SEEDS),
+    cut=st.integers(0, 4000),
+    junk=st.binary(max_size=300),
+    at=st.integers(0, 4000),
+)
 def test_mutated_mail_bytes_are_read_without_error(seed, cut, junk, at):
-    data = seed[:cut] + junk + seed[cut:] if at % 2 else seed[:at] + junk + seed[at + len(junk):]
+    data = seed[:cut] + junk + seed[cut:] if at % 2 else seed[:at] + junk + seed[at + len(junk) :]
     read_everything(data)
 
 
@@ -46,14 +51,29 @@ def test_a_brief_coverage_guided_run_finds_no_crash(tmp_path):
     pytest.importorskip("atheris")
     work = tmp_path / "corpus"
     work.mkdir()
-    out = subprocess.run([sys.executable, str(FUZZ_READ), str(work), str(HERE / "fuzz_corpus"),
-                          "-max_total_time=4", "-timeout=20", f"-artifact_prefix={tmp_path}/"],
-                         capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)})
-    crashes = [p.name for p in tmp_path.iterdir() if p.name.startswith(("crash-", "timeout-", "oom-"))]
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(FUZZ_READ),
+            str(work),
+            str(HERE / "fuzz_corpus"),
+            "-max_total_time=4",
+            "-timeout=20",
+            f"-artifact_prefix={tmp_path}/",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    crashes = [
+        p.name for p in tmp_path.iterdir() if p.name.startswith(("crash-", "timeout-", "oom-"))
+    ]
     assert out.returncode == 0 and not crashes, (crashes, out.stderr[-3000:])
 
 
-# ---- the SMTP dialogue (tests/support/fuzz_smtp.py) ------------------------------------------------
+# ---- the SMTP dialogue (tests/support/fuzz_smtp.py)
+# ------------------------------------------------
 
 SMTP_CORPUS = sorted((HERE / "fuzz_smtp_corpus").iterdir())
 
@@ -66,8 +86,12 @@ def test_every_smtp_corpus_case_gets_well_formed_replies(path):
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
-@given(seed=st.sampled_from([p.read_bytes() for p in SMTP_CORPUS]), at=st.integers(0, 200),
-       junk=st.binary(max_size=60), cut=st.integers(0, 255))
+@given(
+    seed=st.sampled_from([p.read_bytes() for p in SMTP_CORPUS]),
+    at=st.integers(0, 200),
+    junk=st.binary(max_size=60),
+    cut=st.integers(0, 255),
+)
 def test_mutated_smtp_dialogues_get_well_formed_replies_and_hold_no_mail_data(seed, at, junk, cut):
     from support.fuzz_smtp import dialogue
 

@@ -1,4 +1,4 @@
-"""Limits that hold and sender authentication (SPEC §2.2, §2.7; issue 13), through real SMTP
+"""Limits that hold and sender authentication (SPEC §2.2, §2.7), through real SMTP
 sessions: changing Reply-To does not buy more replies, [Roll] spam is not mailed to
 everybody, a 4 MB proposal is refused, forged Authentication-Results count for nothing."""
 
@@ -28,8 +28,6 @@ def smtp_to(referee):
         yield lambda message, mail_from, rcpt=G: submit(port, mail_from, [rcpt], message)
 
 
-
-
 @pytest.fixture
 def game(referee, smtp):
     referee.create_game("nomes", "sidekick", G, gm="gm@ref.example")
@@ -39,6 +37,7 @@ def game(referee, smtp):
 
 
 # ---- amplification -----------------------------------------------------------------
+
 
 def test_changing_reply_to_buys_no_more_replies(game, smtp, outbox):
     outbox.new()
@@ -72,15 +71,22 @@ def test_a_4mb_proposal_is_refused_and_the_state_stays_small(game, smtp, outbox)
     mover = state["turn"]["player"]
     who = ALICE if mover == "Alice" else BOB
     outbox.new()
-    body = 'Enact rule 301 "Huge":\n' + ("All work and no play makes Jack a dull boy. " * 20 + "\n") * 4600
+    body = (
+        'Enact rule 301 "Huge":\n'
+        + ("All work and no play makes Jack a dull boy. " * 20 + "\n") * 4600
+    )
     assert len(body) > 4_000_000
     smtp(mail(who, G, "[Proposal] Huge", body), who)
     (reply,) = outbox.new()
-    assert reply["X-Mailref-Kind"] == "error" and "longer than the referee reads" in Outbox.body(reply)
+    assert reply["X-Mailref-Kind"] == "error" and "longer than the referee reads" in Outbox.body(
+        reply
+    )
     assert game.state("nomes")["proposals"] == []
     assert len(json.dumps(game.state("nomes"))) < 100_000  # no raw mail in the state
     with game.store() as s:
-        assert s.query(InboxMessage).order_by(InboxMessage.id.desc()).first().size > 4_000_000  # kept raw
+        assert (
+            s.query(InboxMessage).order_by(InboxMessage.id.desc()).first().size > 4_000_000
+        )  # kept raw
 
 
 def test_a_proposal_over_max_text_is_refused_with_the_limit(game, smtp, outbox):
@@ -98,6 +104,7 @@ def test_a_proposal_over_max_text_is_refused_with_the_limit(game, smtp, outbox):
 
 # ---- authentication (§2.7) ---------------------------------------------------------
 
+
 @pytest.fixture
 def strict(tmp_path, clock):
     referee = make_referee(tmp_path, clock, trusted_authserv_ids=(MX,))
@@ -114,20 +121,33 @@ def ar(value: str) -> dict:
 def test_require_auth_acts_only_on_trusted_aligned_results(strict):
     referee, send = strict
     outbox = Outbox(referee)
-    send(mail(ALICE, G, "[Join]", "Name: Alice", headers=ar(f"{MX}; dkim=pass header.d=example.org")), ALICE)
-    send(mail(BOB, G, "[Join]", "Name: Bob", headers=ar(f"{MX}; dmarc=pass header.from=example.org")), BOB)
+    send(
+        mail(
+            ALICE, G, "[Join]", "Name: Alice", headers=ar(f"{MX}; dkim=pass header.d=example.org")
+        ),
+        ALICE,
+    )
+    send(
+        mail(
+            BOB, G, "[Join]", "Name: Bob", headers=ar(f"{MX}; dmarc=pass header.from=example.org")
+        ),
+        BOB,
+    )
     assert [p["name"] for p in referee.state("nomes")["players"]] == ["Alice", "Bob"]
     outbox.new()
     forged = [
-        None,                                                   # no result at all
-        "evil.test; dmarc=pass header.from=example.org",       # an untrusted server's word
-        f"{MX}; dkim=pass header.d=evil.test",                   # signed, but by another domain
-        f"{MX}; spf=pass smtp.mailfrom=mallory@evil.test",       # SPF for another domain
+        None,  # no result at all
+        "evil.test; dmarc=pass header.from=example.org",  # an untrusted server's word
+        f"{MX}; dkim=pass header.d=evil.test",  # signed, but by another domain
+        f"{MX}; spf=pass smtp.mailfrom=mallory@evil.test",  # SPF for another domain
         f"{MX}; dmarc=fail header.from=example.org",
     ]
     for i, value in enumerate(forged):
         headers = {"Reply-To": "mallory@evil.test", **(ar(value) if value else {})}
-        send(mail(ALICE, G, "[Away]", headers=headers, message_id=f"<f{i}@evil.test>"), "mallory@evil.test")
+        send(
+            mail(ALICE, G, "[Away]", headers=headers, message_id=f"<f{i}@evil.test>"),
+            "mallory@evil.test",
+        )
         assert referee.state("nomes")["players"][0]["status"] == "active"
         (reply,) = outbox.new()
         assert reply["To"] == ALICE  # the registered address, never the Reply-To
@@ -137,7 +157,12 @@ def test_require_auth_acts_only_on_trusted_aligned_results(strict):
     raw = f"Authentication-Results: {MX}; dkim=fail header.d=example.org\r\n".encode() + raw
     send(raw, ALICE)
     assert referee.state("nomes")["players"][0]["status"] == "active"
-    send(mail(ALICE, G, "[Away]", headers=ar(f"{MX}; spf=pass smtp.mailfrom=bounce@mail.example.org")), ALICE)
+    send(
+        mail(
+            ALICE, G, "[Away]", headers=ar(f"{MX}; spf=pass smtp.mailfrom=bounce@mail.example.org")
+        ),
+        ALICE,
+    )
     assert referee.state("nomes")["players"][0]["status"] == "away"
 
 
@@ -154,7 +179,9 @@ def test_alignment_without_a_public_suffix_list():
     assert aligned("example.org", "example.org") and aligned("mail.example.org", "example.org")
     assert aligned("example.org", "lists.example.org") and not aligned("org", "example.org")
     assert not aligned("evil.test", "example.org") and not aligned("notexample.org", "example.org")
-    assert verify([f"{MX}; dkim=pass header.d=Example.ORG"], "alice@example.org", [MX.upper()]).verified
+    assert verify(
+        [f"{MX}; dkim=pass header.d=Example.ORG"], "alice@example.org", [MX.upper()]
+    ).verified
     assert not verify([f"{MX}; dkim=pass header.d=example.org"], "alice@example.org", []).verified
     assert not verify(["garbage"], "alice@example.org", [MX]).verified
 
@@ -178,9 +205,17 @@ def test_big_orders_and_results_never_enter_the_state(referee, smtp, outbox):
     smtp(mail("ann@x.org", diplo, "[Join]", "Name: Ann"), "ann@x.org", diplo)
     referee.admin("diplo", {"type": "start"}, "gm")
     outbox.new()
-    smtp(mail("ann@x.org", diplo, "[Orders]", "**Army Paris holds.**\n" * 4_000), "ann@x.org", diplo)  # 88 KB
-    smtp(mail("ann@x.org", diplo, "[Orders]", "**Army Paris holds.** " * 40_000), "ann@x.org", diplo)  # 880 KB
-    smtp(mail("gm@ref.example", diplo, "[Results] Spring", "Paris holds.\n" * 200_000), "gm@ref.example", diplo)
+    smtp(
+        mail("ann@x.org", diplo, "[Orders]", "**Army Paris holds.**\n" * 4_000), "ann@x.org", diplo
+    )  # 88 KB
+    smtp(
+        mail("ann@x.org", diplo, "[Orders]", "**Army Paris holds.** " * 40_000), "ann@x.org", diplo
+    )  # 880 KB
+    smtp(
+        mail("gm@ref.example", diplo, "[Results] Spring", "Paris holds.\n" * 200_000),
+        "gm@ref.example",
+        diplo,
+    )
     replies = [Outbox.body(m) for m in outbox.new()]
     assert len(replies) == 3 and "(max_text)" in replies[0]
     assert all("longer than the referee reads" in r for r in replies[1:])

@@ -38,6 +38,9 @@ def test_one_client_cannot_take_every_session_of_the_listener(referee):
             c.close()
         for s in held:
             s.close()
-    assert client_of(("2001:db8::1", 25, 0, 0)) == client_of(("2001:db8::ffff", 25, 0, 0)) == "2001:db8::/64"
+    assert (
+        client_of(("2001:db8::1", 25, 0, 0))
+        == client_of(("2001:db8::ffff", 25, 0, 0))
+        == "2001:db8::/64"
+    )
     assert client_of(("::ffff:192.0.2.1", 25, 0, 0)) == "192.0.2.1" and client_of(None) is None
-

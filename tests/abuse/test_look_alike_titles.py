@@ -16,14 +16,24 @@ def test_a_bidi_override_in_a_title_cannot_pass_it_off_as_anothers(game, smtp, o
     `Proposal 1: "Hats boB yb "by Alice`. Mail text drops bidi controls, as headers do."""
     name, addr = mover(game)
     outbox.new()
-    smtp(mail(addr, G, "[Proposal] Hats \u202eecilA yb", "Enact rule 301 \"Hats\u202e\":\nHats for \u2067all."), addr)
+    smtp(
+        mail(
+            addr,
+            G,
+            "[Proposal] Hats \u202eecilA yb",
+            'Enact rule 301 "Hats\u202e":\nHats for \u2067all.',
+        ),
+        addr,
+    )
     sent = outbox.new()
     assert sent and any("Proposal 1" in Outbox.body(m) for m in sent)
     for m in sent:
         for part in m.walk():
             if part.get_content_maintype() == "text":
                 text = part.get_content()
-                assert not any(c in text for c in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"), text
+                assert not any(
+                    c in text for c in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+                ), text
     assert any(f'"Hats ecilA yb" by {name}' in Outbox.body(m) for m in sent)
 
 
@@ -32,11 +42,12 @@ def test_a_name_that_differs_only_by_an_accent_cannot_join_beside_the_original(g
     every list of players and every announcement at a glance."""
     from mailref.read.names import name_keys
 
-    assert set(name_keys("Alíce")) & set(name_keys("Alice")) and set(name_keys("Ali\u0301ce")) & set(name_keys("Alice"))
+    assert set(name_keys("Alíce")) & set(name_keys("Alice")) and set(
+        name_keys("Ali\u0301ce")
+    ) & set(name_keys("Alice"))
     assert not set(name_keys("Alina")) & set(name_keys("Alice"))
     outbox.new()
     smtp(mail("mallory@evil.example", G, "[Join]", "Name: Alíce"), "mallory@evil.example")
     (reply,) = outbox.new()
     assert reply["X-Mailref-Kind"] == "error" and "looks like Alice" in Outbox.body(reply)
     assert [p["name"] for p in game.state("nomes")["players"]] == ["Alice", "Bob"]
-

@@ -22,7 +22,9 @@ def test_the_digest_lists_the_newest_fifty_rejected_mails_and_counts_the_rest(ga
     (digest,) = [m for m in outbox.new() if m["X-Mailref-Kind"] == "digest"]
     body = Outbox.body(digest)
     listed = [line for line in body.splitlines() if "@evil.example: [Propsal]" in line]
-    assert len(listed) == 50 and "s59@evil.example" in listed[-1] and "s10@evil.example" in listed[0]
+    assert (
+        len(listed) == 50 and "s59@evil.example" in listed[-1] and "s10@evil.example" in listed[0]
+    )
     assert "… and 10 earlier: `mailref mail list`" in body
 
 
@@ -39,10 +41,11 @@ def test_listing_mail_does_not_read_the_raw_mails(referee, capsys):
         referee.accept(mail(f"s{i}@evil.example", G, "[Propsal] big", "x" * 1_000_000))
     tracemalloc.start()
     try:
-        assert cmd_mail_list(referee, argparse.Namespace(limit=50, status=None, json=True), "op") == 0
+        assert (
+            cmd_mail_list(referee, argparse.Namespace(limit=50, status=None, json=True), "op") == 0
+        )
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
     assert len(capsys.readouterr().out.split('"id"')) == 21
     assert peak < 5_000_000, peak
-

@@ -33,7 +33,9 @@ G = "nomes@ref.example"
 TO = b"RCPT TO:<" + G.encode() + b">\r\n"
 
 
-referee = pytest.fixture(game_on_sqlite)  # the dialogue does not depend on the database: SQLite only
+referee = pytest.fixture(
+    game_on_sqlite
+)  # the dialogue does not depend on the database: SQLite only
 port = pytest.fixture(listener_of)
 
 
@@ -46,11 +48,28 @@ def raws(referee) -> list[bytes]:
 
 @pytest.mark.skipif(shutil.which("swaks") is None, reason="swaks not installed")
 def test_swaks_pipelining_an_8bit_mail(referee, port):
-    out = subprocess.run(["swaks", "--server", f"127.0.0.1:{port}", "--pipeline", "--from", "zed@x.org",
-                          "--to", f"{G},nobody@ref.example", "--header", "Subject: [Help]",
-                          "--body", "Grüße aus Köln", "--add-header", "Content-Type: text/plain; charset=utf-8",
-                          "--add-header", "Content-Transfer-Encoding: 8bit"],
-                         capture_output=True, timeout=30)
+    out = subprocess.run(
+        [
+            "swaks",
+            "--server",
+            f"127.0.0.1:{port}",
+            "--pipeline",
+            "--from",
+            "zed@x.org",
+            "--to",
+            f"{G},nobody@ref.example",
+            "--header",
+            "Subject: [Help]",
+            "--body",
+            "Grüße aus Köln",
+            "--add-header",
+            "Content-Type: text/plain; charset=utf-8",
+            "--add-header",
+            "Content-Transfer-Encoding: 8bit",
+        ],
+        capture_output=True,
+        timeout=30,
+    )
     log = out.stdout.decode("utf-8", "replace")
     assert "PIPELINING" in log and "550" in log  # one recipient refused, the other taken
     (raw,) = raws(referee)
@@ -117,12 +136,21 @@ def test_a_cr_alone_does_not_end_a_command(referee, port):
 
 
 @pytest.mark.parametrize("address", [b"a\x00b@x.org", b"\xff\xfe@x.org", b"a\x1b[31m@x.org"])
-def test_an_envelope_address_with_nul_control_or_non_utf8_bytes_is_refused_at_once(referee, port, address):
+def test_an_envelope_address_with_nul_control_or_non_utf8_bytes_is_refused_at_once(
+    referee, port, address
+):
     """Refused with 501 at MAIL FROM / RCPT TO, not taken and then failing in the store
     (451 at the end of DATA, the same again at every retry until the sender gives up)."""
     c = Raw(port)
-    c.send(b"EHLO x.org\r\nMAIL FROM:<" + address + b">\r\nMAIL FROM:<a@x.org>\r\nRCPT TO:<" + address + b">\r\n"
-           + TO + b"DATA\r\n")
+    c.send(
+        b"EHLO x.org\r\nMAIL FROM:<"
+        + address
+        + b">\r\nMAIL FROM:<a@x.org>\r\nRCPT TO:<"
+        + address
+        + b">\r\n"
+        + TO
+        + b"DATA\r\n"
+    )
     assert c.codes(6) == ["250", "501", "250", "501", "250", "354"]
     raw = mail("a@x.org", G, "[Help]")
     c.send(raw + b".\r\n")
@@ -132,7 +160,11 @@ def test_an_envelope_address_with_nul_control_or_non_utf8_bytes_is_refused_at_on
 
 def test_nul_and_non_utf8_bytes_in_commands_and_data_do_not_break_the_session(referee, port):
     c = Raw(port)
-    c.send(b"EH\x00LO x\r\n\xff\xfe\xfd\r\nEHLO \xc3\x28.example\r\nMAIL FROM:<a@x.org>\r\n" + TO + b"DATA\r\n")
+    c.send(
+        b"EH\x00LO x\r\n\xff\xfe\xfd\r\nEHLO \xc3\x28.example\r\nMAIL FROM:<a@x.org>\r\n"
+        + TO
+        + b"DATA\r\n"
+    )
     assert c.codes(6) == ["500", "500", "250", "250", "250", "354"]
     raw = b"Subject: [Help]\r\n\r\nbytes \x00 \xff\xfe as they came\r\n"
     c.send(raw + b".\r\n")
@@ -161,7 +193,7 @@ def test_ten_thousand_pipelined_noops_are_cut_short(referee, port):
     replies = []
     while (r := c.reply()) != "EOF":
         replies.append(r[:3])
-    assert replies[:smtp_session.JUNK_LIMIT] == ["250"] * smtp_session.JUNK_LIMIT
+    assert replies[: smtp_session.JUNK_LIMIT] == ["250"] * smtp_session.JUNK_LIMIT
     assert replies[-1] == "421" and len(replies) < 200
 
 
@@ -184,8 +216,13 @@ def test_commands_after_quit_are_not_obeyed(referee, port):
     """A pipeline that goes on after QUIT (or after the session is closed for errors) is
     not read further: its mail is not kept."""
     c = Raw(port)
-    c.send(b"EHLO x.org\r\nQUIT\r\nMAIL FROM:<a@x.org>\r\n" + TO + b"DATA\r\n" + mail("a@x.org", G, "[Help]")
-           + b".\r\n")
+    c.send(
+        b"EHLO x.org\r\nQUIT\r\nMAIL FROM:<a@x.org>\r\n"
+        + TO
+        + b"DATA\r\n"
+        + mail("a@x.org", G, "[Help]")
+        + b".\r\n"
+    )
     assert c.codes(2) == ["250", "221"] and c.reply() == "EOF"
     time.sleep(0.3)
     assert kept(referee) == []
@@ -193,14 +230,18 @@ def test_commands_after_quit_are_not_obeyed(referee, port):
 
 def test_rcpt_before_mail_and_data_without_recipients_in_a_pipeline(referee, port):
     c = Raw(port)
-    c.send(b"EHLO x.org\r\n" + TO + b"MAIL FROM:<a@x.org>\r\nRCPT TO:<nobody@ref.example>\r\nDATA\r\n")
+    c.send(
+        b"EHLO x.org\r\n" + TO + b"MAIL FROM:<a@x.org>\r\nRCPT TO:<nobody@ref.example>\r\nDATA\r\n"
+    )
     assert c.codes(5) == ["250", "503", "250", "550", "503"]
     c.send(b"RSET\r\n")  # after the answer to DATA: the session goes on
     assert c.reply()[:3] == "250"
     assert kept(referee) == []
 
 
-@pytest.mark.parametrize("fake_end", [b"\n.\r\n", b"\r\n.\n", b"\r.\r", b"\n.\n", b"\r\n.\r", b"\r.\r\n"])
+@pytest.mark.parametrize(
+    "fake_end", [b"\n.\r\n", b"\r\n.\n", b"\r.\r", b"\n.\n", b"\r\n.\r", b"\r.\r\n"]
+)
 def test_only_crlf_dot_crlf_ends_the_data(referee, port, fake_end):
     """SMTP smuggling: none of these end the message, so what follows is data, not a second
     mail from someone else."""
@@ -271,7 +312,7 @@ def test_a_message_near_the_limit_is_kept_with_little_copying(referee):
             tracemalloc.stop()
     (row,) = kept(referee)
     size = len(head) + pieces * (len(piece) - 64)
-    assert row.size == size and row.raw[len(head):len(head) + 3] == b"zzz"
+    assert row.size == size and row.raw[len(head) : len(head) + 3] == b"zzz"
     assert peak < 2.6 * size, (peak, size)
 
 
@@ -367,17 +408,34 @@ def test_near_the_session_cap_idle_sessions_are_given_less_time(referee, monkeyp
 STEPS = [b"EHLO x.org\r\n", b"MAIL FROM:<a@x.org>\r\n", TO, b"DATA\r\n"]
 
 
-@pytest.mark.parametrize("cut", ["mid-command", "after EHLO", "after MAIL", "after RCPT", "after DATA",
-                                 "mid-data", "before the final dot", "after the final dot"])
+@pytest.mark.parametrize(
+    "cut",
+    [
+        "mid-command",
+        "after EHLO",
+        "after MAIL",
+        "after RCPT",
+        "after DATA",
+        "mid-data",
+        "before the final dot",
+        "after the final dot",
+    ],
+)
 def test_a_disconnect_at_every_step_keeps_the_mail_exactly_once(referee, port, cut):
     """The sender hangs up at CUT; it then sends the same bytes again (as it would, not having
     seen a 250). The mail is kept once: the second delivery is recognised."""
     raw = mail("a@x.org", G, "[Help]")
     pieces = [*STEPS, raw + b".\r\n"]
-    left = {"mid-command": 7, "after EHLO": len(STEPS[0]), "after MAIL": len(b"".join(STEPS[:2])),
-            "after RCPT": len(b"".join(STEPS[:3])), "after DATA": len(b"".join(STEPS)),
-            "mid-data": len(b"".join(STEPS)) + 40, "before the final dot": len(b"".join(pieces)) - 3,
-            "after the final dot": len(b"".join(pieces))}[cut]
+    left = {
+        "mid-command": 7,
+        "after EHLO": len(STEPS[0]),
+        "after MAIL": len(b"".join(STEPS[:2])),
+        "after RCPT": len(b"".join(STEPS[:3])),
+        "after DATA": len(b"".join(STEPS)),
+        "mid-data": len(b"".join(STEPS)) + 40,
+        "before the final dot": len(b"".join(pieces)) - 3,
+        "after the final dot": len(b"".join(pieces)),
+    }[cut]
     c = Raw(port)
     for i, piece in enumerate(pieces):
         part, left = piece[:left], left - len(piece[:left])
@@ -465,17 +523,25 @@ def test_a_message_pipelined_behind_a_refused_data_is_not_obeyed_as_commands(ref
     is that message, not commands. Obeyed, a body holding `RSET`, `MAIL FROM:<gm@...>`, `RCPT`,
     `DATA` became a second mail with an envelope of its author's choosing (smuggling); the
     session is closed instead."""
-    smuggled = (b"RSET\r\nMAIL FROM:<gm@ref.example>\r\n" + TO + b"DATA\r\nFrom: gm@ref.example\r\nSubject: [Kill] 1\r\n\r\n"
-                b"bye\r\n.\r\n")
+    smuggled = (
+        b"RSET\r\nMAIL FROM:<gm@ref.example>\r\n"
+        + TO
+        + b"DATA\r\nFrom: gm@ref.example\r\nSubject: [Kill] 1\r\n\r\n"
+        b"bye\r\n.\r\n"
+    )
     c = Raw(port)
-    c.send(b"EHLO x.org\r\nMAIL FROM:<a@x.org>\r\nRCPT TO:<nobody@ref.example>\r\nDATA\r\n" + smuggled)
+    c.send(
+        b"EHLO x.org\r\nMAIL FROM:<a@x.org>\r\nRCPT TO:<nobody@ref.example>\r\nDATA\r\n" + smuggled
+    )
     assert c.codes(4) == ["250", "250", "550", "503"]
     assert c.reply()[:3] == "421" and c.reply() == "EOF"
     time.sleep(0.3)
     assert kept(referee) == []
 
 
-def test_a_store_locked_past_the_lock_wait_answers_451_and_the_retry_is_kept_once(referee, port, monkeypatch):
+def test_a_store_locked_past_the_lock_wait_answers_451_and_the_retry_is_kept_once(
+    referee, port, monkeypatch
+):
     """A real store failure, not a stand-in: another writer holds SQLite's lock longer than
     a writer waits (MAILREF_LOCK_WAIT). The sender is told 451 (try later), nothing is kept;
     its retry is kept, once, and a second retry is recognised."""
@@ -540,7 +606,9 @@ def test_a_whole_session_in_one_write_then_half_closed_is_answered_to_the_end(re
     assert raws(referee) == [raw]
 
 
-def test_a_group_failing_on_a_locked_store_is_not_tried_again_mail_by_mail(referee, port, monkeypatch):
+def test_a_group_failing_on_a_locked_store_is_not_tried_again_mail_by_mail(
+    referee, port, monkeypatch
+):
     """Mail that queued while the store was locked is committed as one group; when the lock
     outlasts the lock wait, the group's senders are all told 451 at once, each mail tried
     once (one by one, a group of 50 waited for the lock 50 times more). Their retries are

@@ -9,14 +9,26 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE = ROOT / "mailref" / "engine"
-FORBIDDEN = ("mailref.store", "mailref.mail", "mailref.render", "mailref.door", "mailref.referee",
-             "sqlalchemy", "smtplib", "imapclient")
+FORBIDDEN = (
+    "mailref.store",
+    "mailref.mail",
+    "mailref.render",
+    "mailref.door",
+    "mailref.referee",
+    "sqlalchemy",
+    "smtplib",
+    "imapclient",
+)
 
 # Module name prefix -> room; the longest prefix names a module's room.
 ROOMS = {
     "mailref": "ground",  # the package's root: resource(), where the shipped files are
-    "mailref.lazy": "ground", "mailref.timeutil": "ground", "mailref.safe": "ground",
-    "mailref.testhooks": "ground", "mailref.stopsignal": "ground", "mailref.cli_words": "ground",
+    "mailref.lazy": "ground",
+    "mailref.timeutil": "ground",
+    "mailref.safe": "ground",
+    "mailref.testhooks": "ground",
+    "mailref.stopsignal": "ground",
+    "mailref.cli_words": "ground",
     "mailref.render": "render",
     "mailref.config": "config",
     "mailref.read": "read",
@@ -26,14 +38,30 @@ ROOMS = {
     "mailref.store": "store",
     "mailref.handlers": "handlers",
     "mailref.site": "site",
-    "mailref.door": "application", "mailref.referee": "application", "mailref.routing": "application",
-    "mailref.claims": "application", "mailref.verification": "application",
+    "mailref.door": "application",
+    "mailref.referee": "application",
+    "mailref.routing": "application",
+    "mailref.claims": "application",
+    "mailref.verification": "application",
     "mailref.mail": "transport",
-    "mailref.cli": "faces", "mailref.daemon": "faces", "mailref.check": "faces",
-    "mailref.backup": "faces", "mailref.__main__": "faces",
+    "mailref.cli": "faces",
+    "mailref.daemon": "faces",
+    "mailref.check": "faces",
+    "mailref.backup": "faces",
+    "mailref.__main__": "faces",
 }
-BELOW_APPLICATION = {"ground", "render", "config", "read", "write", "engine", "engine values", "store",
-                     "handlers", "site"}
+BELOW_APPLICATION = {
+    "ground",
+    "render",
+    "config",
+    "read",
+    "write",
+    "engine",
+    "engine values",
+    "store",
+    "handlers",
+    "site",
+}
 # Room -> the rooms it may import (its own always).
 MAY_IMPORT = {
     "ground": set(),
@@ -143,8 +171,13 @@ def test_every_import_is_one_its_room_may_make():
 
 
 def test_the_engine_takes_from_the_ground_only_time_lazy_names_and_shipped_files():
-    taken = {name for m, names in GRAPH.items() if room(m) == "engine" for name in names
-             if room(name) == "ground"}
+    taken = {
+        name
+        for m, names in GRAPH.items()
+        if room(m) == "engine"
+        for name in names
+        if room(name) == "ground"
+    }
     assert taken <= ENGINE_GROUND, sorted(taken - ENGINE_GROUND)
 
 
@@ -188,8 +221,13 @@ def test_the_engine_imports_nothing_of_store_mail_or_render():
         f"{p.relative_to(ROOT)}: {name}"
         for p in ENGINE.rglob("*.py")
         for node in ast.walk(ast.parse(p.read_text()))
-        for name in ([a.name for a in node.names] if isinstance(node, ast.Import) else
-                     [node.module] if isinstance(node, ast.ImportFrom) and node.module else [])
+        for name in (
+            [a.name for a in node.names]
+            if isinstance(node, ast.Import)
+            else [node.module]
+            if isinstance(node, ast.ImportFrom) and node.module
+            else []
+        )
         if name.startswith(FORBIDDEN)
     }
     assert not offenders, sorted(offenders)

@@ -20,9 +20,22 @@ def test_a_vote_the_admin_changes_is_told_to_its_voter(referee, outbox, clock):
     voters = [p for p in ("Alice", "Bob", "Carol") if p != mover]
     send(referee, voters[0].lower(), "[Vote] 1", "FOR")
     outbox.new()
-    referee.admin("nomes", {"type": "vote_override", "number": 1, "player": voters[0], "vote": "AGAINST",
-                            "reason": "asked by phone"}, "gm@ref.example")
-    told = [m for m in outbox.new() if m["To"] == addr(voters[0]) and m["X-Mailref-Kind"] == "announcement"]
+    referee.admin(
+        "nomes",
+        {
+            "type": "vote_override",
+            "number": 1,
+            "player": voters[0],
+            "vote": "AGAINST",
+            "reason": "asked by phone",
+        },
+        "gm@ref.example",
+    )
+    told = [
+        m
+        for m in outbox.new()
+        if m["To"] == addr(voters[0]) and m["X-Mailref-Kind"] == "announcement"
+    ]
     assert len(told) == 1
     assert str(told[0]["Subject"]).endswith("[Proposal 1] Your vote was set by the admin")
     text = Outbox.body(told[0])
@@ -37,14 +50,23 @@ def test_a_player_the_admin_removes_is_told(referee, outbox, clock):
     Alice got nothing, and her next vote was answered "you have left"."""
     nomes(referee)
     outbox.new()
-    referee.admin("nomes", {"type": "player_remove", "player": "Alice", "reason": "asked to leave"}, "gm@ref.example")
+    referee.admin(
+        "nomes",
+        {"type": "player_remove", "player": "Alice", "reason": "asked to leave"},
+        "gm@ref.example",
+    )
     new = outbox.new()
     mine = [m for m in new if m["To"] == addr("alice")]
-    assert [str(m["Subject"]) for m in mine] == ["[Nomic Sidekick Nomic] You have been removed from the game"]
+    assert [str(m["Subject"]) for m in mine] == [
+        "[Nomic Sidekick Nomic] You have been removed from the game"
+    ]
     text = Outbox.body(mine[0])
     assert "Alice, the admin has removed you from Nomic Sidekick Nomic." in text
     assert "Reason: asked to leave." in text and "gm@ref.example" in text
-    assert sorted(m["To"] for m in new if "Alice leaves the game" in str(m["Subject"])) == [addr("bob"), addr("carol")]
+    assert sorted(m["To"] for m in new if "Alice leaves the game" in str(m["Subject"])) == [
+        addr("bob"),
+        addr("carol"),
+    ]
     assert_replays(referee)
 
 
@@ -54,18 +76,26 @@ def test_a_player_the_admin_adds_is_welcomed_once(referee, outbox, clock):
     game: Dave has joined". He now gets one welcome saying where he stands and how to play."""
     nomes(referee)
     outbox.new()
-    outcome = referee.admin("nomes", {"type": "player_add", "name": "Dave", "address": addr("dave"), "more": []},
-                            "gm@ref.example")
+    outcome = referee.admin(
+        "nomes",
+        {"type": "player_add", "name": "Dave", "address": addr("dave"), "more": []},
+        "gm@ref.example",
+    )
     assert "Dave is inserted at place" in "\n".join(outcome.lines)  # the admin's terminal
     new = outbox.new()
     mine = [m for m in new if m["To"] == addr("dave")]
-    assert [str(m["Subject"]) for m in mine] == ["[Nomic Sidekick Nomic] Welcome to Nomic Sidekick Nomic"]
+    assert [str(m["Subject"]) for m in mine] == [
+        "[Nomic Sidekick Nomic] Welcome to Nomic Sidekick Nomic"
+    ]
     text = Outbox.body(mine[0])
     order = referee.state("nomes")["order"]
-    assert f"You are at place {order.index('Dave') + 1} of the turn order: {', '.join(order)}." in text
+    assert (
+        f"You are at place {order.index('Dave') + 1} of the turn order: {', '.join(order)}." in text
+    )
     assert "Write to nomes@ref.example: send [Help] for the commands" in text
-    assert sorted(m["To"] for m in new if "Dave joins the game" in str(m["Subject"])) == \
-        sorted(addr(p) for p in ("alice", "bob", "carol"))
+    assert sorted(m["To"] for m in new if "Dave joins the game" in str(m["Subject"])) == sorted(
+        addr(p) for p in ("alice", "bob", "carol")
+    )
     assert_replays(referee)
 
 
@@ -75,8 +105,14 @@ def test_a_player_the_admin_adds_to_a_forming_nomic_learns_the_turn_order(refere
     referee.create_game("nomes", "sidekick", G, gm="gm@ref.example")
     send(referee, "alice", "[Join]", "Name: Alice\n")
     outbox.new()
-    referee.admin("nomes", {"type": "player_add", "name": "Bob", "address": addr("bob"), "more": []}, "gm@ref.example")
-    mine = [m for m in outbox.new() if m["To"] == addr("bob") and m["X-Mailref-Kind"] == "announcement"]
+    referee.admin(
+        "nomes",
+        {"type": "player_add", "name": "Bob", "address": addr("bob"), "more": []},
+        "gm@ref.example",
+    )
+    mine = [
+        m for m in outbox.new() if m["To"] == addr("bob") and m["X-Mailref-Kind"] == "announcement"
+    ]
     assert len(mine) == 1
     assert "The turn order is drawn at random (rule 6):" in Outbox.body(mine[0])
 
@@ -88,8 +124,11 @@ def test_a_result_the_admin_forces_says_so_not_that_votes_came_late(referee, out
     mover = nomes(referee)
     send(referee, mover.lower(), "[Proposal] Tea", 'Enact rule 24 "Tea":\nTea is served.\n')
     clock.advance(hours=1)
-    referee.admin("nomes", {"type": "decide", "number": 1, "outcome": "enact", "reason": "agreed at the pub"},
-                  "gm@ref.example")
+    referee.admin(
+        "nomes",
+        {"type": "decide", "number": 1, "outcome": "enact", "reason": "agreed at the pub"},
+        "gm@ref.example",
+    )
     voter = next(p for p in ("alice", "bob", "carol") if p.title() != mover)
     text = Outbox.body(last(outbox, addr(voter), "results"))
     assert "(enacted by the admin)." in text and "(enact)." not in text
@@ -97,4 +136,3 @@ def test_a_result_the_admin_forces_says_so_not_that_votes_came_late(referee, out
     assert "in time (rule 11)" not in text
     assert "Decided by the admin: agreed at the pub." in text
     assert referee.state("nomes")["proposals"][0]["status"] == "passed"
-

@@ -18,12 +18,19 @@ def test_the_admins_reason_is_told_to_the_players(tmp_path):
     from support.parsed import outgoing
 
     site = Site(tmp_path, smtp_in=False)
-    assert site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", "nomes@ref.example").returncode == 0
+    assert (
+        site.cli(
+            "game", "create", "nomes", "--variant", "sidekick", "--address", "nomes@ref.example"
+        ).returncode
+        == 0
+    )
     for name in ("Alice", "Bob"):
         assert site.cli("player", "add", "nomes", name, f"{name.lower()}@x.org").returncode == 0
-    for args, subject in [(("game", "pause", "nomes"), "The game is paused"),
-                          (("player", "away", "nomes", "Bob"), "Bob is away"),
-                          (("office", "nomes", "admin", "Alice"), "Office: admin")]:
+    for args, subject in [
+        (("game", "pause", "nomes"), "The game is paused"),
+        (("player", "away", "nomes", "Bob"), "Bob is away"),
+        (("office", "nomes", "admin", "Alice"), "Office: admin"),
+    ]:
         r = site.cli(*args, "--reason", f"because of {args[0]}")
         assert r.returncode == 0, r.stderr
         store = open_store(f"sqlite:///{site.db}", migrate=False)
@@ -33,4 +40,3 @@ def test_the_admins_reason_is_told_to_the_players(tmp_path):
         told = [m for m in mails if subject in str(m["Subject"]) and m["To"] == "alice@x.org"]
         assert told, [str(m["Subject"]) for m in mails]
         assert f"Reason: because of {args[0]}" in told[-1].get_body(("plain",)).get_content()
-

@@ -31,7 +31,7 @@ def game(blognomic_game):
 
 
 def test_enacted_at_quorum_but_not_before_12_hours(game):
-    """"It has a number of FOR Votes that exceed or equal Quorum" and "It has been open for voting for at least 12 hours"."""
+    """ "It has a number of FOR Votes that exceed or equal Quorum" and "It has been open for voting for at least 12 hours"."""
     send(game, "Ann", "[Proposal] Gold", PROP)
     for n in ("Ben", "Cat", "Dan"):
         send(game, n, "Re: [Proposal 1] Gold", "FOR")
@@ -39,13 +39,15 @@ def test_enacted_at_quorum_but_not_before_12_hours(game):
     at(game, hours=12)
     m = matter(game, 1)
     assert (m["status"], m["reason"]) == ("enacted", "popular")
-    assert any(r["title"] == "Gold" and r["number"].startswith("2.") for r in game.state("blog")["rules"])
+    assert any(
+        r["title"] == "Gold" and r["number"].startswith("2.") for r in game.state("blog")["rules"]
+    )
     results = [x for x in Outbox(game).all() if x["X-Mailref-Kind"] == "results"]
     assert "Tally: FOR 4, AGAINST 0, quorum 4" in Outbox.body(results[0])
 
 
 def test_plain_majority_after_48_hours(game):
-    """"It has been open for voting for at least 48 hours, it has more than 1 valid Vote cast on it, and more valid Votes cast on it are FOR than are AGAINST"."""
+    """ "It has been open for voting for at least 48 hours, it has more than 1 valid Vote cast on it, and more valid Votes cast on it are FOR than are AGAINST"."""
     send(game, "Ann", "[Proposal] Gold", PROP)
     send(game, "Ben", "[Vote] 1", "FOR")
     send(game, "Cat", "[Vote] 1", "AGAINST")
@@ -56,7 +58,7 @@ def test_plain_majority_after_48_hours(game):
 
 
 def test_unpopular_when_too_many_against(game):
-    """"The number of Wizards who are not voting AGAINST it is less than Quorum"."""
+    """ "The number of Wizards who are not voting AGAINST it is less than Quorum"."""
     send(game, "Ann", "[Proposal] Gold", PROP)
     for n in ("Ben", "Cat", "Dan"):
         send(game, n, "[Vote] 1", "AGAINST")
@@ -66,7 +68,7 @@ def test_unpopular_when_too_many_against(game):
 
 
 def test_self_kill(game):
-    """"When a Wizard casts a vote AGAINST their own Proposal ... this renders the Proposal Self-Killed, even if the author later changes their Vote"."""
+    """ "When a Wizard casts a vote AGAINST their own Proposal ... this renders the Proposal Self-Killed, even if the author later changes their Vote"."""
     send(game, "Ann", "[Proposal] Gold", PROP)
     send(game, "Ann", "[Vote] 1", "AGAINST")
     assert (matter(game, 1)["status"], matter(game, 1)["reason"]) == ("failed", "self-killed")
@@ -81,7 +83,7 @@ def test_author_def_is_not_a_self_kill(game):
 
 
 def test_veto_by_the_historian_only(game):
-    """"when the Historian casts a vote of VETO on a Proposal, this renders the Proposal Vetoed"."""
+    """ "when the Historian casts a vote of VETO on a Proposal, this renders the Proposal Vetoed"."""
     game.admin("blog", {"type": "office", "office": "historian", "holder": "Gus"}, "gm")
     send(game, "Ann", "[Proposal] Gold", PROP)
     send(game, "Ben", "[Vote] 1", "VETO")
@@ -95,7 +97,7 @@ def test_veto_by_the_historian_only(game):
 
 
 def test_def_follows_the_historians_for_and_against(game):
-    """"When the Historian has a valid Vote other than VETO ... all votes of DEFERENTIAL ... the same as the Historian's Vote"."""
+    """ "When the Historian has a valid Vote other than VETO ... all votes of DEFERENTIAL ... the same as the Historian's Vote"."""
     game.admin("blog", {"type": "office", "office": "historian", "holder": "Gus"}, "gm")
     send(game, "Ann", "[Proposal] Gold", PROP)
     send(game, "Ben", "[Vote] 1", "DEF")
@@ -112,7 +114,7 @@ def test_def_follows_the_historians_for_and_against(game):
 
 
 def test_stale_proposal_is_skipped_and_failed(game):
-    """"If a proposal somehow ends up being pending for more than 7 days, it is ignored ... and can be failed by any Admin"."""
+    """ "If a proposal somehow ends up being pending for more than 7 days, it is ignored ... and can be failed by any Admin"."""
     game.admin("blog", {"type": "set", "values": {"popular_after": "30d"}}, "gm")
     send(game, "Ann", "[Proposal] Gold", PROP)
     at(game, days=1)
@@ -125,7 +127,7 @@ def test_stale_proposal_is_skipped_and_failed(game):
 
 
 def test_two_pending_and_three_a_day(game):
-    """"unless the Wizard already has 2 Proposals pending, or has already made 3 Proposals that day"."""
+    """ "unless the Wizard already has 2 Proposals pending, or has already made 3 Proposals that day"."""
     send(game, "Ann", "[Proposal] One", PROP)
     send(game, "Ann", "[Proposal] Two", PROP)
     send(game, "Ann", "[Proposal] Three", PROP)
@@ -152,7 +154,7 @@ def test_idling_changes_quorum_mid_vote(game):
 
 
 def test_dormancy(tmp_path):
-    """"If there are fewer than five Wizards, then BlogNomic is Dormant ... proposals may not be submitted"."""
+    """ "If there are fewer than five Wizards, then BlogNomic is Dormant ... proposals may not be submitted"."""
     r = make_referee(tmp_path, Clock())
     r.create_game("blog", "blognomic", G)
     for n in NAMES[:4]:
@@ -162,7 +164,7 @@ def test_dormancy(tmp_path):
 
 
 def test_seasonal_downtime_across_the_year(tmp_path):
-    """"Blognomic goes into hiatus every year on December 24th, and remains in hiatus until December 27th"."""
+    """ "Blognomic goes into hiatus every year on December 24th, and remains in hiatus until December 27th"."""
     clock = Clock(datetime(2026, 12, 23, 12, 0, tzinfo=UTC))
     r = make_referee(tmp_path, clock)
     r.create_game("blog", "blognomic", G)
@@ -191,7 +193,7 @@ def test_dov_hiatus_enactment_ascension_and_a_new_dynasty(game):
 
 
 def test_failed_dov_with_against_cools_down_120_hours(game):
-    """"if it had at least one AGAINST vote, the Wizard who posted it cannot make another DoV until after 120 hours"."""
+    """ "if it had at least one AGAINST vote, the Wizard who posted it cannot make another DoV until after 120 hours"."""
     send(game, "Ann", "[DoV] Mine", "")
     for n in ("Ben", "Cat", "Dan", "Eve"):
         send(game, n, "[Vote] 1", "AGAINST")
@@ -206,7 +208,12 @@ def test_failed_dov_with_against_cools_down_120_hours(game):
 
 def test_cfj_decided_by_vote_and_roll(game):
     """CfJ: "A Pending CfJ may be Enacted by any Admin if ... It is Popular"; [Roll] is journaled and announced."""
-    send(game, "Ann", "[CfJ] [Core] Gold is miscounted", 'In rule "Votes", replace "FOR, AGAINST" with "FOR, AGAINST".\n')
+    send(
+        game,
+        "Ann",
+        "[CfJ] [Core] Gold is miscounted",
+        'In rule "Votes", replace "FOR, AGAINST" with "FOR, AGAINST".\n',
+    )
     for n in ("Ben", "Cat", "Dan"):
         send(game, n, "Re: [CfJ 1] Gold is miscounted", "FOR")
     assert matter(game, 1)["status"] == "enacted"
@@ -217,7 +224,7 @@ def test_cfj_decided_by_vote_and_roll(game):
 
 
 def test_dov_with_an_against_vote_waits_for_24_hours(game):
-    """"It is Popular, and it has been open for at least 24 hours" — an AGAINST vote without the Historian's FOR waits."""
+    """ "It is Popular, and it has been open for at least 24 hours" — an AGAINST vote without the Historian's FOR waits."""
     send(game, "Ann", "[DoV] Mine", "")
     for n in ("Ben", "Cat", "Dan"):
         send(game, n, "[Vote] 1", "FOR")
@@ -229,7 +236,7 @@ def test_dov_with_an_against_vote_waits_for_24_hours(game):
     assert game.state("blog")["historian"] == "Ann"
 
 
-# ---- issue 11: every rule as the seed writes it ---------------------------------------------
+# ---- every rule as the seed writes it ---------------------------------------------
 
 
 def test_idle_wizards_are_not_counted_as_wizards(game):
@@ -254,12 +261,27 @@ def test_inactive_special_case_rules_mean_nothing(tmp_path):
         send(r, n, "[Join]", f"Name: {n}")
     send(r, "Ann", "[Proposal] Gold", PROP)
     assert "Seasonal Downtime" in Outbox.body(reply(r, "Ann"))
-    r.admin("blog", {"type": "rule", "changes": [
-        {"kind": "retitle", "number": "3.4", "title": "Seasonal Downtime [Inactive]"}]}, "gm")
+    r.admin(
+        "blog",
+        {
+            "type": "rule",
+            "changes": [
+                {"kind": "retitle", "number": "3.4", "title": "Seasonal Downtime [Inactive]"}
+            ],
+        },
+        "gm",
+    )
     assert status(r) == "active"
     send(r, "Ann", "[Proposal] Gold", PROP)
     assert "Dormant" in Outbox.body(reply(r, "Ann"))  # four Wizards
-    r.admin("blog", {"type": "rule", "changes": [{"kind": "retitle", "number": "3.5", "title": "Dormancy [Inactive]"}]}, "gm")
+    r.admin(
+        "blog",
+        {
+            "type": "rule",
+            "changes": [{"kind": "retitle", "number": "3.5", "title": "Dormancy [Inactive]"}],
+        },
+        "gm",
+    )
     send(r, "Ann", "[Proposal] Gold", PROP)
     assert matter(r, 1)["status"] == "pending"
     r.admin("blog", {"type": "rule", "changes": [{"kind": "repeal", "number": "3.4"}]}, "gm")
@@ -268,7 +290,7 @@ def test_inactive_special_case_rules_mean_nothing(tmp_path):
 
 
 def test_two_pending_dovs_no_false_end_of_hiatus(game):
-    """"When a DoV fails and there are no pending DoVs, Hiatus ends." — but "The Hiatus continues until
+    """ "When a DoV fails and there are no pending DoVs, Hiatus ends." — but "The Hiatus continues until
     the new Historian makes an Ascension Address": the DoV failed by the enacted one ends nothing."""
     send(game, "Ben", "[DoV] I have won", "")
     send(game, "Cat", "[DoV] No, I have", "")
@@ -281,14 +303,47 @@ def test_two_pending_dovs_no_false_end_of_hiatus(game):
     assert status(game) == "hiatus"
 
 
-@pytest.mark.parametrize("command,check", [
-    ("DICE54321", lambda v: 1 <= v <= 54321),
-    ("DICE1", lambda v: v == 1),
-    ("DICE123456789012345678901", lambda v: 1 <= v <= 123456789012345678901),
-    ("FRUIT", lambda v: v in ("Lemon", "Orange", "Kiwi", "Grape", "Cherry", "Tangelo")),
-    ("COLOUR", lambda v: v in ("White", "Red", "Green", "Silver", "Yellow", "Turquoise", "Magenta", "Orange", "Purple", "Black")),
-    ("COLOR", lambda v: v in ("White", "Red", "Green", "Silver", "Yellow", "Turquoise", "Magenta", "Orange", "Purple", "Black")),
-])
+@pytest.mark.parametrize(
+    "command,check",
+    [
+        ("DICE54321", lambda v: 1 <= v <= 54321),
+        ("DICE1", lambda v: v == 1),
+        ("DICE123456789012345678901", lambda v: 1 <= v <= 123456789012345678901),
+        ("FRUIT", lambda v: v in ("Lemon", "Orange", "Kiwi", "Grape", "Cherry", "Tangelo")),
+        (
+            "COLOUR",
+            lambda v: v
+            in (
+                "White",
+                "Red",
+                "Green",
+                "Silver",
+                "Yellow",
+                "Turquoise",
+                "Magenta",
+                "Orange",
+                "Purple",
+                "Black",
+            ),
+        ),
+        (
+            "COLOR",
+            lambda v: v
+            in (
+                "White",
+                "Red",
+                "Green",
+                "Silver",
+                "Yellow",
+                "Turquoise",
+                "Magenta",
+                "Orange",
+                "Purple",
+                "Black",
+            ),
+        ),
+    ],
+)
 def test_random_generators(game, command, check):
     """Rule "Random Generators": "The DICEN command can be used to generate a random number between 1 and
     N." "The FRUIT command ..." "The COLOUR (or COLOR) command will return a random result ..."."""
@@ -305,9 +360,22 @@ def test_dice_of_22_digits_cannot_be_rolled(game):
 
 
 def test_generators_follow_the_rule_text(game):
-    """"Any changes to the potential outcomes of the GNDT’s random result commands must be made by proposal"."""
-    game.admin("blog", {"type": "rule", "changes": [{"kind": "replace", "number": "4.3", "old": "Kiwi, Grape, Cherry, Tangelo",
-                                                      "new": "Kiwi"}]}, "gm")
+    """ "Any changes to the potential outcomes of the GNDT’s random result commands must be made by proposal"."""
+    game.admin(
+        "blog",
+        {
+            "type": "rule",
+            "changes": [
+                {
+                    "kind": "replace",
+                    "number": "4.3",
+                    "old": "Kiwi, Grape, Cherry, Tangelo",
+                    "new": "Kiwi",
+                }
+            ],
+        },
+        "gm",
+    )
     for _ in range(5):
         send(game, "Eve", "[Roll] FRUIT")
     assert {r["values"][0] for r in game.state("blog")["rolls"]} <= {"Lemon", "Orange", "Kiwi"}
@@ -323,7 +391,9 @@ def test_no_rejoining_within_two_weeks(game):
     assert "two weeks" in Outbox.body(reply(game, "Gus"))
     at(game, days=14)
     send(game, "Gus", "[Join]", "Name: Gus")
-    assert next(p for p in game.state("blog")["players"] if p["name"] == "Gus")["status"] == "active"
+    assert (
+        next(p for p in game.state("blog")["players"] if p["name"] == "Gus")["status"] == "active"
+    )
 
 
 def test_no_unidle_within_four_days_of_idling(game):
@@ -337,7 +407,9 @@ def test_no_unidle_within_four_days_of_idling(game):
     assert "four days" in Outbox.body(reply(game, "Gus"))
     at(game, days=1)
     send(game, "Gus", "[Unidle]")
-    assert next(p for p in game.state("blog")["players"] if p["name"] == "Gus")["status"] == "active"
+    assert (
+        next(p for p in game.state("blog")["players"] if p["name"] == "Gus")["status"] == "active"
+    )
 
 
 def test_core_and_appendix_changes_need_their_tags(game):
@@ -353,9 +425,24 @@ def test_core_and_appendix_changes_need_their_tags(game):
     for n in ("Ben", "Cat", "Dan"):
         send(game, n, "[Vote] 1", "FOR")
     at(game, hours=12)
-    assert "4 Proposals" in next(r for r in game.state("blog")["rules"] if r["number"] == "1.8")["text"]
-    game.admin("blog", {"type": "rule", "changes": [{"kind": "retitle", "number": "3.2", "title": "Tags [Inactive]"}]}, "gm")
-    send(game, "Ben", "[Proposal] Fewer proposals", 'In rule 1.8, replace "4 Proposals" with "3 Proposals".\n')
+    assert (
+        "4 Proposals"
+        in next(r for r in game.state("blog")["rules"] if r["number"] == "1.8")["text"]
+    )
+    game.admin(
+        "blog",
+        {
+            "type": "rule",
+            "changes": [{"kind": "retitle", "number": "3.2", "title": "Tags [Inactive]"}],
+        },
+        "gm",
+    )
+    send(
+        game,
+        "Ben",
+        "[Proposal] Fewer proposals",
+        'In rule 1.8, replace "4 Proposals" with "3 Proposals".\n',
+    )
     assert matter(game, 2)["status"] == "pending"  # an inactive rule "Tags" means nothing
 
 
@@ -370,7 +457,10 @@ def test_the_new_historian_passes_the_role_by_mail(game):
     assert "only the new Historian" in Outbox.body(reply(game, "Cat"))
     send(game, "Ben", "[Historian] Dan")
     st = game.state("blog")
-    assert st["historian"] == "Dan" and "historian" in next(p for p in st["players"] if p["name"] == "Dan")["offices"]
+    assert (
+        st["historian"] == "Dan"
+        and "historian" in next(p for p in st["players"] if p["name"] == "Dan")["offices"]
+    )
     assert "historian" not in next(p for p in st["players"] if p["name"] == "Ben")["offices"]
     send(game, "Ben", "[Ascension] Pirates", "")
     assert "only the new Historian" in Outbox.body(reply(game, "Ben"))
@@ -456,5 +546,10 @@ def test_for_then_def_without_a_historian_vote_stays_for(game):
         send(game, n, "[Vote] 2", "FOR")
     send(game, "Dan", "[Vote] 2", "DEF")
     send(game, "Gus", "[Vote] 2", "AGAINST")  # now Dan's DEF is valid and follows the Historian
-    _, _, counts = get_variant("blognomic").opinion(game.state("blog"), matter(game, 2), game.clock_.now)
-    assert (counts["FOR"], counts["AGAINST"]) == (3, 2)  # Ann, Ben, Cat FOR; Gus and Dan (DEF) AGAINST
+    _, _, counts = get_variant("blognomic").opinion(
+        game.state("blog"), matter(game, 2), game.clock_.now
+    )
+    assert (counts["FOR"], counts["AGAINST"]) == (
+        3,
+        2,
+    )  # Ann, Ben, Cat FOR; Gus and Dan (DEF) AGAINST

@@ -17,7 +17,9 @@ def test_the_wizards_are_told_when_dormancy_begins_and_ends(referee, outbox):
     referee.create_game("blog", "blognomic", BLOG, gm="gm@ref.example")
     for p in PLAYERS:
         send(referee, p, "[Join]", f"Name: {p.title()}\n", to=BLOG)
-    assert not [m for m in outbox.all() if "Dormant" in str(m["Subject"])]  # dormant from the start: no news
+    assert not [
+        m for m in outbox.all() if "Dormant" in str(m["Subject"])
+    ]  # dormant from the start: no news
     send(referee, "dan", "[Join]", "Name: Dan\n", to=BLOG)
     new = outbox.new()
     news = [m for m in new if "No longer Dormant" in str(m["Subject"])]
@@ -26,6 +28,8 @@ def test_the_wizards_are_told_when_dormancy_begins_and_ends(referee, outbox):
     assert "BlogNomic is no longer Dormant: proposals may be submitted again." in Outbox.body(ack)
     send(referee, "dan", "[Idle]", "", to=BLOG)
     told = last(outbox, addr("alice"), "announcement", "Dormant")
-    assert "BlogNomic is Dormant: there are fewer than 5 Wizards, so proposals may not be submitted" in Outbox.body(told)
+    assert (
+        "BlogNomic is Dormant: there are fewer than 5 Wizards, so proposals may not be submitted"
+        in Outbox.body(told)
+    )
     assert_replays(referee)
-

@@ -18,8 +18,14 @@ def test_deferential_votes_do_not_follow_an_idle_historian(referee, outbox, cloc
     go on counting as FOR, enacting the proposal on an Idle Historian's say."""
     blog(referee)
     referee.admin("blog", {"type": "office", "office": "historian", "holder": "Dan"}, "gm")
-    send(referee, "bob", "[Proposal] Dragons", 'Enact a new rule entitled "Dragons" with the following text:\n'
-         "Each Wizard may own one dragon.\n", to=BLOG)
+    send(
+        referee,
+        "bob",
+        "[Proposal] Dragons",
+        'Enact a new rule entitled "Dragons" with the following text:\n'
+        "Each Wizard may own one dragon.\n",
+        to=BLOG,
+    )
     send(referee, "dan", "[Vote] 1", "FOR", to=BLOG)
     send(referee, "alice", "[Vote] 1", "DEF", to=BLOG)
     send(referee, "carol", "[Vote] 1", "DEF", to=BLOG)
@@ -33,6 +39,8 @@ def test_deferential_votes_do_not_follow_an_idle_historian(referee, outbox, cloc
     assert (prop["status"], prop["reason"]) == ("failed", "unpopular")
     results = Outbox.body(last(outbox, addr("zoe"), "results", "[Proposal 1]"))
     assert "Tally: FOR 1, AGAINST 0, quorum 3." in results
-    assert "DEFERENTIAL (Alice, Carol) does not count: the Historian has no valid FOR or AGAINST vote" in results
+    assert (
+        "DEFERENTIAL (Alice, Carol) does not count: the Historian has no valid FOR or AGAINST vote"
+        in results
+    )
     assert_replays(referee)
-

@@ -24,7 +24,10 @@ def test_who_lets_a_deadline_pass_hears_it_as_late(referee, outbox, clock):
     mine = [m for m in new if m["To"] == addr(mover)]
     assert [m["X-Mailref-Kind"] for m in mine] == ["late"]
     assert str(mine[0]["Subject"]).endswith("[Turn 1] Your turn was skipped")
-    assert f"{mover}, your turn (turn 1) is skipped: no move within the turn timeout (rule 8)." in Outbox.body(mine[0])
+    assert (
+        f"{mover}, your turn (turn 1) is skipped: no move within the turn timeout (rule 8)."
+        in Outbox.body(mine[0])
+    )
     others = sorted(m["To"] for m in new if "Turn 1 skipped" in str(m["Subject"]))
     assert others == sorted(addr(p) for p in ("alice", "bob", "carol") if p.title() != mover)
 
@@ -44,7 +47,7 @@ def test_who_lets_a_deadline_pass_hears_it_as_late(referee, outbox, clock):
 
 
 def test_the_resume_mail_says_when_each_deadline_now_falls(referee, outbox, clock):
-    """"Play resumes. Every deadline moved 6d later." left each player to add six days to a date
+    """ "Play resumes. Every deadline moved 6d later." left each player to add six days to a date
     from a mail of a week before. The mail now gives the running deadlines as they stand."""
     mover = nomes(referee)
     send(referee, mover.lower(), "[Proposal] Tea", 'Enact rule 24 "Tea":\nTea is served.\n')
@@ -55,4 +58,3 @@ def test_the_resume_mail_says_when_each_deadline_now_falls(referee, outbox, cloc
     text = Outbox.body(last(outbox, addr("bob"), "announcement", "The game resumes"))
     assert "Play resumes. Every deadline moved 6d later." in text
     assert 'Proposal 1 "Tea": votes due Sat 12 Dec 2026 10:00 UTC, in 3 days.' in text
-

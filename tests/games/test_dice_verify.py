@@ -33,8 +33,14 @@ def derived(seed: str, seq: int, index: int, lo: int, hi: int) -> int:
     """The documented derivation, written out again here: what a player would compute."""
     n, space = hi - lo + 1, 1 << 256
     for attempt in range(100):
-        x = int.from_bytes(hmac.new(bytes.fromhex(seed), f"mailref-dice:{seq}:{index}:{attempt}".encode(),
-                                    hashlib.sha256).digest(), "big")
+        x = int.from_bytes(
+            hmac.new(
+                bytes.fromhex(seed),
+                f"mailref-dice:{seq}:{index}:{attempt}".encode(),
+                hashlib.sha256,
+            ).digest(),
+            "big",
+        )
         if x < space - space % n:
             return lo + x % n
     raise AssertionError("no draw in 100 attempts")
@@ -50,8 +56,15 @@ def verify(referee, slug: str) -> tuple[int, str]:
 def entries_with_draws(referee, slug: str) -> list[tuple[int, list[int]]]:
     with referee.store() as s:
         gid = s.scalar(select(Game.id).where(Game.slug == slug))
-        return [(q, d) for q, d in s.execute(select(JournalEntry.seq, JournalEntry.draws)
-                                             .where(JournalEntry.game_id == gid).order_by(JournalEntry.seq)) if d]
+        return [
+            (q, d)
+            for q, d in s.execute(
+                select(JournalEntry.seq, JournalEntry.draws)
+                .where(JournalEntry.game_id == gid)
+                .order_by(JournalEntry.seq)
+            )
+            if d
+        ]
 
 
 def body(msg) -> str:
@@ -60,18 +73,35 @@ def body(msg) -> str:
 
 def play_eire(referee, gm_preview: bool = False) -> None:
     referee.rng = None  # the random source a server runs with: the game's seed chain
-    params = {"turn_length": "1d", "start_grain": "20", **({"gm_preview": "on"} if gm_preview else {})}
+    params = {
+        "turn_length": "1d",
+        "start_grain": "20",
+        **({"gm_preview": "on"} if gm_preview else {}),
+    }
     referee.create_game("eire", "eire", EIRE, gm="gm@ref.example", parameters=params)
     for name, color, origin in (("alice", "Red", "Donal"), ("bob", "Gold", "Llanc")):
-        send(referee, name, "[Join]", f"Name: {name.title()}\nColor: {color}\nTribe: Plainsmen\nOrigin: {origin}", to=EIRE)
+        send(
+            referee,
+            name,
+            "[Join]",
+            f"Name: {name.title()}\nColor: {color}\nTribe: Plainsmen\nOrigin: {origin}",
+            to=EIRE,
+        )
     referee.admin("eire", {"type": "start"}, "gm")
 
 
 def attack_targets(referee, name: str) -> list[str]:
     state = referee.state("eire")
     mine = [x for x in state["lands"] if x["owner"] == name]
-    return sorted({n for x in mine if x["output"] >= 5 for n in x["neighbours"]
-                   if next(y for y in state["lands"] if y["name"] == n)["owner"] is None})
+    return sorted(
+        {
+            n
+            for x in mine
+            if x["output"] >= 5
+            for n in x["neighbours"]
+            if next(y for y in state["lands"] if y["name"] == n)["owner"] is None
+        }
+    )
 
 
 def test_eire_rolls_come_from_a_committed_seed_revealed_with_the_results(referee, outbox):
@@ -83,7 +113,13 @@ def test_eire_rolls_come_from_a_committed_seed_revealed_with_the_results(referee
     assert committed, body(turn1)
     a = attack_targets(referee, "Alice")[:2]
     b = [x for x in attack_targets(referee, "Bob") if x not in a][:1]
-    send(referee, "alice", "[Orders]", f"**Attack {a[0]} with 8 Grain**\n**Attack {a[1]} with 8 Grain**", to=EIRE)
+    send(
+        referee,
+        "alice",
+        "[Orders]",
+        f"**Attack {a[0]} with 8 Grain**\n**Attack {a[1]} with 8 Grain**",
+        to=EIRE,
+    )
     send(referee, "bob", "[Orders]", f"**Attack {b[0]} with 10 Grain**", to=EIRE)
     results = body(outbox.to(addr("alice"), kind="results")[-1])
     seed_no, seed = _SEED.search(results).groups()
@@ -122,7 +158,9 @@ def test_nomic_rolls_recompute_once_the_admin_reveals_the_seed(referee, outbox, 
     with contextlib.redirect_stdout(shown):
         cmd_game_show(referee, argparse.Namespace(slug="g", json=True), "gm")
     chain = json.loads(shown.getvalue())["dice"]
-    assert chain["next_sha256"] == committed and chain["seeds"][0]["seed"] is None  # the secret stays so
+    assert (
+        chain["next_sha256"] == committed and chain["seeds"][0]["seed"] is None
+    )  # the secret stays so
     assert referee.admin("g", {"type": "dice_reveal"}, "gm").ok
     reveal = body(outbox.to(addr("alice"), kind="announcement")[-1])
     seed = _SEED.search(reveal).group(2)
@@ -165,5 +203,10 @@ def test_rolls_made_before_the_seed_chain_are_said_unverifiable(referee, outbox)
     send(referee, "alice", "[Roll] d6")
     referee.admin("g", {"type": "dice_reveal"}, "gm")
     code, out = verify(referee, "g")
-    assert code == 0 and "1 draws recomputed" in out and "1 older draws" in out and "unverifiable" in out, out
+    assert (
+        code == 0
+        and "1 draws recomputed" in out
+        and "1 older draws" in out
+        and "unverifiable" in out
+    ), out
     assert_replays(referee)

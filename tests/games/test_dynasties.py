@@ -25,11 +25,19 @@ def test_the_ascension_address_is_read_by_the_players(referee, outbox, clock):
     clock.advance(hours=12, seconds=1)
     referee.tick()
     assert referee.state("blog")["historian"] == "Ben"
-    send(referee, "ben", "[Ascension] The Age of Dragons",
-         "Welcome to the dragon dynasty!\nHoard well.\n\nWizard: Dragon\nKeep: 2.1\n", to=blog)
-    mail_ = [m for m in outbox.all() if m["X-Mailref-Kind"] == "ruleset" and m["To"] == addr("ann")][-1]
+    send(
+        referee,
+        "ben",
+        "[Ascension] The Age of Dragons",
+        "Welcome to the dragon dynasty!\nHoard well.\n\nWizard: Dragon\nKeep: 2.1\n",
+        to=blog,
+    )
+    mail_ = [
+        m for m in outbox.all() if m["X-Mailref-Kind"] == "ruleset" and m["To"] == addr("ann")
+    ][-1]
     body = Outbox.body(mail_).replace("\r\n", "\n")
-    assert "The Ascension Address of Ben:\n\nWelcome to the dragon dynasty!\nHoard well." in body, body[:600]
+    assert (
+        "The Ascension Address of Ben:\n\nWelcome to the dragon dynasty!\nHoard well." in body
+    ), body[:600]
     assert "Wizard: Dragon" not in body.split("Changes:")[0]
     assert_replays(referee)
-

@@ -29,19 +29,35 @@ def test_the_new_historians_plain_reply_is_the_ascension_address(referee, outbox
     address and got "I found no command in your reply". She now gets her own mail asking for the
     address, tagged so that her plain Reply (with a `Theme:` line) is it; the others get the news."""
     dov_after_12h("carol", {"alice": "FOR", "bob": "FOR", "zoe": "FOR"})
-    assert [m["X-Mailref-Kind"] for m in outbox.to(addr("carol")) if "dynasty" in str(m["Subject"])] == ["turn"]
+    assert [
+        m["X-Mailref-Kind"] for m in outbox.to(addr("carol")) if "dynasty" in str(m["Subject"])
+    ] == ["turn"]
     assert last(outbox, addr("alice"), "results", "A new dynasty")
     ask = last(outbox, addr("carol"), "turn", "[Ascension]")
-    referee.accept(mail(addr("carol"), BLOG, "Re: " + str(ask["Subject"]), "Nothing but a greeting.",
-                        in_reply_to=ask["Message-ID"]), "smtp")
+    referee.accept(
+        mail(
+            addr("carol"),
+            BLOG,
+            "Re: " + str(ask["Subject"]),
+            "Nothing but a greeting.",
+            in_reply_to=ask["Message-ID"],
+        ),
+        "smtp",
+    )
     assert "Add a line `Theme: your theme`" in Outbox.body(last(outbox, addr("carol"), "error"))
-    referee.accept(mail(addr("carol"), BLOG, "Re: " + str(ask["Subject"]),
-                        "Theme: The Age of Ice\nWelcome to the Age of Ice!\nWizard: Frostling\nKeep: 2.1\n",
-                        in_reply_to=ask["Message-ID"]), "smtp")
+    referee.accept(
+        mail(
+            addr("carol"),
+            BLOG,
+            "Re: " + str(ask["Subject"]),
+            "Theme: The Age of Ice\nWelcome to the Age of Ice!\nWizard: Frostling\nKeep: 2.1\n",
+            in_reply_to=ask["Message-ID"],
+        ),
+        "smtp",
+    )
     state = referee.state("blog")
     assert not state["ascension_pending"] and state["terms"]["player"] == "Frostling"
     ruleset = Outbox.body(last(outbox, addr("alice"), "ruleset")).replace("\r\n", "\n")
     assert "The Age of Ice" in ruleset and "Welcome to the Age of Ice!" in ruleset
     assert "Theme: The Age of Ice" not in ruleset
     assert_replays(referee)
-

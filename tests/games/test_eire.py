@@ -33,8 +33,15 @@ def act(state: dict, action: dict, rolls: list[int] | None = None) -> Ctx:
 
 
 def join(state, name, color, tribe, origin):
-    act(state, {"type": "join", "name": name, "address": f"{name.lower()}@x.org",
-                "choices": {"color": color, "tribe": tribe, "origin": origin}})
+    act(
+        state,
+        {
+            "type": "join",
+            "name": name,
+            "address": f"{name.lower()}@x.org",
+            "choices": {"color": color, "tribe": tribe, "origin": origin},
+        },
+    )
 
 
 def started(players: list[tuple[str, str, str, str]], **params) -> dict:
@@ -52,7 +59,9 @@ def land(state, name):
 
 @pytest.fixture
 def game():
-    return started([("Finn", "Green", "Plainsmen", "Llanc"), ("Maeve", "Red", "Plainsmen", "Donal")])
+    return started(
+        [("Finn", "Green", "Plainsmen", "Llanc"), ("Maeve", "Red", "Plainsmen", "Donal")]
+    )
 
 
 def orders(state, name, *lines, rolls=None):
@@ -68,6 +77,7 @@ def deadline(state, rolls=None) -> Ctx:
 
 # ---- the map -------------------------------------------------------------------------
 
+
 def test_map_is_consistent():
     lands = json.loads((resource("data") / "eire_map.json").read_text())["lands"]
     names = {x["name"] for x in lands}
@@ -78,8 +88,11 @@ def test_map_is_consistent():
             assert x["name"] in by[n]["neighbours"], "adjacency is symmetric"
         # hex-grid neighbours: the adjacency graph is planar by construction
         q, r = x["hex"]
-        assert all(tuple(by[n]["hex"]) in {(q + a, r + b) for a, b in [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)]}
-                   for n in x["neighbours"])
+        assert all(
+            tuple(by[n]["hex"])
+            in {(q + a, r + b) for a, b in [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)]}
+            for n in x["neighbours"]
+        )
     seen, stack = {"Llanc"}, ["Llanc"]
     while stack:
         for n in by[stack.pop()]["neighbours"]:
@@ -95,15 +108,25 @@ def test_map_is_consistent():
 
 # ---- joining -------------------------------------------------------------------------
 
-@pytest.mark.parametrize("choices,why", [
-    ({"color": "Black", "tribe": "Sidhe", "origin": "Ardagh"}, "Black is not a color of this game; the free colors"),
-    ({"color": "Teal", "tribe": "Elves", "origin": "Ardagh"}, "Tribe"),
-    ({"color": "Teal", "tribe": "Sidhe", "origin": "Bain"}, "must start in a Menhir Valley"),
-    ({"color": "Teal", "tribe": "Woodkin", "origin": "Ardagh"}, "Deep Forest"),
-    ({"color": "Teal", "tribe": "Merfolk", "origin": "Emain"}, "on the coast"),
-    ({"color": "Green", "tribe": "Sidhe", "origin": "Ardagh"}, "Green is taken; the free colors"),
-    ({"color": "Teal", "tribe": "Plainsmen", "origin": "Llanc"}, "Llanc is taken"),
-])
+
+@pytest.mark.parametrize(
+    "choices,why",
+    [
+        (
+            {"color": "Black", "tribe": "Sidhe", "origin": "Ardagh"},
+            "Black is not a color of this game; the free colors",
+        ),
+        ({"color": "Teal", "tribe": "Elves", "origin": "Ardagh"}, "Tribe"),
+        ({"color": "Teal", "tribe": "Sidhe", "origin": "Bain"}, "must start in a Menhir Valley"),
+        ({"color": "Teal", "tribe": "Woodkin", "origin": "Ardagh"}, "Deep Forest"),
+        ({"color": "Teal", "tribe": "Merfolk", "origin": "Emain"}, "on the coast"),
+        (
+            {"color": "Green", "tribe": "Sidhe", "origin": "Ardagh"},
+            "Green is taken; the free colors",
+        ),
+        ({"color": "Teal", "tribe": "Plainsmen", "origin": "Llanc"}, "Llanc is taken"),
+    ],
+)
 def test_join_constraints_list_the_free_choices(game, choices, why):
     with pytest.raises(Refused) as e:
         act(game, {"type": "join", "name": "Niamh", "address": "n@x.org", "choices": choices})
@@ -111,7 +134,7 @@ def test_join_constraints_list_the_free_choices(game, choices, why):
 
 
 def test_worked_example_invest_in_llanc():
-    """"You have 90 Grain, and your Origin Land, Llanc, provides you with 20 Grain. If you invest half of your Grain, 45,
+    """ "You have 90 Grain, and your Origin Land, Llanc, provides you with 20 Grain. If you invest half of your Grain, 45,
     into Llanc, this will raise Llanc's Grain output to 29"."""
     s = started([("Finn", "Green", "Merfolk", "Llanc"), ("Maeve", "Red", "Plainsmen", "Donal")])
     s["grain"]["Finn"] = 90
@@ -121,7 +144,7 @@ def test_worked_example_invest_in_llanc():
 
 
 def test_worked_example_bain_attacked():
-    """"dedicate 17 Grain ... Land of Bain can afford to dedicate only 10 Grain ... You roll is 6, their roll is 4. 17+6 = 23, 10+4 = 14"."""
+    """ "dedicate 17 Grain ... Land of Bain can afford to dedicate only 10 Grain ... You roll is 6, their roll is 4. 17+6 = 23, 10+4 = 14"."""
     s = started([("Finn", "Green", "Merfolk", "Llanc"), ("Maeve", "Red", "Plainsmen", "Donal")])
     s["grain"]["Finn"] = 40
     orders(s, "Finn", "Attack Bain with 17 Grain")
@@ -136,7 +159,7 @@ def test_worked_example_bain_attacked():
 
 
 def test_attacker_must_roll_higher(game):
-    """"If you roll higher than the opponents' defending force, you win": a tie holds."""
+    """ "If you roll higher than the opponents' defending force, you win": a tie holds."""
     game["grain"]["Finn"] = 40
     orders(game, "Finn", "Attack Bain with 10 Grain")
     orders(game, "Maeve", "Defend Donal with 1 Grain", rolls=[5, 5])
@@ -144,8 +167,14 @@ def test_attacker_must_roll_higher(game):
 
 
 def test_defence_split_with_leftover_against_the_largest():
-    """"the Grain spent on Defense is spread as equally as possible with any leftover spent against the Player with highest amount"."""
-    s = started([("Finn", "Green", "Plainsmen", "Llanc"), ("Maeve", "Red", "Plainsmen", "Reudh"), ("Oisin", "Gold", "Sidhe", "Emain")])
+    """ "the Grain spent on Defense is spread as equally as possible with any leftover spent against the Player with highest amount"."""
+    s = started(
+        [
+            ("Finn", "Green", "Plainsmen", "Llanc"),
+            ("Maeve", "Red", "Plainsmen", "Reudh"),
+            ("Oisin", "Gold", "Sidhe", "Emain"),
+        ]
+    )
     for p in ("Finn", "Maeve", "Oisin"):
         s["grain"][p] = 50
     orders(s, "Finn", "Attack Bain with 5 Grain")
@@ -160,9 +189,16 @@ def test_defence_split_with_leftover_against_the_largest():
 
 
 def test_undefended_land_is_walked_into(game):
-    """"If you do not dedicate any Grain to defense of a Land, any opportunistic Player can simply walk ... in"."""
-    act(game, {"type": "join", "name": "Oisin", "address": "o@x.org",
-               "choices": {"color": "Gold", "tribe": "Plainsmen", "origin": "Bain"}})
+    """ "If you do not dedicate any Grain to defense of a Land, any opportunistic Player can simply walk ... in"."""
+    act(
+        game,
+        {
+            "type": "join",
+            "name": "Oisin",
+            "address": "o@x.org",
+            "choices": {"color": "Gold", "tribe": "Plainsmen", "origin": "Bain"},
+        },
+    )
     game["grain"]["Finn"] = 30
     orders(game, "Finn", "Attack Bain with 1 Grain")
     orders(game, "Maeve", "Defend Donal with 1 Grain")
@@ -193,15 +229,31 @@ def test_land_below_5_supports_no_attack_and_output_caps_at_30(game):
 
 def test_orders_are_checked_against_the_map_and_the_budget(game):
     game["grain"]["Finn"] = 10
-    ctx = orders(game, "Finn", "Attack Cashel with 5 Grain", "Defend Donal with 2 Grain", "Defend Llanc with 8 Grain",
-                 "Invest 5 Grain in Llanc", "Attack Bainn with 1 Grain")
+    ctx = orders(
+        game,
+        "Finn",
+        "Attack Cashel with 5 Grain",
+        "Defend Donal with 2 Grain",
+        "Defend Llanc with 8 Grain",
+        "Invest 5 Grain in Llanc",
+        "Attack Bainn with 1 Grain",
+    )
     acks = "\n".join(ctx.ack_lines)
-    assert "does not border" in acks and "you do not hold Donal" in acks and "only 2 Grain left" in acks
+    assert (
+        "does not border" in acks
+        and "you do not hold Donal" in acks
+        and "only 2 Grain left" in acks
+    )
     assert "did you mean Bain?" in acks
-    assert game["orders"]["Finn"]["orders"] == [{"kind": "defend", "land": "Llanc", "grain": 8, "text": "Defend Llanc with 8 Grain"}]
+    assert game["orders"]["Finn"]["orders"] == [
+        {"kind": "defend", "land": "Llanc", "grain": 8, "text": "Defend Llanc with 8 Grain"}
+    ]
     # the refused orders were never sent: Finn may send the missing ones, within the 2 Grain left
     orders(game, "Finn", "Defend Llanc with 1 Grain")
-    assert [o["text"] for o in game["orders"]["Finn"]["orders"]] == ["Defend Llanc with 8 Grain", "Defend Llanc with 1 Grain"]
+    assert [o["text"] for o in game["orders"]["Finn"]["orders"]] == [
+        "Defend Llanc with 8 Grain",
+        "Defend Llanc with 1 Grain",
+    ]
     with pytest.raises(Refused, match="cannot edit"):
         orders(game, "Finn", "Defend Llanc with 1 Grain")
 
@@ -214,7 +266,13 @@ def test_income_perks():
 
 def test_high_king_declaration_bonus_and_loss():
     """Declare when holding one's Origin, 50 Grain and two other Origin Lands; +5; lost when two requirements fail."""
-    s = started([("Finn", "Green", "Plainsmen", "Bain"), ("Maeve", "Red", "Plainsmen", "Reudh"), ("Oisin", "Gold", "Plainsmen", "Llanc")])
+    s = started(
+        [
+            ("Finn", "Green", "Plainsmen", "Bain"),
+            ("Maeve", "Red", "Plainsmen", "Reudh"),
+            ("Oisin", "Gold", "Plainsmen", "Llanc"),
+        ]
+    )
     land(s, "Reudh")["owner"] = "Finn"
     land(s, "Llanc")["owner"] = "Finn"
     land(s, "Dál Riata")["owner"] = "Maeve"
@@ -237,8 +295,17 @@ def test_high_king_declaration_bonus_and_loss():
 
 
 def test_simultaneous_claims_go_to_the_larger_grain():
-    s = started([(name, color, "Plainsmen", origin) for name, color, origin in
-                 (("A", "Red", "Bain"), ("B", "Gold", "Reudh"), ("C", "Teal", "Llanc"), ("D", "Cyan", "Donal"))])
+    s = started(
+        [
+            (name, color, "Plainsmen", origin)
+            for name, color, origin in (
+                ("A", "Red", "Bain"),
+                ("B", "Gold", "Reudh"),
+                ("C", "Teal", "Llanc"),
+                ("D", "Cyan", "Donal"),
+            )
+        ]
+    )
     land(s, "Llanc")["owner"], land(s, "Donal")["owner"] = "A", "A"
     land(s, "Emain")["owner"] = "C"
     land(s, "Ardagh")["owner"] = "D"
@@ -251,7 +318,9 @@ def test_simultaneous_claims_go_to_the_larger_grain():
 
 
 def test_communion_and_dominion_victories_and_the_high_king_lock():
-    s = started([("Finn", "Green", "Sidhe", "Ardagh"), ("Maeve", "Red", "Plainsmen", "Donal")], communion=2)
+    s = started(
+        [("Finn", "Green", "Sidhe", "Ardagh"), ("Maeve", "Red", "Plainsmen", "Donal")], communion=2
+    )
     s["high_king"] = "Finn"
     land(s, "Emain")["owner"] = "Finn"
     V.check_victory(s, Ctx(NOW))
@@ -259,7 +328,10 @@ def test_communion_and_dominion_victories_and_the_high_king_lock():
     s["high_king"] = None
     V.check_victory(s, Ctx(NOW))
     assert s["winners"] == ["Finn"] and s["status"] == "ended"
-    s2 = started([("Finn", "Green", "Plainsmen", "Llanc"), ("Maeve", "Red", "Plainsmen", "Donal")], dominion=3)
+    s2 = started(
+        [("Finn", "Green", "Plainsmen", "Llanc"), ("Maeve", "Red", "Plainsmen", "Donal")],
+        dominion=3,
+    )
     land(s2, "Bain")["owner"] = land(s2, "Fódla")["owner"] = "Finn"
     V.check_victory(s2, Ctx(NOW))
     assert s2["status"] == "active"  # Fódla is not contiguous: the realm is Llanc + Bain
@@ -276,40 +348,69 @@ def test_elimination_frees_the_color_for_a_newcomer(game):
     assert land(game, "Donal")["owner"] == "Finn"
     maeve = V.player(game, "Maeve")
     assert maeve["status"] == "left" and maeve["eliminated"]
-    act(game, {"type": "join", "name": "Niamh", "address": "n@x.org",
-               "choices": {"color": "Red", "tribe": "Plainsmen", "origin": "Bain"}})
+    act(
+        game,
+        {
+            "type": "join",
+            "name": "Niamh",
+            "address": "n@x.org",
+            "choices": {"color": "Red", "tribe": "Plainsmen", "origin": "Bain"},
+        },
+    )
     assert V.player(game, "Niamh")["color"] == "Red" and game["grain"]["Niamh"] == 10 + 5
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(["Attack", "Defend", "Invest"]),
-                          st.sampled_from(["Bain", "Ardagh", "Llanc", "Donal", "Reudh", "Cashel", "Emain"]),
-                          st.integers(1, 40)), min_size=1, max_size=6),
-       st.lists(st.integers(1, 10), min_size=40, max_size=40))
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["Attack", "Defend", "Invest"]),
+            st.sampled_from(["Bain", "Ardagh", "Llanc", "Donal", "Reudh", "Cashel", "Emain"]),
+            st.integers(1, 40),
+        ),
+        min_size=1,
+        max_size=6,
+    ),
+    st.lists(st.integers(1, 10), min_size=40, max_size=40),
+)
 def test_grain_is_conserved_and_lands_partition(plan, rolls):
     s = started([("Finn", "Green", "Plainsmen", "Llanc"), ("Maeve", "Red", "Plainsmen", "Donal")])
     before = dict(s["grain"])
-    sentences = [f"Attack {x} with {n} Grain" if k == "Attack" else f"Defend {x} with {n} Grain" if k == "Defend"
-                 else f"Invest {n} Grain in {x}" for k, x, n in plan]
+    sentences = [
+        f"Attack {x} with {n} Grain"
+        if k == "Attack"
+        else f"Defend {x} with {n} Grain"
+        if k == "Defend"
+        else f"Invest {n} Grain in {x}"
+        for k, x, n in plan
+    ]
     orders(s, "Finn", *sentences)
     spent = {n: sum(o["grain"] or 0 for o in s["orders"][n]["orders"]) for n in s["orders"]}
     ctx = Ctx(NOW, draws=rolls)
-    V.handle(s, {"type": "orders", "player": "Maeve", "sentences": ["Defend Donal with 3 Grain"]}, ctx)
+    V.handle(
+        s, {"type": "orders", "player": "Maeve", "sentences": ["Defend Donal with 3 Grain"]}, ctx
+    )
     spent["Maeve"] = 3
-    if s["turn"]["number"] == 1:  # one of Finn's orders was refused: the turn waits for its deadline
+    if (
+        s["turn"]["number"] == 1
+    ):  # one of Finn's orders was refused: the turn waits for its deadline
         V.handle(s, {"type": "tick"}, Ctx(parse_iso(s["turn"]["deadline"]), draws=rolls))
     for p in ("Finn", "Maeve"):
         if V.player(s, p)["status"] == "active":
-            assert s["grain"][p] == before[p] - spent[p] + V.income(s, p), "only spending and income change Grain"
-    assert sorted(x["name"] for x in s["lands"]) == sorted(m["name"] for m in json.loads(
-        (resource("data") / "eire_map.json").read_text())["lands"])
+            assert s["grain"][p] == before[p] - spent[p] + V.income(
+                s, p
+            ), "only spending and income change Grain"
+    assert sorted(x["name"] for x in s["lands"]) == sorted(
+        m["name"] for m in json.loads((resource("data") / "eire_map.json").read_text())["lands"]
+    )
     assert all(x["owner"] in (None, "Finn", "Maeve") for x in s["lands"])
 
 
-# ---- issue 11: simultaneous turns, the High King's other Origin Lands, newcomers -----------
+# ---- simultaneous turns, the High King's other Origin Lands, newcomers -----------
+
 
 def test_every_combat_is_fought_on_the_start_of_turn_map():
-    """"The turns of all Players are SIMULTANEOUS": the Sidhe "+1 Grain bonus to all Attack/Defense
+    """ "The turns of all Players are SIMULTANEOUS": the Sidhe "+1 Grain bonus to all Attack/Defense
     rolls per controlled Menhir Valley" counts the valleys held when the turn began, and the lands
     change hands only after every combat (Emain, taken first in map order, does not help at Fánad)."""
     s = started([("Oisin", "Gold", "Sidhe", "Ardagh"), ("Maeve", "Red", "Plainsmen", "Donal")])
@@ -320,7 +421,10 @@ def test_every_combat_is_fought_on_the_start_of_turn_map():
     assert "Oisin: 10 Grain + d10 10 + 1 Sidhe = 21 against 10 + d10 1 = 11: wins" in text
     assert "+ 2 Sidhe" not in text
     assert land(s, "Emain")["owner"] == land(s, "Fánad")["owner"] == "Oisin"
-    assert (land(s, "Emain")["output"], land(s, "Fánad")["output"]) == (4, 2)  # halved after the combats
+    assert (land(s, "Emain")["output"], land(s, "Fánad")["output"]) == (
+        4,
+        2,
+    )  # halved after the combats
 
 
 def test_a_defender_keeps_the_bonus_of_a_valley_lost_in_the_same_turn():
@@ -330,19 +434,30 @@ def test_a_defender_keeps_the_bonus_of_a_valley_lost_in_the_same_turn():
     land(s, "Emain")["owner"] = "Oisin"
     s["grain"].update(Oisin=50, Finn=60)
     orders(s, "Finn", "Attack Emain with 20 Grain", "Attack Ardagh with 20 Grain")
-    ctx = orders(s, "Oisin", "Defend Ardagh with 1 Grain", "Defend Emain with 1 Grain", rolls=[10, 1, 1, 10])
+    ctx = orders(
+        s, "Oisin", "Defend Ardagh with 1 Grain", "Defend Emain with 1 Grain", rolls=[10, 1, 1, 10]
+    )
     text = "\n".join(next(o for o in ctx.out if o.kind == "results").vars["lines"])
-    assert "Finn: 20 Grain + d10 10 = 30 against 1 + d10 1 + 7 bonus = 9: wins" in text  # Origin 5 + 2 valleys
-    assert "Finn: 20 Grain + d10 1 = 21 against 1 + d10 10 + 2 bonus = 13: wins" in text  # Ardagh still counts
+    assert (
+        "Finn: 20 Grain + d10 10 = 30 against 1 + d10 1 + 7 bonus = 9: wins" in text
+    )  # Origin 5 + 2 valleys
+    assert (
+        "Finn: 20 Grain + d10 1 = 21 against 1 + d10 10 + 2 bonus = 13: wins" in text
+    )  # Ardagh still counts
     assert land(s, "Ardagh")["owner"] == land(s, "Emain")["owner"] == "Finn"
 
 
 def test_the_high_king_counts_the_origin_lands_of_former_enemies():
-    """"If a Player holds his Origin Land, has 50 Grain or more Total, and holds Origin Lands of at least
+    """ "If a Player holds his Origin Land, has 50 Grain or more Total, and holds Origin Lands of at least
     2 other Players" — decision (docs/games/eire.md): "holding several core lands of their
     (former) enemies": an eliminated player's Origin Land still counts."""
-    s = started([("Finn", "Green", "Plainsmen", "Bain"), ("Maeve", "Red", "Plainsmen", "Reudh"),
-                 ("Oisin", "Gold", "Plainsmen", "Llanc")])
+    s = started(
+        [
+            ("Finn", "Green", "Plainsmen", "Bain"),
+            ("Maeve", "Red", "Plainsmen", "Reudh"),
+            ("Oisin", "Gold", "Plainsmen", "Llanc"),
+        ]
+    )
     land(s, "Reudh")["owner"] = "Finn"
     land(s, "Llanc")["owner"] = "Finn"
     land(s, "Ardagh")["owner"] = "Oisin"
@@ -358,14 +473,28 @@ def test_the_high_king_counts_the_origin_lands_of_former_enemies():
 
 
 def test_a_newcomer_joins_mid_game_and_orders_this_turn(game):
-    """"If any Player gets eliminated, another can take their color, pick an independent State, and try
+    """ "If any Player gets eliminated, another can take their color, pick an independent State, and try
     their hand" — decision: a newcomer joins while the game runs with a free color and an independent
     land, which is their Origin Land; they get its income at once and the turn waits for their orders."""
     with pytest.raises(Refused, match="Donal is taken"):
-        act(game, {"type": "join", "name": "Oisin", "address": "o@x.org",
-                   "choices": {"color": "Gold", "tribe": "Plainsmen", "origin": "Donal"}})
-    act(game, {"type": "join", "name": "Oisin", "address": "o@x.org",
-               "choices": {"color": "Gold", "tribe": "Plainsmen", "origin": "Bain"}})
+        act(
+            game,
+            {
+                "type": "join",
+                "name": "Oisin",
+                "address": "o@x.org",
+                "choices": {"color": "Gold", "tribe": "Plainsmen", "origin": "Donal"},
+            },
+        )
+    act(
+        game,
+        {
+            "type": "join",
+            "name": "Oisin",
+            "address": "o@x.org",
+            "choices": {"color": "Gold", "tribe": "Plainsmen", "origin": "Bain"},
+        },
+    )
     oisin = V.player(game, "Oisin")
     assert oisin["origin"] == "Bain" and land(game, "Bain")["owner"] == "Oisin"
     assert game["grain"]["Oisin"] == V.income(game, "Oisin") == 10 + 5
@@ -391,9 +520,14 @@ def test_a_moved_deadline_still_reminds_and_resolves(game):
     from datetime import timedelta
 
     new = NOW + timedelta(hours=3)
-    moved = act(game, {"type": "deadline", "when": new.isoformat().replace("+00:00", "Z"), "by": "gm"})
+    moved = act(
+        game, {"type": "deadline", "when": new.isoformat().replace("+00:00", "Z"), "by": "gm"}
+    )
     assert game["turn"]["deadline"].startswith("2026-12-01T13:00")
-    assert moved.ack_lines[0].startswith("Turn 1's deadline moved from ") and "in 3 hours" in moved.ack_lines[0]
+    assert (
+        moved.ack_lines[0].startswith("Turn 1's deadline moved from ")
+        and "in 3 hours" in moved.ack_lines[0]
+    )
     ctx = Ctx(V.reminder_at(game, new, game["turn"]["started"]) + timedelta(minutes=1))
     V.handle(game, {"type": "tick"}, ctx)
     assert [o.kind for o in ctx.out] == ["reminder"] and game["turn"]["number"] == 1

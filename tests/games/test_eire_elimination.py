@@ -16,9 +16,12 @@ def test_a_player_eliminated_in_a_turn_gets_its_results(referee, outbox, clock):
     The results went to the players still in the game only: Maeve never learnt what happened
     (nor that her color is free for a newcomer, seed 001 "If any Player gets eliminated...").
     Everybody who played the turn now gets its results, once; the next turn is not hers."""
-    eire(referee, Maeve="Color: Red\nTribe: Plainsmen\nOrigin: Donal",
-         Oisin="Color: Gold\nTribe: Merfolk\nOrigin: Reudh",
-         Finn="Color: Green\nTribe: Plainsmen\nOrigin: Llanc")
+    eire(
+        referee,
+        Maeve="Color: Red\nTribe: Plainsmen\nOrigin: Donal",
+        Oisin="Color: Gold\nTribe: Merfolk\nOrigin: Reudh",
+        Finn="Color: Green\nTribe: Plainsmen\nOrigin: Llanc",
+    )
     send(referee, "oisin", "[Orders]", "**Attack Donal with 12 Grain.**", to=EIRE)
     send(referee, "finn", "[Orders]", "**Defend Llanc with 5 Grain.**", to=EIRE)
     outbox.new()
@@ -29,6 +32,7 @@ def test_a_player_eliminated_in_a_turn_gets_its_results(referee, outbox, clock):
     assert sorted(m["To"] for m in results) == sorted(addr(p) for p in ("maeve", "oisin", "finn"))
     mine = next(m for m in results if m["To"] == addr("maeve"))
     assert "Maeve holds no land and is eliminated; the color Red is free." in Outbox.body(mine)
-    assert sorted(m["To"] for m in new if m["X-Mailref-Kind"] == "turn") == sorted(addr(p) for p in ("oisin", "finn"))
+    assert sorted(m["To"] for m in new if m["X-Mailref-Kind"] == "turn") == sorted(
+        addr(p) for p in ("oisin", "finn")
+    )
     assert_replays(referee)
-

@@ -15,9 +15,21 @@ def test_declare_high_king_says_what_is_lacking_when_it_is_sent(referee, outbox,
     learnt from the results that it failed. The ack now says it is decided at resolution and what
     she lacks as things stand."""
     eire = "eire@ref.example"
-    referee.create_game("eire", "eire", eire, gm="gm@ref.example", parameters={"turn_length": "1d", "start_grain": "20"})
+    referee.create_game(
+        "eire",
+        "eire",
+        eire,
+        gm="gm@ref.example",
+        parameters={"turn_length": "1d", "start_grain": "20"},
+    )
     for name, origin, color in (("alice", "Donal", "Red"), ("bob", "Llanc", "Gold")):
-        send(referee, name, "[Join]", f"Name: {name.title()}\nColor: {color}\nTribe: Plainsmen\nOrigin: {origin}", to=eire)
+        send(
+            referee,
+            name,
+            "[Join]",
+            f"Name: {name.title()}\nColor: {color}\nTribe: Plainsmen\nOrigin: {origin}",
+            to=eire,
+        )
     referee.admin("eire", {"type": "start"}, "gm")
     send(referee, "alice", "[Orders]", "**Declare High King**", to=eire)
     ack = " ".join(Outbox.body([m for m in outbox.all() if m["To"] == addr("alice")][-1]).split())
@@ -25,4 +37,3 @@ def test_declare_high_king_says_what_is_lacking_when_it_is_sent(referee, outbox,
     assert "50 Grain (you have" in ack and "the Origin Lands of two other players" in ack
     assert "your Origin Land Donal" not in ack  # she holds it
     assert_replays(referee)
-

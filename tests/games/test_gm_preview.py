@@ -26,17 +26,34 @@ def body(msg) -> str:
 
 def start(referee) -> None:
     referee.rng = None  # the seed chain, as a server draws
-    referee.create_game("eire", "eire", EIRE, gm=GM, parameters={"turn_length": "1d", "start_grain": "20",
-                                                                 "gm_preview": "on"})
+    referee.create_game(
+        "eire",
+        "eire",
+        EIRE,
+        gm=GM,
+        parameters={"turn_length": "1d", "start_grain": "20", "gm_preview": "on"},
+    )
     for name, color, origin in (("alice", "Red", "Donal"), ("bob", "Gold", "Llanc")):
-        send(referee, name, "[Join]", f"Name: {name.title()}\nColor: {color}\nTribe: Plainsmen\nOrigin: {origin}", to=EIRE)
+        send(
+            referee,
+            name,
+            "[Join]",
+            f"Name: {name.title()}\nColor: {color}\nTribe: Plainsmen\nOrigin: {origin}",
+            to=EIRE,
+        )
     referee.admin("eire", {"type": "start"}, "gm")
 
 
 def independent_neighbour(referee, name: str) -> str:
     state = referee.state("eire")
     lands = {x["name"]: x for x in state["lands"]}
-    return next(n for x in lands.values() if x["owner"] == name for n in x["neighbours"] if lands[n]["owner"] is None)
+    return next(
+        n
+        for x in lands.values()
+        if x["owner"] == name
+        for n in x["neighbours"]
+        if lands[n]["owner"] is None
+    )
 
 
 def combats(text: str) -> str:
@@ -45,6 +62,7 @@ def combats(text: str) -> str:
 
 def test_an_eire_turn_reaches_the_players_only_after_publish(referee, outbox, smtp, tmp_path):
     """Played over SMTP into the referee's listener, as players' and the GM's mail arrives."""
+
     def by_mail(who: str, subject: str, text: str = "") -> None:
         smtp(mail(who, EIRE, subject, text), who, EIRE)
 
@@ -58,12 +76,18 @@ def test_an_eire_turn_reaches_the_players_only_after_publish(referee, outbox, sm
     [preview] = [m for m in sent if m["X-Mailref-Kind"] == "preview"]
     assert preview["To"] == GM and "[Preview] Turn 1" in preview["Subject"]
     text = body(preview)
-    assert "for you, the GM, alone" in text and "[Publish]" in text and re.search(r"d10 \d+", text), text
+    assert (
+        "for you, the GM, alone" in text and "[Publish]" in text and re.search(r"d10 \d+", text)
+    ), text
     assert any(p.get_content_type() == "image/png" for p in preview.walk())  # the map
-    assert "Dice: seed 1 is revealed" not in text  # the seed stays secret until the players have the rolls
+    assert (
+        "Dice: seed 1 is revealed" not in text
+    )  # the seed stays secret until the players have the rolls
     site = tmp_path / "site"
     rebuild(referee.store, SiteConfig(site), now=referee.clock())
-    assert "No turn has been resolved yet." in (site / "eire" / "turns.html").read_text()  # nor on the site
+    assert (
+        "No turn has been resolved yet." in (site / "eire" / "turns.html").read_text()
+    )  # nor on the site
     # Meanwhile a player asking learns the GM is adjudicating; late orders are refused.
     by_mail(addr("alice"), "[Orders]", "**Defend Donal with 1 Grain**")
     assert "adjudicating" in body(outbox.new()[-1])
@@ -78,7 +102,9 @@ def test_an_eire_turn_reaches_the_players_only_after_publish(referee, outbox, sm
     assert ack and "went to every player; turn 2 is open" in body(ack[-1]), [body(m) for m in ack]
     assert referee.state("eire")["turn"]["number"] == 2
     rebuild(referee.store, SiteConfig(site), now=referee.clock())
-    assert combats(text).strip().splitlines()[1].strip() in (site / "eire" / "turns.html").read_text()
+    assert (
+        combats(text).strip().splitlines()[1].strip() in (site / "eire" / "turns.html").read_text()
+    )
     assert_replays(referee)
 
 

@@ -21,8 +21,14 @@ def test_idle_in_a_game_without_idling_is_its_away(referee, smtp):
     box.new()
     smtp(mail(BOB, NOMES, "[Idle]", "Back next week."), BOB, NOMES)
     (ack,) = [m for m in box.new() if m["To"] == BOB]
-    assert ack["X-Mailref-Kind"] == "ack" and "Bob is now away" in Outbox.body(ack), Outbox.body(ack)
-    assert next(p for p in referee.state("nomes")["players"] if p["name"] == "Bob")["status"] == "away"
+    assert ack["X-Mailref-Kind"] == "ack" and "Bob is now away" in Outbox.body(ack), Outbox.body(
+        ack
+    )
+    assert (
+        next(p for p in referee.state("nomes")["players"] if p["name"] == "Bob")["status"] == "away"
+    )
     smtp(mail(BOB, NOMES, "[Unidle]", ""), BOB, NOMES)
-    assert next(p for p in referee.state("nomes")["players"] if p["name"] == "Bob")["status"] == "active"
-
+    assert (
+        next(p for p in referee.state("nomes")["players"] if p["name"] == "Bob")["status"]
+        == "active"
+    )

@@ -42,7 +42,9 @@ def test_minority_is_rejected(game):
 def test_veto_and_ignore_needs_a_reason(game):
     """Rule 7: "To ignore a proposal, the condition by which it is ignored must be explicit elsewhere in the ruleset"."""
     for title in ("One", "Two"):
-        send(game, "Ann", f"[Proposal] {title}", PROP.replace("27", "28" if title == "Two" else "27"))
+        send(
+            game, "Ann", f"[Proposal] {title}", PROP.replace("27", "28" if title == "Two" else "27")
+        )
     for n in ("Ben", "Cat", "Dan"):
         send(game, n, "[Vote]", "1 YES\n2 YES")
     at(game, days=4, seconds=1)
@@ -52,19 +54,25 @@ def test_veto_and_ignore_needs_a_reason(game):
     assert "must be explicit" in Outbox.body(reply(game, "Joe"))
     send(game, "Joe", "[Judge] 2 IGNORE under rule 12")  # rule 12 says nothing of ignoring
     assert "provides no condition" in Outbox.body(reply(game, "Joe"))
-    send(game, "Joe", "[Judge] 2 IGNORE under rule 7")  # the rule that asks for the condition is not it
+    send(
+        game, "Joe", "[Judge] 2 IGNORE under rule 7"
+    )  # the rule that asks for the condition is not it
     assert "must be explicit elsewhere" in Outbox.body(reply(game, "Joe"))
     send(game, "Joe", "[Judge] 2 IGNORE under rule 26.6")  # a B rule outside a playtest
     assert "not in force" in Outbox.body(reply(game, "Joe"))
     assert prop(game, 2)["status"] == "awaiting-judgement"
-    send(game, "Joe", "[Proclamation] Quiet days",
-         'Enact rule 20 "Quiet days":\nThe Emperor may ignore any proposal that adds a B rule.\n')
+    send(
+        game,
+        "Joe",
+        "[Proclamation] Quiet days",
+        'Enact rule 20 "Quiet days":\nThe Emperor may ignore any proposal that adds a B rule.\n',
+    )
     send(game, "Joe", "[Judge] 2 IGNORE under rule 20")
     assert (prop(game, 2)["status"], prop(game, 2)["reason"]) == ("ignored", "under rule 20")
 
 
 def test_fourth_undecided_proposal_replaces_the_oldest(game):
-    """"If an Imperial Senator has submitted three undecided proposals and then submits a new proposal, the new proposal will replace the oldest"."""
+    """ "If an Imperial Senator has submitted three undecided proposals and then submits a new proposal, the new proposal will replace the oldest"."""
     for i in range(4):
         send(game, "Ann", f"[Proposal] P{i}", f'Enact rule {30 + i} "R{i}":\nText.\n')
     statuses = [p["status"] for p in game.state("empire")["proposals"]]
@@ -77,16 +85,20 @@ def test_proclamation_amends_a_sub_rule_at_once(game):
 
 
 def test_playtest_toggles_b_rules(game):
-    """"'B' rules are only active when IE deems that a new playtest of the sub-game ... should then begin"."""
+    """ "'B' rules are only active when IE deems that a new playtest of the sub-game ... should then begin"."""
     send(game, "Ann", "[Rules]")
     body = Outbox.body(reply(game, "Ann"))
-    assert "21. The World [inactive outside a playtest]" in body and "1. Offices [inactive" not in body
+    assert (
+        "21. The World [inactive outside a playtest]" in body and "1. Offices [inactive" not in body
+    )
     game.admin("empire", {"type": "set", "values": {"playtest": "on"}}, "gm")
     send(game, "Ann", "[Rules]")
     body = Outbox.body(reply(game, "Ann"))
     assert "21. The World\r\n" in body
     numbers = [r["number"] for r in game.state("empire")["rules"]]
-    assert numbers.index("21.3.2") < numbers.index("22") and numbers.index("21.3") < numbers.index("21.3.1")
+    assert numbers.index("21.3.2") < numbers.index("22") and numbers.index("21.3") < numbers.index(
+        "21.3.1"
+    )
 
 
 def test_non_senators_cannot_vote_and_points_of_order_are_ruled(game):
@@ -129,7 +141,7 @@ def test_two_senators_can_pass_a_proposal(referee, clock):
 
 
 def test_a_tie_among_the_entitled_senators_is_no_majority(game):
-    """"there is a majority of Imperial Senators who have sent in a vote of YES": 1 of the 3 others is not."""
+    """ "there is a majority of Imperial Senators who have sent in a vote of YES": 1 of the 3 others is not."""
     send(game, "Ann", "[Proposal] Dragons", PROP)
     send(game, "Ben", "[Vote] 1", "YES")
     send(game, "Cat", "[Vote] 1", "YES")
@@ -149,14 +161,18 @@ def test_the_emperor_starts_and_ends_a_playtest_by_mail(game):
     assert game.state("empire")["parameters"]["playtest"] is False
     send(game, "Joe", "[Playtest] start", "Let the wargame begin.")
     assert game.state("empire")["parameters"]["playtest"] is True
-    rulesets = [m for m in Outbox(game).all() if m["X-Mailref-Kind"] == "ruleset" and m["To"] == addr("Ann")]
+    rulesets = [
+        m for m in Outbox(game).all() if m["X-Mailref-Kind"] == "ruleset" and m["To"] == addr("Ann")
+    ]
     assert rulesets and "21. The World\r\n" in Outbox.body(rulesets[-1])
     send(game, "Joe", "[Playtest] end")
     assert game.state("empire")["parameters"]["playtest"] is False
     send(game, "Ann", "[Rules]")
     assert "21. The World [inactive outside a playtest]" in Outbox.body(reply(game, "Ann"))
     send(game, "Ann", "[Help]")
-    assert "[Playtest] start" in Outbox.body([m for m in Outbox(game).all() if m["To"] == addr("Ann")][-1])
+    assert "[Playtest] start" in Outbox.body(
+        [m for m in Outbox(game).all() if m["To"] == addr("Ann")][-1]
+    )
 
 
 def test_brace_comments_are_shown_to_voters_and_kept_out_of_the_ruleset(game, outbox):
@@ -164,8 +180,11 @@ def test_brace_comments_are_shown_to_voters_and_kept_out_of_the_ruleset(game, ou
     removed before THS includes the new proposal into the ruleset."
     """
     send(game, "Ann", "[Proposal] Dragons", PROP)
-    announcement = next(m for m in outbox.all() if m["Subject"].endswith("[Proposal 1] Dragons") or
-                        m["Subject"] == "[Proposal 1] Dragons")
+    announcement = next(
+        m
+        for m in outbox.all()
+        if m["Subject"].endswith("[Proposal 1] Dragons") or m["Subject"] == "[Proposal 1] Dragons"
+    )
     assert "{I like dragons}" in Outbox.body(announcement)
     assert "{I like dragons}" in prop(game, 1)["text"]
     for n in ("Ben", "Cat", "Dan"):

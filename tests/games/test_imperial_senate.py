@@ -18,8 +18,16 @@ def test_the_senators_learn_which_proposal_a_new_one_replaced(referee, outbox):
     for p in ("alice", "bob", "zoe"):
         send(referee, p, "[Join]", f"Name: {p.title()}", to=EMP)
     for i in range(1, 5):
-        send(referee, "zoe", f"[Proposal] Idea {i}", f'Enact rule 4{i} "Idea {i}":\nIdea number {i}.', to=EMP)
+        send(
+            referee,
+            "zoe",
+            f"[Proposal] Idea {i}",
+            f'Enact rule 4{i} "Idea {i}":\nIdea number {i}.',
+            to=EMP,
+        )
     told = Outbox.body(last(outbox, addr("alice"), "announcement", "Idea 4"))
-    assert 'It replaces Zoe\'s oldest undecided proposal, 1 "Idea 1", which takes no more votes (rule 12).' in told
+    assert (
+        'It replaces Zoe\'s oldest undecided proposal, 1 "Idea 1", which takes no more votes '
+        "(rule 12)." in told
+    )
     assert "replaces" not in Outbox.body(last(outbox, addr("alice"), "announcement", "Idea 3"))
-

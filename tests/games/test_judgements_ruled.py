@@ -20,13 +20,26 @@ def test_a_reply_to_a_judgement_already_ruled_says_so(referee, outbox):
     for p in ("Alice", "Bob", "Carol"):
         play(referee, clients.fresh(addr(p), p, NOMES, "[Join]", f"Name: {p}\n"))
     asker = referee.state("nomes")["order"][1]  # the judge is the player before the mover (rule 17)
-    play(referee, clients.fresh(addr(asker), asker, NOMES, "[CfJ] Can tea be coffee?", "Rule 24 is unclear."))
+    play(
+        referee,
+        clients.fresh(addr(asker), asker, NOMES, "[CfJ] Can tea be coffee?", "Rule 24 is unclear."),
+    )
     judge = referee.state("nomes")["judgements"][0]["judge"]
     assert judge != asker
-    play(referee, clients.iphone(last(outbox, judge, "judge"), addr(judge), judge, "FALSE. Tea is tea."))
-    play(referee, clients.outlook(last(outbox, judge, "ack"), addr(judge), judge, "Thanks, all clear.", prefix="RE: "))
+    play(
+        referee,
+        clients.iphone(last(outbox, judge, "judge"), addr(judge), judge, "FALSE. Tea is tea."),
+    )
+    play(
+        referee,
+        clients.outlook(
+            last(outbox, judge, "ack"), addr(judge), judge, "Thanks, all clear.", prefix="RE: "
+        ),
+    )
     text = Outbox.body(last(outbox, judge, "error"))
-    assert f"judgement 1 was already ruled on by {judge}; a reply to it changes nothing" in text, text
+    assert (
+        f"judgement 1 was already ruled on by {judge}; a reply to it changes nothing" in text
+    ), text
     assert "only its judge" not in text
 
 
@@ -37,8 +50,14 @@ def test_a_ruling_typed_under_its_tag_is_announced_without_it(referee, outbox):
     referee.create_game("emp", "imperial", "emp@ref.example", gm="gm@ref.example")
     for p in ("Alice", "Bob"):
         play(referee, clients.fresh(addr(p), p, "emp@ref.example", "[Join]", f"Name: {p}\n"))
-    play(referee, clients.fresh(addr("Bob"), "Bob", "emp@ref.example", "[Point of Order] Who builds roads?", "Asking."))
+    play(
+        referee,
+        clients.fresh(
+            addr("Bob"), "Bob", "emp@ref.example", "[Point of Order] Who builds roads?", "Asking."
+        ),
+    )
     asked = last(outbox, "Alice", "announcement", "[Point of Order 1]")
-    play(referee, clients.iphone(asked, addr("Alice"), "Alice", "[Ruling] The Senate builds roads."))
+    play(
+        referee, clients.iphone(asked, addr("Alice"), "Alice", "[Ruling] The Senate builds roads.")
+    )
     assert referee.state("emp")["judgements"][0]["ruling"] == "The Senate builds roads."
-

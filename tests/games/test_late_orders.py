@@ -30,4 +30,3 @@ def test_late_orders_in_an_orders_game_are_told_the_turn_closed(referee, outbox,
     status = Outbox.body([m for m in outbox.all() if m["To"] == addr("ann")][-1])
     assert "Turn 1: closed Wed 2 Dec 2026 10:00 UTC; the GM is adjudicating it" in status
     assert "nobody yet" not in status
-

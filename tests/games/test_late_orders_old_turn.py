@@ -23,16 +23,30 @@ def test_late_orders_naming_an_old_turn_are_not_taken_for_the_next(referee, outb
     turn1 = last(outbox, addr("ann"), "turn", "[Turn 1]")
     send(referee, "ann", "[Orders]", "**A Paris - Burgundy**", to=dip)
     send(referee, "ben", "[Orders]", "**A Munich - Ruhr**", to=dip)
-    referee.accept(mail("gm@ref.example", dip, "[Results] Spring 1901", "All moves succeed."), "smtp")
+    referee.accept(
+        mail("gm@ref.example", dip, "[Results] Spring 1901", "All moves succeed."), "smtp"
+    )
     assert referee.state("dip")["turn"]["number"] == 2
-    referee.accept(mail(addr("ann"), dip, "Re: " + str(turn1["Subject"]), "**A Burgundy - Munich**",
-                        in_reply_to=turn1["Message-ID"]), "smtp")
+    referee.accept(
+        mail(
+            addr("ann"),
+            dip,
+            "Re: " + str(turn1["Subject"]),
+            "**A Burgundy - Munich**",
+            in_reply_to=turn1["Message-ID"],
+        ),
+        "smtp",
+    )
     answer = Outbox.body(last(outbox, addr("ann"), "error"))
-    assert "your orders are for turn 1, which is over; turn 2 is open now, and nothing was recorded for it" in answer
+    assert (
+        "your orders are for turn 1, which is over; turn 2 is open now, and nothing was recorded "
+        "for it" in answer
+    )
     send(referee, "ben", "[Orders] turn 3", "**A Ruhr - Holland**", to=dip)
-    assert "your orders are for turn 3, which has not opened yet" in Outbox.body(last(outbox, addr("ben"), "error"))
+    assert "your orders are for turn 3, which has not opened yet" in Outbox.body(
+        last(outbox, addr("ben"), "error")
+    )
     assert not referee.state("dip")["orders"]
     send(referee, "ben", "[Orders] turn 2", "**A Ruhr - Holland**", to=dip)
     assert referee.state("dip")["orders"]["Ben"]
     assert_replays(referee)
-

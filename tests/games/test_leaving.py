@@ -19,4 +19,3 @@ def test_a_player_who_left_is_told_so_not_to_join_as_a_stranger(referee, outbox)
     said = " ".join(Outbox.body([m for m in outbox.all() if m["To"] == addr("carol")][-1]).split())
     assert "you (Carol) have left" in said and "Send [Join] to play again" in said, said
     assert "another address" not in said
-

@@ -19,7 +19,13 @@ def test_two_pending_proposals_each_enacting_a_new_rule_both_apply(referee, outb
     whose number the proposal left open now takes the next free number when it is enacted."""
     blog(referee)
     send(referee, "alice", "[Proposal] Gold", new_rule("Gold", "Each Wizard has 3 Gold."), to=BLOG)
-    send(referee, "bob", "[Proposal] Silver", new_rule("Silver", "Each Wizard has 2 Silver."), to=BLOG)
+    send(
+        referee,
+        "bob",
+        "[Proposal] Silver",
+        new_rule("Silver", "Each Wizard has 2 Silver."),
+        to=BLOG,
+    )
     assert 'Enact rule 2.20 "Silver"' in Outbox.body(last(outbox, addr("bob"), "ack", "Silver"))
     for p in ("bob", "carol", "dan"):
         send(referee, p, "Re: [BlogNomic] [Proposal 1] Gold", "FOR", to=BLOG)
@@ -28,11 +34,16 @@ def test_two_pending_proposals_each_enacting_a_new_rule_both_apply(referee, outb
     clock.advance(hours=12, seconds=1)
     referee.tick()
     state = referee.state("blog")
-    assert [(m["status"], m["reason"]) for m in state["proposals"]] == [("enacted", "popular"), ("enacted", "popular")]
+    assert [(m["status"], m["reason"]) for m in state["proposals"]] == [
+        ("enacted", "popular"),
+        ("enacted", "popular"),
+    ]
     rules = {r["number"]: (r["title"], r["text"]) for r in state["rules"]}
     assert rules["2.20"] == ("Gold", "Each Wizard has 3 Gold.")
     assert rules["2.21"] == ("Silver", "Each Wizard has 2 Silver.")
-    assert state["proposals"][1]["changes"][0]["number"] == "2.21"  # the site and [Status] show where it went
+    assert (
+        state["proposals"][1]["changes"][0]["number"] == "2.21"
+    )  # the site and [Status] show where it went
     ruleset = last(outbox, addr("eve"), "ruleset", "Silver")
     assert '+ Rule 2.21 "Silver" (new)' in Outbox.body(ruleset)
     results = last(outbox, addr("eve"), "results", "Silver")
@@ -50,5 +61,6 @@ def test_a_rule_numbered_by_its_author_keeps_that_number(referee, outbox, clock)
         send(referee, p, "[Vote] 1", "FOR", to=BLOG)
     clock.advance(hours=12, seconds=1)
     referee.tick()
-    assert any(r["number"] == "2.30" and r["title"] == "Copper" for r in referee.state("blog")["rules"])
-
+    assert any(
+        r["number"] == "2.30" and r["title"] == "Copper" for r in referee.state("blog")["rules"]
+    )

@@ -17,7 +17,9 @@ def test_the_judge_gets_one_mail_for_a_call_for_judgement(table):
     order, mover = state["order"], state["turn"]["player"]
     judge = order[(order.index(mover) - 1) % 3]
     asker, third = [p for p in order if p != judge]
-    got = table.send(f"{asker.lower()}@x.org", NOMES, "[CfJ] Is rule 5 being followed?", "Details here.")
+    got = table.send(
+        f"{asker.lower()}@x.org", NOMES, "[CfJ] Is rule 5 being followed?", "Details here."
+    )
     table.one(got, f"{asker.lower()}@x.org")
     mine = table.one(got, f"{judge.lower()}@x.org", kind="judge")
     body = " ".join(text(mine).split())
@@ -26,9 +28,16 @@ def test_the_judge_gets_one_mail_for_a_call_for_judgement(table):
     told = table.one(got, f"{third.lower()}@x.org", kind="announcement")
     assert f"The judge is {judge}" in text(told)
     # The judge's plain Reply to that one mail is the ruling.
-    got = table.write(f"{judge.lower()}@x.org", NOMES, "Re: " + str(mine["Subject"]), "It is being followed.",
-                      in_reply_to=mine["Message-ID"])
-    assert "Your ruling on judgement 1 is recorded" in text(table.one(got, f"{judge.lower()}@x.org"))
+    got = table.write(
+        f"{judge.lower()}@x.org",
+        NOMES,
+        "Re: " + str(mine["Subject"]),
+        "It is being followed.",
+        in_reply_to=mine["Message-ID"],
+    )
+    assert "Your ruling on judgement 1 is recorded" in text(
+        table.one(got, f"{judge.lower()}@x.org")
+    )
 
 
 def test_the_emperor_gets_one_mail_for_a_proposal_passed_to_him(table):
@@ -41,14 +50,21 @@ def test_the_emperor_gets_one_mail_for_a_proposal_passed_to_him(table):
     assert [p["name"] for p in r.state("empire")["players"] if "emperor" in p["offices"]] == ["Joe"]
     for i, n in enumerate(("ann", "ben")):
         table.send(f"{n}@rome.example", g, "[Point of Order] Hello", f"Senator {i}")
-    table.send("ann@rome.example", g, "[Proposal] Dragons", 'Enact rule 27 "Dragons":\nDragons exist.\n')
+    table.send(
+        "ann@rome.example", g, "[Proposal] Dragons", 'Enact rule 27 "Dragons":\nDragons exist.\n'
+    )
     table.send("ben@rome.example", g, "[Vote] 1", "YES")
     r.clock.advance(days=4, seconds=1)
     r.tick()
     got = table.deliver()
     mine = " ".join(text(table.one(got, "joe@rome.example", kind="judge")).split())
-    assert "YES 1, NO 0 of 1 Senator entitled" in mine and "goes to the Emperor" in mine and "Dragons exist." in mine
+    assert (
+        "YES 1, NO 0 of 1 Senator entitled" in mine
+        and "goes to the Emperor" in mine
+        and "Dragons exist." in mine
+    )
     assert "[Judge] 1" in mine
     for n in ("ann", "ben"):
-        assert "TO THE EMPEROR" in str(table.one(got, f"{n}@rome.example", kind="results")["Subject"])
-
+        assert "TO THE EMPEROR" in str(
+            table.one(got, f"{n}@rome.example", kind="results")["Subject"]
+        )

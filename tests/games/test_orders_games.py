@@ -20,15 +20,27 @@ def test_orders_game_with_the_gm_posting_results(referee, clock, outbox):
 
 
 def test_an_eire_game_with_refused_orders_replays_without_difference(referee, clock):
-    """Issue 11: `mailref replay` reported a difference for every Eire game (refused orders kept as
+    """`mailref replay` reported a difference for every Eire game (refused orders kept as
     tuples live, lists when replayed). The state keeps them as JSON lists, and replay agrees."""
     from mailref.engine.replay import differences
 
     referee.create_game("eire", "eire", EIRE, gm="gm@ref.example", parameters={"start_grain": "30"})
     for name, color, origin in (("Finn", "Green", "Llanc"), ("Maeve", "Red", "Donal")):
-        send(referee, name, EIRE, "[Join]", f"Name: {name}\nColor: {color}\nTribe: Plainsmen\nOrigin: {origin}")
+        send(
+            referee,
+            name,
+            EIRE,
+            "[Join]",
+            f"Name: {name}\nColor: {color}\nTribe: Plainsmen\nOrigin: {origin}",
+        )
     assert referee.admin("eire", {"type": "start"}, "gm").ok
-    send(referee, "Finn", EIRE, "[Orders]", "**Invest 5 Grain in Llanc.** **Attack Atlantis with 5 Grain.**")
+    send(
+        referee,
+        "Finn",
+        EIRE,
+        "[Orders]",
+        "**Invest 5 Grain in Llanc.** **Attack Atlantis with 5 Grain.**",
+    )
     rejected = referee.state("eire")["orders"]["Finn"]["rejected"]
     assert rejected and all(isinstance(r, list) for r in rejected)
     assert differences({"r": [("a", "b")]}, {"r": [["a", "b"]]}) == []

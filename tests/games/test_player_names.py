@@ -15,10 +15,17 @@ def test_names_as_people_write_them_and_what_a_name_may_hold(table):
     refused is answered with exactly what a name may hold."""
     nomes(table)
     table.one(table.send("sean@x.org", NOMES, "[Join]", "Name: Seán D\u2019Arcy"), "sean@x.org")
-    table.one(table.write("cc@corp.example", NOMES, "[Join]", "Hi!", name="Chen, Carla"), "cc@corp.example")
+    table.one(
+        table.write("cc@corp.example", NOMES, "[Join]", "Hi!", name="Chen, Carla"),
+        "cc@corp.example",
+    )
     names = [p["name"] for p in table.referee.state("nomes")["players"]]
     assert names == ["Seán D'Arcy", "Carla Chen"]
-    err = table.one(table.send("zed@x.org", NOMES, "[Join]", "Name: <Zed>"), "zed@x.org", kind="error")
+    err = table.one(
+        table.send("zed@x.org", NOMES, "[Join]", "Name: <Zed>"), "zed@x.org", kind="error"
+    )
     body = " ".join(text(err).split())
-    assert "at most 40 characters, of letters, digits, spaces and . ' - _, starting with a letter, digit or _" in body
-
+    assert (
+        "at most 40 characters, of letters, digits, spaces and . ' - _, starting with a letter, "
+        "digit or _" in body
+    )

@@ -16,9 +16,12 @@ def test_a_turn_waiting_only_for_a_player_who_leaves_resolves_at_once(referee, o
     more days for its deadline, though nobody else could still order (SPEC §5.4: resolved early
     when all have ordered). It now resolves when he leaves, his lands already independent. In a
     GM-adjudicated game a player set away does the same: the GM gets the orders at once."""
-    eire(referee, Finn="Color: Green\nTribe: Plainsmen\nOrigin: Llanc",
-         Maeve="Color: Red\nTribe: Plainsmen\nOrigin: Donal",
-         Oisin="Color: Gold\nTribe: Merfolk\nOrigin: Reudh")
+    eire(
+        referee,
+        Finn="Color: Green\nTribe: Plainsmen\nOrigin: Llanc",
+        Maeve="Color: Red\nTribe: Plainsmen\nOrigin: Donal",
+        Oisin="Color: Gold\nTribe: Merfolk\nOrigin: Reudh",
+    )
     send(referee, "finn", "[Orders]", "**Defend Llanc with 5 Grain.**", to=EIRE)
     send(referee, "maeve", "[Orders]", "**Attack Reudh with 12 Grain.**", to=EIRE)
     assert referee.state("eire")["turn"]["number"] == 1
@@ -41,12 +44,20 @@ def test_a_turn_waiting_only_for_a_player_who_leaves_resolves_at_once(referee, o
     for p in ("ann", "ben"):
         send(referee, p, "[Orders]", "**A Par H**", to="dip@ref.example")
     outbox.new()
-    referee.admin("dip", {"type": "player_status", "name": "Cat", "status": "away"}, "gm@ref.example")
+    referee.admin(
+        "dip", {"type": "player_status", "name": "Cat", "status": "away"}, "gm@ref.example"
+    )
     assert referee.state("dip")["turn"].get("awaiting_results")
-    assert [m for m in outbox.new() if m["To"] == "gm@ref.example" and "Orders of all players" in str(m["Subject"])]
+    assert [
+        m
+        for m in outbox.new()
+        if m["To"] == "gm@ref.example" and "Orders of all players" in str(m["Subject"])
+    ]
 
 
-def test_a_mover_who_quits_while_the_move_is_voted_on_is_followed_by_the_next_in_order(referee, outbox, clock):
+def test_a_mover_who_quits_while_the_move_is_voted_on_is_followed_by_the_next_in_order(
+    referee, outbox, clock
+):
     """The order was Carol, Alice, Bob, Dan; Alice moved, then quit while her proposal was being
     voted on. When the vote closed, turn 2 went to Carol, the first of the order, passing over
     Bob and Dan (rule 6: "The first player on the list moves first, followed by the next")."""
@@ -64,26 +75,36 @@ def test_a_mover_who_quits_while_the_move_is_voted_on_is_followed_by_the_next_in
     state = referee.state("nomes")
     assert state["proposals"][0]["status"] == "passed"
     assert state["turn"]["number"] == 2 and state["turn"]["player"] == after
-    assert [m["To"] for m in outbox.all() if m["X-Mailref-Kind"] == "turn" and "[Turn 2]" in str(m["Subject"])] \
-        == [addr(after)]
+    assert [
+        m["To"]
+        for m in outbox.all()
+        if m["X-Mailref-Kind"] == "turn" and "[Turn 2]" in str(m["Subject"])
+    ] == [addr(after)]
 
 
 def test_the_orders_of_one_who_quits_are_not_carried_out(referee, outbox, clock):
     """Oisin ordered an attack on Donal, then quit Eire. When the others had ordered, his attack
     was fought all the same: Donal fell to Oisin, a player no longer in the game, and Maeve was
     eliminated by him. His orders now leave with him."""
-    eire(referee, Finn="Color: Green\nTribe: Plainsmen\nOrigin: Llanc",
-         Maeve="Color: Red\nTribe: Plainsmen\nOrigin: Donal",
-         Oisin="Color: Gold\nTribe: Merfolk\nOrigin: Reudh")
+    eire(
+        referee,
+        Finn="Color: Green\nTribe: Plainsmen\nOrigin: Llanc",
+        Maeve="Color: Red\nTribe: Plainsmen\nOrigin: Donal",
+        Oisin="Color: Gold\nTribe: Merfolk\nOrigin: Reudh",
+    )
     send(referee, "oisin", "[Orders]", "**Attack Donal with 12 Grain.**", to=EIRE)
     send(referee, "oisin", "[Quit]", "", to=EIRE)
-    assert "Your orders for turn 1 are withdrawn: they are not carried out." in \
-        Outbox.body(last(outbox, addr("oisin"), "ack", "Quit"))
+    assert "Your orders for turn 1 are withdrawn: they are not carried out." in Outbox.body(
+        last(outbox, addr("oisin"), "ack", "Quit")
+    )
     send(referee, "finn", "[Orders]", "**Defend Llanc with 5 Grain.**", to=EIRE)
     send(referee, "maeve", "[Orders]", "**Defend Donal with 2 Grain.**", to=EIRE)
     state = referee.state("eire")
     assert state["turn"]["number"] == 2
-    assert {x["name"]: x["owner"] for x in state["lands"] if x["owner"]} == {"Llanc": "Finn", "Donal": "Maeve"}
+    assert {x["name"]: x["owner"] for x in state["lands"] if x["owner"]} == {
+        "Llanc": "Finn",
+        "Donal": "Maeve",
+    }
     assert "Oisin" not in Outbox.body(last(outbox, addr("finn"), "results"))
     assert_replays(referee)
 
@@ -126,10 +147,17 @@ def test_a_historian_who_leaves_leaves_a_metadynasty_not_an_endless_hiatus(refer
     outbox.new()
     send(referee, "carol", "[Quit]", "", to=BLOG)
     state = referee.state("blog")
-    assert (state["status"], state["historian"], state["ascension_pending"]) == ("active", None, False)
+    assert (state["status"], state["historian"], state["ascension_pending"]) == (
+        "active",
+        None,
+        False,
+    )
     text = Outbox.body(last(outbox, addr("bob"), "announcement", "Metadynasty"))
-    assert ("Carol, the Historian, has left the game: there is no Historian, and dynasty 2 is a Metadynasty "
-            '(rule "Dynasties"). No Ascension Address will come from them: the Hiatus ends.') in text
+    assert (
+        "Carol, the Historian, has left the game: there is no Historian, and dynasty 2 is a "
+        "Metadynasty "
+        '(rule "Dynasties"). No Ascension Address will come from them: the Hiatus ends.'
+    ) in text
     send(referee, "bob", "[Proposal] Onwards", new_rule("Onwards", "Play on."), to=BLOG)
     assert referee.state("blog")["proposals"][-1]["status"] == "pending"
     assert_replays(referee)
@@ -154,11 +182,15 @@ def test_a_judge_who_leaves_before_ruling_is_replaced(referee, outbox, clock):
     new_judge = state["judgements"][0]["judge"]
     assert new_judge not in (judge, None) and new_judge == order[order.index(mover) - 2]
     new = outbox.new()
-    assert [m["X-Mailref-Kind"] for m in new if m["To"] == addr(new_judge) and "Judgement" in str(m["Subject"])] \
-        == ["judge"]
+    assert [
+        m["X-Mailref-Kind"]
+        for m in new
+        if m["To"] == addr(new_judge) and "Judgement" in str(m["Subject"])
+    ] == ["judge"]
     told = [m for m in new if "New judge" in str(m["Subject"])]
-    assert sorted(m["To"] for m in told) == sorted(addr(p.lower()) for p in order if p not in (judge, new_judge))
+    assert sorted(m["To"] for m in told) == sorted(
+        addr(p.lower()) for p in order if p not in (judge, new_judge)
+    )
     send(referee, new_judge.lower(), "[Ruling] 1", "It is legal.")
     assert referee.state("nomes")["judgements"][0]["status"] == "decided"
     assert_replays(referee)
-

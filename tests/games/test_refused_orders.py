@@ -20,6 +20,7 @@ PLAYERS, addr = EIRE_PLAYERS, player_addr
 def eire(referee):
     referee.create_game("eire", "eire", EIRE, gm="gm@ref.example", parameters={"start_grain": "20"})
     with listening(referee) as port:
+
         def send(who: str, subject: str, body: str) -> None:
             submit(port, addr(who), [EIRE], mail(addr(who), EIRE, subject, body))
 
@@ -31,7 +32,13 @@ def eire(referee):
 
 
 def last_reply(outbox: Outbox, who: str) -> str:
-    return Outbox.body([m for m in outbox.all() if m["To"] == addr(who) and m["X-Mailref-Kind"] in ("ack", "error")][-1])
+    return Outbox.body(
+        [
+            m
+            for m in outbox.all()
+            if m["To"] == addr(who) and m["X-Mailref-Kind"] in ("ack", "error")
+        ][-1]
+    )
 
 
 def test_a_typo_waits_for_the_correction_even_though_orders_are_final(referee, outbox, eire):
@@ -47,7 +54,10 @@ def test_a_typo_waits_for_the_correction_even_though_orders_are_final(referee, o
     # the GM's digest names the refused order
     referee.admin("eire", {"type": "digest"}, "gm")
     digest = Outbox.body([m for m in outbox.all() if m["X-Mailref-Kind"] == "digest"][-1])
-    assert "Refused orders" in digest and "Finn: Defend Llnac with 5 Grain — there is no land" in digest
+    assert (
+        "Refused orders" in digest
+        and "Finn: Defend Llnac with 5 Grain — there is no land" in digest
+    )
 
     # orders are final in Eire, but the refused one was never sent: the correction is taken
     send("Finn", "[Orders]", "**Defend Llanc with 5 Grain**")
@@ -59,10 +69,14 @@ def test_a_typo_waits_for_the_correction_even_though_orders_are_final(referee, o
     assert [o["text"] for o in turn1] == ["Invest 5 Grain in Llanc", "Defend Llanc with 5 Grain"]
 
 
-def test_more_grain_than_held_is_refused_and_a_complete_player_may_not_send_again(referee, outbox, eire):
+def test_more_grain_than_held_is_refused_and_a_complete_player_may_not_send_again(
+    referee, outbox, eire
+):
     send = eire
     grain = referee.state("eire")["grain"]["Finn"]
-    send("Finn", "[Orders]", f"**Invest {grain - 5} Grain in Llanc** **Defend Llanc with 10 Grain**")
+    send(
+        "Finn", "[Orders]", f"**Invest {grain - 5} Grain in Llanc** **Defend Llanc with 10 Grain**"
+    )
     assert "NOT  Defend Llanc with 10 Grain — only 5 Grain left" in last_reply(outbox, "Finn")
     # the correction is counted against what the accepted orders already spend
     send("Finn", "[Orders]", "**Defend Llanc with 6 Grain**")
@@ -73,7 +87,9 @@ def test_more_grain_than_held_is_refused_and_a_complete_player_may_not_send_agai
     send("Finn", "[Orders]", "**Invest 1 Grain in Llanc**")
     assert "you cannot edit your orders" in last_reply(outbox, "Finn")
     assert [o["text"] for o in referee.state("eire")["orders"]["Finn"]["orders"]] == [
-        f"Invest {grain - 5} Grain in Llanc", "Defend Llanc with 5 Grain"]
+        f"Invest {grain - 5} Grain in Llanc",
+        "Defend Llanc with 5 Grain",
+    ]
 
 
 def test_without_a_correction_the_turn_resolves_at_its_deadline(referee, outbox, clock, eire):
@@ -101,11 +117,17 @@ def test_an_outlook_web_reply_in_an_orders_game_gives_only_the_players_bold_orde
         submit(port, addr("Oisin"), [game], mail(addr("Oisin"), game, "[Join]", "Name: Oisin\n"))
         assert referee.admin("diplo", {"type": "start"}, "gm").ok
         raw = (CORPUS / "owa_orders.eml").read_bytes()
-        raw = raw.replace(b"oisin@outlook.example", addr("Oisin").encode()).replace(b"eire@ref.example", game.encode())
+        raw = raw.replace(b"oisin@outlook.example", addr("Oisin").encode()).replace(
+            b"eire@ref.example", game.encode()
+        )
         # The mail was sent in Eire's turn 3; orders naming a turn count for that turn only.
         raw = raw.replace(b"Subject: RE: [Orders] Turn 3", b"Subject: RE: [Orders] Turn 1")
         submit(port, addr("Oisin"), [game], raw.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
     state = referee.state("diplo")
-    sent = state["orders"]["Oisin"]["orders"] if state["orders"] else state["history"][-1]["orders"]["Oisin"]["orders"]
+    sent = (
+        state["orders"]["Oisin"]["orders"]
+        if state["orders"]
+        else state["history"][-1]["orders"]["Oisin"]["orders"]
+    )
     assert [o["text"] for o in sent] == ["Attack Reudh with 12 Grain", "Defend Bain with 4 Grain"]
     assert_replays(referee)

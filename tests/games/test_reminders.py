@@ -33,4 +33,3 @@ def test_a_one_day_turn_is_not_reminded_with_the_mail_that_opens_it(referee, out
     referee.tick()
     assert kinds(outbox, outbox.new(), "reminder") == [addr(voters[1])]
     assert_replays(referee)
-

@@ -106,11 +106,14 @@ def test_malformed_rule_change_is_refused_naming_the_line(game, outbox):
     assert "line 2" in body and "Repeal rule fifteen" in body
 
 
-@pytest.mark.parametrize("body,why", [
-    ('Enact rule 3 "Dup":\nx\n', "already exists"),
-    ("Amend rule 99 to read:\nx\n", "no rule 99"),
-    ('In rule 5, replace "banana" with "apple".\n', "does not contain"),
-])
+@pytest.mark.parametrize(
+    "body,why",
+    [
+        ('Enact rule 3 "Dup":\nx\n', "already exists"),
+        ("Amend rule 99 to read:\nx\n", "no rule 99"),
+        ('In rule 5, replace "banana" with "apple".\n', "does not contain"),
+    ],
+)
 def test_changes_that_cannot_apply_are_refused(game, outbox, body, why):
     m = mover(game)
     send(game, m, "[Proposal] Bad", body)
@@ -212,7 +215,9 @@ def test_reaching_100_wins_and_ends_the_game(game, outbox):
     send(game, others(game)[0], "[Status]")
     assert "Winners" in Outbox.body(last_reply(outbox, others(game)[0]))
     ruleset = [x for x in outbox.all() if x["X-Mailref-Kind"] == "ruleset"][-1]
-    assert f"The game has ended; won by {m}." in Outbox.body(ruleset) and "is to move" not in Outbox.body(ruleset)
+    assert f"The game has ended; won by {m}." in Outbox.body(
+        ruleset
+    ) and "is to move" not in Outbox.body(ruleset)
 
 
 def test_cfj_goes_to_the_player_before_the_mover(game, outbox):
@@ -267,8 +272,20 @@ def test_game_show_json_matches_the_contract(game, tmp_path):
     from mailref.engine import public_view
 
     view = public_view(game.state("nomes"))
-    for key in ("slug", "name", "variant", "status", "parameters", "players", "order", "turn", "proposals",
-                "judgements", "rules", "winners"):
+    for key in (
+        "slug",
+        "name",
+        "variant",
+        "status",
+        "parameters",
+        "players",
+        "order",
+        "turn",
+        "proposals",
+        "judgements",
+        "rules",
+        "winners",
+    ):
         assert key in view
     assert set(view["players"][0]) >= {"name", "addresses", "status", "score", "offices"}
     assert view["turn"]["deadline"].endswith("Z")
@@ -280,13 +297,17 @@ def test_whole_game_from_join_to_a_winner_by_mail_alone(tmp_path):
     play_sidekick_to_a_winner(tmp_path)
 
 
-# ---- issue 11: the rule list, rule numbers, rejoining, the mover's ballot -------------------
+# ---- the rule list, rule numbers, rejoining, the mover's ballot -------------------
 
-@pytest.mark.parametrize("body,why", [
-    ('Enact rule 24.5 "Half":\nHalf a rule.\n', "must be a positive integer"),
-    ('Enact rule 03 "Three":\nA second rule three.\n', "already exists as rule 3"),
-    ('Enact rule 0 "Zero":\nNothing.\n', "positive integer"),
-])
+
+@pytest.mark.parametrize(
+    "body,why",
+    [
+        ('Enact rule 24.5 "Half":\nHalf a rule.\n', "must be a positive integer"),
+        ('Enact rule 03 "Three":\nA second rule three.\n', "already exists as rule 3"),
+        ('Enact rule 0 "Zero":\nNothing.\n', "positive integer"),
+    ],
+)
 def test_a_new_rule_number_is_a_positive_integer_unique_by_value(game, outbox, body, why):
     """Rule 10: "All proposed new rules must be given a reference number and title. Each must be
     unique to the list. The reference number must be a positive integer."
@@ -301,16 +322,22 @@ def test_a_new_rule_number_is_a_positive_integer_unique_by_value(game, outbox, b
 def test_a_leading_zero_names_the_same_rule(game):
     """Rule 10: numbers are compared by value: "Amend rule 05" amends rule 5; "024" is rule 24."""
     m = mover(game)
-    send(game, m, "[Proposal] Zeros", 'Enact rule 024 "Bonus":\nA bonus.\nAmend rule 05 to read:\nShorter.\n')
+    send(
+        game,
+        m,
+        "[Proposal] Zeros",
+        'Enact rule 024 "Bonus":\nA bonus.\nAmend rule 05 to read:\nShorter.\n',
+    )
     for o in others(game):
         send(game, o, "[Vote] 1", "FOR")
     rules = {r["number"]: r for r in game.state("nomes")["rules"]}
-    assert rules["24"]["title"] == "Bonus" and rules["5"]["text"] == "Shorter." and "024" not in rules
+    assert (
+        rules["24"]["title"] == "Bonus" and rules["5"]["text"] == "Shorter." and "024" not in rules
+    )
 
 
 def test_a_player_who_rejoins_starts_at_zero_points(game, outbox):
-    """Rule 19: "All player’s start the game with 0 points. This includes players that join after the game has begun."
-    """
+    """Rule 19: "All player’s start the game with 0 points. This includes players that join after the game has begun." """
     m = mover(game)
     send(game, m, "[Proposal] Daily dice", PROPOSAL)
     for o in others(game):
@@ -331,8 +358,11 @@ def test_the_rule_list_shows_the_mover_and_every_player_in_turn_order(game, outb
     send(game, "alice", "[Rules]")
     body = Outbox.body(last_reply(outbox, "alice"))
     assert f"Turn 1: {m} is to move." in body
-    listed = [line.split(".", 1)[1].split(":")[0].strip() for line in body.splitlines()
-              if line.strip()[:2] in ("1.", "2.", "3.") and "points" in line]
+    listed = [
+        line.split(".", 1)[1].split(":")[0].strip()
+        for line in body.splitlines()
+        if line.strip()[:2] in ("1.", "2.", "3.") and "points" in line
+    ]
     assert listed == order
     assert f"{order.index(m) + 1}. {m}: 0 points (to move)" in body
     send(game, m, "[Proposal] Daily dice", PROPOSAL)
@@ -371,12 +401,22 @@ def test_the_judge_rules_by_a_plain_reply_to_the_judge_mail(game, outbox):
     send(game, asker, "[CfJ] Is rule 5 being followed?", "Details here.")
     (judge_mail,) = [x for x in outbox.all() if x["X-Mailref-Kind"] == "judge"]
     quote = "\n".join("> " + line for line in Outbox.body(judge_mail).splitlines())
-    send(game, asker, "Re: " + str(judge_mail["Subject"]), f"I think it is.\n\n{quote}",
-         in_reply_to=judge_mail["Message-ID"])
+    send(
+        game,
+        asker,
+        "Re: " + str(judge_mail["Subject"]),
+        f"I think it is.\n\n{quote}",
+        in_reply_to=judge_mail["Message-ID"],
+    )
     err = Outbox.body(last_reply(outbox, asker))
     assert f"only its judge ({judge}) answers it" in err
-    send(game, judge, "Re: " + str(judge_mail["Subject"]), f"It is being followed.\n\n{quote}",
-         in_reply_to=judge_mail["Message-ID"])
+    send(
+        game,
+        judge,
+        "Re: " + str(judge_mail["Subject"]),
+        f"It is being followed.\n\n{quote}",
+        in_reply_to=judge_mail["Message-ID"],
+    )
     j = game.state("nomes")["judgements"][0]
     assert j["status"] == "decided" and j["ruling"] == "It is being followed."
     assert "Your ruling on judgement 1 is recorded" in Outbox.body(last_reply(outbox, judge))
@@ -390,8 +430,16 @@ def test_a_thank_you_reply_to_the_ruleset_mail_is_not_a_request_for_the_rules(ga
     a, b = others(game)
     send(game, a, "Re: [Proposal 1] Daily dice", "FOR")
     send(game, b, "Re: [Proposal 1] Daily dice", "FOR")
-    ruleset = next(x for x in outbox.all() if x["X-Mailref-Kind"] == "ruleset" and x["To"] == addr(a))
-    send(game, a, "Re: " + str(ruleset["Subject"]), "Congrats! Sounds good to me.", in_reply_to=ruleset["Message-ID"])
+    ruleset = next(
+        x for x in outbox.all() if x["X-Mailref-Kind"] == "ruleset" and x["To"] == addr(a)
+    )
+    send(
+        game,
+        a,
+        "Re: " + str(ruleset["Subject"]),
+        "Congrats! Sounds good to me.",
+        in_reply_to=ruleset["Message-ID"],
+    )
     reply = last_reply(outbox, a)
     assert reply["X-Mailref-Kind"] == "error" and "Rule 24" not in Outbox.body(reply)
     assert "no command in it, so nothing was done" in Outbox.body(reply)
@@ -404,7 +452,12 @@ def test_a_passed_change_to_a_rule_the_referee_runs_by_a_parameter_alerts_the_gm
     changes and the GM is told to set the parameter, instead of the referee quietly citing the
     old number. (A readable new value is followed: tests/games/test_rule_parameters.py.)"""
     m = mover(game)
-    send(game, m, "[Proposal] Gentler failure", "Amend rule 22 to read:\nA failed proposal costs its author half of what a pass earns.\n")
+    send(
+        game,
+        m,
+        "[Proposal] Gentler failure",
+        "Amend rule 22 to read:\nA failed proposal costs its author half of what a pass earns.\n",
+    )
     a, b = others(game)
     send(game, a, "Re: [Proposal 1] Gentler failure", "FOR")
     send(game, b, "Re: [Proposal 1] Gentler failure", "FOR")
@@ -412,8 +465,11 @@ def test_a_passed_change_to_a_rule_the_referee_runs_by_a_parameter_alerts_the_gm
     assert "half of what" in next(r["text"] for r in state["rules"] if r["number"] == "22")
     assert state["parameters"]["fail_points"] == -5
     alerts = [Outbox.body(x) for x in outbox.all() if x["X-Mailref-Kind"] == "alert"]
-    assert any("changes rule 22, which the referee runs as fail_points = -5" in x
-               and "mailref game set nomes fail_points=" in x for x in alerts), alerts
+    assert any(
+        "changes rule 22, which the referee runs as fail_points = -5" in x
+        and "mailref game set nomes fail_points=" in x
+        for x in alerts
+    ), alerts
 
 
 def test_a_bare_vote_counts_for_the_one_open_proposal(game, outbox):
@@ -433,8 +489,16 @@ def test_a_bare_vote_counts_for_the_one_open_proposal(game, outbox):
 def test_a_welcome_in_reply_to_the_join_mail_gets_a_short_answer(game, outbox):
     """Prose in reply to an announcement that carries no tag is no request for the whole help."""
     send(game, "dave", "[Join]", "Name: Dave")
-    joined = [x for x in outbox.all() if x["To"] == addr("alice") and "Dave" in str(x["Subject"])][-1]
-    send(game, "alice", "Re: " + str(joined["Subject"]), "Welcome Dave!", in_reply_to=joined["Message-ID"])
+    joined = [x for x in outbox.all() if x["To"] == addr("alice") and "Dave" in str(x["Subject"])][
+        -1
+    ]
+    send(
+        game,
+        "alice",
+        "Re: " + str(joined["Subject"]),
+        "Welcome Dave!",
+        in_reply_to=joined["Message-ID"],
+    )
     reply = last_reply(outbox, "alice")
     assert reply["X-Mailref-Kind"] == "error" and "no command in your reply" in Outbox.body(reply)
     assert "[Forfeit]" not in Outbox.body(reply)
@@ -449,10 +513,15 @@ def test_names_as_people_write_them_and_a_second_address(game, outbox):
     send(game, "carla", "[Join]", name="Chen, Carla")
     names = [p["name"] for p in game.state("nomes")["players"]]
     assert "Seán D'Arcy" in names and "Carla Chen" in names
-    game.accept(mail("alice@home.example", G, "[Status]", name="Alice"), "smtp", "alice@home.example", [G])
+    game.accept(
+        mail("alice@home.example", G, "[Status]", name="Alice"), "smtp", "alice@home.example", [G]
+    )
     err = [m for m in outbox.all() if m["To"] == "alice@home.example"][-1]
     body = " ".join(Outbox.body(err).split())
-    assert "If you are Alice, write from the address you play from, or ask the GM" in body and "[Join]" not in body
+    assert (
+        "If you are Alice, write from the address you play from, or ask the GM" in body
+        and "[Join]" not in body
+    )
 
 
 def test_the_proposal_ack_shows_the_whole_rule_text_and_sets_the_sign_off_aside(game, outbox):
@@ -484,5 +553,9 @@ def test_the_next_movers_closing_vote_ack_says_the_turn_is_theirs(game, outbox):
     mails = [x for x in outbox.all() if x["To"] == addr(nxt)]
     closing = mails[-1]
     body = Outbox.body(closing)
-    assert closing["X-Mailref-Kind"] == "ack" and "Also for you alone (" in body and "[Turn 2] Your move" in body
+    assert (
+        closing["X-Mailref-Kind"] == "ack"
+        and "Also for you alone (" in body
+        and "[Turn 2] Your move" in body
+    )
     assert 'What the players were told ("[Nomic Sidekick Nomic] [Turn 2]' not in body

@@ -17,8 +17,12 @@ def test_a_passed_amendment_of_rule_8_gives_the_next_mover_the_new_time(referee,
     "Your move" (opened before the change was applied) said "in 5 days". Rule 7: the changes go
     into effect with the updated list, so the next turn is the first to run on four days."""
     mover = nomes(referee)
-    body = ("Amend rule 8 to read:\nA move consists of emailing one proposal to the group. If, after it becomes "
-            "a player's turn, that player does not move within four days, his or her turn is skipped that round.\n")
+    body = (
+        "Amend rule 8 to read:\nA move consists of emailing one proposal to the group. If, after "
+        "it becomes "
+        "a player's turn, that player does not move within four days, his or her turn is skipped "
+        "that round.\n"
+    )
     send(referee, mover.lower(), "[Proposal] Faster turns", body)
     outbox.new()
     for p in PLAYERS:
@@ -27,7 +31,9 @@ def test_a_passed_amendment_of_rule_8_gives_the_next_mover_the_new_time(referee,
     state = referee.state("nomes")
     assert state["parameters"]["turn_timeout"] == "4d"
     nxt = state["turn"]["player"]
-    assert state["turn"]["deadline"] == "2026-12-05T10:00:00Z"  # four days from the clock's 1 Dec 10:00
+    assert (
+        state["turn"]["deadline"] == "2026-12-05T10:00:00Z"
+    )  # four days from the clock's 1 Dec 10:00
     new = outbox.new()
     turn = [m for m in new if m["X-Mailref-Kind"] == "turn"]
     assert [m["To"] for m in turn] == [addr(nxt)]
@@ -41,4 +47,3 @@ def test_a_passed_amendment_of_rule_8_gives_the_next_mover_the_new_time(referee,
     referee.tick()
     assert referee.state("nomes")["turn"]["number"] == 3
     assert_replays(referee)
-

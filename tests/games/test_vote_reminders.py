@@ -28,14 +28,19 @@ def test_imperial_senators_are_reminded_of_their_votes(referee, outbox, clock):
     clock.advance(hours=1, seconds=1)
     referee.tick()
     reminders = {m["To"]: m for m in outbox.new() if m["X-Mailref-Kind"] == "reminder"}
-    assert sorted(reminders) == sorted(addr(p) for p in ("alice", "bob", "carol"))  # one each, not one a proposal
+    assert sorted(reminders) == sorted(
+        addr(p) for p in ("alice", "bob", "carol")
+    )  # one each, not one a proposal
     bob = Outbox.body(reminders[addr("bob")])
-    assert 'your vote (YES or NO) on proposal 2 "Idea of bob"' not in bob  # his own: he does not vote on it
+    assert (
+        'your vote (YES or NO) on proposal 2 "Idea of bob"' not in bob
+    )  # his own: he does not vote on it
     assert 'proposal 3 "Idea of carol" is due by Sat 5 Dec 2026 10:00 UTC' in bob
     assert "proposal 1" not in bob  # he voted on it
-    assert 'proposal 2 "Idea of bob" and proposal 3 "Idea of carol"' in Outbox.body(reminders[addr("alice")])
+    assert 'proposal 2 "Idea of bob" and proposal 3 "Idea of carol"' in Outbox.body(
+        reminders[addr("alice")]
+    )
     clock.advance(hours=2)
     referee.tick()
     assert not [m for m in outbox.new() if m["X-Mailref-Kind"] == "reminder"]  # once
     assert_replays(referee)
-

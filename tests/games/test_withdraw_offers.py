@@ -21,7 +21,11 @@ def test_withdraw_in_sidekick_and_imperial_says_what_the_rules_offer_instead(ref
         smtp(mail(who, EMPIRE, "[Join]", f"Name: {who.split('@')[0].title()}"), who, EMPIRE)
     mover = referee.state("nomes")["turn"]["player"]
     mover_addr = f"{mover.lower()}@x.org"
-    smtp(mail(mover_addr, NOMES, "[Proposal] Tea", 'Enact rule 24 "Tea":\nTea is served.'), mover_addr, NOMES)
+    smtp(
+        mail(mover_addr, NOMES, "[Proposal] Tea", 'Enact rule 24 "Tea":\nTea is served.'),
+        mover_addr,
+        NOMES,
+    )
     smtp(mail(BOB, EMPIRE, "[Proposal] Hats", "Everyone wears a hat."), BOB, EMPIRE)
     box = Outbox(referee)
     box.new()
@@ -29,13 +33,20 @@ def test_withdraw_in_sidekick_and_imperial_says_what_the_rules_offer_instead(ref
     smtp(mail(mover_addr, NOMES, "[Withdraw] 1", "Sorry, I got it wrong."), mover_addr, NOMES)
     said = error_of(box)
     assert "not a command" not in said, said
-    assert "Nomic Sidekick Nomic has no withdrawal" in said and "[Forfeit]" in said and "rule 11" in said, said
+    assert (
+        "Nomic Sidekick Nomic has no withdrawal" in said
+        and "[Forfeit]" in said
+        and "rule 11" in said
+    ), said
     assert referee.state("nomes")["proposals"][0]["status"] == "voting"
 
     smtp(mail(BOB, EMPIRE, "[Withdraw] 1", "Never mind."), BOB, EMPIRE)
     said = error_of(box)
     assert "not a command" not in said, said
-    assert "Imperial Nomic has no withdrawal" in said and "replaces your oldest undecided one (rule 12)" in said, said
+    assert (
+        "Imperial Nomic has no withdrawal" in said
+        and "replaces your oldest undecided one (rule 12)" in said
+    ), said
     assert referee.state("empire")["proposals"][0]["status"] == "voting"
 
 
@@ -51,4 +62,3 @@ def test_withdraw_in_an_orders_game_says_what_this_games_orders_allow(referee, s
     box.new()
     smtp(mail(ALICE, diplo, "[Withdraw] 1", ""), ALICE, diplo)
     assert "orders once sent cannot be changed" in error_of(box)
-

@@ -1,4 +1,4 @@
-"""Batches (issue 14): stored mail is processed a batch per transaction (run again with a
+"""Batches: stored mail is processed a batch per transaction (run again with a
 savepoint per mail when one fails), so one failing mail is quarantined alone and a store fault leaves the whole batch
 waiting; a batch is stored in one transaction with the usual dedupe; the SMTP listener
 commits in a worker thread (a slow store holds up no other session, and 250 comes only
@@ -37,9 +37,13 @@ def test_one_failing_mail_in_a_batch_is_quarantined_alone(referee):
     referee.create_game("nomes", "sidekick", G)
     from mailref.handlers import REGISTRY
 
-    stored = referee.receive_many([(mail("alice@x.org", G, "[Join]", "Name: Alice"), "smtp", "", [G]),
-                                   (mail("alice@x.org", G, "[Status]"), "smtp", "", [G]),
-                                   (mail("bob@x.org", G, "[Join]", "Name: Bob"), "smtp", "", [G])])
+    stored = referee.receive_many(
+        [
+            (mail("alice@x.org", G, "[Join]", "Name: Alice"), "smtp", "", [G]),
+            (mail("alice@x.org", G, "[Status]"), "smtp", "", [G]),
+            (mail("bob@x.org", G, "[Join]", "Name: Bob"), "smtp", "", [G]),
+        ]
+    )
     route = REGISTRY["status"]
     original, route.fn = route.fn, lambda env, view: 1 / 0  # a bug in one handler
     try:
@@ -48,12 +52,18 @@ def test_one_failing_mail_in_a_batch_is_quarantined_alone(referee):
         route.fn = original
     assert list(statuses.values()) == ["processed", "failed", "processed"]
     assert [p["name"] for p in referee.state("nomes")["players"]] == ["Alice", "Bob"]
-    kinds = sorted((m["To"], m["X-Mailref-Kind"]) for m in Outbox(referee).all() if m["X-Mailref-Kind"] in ("ack", "alert"))
+    kinds = sorted(
+        (m["To"], m["X-Mailref-Kind"])
+        for m in Outbox(referee).all()
+        if m["X-Mailref-Kind"] in ("ack", "alert")
+    )
     assert kinds == [("alice@x.org", "ack"), ("bob@x.org", "ack"), ("gm@ref.example", "alert")]
     with referee.store() as s:
         bad = s.get(InboxMessage, stored[1].id)
         assert "ZeroDivisionError" in bad.error and bad.attempts == 1 and bad.lease_until is None
-    with referee.store() as s:  # the first run, without savepoints, left nothing behind: no gap, nothing twice
+    with (
+        referee.store() as s
+    ):  # the first run, without savepoints, left nothing behind: no gap, nothing twice
         assert s.scalars(text("SELECT seq FROM journal ORDER BY seq")).all() == [1, 2]
     queued = len(Outbox(referee).all())
     assert referee.process_many([s.id for s in stored]) == statuses  # nothing twice
@@ -65,19 +75,33 @@ def test_a_failing_mail_whose_alert_cannot_be_queued_still_holds_up_nothing(refe
     import mailref.referee.quarantine as module
     from mailref.handlers import REGISTRY
 
-    stored = referee.receive_many([(mail("alice@x.org", G, "[Join]", "Name: Alice"), "smtp", "", [G]),
-                                   (mail("alice@x.org", G, "[Status]"), "smtp", "", [G]),
-                                   (mail("bob@x.org", G, "[Join]", "Name: Bob"), "smtp", "", [G])])
+    stored = referee.receive_many(
+        [
+            (mail("alice@x.org", G, "[Join]", "Name: Alice"), "smtp", "", [G]),
+            (mail("alice@x.org", G, "[Status]"), "smtp", "", [G]),
+            (mail("bob@x.org", G, "[Join]", "Name: Bob"), "smtp", "", [G]),
+        ]
+    )
     monkeypatch.setattr(REGISTRY["status"], "fn", lambda env, view: 1 / 0)
-    monkeypatch.setattr(module, "queue_alert", lambda *a, **kw: 1 / 0)  # and the GM's alert breaks too
-    assert list(referee.process_many([s.id for s in stored]).values()) == ["processed", "failed", "processed"]
+    monkeypatch.setattr(
+        module, "queue_alert", lambda *a, **kw: 1 / 0
+    )  # and the GM's alert breaks too
+    assert list(referee.process_many([s.id for s in stored]).values()) == [
+        "processed",
+        "failed",
+        "processed",
+    ]
     assert [p["name"] for p in referee.state("nomes")["players"]] == ["Alice", "Bob"]
 
 
 def test_a_store_fault_mid_batch_leaves_the_whole_batch_waiting(referee, monkeypatch):
     referee.create_game("nomes", "sidekick", G)
-    stored = referee.receive_many([(mail(f"{p}@x.org", G, "[Join]", f"Name: {p.title()}"), "smtp", "", [G])
-                                   for p in ("alice", "bob", "carol")])
+    stored = referee.receive_many(
+        [
+            (mail(f"{p}@x.org", G, "[Join]", f"Name: {p.title()}"), "smtp", "", [G])
+            for p in ("alice", "bob", "carol")
+        ]
+    )
     real, calls = door.apply, []
 
     def flaky(s, game, action, *a, **kw):
@@ -102,9 +126,13 @@ def test_a_batch_of_two_games_keeps_each_games_order_and_tells_each_game_once(re
     referee.create_game("hex", "sidekick", H)
     changed: list[str] = []
     referee.after_change = changed.append
-    mails = [mail("alice@x.org", G, "[Join]", "Name: Alice"), mail("zed@x.org", H, "[Join]", "Name: Zed"),
-             mail("bob@x.org", G, "[Join]", "Name: Bob"), mail("yan@x.org", H, "[Join]", "Name: Yan"),
-             mail("newbie@x.org", "referee@ref.example", "[Help]")]
+    mails = [
+        mail("alice@x.org", G, "[Join]", "Name: Alice"),
+        mail("zed@x.org", H, "[Join]", "Name: Zed"),
+        mail("bob@x.org", G, "[Join]", "Name: Bob"),
+        mail("yan@x.org", H, "[Join]", "Name: Yan"),
+        mail("newbie@x.org", "referee@ref.example", "[Help]"),
+    ]
     referee.receive_many([(m, "smtp", "", None) for m in mails])
     assert referee.process_pending() == 5
     assert sorted(changed) == ["hex", "nomes"]  # once per game, after the commit
@@ -119,14 +147,23 @@ def test_a_stored_batch_dedupes_within_itself_and_against_the_inbox(referee):
     other = mail("alice@x.org", G, "[Status]", message_id="<same@x.org>")
     bare = b"From: a@x.org\r\nSubject: [Help]\r\n\r\nno Message-ID here\r\n"
     (a,) = referee.receive_many([(first, "smtp", "", [G])])
-    b, c, d, e, f = referee.receive_many([(first, "imap:x:1:1", "", None), (other, "imap:x:1:2", "", None),
-                                          (other, "imap:x:1:3", "", None), (bare, "imap:x:1:4", "", None),
-                                          (bare, "imap:x:1:5", "", None)])
+    b, c, d, e, f = referee.receive_many(
+        [
+            (first, "imap:x:1:1", "", None),
+            (other, "imap:x:1:2", "", None),
+            (other, "imap:x:1:3", "", None),
+            (bare, "imap:x:1:4", "", None),
+            (bare, "imap:x:1:5", "", None),
+        ]
+    )
     assert (b.id, b.new) == (a.id, False)
     assert c.new and c.status == "ignored" and (d.id, d.new) == (c.id, False)
     assert e.new and e.status == "new" and (f.id, f.new, f.status) == (e.id, False, "new")
     with referee.store() as s:
-        assert s.get(InboxMessage, c.id).verdict == f"duplicate: Message-ID already received as #{a.id}"
+        assert (
+            s.get(InboxMessage, c.id).verdict
+            == f"duplicate: Message-ID already received as #{a.id}"
+        )
         assert s.query(InboxMessage).count() == 3
 
 
@@ -202,41 +239,67 @@ def test_a_game_created_a_moment_ago_is_accepted_at_once(referee, tmp_path, cloc
 
 # ---- the daemon as a process -------------------------------------------------------------
 
+
 def _site(tmp: Path, database_url: str) -> tuple[Path, int]:
     port = free_port()
     cfg = tmp / "mailref.toml"
-    cfg.write_text(f'[daemon]\ndatabase = "{database_url}"\nfrom_address = "referee@ref.example"\n'
-                   f'admin_address = "gm@ref.example"\n[smtp_in]\nhost = "127.0.0.1"\nport = {port}\n'
-                   f'[outbox]\nmaildir = "var/outbox"\n')
+    cfg.write_text(
+        f'[daemon]\ndatabase = "{database_url}"\nfrom_address = "referee@ref.example"\n'
+        f'admin_address = "gm@ref.example"\n[smtp_in]\nhost = "127.0.0.1"\nport = {port}\n'
+        f'[outbox]\nmaildir = "var/outbox"\n'
+    )
     return cfg, port
 
 
 def _mailref(cfg: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "mailref", "--config", str(cfg), *args], cwd=cfg.parent,
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "mailref", "--config", str(cfg), *args],
+        cwd=cfg.parent,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def _serve(cfg: Path, env: dict | None = None) -> subprocess.Popen:
     import os
 
-    base = {k: v for k, v in os.environ.items() if k not in ("MAILREF_CONFIG", "NOTIFY_SOCKET", "MAILREF_TEST_CRASH")}
-    return subprocess.Popen([sys.executable, "-m", "mailref", "serve", "--config", str(cfg)], cwd=cfg.parent,
-                            env={**base, **(env or {})}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    base = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("MAILREF_CONFIG", "NOTIFY_SOCKET", "MAILREF_TEST_CRASH")
+    }
+    return subprocess.Popen(
+        [sys.executable, "-m", "mailref", "serve", "--config", str(cfg)],
+        cwd=cfg.parent,
+        env={**base, **(env or {})},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
 
 
 PLAYERS = ["alice", "bob", "carol", "dave", "erin"]
 
 
 @pytest.mark.parametrize("point", ["mid-batch", "before-delivery"])
-def test_sigkill_at_each_processing_boundary_answers_every_stored_mail_once(tmp_path, database_url, clock, point):
+def test_sigkill_at_each_processing_boundary_answers_every_stored_mail_once(
+    tmp_path, database_url, clock, point
+):
     """Mail stored while the daemon was down is its first batch: killed after the batch's first
     mail was applied (not committed), or after the batch committed and before its replies were
     delivered, the next start answers every mail, once."""
     cfg, _ = _site(tmp_path, database_url)
-    assert _mailref(cfg, "game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode == 0
+    assert (
+        _mailref(cfg, "game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode
+        == 0
+    )
     r = make_referee(tmp_path, clock, url=database_url)
-    r.receive_many([(mail(f"{p}@x.org", G, "[Join]", f"Name: {p.title()}"), "smtp", f"{p}@x.org", [G])
-                    for p in PLAYERS])
+    r.receive_many(
+        [
+            (mail(f"{p}@x.org", G, "[Join]", f"Name: {p.title()}"), "smtp", f"{p}@x.org", [G])
+            for p in PLAYERS
+        ]
+    )
     r.store.dispose()
     marker = tmp_path / "crashed"
     proc = _serve(cfg, {"MAILREF_TEST_CRASH": point, "MAILREF_TEST_CRASH_MARKER": str(marker)})
@@ -257,9 +320,14 @@ def test_sigkill_at_each_processing_boundary_answers_every_stored_mail_once(tmp_
     assert sorted(p["name"] for p in show["players"]) == [p.title() for p in PLAYERS]
 
 
-def test_sigterm_right_after_250_processes_and_answers_that_mail_before_exit(tmp_path, database_url):
+def test_sigterm_right_after_250_processes_and_answers_that_mail_before_exit(
+    tmp_path, database_url
+):
     cfg, port = _site(tmp_path, database_url)
-    assert _mailref(cfg, "game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode == 0
+    assert (
+        _mailref(cfg, "game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode
+        == 0
+    )
     proc = _serve(cfg)
     try:
         assert wait_for(lambda: _accepts(port), 60)

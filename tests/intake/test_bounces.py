@@ -40,7 +40,10 @@ def failing(name: str, for_good: bool = False) -> set[str]:
     failures, which are delay warnings."""
     msg = email.message_from_bytes(as_delivered(name), policy=email.policy.compat32)
     temporary, permanent = all_failures(msg)
-    return {a.decode("utf-8", "replace").lower() for a in set(permanent) | (set() if for_good else set(temporary))}
+    return {
+        a.decode("utf-8", "replace").lower()
+        for a in set(permanent) | (set() if for_good else set(temporary))
+    }
 
 
 @pytest.fixture(scope="module")
@@ -68,7 +71,9 @@ def test_the_samples_are_all_there():
     assert {"bounce_02.txt", "simple_15.txt", "simple_43.txt"} <= set(SAMPLES)
 
 
-@pytest.mark.parametrize("envelope_sender", ["", "mailer-daemon@relay.example"], ids=["null", "non-null"])
+@pytest.mark.parametrize(
+    "envelope_sender", ["", "mailer-daemon@relay.example"], ids=["null", "non-null"]
+)
 @pytest.mark.parametrize("name", SAMPLES)
 def test_a_sample_bounce_gets_no_reply(league, name, envelope_sender):
     referee, port = league
@@ -91,7 +96,11 @@ def test_a_person_writing_to_a_game_is_still_answered(league):
     referee, port = league
     before = outbox_size(referee)
     with smtplib.SMTP("127.0.0.1", port) as c:
-        c.sendmail("stranger@x.org", [G], mail("stranger@x.org", G, "[Help]", "Could not find the rules, returned to ask."))
+        c.sendmail(
+            "stranger@x.org",
+            [G],
+            mail("stranger@x.org", G, "[Help]", "Could not find the rules, returned to ask."),
+        )
     assert outbox_size(referee) == before + 1
 
 
@@ -101,14 +110,28 @@ def test_a_bounce_from_a_name_in_8bit_bytes_is_still_recorded(league, name):
     flufl.bounce's Sina detector raise, and the scan ended there: the detectors that know this
     bounce's format never ran, and the player's bounce was never recorded (scripts/fuzz)."""
     referee, port = league
-    raw = re.sub(rb"(?m)^From: ([^\r]*?)\r\n", lambda m: b"From: Syst\xe8me de messagerie <" +
-                 re.search(rb"[\w.+-]+@[\w.-]+", m.group(1)).group(0) + b">\r\n", as_delivered(name), count=1)
+    raw = re.sub(
+        rb"(?m)^From: ([^\r]*?)\r\n",
+        lambda m: b"From: Syst\xe8me de messagerie <"
+        + re.search(rb"[\w.+-]+@[\w.-]+", m.group(1)).group(0)
+        + b">\r\n",
+        as_delivered(name),
+        count=1,
+    )
     assert b"\xe8" in raw
     # Its own Message-ID: the module's game may have had the sample itself already.
-    raw = b"Message-ID: <8bit-" + name.encode() + b"@test>\r\n" + re.sub(rb"(?mi)^message-id:[^\r]*\r\n", b"", raw)
+    raw = (
+        b"Message-ID: <8bit-"
+        + name.encode()
+        + b"@test>\r\n"
+        + re.sub(rb"(?mi)^message-id:[^\r]*\r\n", b"", raw)
+    )
     with smtplib.SMTP("127.0.0.1", port) as c:
         c.sendmail("", [G], raw)
     with referee.store() as s:
         row = s.scalars(select(InboxMessage).order_by(InboxMessage.id.desc()).limit(1)).one()
         recorded = {b.address for b in s.scalars(select(Bounce).where(Bounce.inbox_id == row.id))}
-    assert row.status == "ignored" and failing(name) and recorded == failing(name), (row.verdict, recorded)
+    assert row.status == "ignored" and failing(name) and recorded == failing(name), (
+        row.verdict,
+        recorded,
+    )

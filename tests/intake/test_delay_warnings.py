@@ -18,8 +18,13 @@ def test_a_delay_warning_is_no_bounce_against_the_player(game, smtp, outbox):
 
     outbox.new()
     for n, (action, status) in enumerate([("delayed", "4.4.1"), ("failed", "5.1.1")]):
-        smtp(DELAYED.format(n=n, action=action, status=status).replace("\n", "\r\n").encode(), "", "referee@ref.example")
+        smtp(
+            DELAYED.format(n=n, action=action, status=status).replace("\n", "\r\n").encode(),
+            "",
+            "referee@ref.example",
+        )
     with game.store() as s:
-        assert [(b.address, b.inbox_id) for b in s.scalars(select(Bounce))] == [("bob@example.org", 4)]
+        assert [(b.address, b.inbox_id) for b in s.scalars(select(Bounce))] == [
+            ("bob@example.org", 4)
+        ]
     assert not outbox.new()
-

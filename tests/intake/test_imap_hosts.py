@@ -39,7 +39,15 @@ def server(**kw) -> Iterator[Dovecot]:
 def cfg(d: Dovecot, folder: str = "games", **kw) -> Imap:
     kw.setdefault("processed_folder", f"{folder}-done")
     kw.setdefault("rejected_folder", f"{folder}-rejected")
-    return Imap(host="127.0.0.1", port=d.port, ssl=False, username=USER, password=PASSWORD, folder=folder, **kw)
+    return Imap(
+        host="127.0.0.1",
+        port=d.port,
+        ssl=False,
+        username=USER,
+        password=PASSWORD,
+        folder=folder,
+        **kw,
+    )
 
 
 @contextmanager
@@ -67,9 +75,13 @@ def broken_message(d: Dovecot, folder: str, c, how: str) -> None:
     (a copied or restored mailbox), or one it may not read that claims 100 MB (only its
     header is asked for: over the size limit)."""
     user = _mail_user()
-    name = "1700000000.M1P1.broken," + ("S=10,W=10:2," if how == "wrong size" else "S=100000000,W=100000000:2,")
+    name = "1700000000.M1P1.broken," + (
+        "S=10,W=10:2," if how == "wrong size" else "S=100000000,W=100000000:2,"
+    )
     path = d.root / "mail" / USER / f".{folder}" / "cur" / name
-    path.write_bytes(mail("carol@x.org", G, "[Join]", "Name: Carol\n" + "x" * 3000).replace(b"\r\n", b"\n"))
+    path.write_bytes(
+        mail("carol@x.org", G, "[Join]", "Name: Carol\n" + "x" * 3000).replace(b"\r\n", b"\n")
+    )
     os.chown(path, user.pw_uid, user.pw_gid)
     if how == "unreadable":
         path.chmod(0)
@@ -88,7 +100,9 @@ def test_a_message_the_server_cannot_deliver_does_not_hold_the_mail_behind_it(re
         c.append("games", mail("bob@x.org", G, "[Join]", "Name: Bob"))
         with caplog.at_level("INFO", "mailref"), running(Poller(cfg(d), referee)):
             # Was: the batch's FETCH lost the connection, the next pass the same, for ever.
-            assert wait_for(lambda: acks(referee) == ["alice@x.org", "bob@x.org"], 60), acks(referee)
+            assert wait_for(lambda: acks(referee) == ["alice@x.org", "bob@x.org"], 60), acks(
+                referee
+            )
             assert wait_for(lambda: count(c, "games-done") == 2, 10)
         said = [r.getMessage() for r in caplog.records if "could not be read" in r.getMessage()]
         assert len(said) == 1 and "UID 2" in said[0] and "left in the folder" in said[0], said
@@ -97,7 +111,9 @@ def test_a_message_the_server_cannot_deliver_does_not_hold_the_mail_behind_it(re
         warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
         assert len(warnings) == 2, warnings
         c.select_folder("games")
-        assert c.search(["ALL"]) == [2], c.fetch("1:*", ["ENVELOPE"])  # left for the operator, never answered
+        assert c.search(["ALL"]) == [2], c.fetch(
+            "1:*", ["ENVELOPE"]
+        )  # left for the operator, never answered
         c.logout()
 
 
@@ -111,8 +127,15 @@ def test_a_host_with_an_inbox_dot_namespace_files_into_the_folders_as_configured
         referee.create_game("nomes", "sidekick", G)
         c.append("INBOX.games", mail("alice@x.org", G, "[Join]", "Name: Alice"))
         c.append("INBOX.games", mail("mailer-daemon@x.org", G, "auto reply"))
-        poller = Poller(cfg(d, "games", processed_folder="mailref/processed",
-                            rejected_folder="Spiele/Partie terminée"), referee)  # a space, non-ASCII
+        poller = Poller(
+            cfg(
+                d,
+                "games",
+                processed_folder="mailref/processed",
+                rejected_folder="Spiele/Partie terminée",
+            ),
+            referee,
+        )  # a space, non-ASCII
         pc = poller.connect()
         assert poller.drain(pc) == 2
         assert poller.drain(pc) == 0
@@ -122,11 +145,16 @@ def test_a_host_with_an_inbox_dot_namespace_files_into_the_folders_as_configured
         assert count(c, "INBOX.Spiele.Partie terminée") == 1
         assert acks(referee) == ["alice@x.org"]
         # Subscribed: a GM's client that shows subscribed folders only (most) shows them.
-        assert {f for _, _, f in c.list_sub_folders()} >= {"INBOX.mailref.processed", "INBOX.Spiele.Partie terminée"}
+        assert {f for _, _, f in c.list_sub_folders()} >= {
+            "INBOX.mailref.processed",
+            "INBOX.Spiele.Partie terminée",
+        }
         c.logout()
 
 
-def test_a_folder_the_server_refuses_is_one_line_naming_its_key_and_no_mail_is_lost(referee, dovecot, caplog):
+def test_a_folder_the_server_refuses_is_one_line_naming_its_key_and_no_mail_is_lost(
+    referee, dovecot, caplog
+):
     c = dovecot.client()
     folder = f"refused{threading.get_ident() % 10**6}"
     for f in (folder, f"{folder}-done"):
@@ -135,9 +163,13 @@ def test_a_folder_the_server_refuses_is_one_line_naming_its_key_and_no_mail_is_l
     c.create_folder(folder)
     referee.create_game("nomes", "sidekick", G)
     c.append(folder, mail("alice@x.org", G, "[Join]", "Name: Alice"))
-    poller = Poller(cfg(dovecot, folder, rejected_folder="~rejected"), referee)  # Dovecot refuses a leading ~
+    poller = Poller(
+        cfg(dovecot, folder, rejected_folder="~rejected"), referee
+    )  # Dovecot refuses a leading ~
     with caplog.at_level("INFO", "mailref"), running(poller):
-        assert wait_for(lambda: any("[imap] rejected_folder" in r.getMessage() for r in caplog.records), 20)
+        assert wait_for(
+            lambda: any("[imap] rejected_folder" in r.getMessage() for r in caplog.records), 20
+        )
         time.sleep(3)  # more tries: still one line
     said = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
     assert len(said) == 1 and "'~rejected'" in said[0] and "Invalid mailbox name" in said[0], said
@@ -149,7 +181,9 @@ def test_a_folder_the_server_refuses_is_one_line_naming_its_key_and_no_mail_is_l
 NO_MOVE_NO_UIDPLUS = "IMAP4rev1 LITERAL+ SASL-IR LOGIN-REFERRALS ID ENABLE IDLE NAMESPACE"
 
 
-def test_without_move_or_uidplus_a_message_a_person_marked_deleted_is_neither_read_nor_expunged(referee):
+def test_without_move_or_uidplus_a_message_a_person_marked_deleted_is_neither_read_nor_expunged(
+    referee,
+):
     with server(capabilities=NO_MOVE_NO_UIDPLUS) as d:
         c = d.client()
         assert b"UIDPLUS" not in c.capabilities() and b"MOVE" not in c.capabilities()
@@ -167,12 +201,15 @@ def test_without_move_or_uidplus_a_message_a_person_marked_deleted_is_neither_re
         assert acks(referee) == ["alice@x.org", "bob@x.org"]  # was: Dave joined too
         c.select_folder("games")
         left = c.fetch("1:*", ["FLAGS", "ENVELOPE"])  # was: gone for good, filed as processed
-        assert [(m[b"ENVELOPE"].from_[0].mailbox, b"\\Deleted" in m[b"FLAGS"]) for m in left.values()] == [(b"dave", True)]
+        assert [
+            (m[b"ENVELOPE"].from_[0].mailbox, b"\\Deleted" in m[b"FLAGS"]) for m in left.values()
+        ] == [(b"dave", True)]
         assert count(c, "games-done") == 2
         c.logout()
 
 
 # ---- IDLE as networks and hosts end it ---------------------------------------------------
+
 
 class Path_:
     """A TCP path to the server that a test can break as networks do: FREEZE its connections
@@ -215,8 +252,12 @@ class Path_:
                     pass
                 return
             if not conn["frozen"]:
-                if a is conn["client"]:  # the client's commands, by their verb ("UID" for UID SEARCH)
-                    conn["verbs"] += [line.split()[1] for line in data.split(b"\r\n") if len(line.split()) > 1]
+                if (
+                    a is conn["client"]
+                ):  # the client's commands, by their verb ("UID" for UID SEARCH)
+                    conn["verbs"] += [
+                        line.split()[1] for line in data.split(b"\r\n") if len(line.split()) > 1
+                    ]
                 else:
                     conn["said"] = data
                 try:
@@ -286,7 +327,9 @@ def idling(referee, dovecot, poll: float) -> Iterator[tuple[Path_, str, object]]
 
 
 @pytest.mark.parametrize("how", ["frozen", "closed", "bye"])
-def test_mail_after_the_network_or_host_ended_idle_is_answered_with_one_line(referee, dovecot, caplog, how):
+def test_mail_after_the_network_or_host_ended_idle_is_answered_with_one_line(
+    referee, dovecot, caplog, how
+):
     # frozen: a NAT forgot the connection: mail waited for the next IDLE renewal (9 minutes),
     # not the poll interval. closed: without a BYE, the IDLE loop spun on the dead socket at
     # full CPU until that renewal.
@@ -301,16 +344,25 @@ def test_mail_after_the_network_or_host_ended_idle_is_answered_with_one_line(ref
         assert wait_for(lambda: acks(referee) == ["alice@x.org", "bob@x.org"], 40), acks(referee)
     lines = [r for r in caplog.records[before:] if r.name == "mailref.imap"]
     assert [r.levelname for r in lines] == ["INFO"], [r.getMessage() for r in lines]
-    said = {"frozen": "went silent", "closed": "closed the connection", "bye": "(BYE Server shutting down.)"}[how]
-    assert said in lines[0].getMessage() and "connecting again" in lines[0].getMessage(), lines[0].getMessage()
+    said = {
+        "frozen": "went silent",
+        "closed": "closed the connection",
+        "bye": "(BYE Server shutting down.)",
+    }[how]
+    assert said in lines[0].getMessage() and "connecting again" in lines[0].getMessage(), lines[
+        0
+    ].getMessage()
 
 
 @pytest.mark.parametrize("how", ["frozen", "closed"])
 def test_without_idle_a_connection_lost_between_polls_is_one_line(referee, caplog, how):
     # Was: the next SELECT waited a minute on a forgotten connection, then a warning and a
     # "works again"; a closed one, the same two lines.
-    with server(capabilities="IMAP4rev1 LITERAL+ SASL-IR ID ENABLE NAMESPACE UIDPLUS MOVE") as d, \
-            caplog.at_level("INFO", "mailref"), idling(referee, d, 2) as (path, folder, c):
+    with (
+        server(capabilities="IMAP4rev1 LITERAL+ SASL-IR ID ENABLE NAMESPACE UIDPLUS MOVE") as d,
+        caplog.at_level("INFO", "mailref"),
+        idling(referee, d, 2) as (path, folder, c),
+    ):
         before = len(caplog.records)
         path.freeze() if how == "frozen" else path.cut()
         c.append(folder, mail("bob@x.org", G, "[Join]", "Name: Bob"))
@@ -330,8 +382,12 @@ def test_check_says_where_mail_is_filed_by_the_servers_names(tmp_path):
         site = Site(tmp_path, smtp_in=False, extra=d.imap_toml())  # the default folders
         r = site.cli("check")
     (line,) = [x for x in r.stdout.splitlines() if "IMAP" in x]
-    assert line.startswith("ok") and "files into 'INBOX.mailref.processed' and 'INBOX.mailref.rejected' " \
-        "(to be created, [imap] rejected_folder)" in line, line
+    assert (
+        line.startswith("ok")
+        and "files into 'INBOX.mailref.processed' and 'INBOX.mailref.rejected' "
+        "(to be created, [imap] rejected_folder)"
+        in line
+    ), line
 
 
 def test_too_many_connections_is_not_said_to_be_a_wrong_password(tmp_path):
@@ -354,7 +410,9 @@ def test_filing_into_the_folder_read_is_refused_at_start(tmp_path, key):
     from mailref.config import ConfigError, load
 
     conf = tmp_path / "mailref.toml"
-    conf.write_text(f'[daemon]\ndatabase = "sqlite:///x.sqlite3"\n[imap]\nfolder = "INBOX"\n{key} = "Inbox"\n')
+    conf.write_text(
+        f'[daemon]\ndatabase = "sqlite:///x.sqlite3"\n[imap]\nfolder = "INBOX"\n{key} = "Inbox"\n'
+    )
     with pytest.raises(ConfigError) as e:
         load(conf)
     assert f"[imap] {key}" in str(e.value) and "read again" in str(e.value)

@@ -35,12 +35,18 @@ def folder_for(dovecot, name: str) -> str:
 def test_a_missing_folder_is_one_line_until_it_exists_then_its_mail_is_answered(tmp_path, dovecot):
     folder = folder_for(dovecot, "missing")
     site = Site(tmp_path, smtp_in=False, extra=dovecot.imap_toml(folder, poll_interval="1s"))
-    assert site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode == 0
+    assert (
+        site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode == 0
+    )
 
     check = site.cli("check")
     assert check.returncode == 1
     (line,) = [x for x in check.stdout.splitlines() if x.startswith("FAIL")]
-    assert f"the folder '{folder}' does not exist" in line and "[imap] folder" in line and "secs)" not in line
+    assert (
+        f"the folder '{folder}' does not exist" in line
+        and "[imap] folder" in line
+        and "secs)" not in line
+    )
 
     with site.serve() as daemon:
         time.sleep(6)  # long enough for several attempts (1 s, 2 s, 4 s back-off)
@@ -52,7 +58,9 @@ def test_a_missing_folder_is_one_line_until_it_exists_then_its_mail_is_answered(
         c.create_folder(folder)
         c.append(folder, mail("alice@x.org", G, "[Join]", "Name: Alice"))
         c.logout()
-        acks = wait_for(lambda: [m for m in outbox_mails(tmp_path) if m["X-Mailref-Kind"] == "ack"], 30)
+        acks = wait_for(
+            lambda: [m for m in outbox_mails(tmp_path) if m["X-Mailref-Kind"] == "ack"], 30
+        )
         assert [m["To"] for m in acks] == ["alice@x.org"]
         assert wait_for(lambda: "works again" in daemon.stderr(), 10)
     assert [x for x in daemon.stderr().splitlines() if "Traceback" in x] == []
@@ -60,11 +68,19 @@ def test_a_missing_folder_is_one_line_until_it_exists_then_its_mail_is_answered(
 
 def test_a_wrong_password_is_one_clear_line_in_check_and_in_the_daemon(tmp_path, dovecot):
     folder = folder_for(dovecot, "pw")
-    site = Site(tmp_path, smtp_in=False, extra=dovecot.imap_toml(folder, poll_interval="1s", password="wrong"))
+    site = Site(
+        tmp_path,
+        smtp_in=False,
+        extra=dovecot.imap_toml(folder, poll_interval="1s", password="wrong"),
+    )
     check = site.cli("check")
     assert check.returncode == 1
     (line,) = [x for x in check.stdout.splitlines() if x.startswith("FAIL")]
-    assert f"login as '{USER}' refused" in line and "[imap] username and password" in line and "b'" not in line
+    assert (
+        f"login as '{USER}' refused" in line
+        and "[imap] username and password" in line
+        and "b'" not in line
+    )
 
     with site.serve() as daemon:
         assert wait_for(lambda: "refused" in daemon.stderr(), 20)
@@ -78,8 +94,12 @@ def test_the_server_restarted_under_the_daemon_is_one_line_and_no_mail_waits(tmp
     c = dovecot.client()
     c.create_folder(folder)
     c.logout()
-    site = Site(tmp_path, smtp_in=False, extra=dovecot.imap_toml(folder, poll_interval="1h"))  # IDLE only
-    assert site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode == 0
+    site = Site(
+        tmp_path, smtp_in=False, extra=dovecot.imap_toml(folder, poll_interval="1h")
+    )  # IDLE only
+    assert (
+        site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode == 0
+    )
     with site.serve() as daemon:
         time.sleep(1.5)  # in IDLE
         dovecot.stop()
@@ -88,7 +108,9 @@ def test_the_server_restarted_under_the_daemon_is_one_line_and_no_mail_waits(tmp
         c = dovecot.client()
         c.append(folder, mail("bob@x.org", G, "[Join]", "Name: Bob"))
         c.logout()
-        acks = wait_for(lambda: [m for m in outbox_mails(tmp_path) if m["X-Mailref-Kind"] == "ack"], 40)
+        acks = wait_for(
+            lambda: [m for m in outbox_mails(tmp_path) if m["X-Mailref-Kind"] == "ack"], 40
+        )
         assert [m["To"] for m in acks] == ["bob@x.org"]
         log = daemon.stderr()
     lost = [x for x in log.splitlines() if "connection was lost" in x or "unreachable" in x]
@@ -99,10 +121,19 @@ def test_the_server_restarted_under_the_daemon_is_one_line_and_no_mail_waits(tmp
 
 def test_tls_on_a_plain_port_says_which_key(tmp_path, dovecot):
     """ssl = true (the default) against a server's plain IMAP port."""
-    site = Site(tmp_path, smtp_in=False, extra=dovecot.imap_toml("INBOX").replace("ssl = false", "ssl = true"))
+    site = Site(
+        tmp_path,
+        smtp_in=False,
+        extra=dovecot.imap_toml("INBOX").replace("ssl = false", "ssl = true"),
+    )
     r = site.cli("check")
     (line,) = [x for x in r.stdout.splitlines() if x.startswith("FAIL")]
-    assert r.returncode == 1 and "TLS failed" in line and f"port {dovecot.port}" in line and "[imap] ssl = true" in line
+    assert (
+        r.returncode == 1
+        and "TLS failed" in line
+        and f"port {dovecot.port}" in line
+        and "[imap] ssl = true" in line
+    )
 
 
 def test_a_server_that_wants_tls_before_login_is_not_called_a_wrong_password():
@@ -113,16 +144,34 @@ def test_a_server_that_wants_tls_before_login_is_not_called_a_wrong_password():
     from mailref.config import Imap
     from mailref.mail.imap_trouble import explain
 
-    cfg = Imap(host="imap.example.org", port=143, ssl=False, username="referee", password="x", folder="INBOX",
-               processed_folder="p", rejected_folder="r")
-    said = explain(LoginError("b'[PRIVACYREQUIRED] Plaintext authentication disallowed on non-secure (SSL/TLS) "
-                              "connections.'"), cfg)
-    assert "refuses a login without TLS" in said and "[imap] starttls = true" in said and "ssl = true" in said
+    cfg = Imap(
+        host="imap.example.org",
+        port=143,
+        ssl=False,
+        username="referee",
+        password="x",
+        folder="INBOX",
+        processed_folder="p",
+        rejected_folder="r",
+    )
+    said = explain(
+        LoginError(
+            "b'[PRIVACYREQUIRED] Plaintext authentication disallowed on non-secure (SSL/TLS) "
+            "connections.'"
+        ),
+        cfg,
+    )
+    assert (
+        "refuses a login without TLS" in said
+        and "[imap] starttls = true" in said
+        and "ssl = true" in said
+    )
     assert "password" not in said
     assert "b'" not in said
 
 
 # ---- STARTTLS ([imap] starttls = true on the plain port, as most hosts offer) ------------------
+
 
 @pytest.fixture(scope="module")
 def tls_dovecot(dovecot):
@@ -139,7 +188,9 @@ def tls_dovecot(dovecot):
 
 
 def starttls_toml(dovecot, folder: str) -> str:
-    return dovecot.imap_toml(folder, poll_interval="1s").replace("ssl = false", "ssl = false\nstarttls = true")
+    return dovecot.imap_toml(folder, poll_interval="1s").replace(
+        "ssl = false", "ssl = false\nstarttls = true"
+    )
 
 
 def test_starttls_logs_in_over_tls_and_the_mail_is_answered(tmp_path, tls_dovecot):
@@ -149,15 +200,21 @@ def test_starttls_logs_in_over_tls_and_the_mail_is_answered(tmp_path, tls_doveco
     c.append(folder, mail("alice@x.org", G, "[Join]", "Name: Alice"))
     c.logout()
     site = Site(tmp_path, smtp_in=False, extra=starttls_toml(tls_dovecot, folder))
-    assert site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode == 0
+    assert (
+        site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode == 0
+    )
     dovecot_log = tls_dovecot.root / "dovecot.log"
     before = len(dovecot_log.read_text().splitlines())  # the test's own (plain) login
-    trusted = {"SSL_CERT_FILE": str(tls_dovecot.cert)}  # the host's own CA, as an operator would name it
+    trusted = {
+        "SSL_CERT_FILE": str(tls_dovecot.cert)
+    }  # the host's own CA, as an operator would name it
     check = site.cli("check", **trusted)
     assert check.returncode == 0, check.stdout + check.stderr
     assert "login ok, over STARTTLS" in check.stdout
     with site.serve(**trusted) as daemon:
-        acks = wait_for(lambda: [m for m in outbox_mails(tmp_path) if m["X-Mailref-Kind"] == "ack"], 30)
+        acks = wait_for(
+            lambda: [m for m in outbox_mails(tmp_path) if m["X-Mailref-Kind"] == "ack"], 30
+        )
         assert [m["To"] for m in acks] == ["alice@x.org"]
     assert "Traceback" not in daemon.stderr() and "WARNING" not in daemon.stderr(), daemon.stderr()
     # Dovecot logs each login with TLS when the session was encrypted before it.
@@ -169,7 +226,11 @@ def test_an_untrusted_certificate_is_one_line_naming_the_host(tmp_path, tls_dove
     site = Site(tmp_path, smtp_in=False, extra=starttls_toml(tls_dovecot, "INBOX"))
     check = site.cli("check")  # the system's CAs do not know the self-signed certificate
     (line,) = [x for x in check.stdout.splitlines() if x.startswith("FAIL")]
-    assert check.returncode == 1 and "certificate is not trusted" in line and "'127.0.0.1' ([imap] host)" in line
+    assert (
+        check.returncode == 1
+        and "certificate is not trusted" in line
+        and "'127.0.0.1' ([imap] host)" in line
+    )
     with site.serve() as daemon:
         assert wait_for(lambda: "certificate is not trusted" in daemon.stderr(), 20)
         time.sleep(3)  # the back-off tries again meanwhile: still one line
@@ -181,11 +242,21 @@ def test_starttls_against_a_server_without_it_names_the_key(tmp_path, dovecot):
     site = Site(tmp_path, smtp_in=False, extra=starttls_toml(dovecot, "INBOX"))
     check = site.cli("check")
     (line,) = [x for x in check.stdout.splitlines() if x.startswith("FAIL")]
-    assert check.returncode == 1 and "does not offer STARTTLS" in line and "[imap] starttls = false" in line
+    assert (
+        check.returncode == 1
+        and "does not offer STARTTLS" in line
+        and "[imap] starttls = false" in line
+    )
 
 
 def test_ssl_and_starttls_together_are_refused_naming_the_key(tmp_path, dovecot):
-    site = Site(tmp_path, smtp_in=False, extra=starttls_toml(dovecot, "INBOX").replace("ssl = false", "ssl = true"))
+    site = Site(
+        tmp_path,
+        smtp_in=False,
+        extra=starttls_toml(dovecot, "INBOX").replace("ssl = false", "ssl = true"),
+    )
     r = site.cli("check")
-    assert r.returncode == 1 and "[imap] starttls" in r.stderr and "ssl = false" in r.stderr, r.stderr
+    assert (
+        r.returncode == 1 and "[imap] starttls" in r.stderr and "ssl = false" in r.stderr
+    ), r.stderr
     assert str(site.config) in r.stderr and "Traceback" not in r.stderr

@@ -17,10 +17,15 @@ def test_an_imap_port_that_is_an_smtp_server_is_named_as_such(tmp_path):
     with smtp.serve():
         (tmp_path / "b").mkdir()
         (tmp_path / "b" / "imap.pass").write_text("x\n")
-        site = Site(tmp_path / "b", smtp_in=False, extra=f'[imap]\nhost = "127.0.0.1"\nport = {smtp.smtp_port}\n'
-                    'ssl = false\nusername = "referee"\npassword_file = "imap.pass"\n')
+        site = Site(
+            tmp_path / "b",
+            smtp_in=False,
+            extra=f'[imap]\nhost = "127.0.0.1"\nport = {smtp.smtp_port}\n'
+            'ssl = false\nusername = "referee"\npassword_file = "imap.pass"\n',
+        )
         r = site.cli("check")
     line = next(x for x in r.stdout.splitlines() if x.split()[1] == "IMAP")
-    assert r.returncode == 1 and f"port {smtp.smtp_port} is an SMTP server, not IMAP" in line, r.stdout
+    assert (
+        r.returncode == 1 and f"port {smtp.smtp_port} is an SMTP server, not IMAP" in line
+    ), r.stdout
     assert "[imap] port" in line
-

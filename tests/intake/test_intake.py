@@ -13,7 +13,7 @@ pytestmark = pytest.mark.spec("2.1")
 G = "nomes@ref.example"
 
 MALFORMED = {
-    "broken MIME": b"From: a@x.org\r\nTo: nomes@ref.example\r\nSubject: [Help]\r\nContent-Type: multipart/mixed; boundary=\"nope\"\r\n\r\n--wrong\r\nhalf",
+    "broken MIME": b'From: a@x.org\r\nTo: nomes@ref.example\r\nSubject: [Help]\r\nContent-Type: multipart/mixed; boundary="nope"\r\n\r\n--wrong\r\nhalf',
     "undecodable charset": b"From: a@x.org\r\nSubject: [Help]\r\nContent-Type: text/plain; charset=x-klingon\r\n\r\n\xff\xfe\xfa",
     "no From": b"To: nomes@ref.example\r\nSubject: [Help]\r\n\r\nhello",
     "no Message-ID": b"From: a@x.org\r\nTo: nomes@ref.example\r\nSubject: [Help]\r\n\r\nhello",
@@ -49,7 +49,11 @@ def test_failure_is_quarantined_alerted_and_reprocessed(referee, monkeypatch):
             row = s.get(InboxMessage, stored.id)
             assert row.status == "failed" and "ZeroDivisionError" in row.error
         alerts = [m for m in Outbox(referee).all() if m["X-Mailref-Kind"] == "alert"]
-        assert alerts and alerts[0]["To"] == "gm@ref.example" and f"reprocess {stored.id}" in Outbox.body(alerts[0])
+        assert (
+            alerts
+            and alerts[0]["To"] == "gm@ref.example"
+            and f"reprocess {stored.id}" in Outbox.body(alerts[0])
+        )
     finally:
         route.fn = original
     with referee.store() as s, s.begin():

@@ -25,10 +25,21 @@ G = "nomes@ref.example"
 def _mails() -> list:
     one = mail("a@x.org", G, "[Help]")
     other = mail("b@x.org", G, "[Status]", message_id="<same@x.org>")
-    again = mail("b@x.org", G, "[Status]", "other bytes", message_id="<same@x.org>")  # its author, another way
+    again = mail(
+        "b@x.org", G, "[Status]", "other bytes", message_id="<same@x.org>"
+    )  # its author, another way
     bare = b"Subject: [Help]\r\n\r\nno Message-ID at all\r\n"
-    return [(raw, "smtp", "<>" if i == 3 else "a@x.org", [G, "nomes+t@ref.example"], hashlib.sha256(raw).hexdigest(),
-             message_id_of(raw)) for i, raw in enumerate([one, other, again, bare])]
+    return [
+        (
+            raw,
+            "smtp",
+            "<>" if i == 3 else "a@x.org",
+            [G, "nomes+t@ref.example"],
+            hashlib.sha256(raw).hexdigest(),
+            message_id_of(raw),
+        )
+        for i, raw in enumerate([one, other, again, bare])
+    ]
 
 
 def test_the_direct_sqlite_rows_are_the_rows_sqlalchemy_writes(tmp_path):
@@ -40,17 +51,30 @@ def test_the_direct_sqlite_rows_are_the_rows_sqlalchemy_writes(tmp_path):
         first = keep_with(store, mails, now)
         second = keep_with(store, mails[:1] + mails[3:], now)  # the same bytes delivered again
         with store() as s:
-            orm = [(r.id, r.received_at, r.rcpt_to, r.status, r.verdict, r.raw) for r in s.query(InboxMessage).order_by(InboxMessage.id)]
+            orm = [
+                (r.id, r.received_at, r.rcpt_to, r.status, r.verdict, r.raw)
+                for r in s.query(InboxMessage).order_by(InboxMessage.id)
+            ]
         store.dispose()
         with sqlite3.connect(tmp_path / f"{name}.sqlite3") as db:
-            rows = db.execute("SELECT *, typeof(received_at), typeof(rcpt_to), typeof(raw) FROM inbox ORDER BY id").fetchall()
+            rows = db.execute(
+                "SELECT *, typeof(received_at), typeof(rcpt_to), typeof(raw) FROM inbox ORDER BY id"
+            ).fetchall()
         kept[name] = (first, second, orm, rows)
     assert kept["direct"] == kept["core"]
     first, second, orm, rows = kept["direct"]
-    assert [k[1:] for k in first] == [(True, "new"), (True, "new"), (True, "ignored"), (True, "new")]
+    assert [k[1:] for k in first] == [
+        (True, "new"),
+        (True, "new"),
+        (True, "ignored"),
+        (True, "new"),
+    ]
     assert second == [(first[0][0], False, "new"), (first[3][0], False, "new")]
     assert orm[0][1] == datetime(2026, 12, 1, 11, 5, 7, 123456, tzinfo=UTC)
-    assert orm[0][2] == [G, "nomes+t@ref.example"] and orm[2][4] == f"duplicate: Message-ID already received as #{first[1][0]}"
+    assert (
+        orm[0][2] == [G, "nomes+t@ref.example"]
+        and orm[2][4] == f"duplicate: Message-ID already received as #{first[1][0]}"
+    )
     assert rows[0][-3:] == ("text", "text", "blob")
 
 
@@ -62,29 +86,54 @@ def test_the_direct_postgresql_rows_are_the_rows_sqlalchemy_writes(postgres):
         store = open_store(postgres.url(name), migrate=False)
         try:
             first = [keep_with(store, [m], now)[0] for m in mails]  # one at a time (autocommit)
-            second = keep_with(store, mails[:1] + mails[3:], now)  # again, together (one transaction)
+            second = keep_with(
+                store, mails[:1] + mails[3:], now
+            )  # again, together (one transaction)
             with store() as s:
-                orm = [(r.id, r.received_at, r.rcpt_to, r.status, r.verdict, r.raw, r.size, r.mail_from, r.source)
-                       for r in s.query(InboxMessage).order_by(InboxMessage.id)]
+                orm = [
+                    (
+                        r.id,
+                        r.received_at,
+                        r.rcpt_to,
+                        r.status,
+                        r.verdict,
+                        r.raw,
+                        r.size,
+                        r.mail_from,
+                        r.source,
+                    )
+                    for r in s.query(InboxMessage).order_by(InboxMessage.id)
+                ]
             with store.engine.connect() as c:  # as the server keeps them, whatever reads them back
-                rows = c.exec_driver_sql("SELECT received_at::text, rcpt_to::text, jsonb_typeof(rcpt_to) "
-                                         "FROM inbox ORDER BY id").all()
+                rows = c.exec_driver_sql(
+                    "SELECT received_at::text, rcpt_to::text, jsonb_typeof(rcpt_to) "
+                    "FROM inbox ORDER BY id"
+                ).all()
             kept[keep_with.__name__] = (first, second, orm, rows)
         finally:
             store.dispose()
             postgres.retire(name)
     assert kept["_keep_psycopg"] == kept["_keep_core"]
     first, second, orm, rows = kept["_keep_psycopg"]
-    assert [k[1:] for k in first] == [(True, "new"), (True, "new"), (True, "ignored"), (True, "new")]
+    assert [k[1:] for k in first] == [
+        (True, "new"),
+        (True, "new"),
+        (True, "ignored"),
+        (True, "new"),
+    ]
     assert second == [(first[0][0], False, "new"), (first[3][0], False, "new")]
-    assert orm[0][1] == datetime(2026, 12, 1, 11, 5, 7, 123456, tzinfo=UTC) and rows[0][2] == "array"
+    assert (
+        orm[0][1] == datetime(2026, 12, 1, 11, 5, 7, 123456, tzinfo=UTC) and rows[0][2] == "array"
+    )
 
 
 def test_a_failed_keep_on_postgresql_leaves_the_connection_usable(postgres):
     name = postgres.fresh_database()
     store = open_store(postgres.url(name), migrate=False)
     try:
-        broken = [(b"x", "smtp", "a@x.org", [G], None, "")]  # no hash: the NOT NULL column refuses it
+        broken = [
+            (b"x", "smtp", "a@x.org", [G], None, "")
+        ]  # no hash: the NOT NULL column refuses it
         for mails in (broken, broken + _mails()[:1]):  # alone (autocommit), and in a transaction
             try:
                 _keep_psycopg(store, mails, datetime.now(UTC))
@@ -108,7 +157,10 @@ def test_a_failed_keep_leaves_no_transaction_open(tmp_path):
         pass
     else:
         raise AssertionError("a row without its hash was kept")
-    assert _keep_sqlite(store, _mails()[:1], datetime.now(UTC))[0][1:] == (True, "new")  # the connection is usable
+    assert _keep_sqlite(store, _mails()[:1], datetime.now(UTC))[0][1:] == (
+        True,
+        "new",
+    )  # the connection is usable
     store.dispose()
 
 
@@ -117,12 +169,18 @@ def test_each_store_keeps_new_repeated_and_same_bytes_apart(tmp_path, database_u
     mails, now = _mails(), datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
     first = [keep(store, [m], now)[0] for m in mails]  # one at a time: the listener's case
     together = keep(store, mails, now)  # all again, in one transaction
-    assert [k[1:] for k in first] == [(True, "new"), (True, "new"), (True, "ignored"), (True, "new")]
+    assert [k[1:] for k in first] == [
+        (True, "new"),
+        (True, "new"),
+        (True, "ignored"),
+        (True, "new"),
+    ]
     assert together == [(k[0], False, k[2]) for k in first]
     with store() as s:
         rows = s.query(InboxMessage).order_by(InboxMessage.id).all()
-        assert [(r.id, r.received_at, r.rcpt_to, r.mail_from, r.raw) for r in rows] == \
-            [(k[0], now, m[3], m[2], m[0]) for k, m in zip(first, mails, strict=True)]
+        assert [(r.id, r.received_at, r.rcpt_to, r.mail_from, r.raw) for r in rows] == [
+            (k[0], now, m[3], m[2], m[0]) for k, m in zip(first, mails, strict=True)
+        ]
         assert rows[2].verdict == f"duplicate: Message-ID already received as #{first[1][0]}"
     store.dispose()
 
@@ -180,13 +238,19 @@ def test_a_connection_the_server_dropped_is_replaced_before_a_mail_is_kept(postg
         fourth = (raw, "smtp", "d@x.org", [G], hashlib.sha256(raw).hexdigest(), message_id_of(raw))
         assert keep(store, [fourth], now)[0][1:] == (True, "new")
         assert (len(connects), pings) == (3, [1])
-        assert keep(store, [fourth], now)[0][1:] == (False, "new")  # and the pool's connection works
+        assert keep(store, [fourth], now)[0][1:] == (
+            False,
+            "new",
+        )  # and the pool's connection works
         with store() as s:
             assert s.query(InboxMessage).count() == 4
         # The server gone for good: the mail is refused (the listener says 451), after one try more.
         postgres.end_sessions(name)
-        monkeypatch.setattr(store.engine.pool, "_creator", lambda *a: (_ for _ in ()).throw(
-            psycopg.OperationalError("connection refused")))
+        monkeypatch.setattr(
+            store.engine.pool,
+            "_creator",
+            lambda *a: (_ for _ in ()).throw(psycopg.OperationalError("connection refused")),
+        )
         with pytest.raises(psycopg.OperationalError):
             keep(store, [fourth], now)
     finally:

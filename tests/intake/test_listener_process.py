@@ -68,7 +68,9 @@ def test_a_dead_listener_is_started_again_and_stops_with_the_daemon(tmp_path):
     site = Site(tmp_path)
     with site.serve() as daemon:
         first = listener_of(daemon.proc.pid)
-        assert first is not None and first != daemon.proc.pid, "the listener runs in a process of its own"
+        assert (
+            first is not None and first != daemon.proc.pid
+        ), "the listener runs in a process of its own"
         assert ask_help(site.smtp_port, "ann@x.org") == 250
         os.kill(first, signal.SIGKILL)
         wait_for(lambda: "SMTP listener process ended" in daemon.stderr(), 30)
@@ -90,9 +92,15 @@ def test_a_listener_killed_by_a_fault_says_where_and_the_daemon_names_the_signal
         first = listener_of(daemon.proc.pid)
         assert first is not None
         os.kill(first, signal.SIGBUS)
-        assert wait_for(lambda: "SMTP listener process ended (killed by SIGBUS); starting it again" in daemon.stderr(),
-                        30), daemon.stderr()
-        assert "Fatal Python error: Bus error" in daemon.stderr() and "most recent call first" in daemon.stderr()
+        assert wait_for(
+            lambda: "SMTP listener process ended (killed by SIGBUS); starting it again"
+            in daemon.stderr(),
+            30,
+        ), daemon.stderr()
+        assert (
+            "Fatal Python error: Bus error" in daemon.stderr()
+            and "most recent call first" in daemon.stderr()
+        )
         assert wait_for(lambda: try_help(site.smtp_port, "ben@x.org"), 60), daemon.stderr()
         assert daemon.stop() == 0
 
@@ -118,8 +126,10 @@ def test_a_flood_of_mail_never_starves_processing(tmp_path, monkeypatch):
     worker would never return). The quiet moment is made longer than a loaded machine's stall
     between two notes 5 ms apart (50 ms was not, under a whole suite beside other work)."""
     monkeypatch.setattr(daemon_module, "INTAKE_QUIET", 0.3)
-    (tmp_path / "mailref.toml").write_text(f'[daemon]\ndatabase = "sqlite:///{tmp_path}/db.sqlite3"\n'
-                                           f'[smtp_in]\nport = {free_port()}\n')
+    (tmp_path / "mailref.toml").write_text(
+        f'[daemon]\ndatabase = "sqlite:///{tmp_path}/db.sqlite3"\n'
+        f"[smtp_in]\nport = {free_port()}\n"
+    )
     d = Daemon(load(tmp_path / "mailref.toml"))
 
     async def flood(stop: asyncio.Event) -> None:
@@ -135,7 +145,9 @@ def test_a_flood_of_mail_never_starves_processing(tmp_path, monkeypatch):
         flooding = asyncio.create_task(flood(stop))
         await asyncio.sleep(0.02)
         t = time.monotonic()
-        hot = await asyncio.wait_for(d.intake_first(), INTAKE_LAG * 20)  # returns: processing runs despite the flood
+        hot = await asyncio.wait_for(
+            d.intake_first(), INTAKE_LAG * 20
+        )  # returns: processing runs despite the flood
         waited = time.monotonic() - t
         stop.set()
         await flooding

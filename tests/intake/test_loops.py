@@ -26,12 +26,23 @@ def verdict(referee, stored) -> InboxMessage:
         return s.get(InboxMessage, stored.id)
 
 
-@pytest.mark.parametrize("headers", [
-    {"Auto-Submitted": "auto-replied"}, {"auto-submitted": "auto-generated"}, {"AUTO-SUBMITTED": "auto-notified"},
-    {"Precedence": "bulk"}, {"precedence": "junk"}, {"Precedence": "list"}, {"Precedence": "auto_reply"},
-    {"X-Auto-Response-Suppress": "All"}, {"x-auto-response-suppress": "OOF"},
-    {"Return-Path": "<>"}, {"X-Mailref-Loop": "referee@ref.example"}, {"x-mailref-loop": "other@else"},
-])
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Auto-Submitted": "auto-replied"},
+        {"auto-submitted": "auto-generated"},
+        {"AUTO-SUBMITTED": "auto-notified"},
+        {"Precedence": "bulk"},
+        {"precedence": "junk"},
+        {"Precedence": "list"},
+        {"Precedence": "auto_reply"},
+        {"X-Auto-Response-Suppress": "All"},
+        {"x-auto-response-suppress": "OOF"},
+        {"Return-Path": "<>"},
+        {"X-Mailref-Loop": "referee@ref.example"},
+        {"x-mailref-loop": "other@else"},
+    ],
+)
 def test_machine_headers_get_no_reply(game, headers):
     before = len(Outbox(game).all())
     st = game.accept(mail("alice@x.org", G, "[Status]", headers=headers))
@@ -46,7 +57,9 @@ def test_auto_submitted_no_is_a_person(game):
     assert len(Outbox(game).all()) == before + 1
 
 
-@pytest.mark.parametrize("sender", ["MAILER-DAEMON@mx.example", "postmaster@mx.example", "referee@ref.example"])
+@pytest.mark.parametrize(
+    "sender", ["MAILER-DAEMON@mx.example", "postmaster@mx.example", "referee@ref.example"]
+)
 def test_daemon_and_own_address_get_no_reply(game, sender):
     before = len(Outbox(game).all())
     st = game.accept(mail(sender, G, "[Help]"))
@@ -97,7 +110,9 @@ def test_bounce_is_recorded_against_the_player_and_shown_to_the_gm(game, clock):
     before = len(out.all())
     game.admin("nomes", {"type": "digest"}, "gm")
     digest = out.all()[before:]
-    assert digest[0]["X-Mailref-Kind"] == "digest" and "alice@x.org (Alice)" in Outbox.body(digest[0])
+    assert digest[0]["X-Mailref-Kind"] == "digest" and "alice@x.org (Alice)" in Outbox.body(
+        digest[0]
+    )
 
 
 def test_reply_cap_per_sender_per_day_with_one_notice(tmp_path, clock):
@@ -123,8 +138,12 @@ def test_everything_sent_carries_auto_submitted_and_loop_header(game):
 
 
 def test_header_injection_from_player_text_is_folded(game):
-    game.accept(mail("alice@x.org", G, "[Proposal] x").replace(b"Subject: [Proposal] x",
-                                                             b"Subject: =?utf-8?q?=5BHelp=5D_a=0D=0ABcc=3A_victim=40x.org?="))
+    game.accept(
+        mail("alice@x.org", G, "[Proposal] x").replace(
+            b"Subject: [Proposal] x",
+            b"Subject: =?utf-8?q?=5BHelp=5D_a=0D=0ABcc=3A_victim=40x.org?=",
+        )
+    )
     for m in Outbox(game).all():
         assert "victim" not in str(m.get("Bcc", ""))
 
@@ -152,19 +171,35 @@ status please\r
 """
 
 
-@pytest.mark.parametrize("subject", ["=?utf-8?q?Delivery_failure?=", "=?UTF-8?B?RGVsaXZlcnkgZmFpbHVyZQ==?=",
-                                     "=?iso-8859-1?q?Undeliverable=3A_=5BStatus=5D?=",
-                                     "=?utf-8?q?Mail_delivery_failed=3A_returning_message_to_sender?="])
+@pytest.mark.parametrize(
+    "subject",
+    [
+        "=?utf-8?q?Delivery_failure?=",
+        "=?UTF-8?B?RGVsaXZlcnkgZmFpbHVyZQ==?=",
+        "=?iso-8859-1?q?Undeliverable=3A_=5BStatus=5D?=",
+        "=?utf-8?q?Mail_delivery_failed=3A_returning_message_to_sender?=",
+    ],
+)
 def test_an_rfc2047_encoded_bounce_subject_is_decoded_before_matching(game, subject):
     before = len(Outbox(game).all())
-    st = game.accept(RETURNED.format(subject=subject, mid=abs(hash(subject))).encode(), "smtp", "mail@relay.example")
+    st = game.accept(
+        RETURNED.format(subject=subject, mid=abs(hash(subject))).encode(),
+        "smtp",
+        "mail@relay.example",
+    )
     row = verdict(game, st)
     assert row.status == "ignored" and row.verdict.startswith("machine: bounce")
     assert len(Outbox(game).all()) == before
 
 
-@pytest.mark.parametrize("frm,to", [("referee+bounces@ref.example", G), ("Referee+x@REF.example", G),
-                                    ("alice@x.org", "referee+x@ref.example")])
+@pytest.mark.parametrize(
+    "frm,to",
+    [
+        ("referee+bounces@ref.example", G),
+        ("Referee+x@REF.example", G),
+        ("alice@x.org", "referee+x@ref.example"),
+    ],
+)
 def test_the_referees_own_address_with_a_tag_is_own_mail(game, frm, to):
     before = len(Outbox(game).all())
     st = game.accept(mail(frm, to, "[Help]"), "smtp", frm, [to])
@@ -174,7 +209,12 @@ def test_the_referees_own_address_with_a_tag_is_own_mail(game, frm, to):
 
 def test_the_referees_plain_address_still_answers_a_person(game):
     before = len(Outbox(game).all())
-    game.accept(mail("bob@x.org", "referee@ref.example", "[Help]"), "smtp", "bob@x.org", ["referee@ref.example"])
+    game.accept(
+        mail("bob@x.org", "referee@ref.example", "[Help]"),
+        "smtp",
+        "bob@x.org",
+        ["referee@ref.example"],
+    )
     assert len(Outbox(game).all()) == before + 1
 
 
@@ -188,6 +228,10 @@ def test_a_null_reverse_path_at_the_listener_is_machine_mail(game):
             c.sendmail("alice@x.org", [G], mail("alice@x.org", G, "[Status]"))
         with game.store() as s:
             null, person = s.query(InboxMessage).order_by(InboxMessage.id).all()[-2:]
-        assert (null.mail_from, null.status, null.verdict) == ("<>", "ignored", "machine: null reverse-path (MAIL FROM:<>)")
+        assert (null.mail_from, null.status, null.verdict) == (
+            "<>",
+            "ignored",
+            "machine: null reverse-path (MAIL FROM:<>)",
+        )
         assert person.status == "processed"
         assert len(Outbox(game).all()) == before + 1

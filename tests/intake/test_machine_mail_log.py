@@ -16,10 +16,22 @@ def test_machine_mail_to_a_game_is_logged_with_that_game(referee, smtp, caplog):
     import logging
 
     referee.create_game("nomes", "sidekick", "nomes@ref.example", name="Nomes")
-    referee.create_game("other", "sidekick", "other@ref.example", name="Other")  # two games: no default one
+    referee.create_game(
+        "other", "sidekick", "other@ref.example", name="Other"
+    )  # two games: no default one
     with caplog.at_level(logging.INFO, logger="mailref"):
-        smtp(mail("robot@x.org", "nomes@ref.example", "Out of office", "Back Monday.",
-                  headers={"Auto-Submitted": "auto-replied"}), "robot@x.org", "nomes@ref.example")
+        smtp(
+            mail(
+                "robot@x.org",
+                "nomes@ref.example",
+                "Out of office",
+                "Back Monday.",
+                headers={"Auto-Submitted": "auto-replied"},
+            ),
+            "robot@x.org",
+            "nomes@ref.example",
+        )
     (line,) = [r.getMessage() for r in caplog.records if r.getMessage().startswith("mail #")]
-    assert "from robot@x.org game=nomes tag=-: ignored: machine: Auto-Submitted: auto-replied" in line, line
-
+    assert (
+        "from robot@x.org game=nomes tag=-: ignored: machine: Auto-Submitted: auto-replied" in line
+    ), line

@@ -23,4 +23,3 @@ def test_a_quarantined_mail_alerts_its_games_gm_naming_the_game(referee, monkeyp
     (alert,) = [m for m in Outbox(referee).all() if m["X-Mailref-Kind"] == "alert"]
     assert alert["To"] == "master@x.org" and alert["X-Mailref-Game"] == "nomes"
     assert str(alert["Subject"]) == f"[Nomes] Alert: message #{stored.id} quarantined"
-

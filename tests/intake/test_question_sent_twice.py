@@ -22,13 +22,21 @@ def test_the_same_question_sent_twice_in_sidekick_is_one_judgement(referee, smtp
     alice = player_addr("Alice")
     for _ in range(2):
         smtp(mail(alice, nomes, "[CfJ] Was Bob's move legal?", "He moved twice."), alice, nomes)
-    kinds = [(m["To"], m["X-Mailref-Kind"]) for m in box.new() if m["To"] == alice and "Re:" in str(m["Subject"])]
+    kinds = [
+        (m["To"], m["X-Mailref-Kind"])
+        for m in box.new()
+        if m["To"] == alice and "Re:" in str(m["Subject"])
+    ]
     assert kinds == [(alice, "ack"), (alice, "error")], kinds
     assert [j["number"] for j in referee.state("nomes")["judgements"]] == [1]
     smtp(mail(alice, nomes, "[CfJ] Was Carol's vote counted?", ""), alice, nomes)
     assert [j["number"] for j in referee.state("nomes")["judgements"]] == [1, 2]
     # The check is the handler's: an older journal holding such a copy is still taken by the engine
     # (so `mailref replay` and the site's rule history still replay it).
-    copy = {"type": "cfj", "player": "Alice", "question": "Was Bob's move legal?", "text": "He moved twice.\n"}
+    copy = {
+        "type": "cfj",
+        "player": "Alice",
+        "question": "Was Bob's move legal?",
+        "text": "He moved twice.\n",
+    }
     assert referee.admin("nomes", copy, "journal").ok
-

@@ -39,7 +39,9 @@ def test_the_same_proposal_sent_twice_is_one_proposal(referee, outbox, clock):
     assert_replays(referee)
 
 
-def test_an_imperial_proposal_sent_twice_does_not_replace_the_senators_oldest(referee, outbox, clock):
+def test_an_imperial_proposal_sent_twice_does_not_replace_the_senators_oldest(
+    referee, outbox, clock
+):
     """Imperial rule 12: a Senator with 3 undecided proposals who submits another loses the
     oldest. Carol's third proposal, sent twice by her client, replaced her first one (and
     made a fourth, a copy of the third)."""
@@ -53,8 +55,11 @@ def test_an_imperial_proposal_sent_twice_does_not_replace_the_senators_oldest(re
     new = outbox.new()
     assert [(m["To"], m["X-Mailref-Kind"]) for m in new] == [(addr("carol"), "error")]
     assert 'this repeats your proposal 3 "Idea 3"' in Outbox.body(new[0])
-    assert [(p["number"], p["status"]) for p in referee.state("emp")["proposals"]] == \
-        [(1, "voting"), (2, "voting"), (3, "voting")]
+    assert [(p["number"], p["status"]) for p in referee.state("emp")["proposals"]] == [
+        (1, "voting"),
+        (2, "voting"),
+        (3, "voting"),
+    ]
     send(referee, "carol", "[Point of Order] Who judges?", "Please.", to=EMP)
     send(referee, "carol", "[Point of Order] Who judges?", "Please.", to=EMP)
     assert "this repeats your Point of Order 1" in Outbox.body(last(outbox, addr("carol"), "error"))
@@ -66,15 +71,36 @@ def test_the_same_orders_sent_twice_are_said_to_stand(referee, outbox, clock):
     """Finn's client sent his Eire orders twice. The copy was answered "you cannot edit your
     orders once you've sent them", and Finn wrote to the GM fearing they were lost. The copy
     of orders already recorded now says they stand; changed orders are refused as before."""
-    eire(referee, Finn="Color: Green\nTribe: Plainsmen\nOrigin: Llanc",
-         Maeve="Color: Red\nTribe: Plainsmen\nOrigin: Donal")
-    send(referee, "finn", "[Orders]", "**Defend Llanc with 5 Grain.**\n**Invest 5 Grain in Llanc.**", to=EIRE)
-    send(referee, "finn", "[Orders]", "Again:\n\n**Defend Llanc with 5 Grain**\n**invest 5 Grain in Llanc.**", to=EIRE)
+    eire(
+        referee,
+        Finn="Color: Green\nTribe: Plainsmen\nOrigin: Llanc",
+        Maeve="Color: Red\nTribe: Plainsmen\nOrigin: Donal",
+    )
+    send(
+        referee,
+        "finn",
+        "[Orders]",
+        "**Defend Llanc with 5 Grain.**\n**Invest 5 Grain in Llanc.**",
+        to=EIRE,
+    )
+    send(
+        referee,
+        "finn",
+        "[Orders]",
+        "Again:\n\n**Defend Llanc with 5 Grain**\n**invest 5 Grain in Llanc.**",
+        to=EIRE,
+    )
     text = Outbox.body(last(outbox, addr("finn"), "error"))
-    assert "these are the orders you sent Tue 1 Dec 2026 10:00 UTC, word for word: they are recorded and stand" in text
+    assert (
+        "these are the orders you sent Tue 1 Dec 2026 10:00 UTC, word for word: they are recorded "
+        "and stand" in text
+    )
     send(referee, "finn", "[Orders]", "**Defend Llanc with 9 Grain.**", to=EIRE)
-    assert "you cannot edit your orders once you've sent them" in Outbox.body(last(outbox, addr("finn"), "error"))
-    assert [o["text"] for o in referee.state("eire")["orders"]["Finn"]["orders"]] == \
-        ["Defend Llanc with 5 Grain", "Invest 5 Grain in Llanc"]
+    assert "you cannot edit your orders once you've sent them" in Outbox.body(
+        last(outbox, addr("finn"), "error")
+    )
+    assert [o["text"] for o in referee.state("eire")["orders"]["Finn"]["orders"]] == [
+        "Defend Llanc with 5 Grain",
+        "Invest 5 Grain in Llanc",
+    ]
     assert_replays(referee)
-

@@ -31,7 +31,11 @@ def test_help_is_answered_after_the_message_is_stored(referee, listener):
     with smtplib.SMTP("127.0.0.1", listener) as c:
         code, msg = c.sendmail("alice@x.org", [G], mail("alice@x.org", G, "[Help]")) or (250, b"")
     (row,) = rows(referee)
-    assert row.status == "processed" and row.raw.startswith(b"Content-Type") or b"Subject: [Help]" in row.raw
+    assert (
+        row.status == "processed"
+        and row.raw.startswith(b"Content-Type")
+        or b"Subject: [Help]" in row.raw
+    )
     (reply,) = Outbox(referee).all()
     assert reply["X-Mailref-Kind"] == "help" and reply["Auto-Submitted"] == "auto-replied"
     assert reply["In-Reply-To"] and reply["X-Mailref-Game"] == "nomes"
@@ -39,8 +43,11 @@ def test_help_is_answered_after_the_message_is_stored(referee, listener):
 
 def test_multiple_rcpt_with_one_unknown(referee, listener):
     with smtplib.SMTP("127.0.0.1", listener) as c:
-        refused = c.sendmail("alice@x.org", [G, "nobody@ref.example", "NOMES+tag@REF.example"],
-                             mail("alice@x.org", G, "[Help]"))
+        refused = c.sendmail(
+            "alice@x.org",
+            [G, "nobody@ref.example", "NOMES+tag@REF.example"],
+            mail("alice@x.org", G, "[Help]"),
+        )
     assert list(refused) == ["nobody@ref.example"] and refused["nobody@ref.example"][0] == 550
     assert len(rows(referee)) == 1
 
@@ -62,7 +69,12 @@ def test_client_disconnect_mid_data_stores_nothing(referee, listener):
     s = socket.create_connection(("127.0.0.1", listener))
     f = s.makefile("rb")
     f.readline()
-    for cmd in (b"EHLO x\r\n", b"MAIL FROM:<a@x.org>\r\n", f"RCPT TO:<{G}>\r\n".encode(), b"DATA\r\n"):
+    for cmd in (
+        b"EHLO x\r\n",
+        b"MAIL FROM:<a@x.org>\r\n",
+        f"RCPT TO:<{G}>\r\n".encode(),
+        b"DATA\r\n",
+    ):
         s.sendall(cmd)
         line = f.readline()
         while line[3:4] == b"-":
@@ -94,8 +106,24 @@ def test_store_failure_answers_451_and_a_retry_succeeds(referee, listener, monke
 
 @pytest.mark.skipif(shutil.which("swaks") is None, reason="swaks not installed")
 def test_swaks_join(referee, listener):
-    out = subprocess.run(["swaks", "--server", f"127.0.0.1:{listener}", "--from", "zed@x.org", "--to", G,
-                          "--header", "Subject: [Join]", "--body", "Name: Zed"], capture_output=True, text=True, timeout=30)
+    out = subprocess.run(
+        [
+            "swaks",
+            "--server",
+            f"127.0.0.1:{listener}",
+            "--from",
+            "zed@x.org",
+            "--to",
+            G,
+            "--header",
+            "Subject: [Join]",
+            "--body",
+            "Name: Zed",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert out.returncode == 0, out.stdout + out.stderr
     assert [p["name"] for p in referee.state("nomes")["players"]] == ["Zed"]
 
@@ -106,4 +134,6 @@ def test_the_greeting_names_the_referees_domain_and_no_software_version(referee,
     assert code == 250 and ehlo.split(b"\n")[0].startswith(b"ref.example")
     with socket.create_connection(("127.0.0.1", listener)) as s:
         banner = s.recv(200)
-    assert banner.startswith(b"220 ref.example") and b"Python" not in banner and b"1.4" not in banner
+    assert (
+        banner.startswith(b"220 ref.example") and b"Python" not in banner and b"1.4" not in banner
+    )

@@ -22,7 +22,9 @@ pytestmark = pytest.mark.spec("2.1")
 G = "nomes@ref.example"
 
 
-referee = pytest.fixture(game_on_sqlite)  # the dialogue does not depend on the database: SQLite only
+referee = pytest.fixture(
+    game_on_sqlite
+)  # the dialogue does not depend on the database: SQLite only
 port = pytest.fixture(listener_of)
 
 
@@ -33,12 +35,33 @@ def raws(referee) -> list[bytes]:
 def test_pipelined_session_with_two_messages_is_answered_in_order(referee, port):
     one, two = mail("a@x.org", G, "[Help]"), mail("b@x.org", G, "[Status]")
     c = Raw(port)
-    c.send(b"EHLO x.org\r\nMAIL FROM:<a@x.org>\r\nRCPT TO:<" + G.encode() + b">\r\nDATA\r\n" + one + b".\r\n"
-           b"MAIL FROM:<b@x.org>\r\nRCPT TO:<nobody@ref.example>\r\nRCPT TO:<" + G.encode() + b">\r\nDATA\r\n"
-           + two + b".\r\nQUIT\r\n")
+    c.send(
+        b"EHLO x.org\r\nMAIL FROM:<a@x.org>\r\nRCPT TO:<"
+        + G.encode()
+        + b">\r\nDATA\r\n"
+        + one
+        + b".\r\n"
+        b"MAIL FROM:<b@x.org>\r\nRCPT TO:<nobody@ref.example>\r\nRCPT TO:<"
+        + G.encode()
+        + b">\r\nDATA\r\n"
+        + two
+        + b".\r\nQUIT\r\n"
+    )
     replies = [c.reply() for _ in range(11)]
     assert "PIPELINING" in replies[0]
-    assert [r[:3] for r in replies] == ["250", "250", "250", "354", "250", "250", "550", "250", "354", "250", "221"]
+    assert [r[:3] for r in replies] == [
+        "250",
+        "250",
+        "250",
+        "354",
+        "250",
+        "250",
+        "550",
+        "250",
+        "354",
+        "250",
+        "221",
+    ]
     assert raws(referee) == [one, two]
 
 
@@ -55,7 +78,11 @@ def test_a_bare_lf_dot_does_not_end_the_data(referee, port):
     c = Raw(port)
     c.send(b"EHLO x.org\r\nMAIL FROM:<a@x.org>\r\nRCPT TO:<" + G.encode() + b">\r\nDATA\r\n")
     assert c.codes(4) == ["250", "250", "250", "354"]
-    smuggled = b"MAIL FROM:<admin@ref.example>\r\nRCPT TO:<" + G.encode() + b">\r\nDATA\r\nSubject: [Kill] 1\r\n\r\n"
+    smuggled = (
+        b"MAIL FROM:<admin@ref.example>\r\nRCPT TO:<"
+        + G.encode()
+        + b">\r\nDATA\r\nSubject: [Kill] 1\r\n\r\n"
+    )
     c.send(b"Subject: [Help]\r\n\r\nhello\n.\n" + smuggled + b"\r\n.\r\n")
     assert c.reply().startswith("250")
     (raw,) = raws(referee)
@@ -86,8 +113,10 @@ def test_commands_out_of_order_get_503_and_the_session_goes_on(referee, port):
     assert c.codes(3) == ["250", "503", "503"]
     c.send(b"MAIL FROM:<a@x.org>\r\nMAIL FROM:<a@x.org>\r\nFOO bar\r\nEHLO\r\nSTARTTLS\r\n")
     assert c.codes(5) == ["250", "503", "500", "501", "502"]
-    c.send(b"RSET\r\nNOOP\r\nVRFY alice\r\nHELP\r\nMAIL FROM:<a@x.org> SIZE=12 BODY=8BITMIME\r\n"
-           b"RCPT TO:<" + G.encode() + b"> NOTIFY=NEVER\r\nQUIT\r\n")
+    c.send(
+        b"RSET\r\nNOOP\r\nVRFY alice\r\nHELP\r\nMAIL FROM:<a@x.org> SIZE=12 BODY=8BITMIME\r\n"
+        b"RCPT TO:<" + G.encode() + b"> NOTIFY=NEVER\r\nQUIT\r\n"
+    )
     assert c.codes(7) == ["250", "250", "252", "250", "250", "555", "221"]
     assert raws(referee) == []
 
@@ -126,7 +155,12 @@ def test_more_than_a_hundred_recipients_get_452(referee, port):
     c = Raw(port)
     c.send(b"EHLO x.org\r\nMAIL FROM:<a@x.org>\r\n" + b"RCPT TO:<nomes+%d@ref.example>\r\n" % 0)
     assert c.codes(3) == ["250", "250", "250"]
-    c.send(b"".join(b"RCPT TO:<nomes+%d@ref.example>\r\n" % i for i in range(1, smtp_session.MAX_RECIPIENTS + 1)))
+    c.send(
+        b"".join(
+            b"RCPT TO:<nomes+%d@ref.example>\r\n" % i
+            for i in range(1, smtp_session.MAX_RECIPIENTS + 1)
+        )
+    )
     codes = c.codes(smtp_session.MAX_RECIPIENTS)
     assert codes[:-1] == ["250"] * (smtp_session.MAX_RECIPIENTS - 1) and codes[-1] == "452"
 
@@ -173,7 +207,9 @@ def test_shutdown_answers_the_mail_in_hand_and_tells_the_rest_421(referee):
     assert raws(referee) == [b"Subject: [Help]\r\n\r\nhalf and the rest\r\n"]
 
 
-def test_mail_arriving_together_is_committed_together_and_a_bad_one_fails_alone(referee, monkeypatch):
+def test_mail_arriving_together_is_committed_together_and_a_bad_one_fails_alone(
+    referee, monkeypatch
+):
     """While the store is locked, five sessions hand over a mail each; one of them the store
     refuses. The others are kept (one transaction), the bad one alone gets 451."""
     real = referee.receive_many
@@ -213,7 +249,9 @@ def test_mail_arriving_together_is_committed_together_and_a_bad_one_fails_alone(
     assert sorted(raws(referee)) == sorted(m for i, m in enumerate(submit) if i != 2)
 
 
-def test_a_free_store_is_written_on_the_sessions_loop_and_a_held_one_by_the_committer(referee, monkeypatch):
+def test_a_free_store_is_written_on_the_sessions_loop_and_a_held_one_by_the_committer(
+    referee, monkeypatch
+):
     """SQLite: with nothing queued for the committer, a mail is committed on the sessions' own
     loop without waiting for the lock (no hand-over between threads); when another writer holds
     the store, that try is Busy at once and the committer waits for the lock instead, the 250
@@ -239,7 +277,11 @@ def test_a_free_store_is_written_on_the_sessions_loop_and_a_held_one_by_the_comm
         holder = referee.store.engine.connect()
         holder.begin()  # SQLite: BEGIN IMMEDIATE, the write lock
         result: dict = {}
-        sender = threading.Thread(target=lambda: result.update(code=answer_to(port, "c@x.org", G, mail("c@x.org", G, "[Help]"))))
+        sender = threading.Thread(
+            target=lambda: result.update(
+                code=answer_to(port, "c@x.org", G, mail("c@x.org", G, "[Help]"))
+            )
+        )
         sender.start()
         sender.join(0.5)
         assert "code" not in result, "no 250 before the commit"

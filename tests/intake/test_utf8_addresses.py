@@ -58,8 +58,13 @@ def host(referee, tmp_path):
 
 
 def deliver(referee, relay: CountingSink, tmp_path) -> Deliverer:
-    d = Deliverer(referee.store, "referee@ref.example", SmtpOut(host="127.0.0.1", port=relay.port), tmp_path / "md",
-                  "admin@ref.example")
+    d = Deliverer(
+        referee.store,
+        "referee@ref.example",
+        SmtpOut(host="127.0.0.1", port=relay.port),
+        tmp_path / "md",
+        "admin@ref.example",
+    )
     while d.deliver(referee.clock())[0]:
         pass
     return d
@@ -82,8 +87,13 @@ class Relay(CountingSink):
         self.envelopes: list[tuple[list[str], bytes, bool]] = []
 
     async def handle_DATA(self, server, session, envelope):
-        self.envelopes.append((list(envelope.rcpt_tos), envelope.original_content or envelope.content,
-                               bool(envelope.smtp_utf8)))
+        self.envelopes.append(
+            (
+                list(envelope.rcpt_tos),
+                envelope.original_content or envelope.content,
+                bool(envelope.smtp_utf8),
+            )
+        )
         return await super().handle_DATA(server, session, envelope)
 
 
@@ -105,16 +115,22 @@ def test_players_with_non_ascii_addresses_join_play_and_get_their_replies(refere
     for addr in (JUERGEN_WIRE, DOKIMI):
         mine = [(utf8, m) for r, utf8, m in got if r == addr]
         assert mine and all(utf8 for utf8, _ in mine)  # sent with SMTPUTF8
-        assert all(m["To"] == addr and m["X-Mailref-Kind"] for _, m in mine)  # the address as written, in UTF-8
+        assert all(
+            m["To"] == addr and m["X-Mailref-Kind"] for _, m in mine
+        )  # the address as written, in UTF-8
         acks = [m for _, m in mine if m["X-Mailref-Kind"] == "ack"]
         assert len(acks) >= 2 and "Understood" in acks[0].get_body(("plain",)).get_content()
-    anna = [(utf8, m) for r, utf8, m in got if r == ANNA_WIRE]  # an IDN domain alone: plain ASCII mail
+    anna = [
+        (utf8, m) for r, utf8, m in got if r == ANNA_WIRE
+    ]  # an IDN domain alone: plain ASCII mail
     assert anna and not any(utf8 for utf8, _ in anna)
     with referee.store() as s:
         assert {r.status for r in s.query(OutboxMessage)} == {"sent"}
 
 
-def test_a_relay_without_smtputf8_refuses_clearly_and_the_gm_is_told(referee, host, tmp_path, caplog):
+def test_a_relay_without_smtputf8_refuses_clearly_and_the_gm_is_told(
+    referee, host, tmp_path, caplog
+):
     host(DOKIMI, "[Join]", "Name: Dokimi")
     host(ANNA, "[Join]", "Name: Anna")
     with Relay(smtputf8=False) as relay, caplog.at_level(logging.WARNING, logger="mailref.outbox"):
@@ -123,7 +139,9 @@ def test_a_relay_without_smtputf8_refuses_clearly_and_the_gm_is_told(referee, ho
             rows = s.query(OutboxMessage).order_by(OutboxMessage.id).all()
             failed = [r for r in rows if r.status == "failed"]
             assert failed and all(r.recipients == [DOKIMI] for r in failed)
-            assert "does not offer SMTPUTF8" in failed[0].last_error and DOKIMI in failed[0].last_error
+            assert (
+                "does not offer SMTPUTF8" in failed[0].last_error and DOKIMI in failed[0].last_error
+            )
         assert d.deliver(referee.clock()) == (0, 0)  # never retried by itself
     got = received(relay)
     assert not any(r == DOKIMI for r, _, _ in got)
@@ -144,12 +162,18 @@ def test_addresses_are_checked_as_internationalised_addresses():
     assert problem("a@exa mple.org") and problem("a@[192.0.2.1]") and problem("a@-x-.org")
 
 
-def test_the_cli_takes_an_internationalised_player_address_and_check_tells_about_the_relay(tmp_path):
+def test_the_cli_takes_an_internationalised_player_address_and_check_tells_about_the_relay(
+    tmp_path,
+):
     with CountingSink(smtputf8=False) as old:
         site = Site(tmp_path, relay_port=old.port, smtp_in=False)
         check = site.cli("check")
-    assert any("SMTP relay" in line and "no SMTPUTF8" in line for line in check.stdout.splitlines()), check.stdout
-    assert site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode == 0
+    assert any(
+        "SMTP relay" in line and "no SMTPUTF8" in line for line in check.stdout.splitlines()
+    ), check.stdout
+    assert (
+        site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode == 0
+    )
     r = site.cli("player", "add", "nomes", "Jürgen", JUERGEN)
     assert r.returncode == 0, r.stderr
     state = json.loads(site.cli("game", "show", "nomes", "--json").stdout)

@@ -14,16 +14,41 @@ def test_require_auth_on_with_no_trusted_server_is_said_to_the_gm_at_once(tmp_pa
     from support.ops import Site
 
     site = Site(tmp_path, smtp_in=False)
-    r = site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", "nomes@ref.example",
-                 "--set", "require_auth=on")
+    r = site.cli(
+        "game",
+        "create",
+        "nomes",
+        "--variant",
+        "sidekick",
+        "--address",
+        "nomes@ref.example",
+        "--set",
+        "require_auth=on",
+    )
     assert r.returncode == 0 and "trusts no authentication server" in r.stdout, (r.stdout, r.stderr)
     for value, warned in (("off", False), ("on", True)):
         r = site.cli("game", "set", "nomes", f"require_auth={value}")
-        assert r.returncode == 0 and ("every player's command in this game is refused" in r.stdout) == warned, r.stdout
+        assert (
+            r.returncode == 0
+            and ("every player's command in this game is refused" in r.stdout) == warned
+        ), r.stdout
     (tmp_path / "trusting").mkdir()
-    trusting = Site(tmp_path / "trusting", smtp_in=False, extra='[auth]\ntrusted_authserv_ids = ["mx.ref.example"]\n')
-    r = trusting.cli("game", "create", "nomes", "--variant", "sidekick", "--address", "nomes@ref.example",
-                     "--set", "require_auth=on")
+    trusting = Site(
+        tmp_path / "trusting",
+        smtp_in=False,
+        extra='[auth]\ntrusted_authserv_ids = ["mx.ref.example"]\n',
+    )
+    r = trusting.cli(
+        "game",
+        "create",
+        "nomes",
+        "--variant",
+        "sidekick",
+        "--address",
+        "nomes@ref.example",
+        "--set",
+        "require_auth=on",
+    )
     assert r.returncode == 0 and "note:" not in r.stdout, r.stdout
 
 
@@ -33,12 +58,17 @@ def test_the_daemon_logs_the_site_and_the_trusted_servers_it_uses(tmp_path):
     whose Authentication-Results it trusts, both of which change what players get."""
     from support.ops import Site
 
-    site = Site(tmp_path, smtp_in=False, extra='[site]\ndir = "var/site"\n'
-                                                '[auth]\ntrusted_authserv_ids = ["mx.ref.example"]\n')
+    site = Site(
+        tmp_path,
+        smtp_in=False,
+        extra='[site]\ndir = "var/site"\n' '[auth]\ntrusted_authserv_ids = ["mx.ref.example"]\n',
+    )
     daemon = site.serve().ready()
     try:
         said = next(line for line in daemon.stderr().splitlines() if "mailref starting:" in line)
     finally:
         daemon.stop()
-    assert f"site {tmp_path / 'var' / 'site'}" in said and "trusted authentication servers mx.ref.example" in said, said
-
+    assert (
+        f"site {tmp_path / 'var' / 'site'}" in said
+        and "trusted authentication servers mx.ref.example" in said
+    ), said

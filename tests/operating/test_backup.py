@@ -20,7 +20,12 @@ def test_a_backup_taken_while_the_daemon_answers_a_burst_restores_to_a_game_that
     while mail is being answered; restored (the file put back, the daemon started), the games
     replay and play on."""
     site = Site(tmp_path)
-    assert site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", "nomes@ref.example").returncode == 0
+    assert (
+        site.cli(
+            "game", "create", "nomes", "--variant", "sidekick", "--address", "nomes@ref.example"
+        ).returncode
+        == 0
+    )
     backup = tmp_path / "nomes-backup.sqlite3"
     with site.serve() as daemon:
         for i in range(30):
@@ -30,7 +35,9 @@ def test_a_backup_taken_while_the_daemon_answers_a_burst_restores_to_a_game_that
                 assert r.returncode == 0 and "game(s)" in r.stdout, r.stderr
                 kept = int(re.search(r"(\d+) stored mail", r.stdout).group(1))
                 assert kept >= 16, r.stdout  # every mail answered 250 before it
-        assert wait_for(lambda: daemon.stderr().count("tag=join: processed: ok") == 30, 60), daemon.stderr()
+        assert wait_for(
+            lambda: daemon.stderr().count("tag=join: processed: ok") == 30, 60
+        ), daemon.stderr()
         r = site.cli("db", "backup", str(backup))
         assert r.returncode == 1 and "exists" in r.stderr, r.stderr
     assert backup.stat().st_mode & 0o077 == 0  # players' addresses: the owner's only
@@ -42,10 +49,11 @@ def test_a_backup_taken_while_the_daemon_answers_a_burst_restores_to_a_game_that
     other.db.parent.mkdir(parents=True)
     other.db.write_bytes(backup.read_bytes())
     r = other.cli("replay")
-    assert r.returncode == 0 and "identical" in r.stdout and "DIFFERS" not in r.stdout, r.stdout + r.stderr
+    assert r.returncode == 0 and "identical" in r.stdout and "DIFFERS" not in r.stdout, (
+        r.stdout + r.stderr
+    )
     with other.serve() as again:  # the mail the copy holds unanswered is answered now
         send(other, "late@example.org", "nomes@ref.example", "[Join]", "Name: Late", "late@x")
         assert wait_for(lambda: "Late joined" in again.stderr(), 60), again.stderr()
     players = json.loads(other.cli("game", "show", "nomes", "--json").stdout)["players"]
     assert len(players) == kept + 1, (kept, len(players))
-

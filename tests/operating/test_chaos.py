@@ -82,7 +82,13 @@ def database(postgres):
 def config(tmp: Path, n: int, url: str, dovecot, folder: str, relay_port: int) -> Path:
     site = tmp / f"daemon{n}"
     site.mkdir()
-    return Site(site, relay_port=relay_port, smtp_in=False, extra=dovecot.imap_toml(folder, "2s"), database=url).config
+    return Site(
+        site,
+        relay_port=relay_port,
+        smtp_in=False,
+        extra=dovecot.imap_toml(folder, "2s"),
+        database=url,
+    ).config
 
 
 class Daemons:
@@ -97,8 +103,12 @@ class Daemons:
         self.run_of[i] = self.runs
         log = open(self.logs / f"daemon{i}-run{self.runs}.log", "wb")  # noqa: SIM115
         env = {k: v for k, v in os.environ.items() if k not in ("MAILREF_CONFIG", "NOTIFY_SOCKET")}
-        self.procs[i] = subprocess.Popen([sys.executable, "-m", "mailref", "serve", "--config", str(self.configs[i])],
-                                         env={**env, "MAILREF_LOG": "INFO", "MAILREF_OUTBOX_LEASE": LEASE}, stdout=subprocess.DEVNULL, stderr=log)
+        self.procs[i] = subprocess.Popen(
+            [sys.executable, "-m", "mailref", "serve", "--config", str(self.configs[i])],
+            env={**env, "MAILREF_LOG": "INFO", "MAILREF_OUTBOX_LEASE": LEASE},
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+        )
         log.close()
 
     def ready(self, i: int) -> bool:
@@ -109,7 +119,9 @@ class Daemons:
 
     def term(self, i: int) -> int:
         p = self.procs[i]
-        wait_for(lambda: catches_sigterm(p.pid), 30)  # past the interpreter's own start (see stop())
+        wait_for(
+            lambda: catches_sigterm(p.pid), 30
+        )  # past the interpreter's own start (see stop())
         p.send_signal(signal.SIGTERM)
         return p.wait(60)
 
@@ -147,11 +159,16 @@ def catches_sigterm(pid: int) -> bool:
 
 def nothing_left(store) -> bool:
     with store() as s:
-        return not s.scalar(select(func.count()).select_from(OutboxMessage).where(OutboxMessage.status != "sent")) \
-            and not s.scalar(select(func.count()).select_from(InboxMessage).where(InboxMessage.status == "new"))
+        return not s.scalar(
+            select(func.count()).select_from(OutboxMessage).where(OutboxMessage.status != "sent")
+        ) and not s.scalar(
+            select(func.count()).select_from(InboxMessage).where(InboxMessage.status == "new")
+        )
 
 
-def test_three_daemons_one_killed_at_random_answer_every_mail_once(tmp_path, database, dovecot, sink):
+def test_three_daemons_one_killed_at_random_answer_every_mail_once(
+    tmp_path, database, dovecot, sink
+):
     relay, relay_port = sink
     url, store = database
     folder = f"chaos{os.getpid()}"
@@ -161,8 +178,25 @@ def test_three_daemons_one_killed_at_random_answer_every_mail_once(tmp_path, dat
             c.delete_folder(f)
     c.create_folder(folder)
     configs = [config(tmp_path, n, url, dovecot, folder, relay_port) for n in range(DAEMONS)]
-    cli = subprocess.run([sys.executable, "-m", "mailref", "--config", str(configs[0]), "game", "create", "nomes",
-                          "--variant", "sidekick", "--address", G], capture_output=True, text=True, timeout=60)
+    cli = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mailref",
+            "--config",
+            str(configs[0]),
+            "game",
+            "create",
+            "nomes",
+            "--variant",
+            "sidekick",
+            "--address",
+            G,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert cli.returncode == 0, cli.stderr
 
     # Players join (each a state change under the game's row lock, announced to all) and
@@ -177,10 +211,11 @@ def test_three_daemons_one_killed_at_random_answer_every_mail_once(tmp_path, dat
         daemons.start(i)
     kills = stops = round_ = last = 0
     try:
+
         def deliver() -> None:  # the mail arrives in bursts while daemons die
             a = dovecot.client()
             for k in range(0, MAILS, 30):
-                for m in mails[k:k + 30]:
+                for m in mails[k : k + 30]:
                     a.append(folder, m)
                 time.sleep(rng.uniform(0.1, 0.5))
             a.logout()
@@ -197,11 +232,14 @@ def test_three_daemons_one_killed_at_random_answer_every_mail_once(tmp_path, dat
             round_ += 1
             if round_ % 3 == 0:
                 # A clean stop at any moment, start-up included: the daemon restarted last, a
-                # moment after (guards against an exit status of -15). It must exit 0 and lose and repeat nothing.
+                # moment after (guards against an exit status of -15). It must exit 0 and lose and
+                # repeat nothing.
                 time.sleep(rng.uniform(0.05, 0.8))
                 victim = last
                 code = daemons.term(victim)
-                assert code == 0, f"daemon {victim} ended {code} on SIGTERM: {daemons.log(victim)[-2000:]}"
+                assert (
+                    code == 0
+                ), f"daemon {victim} ended {code} on SIGTERM: {daemons.log(victim)[-2000:]}"
                 stops += 1
                 daemons.start(victim)
                 continue
@@ -223,15 +261,23 @@ def test_three_daemons_one_killed_at_random_answer_every_mail_once(tmp_path, dat
     replies = relay.snapshot()
     missing = [i for i in ids if replies[i] == 0]
     extra = {i: n - 1 for i, n in replies.items() if i in ids and n > 1}
-    assert all_answered and not missing, f"{len(missing)} of {MAILS} never answered after {kills} kills, e.g. {missing[:3]}"
-    assert sum(extra.values()) <= kills, f"{sum(extra.values())} extra replies after {kills} kills: {extra}"
+    assert (
+        all_answered and not missing
+    ), f"{len(missing)} of {MAILS} never answered after {kills} kills, e.g. {missing[:3]}"
+    assert (
+        sum(extra.values()) <= kills
+    ), f"{sum(extra.values())} extra replies after {kills} kills: {extra}"
     assert codes == [0] * DAEMONS
     assert c.folder_status(folder, ["MESSAGES"])[b"MESSAGES"] <= kills  # at most one left per kill
     c.logout()
 
     assert settled, "outgoing rows or stored mail left unfinished"
     with store() as s:
-        statuses = dict(s.execute(select(InboxMessage.status, func.count()).group_by(InboxMessage.status)).all())
-        sources = list(s.scalars(select(JournalEntry.source).where(JournalEntry.source.like("mail:%"))))
+        statuses = dict(
+            s.execute(select(InboxMessage.status, func.count()).group_by(InboxMessage.status)).all()
+        )
+        sources = list(
+            s.scalars(select(JournalEntry.source).where(JournalEntry.source.like("mail:%")))
+        )
     assert statuses == {"processed": MAILS}
     assert len(sources) == len(set(sources))  # no mail acted on twice

@@ -12,6 +12,7 @@ from support.cli import G, run
 
 pytestmark = pytest.mark.spec("1.4")
 
+
 @pytest.fixture(scope="module")
 def initialised(tmp_path_factory):
     """`mailref init` and `game create` once for the module (each CLI run starts Python anew)."""
@@ -19,8 +20,20 @@ def initialised(tmp_path_factory):
     assert run(where, "init").returncode == 0
     assert (where / "mailref.toml").exists()
     assert run(where, "init").returncode == 1  # never overwrites
-    r = run(where, "game", "create", "nomes", "--variant", "sidekick", "--address", G, "--gm", "gm@x.org",
-            "--set", "turn_timeout=2d")
+    r = run(
+        where,
+        "game",
+        "create",
+        "nomes",
+        "--variant",
+        "sidekick",
+        "--address",
+        G,
+        "--gm",
+        "gm@x.org",
+        "--set",
+        "turn_timeout=2d",
+    )
     assert r.returncode == 0, r.stderr
     return where
 
@@ -39,7 +52,12 @@ def show(site) -> dict:
 
 
 def test_admin_commands_change_the_game_and_are_journaled(site):
-    assert run(site, "player", "add", "nomes", "Alice", "alice@x.org", "--email", "alice@work.example").returncode == 0
+    assert (
+        run(
+            site, "player", "add", "nomes", "Alice", "alice@x.org", "--email", "alice@work.example"
+        ).returncode
+        == 0
+    )
     assert run(site, "player", "add", "nomes", "Bob", "bob@x.org").returncode == 0
     state = show(site)
     assert state["parameters"]["turn_timeout"] == "2d"
@@ -49,7 +67,12 @@ def test_admin_commands_change_the_game_and_are_journaled(site):
     assert run(site, "score", "nomes", "Bob", "-3").returncode == 0
     assert run(site, "office", "nomes", "admin", "Alice").returncode == 0
     assert run(site, "player", "away", "nomes", "Bob").returncode == 0
-    assert run(site, "rule", "add", "nomes", "30", "Thirty", "-", stdin="The text of thirty.").returncode == 0
+    assert (
+        run(
+            site, "rule", "add", "nomes", "30", "Thirty", "-", stdin="The text of thirty."
+        ).returncode
+        == 0
+    )
     assert run(site, "rule", "amend", "nomes", "30", "Amended thirty.").returncode == 0
     assert run(site, "rule", "retitle", "nomes", "30", "Trente").returncode == 0
     assert run(site, "rule", "repeal", "nomes", "2").returncode == 0
@@ -58,25 +81,37 @@ def test_admin_commands_change_the_game_and_are_journaled(site):
     assert run(site, "game", "resume", "nomes").returncode == 0
     state = show(site)
     alice, bob = state["players"]
-    assert (alice["score"], alice["offices"], bob["score"], bob["status"]) == (7, ["admin"], -3, "away")
+    assert (alice["score"], alice["offices"], bob["score"], bob["status"]) == (
+        7,
+        ["admin"],
+        -3,
+        "away",
+    )
     rules = {r["number"]: r for r in state["rules"]}
-    assert rules["30"]["title"] == "Trente" and rules["30"]["text"] == "Amended thirty." and "2" not in rules
+    assert (
+        rules["30"]["title"] == "Trente"
+        and rules["30"]["text"] == "Amended thirty."
+        and "2" not in rules
+    )
     r = run(site, "replay")
     assert r.returncode == 0 and "identical" in r.stdout
     out = run(site, "outbox", "list")
     assert "ruleset" in out.stdout and "announcement" in out.stdout
 
 
-@pytest.mark.parametrize("args,code", [
-    (["score", "nomes", "Nobody", "+1"], 1),
-    (["rule", "amend", "nomes", "99", "x"], 1),
-    (["game", "show", "nope"], 1),
-    (["game", "create", "nomes", "--variant", "sidekick", "--address", "other@x.org"], 1),
-    (["game", "create", "x2", "--variant", "chess", "--address", "c@x.org"], 1),
-    (["score", "nomes", "Alice", "lots"], 2),
-    (["frobnicate"], 2),
-    (["mail", "reprocess", "12345"], 1),
-])
+@pytest.mark.parametrize(
+    "args,code",
+    [
+        (["score", "nomes", "Nobody", "+1"], 1),
+        (["rule", "amend", "nomes", "99", "x"], 1),
+        (["game", "show", "nope"], 1),
+        (["game", "create", "nomes", "--variant", "sidekick", "--address", "other@x.org"], 1),
+        (["game", "create", "x2", "--variant", "chess", "--address", "c@x.org"], 1),
+        (["score", "nomes", "Alice", "lots"], 2),
+        (["frobnicate"], 2),
+        (["mail", "reprocess", "12345"], 1),
+    ],
+)
 def test_exit_codes(site, args, code):
     r = run(site, *args)
     assert r.returncode == code, (r.stdout, r.stderr)
@@ -108,7 +143,10 @@ def test_bad_configuration_names_file_and_key(tmp_path):
 def test_secrets_come_from_files_and_are_never_shown(tmp_path):
     (tmp_path / "imap.pass").write_text("hunter2\n")
     cfg = tmp_path / "m.toml"
-    cfg.write_text('[imap]\npassword_file = "imap.pass"\n[daemon]\ndatabase = "postgresql+psycopg://u:pw@h/db"\n')
+    cfg.write_text(
+        '[imap]\npassword_file = "imap.pass"\n[daemon]\ndatabase = '
+        '"postgresql+psycopg://u:pw@h/db"\n'
+    )
     c = config_mod.load(cfg)
     assert c.imap.password == "hunter2"
     assert "hunter2" not in repr(c) and "hunter2" not in c.describe() and ":pw@" not in c.describe()

@@ -12,11 +12,15 @@ def test_a_from_address_with_a_name_is_refused_in_words(tmp_path):
     from support.ops import Site
 
     site = Site(tmp_path, smtp_in=False)
-    site.config.write_text(site.config.read_text().replace('"referee@ref.example"', '"Referee <referee@ref.example>"'))
+    site.config.write_text(
+        site.config.read_text().replace('"referee@ref.example"', '"Referee <referee@ref.example>"')
+    )
     r = site.cli("game", "list")
     assert r.returncode == 1
-    assert r.stderr.strip().endswith("mailref.toml: [daemon] from_address: 'Referee <referee@ref.example>' "
-        "is not a bare address: write it as name@example.org, without a name or <>"), r.stderr
+    assert r.stderr.strip().endswith(
+        "mailref.toml: [daemon] from_address: 'Referee <referee@ref.example>' "
+        "is not a bare address: write it as name@example.org, without a name or <>"
+    ), r.stderr
 
 
 def test_a_game_is_not_created_at_the_referees_own_address(tmp_path):
@@ -26,8 +30,12 @@ def test_a_game_is_not_created_at_the_referees_own_address(tmp_path):
     from support.ops import Site
 
     site = Site(tmp_path, smtp_in=False)
-    r = site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", "Referee@ref.example")
+    r = site.cli(
+        "game", "create", "nomes", "--variant", "sidekick", "--address", "Referee@ref.example"
+    )
     assert r.returncode == 1, r.stderr
-    assert "mailref: refused: the address Referee@ref.example is the referee's own (from_address)" in r.stderr
+    assert (
+        "mailref: refused: the address Referee@ref.example is the referee's own (from_address)"
+        in r.stderr
+    )
     assert site.cli("game", "list").stdout.count("\n") <= 1
-

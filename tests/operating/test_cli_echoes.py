@@ -23,11 +23,19 @@ def test_the_cli_echoes_every_address_and_says_a_new_turn_length_starts_next_tur
 
     # This checkout's mailref, whichever one the interpreter's environment would find from tmp_path.
     env = {k: v for k, v in os.environ.items() if k != "MAILREF_CONFIG"}
-    env["PYTHONPATH"] = os.pathsep.join([str(Path(mailref.__file__).parents[1]), env.get("PYTHONPATH", "")])
+    env["PYTHONPATH"] = os.pathsep.join(
+        [str(Path(mailref.__file__).parents[1]), env.get("PYTHONPATH", "")]
+    )
 
     def run(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "mailref", *args], cwd=tmp_path, capture_output=True, text=True,
-                              timeout=60, env=env)
+        return subprocess.run(
+            [sys.executable, "-m", "mailref", *args],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env=env,
+        )
 
     assert run("init").returncode == 0
     assert run("game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode == 0
@@ -40,4 +48,3 @@ def test_the_cli_echoes_every_address_and_says_a_new_turn_length_starts_next_tur
     assert "turn_timeout = 3d" in r.stdout
     assert "turn_timeout applies from the next deadline set; the one running now, " in r.stdout
     assert "stands. To move it: `mailref deadline nomes extend DURATION` or `set WHEN`." in r.stdout
-

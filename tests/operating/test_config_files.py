@@ -21,8 +21,14 @@ def test_init_elsewhere_and_embedded_defaults_say_which_file_commands_read(tmp_p
     here = tmp_path / "cwd"
     here.mkdir()
     env = {k: v for k, v in os.environ.items() if k not in ("MAILREF_CONFIG", "NOTIFY_SOCKET")}
-    run = lambda *a: subprocess.run([sys.executable, "-m", "mailref", *a], cwd=here, env=env,  # noqa: E731
-                                    capture_output=True, text=True, timeout=60)
+    run = lambda *a: subprocess.run(  # noqa: E731
+        [sys.executable, "-m", "mailref", *a],
+        cwd=here,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     r = run("init", str(tmp_path / "conf"))
     assert r.returncode == 0, r.stderr
     path = tmp_path / "conf" / "mailref.toml"
@@ -33,4 +39,3 @@ def test_init_elsewhere_and_embedded_defaults_say_which_file_commands_read(tmp_p
     assert r.returncode == 0 and "no --config, no $MAILREF_CONFIG" in r.stderr, r.stderr
     r = run("init")  # in the folder itself: commands find ./mailref.toml, nothing more to say
     assert r.returncode == 0 and r.stdout.strip() == "wrote mailref.toml", r.stdout
-

@@ -25,16 +25,23 @@ G = "nomes@ref.example"
 @pytest.fixture
 def daemon(tmp_path, database_url):
     port = free_port()
-    (tmp_path / "mailref.toml").write_text(f'[daemon]\ndatabase = "{database_url}"\n[smtp_in]\nhost = "127.0.0.1"\n'
-                                           f'port = {port}\n[outbox]\nmaildir = "var/outbox"\n')
+    (tmp_path / "mailref.toml").write_text(
+        f'[daemon]\ndatabase = "{database_url}"\n[smtp_in]\nhost = "127.0.0.1"\n'
+        f'port = {port}\n[outbox]\nmaildir = "var/outbox"\n'
+    )
     notify = tmp_path / "notify.sock"
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     sock.bind(str(notify))
     sock.settimeout(30)
     env = {**os.environ, "NOTIFY_SOCKET": str(notify)}
     env.pop("MAILREF_CONFIG", None)
-    proc = subprocess.Popen([sys.executable, "-m", "mailref", "serve"], cwd=tmp_path, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mailref", "serve"],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     assert sock.recv(100) == b"READY=1"
     yield tmp_path, port, proc
     if proc.poll() is None:
@@ -47,7 +54,11 @@ def daemon(tmp_path, database_url):
 def test_newcomer_help_by_smtp_lands_in_the_outbox(daemon):
     tmp, port, proc = daemon
     with smtplib.SMTP("127.0.0.1", port) as c:
-        c.sendmail("newbie@x.org", ["referee@localhost"], mail("newbie@x.org", "referee@localhost", "[Help]"))
+        c.sendmail(
+            "newbie@x.org",
+            ["referee@localhost"],
+            mail("newbie@x.org", "referee@localhost", "[Help]"),
+        )
     (reply,) = wait_for(lambda: outbox(tmp))
     assert reply["X-Mailref-Kind"] == "help" and reply["To"] == "newbie@x.org"
 
@@ -55,8 +66,22 @@ def test_newcomer_help_by_smtp_lands_in_the_outbox(daemon):
 @pytest.mark.skipif(shutil.which("swaks") is None, reason="swaks not installed")
 def test_swaks_help(daemon):
     tmp, port, proc = daemon
-    r = subprocess.run(["swaks", "--server", f"127.0.0.1:{port}", "--to", "referee@localhost", "--from", "s@x.org",
-                        "--header", "Subject: [Help]"], capture_output=True, text=True, timeout=30)
+    r = subprocess.run(
+        [
+            "swaks",
+            "--server",
+            f"127.0.0.1:{port}",
+            "--to",
+            "referee@localhost",
+            "--from",
+            "s@x.org",
+            "--header",
+            "Subject: [Help]",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert r.returncode == 0, r.stdout
     assert wait_for(lambda: outbox(tmp))
 
@@ -66,8 +91,14 @@ def test_cli_deadline_change_is_picked_up_by_the_running_daemon(daemon):
 
     def cli(*args):
         env = {k: v for k, v in os.environ.items() if k != "MAILREF_CONFIG"}
-        return subprocess.run([sys.executable, "-m", "mailref", *args], cwd=tmp, env=env, capture_output=True,
-                              text=True, timeout=60)
+        return subprocess.run(
+            [sys.executable, "-m", "mailref", *args],
+            cwd=tmp,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
 
     assert cli("game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode == 0
     assert cli("player", "add", "nomes", "Alice", "alice@x.org").returncode == 0
@@ -87,15 +118,31 @@ def test_postgresql_ending_our_connections_costs_no_mail_and_no_log_line(tmp_pat
 
     name = postgres.fresh_database()
     port = free_port()
-    (tmp_path / "mailref.toml").write_text(f'[daemon]\ndatabase = "{postgres.url(name)}"\n[smtp_in]\n'
-                                           f'host = "127.0.0.1"\nport = {port}\n[outbox]\nmaildir = "var/outbox"\n')
-    env = {k: v for k, v in os.environ.items() if k not in ("MAILREF_CONFIG", "NOTIFY_SOCKET", "JOURNAL_STREAM")}
-    proc = subprocess.Popen([sys.executable, "-m", "mailref", "serve"], cwd=tmp_path, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    (tmp_path / "mailref.toml").write_text(
+        f'[daemon]\ndatabase = "{postgres.url(name)}"\n[smtp_in]\n'
+        f'host = "127.0.0.1"\nport = {port}\n[outbox]\nmaildir = "var/outbox"\n'
+    )
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("MAILREF_CONFIG", "NOTIFY_SOCKET", "JOURNAL_STREAM")
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mailref", "serve"],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
     def send(n: int) -> None:
         with smtplib.SMTP("127.0.0.1", port, timeout=30) as c:
-            c.sendmail(f"p{n}@x.org", ["referee@localhost"], mail(f"p{n}@x.org", "referee@localhost", "[Help]"))
+            c.sendmail(
+                f"p{n}@x.org",
+                ["referee@localhost"],
+                mail(f"p{n}@x.org", "referee@localhost", "[Help]"),
+            )
 
     try:
         deadline = time.monotonic() + 60
@@ -121,7 +168,9 @@ def test_postgresql_ending_our_connections_costs_no_mail_and_no_log_line(tmp_pat
         log = proc.communicate(timeout=30)[1]
         postgres.retire(name)
     assert sorted(m["To"] for m in outbox(tmp_path)) == [f"p{n}@x.org" for n in range(1, 7)]
-    assert [line for line in log.splitlines() if " ERROR " in line or " WARNING " in line] == [], log
+    assert [
+        line for line in log.splitlines() if " ERROR " in line or " WARNING " in line
+    ] == [], log
 
 
 def test_mail_is_answered_in_the_store_while_a_relay_holds_a_delivery(tmp_path):
@@ -153,11 +202,19 @@ def test_mail_is_answered_in_the_store_while_a_relay_holds_a_delivery(tmp_path):
     port = free_port()
     (tmp_path / "mailref.toml").write_text(
         '[daemon]\ndatabase = "sqlite:///var/mailref.sqlite3"\n'
-        f'[smtp_in]\nhost = "127.0.0.1"\nport = {port}\n[smtp_out]\nhost = "127.0.0.1"\nport = {ctl.port}\n')
+        f'[smtp_in]\nhost = "127.0.0.1"\nport = {port}\n[smtp_out]\nhost = "127.0.0.1"\nport = '
+        f"{ctl.port}\n"
+    )
     env = {k: v for k, v in os.environ.items() if k not in ("MAILREF_CONFIG", "NOTIFY_SOCKET")}
-    proc = subprocess.Popen([sys.executable, "-m", "mailref", "serve"], cwd=tmp_path, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mailref", "serve"],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     try:
+
         def send(who: str) -> None:
             with smtplib.SMTP("127.0.0.1", port) as c:
                 c.sendmail(who, ["referee@localhost"], mail(who, "referee@localhost", "[Help]"))
@@ -170,8 +227,9 @@ def test_mail_is_answered_in_the_store_while_a_relay_holds_a_delivery(tmp_path):
         send("first@x.org")
         assert relay.holding.wait(30), "the first reply reached the relay"
         send("second@x.org")
-        assert wait_for(lambda: statuses() == ["processed", "processed"], 10), \
-            f"the second mail waited for the relay: {statuses()}"
+        assert wait_for(
+            lambda: statuses() == ["processed", "processed"], 10
+        ), f"the second mail waited for the relay: {statuses()}"
         assert not relay.got, "the first reply is still held"
         relay.release.set()
         assert wait_for(lambda: len(relay.got) == 2), "both replies went out once the relay let go"

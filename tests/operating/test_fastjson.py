@@ -19,11 +19,11 @@ pytestmark = pytest.mark.spec("4.4")
 def _value(rng: random.Random, depth: int = 0):
     kind = rng.randrange(9 if depth < 4 else 6)
     if kind == 0:
-        return rng.randint(-2**70, 2**70) if rng.random() < 0.2 else rng.randint(-1000, 10**12)
+        return rng.randint(-(2**70), 2**70) if rng.random() < 0.2 else rng.randint(-1000, 10**12)
     if kind == 1:
         return rng.random() * 10 ** rng.randint(-5, 20)
     if kind == 2:
-        return "".join(rng.choice("aé€😀 \"\\\n\t0123456789") for _ in range(rng.randint(0, 30)))
+        return "".join(rng.choice('aé€😀 "\\\n\t0123456789') for _ in range(rng.randint(0, 30)))
     if kind == 3:
         return rng.choice([True, False, None])
     if kind in (4, 5):
@@ -31,8 +31,13 @@ def _value(rng: random.Random, depth: int = 0):
     if kind == 6:
         return [_value(rng, depth + 1) for _ in range(rng.randint(0, 5))]
     if kind == 7:
-        return {rng.choice(["a", "b", "Ü", "12"]) + str(i): _value(rng, depth + 1) for i in range(rng.randint(0, 5))}
-    return {i: _value(rng, depth + 1) for i in range(rng.randint(0, 3))}  # int keys, as json writes them
+        return {
+            rng.choice(["a", "b", "Ü", "12"]) + str(i): _value(rng, depth + 1)
+            for i in range(rng.randint(0, 5))
+        }
+    return {
+        i: _value(rng, depth + 1) for i in range(rng.randint(0, 3))
+    }  # int keys, as json writes them
 
 
 def test_round_trips_equal_the_standard_library():
@@ -75,12 +80,17 @@ def test_subclasses_are_written_as_json_writes_them():
     assert fastjson.loads(fastjson.dumps(v)) == json.loads(json.dumps(v))
 
 
-@pytest.mark.parametrize("text", ["a\ud800b", "\udcff", "19 digits 1234567890123456789 in a string",
-                                  "١٢٣٤٥٦٧٨٩٠١٢٣٤٥٦٧٨٩٠"])
+@pytest.mark.parametrize(
+    "text",
+    ["a\ud800b", "\udcff", "19 digits 1234567890123456789 in a string", "١٢٣٤٥٦٧٨٩٠١٢٣٤٥٦٧٨٩٠"],
+)
 def test_odd_text_reads_back(text):
     """A lone surrogate (undecodable mail bytes read with surrogateescape) is refused by orjson:
     json reads it. Long runs of digits, ASCII or not, read back as they were."""
-    for written in (fastjson.dumps({"t": text, "n": [2**64, -2**63 - 1, 10**18]}), json.dumps({"t": text})):
+    for written in (
+        fastjson.dumps({"t": text, "n": [2**64, -(2**63) - 1, 10**18]}),
+        json.dumps({"t": text}),
+    ):
         assert fastjson.loads(written) == json.loads(written)
         assert fastjson.loads(written.encode("utf-8", "surrogatepass")) == json.loads(written)
 

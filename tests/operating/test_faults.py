@@ -1,4 +1,4 @@
-"""Faults an operator meets (issue 12): a database that turns read-only, a full disk, a lock
+"""Faults an operator meets: a database that turns read-only, a full disk, a lock
 held by another process. Each gives one clear log line, 451 at the listener, no resend
 loop, and a clean start once the fault is gone; read-only -wal/-shm files left behind are
 repaired at start. The disks are real: small ext4 filesystems on loop devices (root only)."""
@@ -28,7 +28,11 @@ from support.ops import CountingSink, Daemon, Site
 pytestmark = pytest.mark.spec("7")
 
 G = "nomes@ref.example"
-PR_CAPBSET_DROP, CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH = 24, 1, 2  # <linux/prctl.h>, <linux/capability.h>
+PR_CAPBSET_DROP, CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH = (
+    24,
+    1,
+    2,
+)  # <linux/prctl.h>, <linux/capability.h>
 root_only = pytest.mark.skipif(os.geteuid() != 0, reason="loop mounts and other users need root")
 
 
@@ -43,8 +47,11 @@ class SmallDisk:
         self.mount()
 
     def mount(self) -> None:
-        r = subprocess.run(["mount", "-o", "loop,errors=remount-ro", str(self.image), str(self.mnt)],
-                           capture_output=True, text=True)
+        r = subprocess.run(
+            ["mount", "-o", "loop,errors=remount-ro", str(self.image), str(self.mnt)],
+            capture_output=True,
+            text=True,
+        )
         if r.returncode != 0:
             pytest.skip(f"cannot mount a loop device here: {r.stderr.strip()}")
 
@@ -84,11 +91,17 @@ def disk(tmp_path):
 
 
 def seed(db: Path, *players: str) -> None:
-    referee = Referee(open_store(f"sqlite:///{db}"), Settings("referee@ref.example", "gm@ref.example"), utcnow)
+    referee = Referee(
+        open_store(f"sqlite:///{db}"), Settings("referee@ref.example", "gm@ref.example"), utcnow
+    )
     try:
         referee.create_game("nomes", "sidekick", G, gm="gm@ref.example")
         for name in players:
-            referee.admin("nomes", {"type": "player_add", "name": name, "address": f"{name.lower()}@x.org"}, "test")
+            referee.admin(
+                "nomes",
+                {"type": "player_add", "name": name, "address": f"{name.lower()}@x.org"},
+                "test",
+            )
     finally:
         referee.store.dispose()
 
@@ -135,7 +148,9 @@ def lines_with(text: str, word: str) -> list[str]:
 
 
 @root_only
-def test_a_database_turning_read_only_mid_batch_sends_nothing_twice_and_starts_clean_after(tmp_path, disk):
+def test_a_database_turning_read_only_mid_batch_sends_nothing_twice_and_starts_clean_after(
+    tmp_path, disk
+):
     db = disk.mnt / "mailref.sqlite3"
     seed(db, "Alice", "Bob")
     queued = len(outbox_rows(db))
@@ -148,7 +163,9 @@ def test_a_database_turning_read_only_mid_batch_sends_nothing_twice_and_starts_c
     with CountingSink(on_data=fault_on_first_delivery) as sink:
         site = Site(tmp_path, relay_port=sink.port, database=str(db))
         with site.serve() as daemon:
-            wait_for(lambda: len(sink.mails) >= queued + 1, 30)  # the batch, then one alert past the store
+            wait_for(
+                lambda: len(sink.mails) >= queued + 1, 30
+            )  # the batch, then one alert past the store
             assert send(site.smtp_port, mail("carol@x.org", G, "[Help]"))[0] == 451
             time.sleep(4)  # a loop would resend every second
             counts = sink.message_ids()
@@ -157,7 +174,10 @@ def test_a_database_turning_read_only_mid_batch_sends_nothing_twice_and_starts_c
             assert daemon.stop() == 0
         log = daemon.stderr()
         assert len(lines_with(log, "cannot mark delivered rows")) == 1, log
-        assert len(lines_with(log, "refused with 451")) == 1 and "read-only" in lines_with(log, "451")[0]
+        assert (
+            len(lines_with(log, "refused with 451")) == 1
+            and "read-only" in lines_with(log, "451")[0]
+        )
         assert "Traceback" not in log
 
         disk.repair()
@@ -166,7 +186,9 @@ def test_a_database_turning_read_only_mid_batch_sends_nothing_twice_and_starts_c
             wait_for(lambda: len(sink.mails) >= queued + 2, 30)
             time.sleep(2)
             assert daemon.stop() == 0
-        assert "Traceback" not in daemon.stderr() and "ERROR" not in daemon.stderr(), daemon.stderr()
+        assert (
+            "Traceback" not in daemon.stderr() and "ERROR" not in daemon.stderr()
+        ), daemon.stderr()
     assert sorted(sink.message_ids().values()) == [1] * (queued + 2)
 
 
@@ -189,7 +211,9 @@ def test_a_full_disk_answers_451_and_the_mail_is_taken_once_there_is_room(tmp_pa
     db = disk.mnt / "mailref.sqlite3"
     seed(db, "Alice")
     site = Site(tmp_path, database=str(db))
-    big = mail("alice@x.org", G, "[Help]", "a long letter\n" * 200_000)  # ~3 MB: new pages must be written
+    big = mail(
+        "alice@x.org", G, "[Help]", "a long letter\n" * 200_000
+    )  # ~3 MB: new pages must be written
     with site.serve() as daemon:
         filler = disk.fill()
         code, text = send_as_a_client_does(site.smtp_port, big, daemon)
@@ -198,7 +222,9 @@ def test_a_full_disk_answers_451_and_the_mail_is_taken_once_there_is_room(tmp_pa
         assert send_as_a_client_does(site.smtp_port, big, daemon)[0] == 250
         assert daemon.stop() == 0
     log = daemon.stderr()
-    assert len(lines_with(log, "refused with 451")) == 1 and "full" in lines_with(log, "451")[0], log
+    assert (
+        len(lines_with(log, "refused with 451")) == 1 and "full" in lines_with(log, "451")[0]
+    ), log
     assert "Traceback" not in log
     with site.serve() as daemon:
         assert daemon.stop() == 0
@@ -252,8 +278,12 @@ def test_a_full_disk_as_the_write_ahead_log_grows_is_an_error_not_a_crash(tmp_pa
         pytest.skip("needs mkfs.ext4")
     disk = SmallDisk(tmp_path, "40M")
     try:
-        r = subprocess.run([sys.executable, "-c", CROSS_THE_INDEX_REGION, str(disk.mnt), str(gap_kb)],
-                           capture_output=True, text=True, timeout=120)
+        r = subprocess.run(
+            [sys.executable, "-c", CROSS_THE_INDEX_REGION, str(disk.mnt), str(gap_kb)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
     finally:
         disk.remove()
     assert r.returncode == 0 and "alive" in r.stdout, (r.returncode, r.stdout, r.stderr[-2000:])
@@ -279,14 +309,21 @@ def test_reserving_the_wal_index_keeps_sqlites_locks_on_it(tmp_path):
     took itself for the first to open it and truncated the index under the daemon's map, and
     the daemon died of SIGBUS (tests/outbox/test_outbox_claims.py, once)."""
     from sqlalchemy import text
+
     db = tmp_path / "t.sqlite3"
     store = open_store(f"sqlite:///{db}")
     try:
         with store.engine.begin() as c:  # the pool keeps this connection open, as the daemon's does
             c.execute(text("CREATE TABLE t(x)"))
-        assert Path(f"{db}-shm").stat().st_blocks * 512 >= 1 << 20, "the index's blocks were reserved"
-        r = subprocess.run([sys.executable, "-c", PROBE_THE_INDEX_LOCK, f"{db}-shm"], capture_output=True, text=True,
-                           timeout=60)
+        assert (
+            Path(f"{db}-shm").stat().st_blocks * 512 >= 1 << 20
+        ), "the index's blocks were reserved"
+        r = subprocess.run(
+            [sys.executable, "-c", PROBE_THE_INDEX_LOCK, f"{db}-shm"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert r.stdout.strip() == "held", (r.stdout, r.stderr)
     finally:
         store.dispose()
@@ -308,7 +345,9 @@ def test_a_lock_held_by_another_process_answers_451_then_recovers(tmp_path):
         store = open_store(f"sqlite:///{site.db}")
         try:
             with store() as s:
-                assert wait_for(lambda: s.scalar(select(InboxMessage.status)) == "processed" or s.rollback(), 20)
+                assert wait_for(
+                    lambda: s.scalar(select(InboxMessage.status)) == "processed" or s.rollback(), 20
+                )
         finally:
             store.dispose()
         assert daemon.stop() == 0
@@ -347,7 +386,9 @@ def test_wal_and_shm_left_read_only_after_a_read_only_period_are_repaired_at_sta
         assert shm.stat().st_mode & 0o200
         assert daemon.stop() == 0
     con.close()
-    assert "was read-only" in daemon.stderr() and "made writable" in daemon.stderr(), daemon.stderr()
+    assert (
+        "was read-only" in daemon.stderr() and "made writable" in daemon.stderr()
+    ), daemon.stderr()
 
 
 def test_the_drivers_own_errors_are_store_faults():
@@ -361,7 +402,8 @@ def test_the_drivers_own_errors_are_store_faults():
     assert is_store_fault(sqlite3.OperationalError("database is locked"))
     assert is_store_fault(psycopg.OperationalError("connection refused"))
     assert describe(psycopg.OperationalError("could not connect to server")).startswith(
-        "the database server is unreachable")
+        "the database server is unreachable"
+    )
     assert not is_store_fault(ValueError("a bug"))
 
 
@@ -374,8 +416,12 @@ def test_a_dropped_connection_is_said_only_if_the_next_try_fails_too(caplog):
 
     from mailref.store.faults import FaultLog
 
-    dropped = DBAPIError("SELECT 1", {}, Exception("terminating connection due to administrator command"),
-                         connection_invalidated=True)
+    dropped = DBAPIError(
+        "SELECT 1",
+        {},
+        Exception("terminating connection due to administrator command"),
+        connection_invalidated=True,
+    )
     faults = FaultLog(logging.getLogger("mailref.test"))
     with caplog.at_level(logging.INFO, "mailref.test"):
         faults.failed("processing", dropped)
@@ -385,12 +431,17 @@ def test_a_dropped_connection_is_said_only_if_the_next_try_fails_too(caplog):
         faults.failed("processing", dropped)  # said once while it lasts
         faults.cleared("processing")
     said = [(r.levelname, r.getMessage().split(":")[1].strip()) for r in caplog.records]
-    assert said == [("INFO", "the database dropped our connection (Exception"),
-                    ("INFO", "the database dropped our connection (Exception"),
-                    ("ERROR", "Exception"), ("INFO", "working again")], said
+    assert said == [
+        ("INFO", "the database dropped our connection (Exception"),
+        ("INFO", "the database dropped our connection (Exception"),
+        ("ERROR", "Exception"),
+        ("INFO", "working again"),
+    ], said
 
 
-def test_a_fault_whose_sqlite_words_alternate_is_said_once_as_its_folders_trouble(caplog, monkeypatch, tmp_path):
+def test_a_fault_whose_sqlite_words_alternate_is_said_once_as_its_folders_trouble(
+    caplog, monkeypatch, tmp_path
+):
     """SQLite's errors on a disk remounted read-only alternate ("disk I/O error", "attempt to
     write a readonly database"), and each change of words was said again: three ERROR lines
     for one fault. Said as what is wrong with the database's folder, once."""
@@ -400,10 +451,16 @@ def test_a_fault_whose_sqlite_words_alternate_is_said_once_as_its_folders_troubl
     import mailref.store.faults as faults
 
     db = tmp_path / "mailref.sqlite3"
-    monkeypatch.setattr(faults, "_probe", lambda folder: f"the filesystem holding {folder} is read-only: make it writable")
+    monkeypatch.setattr(
+        faults,
+        "_probe",
+        lambda folder: f"the filesystem holding {folder} is read-only: make it writable",
+    )
     log = faults.FaultLog(logging.getLogger("mailref.test"), db)
     with caplog.at_level(logging.INFO, "mailref.test"):
         for words in ("disk I/O error", "attempt to write a readonly database", "disk I/O error"):
             log.failed("outbox: cannot mark delivered rows", sqlite3.OperationalError(words))
     assert [r.getMessage() for r in caplog.records] == [
-        f"outbox: cannot mark delivered rows: the filesystem holding {tmp_path} is read-only: make it writable"]
+        f"outbox: cannot mark delivered rows: the filesystem holding {tmp_path} is read-only: "
+        "make it writable"
+    ]

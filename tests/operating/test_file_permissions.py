@@ -40,4 +40,3 @@ def test_a_sqlite_url_with_driver_options_makes_no_stray_file(tmp_path):
     open_store(f"sqlite:///{tmp_path}/db.sqlite3?timeout=20").dispose()
     assert sorted(p.name for p in tmp_path.iterdir() if "?" in p.name) == []
     assert (tmp_path / "db.sqlite3").stat().st_mode & 0o777 == 0o640
-

@@ -40,12 +40,18 @@ def test_the_journal_says_what_to_do_about_a_quarantined_mail_and_a_refused_repl
     ctl.start()
     caplog.clear()
     try:
-        d = Deliverer(referee.store, "referee@ref.example", SmtpOut(host="127.0.0.1", port=ctl.port), "unused",
-                      "gm@ref.example")
+        d = Deliverer(
+            referee.store,
+            "referee@ref.example",
+            SmtpOut(host="127.0.0.1", port=ctl.port),
+            "unused",
+            "gm@ref.example",
+        )
         with caplog.at_level(logging.INFO, logger="mailref"):
             d.deliver(referee.clock())
     finally:
         ctl.stop()
     failed = [r.getMessage() for r in caplog.records if "failed for good" in r.getMessage()]
-    assert failed and all("550 5.1.1" in line and "`mailref outbox retry " in line for line in failed), failed
-
+    assert failed and all(
+        "550 5.1.1" in line and "`mailref outbox retry " in line for line in failed
+    ), failed

@@ -22,13 +22,30 @@ def test_a_port_below_1024_without_the_capability_says_how_to_grant_it(tmp_path)
         pytest.skip("needs root to drop a capability")
     site = Site(tmp_path)
     port = free_low_port()
-    site.config.write_text(site.config.read_text().replace(f"port = {site.smtp_port}", f"port = {port}"))
-    r = subprocess.run([sys.executable, "-m", "mailref", "check"], cwd=site.root, env=site.env(), capture_output=True,
-                       text=True, timeout=60, preexec_fn=without_low_ports)
+    site.config.write_text(
+        site.config.read_text().replace(f"port = {site.smtp_port}", f"port = {port}")
+    )
+    r = subprocess.run(
+        [sys.executable, "-m", "mailref", "check"],
+        cwd=site.root,
+        env=site.env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        preexec_fn=without_low_ports,
+    )
     line = next(x for x in r.stdout.splitlines() if "SMTP listener" in x)
-    assert line.startswith("FAIL") and "CAP_NET_BIND_SERVICE" in line and "AmbientCapabilities" in line, r.stdout
-    proc = subprocess.run([sys.executable, "-m", "mailref", "serve"], cwd=site.root, env=site.env(), capture_output=True,
-                          text=True, timeout=60, preexec_fn=without_low_ports)
+    assert (
+        line.startswith("FAIL") and "CAP_NET_BIND_SERVICE" in line and "AmbientCapabilities" in line
+    ), r.stdout
+    proc = subprocess.run(
+        [sys.executable, "-m", "mailref", "serve"],
+        cwd=site.root,
+        env=site.env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        preexec_fn=without_low_ports,
+    )
     assert proc.returncode == 1 and "permission denied" in proc.stderr, proc.stderr
     assert "AmbientCapabilities=CAP_NET_BIND_SERVICE" in proc.stderr.splitlines()[-1], proc.stderr
-

@@ -1,4 +1,4 @@
-"""The CLI explains itself (issue 12): help for every command and option, the engine's hints,
+"""The CLI explains itself: help for every command and option, the engine's hints,
 `--json` on every listing, header rows, control characters escaped, one address where an
 address is asked for, read-only commands that never create a database, and every
 operational error in one line with a non-zero exit."""
@@ -49,11 +49,17 @@ def test_every_command_and_option_has_a_help_line():
 @pytest.fixture
 def site(tmp_path) -> Site:
     s = Site(tmp_path, smtp_in=False)
-    referee = Referee(open_store(f"sqlite:///{s.db}"), Settings("referee@ref.example", "gm@ref.example"), utcnow)
+    referee = Referee(
+        open_store(f"sqlite:///{s.db}"), Settings("referee@ref.example", "gm@ref.example"), utcnow
+    )
     referee.create_game("nomes", "sidekick", G, gm="gm@ref.example")
-    referee.admin("nomes", {"type": "player_add", "name": "Alice", "address": "alice@players.example"}, "test")
+    referee.admin(
+        "nomes", {"type": "player_add", "name": "Alice", "address": "alice@players.example"}, "test"
+    )
     # A subject that would clear the admin's screen and retitle the terminal if printed raw.
-    referee.accept(mail("alice@players.example", G, "[Status] \x1b[2J\x1b]0;owned\x07 hi \u202egnp.exe"))
+    referee.accept(
+        mail("alice@players.example", G, "[Status] \x1b[2J\x1b]0;owned\x07 hi \u202egnp.exe")
+    )
     referee.store.dispose()
     return s
 
@@ -67,29 +73,63 @@ def test_listings_have_header_rows_json_and_no_raw_control_characters(site):
         assert doc.returncode == 0, doc.stderr
         assert isinstance(json.loads(doc.stdout), list) and json.loads(doc.stdout)
     assert json.loads(site.cli("game", "show", "nomes", "--json").stdout)["slug"] == "nomes"
-    shown = [site.cli("mail", "list"), site.cli("mail", "show", "1"), site.cli("mail", "list", "--json"),
-             site.cli("outbox", "list"), site.cli("game", "show", "nomes")]
+    shown = [
+        site.cli("mail", "list"),
+        site.cli("mail", "show", "1"),
+        site.cli("mail", "list", "--json"),
+        site.cli("outbox", "list"),
+        site.cli("game", "show", "nomes"),
+    ]
     for r in shown:
         assert r.returncode == 0, r.stderr
         assert "\x1b" not in r.stdout and "\x07" not in r.stdout and "\u202e" not in r.stdout
     assert "\\x1b[2J" in shown[0].stdout and "\\u202e" in shown[0].stdout
-    assert json.loads(shown[2].stdout)[0]["subject"].startswith("[Status] \x1b[2J")  # JSON keeps the value exact
+    assert json.loads(shown[2].stdout)[0]["subject"].startswith(
+        "[Status] \x1b[2J"
+    )  # JSON keeps the value exact
 
 
 def test_the_engines_hint_is_printed(site):
     r = site.cli("game", "set", "nomes", "foo=1")
     assert r.returncode == 1
-    assert "unknown parameter 'foo'" in r.stderr and "known:" in r.stderr and "turn_timeout" in r.stderr
+    assert (
+        "unknown parameter 'foo'" in r.stderr
+        and "known:" in r.stderr
+        and "turn_timeout" in r.stderr
+    )
 
 
-@pytest.mark.parametrize("args", [
-    ("game", "create", "x1", "--variant", "sidekick", "--address", "e@x.org, victim@y.org"),
-    ("game", "create", "x2", "--variant", "sidekick", "--address", "x2@x.org", "--gm", "not an address"),
-    ("game", "create", "x3", "--variant", "sidekick", "--address", "x3@x.org", "--timezone", "../../etc/passwd"),
-    ("player", "add", "nomes", "Mallory", "m@x.org\r\nBcc: victim@y.org"),
-    ("player", "add", "nomes", "Mallory", "m@x.org,victim@y.org"),
-    ("player", "add", "nomes", "Mallory", "m@x.org", "--email", "Mallory <m2@x.org>"),
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("game", "create", "x1", "--variant", "sidekick", "--address", "e@x.org, victim@y.org"),
+        (
+            "game",
+            "create",
+            "x2",
+            "--variant",
+            "sidekick",
+            "--address",
+            "x2@x.org",
+            "--gm",
+            "not an address",
+        ),
+        (
+            "game",
+            "create",
+            "x3",
+            "--variant",
+            "sidekick",
+            "--address",
+            "x3@x.org",
+            "--timezone",
+            "../../etc/passwd",
+        ),
+        ("player", "add", "nomes", "Mallory", "m@x.org\r\nBcc: victim@y.org"),
+        ("player", "add", "nomes", "Mallory", "m@x.org,victim@y.org"),
+        ("player", "add", "nomes", "Mallory", "m@x.org", "--email", "Mallory <m2@x.org>"),
+    ],
+)
 def test_bad_addresses_and_zones_are_refused_in_one_line(site, args):
     r = site.cli(*args)
     assert r.returncode == 1, r.stdout
@@ -112,7 +152,7 @@ def test_operational_errors_are_one_line_and_non_zero(site):
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        site.config.write_text(site.config.read_text() + f'[smtp_in]\nport = {port}\n')
+        site.config.write_text(site.config.read_text() + f"[smtp_in]\nport = {port}\n")
         r = site.cli("serve")
     assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
     assert f"cannot listen on 127.0.0.1:{port}: address already in use" in r.stderr.splitlines()[-1]
@@ -122,7 +162,13 @@ def test_read_only_commands_never_create_a_database(tmp_path):
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     site = Site(tmp_path, smtp_in=False)
-    for args in (("game", "list"), ("game", "show", "nomes"), ("mail", "list"), ("outbox", "list"), ("replay",)):
+    for args in (
+        ("game", "list"),
+        ("game", "show", "nomes"),
+        ("mail", "list"),
+        ("outbox", "list"),
+        ("replay",),
+    ):
         r = site.cli(*args)
         assert r.returncode == 1 and f"no database at {site.db}" in r.stderr, (args, r.stderr)
     assert not site.db.exists() and not (tmp_path / "var").exists()
@@ -140,8 +186,11 @@ def test_check_connects_to_each_server_it_names(tmp_path, dovecot):
         assert [line.split()[0] for line in lines] == ["ok"] * 5, lines
         assert any("IMAP" in line and "login ok" in line for line in lines)
         assert any("SMTP relay" in line and "EHLO ok" in line for line in lines)
-        site = Site(tmp_path, relay_port=relay.port + 1 if relay.port < 65535 else 1,
-                    extra=dovecot.imap_toml(password="wrong"))
+        site = Site(
+            tmp_path,
+            relay_port=relay.port + 1 if relay.port < 65535 else 1,
+            extra=dovecot.imap_toml(password="wrong"),
+        )
         r = site.cli("check")
     assert r.returncode == 1
     fails = [line for line in r.stdout.splitlines() if line.startswith("FAIL")]
@@ -150,8 +199,13 @@ def test_check_connects_to_each_server_it_names(tmp_path, dovecot):
 
 def test_check_refuses_a_bad_configuration_naming_file_and_key(tmp_path):
     site = Site(tmp_path, smtp_in=False)
-    site.config.write_text(site.config.read_text().replace('admin_address = "gm@ref.example"',
-                                                           'admin_address = "gm@ref.example, boss@ref.example"'))
+    site.config.write_text(
+        site.config.read_text().replace(
+            'admin_address = "gm@ref.example"', 'admin_address = "gm@ref.example, boss@ref.example"'
+        )
+    )
     r = site.cli("check")
     assert r.returncode == 1 and "Traceback" not in r.stderr
-    assert f"{site.config}: [daemon] admin_address" in r.stderr and "exactly one address" in r.stderr, r.stderr
+    assert (
+        f"{site.config}: [daemon] admin_address" in r.stderr and "exactly one address" in r.stderr
+    ), r.stderr

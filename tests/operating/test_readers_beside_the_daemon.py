@@ -20,7 +20,12 @@ def test_another_process_reading_the_database_leaves_the_running_daemon_alive(tm
     import sqlite3
 
     site = Site(tmp_path)
-    assert site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", "nomes@ref.example").returncode == 0
+    assert (
+        site.cli(
+            "game", "create", "nomes", "--variant", "sidekick", "--address", "nomes@ref.example"
+        ).returncode
+        == 0
+    )
     with site.serve() as daemon:
         send(site, "a@example.org", "nomes@ref.example", "[Help]", "", "h1@x")
         assert wait_for(lambda: "tag=help" in daemon.stderr(), 30), daemon.stderr()
@@ -31,4 +36,3 @@ def test_another_process_reading_the_database_leaves_the_running_daemon_alive(tm
         send(site, "b@example.org", "nomes@ref.example", "[Help]", "", "h2@x")
         assert wait_for(lambda: daemon.stderr().count("tag=help") == 2, 30), daemon.stderr()
         assert daemon.proc.poll() is None
-

@@ -21,12 +21,25 @@ def played(tmp_path_factory):
     """A Sidekick game with a few turns played through the CLI: proposals, votes, a rule change."""
     where = tmp_path_factory.mktemp("replay")
     assert run(where, "init").returncode == 0
-    assert run(where, "game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode == 0
+    assert (
+        run(where, "game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode
+        == 0
+    )
     for name in ("Alice", "Bob", "Carol"):
         assert run(where, "player", "add", "nomes", name, f"{name.lower()}@x.org").returncode == 0
     assert run(where, "score", "nomes", "Bob", "+3", "--reason", "bonus").returncode == 0
-    assert run(where, "rule", "add", "nomes", "30", "Thirty", "-", stdin="The text of thirty.").returncode == 0
-    assert run(where, "game", "create", "other", "--variant", "sidekick", "--address", "other@x.org").returncode == 0
+    assert (
+        run(
+            where, "rule", "add", "nomes", "30", "Thirty", "-", stdin="The text of thirty."
+        ).returncode
+        == 0
+    )
+    assert (
+        run(
+            where, "game", "create", "other", "--variant", "sidekick", "--address", "other@x.org"
+        ).returncode
+        == 0
+    )
     return where
 
 
@@ -43,20 +56,26 @@ def db(site) -> sqlite3.Connection:
 def test_replay_reads_sqlite_without_sqlalchemy(site):
     done, modules = modules_of(site, "replay")
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines()[:2] == ["nomes: identical after 5 journal entries",
-                                            "other: identical after 0 journal entries"]
+    assert done.stdout.splitlines()[:2] == [
+        "nomes: identical after 5 journal entries",
+        "other: identical after 0 journal entries",
+    ]
     assert not [m for m in modules if m == "sqlalchemy" or m.startswith("sqlalchemy.")]
     assert "mailref.store.reads" in modules and "mailref.store.database" not in modules
 
 
 def test_a_forged_state_differs(site):
     with db(site) as conn:
-        state = json.loads(conn.execute("SELECT state FROM games WHERE slug = 'nomes'").fetchone()[0])
+        state = json.loads(
+            conn.execute("SELECT state FROM games WHERE slug = 'nomes'").fetchone()[0]
+        )
         state["players"][1]["score"] = 99
         conn.execute("UPDATE games SET state = ? WHERE slug = 'nomes'", (json.dumps(state),))
     r = run(site, "replay")
     assert r.returncode == 1
-    assert "nomes: DIFFERS after 5 journal entries" in r.stdout and "live 99 != replayed 3" in r.stdout
+    assert (
+        "nomes: DIFFERS after 5 journal entries" in r.stdout and "live 99 != replayed 3" in r.stdout
+    )
     assert "other: identical" in r.stdout
     assert r.stderr == "mailref: refused: 1 game(s) do not replay to their live state\n"
     assert run(site, "replay", "other").returncode == 0  # one game alone
@@ -64,14 +83,22 @@ def test_a_forged_state_differs(site):
 
 def test_a_forged_journal_differs(site):
     with db(site) as conn:
-        conn.execute("DELETE FROM journal WHERE seq = (SELECT max(seq) FROM journal)")  # the rule added
+        conn.execute(
+            "DELETE FROM journal WHERE seq = (SELECT max(seq) FROM journal)"
+        )  # the rule added
     r = run(site, "replay", "nomes")
-    assert r.returncode == 1 and "nomes: DIFFERS after 4 journal entries" in r.stdout and ".rules" in r.stdout
+    assert (
+        r.returncode == 1
+        and "nomes: DIFFERS after 4 journal entries" in r.stdout
+        and ".rules" in r.stdout
+    )
 
 
 def test_a_journaled_action_refused_on_replay_is_reported(site):
     with db(site) as conn:
-        (seq, action), = conn.execute("SELECT seq, action FROM journal WHERE action LIKE '%\"score\"%'")
+        ((seq, action),) = conn.execute(
+            "SELECT seq, action FROM journal WHERE action LIKE '%\"score\"%'"
+        )
         action = json.loads(action)
         action["player"] = "Nobody"
         conn.execute("UPDATE journal SET action = ? WHERE seq = ?", (json.dumps(action), seq))
@@ -107,4 +134,6 @@ def test_replay_reads_while_a_writer_holds_the_database(site):
     finally:
         writer.execute("ROLLBACK")
         writer.close()
-    assert done.returncode == 0 and "nomes: identical after 5 journal entries" in done.stdout, done.stderr
+    assert (
+        done.returncode == 0 and "nomes: identical after 5 journal entries" in done.stdout
+    ), done.stderr

@@ -22,7 +22,9 @@ def test_replay_reports_a_state_the_journal_does_not_explain(tmp_path, database_
     r = make_referee(tmp_path, url=database_url)
     r.create_game("nomes", "sidekick", "nomes@ref.example")
     for n in ("alice", "bob"):
-        r.accept(mail(f"{n}@x.example", "nomes@ref.example", "[Join]", f"Name: {n.title()}"), "smtp")
+        r.accept(
+            mail(f"{n}@x.example", "nomes@ref.example", "[Join]", f"Name: {n.title()}"), "smtp"
+        )
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         assert cmd_replay(r, argparse.Namespace(slug=None), None) == 0

@@ -1,4 +1,4 @@
-"""A mail's cost does not grow with the game's history (issue 14): ended matters leave the
+"""A mail's cost does not grow with the game's history: ended matters leave the
 hot state after eight days into archived rows, which `game show --json`, the full state and
 `mailref replay` read back; read-only commands neither copy nor rewrite the state."""
 
@@ -42,14 +42,21 @@ def play_turns(referee, clock, turns: int) -> None:
         mover = state["turn"]["player"]
         other = next(p["name"] for p in state["players"] if p["name"] != mover)
         n = state["next_number"]
-        send(referee, mover, f"[Proposal] Idea {n}", f'Enact rule {100 + n} "Idea {n}":\nPlayers may hum {n} times.\n')
+        send(
+            referee,
+            mover,
+            f"[Proposal] Idea {n}",
+            f'Enact rule {100 + n} "Idea {n}":\nPlayers may hum {n} times.\n',
+        )
         send(referee, other, f"Re: [Proposal {n}] Idea {n}", "AGAINST")
         clock.advance(days=1)
         referee.tick()
 
 
 def start(referee):
-    referee.create_game("nomes", "sidekick", G, gm="gm@ref.example", parameters={"win_score": 10_000})
+    referee.create_game(
+        "nomes", "sidekick", G, gm="gm@ref.example", parameters={"win_score": 10_000}
+    )
     send(referee, "alice", "[Join]", "Name: Alice\n")
     send(referee, "bob", "[Join]", "Name: Bob\n")
 
@@ -61,7 +68,9 @@ def test_ended_proposals_are_archived_and_read_back(referee, clock, outbox, tmp_
     # Closed more than eight days ago: archived; the recent ones stay for the rules that look back.
     assert [p["number"] for p in live["proposals"]] == list(range(8, 15))
     with referee.store() as s:
-        assert [a.number for a in s.query(ArchivedMatter).order_by(ArchivedMatter.id)] == list(range(1, 8))
+        assert [a.number for a in s.query(ArchivedMatter).order_by(ArchivedMatter.id)] == list(
+            range(1, 8)
+        )
     full = referee.state("nomes")
     assert [p["number"] for p in full["proposals"]] == list(range(1, 15))
     assert full["proposals"][0]["status"] == "failed" and full["proposals"][0]["votes"]
@@ -74,11 +83,20 @@ def test_ended_proposals_are_archived_and_read_back(referee, clock, outbox, tmp_
 
     cfg = tmp_path / "mailref.toml"
     url = referee.store.engine.url.render_as_string(hide_password=False)  # SQLite or PostgreSQL
-    cfg.write_text(f'[daemon]\ndatabase = "{url}"\nfrom_address = "referee@ref.example"\n'
-                   'admin_address = "gm@ref.example"\n')
+    cfg.write_text(
+        f'[daemon]\ndatabase = "{url}"\nfrom_address = "referee@ref.example"\n'
+        'admin_address = "gm@ref.example"\n'
+    )
     run = [sys.executable, "-m", "mailref", "--config", str(cfg)]
-    shown = json.loads(subprocess.run(run + ["game", "show", "nomes", "--json"], capture_output=True, text=True,
-                                      timeout=60, check=True).stdout)
+    shown = json.loads(
+        subprocess.run(
+            run + ["game", "show", "nomes", "--json"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
+        ).stdout
+    )
     assert [p["number"] for p in shown["proposals"]] == list(range(1, 15))
     out = subprocess.run(run + ["replay"], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0 and "identical after" in out.stdout, out.stdout + out.stderr
@@ -98,15 +116,21 @@ def test_hot_state_stays_the_same_size_as_history_grows(referee, clock):
 def test_read_only_commands_neither_journal_nor_rewrite(referee, clock, outbox):
     start(referee)
     with referee.store() as s:
-        before = (s.query(JournalEntry).count(), s.query(Game).one().version,
-                  s.execute(Game.__table__.select()).one().state)
+        before = (
+            s.query(JournalEntry).count(),
+            s.query(Game).one().version,
+            s.execute(Game.__table__.select()).one().state,
+        )
     for subject in ("[Status]", "[Rules]", "[Help]"):
         send(referee, "alice", subject)
     kinds = [m["X-Mailref-Kind"] for m in outbox.to(addr("alice"))][-3:]
     assert kinds == ["status", "ruleset", "help"]
     with referee.store() as s:
-        after = (s.query(JournalEntry).count(), s.query(Game).one().version,
-                 s.execute(Game.__table__.select()).one().state)
+        after = (
+            s.query(JournalEntry).count(),
+            s.query(Game).one().version,
+            s.execute(Game.__table__.select()).one().state,
+        )
     assert after == before
 
 
@@ -130,20 +154,35 @@ def test_sigterm_stops_a_daemon_with_thousands_of_games_promptly(database_url, t
         rows = []
         for i in range(1, 2000):
             state = dict(g.state, slug=f"g{i}", address=f"g{i}@ref.example")
-            rows.append({"slug": f"g{i}", "variant": "sidekick", "address": f"g{i}@ref.example", "state": state,
-                         "initial": state, "version": 0, "next_wakeup": soon + timedelta(minutes=i),
-                         "created_at": g.created_at})
+            rows.append(
+                {
+                    "slug": f"g{i}",
+                    "variant": "sidekick",
+                    "address": f"g{i}@ref.example",
+                    "state": state,
+                    "initial": state,
+                    "version": 0,
+                    "next_wakeup": soon + timedelta(minutes=i),
+                    "created_at": g.created_at,
+                }
+            )
         s.execute(insert(Game), rows)
     store.dispose()
-    (tmp_path / "mailref.toml").write_text(f'[daemon]\ndatabase = "{database_url}"\n[outbox]\nmaildir = "var/outbox"\n')
+    (tmp_path / "mailref.toml").write_text(
+        f'[daemon]\ndatabase = "{database_url}"\n[outbox]\nmaildir = "var/outbox"\n'
+    )
     notify = tmp_path / "notify.sock"
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     sock.bind(str(notify))
     sock.settimeout(120)
     env = {k: v for k, v in os.environ.items() if k != "MAILREF_CONFIG"}
-    proc = subprocess.Popen([sys.executable, "-m", "mailref", "serve"], cwd=tmp_path,
-                            env={**env, "NOTIFY_SOCKET": str(notify)}, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mailref", "serve"],
+        cwd=tmp_path,
+        env={**env, "NOTIFY_SOCKET": str(notify)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     try:
         assert sock.recv(100) == b"READY=1"
         proc.send_signal(signal.SIGTERM)  # at once: the moment the timers are being set

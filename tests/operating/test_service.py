@@ -1,4 +1,4 @@
-"""The service an operator installs (SPEC §7, issue 12): the unit, `mailref init` and the
+"""The service an operator installs (SPEC §7): the unit, `mailref init` and the
 README agree on the layout; the scripts never touch the host's services; the daemon logs one
 line per mail, without its own timestamps under journald."""
 
@@ -51,7 +51,12 @@ def test_the_unit_and_init_under_etc_agree_on_every_state_path(tmp_path):
 
 def test_init_elsewhere_keeps_state_beside_the_file(tmp_path):
     site = tmp_path / "site"
-    r = subprocess.run([sys.executable, "-m", "mailref", "init", str(site)], capture_output=True, text=True, timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-m", "mailref", "init", str(site)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert r.returncode == 0, r.stderr
     cfg = config_mod.load(site / "mailref.toml")
     assert cfg.database == f"sqlite:///{site.resolve()}/var/mailref.sqlite3"
@@ -60,15 +65,24 @@ def test_init_elsewhere_keeps_state_beside_the_file(tmp_path):
 
 def test_the_readme_describes_the_layout_of_the_unit_and_init():
     readme = (ROOT / "README.md").read_text()
-    for needed in ("mailref init /etc/mailref", "/etc/mailref/mailref.toml", "/var/lib/mailref/mailref.sqlite3",
-                   "/var/lib/mailref/outbox", "systemctl restart mailref"):
+    for needed in (
+        "mailref init /etc/mailref",
+        "/etc/mailref/mailref.toml",
+        "/var/lib/mailref/mailref.sqlite3",
+        "/var/lib/mailref/outbox",
+        "systemctl restart mailref",
+    ):
         assert needed in readme, needed
 
 
 def test_the_scripts_never_stop_start_or_reconfigure_a_host_service():
     for name in ("setup", "serve", "test"):
-        code = "\n".join(line.split("#", 1)[0] for line in (ROOT / "scripts" / name).read_text().splitlines())
-        code = re.sub(r'"[^"]*"', '""', code)  # messages may say "service"; commands may not run one
+        code = "\n".join(
+            line.split("#", 1)[0] for line in (ROOT / "scripts" / name).read_text().splitlines()
+        )
+        code = re.sub(
+            r'"[^"]*"', '""', code
+        )  # messages may say "service"; commands may not run one
         assert not re.search(r"\b(systemctl|service|invoke-rc\.d|update-rc\.d)\b", code), name
     assert "policy-rc.d" in (ROOT / "scripts" / "setup").read_text()
 
@@ -79,9 +93,13 @@ def test_setup_skips_pip_when_nothing_changed_and_needs_no_network(tmp_path):
 
     import pytest
 
-    if not shutil.which("swaks") or not (shutil.which("dovecot") or Path("/usr/sbin/dovecot").exists()):
+    if not shutil.which("swaks") or not (
+        shutil.which("dovecot") or Path("/usr/sbin/dovecot").exists()
+    ):
         pytest.skip("the packages scripts/setup installs are missing here")
-    checkout = tmp_path / "checkout"  # a checkout whose .venv was installed from this pyproject.toml
+    checkout = (
+        tmp_path / "checkout"
+    )  # a checkout whose .venv was installed from this pyproject.toml
     (checkout / "scripts").mkdir(parents=True)
     shutil.copy(ROOT / "scripts" / "setup", checkout / "scripts" / "setup")
     shutil.copy(ROOT / "pyproject.toml", checkout / "pyproject.toml")
@@ -92,13 +110,30 @@ def test_setup_skips_pip_when_nothing_changed_and_needs_no_network(tmp_path):
     (venv / "mailref").chmod(0o755)
     digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
     (checkout / ".venv" / ".mailref-installed").write_text(f"{digest} [test]\n")
-    offline = {"PATH": os.environ["PATH"], "PIP_NO_INDEX": "1", "http_proxy": "http://127.0.0.1:9/",
-               "https_proxy": "http://127.0.0.1:9/"}
-    r = subprocess.run([str(checkout / "scripts" / "setup"), "--test"], capture_output=True, text=True, timeout=120,
-                       env=offline)
+    offline = {
+        "PATH": os.environ["PATH"],
+        "PIP_NO_INDEX": "1",
+        "http_proxy": "http://127.0.0.1:9/",
+        "https_proxy": "http://127.0.0.1:9/",
+    }
+    r = subprocess.run(
+        [str(checkout / "scripts" / "setup"), "--test"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=offline,
+    )
     assert r.returncode == 0 and r.stderr == "", r.stderr
-    (checkout / "pyproject.toml").write_text((ROOT / "pyproject.toml").read_text() + "\n# changed\n")
-    r = subprocess.run([str(checkout / "scripts" / "setup")], capture_output=True, text=True, timeout=120, env=offline)
+    (checkout / "pyproject.toml").write_text(
+        (ROOT / "pyproject.toml").read_text() + "\n# changed\n"
+    )
+    r = subprocess.run(
+        [str(checkout / "scripts" / "setup")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=offline,
+    )
     assert "setup: installing mailref" in r.stderr  # and says so (offline, pip then fails)
 
 
@@ -107,12 +142,22 @@ def test_one_log_line_per_mail_and_no_own_timestamps_under_journald(tmp_path):
     with site.serve(JOURNAL_STREAM="8:12345") as daemon:
         with smtplib.SMTP("127.0.0.1", site.smtp_port) as c:
             for i in range(3):
-                c.sendmail(f"p{i}@x.org", ["referee@ref.example"], mail(f"p{i}@x.org", "referee@ref.example", "[Help]"))
-        lines = wait_for(lambda: [ln for ln in daemon.stderr().splitlines() if " mail #" in ln and "ms)" in ln]
-                         if daemon.stderr().count("ms)") >= 3 else None, 30)
+                c.sendmail(
+                    f"p{i}@x.org",
+                    ["referee@ref.example"],
+                    mail(f"p{i}@x.org", "referee@ref.example", "[Help]"),
+                )
+        lines = wait_for(
+            lambda: [ln for ln in daemon.stderr().splitlines() if " mail #" in ln and "ms)" in ln]
+            if daemon.stderr().count("ms)") >= 3
+            else None,
+            30,
+        )
         assert daemon.stop() == 0
     assert len(lines) == 3, daemon.stderr()
-    assert re.search(r"mail #1 from p0@x\.org game=- tag=help: processed: .* \(\d+ ms\)", lines[0]), lines[0]
+    assert re.search(
+        r"mail #1 from p0@x\.org game=- tag=help: processed: .* \(\d+ ms\)", lines[0]
+    ), lines[0]
     stamp = re.compile(r"^\d{4}-\d\d-\d\d")
     assert not [ln for ln in daemon.stderr().splitlines() if stamp.match(ln)]
 
@@ -121,18 +166,33 @@ def test_unreachable_servers_are_one_line_each_not_a_traceback(tmp_path):
     from support.dovecot import free_port
 
     closed = free_port()  # nothing listens there
-    site = Site(tmp_path, relay_port=closed,
-                extra=f'[imap]\nhost = "127.0.0.1"\nport = {closed}\nssl = false\nusername = "r"\npassword = "p"\n')
+    site = Site(
+        tmp_path,
+        relay_port=closed,
+        extra=f'[imap]\nhost = "127.0.0.1"\nport = {closed}\nssl = false\nusername = "r"\npassword = "p"\n',
+    )
     with site.serve() as daemon:
         with smtplib.SMTP("127.0.0.1", site.smtp_port) as c:
             for i in range(3):  # three replies wait: the relay is still said to be down once
-                c.sendmail(f"p{i}@x.org", ["referee@ref.example"], mail(f"p{i}@x.org", "referee@ref.example", "[Help]"))
-        wait_for(lambda: daemon.stderr().count("ms)") == 3 and "not delivered" in daemon.stderr()
-                 and "IMAP" in daemon.stderr(), 30)
+                c.sendmail(
+                    f"p{i}@x.org",
+                    ["referee@ref.example"],
+                    mail(f"p{i}@x.org", "referee@ref.example", "[Help]"),
+                )
+        wait_for(
+            lambda: daemon.stderr().count("ms)") == 3
+            and "not delivered" in daemon.stderr()
+            and "IMAP" in daemon.stderr(),
+            30,
+        )
         time.sleep(1)
         assert daemon.stop() == 0
     log = daemon.stderr()
     assert "Traceback" not in log, log
     relay = [ln for ln in log.splitlines() if "not delivered" in ln]
     assert len(relay) == 1 and f"relay 127.0.0.1:{closed} unreachable" in relay[0], log
-    assert [ln for ln in log.splitlines() if f"IMAP r@127.0.0.1:{closed}/INBOX: unreachable" in ln and "refused" in ln], log
+    assert [
+        ln
+        for ln in log.splitlines()
+        if f"IMAP r@127.0.0.1:{closed}/INBOX: unreachable" in ln and "refused" in ln
+    ], log

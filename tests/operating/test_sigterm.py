@@ -24,14 +24,18 @@ def test_a_sigterm_while_the_daemon_opens_its_database_stops_it_cleanly(tmp_path
     just restarted) killed it outright, exit -15. Here the database is held locked by another
     process, so the daemon waits at start-up with its database open; the SIGTERM comes then."""
     site = Site(tmp_path)
-    assert site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode == 0
+    assert (
+        site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode == 0
+    )
     holder = sqlite3.connect(site.db, isolation_level=None)
     holder.execute("PRAGMA locking_mode=EXCLUSIVE")
     holder.execute("BEGIN EXCLUSIVE")
     holder.execute("SELECT count(*) FROM sqlite_master").fetchall()
     proc = serve(site, tmp_path / "serve.log")
     try:
-        assert wait_for(lambda: has_open(proc.pid, "mailref.sqlite3"), 60), (tmp_path / "serve.log").read_text()
+        assert wait_for(lambda: has_open(proc.pid, "mailref.sqlite3"), 60), (
+            tmp_path / "serve.log"
+        ).read_text()
         os.killpg(proc.pid, signal.SIGTERM)
         time.sleep(0.2)  # the signal is in before the database frees up
     finally:
@@ -48,7 +52,9 @@ def test_a_sigterm_while_the_listener_process_starts_stops_the_daemon_cleanly(tm
     moments killed it, and the daemon ended with "SMTP listener: cannot listen on ...: its
     process ended at start (exit code -15)", exit 1, as if the port were the trouble."""
     site = Site(tmp_path)
-    assert site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode == 0
+    assert (
+        site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode == 0
+    )
     for run in range(3):
         log = tmp_path / f"serve{run}.log"
         proc = serve(site, log)
@@ -74,11 +80,18 @@ def test_a_sigterm_mid_delivery_finishes_the_round_and_sends_each_reply_once(tmp
 
     with CountingSink(on_data=hold) as sink:
         site = Site(tmp_path, relay_port=sink.port)
-        assert site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode == 0
+        assert (
+            site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode
+            == 0
+        )
         with site.serve() as daemon:
             with smtplib.SMTP("127.0.0.1", site.smtp_port, timeout=30) as s:
                 for i in range(20):
-                    s.sendmail(f"s{i}@example.org", [G], f"From: s{i}@example.org\r\nTo: {G}\r\nSubject: [Help]\r\nMessage-ID: <h{i}@x>\r\n\r\nhi\r\n".encode())
+                    s.sendmail(
+                        f"s{i}@example.org",
+                        [G],
+                        f"From: s{i}@example.org\r\nTo: {G}\r\nSubject: [Help]\r\nMessage-ID: <h{i}@x>\r\n\r\nhi\r\n".encode(),
+                    )
             assert held.wait(60), daemon.stderr()
             daemon.proc.send_signal(signal.SIGTERM)
             time.sleep(0.3)
@@ -111,10 +124,24 @@ def test_a_sigterm_during_the_backlog_at_start_does_not_wait_for_all_of_it(tmp_p
     n = 1200
     with CountingSink(on_data=first_reply_stops_the_daemon) as sink:
         site = Site(tmp_path, relay_port=sink.port)
-        assert site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode == 0
+        assert (
+            site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode
+            == 0
+        )
         referee = Referee.from_config(load(site.config))
-        referee.receive_many([(f"From: s{i}@example.org\r\nTo: {G}\r\nSubject: [Help]\r\nMessage-ID: <b{i}@x>\r\n"
-                               f"\r\nhi\r\n".encode(), "smtp", f"s{i}@example.org", [G]) for i in range(n)])
+        referee.receive_many(
+            [
+                (
+                    f"From: s{i}@example.org\r\nTo: {G}\r\nSubject: [Help]\r\nMessage-ID: "
+                    f"<b{i}@x>\r\n"
+                    f"\r\nhi\r\n".encode(),
+                    "smtp",
+                    f"s{i}@example.org",
+                    [G],
+                )
+                for i in range(n)
+            ]
+        )
 
         def waiting() -> int:
             with referee.store() as s:
@@ -153,10 +180,24 @@ def test_a_sigterm_with_many_replies_queued_for_a_slow_relay_stops_without_drain
     n = 400
     with CountingSink(delay=0.05, on_data=first_reply_stops_the_daemon) as sink:
         site = Site(tmp_path, relay_port=sink.port)
-        assert site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode == 0
+        assert (
+            site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode
+            == 0
+        )
         referee = Referee.from_config(load(site.config))
-        referee.receive_many([(f"From: s{i}@example.org\r\nTo: {G}\r\nSubject: [Help]\r\nMessage-ID: <q{i}@x>\r\n"
-                               f"\r\nhi\r\n".encode(), "smtp", f"s{i}@example.org", [G]) for i in range(n)])
+        referee.receive_many(
+            [
+                (
+                    f"From: s{i}@example.org\r\nTo: {G}\r\nSubject: [Help]\r\nMessage-ID: "
+                    f"<q{i}@x>\r\n"
+                    f"\r\nhi\r\n".encode(),
+                    "smtp",
+                    f"s{i}@example.org",
+                    [G],
+                )
+                for i in range(n)
+            ]
+        )
         assert referee.process_pending() == n  # n replies queued while no daemon runs
 
         def queued() -> int:
@@ -174,4 +215,3 @@ def test_a_sigterm_with_many_replies_queued_for_a_slow_relay_stops_without_drain
         counts = sink.message_ids()
         assert len(counts) == n and all(c == 1 for c in counts.values()), len(counts)
         referee.store.dispose()
-

@@ -11,9 +11,25 @@ from support.cli import G, modules_of, run
 pytestmark = pytest.mark.spec("8")
 
 # Loaded by `mailref replay` before this work: none is needed to rebuild a game and compare.
-NOT_FOR_REPLAY = ("aiosmtpd", "apscheduler", "imapclient", "jinja2", "flufl", "html2text", "cairosvg", "alembic",
-                  "mailref.referee", "mailref.door", "mailref.daemon", "mailref.site", "mailref.write.compose",
-                  "mailref.read.envelope", "mailref.handlers", "email.parser")
+NOT_FOR_REPLAY = (
+    "aiosmtpd",
+    "apscheduler",
+    "imapclient",
+    "jinja2",
+    "flufl",
+    "html2text",
+    "cairosvg",
+    "alembic",
+    "mailref.referee",
+    "mailref.door",
+    "mailref.daemon",
+    "mailref.site",
+    "mailref.write.compose",
+    "mailref.read.envelope",
+    "mailref.handlers",
+    "email.parser",
+)
+
 
 def loaded(modules: set[str], names: tuple[str, ...]) -> list[str]:
     return sorted(m for m in modules if any(m == n or m.startswith(n + ".") for n in names))
@@ -21,7 +37,10 @@ def loaded(modules: set[str], names: tuple[str, ...]) -> list[str]:
 
 def test_replay_loads_neither_mail_nor_templates_nor_alembic(tmp_path):
     assert run(tmp_path, "init").returncode == 0
-    assert run(tmp_path, "game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode == 0
+    assert (
+        run(tmp_path, "game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode
+        == 0
+    )
     assert run(tmp_path, "player", "add", "nomes", "Alice", "alice@x.org").returncode == 0
     done, modules = modules_of(tmp_path, "replay")
     assert done.returncode == 0, done.stderr
@@ -31,9 +50,20 @@ def test_replay_loads_neither_mail_nor_templates_nor_alembic(tmp_path):
     # On SQLite not even the database layer: sqlite3 reads the file (mailref/store/reads.py).
     assert loaded(modules, ("sqlalchemy", "mailref.store.database", "mailref.store.models")) == []
     # A Sidekick game: neither the other variants nor the readers of mail text.
-    assert loaded(modules, ("mailref.engine.variants.blognomic", "mailref.engine.variants.imperial",
-                            "mailref.engine.variants.eire", "mailref.engine.variants.orders",
-                            "mailref.engine.orders", "mailref.read.rulechanges")) == []
+    assert (
+        loaded(
+            modules,
+            (
+                "mailref.engine.variants.blognomic",
+                "mailref.engine.variants.imperial",
+                "mailref.engine.variants.eire",
+                "mailref.engine.variants.orders",
+                "mailref.engine.orders",
+                "mailref.read.rulechanges",
+            ),
+        )
+        == []
+    )
 
 
 def test_every_variant_is_listed_under_its_own_name():
@@ -48,7 +78,10 @@ def test_every_variant_is_listed_under_its_own_name():
 def test_help_loads_no_database_layer(tmp_path):
     done, modules = modules_of(tmp_path, "--help")
     assert done.returncode == 0 and "replay" in done.stdout
-    assert loaded(modules, NOT_FOR_REPLAY + ("sqlalchemy", "mailref.engine.variants", "mailref.store")) == []
+    assert (
+        loaded(modules, NOT_FOR_REPLAY + ("sqlalchemy", "mailref.engine.variants", "mailref.store"))
+        == []
+    )
 
 
 def test_the_newest_revision_is_alembics_head():
@@ -79,6 +112,11 @@ def test_an_older_schema_is_still_upgraded(tmp_path):
     store.dispose()
     store = open_store(url)
     with store.engine.connect() as conn:
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == newest_revision()
-        assert conn.execute(text("SELECT name FROM sqlite_master WHERE name = 'dice_seeds'")).scalar()
+        assert (
+            conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
+            == newest_revision()
+        )
+        assert conn.execute(
+            text("SELECT name FROM sqlite_master WHERE name = 'dice_seeds'")
+        ).scalar()
     store.dispose()

@@ -21,11 +21,15 @@ def test_the_command_that_upgrades_an_older_database_says_so_once(tmp_path):
     site.db.parent.mkdir(parents=True)
     with sqlite3.connect(site.db) as c:
         c.executescript((UPGRADE / "schema-0001.sql").read_text())
-        c.execute("DELETE FROM outbox")  # what the old version sent is not today's to check (test_operating)
+        c.execute(
+            "DELETE FROM outbox"
+        )  # what the old version sent is not today's to check (test_operating)
     r = site.cli("game", "list")
     assert r.returncode == 0 and "bn" in r.stdout, r.stderr
-    assert r.stderr.strip() == f"upgraded the database sqlite:///{site.db} from schema 0001 to {newest_revision()} " \
-        "(an older mailref must not run on it now)", r.stderr
+    assert (
+        r.stderr.strip()
+        == f"upgraded the database sqlite:///{site.db} from schema 0001 to {newest_revision()} "
+        "(an older mailref must not run on it now)"
+    ), r.stderr
     r = site.cli("game", "list")
     assert r.returncode == 0 and r.stderr == "", r.stderr
-

@@ -30,7 +30,9 @@ class LaneSink:
 
     def __init__(self, most: int | None = None, on_data=None):
         self.most, self.on_data = most, on_data
-        self.together: int | None = None  # when set, each mail waits (a while) until that many sessions were open at once
+        self.together: int | None = (
+            None  # when set, each mail waits (a while) until that many sessions were open at once
+        )
         self.mails: list[tuple[str, bytes]] = []
         self.open = self.peak = self.refused = 0
         self.lock = threading.Lock()
@@ -46,7 +48,9 @@ class LaneSink:
             self.open += 1
             self.peak = max(self.peak, self.open)
             session.counted = True
-        await asyncio.sleep(0.05)  # every connection is open at once before any finishes its first mail
+        await asyncio.sleep(
+            0.05
+        )  # every connection is open at once before any finishes its first mail
         session.host_name = hostname
         return responses
 
@@ -61,11 +65,15 @@ class LaneSink:
                 self.open -= 1
 
     async def handle_DATA(self, server, session, envelope):
-        for _ in range(100):  # at its limit, the first mail waits until another connection was tried
+        for _ in range(
+            100
+        ):  # at its limit, the first mail waits until another connection was tried
             if self.most is None or self.refused:
                 break
             await asyncio.sleep(0.05)
-        for _ in range(200):  # a busy machine may open the last connection after the first finished its rows
+        for _ in range(
+            200
+        ):  # a busy machine may open the last connection after the first finished its rows
             if self.together is None or self.peak >= self.together:
                 break
             await asyncio.sleep(0.025)
@@ -91,12 +99,18 @@ def queue_replies(referee, senders: list[str]) -> None:
 
 
 def deliverer(referee, sink) -> Deliverer:
-    return Deliverer(referee.store, "referee@ref.example", SmtpOut(host="127.0.0.1", port=sink.port), "-",
-                     "gm@ref.example")
+    return Deliverer(
+        referee.store,
+        "referee@ref.example",
+        SmtpOut(host="127.0.0.1", port=sink.port),
+        "-",
+        "gm@ref.example",
+    )
 
 
 def sent_subjects(sink, to: str) -> list[str]:
     import email
+
     return [email.message_from_bytes(raw)["Subject"] for rcpt, raw in sink.mails if rcpt == to]
 
 
@@ -130,11 +144,16 @@ def test_a_relay_taking_one_connection_at_a_time_still_gets_every_row_once(refer
         for n in range(6):
             referee.receive(mail(f"q{n}@players.example", G, "[Help]"), "smtp", "q@x", [G])
         referee.process_pending()
-        assert d.deliver(clock()) == (6, 0) and d.sessions == RELAY_SESSIONS and sink.peak == RELAY_SESSIONS
+        assert (
+            d.deliver(clock()) == (6, 0)
+            and d.sessions == RELAY_SESSIONS
+            and sink.peak == RELAY_SESSIONS
+        )
     with referee.store() as s:
         rows = list(s.scalars(select(OutboxMessage)))
-    assert {r.status for r in rows} == {"sent"} and {r.attempts for r in rows} == {1}, \
-        "a row whose connection was refused is no failed attempt"
+    assert {r.status for r in rows} == {"sent"} and {r.attempts for r in rows} == {
+        1
+    }, "a row whose connection was refused is no failed attempt"
 
 
 def test_at_most_one_row_is_ever_accepted_by_the_relay_and_not_marked(referee, clock):
@@ -145,10 +164,13 @@ def test_at_most_one_row_is_ever_accepted_by_the_relay_and_not_marked(referee, c
 
     def check(sink: LaneSink) -> None:
         import email
+
         with sink.lock:
             accepted = {email.message_from_bytes(raw)["Message-ID"] for _, raw in sink.mails}
         with referee.store() as s:
-            status = dict(s.execute(select(OutboxMessage.message_id, OutboxMessage.status)).tuples().all())
+            status = dict(
+                s.execute(select(OutboxMessage.message_id, OutboxMessage.status)).tuples().all()
+            )
         unmarked_seen.append(sum(1 for m in accepted if status[m] != "sent"))
 
     with LaneSink(on_data=check) as sink:
@@ -165,7 +187,9 @@ def test_at_most_one_row_is_ever_accepted_by_the_relay_and_not_marked(referee, c
     assert len(unmarked_seen) == 30 and max(unmarked_seen) == 0, unmarked_seen
 
 
-def test_a_round_on_a_slow_relay_ends_after_its_time_and_the_rest_go_next_round(referee, clock, monkeypatch):
+def test_a_round_on_a_slow_relay_ends_after_its_time_and_the_rest_go_next_round(
+    referee, clock, monkeypatch
+):
     """A relay answering each command in seconds held the daemon's work lock for the whole batch
     of 50, and every mail that arrived meanwhile waited. Past ROUND_BUDGET each
     connection stops after its row in hand; the rest stay queued, no attempt counted, and go
@@ -177,7 +201,9 @@ def test_a_round_on_a_slow_relay_ends_after_its_time_and_the_rest_go_next_round(
     with LaneSink() as sink:
         d = deliverer(referee, sink)
         first = d.deliver(clock())
-        assert first == (RELAY_SESSIONS, 0) and d.cut_short, "one row a connection, then the round ended"
+        assert (
+            first == (RELAY_SESSIONS, 0) and d.cut_short
+        ), "one row a connection, then the round ended"
         with referee.store() as s:
             waiting = list(s.scalars(select(OutboxMessage).where(OutboxMessage.status != "sent")))
         assert len(waiting) == 10 - RELAY_SESSIONS
@@ -229,7 +255,9 @@ class CappedSink:
         self.controller.stop()
 
 
-def test_a_relay_capping_mails_per_connection_gets_the_rest_on_a_new_connection_at_once(referee, clock, caplog):
+def test_a_relay_capping_mails_per_connection_gets_the_rest_on_a_new_connection_at_once(
+    referee, clock, caplog
+):
     """A 421 at MAIL after some mails on the connection is the relay's limit per connection,
     not trouble with the row: the row goes at once on a new connection, no attempt counted,
     no warning (it was a retry with back-off and a warning for every row that met the cap)."""

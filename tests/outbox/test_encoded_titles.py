@@ -15,7 +15,9 @@ def test_a_non_ascii_proposal_title_is_folded_in_encoded_words_of_75_characters(
     mover = table.referee.state("nomes")["turn"]["player"]
     title = "Céilí bonus: féile na nÓg agus ceol le haghaidh gach imreoir atá ag imirt — Ó Briain"
     before = len(table.sink.mails)
-    got = table.send(f"{mover.lower()}@x.org", NOMES, f"[Proposal] {title}", 'Enact rule 301 "Céilí":\nCéilí.\n')
+    got = table.send(
+        f"{mover.lower()}@x.org", NOMES, f"[Proposal] {title}", 'Enact rule 301 "Céilí":\nCéilí.\n'
+    )
     assert title in str(table.one(got, f"{mover.lower()}@x.org")["Subject"])
     raws = table.raw_since(before)
     assert len(raws) == 2  # the ack, and the proposal to the other player
@@ -24,4 +26,3 @@ def test_a_non_ascii_proposal_title_is_folded_in_encoded_words_of_75_characters(
         words = ENCODED_WORD.findall(head)
         assert words and max(len(w) for w in words) <= 75, max(words, key=len)
         assert max(len(line) for line in head.split(b"\r\n")) <= 78
-

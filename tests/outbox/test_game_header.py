@@ -16,8 +16,14 @@ def test_mail_that_belongs_to_no_game_carries_an_empty_game_header(referee, smtp
     never takes it, and one on the header's presence takes all of mailref's mail."""
     referee.create_game("nomes", "sidekick", NOMES, name="Nomes")
     referee.create_game("empire", "imperial", EMPIRE, name="Empire")
-    smtp(mail(CAROL, "referee@ref.example", "Hello?", "Which games are there?"), CAROL, "referee@ref.example")
+    smtp(
+        mail(CAROL, "referee@ref.example", "Hello?", "Which games are there?"),
+        CAROL,
+        "referee@ref.example",
+    )
     smtp(mail(CAROL, NOMES, "[Help]", ""), CAROL, NOMES)
     helps = Outbox(referee).all()
-    assert [(m["X-Mailref-Kind"], m["X-Mailref-Game"]) for m in helps] == [("help", ""), ("help", "nomes")]
-
+    assert [(m["X-Mailref-Kind"], m["X-Mailref-Game"]) for m in helps] == [
+        ("help", ""),
+        ("help", "nomes"),
+    ]

@@ -28,13 +28,20 @@ def test_a_greylisted_mail_finally_delivered_says_so_in_the_log(referee, clock, 
     ctl = Controller(relay, hostname="127.0.0.1", port=free_port())
     ctl.start()
     try:
-        d = Deliverer(referee.store, "referee@ref.example", SmtpOut(host="127.0.0.1", port=ctl.port), "unused",
-                      "gm@ref.example")
+        d = Deliverer(
+            referee.store,
+            "referee@ref.example",
+            SmtpOut(host="127.0.0.1", port=ctl.port),
+            "unused",
+            "gm@ref.example",
+        )
         with caplog.at_level(logging.INFO, logger="mailref.outbox"):
             assert d.deliver(clock()) == (0, 1)
             clock.advance(minutes=1)
             assert d.deliver(clock()) == (1, 0)
-            referee.accept(mail(ALICE, NOMES, "[Status]"), "smtp")  # the relay knows Alice now: taken at once
+            referee.accept(
+                mail(ALICE, NOMES, "[Status]"), "smtp"
+            )  # the relay knows Alice now: taken at once
             assert d.deliver(clock()) == (1, 0)
     finally:
         ctl.stop()
@@ -43,6 +50,7 @@ def test_a_greylisted_mail_finally_delivered_says_so_in_the_log(referee, clock, 
     deferred = [ln for ln in lines if "not delivered (attempt 1)" in ln]
     assert len(deferred) == 1 and "Greylisted" in deferred[0], lines
     row = deferred[0].split()[1]  # "#1"
-    assert [ln for ln in lines if "delivered after" in ln] == [f"outbox {row} to {ALICE} delivered after 2 tries"], lines
+    assert [ln for ln in lines if "delivered after" in ln] == [
+        f"outbox {row} to {ALICE} delivered after 2 tries"
+    ], lines
     assert [r.levelname for r in caplog.records if "delivered after" in r.getMessage()] == ["INFO"]
-

@@ -37,7 +37,13 @@ def test_relay_down_retries_later_then_delivers_once(referee, clock):
     referee.create_game("nomes", "sidekick", G)
     referee.accept(mail("alice@x.org", G, "[Help]"))
     port = free_port()  # nothing listens here yet
-    d = Deliverer(referee.store, "referee@ref.example", SmtpOut(host="127.0.0.1", port=port), "unused", "gm@ref.example")
+    d = Deliverer(
+        referee.store,
+        "referee@ref.example",
+        SmtpOut(host="127.0.0.1", port=port),
+        "unused",
+        "gm@ref.example",
+    )
     assert d.deliver(clock()) == (0, 1)
     assert queued(referee) == {"queued"}
     assert d.deliver(clock()) == (0, 0)  # backing off: not due yet
@@ -57,7 +63,13 @@ def test_relay_down_retries_later_then_delivers_once(referee, clock):
 def test_two_days_undelivered_alerts_the_gm_once(referee, clock):
     referee.create_game("nomes", "sidekick", G)
     referee.accept(mail("alice@x.org", G, "[Help]"))
-    d = Deliverer(referee.store, "referee@ref.example", SmtpOut(host="127.0.0.1", port=free_port()), "x", "gm@ref.example")
+    d = Deliverer(
+        referee.store,
+        "referee@ref.example",
+        SmtpOut(host="127.0.0.1", port=free_port()),
+        "x",
+        "gm@ref.example",
+    )
     for _ in range(3):
         clock.advance(days=1)
         d.deliver(clock())

@@ -27,7 +27,11 @@ class Desk:
     domain, max_size, buffered = "relay.example", 10_000_000, 0
 
     def __init__(self, refuse: set[str]):
-        self.refuse, self.mails, self.reads = refuse, list[tuple[str, list[str], bytes]](), list[bytes]()
+        self.refuse, self.mails, self.reads = (
+            refuse,
+            list[tuple[str, list[str], bytes]](),
+            list[bytes](),
+        )
 
     def recipient(self, address: str) -> str:
         return "550 5.1.1 no such user here" if address in self.refuse else "250 2.1.5 OK"
@@ -46,9 +50,15 @@ class Recording(Session):
 @pytest.fixture
 def pipelining_relay():
     """A PIPELINING relay on a loop of its own; yields (desk, port)."""
-    desk, port, loop = Desk(refuse={"nobody@players.example"}), free_port(), asyncio.new_event_loop()
+    desk, port, loop = (
+        Desk(refuse={"nobody@players.example"}),
+        free_port(),
+        asyncio.new_event_loop(),
+    )
     sessions: set[Session] = set()
-    server = loop.run_until_complete(loop.create_server(lambda: Recording(desk, sessions), "127.0.0.1", port))
+    server = loop.run_until_complete(
+        loop.create_server(lambda: Recording(desk, sessions), "127.0.0.1", port)
+    )
     thread = threading.Thread(target=loop.run_forever, daemon=True)
     thread.start()
     yield desk, port
@@ -63,11 +73,21 @@ def test_mail_rcpt_and_data_go_in_one_write_to_a_pipelining_relay(referee, clock
     for n in range(4):
         referee.receive(mail(f"p{n}@players.example", G, "[Help]"), "smtp", "p@x", [G])
     referee.process_pending()
-    d = Deliverer(referee.store, "referee@ref.example", SmtpOut(host="127.0.0.1", port=port), "-", "gm@ref.example")
+    d = Deliverer(
+        referee.store,
+        "referee@ref.example",
+        SmtpOut(host="127.0.0.1", port=port),
+        "-",
+        "gm@ref.example",
+    )
     assert d.deliver(clock()) == (4, 0)
-    assert sorted(rcpt[0] for _, rcpt, _ in desk.mails) == [f"p{n}@players.example" for n in range(4)]
+    assert sorted(rcpt[0] for _, rcpt, _ in desk.mails) == [
+        f"p{n}@players.example" for n in range(4)
+    ]
     pipelined = [r for r in desk.reads if b"MAIL FROM:<referee@ref.example>" in r]
-    assert len(pipelined) == 4 and all(b"\r\nRCPT TO:<" in r and r.endswith(b"\r\nDATA\r\n") for r in pipelined)
+    assert len(pipelined) == 4 and all(
+        b"\r\nRCPT TO:<" in r and r.endswith(b"\r\nDATA\r\n") for r in pipelined
+    )
 
 
 def test_a_refused_recipient_in_a_pipeline_fails_its_row_alone(referee, clock, pipelining_relay):
@@ -76,10 +96,19 @@ def test_a_refused_recipient_in_a_pipeline_fails_its_row_alone(referee, clock, p
     for who in ("alice@players.example", "nobody@players.example", "bob@players.example"):
         referee.receive(mail(who, G, "[Help]"), "smtp", who, [G])
     referee.process_pending()
-    d = Deliverer(referee.store, "referee@ref.example", SmtpOut(host="127.0.0.1", port=port), "-", "gm@ref.example")
+    d = Deliverer(
+        referee.store,
+        "referee@ref.example",
+        SmtpOut(host="127.0.0.1", port=port),
+        "-",
+        "gm@ref.example",
+    )
     d.sessions = 1  # all three on one connection: the one after the refusal must still go
     assert d.deliver(clock()) == (2, 1)
-    assert sorted(rcpt[0] for _, rcpt, _ in desk.mails) == ["alice@players.example", "bob@players.example"]
+    assert sorted(rcpt[0] for _, rcpt, _ in desk.mails) == [
+        "alice@players.example",
+        "bob@players.example",
+    ]
     with referee.store() as s:
         failed = s.scalars(select(OutboxMessage).where(OutboxMessage.status == "failed")).one()
     assert failed.recipients == ["nobody@players.example"] and "550" in failed.last_error

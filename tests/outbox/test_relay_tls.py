@@ -44,7 +44,9 @@ def tls_relay(cert):
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     context.load_cert_chain(*map(str, cert))
     sink = Sink()
-    ctl = Controller(sink, hostname="127.0.0.1", port=free_port(), tls_context=context, require_starttls=True)
+    ctl = Controller(
+        sink, hostname="127.0.0.1", port=free_port(), tls_context=context, require_starttls=True
+    )
     ctl.start()
     yield sink, ctl.port
     ctl.stop()
@@ -55,19 +57,29 @@ def statuses(referee) -> list[tuple[str, str]]:
         return [(r.status, r.last_error) for r in s.query(OutboxMessage).order_by(OutboxMessage.id)]
 
 
-def test_the_relays_certificate_is_checked_and_the_mail_waits_until_it_is_trusted(referee, clock, tls_relay,
-                                                                                   cert, monkeypatch, caplog):
+def test_the_relays_certificate_is_checked_and_the_mail_waits_until_it_is_trusted(
+    referee, clock, tls_relay, cert, monkeypatch, caplog
+):
     sink, port = tls_relay
     referee.create_game("nomes", "sidekick", G)
     referee.accept(mail("alice@x.org", G, "[Help]"))
-    d = Deliverer(referee.store, "referee@ref.example", SmtpOut(host="127.0.0.1", port=port, starttls=True),
-                  "unused", "gm@ref.example")
+    d = Deliverer(
+        referee.store,
+        "referee@ref.example",
+        SmtpOut(host="127.0.0.1", port=port, starttls=True),
+        "unused",
+        "gm@ref.example",
+    )
     monkeypatch.delenv("SSL_CERT_FILE", raising=False)
     with caplog.at_level("ERROR", "mailref.outbox"):
         assert d.deliver(clock()) == (0, 1)  # was: sent over TLS to whoever answered
     assert sink.got == [] and [s for s, _ in statuses(referee)] == ["queued"]
     said = [r.getMessage() for r in caplog.records if "not delivered" in r.getMessage()]
-    assert len(said) == 1 and "certificate is not trusted" in said[0] and "'127.0.0.1' ([smtp_out] host)" in said[0]
+    assert (
+        len(said) == 1
+        and "certificate is not trusted" in said[0]
+        and "'127.0.0.1' ([smtp_out] host)" in said[0]
+    )
     assert "b'" not in said[0]
 
     monkeypatch.setenv("SSL_CERT_FILE", str(cert[0]))  # the operator names the relay's CA
@@ -80,10 +92,14 @@ def test_the_relays_certificate_is_checked_and_the_mail_waits_until_it_is_truste
 def test_check_says_the_certificate_is_not_trusted_and_ok_once_it_is(tmp_path, tls_relay, cert):
     _, port = tls_relay
     site = Site(tmp_path, relay_port=port, smtp_in=False)
-    site.config.write_text(site.config.read_text().replace(f"port = {port}\n", f"port = {port}\nstarttls = true\n"))
+    site.config.write_text(
+        site.config.read_text().replace(f"port = {port}\n", f"port = {port}\nstarttls = true\n")
+    )
     r = site.cli("check")
     (line,) = [x for x in r.stdout.splitlines() if x.startswith("FAIL")]
-    assert r.returncode == 1 and "certificate is not trusted" in line and "[smtp_out] host" in line, r.stdout
+    assert (
+        r.returncode == 1 and "certificate is not trusted" in line and "[smtp_out] host" in line
+    ), r.stdout
     r = site.cli("check", SSL_CERT_FILE=str(cert[0]))
     assert r.returncode == 0 and "STARTTLS ok" in r.stdout, r.stdout + r.stderr
 
@@ -94,8 +110,11 @@ def test_a_relay_without_starttls_is_named(tmp_path):
     ctl.start()
     try:
         site = Site(tmp_path, relay_port=ctl.port, smtp_in=False)
-        site.config.write_text(site.config.read_text().replace(f"port = {ctl.port}\n",
-                                                               f"port = {ctl.port}\nstarttls = true\n"))
+        site.config.write_text(
+            site.config.read_text().replace(
+                f"port = {ctl.port}\n", f"port = {ctl.port}\nstarttls = true\n"
+            )
+        )
         r = site.cli("check")
     finally:
         ctl.stop()

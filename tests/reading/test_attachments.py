@@ -10,8 +10,12 @@ from support.outside_smtp import ALICE, BOB, error_of, with_attachment
 pytestmark = pytest.mark.spec("3.3")
 
 
-@pytest.mark.parametrize("text", ["", "Orders attached.", "Please see the attached file for this turn."])
-def test_orders_and_results_only_in_an_attachment_are_refused_and_nothing_is_recorded(referee, smtp, text):
+@pytest.mark.parametrize(
+    "text", ["", "Orders attached.", "Please see the attached file for this turn."]
+)
+def test_orders_and_results_only_in_an_attachment_are_refused_and_nothing_is_recorded(
+    referee, smtp, text
+):
     """As a proposal whose text is only an attachment: [Orders] with the orders in a .docx are not
     "no bold text found", and the GM's [Results] in a PDF never reach the players empty nor open
     the next turn; the sender is told the referee reads the mail's own text."""
@@ -28,19 +32,34 @@ def test_orders_and_results_only_in_an_attachment_are_refused_and_nothing_is_rec
     assert "your orders are in an attachment" in said and "nothing was recorded" in said, said
     assert referee.state("diplo")["orders"] == {}
     # Words of her own that are not bold, beside a signature's logo: the usual "no bold text".
-    smtp(with_attachment(ALICE, diplo, "[Orders]", "Army Paris holds.", "image/png", "image001.png"), ALICE, diplo)
+    smtp(
+        with_attachment(ALICE, diplo, "[Orders]", "Army Paris holds.", "image/png", "image001.png"),
+        ALICE,
+        diplo,
+    )
     assert "I found no bold text" in error_of(box)
 
     smtp(mail(BOB, diplo, "[Orders]", "**Army Paris holds.**"), BOB, diplo)
     box.new()
-    smtp(with_attachment(gm, diplo, "[Results] Turn 1", text, "application/pdf", "turn1.pdf"), gm, diplo)
+    smtp(
+        with_attachment(gm, diplo, "[Results] Turn 1", text, "application/pdf", "turn1.pdf"),
+        gm,
+        diplo,
+    )
     said = error_of(box)  # the GM's answer, and nothing to the players
-    assert "your results are in an attachment" in said and "nothing was sent to the players" in said, said
+    assert (
+        "your results are in an attachment" in said and "nothing was sent to the players" in said
+    ), said
     state = referee.state("diplo")
     assert state["turn"]["number"] == 1 and state["history"] == []
-    smtp(with_attachment(BOB, diplo, "[Results] Turn 1", text, "application/pdf", "mine.pdf"), BOB, diplo)
+    smtp(
+        with_attachment(BOB, diplo, "[Results] Turn 1", text, "application/pdf", "mine.pdf"),
+        BOB,
+        diplo,
+    )
     assert "only the GM posts results" in error_of(box)  # a player is told that first
-    smtp(mail(ALICE, diplo, "[Orders]", "**Army Marseilles holds.**"), ALICE, diplo)  # the turn closes
+    smtp(
+        mail(ALICE, diplo, "[Orders]", "**Army Marseilles holds.**"), ALICE, diplo
+    )  # the turn closes
     smtp(mail(gm, diplo, "[Results] Turn 1", "Paris holds."), gm, diplo)
     assert sorted(m["To"] for m in box.new() if m["X-Mailref-Kind"] == "results") == [ALICE, BOB]
-

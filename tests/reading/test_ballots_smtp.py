@@ -25,26 +25,37 @@ def addr(name: str) -> str:
 def game(referee):
     referee.create_game("nomes", "sidekick", G, gm="gm@ref.example")
     with listening(referee) as port:
+
         def send(who: str, raw: bytes) -> None:
             submit(port, addr(who), [G], raw)
 
         for p in PLAYERS:
             send(p, mail(addr(p), G, "[Join]", f"Name: {p.title()}\n"))
         mover = referee.state("nomes")["turn"]["player"]
-        send(mover.lower(), mail(addr(mover), G, "[Proposal] Daily dice", 'Enact rule 24 "Bonus":\nRoll a die.\n'))
+        send(
+            mover.lower(),
+            mail(addr(mover), G, "[Proposal] Daily dice", 'Enact rule 24 "Bonus":\nRoll a die.\n'),
+        )
         voters = [p for p in PLAYERS if p != mover.lower()]
         yield send, voters
     assert_replays(referee)
 
 
 def reply_to(outbox: Outbox, who: str):
-    return [m for m in outbox.all() if m["To"] == addr(who) and m["X-Mailref-Kind"] in ("ack", "error")][-1]
+    return [
+        m for m in outbox.all() if m["To"] == addr(who) and m["X-Mailref-Kind"] in ("ack", "error")
+    ][-1]
 
 
-@pytest.mark.parametrize("prose", ["No strong feelings yet -- what does this mean?",
-                                   "For what it's worth, I'm AGAINST this.",
-                                   "Pro tip: read rule 5 first.",
-                                   "Present company excepted, I vote against."])
+@pytest.mark.parametrize(
+    "prose",
+    [
+        "No strong feelings yet -- what does this mean?",
+        "For what it's worth, I'm AGAINST this.",
+        "Pro tip: read rule 5 first.",
+        "Present company excepted, I vote against.",
+    ],
+)
 def test_prose_gets_no_vote_found_and_how_to_write_one(referee, outbox, game, prose):
     send, (voter, _) = game
     send(voter, mail(addr(voter), G, "Re: [Proposal 1] Daily dice", f"{prose}\n"))
@@ -59,16 +70,30 @@ def test_prose_gets_no_vote_found_and_how_to_write_one(referee, outbox, game, pr
 
 def test_the_ack_quotes_the_line_it_read(referee, outbox, game):
     send, (voter, _) = game
-    send(voter, mail(addr(voter), G, "Re: [Proposal 1] Daily dice", "Hmm, tough one.\nI vote against.\nCheers\n"))
+    send(
+        voter,
+        mail(
+            addr(voter),
+            G,
+            "Re: [Proposal 1] Daily dice",
+            "Hmm, tough one.\nI vote against.\nCheers\n",
+        ),
+    )
     ack = reply_to(outbox, voter)
     body = Outbox.body(ack)
-    assert ack["X-Mailref-Kind"] == "ack" and 'I read your line "I vote against." as a ballot.' in body
+    assert (
+        ack["X-Mailref-Kind"] == "ack" and 'I read your line "I vote against." as a ballot.' in body
+    )
     assert "Vote recorded: proposal 1 — AGAINST" in body
 
 
 def test_outlook_web_html_only_reply_counts_the_players_line_not_the_quote(referee, outbox, game):
     send, (voter, _) = game
-    raw = (CORPUS / "owa_html_only_vote.eml").read_bytes().replace(b"nora@outlook.example", addr(voter).encode())
+    raw = (
+        (CORPUS / "owa_html_only_vote.eml")
+        .read_bytes()
+        .replace(b"nora@outlook.example", addr(voter).encode())
+    )
     send(voter, raw.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
     (prop,) = referee.state("nomes")["proposals"]
     assert prop["votes"][voter.title()] == "AGAINST"

@@ -65,19 +65,35 @@ def test_brace_comments_on_a_long_run_of_spaces():
 
 
 ADVERSARIAL = {
-    "unclosed-bbcode": fill("[b]x\n"), "attribution": fill("a <@ "), "attribution-lines": fill("a <@ " * 50 + "\n"),
-    "schrieb": fill("Am" + " schrieb" * 30 + "\n"), "spaces": " " * MB + "x", "space-lines": fill(" " * 500 + "x\n"),
-    "stars": fill("*" * 200 + "x\n"), "bees": fill("b" * 300 + "\n"), "votes": fill("vote " * 100 + "\n"),
-    "digits": fill("1 " * 200 + "\n"), "enact": fill("Enact rule " + "1." * 100 + "\n"),
-    "replace": fill('In rule 1, replace "' + 'a" ' * 100 + "\n"), "wrote": fill("On x\nwrote" + " " * 300 + "x\n"),
-    "headers": fill("From: x\n"), "quotes": fill(">" * 1000 + "\n"), "marks": fill("-*_[]/b> :" * 30 + "\n"),
-    "bold-orders": fill("**defend with " * 20 + "**\n"), "underscores": fill("__x " * 10 + "\n"),
+    "unclosed-bbcode": fill("[b]x\n"),
+    "attribution": fill("a <@ "),
+    "attribution-lines": fill("a <@ " * 50 + "\n"),
+    "schrieb": fill("Am" + " schrieb" * 30 + "\n"),
+    "spaces": " " * MB + "x",
+    "space-lines": fill(" " * 500 + "x\n"),
+    "stars": fill("*" * 200 + "x\n"),
+    "bees": fill("b" * 300 + "\n"),
+    "votes": fill("vote " * 100 + "\n"),
+    "digits": fill("1 " * 200 + "\n"),
+    "enact": fill("Enact rule " + "1." * 100 + "\n"),
+    "replace": fill('In rule 1, replace "' + 'a" ' * 100 + "\n"),
+    "wrote": fill("On x\nwrote" + " " * 300 + "x\n"),
+    "headers": fill("From: x\n"),
+    "quotes": fill(">" * 1000 + "\n"),
+    "marks": fill("-*_[]/b> :" * 30 + "\n"),
+    "bold-orders": fill("**defend with " * 20 + "**\n"),
+    "underscores": fill("__x " * 10 + "\n"),
     "html": fill("<b><i>x<p style='font-weight:bold'>" * 3 + "<a <@ \n"),
 }
 STEPS = {
-    "own_words": own_words, "ballots": lambda t: read_ballots(t, 3), "numbered-ballots": read_ballots,
-    "rule_changes": read_rule_changes, "brace_comments": strip_brace_comments, "subject": parse_subject,
-    "html": html_to_text, "bold": bold_orders,
+    "own_words": own_words,
+    "ballots": lambda t: read_ballots(t, 3),
+    "numbered-ballots": read_ballots,
+    "rule_changes": read_rule_changes,
+    "brace_comments": strip_brace_comments,
+    "subject": parse_subject,
+    "html": html_to_text,
+    "bold": bold_orders,
     "eire_orders": lambda t: read_eire_orders(bold_orders(t), ["Donal", "Bain"]),
     "free_orders": lambda t: read_free_orders(bold_orders(t)),
 }
@@ -98,7 +114,13 @@ def test_every_reading_step_is_bounded_on_1mb(kind):
 @pytest.mark.parametrize("kind", ["unclosed-bbcode", "attribution-lines", "bees", "html"])
 def test_read_envelope_is_bounded_on_a_1mb_mail(kind):
     text = ADVERSARIAL[kind]
-    raw = mail("a@x.org", "g@ref.example", "[Orders] " + " ".join(text[:5000].split()), text, html=f"<p>{text}</p>")
+    raw = mail(
+        "a@x.org",
+        "g@ref.example",
+        "[Orders] " + " ".join(text[:5000].split()),
+        text,
+        html=f"<p>{text}</p>",
+    )
     t = time.process_time()
     read_envelope(raw)
     assert time.process_time() - t < STEP_BUDGET
@@ -117,19 +139,25 @@ def test_html_left_open_is_read_in_linear_time(unit):
 
 
 def multipart(body: str) -> bytes:
-    return ("From: a@x.org\r\nTo: g@ref.example\r\nSubject: [Status]\r\nMIME-Version: 1.0\r\n"
-            'Content-Type: multipart/mixed; boundary="b0"\r\n\r\n' + body).encode()
+    return (
+        "From: a@x.org\r\nTo: g@ref.example\r\nSubject: [Status]\r\nMIME-Version: 1.0\r\n"
+        'Content-Type: multipart/mixed; boundary="b0"\r\n\r\n' + body
+    ).encode()
 
 
 def test_a_mail_of_many_mime_parts_is_read_at_once():
     """10 MB of one-line parts (the listener's size limit): the parser took minutes."""
     env = read_envelope(multipart("--b0\r\nContent-Type: text/plain\r\n\r\nx\r\n" * 280_000))
     assert env.truncated and "too many MIME parts" in env.defects[-1]
-    within_budget(read_envelope, multipart("--b0\r\nContent-Type: text/plain\r\n\r\nx\r\n" * 280_000))
+    within_budget(
+        read_envelope, multipart("--b0\r\nContent-Type: text/plain\r\n\r\nx\r\n" * 280_000)
+    )
 
 
 def test_mime_nested_past_the_parsers_recursion_is_read_not_raised():
-    deep = "".join(f'--b{i}\r\nContent-Type: multipart/mixed; boundary="b{i + 1}"\r\n\r\n' for i in range(950))
+    deep = "".join(
+        f'--b{i}\r\nContent-Type: multipart/mixed; boundary="b{i + 1}"\r\n\r\n' for i in range(950)
+    )
     raw = multipart(deep + "--b950\r\n\r\nhello\r\n")
     within_budget(read_envelope, raw)  # was: RecursionError, the mail quarantined
     env = read_envelope(raw)
@@ -140,11 +168,16 @@ def headed(header: str, body: str = "hi") -> bytes:
     return f"From: a@x.org\r\nSubject: [Status]\r\n{header}\r\n\r\n{body}\r\n".encode()
 
 
-@pytest.mark.parametrize("header", [
-    "To: " + ", ".join(f"u{i}@x.org" for i in range(100_000)),     # took 235 s (a list kept unique)
-    "Cc: " + ", ".join(f"N{i} <u{i}@x.org>" for i in range(100_000)),
-    "X-Subject: " + "=?utf-8?q?a?= " * 100_000,                    # took 25 s as a Subject
-], ids=["to", "cc", "encoded-words"])
+@pytest.mark.parametrize(
+    "header",
+    [
+        "To: "
+        + ", ".join(f"u{i}@x.org" for i in range(100_000)),  # took 235 s (a list kept unique)
+        "Cc: " + ", ".join(f"N{i} <u{i}@x.org>" for i in range(100_000)),
+        "X-Subject: " + "=?utf-8?q?a?= " * 100_000,  # took 25 s as a Subject
+    ],
+    ids=["to", "cc", "encoded-words"],
+)
 def test_a_header_of_a_megabyte_is_read_at_once(header):
     within_budget(read_envelope, headed(header))
 
@@ -161,4 +194,9 @@ def test_the_newest_references_of_a_huge_header_are_kept():
 
 def test_a_9mb_body_of_bounce_words_is_scanned_at_once():
     """flufl.bounce's patterns searched all of it: 40 s."""
-    within_budget(read_envelope, headed("Content-Type: text/plain", "error: user@x.org failed, unknown mailbox\r\n" * 210_000))
+    within_budget(
+        read_envelope,
+        headed(
+            "Content-Type: text/plain", "error: user@x.org failed, unknown mailbox\r\n" * 210_000
+        ),
+    )

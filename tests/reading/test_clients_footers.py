@@ -23,16 +23,37 @@ def test_an_outlook_signature_and_confidentiality_notice_are_not_enacted(referee
         play(referee, clients.fresh(addr(p), f"{p} Smith", NOMES, "[Join]", f"Name: {p}\n"))
     mover = referee.state("nomes")["turn"]["player"]
     other = "Bob" if mover == "Alice" else "Alice"
-    text = (f'Enact rule 24 "Tea":\nEvery player shall drink tea.\n\nKind regards,\n{mover} Smith\n'
-            "Senior Engineer | ACME Corp\nT: +44 20 1234 5678 | www.acme.example\n\n"
-            "This e-mail and any attachments are confidential and intended solely for the addressee. If you have "
-            "received it in error, please notify the sender and delete it.")
-    play(referee, clients.fresh(addr(mover), f"{mover} Smith", NOMES, "[Proposal] Tea", text, charset="windows-1252",
-                                cte="quoted-printable"))
+    text = (
+        f'Enact rule 24 "Tea":\nEvery player shall drink tea.\n\nKind regards,\n{mover} Smith\n'
+        "Senior Engineer | ACME Corp\nT: +44 20 1234 5678 | www.acme.example\n\n"
+        "This e-mail and any attachments are confidential and intended solely for the addressee. "
+        "If you have "
+        "received it in error, please notify the sender and delete it."
+    )
+    play(
+        referee,
+        clients.fresh(
+            addr(mover),
+            f"{mover} Smith",
+            NOMES,
+            "[Proposal] Tea",
+            text,
+            charset="windows-1252",
+            cte="quoted-printable",
+        ),
+    )
     ack = Outbox.body(last(outbox, mover, "ack"))
-    assert f"(Set aside as your closing words, not rule text: \"Kind regards, / {mover} Smith / Senior Engineer" in ack
+    assert (
+        f'(Set aside as your closing words, not rule text: "Kind regards, / {mover} Smith / '
+        "Senior Engineer" in ack
+    )
     assert "(a confidentiality notice)" in ack
-    play(referee, clients.gmail(last(outbox, other, "announcement", "[Proposal 1]"), addr(other), other, "FOR"))
+    play(
+        referee,
+        clients.gmail(
+            last(outbox, other, "announcement", "[Proposal 1]"), addr(other), other, "FOR"
+        ),
+    )
     rule = next(r for r in referee.state("nomes")["rules"] if r["number"] == "24")
     assert rule["text"] == "Every player shall drink tea."
     assert_replays(referee)
@@ -46,33 +67,70 @@ def test_the_emperors_sign_off_is_not_announced_as_her_reason(referee, outbox, c
     for p in ("Alice", "Bob", "Carol", "Dan"):
         play(referee, clients.fresh(addr(p), p, "emp@ref.example", "[Join]", f"Name: {p}\n"))
     for p in ("Carol", "Dan"):  # Senators by a Point of Order (rule 2)
-        play(referee, clients.fresh(addr(p), p, "emp@ref.example", "[Point of Order] May I vote?", "Asking."))
-    play(referee, clients.fresh(addr("Bob"), "Bob", "emp@ref.example", "[Proposal] Roads",
-                                'Enact rule 30 "Roads":\nAll roads lead to Rome.\n'))
+        play(
+            referee,
+            clients.fresh(addr(p), p, "emp@ref.example", "[Point of Order] May I vote?", "Asking."),
+        )
+    play(
+        referee,
+        clients.fresh(
+            addr("Bob"),
+            "Bob",
+            "emp@ref.example",
+            "[Proposal] Roads",
+            'Enact rule 30 "Roads":\nAll roads lead to Rome.\n',
+        ),
+    )
     for p in ("Carol", "Dan"):
         play(referee, clients.fresh(addr(p), p, "emp@ref.example", "[Vote] 1", "YES"))
     clock.advance(days=4, seconds=1)
     referee.tick()
     asked = last(outbox, "Alice", "judge", "[Judge 1]")
-    play(referee, clients.outlook(asked, addr("Alice"), "Alice", "ACCEPT\n\nMit freundlichen Grüßen\nAlice",
-                                  lang="de", prefix="AW: ", tnef=True))
+    play(
+        referee,
+        clients.outlook(
+            asked,
+            addr("Alice"),
+            "Alice",
+            "ACCEPT\n\nMit freundlichen Grüßen\nAlice",
+            lang="de",
+            prefix="AW: ",
+            tnef=True,
+        ),
+    )
     told = Outbox.body(last(outbox, "Bob", "results", "ACCEPTED"))
     assert 'The Emperor has accepted proposal 1 "Roads".' in told, told
     assert "Grüßen" not in told
-    play(referee, clients.fresh(addr("Bob"), "Bob", "emp@ref.example", "[Proposal] Bridges", "Build bridges.\n"))
+    play(
+        referee,
+        clients.fresh(
+            addr("Bob"), "Bob", "emp@ref.example", "[Proposal] Bridges", "Build bridges.\n"
+        ),
+    )
     for p in ("Carol", "Dan"):
         play(referee, clients.fresh(addr(p), p, "emp@ref.example", "[Vote] 2", "YES"))
     clock.advance(days=4, seconds=1)
     referee.tick()
     asked = last(outbox, "Alice", "judge", "[Judge 2]")
-    play(referee, clients.gmail(asked, addr("Alice"), "Alice", "VETO: too costly.\n\nCheers,\nAlice"))
+    play(
+        referee, clients.gmail(asked, addr("Alice"), "Alice", "VETO: too costly.\n\nCheers,\nAlice")
+    )
     assert "too costly." in Outbox.body(last(outbox, "Bob", "results", "VETOED"))
     assert "Cheers" not in Outbox.body(last(outbox, "Bob", "results", "VETOED"))
     assert_replays(referee)
 
 
-@pytest.mark.parametrize("closing", ["Med vänlig hälsning", "Mit freundlichen Grüßen", "Pozdrawiam", "Saludos",
-                                     "Met vriendelijke groet", "С уважением"])
+@pytest.mark.parametrize(
+    "closing",
+    [
+        "Med vänlig hälsning",
+        "Mit freundlichen Grüßen",
+        "Pozdrawiam",
+        "Saludos",
+        "Met vriendelijke groet",
+        "С уважением",
+    ],
+)
 def test_a_closing_without_a_comma_is_not_enacted(referee, outbox, closing):
     """Alice (Outlook, Swedish) answered "Your move" with her rule and "Med vänlig hälsning /
     Alice" under it: only closings ending in "," or "!" were set aside, and hers, written as
@@ -82,14 +140,32 @@ def test_a_closing_without_a_comma_is_not_enacted(referee, outbox, closing):
         play(referee, clients.fresh(addr(p), p, NOMES, "[Join]", f"Name: {p}\n"))
     mover = referee.state("nomes")["turn"]["player"]
     turn = last(outbox, mover, subject="[Turn 1] Your move")
-    play(referee, clients.outlook(turn, addr(mover), mover, f'Enact rule 40 "Siesta":\nNaps last an hour.\n\n{closing}\n{mover}',
-                                  prefix="SV: ", lang="sv", charset="utf-8"))
+    play(
+        referee,
+        clients.outlook(
+            turn,
+            addr(mover),
+            mover,
+            f'Enact rule 40 "Siesta":\nNaps last an hour.\n\n{closing}\n{mover}',
+            prefix="SV: ",
+            lang="sv",
+            charset="utf-8",
+        ),
+    )
     (prop,) = referee.state("nomes")["proposals"]
     assert prop["changes"][0]["text"] == "Naps last an hour."
 
 
-@pytest.mark.parametrize("footer", ["Skickat från min iPhone", "Verstuurd vanaf mijn iPhone", "Inviato da iPhone",
-                                    "Отправлено с iPhone", "Envoyé depuis mon iPhone"])
+@pytest.mark.parametrize(
+    "footer",
+    [
+        "Skickat från min iPhone",
+        "Verstuurd vanaf mijn iPhone",
+        "Inviato da iPhone",
+        "Отправлено с iPhone",
+        "Envoyé depuis mon iPhone",
+    ],
+)
 def test_a_phones_footer_in_any_language_is_not_rule_text(referee, outbox, footer):
     """An iPhone in Swedish, Dutch, Italian, Russian or French signs "Skickat från min iPhone":
     only the English, German, French ("Envoyé de mon"), Spanish and one Dutch form were known,
@@ -98,8 +174,17 @@ def test_a_phones_footer_in_any_language_is_not_rule_text(referee, outbox, foote
     for p in ("Alice", "Bob"):
         play(referee, clients.fresh(addr(p), p, NOMES, "[Join]", f"Name: {p}\n"))
     mover = referee.state("nomes")["turn"]["player"]
-    play(referee, clients.fresh(addr(mover), mover, NOMES, "[Proposal] Siesta",
-                                f'Enact rule 40 "Siesta":\nNaps last an hour.\n\n{footer}', html_only=True))
+    play(
+        referee,
+        clients.fresh(
+            addr(mover),
+            mover,
+            NOMES,
+            "[Proposal] Siesta",
+            f'Enact rule 40 "Siesta":\nNaps last an hour.\n\n{footer}',
+            html_only=True,
+        ),
+    )
     assert referee.state("nomes")["proposals"][0]["changes"][0]["text"] == "Naps last an hour."
 
 
@@ -107,7 +192,9 @@ def test_a_rule_about_confidential_votes_is_not_taken_for_a_notice():
     """The confidentiality notice is set aside only when it speaks of the mail itself."""
     from mailref.read import read_rule_changes
 
-    (change,) = read_rule_changes('Enact rule 30 "Secrets":\nVotes are secret.\n\n'
-                                  "Votes are confidential. A vote cast in error may be withdrawn.", "Bob")
+    (change,) = read_rule_changes(
+        'Enact rule 30 "Secrets":\nVotes are secret.\n\n'
+        "Votes are confidential. A vote cast in error may be withdrawn.",
+        "Bob",
+    )
     assert change.text.endswith("A vote cast in error may be withdrawn.") and change.signoff is None
-

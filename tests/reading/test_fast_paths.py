@@ -16,7 +16,17 @@ from mailref.write.compose import _WIRE, compose, wire
 pytestmark = pytest.mark.spec("2.4", "4.3")
 
 COMPAT32 = email.policy.compat32.clone(linesep="\r\n", max_line_length=78)
-NAMES = ["Subject", "To", "From", "Message-ID", "X-Mailref-Kind", "References", "In-Reply-To", "Date", "X"]
+NAMES = [
+    "Subject",
+    "To",
+    "From",
+    "Message-ID",
+    "X-Mailref-Kind",
+    "References",
+    "In-Reply-To",
+    "Date",
+    "X",
+]
 
 
 def test_quick_fold_equals_compat32_on_random_header_values():
@@ -27,18 +37,38 @@ def test_quick_fold_equals_compat32_on_random_header_values():
         name = rng.choice(NAMES)
         value = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 90)))
         assert _WIRE.fold_binary(name, value) == COMPAT32.fold_binary(name, value), (name, value)
-        quick += len(name) + len(value) < 76 and value.isascii() and value == " ".join(value.split())
+        quick += (
+            len(name) + len(value) < 76 and value.isascii() and value == " ".join(value.split())
+        )
     assert quick > 1000  # the quick path was taken, not only the fallback
 
 
 def test_composed_mail_is_byte_identical_to_the_compat32_generator():
     now = datetime(2026, 12, 1, 10, 0, tzinfo=UTC)
     cases = [
-        dict(sender="Nomes <nomes@ref.example>", to="alice@players.example", subject="Re: [Help]", body="Hi\n" * 40,
-             kind="help", game="nomes", now=now, reply=True, in_reply_to="<a@b>", references=[f"<r{i}@x>" for i in range(12)]),
-        dict(sender="Éire Mór <eire@ref.example>", to="bob@players.example", subject="[Éire] Turn 3 — results " * 4,
-             body="Tribes: " + "ü" * 300, kind="results", game="eire", now=now, html="<p>hi</p>",
-             attachments=[("map.svg", "image/svg+xml", b"<svg/>")]),
+        dict(
+            sender="Nomes <nomes@ref.example>",
+            to="alice@players.example",
+            subject="Re: [Help]",
+            body="Hi\n" * 40,
+            kind="help",
+            game="nomes",
+            now=now,
+            reply=True,
+            in_reply_to="<a@b>",
+            references=[f"<r{i}@x>" for i in range(12)],
+        ),
+        dict(
+            sender="Éire Mór <eire@ref.example>",
+            to="bob@players.example",
+            subject="[Éire] Turn 3 — results " * 4,
+            body="Tribes: " + "ü" * 300,
+            kind="results",
+            game="eire",
+            now=now,
+            html="<p>hi</p>",
+            attachments=[("map.svg", "image/svg+xml", b"<svg/>")],
+        ),
     ]
     for kw in cases:
         msg = compose(**kw)

@@ -20,17 +20,35 @@ def test_a_forwarded_proposal_is_neither_a_submission_nor_a_ballot(referee, smtp
     names = ("Ann", "Ben", "Cat", "Dan", "Eve")
     for n in names:
         smtp(mail(f"{n.lower()}@x.org", blog, "[Join]", f"Name: {n}"), f"{n.lower()}@x.org", blog)
-    smtp(mail("ann@x.org", blog, "[Proposal] Tea", 'Enact a new rule entitled "Tea" with the following text:\n'
-              "Tea is served."), "ann@x.org", blog)
+    smtp(
+        mail(
+            "ann@x.org",
+            blog,
+            "[Proposal] Tea",
+            'Enact a new rule entitled "Tea" with the following text:\n' "Tea is served.",
+        ),
+        "ann@x.org",
+        blog,
+    )
     box = Outbox(referee)
     box.new()
-    forwarded = ("FOR\n\n---------- Forwarded message ---------\nFrom: Blog <blog@ref.example>\n"
-                 "Subject: [Blog] [Proposal 1] Tea\n\nEnact a new rule entitled \"Tea\"\n")
+    forwarded = (
+        "FOR\n\n---------- Forwarded message ---------\nFrom: Blog <blog@ref.example>\n"
+        'Subject: [Blog] [Proposal 1] Tea\n\nEnact a new rule entitled "Tea"\n'
+    )
     ben = "ben@x.org"
     smtp(mail(ben, blog, f"{prefix} [Blog] [Proposal 1] Tea", forwarded), ben, blog)
     said = error_of(box)
-    assert "your mail forwards proposal 1: a forward is not a vote" in said and "[Vote] 1" in said, said
-    smtp(mail(ben, blog, f"{prefix} [Proposal] Coffee", "Coffee is served. (Cat's idea, forwarded.)"), ben, blog)
+    assert (
+        "your mail forwards proposal 1: a forward is not a vote" in said and "[Vote] 1" in said
+    ), said
+    smtp(
+        mail(
+            ben, blog, f"{prefix} [Proposal] Coffee", "Coffee is served. (Cat's idea, forwarded.)"
+        ),
+        ben,
+        blog,
+    )
     said = error_of(box)
     assert "your mail forwards a proposal (Coffee)" in said and "nothing was posted" in said, said
     assert "[Proposal] Coffee" in said, said
@@ -40,6 +58,7 @@ def test_a_forwarded_proposal_is_neither_a_submission_nor_a_ballot(referee, smtp
     assert [p["title"] for p in state["proposals"]] == ["Tea"] and state["judgements"] == []
     assert state["proposals"][0]["votes"] == {"Ann": "FOR"}
     smtp(mail(ben, blog, "[Status]", ""), ben, blog)  # a Status is a Status, forwarded or not
-    smtp(mail(ben, blog, f"Re: {prefix} [Blog] [Proposal 1] Tea", "FOR"), ben, blog)  # a Reply votes
+    smtp(
+        mail(ben, blog, f"Re: {prefix} [Blog] [Proposal 1] Tea", "FOR"), ben, blog
+    )  # a Reply votes
     assert referee.state("blog")["proposals"][0]["votes"]["Ben"] == "FOR"
-

@@ -18,24 +18,36 @@ def test_a_sign_off_in_another_language_is_not_rule_text(referee, outbox):
     for name, address in box.items():
         referee.accept(mail(address, G, "[Join]", f"Name: {name}", name=f"{name} Ó Briain"), "smtp")
     mover = referee.state("nomes")["turn"]["player"]
-    body = ("Enact rule 25 “Céilí Bonus”:\nWhen a proposal passes unanimously, its author receives 5 more points.\n\n"
-            f"Sláinte,\n{mover}\n")
-    referee.accept(mail(box[mover], G, "[Proposal] Céilí bonus", body, name=f"{mover} Ó Briain"), "smtp")
+    body = (
+        "Enact rule 25 “Céilí Bonus”:\nWhen a proposal passes unanimously, its author receives 5 "
+        "more points.\n\n"
+        f"Sláinte,\n{mover}\n"
+    )
+    referee.accept(
+        mail(box[mover], G, "[Proposal] Céilí bonus", body, name=f"{mover} Ó Briain"), "smtp"
+    )
     prop = referee.state("nomes")["proposals"][0]
-    assert prop["changes"][0]["text"] == "When a proposal passes unanimously, its author receives 5 more points."
+    assert (
+        prop["changes"][0]["text"]
+        == "When a proposal passes unanimously, its author receives 5 more points."
+    )
     ack = [m for m in outbox.all() if m["To"] == box[mover] and m["X-Mailref-Kind"] == "ack"][-1]
-    assert f'Set aside as your closing words, not rule text: "Sláinte, / {mover}"' in Outbox.body(ack)
+    assert f'Set aside as your closing words, not rule text: "Sláinte, / {mover}"' in Outbox.body(
+        ack
+    )
 
 
 def test_a_gmail_closing_straight_under_the_rule_is_not_rule_text(referee, outbox):
     """Gmail writes each line as a <div>: "…propose twice" then "Cheers" with no blank line
     between. "Cheers" was enacted as the rule's last line; a list item "- Bob" still is text."""
     mover = nomes(referee)
-    html = ('<div dir="ltr"><div>Enact rule 28 "Lists":</div><div>A player may:</div><div>- vote twice</div>'
-            '<div>- propose twice</div><div>Cheers</div></div>')
+    html = (
+        '<div dir="ltr"><div>Enact rule 28 "Lists":</div><div>A player may:</div><div>- vote '
+        "twice</div>"
+        "<div>- propose twice</div><div>Cheers</div></div>"
+    )
     send(referee, mover.lower(), "[Proposal] Lists", html=html)
     prop = referee.state("nomes")["proposals"][0]
     assert prop["changes"][0]["text"] == "A player may:\n- vote twice\n- propose twice"
     ack = Outbox.body([m for m in outbox.all() if m["To"] == addr(mover.lower())][-1])
     assert 'Set aside as your closing words, not rule text: "Cheers"' in ack
-

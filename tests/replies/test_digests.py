@@ -35,10 +35,13 @@ def test_the_gm_learns_which_wizards_have_gone_quiet(referee, outbox, clock):
         clock.advance(days=1)
         referee.tick()
     text = Outbox.body(last(outbox, "gm@ref.example", "digest"))
-    late = text[text.index("Late (deadline passed):"):]
+    late = text[text.index("Late (deadline passed):") :]
     for name in ("Dan", "Eve", "Fay"):
-        assert (f"{name} has sent nothing since Tue 1 Dec 2026 10:00 UTC: an Admin may render them Idle "
-                f'(rule "Idle Wizards"), which lowers the quorum: `mailref player away blog {name}`') in late
+        assert (
+            f"{name} has sent nothing since Tue 1 Dec 2026 10:00 UTC: an Admin may render them "
+            "Idle "
+            f'(rule "Idle Wizards"), which lowers the quorum: `mailref player away blog {name}`'
+        ) in late
     assert "Alice has sent" not in text and "Bob has sent" not in text
     assert "Not yet voted on Proposal 8: Dan, Eve, Fay" in text
     assert [p["status"] for p in referee.state("blog")["players"]].count("active") == 6
@@ -47,7 +50,9 @@ def test_the_gm_learns_which_wizards_have_gone_quiet(referee, outbox, clock):
 def test_the_imperial_digest_says_who_the_game_waits_for(referee, outbox, clock):
     """The Imperial GM's digest always read "Waiting for: nobody / Late: nobody", with Senators
     yet to vote and a proposal the Emperor had left unjudged for days."""
-    referee.create_game("emp", "imperial", EMP, gm="gm@ref.example", parameters={"vote_period": "2d"})
+    referee.create_game(
+        "emp", "imperial", EMP, gm="gm@ref.example", parameters={"vote_period": "2d"}
+    )
     for p in ("joel", "alice", "bob", "carol"):
         send(referee, p, "[Join]", f"Name: {p.title()}\n", to=EMP)
     for p in ("alice", "bob", "carol"):
@@ -61,6 +66,8 @@ def test_the_imperial_digest_says_who_the_game_waits_for(referee, outbox, clock)
     referee.tick()
     text = Outbox.body(last(outbox, "gm@ref.example", "digest"))
     assert "Not yet voted on proposal 4 (due Sat 5 Dec 2026 10:00 UTC): Bob, Carol" in text
-    late = text[text.index("Late (deadline passed):"):]
-    assert "The Emperor (Joel) has not judged proposal 1, awaiting judgement since Thu 3 Dec 2026 10:00 UTC" in late
-
+    late = text[text.index("Late (deadline passed):") :]
+    assert (
+        "The Emperor (Joel) has not judged proposal 1, awaiting judgement since Thu 3 Dec 2026 "
+        "10:00 UTC" in late
+    )

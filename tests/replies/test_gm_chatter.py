@@ -18,9 +18,12 @@ def test_the_gms_thanks_for_the_digest_is_no_request_for_help(referee, outbox, c
     clock.advance(days=1)
     referee.tick()
     digest = last(outbox, "gm@ref.example", "digest")
-    referee.accept(mail_from_gm("Re: " + str(digest["Subject"]), "Thanks, looks fine.", digest["Message-ID"]),
-                   "smtp", "gm@ref.example", [G])
+    referee.accept(
+        mail_from_gm("Re: " + str(digest["Subject"]), "Thanks, looks fine.", digest["Message-ID"]),
+        "smtp",
+        "gm@ref.example",
+        [G],
+    )
     answer = last(outbox, "gm@ref.example")
     assert answer["X-Mailref-Kind"] == "error"
     assert "I found no command in your reply, so nothing was done" in Outbox.body(answer)
-

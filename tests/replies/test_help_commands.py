@@ -24,4 +24,3 @@ def test_help_lists_the_absence_roll_and_quit_every_variant_takes(referee, smtp,
     assert reply["X-Mailref-Kind"] == "help", said
     for tag in ("[Roll]", "[Quit]", ("[Idle]" if variant == "blognomic" else "[Away]")):
         assert tag in said, (tag, said)
-

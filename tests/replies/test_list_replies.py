@@ -17,5 +17,7 @@ def test_a_reply_through_a_list_does_not_name_the_game_twice(referee, smtp):
     box = alice_alone(referee, smtp, "nomes", "sidekick", NOMES)
     smtp(mail(ALICE, NOMES, "[nomes-l] Re: [Nomes] [Status]", ""), ALICE, NOMES)
     (reply,) = box.new()
-    assert (reply["X-Mailref-Kind"], str(reply["Subject"])) == ("status", "Re: [nomes-l] Re: [Nomes] [Status]")
-
+    assert (reply["X-Mailref-Kind"], str(reply["Subject"])) == (
+        "status",
+        "Re: [nomes-l] Re: [Nomes] [Status]",
+    )

@@ -20,4 +20,3 @@ def test_a_long_subject_cut_for_the_reply_keeps_its_label_in_place(game, smtp, o
     subjects = [" ".join(str(m["Subject"]).split()) for m in outbox.new()]
     assert subjects[0].startswith("Re: [Nomic Sidekick Nomic] [Propsal] word word"), subjects
     assert subjects[1].startswith("Re: [Nomic Sidekick Nomic] BUY BUY"), subjects
-

@@ -20,7 +20,9 @@ pytestmark = pytest.mark.spec("2.6")
 @pytest.fixture
 def table(request, tmp_path, database_url):
     settings = getattr(request, "param", {})
-    referee = make_referee(tmp_path, Clock(datetime(2026, 3, 2, 9, 0, tzinfo=UTC)), url=database_url, **settings)
+    referee = make_referee(
+        tmp_path, Clock(datetime(2026, 3, 2, 9, 0, tzinfo=UTC)), url=database_url, **settings
+    )
     with listening(referee, 10_000_000) as port, CountingSink() as sink:
         yield Table(referee, port, sink, tmp_path)
     referee.store.dispose()
@@ -30,42 +32,69 @@ def test_sidekick_a_join_that_starts_the_game_and_a_vote_that_closes_it(table):
     r, g = table.referee, "nomes@ref.example"
     r.create_game("nomes", "sidekick", g, name="Nomes")
     table.one(table.send("alice@x.org", g, "[Join]", "Name: Alice"), "alice@x.org")
-    got = table.send("bob@x.org", g, "[Join]", "Name: Bob")  # the second player: the first turn opens
+    got = table.send(
+        "bob@x.org", g, "[Join]", "Name: Bob"
+    )  # the second player: the first turn opens
     assert "[Nomes] Turn order" in text(table.one(got, "bob@x.org")) and got["alice@x.org"]
     table.send("carol@x.org", g, "[Join]", "Name: Carol")
     mover = r.state("nomes")["turn"]["player"].lower()
     others = [n for n in ("alice", "bob", "carol") if n != mover]
     got = table.send(f"{mover}@x.org", g, "[Proposal] Tea", 'Enact rule 301 "Tea":\nTea for all.\n')
     assert "[Proposal 1] Tea" in text(table.one(got, f"{mover}@x.org"))
-    table.one(table.send(f"{others[0]}@x.org", g, "Re: [Nomes] [Proposal 1] Tea", "FOR"), f"{others[0]}@x.org")
-    got = table.send(f"{others[1]}@x.org", g, "Re: [Nomes] [Proposal 1] Tea", "FOR")  # closes the vote
+    table.one(
+        table.send(f"{others[0]}@x.org", g, "Re: [Nomes] [Proposal 1] Tea", "FOR"),
+        f"{others[0]}@x.org",
+    )
+    got = table.send(
+        f"{others[1]}@x.org", g, "Re: [Nomes] [Proposal 1] Tea", "FOR"
+    )  # closes the vote
     ack = text(table.one(got, f"{others[1]}@x.org"))
     assert "Vote recorded" in ack and "PASSED" in ack
-    assert "results" in {m["X-Mailref-Kind"] for m in got[f"{mover}@x.org"]}  # the others still get theirs
+    assert "results" in {
+        m["X-Mailref-Kind"] for m in got[f"{mover}@x.org"]
+    }  # the others still get theirs
 
 
 def test_eire_the_orders_that_resolve_the_turn_get_one_mail_with_the_map(table):
     r, g = table.referee, "eire@ref.example"
     r.create_game("eire", "eire", g, gm="gm@ref.example", parameters={"start_grain": "30"})
     for name, color, origin in (("Finn", "Green", "Llanc"), ("Maeve", "Red", "Donal")):
-        got = table.send(f"{name.lower()}@x.org", g, "[Join]", f"Name: {name}\nColor: {color}\nTribe: Plainsmen\nOrigin: {origin}")
+        got = table.send(
+            f"{name.lower()}@x.org",
+            g,
+            "[Join]",
+            f"Name: {name}\nColor: {color}\nTribe: Plainsmen\nOrigin: {origin}",
+        )
         table.one(got, f"{name.lower()}@x.org")
     assert r.admin("eire", {"type": "start"}, "gm").ok
     table.deliver()
     table.one(table.send("finn@x.org", g, "[Orders]", "**Invest 5 Grain in Llanc.**"), "finn@x.org")
-    got = table.send("maeve@x.org", g, "[Orders]", "**Defend Donal with 3 Grain.**")  # the turn resolves
+    got = table.send(
+        "maeve@x.org", g, "[Orders]", "**Defend Donal with 3 Grain.**"
+    )  # the turn resolves
     ack = table.one(got, "maeve@x.org")
     body = text(ack)
-    assert "Defend Donal with 3 Grain" in body and "Results of turn 1" in body and "Maeve (Red): 1 land: Donal" in body
+    assert (
+        "Defend Donal with 3 Grain" in body
+        and "Results of turn 1" in body
+        and "Maeve (Red): 1 land: Donal" in body
+    )
     assert "Turn 2" in body  # the next turn's announcement too
     png = [p for p in ack.walk() if p.get_content_type() == "image/png"]
     svg = [p for p in ack.walk() if p.get_content_type() == "image/svg+xml"]
-    assert len(png) == 1 and png[0].get_content()[:8] == b"\x89PNG\r\n\x1a\n" and svg[0].get_filename() == "eire-turn-1.svg"
+    assert (
+        len(png) == 1
+        and png[0].get_content()[:8] == b"\x89PNG\r\n\x1a\n"
+        and svg[0].get_filename() == "eire-turn-1.svg"
+    )
     html = ack.get_body(("html",)).get_content()
     assert f'cid:{png[0]["Content-ID"].strip("<>")}' in html and "Results of turn 1" in html
-    kinds = [m["X-Mailref-Kind"] for m in got["finn@x.org"]]  # the other player: the results with the map, the turn
-    assert "results" in kinds and any(p.get_content_type() == "image/png"
-                                      for m in got["finn@x.org"] for p in m.walk())
+    kinds = [
+        m["X-Mailref-Kind"] for m in got["finn@x.org"]
+    ]  # the other player: the results with the map, the turn
+    assert "results" in kinds and any(
+        p.get_content_type() == "image/png" for m in got["finn@x.org"] for p in m.walk()
+    )
 
 
 def test_blognomic_the_vote_that_enacts_a_proposal(table):
@@ -73,13 +102,21 @@ def test_blognomic_the_vote_that_enacts_a_proposal(table):
     r.create_game("blog", "blognomic", g, gm="gm@ref.example")
     names = ["ann", "ben", "cat", "dan", "eve"]
     for n in names:
-        table.one(table.send(f"{n}@wiz.example", g, "[Join]", f"Name: {n.title()}"), f"{n}@wiz.example")
-    got = table.send("ann@wiz.example", g, "[Proposal] Gold",
-                     'Enact a new rule entitled "Gold" with the following text:\nEach Wizard has 3 Gold.\n')
+        table.one(
+            table.send(f"{n}@wiz.example", g, "[Join]", f"Name: {n.title()}"), f"{n}@wiz.example"
+        )
+    got = table.send(
+        "ann@wiz.example",
+        g,
+        "[Proposal] Gold",
+        'Enact a new rule entitled "Gold" with the following text:\nEach Wizard has 3 Gold.\n',
+    )
     table.one(got, "ann@wiz.example")
     r.clock.advance(hours=13)
     table.one(table.send("ben@wiz.example", g, "[Vote] 1", "FOR"), "ben@wiz.example")
-    got = table.send("cat@wiz.example", g, "[Vote] 1", "FOR")  # quorum 3 with the author's FOR: enacted now
+    got = table.send(
+        "cat@wiz.example", g, "[Vote] 1", "FOR"
+    )  # quorum 3 with the author's FOR: enacted now
     assert r.state("blog")["proposals"][0]["status"] == "enacted"
     assert "enacted" in text(table.one(got, "cat@wiz.example")).lower()
     assert got["dan@wiz.example"]
@@ -91,14 +128,26 @@ def test_imperial_the_emperors_judgement(table):
     for n in ("joe", "ann", "ben"):
         table.send(f"{n}@rome.example", g, "[Join]", f"Name: {n.title()}")
     for i, n in enumerate(("ann", "ben")):
-        table.one(table.send(f"{n}@rome.example", g, "[Point of Order] Hello", f"Senator {i}"), f"{n}@rome.example")
-    table.one(table.send("ann@rome.example", g, "[Proposal] Dragons", 'Enact rule 27 "Dragons":\nDragons exist.\n'),
-              "ann@rome.example")
+        table.one(
+            table.send(f"{n}@rome.example", g, "[Point of Order] Hello", f"Senator {i}"),
+            f"{n}@rome.example",
+        )
+    table.one(
+        table.send(
+            "ann@rome.example",
+            g,
+            "[Proposal] Dragons",
+            'Enact rule 27 "Dragons":\nDragons exist.\n',
+        ),
+        "ann@rome.example",
+    )
     table.one(table.send("ben@rome.example", g, "[Vote] 1", "YES"), "ben@rome.example")
     r.clock.advance(days=4, seconds=1)
     r.tick()
     table.deliver()
-    got = table.send("joe@rome.example", g, "[Judge] 1", "ACCEPT")  # accepted: the ruleset goes to everybody
+    got = table.send(
+        "joe@rome.example", g, "[Judge] 1", "ACCEPT"
+    )  # accepted: the ruleset goes to everybody
     assert "Dragons" in text(table.one(got, "joe@rome.example"))
     assert got["ann@rome.example"]
 
@@ -111,7 +160,9 @@ def test_orders_game_the_gm_who_plays_gets_the_digest_in_the_ack(table):
     assert r.admin("diplo", {"type": "start"}, "gm").ok
     table.deliver()
     table.one(table.send("ben@x.org", g, "[Orders]", "**Army Paris holds.**"), "ben@x.org")
-    got = table.send("ann@x.org", g, "[Orders]", "**Fleet Brest holds.**")  # the turn closes: a digest to the GM
+    got = table.send(
+        "ann@x.org", g, "[Orders]", "**Fleet Brest holds.**"
+    )  # the turn closes: a digest to the GM
     body = text(table.one(got, "ann@x.org"))
     assert "What the GM was told" in body and "Army Paris holds" in body and "Orders are in" in body
     assert [m["X-Mailref-Kind"] for m in got["ben@x.org"]] == ["announcement"]
@@ -128,7 +179,9 @@ def test_past_the_reply_allowance_the_author_still_gets_what_the_others_got(tabl
     mover = r.state("nomes")["turn"]["player"].lower()
     other = "bob" if mover == "alice" else "alice"
     table.send(f"{mover}@x.org", g, "[Proposal] Tea", 'Enact rule 301 "Tea":\nTea for all.\n')
-    got = table.send(f"{other}@x.org", g, "Re: [Nomes] [Proposal 1] Tea", "FOR")  # their second reply today
+    got = table.send(
+        f"{other}@x.org", g, "Re: [Nomes] [Proposal 1] Tea", "FOR"
+    )  # their second reply today
     kinds = [m["X-Mailref-Kind"] for m in got[f"{other}@x.org"]]
     assert "error" in kinds and "results" in kinds, kinds
     assert "Vote recorded" not in "".join(text(m) for m in got[f"{other}@x.org"])

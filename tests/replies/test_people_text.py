@@ -20,7 +20,10 @@ NOW = datetime(2026, 12, 1, 10, 0, tzinfo=UTC)
 
 def test_deadlines_are_written_for_people_in_the_games_zone():
     assert when("2026-12-05T10:00:00Z", "UTC", NOW) == "Sat 5 Dec 2026 10:00 UTC, in 4 days"
-    assert when("2026-12-05T10:00:00Z", "Europe/Paris", NOW) == "Sat 5 Dec 2026 11:00 CET (10:00 UTC), in 4 days"
+    assert (
+        when("2026-12-05T10:00:00Z", "Europe/Paris", NOW)
+        == "Sat 5 Dec 2026 11:00 CET (10:00 UTC), in 4 days"
+    )
     assert when("2026-12-01T15:00:00Z", "UTC", NOW) == "Tue 1 Dec 2026 15:00 UTC, in 5 hours"
     assert when("2026-11-29T07:00:00Z", "UTC", NOW).endswith(", 2 days ago")
     assert when("2026-12-05T10:00:00Z") == "Sat 5 Dec 2026 10:00 UTC"
@@ -50,7 +53,11 @@ def send(r, who: str, subject: str, body: str = "", to: str = G) -> None:
 def test_a_proposal_announcement_gives_the_deadline_for_people(nomes, outbox):
     mover = nomes.state("nomes")["turn"]["player"].lower()
     send(nomes, mover, "[Proposal] Tea", 'Enact rule 301 "Tea":\nTea for all.\n')
-    ann = [m for m in outbox.all() if m["X-Mailref-Kind"] == "announcement" and "Proposal 1" in m["Subject"]]
+    ann = [
+        m
+        for m in outbox.all()
+        if m["X-Mailref-Kind"] == "announcement" and "Proposal 1" in m["Subject"]
+    ]
     assert ann and "Voting closes Sun 6 Dec 2026 10:00 UTC, in 5 days." in Outbox.body(ann[0])
     assert "2026-12-06T10:00:00Z" not in Outbox.body(ann[0])
     turn = [m for m in outbox.all() if m["X-Mailref-Kind"] == "turn"][0]
@@ -80,21 +87,31 @@ def test_the_help_does_not_tell_you_to_send_help(nomes, outbox):
     body = Outbox.body(outbox.to("alice@x.org", kind="help")[-1])
     assert "Send [Help] for the commands" not in body and "[Proposal]" in body
     send(nomes, "alice", "[Status]")
-    assert "Send [Help] for the commands" in Outbox.body(outbox.to("alice@x.org", kind="status")[-1])
+    assert "Send [Help] for the commands" in Outbox.body(
+        outbox.to("alice@x.org", kind="status")[-1]
+    )
 
 
 def test_the_digest_lists_as_late_only_those_past_their_deadline(nomes, outbox, clock):
     mover = nomes.state("nomes")["turn"]["player"]
     nomes.admin("nomes", {"type": "digest"}, "gm")
     digest = Outbox.body([m for m in outbox.all() if m["X-Mailref-Kind"] == "digest"][-1])
-    waiting, late = digest.split("Waiting for (deadline ahead):")[1].split("Late (deadline passed):")
+    waiting, late = digest.split("Waiting for (deadline ahead):")[1].split(
+        "Late (deadline passed):"
+    )
     assert f"{mover} has not moved (turn 1, due Sun 6 Dec 2026 10:00 UTC)" in waiting
     assert late.split()[0] == "nobody"
 
 
 def test_eire_join_hint_suggests_an_origin_the_tribe_may_take(referee, listener, outbox):
     referee.create_game("eire", "eire", "eire@ref.example")
-    send(referee, "finn", "[Join]", "Name: Finn\nColor: Green\nTribe: Woodkin\nOrigin: Donal", to="eire@ref.example")
+    send(
+        referee,
+        "finn",
+        "[Join]",
+        "Name: Finn\nColor: Green\nTribe: Woodkin\nOrigin: Donal",
+        to="eire@ref.example",
+    )
     body = " ".join(Outbox.body(outbox.to("finn@x.org", kind="error")[-1]).split())
     import re
 
@@ -113,9 +130,15 @@ def test_the_author_of_a_command_gets_one_mail(nomes, outbox):
     (ack,) = [m for m in new if m["To"] == f"{mover.lower()}@x.org"]
     assert ack["X-Mailref-Kind"] == "ack"
     body = Outbox.body(ack)
-    assert "What the players were told" in body and "[Nomes] [Proposal 1] Tea" in body and "Voting closes" in body
+    assert (
+        "What the players were told" in body
+        and "[Nomes] [Proposal 1] Tea" in body
+        and "Voting closes" in body
+    )
     for n in others:
-        assert [m["X-Mailref-Kind"] for m in new if m["To"] == f"{n.lower()}@x.org"] == ["announcement"]
+        assert [m["X-Mailref-Kind"] for m in new if m["To"] == f"{n.lower()}@x.org"] == [
+            "announcement"
+        ]
     send(nomes, others[0].lower(), "Re: [Nomes] [Proposal 1] Tea", "FOR")
     send(nomes, others[1].lower(), "Re: [Nomes] [Proposal 1] Tea", "FOR")
     new = outbox.new()
@@ -129,8 +152,12 @@ def test_an_error_reads_as_paragraphs_and_its_hint_as_a_sentence():
     from mailref.render import render
 
     game = {"name": "Nomes"}
-    with_hint = render("error.txt", reason="no title", hint="write the subject as: [Proposal] Title", game=game)
-    assert with_hint.startswith("Not done: no title.\n\nHow to write it:\n  Write the subject as: [Proposal] Title\n\n"
-                                "Your mail is kept")
+    with_hint = render(
+        "error.txt", reason="no title", hint="write the subject as: [Proposal] Title", game=game
+    )
+    assert with_hint.startswith(
+        "Not done: no title.\n\nHow to write it:\n  Write the subject as: [Proposal] Title\n\n"
+        "Your mail is kept"
+    )
     bare = render("error.txt", reason="judgement 1 was already decided", hint="", game=game)
     assert bare.startswith("Not done: judgement 1 was already decided.\n\nYour mail is kept")

@@ -28,4 +28,3 @@ def test_a_reply_without_a_vote_is_not_told_an_open_point_of_order_is_closed(ref
     assert "No vote found for proposal 1" in said and "closed" not in said, said
     smtp(mail(CAROL, EMPIRE, "Re: [Empire] [Proposal 1] Hats", "YES"), CAROL, EMPIRE)
     assert referee.state("empire")["proposals"][0]["votes"] == {"Carol": "YES"}
-

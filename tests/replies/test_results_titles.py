@@ -26,8 +26,11 @@ def test_the_gms_results_titled_by_the_turn_are_not_named_twice(referee):
 
     everybody_orders()
     referee.accept(mail("gm@x.org", game, "[Results] Turn 1", "Paris holds."), "smtp")
-    assert {str(m["Subject"]) for m in box.to("ann@x.org", box.new(), "results")} == {"[Diplo] [Results] Turn 1"}
+    assert {str(m["Subject"]) for m in box.to("ann@x.org", box.new(), "results")} == {
+        "[Diplo] [Results] Turn 1"
+    }
     everybody_orders()
     referee.accept(mail("gm@x.org", game, "[Results] Spring 1901", "Brest holds."), "smtp")
-    assert {str(m["Subject"]) for m in box.to("ann@x.org", box.new(), "results")} == {"[Diplo] [Results] Turn 2: Spring 1901"}
-
+    assert {str(m["Subject"]) for m in box.to("ann@x.org", box.new(), "results")} == {
+        "[Diplo] [Results] Turn 2: Spring 1901"
+    }

@@ -12,7 +12,9 @@ from support.play import addr
 pytestmark = pytest.mark.spec("2.6")
 
 
-def test_a_proposals_reminder_and_results_are_threaded_under_its_announcement(referee, outbox, clock):
+def test_a_proposals_reminder_and_results_are_threaded_under_its_announcement(
+    referee, outbox, clock
+):
     """Thunderbird, Apple Mail and Gmail showed "[Proposal 1] Reminder: your vote is due" and
     "[Proposal 1] PASSED" as new threads, apart from the announcement they are about: they
     carried no In-Reply-To / References. They now answer the announcement each player got (the
@@ -34,26 +36,43 @@ def test_a_proposals_reminder_and_results_are_threaded_under_its_announcement(re
     assert_replays(referee)
 
 
-def test_an_orders_turns_reminder_and_results_are_threaded_under_the_turn_mail(referee, outbox, clock):
+def test_an_orders_turns_reminder_and_results_are_threaded_under_the_turn_mail(
+    referee, outbox, clock
+):
     """The same for an orders game: the reminder, "Your orders did not arrive" and the GM's
     results answer the turn mail each player got; the GM's "Orders of all players" too."""
-    referee.create_game("war", "orders", "war@ref.example", gm="gm@ref.example", parameters={"turn_length": "2d"})
+    referee.create_game(
+        "war", "orders", "war@ref.example", gm="gm@ref.example", parameters={"turn_length": "2d"}
+    )
     for p in ("Alice", "Bob"):
         play(referee, clients.fresh(addr(p), p, "war@ref.example", "[Join]", f"Name: {p}\n"))
     referee.admin("war", {"type": "start"}, "gm@ref.example")
     turn = {p: last(outbox, p, "turn", "[Turn 1]") for p in ("Alice", "Bob")}
-    play(referee, clients.thunderbird(turn["Alice"], addr("Alice"), "Alice", "**Move the fleet to Brest.**"))
+    play(
+        referee,
+        clients.thunderbird(turn["Alice"], addr("Alice"), "Alice", "**Move the fleet to Brest.**"),
+    )
     clock.advance(days=1, hours=13)  # the reminder comes 12 h before the deadline (reminder_before)
     referee.tick()
     assert last(outbox, "Bob", "reminder")["In-Reply-To"] == turn["Bob"]["Message-ID"]
     clock.advance(hours=11)
     referee.tick()
     assert last(outbox, "Bob", "late")["In-Reply-To"] == turn["Bob"]["Message-ID"]
-    digest = next(m for m in outbox.all() if m["To"] == "gm@ref.example" and "Orders of all players" in m["Subject"])
-    referee.accept(clients.gmail(digest, "gm@ref.example", "The GM", "The fleet reaches Brest."), "smtp",
-                   "gm@ref.example", ["war@ref.example"])
+    digest = next(
+        m
+        for m in outbox.all()
+        if m["To"] == "gm@ref.example" and "Orders of all players" in m["Subject"]
+    )
+    referee.accept(
+        clients.gmail(digest, "gm@ref.example", "The GM", "The fleet reaches Brest."),
+        "smtp",
+        "gm@ref.example",
+        ["war@ref.example"],
+    )
     for p in ("Alice", "Bob"):
-        assert last(outbox, p, "results", "[Results] Turn 1")["In-Reply-To"] == turn[p]["Message-ID"], p
+        assert (
+            last(outbox, p, "results", "[Results] Turn 1")["In-Reply-To"] == turn[p]["Message-ID"]
+        ), p
     assert last(outbox, "Alice", "turn", "[Turn 2]")["Message-ID"] != turn["Alice"]["Message-ID"]
     assert len(set(_ids(outbox))) == len(_ids(outbox))
     assert_replays(referee)
@@ -67,10 +86,15 @@ def test_the_answer_to_a_reply_in_any_language_is_titled_re(referee, outbox, pre
     mover, (voter, _) = sidekick(referee)
     ann = last(outbox, voter, "announcement", "[Proposal 1]")
     play(referee, clients.outlook(ann, addr(voter), voter, "FOR", prefix=prefix))
-    assert str(last(outbox, voter, "ack")["Subject"]) == "Re: [Nomic Sidekick Nomic] [Proposal 1] Tea time"
+    assert (
+        str(last(outbox, voter, "ack")["Subject"])
+        == "Re: [Nomic Sidekick Nomic] [Proposal 1] Tea time"
+    )
 
 
-def test_the_authors_results_follow_the_ack_at_an_address_of_an_international_domain(referee, outbox):
+def test_the_authors_results_follow_the_ack_at_an_address_of_an_international_domain(
+    referee, outbox
+):
     """The id the author's ack takes is the one the results answer, for an address whose domain
     is written in Unicode (mail goes to its ASCII form) too."""
     referee.create_game("nomes", "sidekick", NOMES, gm="gm@ref.example")
@@ -80,11 +104,23 @@ def test_the_authors_results_follow_the_ack_at_an_address_of_an_international_do
     mover = referee.state("nomes")["turn"]["player"]
     other = "Bob" if mover == "Alice" else "Alice"
     frm = f"{mover.lower()}@bücher.example"
-    referee.accept(clients.fresh(frm, mover, NOMES, "[Proposal] Tea", 'Enact rule 24 "Tea":\nDrink tea.\n'), "smtp", frm, [NOMES])
-    referee.accept(clients.fresh(f"{other.lower()}@bücher.example", other, NOMES, "[Vote] 1", "FOR"), "smtp",
-                   f"{other.lower()}@bücher.example", [NOMES])
+    referee.accept(
+        clients.fresh(frm, mover, NOMES, "[Proposal] Tea", 'Enact rule 24 "Tea":\nDrink tea.\n'),
+        "smtp",
+        frm,
+        [NOMES],
+    )
+    referee.accept(
+        clients.fresh(f"{other.lower()}@bücher.example", other, NOMES, "[Vote] 1", "FOR"),
+        "smtp",
+        f"{other.lower()}@bücher.example",
+        [NOMES],
+    )
     to = f"{mover.lower()}@xn--bcher-kva.example"
-    ack = next(m for m in outbox.all() if m["To"] == to and m["X-Mailref-Kind"] == "ack" and "[Proposal] Tea" in str(m["Subject"]))
+    ack = next(
+        m
+        for m in outbox.all()
+        if m["To"] == to and m["X-Mailref-Kind"] == "ack" and "[Proposal] Tea" in str(m["Subject"])
+    )
     results = next(m for m in outbox.all() if m["To"] == to and m["X-Mailref-Kind"] == "results")
     assert results["In-Reply-To"] == ack["Message-ID"]
-

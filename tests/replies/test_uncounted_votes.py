@@ -31,7 +31,9 @@ def test_a_blognomic_result_says_whose_listed_votes_it_did_not_count(referee, ou
 def test_a_result_of_one_line_ends_without_a_double_blank(referee, outbox, clock):
     """The Emperor's "ACCEPT" read "The Emperor has accepted proposal 1 "Taxes": Good idea."
     then two blank lines before the signature (a heading with no lines under it)."""
-    referee.create_game("emp", "imperial", EMP, gm="gm@ref.example", parameters={"vote_period": "1h"})
+    referee.create_game(
+        "emp", "imperial", EMP, gm="gm@ref.example", parameters={"vote_period": "1h"}
+    )
     for p in ("joel", "alice", "bob", "carol"):
         send(referee, p, "[Join]", f"Name: {p.title()}\n", to=EMP)
     send(referee, "alice", "[Proposal] Taxes", "Taxes for all.", to=EMP)
@@ -42,4 +44,3 @@ def test_a_result_of_one_line_ends_without_a_double_blank(referee, outbox, clock
     send(referee, "joel", "[Judge] 1", "VETO\n\nNot now.", to=EMP)
     text = Outbox.body(last(outbox, addr("carol"), "results", "VETOED"))
     assert 'The Emperor has vetoed proposal 1 "Taxes": Not now.\r\n\r\n-- \r\n' in text
-

@@ -22,23 +22,29 @@ def test_a_reply_with_no_readable_vote_is_told_until_when_votes_are_taken(refere
     reminder = last(outbox, voter, "reminder", "[Proposal 1]")
     play(referee, clients.iphone(reminder, addr(voter), voter, "Against, tea is for cats."))
     text = Outbox.body(last(outbox, voter, "error"))
-    assert ("No vote found for proposal 1 in your own words (quoted text does not count); votes on it are taken "
-            "until Sun 6 Dec 2026 10:00 UTC.") in text, text
+    assert (
+        "No vote found for proposal 1 in your own words (quoted text does not count); votes on it "
+        "are taken "
+        "until Sun 6 Dec 2026 10:00 UTC."
+    ) in text, text
     assert 'Not read as a ballot: "Against, tea is for cats."' in text
 
 
 def test_a_reminder_says_how_to_answer_it(referee, outbox, clock):
-    """"A reminder …: your vote on proposal 1 "Tea" is due by …" said nothing of how to vote;
+    """ "A reminder …: your vote on proposal 1 "Tea" is due by …" said nothing of how to vote;
     the announcement it follows may be long gone from a phone's screen. Each reminder now says
     what a Reply to it should hold."""
     mover, (voter, _) = sidekick(referee)
     clock.advance(days=4, hours=1)
     referee.tick()
-    assert "To vote, reply to this mail with FOR, AGAINST or ABSTAIN." in Outbox.body(last(outbox, voter, "reminder"))
+    assert "To vote, reply to this mail with FOR, AGAINST or ABSTAIN." in Outbox.body(
+        last(outbox, voter, "reminder")
+    )
     clock.advance(days=1)
     referee.tick()  # the vote closes; the next mover's turn opens
     nxt = referee.state("nomes")["turn"]["player"]
     clock.advance(days=4, hours=1)
     referee.tick()
-    assert "To move, reply to this mail with your rule changes" in Outbox.body(last(outbox, nxt, "reminder", "[Turn 2]"))
-
+    assert "To move, reply to this mail with your rule changes" in Outbox.body(
+        last(outbox, nxt, "reminder", "[Turn 2]")
+    )

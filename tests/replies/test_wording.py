@@ -20,7 +20,9 @@ def test_what_the_orders_games_say_reads_right(referee, outbox, clock):
         send(referee, n, "[Join]", f"Name: {n.title()}", to=dip)
     referee.admin("dip", {"type": "start"}, "gm")
     turn = [m for m in outbox.all() if m["X-Mailref-Kind"] == "turn"][0]
-    assert " is open.\n\nSend your orders in a mail" in Outbox.body(turn).replace("\r\n", "\n"), Outbox.body(turn)
+    assert " is open.\n\nSend your orders in a mail" in Outbox.body(turn).replace(
+        "\r\n", "\n"
+    ), Outbox.body(turn)
     send(referee, "ann", "[Orders]", "A Paris - Burgundy (forgot the bold)", to=dip)
     hint = Outbox.body([m for m in outbox.all() if m["To"] == addr("ann")][-1])
     assert "Donal" not in hint and "**Your order, in bold.**" in hint
@@ -43,7 +45,9 @@ def test_a_changed_vote_says_when_the_first_was_cast_as_people_read_times(refere
     clock.advance(minutes=5)
     send(referee, voter, "[Vote] 1", "AGAINST")
     ack = Outbox.body([m for m in outbox.all() if m["To"] == addr(voter)][-1])
-    assert "Vote recorded: proposal 1 — AGAINST (replaces FOR of Tue 1 Dec 2026 10:00 GMT)" in ack, ack
+    assert (
+        "Vote recorded: proposal 1 — AGAINST (replaces FOR of Tue 1 Dec 2026 10:00 GMT)" in ack
+    ), ack
 
 
 def test_an_eire_status_reads_as_eire(referee, outbox, clock):
@@ -52,13 +56,26 @@ def test_an_eire_status_reads_as_eire(referee, outbox, clock):
     eire = "eire@ref.example"
     referee.create_game("eire", "eire", eire, gm="gm@ref.example", parameters={"turn_length": "1d"})
     for name, origin, color in (("alice", "Donal", "Red"), ("bob", "Llanc", "Gold")):
-        send(referee, name, "[Join]", f"Name: {name.title()}\nColor: {color}\nTribe: Plainsmen\nOrigin: {origin}", to=eire)
+        send(
+            referee,
+            name,
+            "[Join]",
+            f"Name: {name.title()}\nColor: {color}\nTribe: Plainsmen\nOrigin: {origin}",
+            to=eire,
+        )
     referee.admin("eire", {"type": "start"}, "gm")
     send(referee, "alice", "[Status]", to=eire)
-    status = Outbox.body([m for m in outbox.all() if m["To"] == addr("alice")][-1]).replace("\r\n", "\n")
+    status = Outbox.body([m for m in outbox.all() if m["To"] == addr("alice")][-1]).replace(
+        "\r\n", "\n"
+    )
     assert "Players: Alice, Bob\n" in status and "(active" not in status, status
-    assert "Turn 1: orders are due Wed 2 Dec 2026 10:00 UTC\n" in status and "Turn 1: -" not in status
-    assert "Orders received this turn from: nobody yet" in status and "Alice (Red, Plainsmen, origin Donal)" in status
+    assert (
+        "Turn 1: orders are due Wed 2 Dec 2026 10:00 UTC\n" in status and "Turn 1: -" not in status
+    )
+    assert (
+        "Orders received this turn from: nobody yet" in status
+        and "Alice (Red, Plainsmen, origin Donal)" in status
+    )
 
 
 def test_a_roll_says_what_it_is_for_and_the_digest_keeps_times_absolute(referee, outbox, clock):
@@ -68,7 +85,11 @@ def test_a_roll_says_what_it_is_for_and_the_digest_keeps_times_absolute(referee,
 
     mover = nomes(referee)
     send(referee, "bob", "[Roll] DICE6", "rolling for my card\n\nBob\n")
-    ann = [m for m in outbox.all() if m["X-Mailref-Kind"] == "announcement" and "rolled" in str(m["Subject"])][0]
+    ann = [
+        m
+        for m in outbox.all()
+        if m["X-Mailref-Kind"] == "announcement" and "rolled" in str(m["Subject"])
+    ][0]
     assert "For: rolling for my card" in Outbox.body(ann)
     when = (clock() + timedelta(minutes=1)).isoformat().replace("+00:00", "Z")
     assert referee.admin("nomes", {"type": "deadline", "when": when}, "gm").ok
@@ -76,4 +97,3 @@ def test_a_roll_says_what_it_is_for_and_the_digest_keeps_times_absolute(referee,
     events = " ".join(e["text"] for e in referee.state("nomes")["events"])
     assert "moved from" in events and "in 1 minute" not in events, events
     assert mover  # the game is under way
-

@@ -17,7 +17,12 @@ def test_a_reply_to_a_closed_proposal_is_told_it_is_closed_at_once(referee, outb
     was closed. Now the first answer says so. A vote with a reason learns the reason goes on the
     next line."""
     mover = nomes(referee)
-    send(referee, mover.lower(), "[Proposal] Hats", 'Enact rule 24 "Hats":\nEvery player wears a hat.\n')
+    send(
+        referee,
+        mover.lower(),
+        "[Proposal] Hats",
+        'Enact rule 24 "Hats":\nEvery player wears a hat.\n',
+    )
     voters = [p for p in PLAYERS if p.title() != mover]
     send(referee, voters[0], "Re: [Nomic Sidekick Nomic] [Proposal 1] Hats", "FOR - nice cleanup")
     hint = Outbox.body(last(outbox, addr(voters[0]), "error")).replace("\r\n", "\n")
@@ -26,8 +31,9 @@ def test_a_reply_to_a_closed_proposal_is_told_it_is_closed_at_once(referee, outb
     for p in voters:
         send(referee, p, "[Vote] 1", "FOR\nNice hats.")
     assert referee.state("nomes")["proposals"][0]["status"] == "passed"
-    send(referee, voters[0], "Re: Re: [Nomic Sidekick Nomic] [Proposal 1] Hats", "Actually, AGAINST.")
+    send(
+        referee, voters[0], "Re: Re: [Nomic Sidekick Nomic] [Proposal 1] Hats", "Actually, AGAINST."
+    )
     answer = Outbox.body(last(outbox, addr(voters[0]), "error"))
     assert "Not done: proposal 1 (passed) is closed; votes are no longer taken." in answer
     assert "No vote found" not in answer
-

@@ -15,7 +15,12 @@ def test_mail_to_an_ended_game_says_who_won_not_how_to_write_it(referee, outbox)
     """Dan's [Join] to a finished game was answered "this game has ended. How to write it:
     Winners: Bob Brown"."""
     mover = nomes(referee, win_score=10)
-    send(referee, mover.lower(), "[Proposal] Hats", 'Enact rule 24 "Hats":\nEvery player wears a hat.\n')
+    send(
+        referee,
+        mover.lower(),
+        "[Proposal] Hats",
+        'Enact rule 24 "Hats":\nEvery player wears a hat.\n',
+    )
     for p in PLAYERS:
         if p.title() != mover:
             send(referee, p, "[Vote] 1", "FOR")
@@ -24,4 +29,3 @@ def test_mail_to_an_ended_game_says_who_won_not_how_to_write_it(referee, outbox)
     answer = Outbox.body(last(outbox, addr("dan"), "error"))
     assert f"Not done: Nomic Sidekick Nomic has ended; won by {mover}." in answer
     assert "Send [Status] or [Rules] to read how it ended" in answer and "Winners:" not in answer
-

@@ -24,13 +24,17 @@ def test_a_vote_naming_another_game_is_not_counted_in_this_one(referee, outbox, 
     outbox.new()
     send(referee, "eve", "Re: [Nomic Sidekick Nomic] [Proposal 1] Tea", "AGAINST", to=BLOG)
     new = outbox.new()
-    assert [(m["To"], m["X-Mailref-Kind"], m["X-Mailref-Game"]) for m in new] == [(addr("eve"), "error", "blog")]
+    assert [(m["To"], m["X-Mailref-Kind"], m["X-Mailref-Game"]) for m in new] == [
+        (addr("eve"), "error", "blog")
+    ]
     text = Outbox.body(new[0])
-    assert "this is BlogNomic, but your mail names Nomic Sidekick Nomic; nothing was done in BlogNomic" in text
+    assert (
+        "this is BlogNomic, but your mail names Nomic Sidekick Nomic; nothing was done in BlogNomic"
+        in text
+    )
     assert f"Send it to Nomic Sidekick Nomic at {G}" in text
     assert "Eve" not in referee.state("blog")["proposals"][0]["votes"]
     # A label no game of the host has (a mail gateway's "[EXT]") is no other game: the vote counts.
     send(referee, "eve", "[EXT] Re: [BlogNomic] [Proposal 1] Gold", "AGAINST", to=BLOG)
     assert referee.state("blog")["proposals"][0]["votes"]["Eve"] == "AGAINST"
     assert_replays(referee)
-

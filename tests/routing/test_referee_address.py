@@ -18,14 +18,21 @@ def test_a_vote_sent_to_the_referees_own_address_is_told_where_it_belongs(refere
     address still gets the list alone."""
     mover = nomes(referee)
     referee.create_game("blog", "blognomic", BLOG, gm="gm@ref.example")  # two games on the host
-    send(referee, mover.lower(), "[Proposal] Hats", 'Enact rule 24 "Hats":\nEvery player wears a hat.\n')
+    send(
+        referee,
+        mover.lower(),
+        "[Proposal] Hats",
+        'Enact rule 24 "Hats":\nEvery player wears a hat.\n',
+    )
     voter = next(p for p in PLAYERS if p.title() != mover)
     subject = str(last(outbox, addr(voter), "announcement", "[Proposal 1]")["Subject"])
     send(referee, voter, "Re: " + subject, "AGAINST\n\nToo silly.", to="referee@ref.example")
     answer = Outbox.body(last(outbox, addr(voter), "help")).replace("\r\n", "\n")
-    assert answer.startswith("Your mail names Nomic Sidekick Nomic but came to the referee's own address, where no "
-                             "game is played: nothing was done (no vote or command was recorded). Send it to "
-                             f"{G}; a plain Reply"), answer[:400]
+    assert answer.startswith(
+        "Your mail names Nomic Sidekick Nomic but came to the referee's own address, where no "
+        "game is played: nothing was done (no vote or command was recorded). Send it to "
+        f"{G}; a plain Reply"
+    ), answer[:400]
     assert voter.title() not in referee.state("nomes")["proposals"][0]["votes"]
     send(referee, voter, "[Status]", "", to="referee@ref.example")
     answer = Outbox.body(last(outbox, addr(voter), "help"))
@@ -33,4 +40,3 @@ def test_a_vote_sent_to_the_referees_own_address_is_told_where_it_belongs(refere
     referee.accept(mail("stranger@else.example", "referee@ref.example", "hello", "hi"), "smtp")
     answer = Outbox.body(last(outbox, "stranger@else.example", "help"))
     assert answer.startswith("This address (referee@ref.example) is the referee")
-

@@ -15,12 +15,14 @@ def test_the_referees_list_of_games_names_each_game_once(referee, host):
     "Eire — Eire (eire)"."""
     box = Outbox(referee)
     box.new()
-    host(mail("stranger@x.org", "referee@ref.example", "hello", "What is this?"), "stranger@x.org",
-         "referee@ref.example")
+    host(
+        mail("stranger@x.org", "referee@ref.example", "hello", "What is this?"),
+        "stranger@x.org",
+        "referee@ref.example",
+    )
     (help_,) = box.new()
     body = Outbox.body(help_)
     assert help_["X-Mailref-Kind"] == "help"
     assert "  Eire (eire), forming, 0 players" in body and "Eire — Eire" not in body, body
     assert "  Nomes — Nomic Sidekick Nomic (sidekick), active, 0 players" in body, body
     assert "address: eire@ref.example" in body and "address: nomes@ref.example" in body
-

@@ -16,8 +16,12 @@ def test_reply_prefixes_of_more_languages_keep_the_tag(referee, outbox):
     not read. These prefixes are stripped like "Re:" and "AW:"."""
     mover = nomes(referee)
     voters = [p for p in PLAYERS if p.title() != mover]
-    send(referee, mover.lower(), "[Proposal] Hats", 'Enact rule 24 "Hats":\nEvery player wears a hat.\n')
+    send(
+        referee,
+        mover.lower(),
+        "[Proposal] Hats",
+        'Enact rule 24 "Hats":\nEvery player wears a hat.\n',
+    )
     for voter, prefix in zip(voters, ("Ответ:", "回复：", "RIF:"), strict=True):
         send(referee, voter, f"{prefix} [Nomic Sidekick Nomic] [Proposal 1] Hats", "FOR")
     assert referee.state("nomes")["proposals"][0]["status"] == "passed"
-

@@ -15,6 +15,8 @@ def test_a_player_writing_from_a_second_address_is_not_told_to_join(table):
     nomes(table, "Alice", "Bob Brown")
     got = table.write("bob@work.example", NOMES, "[Status]", "", name="Bob Brown")
     body = " ".join(text(table.one(got, "bob@work.example", kind="error")).split())
-    assert "write from the address you play from, or ask the GM (gm@ref.example) to add this one" in body
+    assert (
+        "write from the address you play from, or ask the GM (gm@ref.example) to add this one"
+        in body
+    )
     assert "[Join]" not in body
-

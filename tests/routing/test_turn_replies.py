@@ -18,8 +18,14 @@ PLAYERS, addr = EIRE_PLAYERS, player_addr
 
 @pytest.fixture
 def host(referee):
-    referee.create_game("eire", "eire", EIRE, name="Eire Autumn", gm="gm@ref.example",
-                        parameters={"start_grain": "20"})
+    referee.create_game(
+        "eire",
+        "eire",
+        EIRE,
+        name="Eire Autumn",
+        gm="gm@ref.example",
+        parameters={"start_grain": "20"},
+    )
     referee.create_game("nomes", "sidekick", NOMES, name="Nomes")
     with listening(referee) as port:
         yield lambda raw, frm, to: submit(port, frm, [to], raw)
@@ -28,8 +34,14 @@ def host(referee):
 def reply(to_msg, frm: str, body: str, html: str | None = None) -> bytes:
     """A mail client's Reply: Re: the subject, threaded, the original quoted below."""
     quoted = "\n".join("> " + line for line in Outbox.body(to_msg).splitlines())
-    return mail(frm, str(to_msg["From"]), "Re: " + str(to_msg["Subject"]), f"{body}\n\n{quoted}\n",
-                in_reply_to=to_msg["Message-ID"], html=html)
+    return mail(
+        frm,
+        str(to_msg["From"]),
+        "Re: " + str(to_msg["Subject"]),
+        f"{body}\n\n{quoted}\n",
+        in_reply_to=to_msg["Message-ID"],
+        html=html,
+    )
 
 
 def test_a_reply_to_the_eire_turn_mail_is_read_as_orders(referee, outbox, host):
@@ -41,9 +53,15 @@ def test_a_reply_to_the_eire_turn_mail_is_read_as_orders(referee, outbox, host):
     box = Outbox(referee)
     box.new()
     # Gmail: HTML with the bold order, the turn mail quoted in a gmail_quote block
-    html = ('<div dir="ltr"><b>Invest 5 Grain in Llanc</b><br>Good luck all.</div>'
-            '<div class="gmail_quote"><b>Attack Donal with 20 Grain</b></div>')
-    host(reply(turn, addr("Finn"), "*Invest 5 Grain in Llanc*\nGood luck all.", html=html), addr("Finn"), EIRE)
+    html = (
+        '<div dir="ltr"><b>Invest 5 Grain in Llanc</b><br>Good luck all.</div>'
+        '<div class="gmail_quote"><b>Attack Donal with 20 Grain</b></div>'
+    )
+    host(
+        reply(turn, addr("Finn"), "*Invest 5 Grain in Llanc*\nGood luck all.", html=html),
+        addr("Finn"),
+        EIRE,
+    )
     (ack,) = box.new()
     assert ack["X-Mailref-Kind"] == "ack", Outbox.body(ack)
     body = Outbox.body(ack)
@@ -63,10 +81,17 @@ def test_a_reply_to_the_sidekick_turn_mail_says_how_to_move(referee, host):
     (err,) = box.new()
     assert err["X-Mailref-Kind"] == "error" and err["Subject"] == "Re: " + str(turn["Subject"])
     body = Outbox.body(err)
-    assert "a move only with rule changes in it" in body and "[Proposal] followed by your title" in body
+    assert (
+        "a move only with rule changes in it" in body
+        and "[Proposal] followed by your title" in body
+    )
     assert "is not a command" not in body
     assert referee.state("nomes")["proposals"] == []
-    host(reply(turn, f"{mover}@x.org", 'Enact rule 301 "Tea":\nTea is served.'), f"{mover}@x.org", NOMES)
+    host(
+        reply(turn, f"{mover}@x.org", 'Enact rule 301 "Tea":\nTea is served.'),
+        f"{mover}@x.org",
+        NOMES,
+    )
     assert [p["title"] for p in referee.state("nomes")["proposals"]] == ["Tea"]
 
 
@@ -86,14 +111,24 @@ def test_a_reply_sent_to_the_wrong_game_says_where_it_belongs(referee, host):
     Nomes mail): he is told which game his mail answers and where to send it."""
     for who in ("alice", "bob"):
         host(mail(f"{who}@x.org", NOMES, "[Join]", f"Name: {who.title()}"), f"{who}@x.org", NOMES)
-    host(mail("bob@x.org", EIRE, "[Join]", "Name: Bob\nColor: Red\nTribe: Plainsmen\nOrigin: Donal"), "bob@x.org", EIRE)
+    host(
+        mail("bob@x.org", EIRE, "[Join]", "Name: Bob\nColor: Red\nTribe: Plainsmen\nOrigin: Donal"),
+        "bob@x.org",
+        EIRE,
+    )
     mover = referee.state("nomes")["turn"]["player"].lower()
     other = ({"alice", "bob"} - {mover}).pop()
-    host(mail(f"{mover}@x.org", NOMES, "[Proposal] Tea", 'Enact rule 301 "Tea":\nTea is served.'), f"{mover}@x.org", NOMES)
+    host(
+        mail(f"{mover}@x.org", NOMES, "[Proposal] Tea", 'Enact rule 301 "Tea":\nTea is served.'),
+        f"{mover}@x.org",
+        NOMES,
+    )
     box = Outbox(referee)
     prop = [m for m in box.to(f"{other}@x.org") if "[Proposal 1]" in str(m["Subject"])][-1]
     box.new()
-    raw = mail(f"{other}@x.org", EIRE, "Re: " + str(prop["Subject"]), "FOR", in_reply_to=prop["Message-ID"])
+    raw = mail(
+        f"{other}@x.org", EIRE, "Re: " + str(prop["Subject"]), "FOR", in_reply_to=prop["Message-ID"]
+    )
     host(raw, f"{other}@x.org", EIRE)
     (err,) = box.new()
     body = Outbox.body(err)

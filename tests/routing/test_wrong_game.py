@@ -24,13 +24,16 @@ def test_a_reply_to_another_games_cfj_sent_here_is_told_where_it_belongs(referee
     send(referee, "bob", "Re: " + str(cfj["Subject"]), "FOR", in_reply_to=cfj["Message-ID"])
     err = [m for m in outbox.all() if m["To"] == addr("bob")][-1]
     body = " ".join(Outbox.body(err).split())
-    assert err["X-Mailref-Kind"] == "error" and "but your mail answers a mail of Blog Nomic" in body, body
+    assert (
+        err["X-Mailref-Kind"] == "error" and "but your mail answers a mail of Blog Nomic" in body
+    ), body
     assert blog in body and "judge" not in body
     # A reply to the game's own mail (it carries its label) is not looked up: still a vote.
     mover = referee.state("nomes")["turn"]["player"]
     send(referee, mover.lower(), "[Proposal] Q", 'Enact rule 24 "Q":\nQuiet.\n')
     voter = next(p for p in PLAYERS if p.title() != mover)
-    prop = [m for m in outbox.all() if m["To"] == addr(voter) and "[Proposal 1]" in str(m["Subject"])][-1]
+    prop = [
+        m for m in outbox.all() if m["To"] == addr(voter) and "[Proposal 1]" in str(m["Subject"])
+    ][-1]
     send(referee, voter, "Re: " + str(prop["Subject"]), "FOR", in_reply_to=prop["Message-ID"])
     assert referee.state("nomes")["proposals"][0]["votes"].get(voter.title()) == "FOR"
-

@@ -10,7 +10,9 @@ from support.outside_smtp import ALICE, BOB, EMPIRE, RLO
 pytestmark = pytest.mark.spec("4.5")
 
 
-def test_a_right_to_left_override_in_a_title_stays_inside_the_title(referee, smtp, tmp_path, chromium):  # noqa: F811
+def test_a_right_to_left_override_in_a_title_stays_inside_the_title(
+    referee, smtp, tmp_path, chromium
+):  # noqa: F811
     """A title starting with U+202E reversed the rest of its heading on the pages (the rule's
     "B rule" tag came out as "elur B", left of the title) and the rest of mail subjects. On the
     pages the title is isolated (what <bdi> does); in subjects the override is dropped."""
@@ -27,8 +29,16 @@ def test_a_right_to_left_override_in_a_title_stays_inside_the_title(referee, smt
         smtp(mail(who, EMPIRE, "[Join]", f"Name: {who.split('@')[0].title()}"), who, EMPIRE)
     box = Outbox(referee)
     box.new()
-    smtp(mail(ALICE, EMPIRE, f"[Proclamation] {RLO}Tea at noon", f'Enact rule 30 "{RLO}Tea":\nTea is served.'),
-         ALICE, EMPIRE)
+    smtp(
+        mail(
+            ALICE,
+            EMPIRE,
+            f"[Proclamation] {RLO}Tea at noon",
+            f'Enact rule 30 "{RLO}Tea":\nTea is served.',
+        ),
+        ALICE,
+        EMPIRE,
+    )
     smtp(mail(BOB, EMPIRE, f"[Proposal] {RLO}Hats for all", "Everyone wears a hat."), BOB, EMPIRE)
     subjects = [str(m["Subject"]) for m in box.new()]
     assert "[Empire] [Proposal 1] Hats for all" in subjects, subjects
@@ -49,4 +59,3 @@ def test_a_right_to_left_override_in_a_title_stays_inside_the_title(referee, smt
     assert where["tagText"] == "B rule"
     # Left to right as written: "30. Tea" (reversed by its own override: "aeT"), then "B rule".
     assert where["number"] < where["title"] < where["tag"], where
-

@@ -21,4 +21,3 @@ def test_a_blognomic_page_says_the_quorum(tmp_path, clock, browser):
     assert rebuild(referee.store, SiteConfig(tmp_path / "site")) == ["blog"]
     page = browser.open(tmp_path / "site" / "blog" / "index.html")
     assert "quorum 3" in page.text, page.text
-

@@ -31,4 +31,6 @@ def test_the_dice_page_recomputes_every_revealed_roll(referee, tmp_path):
     seed = re.findall(r"<code>([0-9a-f]{64})</code>", page)[1]
     assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == committed
     assert "2 draws recomputed from revealed seeds: all match." in page
-    assert re.search(r"<td>1\.\.6, 1\.\.6</td>\s*<td>(\d), (\d)</td>\s*<td>\1, \2: match</td>", page), page
+    assert re.search(
+        r"<td>1\.\.6, 1\.\.6</td>\s*<td>(\d), (\d)</td>\s*<td>\1, \2: match</td>", page
+    ), page

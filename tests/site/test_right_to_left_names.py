@@ -29,4 +29,3 @@ def test_a_turn_order_of_right_to_left_names_reads_in_turn_order(tmp_path, clock
     assert "Turn order: " + " → ".join(order) in page.text
     left = browser.evaluate(LEFT_OF + "(" + json.dumps(order) + ")")
     assert sorted(order, key=left.get) == order, (order, left)
-

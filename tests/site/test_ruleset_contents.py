@@ -21,7 +21,8 @@ def test_a_long_ruleset_opens_with_contents_linking_to_each_rule(tmp_path, clock
     browser.open(tmp_path / "site" / "blog" / "rules.html")
     toc = browser.evaluate("""[...document.querySelectorAll('nav.toc a')].map(a => [a.textContent,
         !!document.getElementById(a.getAttribute('href').slice(1))])""")
-    assert len(toc) == browser.evaluate("document.querySelectorAll('main > section.rule').length") > 5, toc
+    assert (
+        len(toc) == browser.evaluate("document.querySelectorAll('main > section.rule').length") > 5
+    ), toc
     assert all(found for _, found in toc), [t for t, found in toc if not found]
     assert toc[0][0].startswith(f"{rules[0]['number']}. {rules[0]['title']}"), toc[0]
-

@@ -31,7 +31,9 @@ def test_a_daemon_publishes_what_another_daemon_did(tmp_path):
         assert wait_for(page.exists, 30)
         with smtplib.SMTP("127.0.0.1", b.smtp_port) as c:  # B takes this mail and changes the game
             c.sendmail("zelda@x.org", [G], mail("zelda@x.org", G, "[Join]", "Name: Zelda"))
-        assert wait_for(lambda: "Zelda" in page.read_text(), 30), "A's pages show the player B let in"
+        assert wait_for(
+            lambda: "Zelda" in page.read_text(), 30
+        ), "A's pages show the player B let in"
         assert "site:" not in first.stderr(), first.stderr()
 
 
@@ -46,7 +48,9 @@ def test_pages_an_earlier_run_wrote_are_not_written_again(referee, tmp_path):
     site_module._built.clear()  # a new process
     catch_up(referee.store, cfg, referee.clock())
     assert page.stat().st_mtime_ns == written
-    referee.accept(mail("zelda@x.org", G, "[Join]", "Name: Zelda"))  # a change by a process without [site]
+    referee.accept(
+        mail("zelda@x.org", G, "[Join]", "Name: Zelda")
+    )  # a change by a process without [site]
     catch_up(referee.store, cfg, referee.clock())
     assert "Zelda" in page.read_text()
     # Pages an older mailref wrote (no version file) are taken as they are, not all rendered again.
@@ -87,7 +91,9 @@ def test_mail_is_answered_while_the_pages_cannot_be_written(tmp_path):
         with smtplib.SMTP("127.0.0.1", s.smtp_port) as c:
             c.sendmail("zelda@x.org", [G], mail("zelda@x.org", G, "[Join]", "Name: Zelda"))
             c.sendmail("yann@x.org", [G], mail("yann@x.org", G, "[Help]"))
-        assert wait_for(lambda: len(maildir_mails(tmp_path)) >= 2, 30), "both answered while the pages wait"
+        assert wait_for(
+            lambda: len(maildir_mails(tmp_path)) >= 2, 30
+        ), "both answered while the pages wait"
         page = tmp_path / "var" / "site" / "nomes" / "index.html"
         assert "Zelda" not in page.read_text()
         # A stop does not wait for ever either (it waited for the lock as long as it was held).

@@ -23,7 +23,9 @@ def ids(path) -> list[str]:
     return re.findall(r'<article class="matter[^"]*" id="([^"]+)"', path.read_text())
 
 
-def test_many_matters_are_paged_and_every_link_finds_its_matter(referee, tmp_path, browser, monkeypatch):  # noqa: F811
+def test_many_matters_are_paged_and_every_link_finds_its_matter(
+    referee, tmp_path, browser, monkeypatch
+):  # noqa: F811
     monkeypatch.setattr(pages, "MATTERS_PER_PAGE", 10)
     # 47 proposals in 4 hours, more than matters_per_day lets one player open.
     referee.create_game("paging", "imperial", G, parameters={"matters_per_day": "100"})
@@ -31,7 +33,9 @@ def test_many_matters_are_paged_and_every_link_finds_its_matter(referee, tmp_pat
         referee.accept(mail(f"{name.lower()}@x.org", G, "[Join]", f"Name: {name}"))
     for i in range(47):  # the oldest undecided are replaced as new ones come (max_undecided)
         who = "alice@x.org" if i % 2 else "bob@x.org"
-        referee.accept(mail(who, G, f"[Proposal] Idea {i + 1}", f"Enact rule {100 + i} \"R{i}\":\nText {i}.\n"))
+        referee.accept(
+            mail(who, G, f"[Proposal] Idea {i + 1}", f'Enact rule {100 + i} "R{i}":\nText {i}.\n')
+        )
         referee.clock.advance(minutes=5)
     site = tmp_path / "site"
     rebuild(referee.store, SiteConfig(site), now=referee.clock())
@@ -45,17 +49,23 @@ def test_many_matters_are_paged_and_every_link_finds_its_matter(referee, tmp_pat
     everything = newest + [i for p in reversed(older) for i in ids(p)]
     assert everything == [f"proposal-{n}" for n in range(47, 0, -1)]  # each once, newest first
     # The pending matters on the game's page link to the page that shows them.
-    for page, anchor in re.findall(r'href="(proposals[^"#]*\.html)#([^"]+)"', (root / "index.html").read_text()):
+    for page, anchor in re.findall(
+        r'href="(proposals[^"#]*\.html)#([^"]+)"', (root / "index.html").read_text()
+    ):
         assert anchor in ids(root / page), (page, anchor)
 
     first = see(browser, site, "paging/proposals.html", "paging-proposals.png")
     assert "Older:" in first.text and "Proposal 1 to Proposal 10" in first.text
     oldest = see(browser, site, "paging/proposals-1.html", "paging-proposals-1.png")
-    assert "Idea 1\n" in oldest.text + "\n" and "Idea 47" not in oldest.text and "the first page" in oldest.text
+    assert (
+        "Idea 1\n" in oldest.text + "\n"
+        and "Idea 47" not in oldest.text
+        and "the first page" in oldest.text
+    )
 
     # Another mail: the full older pages are the same bytes, not rendered again.
     before = {p.name: p.read_bytes() for p in older}
-    referee.accept(mail("bob@x.org", G, "[Proposal] Idea 48", "Enact rule 200 \"Z\":\nZ.\n"))
+    referee.accept(mail("bob@x.org", G, "[Proposal] Idea 48", 'Enact rule 200 "Z":\nZ.\n'))
     rebuild(referee.store, SiteConfig(site), "paging", now=referee.clock())
     assert {p.name: p.read_bytes() for p in older} == before
     assert ids(root / "proposals.html")[0] == "proposal-48"

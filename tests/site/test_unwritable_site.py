@@ -26,19 +26,30 @@ def test_a_site_folder_that_cannot_be_written_is_one_line_at_start_and_the_pages
     line = [x for x in r.stdout.splitlines() if x.split()[1] == "site"]
     assert len(line) == 1 and line[0].startswith("FAIL") and "not a directory" in line[0], r.stdout
 
-    r = site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", "nomes@ref.example")
+    r = site.cli(
+        "game", "create", "nomes", "--variant", "sidekick", "--address", "nomes@ref.example"
+    )
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
     assert "cannot write the pages in" in r.stderr and "[site] dir" in r.stderr, r.stderr
     r = site.cli("game", "create", "eire", "--variant", "eire", "--address", "eire@ref.example")
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
     r = site.cli("site", "build")
-    assert r.returncode == 1 and len(r.stderr.splitlines()) == 1 and "[site] dir" in r.stderr, r.stderr
+    assert (
+        r.returncode == 1 and len(r.stderr.splitlines()) == 1 and "[site] dir" in r.stderr
+    ), r.stderr
 
     with site.serve() as daemon:
         said = daemon.stderr()
         assert said.count("cannot write the pages in") == 1 and "[site] dir" in said, said
         for i, name in enumerate(["Alice", "Bob", "Carol"]):
-            send(site, f"{name.lower()}@example.org", "nomes@ref.example", "[Join]", f"Name: {name}", f"j{i}@x")
+            send(
+                site,
+                f"{name.lower()}@example.org",
+                "nomes@ref.example",
+                "[Join]",
+                f"Name: {name}",
+                f"j{i}@x",
+            )
         assert wait_for(lambda: daemon.stderr().count("joined") == 3, 30), daemon.stderr()
         blocker.unlink()  # the operator fixes it
         send(site, "dave@example.org", "nomes@ref.example", "[Join]", "Name: Dave", "j4@x")
@@ -48,5 +59,6 @@ def test_a_site_folder_that_cannot_be_written_is_one_line_at_start_and_the_pages
     log = daemon.stderr()
     assert "Traceback" not in log and log.count("cannot write the pages in") == 1, log
     assert "Dave" in (root / "nomes" / "index.html").read_text()
-    assert "nomes" in (root / "index.html").read_text() and "eire" in (root / "index.html").read_text()
-
+    assert (
+        "nomes" in (root / "index.html").read_text() and "eire" in (root / "index.html").read_text()
+    )

@@ -22,11 +22,17 @@ def test_the_site_offers_veto_on_proposals_only(referee, tmp_path):
     referee.create_game("blog", "blognomic", blog)
     for n in ("Ann", "Ben", "Cat", "Dan", "Eve"):
         referee.accept(mail(f"{n.lower()}@x.org", blog, "[Join]", f"Name: {n}"), "smtp")
-    referee.accept(mail("ann@x.org", blog, "[Proposal] Tea", 'Enact a new rule entitled "Tea" with the following '
-                        "text:\nTea is served."), "smtp")
+    referee.accept(
+        mail(
+            "ann@x.org",
+            blog,
+            "[Proposal] Tea",
+            'Enact a new rule entitled "Tea" with the following ' "text:\nTea is served.",
+        ),
+        "smtp",
+    )
     referee.accept(mail("eve@x.org", blog, "[CfJ] Was tea legal?", "It was served cold."), "smtp")
     home = (site / "blog" / "index.html").read_text()
     cfj, proposal = home.split('id="proposal-1"')
     assert "<code>DEFERENTIAL</code>" in cfj and "VETO" not in cfj, cfj
     assert "<code>VETO</code>" in proposal
-

@@ -23,7 +23,11 @@ def send(r, who: str, subject: str, body: str = ""):
 
 
 def reply(r, who: str):
-    return [m for m in Outbox(r).all() if m["To"] == addr(who) and m["X-Mailref-Kind"] in ("ack", "error")][-1]
+    return [
+        m
+        for m in Outbox(r).all()
+        if m["To"] == addr(who) and m["X-Mailref-Kind"] in ("ack", "error")
+    ][-1]
 
 
 def matter(r, n: int) -> dict:
@@ -53,6 +57,7 @@ PROP = 'Enact a new rule entitled "Gold" with the following text:\nEach Wizard h
 
 def status(r) -> str:
     from mailref.engine.public import public_view
+
     return public_view(r.state("blog"))["status"]
 
 
@@ -76,13 +81,20 @@ def play_a_dynasty_change(game):
     assert "Ascension Address" in Outbox.body(reply(game, "Cat"))
     send(game, "Cat", "[Ascension] Pirates", "Wizard: Pirate")
     assert "only the new Historian" in Outbox.body(reply(game, "Cat"))
-    send(game, "Ben", "[Ascension] Pirates", "Wizard: Pirate\nHistorian: Captain\nKeep: 2.1\nInactive: Dormancy")
+    send(
+        game,
+        "Ben",
+        "[Ascension] Pirates",
+        "Wizard: Pirate\nHistorian: Captain\nKeep: 2.1\nInactive: Dormancy",
+    )
     st = game.state("blog")
     assert not st["ascension_pending"] and st["theme"] == "Pirates"
     dynastic = [r for r in st["rules"] if r["number"].startswith("2.")]
     assert [r["title"] for r in dynastic] == ["No Lame Scams"]
-    assert "Pirates" in next(r for r in st["rules"] if r["number"] == "1.2")["text"] or \
-        "Pirate" in next(r for r in st["rules"] if r["number"] == "1.2")["text"]
+    assert (
+        "Pirates" in next(r for r in st["rules"] if r["number"] == "1.2")["text"]
+        or "Pirate" in next(r for r in st["rules"] if r["number"] == "1.2")["text"]
+    )
     assert any(r["title"] == "Dormancy [Inactive]" for r in st["rules"])
     for n in ("Cat", "Dan", "Eve"):
         send(game, n, "[Vote] 1", "FOR")
@@ -93,4 +105,3 @@ def play_a_dynasty_change(game):
     for n in ("Gus", "Ann"):
         send(game, n, "[Vote] 4", "AGAINST")
     assert (matter(game, 4)["status"], matter(game, 4)["reason"]) == ("failed", "unpopular")
-

@@ -19,7 +19,9 @@ PHONE = {"width": 412, "height": 915, "deviceScaleFactor": 1, "mobile": True}
 
 
 def chromium_binary() -> str | None:
-    return next((p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None)
+    return next(
+        (p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None
+    )
 
 
 def _high(fd: int) -> int:
@@ -40,19 +42,33 @@ class Browser:
         self._from_child, from_child_w = os.pipe()
         # Above 10, so that putting them at 3 and 4 in the child cannot overwrite one another.
         to_child_r, from_child_w = (_high(fd) for fd in (to_child_r, from_child_w))
-        args = [binary, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--no-first-run", "--remote-debugging-pipe", f"--user-data-dir={self.profile}", "about:blank"]
+        args = [
+            binary,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--no-first-run",
+            "--remote-debugging-pipe",
+            f"--user-data-dir={self.profile}",
+            "about:blank",
+        ]
         # The protocol pipe is the child's fds 3 (commands in) and 4 (answers out).
-        self.proc = subprocess.Popen(["bash", "-c", f'exec "$@" 3<&{to_child_r} 4>&{from_child_w}', "bash", *args],
-                                     pass_fds=(to_child_r, from_child_w), stdout=subprocess.DEVNULL,
-                                     stderr=open(os.path.join(self.profile, "stderr"), "wb"))
+        self.proc = subprocess.Popen(
+            ["bash", "-c", f'exec "$@" 3<&{to_child_r} 4>&{from_child_w}', "bash", *args],
+            pass_fds=(to_child_r, from_child_w),
+            stdout=subprocess.DEVNULL,
+            stderr=open(os.path.join(self.profile, "stderr"), "wb"),
+        )
         os.close(to_child_r)
         os.close(from_child_w)
         self._buf = b""
         self._id = 0
         self._events: list[dict] = []
         target = self.call("Target.createTarget", url="about:blank")["targetId"]
-        self.session = self.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
+        self.session = self.call("Target.attachToTarget", targetId=target, flatten=True)[
+            "sessionId"
+        ]
         self.call("Page.enable", session=True)
         self.call("Emulation.setDeviceMetricsOverride", session=True, **PHONE)
 
@@ -114,9 +130,21 @@ class Browser:
         })""")
         text = self.evaluate("document.body.innerText")
         size = self.call("Page.getLayoutMetrics", session=True)["cssContentSize"]
-        png = base64.b64decode(self.call("Page.captureScreenshot", session=True, format="png", captureBeyondViewport=True,
-                                         clip={"x": 0, "y": 0, "width": PHONE["width"],
-                                               "height": min(size["height"], 6000), "scale": 1})["data"])
+        png = base64.b64decode(
+            self.call(
+                "Page.captureScreenshot",
+                session=True,
+                format="png",
+                captureBeyondViewport=True,
+                clip={
+                    "x": 0,
+                    "y": 0,
+                    "width": PHONE["width"],
+                    "height": min(size["height"], 6000),
+                    "scale": 1,
+                },
+            )["data"]
+        )
         if shot:
             shot.parent.mkdir(parents=True, exist_ok=True)
             shot.write_bytes(png)

@@ -11,8 +11,15 @@ G = "nomes@ref.example"
 
 
 def run(cwd: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "mailref", *args], cwd=cwd, capture_output=True, text=True,
-                          input=stdin, timeout=60, env={k: v for k, v in os.environ.items() if k != "MAILREF_CONFIG"})
+    return subprocess.run(
+        [sys.executable, "-m", "mailref", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        input=stdin,
+        timeout=60,
+        env={k: v for k, v in os.environ.items() if k != "MAILREF_CONFIG"},
+    )
 
 
 MODULES_AFTER = """
@@ -25,7 +32,13 @@ raise SystemExit(code)
 
 
 def modules_of(cwd: Path, *args: str) -> tuple[subprocess.CompletedProcess, set[str]]:
-    done = subprocess.run([sys.executable, "-c", MODULES_AFTER, *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=60, env={k: v for k, v in os.environ.items() if k != "MAILREF_CONFIG"})
+    done = subprocess.run(
+        [sys.executable, "-c", MODULES_AFTER, *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={k: v for k, v in os.environ.items() if k != "MAILREF_CONFIG"},
+    )
     line = next((ln for ln in done.stdout.splitlines() if ln.startswith("MODULES ")), "MODULES")
     return done, set(line.split()[1:])

@@ -29,8 +29,16 @@ def sidekick(referee, players=("Alice", "Bob", "Carol")) -> tuple[str, list[str]
     for p in players:
         play(referee, clients.fresh(addr(p), p, NOMES, "[Join]", f"Name: {p}\n"))
     mover = referee.state("nomes")["turn"]["player"]
-    play(referee, clients.fresh(addr(mover), mover, NOMES, "[Proposal] Tea time",
-                                'Enact rule 24 "Tea":\nEvery player shall drink tea.\n'))
+    play(
+        referee,
+        clients.fresh(
+            addr(mover),
+            mover,
+            NOMES,
+            "[Proposal] Tea time",
+            'Enact rule 24 "Tea":\nEvery player shall drink tea.\n',
+        ),
+    )
     return mover, [p for p in players if p != mover]
 
 
@@ -48,4 +56,3 @@ def blognomic(referee) -> None:
     referee.create_game("blog", "blognomic", BLOG, gm="gm@ref.example")
     for p in WIZARDS:
         play(referee, clients.fresh(addr(p), p, BLOG, "[Join]", f"Name: {p}\n"))
-

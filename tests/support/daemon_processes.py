@@ -17,21 +17,33 @@ G = "nomes@ref.example"
 def serve(site: Site, log: Path, **env: str) -> subprocess.Popen:
     """`mailref serve` in a session of its own, so the test signals it as systemd does: the whole group."""
     with open(log, "wb") as f:
-        return subprocess.Popen([sys.executable, "-m", "mailref", "serve"], cwd=site.root, env=site.env(**env),
-                                stdout=subprocess.DEVNULL, stderr=f, start_new_session=True)
+        return subprocess.Popen(
+            [sys.executable, "-m", "mailref", "serve"],
+            cwd=site.root,
+            env=site.env(**env),
+            stdout=subprocess.DEVNULL,
+            stderr=f,
+            start_new_session=True,
+        )
 
 
 def has_open(pid: int, suffix: str) -> bool:
     try:
-        return any(os.readlink(f"/proc/{pid}/fd/{fd}").endswith(suffix) for fd in os.listdir(f"/proc/{pid}/fd"))
+        return any(
+            os.readlink(f"/proc/{pid}/fd/{fd}").endswith(suffix)
+            for fd in os.listdir(f"/proc/{pid}/fd")
+        )
     except OSError:
         return False
 
 
 def children(pid: int) -> list[int]:
     try:
-        return [int(c) for t in os.listdir(f"/proc/{pid}/task")
-                for c in Path(f"/proc/{pid}/task/{t}/children").read_text().split()]
+        return [
+            int(c)
+            for t in os.listdir(f"/proc/{pid}/task")
+            for c in Path(f"/proc/{pid}/task/{t}/children").read_text().split()
+        ]
     except OSError:
         return []
 
@@ -74,7 +86,9 @@ def without_low_ports() -> None:
     """In the child, before exec: as the unit's empty CapabilityBoundingSet leaves the daemon."""
     import ctypes
 
-    if os.geteuid() == 0 and ctypes.CDLL(None, use_errno=True).prctl(PR_CAPBSET_DROP, CAP_NET_BIND_SERVICE, 0, 0, 0):
+    if os.geteuid() == 0 and ctypes.CDLL(None, use_errno=True).prctl(
+        PR_CAPBSET_DROP, CAP_NET_BIND_SERVICE, 0, 0, 0
+    ):
         raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP)")
 
 
@@ -89,4 +103,3 @@ def free_low_port() -> int:
             except OSError:
                 continue
     pytest.skip("no free port below 1024")
-

@@ -22,7 +22,9 @@ def free_port() -> int:
 
 
 def dovecot_binary() -> str | None:
-    return shutil.which("dovecot") or ("/usr/sbin/dovecot" if os.path.exists("/usr/sbin/dovecot") else None)
+    return shutil.which("dovecot") or (
+        "/usr/sbin/dovecot" if os.path.exists("/usr/sbin/dovecot") else None
+    )
 
 
 def _mail_user() -> pwd.struct_passwd:
@@ -32,29 +34,62 @@ def _mail_user() -> pwd.struct_passwd:
         try:
             return pwd.getpwnam(USER)
         except KeyError:
-            subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", USER],
-                           capture_output=True)
+            subprocess.run(
+                ["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", USER],
+                capture_output=True,
+            )
             time.sleep(0.1)
     return pwd.getpwnam(USER)
 
 
 def self_signed(cert: Path, key: Path) -> None:
     """A self-signed certificate for 127.0.0.1 (a client trusts it through SSL_CERT_FILE)."""
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
-                    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "2",
+            "-subj",
+            "/CN=127.0.0.1",
+            "-addext",
+            "subjectAltName=IP:127.0.0.1",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+        ],
+        check=True,
+        capture_output=True,
+    )
 
 
 class Dovecot:
-    def __init__(self, root: Path, tls: bool = False, separator: str = "/", prefix: str = "",
-                 capabilities: str | None = None, conf: str = ""):
+    def __init__(
+        self,
+        root: Path,
+        tls: bool = False,
+        separator: str = "/",
+        prefix: str = "",
+        capabilities: str | None = None,
+        conf: str = "",
+    ):
         """TLS: offer STARTTLS on the IMAP port (as most hosts do on 143) with a self-signed
         certificate for 127.0.0.1, `self.cert` (a client trusts it through SSL_CERT_FILE).
         To look like other hosts: SEPARATOR and PREFIX of the personal namespace (Courier and
         cPanel hosts: "." and "INBOX."), CAPABILITIES offered after login instead of Dovecot's
         own (a server without MOVE, UIDPLUS or IDLE), and CONF: more settings."""
         self.root = root
-        self.separator, self.prefix, self.capabilities, self.conf = separator, prefix, capabilities, conf
+        self.separator, self.prefix, self.capabilities, self.conf = (
+            separator,
+            prefix,
+            capabilities,
+            conf,
+        )
         self.port = free_port()
         self.proc: subprocess.Popen | None = None
         self.tls = tls
@@ -120,8 +155,11 @@ namespace inbox {{
 {f"imap_capability = {self.capabilities}" if self.capabilities is not None else ""}
 {self.conf}
 """)
-        self.proc = subprocess.Popen([dovecot_binary(), "-F", "-c", str(conf)],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.proc = subprocess.Popen(
+            [dovecot_binary(), "-F", "-c", str(conf)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             try:
@@ -132,7 +170,9 @@ namespace inbox {{
                 time.sleep(0.1)
             if self.proc.poll() is not None:
                 break
-        log = (self.root / "dovecot.log").read_text() if (self.root / "dovecot.log").exists() else ""
+        log = (
+            (self.root / "dovecot.log").read_text() if (self.root / "dovecot.log").exists() else ""
+        )
         err = self.proc.stderr.read().decode() if self.proc.poll() is not None else ""
         self.stop()
         raise RuntimeError(f"dovecot did not start: {err}\n{log[-2000:]}")
@@ -145,14 +185,21 @@ namespace inbox {{
             except subprocess.TimeoutExpired:
                 self.proc.kill()
 
-    def imap_toml(self, folder: str | None = None, poll_interval: str = "1h", password: str = PASSWORD) -> str:
+    def imap_toml(
+        self, folder: str | None = None, poll_interval: str = "1h", password: str = PASSWORD
+    ) -> str:
         """The `[imap]` block of a mailref.toml that logs in here; with FOLDER, the daemon reads
         it (IDLE, else every POLL_INTERVAL) and files into FOLDER-done and FOLDER-rejected."""
-        block = (f'[imap]\nhost = "127.0.0.1"\nport = {self.port}\nssl = false\n'
-                 f'username = "{USER}"\npassword = "{password}"\n')
+        block = (
+            f'[imap]\nhost = "127.0.0.1"\nport = {self.port}\nssl = false\n'
+            f'username = "{USER}"\npassword = "{password}"\n'
+        )
         if folder:
-            block += (f'folder = "{folder}"\nprocessed_folder = "{folder}-done"\n'
-                      f'rejected_folder = "{folder}-rejected"\nidle = true\npoll_interval = "{poll_interval}"\n')
+            block += (
+                f'folder = "{folder}"\nprocessed_folder = "{folder}-done"\n'
+                f'rejected_folder = "{folder}-rejected"\nidle = true\npoll_interval = '
+                f'"{poll_interval}"\n'
+            )
         return block
 
     def client(self):

@@ -1,4 +1,4 @@
-"""A coverage-guided fuzz target for reading (issue 13): raw message bytes through every
+"""A coverage-guided fuzz target for reading: raw message bytes through every
 reading step a mail meets. Anything but an Envelope and plain answers is a crash; so is an
 input that takes longer than libFuzzer's -timeout.
 

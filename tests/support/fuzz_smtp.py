@@ -58,7 +58,9 @@ class Desk:
     def deliver(self, raw: bytes, mail_from: str, rcpt_to: list[str], answer) -> None:
         self.n += 1
         self.kept += 1
-        self.loop.call_soon(answer, "250 2.0.0 stored" if self.n % 3 else "451 4.3.0 try again later")
+        self.loop.call_soon(
+            answer, "250 2.0.0 stored" if self.n % 3 else "451 4.3.0 try again later"
+        )
 
 
 _loop = asyncio.new_event_loop()
@@ -80,12 +82,14 @@ def dialogue(data: bytes) -> None:
                 break
             while transport.paused:  # the loop does not read while the session waits for an answer
                 await asyncio.sleep(0)
-            s.data_received(body[i:i + step])
+            s.data_received(body[i : i + step])
             await asyncio.sleep(0)
         for _ in range(5):
             await asyncio.sleep(0)
         s.connection_lost(None)
-        assert desk.buffered == 0, f"{desk.buffered} octets of mail data still counted after the session ended"
+        assert (
+            desk.buffered == 0
+        ), f"{desk.buffered} octets of mail data still counted after the session ended"
         assert not sessions
         lines = bytes(transport.out).split(b"\r\n")
         assert lines[-1] == b"", "every reply ends in CRLF"

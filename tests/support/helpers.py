@@ -39,15 +39,26 @@ class Clock:
         return self.now
 
 
-def mail(frm: str, to: str, subject: str, body: str = "", *, name: str | None = None,
-         in_reply_to: str | None = None, headers: dict | None = None, html: str | None = None,
-         message_id: str | None = None) -> bytes:
+def mail(
+    frm: str,
+    to: str,
+    subject: str,
+    body: str = "",
+    *,
+    name: str | None = None,
+    in_reply_to: str | None = None,
+    headers: dict | None = None,
+    html: str | None = None,
+    message_id: str | None = None,
+) -> bytes:
     msg = EmailMessage(policy=email.policy.SMTP)
     msg["From"] = email.utils.formataddr((name or frm.split("@")[0].title(), frm))
     msg["To"] = to
     msg["Subject"] = subject
     msg["Date"] = email.utils.format_datetime(datetime(2026, 12, 1, tzinfo=UTC))
-    msg["Message-ID"] = message_id or f"<test{next(_ids)}.{random.randrange(10**9)}@players.example>"
+    msg["Message-ID"] = (
+        message_id or f"<test{next(_ids)}.{random.randrange(10**9)}@players.example>"
+    )
     if in_reply_to:
         msg["In-Reply-To"] = in_reply_to
         msg["References"] = in_reply_to
@@ -79,13 +90,20 @@ def migrated_sqlite(path: Path) -> str:
 REFEREES: list[Referee] = []  # every referee a test made; conftest replays their games at teardown
 
 
-def make_referee(tmp_path, clock: Clock | None = None, seed: int = 7, url: str | None = None,
-                 **settings) -> Referee:
+def make_referee(
+    tmp_path, clock: Clock | None = None, seed: int = 7, url: str | None = None, **settings
+) -> Referee:
     """A referee on URL (the `database_url` fixture), else on a SQLite file in TMP_PATH. Both
     are copies of a migrated database, so the migration check is skipped (0.1 s a referee)."""
     store = open_store(url or migrated_sqlite(Path(tmp_path) / "mailref.sqlite3"), migrate=False)
-    r = Referee(store, Settings(**{"from_address": "referee@ref.example", "admin_address": "gm@ref.example",
-                                   **settings}), clock or Clock(), random.Random(seed))
+    r = Referee(
+        store,
+        Settings(
+            **{"from_address": "referee@ref.example", "admin_address": "gm@ref.example", **settings}
+        ),
+        clock or Clock(),
+        random.Random(seed),
+    )
     REFEREES.append(r)
     return r
 
@@ -104,7 +122,7 @@ class Outbox:
 
     def new(self) -> list[email.message.Message]:
         msgs = self.all()
-        out, self.seen = msgs[self.seen:], len(msgs)
+        out, self.seen = msgs[self.seen :], len(msgs)
         return out
 
     @staticmethod
@@ -113,8 +131,11 @@ class Outbox:
         return part.get_content() if part else ""
 
     def to(self, addr: str, msgs=None, kind: str | None = None) -> list:
-        return [m for m in (msgs if msgs is not None else self.all())
-                if m["To"] == addr and (kind is None or m["X-Mailref-Kind"] == kind)]
+        return [
+            m
+            for m in (msgs if msgs is not None else self.all())
+            if m["To"] == addr and (kind is None or m["X-Mailref-Kind"] == kind)
+        ]
 
 
 def wait_for(pred, timeout: float = 30.0):
@@ -150,10 +171,18 @@ def assert_replays(referee) -> None:
     try:
         with referee.store() as s:
             for g in s.query(Game):
-                entries = [(e.action, e.at, e.draws) for e in
-                           s.query(JournalEntry).filter_by(game_id=g.id).order_by(JournalEntry.seq)]
-                matters = [(m.collection, m.data) for m in
-                           s.query(ArchivedMatter).filter_by(game_id=g.id).order_by(ArchivedMatter.id)]
+                entries = [
+                    (e.action, e.at, e.draws)
+                    for e in s.query(JournalEntry)
+                    .filter_by(game_id=g.id)
+                    .order_by(JournalEntry.seq)
+                ]
+                matters = [
+                    (m.collection, m.data)
+                    for m in s.query(ArchivedMatter)
+                    .filter_by(game_id=g.id)
+                    .order_by(ArchivedMatter.id)
+                ]
                 # What `mailref replay` reads (as text on SQLite) is what the typed columns give.
                 assert journal(s, g.id) == entries
                 assert archived(s, g.id) == matters
@@ -170,8 +199,10 @@ def assert_replays(referee) -> None:
 
 
 # Two Eire players who may both join (Color, Tribe and Origin free), and their addresses.
-EIRE_PLAYERS = {"Finn": "Color: Green\nTribe: Plainsmen\nOrigin: Llanc",
-                "Maeve": "Color: Red\nTribe: Plainsmen\nOrigin: Donal"}
+EIRE_PLAYERS = {
+    "Finn": "Color: Green\nTribe: Plainsmen\nOrigin: Llanc",
+    "Maeve": "Color: Red\nTribe: Plainsmen\nOrigin: Donal",
+}
 
 
 def player_addr(name: str) -> str:

@@ -16,4 +16,3 @@ def host(referee):
     referee.create_game("nomes", "sidekick", NOMES, name="Nomes")
     with listening(referee) as port:
         yield lambda raw, frm, to: submit(port, frm, [to], raw)
-

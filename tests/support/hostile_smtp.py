@@ -58,4 +58,3 @@ Status: {status}
 
 --B--
 """
-

@@ -21,7 +21,11 @@ def send(r, who: str, subject: str, body: str = ""):
 
 
 def reply(r, who: str):
-    return [m for m in Outbox(r).all() if m["To"] == addr(who) and m["X-Mailref-Kind"] in ("ack", "error", "ruleset")][-1]
+    return [
+        m
+        for m in Outbox(r).all()
+        if m["To"] == addr(who) and m["X-Mailref-Kind"] in ("ack", "error", "ruleset")
+    ][-1]
 
 
 def prop(r, n: int) -> dict:
@@ -34,15 +38,19 @@ def imperial_game(referee, clock):
     referee.create_game("empire", "imperial", G)
     for n in ["Joe"] + SENATORS:
         send(referee, n, "[Join]", f"Name: {n}")
-    assert "emperor" in referee.state("empire")["players"][0]["offices"]  # the first to join, no admin needed
+    assert (
+        "emperor" in referee.state("empire")["players"][0]["offices"]
+    )  # the first to join, no admin needed
     for i, n in enumerate(SENATORS):  # each becomes a Senator with a first Point of Order
         send(referee, n, "[Point of Order] Hello", f"Senator {i}")
     yield referee
     assert_replays(referee)
 
 
-PROP = ('Enact rule 27 "Dragons" {I like dragons}:\nDragons exist. [Scribe: placeholder]\n'
-        "In rule 21.3.1, replace \"difficulty of 1\" with \"difficulty of 2\".\n")
+PROP = (
+    'Enact rule 27 "Dragons" {I like dragons}:\nDragons exist. [Scribe: placeholder]\n'
+    'In rule 21.3.1, replace "difficulty of 1" with "difficulty of 2".\n'
+)
 
 
 def at(r, **kw):
@@ -65,20 +73,27 @@ def play_an_accepted_proposal(game, outbox):
     state = game.state("empire")
     assert prop(game, 1)["status"] == "accepted"
     dragons = next(r for r in state["rules"] if r["number"] == "27")
-    assert dragons["title"] == "Dragons" and "I like dragons" not in dragons["text"] and "[Scribe: placeholder]" in dragons["text"]
+    assert (
+        dragons["title"] == "Dragons"
+        and "I like dragons" not in dragons["text"]
+        and "[Scribe: placeholder]" in dragons["text"]
+    )
     assert "difficulty of 2" in next(r for r in state["rules"] if r["number"] == "21.3.1")["text"]
     ruleset = [m for m in outbox.all() if m["X-Mailref-Kind"] == "ruleset"][0]
     body = Outbox.body(ruleset)
-    assert "Scores:" in body and "Proposals:" in body and "1. \"Dragons\" by Ann: accepted" in body
+    assert "Scores:" in body and "Proposals:" in body and '1. "Dragons" by Ann: accepted' in body
 
 
 def play_a_proclamation(game):
     """Rule 8: the Emperor may at any time modify any rule by Proclamation."""
     send(game, "Ann", "[Proclamation] Roads", "Amend rule 21.3.1 to read:\nRoads are free.\n")
     assert "only the Emperor" in Outbox.body(reply(game, "Ann"))
-    send(game, "Joe", "[Proclamation] Roads", "Amend rule 21.3.1 to read:\nRoads are free. {aside}\n")
+    send(
+        game, "Joe", "[Proclamation] Roads", "Amend rule 21.3.1 to read:\nRoads are free. {aside}\n"
+    )
     rule = next(r for r in game.state("empire")["rules"] if r["number"] == "21.3.1")
     assert rule["text"] == "Roads are free."
     send(game, "Joe", "[Directive] More religion", "Bring me proposals about temples.")
-    assert any(m["Subject"] == "[Imperial Nomic] [Directive] More religion" for m in Outbox(game).all())
-
+    assert any(
+        m["Subject"] == "[Imperial Nomic] [Directive] More religion" for m in Outbox(game).all()
+    )

@@ -77,6 +77,7 @@ class Raw:
 # The SMTP dialogue's tests (test_smtp_session.py, test_smtp_attacks.py) take these as their
 # `referee` and `port` fixtures: `referee = pytest.fixture(game_on_sqlite)`.
 
+
 def game_on_sqlite(tmp_path, clock) -> Iterator:
     """A referee on a SQLite file with the Sidekick game at GAME (the dialogue does not depend
     on the database)."""

@@ -49,5 +49,5 @@ def nomes(referee, players=("alice", "bob", "carol")) -> str:
 
 def mail_from_gm(subject: str, body: str, in_reply_to: str) -> bytes:
     from support.helpers import mail
-    return mail("gm@ref.example", G, subject, body, in_reply_to=in_reply_to)
 
+    return mail("gm@ref.example", G, subject, body, in_reply_to=in_reply_to)

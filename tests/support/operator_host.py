@@ -8,8 +8,11 @@ from support.ops import Site
 
 
 def send(site: Site, frm: str, to: str, subject: str, body: str = "", mid: str = "") -> None:
-    msg = f"From: {frm}\r\nTo: {to}\r\nSubject: {subject}\r\n" + (f"Message-ID: <{mid}>\r\n" if mid else "") + \
-        f"\r\n{body}\r\n"
+    msg = (
+        f"From: {frm}\r\nTo: {to}\r\nSubject: {subject}\r\n"
+        + (f"Message-ID: <{mid}>\r\n" if mid else "")
+        + f"\r\n{body}\r\n"
+    )
     with smtplib.SMTP("127.0.0.1", site.smtp_port, timeout=30) as s:
         s.sendmail(frm, [to], msg.encode())
 
@@ -26,9 +29,16 @@ class PickyRelay:
 
         self.wants, self.mails = wants, []
         ok = lambda server, session, envelope, mechanism, data: AuthResult(  # noqa: E731
-            success=data.login == b"mailref" and data.password == b"s3cret")
-        self.controller = Controller(self, hostname="127.0.0.1", port=free_port(), authenticator=ok,
-                                     auth_required=wants == "login", auth_require_tls=False)
+            success=data.login == b"mailref" and data.password == b"s3cret"
+        )
+        self.controller = Controller(
+            self,
+            hostname="127.0.0.1",
+            port=free_port(),
+            authenticator=ok,
+            auth_required=wants == "login",
+            auth_require_tls=False,
+        )
         self.port = self.controller.port
 
     async def handle_RCPT(self, server, session, envelope, address, options):
@@ -40,4 +50,3 @@ class PickyRelay:
     async def handle_DATA(self, server, session, envelope):
         self.mails.append(envelope.content)
         return "250 OK"
-

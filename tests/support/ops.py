@@ -28,8 +28,11 @@ class CountingSink:
         self.mails: list[tuple[list[str], bytes]] = []
         self.sessions = 0
         self.lock = threading.Lock()
-        # SMTPUTF8 offered as aiosmtpd's Controller (and Postfix) does by default; False: an older relay.
-        self.controller = Controller(self, hostname="127.0.0.1", port=free_port(), enable_SMTPUTF8=smtputf8)
+        # SMTPUTF8 offered as aiosmtpd's Controller (and Postfix) does by default; False: an older
+        # relay.
+        self.controller = Controller(
+            self, hostname="127.0.0.1", port=free_port(), enable_SMTPUTF8=smtputf8
+        )
         self.port = self.controller.port
 
     async def handle_EHLO(self, server, session, envelope, hostname, responses):
@@ -56,23 +59,35 @@ class CountingSink:
 
     def message_ids(self) -> collections.Counter:
         with self.lock:
-            return collections.Counter(email.message_from_bytes(raw)["Message-ID"] for _, raw in self.mails)
+            return collections.Counter(
+                email.message_from_bytes(raw)["Message-ID"] for _, raw in self.mails
+            )
 
     def parsed(self) -> list:
         with self.lock:
-            return [email.message_from_bytes(raw, policy=email.policy.default) for _, raw in self.mails]
+            return [
+                email.message_from_bytes(raw, policy=email.policy.default) for _, raw in self.mails
+            ]
 
 
 class Site:
     """A folder with a mailref.toml, as `mailref init` would leave it."""
 
-    def __init__(self, root: Path, relay_port: int | None = None, smtp_in: bool = True, extra: str = "",
-                 database: str = "var/mailref.sqlite3"):
+    def __init__(
+        self,
+        root: Path,
+        relay_port: int | None = None,
+        smtp_in: bool = True,
+        extra: str = "",
+        database: str = "var/mailref.sqlite3",
+    ):
         self.root = root
         self.smtp_port = free_port() if smtp_in else None
         url = database if "://" in database else f"sqlite:///{database}"  # a URL, or a file in ROOT
-        toml = f'[daemon]\ndatabase = "{url}"\nfrom_address = "referee@ref.example"\n' \
-               f'admin_address = "gm@ref.example"\n'
+        toml = (
+            f'[daemon]\ndatabase = "{url}"\nfrom_address = "referee@ref.example"\n'
+            f'admin_address = "gm@ref.example"\n'
+        )
         if smtp_in:
             toml += f'[smtp_in]\nhost = "127.0.0.1"\nport = {self.smtp_port}\n'
         if relay_port:
@@ -83,16 +98,32 @@ class Site:
         self.db = root / database
 
     def env(self, **extra: str) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items() if k not in ("MAILREF_CONFIG", "JOURNAL_STREAM", "NOTIFY_SOCKET")}
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if k not in ("MAILREF_CONFIG", "JOURNAL_STREAM", "NOTIFY_SOCKET")
+        }
         return {**env, "MAILREF_CONFIG": str(self.config), **extra}
 
     def cli(self, *args: str, timeout: float = 60, **env: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "mailref", *args], cwd=self.root, env=self.env(**env),
-                              capture_output=True, text=True, timeout=timeout)
+        return subprocess.run(
+            [sys.executable, "-m", "mailref", *args],
+            cwd=self.root,
+            env=self.env(**env),
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
 
     def start_cli(self, *args: str, **env: str) -> subprocess.Popen:
-        return subprocess.Popen([sys.executable, "-m", "mailref", *args], cwd=self.root, env=self.env(**env),
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        return subprocess.Popen(
+            [sys.executable, "-m", "mailref", *args],
+            cwd=self.root,
+            env=self.env(**env),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
 
     def serve(self, **env: str) -> Daemon:
         return Daemon(self, env)
@@ -110,9 +141,14 @@ class Daemon:
         self.sock.settimeout(60)
         self.log_path = site.root / f"serve-{time.monotonic_ns()}.log"
         self.log = open(self.log_path, "w+")
-        self.proc = subprocess.Popen([sys.executable, "-m", "mailref", "serve"], cwd=site.root,
-                                     env=site.env(NOTIFY_SOCKET=str(sockpath), **env),
-                                     stdout=subprocess.DEVNULL, stderr=self.log, preexec_fn=preexec)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "mailref", "serve"],
+            cwd=site.root,
+            env=site.env(NOTIFY_SOCKET=str(sockpath), **env),
+            stdout=subprocess.DEVNULL,
+            stderr=self.log,
+            preexec_fn=preexec,
+        )
 
     def ready(self) -> Daemon:
         try:

@@ -3,4 +3,3 @@
 from __future__ import annotations
 
 EIRE, ORDERS = "eire@ref.example", "diplo@ref.example"
-

@@ -15,21 +15,43 @@ def addr(n: str) -> str:
 
 
 def send(r, who, to, subject, body="", html=None):
-    return r.accept(mail(addr(who) if "@" not in who else who, to, subject, body, html=html), "smtp")
+    return r.accept(
+        mail(addr(who) if "@" not in who else who, to, subject, body, html=html), "smtp"
+    )
 
 
 def replies(r, who):
-    return [m for m in Outbox(r).all() if m["To"] == addr(who) and m["X-Mailref-Kind"] in ("ack", "error")]
+    return [
+        m
+        for m in Outbox(r).all()
+        if m["To"] == addr(who) and m["X-Mailref-Kind"] in ("ack", "error")
+    ]
 
 
 def play_eire(referee, clock):
-    referee.create_game("eire", "eire", EIRE, gm="gm@ref.example", parameters={"communion": "2", "start_grain": "100"})
-    joins = [("Finn", "Green", "Sidhe", "Ardagh"), ("Maeve", "Red", "Plainsmen", "Donal"),
-             ("Oisin", "Gold", "Merfolk", "Llanc"), ("Bran", "Teal", "Woodkin", "Tara")]
+    referee.create_game(
+        "eire",
+        "eire",
+        EIRE,
+        gm="gm@ref.example",
+        parameters={"communion": "2", "start_grain": "100"},
+    )
+    joins = [
+        ("Finn", "Green", "Sidhe", "Ardagh"),
+        ("Maeve", "Red", "Plainsmen", "Donal"),
+        ("Oisin", "Gold", "Merfolk", "Llanc"),
+        ("Bran", "Teal", "Woodkin", "Tara"),
+    ]
     send(referee, "Finn", EIRE, "[Join]", "Name: Finn\nColor: Red\nTribe: Sidhe\nOrigin: Bain")
     assert "must start in a Menhir Valley" in Outbox.body(replies(referee, "Finn")[-1])
     for name, color, tribe, origin in joins:
-        send(referee, name, EIRE, "[Join]", f"Name: {name}\nColor: {color}\nTribe: {tribe}\nOrigin: {origin}")
+        send(
+            referee,
+            name,
+            EIRE,
+            "[Join]",
+            f"Name: {name}\nColor: {color}\nTribe: {tribe}\nOrigin: {origin}",
+        )
     assert referee.state("eire")["status"] == "forming"
     send(referee, "Finn", EIRE, "[Orders]", "**Invest 5 Grain in Ardagh**")
     assert "no turn is open" in Outbox.body(replies(referee, "Finn")[-1])
@@ -38,7 +60,9 @@ def play_eire(referee, clock):
     plans = [
         {"Finn": "<p>Turn one: <b>Invest 10 Grain in Ardagh.</b></p>"},
         {"Finn": "<p>Onwards! <b>Attack Bréifne with 25 Grain</b></p>"},
-        {"Finn": "<p><strong>Attack Emain with 25 Grain</strong> and <b>Defend Ardagh with 5 Grain</b></p>"},
+        {
+            "Finn": "<p><strong>Attack Emain with 25 Grain</strong> and <b>Defend Ardagh with 5 Grain</b></p>"
+        },
     ]
     box = Outbox(referee)
     for turn, plan in enumerate(plans, 1):
@@ -46,17 +70,21 @@ def play_eire(referee, clock):
         box.new()
         send(referee, "Finn", EIRE, "[Orders]", "see HTML", html=plan["Finn"])
         assert "OK   " in Outbox.body(replies(referee, "Finn")[-1])
-        assert referee.state("eire")["orders"]["Finn"]  # kept, and private: nobody else was mailed them
+        assert referee.state("eire")["orders"][
+            "Finn"
+        ]  # kept, and private: nobody else was mailed them
         assert [m["To"] for m in box.new()] == [addr("Finn")]
         send(referee, "Maeve", EIRE, "[Orders]", "My move: **Defend Donal with 5 Grain**")
         send(referee, "Oisin", EIRE, "[Orders]", "[b]Invest 5 Grain in Llanc[/b]")
         box.new()
         send(referee, "Bran", EIRE, "[Orders]", "*Defend Tara with 3 Grain*")
-        # Bran's orders resolve the turn: one mail for them, the ack carrying the results and the map
+        # Bran's orders resolve the turn: one mail for them, the ack carrying the results and the
+        # map
         (ack,) = [m for m in box.new() if m["To"] == addr("Bran")]
         assert ack["X-Mailref-Kind"] == "ack" and f"Results of turn {turn}" in Outbox.body(ack)
-        assert [p.get_content_type() for p in ack.walk() if p.get_content_maintype() == "image"] == \
-            ["image/png", "image/svg+xml"]
+        assert [
+            p.get_content_type() for p in ack.walk() if p.get_content_maintype() == "image"
+        ] == ["image/png", "image/svg+xml"]
         clock.advance(hours=1)
     state = referee.state("eire")
     assert state["status"] == "ended" and state["winners"] == ["Finn"]
@@ -67,41 +95,60 @@ def play_eire(referee, clock):
     assert set(view["lands"][0]) >= {"name", "type", "coast", "owner", "output", "neighbours"}
     owners = {x["name"]: x["owner"] for x in state["lands"]}
     assert owners["Emain"] == owners["Bréifne"] == "Finn"
-    results = [m for m in Outbox(referee).all() if m["X-Mailref-Kind"] == "results" and m["To"] == addr("Maeve")]
+    results = [
+        m
+        for m in Outbox(referee).all()
+        if m["X-Mailref-Kind"] == "results" and m["To"] == addr("Maeve")
+    ]
     assert len(results) == 3
     last = results[-1]
     assert "Finn by Communion" in Outbox.body(last) and "d10" in Outbox.body(last)
     svg = [p for p in last.iter_attachments() if p.get_content_type() == "image/svg+xml"]
     assert svg and b"<svg" in svg[0].get_content()
     png = [p for p in last.walk() if p.get_content_type() == "image/png"]  # what mail clients show
-    assert png and f'cid:{png[0]["Content-ID"].strip("<>")}' in last.get_body(("html",)).get_content()
+    assert (
+        png and f'cid:{png[0]["Content-ID"].strip("<>")}' in last.get_body(("html",)).get_content()
+    )
     assert_replays(referee)
 
 
 def play_gm_orders(referee, clock, outbox):
-    referee.create_game("diplo", "orders", DIPLO, gm="gm@ref.example", parameters={"turn_length": "1d"})
+    referee.create_game(
+        "diplo", "orders", DIPLO, gm="gm@ref.example", parameters={"turn_length": "1d"}
+    )
     for n in ("Ann", "Ben"):
         send(referee, n, DIPLO, "[Join]", f"Name: {n}")
     referee.admin("diplo", {"type": "start"}, "gm")
     send(referee, "Ann", DIPLO, "[Orders]", "I think **Army Paris - Burgundy. Fleet Brest holds.**")
     ack = Outbox.body(replies(referee, "Ann")[-1])
     assert "Army Paris - Burgundy" in ack and "Fleet Brest holds" in ack
-    send(referee, "Ann", DIPLO, "[Orders]", "**Army Paris holds.**")  # replace is this game's choice
-    assert referee.state("diplo")["orders"]["Ann"]["orders"] == [{"kind": "free", "text": "Army Paris holds"}]
+    send(
+        referee, "Ann", DIPLO, "[Orders]", "**Army Paris holds.**"
+    )  # replace is this game's choice
+    assert referee.state("diplo")["orders"]["Ann"]["orders"] == [
+        {"kind": "free", "text": "Army Paris holds"}
+    ]
     clock.advance(hours=23)
     referee.tick()
     assert [m["To"] for m in outbox.all() if m["X-Mailref-Kind"] == "reminder"] == [addr("Ben")]
     clock.advance(hours=1, seconds=1)
     referee.tick()
-    digest = [m for m in outbox.all() if m["X-Mailref-Kind"] == "digest" and "Orders of all players" in m["Subject"]]
+    digest = [
+        m
+        for m in outbox.all()
+        if m["X-Mailref-Kind"] == "digest" and "Orders of all players" in m["Subject"]
+    ]
     assert digest and digest[0]["To"] == "gm@ref.example"
-    assert "Army Paris holds" in Outbox.body(digest[0]) and "Ben: no orders" in Outbox.body(digest[0])
+    assert "Army Paris holds" in Outbox.body(digest[0]) and "Ben: no orders" in Outbox.body(
+        digest[0]
+    )
     send(referee, "Ben", DIPLO, "[Results]", "I won everything.")
     assert "only the GM" in Outbox.body(replies(referee, "Ben")[-1])
-    referee.accept(mail("gm@ref.example", DIPLO, "[Results] Spring 1901", "Paris holds. Nothing else moved."))
+    referee.accept(
+        mail("gm@ref.example", DIPLO, "[Results] Spring 1901", "Paris holds. Nothing else moved.")
+    )
     res = [m for m in outbox.all() if m["X-Mailref-Kind"] == "results"]
     assert sorted(m["To"] for m in res) == [addr("Ann"), addr("Ben")]
     assert "Paris holds" in Outbox.body(res[0])
     assert referee.state("diplo")["turn"]["number"] == 2
     assert_replays(referee)
-

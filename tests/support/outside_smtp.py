@@ -34,7 +34,9 @@ def with_attachment(frm: str, to: str, subject: str, text: str, ctype: str, name
     msg["Message-ID"] = f"<{abs(hash((frm, subject, name)))}@players.example>"
     msg.set_content(text or "\n")
     maintype, subtype = ctype.split("/")
-    msg.add_attachment(b"PK\x03\x04 the orders, in a file", maintype=maintype, subtype=subtype, filename=name)
+    msg.add_attachment(
+        b"PK\x03\x04 the orders, in a file", maintype=maintype, subtype=subtype, filename=name
+    )
     return msg.as_bytes()
 
 
@@ -58,4 +60,3 @@ class Greylisting:
     async def handle_DATA(self, server, session, envelope):
         self.got.append(list(envelope.rcpt_tos))
         return "250 OK"
-

@@ -27,4 +27,3 @@ def nomes(referee, **parameters) -> str:
 
 def kinds(outbox: Outbox, msgs, kind: str) -> list[str]:
     return [m["To"] for m in msgs if m["X-Mailref-Kind"] == kind]
-

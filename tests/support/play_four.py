@@ -36,6 +36,7 @@ def blog(referee) -> None:
 def dov_after_12h(referee, clock):
     """declare(AUTHOR, VOTES): BlogNomic's five Wizards, AUTHOR's DoV with the others' VOTES
     ({"alice": "FOR"}), and the 12 hours after which a DoV may be enacted gone by."""
+
     def declare(author: str, votes: dict[str, str]) -> None:
         blog(referee)
         send(referee, author, "[DoV] Most dragons", "Please vote FOR.", to=BLOG)
@@ -43,6 +44,7 @@ def dov_after_12h(referee, clock):
             send(referee, p, "[Vote] 1", v, to=BLOG)
         clock.advance(hours=12, seconds=1)
         referee.tick()
+
     return declare
 
 
@@ -54,10 +56,13 @@ def last(outbox: Outbox, who: str, kind: str | None = None, subject: str = ""):
 
 def flowed(frm: str, to: str, subject: str, body: str, in_reply_to: str = "") -> bytes:
     """A mail as Thunderbird sends it: format=flowed, long lines cut at 72 with a trailing space."""
-    head = (f"From: {frm}\r\nTo: {to}\r\nSubject: {subject}\r\nDate: Tue, 01 Dec 2026 10:00:00 +0000\r\n"
-            f"Message-ID: <flowed.{abs(hash((subject, body)))}@players.example>\r\nMIME-Version: 1.0\r\n"
-            + (f"In-Reply-To: {in_reply_to}\r\nReferences: {in_reply_to}\r\n" if in_reply_to else "")
-            + "Content-Type: text/plain; charset=UTF-8; format=flowed\r\nContent-Transfer-Encoding: 8bit\r\n"
-            "User-Agent: Mozilla/5.0 Thunderbird/128.0\r\n\r\n")
+    head = (
+        f"From: {frm}\r\nTo: {to}\r\nSubject: {subject}\r\nDate: Tue, 01 Dec 2026 10:00:00 "
+        "+0000\r\n"
+        f"Message-ID: <flowed.{abs(hash((subject, body)))}@players.example>\r\nMIME-Version: "
+        "1.0\r\n"
+        + (f"In-Reply-To: {in_reply_to}\r\nReferences: {in_reply_to}\r\n" if in_reply_to else "")
+        + "Content-Type: text/plain; charset=UTF-8; format=flowed\r\nContent-Transfer-Encoding: 8bit\r\n"
+        "User-Agent: Mozilla/5.0 Thunderbird/128.0\r\n\r\n"
+    )
     return (head + body.replace("\n", "\r\n")).encode()
-

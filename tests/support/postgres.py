@@ -24,8 +24,10 @@ SUPERUSER = "postgres"
 
 def postgres_bindir() -> Path | None:
     """Debian's binaries (/usr/lib/postgresql/VERSION/bin), the newest version first."""
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"),
-                   key=lambda p: [int(x) for x in Path(p).parent.parent.name.split(".") if x.isdigit()])
+    found = sorted(
+        glob.glob("/usr/lib/postgresql/*/bin/initdb"),
+        key=lambda p: [int(x) for x in Path(p).parent.parent.name.split(".") if x.isdigit()],
+    )
     if found:
         return Path(found[-1]).parent
     initdb = shutil.which("initdb")
@@ -56,15 +58,53 @@ class Postgres:
             os.chmod(self.root, 0o755)
             for p in (self.root, sockets):
                 shutil.chown(p, self.user.pw_uid, self.user.pw_gid)
-        subprocess.run([str(self.bindir / "initdb"), "-D", str(data), "-U", SUPERUSER, "--auth=trust",
-                        "-E", "UTF8", "--locale=C", "--no-sync"],
-                       check=True, capture_output=True, cwd=self.root, **self._run_as())
+        subprocess.run(
+            [
+                str(self.bindir / "initdb"),
+                "-D",
+                str(data),
+                "-U",
+                SUPERUSER,
+                "--auth=trust",
+                "-E",
+                "UTF8",
+                "--locale=C",
+                "--no-sync",
+            ],
+            check=True,
+            capture_output=True,
+            cwd=self.root,
+            **self._run_as(),
+        )
         log = open(self.root / "postgres.log", "wb")  # noqa: SIM115 (kept open for the server's life)
         self.proc = subprocess.Popen(
-            [str(self.bindir / "postgres"), "-D", str(data), "-p", str(self.port), "-k", str(sockets),
-             "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "full_page_writes=off",
-             "-c", "synchronous_commit=off", "-c", "max_connections=300", "-c", "shared_buffers=64MB"],
-            stdout=log, stderr=subprocess.STDOUT, cwd=self.root, start_new_session=True, **self._run_as())
+            [
+                str(self.bindir / "postgres"),
+                "-D",
+                str(data),
+                "-p",
+                str(self.port),
+                "-k",
+                str(sockets),
+                "-c",
+                "listen_addresses=127.0.0.1",
+                "-c",
+                "fsync=off",
+                "-c",
+                "full_page_writes=off",
+                "-c",
+                "synchronous_commit=off",
+                "-c",
+                "max_connections=300",
+                "-c",
+                "shared_buffers=64MB",
+            ],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            cwd=self.root,
+            start_new_session=True,
+            **self._run_as(),
+        )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -75,13 +115,21 @@ class Postgres:
             except Exception:
                 time.sleep(0.1)
         self.stop()
-        raise RuntimeError("postgres did not start:\n" + (self.root / "postgres.log").read_text()[-2000:])
+        raise RuntimeError(
+            "postgres did not start:\n" + (self.root / "postgres.log").read_text()[-2000:]
+        )
 
     def execute(self, sql: str, database: str = "postgres") -> None:
         import psycopg
 
-        with psycopg.connect(host="127.0.0.1", port=self.port, user=SUPERUSER, dbname=database,
-                             autocommit=True, connect_timeout=5) as c:
+        with psycopg.connect(
+            host="127.0.0.1",
+            port=self.port,
+            user=SUPERUSER,
+            dbname=database,
+            autocommit=True,
+            connect_timeout=5,
+        ) as c:
             c.execute(sql)
 
     def end_sessions(self, database: str) -> None:
@@ -89,13 +137,21 @@ class Postgres:
         and wait until they are gone (new ones a client opens meanwhile are not waited for)."""
         import psycopg
 
-        with psycopg.connect(host="127.0.0.1", port=self.port, user=SUPERUSER, dbname="postgres",
-                             autocommit=True, connect_timeout=5) as c:
+        with psycopg.connect(
+            host="127.0.0.1",
+            port=self.port,
+            user=SUPERUSER,
+            dbname="postgres",
+            autocommit=True,
+            connect_timeout=5,
+        ) as c:
             ours = "FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()"
             pids = [pid for (pid,) in c.execute(f"SELECT pid {ours}", (database,)).fetchall()]
             c.execute(f"SELECT pg_terminate_backend(pid) {ours}", (database,))
             deadline = time.monotonic() + 10
-            while c.execute("SELECT pid FROM pg_stat_activity WHERE pid = ANY(%s)", (pids,)).fetchall():
+            while c.execute(
+                "SELECT pid FROM pg_stat_activity WHERE pid = ANY(%s)", (pids,)
+            ).fetchall():
                 assert time.monotonic() < deadline, f"the connections to {database} did not end"
                 time.sleep(0.05)
 
@@ -128,16 +184,24 @@ class Postgres:
         except psycopg.errors.ObjectInUse:
             # A copy needs the template unused; a pooled connection left on it (a test reading
             # every store it opened) is closed first.
-            self.execute(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{self.template}'")
+            self.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = "
+                f"'{self.template}'"
+            )
             self.execute(create)
 
     def empty(self, name: str) -> None:
         """NAME back to the template's state: what a test left connected is closed (as DROP …
         WITH (FORCE) would), every table but alembic_version emptied, its ids restarted."""
-        self.execute(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'")
-        self.execute("DO $$ BEGIN EXECUTE (SELECT 'TRUNCATE ' || string_agg(format('%I', tablename), ', ')"
-                     " || ' RESTART IDENTITY CASCADE' FROM pg_tables WHERE schemaname = 'public'"
-                     " AND tablename <> 'alembic_version'); END $$", database=name)
+        self.execute(
+            f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'"
+        )
+        self.execute(
+            "DO $$ BEGIN EXECUTE (SELECT 'TRUNCATE ' || string_agg(format('%I', tablename), ', ')"
+            " || ' RESTART IDENTITY CASCADE' FROM pg_tables WHERE schemaname = 'public'"
+            " AND tablename <> 'alembic_version'); END $$",
+            database=name,
+        )
 
     def retire(self, name: str) -> None:
         """NAME is emptied for the next test when it asks for a database, not now: the test's

@@ -46,6 +46,7 @@ class _Sink:
 @dataclass
 class Relay:
     """A session-wide standard relay; `check` returns what it (or the conformance check) refused."""
+
     controller: Controller
     sink: _Sink
     checked: set[str] = field(default_factory=set)
@@ -107,7 +108,9 @@ def conformance(raw: bytes) -> list[str]:
         except UnicodeDecodeError:
             return out + ["8-bit headers that are not UTF-8"]
         if _to(raw).partition("@")[0].isascii():
-            return out + ["UTF-8 headers (RFC 6532) in a mail to an ASCII address, which needs no SMTPUTF8"]
+            return out + [
+                "UTF-8 headers (RFC 6532) in a mail to an ASCII address, which needs no SMTPUTF8"
+            ]
         msg = email.message_from_string(text, policy=SMTPUTF8)
         harmless = (email.errors.NonASCIILocalPartDefect,)  # what RFC 6532 allows
     else:
@@ -126,13 +129,20 @@ def conformance(raw: bytes) -> list[str]:
         cte = (part["Content-Transfer-Encoding"] or "7bit").lower()
         payload = part.get_payload()
         if isinstance(payload, str) and cte in ("7bit", "8bit", "binary") and not payload.isascii():
-            out.append(f"{part.get_content_type()}: 8-bit text with Content-Transfer-Encoding {cte}")
+            out.append(
+                f"{part.get_content_type()}: 8-bit text with Content-Transfer-Encoding {cte}"
+            )
         if cte not in ("7bit", "quoted-printable", "base64", "8bit"):
             out.append(f"{part.get_content_type()}: Content-Transfer-Encoding {cte}")
         if part.get_content_type() == "text/plain" and (iso := RAW_TIME.search(part.get_content())):
-            out.append(f"text/plain: the raw time {iso.group()!r} (SPEC §2.6: times are written for people)")
-    if (iso := RAW_TIME.search(str(msg["Subject"] or ""))):
-        out.append(f"Subject: the raw time {iso.group()!r} (SPEC §2.6: times are written for people)")
+            out.append(
+                f"text/plain: the raw time {iso.group()!r} (SPEC §2.6: times are written for "
+                "people)"
+            )
+    if iso := RAW_TIME.search(str(msg["Subject"] or "")):
+        out.append(
+            f"Subject: the raw time {iso.group()!r} (SPEC §2.6: times are written for people)"
+        )
     return out
 
 

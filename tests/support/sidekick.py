@@ -21,7 +21,12 @@ def send(referee, who: str, subject: str, body: str = "", **kw):
 
 
 def last_reply(outbox: Outbox, who: str):
-    replies = [m for m in outbox.all() if m["To"] == addr(who) and m["X-Mailref-Kind"] in ("ack", "error", "help", "status", "ruleset")]
+    replies = [
+        m
+        for m in outbox.all()
+        if m["To"] == addr(who)
+        and m["X-Mailref-Kind"] in ("ack", "error", "help", "status", "ruleset")
+    ]
     return replies[-1]
 
 
@@ -56,6 +61,7 @@ def play_sidekick_to_a_winner(tmp_path):
     r = make_referee(tmp_path, clock, seed=3)
     r.create_game("nomes", "sidekick", G, gm="gm@ref.example", parameters={"win_score": "30"})
     with listening(r, 1_000_000) as port:
+
         def post(who: str, subject: str, body: str) -> None:
             submit(port, addr(who), [G], mail(addr(who), G, subject, body))
 
@@ -80,4 +86,3 @@ def play_sidekick_to_a_winner(tmp_path):
     digests = [m for m in Outbox(r).all() if m["X-Mailref-Kind"] == "digest"]
     assert digests and digests[0]["To"] == "gm@ref.example"
     assert_replays(r)
-

@@ -51,10 +51,14 @@ def valid(site: Path, slug: str) -> None:
     entries = feed.findall(f"{ATOM}entry")
     assert entries
     for e in entries:
-        assert all(e.find(f"{ATOM}{k}") is not None and (e.find(f"{ATOM}{k}").text or "").strip()
-                   for k in ("id", "title", "updated"))
+        assert all(
+            e.find(f"{ATOM}{k}") is not None and (e.find(f"{ATOM}{k}").text or "").strip()
+            for k in ("id", "title", "updated")
+        )
     assert len({e.find(f"{ATOM}id").text for e in entries}) == len(entries)
-    assert not list(site.glob(".*.new-*")) and not list(site.glob(".*.old-*")), "no half-built site left behind"
+    assert not list(site.glob(".*.new-*")) and not list(
+        site.glob(".*.old-*")
+    ), "no half-built site left behind"
 
 
 def see(browser: Browser, site: Path, rel: str, shot: str):
@@ -69,5 +73,7 @@ def see(browser: Browser, site: Path, rel: str, shot: str):
         assert not href.startswith(("/", "http")), f"{rel}: {href} is not relative"
         target = href.split("#")[0]
         if target and not target.startswith("mailto:"):
-            assert (site / rel).parent.joinpath(target).resolve().exists(), f"{rel}: broken link {href}"
+            assert (
+                (site / rel).parent.joinpath(target).resolve().exists()
+            ), f"{rel}: broken link {href}"
     return page

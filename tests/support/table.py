@@ -18,8 +18,13 @@ class Table:
 
     def __init__(self, referee, port: int, sink: CountingSink, tmp_path):
         self.referee, self.port, self.sink = referee, port, sink
-        self.deliverer = Deliverer(referee.store, "referee@ref.example", SmtpOut(host="127.0.0.1", port=sink.port),
-                                   tmp_path / "md", "gm@ref.example")
+        self.deliverer = Deliverer(
+            referee.store,
+            "referee@ref.example",
+            SmtpOut(host="127.0.0.1", port=sink.port),
+            tmp_path / "md",
+            "gm@ref.example",
+        )
 
     def send(self, frm: str, to: str, subject: str, body: str = "") -> dict[str, list]:
         """FRM's command; returns what each address received for it, delivered through the relay."""
@@ -41,7 +46,9 @@ class Table:
     def one(self, got: dict[str, list], who: str, kind: str = "ack"):
         """WHO's only mail for the command, of KIND."""
         mails = got.get(who, [])
-        assert [m["X-Mailref-Kind"] for m in mails] == [kind], [(m["X-Mailref-Kind"], m["Subject"]) for m in mails]
+        assert [m["X-Mailref-Kind"] for m in mails] == [kind], [
+            (m["X-Mailref-Kind"], m["Subject"]) for m in mails
+        ]
         return mails[0]
 
 

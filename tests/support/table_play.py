@@ -33,7 +33,9 @@ class Players(Table):
 
 @pytest.fixture
 def table(tmp_path, database_url):
-    referee = make_referee(tmp_path, Clock(datetime(2026, 3, 2, 9, 0, tzinfo=UTC)), url=database_url)
+    referee = make_referee(
+        tmp_path, Clock(datetime(2026, 3, 2, 9, 0, tzinfo=UTC)), url=database_url
+    )
     with listening(referee, 10_000_000) as port, CountingSink() as sink:
         yield Players(referee, port, sink, tmp_path)
     referee.store.dispose()
@@ -42,10 +44,18 @@ def table(tmp_path, database_url):
 def nomes(table: Players, *names: str) -> None:
     table.referee.create_game("nomes", "sidekick", NOMES, name="Nomes", gm="gm@ref.example")
     for n in names:  # Bob Brown writes from bob@x.org
-        table.one(table.send(f"{n.split()[0].lower()}@x.org", NOMES, "[Join]", f"Name: {n}"), f"{n.split()[0].lower()}@x.org")
+        table.one(
+            table.send(f"{n.split()[0].lower()}@x.org", NOMES, "[Join]", f"Name: {n}"),
+            f"{n.split()[0].lower()}@x.org",
+        )
 
 
 def eire(table: Players) -> None:
-    table.referee.create_game("eire", "eire", EIRE, name="Eire Autumn", gm="gm@ref.example",
-                              parameters={"start_grain": "30"})
-
+    table.referee.create_game(
+        "eire",
+        "eire",
+        EIRE,
+        name="Eire Autumn",
+        gm="gm@ref.example",
+        parameters={"start_grain": "30"},
+    )

@@ -11,8 +11,13 @@ from typing import Any
 from mailref.engine.variants.base import Variant
 
 # name -> (module, class); the order in which they are listed
-_WHERE = {"sidekick": ("sidekick", "Sidekick"), "blognomic": ("blognomic", "BlogNomic"),
-          "imperial": ("imperial", "Imperial"), "eire": ("eire", "Eire"), "orders": ("orders", "Orders")}
+_WHERE = {
+    "sidekick": ("sidekick", "Sidekick"),
+    "blognomic": ("blognomic", "BlogNomic"),
+    "imperial": ("imperial", "Imperial"),
+    "eire": ("eire", "Eire"),
+    "orders": ("orders", "Orders"),
+}
 _loaded: dict[str, Variant] = {}
 
 

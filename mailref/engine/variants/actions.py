@@ -13,9 +13,11 @@ _DECLARED: dict[Callable[..., Any], str] = {}
 
 def action(kind: str) -> Callable[[Handler], Handler]:
     """Declares the decorated method the handler of actions of type KIND (`action["type"]`)."""
+
     def declare(fn: Handler) -> Handler:
         _DECLARED[fn] = kind
         return fn
+
     return declare
 
 
@@ -32,7 +34,9 @@ class Acting:
             for name, value in vars(klass).items():
                 if name.startswith("on_") and callable(value):
                     if value not in _DECLARED and name not in names.values():
-                        raise TypeError(f"{klass.__name__}.{name} handles no declared action: add @action(...)")
+                        raise TypeError(
+                            f"{klass.__name__}.{name} handles no declared action: add @action(...)"
+                        )
                     if value in _DECLARED:
                         names[_DECLARED[value]] = name
         cls.actions = {kind: vars_lookup(cls, name) for kind, name in names.items()}

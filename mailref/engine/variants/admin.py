@@ -20,20 +20,41 @@ class AdminOverrides(Acting):
         (SPEC §1.4: "the game is paused", and why), once: some announcements say it already."""
         for o in ctx.out[sent:]:
             lines = o.vars.get("lines")
-            if o.template == "notice.txt" and isinstance(lines, list) and not any(why in str(x) for x in lines):
+            if (
+                o.template == "notice.txt"
+                and isinstance(lines, list)
+                and not any(why in str(x) for x in lines)
+            ):
                 o.vars["lines"] = [*lines, f"Reason: {why}"]
 
-    def tell_vote_override(self, state: GameState, action: Action, ctx: Ctx, name: str, matter: Matter, label: str,
-                           vote: str, previous: str | None) -> None:
+    def tell_vote_override(
+        self,
+        state: GameState,
+        action: Action,
+        ctx: Ctx,
+        name: str,
+        matter: Matter,
+        label: str,
+        vote: str,
+        previous: str | None,
+    ) -> None:
         """The admin changed a player's ballot (`mailref vote`): its player is told, with the
         reason; the tally mails show it to the others."""
         was = f" (it was {previous})" if previous else ""
         title = matter.get("question") or matter["title"]
-        ctx.send("announcement", [name], f"[{label} {matter['number']}] Your vote was set by the admin", "notice.txt",
-                 game=state, heading=f"The admin recorded your vote on {label.lower()} {matter['number']} "
-                                     f"\"{title}\" as {vote}{was}.",
-                 lines=[f"Reason: {action.get('reason') or 'none given'}.",
-                        "Your own vote, sent later, replaces it as any vote does."])
+        ctx.send(
+            "announcement",
+            [name],
+            f"[{label} {matter['number']}] Your vote was set by the admin",
+            "notice.txt",
+            game=state,
+            heading=f"The admin recorded your vote on {label.lower()} {matter['number']} "
+            f"\"{title}\" as {vote}{was}.",
+            lines=[
+                f"Reason: {action.get('reason') or 'none given'}.",
+                "Your own vote, sent later, replaces it as any vote does.",
+            ],
+        )
 
     @action("set")
     def on_set(self, state: GameState, action: Action, ctx: Ctx) -> None:
@@ -53,13 +74,20 @@ class AdminOverrides(Acting):
             ctx.ack(f"{key} = {value}")
             self.event(state, ctx, f"Parameter {key} set to {value} by {action.get('by')}.")
         lines = [f"{k} is now {v}" for k, v in action["values"].items()]
-        timing = [k for k in action["values"] if k in self.duration_params and k != "reminder_before"]
+        timing = [
+            k for k in action["values"] if k in self.duration_params and k != "reminder_before"
+        ]
         running = self.current_deadline_holder(state)
         if timing and running and running.get("deadline"):
             # A new length counts from the next turn or vote; the deadline already given stands.
-            note = (f"{', '.join(timing)} applies from the next deadline set; the one running now, "
-                    f"{self.when(state, running['deadline'], ctx)}, stands.")
-            ctx.ack(note + f" To move it: `mailref deadline {state['slug']} extend DURATION` or `set WHEN`.")
+            note = (
+                f"{', '.join(timing)} applies from the next deadline set; the one running now, "
+                f"{self.when(state, running['deadline'], ctx)}, stands."
+            )
+            ctx.ack(
+                note
+                + f" To move it: `mailref deadline {state['slug']} extend DURATION` or `set WHEN`."
+            )
             lines.append(note)
         self.announce(state, ctx, "Game parameters changed", lines)
 
@@ -87,7 +115,12 @@ class AdminOverrides(Acting):
         state["status"], state["paused_at"] = "paused", iso(ctx.now)
         ctx.ack("Game paused; deadlines stop.")
         self.event(state, ctx, "The game was paused.")
-        self.announce(state, ctx, "The game is paused", ["The admin paused the game. Deadlines are stopped until it resumes."])
+        self.announce(
+            state,
+            ctx,
+            "The game is paused",
+            ["The admin paused the game. Deadlines are stopped until it resumes."],
+        )
 
     @action("resume")
     def on_resume(self, state: GameState, action: Action, ctx: Ctx) -> None:
@@ -100,12 +133,28 @@ class AdminOverrides(Acting):
         self.event(state, ctx, "The game resumed.")
         # Each running deadline as it now stands, so that nobody has to add "moved 6d later" up.
         t = state["turn"]
-        due = [f"Turn {t['number']}" + (f" ({t['player']} to move)" if t.get("player") else "")
-               + f": due {self.when(state, t['deadline'], ctx)}."] if t and t.get("deadline") else []
-        due += [f"Proposal {p['number']} \"{p['title']}\": votes due {self.when(state, p['deadline'], ctx)}."
-                for p in state["proposals"] if p.get("deadline") and p.get("status") in ("voting", "pending")]
-        self.announce(state, ctx, "The game resumes",
-                      [f"Play resumes. Every deadline moved {format_duration(shift)} later."] + ([""] + due if due else []))
+        due = (
+            [
+                f"Turn {t['number']}"
+                + (f" ({t['player']} to move)" if t.get("player") else "")
+                + f": due {self.when(state, t['deadline'], ctx)}."
+            ]
+            if t and t.get("deadline")
+            else []
+        )
+        due += [
+            f"Proposal {p['number']} \"{p['title']}\": votes due "
+            f"{self.when(state, p['deadline'], ctx)}."
+            for p in state["proposals"]
+            if p.get("deadline") and p.get("status") in ("voting", "pending")
+        ]
+        self.announce(
+            state,
+            ctx,
+            "The game resumes",
+            [f"Play resumes. Every deadline moved {format_duration(shift)} later."]
+            + ([""] + due if due else []),
+        )
 
     @action("score")
     def on_score(self, state: GameState, action: Action, ctx: Ctx) -> None:
@@ -113,7 +162,9 @@ class AdminOverrides(Acting):
         op, n = action["op"], int(action["amount"])
         before = p["score"]
         p["score"] = n if op == "=" else before + n if op == "+" else before - n
-        text = f"{p['name']}'s score: {before} -> {p['score']}" + (f" ({action['reason']})" if action.get("reason") else "")
+        text = f"{p['name']}'s score: {before} -> {p['score']}" + (
+            f" ({action['reason']})" if action.get("reason") else ""
+        )
         ctx.ack(text)
         self.event(state, ctx, text)
         self.announce(state, ctx, f"Score: {p['name']}", [text])
@@ -125,12 +176,28 @@ class AdminOverrides(Acting):
         if target is None:
             raise Refused("nothing in this game has a deadline now")
         old = parse_iso(target["deadline"])
-        new = old + parse_duration(action["extend"]) if action.get("extend") else parse_iso(action["when"])
+        new = (
+            old + parse_duration(action["extend"])
+            if action.get("extend")
+            else parse_iso(action["when"])
+        )
         target["deadline"] = iso(new)
         target.pop("reminded", None)
-        what = (f"The vote on proposal {target['number']}" if "title" in target and "number" in target
-                else f"Turn {target['number']}'s deadline" if "number" in target else "The deadline")
+        what = (
+            f"The vote on proposal {target['number']}"
+            if "title" in target and "number" in target
+            else f"Turn {target['number']}'s deadline"
+            if "number" in target
+            else "The deadline"
+        )
         text = f"{what} moved from {self.when(state, old)} to {self.when(state, new, ctx)}."
         ctx.ack(text)
-        self.event(state, ctx, f"{what} moved from {self.when(state, old)} to {self.when(state, new)}.")  # read later: no "in 1 minute"
-        self.announce(state, ctx, "Deadline changed", [text] + ([f"Reason: {action['reason']}"] if action.get("reason") else []))
+        self.event(
+            state, ctx, f"{what} moved from {self.when(state, old)} to {self.when(state, new)}."
+        )  # read later: no "in 1 minute"
+        self.announce(
+            state,
+            ctx,
+            "Deadline changed",
+            [text] + ([f"Reason: {action['reason']}"] if action.get("reason") else []),
+        )

@@ -27,7 +27,15 @@ CHATTER = {"roll", "join", "away", "back", "quit", "idle", "unidle"}
 # Mail that opens a matter every player is told of and asked to vote on or read.
 OPENS_MATTER = frozenset({"propose", "cfj", "dov"})
 # Actions an ended game still takes, and those a paused one takes besides.
-AFTER_THE_END = READ_ONLY | {"tick", "set", "office", "player_add", "player_status", "player_remove", "digest"}
+AFTER_THE_END = READ_ONLY | {
+    "tick",
+    "set",
+    "office",
+    "player_add",
+    "player_status",
+    "player_remove",
+    "digest",
+}
 WHILE_PAUSED = AFTER_THE_END | {"resume", "join", "away", "back", "quit", "score", "rule"}
 
 
@@ -39,17 +47,21 @@ class Variant(Players, Limits, AdminOverrides, Enactment, Deadlines, Digests, Re
     title = "game"
     nomic = True
     judgement_label = "judgement"  # how players name a judgement ("judgement 3")
-    defaults: dict[str, Any] = {"reminder_before": "1d", "digest_at": "08:00",
-                                "require_auth": False,        # SPEC §2.7: act only on verified mail
-                                "max_text": 20_000,           # characters of a proposal, rule or other text
-                                "announcements_per_day": 10,  # chatter announcements one player causes
-                                "matters_per_day": 10}        # proposals, CfJs, DoVs one player opens a UTC day
+    defaults: dict[str, Any] = {
+        "reminder_before": "1d",
+        "digest_at": "08:00",
+        "require_auth": False,  # SPEC §2.7: act only on verified mail
+        "max_text": 20_000,  # characters of a proposal, rule or other text
+        "announcements_per_day": 10,  # chatter announcements one player causes
+        "matters_per_day": 10,
+    }  # proposals, CfJs, DoVs one player opens a UTC day
     duration_params: set[str] = {"reminder_before"}
     offices: tuple[str, ...] = ("admin", "gm")
     capped_matters: frozenset[str] = OPENS_MATTER  # actions counted against matters_per_day
     commands: list[tuple[str, str]] = []
     # Tags a player obviously means but this game's rules do not offer: what the rules offer
-    # instead, as (reason, hint), said in place of "[X] is not a command" (docs/decisions/withdraw.md).
+    # instead, as (reason, hint), said in place of "[X] is not a command"
+    # (docs/decisions/withdraw.md).
     instead: dict[str, tuple[str, str]] = {}
     # Tags that mean another of this game's commands: [Idle] is plainly being away, where a
     # game has absence but no idling (BlogNomic has its own, and takes [Away] as idling).
@@ -84,18 +96,41 @@ class Variant(Players, Limits, AdminOverrides, Enactment, Deadlines, Digests, Re
         """Statuses of matters that are never archived, whatever their timestamps say."""
         return (*self.open_statuses, "open", "pending", "voting", "awaiting-judgement")
 
-    def initial_state(self, slug: str, name: str, address: str, gm: str | None,
-                      timezone: str, parameters: dict[str, Any], now: datetime) -> GameState:
+    def initial_state(
+        self,
+        slug: str,
+        name: str,
+        address: str,
+        gm: str | None,
+        timezone: str,
+        parameters: dict[str, Any],
+        now: datetime,
+    ) -> GameState:
         params = {**self.defaults}
         for k, v in parameters.items():
             params[k] = self.check_param(k, v)
         return {
-            "slug": slug, "name": name or slug, "variant": self.name, "address": address,
-            "gm": gm, "timezone": timezone, "status": "active" if self.nomic else "forming",
-            "parameters": params, "players": [], "order": [], "turn": None,
-            "proposals": [], "judgements": [], "rules": self.initial_rules(), "rule_history": [],
-            "winners": [], "next_number": 1, "created": iso(now), "events": [],
-            "digest_next": iso(self._next_digest(params, timezone, now)), "paused_at": None,
+            "slug": slug,
+            "name": name or slug,
+            "variant": self.name,
+            "address": address,
+            "gm": gm,
+            "timezone": timezone,
+            "status": "active" if self.nomic else "forming",
+            "parameters": params,
+            "players": [],
+            "order": [],
+            "turn": None,
+            "proposals": [],
+            "judgements": [],
+            "rules": self.initial_rules(),
+            "rule_history": [],
+            "winners": [],
+            "next_number": 1,
+            "created": iso(now),
+            "events": [],
+            "digest_next": iso(self._next_digest(params, timezone, now)),
+            "paused_at": None,
             "rolls": [],
         }
 
@@ -105,8 +140,10 @@ class Variant(Players, Limits, AdminOverrides, Enactment, Deadlines, Digests, Re
     def check_param(self, key: str, value: Any) -> Any:
         known = set(self.defaults)
         if key not in known and key not in ("list_id",):
-            raise Refused(f"unknown parameter {key!r} for {self.name}",
-                          "known: " + ", ".join(sorted(known | {"list_id"})))
+            raise Refused(
+                f"unknown parameter {key!r} for {self.name}",
+                "known: " + ", ".join(sorted(known | {"list_id"})),
+            )
         default = self.defaults.get(key)
         if key in self.duration_params:
             try:
@@ -137,8 +174,10 @@ class Variant(Players, Limits, AdminOverrides, Enactment, Deadlines, Digests, Re
 
     def takes(self, tag: str) -> bool:
         """Whether a subject tag is a command of this variant (tags name their action)."""
-        return tag in READ_ONLY | {"join", "quit", "turn", "roll", "away", "back"} \
+        return (
+            tag in READ_ONLY | {"join", "quit", "turn", "roll", "away", "back"}
             or tag.replace("-", "_") in self.actions
+        )
 
     def not_a_command(self, state: GameState, tag: str) -> Refused:
         """The refusal of a tag this variant has no use for, named as the player wrote it
@@ -148,7 +187,9 @@ class Variant(Players, Limits, AdminOverrides, Enactment, Deadlines, Digests, Re
             return Refused(*self.instead[tag])
         label = matters.label(tag)
         game = state["name"] if state["name"] == self.title else f"{state['name']} ({self.title})"
-        return Refused(f"[{label}] is not a command of {game}", "send [Help] for the commands of this game")
+        return Refused(
+            f"[{label}] is not a command of {game}", "send [Help] for the commands of this game"
+        )
 
     def handle(self, state: GameState, action: Action, ctx: Ctx) -> None:
         """Apply ACTION to STATE through the handler declared for its type, within the game's
@@ -159,10 +200,15 @@ class Variant(Players, Limits, AdminOverrides, Enactment, Deadlines, Digests, Re
             raise self.not_a_command(state, kind)
         if state["status"] == "ended" and kind not in AFTER_THE_END:
             won = ", ".join(state["winners"])
-            raise Refused(f"{state['name']} has ended" + (f"; won by {won}" if won else ""),
-                          "send [Status] or [Rules] to read how it ended")
+            raise Refused(
+                f"{state['name']} has ended" + (f"; won by {won}" if won else ""),
+                "send [Status] or [Rules] to read how it ended",
+            )
         if state["status"] == "paused" and kind not in WHILE_PAUSED:
-            raise Refused("this game is paused by its admin", "the admin resumes it with `mailref game resume`")
+            raise Refused(
+                "this game is paused by its admin",
+                "the admin resumes it with `mailref game resume`",
+            )
         self.check_text_size(state, action)
         # Only actions that say so: a journal written before the cap holds matters it would
         # refuse now, and replaying them must give the same game (engine/replay.py).
@@ -183,7 +229,15 @@ class Variant(Players, Limits, AdminOverrides, Enactment, Deadlines, Digests, Re
     def check_victory(self, state: GameState, ctx: Ctx) -> None:
         pass
 
-    def announce(self, state: GameState, ctx: Ctx, subject: str, lines: list[str], kind: str = "announcement",
-                 to: list[str] | str = "all", opens: bool = False) -> None:
+    def announce(
+        self,
+        state: GameState,
+        ctx: Ctx,
+        subject: str,
+        lines: list[str],
+        kind: str = "announcement",
+        to: list[str] | str = "all",
+        opens: bool = False,
+    ) -> None:
         # The subject already says it: the body does not repeat it as a heading.
         ctx.send(kind, to, subject, "notice.txt", game=state, heading="", lines=lines, opens=opens)

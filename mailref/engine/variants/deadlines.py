@@ -70,6 +70,8 @@ class Deadlines(Acting):
 
     def late_note(self, due: datetime, ctx: Ctx) -> str:
         if ctx.now - due > LATE_GRACE:
-            return (f"(Late: this deadline passed at {when(due)} while the referee could not act; "
-                    f"acted on at {when(ctx.now)}.)")
+            return (
+                f"(Late: this deadline passed at {when(due)} while the referee could not act; "
+                f"acted on at {when(ctx.now)}.)"
+            )
         return ""

@@ -14,8 +14,10 @@ def committed_line(ctx: Ctx) -> list[str]:
     """The SHA-256 of the seed the next draws come from (SPEC §4.4), told before they are made."""
     if not ctx.dice:
         return []
-    return [f"Dice: the rolls from now on come from seed {ctx.dice['number']}, whose SHA-256 is "
-            f"{ctx.dice['sha256']}. It is revealed later, so that anyone can check every roll."]
+    return [
+        f"Dice: the rolls from now on come from seed {ctx.dice['number']}, whose SHA-256 is "
+        f"{ctx.dice['sha256']}. It is revealed later, so that anyone can check every roll."
+    ]
 
 
 def revealed_lines(ctx: Ctx) -> list[str]:
@@ -23,10 +25,12 @@ def revealed_lines(ctx: Ctx) -> list[str]:
     r = ctx.reveal_dice()
     if not r:
         return []
-    return [f"Dice: seed {r['number']} is revealed: {r['seed']}",
-            f"  (its SHA-256 {r['sha256']} was published before its first roll).",
-            "  Every roll it gave can be recomputed: `mailref dice verify`, or the game's dice page.",
-            f"  The next rolls come from seed {r['next_number']}, whose SHA-256 is {r['next_sha256']}."]
+    return [
+        f"Dice: seed {r['number']} is revealed: {r['seed']}",
+        f"  (its SHA-256 {r['sha256']} was published before its first roll).",
+        "  Every roll it gave can be recomputed: `mailref dice verify`, or the game's dice page.",
+        f"  The next rolls come from seed {r['next_number']}, whose SHA-256 is {r['next_sha256']}.",
+    ]
 
 
 class Dice(Acting):
@@ -54,23 +58,49 @@ class Dice(Acting):
             pick = options[ctx.randint(1, len(options)) - 1]
             p = action["player"]
             text = f"{p} rolled {word}: {pick}"
-            state["rolls"].append({"at": iso(ctx.now), "player": p, "dice": word, "values": [pick],
-                                   "why": action.get("why", "")})
+            state["rolls"].append(
+                {
+                    "at": iso(ctx.now),
+                    "player": p,
+                    "dice": word,
+                    "values": [pick],
+                    "why": action.get("why", ""),
+                }
+            )
             ctx.ack(text)
             self.event(state, ctx, text)
-            self.announce(state, ctx, f"Roll: {p} rolled {word}",
-                          [text] + ([f"For: {action['why']}"] if action.get("why") else []) + self.drawn_from(ctx))
+            self.announce(
+                state,
+                ctx,
+                f"Roll: {p} rolled {word}",
+                [text]
+                + ([f"For: {action['why']}"] if action.get("why") else [])
+                + self.drawn_from(ctx),
+            )
             return
         # NdM+K, the notation players write: d6, DICE20, 2d10, 2d6+1, 3d8-2.
-        m = re.fullmatch(r"\s*(\d*)\s*d\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*", (action.get("dice") or "").lower())
+        m = re.fullmatch(
+            r"\s*(\d*)\s*d\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*", (action.get("dice") or "").lower()
+        )
         # BlogNomic: "The DICEN command can be used to generate a random number between 1 and N"
         # (any N >= 1; "DICEN cannot be rolled in the GNDT if N is 22 or more digits long").
-        if not m or not (1 <= int(m.group(2)) < 10 ** 21) or not (1 <= int(m.group(1) or 1) <= 20) \
-                or int(m.group(4) or 0) > 1000:
+        if (
+            not m
+            or not (1 <= int(m.group(2)) < 10**21)
+            or not (1 <= int(m.group(1) or 1) <= 20)
+            or int(m.group(4) or 0) > 1000
+        ):
             dice = str(action.get("dice") or "").strip()
-            raise Refused(f"{dice!r} is not a roll I can make" if dice else "say what to roll",
-                          "write [Roll] d6, [Roll] DICE20, [Roll] 2d10 or [Roll] 2d6+1 (N from 1 to 21 digits)"
-                          + (", or " + ", ".join(f"[Roll] {g}" for g in self.generators(state)) if self.generators(state) else ""))
+            raise Refused(
+                f"{dice!r} is not a roll I can make" if dice else "say what to roll",
+                "write [Roll] d6, [Roll] DICE20, [Roll] 2d10 or [Roll] 2d6+1 (N from 1 to 21 "
+                "digits)"
+                + (
+                    ", or " + ", ".join(f"[Roll] {g}" for g in self.generators(state))
+                    if self.generators(state)
+                    else ""
+                ),
+            )
         count, sides = int(m.group(1) or 1), int(m.group(2))
         bonus = int(m.group(4) or 0) * (-1 if m.group(3) == "-" else 1)
         dice = f"{count}d{sides}" + (f"{bonus:+d}" if bonus else "")
@@ -79,16 +109,32 @@ class Dice(Acting):
         text = f"{p} rolled {dice}: {', '.join(map(str, values))}"
         if count > 1 or bonus:
             text += f" (total {sum(values) + bonus})"
-        state["rolls"].append({"at": iso(ctx.now), "player": p, "dice": dice, "values": values,
-                               "why": action.get("why", "")})
+        state["rolls"].append(
+            {
+                "at": iso(ctx.now),
+                "player": p,
+                "dice": dice,
+                "values": values,
+                "why": action.get("why", ""),
+            }
+        )
         ctx.ack(text)
         self.event(state, ctx, text)
-        self.announce(state, ctx, f"Die roll: {p} rolled {dice}",
-                      [text] + ([f"For: {action['why']}"] if action.get("why") else []) + self.drawn_from(ctx))
+        self.announce(
+            state,
+            ctx,
+            f"Die roll: {p} rolled {dice}",
+            [text]
+            + ([f"For: {action['why']}"] if action.get("why") else [])
+            + self.drawn_from(ctx),
+        )
 
     @staticmethod
     def drawn_from(ctx: Ctx) -> list[str]:
         if not ctx.dice:
             return []
-        return ["", f"Drawn from seed {ctx.dice['number']} (SHA-256 {ctx.dice['sha256']}), "
-                    "checkable once the seed is revealed."]
+        return [
+            "",
+            f"Drawn from seed {ctx.dice['number']} (SHA-256 {ctx.dice['sha256']}), "
+            "checkable once the seed is revealed.",
+        ]

@@ -16,7 +16,9 @@ class Digests(Acting):
 
     def _next_digest(self, params: dict, tz: str, now: datetime) -> datetime:
         hh, mm = (int(x) for x in params.get("digest_at", "08:00").split(":"))
-        if tz == "UTC" and now.tzinfo is UTC:  # most games: the same moment without zone rules (replay, SPEC §8)
+        if (
+            tz == "UTC" and now.tzinfo is UTC
+        ):  # most games: the same moment without zone rules (replay, SPEC §8)
             nxt = now.replace(hour=hh, minute=mm, second=0, microsecond=0)
             return nxt + timedelta(days=1) if nxt <= now else nxt
         local = now.astimezone(ZoneInfo(tz))
@@ -32,15 +34,27 @@ class Digests(Acting):
 
     def send_digest(self, state: GameState, ctx: Ctx) -> None:
         waited = self.late_players(state, ctx.now)
-        ctx.send("digest", "gm", "Digest", "digest.txt", game=state,
-                 events=list(state["events"]), pending=self.status_lines(state),
-                 late=[line for line, due in waited if due and parse_iso(due) <= ctx.now],
-                 waiting=[line for line, due in waited if not due or parse_iso(due) > ctx.now],
-                 refused=self.refused_orders(state), facts=ctx.facts)
+        ctx.send(
+            "digest",
+            "gm",
+            "Digest",
+            "digest.txt",
+            game=state,
+            events=list(state["events"]),
+            pending=self.status_lines(state),
+            late=[line for line, due in waited if due and parse_iso(due) <= ctx.now],
+            waiting=[line for line, due in waited if not due or parse_iso(due) > ctx.now],
+            refused=self.refused_orders(state),
+            facts=ctx.facts,
+        )
         state["events"] = []
-        state["digest_next"] = iso(self._next_digest(state["parameters"], state["timezone"], ctx.now))
+        state["digest_next"] = iso(
+            self._next_digest(state["parameters"], state["timezone"], ctx.now)
+        )
 
-    def late_players(self, state: GameState, now: datetime | None = None) -> list[tuple[str, str | None]]:
+    def late_players(
+        self, state: GameState, now: datetime | None = None
+    ) -> list[tuple[str, str | None]]:
         """(line, deadline) of everyone the game waits for; the digest lists under "Late" only
         those whose deadline has passed, the rest under "Waiting for"."""
         return []

@@ -32,25 +32,66 @@ class Eire(Preview, OrdersGame):
     title = "Eire"
     min_players = 2
     example_order = "**Defend Donal with 5 Grain.**"
-    defaults = {**OrdersGame.defaults, "orders_final": "refuse", "start_grain": 0, "carry_over": True,
-                "independent_defense": 10, "origin_defense_bonus": 5, "plainsmen_bonus": 5, "merfolk_bonus": 2,
-                "woodkin_bonus": 5, "high_king_bonus": 5, "high_king_grain": 50, "invest_per_output": 5,
-                "output_cap": 30, "min_attack_output": 5, "dominion": 22, "communion": 7, "walk_in": True,
-                "gm_preview": False}
+    defaults = {
+        **OrdersGame.defaults,
+        "orders_final": "refuse",
+        "start_grain": 0,
+        "carry_over": True,
+        "independent_defense": 10,
+        "origin_defense_bonus": 5,
+        "plainsmen_bonus": 5,
+        "merfolk_bonus": 2,
+        "woodkin_bonus": 5,
+        "high_king_bonus": 5,
+        "high_king_grain": 50,
+        "invest_per_output": 5,
+        "output_cap": 30,
+        "min_attack_output": 5,
+        "dominion": 22,
+        "communion": 7,
+        "walk_in": True,
+        "gm_preview": False,
+    }
     commands = [
-        ("[Join]", "body lines `Name: …`, `Color: …`, `Tribe: Plainsmen|Merfolk|Woodkin|Sidhe`, `Origin: LAND`"),
-        ("[Orders]", "bold orders: Defend LAND with N Grain / Invest N Grain in LAND / Attack LAND with N Grain / Declare High King"),
-        ("[Status], [Rules], [Help], [Quit]", "the map, your Grain and the turn; the rules and parameters; this text; leave"),
+        (
+            "[Join]",
+            "body lines `Name: …`, `Color: …`, `Tribe: Plainsmen|Merfolk|Woodkin|Sidhe`, `Origin: "
+            "LAND`",
+        ),
+        (
+            "[Orders]",
+            "bold orders: Defend LAND with N Grain / Invest N Grain in LAND / Attack LAND with N "
+            "Grain / Declare High King",
+        ),
+        (
+            "[Status], [Rules], [Help], [Quit]",
+            "the map, your Grain and the turn; the rules and parameters; this text; leave",
+        ),
         ("[Away] / [Back]", "absence, and the return from it"),
         ("[Roll] d6", "a die roll, announced"),
-        ("[Publish]", "the GM, with gm_preview=on: send the turn's results the GM has seen to every player"),
+        (
+            "[Publish]",
+            "the GM, with gm_preview=on: send the turn's results the GM has seen to every player",
+        ),
     ]
 
     def initial_state(self, *args, **kw) -> GameState:
         state = super().initial_state(*args, **kw)
-        state.update(lands=[{"name": m["name"], "type": m["type"], "coast": m["coast"], "owner": None,
-                             "output": m["output"], "neighbours": m["neighbours"]} for m in load_map()],
-                     grain={}, high_king=None)
+        state.update(
+            lands=[
+                {
+                    "name": m["name"],
+                    "type": m["type"],
+                    "coast": m["coast"],
+                    "owner": None,
+                    "output": m["output"],
+                    "neighbours": m["neighbours"],
+                }
+                for m in load_map()
+            ],
+            grain={},
+            high_king=None,
+        )
         return state
 
     @staticmethod
@@ -75,32 +116,59 @@ class Eire(Preview, OrdersGame):
         given = choices.get("color", "")
         color = next((c for c in COLORS if c.lower() == given.lower()), None)
         if color is None or color in taken:
-            why = (f"{color} is taken" if color else f"{given} is not a color of this game" if given
-                   else "choose a Color")
-            raise Refused(f"{why}; the free colors: {', '.join(free_colors)}",
-                          f"add a body line `Color: {free_colors[0] if free_colors else 'Red'}`")
+            why = (
+                f"{color} is taken"
+                if color
+                else f"{given} is not a color of this game"
+                if given
+                else "choose a Color"
+            )
+            raise Refused(
+                f"{why}; the free colors: {', '.join(free_colors)}",
+                f"add a body line `Color: {free_colors[0] if free_colors else 'Red'}`",
+            )
         tribe = TRIBES.get(choices.get("tribe", "").lower())
         if tribe is None:
-            raise Refused("choose a Tribe: Plainsmen, Merfolk, Woodkin or Sidhe", "add a body line `Tribe: Woodkin`")
+            raise Refused(
+                "choose a Tribe: Plainsmen, Merfolk, Woodkin or Sidhe",
+                "add a body line `Tribe: Woodkin`",
+            )
         free = [x for x in state["lands"] if x["owner"] is None and self.origin_fits(tribe, x)]
         origin = self.find_land(state, choices.get("origin", ""))
         if origin is None or origin not in free:
             given = choices.get("origin", "")
-            why = (f"{origin['name']} is taken" if origin and origin["owner"] else
-                   f"a {tribe} must start {self.origin_rule(tribe)}" if origin else
-                   f"there is no land {given!r}" if given else "you gave none")
-            raise Refused(f"choose an Origin Land ({why}); free for {tribe}: {', '.join(x['name'] for x in free)}",
-                          f"add a body line `Origin: {free[0]['name'] if free else 'LAND'}` (a land free for {tribe})")
+            why = (
+                f"{origin['name']} is taken"
+                if origin and origin["owner"]
+                else f"a {tribe} must start {self.origin_rule(tribe)}"
+                if origin
+                else f"there is no land {given!r}"
+                if given
+                else "you gave none"
+            )
+            raise Refused(
+                f"choose an Origin Land ({why}); free for {tribe}: "
+                f"{', '.join(x['name'] for x in free)}",
+                f"add a body line `Origin: {free[0]['name'] if free else 'LAND'}` (a land free "
+                f"for {tribe})",
+            )
         return {"color": color, "tribe": tribe, "origin": origin["name"]}
 
     @staticmethod
     def origin_fits(tribe: str, land: dict) -> bool:
-        return {"Merfolk": land["coast"], "Woodkin": land["type"] == "Deep Forest",
-                "Sidhe": land["type"] == "Menhir Valley"}.get(tribe, True)
+        return {
+            "Merfolk": land["coast"],
+            "Woodkin": land["type"] == "Deep Forest",
+            "Sidhe": land["type"] == "Menhir Valley",
+        }.get(tribe, True)
 
     @staticmethod
     def origin_rule(tribe: str) -> str:
-        return {"Merfolk": "on the coast", "Woodkin": "in a Deep Forest", "Sidhe": "in a Menhir Valley"}.get(tribe, "anywhere")
+        return {
+            "Merfolk": "on the coast",
+            "Woodkin": "in a Deep Forest",
+            "Sidhe": "in a Menhir Valley",
+        }.get(tribe, "anywhere")
 
     def after_join(self, state: GameState, player: Player, action: Action, ctx: Ctx) -> None:
         player.pop("eliminated", None)  # one who returns has chosen anew
@@ -108,8 +176,15 @@ class Eire(Preview, OrdersGame):
         state["grain"][player["name"]] = state["parameters"]["start_grain"]
         if state["status"] == "active":  # a newcomer during play takes an independent land
             state["grain"][player["name"]] += self.income(state, player["name"])
-        self.announce(state, ctx, f"{player['name']} joins Eire", [
-            f"{player['name']} of the {player['tribe']}, {player['color']}, rises in {player['origin']}."])
+        self.announce(
+            state,
+            ctx,
+            f"{player['name']} joins Eire",
+            [
+                f"{player['name']} of the {player['tribe']}, {player['color']}, rises in "
+                f"{player['origin']}."
+            ],
+        )
         self.tell_newcomer_the_turn(state, player, ctx)
 
     def before_leaving_order(self, state: GameState, player: Player, ctx: Ctx) -> None:
@@ -120,7 +195,8 @@ class Eire(Preview, OrdersGame):
         self.must_player(state, action["player"])
         for x in self.owned(state, action["player"]):
             x["owner"] = None  # the lands of a player who leaves become independent
-        # Then leave: the turn may resolve at once (the others have ordered), on the map without them.
+        # Then leave: the turn may resolve at once (the others have ordered), on the map without
+        # them.
         super().on_quit(state, action, ctx)
 
     # ---- economy -----------------------------------------------------------------
@@ -149,16 +225,25 @@ class Eire(Preview, OrdersGame):
         out = []
         for p in self.active(state):
             lands = self.owned(state, p["name"])
-            out.append(f"{p['name']} ({p['color']}, {p['tribe']}): {state['grain'].get(p['name'], 0)} Grain, "
-                       f"{plural(len(lands), 'land')}")
+            out.append(
+                f"{p['name']} ({p['color']}, {p['tribe']}): {state['grain'].get(p['name'], 0)} "
+                "Grain, "
+                f"{plural(len(lands), 'land')}"
+            )
             for x in lands:
-                out.append(f"  {x['name']} (output {x['output']}), next to " + ", ".join(x["neighbours"]))
-        return out + ["", "Orders, one bold sentence each: Defend LAND with N Grain / Invest N Grain in LAND / "
-                          "Attack LAND with N Grain / Declare High King"]
+                out.append(
+                    f"  {x['name']} (output {x['output']}), next to " + ", ".join(x["neighbours"])
+                )
+        return out + [
+            "",
+            "Orders, one bold sentence each: Defend LAND with N Grain / Invest N Grain in LAND / "
+            "Attack LAND with N Grain / Declare High King",
+        ]
 
     # ---- orders ------------------------------------------------------------------
-    def read_orders(self, state: GameState, player: str, sentences: list[str],
-                    earlier: list[dict]) -> tuple[list[dict], list[tuple[str, str]]]:
+    def read_orders(
+        self, state: GameState, player: str, sentences: list[str], earlier: list[dict]
+    ) -> tuple[list[dict], list[tuple[str, str]]]:
         reading = read_eire_orders(sentences, [x["name"] for x in state["lands"]])
         budget = state["grain"].get(player, 0) - sum(o.get("grain") or 0 for o in earlier)
         accepted, rejected = [], list(reading.rejected)
@@ -173,7 +258,9 @@ class Eire(Preview, OrdersGame):
             accepted.append({"kind": o.kind, "land": o.land, "grain": o.grain, "text": o.text})
             if o.kind == "high-king" and (lacking := self.high_king_lacking(state, player)):
                 # Judged at resolution, after this turn's combats; said now so nobody is surprised.
-                accepted[-1]["note"] = "decided at resolution; as things stand you lack " + ", ".join(lacking)
+                accepted[-1]["note"] = (
+                    "decided at resolution; as things stand you lack " + ", ".join(lacking)
+                )
         return accepted, rejected
 
     def check_order(self, state: GameState, player: str, o: Order) -> str | None:
@@ -186,12 +273,19 @@ class Eire(Preview, OrdersGame):
         if o.kind == "attack":
             if land["owner"] == player:
                 return f"{land['name']} is already yours"
-            bases = [self.land(state, n) for n in land["neighbours"] if self.land(state, n)["owner"] == player]
+            bases = [
+                self.land(state, n)
+                for n in land["neighbours"]
+                if self.land(state, n)["owner"] == player
+            ]
             if not bases:
                 return f"{land['name']} does not border any land of yours"
             if not any(b["output"] >= prm["min_attack_output"] for b in bases):
-                return (f"your lands bordering {land['name']} produce below {prm['min_attack_output']} Grain "
-                        "and cannot support an attack")
+                return (
+                    f"your lands bordering {land['name']} produce below "
+                    f"{prm['min_attack_output']} Grain "
+                    "and cannot support an attack"
+                )
         return None
 
     # ---- resolution --------------------------------------------------------------
@@ -205,13 +299,24 @@ class Eire(Preview, OrdersGame):
         orders = {n: o["orders"] for n, o in state["orders"].items()}
         for name, os_ in orders.items():
             state["grain"][name] -= sum(o.get("grain") or 0 for o in os_)
-        lines += ["", "Orders:"] + [f"  {n}: " + "; ".join(o["text"] for o in os_)
-                                    for n, os_ in sorted(orders.items()) if os_]
+        lines += ["", "Orders:"] + [
+            f"  {n}: " + "; ".join(o["text"] for o in os_)
+            for n, os_ in sorted(orders.items())
+            if os_
+        ]
         silent = sorted(p["name"] for p in self.active(state) if not orders.get(p["name"]))
         # Whose orders were all refused is said (how many, not what: orders stay private).
         refused = {n: len(o.get("rejected") or []) for n, o in state["orders"].items()}
-        lines += [f"  {n}: no valid orders ({refused[n]} refused)" if refused.get(n) else f"  {n}: no orders"
-                  for n in silent] if any(orders.values()) or any(refused.values()) else ["  none: nobody sent orders"]
+        lines += (
+            [
+                f"  {n}: no valid orders ({refused[n]} refused)"
+                if refused.get(n)
+                else f"  {n}: no orders"
+                for n in silent
+            ]
+            if any(orders.values()) or any(refused.values())
+            else ["  none: nobody sent orders"]
+        )
         self.claim_high_king(state, ctx, orders, start_grain, lines)
         defend = defaultdict(int)
         attacks: dict[str, list[tuple[str, int]]] = defaultdict(list)
@@ -229,9 +334,13 @@ class Eire(Preview, OrdersGame):
         # turn began (owners, Sidhe valleys), and the conquests change hands only after all of them.
         start_owners = {x["name"]: x["owner"] for x in state["lands"]}
         conquests: list[tuple[dict, str]] = []
-        for land_name in sorted(attacks, key=lambda n: [x["name"] for x in state["lands"]].index(n)):
+        for land_name in sorted(
+            attacks, key=lambda n: [x["name"] for x in state["lands"]].index(n)
+        ):
             land = self.land(state, land_name)
-            out, winner = self.combat(state, ctx, land, attacks[land_name], defend[land_name], start_owners)
+            out, winner = self.combat(
+                state, ctx, land, attacks[land_name], defend[land_name], start_owners
+            )
             lines += out
             if winner:
                 conquests.append((land, winner))
@@ -243,46 +352,78 @@ class Eire(Preview, OrdersGame):
         for (name, land_name), g in sorted(invest.items()):
             land = self.land(state, land_name)
             if land["owner"] != name:
-                lines.append(f"  {name}'s {g} Grain in {land_name} is lost: the land fell this turn.")
+                lines.append(
+                    f"  {name}'s {g} Grain in {land_name} is lost: the land fell this turn."
+                )
                 continue
             before = land["output"]
             land["output"] = min(prm["output_cap"], before + g // prm["invest_per_output"])
-            lines.append(f"  {name} invests {g} Grain in {land_name}: output {before} -> {land['output']}"
-                         + (f" (cap {prm['output_cap']})" if before + g // prm["invest_per_output"] > prm["output_cap"] else ""))
+            lines.append(
+                f"  {name} invests {g} Grain in {land_name}: output {before} -> {land['output']}"
+                + (
+                    f" (cap {prm['output_cap']})"
+                    if before + g // prm["invest_per_output"] > prm["output_cap"]
+                    else ""
+                )
+            )
         if not invest:
             lines.append("  none")
         fought = [p["name"] for p in self.active(state)]
         self.eliminate(state, ctx, lines)
         self.check_high_king(state, ctx, lines)
-        state["history"].append({"turn": t["number"], "orders": state["orders"], "rolls": ctx.draws[:]})
+        state["history"].append(
+            {"turn": t["number"], "orders": state["orders"], "rolls": ctx.draws[:]}
+        )
         t.update(deadline=None, closed=iso(ctx.now))
         self.check_victory(state, ctx, lines)
         lines += ["", "Grain after the turn (next turn's income is added when it opens):"] + [
-            f"  {p['name']}: {state['grain'][p['name']]}" for p in self.active(state)]
+            f"  {p['name']}: {state['grain'][p['name']]}" for p in self.active(state)
+        ]
         self.event(state, ctx, f"Turn {t['number']} resolved.")
         lines += ["", "Who holds which land (as on the map):"] + self.holdings(state)
         if revealed := revealed_lines(ctx):
             lines += ["", *revealed]
         # Everybody who played the turn, those it eliminated too: they learn it from this mail.
-        readers = [p["name"] for p in state["players"] if p["status"] != "left" or p["name"] in fought]
-        out = ctx.send("results", readers, f"[Results] Turn {t['number']}", "notice.txt", game=state,
-                       heading=f"Results of turn {t['number']}", lines=lines)
+        readers = [
+            p["name"] for p in state["players"] if p["status"] != "left" or p["name"] in fought
+        ]
+        out = ctx.send(
+            "results",
+            readers,
+            f"[Results] Turn {t['number']}",
+            "notice.txt",
+            game=state,
+            heading=f"Results of turn {t['number']}",
+            lines=lines,
+        )
         svg = map_svg(state, self.player_colors(state))
         cid = f"eire-map-{state['slug']}-{t['number']}@mailref"
         out.images.append((cid, f"eire-turn-{t['number']}", svg))
-        out.html = ("<html><body><pre>" + "\n".join(_esc(x) for x in lines) + "</pre>"
-                    f'<p><img src="cid:{cid}" alt="The map of Eire after turn {t["number"]}"></p></body></html>')
+        out.html = (
+            "<html><body><pre>" + "\n".join(_esc(x) for x in lines) + "</pre>"
+            f'<p><img src="cid:{cid}" alt="The map of Eire after turn '
+            f'{t["number"]}"></p></body></html>'
+        )
         if state["status"] != "ended":
             self.begin_turn(state, ctx, t["number"] + 1)
 
-    def combat(self, state: GameState, ctx: Ctx, land: dict, attackers: list[tuple[str, int]], defence: int,
-               owners: dict[str, str | None]) -> tuple[list[str], str | None]:
+    def combat(
+        self,
+        state: GameState,
+        ctx: Ctx,
+        land: dict,
+        attackers: list[tuple[str, int]],
+        defence: int,
+        owners: dict[str, str | None],
+    ) -> tuple[list[str], str | None]:
         """One land's combat on the start-of-turn map OWNERS: (result lines, the conqueror or None).
         The conquest itself is applied by the caller once every combat is fought."""
         prm = state["parameters"]
         owner = owners[land["name"]]
         attackers = sorted(attackers, key=lambda a: (-a[1], a[0]))
-        head = f"  {land['name']} ({owner or 'independent'}) attacked by " + ", ".join(f"{a} with {g}" for a, g in attackers)
+        head = f"  {land['name']} ({owner or 'independent'}) attacked by " + ", ".join(
+            f"{a} with {g}" for a, g in attackers
+        )
         out = [head]
         if owner is None:
             defence = prm["independent_defense"]
@@ -298,7 +439,11 @@ class Eire(Preview, OrdersGame):
             if owner is not None:
                 op = self.player(state, owner)
                 bonus += prm["origin_defense_bonus"] if land["name"] == op["origin"] else 0
-                bonus += prm["woodkin_bonus"] if op["tribe"] == "Woodkin" and land["type"] == "Deep Forest" else 0
+                bonus += (
+                    prm["woodkin_bonus"]
+                    if op["tribe"] == "Woodkin" and land["type"] == "Deep Forest"
+                    else 0
+                )
                 bonus += self.sidhe_bonus(state, owner, owners)
             for (a, g), share in zip(attackers, shares, strict=True):
                 ra, rd = ctx.randint(1, 10), ctx.randint(1, 10)
@@ -306,26 +451,37 @@ class Eire(Preview, OrdersGame):
                 at_total = g + ra + sidhe
                 df_total = share + rd + bonus
                 result = "wins" if at_total > df_total else "is repelled"
-                out.append(f"    {a}: {g} Grain + d10 {ra}" + (f" + {sidhe} Sidhe" if sidhe else "")
-                           + f" = {at_total} against {share} + d10 {rd}" + (f" + {bonus} bonus" if bonus else "")
-                           + f" = {df_total}: {result}")
+                out.append(
+                    f"    {a}: {g} Grain + d10 {ra}"
+                    + (f" + {sidhe} Sidhe" if sidhe else "")
+                    + f" = {at_total} against {share} + d10 {rd}"
+                    + (f" + {bonus} bonus" if bonus else "")
+                    + f" = {df_total}: {result}"
+                )
                 if at_total > df_total:
                     won.append((a, g, at_total))
         if not won:
             out.append(f"    {land['name']} holds.")
             return out, None
         winner = sorted(won, key=lambda w: (-w[1], -w[2], w[0]))[0][0]
-        out.append(f"    {land['name']} falls to {winner}; its output is halved, {land['output']} -> {land['output'] // 2}.")
+        out.append(
+            f"    {land['name']} falls to {winner}; its output is halved, {land['output']} -> "
+            f"{land['output'] // 2}."
+        )
         return out, winner
 
-    def sidhe_bonus(self, state: GameState, name: str, owners: dict[str, str | None] | None = None) -> int:
-        """"+1 Grain bonus to all Attack/Defense rolls per controlled Menhir Valley", counted
+    def sidhe_bonus(
+        self, state: GameState, name: str, owners: dict[str, str | None] | None = None
+    ) -> int:
+        """ "+1 Grain bonus to all Attack/Defense rolls per controlled Menhir Valley", counted
         on OWNERS (the start-of-turn map during resolution)."""
         p = self.player(state, name)
         if not p or p.get("tribe") != "Sidhe":
             return 0
         owners = owners or {x["name"]: x["owner"] for x in state["lands"]}
-        return sum(1 for x in state["lands"] if owners[x["name"]] == name and x["type"] == "Menhir Valley")
+        return sum(
+            1 for x in state["lands"] if owners[x["name"]] == name and x["type"] == "Menhir Valley"
+        )
 
     # ---- High King ---------------------------------------------------------------
     def high_king_shortfalls(self, state: GameState, name: str, grain: int) -> int:
@@ -338,14 +494,27 @@ class Eire(Preview, OrdersGame):
         """The requirements NAME does not meet (seed: Origin Land held, 50 Grain, two other Origin
         Lands), in words; GRAIN: the total to judge by (default: what NAME holds now)."""
         p = self.player(state, name)
-        others = {q["origin"] for q in state["players"] if q["name"] != name and q.get("origin")} - {p["origin"]}
+        others = {
+            q["origin"] for q in state["players"] if q["name"] != name and q.get("origin")
+        } - {p["origin"]}
         mine = {x["name"] for x in self.owned(state, name)}
-        need, grain = state["parameters"]["high_king_grain"], state["grain"].get(name, 0) if grain is None else grain
-        return [w for w, lack in ((f"your Origin Land {p['origin']}", p["origin"] not in mine),
-                                  (f"{need} Grain (you have {grain})", grain < need),
-                                  ("the Origin Lands of two other players", len(others & mine) < 2)) if lack]
+        need, grain = (
+            state["parameters"]["high_king_grain"],
+            state["grain"].get(name, 0) if grain is None else grain,
+        )
+        return [
+            w
+            for w, lack in (
+                (f"your Origin Land {p['origin']}", p["origin"] not in mine),
+                (f"{need} Grain (you have {grain})", grain < need),
+                ("the Origin Lands of two other players", len(others & mine) < 2),
+            )
+            if lack
+        ]
 
-    def claim_high_king(self, state: GameState, ctx: Ctx, orders: dict, grain: dict, lines: list[str]) -> None:
+    def claim_high_king(
+        self, state: GameState, ctx: Ctx, orders: dict, grain: dict, lines: list[str]
+    ) -> None:
         claims = [n for n, os_ in orders.items() if any(o["kind"] == "high-king" for o in os_)]
         if not claims:
             return
@@ -356,8 +525,10 @@ class Eire(Preview, OrdersGame):
         fit = [n for n in claims if self.high_king_shortfalls(state, n, grain[n]) == 0]
         for n in claims:
             if n not in fit:
-                lines.append(f"  {n} does not meet the requirements (own Origin Land, "
-                             f"{state['parameters']['high_king_grain']} Grain, two other Origin Lands).")
+                lines.append(
+                    f"  {n} does not meet the requirements (own Origin Land, "
+                    f"{state['parameters']['high_king_grain']} Grain, two other Origin Lands)."
+                )
         if not fit:
             return
         fit.sort(key=lambda n: -grain[n])
@@ -370,17 +541,26 @@ class Eire(Preview, OrdersGame):
 
     def check_high_king(self, state: GameState, ctx: Ctx, lines: list[str]) -> None:
         hk = state["high_king"]
-        if hk and (self.player(state, hk)["status"] != "active"
-                   or self.high_king_shortfalls(state, hk, state["grain"].get(hk, 0)) >= 2):
+        if hk and (
+            self.player(state, hk)["status"] != "active"
+            or self.high_king_shortfalls(state, hk, state["grain"].get(hk, 0)) >= 2
+        ):
             state["high_king"] = None
-            lines += ["", f"{hk} no longer meets two of the High King's requirements and is reduced to a Chiefdom."]
+            lines += [
+                "",
+                f"{hk} no longer meets two of the High King's requirements and is reduced to a "
+                "Chiefdom.",
+            ]
 
     # ---- elimination and victory -------------------------------------------------
     def eliminate(self, state: GameState, ctx: Ctx, lines: list[str]) -> None:
         for p in self.active(state):
             if not self.owned(state, p["name"]):
                 p["status"], p["eliminated"] = "left", True
-                lines += ["", f"{p['name']} holds no land and is eliminated; the color {p['color']} is free."]
+                lines += [
+                    "",
+                    f"{p['name']} holds no land and is eliminated; the color {p['color']} is free.",
+                ]
                 self.event(state, ctx, f"{p['name']} was eliminated.")
 
     def largest_realm(self, state: GameState, name: str) -> int:
@@ -407,12 +587,20 @@ class Eire(Preview, OrdersGame):
         for p in self.active(state):
             if self.largest_realm(state, p["name"]) >= prm["dominion"]:
                 winners.append((p["name"], "Dominion"))
-            elif state["high_king"] != p["name"] and sum(
-                    1 for x in self.owned(state, p["name"]) if x["type"] == "Menhir Valley") >= prm["communion"]:
+            elif (
+                state["high_king"] != p["name"]
+                and sum(1 for x in self.owned(state, p["name"]) if x["type"] == "Menhir Valley")
+                >= prm["communion"]
+            ):
                 winners.append((p["name"], "Communion"))  # the High King is locked to Dominion
         if winners:
             state["status"], state["winners"] = "ended", [w for w, _ in winners]
-            text = " and ".join(f"{w} by {how}" for w, how in winners) + " rule" + ("s" if len(winners) == 1 else "") + " Eire!"
+            text = (
+                " and ".join(f"{w} by {how}" for w, how in winners)
+                + " rule"
+                + ("s" if len(winners) == 1 else "")
+                + " Eire!"
+            )
             self.event(state, ctx, text)
             if lines is not None:
                 lines += ["", text]
@@ -435,23 +623,34 @@ class Eire(Preview, OrdersGame):
     def rules_told(self, state: GameState) -> list[str]:
         q = state["parameters"]
         return [
-            "It is played by the rules of Eire's own text, and where the text is silent by the referee's "
+            "It is played by the rules of Eire's own text, and where the text is silent by the "
+            "referee's "
             "house rules (docs/games/eire.md of mailref), each number a parameter below. In short:",
-            f"Each turn: income, then bold orders until the deadline (turn_length {q['turn_length']}; early "
-            "when all have ordered), then resolution: Defend LAND with N Grain, Invest N Grain in LAND, "
+            "Each turn: income, then bold orders until the deadline (turn_length "
+            f"{q['turn_length']}; early "
+            "when all have ordered), then resolution: Defend LAND with N Grain, Invest N Grain in "
+            "LAND, "
             "Attack LAND with N Grain, Declare High King.",
-            f"Combat: d10 + Grain on each side, the attacker must roll higher; independent lands defend with "
-            f"{q['independent_defense']}; Origin Land +{q['origin_defense_bonus']} when defending; a land below "
+            "Combat: d10 + Grain on each side, the attacker must roll higher; independent lands "
+            "defend with "
+            f"{q['independent_defense']}; Origin Land +{q['origin_defense_bonus']} when "
+            "defending; a land below "
             f"{q['min_attack_output']} supports no attack.",
-            f"Investment: +1 output per {q['invest_per_output']} Grain from next turn, up to {q['output_cap']}; "
+            f"Investment: +1 output per {q['invest_per_output']} Grain from next turn, up to "
+            f"{q['output_cap']}; "
             "conquered output is halved.",
-            f"Victory: Dominion ({q['dominion']} contiguous lands) or Communion ({q['communion']} Menhir Valleys).",
+            f"Victory: Dominion ({q['dominion']} contiguous lands) or Communion ({q['communion']} "
+            "Menhir Valleys).",
         ]
 
     def status_lines(self, state: GameState) -> list[str]:
         lines = super().status_lines(state)
-        lines += [f"{p['name']} ({p['color']}, {p['tribe']}, origin {p['origin']}): {state['grain'].get(p['name'], 0)} Grain, "
-                  f"lands: {', '.join(x['name'] for x in self.owned(state, p['name']))}" for p in self.active(state)]
+        lines += [
+            f"{p['name']} ({p['color']}, {p['tribe']}, origin {p['origin']}): "
+            f"{state['grain'].get(p['name'], 0)} Grain, "
+            f"lands: {', '.join(x['name'] for x in self.owned(state, p['name']))}"
+            for p in self.active(state)
+        ]
         if state["high_king"]:
             lines.append(f"High King of Eire: {state['high_king']}")
         return lines
@@ -465,8 +664,12 @@ def _wrapped(head: str, lands: list[str]) -> list[str]:
     """HEAD and the names of LANDS in lines of 76, broken between names, never inside one:
     "Dál / Riata" over two lines read as two lands."""
     text = head + (": " + ", ".join(name.replace(" ", "\x00") for name in lands) if lands else "")
-    return [line.replace("\x00", " ") for line in
-            textwrap.wrap(text, 76, initial_indent="  ", subsequent_indent="      ", break_on_hyphens=False)]
+    return [
+        line.replace("\x00", " ")
+        for line in textwrap.wrap(
+            text, 76, initial_indent="  ", subsequent_indent="      ", break_on_hyphens=False
+        )
+    ]
 
 
 def _esc(s: str) -> str:

@@ -36,8 +36,14 @@ class Enactment(Acting):
         changes = changes_from(action["changes"])
         by = action.get("by_label") or f"admin {action.get('by')}"
         try:
-            rules, entries, diff = apply_changes(state["rules"], changes, by, iso(ctx.now), state["rule_history"],
-                                                  self.whole_rule_numbers)
+            rules, entries, diff = apply_changes(
+                state["rules"],
+                changes,
+                by,
+                iso(ctx.now),
+                state["rule_history"],
+                self.whole_rule_numbers,
+            )
         except RuleConflict as e:
             raise Refused(str(e)) from None
         state["rules"] = rules
@@ -63,53 +69,101 @@ class Enactment(Acting):
             return "It has no rule changes the referee can apply: the GM applies its effects."
         problem = self.cannot_apply(state, changes)
         if problem:
-            return (f"Its rule changes cannot apply to the ruleset as it now reads ({problem}): none of them is "
-                    "applied, and the GM is asked to correct the ruleset.")
+            return (
+                f"Its rule changes cannot apply to the ruleset as it now reads ({problem}): none "
+                "of them is "
+                "applied, and the GM is asked to correct the ruleset."
+            )
         return None
 
-    def enact_changes(self, state: GameState, ctx: Ctx, changes: list, by: str, why: str,
-                      then: Callable[[], None] | None = None) -> str | None:
+    def enact_changes(
+        self,
+        state: GameState,
+        ctx: Ctx,
+        changes: list,
+        by: str,
+        why: str,
+        then: Callable[[], None] | None = None,
+    ) -> str | None:
         """Apply a decided matter's CHANGES exactly and mail the ruleset; never half-apply.
         THEN runs once the rules (and the parameters they set) are in force, before the ruleset
         mail, so that what it does (open the next turn) follows the new rules and the mail shows it.
         Returns why nothing was applied (the GM is alerted), or None."""
         if not changes:
-            ctx.alert(f"{why}; it has no rule changes the referee could read: apply its effects with "
-                      "`mailref rule ...` / `mailref score ...`.")
+            ctx.alert(
+                f"{why}; it has no rule changes the referee could read: apply its effects with "
+                "`mailref rule ...` / `mailref score ...`."
+            )
             if then:
                 then()
             return "no readable rule changes"
         try:
-            rules, entries, diff = apply_changes(state["rules"], changes, by, iso(ctx.now), state["rule_history"],
-                                                  self.whole_rule_numbers)
+            rules, entries, diff = apply_changes(
+                state["rules"],
+                changes,
+                by,
+                iso(ctx.now),
+                state["rule_history"],
+                self.whole_rule_numbers,
+            )
         except RuleConflict as e:
-            ctx.alert(f"{why} but its changes could not apply: {e}. Nothing was applied; correct the ruleset "
-                      "with `mailref rule ...`.")
+            ctx.alert(
+                f"{why} but its changes could not apply: {e}. Nothing was applied; correct the "
+                "ruleset "
+                "with `mailref rule ...`."
+            )
             if then:
                 then()
             return str(e)
         titles = {str(r.get("title", "")).lower(): r["number"] for r in state["rules"]}
         state["rules"], state["rule_history"] = rules, state["rule_history"] + entries
-        touched = {c.number or titles.get(str(c.ref_title or "").lower()) for c in changes if c.kind != "enact"}
-        reworded = {c.number or titles.get(str(c.ref_title or "").lower()) for c in changes
-                    if c.kind not in ("enact", "retitle")}
-        coded = sorted((x for x in reworded if x in self.runs_rules and x not in self.rule_parameters), key=sort_key)
+        touched = {
+            c.number or titles.get(str(c.ref_title or "").lower())
+            for c in changes
+            if c.kind != "enact"
+        }
+        reworded = {
+            c.number or titles.get(str(c.ref_title or "").lower())
+            for c in changes
+            if c.kind not in ("enact", "retitle")
+        }
+        coded = sorted(
+            (x for x in reworded if x in self.runs_rules and x not in self.rule_parameters),
+            key=sort_key,
+        )
         new = [c for c in changes if c.kind == "enact"]
         also = ""
-        if new:  # SPEC §3.1 leaves such rules to the GM: one line in the digest says so, not an alert
+        if (
+            new
+        ):  # SPEC §3.1 leaves such rules to the GM: one line in the digest says so, not an alert
             named = ", ".join(f'{c.number or ""} "{c.title}"'.strip() for c in new)
-            also = (f"The referee does not run its new rule{'s' if len(new) > 1 else ''} {named}: "
-                    "what they require is the GM's to apply (`mailref score`, `mailref rule`).")
+            also = (
+                f"The referee does not run its new rule{'s' if len(new) > 1 else ''} {named}: "
+                "what they require is the GM's to apply (`mailref score`, `mailref rule`)."
+            )
             self.event(state, ctx, f"{why}. {also}")
-        followed = self.follow_rule_parameters(state, ctx, sorted(x for x in touched if x in self.rule_parameters), why,
-                                               coded=coded, also=also)
+        followed = self.follow_rule_parameters(
+            state,
+            ctx,
+            sorted(x for x in touched if x in self.rule_parameters),
+            why,
+            coded=coded,
+            also=also,
+        )
         if then:
             then()
         self.mail_ruleset(state, ctx, why, diff + ([""] + followed if followed else []))
         return None
 
-    def follow_rule_parameters(self, state: GameState, ctx: Ctx, numbers: list[str], why: str,
-                               coded: list[str] | None = None, also: str = "") -> list[str]:
+    def follow_rule_parameters(
+        self,
+        state: GameState,
+        ctx: Ctx,
+        numbers: list[str],
+        why: str,
+        coded: list[str] | None = None,
+        also: str = "",
+    ) -> list[str]:
         """The referee runs some rules by parameters (Sidekick rule 22 is fail_points). When a
         passed change rewrites such a rule, the parameter follows the new text where it says the
         value unmistakably; otherwise the GM is asked to set it. CODED are rewritten rules the
@@ -120,37 +174,76 @@ class Enactment(Acting):
         if coded:
             titles = {str(r["number"]): r.get("title", "") for r in state["rules"]}
             named = ", ".join(f'{n} "{titles[n]}"' if titles.get(n) else n for n in coded)
-            ask.append(f"It rewrites rule{'s' if len(coded) > 1 else ''} {named}, which the referee carries out as the "
-                       "game's initial rules say, not as they now read: where the new wording decides otherwise, "
-                       "correct the outcome by hand (`mailref proposal enact|fail`, `mailref vote`, `mailref score`, "
-                       "`mailref game set`).")
+            ask.append(
+                f"It rewrites rule{'s' if len(coded) > 1 else ''} {named}, which the referee "
+                "carries out as the "
+                "game's initial rules say, not as they now read: where the new wording decides "
+                "otherwise, "
+                "correct the outcome by hand (`mailref proposal enact|fail`, `mailref vote`, "
+                "`mailref score`, "
+                "`mailref game set`)."
+            )
         texts = {str(r["number"]): str(r.get("text", "")) for r in state["rules"]}
         for n in sorted(numbers, key=lambda x: [int(p) for p in x.split(".") if p.isdigit()]):
             for name in self.rule_parameters[n]:
                 before = state["parameters"].get(name)
                 value = read_value(name, texts[n]) if n in texts else None
                 if value is None:
-                    ask.append(f"It changes rule {n}, which the referee runs as {name} = {before}, and the new text "
-                               f"does not say a value the referee can read. If it changes that, set it with "
-                               f"`mailref game set {state['slug']} {name}=...`.")
+                    ask.append(
+                        f"It changes rule {n}, which the referee runs as {name} = {before}, and "
+                        "the new text "
+                        "does not say a value the referee can read. If it changes that, set it "
+                        "with "
+                        f"`mailref game set {state['slug']} {name}=...`."
+                    )
                     continue
                 value = self.check_param(name, value)
                 if value == before:
                     continue
                 state["parameters"][name] = value
-                line = (f"From now on the referee runs rule {n} as it now reads: {SAYS[name].format(v=value)} "
-                        f"({name}: {before} -> {value}).")
+                line = (
+                    f"From now on the referee runs rule {n} as it now reads: "
+                    f"{SAYS[name].format(v=value)} "
+                    f"({name}: {before} -> {value})."
+                )
                 told.append(line)
                 sets.append(f"{name}=...")
                 self.event(state, ctx, line)
         if told or ask:  # ALSO (what else is the GM's) rides along, never alone
-            undo = (["If a reading is wrong, set it with `mailref game set " + state["slug"] + " " + " ".join(sets) + "`."]
-                    if sets else [])
+            undo = (
+                [
+                    "If a reading is wrong, set it with `mailref game set "
+                    + state["slug"]
+                    + " "
+                    + " ".join(sets)
+                    + "`."
+                ]
+                if sets
+                else []
+            )
             ctx.alert(f"{why}.\n\n" + "\n".join(told + undo + ask + ([also] if also else [])))
         return told
 
-    def mail_ruleset(self, state: GameState, ctx: Ctx, why: str, diff: list[str], reason: str | None = None,
-                     address: str = "") -> None:
-        ctx.send("ruleset", "all", f"[Rules] {why}", "ruleset.txt", game=state, why=why, diff=diff,
-                 rules=self.rules_for_display(state), scores=self.score_lines(state), reason=reason or "",
-                 standing=self.standing_lines(state), address=address)
+    def mail_ruleset(
+        self,
+        state: GameState,
+        ctx: Ctx,
+        why: str,
+        diff: list[str],
+        reason: str | None = None,
+        address: str = "",
+    ) -> None:
+        ctx.send(
+            "ruleset",
+            "all",
+            f"[Rules] {why}",
+            "ruleset.txt",
+            game=state,
+            why=why,
+            diff=diff,
+            rules=self.rules_for_display(state),
+            scores=self.score_lines(state),
+            reason=reason or "",
+            standing=self.standing_lines(state),
+            address=address,
+        )

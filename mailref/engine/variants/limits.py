@@ -16,8 +16,11 @@ class Limits(Acting):
         limit = int(state["parameters"].get("max_text", self.defaults["max_text"]))
         size = len(action.get("text") or "") + sum(len(s) for s in action.get("sentences") or [])
         if size > limit and not action.get("by"):
-            raise Refused(f"the text is {size:,} characters long; this game takes at most {limit:,} (max_text)",
-                          "shorten it; the admin can raise the limit with `mailref game set SLUG max_text=N`")
+            raise Refused(
+                f"the text is {size:,} characters long; this game takes at most {limit:,} "
+                "(max_text)",
+                "shorten it; the admin can raise the limit with `mailref game set SLUG max_text=N`",
+            )
 
     def check_matters_per_day(self, state: GameState, action: Action, ctx: Ctx) -> None:
         """Refuse a matter beyond `matters_per_day` opened by one player this UTC day: each is
@@ -28,11 +31,17 @@ class Limits(Acting):
         limit = int(state["parameters"].get("matters_per_day", self.defaults["matters_per_day"]))
         opened = state.get("opened") or {}
         who = str(action.get("player") or "").lower()
-        if opened.get("day") == ctx.now.strftime("%Y-%m-%d") and opened.get("by", {}).get(who, 0) >= limit:
-            raise Refused(f"you have opened {limit} matters (proposals, CfJs, DoVs) today, the most this game "
-                          "takes from one player in a day (matters_per_day); nothing was posted",
-                          "send it again tomorrow (UTC); the admin can raise the limit with "
-                          "`mailref game set SLUG matters_per_day=N`")
+        if (
+            opened.get("day") == ctx.now.strftime("%Y-%m-%d")
+            and opened.get("by", {}).get(who, 0) >= limit
+        ):
+            raise Refused(
+                f"you have opened {limit} matters (proposals, CfJs, DoVs) today, the most this "
+                "game "
+                "takes from one player in a day (matters_per_day); nothing was posted",
+                "send it again tomorrow (UTC); the admin can raise the limit with "
+                "`mailref game set SLUG matters_per_day=N`",
+            )
 
     @staticmethod
     def count_matter(state: GameState, action: Action, ctx: Ctx) -> None:
@@ -55,12 +64,16 @@ class Limits(Acting):
         seen = state.get("newcomers") if (state.get("newcomers") or {}).get("day") == day else None
         seen = seen or {"day": day, "count": 0}
         state["newcomers"] = seen
-        limit = int(state["parameters"].get("announcements_per_day", self.defaults["announcements_per_day"]))
+        limit = int(
+            state["parameters"].get("announcements_per_day", self.defaults["announcements_per_day"])
+        )
         if seen["count"] >= limit:
             for o in mine:
                 ctx.out.remove(o)
-            ctx.ack(f"Not announced to the other players: {limit} newcomers have been announced today "
-                    "(announcements_per_day); you are in the journal and the GM's digest.")
+            ctx.ack(
+                f"Not announced to the other players: {limit} newcomers have been announced today "
+                "(announcements_per_day); you are in the journal and the GM's digest."
+            )
             return
         seen["count"] += 1
 
@@ -72,14 +85,20 @@ class Limits(Acting):
         if not who or not mine:
             return
         day = ctx.now.strftime("%Y-%m-%d")
-        counts = state.get("announced") if (state.get("announced") or {}).get("day") == day else None
+        counts = (
+            state.get("announced") if (state.get("announced") or {}).get("day") == day else None
+        )
         counts = counts or {"day": day, "by": {}}
         state["announced"] = counts
-        limit = int(state["parameters"].get("announcements_per_day", self.defaults["announcements_per_day"]))
+        limit = int(
+            state["parameters"].get("announcements_per_day", self.defaults["announcements_per_day"])
+        )
         if counts["by"].get(who, 0) >= limit:
             for o in mine:
                 ctx.out.remove(o)
-            ctx.ack(f"Not announced to the other players: you have caused {limit} announcements today "
-                    "(announcements_per_day); this one is in the journal and the GM's digest.")
+            ctx.ack(
+                f"Not announced to the other players: you have caused {limit} announcements today "
+                "(announcements_per_day); this one is in the journal and the GM's digest."
+            )
             return
         counts["by"][who] = counts["by"].get(who, 0) + 1

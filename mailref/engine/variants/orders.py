@@ -17,20 +17,26 @@ class Orders(OrdersGame):
     commands = [
         ("[Join]", "with a body line `Name: YourName`, while the game is forming"),
         ("[Orders]", "your orders for this turn: every bold sentence is one order"),
-        ("[Results]", "the GM's results of a turn (from the GM's address): sent to all, the next turn opens"),
+        (
+            "[Results]",
+            "the GM's results of a turn (from the GM's address): sent to all, the next turn opens",
+        ),
         ("[Status], [Rules], [Help], [Quit]", "the state, the game's parameters, this text, leave"),
         ("[Away] / [Back]", "absence, and the return from it"),
         ("[Roll] d6", "a die roll, announced"),
     ]
 
-    def read_orders(self, state: GameState, player: str, sentences: list[str],
-                    earlier: list[dict]) -> tuple[list[dict], list[tuple[str, str]]]:
+    def read_orders(
+        self, state: GameState, player: str, sentences: list[str], earlier: list[dict]
+    ) -> tuple[list[dict], list[tuple[str, str]]]:
         return [{"kind": "free", "text": s} for s in sentences], []
 
     def resolve_turn(self, state: GameState, ctx: Ctx, why: str, late: str = "") -> None:
         t = state["turn"]
         t.update(deadline=None, closed=iso(ctx.now), awaiting_results=True)
-        lines = [f"Turn {t['number']} is closed ({why}). The orders, for you to adjudicate:"] + ([late] if late else [])
+        lines = [f"Turn {t['number']} is closed ({why}). The orders, for you to adjudicate:"] + (
+            [late] if late else []
+        )
         for name in self.active_names(state):
             lines.append("")
             got = state["orders"].get(name)
@@ -39,20 +45,46 @@ class Orders(OrdersGame):
                 lines.append(f"  {o['text']}")
             for text, why in (got or {}).get("rejected", []):
                 lines.append(f"  refused: {text} — {why}")
-        lines += ["", "Send the results as a mail with the subject [Results] from the GM address (a plain Reply "
-                      "to this mail will do); it goes to every player and opens the next turn."]
+        lines += [
+            "",
+            "Send the results as a mail with the subject [Results] from the GM address (a plain "
+            "Reply "
+            "to this mail will do); it goes to every player and opens the next turn.",
+        ]
         self.event(state, ctx, f"Turn {t['number']} closed ({why}); orders sent to the GM.")
-        ctx.send("digest", "gm", f"[Turn {t['number']}] Orders of all players", "notice.txt",
-                 game=state, heading=f"Orders for turn {t['number']} of {state['name']}", lines=lines)
+        ctx.send(
+            "digest",
+            "gm",
+            f"[Turn {t['number']}] Orders of all players",
+            "notice.txt",
+            game=state,
+            heading=f"Orders for turn {t['number']} of {state['name']}",
+            lines=lines,
+        )
         closed = [f"Turn {t['number']} is closed; the GM is adjudicating."]
         missing = [n for n in self.active_names(state) if n not in state["orders"]]
         if late_ones := (missing if why == "the deadline passed" else []):
             # Those who sent nothing hear that the turn went on without them (kind `late`), once.
-            self.announce(state, ctx, f"[Turn {t['number']}] Orders are in", closed,
-                          to=[p["name"] for p in self.present(state) if p["name"] not in late_ones])
-            ctx.send("late", late_ones, f"[Turn {t['number']}] Your orders did not arrive", "notice.txt", game=state,
-                     heading=f"No orders of yours arrived for turn {t['number']} before its deadline.", lines=[
-                         *closed, "The GM adjudicates it without orders from you; the next turn's mail comes with the results."])
+            self.announce(
+                state,
+                ctx,
+                f"[Turn {t['number']}] Orders are in",
+                closed,
+                to=[p["name"] for p in self.present(state) if p["name"] not in late_ones],
+            )
+            ctx.send(
+                "late",
+                late_ones,
+                f"[Turn {t['number']}] Your orders did not arrive",
+                "notice.txt",
+                game=state,
+                heading=f"No orders of yours arrived for turn {t['number']} before its deadline.",
+                lines=[
+                    *closed,
+                    "The GM adjudicates it without orders from you; the next turn's mail comes "
+                    "with the results.",
+                ],
+            )
             return
         self.announce(state, ctx, f"[Turn {t['number']}] Orders are in", closed)
 
@@ -65,11 +97,24 @@ class Orders(OrdersGame):
         if state["status"] != "active" or not t:
             raise Refused("no turn is waiting for results")
         number = t["number"]
-        state["history"].append({"turn": number, "orders": state["orders"], "results": action["text"]})
+        state["history"].append(
+            {"turn": number, "orders": state["orders"], "results": action["text"]}
+        )
         ctx.ack(f"Results of turn {number} sent to every player; turn {number + 1} opens.")
         self.event(state, ctx, f"The GM posted the results of turn {number}.")
         # "[Results] Turn 1" from the GM is titled by its turn alone: not "Turn 1: Turn 1".
-        title = "" if action["title"].strip(" .:-").lower() in ("", f"turn {number}") else action["title"]
-        ctx.send("results", "all", f"[Results] Turn {number}" + (f": {title}" if title else ""), "notice.txt",
-                 game=state, heading=f"Results of turn {number}", lines=action["text"].splitlines())
+        title = (
+            ""
+            if action["title"].strip(" .:-").lower() in ("", f"turn {number}")
+            else action["title"]
+        )
+        ctx.send(
+            "results",
+            "all",
+            f"[Results] Turn {number}" + (f": {title}" if title else ""),
+            "notice.txt",
+            game=state,
+            heading=f"Results of turn {number}",
+            lines=action["text"].splitlines(),
+        )
         self.begin_turn(state, ctx, number + 1)

@@ -23,20 +23,31 @@ class Players(Acting):
     @staticmethod
     def by_address(state: GameState, address: str) -> Player | None:
         a = address.lower()
-        return next((p for p in state["players"] if a in p["addresses"] and p["status"] != "left"), None)
+        return next(
+            (p for p in state["players"] if a in p["addresses"] and p["status"] != "left"), None
+        )
 
     @staticmethod
     def same_name(state: GameState, name: str, keys: list[str]) -> Player | None:
         """The player whose name is NAME or folds to one of KEYS (look-alike letters)."""
         want = set(keys) | {name.lower()}
-        return next((p for p in state["players"]
-                     if want & (set(p.get("name_keys") or []) | {p["name"].lower()})), None)
+        return next(
+            (
+                p
+                for p in state["players"]
+                if want & (set(p.get("name_keys") or []) | {p["name"].lower()})
+            ),
+            None,
+        )
 
     def must_player(self, state: GameState, name: str) -> Player:
         p = self.player(state, name)
         if p is None or p["status"] == "left":
-            raise Refused(f"there is no player {name!r} in this game",
-                          "players: " + ", ".join(q["name"] for q in state["players"] if q["status"] != "left"))
+            raise Refused(
+                f"there is no player {name!r} in this game",
+                "players: "
+                + ", ".join(q["name"] for q in state["players"] if q["status"] != "left"),
+            )
         return p
 
     @staticmethod
@@ -48,7 +59,9 @@ class Players(Acting):
         return [p for p in state["players"] if p["status"] != "left"]
 
     def holder(self, state: GameState, office: str) -> Player | None:
-        return next((p for p in state["players"] if office in p["offices"] and p["status"] != "left"), None)
+        return next(
+            (p for p in state["players"] if office in p["offices"] and p["status"] != "left"), None
+        )
 
     @action("join")
     def on_join(self, state: GameState, action: Action, ctx: Ctx) -> None:
@@ -56,9 +69,12 @@ class Players(Acting):
         address = action["address"].lower()
         if not name or not re.fullmatch(r"[\w][\w .'\-]{0,39}", name):
             # The hint names exactly what the pattern above takes.
-            raise Refused(f"{name!r} is not a usable player name",
-                          "add a body line `Name: YourName`: at most 40 characters, of letters, digits, spaces "
-                          "and . ' - _, starting with a letter, digit or _")
+            raise Refused(
+                f"{name!r} is not a usable player name",
+                "add a body line `Name: YourName`: at most 40 characters, of letters, digits, "
+                "spaces "
+                "and . ' - _, starting with a letter, digit or _",
+            )
         known = self.by_address(state, address)
         if known:
             raise Refused(f"{address} already plays as {known['name']}")
@@ -66,21 +82,44 @@ class Players(Acting):
         old = self.same_name(state, name, keys)
         if old and old["status"] != "left":
             looks = "" if old["name"].lower() == name.lower() else f" (it looks like {old['name']})"
-            raise Refused(f"the name {name} is taken{looks}", "choose another with a body line `Name: ...`")
+            raise Refused(
+                f"the name {name} is taken{looks}", "choose another with a body line `Name: ...`"
+            )
         if old and address not in old["addresses"] and not action.get("by"):
             # A name stays its holder's after they leave: only they (or an admin) bring it back.
-            raise Refused(f"the name {name} belongs to {old['name']}, who left the game; only one of "
-                          f"{old['name']}'s addresses can rejoin under it", "choose another with a body line `Name: ...`")
+            raise Refused(
+                f"the name {name} belongs to {old['name']}, who left the game; only one of "
+                f"{old['name']}'s addresses can rejoin under it",
+                "choose another with a body line `Name: ...`",
+            )
         if old:  # a returning player keeps their record but starts afresh, as a newcomer does
             fields = self.new_player_fields(state, action)
-            # Sidekick rule 19: "This includes players that join after the game has begun": 0 points.
-            old.update(status="active", addresses=list(dict.fromkeys(
-                [address] + old["addresses"] + [a for a in action.get("more", []) if a != address])),
-                score=0, rejoined=iso(ctx.now), **fields)
+            # Sidekick rule 19: "This includes players that join after the game has begun": 0
+            # points.
+            old.update(
+                status="active",
+                addresses=list(
+                    dict.fromkeys(
+                        [address]
+                        + old["addresses"]
+                        + [a for a in action.get("more", []) if a != address]
+                    )
+                ),
+                score=0,
+                rejoined=iso(ctx.now),
+                **fields,
+            )
             player = old
         else:
-            player = {"name": name, "addresses": [address] + [a.lower() for a in action.get("more", [])],
-                      "status": "active", "score": 0, "offices": [], "joined": iso(ctx.now), "name_keys": keys}
+            player = {
+                "name": name,
+                "addresses": [address] + [a.lower() for a in action.get("more", [])],
+                "status": "active",
+                "score": 0,
+                "offices": [],
+                "joined": iso(ctx.now),
+                "name_keys": keys,
+            }
             player.update(self.new_player_fields(state, action))
             state["players"].append(player)
         # Logged before what the join sets off, so the digest lists "Bob joined" above
@@ -108,27 +147,55 @@ class Players(Acting):
         p = self.by_address(state, action["address"])
         if p is None:
             return
-        lines = [f"Your address{'es' if len(p['addresses']) > 1 else ''} here: {', '.join(p['addresses'])}."]
+        lines = [
+            f"Your address{'es' if len(p['addresses']) > 1 else ''} here: "
+            f"{', '.join(p['addresses'])}."
+        ]
         if p["name"] in state.get("order") or []:
-            lines.append(f"You are at place {state['order'].index(p['name']) + 1} of the turn order: "
-                         f"{', '.join(state['order'])}.")
+            lines.append(
+                f"You are at place {state['order'].index(p['name']) + 1} of the turn order: "
+                f"{', '.join(state['order'])}."
+            )
         others = [q["name"] for q in self.present(state) if q["name"] != p["name"]]
         for o in ctx.out[sent:]:
-            if o.to == "all":  # the others' announcement; its news (a turn order drawn) goes in the welcome
+            if (
+                o.to == "all"
+            ):  # the others' announcement; its news (a turn order drawn) goes in the welcome
                 o.to = others
-                said = [x for x in o.vars.get("lines", []) if x != f"{p['name']} has joined {state['name']}."]
-                if said:  # Eire's "Maeve of the Plainsmen, Red, rises in Donal.", a turn order drawn
+                said = [
+                    x
+                    for x in o.vars.get("lines", [])
+                    if x != f"{p['name']} has joined {state['name']}."
+                ]
+                if (
+                    said
+                ):  # Eire's "Maeve of the Plainsmen, Red, rises in Donal.", a turn order drawn
                     lines += ["", *said]
-        lines += ["", f"Write to {state['address']}: send [Help] for the commands, [Rules] for the rules, "
-                      "[Status] for the game's state."]
-        ctx.send("announcement", [p["name"]], f"Welcome to {state['name']}", "notice.txt", game=state,
-                 heading=f"{p['name']}, the admin has added you to {state['name']}.", lines=lines)
+        lines += [
+            "",
+            f"Write to {state['address']}: send [Help] for the commands, [Rules] for the rules, "
+            "[Status] for the game's state.",
+        ]
+        ctx.send(
+            "announcement",
+            [p["name"]],
+            f"Welcome to {state['name']}",
+            "notice.txt",
+            game=state,
+            heading=f"{p['name']}, the admin has added you to {state['name']}.",
+            lines=lines,
+        )
 
     def new_player_fields(self, state: GameState, action: Action) -> dict:
         return {}
 
     def after_join(self, state: GameState, player: Player, action: Action, ctx: Ctx) -> None:
-        self.announce(state, ctx, f"{player['name']} joins the game", [f"{player['name']} has joined {state['name']}."])
+        self.announce(
+            state,
+            ctx,
+            f"{player['name']} joins the game",
+            [f"{player['name']} has joined {state['name']}."],
+        )
 
     @action("quit")
     def on_quit(self, state: GameState, action: Action, ctx: Ctx) -> None:
@@ -141,7 +208,9 @@ class Players(Acting):
             state["order"].remove(p["name"])
         ctx.ack(f"{p['name']} has left {state['name']}.")
         self.event(state, ctx, f"{p['name']} left the game.")
-        self.announce(state, ctx, f"{p['name']} leaves the game", [f"{p['name']} has left the game."])
+        self.announce(
+            state, ctx, f"{p['name']} leaves the game", [f"{p['name']} has left the game."]
+        )
         self.after_status_change(state, p, ctx)
 
     @action("player_remove")
@@ -153,11 +222,19 @@ class Players(Acting):
         """The admin removed a player: the others read "X leaves the game", and X is told of the
         removal and its reason in a mail of their own, as a [Quit] is answered."""
         p = self.player(state, action["player"])  # left now: must_player would not find them
-        ctx.send("announcement", [p["name"]], "You have been removed from the game", "notice.txt", game=state,
-                 heading=f"{p['name']}, the admin has removed you from {state['name']}.",
-                 lines=[f"Reason: {action.get('reason') or 'none given'}.",
-                        "Mail from you to this game is no longer acted on; write to the GM "
-                        f"({state.get('gm') or 'the admin'}) if this is a mistake."])
+        ctx.send(
+            "announcement",
+            [p["name"]],
+            "You have been removed from the game",
+            "notice.txt",
+            game=state,
+            heading=f"{p['name']}, the admin has removed you from {state['name']}.",
+            lines=[
+                f"Reason: {action.get('reason') or 'none given'}.",
+                "Mail from you to this game is no longer acted on; write to the GM "
+                f"({state.get('gm') or 'the admin'}) if this is a mistake.",
+            ],
+        )
 
     def before_leaving_order(self, state: GameState, player: Player, ctx: Ctx) -> None:
         pass
@@ -176,7 +253,12 @@ class Players(Acting):
 
     def _set_away(self, state: GameState, action: Action, ctx: Ctx, status: str) -> None:
         p = self.must_player(state, action.get("name") or action["player"])
-        if action.get("player") and action.get("name") and p["name"] != action["player"] and not action.get("by"):
+        if (
+            action.get("player")
+            and action.get("name")
+            and p["name"] != action["player"]
+            and not action.get("by")
+        ):
             raise Refused(f"you can only say that of yourself, not of {p['name']}")
         word = {"away": "away", "active": "back", "idle": "idle"}[status]
         if p["status"] == status:
@@ -185,7 +267,13 @@ class Players(Acting):
         p["status"] = status
         ctx.ack(f"{p['name']} is now {word}.")
         self.event(state, ctx, f"{p['name']} is {word}.")
-        text = f"{p['name']} is away." if status == "away" else f"{p['name']} has returned." if status == "active" else f"{p['name']} is {word}."
+        text = (
+            f"{p['name']} is away."
+            if status == "away"
+            else f"{p['name']} has returned."
+            if status == "active"
+            else f"{p['name']} is {word}."
+        )
         self.announce(state, ctx, text, [text])
         self.after_status_change(state, p, ctx)
 

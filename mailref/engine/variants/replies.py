@@ -12,7 +12,9 @@ class Replies(Acting):
 
     @action("help")
     def on_help(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        ctx.reply("help", "help.txt", commands=self.commands, game=state, reason=action.get("reason", ""))
+        ctx.reply(
+            "help", "help.txt", commands=self.commands, game=state, reason=action.get("reason", "")
+        )
 
     @action("status")
     def on_status(self, state: GameState, action: Action, ctx: Ctx) -> None:
@@ -20,8 +22,14 @@ class Replies(Acting):
 
     @action("rules")
     def on_rules(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        ctx.reply("ruleset", "rules.txt", game=state, rules=self.rules_for_display(state),
-                  scores=self.score_lines(state), standing=self.standing_lines(state))
+        ctx.reply(
+            "ruleset",
+            "rules.txt",
+            game=state,
+            rules=self.rules_for_display(state),
+            scores=self.score_lines(state),
+            standing=self.standing_lines(state),
+        )
 
     def rules_for_display(self, state: GameState) -> list[Rule]:
         return state["rules"]
@@ -35,22 +43,34 @@ class Replies(Acting):
 
     def status_lines(self, state: GameState) -> list[str]:
         lines = [f"Status: {state['status']}"]
-        lines.append("Players: " + ", ".join(f"{p['name']} ({p['status']}, {p['score']})" for p in self.present(state)))
+        lines.append(
+            "Players: "
+            + ", ".join(f"{p['name']} ({p['status']}, {p['score']})" for p in self.present(state))
+        )
         if state["order"]:
             lines.append("Turn order: " + ", ".join(state["order"]))
         if state["turn"]:
             t = state["turn"]
             # No "deadline none": a mover who moved is waiting for the vote, not late.
-            due = (f", moved: proposal {t['proposal']}" if t.get("proposal") else
-                   f", deadline {self.when(state, t['deadline'])}" if t.get("deadline") else "")
+            due = (
+                f", moved: proposal {t['proposal']}"
+                if t.get("proposal")
+                else f", deadline {self.when(state, t['deadline'])}"
+                if t.get("deadline")
+                else ""
+            )
             lines.append(f"Turn {t['number']}: {t.get('player') or 'nobody present can move'}{due}")
         for p in state["proposals"]:
             if p["status"] in self.open_statuses:
                 due = f", deadline {self.when(state, p['deadline'])}" if p.get("deadline") else ""
-                lines.append(f"Proposal {p['number']} \"{p['title']}\" by {p['author']}: {p['status']}{due}")
+                lines.append(
+                    f"Proposal {p['number']} \"{p['title']}\" by {p['author']}: {p['status']}{due}"
+                )
         for j in state["judgements"]:
             if j["status"] == "open":
-                lines.append(f"Judgement {j['number']} by {j['by']}: open, judge {j.get('judge') or '-'}")
+                lines.append(
+                    f"Judgement {j['number']} by {j['by']}: open, judge {j.get('judge') or '-'}"
+                )
         if state["winners"]:
             lines.append("Winners: " + ", ".join(state["winners"]))
         return lines

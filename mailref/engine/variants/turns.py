@@ -17,8 +17,13 @@ from mailref.timeutil import iso, parse_iso
 
 class OrdersGame(Variant):
     nomic = False
-    defaults = {**Variant.defaults, "turn_length": "2d", "reminder_before": "12h", "orders_final": "refuse",
-                "max_players": 10}
+    defaults = {
+        **Variant.defaults,
+        "turn_length": "2d",
+        "reminder_before": "12h",
+        "orders_final": "refuse",
+        "max_players": 10,
+    }
     duration_params = {"reminder_before", "turn_length"}
     min_players = 1
 
@@ -36,11 +41,17 @@ class OrdersGame(Variant):
         if tag != "withdraw":
             return super().not_a_command(state, tag)
         # A player withdrawing here means their orders: say what this game's orders_final allows.
-        how = {"refuse": "orders once sent cannot be changed (Eire: \"You cannot edit your orders once you've "
-                         "send the post\"); only orders the referee refused may be sent again, until the deadline",
-               "add": "orders sent again are added to those already sent",
-               "replace": "orders sent again replace those already sent"}[state["parameters"]["orders_final"]]
-        return Refused(f"{state['name']} has no withdrawal: {how}", "send [Status] for the turn and its deadline")
+        how = {
+            "refuse": "orders once sent cannot be changed (Eire: \"You cannot edit your orders once you've "
+            'send the post"); only orders the referee refused may be sent again, until the '
+            "deadline",
+            "add": "orders sent again are added to those already sent",
+            "replace": "orders sent again replace those already sent",
+        }[state["parameters"]["orders_final"]]
+        return Refused(
+            f"{state['name']} has no withdrawal: {how}",
+            "send [Status] for the turn and its deadline",
+        )
 
     def active_names(self, state: GameState) -> list[str]:
         return [p["name"] for p in self.active(state)]
@@ -58,7 +69,12 @@ class OrdersGame(Variant):
 
     def begin_turn(self, state: GameState, ctx: Ctx, number: int) -> None:
         deadline = ctx.now + self.duration(state, "turn_length")
-        state["turn"] = {"number": number, "deadline": iso(deadline), "started": iso(ctx.now), "reminded": False}
+        state["turn"] = {
+            "number": number,
+            "deadline": iso(deadline),
+            "started": iso(ctx.now),
+            "reminded": False,
+        }
         state["orders"] = {}
         self.event(state, ctx, f"Turn {number} opens; orders are due {self.when(state, deadline)}.")
         self.send_turn(state, ctx, "all")
@@ -66,11 +82,23 @@ class OrdersGame(Variant):
     def send_turn(self, state: GameState, ctx: Ctx, to: list[str] | str) -> None:
         """The turn mail: the state of play, and what to send by when."""
         number, deadline = state["turn"]["number"], state["turn"]["deadline"]
-        ctx.send("turn", to, f"[Turn {number}] Orders are due {self.when(state, deadline)}", "notice.txt", opens=True, game=state,
-                 heading=f"Turn {number} of {state['name']} is open.", lines=[*self.turn_lines(state), *([""] if self.turn_lines(state) else []),
-                     f"Send your orders in a mail with the subject [Orders] before {self.when(state, deadline, ctx)}.",
-                     "Only bold text is read as orders; everything else is chatter.",
-                     *([""] + committed_line(ctx) if ctx.dice else [])])
+        ctx.send(
+            "turn",
+            to,
+            f"[Turn {number}] Orders are due {self.when(state, deadline)}",
+            "notice.txt",
+            opens=True,
+            game=state,
+            heading=f"Turn {number} of {state['name']} is open.",
+            lines=[
+                *self.turn_lines(state),
+                *([""] if self.turn_lines(state) else []),
+                "Send your orders in a mail with the subject [Orders] before "
+                f"{self.when(state, deadline, ctx)}.",
+                "Only bold text is read as orders; everything else is chatter.",
+                *([""] + committed_line(ctx) if ctx.dice else []),
+            ],
+        )
 
     def after_join(self, state: GameState, player: Player, action: Action, ctx: Ctx) -> None:
         super().after_join(state, player, action, ctx)
@@ -97,17 +125,25 @@ class OrdersGame(Variant):
         t = state["turn"]
         if state["status"] == "active" and t and t.get("closed") and not t.get("deadline"):
             # Late: the turn closed at its deadline and the GM is adjudicating it.
-            raise Refused(f"turn {t['number']} closed {self.when(state, t['closed'])}, and the GM is adjudicating it: "
-                          "orders sent now are too late for it",
-                          f"send them again when turn {t['number'] + 1} opens (the GM's results open it).")
+            raise Refused(
+                f"turn {t['number']} closed {self.when(state, t['closed'])}, and the GM is "
+                "adjudicating it: "
+                "orders sent now are too late for it",
+                f"send them again when turn {t['number'] + 1} opens (the GM's results open it).",
+            )
         if state["status"] != "active" or not state["turn"] or not state["turn"].get("deadline"):
-            raise Refused("no turn is open for orders" + (" (the game is still forming)" if state["status"] == "forming" else ""))
+            raise Refused(
+                "no turn is open for orders"
+                + (" (the game is still forming)" if state["status"] == "forming" else "")
+            )
         p = self.must_player(state, name)
         if p["status"] != "active":
             raise Refused("only active players order")
         if not action["sentences"]:
-            raise Refused("I found no bold text in your own words: only bold text is an order",
-                          f"{self.example_order} or <b>…</b> or [b]…[/b]")
+            raise Refused(
+                "I found no bold text in your own words: only bold text is an order",
+                f"{self.example_order} or <b>…</b> or [b]…[/b]",
+            )
         had = state["orders"].get(name)
         mode = state["parameters"]["orders_final"]
         # A refused order does not count as sent (SPEC §3.3): while the last mail had one,
@@ -115,36 +151,64 @@ class OrdersGame(Variant):
         # are final.
         correcting = bool(had and had.get("missing"))
         if had is not None and mode == "refuse" and not correcting:
+
             def words(x: str) -> str:
                 return " ".join(x.split()).rstrip(".").lower()
+
             if [words(x) for x in action["sentences"]] == [words(o["text"]) for o in had["orders"]]:
                 # The same mail sent again (Send pressed twice, a second account): nothing is lost.
-                raise Refused(f"these are the orders you sent {self.when(state, had['at'])}, word for word: they are "
-                              "recorded and stand as they were (orders cannot be edited once sent)")
-            raise Refused("you cannot edit your orders once you've sent them (this game's orders are final)")
+                raise Refused(
+                    f"these are the orders you sent {self.when(state, had['at'])}, word for word: "
+                    "they are "
+                    "recorded and stand as they were (orders cannot be edited once sent)"
+                )
+            raise Refused(
+                "you cannot edit your orders once you've sent them (this game's orders are final)"
+            )
         base = had["orders"] if had and (mode == "add" or correcting and mode == "refuse") else []
         accepted, rejected = self.read_orders(state, name, action["sentences"], base)
-        state["orders"][name] = {"orders": base + accepted, "rejected": (had["rejected"] if had else []) + [[t, why] for t, why in rejected],
-                                 "missing": [t for t, _ in rejected], "at": iso(ctx.now)}
+        state["orders"][name] = {
+            "orders": base + accepted,
+            "rejected": (had["rejected"] if had else []) + [[t, why] for t, why in rejected],
+            "missing": [t for t, _ in rejected],
+            "at": iso(ctx.now),
+        }
         verb = {"add": "added to", "replace": "replacing"}.get(mode, "added to") if had else "as"
-        ctx.ack(f"Orders for turn {state['turn']['number']} recorded, {verb} your earlier ones, as I read them:" if had else
-                f"Orders for turn {state['turn']['number']} recorded, as I read them:")
+        ctx.ack(
+            f"Orders for turn {state['turn']['number']} recorded, {verb} your earlier ones, as I "
+            "read them:"
+            if had
+            else f"Orders for turn {state['turn']['number']} recorded, as I read them:"
+        )
         for o in accepted:
             ctx.ack(f"  OK   {o['text']}" + (f" — {o['note']}" if o.get("note") else ""))
         for text, why in rejected:
             ctx.ack(f"  NOT  {text} — {why}")
         if base:  # a second mail: the whole set that now stands, so nobody has to add it up
             ctx.ack("")
-            ctx.ack(f"Your orders for turn {state['turn']['number']} now: "
-                    + "; ".join(o["text"] for o in state["orders"][name]["orders"]) + ".")
+            ctx.ack(
+                f"Your orders for turn {state['turn']['number']} now: "
+                + "; ".join(o["text"] for o in state["orders"][name]["orders"])
+                + "."
+            )
         if rejected:
             ctx.ack("")
-            which = f"The {len(rejected)} refused orders marked NOT do" if len(rejected) > 1 else \
-                "The refused order marked NOT does"
-            ctx.ack(f"{which} not count as sent: send the missing orders in another [Orders] mail before "
-                    f"{self.when(state, state['turn']['deadline'], ctx)}; the turn waits for them.")
-        self.event(state, ctx, f"{name} sent orders for turn {state['turn']['number']}"
-                               + (f" ({len(rejected)} refused, awaiting a correction)." if rejected else "."))
+            which = (
+                f"The {len(rejected)} refused orders marked NOT do"
+                if len(rejected) > 1
+                else "The refused order marked NOT does"
+            )
+            ctx.ack(
+                f"{which} not count as sent: send the missing orders in another [Orders] mail "
+                "before "
+                f"{self.when(state, state['turn']['deadline'], ctx)}; the turn waits for them."
+            )
+        self.event(
+            state,
+            ctx,
+            f"{name} sent orders for turn {state['turn']['number']}"
+            + (f" ({len(rejected)} refused, awaiting a correction)." if rejected else "."),
+        )
         if all(self.has_ordered(state, n) for n in self.active_names(state)):
             self.resolve_turn(state, ctx, "every player has ordered")
 
@@ -154,8 +218,13 @@ class OrdersGame(Variant):
         # a player no longer in the game).
         p = self.must_player(state, action["player"])
         if state["orders"].pop(p["name"], None) is not None:
-            whose = f"{p['name']}'s orders" if action.get("by") else "Your orders"  # `player remove`: the admin reads it
-            ctx.ack(f"{whose} for turn {state['turn']['number']} are withdrawn: they are not carried out.")
+            whose = (
+                f"{p['name']}'s orders" if action.get("by") else "Your orders"
+            )  # `player remove`: the admin reads it
+            ctx.ack(
+                f"{whose} for turn {state['turn']['number']} are withdrawn: they are not carried "
+                "out."
+            )
         super().on_quit(state, action, ctx)
 
     def after_status_change(self, state: GameState, player: Player, ctx: Ctx) -> None:
@@ -165,8 +234,13 @@ class OrdersGame(Variant):
         super().after_status_change(state, player, ctx)
         t = state["turn"]
         names = self.active_names(state)
-        if state["status"] == "active" and t and t.get("deadline") and names \
-                and all(self.has_ordered(state, n) for n in names):
+        if (
+            state["status"] == "active"
+            and t
+            and t.get("deadline")
+            and names
+            and all(self.has_ordered(state, n) for n in names)
+        ):
             self.resolve_turn(state, ctx, "every player still in the game has ordered")
 
     @staticmethod
@@ -185,8 +259,9 @@ class OrdersGame(Variant):
                 out.append(f"{name}: may still send the missing orders before the deadline")
         return out
 
-    def read_orders(self, state: GameState, player: str, sentences: list[str],
-                    earlier: list[dict]) -> tuple[list[dict], list[tuple[str, str]]]:
+    def read_orders(
+        self, state: GameState, player: str, sentences: list[str], earlier: list[dict]
+    ) -> tuple[list[dict], list[tuple[str, str]]]:
         """(the orders taken, each a dict; the sentences refused, each (text, why))."""
         raise NotImplementedError
 
@@ -210,55 +285,102 @@ class OrdersGame(Variant):
             t["reminded"] = True
             missing = [n for n in self.active_names(state) if not self.has_ordered(state, n)]
             if missing:
-                ctx.send("reminder", missing, f"[Turn {t['number']}] Reminder: orders are due {self.when(state, t['deadline'])}",
-                         "reminder.txt", game=state, what=f"your orders for turn {t['number']}", verb="are", deadline=self.when(state, t["deadline"], ctx),
-                         how="Reply to this mail with your orders, each in bold.")
+                ctx.send(
+                    "reminder",
+                    missing,
+                    f"[Turn {t['number']}] Reminder: orders are due "
+                    f"{self.when(state, t['deadline'])}",
+                    "reminder.txt",
+                    game=state,
+                    what=f"your orders for turn {t['number']}",
+                    verb="are",
+                    deadline=self.when(state, t["deadline"], ctx),
+                    how="Reply to this mail with your orders, each in bold.",
+                )
 
     def resolve_turn(self, state: GameState, ctx: Ctx, why: str, late: str = "") -> None:
         raise NotImplementedError
 
-    def late_players(self, state: GameState, now: datetime | None = None) -> list[tuple[str, str | None]]:
+    def late_players(
+        self, state: GameState, now: datetime | None = None
+    ) -> list[tuple[str, str | None]]:
         t = state["turn"]
         if state["status"] != "active" or not t or not t.get("deadline"):
             return []
         missing = [n for n in self.active_names(state) if not self.has_ordered(state, n)]
-        return [(f"No orders yet for turn {t['number']} (due {self.when(state, t['deadline'])}): {', '.join(missing)}",
-                 t["deadline"])] if missing else []
+        return (
+            [
+                (
+                    f"No orders yet for turn {t['number']} (due "
+                    f"{self.when(state, t['deadline'])}): {', '.join(missing)}",
+                    t["deadline"],
+                )
+            ]
+            if missing
+            else []
+        )
 
     def rules_told(self, state: GameState) -> list[str]:
         """How this game is played, for [Rules] and the rules page (an orders game has no rule list
         that proposals change): a first sentence, then points."""
-        return ["The GM adjudicates every turn from the orders each player sent, and mails the results."]
+        return [
+            "The GM adjudicates every turn from the orders each player sent, and mails the results."
+        ]
 
     def parameter_lines(self, state: GameState) -> list[str]:
         shown = {True: "on", False: "off"}
-        return [f"{k} = {shown[v] if isinstance(v, bool) else v}" for k, v in sorted(state["parameters"].items())]
+        return [
+            f"{k} = {shown[v] if isinstance(v, bool) else v}"
+            for k, v in sorted(state["parameters"].items())
+        ]
 
     @action("rules")
     def on_rules(self, state: GameState, action: Action, ctx: Ctx) -> None:
         # [Rules] here listed an empty rule list and everybody's score of 0 (SPEC §2.5: "the current
         # ruleset"): say what governs the game instead, and the parameters the GM set.
         first, *points = self.rules_told(state)
-        lines = [f"{state['name']} has no rule list that proposals change.", *textwrap.wrap(first, 100)]
+        lines = [
+            f"{state['name']} has no rule list that proposals change.",
+            *textwrap.wrap(first, 100),
+        ]
         for point in points:
             lines += textwrap.wrap(point, 100, initial_indent="- ", subsequent_indent="  ")
-        lines += ["", "Its parameters (the GM sets them with `mailref game set`):",
-                  *("  " + line for line in self.parameter_lines(state))]
-        ctx.reply("ruleset", "notice.txt", game=state, heading=f"The rules of {state['name']}", lines=lines)
+        lines += [
+            "",
+            "Its parameters (the GM sets them with `mailref game set`):",
+            *("  " + line for line in self.parameter_lines(state)),
+        ]
+        ctx.reply(
+            "ruleset",
+            "notice.txt",
+            game=state,
+            heading=f"The rules of {state['name']}",
+            lines=lines,
+        )
 
     def status_lines(self, state: GameState) -> list[str]:
         # Not the Nomic lines: no scores, no mover ("Turn 5: -"), no proposals.
-        lines = [f"Status: {state['status']}",
-                 "Players: " + ", ".join(p["name"] + ("" if p["status"] == "active" else f" ({p['status']})")
-                                         for p in self.present(state))]
+        lines = [
+            f"Status: {state['status']}",
+            "Players: "
+            + ", ".join(
+                p["name"] + ("" if p["status"] == "active" else f" ({p['status']})")
+                for p in self.present(state)
+            ),
+        ]
         t = state["turn"]
         if t and t.get("deadline"):
             lines.append(f"Turn {t['number']}: orders are due {self.when(state, t['deadline'])}")
         elif t and t.get("closed"):
-            lines.append(f"Turn {t['number']}: closed {self.when(state, t['closed'])}; the GM is adjudicating it")
+            lines.append(
+                f"Turn {t['number']}: closed {self.when(state, t['closed'])}; the GM is "
+                "adjudicating it"
+            )
         if state["winners"]:
             lines.append("Winners: " + ", ".join(state["winners"]))
-        if t and t.get("deadline") and state["status"] == "active":  # not "nobody yet" once it is closed
+        if (
+            t and t.get("deadline") and state["status"] == "active"
+        ):  # not "nobody yet" once it is closed
             have = sorted(n for n in state["orders"] if self.has_ordered(state, n))
             lines.append(f"Orders received this turn from: {', '.join(have) or 'nobody yet'}")
         return lines

@@ -23,38 +23,82 @@ from mailref.engine.variants.blognomic.submitting import Submitting
 from mailref.engine.variants.blognomic.wizards import Wizards
 from mailref.timeutil import iso
 
-_GENERATOR = re.compile(r"The (?P<name>[A-Z]+) (?:\(or (?P<alias>[A-Z]+)\) )?command will return a random result "
-                        r"from the following(?: options)?:\s*(?P<options>[^.\n]+)\.")
+_GENERATOR = re.compile(
+    r"The (?P<name>[A-Z]+) (?:\(or (?P<alias>[A-Z]+)\) )?command will return a random result "
+    r"from the following(?: options)?:\s*(?P<options>[^.\n]+)\."
+)
 
 
 class BlogNomic(Wizards, Hiatus, Submitting, Resolution, Dynasties, Variant):
     name = "blognomic"
     title = "BlogNomic"
-    defaults = {**Variant.defaults, "popular_after": "48h", "min_open": "12h", "stale_after": "7d",
-                "dov_open_min": "12h", "dov_open_sure": "24h", "dov_cooldown": "120h",
-                "max_pending": 2, "max_per_day": 3, "dormant_below": 5, "seasonal_downtime": True,
-                "rejoin_after": "14d", "unidle_after": "4d"}
-    duration_params = {"reminder_before", "popular_after", "min_open", "stale_after", "dov_open_min",
-                       "dov_open_sure", "dov_cooldown", "rejoin_after", "unidle_after"}
+    defaults = {
+        **Variant.defaults,
+        "popular_after": "48h",
+        "min_open": "12h",
+        "stale_after": "7d",
+        "dov_open_min": "12h",
+        "dov_open_sure": "24h",
+        "dov_cooldown": "120h",
+        "max_pending": 2,
+        "max_per_day": 3,
+        "dormant_below": 5,
+        "seasonal_downtime": True,
+        "rejoin_after": "14d",
+        "unidle_after": "4d",
+    }
+    duration_params = {
+        "reminder_before",
+        "popular_after",
+        "min_open",
+        "stale_after",
+        "dov_open_min",
+        "dov_open_sure",
+        "dov_cooldown",
+        "rejoin_after",
+        "unidle_after",
+    }
     vote_words = ("FOR", "AGAINST", "DEFERENTIAL", "VETO")
     # Idle Wizards, matters, votes, enacting and failing, proposals, resolution, CfJs, victory;
     # Tags, Seasonal Downtime, Dormancy (SPEC §5.2).
-    runs_rules = frozenset({"1.3", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10", "1.11", "1.12", "3.2", "3.4", "3.5"})
+    runs_rules = frozenset(
+        {"1.3", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10", "1.11", "1.12", "3.2", "3.4", "3.5"}
+    )
     votable_judgements = True  # CfJs and DoVs are decided by vote
     open_statuses = ("pending",)
     same_as: dict[str, str] = {}  # [Idle] and [Unidle] are its own
     commands = [
         ("[Join]", "with a body line `Name: YourName` to become a Wizard under that name"),
-        ("[Proposal] Title", "a proposal; the body is its text (rule changes in the usual forms are applied on enactment)"),
-        ("Reply to [Proposal N] / [CfJ N] / [DoV N], or [Vote] N", "FOR, AGAINST, DEFERENTIAL (or VETO, the Historian, on proposals)"),
+        (
+            "[Proposal] Title",
+            "a proposal; the body is its text (rule changes in the usual forms are applied on "
+            "enactment)",
+        ),
+        (
+            "Reply to [Proposal N] / [CfJ N] / [DoV N], or [Vote] N",
+            "FOR, AGAINST, DEFERENTIAL (or VETO, the Historian, on proposals)",
+        ),
         ("[Vote] with lines `12 FOR`", "several votes at once"),
         ("[Withdraw] N", "withdraw your own pending proposal"),
         ("[CfJ] question", "a Call for Judgement, decided by vote"),
         ("[DoV] title", "a Declaration of Victory: the game goes into Hiatus while it is pending"),
-        ("[Ascension] Theme", "the new Historian's address; body lines `Wizard: NewWord`, `Historian: NewWord`, `Keep: 2.3, 2.5`, `Inactive: Dormancy`"),
-        ("[Historian] Name", "the new Historian passes the role to another Wizard, before the Ascension Address"),
-        ("[Idle] / [Unidle]", "idle Wizards are not counted as Wizards; no [Unidle] within 4 days of idling"),
-        ("[Roll] DICE6, [Roll] FRUIT, [Roll] COLOUR", "a random result (rule \"Random Generators\"), journaled and announced"),
+        (
+            "[Ascension] Theme",
+            "the new Historian's address; body lines `Wizard: NewWord`, `Historian: NewWord`, "
+            "`Keep: 2.3, 2.5`, `Inactive: Dormancy`",
+        ),
+        (
+            "[Historian] Name",
+            "the new Historian passes the role to another Wizard, before the Ascension Address",
+        ),
+        (
+            "[Idle] / [Unidle]",
+            "idle Wizards are not counted as Wizards; no [Unidle] within 4 days of idling",
+        ),
+        (
+            "[Roll] DICE6, [Roll] FRUIT, [Roll] COLOUR",
+            'a random result (rule "Random Generators"), journaled and announced',
+        ),
         ("[Status], [Rules], [Help]", "the state, the ruleset, this text"),
         ("[Quit]", "leave the game"),
     ]
@@ -64,15 +108,26 @@ class BlogNomic(Wizards, Hiatus, Submitting, Resolution, Dynasties, Variant):
 
     def initial_state(self, *args: Any, **kw: Any) -> GameState:
         state = super().initial_state(*args, **kw)
-        state.update(historian=None, dynasty=1, theme=None, ascension_pending=False, dov_cooldown={},
-                     terms={"player": "Wizard", "leader": "Historian"})
+        state.update(
+            historian=None,
+            dynasty=1,
+            theme=None,
+            ascension_pending=False,
+            dov_cooldown={},
+            terms={"player": "Wizard", "leader": "Historian"},
+        )
         return state
 
     def handle(self, state: GameState, action: Action, ctx: Ctx) -> None:
         super().handle(state, action, ctx)
         if action["type"] not in READ_ONLY:  # a reply that only reads changes nothing
-            if not action.get("by") and (p := self.player(state, str(action.get("player") or ""))) is not None:
-                p["seen"] = iso(ctx.now)  # rule "Idle Wizards": "has not posted ... in the last seven days"
+            if (
+                not action.get("by")
+                and (p := self.player(state, str(action.get("player") or ""))) is not None
+            ):
+                p["seen"] = iso(
+                    ctx.now
+                )  # rule "Idle Wizards": "has not posted ... in the last seven days"
             self.sync_status(state, ctx.now)
 
     def all_matters(self, state: GameState) -> list[dict]:
@@ -94,32 +149,64 @@ class BlogNomic(Wizards, Hiatus, Submitting, Resolution, Dynasties, Variant):
 
     @action("decide")
     def on_decide(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        m = matters.must_open(self.find_matter(state, action["number"]), action["number"], ("pending",))
+        m = matters.must_open(
+            self.find_matter(state, action["number"]), action["number"], ("pending",)
+        )
         status = "enacted" if action["outcome"] == "enact" else "failed"
-        reason = {"enact": "enacted by the admin", "fail": "failed by the admin", "veto": "vetoed"}[action["outcome"]]
+        reason = {"enact": "enacted by the admin", "fail": "failed by the admin", "veto": "vetoed"}[
+            action["outcome"]
+        ]
         ctx.ack(f"{self.label(m)} {m['number']}: {reason}.")
-        self.close(state, m, ctx, status, reason, note=f"Admin: {action.get('reason') or 'no reason given'}")
+        self.close(
+            state,
+            m,
+            ctx,
+            status,
+            reason,
+            note=f"Admin: {action.get('reason') or 'no reason given'}",
+        )
 
     @action("vote_override")
     def on_vote_override(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        m = matters.must_open(self.find_matter(state, action["number"]), action["number"], ("pending",))
+        m = matters.must_open(
+            self.find_matter(state, action["number"]), action["number"], ("pending",)
+        )
         p = self.must_player(state, action["player"])
         previous = m["votes"].get(p["name"])
-        ctx.ack(matters.cast(m, p["name"], action["vote"], ctx, f"admin {action.get('by')}", self.label(m), zone=state.get("timezone") or "UTC") + " (admin override)")
-        self.tell_vote_override(state, action, ctx, p["name"], m, self.label(m), action["vote"], previous)
+        ctx.ack(
+            matters.cast(
+                m,
+                p["name"],
+                action["vote"],
+                ctx,
+                f"admin {action.get('by')}",
+                self.label(m),
+                zone=state.get("timezone") or "UTC",
+            )
+            + " (admin override)"
+        )
+        self.tell_vote_override(
+            state, action, ctx, p["name"], m, self.label(m), action["vote"], previous
+        )
         self.resolve(state, ctx)
 
     def status_lines(self, state: GameState) -> list[str]:
-        lines = [f"Dynasty {state['dynasty']}" + (f" ({state['theme']})" if state["theme"] else "") +
-                 f", Historian: {state['historian'] or 'none (Metadynasty)'}",
-                 f"Wizards: {', '.join(self.wizards(state))}; quorum {self.quorum(state)}"]
+        lines = [
+            f"Dynasty {state['dynasty']}"
+            + (f" ({state['theme']})" if state["theme"] else "")
+            + f", Historian: {state['historian'] or 'none (Metadynasty)'}",
+            f"Wizards: {', '.join(self.wizards(state))}; quorum {self.quorum(state)}",
+        ]
         idle = [p["name"] for p in state["players"] if p["status"] == "idle"]
         if idle:
             lines.append("Idle: " + ", ".join(idle))
         for m in self.all_matters(state):
             if m["status"] == "pending":
-                lines.append(f"{self.label(m)} {m['number']} \"{m.get('question') or m['title']}\" by {m['author']}: "
-                             + ", ".join(f"{k} {v}" for k, v in sorted(m["votes"].items())))
+                lines.append(
+                    f"{self.label(m)} {m['number']} \"{m.get('question') or m['title']}\" by "
+                    f"{m['author']}: "
+                    + ", ".join(f"{k} {v}" for k, v in sorted(m["votes"].items()))
+                )
         return lines
 
     def score_lines(self, state: GameState) -> list[str]:
@@ -134,7 +221,11 @@ class BlogNomic(Wizards, Hiatus, Submitting, Resolution, Dynasties, Variant):
             if r["title"].strip().lower() != "random generators":
                 continue
             for m in _GENERATOR.finditer(r["text"]):
-                options = [o.strip() for o in re.split(r",\s*(?:and\s+|or\s+)?", m.group("options")) if o.strip()]
+                options = [
+                    o.strip()
+                    for o in re.split(r",\s*(?:and\s+|or\s+)?", m.group("options"))
+                    if o.strip()
+                ]
                 for name in filter(None, (m.group("name"), m.group("alias"))):
                     out[name.upper()] = options
         return out

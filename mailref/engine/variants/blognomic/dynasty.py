@@ -26,28 +26,56 @@ class Dynasties(Acting):
                     p["offices"].remove("historian")
             winner = self.player(state, dov["author"])
             winner["offices"].append("historian")
-            state.update(historian=winner["name"], dynasty=state["dynasty"] + 1, ascension_pending=True,
-                         winners=[winner["name"]])
+            state.update(
+                historian=winner["name"],
+                dynasty=state["dynasty"] + 1,
+                ascension_pending=True,
+                winners=[winner["name"]],
+            )
             for other in state["judgements"]:
                 if other["kind"] == "dov" and other["status"] == "pending":
                     self.close(state, other, ctx, "failed", "another DoV was enacted")
-            text = (f"{winner['name']} wins the dynasty and is the Historian of dynasty {state['dynasty']}. "
-                    "The Hiatus continues until their Ascension Address ([Ascension] Theme).")
+            text = (
+                f"{winner['name']} wins the dynasty and is the Historian of dynasty "
+                f"{state['dynasty']}. "
+                "The Hiatus continues until their Ascension Address ([Ascension] Theme)."
+            )
             self.event(state, ctx, text)
             others = [p["name"] for p in self.present(state) if p["name"] != winner["name"]]
-            self.announce(state, ctx, f"A new dynasty: {winner['name']} is Historian", [text], kind="results", to=others)
+            self.announce(
+                state,
+                ctx,
+                f"A new dynasty: {winner['name']} is Historian",
+                [text],
+                kind="results",
+                to=others,
+            )
             # The winner's own mail asks for the address, tagged so that a plain Reply is it (as the
             # Emperor's judge mail is).
-            ctx.send("turn", [winner["name"]], ASCENSION_ASK.format(n=state["dynasty"]), "notice.txt", game=state,
-                     heading=text, lines=[
-                         "Reply to this mail with your Ascension Address: a line `Theme: your theme`, the words of "
-                         "the address for the Wizards, and as you wish `Wizard: NewWord`, `Historian: NewWord`, "
-                         "`Keep: 2.3, 2.5` (the dynastic rules to keep; the others are repealed), `Inactive: Dormancy`.",
-                         "(Or send a mail with the subject \"[Ascension] Your theme\"; to pass the role on first, "
-                         "\"[Historian] Name\".)"])
+            ctx.send(
+                "turn",
+                [winner["name"]],
+                ASCENSION_ASK.format(n=state["dynasty"]),
+                "notice.txt",
+                game=state,
+                heading=text,
+                lines=[
+                    "Reply to this mail with your Ascension Address: a line `Theme: your theme`, "
+                    "the words of "
+                    "the address for the Wizards, and as you wish `Wizard: NewWord`, `Historian: "
+                    "NewWord`, "
+                    "`Keep: 2.3, 2.5` (the dynastic rules to keep; the others are repealed), "
+                    "`Inactive: Dormancy`.",
+                    '(Or send a mail with the subject "[Ascension] Your theme"; to pass the role '
+                    "on first, "
+                    '"[Historian] Name".)',
+                ],
+            )
             return
         if "AGAINST" in dov["votes"].values():
-            state["dov_cooldown"][dov["author"]] = iso(ctx.now + self.duration(state, "dov_cooldown"))
+            state["dov_cooldown"][dov["author"]] = iso(
+                ctx.now + self.duration(state, "dov_cooldown")
+            )
         if not self.hiatus_reason(state, ctx.now):
             self.announce(state, ctx, "Hiatus ends", ["No DoV is pending: the Hiatus ends."])
 
@@ -56,7 +84,10 @@ class Dynasties(Acting):
         """Rule "Victory and Ascension": "That Wizard may pass this role to another Wizard at this
         point by making a post to that effect, if they wish": after the DoV, before the Address."""
         if not state["ascension_pending"] or action["player"] != state["historian"]:
-            raise Refused("only the new Historian may pass the role on, between the enacted DoV and the Ascension Address")
+            raise Refused(
+                "only the new Historian may pass the role on, between the enacted DoV and the "
+                "Ascension Address"
+            )
         to = self.must_player(state, action["to"])
         if to["name"] == action["player"]:
             raise Refused("you already are the Historian")
@@ -64,8 +95,11 @@ class Dynasties(Acting):
         self.player(state, action["player"])["offices"].remove("historian")
         to["offices"].append("historian")
         state["historian"] = to["name"]
-        text = (f"{action['player']} passes the role of Historian to {to['name']}, who makes the Ascension Address "
-                "([Ascension] Theme); the Hiatus continues until then.")
+        text = (
+            f"{action['player']} passes the role of Historian to {to['name']}, who makes the "
+            "Ascension Address "
+            "([Ascension] Theme); the Hiatus continues until then."
+        )
         ctx.ack(text)
         self.event(state, ctx, text)
         self.announce(state, ctx, f"{to['name']} is the new Historian", [text])
@@ -73,16 +107,32 @@ class Dynasties(Acting):
     @action("ascension")
     def on_ascension(self, state: GameState, action: Action, ctx: Ctx) -> None:
         if not state["ascension_pending"] or action["player"] != state["historian"]:
-            raise Refused("only the new Historian makes the Ascension Address, once a DoV has been enacted")
+            raise Refused(
+                "only the new Historian makes the Ascension Address, once a DoV has been enacted"
+            )
         if self.downtime(state, ctx.now):
-            raise Refused("the game is in Seasonal Downtime (24–27 December): the Ascension Address waits until "
-                          "27 December (only \"Votable Matters\", \"Gamestate Tracking\" and \"Call for Judgement\" "
-                          "actions are allowed)")
+            raise Refused(
+                "the game is in Seasonal Downtime (24–27 December): the Ascension Address waits "
+                "until "
+                '27 December (only "Votable Matters", "Gamestate Tracking" and "Call for '
+                'Judgement" '
+                "actions are allowed)"
+            )
         fields = action.get("fields", {})
-        renames = {state["terms"]["player"]: fields.get("wizard") or fields.get(state["terms"]["player"].lower()),
-                   state["terms"]["leader"]: fields.get("historian") or fields.get(state["terms"]["leader"].lower())}
-        keep = {k.strip().strip('"') for k in re.split(r"[,;]", fields.get("keep", "")) if k.strip()}
-        inactive = {k.strip().strip('"').lower() for k in re.split(r"[,;]", fields.get("inactive", "")) if k.strip()}
+        renames = {
+            state["terms"]["player"]: fields.get("wizard")
+            or fields.get(state["terms"]["player"].lower()),
+            state["terms"]["leader"]: fields.get("historian")
+            or fields.get(state["terms"]["leader"].lower()),
+        }
+        keep = {
+            k.strip().strip('"') for k in re.split(r"[,;]", fields.get("keep", "")) if k.strip()
+        }
+        inactive = {
+            k.strip().strip('"').lower()
+            for k in re.split(r"[,;]", fields.get("inactive", ""))
+            if k.strip()
+        }
         kept, repealed = [], []
         rules = []
         for r in state["rules"]:
@@ -103,14 +153,28 @@ class Dynasties(Acting):
                 key = "player" if old == state["terms"]["player"] else "leader"
                 state["terms"][key] = new
         state["rules"] = rules
-        state["rule_history"] += [{"rule": x.split()[0], "change": "repeal", "by": "ascension", "at": iso(ctx.now)}
-                                  for x in repealed]
+        state["rule_history"] += [
+            {"rule": x.split()[0], "change": "repeal", "by": "ascension", "at": iso(ctx.now)}
+            for x in repealed
+        ]
         state.update(theme=action["theme"], ascension_pending=False, winners=[])
-        ctx.ack(f"Ascension Address recorded: dynasty {state['dynasty']}, theme \"{action['theme']}\".")
-        diff = [f"- Rule {x} (repealed: not kept)" for x in repealed] + [f"= Rule {x} (kept)" for x in kept]
+        ctx.ack(
+            f"Ascension Address recorded: dynasty {state['dynasty']}, theme \"{action['theme']}\"."
+        )
+        diff = [f"- Rule {x} (repealed: not kept)" for x in repealed] + [
+            f"= Rule {x} (kept)" for x in kept
+        ]
         diff += [f"~ the term {o} is now {n}" for o, n in renames.items() if n and n != o]
         self.event(state, ctx, f"Ascension Address: theme {action['theme']}.")
-        self.mail_ruleset(state, ctx, f"Dynasty {state['dynasty']} begins: {action['theme']}", diff,
-                          address=(f"The Ascension Address of {action['player']}:\n\n{action['text']}"
-                                   if action.get("text") else ""))
+        self.mail_ruleset(
+            state,
+            ctx,
+            f"Dynasty {state['dynasty']} begins: {action['theme']}",
+            diff,
+            address=(
+                f"The Ascension Address of {action['player']}:\n\n{action['text']}"
+                if action.get("text")
+                else ""
+            ),
+        )
         self.resolve(state, ctx)

@@ -29,11 +29,17 @@ class Hiatus(Acting):
         return False
 
     def downtime(self, state: GameState, now: datetime) -> bool:
-        return (state["parameters"]["seasonal_downtime"] and self.special_active(state, "Seasonal Downtime")
-                and self.in_downtime(now))
+        return (
+            state["parameters"]["seasonal_downtime"]
+            and self.special_active(state, "Seasonal Downtime")
+            and self.in_downtime(now)
+        )
 
     def dormant(self, state: GameState) -> bool:
-        return self.special_active(state, "Dormancy") and len(self.wizards(state)) < state["parameters"]["dormant_below"]
+        return (
+            self.special_active(state, "Dormancy")
+            and len(self.wizards(state)) < state["parameters"]["dormant_below"]
+        )
 
     def hiatus_reason(self, state: GameState, now: datetime) -> str | None:
         if state["ascension_pending"]:

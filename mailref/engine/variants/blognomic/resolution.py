@@ -43,16 +43,22 @@ class Resolution(Acting):
                     self.close(state, j, ctx, "failed", "unpopular")
                     return True
             elif self.downtime(state, now):
-                # Seasonal Downtime allows only "Votable Matters", "Gamestate Tracking" and "Call for
-                # Judgement": enacting a DoV is "Victory and Ascension" business (docs/games/blognomic.md).
+                # Seasonal Downtime allows only "Votable Matters", "Gamestate Tracking" and "Call
+                # for
+                # Judgement": enacting a DoV is "Victory and Ascension" business
+                # (docs/games/blognomic.md).
                 continue
             else:
                 votes = self.effective_votes(state, j)
-                hist_for = (state["historian"] in self.wizards(state)
-                            and self.valid_vote(state, j, state["historian"]) == "FOR")
+                hist_for = (
+                    state["historian"] in self.wizards(state)
+                    and self.valid_vote(state, j, state["historian"]) == "FOR"
+                )
                 no_against = "AGAINST" not in votes.values()
-                if popular and ((age >= self.duration(state, "dov_open_min") and (hist_for or no_against))
-                                or age >= self.duration(state, "dov_open_sure")):
+                if popular and (
+                    (age >= self.duration(state, "dov_open_min") and (hist_for or no_against))
+                    or age >= self.duration(state, "dov_open_sure")
+                ):
                     self.close(state, j, ctx, "enacted", "popular")
                     return True
                 if unpopular and age >= self.duration(state, "dov_open_min"):
@@ -81,52 +87,94 @@ class Resolution(Acting):
         does not show it (FOR 2 with quorum 3 enacted after 48 hours)."""
         after = format_duration(self.duration(state, "popular_after"))
         if reason == "popular" and counts["FOR"] < counts["quorum"]:
-            return f"Popular: open {after} or more, with more than one vote and more FOR than AGAINST."
-        if reason == "unpopular" and len(self.wizards(state)) - counts["AGAINST"] >= counts["quorum"]:
+            return (
+                f"Popular: open {after} or more, with more than one vote and more FOR than AGAINST."
+            )
+        if (
+            reason == "unpopular"
+            and len(self.wizards(state)) - counts["AGAINST"] >= counts["quorum"]
+        ):
             return f"Unpopular: open {after} or more without being Popular."
         return ""
 
-    def close(self, state: GameState, m: Matter, ctx: Ctx, status: str, reason: str, note: str = "") -> None:
+    def close(
+        self, state: GameState, m: Matter, ctx: Ctx, status: str, reason: str, note: str = ""
+    ) -> None:
         _, _, counts = self.opinion(state, m, ctx.now)
         m.update(status=status, reason=reason, closed=iso(ctx.now), tally=counts)
         label = self.label(m)
         title = m.get("question") or m["title"]
-        lines = [f"{label} {m['number']} \"{title}\" by {m['author']} {'has' if status == 'failed' else 'is'} {status.upper()} ({reason}).",
-                 f"Tally: FOR {counts['FOR']}, AGAINST {counts['AGAINST']}, quorum {counts['quorum']}.",
-                 "Votes: " + (", ".join(f"{k} {v}" for k, v in sorted(m["votes"].items())) or "none"),
-                 "Resolved by the referee acting as Admin."]
+        lines = [
+            f"{label} {m['number']} \"{title}\" by {m['author']} "
+            f"{'has' if status == 'failed' else 'is'} {status.upper()} ({reason}).",
+            f"Tally: FOR {counts['FOR']}, AGAINST {counts['AGAINST']}, quorum {counts['quorum']}.",
+            "Votes: " + (", ".join(f"{k} {v}" for k, v in sorted(m["votes"].items())) or "none"),
+            "Resolved by the referee acting as Admin.",
+        ]
         wizards = set(self.wizards(state))
         if gone := sorted(k for k in m["votes"] if k not in wizards):
             # "A non-Wizard never has a Vote": listed beside a tally that leaves them out, say why.
-            lines.insert(3, f"Not counted, having left or gone Idle (\"A non-Wizard never has a Vote\"): {', '.join(gone)}.")
-        if reason in ("popular", "unpopular") and (why := self.why_opinion(state, m, counts, reason)):
+            lines.insert(
+                3,
+                "Not counted, having left or gone Idle (\"A non-Wizard never has a Vote\"): "
+                f"{', '.join(gone)}.",
+            )
+        if reason in ("popular", "unpopular") and (
+            why := self.why_opinion(state, m, counts, reason)
+        ):
             lines.insert(2, why)
         hist = state.get("historian")
         hist_vote = self.valid_vote(state, m, hist) if hist in self.wizards(state) else None
         if label == "DoV" and status == "enacted":
             # Rule "Victory and Ascension": which of its two clauses enacted it.
             if hist_vote == "FOR" or "AGAINST" not in self.effective_votes(state, m).values():
-                clause = (f"{format_duration(self.duration(state, 'dov_open_min'))} or more, "
-                          + ("with the Historian's FOR." if hist_vote == "FOR" else "with no AGAINST vote."))
+                clause = f"{format_duration(self.duration(state, 'dov_open_min'))} or more, " + (
+                    "with the Historian's FOR." if hist_vote == "FOR" else "with no AGAINST vote."
+                )
             else:
                 clause = f"{format_duration(self.duration(state, 'dov_open_sure'))} or more."
             lines.insert(2, "Popular and open " + clause)
-        if deferring := sorted(n for n, v in m["votes"].items() if v == "DEFERENTIAL" and n != hist):
+        if deferring := sorted(
+            n for n, v in m["votes"].items() if v == "DEFERENTIAL" and n != hist
+        ):
             # The tally counts them as the Historian's vote: say so, or "FOR 4" reads as a miscount.
-            lines.insert(2, f"DEFERENTIAL ({', '.join(deferring)}) " + (
-                f"counts as the Historian's vote, {hist_vote}." if hist_vote in ("FOR", "AGAINST")
-                else "does not count: there is no Historian (the Metadynasty; an earlier vote stands)." if not hist
-                else "does not count: the Historian has no valid FOR or AGAINST vote (an earlier vote stands)."))
+            lines.insert(
+                2,
+                f"DEFERENTIAL ({', '.join(deferring)}) "
+                + (
+                    f"counts as the Historian's vote, {hist_vote}."
+                    if hist_vote in ("FOR", "AGAINST")
+                    else "does not count: there is no Historian (the Metadynasty; an earlier vote stands)."
+                    if not hist
+                    else "does not count: the Historian has no valid FOR or AGAINST vote (an earlier vote stands)."
+                ),
+            )
         if note:
             lines.append(note)
-        if status == "enacted" and label != "DoV" and any(c.get("placed") for c in m.get("changes", [])):
-            # The numbers the referee chose, as the ruleset reads now (an earlier matter may have taken them).
+        if (
+            status == "enacted"
+            and label != "DoV"
+            and any(c.get("placed") for c in m.get("changes", []))
+        ):
+            # The numbers the referee chose, as the ruleset reads now (an earlier matter may have
+            # taken them).
             m["changes"] = [c.as_dict() for c in self.numbered(state, changes_from(m["changes"]))]
-        if status == "enacted" and label != "DoV" and (why := self.enactment_note(state, changes_from(m.get("changes", [])))):
+        if (
+            status == "enacted"
+            and label != "DoV"
+            and (why := self.enactment_note(state, changes_from(m.get("changes", []))))
+        ):
             lines.append(why)
         self.event(state, ctx, lines[0])
-        ctx.send("results", "all", f"[{label} {m['number']}] {status.upper()}: {title}", "notice.txt",
-                 game=state, heading=lines[0], lines=lines[1:])
+        ctx.send(
+            "results",
+            "all",
+            f"[{label} {m['number']}] {status.upper()}: {title}",
+            "notice.txt",
+            game=state,
+            heading=lines[0],
+            lines=lines[1:],
+        )
         if status == "enacted" and label != "DoV":
             self.apply_matter(state, m, ctx)
         if label == "DoV":
@@ -134,8 +182,13 @@ class Resolution(Acting):
 
     def apply_matter(self, state: GameState, m: Matter, ctx: Ctx) -> None:
         label = self.label(m)
-        failed = self.enact_changes(state, ctx, changes_from(m.get("changes", [])), f"{label.lower()} {m['number']}",
-                                    f"{label} {m['number']} \"{m.get('question') or m['title']}\" is enacted")
+        failed = self.enact_changes(
+            state,
+            ctx,
+            changes_from(m.get("changes", [])),
+            f"{label.lower()} {m['number']}",
+            f"{label} {m['number']} \"{m.get('question') or m['title']}\" is enacted",
+        )
         if failed and m.get("changes"):
             m["reason"] += f"; its changes could not apply: {failed}"
 
@@ -147,10 +200,24 @@ class Resolution(Acting):
             if m["status"] != "pending":
                 continue
             opened = parse_iso(m["opened"])
-            for key in ("min_open", "popular_after", "stale_after", "dov_open_min", "dov_open_sure"):
-                out.append(opened + self.duration(state, key) + timedelta(seconds=1 if key == "stale_after" else 0))
+            for key in (
+                "min_open",
+                "popular_after",
+                "stale_after",
+                "dov_open_min",
+                "dov_open_sure",
+            ):
+                out.append(
+                    opened
+                    + self.duration(state, key)
+                    + timedelta(seconds=1 if key == "stale_after" else 0)
+                )
             if m.get("reminded") is False:
-                out.append(self.reminder_at(state, opened + self.duration(state, "popular_after"), m["opened"]))
+                out.append(
+                    self.reminder_at(
+                        state, opened + self.duration(state, "popular_after"), m["opened"]
+                    )
+                )
         if p["seasonal_downtime"]:
             now_year = parse_iso(state["digest_next"]).year
             for y in (now_year, now_year + 1):  # Downtime begins (status hiatus) and ends
@@ -165,8 +232,11 @@ class Resolution(Acting):
         """The matter's announcement says by when it is decided: BlogNomic has no vote deadline,
         but open `popular_after` (48 h) a matter is Popular or Unpopular on the votes cast."""
         at = parse_iso(m["opened"]) + self.duration(state, "popular_after")
-        return (f"It is decided as soon as it is Popular or Unpopular (quorum {self.quorum(state)}), and at the "
-                f"latest from {self.when(state, at, ctx)}, on the votes cast by then.")
+        return (
+            f"It is decided as soon as it is Popular or Unpopular (quorum {self.quorum(state)}), "
+            "and at the "
+            f"latest from {self.when(state, at, ctx)}, on the votes cast by then."
+        )
 
     def remind_wizards(self, state: GameState, ctx: Ctx) -> None:
         """A matter open 48 hours (`popular_after`) may be decided without the votes not yet
@@ -188,31 +258,61 @@ class Resolution(Acting):
                 if name != m["author"] and name not in m["votes"]:
                     owed.setdefault((name, iso(decidable)), []).append(m)
         for (name, decidable), due in owed.items():
-            what = [f"{self.label(m)} {m['number']} \"{m.get('question') or m['title']}\" by {m['author']}" for m in due]
+            what = [
+                f"{self.label(m)} {m['number']} \"{m.get('question') or m['title']}\" by "
+                f"{m['author']}"
+                for m in due
+            ]
             first = due[0]
-            ctx.send("reminder", [name], f"[{self.label(first)} {first['number']}] Reminder: you have not voted; "
-                     f"it may be decided from {self.when(state, decidable)}", "notice.txt", game=state,
-                     heading=f"A reminder from the referee of {state['name']}: you have not voted on "
-                     f"{' and '.join(what)}.",
-                     lines=[f"From {self.when(state, decidable, ctx)}, {'it' if len(due) == 1 else 'each'} may be decided "
-                            "without your vote: enacted with more FOR than AGAINST, else failed (rule \"Votable Matters\").",
-                            "To vote, reply to this mail with FOR, AGAINST or DEFERENTIAL"
-                            + ("" if len(due) == 1 else ", one line each: \"12 FOR\"") + "."])
+            ctx.send(
+                "reminder",
+                [name],
+                f"[{self.label(first)} {first['number']}] Reminder: you have not voted; "
+                f"it may be decided from {self.when(state, decidable)}",
+                "notice.txt",
+                game=state,
+                heading=f"A reminder from the referee of {state['name']}: you have not voted on "
+                f"{' and '.join(what)}.",
+                lines=[
+                    f"From {self.when(state, decidable, ctx)}, "
+                    f"{'it' if len(due) == 1 else 'each'} may be decided "
+                    "without your vote: enacted with more FOR than AGAINST, else failed (rule "
+                    "\"Votable Matters\").",
+                    "To vote, reply to this mail with FOR, AGAINST or DEFERENTIAL"
+                    + ("" if len(due) == 1 else ', one line each: "12 FOR"')
+                    + ".",
+                ],
+            )
 
-    def late_players(self, state: GameState, now: datetime | None = None) -> list[tuple[str, str | None]]:
+    def late_players(
+        self, state: GameState, now: datetime | None = None
+    ) -> list[tuple[str, str | None]]:
         """For the GM's digest: who has not voted on each pending matter, and the Wizards silent
         for `quiet_after` (7 days), whom rule "Idle Wizards" lets an Admin render Idle: a Wizard
         who stopped playing without [Idle] or [Quit] still counts in the quorum, and every
         proposal then fails at 48 hours. The referee does not idle them itself: the GM decides."""
         out: list[tuple[str, str | None]] = []
         for m in self.all_matters(state):
-            if m["status"] == "pending" and (missing := [n for n in self.wizards(state) if n not in m["votes"]]):
-                out.append((f"Not yet voted on {self.label(m)} {m['number']}: {', '.join(missing)}", None))
+            if m["status"] == "pending" and (
+                missing := [n for n in self.wizards(state) if n not in m["votes"]]
+            ):
+                out.append(
+                    (f"Not yet voted on {self.label(m)} {m['number']}: {', '.join(missing)}", None)
+                )
         quiet = parse_duration(str(state["parameters"].get("quiet_after", "7d")))
         for p in state["players"]:
-            last = p.get("seen") or p.get("rejoined") or p.get("joined")  # older games' records lack `seen`
+            last = (
+                p.get("seen") or p.get("rejoined") or p.get("joined")
+            )  # older games' records lack `seen`
             if p["status"] == "active" and last and now and now - parse_iso(last) >= quiet:
-                out.append((f"{p['name']} has sent nothing since {self.when(state, last)}: an Admin may render them "
-                            f"Idle (rule \"Idle Wizards\"), which lowers the quorum: `mailref player away "
-                            f"{state['slug']} {p['name']}`", iso(parse_iso(last) + quiet)))
+                out.append(
+                    (
+                        f"{p['name']} has sent nothing since {self.when(state, last)}: an Admin "
+                        "may render them "
+                        "Idle (rule \"Idle Wizards\"), which lowers the quorum: `mailref player "
+                        "away "
+                        f"{state['slug']} {p['name']}`",
+                        iso(parse_iso(last) + quiet),
+                    )
+                )
         return out

@@ -21,25 +21,52 @@ class Submitting(Acting):
         if why := self.hiatus_reason(state, ctx.now):
             raise Refused(f"no proposals now: {why}")
         if self.dormant(state):
-            raise Refused(f"BlogNomic is Dormant with fewer than {state['parameters']['dormant_below']} Wizards: "
-                          "proposals may not be submitted (rule \"Dormancy\")")
-        matters.must_not_repeat(state["proposals"], author, action["title"], action["text"], ("pending",),
-                                zone=state.get("timezone") or "UTC",
-                                hint="to change it, send [Withdraw] N and propose it again")
+            raise Refused(
+                f"BlogNomic is Dormant with fewer than {state['parameters']['dormant_below']} "
+                "Wizards: "
+                "proposals may not be submitted (rule \"Dormancy\")"
+            )
+        matters.must_not_repeat(
+            state["proposals"],
+            author,
+            action["title"],
+            action["text"],
+            ("pending",),
+            zone=state.get("timezone") or "UTC",
+            hint="to change it, send [Withdraw] N and propose it again",
+        )
         mine = [p for p in state["proposals"] if p["author"] == author]
         if sum(p["status"] == "pending" for p in mine) >= state["parameters"]["max_pending"]:
-            raise Refused(f"you already have {state['parameters']['max_pending']} proposals pending (rule \"Proposals\")")
+            raise Refused(
+                f"you already have {state['parameters']['max_pending']} proposals pending (rule "
+                "\"Proposals\")"
+            )
         today = ctx.now.strftime("%Y-%m-%d")
         if sum(p["opened"].startswith(today) for p in mine) >= state["parameters"]["max_per_day"]:
-            raise Refused(f"you already made {state['parameters']['max_per_day']} proposals today (UTC)")
+            raise Refused(
+                f"you already made {state['parameters']['max_per_day']} proposals today (UTC)"
+            )
         changes = self.numbered(state, changes_from(action["changes"]))
         self.check_tags(state, action["title"], changes)
-        prop = matters.new_matter(state, ctx, author, action["title"], action["text"], "pending", None,
-                                  changes=[c.as_dict() for c in changes], self_killed=False, vetoed=False,
-                                  reminded=False)
+        prop = matters.new_matter(
+            state,
+            ctx,
+            author,
+            action["title"],
+            action["text"],
+            "pending",
+            None,
+            changes=[c.as_dict() for c in changes],
+            self_killed=False,
+            vetoed=False,
+            reminded=False,
+        )
         prop["votes"][author] = "FOR"  # the author's vote is FOR until they vote
         state["proposals"].append(prop)
-        ctx.ack(f"Proposal {prop['number']} \"{prop['title']}\" is pending; quorum is {self.quorum(state)}.")
+        ctx.ack(
+            f"Proposal {prop['number']} \"{prop['title']}\" is pending; quorum is "
+            f"{self.quorum(state)}."
+        )
         for c in changes:
             ctx.ack("  " + c.describe(full=True))
             if c.signoff:
@@ -47,23 +74,43 @@ class Submitting(Acting):
         if not changes:
             ctx.ack("  (no rule changes recognised: if enacted, the GM applies it by hand)")
         # Not refused: a proposal pending before it may yet make its changes fit. But its author
-        # and the voters learn now, not at enactment, that as things stand nothing of it would apply.
+        # and the voters learn now, not at enactment, that as things stand nothing of it would
+        # apply.
         warning = ""
         if changes and (problem := self.cannot_apply(state, changes)):
-            warning = (f"As the ruleset reads now, these changes cannot apply: {problem}. Enacted so, none of "
-                       "them would be applied (the GM would be asked to correct the ruleset).")
-            ctx.ack(f"  Note: {warning} To correct it, send [Withdraw] {prop['number']} and propose it again.")
+            warning = (
+                f"As the ruleset reads now, these changes cannot apply: {problem}. Enacted so, "
+                "none of "
+                "them would be applied (the GM would be asked to correct the ruleset)."
+            )
+            ctx.ack(
+                f"  Note: {warning} To correct it, send [Withdraw] {prop['number']} and propose "
+                "it again."
+            )
         self.event(state, ctx, f"{author} proposed {prop['number']} \"{prop['title']}\".")
-        ctx.send("announcement", "all", f"[Proposal {prop['number']}] {prop['title']}", "proposal.txt", opens=True, game=state,
-                 proposal=prop, changes=[c.describe() for c in changes], voters=self.wizards(state),
-                 words=["FOR", "AGAINST", "DEFERENTIAL"], warning=warning, timing=self.decided_by(state, prop, ctx))
+        ctx.send(
+            "announcement",
+            "all",
+            f"[Proposal {prop['number']}] {prop['title']}",
+            "proposal.txt",
+            opens=True,
+            game=state,
+            proposal=prop,
+            changes=[c.describe() for c in changes],
+            voters=self.wizards(state),
+            words=["FOR", "AGAINST", "DEFERENTIAL"],
+            warning=warning,
+            timing=self.decided_by(state, prop, ctx),
+        )
         self.resolve(state, ctx)
 
     def numbered(self, state: GameState, changes: list) -> list:
         """A new rule whose place is not named goes at the end of the Dynastic Rules. The number
         is the next free one when the matter is enacted (renumbered then): two pending proposals
         each enacting a new rule are both shown 2.20 now, and the later one becomes 2.21."""
-        last = max([sort_key(r["number"])[1] for r in state["rules"] if r["number"].startswith("2.")] + [0])
+        last = max(
+            [sort_key(r["number"])[1] for r in state["rules"] if r["number"].startswith("2.")] + [0]
+        )
         for c in changes:
             if c.kind == "enact" and (c.placed or not c.number):
                 last += 1
@@ -88,8 +135,12 @@ class Submitting(Acting):
                 need.setdefault(self.TAGGED[section], []).append(number)
         for tag, numbers in need.items():
             if f"[{tag.lower()}]" not in title.lower():
-                raise Refused(f"a change to the {tag} Rules (rule {', '.join(numbers)}) needs the [{tag}] tag in the title "
-                              "(rule \"Tags\")", f"write the subject as: [Proposal] [{tag}] {title}")
+                raise Refused(
+                    f"a change to the {tag} Rules (rule {', '.join(numbers)}) needs the [{tag}] "
+                    "tag in the title "
+                    "(rule \"Tags\")",
+                    f"write the subject as: [Proposal] [{tag}] {title}",
+                )
 
     TAGGED = {"1": "Core", "4": "Appendix"}
 
@@ -102,35 +153,66 @@ class Submitting(Acting):
         author = action["player"]
         self.must_be_wizard(state, author, "declare victory")
         if author == state["historian"]:
-            raise Refused("the Historian cannot declare victory (rule \"Victory and Ascension\")")
+            raise Refused('the Historian cannot declare victory (rule "Victory and Ascension")')
         if state["ascension_pending"]:
             raise Refused("no DoV may be started between an enacted DoV and its Ascension Address")
         if self.downtime(state, ctx.now):
             raise Refused("the game is in Seasonal Downtime (24–27 December)")
         until = state["dov_cooldown"].get(author)
         if until and ctx.now < parse_iso(until):
-            raise Refused(f"your last DoV failed with an AGAINST vote: no new DoV before {self.when(state, until, ctx)} (120 hours)")
+            raise Refused(
+                "your last DoV failed with an AGAINST vote: no new DoV before "
+                f"{self.when(state, until, ctx)} (120 hours)"
+            )
         self._new_judgement(state, action, ctx, "dov")
 
     def _new_judgement(self, state: GameState, action: Action, ctx: Ctx, kind: str) -> None:
         author = action["player"]
-        self.must_be_wizard(state, author, "raise a Call for Judgement" if kind == "cfj" else "declare victory")
-        matters.must_not_repeat([j for j in state["judgements"] if j["kind"] == kind], author, action["question"],
-                                action.get("text", ""), ("pending",), "CfJ" if kind == "cfj" else "DoV",
-                                state.get("timezone") or "UTC")
+        self.must_be_wizard(
+            state, author, "raise a Call for Judgement" if kind == "cfj" else "declare victory"
+        )
+        matters.must_not_repeat(
+            [j for j in state["judgements"] if j["kind"] == kind],
+            author,
+            action["question"],
+            action.get("text", ""),
+            ("pending",),
+            "CfJ" if kind == "cfj" else "DoV",
+            state.get("timezone") or "UTC",
+        )
         changes = self.numbered(state, changes_from(action.get("changes", [])))
         self.check_tags(state, action["question"], changes)
-        m = matters.new_matter(state, ctx, author, action["question"], action.get("text", ""), "pending", None,
-                               reminded=False)
-        m.update(kind=kind, question=action["question"], by=author, judge=None, ruling=None,
-                 changes=[c.as_dict() for c in changes])
+        m = matters.new_matter(
+            state,
+            ctx,
+            author,
+            action["question"],
+            action.get("text", ""),
+            "pending",
+            None,
+            reminded=False,
+        )
+        m.update(
+            kind=kind,
+            question=action["question"],
+            by=author,
+            judge=None,
+            ruling=None,
+            changes=[c.as_dict() for c in changes],
+        )
         m["votes"][author] = "FOR"
         state["judgements"].append(m)
         label = self.label(m)
-        ctx.ack(f"{label} {m['number']} \"{m['question']}\" is pending; quorum is {self.quorum(state)}.")
+        ctx.ack(
+            f"{label} {m['number']} \"{m['question']}\" is pending; quorum is {self.quorum(state)}."
+        )
         self.event(state, ctx, f"{author} raised {label} {m['number']}: {m['question']}.")
-        lines = [f"{label} {m['number']} by {author}: {m['question']}", *([""] + m["text"].splitlines() if m["text"].strip() else []), "",
-                 f"Reply with FOR, AGAINST or DEFERENTIAL. Quorum is {self.quorum(state)}."]
+        lines = [
+            f"{label} {m['number']} by {author}: {m['question']}",
+            *([""] + m["text"].splitlines() if m["text"].strip() else []),
+            "",
+            f"Reply with FOR, AGAINST or DEFERENTIAL. Quorum is {self.quorum(state)}.",
+        ]
         lines[-1:-1] = [self.decided_by(state, m, ctx), ""]
         if kind == "dov":
             lines.insert(1, "The game is in Hiatus while this DoV is pending.")
@@ -159,10 +241,28 @@ class Submitting(Acting):
                 raise Refused(f"{b['word']} is not a vote here", "vote FOR, AGAINST or DEFERENTIAL")
             if vote == "VETO" and (name != state["historian"] or label != "Proposal"):
                 raise Refused("only the Historian may VETO, and only a proposal")
-            ctx.ack(matters.cast(m, name, vote, ctx, action.get("source", ""), label, zone=state.get("timezone") or "UTC"))
-            if label == "Proposal" and name == m["author"] and vote == "AGAINST" and not m["self_killed"]:
+            ctx.ack(
+                matters.cast(
+                    m,
+                    name,
+                    vote,
+                    ctx,
+                    action.get("source", ""),
+                    label,
+                    zone=state.get("timezone") or "UTC",
+                )
+            )
+            if (
+                label == "Proposal"
+                and name == m["author"]
+                and vote == "AGAINST"
+                and not m["self_killed"]
+            ):
                 m["self_killed"] = True
-                ctx.ack("Your AGAINST on your own proposal self-kills it (rule \"Special Proposal Voting\").")
+                ctx.ack(
+                    'Your AGAINST on your own proposal self-kills it (rule "Special Proposal '
+                    'Voting").'
+                )
             if vote == "VETO" and not m.get("vetoed"):
                 m["vetoed"] = True
                 ctx.ack(f"Proposal {m['number']} is Vetoed.")

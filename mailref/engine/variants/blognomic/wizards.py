@@ -27,8 +27,10 @@ class Wizards(Acting):
         “Ruleset and Gamestate”, “Wizards”, “Dynasties”, “Fair Play” and any of those Rules’
         subrules, Idle Wizards are not counted as Wizards"."""
         if name not in self.wizards(state):
-            raise Refused(f"Idle Wizards are not counted as Wizards: an idle Wizard cannot {what}",
-                          "send [Unidle] first")
+            raise Refused(
+                f"Idle Wizards are not counted as Wizards: an idle Wizard cannot {what}",
+                "send [Unidle] first",
+            )
 
     def valid_vote(self, state: GameState, m: Matter, name: str) -> str | None:
         """Rule "Votes": "A Wizard’s Vote on a Votable Matter is the last valid voting icon that
@@ -96,8 +98,12 @@ class Wizards(Acting):
         if idled and idled["dynasty"] == state["dynasty"]:
             until = parse_iso(idled["at"]) + self.duration(state, "unidle_after")
             if ctx.now < until:
-                raise Refused(f"you went Idle {self.when(state, idled['at'], ctx)}: no Unidle within four days of idling in the same "
-                              f"dynasty (rule \"Idle Wizards\")", f"send [Unidle] after {self.when(state, until, ctx)}")
+                raise Refused(
+                    f"you went Idle {self.when(state, idled['at'], ctx)}: no Unidle within four "
+                    "days of idling in the same "
+                    f"dynasty (rule \"Idle Wizards\")",
+                    f"send [Unidle] after {self.when(state, until, ctx)}",
+                )
         self._set_away(state, {**action, "name": action["player"]}, ctx, "active")
 
     @action("back")
@@ -108,14 +114,25 @@ class Wizards(Acting):
     def on_join(self, state: GameState, action: Action, ctx: Ctx) -> None:
         """Rule "Wizards": "A human who has ceased to be a Wizard in this way may not become a
         Wizard again within the following two weeks." Known by name or by address."""
-        name, address = str(action.get("name") or "").strip().lower(), str(action.get("address") or "").lower()
+        name, address = (
+            str(action.get("name") or "").strip().lower(),
+            str(action.get("address") or "").lower(),
+        )
         for p in state["players"]:
-            if p["status"] == "left" and p.get("left_at") and not p.get("removed") and (
-                    p["name"].lower() == name or address in p["addresses"]):
+            if (
+                p["status"] == "left"
+                and p.get("left_at")
+                and not p.get("removed")
+                and (p["name"].lower() == name or address in p["addresses"])
+            ):
                 until = parse_iso(p["left_at"]) + self.duration(state, "rejoin_after")
                 if ctx.now < until:
-                    raise Refused(f"{p['name']} ceased to be a Wizard {self.when(state, p['left_at'], ctx)} and may not become a Wizard "
-                                  "again within the following two weeks (rule \"Wizards\")", f"join again after {self.when(state, until, ctx)}")
+                    raise Refused(
+                        f"{p['name']} ceased to be a Wizard {self.when(state, p['left_at'], ctx)} "
+                        "and may not become a Wizard "
+                        "again within the following two weeks (rule \"Wizards\")",
+                        f"join again after {self.when(state, until, ctx)}",
+                    )
         super().on_join(state, action, ctx)
 
     @action("player_add")
@@ -142,22 +159,30 @@ class Wizards(Acting):
         """Rule "Dynasties": "If there is no Historian, the Dynasty is a Metadynasty." When the
         Historian leaves, the game has none, and an Ascension Address awaited from them no longer
         holds the game in Hiatus."""
-        if state["historian"] is None or self.player(state, state["historian"]) is not self.player(state, name):
+        if state["historian"] is None or self.player(state, state["historian"]) is not self.player(
+            state, name
+        ):
             return
         waiting = state["ascension_pending"]
         state.update(historian=None, ascension_pending=False)
         self.sync_status(state, ctx.now)
-        text = (f"{name}, the Historian, has left the game: there is no Historian, and dynasty {state['dynasty']} "
-                "is a Metadynasty (rule \"Dynasties\").")
+        text = (
+            f"{name}, the Historian, has left the game: there is no Historian, and dynasty "
+            f"{state['dynasty']} "
+            "is a Metadynasty (rule \"Dynasties\")."
+        )
         if waiting:
-            text += (" No Ascension Address will come from them" +
-                     ("." if self.hiatus_reason(state, ctx.now) else ": the Hiatus ends."))
+            text += " No Ascension Address will come from them" + (
+                "." if self.hiatus_reason(state, ctx.now) else ": the Hiatus ends."
+            )
         self.event(state, ctx, text)
         self.announce(state, ctx, "No Historian: a Metadynasty", [text])
 
     @action("player_status")
     def on_player_status(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        self._set_away(state, action, ctx, "idle" if action["status"] == "away" else action["status"])
+        self._set_away(
+            state, action, ctx, "idle" if action["status"] == "away" else action["status"]
+        )
 
     def after_status_change(self, state: GameState, player: Player, ctx: Ctx) -> None:
         self.tell_dormancy(state, ctx)
@@ -182,9 +207,13 @@ class Wizards(Acting):
         if now == state["dormant"]:
             return
         state["dormant"] = now
-        text = (f"BlogNomic is Dormant: there are fewer than {state['parameters']['dormant_below']} Wizards, so "
-                "proposals may not be submitted (rule \"Dormancy\")." if now
-                else "BlogNomic is no longer Dormant: proposals may be submitted again.")
+        text = (
+            f"BlogNomic is Dormant: there are fewer than {state['parameters']['dormant_below']} "
+            "Wizards, so "
+            "proposals may not be submitted (rule \"Dormancy\")."
+            if now
+            else "BlogNomic is no longer Dormant: proposals may be submitted again."
+        )
         # Announced, not logged: replaying a journal must give no event its live state lacks
         # (engine/upgraded.py sets apart added fields, never added events).
         self.announce(state, ctx, "Dormant" if now else "No longer Dormant", [text])
