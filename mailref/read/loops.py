@@ -11,6 +11,7 @@ import re
 from email.message import Message
 
 from mailref.read.limits import BOUNCE_SCAN_MAX
+from mailref.read.notices import BODY_LOOK, list_notice
 from mailref.read.route import base_address
 
 _PRECEDENCE = {"bulk", "junk", "list", "auto_reply"}
@@ -142,6 +143,8 @@ def machine_verdict(
     if "x-auto-response-suppress" in headers:
         return "X-Auto-Response-Suppress", []
     if reason := _autoresponder(headers):
+        return reason, []
+    if reason := list_notice(headers, from_addr, raw[body_at : body_at + BODY_LOOK]):
         return reason, []
     if null_return:
         return "null Return-Path", []

@@ -105,6 +105,7 @@ def process(c: Case) -> None:
         or point_to_thread_game(c)
         or refuse_unverified(c)
         or refuse_reply_without_command(c)
+        or ignore_stranger_without_command(c)
     ):
         return
     apply_command(c)
@@ -339,6 +340,19 @@ def refuse_reply_without_command(c: Case) -> bool:
             "I found no command in your reply, so nothing was done",
             "to act, send a mail whose subject starts with a command tag; " "send [Help] for them",
         )
+    return False
+
+
+def ignore_stranger_without_command(c: Case) -> bool:
+    """A stranger's words to a game's address are no question for it (a list's notice, a
+    forged sign-up): not answered (SPEC §2.2); the help goes to mail sent to the referee."""
+    if (
+        c.env.subject.tag is None
+        and c.player is None
+        and c.env.from_addr.lower() != c.gm
+        and match_game(c.env.recipients, c.games, named=True) == c.slug
+    ):
+        return c.decide(verdicts.IGNORED, verdicts.STRANGER_WITHOUT_COMMAND)
     return False
 
 

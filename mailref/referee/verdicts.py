@@ -19,6 +19,7 @@ POSTMASTER_PASSED = "postmaster: passed to the admin"
 LIST_OR_NEWSLETTER = "list or newsletter mail without a command: not answered"
 NO_GAME = "no game for these recipients: the games listed"
 LIST_DISCUSSION = "list discussion (no command)"
+STRANGER_WITHOUT_COMMAND = "a stranger's mail without a command: not answered"
 
 
 def error(reason: str) -> str:
