@@ -1,4 +1,5 @@
-"""[Orders]: the bold sentences of the sender's own words; [Results]: the GM's turn results."""
+"""[Orders]: the bold sentences of the sender's own words; [Results]: the GM's turn results;
+[Publish]: the GM sends the previewed results."""
 
 import re
 
@@ -60,6 +61,12 @@ def results(env: Envelope, view: GameView) -> Action:
         "title": env.subject.rest.strip()[:200],
         "text": env.text,
     }
+
+
+@handles("publish", players_only=False)
+def publish(env: Envelope, view: GameView) -> Action:
+    """[Publish] from the GM: the results the GM is previewing go to every player (SPEC §5.4)."""
+    return {"type": "publish", "address": env.from_addr or ""}
 
 
 def check_turn_closed(view: GameView) -> None:

@@ -7,6 +7,7 @@ import copy
 import dataclasses
 import logging
 import random
+import secrets
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -16,6 +17,7 @@ from sqlalchemy.orm import Session
 
 from mailref.engine.archive import merge, take_cold
 from mailref.engine.context import Ctx, Outgoing, Refused
+from mailref.engine.dice import SeededDraws, commitment
 from mailref.engine.state import Action
 from mailref.engine.variants import get_variant
 from mailref.engine.variants.base import READ_ONLY
@@ -32,6 +34,7 @@ from mailref.outgoing import (
 from mailref.read.identity import normalise_address
 from mailref.read.names import name_keys
 from mailref.store import ArchivedMatter, Game, JournalEntry, fastjson
+from mailref.store import dice as dice_store
 from mailref.store.archived import archived
 
 log = logging.getLogger("mailref.door")
@@ -65,7 +68,10 @@ def apply(
     # A JSON round trip copies plain game state several times faster than deepcopy; the hot
     # state is small (ended matters are archived), so this costs the same at every turn.
     state = game.state if read_only else fastjson.copy(game.state)
-    ctx = Ctx(now, rng=rng, facts=facts)
+    chain = None if read_only or rng is not None else _seeded(session, game, now)
+    ctx = Ctx(now, rng=chain.draws if chain else rng, facts=facts)
+    if chain is not None:
+        ctx.use_dice({"number": chain.seed.number, "sha256": chain.seed.commitment}, chain.reveal)
     try:
         variant.handle(state, action, ctx)
     except Refused as r:
@@ -103,6 +109,8 @@ def apply(
                 summary="\n".join(ctx.summary),
             )
         )
+        if chain is not None:
+            _settle(session, game, ctx, chain, now)
         game.state = state
         wake = variant.wakeups(state, now)
         game.next_wakeup = min(wake) if wake else None
@@ -176,6 +184,39 @@ def apply(
     return Outcome(True, ctx.ack_lines, changed=not read_only)
 
 
+@dataclass
+class _Chain:
+    """The seed an entry draws from, its draws, and the seed that follows if it is revealed."""
+
+    seed: Any
+    draws: SeededDraws
+    upcoming: str = ""  # made when the entry reveals its seed
+
+    def reveal(self) -> dict[str, Any]:
+        self.upcoming = self.upcoming or secrets.token_hex(32)
+        return {
+            "number": self.seed.number,
+            "seed": self.seed.seed,
+            "sha256": self.seed.commitment,
+            "next_number": self.seed.number + 1,
+            "next_sha256": commitment(self.upcoming),
+        }
+
+
+def _seeded(session: Session, game: Game, now: datetime) -> _Chain:
+    """The game's unrevealed seed, drawn from for the journal entry about to be written."""
+    seed = dice_store.current(session, game.id, game.version, now)
+    return _Chain(seed, SeededDraws(seed.seed, game.version + 1))
+
+
+def _settle(session: Session, game: Game, ctx: Ctx, chain: _Chain, now: datetime) -> None:
+    """Keep the ranges of the entry's draws, and reveal the seed if the entry revealed it."""
+    if chain.draws.ranges:
+        dice_store.record(session, game.id, game.version, chain.seed.number, chain.draws.ranges)
+    if ctx.revealed is not None:
+        dice_store.reveal(session, chain.seed, game.version, now, chain.upcoming)
+
+
 def _lines_read(action: dict[str, Any]) -> list[str]:
     """A ballot's ack quotes the line it was read from, and what was set aside (SPEC §3.2)."""
     out = [
@@ -232,6 +273,7 @@ def create_game(
     )
     session.add(game)
     session.flush()
+    dice_store.commit(session, game.id, 1, 0, now)  # published from the start, before any draw
     return game
 
 

@@ -72,9 +72,10 @@ def cmd_game_list(referee: Referee, args: argparse.Namespace, who: str) -> int:
 def cmd_game_show(referee: Referee, args: argparse.Namespace, who: str) -> int:
     state = referee.state(args.slug)
     if args.json:
+        from mailref.cli.dice import dice_chain
         from mailref.engine.public import public_view
 
-        print_json(public_view(state))
+        print_json({**public_view(state), "dice": dice_chain(referee, args.slug)})
         return 0
     from mailref.engine import get_variant
 

@@ -26,6 +26,7 @@ READ_ONLY = {
     ("replay", None),
     ("site", "build"),
     ("db", "backup"),
+    ("dice", "verify"),
 }
 # Commands that may create the database (serve and check are not routed here).
 CREATES = {("game", "create"), ("db", "upgrade")}

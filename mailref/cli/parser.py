@@ -230,4 +230,15 @@ def build_parser() -> argparse.ArgumentParser:
     cmd(site, "build", "rebuild the published site now (every game, or SLUG)").add_argument(
         "slug", nargs="?", help="only this game (default: every game)"
     )
+    dice = group("dice", "dice players can check (SPEC 4.4)")
+    cmd(dice, "verify", "recompute every draw of a game from its revealed seeds").add_argument(
+        "slug", help=slug_help
+    )
+    cmd(
+        dice, "reveal", "reveal the seed in use, commit the next, and tell the players"
+    ).add_argument("slug", help=slug_help)
+    turn = group("turn", "the turn of an orders game")
+    cmd(
+        turn, "publish", "send the results the GM is previewing to every player (SPEC 5.4)"
+    ).add_argument("slug", help=slug_help)
     return p

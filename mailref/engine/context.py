@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 
 class Refused(Exception):
@@ -15,6 +15,12 @@ class Refused(Exception):
     def __init__(self, reason: str, hint: str = ""):
         super().__init__(reason)
         self.reason, self.hint = reason, hint
+
+
+class RandomSource(Protocol):
+    """Where live draws come from: `random.Random`, or the seed chain (engine/dice.py)."""
+
+    def randint(self, lo: int, hi: int) -> int: ...
 
 
 @dataclass
@@ -44,7 +50,7 @@ class Ctx:
     def __init__(
         self,
         now: datetime,
-        rng: random.Random | None = None,
+        rng: RandomSource | None = None,
         draws: list[int] | None = None,
         facts: dict | None = None,
     ):
@@ -60,6 +66,26 @@ class Ctx:
         self.summary: list[str] = []
         self.facts = facts or {}
         self.alerts: list[str] = []
+        # The seed chain (SPEC §4.4), set by the door: the seed in use, by number and SHA-256,
+        # and how to reveal it. Only mail says them; the state never holds them (replay has none).
+        self.dice: dict[str, Any] | None = None
+        self._reveal: Any = None
+        self.revealed: dict[str, Any] | None = None
+
+    def use_dice(self, seed: dict[str, Any], reveal: Any) -> None:
+        """The seed in use ({number, sha256}) and the function that reveals it (the door's)."""
+        self.dice, self._reveal = seed, reveal
+
+    def reveal_dice(self) -> dict[str, Any] | None:
+        """Reveal the seed this entry draws from and commit the next: {number, seed, sha256,
+        next_number, next_sha256}; None where there is no chain (replay, an injected source)."""
+        if self.revealed is None and self._reveal is not None:
+            self.revealed = self._reveal()
+            self.dice = {
+                "number": self.revealed["next_number"],
+                "sha256": self.revealed["next_sha256"],
+            }
+        return self.revealed
 
     def randint(self, lo: int, hi: int) -> int:
         if self._replay is not None:

@@ -45,6 +45,7 @@ TAGS: dict[str, str] = {
     "order": "orders",
     "results": "results",
     "forfeit": "forfeit",
+    "publish": "publish",
     "withdraw": "withdraw",
     "away": "away",
     "back": "back",

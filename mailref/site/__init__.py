@@ -7,6 +7,7 @@ committed change and replaced atomically, so a reader never sees half a site.
     DIR/SLUG/rules.html       the ruleset, each rule with its history from the journal
     DIR/SLUG/proposals.html   every matter: text, votes, outcome; judgements and rulings
     DIR/SLUG/feed.atom        one entry per announcement
+    DIR/SLUG/dice.html        every seed's SHA-256, the seeds revealed, each roll recomputed
     DIR/SLUG/turns.html       orders games: every turn's results with its map (turn-N.svg)
     DIR/SLUG/map.svg          orders games with a map: the island now (map.png beside it when
                               a PNG renderer is installed)
@@ -27,7 +28,7 @@ from sqlalchemy import select
 
 from mailref import resource
 from mailref.config import SiteConfig
-from mailref.site import history, pages, trouble
+from mailref.site import dice, history, pages, trouble
 from mailref.site.publish import replace_dir, replace_file
 from mailref.store import Game, Store
 from mailref.timeutil import iso, utcnow
@@ -81,6 +82,9 @@ def rebuild(
                 and trouble.page_due(where, g, versions[g])
             ][:most]
             snaps = [history.read(s, s.scalar(select(Game).where(Game.slug == g))) for g in wanted]
+            rolls = {
+                g: dice.verify(s, s.scalar(select(Game).where(Game.slug == g))) for g in wanted
+            }
             stale = [g for g in versions if g not in listed or listed[g][0] != versions[g]]
             for g in s.scalars(select(Game).where(Game.slug.in_(stale))) if stale else []:
                 listed[g.slug] = (g.version, host_row(g))
@@ -88,7 +92,7 @@ def rebuild(
             del listed[gone]
         for snap in snaps:
             try:
-                files = game_files(snap, now, site.base_url)
+                files = game_files(snap, now, site.base_url, rolls.get(snap.slug))
             except Exception as e:  # one game's fault: the others' pages go on (site/trouble.py)
                 if force:
                     raise
@@ -153,10 +157,13 @@ def _published(root: Path, where: str, slug: str, current: int) -> int | None:
     return known
 
 
-def game_files(snap: history.Snapshot, now: datetime, base_url: str) -> dict[str, bytes]:
+def game_files(
+    snap: history.Snapshot, now: datetime, base_url: str, rolls: dice.Report | None = None
+) -> dict[str, bytes]:
     state = snap.state
     chron = history.chronicle(snap)
     ctx = pages.game_context(state, chron, now, base_url, has_png=False)
+    ctx["dice"] = rolls
     files: dict[str, bytes] = {}
     if ctx["map_svg"] is not None:
         svg = str(ctx["map_svg"])
@@ -173,6 +180,10 @@ def game_files(snap: history.Snapshot, now: datetime, base_url: str) -> dict[str
     )
     for name in pages_:
         files[name] = pages.render_page(name, page=name, **ctx).encode()
+    if rolls is not None:
+        files["dice.html"] = pages.render_page(
+            "dice.html", page="dice.html", how=dice.HOW, **ctx
+        ).encode()
     for older in ctx["older_pages"]:
         files[older["name"]] = _older_page(snap, ctx, older)
     files["feed.atom"] = pages.feed(state, chron, now, base_url, snap.created).encode()

@@ -164,3 +164,35 @@ class Bounce(Base):
     address: Mapped[str] = mapped_column(String(998))
     at: Mapped[datetime] = mapped_column(UTCDateTime)
     inbox_id: Mapped[int] = mapped_column(Integer)
+
+
+class DiceSeed(Base):
+    """A game's seed chain (SPEC §4.4): seed NUMBER is secret until revealed; its SHA-256 is
+    published from the moment it is committed. Each draw of the game comes from the seed
+    unrevealed at the time; REVEALED_SEQ is the last journal entry it served."""
+
+    __tablename__ = "dice_seeds"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[str] = mapped_column(String(64))
+    commitment: Mapped[str] = mapped_column(String(64))
+    committed_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    committed_seq: Mapped[int] = mapped_column(
+        Integer
+    )  # the journal entry after which it was committed
+    revealed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    revealed_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    __table_args__ = (UniqueConstraint("game_id", "number"),)
+
+
+class DiceDraw(Base):
+    """The seed and the ranges of one journal entry's draws: enough to recompute them."""
+
+    __tablename__ = "dice_draws"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    seed_number: Mapped[int] = mapped_column(Integer)
+    ranges: Mapped[list] = mapped_column(JSON)
+    __table_args__ = (UniqueConstraint("game_id", "seq"),)

@@ -114,15 +114,14 @@ def test_an_unknown_game_is_refused(site):
 def test_an_older_schema_is_upgraded_then_replayed(site):
     """A database a revision behind is read through the store, which upgrades it first."""
     with db(site) as conn:
-        conn.execute("DROP INDEX ix_games_next_wakeup")
-        conn.execute("UPDATE alembic_version SET version_num = '0004'")
+        conn.execute("DROP TABLE dice_draws")
+        conn.execute("DROP TABLE dice_seeds")
+        conn.execute("UPDATE alembic_version SET version_num = '0005'")
     r = run(site, "replay")
     assert r.returncode == 0 and "nomes: identical after 5 journal entries" in r.stdout, r.stderr
     with db(site) as conn:
-        assert conn.execute(
-            "SELECT name FROM sqlite_master WHERE name = 'ix_games_next_wakeup'"
-        ).fetchone()
-        assert conn.execute("SELECT version_num FROM alembic_version").fetchone()[0] != "0004"
+        assert conn.execute("SELECT name FROM sqlite_master WHERE name = 'dice_seeds'").fetchone()
+        assert conn.execute("SELECT version_num FROM alembic_version").fetchone()[0] != "0005"
 
 
 def test_replay_reads_while_a_writer_holds_the_database(site):

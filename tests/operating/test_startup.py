@@ -106,8 +106,9 @@ def test_an_older_schema_is_still_upgraded(tmp_path):
     url = f"sqlite:///{tmp_path / 'm.sqlite3'}"
     store = open_store(url)
     with store.engine.begin() as conn:
-        conn.execute(text("DROP INDEX ix_games_next_wakeup"))
-        conn.execute(text("UPDATE alembic_version SET version_num = '0004'"))
+        conn.execute(text("DROP TABLE dice_draws"))
+        conn.execute(text("DROP TABLE dice_seeds"))
+        conn.execute(text("UPDATE alembic_version SET version_num = '0005'"))
     store.dispose()
     store = open_store(url)
     with store.engine.connect() as conn:
@@ -116,6 +117,6 @@ def test_an_older_schema_is_still_upgraded(tmp_path):
             == newest_revision()
         )
         assert conn.execute(
-            text("SELECT name FROM sqlite_master WHERE name = 'ix_games_next_wakeup'")
+            text("SELECT name FROM sqlite_master WHERE name = 'dice_seeds'")
         ).scalar()
     store.dispose()

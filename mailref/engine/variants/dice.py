@@ -10,8 +10,41 @@ from mailref.engine.variants.actions import Acting, action
 from mailref.timeutil import iso
 
 
+def committed_line(ctx: Ctx) -> list[str]:
+    """The SHA-256 of the seed the next draws come from (SPEC §4.4), told before they are made."""
+    if not ctx.dice:
+        return []
+    return [
+        f"Dice: the rolls from now on come from seed {ctx.dice['number']}, whose SHA-256 is "
+        f"{ctx.dice['sha256']}. It is revealed later, so that anyone can check every roll."
+    ]
+
+
+def revealed_lines(ctx: Ctx) -> list[str]:
+    """Reveal the seed in use and commit the next, in words: each roll can now be recomputed."""
+    r = ctx.reveal_dice()
+    if not r:
+        return []
+    return [
+        f"Dice: seed {r['number']} is revealed: {r['seed']}",
+        f"  (its SHA-256 {r['sha256']} was published before its first roll).",
+        "  Every roll it gave can be recomputed: `mailref dice verify`, or the game's dice page.",
+        f"  The next rolls come from seed {r['next_number']}, whose SHA-256 is {r['next_sha256']}.",
+    ]
+
+
 class Dice(Acting):
     """Random draws announced to the players; each draw is journaled through the context."""
+
+    @action("dice_reveal")
+    def on_dice_reveal(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        """`mailref dice reveal`: the seed in use is revealed and the next one committed."""
+        lines = revealed_lines(ctx)
+        self.event(state, ctx, "A dice seed was revealed.")
+        for line in lines:
+            ctx.ack(line)
+        if lines:
+            self.announce(state, ctx, "Dice: a seed is revealed", lines)
 
     def generators(self, state: GameState) -> dict[str, list[str]]:
         """Named random generators besides dice (BlogNomic's FRUIT and COLOUR)."""
@@ -40,7 +73,9 @@ class Dice(Acting):
                 state,
                 ctx,
                 f"Roll: {p} rolled {word}",
-                [text] + ([f"For: {action['why']}"] if action.get("why") else []),
+                [text]
+                + ([f"For: {action['why']}"] if action.get("why") else [])
+                + self.drawn_from(ctx),
             )
             return
         # NdM+K, the notation players write: d6, DICE20, 2d10, 2d6+1, 3d8-2.
@@ -89,5 +124,17 @@ class Dice(Acting):
             state,
             ctx,
             f"Die roll: {p} rolled {dice}",
-            [text] + ([f"For: {action['why']}"] if action.get("why") else []),
+            [text]
+            + ([f"For: {action['why']}"] if action.get("why") else [])
+            + self.drawn_from(ctx),
         )
+
+    @staticmethod
+    def drawn_from(ctx: Ctx) -> list[str]:
+        if not ctx.dice:
+            return []
+        return [
+            "",
+            f"Drawn from seed {ctx.dice['number']} (SHA-256 {ctx.dice['sha256']}), "
+            "checkable once the seed is revealed.",
+        ]

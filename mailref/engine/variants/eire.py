@@ -13,7 +13,9 @@ from mailref.engine.context import Ctx, Refused
 from mailref.engine.orders import Order, fold, read_eire_orders
 from mailref.engine.state import Action, GameState, Player
 from mailref.engine.variants.actions import action
+from mailref.engine.variants.dice import revealed_lines
 from mailref.engine.variants.eire_svg import map_svg
+from mailref.engine.variants.preview import Preview
 from mailref.engine.variants.turns import OrdersGame
 from mailref.timeutil import iso
 
@@ -25,7 +27,7 @@ def load_map() -> list[dict]:
     return json.loads((resource("data") / "eire_map.json").read_text())["lands"]
 
 
-class Eire(OrdersGame):
+class Eire(Preview, OrdersGame):
     name = "eire"
     title = "Eire"
     min_players = 2
@@ -48,6 +50,7 @@ class Eire(OrdersGame):
         "dominion": 22,
         "communion": 7,
         "walk_in": True,
+        "gm_preview": False,
     }
     commands = [
         (
@@ -66,6 +69,10 @@ class Eire(OrdersGame):
         ),
         ("[Away] / [Back]", "absence, and the return from it"),
         ("[Roll] d6", "a die roll, announced"),
+        (
+            "[Publish]",
+            "the GM, with gm_preview=on: send the turn's results the GM has seen to every player",
+        ),
     ]
 
     def initial_state(self, *args, **kw) -> GameState:
@@ -282,7 +289,9 @@ class Eire(OrdersGame):
         return None
 
     # ---- resolution --------------------------------------------------------------
-    def resolve_turn(self, state: GameState, ctx: Ctx, why: str, late: str = "") -> None:
+    def resolve(self, state: GameState, ctx: Ctx, why: str, late: str = "") -> None:
+        """Adjudicate the open turn and mail the results to the players (or, through Preview,
+        to the GM first)."""
         prm = state["parameters"]
         t = state["turn"]
         lines = [f"Turn {t['number']} is resolved ({why})."] + ([late] if late else [])
@@ -372,6 +381,8 @@ class Eire(OrdersGame):
         ]
         self.event(state, ctx, f"Turn {t['number']} resolved.")
         lines += ["", "Who holds which land (as on the map):"] + self.holdings(state)
+        if revealed := revealed_lines(ctx):
+            lines += ["", *revealed]
         # Everybody who played the turn, those it eliminated too: they learn it from this mail.
         readers = [
             p["name"] for p in state["players"] if p["status"] != "left" or p["name"] in fought

@@ -8,6 +8,7 @@ import re
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.state import Action, GameState, Player
 from mailref.engine.variants.actions import Acting, action
+from mailref.engine.variants.dice import committed_line
 from mailref.timeutil import iso
 
 
@@ -126,6 +127,8 @@ class Players(Acting):
         self.event(state, ctx, f"{name} joined.")
         self.after_join(state, player, action, ctx)
         ctx.ack(f"{name} joined {state['name']} ({', '.join(player['addresses'])}).")
+        for line in committed_line(ctx):  # told before any roll of theirs (SPEC §4.4)
+            ctx.ack(line)
         if action["type"] == "join":
             # Anyone can send [Join] From someone else's address, and nothing asks that address
             # first: its owner learns here how to stop the game's mail.

@@ -11,6 +11,7 @@ from mailref.engine.context import Ctx, Refused
 from mailref.engine.state import Action, GameState, Player
 from mailref.engine.variants.actions import action
 from mailref.engine.variants.base import Variant
+from mailref.engine.variants.dice import committed_line
 from mailref.timeutil import iso, parse_iso
 
 
@@ -96,6 +97,7 @@ class OrdersGame(Variant):
                 "Send your orders in a mail with the subject [Orders] before "
                 f"{self.when(state, deadline, ctx)}.",
                 "Only bold text is read as orders; everything else is chatter.",
+                *([""] + committed_line(ctx) if ctx.dice else []),
             ],
         )
 

@@ -1,0 +1,158 @@
+"""GM preview of an adjudicated turn (SPEC §5.4, `gm_preview=on`): the resolved results go to
+the GM alone; `[Publish]` (or `mailref turn publish`) resolves the turn for everybody from the
+same draws; a GM correction in between resolves it again, from the same draws, for the GM."""
+
+from __future__ import annotations
+
+import copy
+from datetime import datetime
+from typing import Any
+
+from mailref.engine.context import Ctx, Refused
+from mailref.engine.state import Action, GameState
+from mailref.engine.variants.actions import Acting, action
+from mailref.timeutil import iso
+
+# What the GM may correct while the results wait: parameters, a player removed or away, a score.
+CORRECTIONS = {
+    "set": "a parameter changed",
+    "player_remove": "a player removed",
+    "player_status": "a player's status",
+    "score": "a score changed",
+    "quit": "a player left",
+    "away": "a player away",
+}
+
+
+class Redraw(Ctx):
+    """A context whose draws are GIVEN ones first (the turn's, drawn when it closed), then new
+    ones from OUTER (journaled there). SHARE: its mail, ack and notes are OUTER's."""
+
+    def __init__(self, outer: Ctx, given: list[int], share: bool):
+        super().__init__(outer.now, facts=outer.facts)
+        self.outer, self.given = outer, list(given)
+        self.dice = outer.dice
+        if share:
+            self.out, self.ack_lines, self.summary, self.alerts = (
+                outer.out,
+                outer.ack_lines,
+                outer.summary,
+                outer.alerts,
+            )
+
+    def randint(self, lo: int, hi: int) -> int:
+        i = len(self.draws)
+        value = self.given[i] if i < len(self.given) else self.outer.randint(lo, hi)
+        self.draws.append(value)
+        return value
+
+    def reveal_dice(self) -> dict[str, Any] | None:
+        if (
+            self.out is not self.outer.out
+        ):  # a preview: the seed stays secret until the results go out
+            return None
+        revealed = self.outer.reveal_dice()
+        self.dice = self.outer.dice
+        return revealed
+
+
+class Preview(Acting):
+    """For a variant whose `resolve` adjudicates a turn and mails `results` to the players."""
+
+    def resolve(self, state: GameState, ctx: Ctx, why: str, late: str = "") -> None:
+        raise NotImplementedError
+
+    def resolve_turn(self, state: GameState, ctx: Ctx, why: str, late: str = "") -> None:
+        if not state["parameters"].get("gm_preview"):
+            self.resolve(state, ctx, why, late)
+            return
+        t = state["turn"]
+        state["preview"] = {
+            "turn": t["number"],
+            "why": why,
+            "late": late,
+            "draws": [],
+            "at": iso(ctx.now),
+        }
+        t.update(deadline=None, closed=iso(ctx.now))
+        self.event(state, ctx, f"Turn {t['number']} is resolved for the GM's preview.")
+        self.send_preview(state, ctx, f"Turn {t['number']} closed ({why}).")
+
+    def send_preview(self, state: GameState, ctx: Ctx, first: str) -> None:
+        """Resolve the waiting turn on a copy, from its draws (new ones only where a correction
+        asks for more rolls), and mail the results to the GM alone."""
+        p = state["preview"]
+        trial, sub = copy.deepcopy(state), Redraw(ctx, p["draws"], share=False)
+        self.resolve(trial, sub, p["why"], p["late"])
+        p["draws"] = sub.draws
+        results = next(o for o in sub.out if o.kind == "results")
+        results.kind, results.to = "preview", "gm"
+        results.subject = f"[Preview] Turn {p['turn']}"
+        results.vars["heading"] = (
+            f"Preview of the results of turn {p['turn']}: for you, the GM, alone"
+        )
+        told = [
+            first,
+            "Nobody else has seen these results. Send a mail with the subject [Publish] "
+            f"(or run `mailref turn publish {state['slug']}`) to send them to every player and open "
+            "the next turn; a correction before that (`mailref game set`, a player removed) "
+            "resolves the turn again from the same rolls.",
+            "",
+        ]
+        results.vars["lines"] = [*told, *results.vars["lines"]]
+        if results.html:
+            text = "\n".join(told).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            results.html = results.html.replace("<pre>", f"<pre>{text}\n", 1)
+        ctx.out.append(results)
+
+    def correct_preview(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        """After a GM correction: the turn resolved again from the same draws, for the GM."""
+        if state.get("preview") and action["type"] in CORRECTIONS:
+            self.send_preview(
+                state,
+                ctx,
+                f"Turn {state['preview']['turn']} resolved again after a correction "
+                f"({CORRECTIONS[action['type']]}), from the same rolls.",
+            )
+
+    def handle(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        super().handle(state, action, ctx)  # type: ignore[misc]
+        self.correct_preview(state, action, ctx)
+
+    def late_players(
+        self, state: GameState, now: datetime | None = None
+    ) -> list[tuple[str, str | None]]:
+        """The digest's "Waiting for": a previewed turn waits for the GM."""
+        waiting = super().late_players(state, now)  # type: ignore[misc]
+        if p := state.get("preview"):
+            waiting.append(
+                (
+                    f"The results of turn {p['turn']} wait for your [Publish] "
+                    f"(or `mailref turn publish {state['slug']}`).",
+                    None,
+                )
+            )
+        return waiting
+
+    @action("publish")
+    def on_publish(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        gm = (state.get("gm") or "").lower()
+        if not action.get("by") and (not gm or str(action.get("address") or "").lower() != gm):
+            raise Refused("only the GM publishes a turn's results, from the GM's address")
+        p = state.get("preview")
+        if not p:
+            raise Refused(
+                "no results are waiting to be published"
+                + (
+                    ""
+                    if state["parameters"].get("gm_preview")
+                    else " (this game has gm_preview off)"
+                )
+            )
+        del state["preview"]
+        sub = Redraw(ctx, p["draws"], share=True)
+        self.resolve(state, sub, p["why"], p["late"])
+        ctx.ack(
+            f"The results of turn {p['turn']} went to every player"
+            + ("." if state["status"] == "ended" else f"; turn {p['turn'] + 1} is open.")
+        )
