@@ -104,6 +104,7 @@ def process(c: Case) -> None:
         or point_to_labelled_game(c)
         or point_to_thread_game(c)
         or refuse_unverified(c)
+        or relay_discussion(c)
         or refuse_reply_without_command(c)
     ):
         return
@@ -325,6 +326,19 @@ def refuse_unverified(c: Case) -> bool:
         verdicts.not_verified(unverified.why),
         dataclasses.replace(c.source, reply_to=unverified.reply_to),
     )
+
+
+def relay_discussion(c: Case) -> bool:
+    """A player's mail in which nothing was read as a command is the players talking (SPEC
+    §2.3): relayed to the other players; its sender gets no copy back and no answer."""
+    from mailref.referee.discussion import relay, relays
+
+    if c.env.subject.tag is not None or c.player is None or not relays(c.game.state):
+        return False
+    sent = relay(c.s, c.settings, c.game, c.player, c.env, c.now, c.row.id)
+    if sent is None:
+        return c.decide(verdicts.IGNORED, verdicts.DISCUSSION_OVER_ALLOWANCE)
+    return c.decide(verdicts.PROCESSED, verdicts.discussion(sent))
 
 
 def refuse_reply_without_command(c: Case) -> bool:
