@@ -24,6 +24,7 @@ from mailref.engine.context import Ctx, Outgoing, Refused
 from mailref.engine.state import Action
 from mailref.engine.variants import get_variant
 from mailref.engine.variants.base import READ_ONLY
+from mailref.engine.variants.inbox import setting
 from mailref.read.identity import normalise_address
 from mailref.read.names import name_keys
 from mailref.read.subject import game_label, reply_subject, with_game_label
@@ -35,6 +36,7 @@ from mailref.write import address
 from mailref.write.compose import compose, wire
 from mailref.write.lists import list_headers
 from mailref.write.picture import svg_to_png
+from mailref.write.zones import rezone
 
 log = logging.getLogger("mailref.door")
 
@@ -167,7 +169,7 @@ def apply(
     ]
     opened = None  # the thread a mail the ack carries opens, for the author
     for out in ctx.out + alerts:
-        to = {a.lower() for a in recipients(state, out.to, settings)}
+        to = {a.lower() for a in recipients(state, out.to, settings)} - held(state, out)
         mine = bool(author & to)
         carried = mine and not to - author
         body = queue(session, settings, game, state, out, now, exclude=author if carried else set())
@@ -293,6 +295,22 @@ def author_addresses(state: dict, action: dict[str, Any], source: Source) -> set
     return out
 
 
+def reader_zone(state: dict | None, addr: str | None) -> str:
+    """The zone ADDR's player asked for with `[Settings] zone:`, when not the game's."""
+    a = (addr or "").lower()
+    for p in (state or {}).get("players", ()):
+        if a in p["addresses"]:
+            zone = setting(p, "zone")
+            return zone if zone and zone != state.get("timezone") else ""
+    return ""
+
+
+def held(state: dict, out: Outgoing) -> set[str]:
+    """The addresses of the players on the daily digest, who get OUT in it instead."""
+    names = set(out.held)
+    return {p["addresses"][0].lower() for p in state["players"] if p["name"] in names}
+
+
 def queue(
     session: Session,
     settings: Settings,
@@ -304,30 +322,35 @@ def queue(
 ) -> str:
     """Queue OUT to each of its recipients but EXCLUDE (the author, whose ack carries it);
     returns the rendered body."""
-    body = render(
-        out.template,
-        **{
-            **_page(settings, state.get("slug")),
-            "now": now,
-            "mail_subject": out.subject,
-            **out.vars,
-        },
-    )
+    page = {**_page(settings, state.get("slug")), "now": now, "mail_subject": out.subject}
+    body = render(out.template, **{**page, **out.vars})
+    zoned: dict[str, str] = {}  # body in a player's own zone (SPEC §2.5 `zone:`)
     inline, attachments = pictures(out)
     key = thread_key(out.subject) if game is not None else None
+    on_digest = held(state, out)
     for addr in dict.fromkeys(recipients(state, out.to, settings)):
         if not addr.isascii():
             addr = address.ascii_domain(
                 addr
             )  # a domain as DNS knows it; the local part may stay UTF-8
-        if addr.lower() in exclude or _undeliverable(addr, out.kind, state.get("slug")):
+        if (
+            addr.lower() in exclude
+            or addr.lower() in on_digest
+            or _undeliverable(addr, out.kind, state.get("slug"))
+        ):
             continue
         thread = thread_id(game, key, addr, settings) if key else None
+        text, subject = body, game_subject(state, out.subject)
+        if zone := reader_zone(state, addr):
+            if zone not in zoned:
+                local = {**out.vars, "game": {**state, "timezone": zone}}
+                zoned[zone] = rezone(render(out.template, **{**page, **local}), zone)
+            text, subject = zoned[zone], rezone(subject, zone)
         msg = compose(
             sender=sender(state, settings),
             to=addr,
-            subject=game_subject(state, out.subject),
-            body=body,
+            subject=subject,
+            body=text,
             kind=out.kind,
             game=state.get("slug"),
             now=now,
@@ -514,6 +537,9 @@ def queue_reply(
     subject = reply_subject(source.subject)
     state = vars.get("game") if slug and isinstance(vars.get("game"), dict) else None
     body = render(template, **{**_page(settings, slug), "now": now, **vars})
+    if zone := reader_zone(state, addr):
+        local = {**vars, "game": {**state, "timezone": zone}}
+        body = rezone(render(template, **{**_page(settings, slug), "now": now, **local}), zone)
     html, inline, attachments = (
         _carried_pictures(body, folded)
         if any(o.images or o.attachments for o in folded)

@@ -232,6 +232,7 @@ class Variant(Players, Limits, AdminOverrides, Enactment, Deadlines, Digests, Re
             self.cap_chatter(state, action, ctx, sent)
         if action.get("by") and (why := str(action.get("reason") or "").strip()):
             self.tell_why(ctx, sent, why)
+        self.hold_for_digests(state, ctx, sent)
 
     def check_victory(self, state: GameState, ctx: Ctx) -> None:
         pass

@@ -5,10 +5,15 @@ words of the other players). Kept on the player as `settings`."""
 from __future__ import annotations
 
 import zoneinfo
+from datetime import datetime
 
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.state import Action, GameState, Player
 from mailref.engine.variants.actions import Acting, action
+from mailref.timeutil import iso, parse_iso
+
+# The mail to the players that a daily digest holds back (SPEC §2.5 `digest: daily`).
+HELD_KINDS = frozenset({"announcement", "turn", "results", "ruleset"})
 
 # Each setting, its values (None: any zone name), and what it is when never set.
 SETTINGS: dict[str, tuple[tuple[str, ...] | None, str]] = {
@@ -51,7 +56,56 @@ def check_setting(key: str, value: str) -> str:
 
 
 class Inbox(Acting):
-    """The `[Settings]` command."""
+    """The `[Settings]` command, and the daily digest of the players who asked for one."""
+
+    def hold_for_digests(self, state: GameState, ctx: Ctx, sent: int) -> None:
+        """The announcements of this action (ctx.out from SENT on) are held for each player
+        on the daily digest, who is left out of them (Outgoing.held) and gets them in one
+        mail at `digest_at` in their zone."""
+        daily = [
+            p for p in state["players"] if p["status"] != "left" and setting(p, "digest") == "daily"
+        ]
+        if not daily:
+            return
+        for out in ctx.out[sent:]:
+            if out.kind not in HELD_KINDS or out.to == "gm":
+                continue
+            names = [p["name"] for p in daily if out.to == "all" or p["name"] in out.to]
+            for name in names:
+                p = self.player(state, name)
+                p.setdefault("held", []).append(
+                    {
+                        "at": iso(ctx.now),
+                        "subject": out.subject,
+                        "lines": list(out.vars.get("lines") or []),
+                    }
+                )
+                p.setdefault(
+                    "digest_next",
+                    iso(self._next_digest(state["parameters"], zone_of(state, p), ctx.now)),
+                )
+            out.held = tuple(names)
+
+    def player_digest_times(self, state: GameState) -> list[datetime]:
+        return [parse_iso(p["digest_next"]) for p in state["players"] if p.get("digest_next")]
+
+    def send_player_digests(self, state: GameState, ctx: Ctx) -> None:
+        """Each player's held announcements whose digest time has come, in one mail."""
+        for p in state["players"]:
+            if not p.get("digest_next") or parse_iso(p["digest_next"]) > ctx.now:
+                continue
+            held = p.pop("held", [])
+            del p["digest_next"]
+            if held and p["status"] != "left":
+                ctx.send(
+                    "digest",
+                    [p["name"]],
+                    "Your daily digest",
+                    "player_digest.txt",
+                    game=state,
+                    held=held,
+                    unsubscribed=bool(p.get("unsubscribed")),
+                )
 
     @action("settings")
     def on_settings(self, state: GameState, action: Action, ctx: Ctx) -> None:
