@@ -37,13 +37,9 @@ def relay(
     now: datetime,
     inbox_id: int | None,
 ) -> int | None:
-    """Queue ENV's words to every other player who takes discussion; the number relayed to,
-    or None when PLAYER has spent the day's allowance (`replies_per_day` mails)."""
-    conn, day = session.connection(), now.strftime("%Y-%m-%d")
-    if count_reply(conn, f"discussion:{player['addresses'][0].lower()}", day) > (
-        settings.replies_per_day
-    ):
-        return None
+    """Queue ENV's words to every other player who takes discussion; the number relayed to
+    (0: nobody takes them, nothing counted), or None when PLAYER has spent the day's
+    allowance (`replies_per_day` mails)."""
     state = game.state
     name, address = state["name"], state["address"]
     raw = env.subject.raw
@@ -56,11 +52,19 @@ def relay(
         " A Reply reaches all players; a mail with a command tag acts in the game.\n"
     )
     subject = game_subject(state, env.subject.raw or f"Words from {player['name']}")
-    sent = 0
-    for p in state["players"]:
-        to = p["addresses"][0]
-        if p["status"] == "left" or to.lower() in mine or not wants_discussion(p):
-            continue
+    readers = [
+        p["addresses"][0]
+        for p in state["players"]
+        if p["status"] != "left" and p["addresses"][0].lower() not in mine and wants_discussion(p)
+    ]
+    if not readers:
+        return 0
+    conn, day = session.connection(), now.strftime("%Y-%m-%d")
+    if count_reply(conn, f"discussion:{player['addresses'][0].lower()}", day) > (
+        settings.replies_per_day
+    ):
+        return None
+    for to in readers:
         msg = compose(
             sender=email.utils.formataddr((f"{player['name']} via {name}", address)),
             to=to,
@@ -75,5 +79,4 @@ def relay(
             headers={"Reply-To": address, **list_headers(state)},
         )
         _add(conn, state["slug"], "discussion", to, msg, now, inbox_id)
-        sent += 1
-    return sent
+    return len(readers)

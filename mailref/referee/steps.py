@@ -21,7 +21,7 @@ from mailref.engine.variants.base import OPENS_MATTER
 from mailref.read import Envelope, match_game, parse_subject
 from mailref.read.lists import game_sending, through_its_list
 from mailref.read.route import is_postmaster
-from mailref.read.subject import game_label, no_tag
+from mailref.read.subject import bare_command, game_label, no_tag
 from mailref.referee import verdicts
 from mailref.referee.mails import Mail
 from mailref.referee.threads import game_of_thread, locked_game, record_bounces, subject_of_reply
@@ -333,9 +333,14 @@ def relay_discussion(c: Case) -> bool:
     §2.3): relayed to the other players; its sender gets no copy back and no answer."""
     from mailref.referee.discussion import relay, relays
 
-    if c.env.subject.tag is not None or c.player is None or not relays(c.game.state):
+    subject = c.env.subject
+    if subject.tag is not None or c.player is None or not relays(c.game.state):
+        return False
+    if bare_command(subject.rest):  # "Proposal: Caps": a command without its brackets
         return False
     sent = relay(c.s, c.settings, c.game, c.player, c.env, c.now, c.row.id)
+    if sent == 0:  # nobody to read it: the sender is answered as before
+        return False
     if sent is None:
         return c.decide(verdicts.IGNORED, verdicts.DISCUSSION_OVER_ALLOWANCE)
     return c.decide(verdicts.PROCESSED, verdicts.discussion(sent))

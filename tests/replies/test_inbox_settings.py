@@ -6,11 +6,14 @@ SMTP to a real relay."""
 
 from __future__ import annotations
 
+import argparse
+import json
 from datetime import UTC, datetime
 from urllib.parse import unquote
 
 import pytest
 
+from mailref.cli.games import cmd_game_show
 from support.helpers import Clock, make_referee
 from support.listener import listening
 from support.ops import CountingSink
@@ -43,13 +46,17 @@ def player(table: Table, name: str) -> dict:
     return next(p for p in table.referee.state("nomes")["players"] if p["name"] == name)
 
 
-def test_the_answer_to_settings_lists_them_all(table):
+def test_the_answer_to_settings_lists_them_all(table, capsys):
     nomes(table)
     got = table.send("bob@x.org", G, "[Settings]", "zone: Europe/Berlin\ndiscussion: off\n")
     ack = text(table.one(got, "bob@x.org"))
     assert "Settings changed: zone: Europe/Berlin, discussion: off." in ack
     assert "Your settings: digest: off; zone: Europe/Berlin; discussion: off." in ack
     assert player(table, "Bob")["settings"] == {"zone": "Europe/Berlin", "discussion": "off"}
+    assert cmd_game_show(table.referee, argparse.Namespace(slug="nomes", json=True), "admin") == 0
+    shown = {p["name"]: p["settings"] for p in json.loads(capsys.readouterr().out)["players"]}
+    assert shown["Bob"] == {"digest": "off", "zone": "Europe/Berlin", "discussion": "off"}
+    assert shown["Alice"] == {"digest": "off", "zone": "", "discussion": "on"}
     got = table.send("bob@x.org", G, "[Settings]", "zone: Mars/Olympus")
     assert "is not a time zone I know" in text(table.one(got, "bob@x.org", "error"))
 

@@ -28,6 +28,11 @@ def setting(player: Player, key: str) -> str:
     return str((player.get("settings") or {}).get(key) or SETTINGS[key][1])
 
 
+def settings_of(player: Player) -> dict[str, str]:
+    """Every setting of PLAYER, as `game show --json` shows them ("" zone: the game's)."""
+    return {key: setting(player, key) for key in SETTINGS}
+
+
 def zone_of(state: GameState, player: Player | None) -> str:
     """The zone PLAYER's deadlines are written in: their own, else the game's."""
     return (player and setting(player, "zone")) or str(state.get("timezone") or "UTC")
