@@ -71,7 +71,9 @@ def test_eire_the_orders_that_resolve_the_turn_get_one_mail_with_the_map(table):
         table.reply(got, f"{name.lower()}@x.org")
     assert r.admin("eire", {"type": "start"}, "gm").ok
     table.deliver()
-    table.reply(table.send("finn@x.org", g, "[Orders]", "**Invest 5 Grain in Llanc.**"), "finn@x.org")
+    table.reply(
+        table.send("finn@x.org", g, "[Orders]", "**Invest 5 Grain in Llanc.**"), "finn@x.org"
+    )
     got = table.send(
         "maeve@x.org", g, "[Orders]", "**Defend Donal with 3 Grain.**"
     )  # the turn resolves
