@@ -1,5 +1,6 @@
 """[Settings]: the sender's own inbox settings as `key: value` lines, in the body or after the
-tag (`[Settings] digest: daily`, what a mail program's unsubscribe button sends)."""
+tag (`[Settings] digest: daily`); `[Settings] digest` alone is what a mail program's
+unsubscribe button sends (List-Unsubscribe), whatever its body says."""
 
 import re
 
@@ -15,11 +16,13 @@ _LINE = re.compile(r"^\s*(digest|zone|discussion)\s*[:=]\s*(\S+)\s*$", re.I | re
 def settings(env: Envelope, view: GameView) -> Action:
     values = {k.lower(): v for k, v in _LINE.findall(f"{env.subject.rest}\n{env.text}")}
     rest = env.subject.rest.strip()
-    if rest and not _LINE.match(rest):
+    # "[Settings] digest" is what the List-Unsubscribe mailto sends: the daily digest.
+    unsubscribe = rest.lower() == "digest"
+    if unsubscribe:
+        values = {"digest": "daily"}
+    elif rest and not _LINE.match(rest):
         raise Refused(
             f"I could not read {rest!r} as a setting",
             "write one per line: digest: daily (or off), zone: Europe/Berlin, discussion: off",
         )
-    # The unsubscribe mailto (List-Unsubscribe) sends exactly this subject and nothing else.
-    unsubscribe = not env.text.strip() and values == {"digest": "daily"}
     return {"type": "settings", "player": view.name, "values": values, "unsubscribe": unsubscribe}

@@ -9,8 +9,8 @@ from urllib.parse import quote
 from mailref.write.compose import header_safe
 
 # What a mail program's unsubscribe button sends: a [Settings] command, so that leaving the
-# single announcements never means leaving the game.
-UNSUBSCRIBE_SUBJECT = "[Settings] digest: daily"
+# single announcements never means leaving the game (short: a URI cannot be folded).
+UNSUBSCRIBE_SUBJECT = "[Settings] digest"
 
 
 def list_id(name: str, slug: str, address: str) -> str:
