@@ -378,7 +378,7 @@ def apply_command(c: Case) -> None:
         try:
             action = dispatch(env, view, tag)
         except Refused as r:
-            c.answer_error(r.reason, r.hint)
+            c.answer_error(r.reason + relayed_instead(c, r), r.hint)
             return
     action["source"] = f"mail:{c.row.id}"
     if action["type"] in OPENS_MATTER or action["type"] == "join":
@@ -390,6 +390,22 @@ def apply_command(c: Case) -> None:
         verdicts.PROCESSED,
         verdicts.ok(outcome.lines) if outcome.ok else verdicts.error(outcome.reason),
     )
+
+
+def relayed_instead(c: Case, refused: Refused) -> str:
+    """A Reply in which a ballot was looked for and none found is the players talking too
+    (SPEC §2.3): relayed as discussion, and the refusal says so."""
+    from mailref.handlers.vote import NoBallot
+    from mailref.referee.discussion import relay, relays
+
+    if not (isinstance(refused, NoBallot) and c.env.subject.is_reply and c.player is not None):
+        return ""
+    if not relays(c.game.state):
+        return ""
+    sent = relay(c.s, c.settings, c.game, c.player, c.env, c.now, c.row.id)
+    if not sent:
+        return ""
+    return "; your words went to the other players as discussion"
 
 
 def list_or_bulk(env: Envelope) -> bool:

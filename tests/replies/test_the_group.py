@@ -139,3 +139,23 @@ def test_the_last_eire_orderer_gets_the_results_mail_with_the_map(table):
     assert "Results of turn 1" not in ack  # named, not repeated
     theirs = next(m for m in got["finn@x.org"] if m["X-Mailref-Kind"] == "results")
     assert text(theirs) == text(results)
+
+
+def test_a_reply_without_a_ballot_is_relayed_and_its_sender_told_both(table):
+    mover = nomes(table)
+    g = "nomes@ref.example"
+    news = table.send(f"{mover}@x.org", g, "[Proposal] Tea", 'Enact rule 301 "Tea":\nTea.\n')
+    other, third = [n for n in ("alice", "bob", "carol") if n != mover]
+    got = table.send(f"{other}@x.org", g, "Re: [Nomes] [Proposal 1] Tea", "Lovely idea, Alice.")
+    (err,) = got[f"{other}@x.org"]
+    said = " ".join(text(err).split())
+    assert err["X-Mailref-Kind"] == "error" and "No vote found for proposal 1" in said
+    assert "your words went to the other players as discussion" in said
+    for who in (mover, third):
+        (m,) = got[f"{who}@x.org"]
+        assert m["X-Mailref-Kind"] == "discussion" and "Lovely idea, Alice." in text(m)
+        assert m["From"] == f"{other.title()} via Nomes <nomes@ref.example>"
+        # It answers that reader's own copy of the proposal: the thread is kept.
+        (ann,) = [a for a in news[f"{who}@x.org"] if a["X-Mailref-Kind"] == "announcement"]
+        assert m["In-Reply-To"] == ann["Message-ID"]
+    assert other.title() not in table.referee.state("nomes")["proposals"][0]["votes"]
