@@ -338,6 +338,8 @@ def relay_discussion(c: Case) -> bool:
         return False
     if bare_command(subject.rest):  # "Proposal: Caps": a command without its brackets
         return False
+    if verification.refusal(c.game.state, c.env, c.player, c.settings):  # §2.7: maybe forged
+        return False
     sent = relay(c.s, c.settings, c.game, c.player, c.env, c.now, c.row.id)
     if sent == 0:  # nobody to read it: the sender is answered as before
         return False

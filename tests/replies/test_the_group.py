@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from mailref.store import InboxMessage
 from support.helpers import Clock, make_referee
 from support.listener import listening
 from support.ops import CountingSink
@@ -19,9 +20,10 @@ pytestmark = pytest.mark.spec("2.3")
 
 
 @pytest.fixture
-def table(tmp_path, database_url):
+def table(request, tmp_path, database_url):
+    settings = getattr(request, "param", {})
     referee = make_referee(
-        tmp_path, Clock(datetime(2026, 3, 2, 9, 0, tzinfo=UTC)), url=database_url
+        tmp_path, Clock(datetime(2026, 3, 2, 9, 0, tzinfo=UTC)), url=database_url, **settings
     )
     with listening(referee, 10_000_000) as port, CountingSink() as sink:
         yield Table(referee, port, sink, tmp_path)
@@ -159,3 +161,16 @@ def test_a_reply_without_a_ballot_is_relayed_and_its_sender_told_both(table):
         (ann,) = [a for a in news[f"{who}@x.org"] if a["X-Mailref-Kind"] == "announcement"]
         assert m["In-Reply-To"] == ann["Message-ID"]
     assert other.title() not in table.referee.state("nomes")["proposals"][0]["votes"]
+
+
+@pytest.mark.parametrize("table", [{"replies_per_day": 2}], indirect=True, ids=["two-a-day"])
+def test_a_players_words_are_relayed_within_the_days_allowance(table):
+    nomes(table)
+    got = [
+        table.send("alice@x.org", "nomes@ref.example", f"Note {i}", f"Thought {i}.")
+        for i in range(3)
+    ]
+    assert [len(g.get("bob@x.org", [])) for g in got] == [1, 1, 0]
+    with table.referee.store() as s:
+        verdicts = [r.verdict for r in s.query(InboxMessage).order_by(InboxMessage.id)][-3:]
+    assert verdicts[-1] == "discussion: over the day's allowance, not relayed"
