@@ -9,11 +9,11 @@ for a `[Help]` mail, a `[Status]` mail and a ballot, each on a fresh store. Asse
 - ballot: N ballots (`Re: [Proposal 1]`, FOR and AGAINST in turn) from 18 of those players
           on the proposal of the mover; one player never votes, so it stays open.
 
-Wall time on a shared machine swings with its load; the CPU time of this process is steadier
-(on PostgreSQL the server's share is not in it). Each kind is timed twice: once plainly (the ms/mail figure) and once under cProfile (the
-table of the top cumulative entries; cProfile itself roughly doubles the time). --postgres
-runs everything again on a private PostgreSQL cluster (tests/support/postgres.py; root and Debian's
-postgresql needed).
+Wall time on a shared machine swings with its load; the CPU time of this process is steadier (on
+PostgreSQL the server's share is not in it). Each kind is timed twice: once plainly (the ms/mail
+figure) and once under cProfile (the table of the top cumulative entries; cProfile itself roughly
+doubles the time). --postgres runs everything again on a private PostgreSQL cluster
+(tests/support/postgres.py; root and Debian's postgresql needed).
 """
 
 from __future__ import annotations

@@ -33,7 +33,10 @@ def corpus() -> list[bytes]:
             G,
             "[Orders]",
             "Chatter",
-            html="<p>Hi <b>Attack Bain with 17 Grain.</b> <strong>Defend Donal with 3 Grain</strong></p>",
+            html=(
+                "<p>Hi <b>Attack Bain with 17 Grain.</b> <strong>Defend Donal with 3 "
+                "Grain</strong></p>"
+            ),
         ),
         mail(
             "a@x.org",

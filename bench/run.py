@@ -1,15 +1,13 @@
-"""mailref against the bare operations, in ONE run, as ratios (issue 14, SPEC §8).
+"""mailref against the bare operations, in ONE run, as ratios (SPEC §8).
 
-    .venv/bin/python bench/run.py [--n 1000] [--postgres] [--dsn URL] [--only smtp,imap,...] [--turns 4000]
+    .venv/bin/python bench/run.py [--n 1000] [--postgres] [--dsn URL] [--only smtp,imap,...]
+        [--turns 4000]
 
 Sections (root is needed for the private Dovecot; nothing here asserts):
-  smtp     N mails over one smtplib connection. Bare: a null aiosmtpd sink. mailref: the
-           daemon (`mailref serve`, its own process), twice measured in one go: the ingest
-           (until the last 250, each given after its mail's commit: SPEC §8's measure) and
-           until every reply reached the sink (storing, processing and answering); each
-           the better of two bursts (the bare sink's too), the second from other senders.
-           Then the CPU time per mail of each process in that burst (the bench's own sender
-           and sink, the listener, the daemon) and the most the machine's cores allow with it.
+  smtp     SMTP and LMTP (bench/ingest.py): N mails over one connection. Ingest (until the
+           last 250, each after its mail's commit) against a null aiosmtpd sink; end to end
+           (until every reply reached the relay) against a bare aiosmtpd pipeline that
+           parses, commits to SQLite and sends one reply over SMTP.
   imap     N `[Help]` mails from 100 senders in a private Dovecot folder. Bare: per message
            FETCH, parse (compat32), commit to SQLite, build one reply and send it over SMTP to
            a null sink, MOVE. mailref: the poller's drain, then the outbox delivered to the
@@ -36,7 +34,6 @@ import email
 import email.policy
 import os
 import resource
-import socket
 import sqlite3
 import statistics
 import subprocess
@@ -46,115 +43,31 @@ import time
 from email.mime.text import MIMEText
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+import common
+from common import (
+    Daemon,
+    G,
+    Sink,
+    cli,
+    corpus,
+    daemon_db,
+    fresh_store,
+    out,
+    referee_on,
+    results,
+    start_postgres,
+    store_name,
+    write_config,
+)
+from ingest import section_smtp
 
-from aiosmtpd.controller import Controller  # noqa: E402
-from dovecot import PASSWORD, USER, Dovecot, free_port  # noqa: E402
-from helpers import Clock, mail  # noqa: E402
-
-from mailref.config import Imap, SmtpOut  # noqa: E402
-from mailref.door import Settings  # noqa: E402
-from mailref.mail.imap import Poller  # noqa: E402
-from mailref.mail.outbox import Deliverer  # noqa: E402
-from mailref.referee import Referee  # noqa: E402
-from mailref.store import open_store  # noqa: E402
-
-G = "nomes@ref.example"
-TARGETS = {"imap": 0.5, "smtp": 0.7}
-results: list[tuple[str, str, str, str, str]] = []  # (what, mailref, bare, ratio, target)
-
-
-def out(what: str, ours: str, bare: str = "", ratio: str = "", target: str = "") -> None:
-    results.append((what, ours, bare, ratio, target))
-    print(f"  {what:<44} {ours:>22} {bare:>22} {ratio:>7} {target}", flush=True)
-
-
-def corpus(n: int, tag: str = "") -> list[bytes]:
-    """N `[Help]` mails from 100 senders (TAG names another hundred: the daily reply allowance is per sender)."""
-    return [mail(f"p{i % 100}{tag}@players.example", G, "[Help]") for i in range(n)]
-
-
-class Sink:
-    """A null SMTP sink that counts what it accepts."""
-
-    def __init__(self) -> None:
-        self.count = 0
-        self.port = free_port()
-        self.ctl = Controller(self, hostname="127.0.0.1", port=self.port)
-
-    async def handle_DATA(self, server, session, envelope):
-        self.count += 1
-        return "250 OK"
-
-    def __enter__(self) -> Sink:
-        self.ctl.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.ctl.stop()
-
-
-PG = None  # a private PostgreSQL cluster (tests/postgres.py), when --postgres is given
-
-
-def fresh_url(url: str | None, tmp: Path) -> str:
-    """The URL of a new, empty database: a SQLite file in TMP, a fresh database of the private
-    cluster ("pg"), or the DSN's database emptied."""
-    if url is None:
-        return f"sqlite:///{tmp}/mailref.sqlite3"
-    if url == "pg":
-        return PG.url(PG.fresh_database())
-    from sqlalchemy import create_engine, text
-
-    from mailref.store import Base
-
-    eng = create_engine(url)
-    Base.metadata.drop_all(eng)
-    with eng.begin() as c:
-        c.execute(text("DROP TABLE IF EXISTS alembic_version"))
-    eng.dispose()
-    return url
-
-
-def fresh_store(url: str | None, tmp: Path):
-    return open_store(fresh_url(url, tmp))
-
-
-def daemon_db(url: str | None, tmp: Path) -> str | None:
-    """What a daemon's configuration names: None for SQLite (var/mailref.sqlite3 beside it)."""
-    return None if url is None else fresh_url(url, tmp)
-
-
-def store_name(url: str | None) -> str:
-    return "SQLite" if url is None else "PostgreSQL"
-
-
-def start_postgres():
-    """The suite's private cluster (its own data directory and port, fsync off), if here."""
-    try:
-        from postgres import Postgres, postgres_bindir
-    except ImportError:
-        print("  --postgres: tests/postgres.py is not in this checkout; PostgreSQL skipped")
-        return None
-    if postgres_bindir() is None or os.geteuid() != 0:
-        print("  --postgres: needs Debian's postgresql and root; PostgreSQL skipped")
-        return None
-    pg = Postgres(Path(tempfile.mkdtemp(prefix="mailref-bench-pg-"))).start()
-    pg.create_template()
-    return pg
-
-
-def referee_on(store, clock: Clock | None = None) -> Referee:
-    import random
-
-    return Referee(
-        store,
-        Settings("referee@ref.example", "gm@ref.example", replies_per_stranger=20),
-        clock or Clock(),
-        random.Random(7),
-    )
-
+from mailref.config import Imap, SmtpOut
+from mailref.mail.imap import Poller
+from mailref.mail.outbox import Deliverer
+from mailref.referee import Referee
+from mailref.store import open_store
+from support.dovecot import PASSWORD, USER, Dovecot, free_port
+from support.helpers import Clock, mail
 
 # ---- IMAP drain ------------------------------------------------------------------------
 
@@ -255,213 +168,6 @@ def section_imap(d: Dovecot, n: int, urls: list[str | None]) -> None:
     c.logout()
 
 
-# ---- SMTP ingest -----------------------------------------------------------------------
-
-
-def write_config(
-    tmp: Path,
-    *,
-    smtp_in: int | None = None,
-    relay: int | None = None,
-    dovecot: Dovecot | None = None,
-    folder: str = "",
-    database: str | None = None,
-) -> Path:
-    cfg = tmp / "mailref.toml"
-    text = (
-        f'[daemon]\ndatabase = "{database or "sqlite:///var/mailref.sqlite3"}"\n'
-        'from_address = "referee@ref.example"\nadmin_address = "gm@ref.example"\n'
-        # The corpus's senders are strangers: answered as often as players are, so the
-        # figures measure a reply to every mail.
-        'replies_per_stranger_per_day = 20\n'
-    )
-    if smtp_in:
-        text += f'\n[smtp_in]\nhost = "127.0.0.1"\nport = {smtp_in}\n'
-    if relay:
-        text += f'\n[smtp_out]\nhost = "127.0.0.1"\nport = {relay}\n'
-    if dovecot:
-        text += (
-            f'\n[imap]\nhost = "127.0.0.1"\nport = {dovecot.port}\nssl = false\nusername = '
-            f'"{USER}"\n'
-            f'password = "{PASSWORD}"\nfolder = "{folder}"\nprocessed_folder = "{folder}-done"\n'
-            f'rejected_folder = "{folder}-rej"\nidle = true\npoll_interval = "1h"\n'
-        )
-    text += '\n[outbox]\nmaildir = "var/outbox"\n'
-    cfg.write_text(text)
-    return cfg
-
-
-def cli(cfg: Path, *args: str) -> None:
-    subprocess.run(
-        [sys.executable, "-m", "mailref", "--config", str(cfg), *args],
-        check=True,
-        capture_output=True,
-    )
-
-
-def _children(pid: int) -> list[str]:
-    out = []
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        out += (task / "children").read_text().split()
-    return out
-
-
-class Daemon:
-    """`mailref serve` in its own process; READY is read from a private NOTIFY_SOCKET."""
-
-    def __init__(self, cfg: Path):
-        self.sock_path = str(cfg.parent / "notify.sock")
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-        self.sock.bind(self.sock_path)
-        self.log = cfg.parent / "daemon.log"
-        self.started = time.perf_counter()
-        with self.log.open("wb") as log:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "mailref", "serve", "--config", str(cfg)],
-                env={**os.environ, "NOTIFY_SOCKET": self.sock_path, "MAILREF_LOG": "WARNING"},
-                stdout=subprocess.DEVNULL,
-                stderr=log,
-            )
-
-    def ready(self, timeout: float = 300) -> float:
-        self.sock.settimeout(timeout)
-        while True:
-            if b"READY=1" in self.sock.recv(100):
-                return time.perf_counter() - self.started
-
-    def rss_mb(self) -> float:
-        """The daemon's resident memory with its children's (the SMTP listener's process)."""
-        pids = [self.proc.pid] + [int(p) for p in _children(self.proc.pid)]
-        total = 0
-        for pid in pids:
-            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    total += int(line.split()[1])
-        return total / 1024
-
-    def cpu(self) -> tuple[float, float]:
-        """CPU seconds so far (user + system) of the listener's process and of the daemon's."""
-        tick = os.sysconf("SC_CLK_TCK")
-
-        def of(pid: int) -> float:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            return (int(fields[11]) + int(fields[12])) / tick
-
-        return sum(of(int(p)) for p in _children(self.proc.pid)), of(self.proc.pid)
-
-    def stop(self) -> float | None:
-        """SIGTERM; seconds until it exited, or None if it had not within 60 s (then killed)."""
-        t = time.perf_counter()
-        self.proc.terminate()
-        try:
-            self.proc.wait(60)
-            took: float | None = time.perf_counter() - t
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-            took = None
-        self.sock.close()
-        said = self.log.read_text(errors="replace").splitlines()
-        if said:  # warnings and errors only: anything here may explain a figure
-            print("  (the daemon said: " + " | ".join(said[:5])[:600] + ")")
-        return took
-
-
-def send_all(port: int, msgs: list[bytes]) -> float:
-    import smtplib
-
-    t = time.perf_counter()
-    with smtplib.SMTP("127.0.0.1", port) as c:
-        for m in msgs:
-            c.sendmail("p@players.example", [G], m)
-    return time.perf_counter() - t
-
-
-def section_smtp(n: int, urls: list[str | None]) -> None:
-    msgs = corpus(n)
-    best = []
-    with Sink() as sink:  # the better of two runs: the first of a process is also its warm-up
-        for _ in range(2):
-            cpu = time.process_time()  # the sender's and the sink's: both are this process
-            best.append((n / send_all(sink.port, msgs), 1000 * (time.process_time() - cpu) / n))
-    bare, bare_cpu = max(best)
-    out("CPU per mail of the bare operation, sender and sink (ms)", "", f"{bare_cpu:.2f}")
-    for url in urls:
-        smtp_ingest(n, msgs, bare, url)
-
-
-def smtp_ingest(n: int, msgs: list[bytes], bare: float, url: str | None) -> None:
-    with Sink() as sink, tempfile.TemporaryDirectory() as tmp:
-        port = free_port()
-        cfg = write_config(
-            Path(tmp), smtp_in=port, relay=sink.port, database=daemon_db(url, Path(tmp))
-        )
-        cli(cfg, "game", "create", "nomes", "--variant", "sidekick", "--address", G)
-        d = Daemon(cfg)
-        accepted = ours = 0.0
-        used = [0.0, 0.0, 0.0]
-        try:
-            d.ready()
-            # The better of two bursts, as for the bare sink: the first is also the warm-up.
-            # The second starts once every reply of the first is out, from other senders.
-            for burst in range(2):
-                burst_msgs, before = (msgs if burst == 0 else corpus(n, "b")), sink.count
-                t, cpu = time.perf_counter(), (*d.cpu(), time.process_time())
-                accepted = max(accepted, n / send_all(port, burst_msgs))
-                while sink.count < before + n and time.perf_counter() - t < 600:
-                    time.sleep(0.01)
-                if n / (time.perf_counter() - t) > ours:
-                    ours = n / (time.perf_counter() - t)
-                    used = [
-                        1000 * (after - start) / n
-                        for start, after in zip(cpu, (*d.cpu(), time.process_time()), strict=True)
-                    ]
-        finally:
-            d.stop()
-    if sink.count < 2 * n:
-        print(f"  (mailref SMTP: only {sink.count} replies of {2 * n})")
-    out(
-        f"SMTP ingest (every 250, each after its commit), {store_name(url)} (msg/s)",
-        f"{accepted:,.0f}",
-        f"{bare:,.0f}",
-        f"{accepted / bare:.2f}",
-        "≥ 0.7",
-    )
-    out(
-        f"SMTP ingest until every reply is out, {store_name(url)} (msg/s)",
-        f"{ours:,.0f}",
-        f"{bare:,.0f}",
-        f"{ours / bare:.2f}",
-        "",
-    )
-    out(
-        f"CPU per mail in that burst, listener / daemon, {store_name(url)} (ms)",
-        f"{used[0]:.2f} / {used[1]:.2f}",
-    )
-    # Every process of that burst shares this machine's cores: the bench's own sender and sink
-    # (used[2]: the bare operation's work, twice over nothing), the listener and the daemon.
-    # No overlap of them can answer faster than all the cores busy with all that CPU time.
-    ceiling = (os.cpu_count() or 1) * 1000 / sum(used)
-    out(
-        f"until every reply: most this machine allows, all {os.cpu_count()} cores busy, "
-        f"{store_name(url)} (msg/s)",
-        f"{ceiling:,.0f}",
-        f"{bare:,.0f}",
-        f"{ceiling / bare:.2f}",
-    )
-    # The bench's own process sends every mail and takes every reply, under one interpreter
-    # lock: more work than the whole bare operation (the replies are longer than the mails).
-    # Even a referee that cost nothing could not be answered faster than this process runs.
-    own = 1000 / used[2]
-    out(
-        "until every reply: most the bench's own process allows (its sender and reply sink), "
-        f"{store_name(url)} (msg/s)",
-        f"{own:,.0f}",
-        f"{bare:,.0f}",
-        f"{own / bare:.2f}",
-    )
-
-
 # ---- latency with IDLE -------------------------------------------------------------------
 
 
@@ -493,7 +199,10 @@ def bare_idle(d: Dovecot, rounds: int) -> list[float]:
 
 
 def p50_p95(samples: list[float]) -> str:
-    return f"{statistics.median(samples) * 1000:,.0f} / {statistics.quantiles(samples, n=20)[18] * 1000:,.0f}"
+    return (
+        f"{statistics.median(samples) * 1000:,.0f} / "
+        f"{statistics.quantiles(samples, n=20)[18] * 1000:,.0f}"
+    )
 
 
 def section_latency(d: Dovecot, urls: list[str | None], rounds: int = 40) -> None:
@@ -898,17 +607,16 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=10_000, help="idle games (default 10000)")
     args = ap.parse_args()
     only = set(args.only.split(","))
-    global PG
     urls: list[str | None] = [None] + ([args.dsn] if args.dsn else [])
     if args.postgres:
-        PG = start_postgres()
-        if PG:
+        common.PG = start_postgres()
+        if common.PG:
             urls.append("pg")
     try:
         started, load = run_sections(args, only, urls)
     finally:  # a section that fails must not leave the private cluster running
-        if PG:
-            PG.stop()
+        if common.PG:
+            common.PG.stop()
     print(
         "\nmax RSS of the bench process "
         f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB"

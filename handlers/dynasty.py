@@ -52,7 +52,8 @@ def ascension(env: Envelope, view: GameView) -> Action:
 
 @handles("historian")
 def historian(env: Envelope, view: GameView) -> Action:
-    """ "That Wizard may pass this role to another Wizard at this point by making a post to that effect"."""
+    """ "That Wizard may pass this role to another Wizard at this point by making a post to that
+    effect"."""
     fields = body_fields(env.text)
     to = env.subject.rest.strip() or fields.get("to") or fields.get("historian") or ""
     to = to.removeprefix("to ").strip(" .")

@@ -91,7 +91,8 @@ _END = {"end", "stop", "off", "ends", "stops"}
 
 @handles("playtest")
 def playtest(env: Envelope, view: GameView) -> Action:
-    """B rules are active "when IE deems that a new playtest of the sub-game ... should then begin"."""
+    """B rules are active "when IE deems that a new playtest of the sub-game ... should then
+    begin"."""
     words = (env.subject.rest + " " + env.text).lower().split()
     word = next((w.strip(".,:;!") for w in words if w.strip(".,:;!") in _START | _END), None)
     if word is None:

@@ -14,7 +14,9 @@ class NoBallot(Refused):
 
 @handles("vote")
 def ballots(env: Envelope, view: GameView) -> Action:
-    reading = read_ballots(env.text, env.subject.number or only_open_matter(view))
+    reading = read_ballots(
+        env.text, env.subject.number or only_open_matter(view), numeric_meanings(view)
+    )
     if not reading.ballots:
         if closed := closed_matter(view, env.subject.number):
             # Asking to rewrite a vote that cannot count any more only costs a second mail.
@@ -38,8 +40,19 @@ def ballots(env: Envelope, view: GameView) -> Action:
             raise Refused(
                 f'"{b.line}": {b.word} is not a vote in this game', "vote " + ", ".join(words)
             )
-        out.append({"number": b.number, "vote": vote, "word": b.word, "line": b.line})
+        out.append(
+            {"number": b.number, "vote": vote, "word": b.word, "line": b.line, "reason": b.reason}
+        )
     return {"type": "vote", "player": view.name, "ballots": out, "ignored": reading.ignored}
+
+
+def numeric_meanings(view: GameView) -> tuple[str, ...]:
+    """The meanings `+1`, `-1` and `0` have in this game: those of FOR, AGAINST and ABSTAIN it has
+    (Imperial: FOR and AGAINST, as YES and NO; BlogNomic: no ABSTAIN)."""
+    words = view.variant.vote_words or ("FOR", "AGAINST", "ABSTAIN")
+    return tuple(
+        m for m in ("FOR", "AGAINST", "ABSTAIN") if view.variant.translate_vote(m) in words
+    )
 
 
 def still_taken(view: GameView, number: int | None) -> str:

@@ -1,8 +1,8 @@
 """`mailref db backup FILE`: a consistent copy of the SQLite database while the daemon runs
-(docs/operating.md, "Backup and restore"). SQLite's online backup reads one snapshot; in WAL mode the
-daemon goes on writing meanwhile. Copying the file with cp is not a backup: the newest
-transactions sit in the -wal file beside it, and a copy taken mid-write may be torn.
-PostgreSQL has pg_dump for this."""
+(docs/operating.md, "Backup and restore"). SQLite's online backup reads one snapshot; in WAL mode
+the daemon goes on writing meanwhile. Copying the file with cp is not a backup: the newest
+transactions sit in the -wal file beside it, and a copy taken mid-write may be torn. PostgreSQL has
+pg_dump for this."""
 
 from __future__ import annotations
 

@@ -12,7 +12,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from mailref.config import Config, sqlite_path  # noqa: F401 - callers import it from here too
+from mailref.config import (  # noqa: F401 - callers import it from here too
+    Config,
+    LmtpIn,
+    SmtpIn,
+    sqlite_path,
+)
 
 TIMEOUT = 10
 
@@ -184,8 +189,15 @@ def check_smtp_out(cfg: Config) -> Check:
 
 
 def check_smtp_in(cfg: Config) -> Check:
-    s = cfg.smtp_in
-    what = f"SMTP listener {s.host}:{s.port}"
+    return _check_listener(cfg.smtp_in, "SMTP")
+
+
+def check_lmtp_in(cfg: Config) -> Check:
+    return _check_listener(cfg.lmtp_in, "LMTP")
+
+
+def _check_listener(s: SmtpIn | LmtpIn, kind: str) -> Check:
+    what = f"{kind} listener {s.host}:{s.port}"
     try:
         with socket.create_connection((s.host, s.port), timeout=2) as c:
             banner = c.recv(200).decode("ascii", "replace").strip()
@@ -233,6 +245,8 @@ def checks(cfg: Config) -> Iterator[Callable[[Config], Check]]:
     yield check_database
     if cfg.smtp_in:
         yield check_smtp_in
+    if cfg.lmtp_in:
+        yield check_lmtp_in
     if cfg.imap:
         yield check_imap
     if cfg.smtp_out:

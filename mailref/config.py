@@ -25,6 +25,15 @@ class SmtpIn:
 
 
 @dataclass
+class LmtpIn:
+    """The LMTP listener (RFC 2033): how a front MTA hands mail over (Postfix's `lmtp:`)."""
+
+    host: str = "127.0.0.1"
+    port: int = 2424
+    max_message_size: int = 10 * 1024 * 1024
+
+
+@dataclass
 class Imap:
     host: str = "127.0.0.1"
     port: int = 993
@@ -66,6 +75,7 @@ class Config:
     replies_per_sender_per_day: int = 20
     replies_per_stranger_per_day: int = 5  # to an address that plays in no game it wrote to
     smtp_in: SmtpIn | None = None
+    lmtp_in: LmtpIn | None = None
     imap: Imap | None = None
     smtp_out: SmtpOut | None = None
     outbox_maildir: Path = Path("var/outbox")
@@ -79,6 +89,8 @@ class Config:
             if self.smtp_in
             else "no smtp listener"
         )
+        if self.lmtp_in:
+            parts.append(f"lmtp listener {self.lmtp_in.host}:{self.lmtp_in.port}")
         parts.append(
             f"imap {self.imap.username}@{self.imap.host}:{self.imap.port}/{self.imap.folder}"
             if self.imap
@@ -110,8 +122,10 @@ DEFAULT_TOML = """\
 # Durations are written 2s, 30m, 12h, 5d, 1d12h.
 
 [daemon]
-database = "sqlite:///var/mailref.sqlite3"  # any SQLAlchemy URL; relative paths are relative to this file
-from_address = "referee@localhost"          # envelope sender of everything; From of mail that belongs to no game
+database = "sqlite:///var/mailref.sqlite3"  # any SQLAlchemy URL; relative paths are relative to \
+this file
+from_address = "referee@localhost"          # envelope sender of everything; From of mail that \
+belongs to no game
 admin_address = "gm@localhost"              # alerts (and digests of games without a GM address)
 timezone = "UTC"                            # default display zone for new games
 replies_per_sender_per_day = 20             # then one notice, then silence until tomorrow
@@ -121,6 +135,12 @@ replies_per_stranger_per_day = 5           # the same for mail from an address t
 host = "127.0.0.1"
 port = 2525
 max_message_size = "10MB"
+
+# [lmtp_in]        # LMTP listener (RFC 2033): how a front MTA hands mail over, one reply per
+#                  # recipient (Postfix: `lmtp:inet:[127.0.0.1]:2424`); uncomment to enable
+# host = "127.0.0.1"
+# port = 2424
+# max_message_size = "10MB"
 
 # [imap]           # mailbox poller (uncomment to enable)
 # host = "127.0.0.1"
@@ -147,10 +167,12 @@ maildir = "var/outbox"
 
 # [site]           # the published pages of every game (uncomment to enable)
 # dir = "var/site"
-# base_url = ""    # e.g. "https://games.example.org/"; when set, mail footers link to the game's pages
+# base_url = ""    # e.g. "https://games.example.org/"; when set, mail footers link to the game's \
+pages
 
 [auth]             # sender authentication (SPEC §2.7; see docs/authentication.md)
-trusted_authserv_ids = []   # e.g. ["mx.example.org"]: the receiving MTA whose Authentication-Results count;
+trusted_authserv_ids = []   # e.g. ["mx.example.org"]: the receiving MTA whose \
+Authentication-Results count;
                             # a game set require_auth=on then acts only on mail that server verified
 """
 
@@ -244,7 +266,10 @@ def database_problem(url: str) -> str | None:
     if dialect == "postgres":
         return 'is written "postgresql+psycopg://..." (SQLAlchemy does not know "postgres://")'
     if dialect not in ("sqlite", "postgresql", "mysql", "mariadb", "oracle", "mssql"):
-        return f'names the database kind {dialect!r}, unknown to SQLAlchemy: write "sqlite:///..." or "postgresql+psycopg://..."'
+        return (
+            f'names the database kind {dialect!r}, unknown to SQLAlchemy: write "sqlite:///..." '
+            'or "postgresql+psycopg://..."'
+        )
     module = _DRIVER_MODULES.get((dialect, driver))
     if module is None or importlib.util.find_spec(module) is not None:
         return None
@@ -282,7 +307,7 @@ def load(path: str | os.PathLike | None = None) -> Config:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{file}: not valid TOML: {e}") from None
-    known = {"daemon", "smtp_in", "imap", "smtp_out", "outbox", "site", "auth"}
+    known = {"daemon", "smtp_in", "lmtp_in", "imap", "smtp_out", "outbox", "site", "auth"}
     for key in data:
         if key not in known:
             raise ConfigError(f"{file}: [{key}]: unknown table (known: {', '.join(sorted(known))})")
@@ -323,6 +348,15 @@ def load(path: str | os.PathLike | None = None) -> Config:
         cfg.smtp_in = SmtpIn(
             host=t.get("host", str, "127.0.0.1"),
             port=t.get("port", int, 2525),
+            max_message_size=_size(size, t.where("max_message_size")),
+        )
+        t.done()
+    if "lmtp_in" in data:
+        t = _Table(data["lmtp_in"], "lmtp_in", file, base)
+        size = t.data.pop("max_message_size", "10MB")
+        cfg.lmtp_in = LmtpIn(
+            host=t.get("host", str, "127.0.0.1"),
+            port=t.get("port", int, 2424),
             max_message_size=_size(size, t.where("max_message_size")),
         )
         t.done()
@@ -395,12 +429,23 @@ def load(path: str | os.PathLike | None = None) -> Config:
         )
     cfg.trusted_authserv_ids = [i.strip().lower() for i in ids]
     t.done()
-    for tbl in (cfg.smtp_in, cfg.imap, cfg.smtp_out):
+    for tbl in (cfg.smtp_in, cfg.lmtp_in, cfg.imap, cfg.smtp_out):
         if tbl is not None and not (0 < tbl.port < 65536):
-            name = {id(cfg.smtp_in): "smtp_in", id(cfg.imap): "imap", id(cfg.smtp_out): "smtp_out"}[
-                id(tbl)
-            ]
+            name = {
+                id(cfg.smtp_in): "smtp_in",
+                id(cfg.lmtp_in): "lmtp_in",
+                id(cfg.imap): "imap",
+                id(cfg.smtp_out): "smtp_out",
+            }[id(tbl)]
             raise ConfigError(f"{file}: [{name}] port: {tbl.port} is out of range (1-65535)")
+    if (
+        cfg.smtp_in
+        and cfg.lmtp_in
+        and (cfg.smtp_in.host, cfg.smtp_in.port) == (cfg.lmtp_in.host, cfg.lmtp_in.port)
+    ):
+        raise ConfigError(
+            f"{file}: [lmtp_in] port: {cfg.lmtp_in.port} is [smtp_in]'s too; give each its own"
+        )
     return cfg
 
 
@@ -423,8 +468,8 @@ SERVICE_CONFIG = Path("/etc/mailref/mailref.toml")  # the unit's MAILREF_CONFIG
 
 def defaults_note(cfg: Config, service_config: Path = SERVICE_CONFIG) -> str:
     """On embedded defaults, why (no file was named or found), and the service's file when the
-    host has one: an operator who ran `mailref init /etc/mailref` and then `mailref game create`
-    in a shell without MAILREF_CONFIG would make the game in ./var, where the service never looks."""
+    host has one: an operator who ran `mailref init /etc/mailref` and then `mailref game create` in
+    a shell without MAILREF_CONFIG would make the game in ./var, where the service never looks."""
     if cfg.path is not None:
         return ""
     note = "embedded defaults: no --config, no $MAILREF_CONFIG, no ./mailref.toml here"

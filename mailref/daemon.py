@@ -19,6 +19,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from mailref import stopsignal
 from mailref.config import Config
+from mailref.daemon_timers import SYNC_EVERY, DeadlineTimers
 from mailref.mail.imap import Poller
 from mailref.mail.intake import Intake, IntakeError, port_hint
 from mailref.mail.outbox import BATCH as SEND_BATCH
@@ -29,7 +30,6 @@ from mailref.testhooks import crash_point
 from mailref.timeutil import utcnow
 
 log = logging.getLogger("mailref")
-SYNC_EVERY = 2.0  # seconds: how soon a CLI change to a deadline is noticed
 SITE_EVERY = 5.0  # seconds: how soon the pages show a change another process made
 INTAKE_QUIET = 0.05  # seconds without new mail before processing starts while a burst comes in
 INTAKE_LAG = 1.0  # ...but processing never waits longer than this behind the first mail waiting
@@ -54,7 +54,7 @@ def sd_notify(state: str) -> None:
         pass
 
 
-class Daemon:
+class Daemon(DeadlineTimers):
     def __init__(self, cfg: Config):
         self.cfg = cfg
         self.referee = Referee.from_config(cfg)
@@ -87,8 +87,17 @@ class Daemon:
             self.referee.after_change = self._pages_due
 
     async def start_intake(self) -> None:
-        """The SMTP listener, in its own process (mail/intake.py); its notes wake processing."""
-        where = f"SMTP listener: cannot listen on {self.cfg.smtp_in.host}:{self.cfg.smtp_in.port}: "
+        """The SMTP and LMTP listeners, in their own process (mail/intake.py); its notes wake
+        processing."""
+        ends = [
+            (name, t) for name, t in (("SMTP", self.cfg.smtp_in), ("LMTP", self.cfg.lmtp_in)) if t
+        ]
+        where = (
+            " and ".join(f"{name} listener" for name, _ in ends)
+            + ": cannot listen on "
+            + " and ".join(f"{t.host}:{t.port}" for _, t in ends)
+            + ": "
+        )
         intake = Intake(
             self.cfg,
             logging.getLevelName(log.getEffectiveLevel()),
@@ -98,7 +107,7 @@ class Daemon:
         try:
             await asyncio.to_thread(intake.start)
         except IntakeError as e:
-            raise Fatal(where + str(e) + port_hint(self.cfg.smtp_in.port, str(e))) from None
+            raise Fatal(where + str(e) + port_hint(min(t.port for _, t in ends), str(e))) from None
         self.intake = intake
         self.loop.add_reader(intake.fileno(), self._noted)
 
@@ -183,7 +192,7 @@ class Daemon:
         stopsignal.on_stop(self._stop_asked)
         self.loop.add_signal_handler(signal.SIGHUP, self._hangup)
         log.info("mailref starting: %s", self.cfg.describe())
-        if not self.cfg.smtp_in and not self.cfg.imap:
+        if not self.cfg.smtp_in and not self.cfg.lmtp_in and not self.cfg.imap:
             log.warning(
                 "no mail can come in: the configuration has neither [smtp_in] nor [imap] "
                 "(only deadlines and the CLI act)"
@@ -195,9 +204,11 @@ class Daemon:
 
             trouble.check_at_start(Path(self.cfg.site.dir))
         poller = None
-        if self.cfg.smtp_in:
+        if self.cfg.smtp_in or self.cfg.lmtp_in:
             await self.start_intake()
-            log.info("SMTP listener on %s:%s", self.cfg.smtp_in.host, self.cfg.smtp_in.port)
+            for name, t in (("SMTP", self.cfg.smtp_in), ("LMTP", self.cfg.lmtp_in)):
+                if t:
+                    log.info("%s listener on %s:%s", name, t.host, t.port)
         if self.cfg.imap:
             size = self.cfg.smtp_in.max_message_size if self.cfg.smtp_in else 10 * 1024 * 1024
             poller = Poller(
@@ -291,7 +302,8 @@ class Daemon:
                 pass
             self.kick.clear()
             if not await self.process_stored():
-                self.send_kick.set()  # what the IMAP poller processed: out at once, not at the next send_loop turn
+                # what the IMAP poller processed: out at once, not at the next send_loop turn
+                self.send_kick.set()
 
     async def process_stored(self, limit: int | None = None, deliver: bool = True) -> int:
         """Process what is stored, a batch at a time (the work lock is held per batch, so a
@@ -305,7 +317,8 @@ class Daemon:
         ):
             size = BATCH
             if limit is None and await self.intake_first():
-                size = BATCH_WHILE_INTAKE  # a short transaction: the listener's commits wait for it on SQLite
+                # a short transaction: the listener's commits wait for it on SQLite
+                size = BATCH_WHILE_INTAKE
             try:
                 ids = await asyncio.to_thread(self._locked, self.referee.process_batch, after, size)
                 self.faults.cleared("processing")
@@ -322,9 +335,9 @@ class Daemon:
 
     async def deliver_now(self, within: float | None = None) -> None:
         """Deliver what is due, an outbox batch at a time; a round cut short by a slow relay
-        goes on at once. Delivery has a lock of its own, not the work lock: processing never
-        waits for a relay, and the replies of one batch go out while the next is processed.
-        WITHIN: no new round after that many seconds (a stop: what is left goes at the next start)."""
+        goes on at once. Delivery has a lock of its own, not the work lock: processing never waits
+        for a relay, and the replies of one batch go out while the next is processed. WITHIN: no new
+        round after that many seconds (a stop: what is left goes at the next start)."""
         end = None if within is None else time.monotonic() + within
         try:
             while (
@@ -391,73 +404,6 @@ class Daemon:
             except TimeoutError:
                 pass
 
-    async def reconcile(self) -> None:
-        """Deadlines missed while down fire now, once each, in the order they fell due."""
-        due = await asyncio.to_thread(self.referee.due_games)
-        if due:
-            log.info("reconciling missed deadlines of %s", ", ".join(due))
-        await self.tick_each(due)
-
-    async def tick_each(self, slugs: list[str]) -> None:
-        """One game's deadline at a time: mail is taken up in between, and a SIGTERM does not
-        wait for thousands of games."""
-        for slug in slugs:
-            if self.stopping.is_set():
-                return
-            try:
-                await asyncio.to_thread(self._locked, self.referee.tick, slug)
-                self.faults.cleared(f"timer of {slug}")
-            except Exception as e:
-                self._failed(f"timer of {slug}", e)
-
-    async def sync_timers(self, scheduler: AsyncIOScheduler) -> None:
-        """ONE timer, at the earliest deadline of all games. One job per game made 10,000 idle
-        games 10,000 jobs, each waking APScheduler through the loop's self-pipe: the pipe
-        filled, and a SIGTERM arriving then was lost (the daemon never stopped)."""
-        if self.firing:
-            return  # fire() goes through every game due; the timer is set again after it
-        try:
-            at = await asyncio.to_thread(self.referee.earliest_wakeup)
-        except asyncio.CancelledError:  # the daemon is stopping (APScheduler would log a traceback)
-            return
-        except Exception as e:
-            self._failed("reading deadlines", e)
-            return
-        self.faults.cleared("reading deadlines")  # said once it works again, as processing is
-        self.faults.cleared("missed deadlines")  # the timer now fires what the start could not
-        if self.scheduled == at and (at is None or scheduler.get_job("wake")):
-            return
-        self.scheduled = at
-        if at is None:
-            if scheduler.get_job("wake"):
-                scheduler.remove_job("wake")
-            return
-        scheduler.add_job(
-            self.fire,
-            "date",
-            run_date=max(at, utcnow()),
-            id="wake",
-            replace_existing=True,
-            misfire_grace_time=None,
-            coalesce=True,
-        )
-
-    async def fire(self) -> None:
-        """Every game due now, earliest first; the next sync schedules the next deadline."""
-        self.firing = True
-        try:
-            await self.tick_each(await asyncio.to_thread(self.referee.due_games))
-            await self.deliver_now()
-        except (
-            asyncio.CancelledError
-        ):  # the daemon is stopping: what is due fires at the next start
-            return
-        except Exception as e:
-            self._failed("reading deadlines", e)
-            return
-        finally:
-            self.firing, self.scheduled = False, None
-
 
 class Fatal(Exception):
     """The daemon cannot run: one line to the operator, exit 1."""
@@ -481,7 +427,8 @@ def ended(exitcode: int | None) -> str:
 
 
 def serve(cfg: Config) -> int:
-    stopsignal.catch()  # `mailref serve` caught it before loading the configuration; this is for other callers
+    # `mailref serve` caught it before loading the configuration; this is for other callers
+    stopsignal.catch()
     # A process killed by a fault (SIGBUS, SIGSEGV) writes where it was, each thread's stack,
     # to the log before it dies: without it the journal showed nothing at all
     # (docs/decisions/listener.md).

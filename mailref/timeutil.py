@@ -59,7 +59,10 @@ def iso(dt: datetime | None) -> str | None:
     text = _ISO.get(dt)
     if text is None:
         # As strftime("%Y-%m-%dT%H:%M:%SZ"), several times faster.
-        text = f"{dt.year:04d}-{dt.month:02d}-{dt.day:02d}T{dt.hour:02d}:{dt.minute:02d}:{dt.second:02d}Z"
+        text = (
+            f"{dt.year:04d}-{dt.month:02d}-{dt.day:02d}"
+            f"T{dt.hour:02d}:{dt.minute:02d}:{dt.second:02d}Z"
+        )
         if len(_ISO) >= _KEEP:
             _ISO.clear()
         _ISO[dt] = text

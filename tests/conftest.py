@@ -108,7 +108,8 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(autouse=True)
 def every_game_replays():
-    """Issue 11: `mailref replay` (its own code, cli.replay.cmd_replay) exits 0 on every game any test plays."""
+    """`mailref replay` (its own code, cli.replay.cmd_replay) exits 0 on every game any test
+    plays."""
     import argparse
     import contextlib
     import io

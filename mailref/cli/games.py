@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import re
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from mailref import config as config_mod
@@ -151,19 +152,32 @@ def cmd_score(referee: Referee, args: argparse.Namespace, who: str) -> int:
     )
 
 
+DEADLINE_AHEAD_MOST = timedelta(days=3653)  # ten years: further off, a date's arithmetic overflows
+
+
 def cmd_deadline(referee: Referee, args: argparse.Namespace, who: str) -> int:
+    ten_years = "a deadline is at most ten years away"
     if args.how == "extend":
         try:
-            parse_duration(args.value)
-        except ValueError as e:
-            raise Usage(str(e)) from None
+            by = parse_duration(args.value)
+        except (ValueError, OverflowError) as e:
+            raise Usage(
+                str(e) if isinstance(e, ValueError) else f"{args.value!r} is too long; {ten_years}"
+            ) from None
+        if by > DEADLINE_AHEAD_MOST:
+            raise Usage(f"{args.value!r} is more than ten years; {ten_years}")
         return act(referee, args, who, {"type": "deadline", "extend": args.value})
     try:
         when = parse_iso(
             args.value if re.search(r"(Z|[+-]\d\d:?\d\d)$", args.value) else args.value + "Z"
         )
+        far = when - referee.clock() > DEADLINE_AHEAD_MOST
     except ValueError:
         raise Usage(f"{args.value!r} is not an ISO time like 2026-12-05T10:00:00Z") from None
+    except OverflowError:  # 9999-12-31T23:00-05:00 is past the last date Python has
+        far = True
+    if far:
+        raise Usage(f"{args.value!r} is more than ten years ahead; {ten_years}")
     return act(referee, args, who, {"type": "deadline", "when": iso(when)})
 
 

@@ -75,8 +75,10 @@ def cast(
     source: str = "",
     label: str = "proposal",
     zone: str = "UTC",
+    reason: str = "",
 ) -> str:
-    """Record VOTE; returns the ack line saying what it replaced (when, in the game's ZONE)."""
+    """Record VOTE; returns the ack line saying what it replaced (when, in the game's ZONE) and
+    echoing the voter's REASON (SPEC §3.2)."""
     previous = matter["votes"].get(player)
     prev_at = next((b["at"] for b in reversed(matter["ballots"]) if b["player"] == player), None)
     matter["votes"][player] = vote
@@ -86,6 +88,8 @@ def cast(
         line += f" (replaces {previous} of {when(prev_at, zone)})"
     elif previous:
         line += f" (replaces {previous})"
+    if reason:
+        line += f"; your reason: {reason}"
     return line
 
 

@@ -15,16 +15,14 @@ from contextlib import contextmanager
 
 from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientAbortError, IMAPClientError
-from sqlalchemy import select
 
 from mailref.config import Imap
-from mailref.door import Source, queue_reply
 from mailref.mail.application import Application as Referee
+from mailref.mail.imap_cursor import advance, cursor
 from mailref.mail.imap_folders import FolderTrouble, ensure, on_server
+from mailref.mail.imap_too_large import too_large
 from mailref.mail.imap_trouble import Trouble, _text
-from mailref.read import match_game, read_envelope
 from mailref.safe import printable
-from mailref.store import ImapCursor
 from mailref.testhooks import crash_point
 
 log = logging.getLogger("mailref.imap")
@@ -217,7 +215,7 @@ class Poller:
         how many messages were filed."""
         info = c.select_folder(self.box)
         uidvalidity = self.uidvalidity = int(info[b"UIDVALIDITY"])
-        last = self._cursor(uidvalidity)
+        last = cursor(self.referee.store, self.cfg.folder, uidvalidity)
         # Not a message someone marked \Deleted (a GM's client that marks before it expunges,
         # or one this poller filed by COPY but was stopped before its EXPUNGE).
         uids = sorted(u for u in c.search(["UID", f"{last + 1}:*", "UNDELETED"]) if u > last)
@@ -244,7 +242,9 @@ class Poller:
         for u in (u for u in uids if sizes[u] > self.max_size):
             head = self._head(c, u)
             if head is not None:
-                status[u] = self._too_large(u, head, sizes[u], uidvalidity)
+                status[u] = too_large(
+                    self.referee, self.cfg.folder, uidvalidity, u, head, sizes[u], self.max_size
+                )
         bodies = self._fetch([u for u in uids if u not in status and u not in self.unreadable], c)
         crash_point("after-fetch")
         stored = self.referee.receive_many(
@@ -267,8 +267,11 @@ class Poller:
         if passed:
             # The cursor (shared by every daemon) never passes a message another daemon held:
             # killed before filing it, that daemon would leave it in the folder for good.
-            self._advance(
-                uidvalidity, min(max(passed), self.held - 1) if self.held else max(passed)
+            advance(
+                self.referee.store,
+                self.cfg.folder,
+                uidvalidity,
+                min(max(passed), self.held - 1) if self.held else max(passed),
             )
         return len(filed)
 
@@ -290,73 +293,6 @@ class Poller:
                 self.unreadable.add(uid)
                 return None
             raise
-
-    def _too_large(self, uid: int, head: bytes, size: int, uidvalidity: int) -> str:
-        """Keep only the header of a mail over the size limit and tell its sender, from the
-        game it was for (so a plain Reply reaches that game)."""
-        started = time.monotonic()
-        note = f"\r\nX-Mailref-Truncated: {size} bytes over the limit of {self.max_size}; only the header is kept\r\n\r\n".encode()
-        stored = self.referee.receive(
-            head.rstrip(b"\r\n") + note, f"imap:{self.cfg.folder}:{uidvalidity}:{uid}"
-        )
-        if not stored.new:
-            return "ignored"
-        env = read_envelope(head, own_address=self.referee.settings.from_address)
-        with self.referee.store() as s, s.begin():
-            from mailref.store import Game, InboxMessage
-
-            row = s.get(InboxMessage, stored.id)
-            games = {g.slug: g.address for g in s.execute(select(Game.slug, Game.address))}
-            slug = match_game(env.recipients, games)
-            row.status, row.verdict = "ignored", f"too large: {size} bytes (limit {self.max_size})"
-            row.sender, row.subject, row.game_slug = (
-                env.from_addr or "",
-                env.subject.raw[:500],
-                slug,
-            )
-            if env.machine is None and env.from_addr:
-                state = s.scalar(select(Game.state).where(Game.slug == slug)) if slug else {}
-                # A stranger's few answers a day (door.queue_reply), as for mail read whole.
-                known = (
-                    any(env.from_addr in p["addresses"] for p in (state or {}).get("players", []))
-                    or env.from_addr == str((state or {}).get("gm") or "").lower()
-                )
-                queue_reply(
-                    s,
-                    self.referee.settings,
-                    slug,
-                    Source(
-                        "mail",
-                        str(stored.id),
-                        env.reply_to or env.from_addr,
-                        env.message_id,
-                        env.references,
-                        env.subject.raw[:200],
-                        stored.id,
-                        identity=env.from_addr,
-                        stranger=not known,
-                    ),
-                    self.referee.clock(),
-                    "error",
-                    "error.txt",
-                    {
-                        "reason": f"your mail is {size // 1024} KB, over the referee's limit of "
-                        f"{self.max_size // 1024} KB, so it was not read",
-                        "hint": "send the command again without attachments",
-                        "subject": env.subject.raw[:200],
-                        "game": state or {},
-                    },
-                )
-        log.info(
-            "mail #%s from %s game=%s tag=%s: ignored: %s (%d ms)",
-            stored.id,
-            printable(env.from_addr or "-"),
-            slug or "-",
-            env.subject.tag or "-",
-            row.verdict,
-            (time.monotonic() - started) * 1000,
-        )
-        return "ignored"
 
     def _fetch(self, uids: list[int], c: IMAPClient) -> list[tuple[int, bytes]]:
         """(uid, bytes) of each of UIDS still in the folder, in order."""
@@ -391,7 +327,8 @@ class Poller:
         return [(u, got[u][b"BODY[]"]) for u in uids if got.get(u, {}).get(b"BODY[]") is not None]
 
     def _failed(self, uid: int, why: str) -> bool:
-        """Count a failed FETCH of UID alone; True once it is to be skipped from now on (said once)."""
+        """Count a failed FETCH of UID alone; True once it is to be skipped from now on (said
+        once)."""
         self.failures[uid] = self.failures.get(uid, 0) + 1
         if self.failures[uid] < UNREADABLE_AFTER:
             return False
@@ -455,31 +392,6 @@ class Poller:
             if others:
                 c.add_flags(others, [b"\\Deleted"])
 
-    def _cursor(self, uidvalidity: int) -> int:
-        with self.referee.store() as s, s.begin():
-            cur = s.get(ImapCursor, self.cfg.folder, with_for_update=True)
-            if cur is None:
-                # Several daemons may start at once: the first insert wins, the rest read it.
-                s.execute(_insert_cursor(s, self.cfg.folder, uidvalidity))
-                cur = s.get(
-                    ImapCursor, self.cfg.folder, with_for_update=True, populate_existing=True
-                )
-            if cur.uidvalidity != uidvalidity:
-                log.warning(
-                    "UIDVALIDITY of %s changed (%s -> %s): re-reading; duplicates are recognised",
-                    self.cfg.folder,
-                    cur.uidvalidity,
-                    uidvalidity,
-                )
-                cur.uidvalidity, cur.last_uid = uidvalidity, 0
-            return cur.last_uid
-
-    def _advance(self, uidvalidity: int, uid: int) -> None:
-        with self.referee.store() as s, s.begin():
-            cur = s.get(ImapCursor, self.cfg.folder, with_for_update=True)
-            if cur.uidvalidity == uidvalidity and uid > cur.last_uid:
-                cur.last_uid = uid
-
 
 def _still_there(c: IMAPClient) -> str | None:
     """After a wait between polls: None if the server answers a NOOP at once, else how the
@@ -509,17 +421,6 @@ def _answer_within(c: IMAPClient, seconds: float) -> Iterator[None]:
             sock.settimeout(wait)
         except OSError:
             pass
-
-
-def _insert_cursor(s, folder: str, uidvalidity: int):
-    from sqlalchemy.dialects import postgresql, sqlite
-
-    insert = postgresql.insert if s.get_bind().dialect.name == "postgresql" else sqlite.insert
-    return (
-        insert(ImapCursor)
-        .values(folder=folder, uidvalidity=uidvalidity, last_uid=0)
-        .on_conflict_do_nothing()
-    )
 
 
 def _by_bytes(uids: list[int], sizes: dict[int, int], max_size: int) -> Iterator[list[int]]:

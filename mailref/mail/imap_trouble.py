@@ -81,7 +81,10 @@ def explain(e: BaseException, cfg: Imap) -> str:
         or "nonexistent" in low
         or "no such mailbox" in low
     ):
-        return f"the folder {cfg.folder!r} does not exist on the server ({text}): create it, or correct [imap] folder"
+        return (
+            f"the folder {cfg.folder!r} does not exist on the server ({text}): create it, or "
+            "correct [imap] folder"
+        )
     if isinstance(e, ssl.SSLCertVerificationError):
         return (
             f"the server's certificate is not trusted ({e.verify_message or text}): it must name "
@@ -92,10 +95,16 @@ def explain(e: BaseException, cfg: Imap) -> str:
         return f"TLS failed ({text}): does the server speak TLS on port {cfg.port}? ([imap] {how})"
     if isinstance(e, socket.timeout | TimeoutError):
         if not cfg.ssl:  # a TLS port waits for our TLS hello while we wait for its greeting
-            return f"the server did not answer in time (is port {cfg.port} a TLS port? then set [imap] ssl = true)"
+            return (
+                f"the server did not answer in time (is port {cfg.port} a TLS port? then set "
+                "[imap] ssl = true)"
+            )
         return "the server did not answer in time"
     if isinstance(e, ConnectionRefusedError):
-        return "unreachable: connection refused (is the server running, and [imap] host and port right?)"
+        return (
+            "unreachable: connection refused (is the server running, and [imap] host and port "
+            "right?)"
+        )
     if isinstance(e, socket.gaierror):
         return f"unreachable: the name {cfg.host!r} does not resolve ({text})"
     if isinstance(e, OSError) and e.strerror:

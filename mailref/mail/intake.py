@@ -1,4 +1,4 @@
-"""The SMTP listener in a process of its own, started by `mailref serve`.
+"""The SMTP and LMTP listeners in a process of its own, started by `mailref serve`.
 
 Why a process: intake only commits the raw bytes (the 250 waits for nothing else), but in
 the daemon's process it shared one interpreter lock with processing, composing and
@@ -60,7 +60,8 @@ class Intake:
         open_application: Callable[[Config], Application],
     ):
         """OPEN_APPLICATION builds, in the child, what the listener keeps mail with (the daemon
-        passes Referee.from_config); it is pickled by name (a module's function, or a method of a module's class)."""
+        passes Referee.from_config); it is pickled by name (a module's function, or a method of a
+        module's class)."""
         ctx = multiprocessing.get_context("spawn")  # never fork a process that runs threads
         self.notes, notes_w = ctx.Pipe(duplex=False)
         stop_r, self.stop_w = ctx.Pipe(duplex=False)
@@ -187,12 +188,15 @@ def _child(
     busy = _Busy()
     try:
         referee = open_application(cfg)
+        smtp, lmtp = cfg.smtp_in, cfg.lmtp_in
         listener = Listener(
             referee,
-            cfg.smtp_in.host,
-            cfg.smtp_in.port,
-            cfg.smtp_in.max_message_size,
+            smtp.host if smtp else "",
+            smtp.port if smtp else None,
+            smtp.max_message_size if smtp else 0,
             on_storing=busy.storing,
+            lmtp=(lmtp.host, lmtp.port) if lmtp else None,
+            lmtp_max_size=lmtp.max_message_size if lmtp else None,
         )
         listener.start()
     except Exception as e:

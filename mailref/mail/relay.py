@@ -77,11 +77,11 @@ class Relay(smtplib.SMTP):
         finishing: threading.Lock,
         sent: Callable[[], None],
     ) -> None:
-        """What smtplib's sendmail does, for one row, with FINISHING held from the end of the data to
-        the relay's answer and SENT (our mark), so that of all connections at most one row
-        is ever accepted by the relay and not yet marked. To a relay offering PIPELINING
-        (RFC 2920: Postfix, Exim, most providers) MAIL, the RCPTs and DATA go in one write
-        and their answers are read in order: two waits for the relay instead of four."""
+        """What smtplib's sendmail does, for one row, with FINISHING held from the end of the data
+        to the relay's answer and SENT (our mark), so that of all connections at most one row is
+        ever accepted by the relay and not yet marked. To a relay offering PIPELINING (RFC 2920:
+        Postfix, Exim, most providers) MAIL, the RCPTs and DATA go in one write and their answers
+        are read in order: two waits for the relay instead of four."""
         self.ehlo_or_helo_if_needed()
         options = []
         if self.does_esmtp:

@@ -19,16 +19,25 @@ def relay_trouble(e: BaseException, relay: SmtpOut) -> str:
             f"([smtp_out] host) and come from a known CA (SSL_CERT_FILE names another)"
         )
     if isinstance(e, ssl.SSLError):
-        return f"TLS failed ({e.reason or e}): does it offer STARTTLS on port {relay.port}? ([smtp_out] starttls)"
+        return (
+            f"TLS failed ({e.reason or e}): does it offer STARTTLS on port {relay.port}? "
+            "([smtp_out] starttls)"
+        )
     if isinstance(e, smtplib.SMTPNotSupportedError) and "STARTTLS" in str(e):
-        return f"it does not offer STARTTLS on port {relay.port}: set [smtp_out] starttls = false, or use a relay that does"
+        return (
+            f"it does not offer STARTTLS on port {relay.port}: set [smtp_out] starttls = false, "
+            "or use a relay that does"
+        )
     if isinstance(e, smtplib.SMTPNotSupportedError) and "AUTH" in str(e):
         tls = (
             ""
             if relay.starttls
             else " (many relays offer it only over TLS: [smtp_out] starttls = true)"
         )
-        return f"it offers no login (AUTH) on port {relay.port}{tls}; or clear [smtp_out] username if it needs none"
+        return (
+            f"it offers no login (AUTH) on port {relay.port}{tls}; or clear [smtp_out] username "
+            "if it needs none"
+        )
     if isinstance(e, smtplib.SMTPResponseException):
         said = (
             e.smtp_error.decode("utf-8", "replace")

@@ -1,8 +1,9 @@
-"""The built-in SMTP listener: 250 only after the raw bytes are committed, 451 when the
-store fails, 552 over the size limit, 550 for a recipient that is no game's address (nor the
-referee's, nor postmaster).
+"""The built-in SMTP and LMTP listeners: 250 only after the raw bytes are committed, 451 when
+the store fails, 552 over the size limit, 550 for a recipient that is no game's address (nor
+the referee's, nor postmaster); over LMTP one such reply for each recipient taken.
 
-The sessions (mailref.mail.smtp_session) run on one event loop in a thread of their own.
+The sessions (aiosmtpd's, mailref.mail.smtp_server) run on one event loop in a thread of
+their own; Intake is their handler.
 A mail is committed on that loop when the store's lock is free and nothing waits for the
 committer thread (SQLite; one short transaction). Otherwise the committer thread writes it,
 so a session waiting for its commit holds up no other session, and mail arriving together
@@ -21,7 +22,7 @@ from collections.abc import Callable
 from sqlalchemy import select
 
 from mailref.mail.application import Application as Referee
-from mailref.mail.smtp_session import Answer, Session
+from mailref.mail.smtp_server import LmtpServer, Room, Server
 from mailref.read import base_address
 from mailref.read.route import is_postmaster
 from mailref.store import Game
@@ -34,24 +35,20 @@ GROUP = 50  # mails committed in one transaction at most
 INLINE_AT_MOST = (
     256 * 1024
 )  # octets: a bigger mail is written by the committer, never on the sessions' loop
+Answer = Callable[[str], None]  # called with the reply to the end of DATA
 
 
 class Intake:
-    """The listener's desk: answers RCPT from the games' addresses and stores each message."""
+    """The sessions' handler (aiosmtpd's handle_RCPT and handle_DATA): answers RCPT from the
+    games' addresses and stores each message."""
 
     def __init__(
         self,
         referee: Referee,
-        max_size: int,
         on_stored: Callable[[], None] = lambda: None,
         on_storing: Callable[[bool], None] = lambda busy: None,
     ):
-        self.referee, self.max_size, self.on_stored, self.on_storing = (
-            referee,
-            max_size,
-            on_stored,
-            on_storing,
-        )
+        self.referee, self.on_stored, self.on_storing = referee, on_stored, on_storing
         # The greeting names the referee's mail domain and no software version ("220 localhost
         # Python SMTP 1.4.6" told the world what to attack and nothing useful).
         self.domain = referee.settings.from_address.rpartition("@")[2] or "localhost"
@@ -62,9 +59,40 @@ class Intake:
         self.inline = (
             referee.store.engine.dialect.name == "sqlite"
         )  # only its lock can be tried without waiting
-        self.buffered = 0  # octets of mail data the sessions hold (smtp_session.BUFFER_BUDGET)
         self.refusing: str | None = None  # why mail is told 451 now, said once (SPEC §7)
         self.refused = 0
+
+    async def handle_RCPT(
+        self, server: Server, session: object, envelope: object, address: str, options: list[str]
+    ) -> str:
+        answer = self.recipient(address)
+        if not isinstance(answer, str):
+            server.waiting = True
+            try:
+                answer = await answer
+            finally:
+                server.waiting = False
+        if answer.startswith("250"):
+            envelope.rcpt_tos.append(address)
+            envelope.rcpt_options.extend(options)
+        else:
+            server.junk += 1  # refused recipients are junk too: each unknown one costs a lookup
+        return answer
+
+    async def handle_DATA(self, server: Server, session: object, envelope: object) -> str:
+        """The reply once the message is kept (or not); over LMTP the same for each recipient
+        taken, since one statement keeps the mail for all of them."""
+        kept: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        self.deliver(
+            envelope.original_content,
+            envelope.mail_from,
+            envelope.rcpt_tos,
+            lambda line: kept.done() or kept.set_result(line),
+        )
+        line = await kept
+        if isinstance(server, LmtpServer):
+            return "\r\n".join(line for _ in envelope.rcpt_tos)
+        return line
 
     def _refuse(self, who: str, e: BaseException) -> None:
         """A store fault: said once per cause while it lasts, not once per sender."""
@@ -176,7 +204,7 @@ class Intake:
             answer(
                 f"250 2.0.0 stored as #{outcome.id}" + ("" if outcome.new else " (already had it)")
             )
-            self.on_stored()
+            loop.call_soon(self.on_stored)  # after the session has written its 250
 
         assert self.committer is not None
         mail = (raw, "smtp", mail_from, rcpt_to)
@@ -260,23 +288,32 @@ class Committer(threading.Thread):
 
 
 class Listener:
-    """The sessions' event loop and the committer, each in a thread of its own."""
+    """The sessions' event loop and the committer, each in a thread of its own: SMTP on
+    HOST:PORT (unless PORT is None) and LMTP on LMTP's (host, port) when given, its messages
+    up to LMTP_MAX_SIZE (MAX_SIZE when not given)."""
 
     def __init__(
         self,
         referee: Referee,
         host: str,
-        port: int,
+        port: int | None,
         max_size: int,
         on_stored: Callable[[], None] = lambda: None,
         on_storing: Callable[[bool], None] = lambda busy: None,
+        lmtp: tuple[str, int] | None = None,
+        lmtp_max_size: int | None = None,
     ):
-        self.host, self.port = host, port
-        self.intake = Intake(referee, max_size, on_stored, on_storing)
-        self.sessions: set[Session] = set()
+        self.host, self.port, self.max_size = host, port, max_size
+        self.lmtp, self.lmtp_max_size = lmtp, lmtp_max_size or max_size
+        self.intake = Intake(referee, on_stored, on_storing)
+        self.room = Room()
         self.loop = asyncio.new_event_loop()
-        self.server: asyncio.base_events.Server | None = None
+        self.servers: list[asyncio.base_events.Server] = []
         self.thread = threading.Thread(target=self.loop.run_forever, name="smtp", daemon=True)
+
+    @property
+    def sessions(self) -> set[Server]:
+        return self.room.sessions
 
     def start(self) -> None:
         """Listen; returns once it does, raises OSError when it cannot (the port is taken)."""
@@ -284,31 +321,36 @@ class Listener:
         self.intake.committer = Committer(self.intake.referee)
         self.intake.committer.start()
         self.thread.start()
-        serving = asyncio.run_coroutine_threadsafe(
-            self.loop.create_server(
-                lambda: Session(self.intake, self.sessions),
-                self.host,
-                self.port,
-                reuse_address=True,
-            ),
-            self.loop,
-        )
         try:
-            self.server = serving.result(60)
+            if self.port is not None:
+                self.servers.append(self._serve(Server, self.host, self.port, self.max_size))
+            if self.lmtp is not None:
+                self.servers.append(self._serve(LmtpServer, *self.lmtp, self.lmtp_max_size))
         except BaseException:
             self._end()
             raise
 
+    def _serve(
+        self, kind: type[Server], host: str, port: int, max_size: int
+    ) -> asyncio.base_events.Server:
+        def session() -> Server:
+            return kind(self.intake, self.room, self.intake.domain, max_size, loop=self.loop)
+
+        serving = asyncio.run_coroutine_threadsafe(
+            self.loop.create_server(session, host, port, reuse_address=True), self.loop
+        )
+        return serving.result(60)
+
     def stop(self, within: float = 30.0) -> None:
         """Stop accepting; the messages in hand are finished and answered, then every session
         is told 421 and closed."""
-        if self.server is not None:
+        if self.servers:
             asyncio.run_coroutine_threadsafe(self._close(within), self.loop).result(within + 10)
         self._end()
 
     async def _close(self, within: float) -> None:
-        assert self.server is not None
-        self.server.close()
+        for server in self.servers:
+            server.close()
         until = time.monotonic() + within
         while any(s.busy for s in self.sessions) and time.monotonic() < until:
             await asyncio.sleep(0.02)

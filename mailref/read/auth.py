@@ -3,7 +3,10 @@ the receiving servers the operator trusts wrote, read with the maintained `authr
 
 Any sender can write such a header, so only one whose authserv-id is trusted counts, and
 of those only the topmost (RFC 8601 §5: the receiving server adds its own at the top; a
-copy a forger wrote sits below it). The mail is verified when that header says
+copy a forger wrote sits below it). That header is the verdict even when it cannot be read:
+the receiving server copies what the sender chose (HELO, MAIL FROM) into it, so a sender
+who makes the parser refuse it must not have a forged header below decide instead. The
+mail is verified when that header says
 `dmarc=pass`, or `dkim=pass` with `header.d` aligned to the From domain, or `spf=pass`
 with `smtp.mailfrom` aligned to it.
 
@@ -13,6 +16,7 @@ labels (`mail.example.org` and `example.org` align; `example.org` and `org` do n
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import authres
@@ -21,6 +25,11 @@ import authres.dmarc
 from mailref.read.limits import AUTH_RESULTS_MAX
 
 _FEATURES = authres.FeatureContext(authres.dmarc)
+# The authserv-id before the first ";" (RFC 8601 §2.2: a token or a quoted string), after any
+# leading comments: read without the full grammar, so a header authres refuses still names
+# the server that wrote it.
+_COMMENTS = re.compile(r"^\s*(?:\((?:[^()\\]|\\.)*\)\s*)*")
+_SERVER = re.compile(r'"((?:[^"\\]|\\.)*)"|([^\s;()"]+)')
 
 
 @dataclass(frozen=True)
@@ -45,6 +54,16 @@ def aligned(domain: str, from_domain: str) -> bool:
     return long_.endswith("." + short) and short.count(".") >= 1
 
 
+def authserv_id(value: str) -> str | None:
+    """The authserv-id an Authentication-Results VALUE names, lower-cased, read leniently;
+    None when it names none."""
+    text = " ".join(str(value).split())
+    m = _SERVER.match(text, _COMMENTS.match(text).end())
+    if not m:
+        return None
+    return (m.group(1) if m.group(1) is not None else m.group(2)).strip().lower() or None
+
+
 def verify(
     results: list[str], from_addr: str | None, trusted: tuple[str, ...] | list[str]
 ) -> AuthVerdict:
@@ -61,7 +80,15 @@ def verify(
     for value in results[:AUTH_RESULTS_MAX]:
         try:
             parsed = _FEATURES.parse_value(" ".join(str(value).split()))
-        except Exception:  # unreadable: not the trusted server's own header
+        except Exception:
+            server = authserv_id(value)
+            if server is None or server in ids:
+                # The trusted server's own header, or one whose writer cannot be told: either
+                # way the topmost word on this mail cannot be read, and none below may replace it.
+                who = server or "an unnamed server"
+                return AuthVerdict(
+                    False, f"the Authentication-Results header of {who} cannot be read"
+                )
             continue
         server = (parsed.authserv_id or "").lower()
         if server not in ids:

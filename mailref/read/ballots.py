@@ -1,18 +1,22 @@
 """Ballots in a mail body (SPEC §3.2). Only unmistakable ballots count; a wrong guess is
 worse than asking again. A line is a ballot when, once emphasis (`**x**`, `*x*`, `__x__`,
-`[b]x[/b]`), quotes, a list bullet and closing punctuation are set aside, it is exactly one of:
+`[b]x[/b]`), quotes, check marks and a list bullet are set aside, it is one of:
 
     FOR                      the vote word alone (in a reply to proposal N, or [Vote] N)
-    I vote FOR               also `Vote: FOR`, `My vote is FOR`
+    I vote FOR               also `Vote: FOR`, `My vote is FOR`, `I vote FOR it`, `FOR this`
     12 FOR                   also `#12: AGAINST`, `Proposal 12 - FOR`, `P7 abstain`, `12. I vote FOR`
+    +1                       `-1`, `0`: FOR, AGAINST, ABSTAIN where the game has them
 
-Any other word on the line makes it prose ("For what it's worth, I'm AGAINST this.",
-"Present company excepted, I vote against."), never a ballot. Within one mail the last
-ballot for a matter wins; what was set aside is said, with why."""
+and may go on after a sentence break (`.`, `!`, `;`, `:` or a dash) with a reason, which is
+kept: "AGAINST. It breaks rule 5.", "FOR — nice one". Any other word right after the vote makes
+the line prose ("For what it's worth, I'm AGAINST this.", "No, wait", "No strong feelings
+yet"), never a ballot, and so does a reason that takes the vote back ("No. Wait, …"). Within
+one mail the last ballot for a matter wins; what was set aside is said, with why."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from mailref.read.limits import bounded
@@ -31,19 +35,49 @@ VOTE_WORDS: dict[str, str] = {
     "def": "DEFERENTIAL",
     "veto": "VETO",
 }
-_WORD = "(?P<word>" + "|".join(sorted(VOTE_WORDS, key=len, reverse=True)) + ")"
-# Emphasis and quotes are set aside (as spaces, so `F*OR` stays two words) before matching.
-_DECOR = re.compile(r"\[/?b\]|[*_\"'“”‘’«»`\s]+", re.I)
+# The way Apache projects vote by mail (SPEC §3.2), where the game has these meanings.
+NUMERIC_VOTES: dict[str, str] = {"+1": "FOR", "-1": "AGAINST", "0": "ABSTAIN"}
+_WORDS = "|".join(sorted(VOTE_WORDS, key=len, reverse=True))
+# Emphasis, quotes and check marks around the words are decoration.
+_D = r"(?:[\s*_\"'“”‘’«»„`✓✔☑✅\ufe0f]|\[/?b\])*+"  # possessive: linear
 _NUMBER = (
-    r"(?:(?:proposal|prop|p|cfj|dov|matter|no\.?) ?)?#? ?(?P<number>\d{1,6}) ?(?:[:.)=-]|[–—])? ?"
+    r"(?:(?:proposal|prop|p|cfj|dov|matter|no\.?) ?)?#? ?(?P<number>\d{1,6}) ?(?:[:.)=-]|[–—])?"
 )
-_SAID = r"(?:(?:i vote ?:?|my vote is ?:?|my vote ?:|vote ?:) ?)?"
-_BALLOT = re.compile(r"^(?:[-•] )?(?:" + _NUMBER + r")?" + _SAID + _WORD + r" ?[.!]*$", re.I)
+_SAID = r"(?:(?:i vote ?:?|my vote is ?:?|my vote ?:|vote ?:)" + _D + ")?"
+_HEAD = re.compile(
+    r"^"
+    + _D
+    + r"(?:[-•]\s+)?"
+    + _D
+    + r"(?:"
+    + _NUMBER
+    + _D
+    + r")?"
+    + _SAID
+    + r"(?:(?P<word>"
+    + _WORDS
+    + r")(?![^\W_])|(?<![\d])(?P<numeric>\+1|-1|0)(?![\d]|[.,]\d))"
+    + _D
+    + r"(?:(?:it|this)(?![^\W_])"
+    + _D
+    + r")?",
+    re.I,
+)
+# A sentence break after the vote: a full stop, !, ;, : (each followed by a space or the end), or
+# a dash ("FOR - nice", "FOR — nice", "FOR—nice"). A comma or a question mark is none.
+_BREAK = re.compile(r"^(?:[.!;:]+(?=\s|$)|\s*(?:--?|[–—])(?=\s)|\s*[–—])")
+_ENDING = re.compile(r"^[.!]*" + _D + r"$")
+# A reason that takes the vote back is no reason: "No. Wait, let me think about it."
+_TAKEN_BACK = re.compile(
+    r"^(?:wait|hold on|just kidding|kidding|not sure|let me think|scratch that|"
+    r"never ?mind|not yet|maybe|or not)\b",
+    re.I,
+)
 _HAS_WORD = re.compile(r"\b(?:" + "|".join(VOTE_WORDS) + r")\b")  # on a lower-cased line
 HOW_TO_VOTE = (
     "write the vote word alone on a line ({w}), or `I vote {w}`, `Vote: {w}`, "
-    "`My vote is {w}`, with your reason, if any, on the next line; for several proposals, "
-    "lines like `12 {w}`"
+    "`My vote is {w}`, or `{w}. Your reason.` (with your reason, if any, on the next line, "
+    "or after a full stop or a dash); for several proposals, lines like `12 {w}`"
 )
 
 
@@ -61,6 +95,7 @@ class Ballot:
     vote: str  # canonical meaning, e.g. "FOR"
     word: str  # as written
     line: str  # the whole line it was read from, to quote back
+    reason: str = ""  # the words after the vote ("AGAINST. It breaks rule 5.": "It breaks rule 5.")
 
 
 @dataclass
@@ -74,27 +109,53 @@ def vote_meaning(word: str) -> str | None:
     return VOTE_WORDS.get(word.strip("*_ .!").lower())
 
 
-def read_ballot_line(line: str) -> Ballot | None:
-    """The ballot LINE is, if it is exactly one of the allowed forms."""
-    if len(line) > 120:  # no ballot is this long; keeps the work per line bounded
+def read_ballot_line(
+    line: str, numeric: Collection[str] = tuple(NUMERIC_VOTES.values())
+) -> Ballot | None:
+    """The ballot LINE is, if it is exactly one of the allowed forms. NUMERIC: the meanings
+    `+1`, `-1` and `0` may have here (the game's)."""
+    if len(line) > 1000:  # no ballot is this long; keeps the work per line bounded
         return None
-    m = _BALLOT.match(_DECOR.sub(" ", line).strip())
-    if m is None:
+    head = line[:160]  # the vote comes first: the pattern never looks further
+    m = _HEAD.match(head)
+    if m is None or m.end() == len(head) < len(line):
+        return None
+    word = m.group("word") or m.group("numeric")
+    meaning = VOTE_WORDS[word.lower()] if m.group("word") else NUMERIC_VOTES[word]
+    if m.group("numeric") and meaning not in numeric:
+        return None
+    rest = line[m.end() :]
+    if _ENDING.match(rest):
+        return Ballot(
+            None if m.group("number") is None else int(m.group("number")),
+            meaning,
+            word,
+            line.strip(),
+        )
+    brk = _BREAK.match(rest)
+    if brk is None:
+        return None  # another word follows the vote: prose
+    reason = re.sub(r"^" + _D, "", rest[brk.end() :]).strip()
+    if _TAKEN_BACK.match(reason):
         return None
     number = int(m.group("number")) if m.group("number") else None
-    word = m.group("word")
-    return Ballot(number, VOTE_WORDS[word.lower()], word, line.strip())
+    return Ballot(number, meaning, word, line.strip(), reason)
 
 
-def read_ballots(text: str, default_number: int | None = None) -> BallotReading:
+def read_ballots(
+    text: str,
+    default_number: int | None = None,
+    numeric: Collection[str] = tuple(NUMERIC_VOTES.values()),
+) -> BallotReading:
     """Ballots from the sender's own words (quotes already removed). A ballot without a
-    number is for DEFAULT_NUMBER (the proposal replied to); without one it is set aside."""
+    number is for DEFAULT_NUMBER (the proposal replied to); without one it is set aside.
+    NUMERIC: the meanings `+1`, `-1` and `0` may have in this game."""
     reading = BallotReading()
     found: dict[int, Ballot] = {}
     for ln in bounded(text).splitlines():
         if not ln.strip():
             continue
-        b = read_ballot_line(ln)
+        b = read_ballot_line(ln, numeric)
         if b is None:
             continue
         if b.number is None:

@@ -232,7 +232,8 @@ def read_envelope(
     if m := re.search(r"<([^>]+)>", headers.get("list-id", "")):
         list_id = m.group(1).lower()
     if reply_to and reply_to == list_post_address(headers):
-        reply_to = None  # a list that sets Reply-To to itself: the answer is for the sender only (SPEC §2.6)
+        # a list that sets Reply-To to itself: the answer is for the sender only (SPEC §2.6)
+        reply_to = None
     verdict, bounced = machine_verdict(
         msg, headers, from_addr, own_address, loop_header, recipients, null_sender, raw, cut
     )

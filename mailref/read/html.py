@@ -8,8 +8,10 @@ or a quoted `1 FOR` is much harder to tell from the sender's own words. Recognis
 - Apple Mail and Thunderbird: `<blockquote type="cite">`, Thunderbird's attribution
   `<div class="moz-cite-prefix">`; Yahoo: `yahoo_quoted`;
 - Outlook Web / OWA and Outlook desktop: `<div id="divRplyFwdMsg">` (and `x_divRplyFwdMsg`,
-  `appendonsend`), and an `<hr>` (or a top-bordered div) followed by a From:/Sent:/To:/Subject:
-  header block: everything from there on is the original message.
+  `appendonsend`), older Outlook's `OutlookMessageHeader`, and an `<hr>` (or a top-bordered div)
+  followed by a header block (From:/Date:/Sent:/To:/Subject: in any order, attribution.py):
+  everything from there on is the original message. Outlook.com's `x_` class prefix is read
+  through.
 One pass of the stdlib parser over HTML tamed first (`_tame`); the work is linear in its size."""
 
 from __future__ import annotations
@@ -17,8 +19,8 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
+from mailref.read.attribution import header_block_at
 from mailref.read.limits import HTML_MAX
-from mailref.read.quotes import HEADER_FROM_WORDS, HEADER_NEXT_WORDS
 
 _BLOCK = {
     "p",
@@ -56,11 +58,8 @@ _QUOTE_CLASSES = {
     "yahoo_quoted",
     "protonmail_quote",
 }
-_CUT_IDS = re.compile(r"divRplyFwdMsg|appendonsend|OLK_SRC_BODY_SECTION", re.I)
+_CUT_IDS = re.compile(r"divRplyFwdMsg|appendonsend|OLK_SRC_BODY_SECTION|OutlookMessageHeader", re.I)
 _TOP_BORDER = re.compile(r"border-top\s*:\s*solid", re.I)
-# An Outlook header block, as text: "From:" then two of Sent/Date/To/Subject within 5 lines.
-_HDR_FROM = re.compile(rf"^\W*({HEADER_FROM_WORDS})\W*[:：]", re.I)
-_HDR_NEXT = re.compile(rf"^\W*({HEADER_NEXT_WORDS})\W*[:：]", re.I)
 _MARK = "\x03"  # a line holding only this is an <hr> or a top border: a possible cut
 
 
@@ -76,7 +75,8 @@ def _spaced(attrs: dict[str, str | None]) -> bool:
 
 
 def _is_quote(tag: str, attrs: dict[str, str | None]) -> bool:
-    classes = set((attrs.get("class") or "").split())
+    # Outlook.com prefixes the classes of a mail it quotes again ("x_gmail_quote").
+    classes = {c[2:] if c.startswith("x_") else c for c in (attrs.get("class") or "").split()}
     if classes & _QUOTE_CLASSES:
         return True
     return tag == "blockquote" and (attrs.get("type") or "").lower() == "cite"
@@ -131,7 +131,11 @@ class _ToText(HTMLParser):
                 self.cited_lines.add(len(self.lines))
             self.lines.append(_MARK)
             self.marks = True
-        if a and self.cut is None and _CUT_IDS.search(a.get("id") or ""):
+        if (
+            a
+            and self.cut is None
+            and (_CUT_IDS.search(a.get("id") or "") or _CUT_IDS.search(a.get("class") or ""))
+        ):
             self.cut = len(self.lines)
         if tag not in _VOID:
             if self.cited:
@@ -214,8 +218,7 @@ class _ToText(HTMLParser):
 
 def _bold_markers(text: str) -> str:
     text = re.sub(f"{_OPEN}(\\s*){_CLOSE}", r"\1", text)  # empty bold from <b> </b>
-    # One bold line in several runs, as Word writes it (<b>Attack Donal with </b><b>10
-    # Grain</b><b>.</b>
+    # One bold line in several runs, as Word writes it (<b>Attack Donal with </b><b>10 Grain</b><b>.</b>
     # after a spell check, a language or font change): runs that touch are one bold span, one order.
     # Spans with a space between ("<b>Attack …</b> <b>Defend …</b>", a forum's) stay apart.
     text = text.replace(_CLOSE + _OPEN, "")
@@ -231,12 +234,14 @@ def _join(lines: list[str]) -> str:
 
 
 def _header_block_after(lines: list[str], i: int) -> bool:
-    """Does a From:/Sent:/To: header block start within the first lines after I?"""
+    """Does a header block (From:/Date:/Sent:/To:/Subject:, in any order) start within the first
+    lines after I? Bold runs on one line ("**From: x** **Date: y**") are fields of their own."""
     nonblank = [ln for ln in lines[i + 1 : i + 12] if ln.strip() and ln != _MARK][:6]
-    nonblank = [_bold_markers(ln) for ln in nonblank]
-    if not nonblank or not _HDR_FROM.match(nonblank[0]):
-        return False
-    return sum(1 for ln in nonblank[1:] if _HDR_NEXT.match(ln)) >= 2
+    pieces = [p for ln in nonblank for p in _RUNS.split(_bold_markers(ln))][:6]
+    return bool(pieces) and header_block_at(pieces, 0)
+
+
+_RUNS = re.compile(r"(?<=\*\*)\s+(?=\*\*)")
 
 
 # A tag as the parser may read it at once: a name (or !, ?) and anything but < and > up to its >.

@@ -89,5 +89,9 @@ def _parse_one(header: str, value: str) -> Sender:
         return Sender(None, problem=f"the {header} header has no complete address")
     if not utf8 and not a.addr_spec.isascii():
         return Sender(None, problem=f"the {header} address is not valid UTF-8")
+    if (
+        "\ufffd" in a.addr_spec
+    ):  # a replacement character: what was meant is lost, no reply can reach it
+        return Sender(None, problem=f"the {header} address holds a replacement character (U+FFFD)")
     name = " ".join(a.display_name.replace("\x00", "").split())
     return Sender(normalise_address(a.addr_spec), name)

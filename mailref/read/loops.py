@@ -11,6 +11,7 @@ import re
 from email.message import Message
 
 from mailref.read.limits import BOUNCE_SCAN_MAX
+from mailref.read.notices import BODY_LOOK, list_notice
 from mailref.read.route import base_address
 
 _PRECEDENCE = {"bulk", "junk", "list", "auto_reply"}
@@ -80,7 +81,8 @@ _AUTO_SUBJECT = re.compile(
     # Outlook's in the other languages its header blocks are read in (quotes.py): Norwegian and
     # Danish, Czech, Hungarian, Turkish, Greek, Russian, Chinese, Japanese, Korean.
     r"automatisk svar|automatick[áa] odpov[ěe][ďd]|automatikus v[áa]lasz|otomatik yan[ıi]t|"
-    r"αυτόματη απάντηση|автоматический ответ|自动回复|自动答复|自動回覆|自動応答|自動返信|자동\s*회신)"
+    r"αυτόματη απάντηση|автоматический ответ|"
+    r"自动回复|自动答复|自動回覆|自動応答|自動返信|자동\s*회신)"
     r"\s*[:：]",
     re.I,
 )
@@ -102,7 +104,8 @@ def machine_verdict(
     body_at: int = 0,
 ) -> tuple[str | None, list[str]]:
     """(reason, bounced addresses). Header names are compared lower-cased; HEADERS hold
-    decoded values. NULL_SENDER: the SMTP listener saw `MAIL FROM:<>`. RAW[BODY_AT:]: the raw body."""
+    decoded values. NULL_SENDER: the SMTP listener saw `MAIL FROM:<>`. RAW[BODY_AT:]: the raw
+    body."""
     own = _base(own_address) if own_address else ""
     if loop_header.lower() in headers:
         return "carries mailref's own loop header", []
@@ -142,6 +145,8 @@ def machine_verdict(
     if "x-auto-response-suppress" in headers:
         return "X-Auto-Response-Suppress", []
     if reason := _autoresponder(headers):
+        return reason, []
+    if reason := list_notice(headers, from_addr, raw[body_at : body_at + BODY_LOOK]):
         return reason, []
     if null_return:
         return "null Return-Path", []

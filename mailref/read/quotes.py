@@ -1,110 +1,148 @@
 """What is not the sender's own words: quotes, attributions, forwarded and original
-messages, signatures and mobile footers. A vote or an order in any of these never counts."""
+messages, signatures and mobile footers. A vote or an order in any of these never counts.
+
+Top-posting (own words, then the attribution and the old mail): everything from the attribution
+on is cut. Bottom-posting and inline replies (an attribution right above `>` lines): the
+attribution and the `>` lines go, the sender's words between and below them stay."""
 
 from __future__ import annotations
 
 import re
 
+from mailref.read.attribution import (
+    ATTRIBUTION_MAX,
+    HEADER_FROM_WORDS,
+    HEADER_NEXT_WORDS,
+    dated_address,
+    has_date,
+    header_block_at,
+    header_field,
+    is_attribution,
+    is_separator,
+    may_end_attribution,
+    trailing_attribution,
+)
 from mailref.read.limits import bounded
 
-# "On <date>, <name> wrote:" and its cousins in other languages; may wrap over two lines.
-_ATTRIBUTION = re.compile(
-    r"^\s*(On\s.+\swrote:|Am\s.+\sschrieb.*:|Le\s.+\sa\s+écrit\s*:|El\s.+\sescribió:|"
-    r"Op\s.+\sschreef.*:|Il\s.+\sha\s+scritto:|Em\s.+\sescreveu:|Den\s.+\sskrev.*:)\s*$",
-    re.I,
+__all__ = ["ATTRIBUTION_MAX", "HEADER_FROM_WORDS", "HEADER_NEXT_WORDS", "is_footer", "own_words"]
+
+# A phone's or a webmail's footer: the whole line, of a known form ("Sent from my iPhone",
+# "Sent from my Verizon Wireless BlackBerry", "Get Outlook for iOS"); a sentence that merely
+# begins like one ("Sent from my desk, is much easier …") is the sender's own.
+_DEVICE = (
+    r"(?:[\w'’+-]+\s){0,3}(?:iPhone|iPad|iPod|Android|BlackBerry|Galaxy|Samsung|Pixel|Huawei|Xiaomi|Nokia|"
+    r"Motorola|OnePlus|Xperia|HTC|phone|smartphone|mobile|mobile device|device|tablet|Kindle|Watch|"
+    r"Windows Phone|Fairphone|Oppo|Honor)\w*(?:\s\w+)?\s?"
 )
-# "Bob <bob@x.org> wrote:" in any language above; searched, and linear: an address token
-# holds no space or angle bracket, so no two ways to split a line are ever tried.
-_ADDRESS_WROTE = re.compile(
-    r"\S\s+<[^<>\s@]+@[^<>\s]+>\s+(wrote|schrieb|a écrit|escribió|schreef|skrev)\s*+:?\s*$", re.I
-)
-# Thunderbird's and Gmail's attribution in more languages: a date, then the verb ending the line
-# ("W dniu 1.12.2026 o 10:00, Bob pisze:", "01.12.2026 10:00, Bob пишет:", "Bob <b@x> 于2026年12月1日
-# 写道："), or Gmail's with no verb at all, a date and the address ending it ("вт, 1 дек. 2026 г. в
-# 10:00, Bob <b@x.org>:", "2026年12月1日(火) 10:00 Bob <b@x.org>:").
-_DATED_WROTE = re.compile(
-    r"^(?=[^\n]*\d)[^\n]*?(?:\b(?:pisze|napisał\(a\)|napisała?|napsal\(a\)|napsala?|пишет|написал\(а\)|написала?|"
-    r"написав\(ла\)|написав|kirjoitti|yazdı|έγραψε|skrifaði|rašė|rakstīja|kirjutas|napisao|napisala|a scris|scrisse)|"
-    r"写道|寫道|(?<!\d)(?:19|20)\d\d(?!\d)[^\n]*<[^<>\s@]+@[^<>\s]+>)\s*[:：]\s*$",
-    re.I,
-)
-# mutt's and slrn's common "* Bob <bob@x.org> [2026-12-01 10:00]:" (attribution="* %n <%a> [%d]:").
-_STAR_DATE = re.compile(r"^\*\s[^\[\]]+\[[^\[\]]{4,60}\]:\s*$")
-# An attribution is a name, an address and a date: longer lines are the sender's own words,
-# and are never given to the patterns above (which backtrack on long lines).
-ATTRIBUTION_MAX = 300
-_WROTE_END = re.compile(
-    r"(wrote|schrieb|a\s+écrit|escribió|schreef|scritto|escreveu|skrev)\s*+:?\s*$", re.I
-)
-_WROTE_START = re.compile(r"^\s*(On|Am|Le|El|Op|Il|Em|Den)\s", re.I)
-_CUT = re.compile(
-    r"^\s*(-{2,}\s*(Original Message|Ursprüngliche Nachricht|Message d'origine|Mensaje original|"
-    r"Oorspronkelijk bericht|Forwarded message|Weitergeleitete Nachricht|Message "
-    r"transféré)\s*-{2,}|"
-    r"Begin forwarded message:|_{10,}|-{5,}\s*Reply message\s*-{5,})\s*$",
-    re.I,
-)
-# Outlook's header block in the languages it is localised to (its reply prefixes RE, AW, SV,
-# Antw, VS, ... come with these: "Från: … Skickat: … Till: … Ämne:"), also as an HTML part
-# renders it (`**From:** x`, `*Sent:* y`). html.py reads the same words.
-HEADER_FROM_WORDS = (
-    "From|Von|De|Van|Från|Fra|Frá|Da|Od|Lähettäjä|Feladó|От|Від|Kimden|Από|Saatja|Nuo|"
-    "发件人|寄件者|差出人|보낸 사람"
-)
-HEADER_NEXT_WORDS = (
-    "Sent|Date|Gesendet|Envoyé|Enviado|Enviado el|Verzonden|Skickat|Sendt|Sendt den|Inviato|"
-    "Wysłano|Odesláno|Lähetetty|Elküldve|Отправлено|Надіслано|Gönderildi|Στάλθηκε|Datum|Data|"
-    "To|An|À|Para|Aan|Till|Til|A|Do|Komu|Vastaanottaja|Címzett|Кому|Kime|Προς|"
-    "Subject|Betreff|Objet|Asunto|Onderwerp|Ämne|Emne|Oggetto|Temat|Předmět|Aihe|Tárgy|Тема|Konu|"
-    "Θέμα|Cc|Kopia|Kopie|Копия|"
-    "发送时间|收件人|主题|傳送時間|收件者|主旨|送信日時|宛先|件名|보낸 날짜|받는 사람|제목"
-)
-_HEADER_BLOCK = re.compile(rf"^\s*[*_]{{0,2}}({HEADER_FROM_WORDS})\s*[:：][*_]{{0,2}}\s+\S", re.I)
-_HEADER_NEXT = re.compile(rf"^\s*[*_]{{0,2}}({HEADER_NEXT_WORDS})\s*[:：]", re.I)
 _FOOTER = re.compile(
-    r"^\s*(Sent from my \w+|Sent from (Outlook|Mail|Yahoo Mail|ProtonMail)|Get Outlook for \w+|"
-    r"Von meinem \w+ gesendet|Envoyé de mon \w+|Enviado desde mi \w+|Verzonden vanaf mijn \w+|"
-    r"Sent with Proton Mail|Sent from Gmail Mobile|"
-    # iOS and Android in other languages: the phrase and the device alone on the line.
-    r"(?:Skickat från min|Sendt fra min|Verstuurd vanaf mijn|Inviato da(?: il mio)?|Enviado do "
-    r"meu|Enviado de meu|"
-    r"Wysłane z(?: mojego)?|Отправлено с|Lähetetty|Envoyé depuis(?: mon)?|Gesendet von(?: "
-    r"meinem)?)\s+"
-    r"(?:iPhone|iPad|Android|Galaxy|Samsung|Pixel|Huawei|Xiaomi|smartphone|telefon|mobil)[\w'’]*\s*$).*$",
+    r"^\s*(?:Sent from my "
+    + _DEVICE
+    + r"|Sent from (?:Outlook|Mail|Yahoo Mail|ProtonMail|Samsung Mobile|"
+    r"Gmail Mobile|Mail for Windows(?: 10)?)(?: for \w+)?|Get Outlook for \w+|Sent with Proton Mail|"
+    r"Sent with Sparrow|Sent using \w+(?: \w+)?|Sent via \w+(?: \w+)?|"
+    r"Von meinem "
+    + _DEVICE
+    + r"gesendet|Envoyé de mon "
+    + _DEVICE
+    + r"|Enviado desde mi "
+    + _DEVICE
+    + r"|"
+    r"Verzonden vanaf mijn " + _DEVICE + r"|Verstuurd vanaf mijn " + _DEVICE + r"|"
+    r"(?:Skickat från min|Sendt fra min|Inviato da(?: il mio)?|Enviado do meu|Enviado de meu|Enviat des del meu|"
+    r"Wysłane z(?: mojego)?|Odesláno z(?: mého)?|Отправлено с|Lähetetty|Envoyé depuis(?: mon)?|"
+    r"Gesendet von(?: meinem)?)\s+"
+    r"(?:iPhon|iPad|Android|Galaxy|Samsung|Pixel|Huawei|Xiaomi|smartphone|telefon|mobil)[\w'’]*|"
+    r"从我的\s?iPhone发送|從我的\s?iPhone傳送|iPhoneから送信|iPadから送信|내 iPhone에서 보냄)"
+    r"\s*[.!]?\s*(?:<https?://[^\s<>]+>)?\s*$",
     re.I,
 )
+# A wrapped quote line that lost its `>`: between two quoted lines, the tail of a link or a
+# parenthesis ("(http://x.org/a) >", "_nonce=3dd518)").
+_LOST_MARK = re.compile(r"^\s*[(\[_=&?/#)\]]|://|>\s*$")
+# ">>> http://x.org <<<": a banner between arrows, not a quote.
+_BANNER = re.compile(r"^>>[^<]*<<+$")
+
+
+_SEPARATOR_FIRST = frozenset("-=_BADIbadi")  # how every separator line starts (attribution.py)
+_BLANK_OR_QUOTE = ("", " ", "\t", ">")
+_ENDS = frozenset(":：-]")
+
+
+def is_footer(line: str) -> bool:
+    return len(line) <= 120 and bool(_FOOTER.match(line))
 
 
 def own_words(text: str) -> str:
     """The sender's own lines: everything quoted, attributed, forwarded or signed removed."""
     lines = bounded(text).replace("\r\n", "\n").replace("\r", "\n").split("\n")
     out: list[str] = []
-    i = 0
-    while i < len(lines):
+    src: list[int] = []  # the line each kept line came from
+    i, n = 0, len(lines)
+    while i < n:
         line = lines[i]
         stripped = line.strip()
-        if line.rstrip("\r") in ("-- ", "--") or stripped == "-- ":
-            break  # signature: the rest is not commands
-        if _CUT.match(line):
-            break
-        if _HEADER_BLOCK.match(line) and _looks_like_header_block(lines, i):
-            if out and _HEADER_NEXT.match(out[-1]):
-                out.pop()  # GMX and web.de put "Gesendet: <date>" above "Von:"
-            break
-        attrib_len = _attribution_at(lines, i)
-        if attrib_len:
-            nxt = _next_nonblank(lines, i + attrib_len)
-            if nxt is not None and lines[nxt].lstrip().startswith(">"):
-                i += attrib_len  # bottom-posting: drop the attribution, the quote goes below
-                continue
-            break  # top-posting: everything after the attribution is the old mail
-        if stripped.startswith(">"):
+        if not stripped:
+            if not (out and not out[-1].strip() and src[-1] < i - 1):  # one blank where a quote was
+                out.append(line)
+                src.append(i)
             i += 1
             continue
-        if _FOOTER.match(line):
+        if line in ("-- ", "--") or stripped == "-- ":
+            break  # signature: the rest is not commands
+        first = stripped[0]
+        if first == ">" and not (stripped.endswith("<<") and _BANNER.match(stripped)):
+            if (
+                stripped[-1] == ":"
+                and _quoted_verb_ends_attribution(stripped, out)
+                and _drop_wrapped(out, src, lines, i)
+                and not _quote_follows(lines, i + 1)
+            ):
+                break  # its original follows unquoted
+            i += 1
+            continue
+        if first in _SEPARATOR_FIRST and is_separator(line):
+            break
+        if (
+            (":" in line[:48] or "：" in line[:48])
+            and header_field(line)
+            and header_block_at(lines, i)
+        ):
+            while out and out[-1].strip() and header_field(out[-1]):
+                out.pop()  # GMX puts "Gesendet: <date>" above "Von:", webmails "Message du …"
+            break
+        quoted_below = (
+            i + 1 < n and lines[i + 1][:1] in _BLANK_OR_QUOTE and _quote_follows(lines, i + 1)
+        )
+        if quoted_below or stripped[-1] in _ENDS or may_end_attribution(stripped):
+            own_start = not _begins_attribution(stripped) and trailing_attribution(line)
+            wrapped = None if own_start else _attribution_lines(lines, i, out, src, quoted_below)
+            if wrapped is not None:
+                del out[len(out) - wrapped :]
+                del src[len(src) - wrapped :]
+                if quoted_below:
+                    i += 1  # bottom-posting: drop the attribution, the quote goes below
+                    continue
+                break  # top-posting: everything after the attribution is the old mail
+            if (before := trailing_attribution(line)) is not None:
+                if before.strip():
+                    out.append(before)
+                    src.append(i)
+                if quoted_below:
+                    i += 1
+                    continue
+                break
+        if len(line) <= 120 and _FOOTER.match(line):
+            break  # the phone's footer closes what the sender wrote; the original may follow
+        if (
+            0 < i < n - 1
+            and lines[i - 1].lstrip().startswith(">")
+            and lines[i + 1].lstrip().startswith(">")
+            and _LOST_MARK.search(line)
+        ):
             i += 1
             continue
         out.append(line)
+        src.append(i)
         i += 1
     while out and not out[-1].strip():
         out.pop()
@@ -113,35 +151,86 @@ def own_words(text: str) -> str:
     return "\n".join(out)
 
 
-def _attribution_at(lines: list[str], i: int) -> int:
-    line = lines[i]
-    if len(line) <= ATTRIBUTION_MAX and (
-        _ATTRIBUTION.match(line)
-        or _ADDRESS_WROTE.search(line)
-        or _STAR_DATE.match(line)
-        or _DATED_WROTE.match(line)
-    ):
-        return 1
-    # Clients wrap long attributions: "On Mon, 30 Nov 2026 at 10:02, Bob <b@x>\nwrote:"
-    if (
-        i + 1 < len(lines)
-        and len(line) + len(lines[i + 1]) < 200
-        and _WROTE_START.match(line)
-        and _WROTE_END.search(lines[i + 1])
-        and not lines[i + 1].lstrip().startswith(">")
-    ):
-        return 2
-    return 0
+def _quote_follows(lines: list[str], i: int) -> bool:
+    """Is the next non-blank line (within two) a quoted one?"""
+    if i >= len(lines) or lines[i][:1] not in ("", " ", "\t", ">"):
+        return False  # the common case: the next line is text
+    for line in lines[i : i + 3]:
+        if line.strip():
+            return line.lstrip().startswith(">")
+    return False
 
 
-def _next_nonblank(lines: list[str], i: int) -> int | None:
-    while i < len(lines):
-        if lines[i].strip():
-            return i
-        i += 1
+def _attribution_lines(
+    lines: list[str], i: int, out: list[str], src: list[int], quoted_below: bool
+) -> int | None:
+    """When line I ends an attribution: how many of the kept lines just above it belong to it
+    (a client wraps a long one: "On Mon, 30 Nov 2026 at 10:02, Bob <" / "bob@x.org> wrote:");
+    None when it ends none. The lines joined to it are the source lines right above it, none
+    blank or ending a sentence, the first starting as an attribution starts ("On …", a date)."""
+    line = lines[i].strip()
+    if len(line) > ATTRIBUTION_MAX:
+        return None
+    above: list[str] = []
+    j = len(out) - 1
+    while len(above) < 3 and j >= 0 and src[j] == i - 1 - len(above):
+        ln = out[j].strip()
+        if not ln or ln.endswith((".", "!", "?")) and not ln.endswith(("a.m.", "p.m.")):
+            break
+        above.insert(0, ln)
+        j -= 1
+    for k in range(len(above), 0, -1):
+        if _begins_attribution(above[-k]) and sum(map(len, above[-k:])) <= ATTRIBUTION_MAX:
+            joined = " ".join([*above[-k:], line])
+            if is_attribution(joined) or quoted_below and dated_address(joined):
+                return k
+    if is_attribution(line) or quoted_below and dated_address(line):
+        return 0
     return None
 
 
-def _looks_like_header_block(lines: list[str], i: int) -> bool:
-    window = lines[i + 1 : i + 5]
-    return sum(1 for w in window if _HEADER_NEXT.match(w)) >= 2
+_LEADS = re.compile(
+    r"^(?:-\s)?(?:On|Am|Le|El|Op|Il|Em|Den|På|W\s+dniu|Dnia|Dne|Dňa|В|Vào|In\s+data|"
+    r"Il\s+giorno|Dana|在)\s",
+    re.I,
+)
+_DATED_START = re.compile(r"^\W{0,2}\d|^\w{1,4}\.?,?\s+\d{1,2}\b")
+
+
+def _begins_attribution(line: str) -> bool:
+    """Does LINE start as an attribution does: "On …", "Am …", or a date ("01.12.2026 10:00, …",
+    "ti 1. jouluk. 2026 …")? A line that starts with a number and holds no date ("12 FOR") does not."""
+    line = line.lstrip("-* ")
+    return bool(_LEADS.match(line) or _DATED_START.match(line) and has_date(line))
+
+
+_VERB_ONLY = re.compile(
+    r"^>\s*(wrote|schrieb|a écrit|escribió|schreef|skrev|kirjoitti|napisał\(a\)|написал\(а\))\s*:$",
+    re.I,
+)
+
+
+def _quoted_verb_ends_attribution(stripped: str, out: list[str]) -> bool:
+    """ "> wrote:" (a client that wrapped the attribution and quoted its last line)."""
+    return bool(_VERB_ONLY.match(stripped)) and any(
+        _begins_attribution(ln.strip()) for ln in out[-5:] if ln.strip()
+    )
+
+
+def _drop_wrapped(out: list[str], src: list[int], lines: list[str], i: int) -> bool:
+    """Remove the kept lines of an attribution whose last line is the quoted verb at I; whether
+    there were such lines."""
+    for back in range(min(5, len(out)), 0, -1):
+        first = out[-back].strip()
+        if first and _begins_attribution(first) and src[-back] >= i - 6:
+            joined = (
+                " ".join(ln.strip() for ln in out[-back:] if ln.strip())
+                + " "
+                + lines[i].strip().lstrip("> ")
+            )
+            if is_attribution(joined):
+                del out[-back:]
+                del src[-back:]
+                return True
+            return False
+    return False

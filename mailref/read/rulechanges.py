@@ -28,6 +28,10 @@ _REPLACE = re.compile(
 )
 _REPEAL = re.compile(rf"^\s*repeal\s+rule\s+{_REF}\s*\.?\s*$", re.I)
 _RETITLE = re.compile(rf"^\s*retitle\s+rule\s+{_REF}\s+(?:to|as)\s+{_TITLE}\s*\.?\s*$", re.I)
+# A rule number at most this deep (21.3.1 is three levels), each part at most this long: the
+# ruleset, its pages and its diffs stay a size a reader can follow.
+RULE_DEPTH_MAX = 8
+RULE_PART_DIGITS = 6
 _STARTS = re.compile(
     r"^\s*(enact\b|amend\s+rule\b|in\s+rule\b|repeal\s+rule\b|retitle\s+rule\b)", re.I
 )
@@ -120,9 +124,29 @@ def read_rule_changes(text: str, signer: str = "") -> list[RuleChange]:
     if body is not None:
         changes[-1].text, changes[-1].signoff = without_sign_off(_clean_body(body), signer)
     for c in changes:
+        if c.number and (why := number_fault(c.number)):
+            raise RuleChangeError(c.line, lines[c.line - 1][:200], why)
+    for c in changes:
         if c.kind in ("enact", "amend") and not c.text:
             raise RuleChangeError(c.line, lines[c.line - 1], "no rule text follows")
     return changes
+
+
+def number_fault(number: str) -> str | None:
+    """Why NUMBER (24, 21.3.1) is too deep or too long to be a rule's number, or None."""
+    parts = number.split(".")
+    shown = number if len(number) <= 40 else number[:40] + "…"
+    if len(parts) > RULE_DEPTH_MAX:
+        return (
+            f"rule {shown} is {len(parts)} levels deep; "
+            f"a rule number has at most {RULE_DEPTH_MAX} (such as 1.2.3.4.5.6.7.8)"
+        )
+    if any(len(p) > RULE_PART_DIGITS for p in parts):
+        return (
+            f"the rule number {shown} has a part of {max(len(p) for p in parts):,} digits; "
+            f"each part of a rule number has at most {RULE_PART_DIGITS} (such as 24 or 21.3)"
+        )
+    return None
 
 
 # How mails end: "Cheers, Bob", "Thoughts welcome!", "— Bob", "Bob". Never rule text. Closings of

@@ -9,7 +9,7 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session
 
-from mailref.door import Settings, _add, game_subject, thread_id, thread_key
+from mailref.outgoing import Settings, _add, game_subject, thread_id, thread_key
 from mailref.read import Envelope
 from mailref.store import Game
 from mailref.store.counters import count_reply

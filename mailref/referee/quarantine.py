@@ -10,7 +10,7 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from mailref.door import Settings, queue_alert
+from mailref.outgoing import Settings, queue_alert
 from mailref.read.subject import game_label
 from mailref.referee import verdicts
 from mailref.referee.mails import Mail

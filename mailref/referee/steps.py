@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.orm import Session
 
 from mailref import door, engine, verification
-from mailref.door import Settings, Source, queue_alert, queue_reply
 from mailref.engine import Refused
 from mailref.engine.variants.base import OPENS_MATTER
+from mailref.outgoing import Settings, Source, queue_alert, queue_reply
 from mailref.read import Envelope, match_game, parse_subject
 from mailref.read.lists import game_sending, through_its_list
 from mailref.read.route import is_postmaster
@@ -106,6 +106,7 @@ def process(c: Case) -> None:
         or refuse_unverified(c)
         or relay_discussion(c)
         or refuse_reply_without_command(c)
+        or ignore_stranger_without_command(c)
     ):
         return
     apply_command(c)
@@ -360,6 +361,19 @@ def refuse_reply_without_command(c: Case) -> bool:
             "I found no command in your reply, so nothing was done",
             "to act, send a mail whose subject starts with a command tag; " "send [Help] for them",
         )
+    return False
+
+
+def ignore_stranger_without_command(c: Case) -> bool:
+    """A stranger's words to a game's address are no question for it (a list's notice, a
+    forged sign-up): not answered (SPEC §2.2); the help goes to mail sent to the referee."""
+    if (
+        c.env.subject.tag is None
+        and c.player is None
+        and c.env.from_addr.lower() != c.gm
+        and match_game(c.env.recipients, c.games, named=True) == c.slug
+    ):
+        return c.decide(verdicts.IGNORED, verdicts.STRANGER_WITHOUT_COMMAND)
     return False
 
 

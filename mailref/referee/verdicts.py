@@ -20,6 +20,7 @@ LIST_OR_NEWSLETTER = "list or newsletter mail without a command: not answered"
 NO_GAME = "no game for these recipients: the games listed"
 LIST_DISCUSSION = "list discussion (no command)"
 DISCUSSION_OVER_ALLOWANCE = "discussion: over the day's allowance, not relayed"
+STRANGER_WITHOUT_COMMAND = "a stranger's mail without a command: not answered"
 
 
 def discussion(count: int) -> str:

@@ -76,7 +76,9 @@ def rebuild(
             wanted = [
                 g
                 for g in ([slug] if slug else sorted(versions))
-                if force or _published(root, where, g, versions[g]) != versions[g]
+                if force
+                or _published(root, where, g, versions[g]) != versions[g]
+                and trouble.page_due(where, g, versions[g])
             ][:most]
             snaps = [history.read(s, s.scalar(select(Game).where(Game.slug == g))) for g in wanted]
             stale = [g for g in versions if g not in listed or listed[g][0] != versions[g]]
@@ -85,7 +87,15 @@ def rebuild(
         for gone in set(listed) - set(versions):
             del listed[gone]
         for snap in snaps:
-            replace_dir(root, snap.slug, game_files(snap, now, site.base_url))
+            try:
+                files = game_files(snap, now, site.base_url)
+            except Exception as e:  # one game's fault: the others' pages go on (site/trouble.py)
+                if force:
+                    raise
+                trouble.page_failed(where, snap.slug, snap.version, e)
+                continue
+            trouble.page_made(where, snap.slug)
+            replace_dir(root, snap.slug, files)
             _built[(where, snap.slug)] = snap.version
             written.append(snap.slug)
         if written or not (root / "index.html").exists():

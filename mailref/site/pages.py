@@ -224,6 +224,17 @@ def rule_tree(rules: list[dict], chron: Chronicle, zone: str) -> list[dict]:
     return roots
 
 
+def rule_rows(roots: list[dict]) -> list[dict]:
+    """The rule tree in reading order, flat, for a template without recursion (a chain of a
+    few hundred sub-rules passed Python's recursion limit in a recursive macro): each node
+    with its `depth` and how many sections `close` after it."""
+    rows = list(_walk(roots))
+    for i, row in enumerate(rows):
+        below = rows[i + 1]["depth"] if i + 1 < len(rows) else 0
+        row["close"] = row["depth"] + 1 - below
+    return rows
+
+
 def _events(events: list, zone: str) -> list[dict]:
     return [
         {
@@ -324,6 +335,7 @@ def game_context(
         "voting_statuses": sorted(open_statuses - {"open", "awaiting-judgement"}),
         "vote_words": list(variant.vote_words or ("FOR", "AGAINST")),
         "rules": rule_tree(variant.rules_for_display(state), chron, zone),
+        "rule_rows": [],
         # An orders game has no rule list: what governs it, and its parameters (as its [Rules]
         # mail).
         "rules_told": variant.rules_told(state),
@@ -364,6 +376,7 @@ def game_context(
             }
         )
     ctx["turns"].reverse()
+    ctx["rule_rows"] = rule_rows(ctx["rules"])
     ctx["matters"], ctx["older_pages"], ctx["page_of"] = paged(all_matters)
     ctx["this_page"] = ""  # proposals.html; an older page's name when one is rendered
     if ctx["page_of"]:  # a rule's history links to the page that shows its proposal now
@@ -379,9 +392,13 @@ def game_context(
 
 
 def _walk(nodes: list[dict]):
-    for n in nodes:
+    """Every node of the tree NODES in reading order, setting its `depth`; without recursion."""
+    stack = [(n, 0) for n in reversed(nodes)]
+    while stack:
+        n, depth = stack.pop()
+        n["depth"] = depth
         yield n
-        yield from _walk(n.get("children", []))
+        stack.extend((c, depth + 1) for c in reversed(n.get("children", [])))
 
 
 def feed(state: dict, chron: Chronicle, now: datetime, base_url: str, created: str) -> str:

@@ -10,6 +10,7 @@ import logging
 import os
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 log = logging.getLogger("mailref.site")
@@ -26,11 +27,17 @@ def why(e: OSError, folder: Path | None = None) -> str:
     if e.errno in (errno.EACCES, errno.EPERM):
         fix = "let the daemon's user write there (chown/chmod), or point [site] dir elsewhere"
     elif e.errno == errno.EROFS:
-        fix = "it is on a read-only file system (under systemd, add it to ReadWritePaths=), or point [site] dir elsewhere"
+        fix = (
+            "it is on a read-only file system (under systemd, add it to ReadWritePaths=), or "
+            "point [site] dir elsewhere"
+        )
     elif e.errno in (errno.ENOTDIR, errno.EEXIST):
         fix = "a part of that path is a file, not a folder: point [site] dir at a folder"
     elif e.errno == errno.ETIMEDOUT:
-        fix = "the pages are tried again in a few seconds; if this lasts, find that process (fuser -v on the lock file)"
+        fix = (
+            "the pages are tried again in a few seconds; if this lasts, find that process (fuser "
+            "-v on the lock file)"
+        )
     elif e.errno in (errno.ENOSPC, errno.EDQUOT):
         fix = "free some space there"
     else:
@@ -76,3 +83,50 @@ def check_at_start(folder: Path) -> None:
     e = probe(folder)
     if e is not None:
         failed(folder, e)
+
+
+# A game whose pages cannot be made (a fault in rendering, not in the folder): said once while
+# it lasts, and tried again after a wait that doubles each time, or at once after the game's
+# next change. The daemon looks for stale pages every few seconds; a page that fails the
+# same way each time must not be a traceback every few seconds.
+BACKOFF_FIRST = 5.0  # seconds
+BACKOFF_MOST = 3600.0
+_pages: dict[
+    tuple[str, str], tuple[int, float, float, str]
+] = {}  # (site dir, slug) -> version, wait, next try, line
+
+
+def page_failed(
+    where: str, slug: str, version: int, e: Exception, now: float | None = None
+) -> None:
+    """SLUG's pages (in the site dir WHERE) could not be made at VERSION: say so once."""
+    now = time.monotonic() if now is None else now
+    line = (
+        f"site: the pages of {slug} cannot be made ({type(e).__name__}: {str(e)[:200]}); the "
+        "other games' "
+        "pages go on, and these are tried again later (`mailref site build` shows the fault)"
+    )
+    with _lock:
+        old = _pages.get((where, slug))
+        wait = min(old[1] * 2, BACKOFF_MOST) if old else BACKOFF_FIRST
+        _pages[(where, slug)] = (version, wait, now + wait, line)
+        if old is not None and old[3] == line:
+            return
+    log.error("%s", line, exc_info=e if old is None else None)
+
+
+def page_due(where: str, slug: str, version: int, now: float | None = None) -> bool:
+    """Whether SLUG's pages may be tried now: they have not failed, the game changed since
+    they did, or the wait is over."""
+    with _lock:
+        failed_ = _pages.get((where, slug))
+    if failed_ is None or failed_[0] != version:
+        return True
+    return (time.monotonic() if now is None else now) >= failed_[2]
+
+
+def page_made(where: str, slug: str) -> None:
+    with _lock:
+        if _pages.pop((where, slug), None) is None:
+            return
+    log.info("site: the pages of %s are made again", slug)

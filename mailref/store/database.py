@@ -161,7 +161,9 @@ def upgrade(store: Store) -> None:
     cfg.set_main_option("script_location", str(_MIGRATIONS))
     cfg.attributes["connection_engine"] = store.engine
     command.upgrade(cfg, "head")
-    if was:  # an operator sees that the database changed, and by which command (docs/operating.md, "Upgrade")
+    # an operator sees that the database changed, and by which command (docs/operating.md,
+    # "Upgrade")
+    if was:
         logging.getLogger("mailref.store").warning(
             "upgraded the database %s from schema %s to %s (an older mailref must not run on it "
             "now)",

@@ -28,7 +28,8 @@ def is_store_fault(exc: BaseException) -> bool:
 
 
 def describe(exc: BaseException, path: Path | None = None) -> str:
-    """One line saying what is wrong with the store (the SQLite file PATH, if known) and what to do."""
+    """One line saying what is wrong with the store (the SQLite file PATH, if known) and what to
+    do."""
     if path is not None:
         why = _probe(path.parent)
         if why:
@@ -37,7 +38,10 @@ def describe(exc: BaseException, path: Path | None = None) -> str:
     text = str(orig).strip().splitlines()[0] if str(orig).strip() else type(orig).__name__
     low = text.lower()
     if "readonly" in low or "read-only" in low:
-        return f"the database is read-only ({text}): make the database file, its -wal and -shm files and their folder writable"
+        return (
+            f"the database is read-only ({text}): make the database file, its -wal and -shm "
+            "files and their folder writable"
+        )
     if "disk is full" in low or "no space" in low or "disk full" in low:
         return f"the disk holding the database is full ({text}): free space"
     if "locked" in low or "busy" in low:
@@ -61,11 +65,17 @@ def _probe(folder: Path) -> str | None:
             return None
     except OSError as e:
         if e.errno == errno.EROFS:
-            return f"the filesystem holding {folder} is read-only (remounted after a disk error?): make it writable"
+            return (
+                f"the filesystem holding {folder} is read-only (remounted after a disk error?): "
+                "make it writable"
+            )
         if e.errno == errno.ENOSPC:
             return f"the disk holding {folder} is full: free space"
         if e.errno in (errno.EACCES, errno.EPERM):
-            return f"{folder} is not writable by this user: the database needs it writable for its -wal and -shm files"
+            return (
+                f"{folder} is not writable by this user: the database needs it writable for its "
+                "-wal and -shm files"
+            )
         return None
 
 

@@ -42,11 +42,13 @@ Kept = tuple[int, bool, str]  # the row's id, whether it is new, its status
 # when these very bytes are held under it (the unique (message_id, sha256) pair). SQLite
 # needs the WHERE to read ON CONFLICT as the upsert and not as part of the join.
 _INSERT = """
-INSERT INTO inbox (message_id, sha256, raw, size, source, mail_from, rcpt_to, received_at, status, verdict,
+INSERT INTO inbox (message_id, sha256, raw, size, source, mail_from, rcpt_to, received_at, status, \
+verdict,
                    error, attempts, sender, subject)
 SELECT :mid, :sha, :raw, :size, :source, :mail_from, :rcpt_to, :received_at,
        CASE WHEN held.id IS NULL THEN 'new' ELSE 'ignored' END,
-       CASE WHEN held.id IS NULL THEN '' ELSE 'duplicate: Message-ID already received as #' || held.id END,
+       CASE WHEN held.id IS NULL THEN '' ELSE 'duplicate: Message-ID already received as #' || \
+held.id END,
        '', 0, :sender, ''
 FROM (SELECT min(id) AS id FROM inbox WHERE message_id = :mid AND message_id != ''
       AND (sender = :sender OR :listed)) AS held
@@ -220,7 +222,8 @@ def _keep_core(store: Store, prepared: Sequence[Prepared], now: datetime) -> lis
 
 
 def _kept(inserted: Sequence | None, held: Callable[[], Sequence]) -> Kept:
-    """The INSERT's row (id, status): a new row; none: these bytes were kept before, in HELD's row."""
+    """The INSERT's row (id, status): a new row; none: these bytes were kept before, in HELD's
+    row."""
     if inserted is not None:
         return inserted[0], True, inserted[1]
     had = held()

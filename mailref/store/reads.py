@@ -158,7 +158,8 @@ def open_plain(url: str) -> PlainReads | None:
 
 @contextmanager
 def replay_reads(url: str, store: Callable[[], Any]) -> Iterator[PlainReads | SessionReads]:
-    """The reads of the database at URL; STORE() gives the opened store when its own driver cannot."""
+    """The reads of the database at URL; STORE() gives the opened store when its own driver
+    cannot."""
     plain = open_plain(url)
     if plain is not None:
         try:

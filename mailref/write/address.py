@@ -47,7 +47,8 @@ def _local_ok(local: str) -> bool:
 
 def problem(addr: object, ascii_local: bool = False) -> str | None:
     """Why ADDR is not exactly one plain addr-spec (name@example.org) we can send to; None if it is.
-    ASCII_LOCAL: the local part must be ASCII too (the game's own address, which every mail is From)."""
+    ASCII_LOCAL: the local part must be ASCII too (the game's own address, which every mail is
+    From)."""
     if not isinstance(addr, str) or not addr.strip():
         return "is empty"
     if "\r" in addr or "\n" in addr:
@@ -68,7 +69,10 @@ def problem(addr: object, ascii_local: bool = False) -> str | None:
     if not domain.isascii() and wire == addr:
         return "has a domain that is not a valid international domain name"
     if ascii_local and not local.isascii():
-        return "has a non-ASCII part before the @, which only relays with SMTPUTF8 take: use an ASCII address here"
+        return (
+            "has a non-ASCII part before the @, which only relays with SMTPUTF8 take: use an "
+            "ASCII address here"
+        )
     if not _local_ok(local) or not ADDR_SPEC.fullmatch(f"x@{wire.rpartition('@')[2]}"):
         return "is not an address like name@example.org"
     return None

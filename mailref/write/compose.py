@@ -67,7 +67,11 @@ def _from(sender: str) -> str:
 
 def _h(value: str, name: str) -> str | Header:
     # The header's name is given so that the first line's encoded word leaves room for it.
-    return value if value.isascii() else Header(value, "utf-8", header_name=name)
+    # Text that holds "=?" is encoded too: a player's subject that decodes to a literal
+    # encoded word would otherwise be decoded again by the reader's client (to "\r\nBcc: …").
+    return (
+        value if value.isascii() and "=?" not in value else Header(value, "utf-8", header_name=name)
+    )
 
 
 def compose(
@@ -129,9 +133,8 @@ def compose(
     msg["To"] = to
     # A non-ASCII local part travels with SMTPUTF8, its headers UTF-8 as written (RFC 6532):
     # the subject raw too (an encoded word would do, but UTF-8 is what such a reader expects).
-    msg["Subject"] = (
-        header_safe(subject) if not to.isascii() else _h(header_safe(subject), "Subject")
-    )
+    subject = header_safe(subject)
+    msg["Subject"] = subject if not to.isascii() and "=?" not in subject else _h(subject, "Subject")
     msg["Date"] = email.utils.format_datetime(now)
     address = email.utils.parseaddr(sender)[1] or sender
     domain = address.rpartition("@")[2] or "localhost"
@@ -168,9 +171,10 @@ class _Wire(Compat32):
         if isinstance(value, Header):
             # RFC 2047 §2: an encoded word is at most 75 characters. Folded at 78, compat32
             # writes words of up to 77 on continuation lines; at 76 they stay within 75.
-            return f"{name}: {value.encode(linesep=self.linesep, maxlinelen=_ENCODED_LINE)}{self.linesep}".encode(
-                "ascii"
-            )
+            return (
+                f"{name}: "
+                f"{value.encode(linesep=self.linesep, maxlinelen=_ENCODED_LINE)}{self.linesep}"
+            ).encode("ascii")
         return super().fold_binary(name, value)
 
 

@@ -47,7 +47,10 @@ def test_a_message_id_reused_by_another_player_suppresses_nothing(tmp_path):
             f"{o}@players.example",
         )
         assert wait_for(lambda: "tag=status" in daemon.stderr(), 30), daemon.stderr()
-        proposal = f'To: nomes@ref.example\nSubject: [Proposal] Hats\n{mid}\nEnact rule 301 "Hats":\nHats.\n'
+        proposal = (
+            f'To: nomes@ref.example\nSubject: [Proposal] Hats\n{mid}\nEnact rule 301 "Hats":\n'
+            "Hats.\n"
+        )
         send(site, f"From: {mover} <{m}@players.example>\n" + proposal, f"{m}@players.example")
         assert wait_for(lambda: "tag=proposal" in daemon.stderr(), 30), daemon.stderr()
         # The same proposal again: through a list rewriting From, and by a second MX of the author.

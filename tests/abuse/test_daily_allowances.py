@@ -1,4 +1,5 @@
-"""What a stranger or one player can make the referee do in a day is bounded: mail to one address, alerts, newcomers announced, matters opened, oversize mail over IMAP."""
+"""What a stranger or one player can make the referee do in a day is bounded: mail to one address,
+alerts, newcomers announced, matters opened, oversize mail over IMAP."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Forged Authentication-Results and forged From addresses: read in bounded time, and one joined from a forged address learns how to stop the game's mail."""
+"""Forged Authentication-Results and forged From addresses: read in bounded time, and one joined
+from a forged address learns how to stop the game's mail."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""Fuzzing mail reading (issue 13): every mail that ever crashed the reading is replayed; a brief
-coverage-guided run (atheris, where it installs) and a byte-level hypothesis run look for new
-ones. `scripts/fuzz SECONDS` runs atheris for longer."""
+"""Fuzzing mail reading: the corpus of every crash once found is replayed, and brief
+coverage-guided (atheris, where it installs) and byte-level (hypothesis) runs mutate it.
+Every run here has a fixed seed and a fixed number of inputs, so the suite gives the same
+answer each time; `scripts/fuzz` searches open-ended and adds what it finds to the corpus."""
 
 from __future__ import annotations
 
@@ -29,7 +30,12 @@ def test_every_corpus_case_is_read_without_error(path):
     read_everything(path.read_bytes())
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+# derandomize: the same examples on every run (a seed of the test's own); no example
+# database, so an earlier run's failures do not change what this one tries.
+FIXED = {"derandomize": True, "database": None, "deadline": None}
+
+
+@settings(max_examples=150, suppress_health_check=list(HealthCheck), **FIXED)
 @given(
     seed=st.sampled_from(SEEDS),
     cut=st.integers(0, 4000),
@@ -42,7 +48,7 @@ def test_mutated_mail_bytes_are_read_without_error(seed, cut, junk, at):
 
 
 @given(st.binary(max_size=3000))
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100, **FIXED)
 def test_arbitrary_bytes_are_read_without_error(data):
     read_everything(data)
 
@@ -51,20 +57,24 @@ def test_a_brief_coverage_guided_run_finds_no_crash(tmp_path):
     pytest.importorskip("atheris")
     work = tmp_path / "corpus"
     work.mkdir()
+    # A count of inputs and a seed, not a time: the same inputs on a busy machine as on an idle
+    # one (PYTHONHASHSEED too: set order steers coverage, and so the mutations); the timeout
+    # only catches a hang.
     out = subprocess.run(
         [
             sys.executable,
             str(FUZZ_READ),
             str(work),
             str(HERE / "fuzz_corpus"),
-            "-max_total_time=4",
-            "-timeout=20",
+            "-seed=20261201",
+            "-runs=1500",
+            "-timeout=120",
             f"-artifact_prefix={tmp_path}/",
         ],
         capture_output=True,
         text=True,
-        timeout=300,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=600,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": "0"},
     )
     crashes = [
         p.name for p in tmp_path.iterdir() if p.name.startswith(("crash-", "timeout-", "oom-"))
@@ -85,7 +95,7 @@ def test_every_smtp_corpus_case_gets_well_formed_replies(path):
     dialogue(path.read_bytes())
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=200, suppress_health_check=list(HealthCheck), **FIXED)
 @given(
     seed=st.sampled_from([p.read_bytes() for p in SMTP_CORPUS]),
     at=st.integers(0, 200),

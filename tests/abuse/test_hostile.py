@@ -1,4 +1,4 @@
-"""Hostile mail through real SMTP sessions (issue 13): a stranger forging From, taking over a
+"""Hostile mail through real SMTP sessions: a stranger forging From, taking over a
 name, look-alike names and addresses, mail built to make the reading slow."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Limits that hold and sender authentication (SPEC §2.2, §2.7; issue 13), through real SMTP
+"""Limits that hold and sender authentication (SPEC §2.2, §2.7), through real SMTP
 sessions: changing Reply-To does not buy more replies, [Roll] spam is not mailed to
 everybody, a 4 MB proposal is refused, forged Authentication-Results count for nothing."""
 

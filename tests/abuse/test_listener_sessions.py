@@ -16,8 +16,8 @@ def test_one_client_cannot_take_every_session_of_the_listener(referee):
     again. One client (an address, an IPv6 /64) holds at most MAX_SESSIONS_PER_CLIENT."""
     import socket
 
-    from mailref.mail import smtp_session
-    from mailref.mail.smtp_session import client_of
+    from mailref.mail import smtp_server
+    from mailref.mail.smtp_server import client_of
     from support.listener import Raw
 
     def greeting(port: int, source: str) -> str:
@@ -27,7 +27,7 @@ def test_one_client_cannot_take_every_session_of_the_listener(referee):
 
     held: list = []
     with listening(referee) as port:
-        mine = [Raw(port) for _ in range(smtp_session.MAX_SESSIONS_PER_CLIENT)]
+        mine = [Raw(port) for _ in range(smtp_server.MAX_SESSIONS_PER_CLIENT)]
         assert all(c.greeting.startswith("220") for c in mine)
         assert greeting(port, "127.0.0.1").startswith("421 4.7.0")
         assert greeting(port, "127.0.0.2").startswith("220")  # another host is served

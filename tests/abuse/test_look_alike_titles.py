@@ -1,4 +1,5 @@
-"""Look-alike text cannot pass as another's: a bidi override in a title, a name that differs only by an accent."""
+"""Look-alike text cannot pass as another's: a bidi override in a title, a name that differs only by
+an accent."""
 
 from __future__ import annotations
 

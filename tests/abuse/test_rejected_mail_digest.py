@@ -1,4 +1,5 @@
-"""The GM's digest of rejected mail: the newest fifty listed and the rest counted, without reading the raw mails."""
+"""The GM's digest of rejected mail: the newest fifty listed and the rest counted, without reading
+the raw mails."""
 
 from __future__ import annotations
 

@@ -20,14 +20,12 @@ import pytest
 from sqlalchemy import func
 from sqlalchemy import select as query
 
-from mailref.mail import smtp_session
+from mailref.mail import smtp_server
 from mailref.mail.smtp import Listener
 from mailref.store import InboxMessage
 from support.dovecot import free_port
 from support.helpers import mail, wait_for
 from support.listener import Raw, answer_to, game_on_sqlite, kept, listener_of, listening
-
-pytestmark = pytest.mark.spec("2.1")
 
 G = "nomes@ref.example"
 TO = b"RCPT TO:<" + G.encode() + b">\r\n"
@@ -193,7 +191,7 @@ def test_ten_thousand_pipelined_noops_are_cut_short(referee, port):
     replies = []
     while (r := c.reply()) != "EOF":
         replies.append(r[:3])
-    assert replies[: smtp_session.JUNK_LIMIT] == ["250"] * smtp_session.JUNK_LIMIT
+    assert replies[: smtp_server.JUNK_LIMIT] == ["250"] * smtp_server.JUNK_LIMIT
     assert replies[-1] == "421" and len(replies) < 200
 
 
@@ -203,8 +201,8 @@ def test_noops_between_mails_are_no_junk(referee, port):
     c.send(b"EHLO x.org\r\n")
     c.reply()
     for i in range(3):
-        c.send(b"NOOP\r\n" * (smtp_session.JUNK_LIMIT - 10))
-        assert set(c.codes(smtp_session.JUNK_LIMIT - 10)) == {"250"}
+        c.send(b"NOOP\r\n" * (smtp_server.JUNK_LIMIT - 10))
+        assert set(c.codes(smtp_server.JUNK_LIMIT - 10)) == {"250"}
         c.send(b"MAIL FROM:<a@x.org>\r\n" + TO + b"DATA\r\n")
         assert c.codes(3) == ["250", "250", "354"]
         c.send(mail("a@x.org", G, f"[Help] {i}") + b".\r\n")
@@ -320,7 +318,7 @@ def test_big_messages_at_once_are_held_within_the_budget(referee, monkeypatch):
     """Sessions together hold at most BUFFER_BUDGET of mail data (two messages of the limit
     at least): the message whose data would pass it is refused 452 (try again later) and
     thrown away, the others are kept, and once they are the listener takes mail again."""
-    monkeypatch.setattr(smtp_session, "BUFFER_BUDGET", 0)  # the floor: 2 x 200 KB
+    monkeypatch.setattr(smtp_server, "BUFFER_BUDGET", 0)  # the floor: 2 x 200 KB
     chunk = (b"y" * 1022 + b"\r\n") * 150  # 150 KB
     with listening(referee, max_size=200_000) as port:
         senders = [Raw(port, timeout=30) for _ in range(3)]
@@ -360,7 +358,7 @@ def test_a_slowloris_command_is_closed_though_it_sends_a_byte_at_a_time(referee,
     """The time allowed for a command counts from the last reply, not from the last byte
     (RFC 5321 §4.5.3.2.7: the server awaits the next *command*); a byte now and then does
     not keep a session open for ever."""
-    monkeypatch.setattr(smtp_session, "IDLE_TIMEOUT", 0.6)
+    monkeypatch.setattr(smtp_server, "IDLE_TIMEOUT", 0.6)
     with listening(referee) as port:
         c = Raw(port)
         assert dribble(c, b"EHLO " + b"x" * 100) is not None  # closed before the line was done
@@ -368,7 +366,7 @@ def test_a_slowloris_command_is_closed_though_it_sends_a_byte_at_a_time(referee,
 
 
 def test_a_slow_sender_of_data_is_closed_too(referee, monkeypatch):
-    monkeypatch.setattr(smtp_session, "IDLE_TIMEOUT", 0.6)
+    monkeypatch.setattr(smtp_server, "IDLE_TIMEOUT", 0.6)
     with listening(referee) as port:
         c = Raw(port)
         c.send(b"EHLO x.org\r\nMAIL FROM:<a@x.org>\r\n" + TO + b"DATA\r\n")
@@ -382,8 +380,8 @@ def test_near_the_session_cap_idle_sessions_are_given_less_time(referee, monkeyp
     """Under stress (most of the sessions taken), a session waits STRESS_TIMEOUT for its
     command instead of IDLE_TIMEOUT, so idle connections cannot hold every place (Postfix's
     stress-dependent smtpd_timeout); the sender being served finishes its mail."""
-    monkeypatch.setattr(smtp_session, "MAX_SESSIONS", 10)
-    monkeypatch.setattr(smtp_session, "STRESS_TIMEOUT", 0.5)
+    monkeypatch.setattr(smtp_server, "MAX_SESSIONS", 10)
+    monkeypatch.setattr(smtp_server, "STRESS_TIMEOUT", 0.5)
     with listening(referee) as port:
         idle = [Raw(port) for _ in range(10)]
         assert all(c.greeting.startswith("220") for c in idle)

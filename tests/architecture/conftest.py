@@ -1,4 +1,5 @@
-"""The architecture tests hold the product to SPEC §4.1 (one door) and the rooms of ARCHITECTURE.md."""
+"""The architecture tests hold the product to SPEC §4.1 (one door) and the rooms of
+ARCHITECTURE.md."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""What the admin changes in a game is told to whom it concerns: a vote changed, a player removed or added, a result forced."""
+"""What the admin changes in a game is told to whom it concerns: a vote changed, a player removed or
+added, a result forced."""
 
 from __future__ import annotations
 

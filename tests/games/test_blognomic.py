@@ -31,7 +31,8 @@ def game(blognomic_game):
 
 
 def test_enacted_at_quorum_but_not_before_12_hours(game):
-    """ "It has a number of FOR Votes that exceed or equal Quorum" and "It has been open for voting for at least 12 hours"."""
+    """ "It has a number of FOR Votes that exceed or equal Quorum" and "It has been open for voting
+    for at least 12 hours"."""
     send(game, "Ann", "[Proposal] Gold", PROP)
     for n in ("Ben", "Cat", "Dan"):
         send(game, n, "Re: [Proposal 1] Gold", "FOR")
@@ -47,7 +48,8 @@ def test_enacted_at_quorum_but_not_before_12_hours(game):
 
 
 def test_plain_majority_after_48_hours(game):
-    """ "It has been open for voting for at least 48 hours, it has more than 1 valid Vote cast on it, and more valid Votes cast on it are FOR than are AGAINST"."""
+    """ "It has been open for voting for at least 48 hours, it has more than 1 valid Vote cast on
+    it, and more valid Votes cast on it are FOR than are AGAINST"."""
     send(game, "Ann", "[Proposal] Gold", PROP)
     send(game, "Ben", "[Vote] 1", "FOR")
     send(game, "Cat", "[Vote] 1", "AGAINST")
@@ -68,7 +70,8 @@ def test_unpopular_when_too_many_against(game):
 
 
 def test_self_kill(game):
-    """ "When a Wizard casts a vote AGAINST their own Proposal ... this renders the Proposal Self-Killed, even if the author later changes their Vote"."""
+    """ "When a Wizard casts a vote AGAINST their own Proposal ... this renders the Proposal
+    Self-Killed, even if the author later changes their Vote"."""
     send(game, "Ann", "[Proposal] Gold", PROP)
     send(game, "Ann", "[Vote] 1", "AGAINST")
     assert (matter(game, 1)["status"], matter(game, 1)["reason"]) == ("failed", "self-killed")
@@ -83,7 +86,8 @@ def test_author_def_is_not_a_self_kill(game):
 
 
 def test_veto_by_the_historian_only(game):
-    """ "when the Historian casts a vote of VETO on a Proposal, this renders the Proposal Vetoed"."""
+    """ "when the Historian casts a vote of VETO on a Proposal, this renders the Proposal
+    Vetoed"."""
     game.admin("blog", {"type": "office", "office": "historian", "holder": "Gus"}, "gm")
     send(game, "Ann", "[Proposal] Gold", PROP)
     send(game, "Ben", "[Vote] 1", "VETO")
@@ -97,7 +101,8 @@ def test_veto_by_the_historian_only(game):
 
 
 def test_def_follows_the_historians_for_and_against(game):
-    """ "When the Historian has a valid Vote other than VETO ... all votes of DEFERENTIAL ... the same as the Historian's Vote"."""
+    """ "When the Historian has a valid Vote other than VETO ... all votes of DEFERENTIAL ... the
+    same as the Historian's Vote"."""
     game.admin("blog", {"type": "office", "office": "historian", "holder": "Gus"}, "gm")
     send(game, "Ann", "[Proposal] Gold", PROP)
     send(game, "Ben", "[Vote] 1", "DEF")
@@ -114,7 +119,8 @@ def test_def_follows_the_historians_for_and_against(game):
 
 
 def test_stale_proposal_is_skipped_and_failed(game):
-    """ "If a proposal somehow ends up being pending for more than 7 days, it is ignored ... and can be failed by any Admin"."""
+    """ "If a proposal somehow ends up being pending for more than 7 days, it is ignored ... and can
+    be failed by any Admin"."""
     game.admin("blog", {"type": "set", "values": {"popular_after": "30d"}}, "gm")
     send(game, "Ann", "[Proposal] Gold", PROP)
     at(game, days=1)
@@ -127,7 +133,8 @@ def test_stale_proposal_is_skipped_and_failed(game):
 
 
 def test_two_pending_and_three_a_day(game):
-    """ "unless the Wizard already has 2 Proposals pending, or has already made 3 Proposals that day"."""
+    """ "unless the Wizard already has 2 Proposals pending, or has already made 3 Proposals that
+    day"."""
     send(game, "Ann", "[Proposal] One", PROP)
     send(game, "Ann", "[Proposal] Two", PROP)
     send(game, "Ann", "[Proposal] Three", PROP)
@@ -154,7 +161,8 @@ def test_idling_changes_quorum_mid_vote(game):
 
 
 def test_dormancy(tmp_path):
-    """ "If there are fewer than five Wizards, then BlogNomic is Dormant ... proposals may not be submitted"."""
+    """ "If there are fewer than five Wizards, then BlogNomic is Dormant ... proposals may not be
+    submitted"."""
     r = make_referee(tmp_path, Clock())
     r.create_game("blog", "blognomic", G)
     for n in NAMES[:4]:
@@ -164,7 +172,8 @@ def test_dormancy(tmp_path):
 
 
 def test_seasonal_downtime_across_the_year(tmp_path):
-    """ "Blognomic goes into hiatus every year on December 24th, and remains in hiatus until December 27th"."""
+    """ "Blognomic goes into hiatus every year on December 24th, and remains in hiatus until
+    December 27th"."""
     clock = Clock(datetime(2026, 12, 23, 12, 0, tzinfo=UTC))
     r = make_referee(tmp_path, clock)
     r.create_game("blog", "blognomic", G)
@@ -187,13 +196,14 @@ def test_seasonal_downtime_across_the_year(tmp_path):
 
 
 def test_dov_hiatus_enactment_ascension_and_a_new_dynasty(game):
-    """DoV: Hiatus while pending; enacted when Popular and 12h with no AGAINST; the author becomes Historian;
-    other DoVs fail; the Ascension Address repeals the dynastic rules not kept."""
+    """DoV: Hiatus while pending; enacted when Popular and 12h with no AGAINST; the author becomes
+    Historian; other DoVs fail; the Ascension Address repeals the dynastic rules not kept."""
     play_a_dynasty_change(game)
 
 
 def test_failed_dov_with_against_cools_down_120_hours(game):
-    """ "if it had at least one AGAINST vote, the Wizard who posted it cannot make another DoV until after 120 hours"."""
+    """ "if it had at least one AGAINST vote, the Wizard who posted it cannot make another DoV until
+    after 120 hours"."""
     send(game, "Ann", "[DoV] Mine", "")
     for n in ("Ben", "Cat", "Dan", "Eve"):
         send(game, n, "[Vote] 1", "AGAINST")
@@ -207,7 +217,8 @@ def test_failed_dov_with_against_cools_down_120_hours(game):
 
 
 def test_cfj_decided_by_vote_and_roll(game):
-    """CfJ: "A Pending CfJ may be Enacted by any Admin if ... It is Popular"; [Roll] is journaled and announced."""
+    """CfJ: "A Pending CfJ may be Enacted by any Admin if ... It is Popular"; [Roll] is journaled
+    and announced."""
     send(
         game,
         "Ann",
@@ -224,7 +235,8 @@ def test_cfj_decided_by_vote_and_roll(game):
 
 
 def test_dov_with_an_against_vote_waits_for_24_hours(game):
-    """ "It is Popular, and it has been open for at least 24 hours" — an AGAINST vote without the Historian's FOR waits."""
+    """ "It is Popular, and it has been open for at least 24 hours" — an AGAINST vote without the
+    Historian's FOR waits."""
     send(game, "Ann", "[DoV] Mine", "")
     for n in ("Ben", "Cat", "Dan"):
         send(game, n, "[Vote] 1", "FOR")
@@ -236,13 +248,14 @@ def test_dov_with_an_against_vote_waits_for_24_hours(game):
     assert game.state("blog")["historian"] == "Ann"
 
 
-# ---- issue 11: every rule as the seed writes it ---------------------------------------------
+# ---- every rule as the seed writes it ---------------------------------------------
 
 
 def test_idle_wizards_are_not_counted_as_wizards(game):
-    """Rule "Idle Wizards": "For the purposes of all Gamestate and the Ruleset, excluding Rules “Ruleset
-    and Gamestate”, “Wizards”, “Dynasties”, “Fair Play” and any of those Rules’ subrules, Idle Wizards
-    are not counted as Wizards." So no Proposal, CfJ or DoV from them, and no Hiatus."""
+    """Rule "Idle Wizards": "For the purposes of all Gamestate and the Ruleset, excluding Rules
+    “Ruleset and Gamestate”, “Wizards”, “Dynasties”, “Fair Play” and any of those Rules’ subrules,
+    Idle Wizards are not counted as Wizards." So no Proposal, CfJ or DoV from them, and no
+    Hiatus."""
     send(game, "Gus", "[Idle]")
     for subject in ("[Proposal] Gold", "[CfJ] Is this fair?", "[DoV] I win"):
         send(game, "Gus", subject, PROP)
@@ -252,8 +265,9 @@ def test_idle_wizards_are_not_counted_as_wizards(game):
 
 
 def test_inactive_special_case_rules_mean_nothing(tmp_path):
-    """Rule "Special Case": "The text of Special Case Rules that are inactive shall be interpreted, for
-    the purpose of play, to mean nothing." Dormancy and Seasonal Downtime follow the rule's state."""
+    """Rule "Special Case": "The text of Special Case Rules that are inactive shall be interpreted,
+    for the purpose of play, to mean nothing." Dormancy and Seasonal Downtime follow the rule's
+    state."""
     clock = Clock(datetime(2026, 12, 25, 12, 0, tzinfo=UTC))
     r = make_referee(tmp_path, clock)
     r.create_game("blog", "blognomic", G)
@@ -290,8 +304,9 @@ def test_inactive_special_case_rules_mean_nothing(tmp_path):
 
 
 def test_two_pending_dovs_no_false_end_of_hiatus(game):
-    """ "When a DoV fails and there are no pending DoVs, Hiatus ends." — but "The Hiatus continues until
-    the new Historian makes an Ascension Address": the DoV failed by the enacted one ends nothing."""
+    """ "When a DoV fails and there are no pending DoVs, Hiatus ends." — but "The Hiatus continues
+    until the new Historian makes an Ascension Address": the DoV failed by the enacted one ends
+    nothing."""
     send(game, "Ben", "[DoV] I have won", "")
     send(game, "Cat", "[DoV] No, I have", "")
     for n in ("Dan", "Eve", "Fay"):
@@ -345,8 +360,9 @@ def test_two_pending_dovs_no_false_end_of_hiatus(game):
     ],
 )
 def test_random_generators(game, command, check):
-    """Rule "Random Generators": "The DICEN command can be used to generate a random number between 1 and
-    N." "The FRUIT command ..." "The COLOUR (or COLOR) command will return a random result ..."."""
+    """Rule "Random Generators": "The DICEN command can be used to generate a random number between
+    1 and N." "The FRUIT command ..." "The COLOUR (or COLOR) command will return a random result
+    ..."."""
     send(game, "Eve", f"[Roll] {command}")
     roll = game.state("blog")["rolls"][-1]
     assert roll["player"] == "Eve" and check(roll["values"][0]), roll
@@ -354,13 +370,15 @@ def test_random_generators(game, command, check):
 
 
 def test_dice_of_22_digits_cannot_be_rolled(game):
-    """Rule "Clarifications": "DICEN cannot be rolled in the GNDT if N is 22 or more digits long."."""
+    """Rule "Clarifications": "DICEN cannot be rolled in the GNDT if N is 22 or more digits
+    long."."""
     send(game, "Eve", "[Roll] DICE" + "1" * 22)
     assert reply(game, "Eve")["X-Mailref-Kind"] == "error" and game.state("blog")["rolls"] == []
 
 
 def test_generators_follow_the_rule_text(game):
-    """ "Any changes to the potential outcomes of the GNDT’s random result commands must be made by proposal"."""
+    """ "Any changes to the potential outcomes of the GNDT’s random result commands must be made by
+    proposal"."""
     game.admin(
         "blog",
         {
@@ -382,8 +400,8 @@ def test_generators_follow_the_rule_text(game):
 
 
 def test_no_rejoining_within_two_weeks(game):
-    """Rule "Wizards": "A human who has ceased to be a Wizard in this way may not become a Wizard again
-    within the following two weeks."."""
+    """Rule "Wizards": "A human who has ceased to be a Wizard in this way may not become a Wizard
+    again within the following two weeks."."""
     send(game, "Gus", "[Quit]")
     send(game, "Gus", "[Join]", "Name: Gus")
     assert "two weeks" in Outbox.body(reply(game, "Gus"))
@@ -413,8 +431,8 @@ def test_no_unidle_within_four_days_of_idling(game):
 
 
 def test_core_and_appendix_changes_need_their_tags(game):
-    """Rule "Tags": "Votable Matters require the [Core] tag in order to make changes to the Core Rules,
-    and the [Appendix] tag in order to make changes to the Appendix Rules."."""
+    """Rule "Tags": "Votable Matters require the [Core] tag in order to make changes to the Core
+    Rules, and the [Appendix] tag in order to make changes to the Appendix Rules."."""
     amend = 'In rule 1.8, replace "3 Proposals" with "4 Proposals".\n'
     send(game, "Ann", "[Proposal] More proposals", amend)
     assert "needs the [Core] tag" in Outbox.body(reply(game, "Ann"))
@@ -447,8 +465,8 @@ def test_core_and_appendix_changes_need_their_tags(game):
 
 
 def test_the_new_historian_passes_the_role_by_mail(game):
-    """Rule "Victory and Ascension": "That Wizard may pass this role to another Wizard at this point by
-    making a post to that effect, if they wish."."""
+    """Rule "Victory and Ascension": "That Wizard may pass this role to another Wizard at this point
+    by making a post to that effect, if they wish."."""
     send(game, "Ben", "[DoV] I have won", "")
     for n in ("Dan", "Eve", "Fay"):
         send(game, n, "[Vote] 1", "FOR")
@@ -474,9 +492,10 @@ def test_the_new_historian_passes_the_role_by_mail(game):
 
 
 def test_status_is_hiatus_while_proposals_are_not_accepted(tmp_path):
-    """SPEC §1.5 "hiatus: proposals are not accepted now" — a pending DoV ("the game immediately goes into
-    Hiatus"), the awaited Ascension ("The Hiatus continues until the new Historian makes an Ascension
-    Address"), and Seasonal Downtime ("Blognomic goes into hiatus every year on December 24th")."""
+    """SPEC §1.5 "hiatus: proposals are not accepted now" — a pending DoV ("the game immediately
+    goes into Hiatus"), the awaited Ascension ("The Hiatus continues until the new Historian makes
+    an Ascension Address"), and Seasonal Downtime ("Blognomic goes into hiatus every year on
+    December 24th")."""
     clock = Clock(datetime(2026, 12, 1, 9, 0, tzinfo=UTC))
     r = make_referee(tmp_path, clock)
     r.clock_ = clock
@@ -502,9 +521,10 @@ def test_status_is_hiatus_while_proposals_are_not_accepted(tmp_path):
 
 
 def test_dov_and_ascension_wait_for_the_end_of_seasonal_downtime(tmp_path):
-    """Decision (docs/games/blognomic.md): "During this time no game actions may be taken except those described
-    in the rules entitled “Votable Matters,” “Gamestate Tracking” and “Call for Judgement”": votes on a DoV
-    are taken, but enacting it and the Ascension Address are "Victory and Ascension" and wait."""
+    """Decision (docs/games/blognomic.md): "During this time no game actions may be taken except
+    those described in the rules entitled “Votable Matters,” “Gamestate Tracking” and “Call for
+    Judgement”": votes on a DoV are taken, but enacting it and the Ascension Address are "Victory
+    and Ascension" and wait."""
     clock = Clock(datetime(2026, 12, 23, 12, 0, tzinfo=UTC))
     r = make_referee(tmp_path, clock)
     r.clock_ = clock
@@ -531,8 +551,9 @@ def test_dov_and_ascension_wait_for_the_end_of_seasonal_downtime(tmp_path):
 
 
 def test_for_then_def_without_a_historian_vote_stays_for(game):
-    """Decision (docs/games/blognomic.md): "A Wizard’s Vote on a Votable Matter is the last valid voting icon
-    that they have used"; DEFERENTIAL is valid only "When the Historian has a valid Vote other than VETO"."""
+    """Decision (docs/games/blognomic.md): "A Wizard’s Vote on a Votable Matter is the last valid
+    voting icon that they have used"; DEFERENTIAL is valid only "When the Historian has a valid Vote
+    other than VETO"."""
     game.admin("blog", {"type": "office", "office": "historian", "holder": "Gus"}, "gm")
     send(game, "Ann", "[Proposal] Gold", PROP)
     for n in ("Ben", "Cat", "Dan"):

@@ -1,4 +1,5 @@
-"""BlogNomic: reminders before a matter may be decided, announcements saying by when, deferential votes in a metadynasty."""
+"""BlogNomic: reminders before a matter may be decided, announcements saying by when, deferential
+votes in a metadynasty."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Deadlines as players meet them: a deadline let pass is heard as late; a resume says when each deadline now falls."""
+"""Deadlines as players meet them: a deadline let pass is heard as late; a resume says when each
+deadline now falls."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""BlogNomic: an enacted DoV says which clause enacted it, and the new historian's plain reply is the ascension address."""
+"""BlogNomic: an enacted DoV says which clause enacted it, and the new historian's plain reply is
+the ascension address."""
 
 from __future__ import annotations
 
@@ -27,7 +28,8 @@ def test_an_enacted_dov_says_which_clause_enacted_it(referee, outbox, clock, dov
 def test_the_new_historians_plain_reply_is_the_ascension_address(referee, outbox, dov_after_12h):
     """Carol's DoV is enacted; she answers the "A new dynasty: Carol is Historian" mail with her
     address and got "I found no command in your reply". She now gets her own mail asking for the
-    address, tagged so that her plain Reply (with a `Theme:` line) is it; the others get the news."""
+    address, tagged so that her plain Reply (with a `Theme:` line) is it; the others get the
+    news."""
     dov_after_12h("carol", {"alice": "FOR", "bob": "FOR", "zoe": "FOR"})
     assert [
         m["X-Mailref-Kind"] for m in outbox.to(addr("carol")) if "dynasty" in str(m["Subject"])

@@ -134,8 +134,8 @@ def test_join_constraints_list_the_free_choices(game, choices, why):
 
 
 def test_worked_example_invest_in_llanc():
-    """ "You have 90 Grain, and your Origin Land, Llanc, provides you with 20 Grain. If you invest half of your Grain, 45,
-    into Llanc, this will raise Llanc's Grain output to 29"."""
+    """ "You have 90 Grain, and your Origin Land, Llanc, provides you with 20 Grain. If you invest
+    half of your Grain, 45, into Llanc, this will raise Llanc's Grain output to 29"."""
     s = started([("Finn", "Green", "Merfolk", "Llanc"), ("Maeve", "Red", "Plainsmen", "Donal")])
     s["grain"]["Finn"] = 90
     orders(s, "Finn", "Invest 45 Grain in Llanc")
@@ -144,7 +144,8 @@ def test_worked_example_invest_in_llanc():
 
 
 def test_worked_example_bain_attacked():
-    """ "dedicate 17 Grain ... Land of Bain can afford to dedicate only 10 Grain ... You roll is 6, their roll is 4. 17+6 = 23, 10+4 = 14"."""
+    """ "dedicate 17 Grain ... Land of Bain can afford to dedicate only 10 Grain ... You roll is 6,
+    their roll is 4. 17+6 = 23, 10+4 = 14"."""
     s = started([("Finn", "Green", "Merfolk", "Llanc"), ("Maeve", "Red", "Plainsmen", "Donal")])
     s["grain"]["Finn"] = 40
     orders(s, "Finn", "Attack Bain with 17 Grain")
@@ -167,7 +168,8 @@ def test_attacker_must_roll_higher(game):
 
 
 def test_defence_split_with_leftover_against_the_largest():
-    """ "the Grain spent on Defense is spread as equally as possible with any leftover spent against the Player with highest amount"."""
+    """ "the Grain spent on Defense is spread as equally as possible with any leftover spent against
+    the Player with highest amount"."""
     s = started(
         [
             ("Finn", "Green", "Plainsmen", "Llanc"),
@@ -189,7 +191,8 @@ def test_defence_split_with_leftover_against_the_largest():
 
 
 def test_undefended_land_is_walked_into(game):
-    """ "If you do not dedicate any Grain to defense of a Land, any opportunistic Player can simply walk ... in"."""
+    """ "If you do not dedicate any Grain to defense of a Land, any opportunistic Player can simply
+    walk ... in"."""
     act(
         game,
         {
@@ -207,7 +210,8 @@ def test_undefended_land_is_walked_into(game):
 
 
 def test_origin_and_woodkin_defence_bonuses():
-    """Origin Land: "+5 Grain bonus when Defending it"; Woodkin: "+5 Grain bonus when Defending in Deep Forest"."""
+    """Origin Land: "+5 Grain bonus when Defending it"; Woodkin: "+5 Grain bonus when Defending in
+    Deep Forest"."""
     s = started([("Finn", "Green", "Plainsmen", "Emain"), ("Bran", "Teal", "Woodkin", "Fánad")])
     s["grain"]["Finn"] = 60
     orders(s, "Finn", "Attack Fánad with 20 Grain")
@@ -265,7 +269,8 @@ def test_income_perks():
 
 
 def test_high_king_declaration_bonus_and_loss():
-    """Declare when holding one's Origin, 50 Grain and two other Origin Lands; +5; lost when two requirements fail."""
+    """Declare when holding one's Origin, 50 Grain and two other Origin Lands; +5; lost when two
+    requirements fail."""
     s = started(
         [
             ("Finn", "Green", "Plainsmen", "Bain"),
@@ -406,13 +411,14 @@ def test_grain_is_conserved_and_lands_partition(plan, rolls):
     assert all(x["owner"] in (None, "Finn", "Maeve") for x in s["lands"])
 
 
-# ---- issue 11: simultaneous turns, the High King's other Origin Lands, newcomers -----------
+# ---- simultaneous turns, the High King's other Origin Lands, newcomers -----------
 
 
 def test_every_combat_is_fought_on_the_start_of_turn_map():
     """ "The turns of all Players are SIMULTANEOUS": the Sidhe "+1 Grain bonus to all Attack/Defense
     rolls per controlled Menhir Valley" counts the valleys held when the turn began, and the lands
-    change hands only after every combat (Emain, taken first in map order, does not help at Fánad)."""
+    change hands only after every combat (Emain, taken first in map order, does not help at
+    Fánad)."""
     s = started([("Oisin", "Gold", "Sidhe", "Ardagh"), ("Maeve", "Red", "Plainsmen", "Donal")])
     s["grain"]["Oisin"] = 50
     orders(s, "Oisin", "Attack Emain with 10 Grain", "Attack Fánad with 10 Grain")
@@ -448,8 +454,8 @@ def test_a_defender_keeps_the_bonus_of_a_valley_lost_in_the_same_turn():
 
 
 def test_the_high_king_counts_the_origin_lands_of_former_enemies():
-    """ "If a Player holds his Origin Land, has 50 Grain or more Total, and holds Origin Lands of at least
-    2 other Players" — decision (docs/games/eire.md): "holding several core lands of their
+    """ "If a Player holds his Origin Land, has 50 Grain or more Total, and holds Origin Lands of at
+    least 2 other Players" — decision (docs/games/eire.md): "holding several core lands of their
     (former) enemies": an eliminated player's Origin Land still counts."""
     s = started(
         [
@@ -473,9 +479,10 @@ def test_the_high_king_counts_the_origin_lands_of_former_enemies():
 
 
 def test_a_newcomer_joins_mid_game_and_orders_this_turn(game):
-    """ "If any Player gets eliminated, another can take their color, pick an independent State, and try
-    their hand" — decision: a newcomer joins while the game runs with a free color and an independent
-    land, which is their Origin Land; they get its income at once and the turn waits for their orders."""
+    """ "If any Player gets eliminated, another can take their color, pick an independent State, and
+    try their hand" — decision: a newcomer joins while the game runs with a free color and an
+    independent land, which is their Origin Land; they get its income at once and the turn waits for
+    their orders."""
     with pytest.raises(Refused, match="Donal is taken"):
         act(
             game,

@@ -1,4 +1,5 @@
-"""Eire by real SMTP: joins read colour and say what is wrong with a choice; orders one per line; results when nobody ordered."""
+"""Eire by real SMTP: joins read colour and say what is wrong with a choice; orders one per line;
+results when nobody ordered."""
 
 from __future__ import annotations
 

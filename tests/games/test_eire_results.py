@@ -14,7 +14,8 @@ def test_eire_results_say_whose_orders_were_all_refused_and_a_correction_shows_t
     referee, outbox, clock
 ):
     """Alice's only orders were refused and she never corrected them: the results used to say
-    "none: nobody sent orders". Bob corrects a refused order: his ack now shows the set that stands."""
+    "none: nobody sent orders". Bob corrects a refused order: his ack now shows the set that
+    stands."""
     eire = "eire@ref.example"
     referee.create_game(
         "eire",

@@ -1,4 +1,5 @@
-"""Enacting a passed proposal: changes that cannot apply are said at once and at enactment; the GM learns which passed rules are theirs to apply."""
+"""Enacting a passed proposal: changes that cannot apply are said at once and at enactment; the GM
+learns which passed rules are theirs to apply."""
 
 from __future__ import annotations
 

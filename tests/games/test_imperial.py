@@ -27,7 +27,8 @@ def game(imperial_game):
 
 
 def test_senate_majority_goes_to_the_emperor_who_accepts(game, outbox):
-    """Rule 6: after the deadline, a majority of Senators voting YES passes it to the Emperor; rule 7: accept."""
+    """Rule 6: after the deadline, a majority of Senators voting YES passes it to the Emperor; rule
+    7: accept."""
     play_an_accepted_proposal(game, outbox)
 
 
@@ -40,7 +41,8 @@ def test_minority_is_rejected(game):
 
 
 def test_veto_and_ignore_needs_a_reason(game):
-    """Rule 7: "To ignore a proposal, the condition by which it is ignored must be explicit elsewhere in the ruleset"."""
+    """Rule 7: "To ignore a proposal, the condition by which it is ignored must be explicit
+    elsewhere in the ruleset"."""
     for title in ("One", "Two"):
         send(
             game, "Ann", f"[Proposal] {title}", PROP.replace("27", "28" if title == "Two" else "27")
@@ -72,7 +74,8 @@ def test_veto_and_ignore_needs_a_reason(game):
 
 
 def test_fourth_undecided_proposal_replaces_the_oldest(game):
-    """ "If an Imperial Senator has submitted three undecided proposals and then submits a new proposal, the new proposal will replace the oldest"."""
+    """ "If an Imperial Senator has submitted three undecided proposals and then submits a new
+    proposal, the new proposal will replace the oldest"."""
     for i in range(4):
         send(game, "Ann", f"[Proposal] P{i}", f'Enact rule {30 + i} "R{i}":\nText.\n')
     statuses = [p["status"] for p in game.state("empire")["proposals"]]
@@ -85,7 +88,8 @@ def test_proclamation_amends_a_sub_rule_at_once(game):
 
 
 def test_playtest_toggles_b_rules(game):
-    """ "'B' rules are only active when IE deems that a new playtest of the sub-game ... should then begin"."""
+    """ "'B' rules are only active when IE deems that a new playtest of the sub-game ... should then
+    begin"."""
     send(game, "Ann", "[Rules]")
     body = Outbox.body(reply(game, "Ann"))
     assert (
@@ -125,8 +129,9 @@ def test_emperor_is_reminded_while_a_judgement_waits(game):
 
 
 def test_two_senators_can_pass_a_proposal(referee, clock):
-    """§5.3 / seed: "other Imperial Senators may send in a vote" and "there is a majority of Imperial
-    Senators who have sent in a vote of YES": the majority is of the Senators entitled to vote."""
+    """§5.3 / seed: "other Imperial Senators may send in a vote" and "there is a majority of
+    Imperial Senators who have sent in a vote of YES": the majority is of the Senators entitled to
+    vote."""
     referee.clock_ = clock
     referee.create_game("empire", "imperial", G)
     for n in ("Joe", "Ann", "Ben"):
@@ -141,7 +146,8 @@ def test_two_senators_can_pass_a_proposal(referee, clock):
 
 
 def test_a_tie_among_the_entitled_senators_is_no_majority(game):
-    """ "there is a majority of Imperial Senators who have sent in a vote of YES": 1 of the 3 others is not."""
+    """ "there is a majority of Imperial Senators who have sent in a vote of YES": 1 of the 3 others
+    is not."""
     send(game, "Ann", "[Proposal] Dragons", PROP)
     send(game, "Ben", "[Vote] 1", "YES")
     send(game, "Cat", "[Vote] 1", "YES")
@@ -154,8 +160,8 @@ def test_a_tie_among_the_entitled_senators_is_no_majority(game):
 
 
 def test_the_emperor_starts_and_ends_a_playtest_by_mail(game):
-    """Rule 15: ""A" rules are always active while "B" rules are only active when IE deems that a new
-    playtest of the sub-game (represented by the "B" rules) should then begin."""
+    """Rule 15: ""A" rules are always active while "B" rules are only active when IE deems that a
+    new playtest of the sub-game (represented by the "B" rules) should then begin."""
     send(game, "Ann", "[Playtest] start")
     assert "only the Emperor" in Outbox.body(reply(game, "Ann"))
     assert game.state("empire")["parameters"]["playtest"] is False
@@ -197,7 +203,8 @@ def test_brace_comments_are_shown_to_voters_and_kept_out_of_the_ruleset(game, ou
 
 
 def test_sub_rules_are_kept_by_the_shared_rule_change_code(game):
-    """Rule 16: "Sub-rules of rule X would be numbered X.1, X.2, and so on." (sidekick refuses 24.5; imperial keeps it)."""
+    """Rule 16: "Sub-rules of rule X would be numbered X.1, X.2, and so on." (sidekick refuses 24.5;
+    imperial keeps it)."""
     send(game, "Joe", "[Proclamation] Sub", 'Enact rule 26.7 "Dragons":\nDragons fly.\n')
     numbers = [r["number"] for r in game.state("empire")["rules"]]
     assert numbers[numbers.index("26.6") + 1] == "26.7"

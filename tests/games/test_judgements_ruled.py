@@ -1,4 +1,5 @@
-"""Judgements already ruled: a reply says so, and a ruling typed under its tag is announced without it."""
+"""Judgements already ruled: a reply says so, and a ruling typed under its tag is announced without
+it."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""New rules: two pending proposals each enacting one both apply; a rule numbered by its author keeps that number."""
+"""New rules: two pending proposals each enacting one both apply; a rule numbered by its author
+keeps that number."""
 
 from __future__ import annotations
 

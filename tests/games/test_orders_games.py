@@ -20,7 +20,7 @@ def test_orders_game_with_the_gm_posting_results(referee, clock, outbox):
 
 
 def test_an_eire_game_with_refused_orders_replays_without_difference(referee, clock):
-    """Issue 11: `mailref replay` reported a difference for every Eire game (refused orders kept as
+    """`mailref replay` reported a difference for every Eire game (refused orders kept as
     tuples live, lists when replayed). The state keeps them as JSON lists, and replay agrees."""
     from mailref.engine.replay import differences
 

@@ -1,4 +1,5 @@
-"""A player who quits: a turn waiting only for them resolves, the next mover follows, their orders and votes do not count, a historian or judge is replaced."""
+"""A player who quits: a turn waiting only for them resolves, the next mover follows, their orders
+and votes do not count, a historian or judge is replaced."""
 
 from __future__ import annotations
 
@@ -111,8 +112,8 @@ def test_the_orders_of_one_who_quits_are_not_carried_out(referee, outbox, clock)
 
 def test_a_sidekick_vote_of_one_who_quit_is_not_counted(referee, outbox, clock):
     """Carol voted AGAINST and quit the game before the vote closed; her AGAINST still made a
-    tie and failed the move. A vote is a player's (as BlogNomic's "A non-Wizard never has a
-    Vote", and Imperial counts the Senators there are): hers is set aside, and the result says so."""
+    tie and failed the move. A vote is a player's (as BlogNomic's "A non-Wizard never has a Vote",
+    and Imperial counts the Senators there are): hers is set aside, and the result says so."""
     referee.create_game("nomes", "sidekick", G, gm="gm@ref.example")
     for p in ("alice", "bob", "carol", "dan"):
         send(referee, p, "[Join]", f"Name: {p.title()}\n")

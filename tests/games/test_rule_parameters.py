@@ -1,4 +1,5 @@
-"""Rules the referee runs by parameters: an amendment changes what a failed proposal scores; two changed at once make one alert."""
+"""Rules the referee runs by parameters: an amendment changes what a failed proposal scores; two
+changed at once make one alert."""
 
 from __future__ import annotations
 

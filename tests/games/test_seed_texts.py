@@ -1,6 +1,6 @@
 """Every shipped rule text (data/*_rules.json) against the seed it was taken from, sentence by
 sentence, both ways: no sentence is shipped that the seed does not say, and no sentence of the
-seed's rules is missing from what ships (issue 11: rule 4.4 had lost Prioritisation item 5)."""
+seed's rules is missing from what ships (rule 4.4 had lost Prioritisation item 5)."""
 
 from __future__ import annotations
 
@@ -30,7 +30,9 @@ SOURCES = {
         "000_bf224c4d4f24310b.txt",
         "The Game of Imperial Nomic",
         {
-            'and paying any additional costs."': "rule 22 drops the stray closing quote of the seed's web page",
+            'and paying any additional costs."': (
+                "rule 22 drops the stray closing quote of the seed's web page"
+            ),
             "back to index": "the web page's navigation link, not rule text",
         },
     ),
@@ -89,8 +91,9 @@ def test_every_seed_sentence_is_shipped(variant):
 
 
 def test_blognomic_prioritisation_keeps_its_fifth_item():
-    """Rule 4.4 "Prioritisation", the seed's last line: "5. Special Case Rules have equal precedence as
-    Dynastic Rules, unless that Special Case Rule explicitly says it can’t be overruled by a Dynastic Rule."."""
+    """Rule 4.4 "Prioritisation", the seed's last line: "5. Special Case Rules have equal precedence
+    as Dynastic Rules, unless that Special Case Rule explicitly says it can’t be overruled by a
+    Dynastic Rule."."""
     text = next(r["text"] for r in shipped("blognomic") if r["number"] == "4.4")
     assert text.rstrip().endswith(
         "5. Special Case Rules have equal precedence as Dynastic Rules, unless that "

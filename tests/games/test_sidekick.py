@@ -298,7 +298,7 @@ def test_whole_game_from_join_to_a_winner_by_mail_alone(tmp_path):
     play_sidekick_to_a_winner(tmp_path)
 
 
-# ---- issue 11: the rule list, rule numbers, rejoining, the mover's ballot -------------------
+# ---- the rule list, rule numbers, rejoining, the mover's ballot -------------------
 
 
 @pytest.mark.parametrize(
@@ -338,7 +338,8 @@ def test_a_leading_zero_names_the_same_rule(game):
 
 
 def test_a_player_who_rejoins_starts_at_zero_points(game, outbox):
-    """Rule 19: "All player’s start the game with 0 points. This includes players that join after the game has begun." """
+    """Rule 19: "All player’s start the game with 0 points. This includes players that join after
+    the game has begun." """
     m = mover(game)
     send(game, m, "[Proposal] Daily dice", PROPOSAL)
     for o in others(game):
@@ -531,7 +532,10 @@ def test_names_as_people_write_them_and_a_second_address(game, outbox):
 
 def test_the_proposal_ack_shows_the_whole_rule_text_and_sets_the_sign_off_aside(game, outbox):
     m = mover(game)
-    text = "Each player may roll a die once a day, and the result of that roll is announced to every player."
+    text = (
+        "Each player may roll a die once a day, and the result of that roll is announced to "
+        "every player."
+    )
     send(game, m, "[Proposal] Daily dice", f'Enact rule 24 "Bonus":\n{text}\n\nCheers,\n{m}\n')
     ack = Outbox.body(last_reply(outbox, m))
     assert text in " ".join(ack.split()) and f'not rule text: "Cheers, / {m}"' in ack

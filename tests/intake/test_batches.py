@@ -1,10 +1,10 @@
-"""Batches (issue 14): stored mail is processed a batch per transaction (run again with a
-savepoint per mail when one fails), so one failing mail is quarantined alone and a store fault leaves the whole batch
-waiting; a batch is stored in one transaction with the usual dedupe; the SMTP listener
-commits in a worker thread (a slow store holds up no other session, and 250 comes only
-after the commit) and knows a game created a moment ago; the daemon processes what was
-stored before a SIGKILL at each batch boundary, and on SIGTERM the mail it already answered
-250, each mail answered once."""
+"""Batches: stored mail is processed a batch per transaction (run again with a
+savepoint per mail when one fails), so one failing mail is quarantined alone and a store fault
+leaves the whole batch waiting; a batch is stored in one transaction with the usual dedupe; the SMTP
+listener commits in a worker thread (a slow store holds up no other session, and 250 comes only
+after the commit) and knows a game created a moment ago; the daemon processes what was stored before
+a SIGKILL at each batch boundary, and on SIGTERM the mail it already answered 250, each mail
+answered once."""
 
 from __future__ import annotations
 

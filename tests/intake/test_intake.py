@@ -13,14 +13,22 @@ pytestmark = pytest.mark.spec("2.1")
 G = "nomes@ref.example"
 
 MALFORMED = {
-    "broken MIME": b'From: a@x.org\r\nTo: nomes@ref.example\r\nSubject: [Help]\r\nContent-Type: multipart/mixed; boundary="nope"\r\n\r\n--wrong\r\nhalf',
-    "undecodable charset": b"From: a@x.org\r\nSubject: [Help]\r\nContent-Type: text/plain; charset=x-klingon\r\n\r\n\xff\xfe\xfa",
+    "broken MIME": (
+        b"From: a@x.org\r\nTo: nomes@ref.example\r\nSubject: [Help]\r\nContent-Type: "
+        b'multipart/mixed; boundary="nope"\r\n\r\n--wrong\r\nhalf'
+    ),
+    "undecodable charset": (
+        b"From: a@x.org\r\nSubject: [Help]\r\nContent-Type: text/plain; charset=x-klingon\r\n\r\n"
+        b"\xff\xfe\xfa"
+    ),
     "no From": b"To: nomes@ref.example\r\nSubject: [Help]\r\n\r\nhello",
     "no Message-ID": b"From: a@x.org\r\nTo: nomes@ref.example\r\nSubject: [Help]\r\n\r\nhello",
     "8-bit headers": b"From: J\xf6rg <j@x.org>\r\nSubject: [Help] \xe9\xe8\r\n\r\nhello",
     "NUL bytes": b"From: a@x.org\r\nSubject: [Vote] 1\r\n\r\nFOR\x00\x00",
     "1000+ byte lines": b"From: a@x.org\r\nSubject: [Help]\r\n\r\n" + b"x" * 5000,
-    "truncated base64 part": b"From: a@x.org\r\nSubject: [Help]\r\nContent-Transfer-Encoding: base64\r\n\r\nRk9",
+    "truncated base64 part": (
+        b"From: a@x.org\r\nSubject: [Help]\r\nContent-Transfer-Encoding: base64\r\n\r\nRk9"
+    ),
 }
 
 

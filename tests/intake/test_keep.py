@@ -1,6 +1,6 @@
 """Keeping raw mail (mailref/store/keep.py): on SQLite the rows are written through the
-DBAPI directly, and must be the very rows SQLAlchemy writes, read back the same by the ORM;
-on both stores the same bytes are kept once, a Message-ID its author repeats is kept as "ignored"."""
+DBAPI directly, and must be the very rows SQLAlchemy writes, read back the same by the ORM; on both
+stores the same bytes are kept once, a Message-ID its author repeats is kept as "ignored"."""
 
 from __future__ import annotations
 

@@ -27,7 +27,8 @@ REF = "referee@ref.example"
 
 
 def listener_of(daemon_pid: int) -> int | None:
-    """The daemon's listener process: the child spawned by multiprocessing (not its resource tracker)."""
+    """The daemon's listener process: the child spawned by multiprocessing (not its resource
+    tracker)."""
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue

@@ -1,4 +1,5 @@
-"""The same proposal or orders sent twice are one: one proposal, the senator's oldest kept, the orders said to stand."""
+"""The same proposal or orders sent twice are one: one proposal, the senator's oldest kept, the
+orders said to stand."""
 
 from __future__ import annotations
 

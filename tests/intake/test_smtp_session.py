@@ -1,4 +1,4 @@
-"""The SMTP dialogue of the listener (mailref.mail.smtp_session) as clients really speak it:
+"""The SMTP dialogue of the listener (mailref.mail.smtp_server, aiosmtpd's session) as clients really speak it:
 pipelined commands, dot-stuffing, a bare LF that must not end the data, long lines, bad
 commands, too many recipients, idle and crowded sessions, a shutdown mid-session, and mail
 that arrives together being committed together."""
@@ -11,13 +11,11 @@ import time
 
 import pytest
 
-from mailref.mail import smtp_session
+from mailref.mail import smtp_server
 from mailref.mail.smtp import Listener
 from support.dovecot import free_port
 from support.helpers import mail
 from support.listener import Raw, answer_to, game_on_sqlite, kept, listener_of, listening
-
-pytestmark = pytest.mark.spec("2.1")
 
 G = "nomes@ref.example"
 
@@ -123,14 +121,14 @@ def test_commands_out_of_order_get_503_and_the_session_goes_on(referee, port):
 
 def test_a_client_sending_only_junk_is_closed(referee, port):
     c = Raw(port)
-    c.send(b"GARBAGE\r\n" * smtp_session.MAX_ERRORS)
-    replies = [c.reply() for _ in range(smtp_session.MAX_ERRORS)]
+    c.send(b"GARBAGE\r\n" * smtp_server.MAX_ERRORS)
+    replies = [c.reply() for _ in range(smtp_server.MAX_ERRORS)]
     assert replies[-1].startswith("421") and c.reply() == "EOF"
 
 
 def test_an_endless_command_line_is_refused_without_growing(referee, port):
     c = Raw(port)
-    c.send(b"EHLO " + b"x" * (smtp_session.COMMAND_LIMIT + 10))
+    c.send(b"EHLO " + b"x" * (smtp_server.COMMAND_LIMIT + 10))
     assert c.reply().startswith("500")
     c.send(b"\r\nNOOP\r\n")  # the end of that line (skipped, already refused), then a good command
     assert c.codes(1) == ["250"]
@@ -158,15 +156,15 @@ def test_more_than_a_hundred_recipients_get_452(referee, port):
     c.send(
         b"".join(
             b"RCPT TO:<nomes+%d@ref.example>\r\n" % i
-            for i in range(1, smtp_session.MAX_RECIPIENTS + 1)
+            for i in range(1, smtp_server.MAX_RECIPIENTS + 1)
         )
     )
-    codes = c.codes(smtp_session.MAX_RECIPIENTS)
-    assert codes[:-1] == ["250"] * (smtp_session.MAX_RECIPIENTS - 1) and codes[-1] == "452"
+    codes = c.codes(smtp_server.MAX_RECIPIENTS)
+    assert codes[:-1] == ["250"] * (smtp_server.MAX_RECIPIENTS - 1) and codes[-1] == "452"
 
 
 def test_an_idle_session_is_closed(referee, monkeypatch):
-    monkeypatch.setattr(smtp_session, "IDLE_TIMEOUT", 0.3)
+    monkeypatch.setattr(smtp_server, "IDLE_TIMEOUT", 0.3)
     with listening(referee) as port:
         c = Raw(port)
         c.send(b"EHLO x.org\r\n")
@@ -177,7 +175,7 @@ def test_an_idle_session_is_closed(referee, monkeypatch):
 
 
 def test_too_many_sessions_are_told_to_come_back(referee, monkeypatch):
-    monkeypatch.setattr(smtp_session, "MAX_SESSIONS", 2)
+    monkeypatch.setattr(smtp_server, "MAX_SESSIONS", 2)
     with listening(referee) as port:
         first, second = Raw(port), Raw(port)
         third = Raw(port)

@@ -1,4 +1,5 @@
-"""Sender authentication settings: require_auth with no trusted server is said to the GM at once; the daemon logs the site and trusted servers it uses."""
+"""Sender authentication settings: require_auth with no trusted server is said to the GM at once;
+the daemon logs the site and trusted servers it uses."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The CLI refuses addresses it cannot use: a From address with a name, a game at the referee's own address."""
+"""The CLI refuses addresses it cannot use: a From address with a name, a game at the referee's own
+address."""
 
 from __future__ import annotations
 

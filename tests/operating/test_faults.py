@@ -1,4 +1,4 @@
-"""Faults an operator meets (issue 12): a database that turns read-only, a full disk, a lock
+"""Faults an operator meets: a database that turns read-only, a full disk, a lock
 held by another process. Each gives one clear log line, 451 at the listener, no resend
 loop, and a clean start once the fault is gone; read-only -wal/-shm files left behind are
 repaired at start. The disks are real: small ext4 filesystems on loop devices (root only)."""
@@ -392,7 +392,8 @@ def test_wal_and_shm_left_read_only_after_a_read_only_period_are_repaired_at_sta
 
 
 def test_the_drivers_own_errors_are_store_faults():
-    """`mailref replay` reads with sqlite3 or psycopg alone: their errors are said in one line too."""
+    """`mailref replay` reads with sqlite3 or psycopg alone: their errors are said in one line
+    too."""
     import sqlite3
 
     import psycopg

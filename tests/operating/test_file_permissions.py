@@ -1,4 +1,5 @@
-"""Files the daemon makes: a new database is readable by mailref only; a SQLite URL with driver options makes no stray file."""
+"""Files the daemon makes: a new database is readable by mailref only; a SQLite URL with driver
+options makes no stray file."""
 
 from __future__ import annotations
 

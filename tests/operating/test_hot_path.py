@@ -1,4 +1,4 @@
-"""What one mail costs the database (issue 14): the statements a mail causes, counted as the
+"""What one mail costs the database: the statements a mail causes, counted as the
 database sees them. A read-only command ([Status], [Rules], [Help]) never writes the game, and
 no mail writes its inbox row more than once (an early flush did, before every query)."""
 

@@ -96,11 +96,11 @@ OLD = Path(__file__).parent / "upgrade" / "schema-0001.sql"
 
 
 def test_a_database_an_older_mailref_made_is_upgraded_its_mail_taken_up_and_it_replays(tmp_path):
-    """tests/operating/upgrade/schema-0001.sql: what mailref at schema 0001 (commit 8e66675^) left: a
-    Sidekick game with a proposal, a BlogNomic game with a proposal and two ballots, and one
-    mail stored but not processed (Dan's FOR). Today's code opens it: `mailref replay` set every
-    game apart as DIFFERS (fields this version adds, log lines worded anew); the schema goes to
-    the newest revision, the waiting mail is answered, and the journal still replays."""
+    """tests/operating/upgrade/schema-0001.sql: what mailref at schema 0001 (commit 8e66675^) left:
+    a Sidekick game with a proposal, a BlogNomic game with a proposal and two ballots, and one mail
+    stored but not processed (Dan's FOR). Today's code opens it: `mailref replay` set every game
+    apart as DIFFERS (fields this version adds, log lines worded anew); the schema goes to the
+    newest revision, the waiting mail is answered, and the journal still replays."""
     from mailref.store import newest_revision
 
     site = Site(tmp_path)

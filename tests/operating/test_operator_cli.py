@@ -1,4 +1,4 @@
-"""The CLI explains itself (issue 12): help for every command and option, the engine's hints,
+"""The CLI explains itself: help for every command and option, the engine's hints,
 `--json` on every listing, header rows, control characters escaped, one address where an
 address is asked for, read-only commands that never create a database, and every
 operational error in one line with a non-zero exit."""

@@ -1,4 +1,4 @@
-"""A mail's cost does not grow with the game's history (issue 14): ended matters leave the
+"""A mail's cost does not grow with the game's history: ended matters leave the
 hot state after eight days into archived rows, which `game show --json`, the full state and
 `mailref replay` read back; read-only commands neither copy nor rewrite the state."""
 

@@ -1,4 +1,4 @@
-"""The service an operator installs (SPEC §7, issue 12): the unit, `mailref init` and the
+"""The service an operator installs (SPEC §7): the unit, `mailref init` and the
 README agree on the layout; the scripts never touch the host's services; the daemon logs one
 line per mail, without its own timestamps under journald."""
 
@@ -169,7 +169,10 @@ def test_unreachable_servers_are_one_line_each_not_a_traceback(tmp_path):
     site = Site(
         tmp_path,
         relay_port=closed,
-        extra=f'[imap]\nhost = "127.0.0.1"\nport = {closed}\nssl = false\nusername = "r"\npassword = "p"\n',
+        extra=(
+            f'[imap]\nhost = "127.0.0.1"\nport = {closed}\nssl = false\nusername = "r"\npassword '
+            '= "p"\n'
+        ),
     )
     with site.serve() as daemon:
         with smtplib.SMTP("127.0.0.1", site.smtp_port) as c:

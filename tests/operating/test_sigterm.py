@@ -1,4 +1,5 @@
-"""SIGTERM as systemd sends it, at each moment of the daemon's life: opening the database, starting the listener, mid delivery, the backlog at start, a slow relay."""
+"""SIGTERM as systemd sends it, at each moment of the daemon's life: opening the database, starting
+the listener, mid delivery, the backlog at start, a slow relay."""
 
 from __future__ import annotations
 
@@ -68,8 +69,9 @@ def test_a_sigterm_while_the_listener_process_starts_stops_the_daemon_cleanly(tm
 
 
 def test_a_sigterm_mid_delivery_finishes_the_round_and_sends_each_reply_once(tmp_path):
-    """SIGTERM while the relay holds a reply's DATA (delivery runs beside processing): the daemon waits for the round in hand, marks what the relay took, and exits 0;
-    the next start sends the rest, each reply once."""
+    """SIGTERM while the relay holds a reply's DATA (delivery runs beside processing): the daemon
+    waits for the round in hand, marks what the relay took, and exits 0; the next start sends the
+    rest, each reply once."""
     release = threading.Event()
     held = threading.Event()
 
@@ -90,7 +92,10 @@ def test_a_sigterm_mid_delivery_finishes_the_round_and_sends_each_reply_once(tmp
                     s.sendmail(
                         f"s{i}@example.org",
                         [G],
-                        f"From: s{i}@example.org\r\nTo: {G}\r\nSubject: [Help]\r\nMessage-ID: <h{i}@x>\r\n\r\nhi\r\n".encode(),
+                        (
+                            f"From: s{i}@example.org\r\nTo: {G}\r\nSubject: [Help]\r\n"
+                            f"Message-ID: <h{i}@x>\r\n\r\nhi\r\n"
+                        ).encode(),
                     )
             assert held.wait(60), daemon.stderr()
             daemon.proc.send_signal(signal.SIGTERM)

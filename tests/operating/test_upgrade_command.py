@@ -12,7 +12,8 @@ pytestmark = pytest.mark.spec("1.4")
 
 def test_the_command_that_upgrades_an_older_database_says_so_once(tmp_path):
     """A newer mailref's first command (here `game list`, a read) upgraded an older database
-    without a word, under an older daemon that may still be running on it (docs/operating.md, "Upgrade")."""
+    without a word, under an older daemon that may still be running on it (docs/operating.md,
+    "Upgrade")."""
     import sqlite3
 
     from mailref.store import newest_revision

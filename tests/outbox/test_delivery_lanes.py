@@ -14,7 +14,8 @@ from aiosmtpd.controller import Controller
 from sqlalchemy import select
 
 from mailref.config import SmtpOut
-from mailref.mail.outbox import FEWER_FOR, RELAY_SESSIONS, Deliverer
+from mailref.mail.outbox import Deliverer
+from mailref.mail.relay_lanes import FEWER_FOR, RELAY_SESSIONS
 from mailref.store import OutboxMessage
 from support.dovecot import free_port
 from support.helpers import mail
@@ -194,9 +195,9 @@ def test_a_round_on_a_slow_relay_ends_after_its_time_and_the_rest_go_next_round(
     of 50, and every mail that arrived meanwhile waited. Past ROUND_BUDGET each
     connection stops after its row in hand; the rest stay queued, no attempt counted, and go
     with the next rounds, each exactly once."""
-    import mailref.mail.outbox as outbox
+    import mailref.mail.relay_lanes as lanes
 
-    monkeypatch.setattr(outbox, "ROUND_BUDGET", 0.0)  # as if every row took the round's time
+    monkeypatch.setattr(lanes, "ROUND_BUDGET", 0.0)  # as if every row took the round's time
     queue_replies(referee, [f"p{i}@players.example" for i in range(10)])
     with LaneSink() as sink:
         d = deliverer(referee, sink)

@@ -1,4 +1,4 @@
-"""Mail out as an operator runs it (SPEC §4.3, issue 12): every row is claimed before it is
+"""Mail out as an operator runs it (SPEC §4.3): every row is claimed before it is
 sent, so the daemon and CLI commands beside it deliver each row once; a bad row fails alone;
 a row that cannot be marked sent is never sent again in a loop."""
 
@@ -15,7 +15,8 @@ from sqlalchemy import select
 
 from mailref.config import SmtpOut
 from mailref.door import Settings
-from mailref.mail.outbox import LEASE, RELAY_SESSIONS, Deliverer
+from mailref.mail.outbox import LEASE, Deliverer
+from mailref.mail.relay_lanes import RELAY_SESSIONS
 from mailref.referee import Referee
 from mailref.store import OutboxMessage, open_store
 from mailref.timeutil import utcnow
@@ -147,7 +148,8 @@ def test_a_recipient_no_relay_can_take_is_refused_at_queue_time(referee, clock, 
     raw = (
         "From: =?utf-8?q?j=C3=B6rg?= <jörg@[192.0.2.1]>\r\nTo: "
         + G
-        + "\r\nSubject: [Help]\r\nMessage-ID: <jorg1@example.org>\r\nContent-Type: text/plain; charset=utf-8\r\n"
+        + "\r\nSubject: [Help]\r\nMessage-ID: <jorg1@example.org>\r\nContent-Type: text/plain; "
+        "charset=utf-8\r\n"
         "\r\nhelp me\r\n"
     ).encode()
     with caplog.at_level(logging.WARNING, logger="mailref.door"):

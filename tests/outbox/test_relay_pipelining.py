@@ -13,7 +13,7 @@ from sqlalchemy import select
 
 from mailref.config import SmtpOut
 from mailref.mail.outbox import Deliverer
-from mailref.mail.smtp_session import Session
+from mailref.mail.smtp_server import Room, Server
 from mailref.store import OutboxMessage
 from support.dovecot import free_port
 from support.helpers import mail
@@ -24,7 +24,7 @@ G = "nomes@ref.example"
 
 
 class Desk:
-    domain, max_size, buffered = "relay.example", 10_000_000, 0
+    """The relay's handler (aiosmtpd's hooks): refuses the addresses in REFUSE, keeps the rest."""
 
     def __init__(self, refuse: set[str]):
         self.refuse, self.mails, self.reads = (
@@ -33,17 +33,20 @@ class Desk:
             list[bytes](),
         )
 
-    def recipient(self, address: str) -> str:
-        return "550 5.1.1 no such user here" if address in self.refuse else "250 2.1.5 OK"
+    async def handle_RCPT(self, server, session, envelope, address: str, options: list[str]) -> str:
+        if address in self.refuse:
+            return "550 5.1.1 no such user here"
+        envelope.rcpt_tos.append(address)
+        return "250 2.1.5 OK"
 
-    def deliver(self, raw: bytes, mail_from: str, rcpt_to: list[str], answer) -> None:
-        self.mails.append((mail_from, rcpt_to, raw))
-        answer("250 2.0.0 OK")
+    async def handle_DATA(self, server, session, envelope) -> str:
+        self.mails.append((envelope.mail_from, envelope.rcpt_tos, envelope.original_content))
+        return "250 2.0.0 OK"
 
 
-class Recording(Session):
+class Recording(Server):
     def data_received(self, data: bytes) -> None:
-        self.desk.reads.append(data)
+        self.event_handler.reads.append(data)
         super().data_received(data)
 
 
@@ -55,9 +58,11 @@ def pipelining_relay():
         free_port(),
         asyncio.new_event_loop(),
     )
-    sessions: set[Session] = set()
+    room = Room()
     server = loop.run_until_complete(
-        loop.create_server(lambda: Recording(desk, sessions), "127.0.0.1", port)
+        loop.create_server(
+            lambda: Recording(desk, room, "relay.example", 10_000_000, loop=loop), "127.0.0.1", port
+        )
     )
     thread = threading.Thread(target=loop.run_forever, daemon=True)
     thread.start()

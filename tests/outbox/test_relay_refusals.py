@@ -1,4 +1,5 @@
-"""A relay's refusals: one wanting a login keeps the mail waiting and names the keys; which refusals are the relay refusing this host."""
+"""A relay's refusals: one wanting a login keeps the mail waiting and names the keys; which refusals
+are the relay refusing this host."""
 
 from __future__ import annotations
 

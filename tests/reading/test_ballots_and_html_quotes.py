@@ -29,7 +29,22 @@ FORMS = [
     "Proposal 12 - {w}",
 ]
 # Words that are part of the allowed forms themselves; any other word is "beyond" them.
-FORM_WORDS = {"i", "vote", "my", "is", "proposal", "prop", "p", "cfj", "dov", "matter", "no", "b"}
+FORM_WORDS = {
+    "i",
+    "vote",
+    "my",
+    "is",
+    "proposal",
+    "prop",
+    "p",
+    "cfj",
+    "dov",
+    "matter",
+    "no",
+    "b",
+    "it",
+    "this",
+}
 extra_words = st.text(
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'", min_size=1, max_size=9
 ).filter(lambda w: w.lower().strip("'") not in FORM_WORDS and w.strip("'"))
@@ -42,15 +57,17 @@ extra_words = st.text(
     extra=st.lists(extra_words, min_size=1, max_size=3),
     before=st.booleans(),
     sep=st.sampled_from([" ", ", ", " -- ", ": ", "; "]),
+    no_break=st.sampled_from([" ", ", ", " and "]),
 )
 def test_a_line_with_words_beyond_the_allowed_forms_is_never_a_ballot(
-    form, word, extra, before, sep
+    form, word, extra, before, sep, no_break
 ):
     ballot = form.format(w=word)
     assert read_ballots(ballot, 12).ballots  # the form alone is a ballot ...
     words = " ".join(extra)
-    line = f"{words}{sep}{ballot}" if before else f"{ballot}{sep}{words}"
-    assert read_ballots(line, 12).ballots == []  # ... with any other word it is prose
+    # ... with any other word before it, or after it without a sentence break, it is prose
+    line = f"{words}{sep}{ballot}" if before else f"{ballot.rstrip('.!')}{no_break}{words}"
+    assert read_ballots(line, 12).ballots == []
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,5 @@
-"""Footers and sign-offs of real clients are not enacted: Outlook signatures and notices, phone footers, closings."""
+"""Footers and sign-offs of real clients are not enacted: Outlook signatures and notices, phone
+footers, closings."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The quote each client adds is not the sender's words: Outlook in any language, mutt, Thunderbird, GMX."""
+"""The quote each client adds is not the sender's words: Outlook in any language, mutt, Thunderbird,
+GMX."""
 
 from __future__ import annotations
 

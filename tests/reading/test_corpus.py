@@ -1,4 +1,5 @@
-"""Realistic mail from each client style (tests/reading/corpus/*.eml) against its expected envelope."""
+"""Realistic mail from each client style (tests/reading/corpus/*.eml) against its expected
+envelope."""
 
 from __future__ import annotations
 

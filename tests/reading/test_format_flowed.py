@@ -35,7 +35,10 @@ def test_a_thunderbird_proposal_is_enacted_as_written_not_as_cut_for_transport(r
     quoted = "\n".join(
         "> " + ln for ln in Outbox.body(announcement).replace("\r\n", "\n").splitlines()
     )
-    reply = f"I need to think about \nthis one.\n\nOn 01/12/2026 10:00, Nomes wrote:\n> AGAINST \n{quoted}\n"
+    reply = (
+        "I need to think about \nthis one.\n\nOn 01/12/2026 10:00, Nomes wrote:\n> AGAINST \n"
+        f"{quoted}\n"
+    )
     referee.accept(
         flowed(
             addr(voters[0]),

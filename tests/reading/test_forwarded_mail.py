@@ -13,8 +13,9 @@ pytestmark = pytest.mark.spec("2.5")
 @pytest.mark.parametrize("prefix", ["Fwd:", "FW:", "WG:", "TR:", "Fwd: Re:"])
 def test_a_forwarded_proposal_is_neither_a_submission_nor_a_ballot(referee, smtp, prefix):
     """A player forwarding a proposal to the game passes on someone's mail: the forwarder is not its
-    author, and a vote word in it (or above it) is not the forwarder's ballot (SPEC §2.4). Nothing is
-    recorded, and the answer says how to propose or vote oneself; a Reply to the forward is a reply."""
+    author, and a vote word in it (or above it) is not the forwarder's ballot (SPEC §2.4). Nothing
+    is recorded, and the answer says how to propose or vote oneself; a Reply to the forward is a
+    reply."""
     blog = "blog@ref.example"
     referee.create_game("blog", "blognomic", blog, name="Blog")
     names = ("Ann", "Ben", "Cat", "Dan", "Eve")

@@ -111,7 +111,10 @@ def test_bold_in_html(text, expected):
 
 
 def test_bold_in_plain_markdown_and_bbcode_one_order_per_sentence():
-    text = "I think **Attack Bain with 5 Grain. Defend Donal\nwith 3 Grain** and *Invest 2 Grain in Llanc* and [b]Declare High King[/b], __Defend Reudh with 1 Grain__"
+    text = (
+        "I think **Attack Bain with 5 Grain. Defend Donal\nwith 3 Grain** and *Invest 2 Grain in "
+        "Llanc* and [b]Declare High King[/b], __Defend Reudh with 1 Grain__"
+    )
     assert bold_orders(text) == [
         "Attack Bain with 5 Grain",
         "Defend Donal with 3 Grain",
@@ -169,7 +172,7 @@ def test_a_ballot_line_in_a_reply(text, vote):
     assert read_ballots(text, 5).ballots[0].vote == vote
 
 
-@pytest.mark.parametrize("text", ["yes, of course", "I vote against this.", "Great idea. FOR"])
+@pytest.mark.parametrize("text", ["yes, of course", "I vote against this one.", "Great idea. FOR"])
 def test_prose_with_a_vote_word_is_no_ballot(text):
     r = read_ballots(text, 5)
     assert r.ballots == [] and r.near_misses == [text]

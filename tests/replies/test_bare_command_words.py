@@ -1,4 +1,5 @@
-"""A command word without brackets is answered with the tag it meant; a roll of nothing is asked what to roll."""
+"""A command word without brackets is answered with the tag it meant; a roll of nothing is asked
+what to roll."""
 
 from __future__ import annotations
 

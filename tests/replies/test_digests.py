@@ -1,4 +1,5 @@
-"""The digest: a join told before what it set off, the wizards gone quiet, who the Imperial game waits for."""
+"""The digest: a join told before what it set off, the wizards gone quiet, who the Imperial game
+waits for."""
 
 from __future__ import annotations
 

@@ -12,7 +12,8 @@ pytestmark = pytest.mark.spec("2.6")
 
 
 def test_a_status_never_says_deadline_none(referee, outbox):
-    """The GM's digest and [Status] said "Turn 4: Carol Chen, deadline none" once Carol had moved."""
+    """The GM's digest and [Status] said "Turn 4: Carol Chen, deadline none" once Carol had
+    moved."""
     mover = nomes(referee)
     send(
         referee,

@@ -1,4 +1,5 @@
-"""Replies threaded as people read them: reminders and results under their announcement, "Re:" in any language, results following the ack."""
+"""Replies threaded as people read them: reminders and results under their announcement, "Re:" in
+any language, results following the ack."""
 
 from __future__ import annotations
 

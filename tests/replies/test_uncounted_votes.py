@@ -1,4 +1,5 @@
-"""Results say whose listed votes were not counted, and a one-line result ends without a double blank."""
+"""Results say whose listed votes were not counted, and a one-line result ends without a double
+blank."""
 
 from __future__ import annotations
 

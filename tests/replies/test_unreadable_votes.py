@@ -1,4 +1,5 @@
-"""A reply with no readable vote is told until when votes are taken; a reminder says how to answer it."""
+"""A reply with no readable vote is told until when votes are taken; a reminder says how to answer
+it."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""What the referee writes reads right: orders games, a changed vote's first time, an Eire status, a roll and its digest."""
+"""What the referee writes reads right: orders games, a changed vote's first time, an Eire status, a
+roll and its digest."""
 
 from __future__ import annotations
 
@@ -80,7 +81,8 @@ def test_an_eire_status_reads_as_eire(referee, outbox, clock):
 
 def test_a_roll_says_what_it_is_for_and_the_digest_keeps_times_absolute(referee, outbox, clock):
     """`[Roll] DICE6` with "rolling for my card" as the body: the announcement did not say what for.
-    A deadline moved by the CLI was kept in the digest as "…, in 1 minute", true only that minute."""
+    A deadline moved by the CLI was kept in the digest as "…, in 1 minute", true only that
+    minute."""
     from datetime import timedelta
 
     mover = nomes(referee)

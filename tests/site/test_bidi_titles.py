@@ -48,13 +48,17 @@ def test_a_right_to_left_override_in_a_title_stays_inside_the_title(
     html5lib.HTMLParser(strict=True).parse(page.read_bytes())
     chromium.open(page)
     where = chromium.evaluate("""(() => {
-        const h = [...document.querySelectorAll('h1,h2,h3,h4,h5,h6')].find(h => h.textContent.includes('Tea'));
+        const h = [...document.querySelectorAll('h1,h2,h3,h4,h5,h6')].find(h => \
+h.textContent.includes('Tea'));
         const node = h.firstChild, at = node.data.indexOf('Tea'), title = document.createRange();
         title.setStart(node, at); title.setEnd(node, at + 3);
         const number = document.createRange();
-        number.setStart(node, node.data.indexOf('30')); number.setEnd(node, node.data.indexOf('30') + 2);
-        return {number: number.getBoundingClientRect().left, title: title.getBoundingClientRect().left,
-                tag: h.querySelector('.tag').getBoundingClientRect().left, tagText: h.querySelector('.tag').textContent};
+        number.setStart(node, node.data.indexOf('30')); number.setEnd(node, \
+node.data.indexOf('30') + 2);
+        return {number: number.getBoundingClientRect().left, title: \
+title.getBoundingClientRect().left,
+                tag: h.querySelector('.tag').getBoundingClientRect().left, tagText: \
+h.querySelector('.tag').textContent};
     })()""")
     assert where["tagText"] == "B rule"
     # Left to right as written: "30. Tea" (reversed by its own override: "aeT"), then "B rule".

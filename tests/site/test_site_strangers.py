@@ -33,7 +33,8 @@ MARKUP = '<script>alert("t")</script> & </title><h1>big'
 def no_hidden_scrolling(browser) -> list[str]:  # noqa: F811
     """The scroll boxes (tables) whose content is wider than the box: on a phone those
     columns are off the screen."""
-    return browser.evaluate("""[...document.querySelectorAll('nav, .scroll, table, pre, .text, h1, h2, h3, p, dd')]
+    return browser.evaluate("""[...document.querySelectorAll('nav, .scroll, table, pre, .text, h1, \
+h2, h3, p, dd')]
         .filter(e => e.scrollWidth > e.clientWidth + 1)
         .map(e => e.tagName + ': ' + e.innerText.slice(0, 40))""")
 

@@ -1,4 +1,5 @@
-"""A BlogNomic game by mail: its wizards, how they write, and a dynasty change the site tests publish."""
+"""A BlogNomic game by mail: its wizards, how they write, and a dynasty change the site tests
+publish."""
 
 from __future__ import annotations
 
@@ -62,8 +63,8 @@ def status(r) -> str:
 
 
 def play_a_dynasty_change(game):
-    """DoV: Hiatus while pending; enacted when Popular and 12h with no AGAINST; the author becomes Historian;
-    other DoVs fail; the Ascension Address repeals the dynastic rules not kept."""
+    """DoV: Hiatus while pending; enacted when Popular and 12h with no AGAINST; the author becomes
+    Historian; other DoVs fail; the Ascension Address repeals the dynastic rules not kept."""
     send(game, "Ann", "[Proposal] Gold", PROP)
     send(game, "Ben", "[DoV] I have won", "All the cards are mine.")
     send(game, "Cat", "[DoV] No, I have", "")

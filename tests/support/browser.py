@@ -115,7 +115,8 @@ class Browser:
         return r["result"].get("value")
 
     def open(self, path: Path, shot: Path | None = None) -> Page:
-        """Load PATH from file:// as a phone would; its visible text, layout facts and a full-page screenshot."""
+        """Load PATH from file:// as a phone would; its visible text, layout facts and a full-page
+        screenshot."""
         self._events.clear()
         self.call("Page.navigate", session=True, url=path.resolve().as_uri())
         self._wait_event("Page.loadEventFired")
@@ -125,7 +126,8 @@ class Browser:
             overflow: document.documentElement.scrollWidth - window.innerWidth,
             stylesheet: getComputedStyle(document.body).maxWidth,
             links: [...document.querySelectorAll('a[href]')].map(a => a.getAttribute('href')),
-            images: [...document.querySelectorAll('img')].map(i => ({alt: i.alt, loaded: i.complete && i.naturalWidth > 0})),
+            images: [...document.querySelectorAll('img')].map(i => ({alt: i.alt, loaded: \
+i.complete && i.naturalWidth > 0})),
             svgs: document.querySelectorAll('svg').length,
         })""")
         text = self.evaluate("document.body.innerText")

@@ -1,4 +1,5 @@
-"""The CLI as an operator runs it: `python -m mailref` as a process, and which modules a command loads."""
+"""The CLI as an operator runs it: `python -m mailref` as a process, and which modules a command
+loads."""
 
 from __future__ import annotations
 

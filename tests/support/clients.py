@@ -313,7 +313,10 @@ def mutt_signed(msg: Message, frm: str, name: str, words: str) -> bytes:
         "Content-Type: text/plain; charset=us-ascii\r\nContent-Disposition: inline\r\n\r\n"
         + text.replace("\n", "\r\n")
     )
-    sig = "-----BEGIN PGP SIGNATURE-----\r\n\r\niQEzBAEBCAAdFiEEabc\r\n=XyZ1\r\n-----END PGP SIGNATURE-----\r\n"
+    sig = (
+        "-----BEGIN PGP SIGNATURE-----\r\n\r\niQEzBAEBCAAdFiEEabc\r\n=XyZ1\r\n-----END PGP "
+        "SIGNATURE-----\r\n"
+    )
     body = (
         "--sig\r\n"
         + inner

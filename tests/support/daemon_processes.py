@@ -15,7 +15,8 @@ G = "nomes@ref.example"
 
 
 def serve(site: Site, log: Path, **env: str) -> subprocess.Popen:
-    """`mailref serve` in a session of its own, so the test signals it as systemd does: the whole group."""
+    """`mailref serve` in a session of its own, so the test signals it as systemd does: the whole
+    group."""
     with open(log, "wb") as f:
         return subprocess.Popen(
             [sys.executable, "-m", "mailref", "serve"],
@@ -65,7 +66,8 @@ LEFT_OF = """(names => {
   for (let n = walker.nextNode(); n; n = walker.nextNode())
     for (const name of names) {
       const i = n.textContent.indexOf(name);
-      if (i >= 0) { const r = document.createRange(); r.setStart(n, i); r.setEnd(n, i + name.length);
+      if (i >= 0) { const r = document.createRange(); r.setStart(n, i); r.setEnd(n, i + \
+name.length);
                     at[name] = r.getBoundingClientRect().left; }
     }
   return at;

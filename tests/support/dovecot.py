@@ -104,7 +104,10 @@ class Dovecot:
         (self.root / "passwd").write_text(f"{USER}:{{PLAIN}}{PASSWORD}::::::\n")
         if self.tls:
             self_signed(self.cert, self.root / "key.pem")
-            tls = f"ssl = yes\nssl_cert = <{self.cert}\nssl_key = <{self.root / 'key.pem'}\ndisable_plaintext_auth = no\n"
+            tls = (
+                f"ssl = yes\nssl_cert = <{self.cert}\nssl_key = <{self.root / 'key.pem'}\n"
+                "disable_plaintext_auth = no\n"
+            )
         else:
             tls = "ssl = no\ndisable_plaintext_auth = no\n"
         conf = self.root / "dovecot.conf"

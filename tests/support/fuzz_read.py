@@ -1,11 +1,13 @@
-"""A coverage-guided fuzz target for reading (issue 13): raw message bytes through every
+"""A coverage-guided fuzz target for reading: raw message bytes through every
 reading step a mail meets. Anything but an Envelope and plain answers is a crash; so is an
 input that takes longer than libFuzzer's -timeout.
 
-    scripts/fuzz [SECONDS]                 # atheris (libFuzzer) for a while; crashes land in var/fuzz/
+    scripts/fuzz [SECONDS]                 # atheris (libFuzzer) for a while; crashes land
+                                           # in var/fuzz/
     .venv/bin/python tests/support/fuzz_read.py CORPUS_DIR -max_total_time=60
 
-Every crash it finds becomes a file in tests/abuse/fuzz_corpus/, which abuse/test_fuzz.py replays."""
+Every crash it finds becomes a file in tests/abuse/fuzz_corpus/, which abuse/test_fuzz.py
+replays."""
 
 from __future__ import annotations
 

@@ -1,11 +1,13 @@
-"""A fuzz target for the SMTP dialogue (mailref.mail.smtp_session): any bytes from a client,
+"""A fuzz target for the SMTP dialogue (mailref.mail.smtp_server, aiosmtpd's session): any bytes from a client,
 cut into writes anywhere, must get well-formed replies only, never an exception out of the
 protocol, and leave the sessions' mail-data accounting at zero once the connection is gone
 (a leak there would, in time, refuse every sender's mail with 452).
 
-    .venv/bin/python tests/support/fuzz_smtp.py CORPUS_DIR -max_total_time=60   # atheris (libFuzzer)
+    # atheris (libFuzzer):
+    .venv/bin/python tests/support/fuzz_smtp.py CORPUS_DIR -max_total_time=60
 
-tests/abuse/test_fuzz.py runs it on random input with hypothesis, and on tests/abuse/fuzz_smtp_corpus/."""
+tests/abuse/test_fuzz.py runs it on random input with hypothesis, and on
+tests/abuse/fuzz_smtp_corpus/."""
 
 from __future__ import annotations
 
@@ -39,28 +41,35 @@ class Transport(asyncio.Transport):
 
 
 class Desk:
-    """A listener's desk that accepts every game address at once or a moment later, and keeps
-    every mail (or, every third, refuses it), answering on the loop as the real one does."""
+    """A listener's handler (aiosmtpd's hooks) that accepts every game address at once or a
+    moment later, and keeps every mail (or, every third, refuses it), answering on the loop
+    as the real one does."""
 
     domain, max_size = "ref.example", 2000
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self.loop, self.buffered, self.kept, self.n = loop, 0, 0, 0
+        self.loop, self.kept, self.n = loop, 0, 0
 
-    def recipient(self, address: str) -> str | asyncio.Future[str]:
+    async def handle_RCPT(self, server, session, envelope, address: str, options: list[str]) -> str:
         self.n += 1
         if self.n % 2:
-            return "250 2.1.5 OK" if "game" in address else "550 5.1.1 no game"
-        later: asyncio.Future[str] = self.loop.create_future()
-        self.loop.call_soon(later.set_result, "250 2.1.5 OK")
-        return later
+            answer = "250 2.1.5 OK" if "game" in address else "550 5.1.1 no game"
+        else:
+            later: asyncio.Future[str] = self.loop.create_future()
+            self.loop.call_soon(later.set_result, "250 2.1.5 OK")
+            answer = await later
+        if answer.startswith("250"):
+            envelope.rcpt_tos.append(address)
+        return answer
 
-    def deliver(self, raw: bytes, mail_from: str, rcpt_to: list[str], answer) -> None:
+    async def handle_DATA(self, server, session, envelope) -> str:
         self.n += 1
         self.kept += 1
+        later: asyncio.Future[str] = self.loop.create_future()
         self.loop.call_soon(
-            answer, "250 2.0.0 stored" if self.n % 3 else "451 4.3.0 try again later"
+            later.set_result, "250 2.0.0 stored" if self.n % 3 else "451 4.3.0 try again later"
         )
+        return await later
 
 
 _loop = asyncio.new_event_loop()
@@ -68,14 +77,14 @@ _loop = asyncio.new_event_loop()
 
 def dialogue(data: bytes) -> None:
     """DATA as one client's writes: its first byte says where to cut it."""
-    from mailref.mail.smtp_session import Session
+    from mailref.mail.smtp_server import Room, Server
 
     step = 1 + (data[0] if data else 0) % 97
     body = data[1:]
 
     async def run() -> None:
-        desk, transport, sessions = Desk(asyncio.get_running_loop()), Transport(), set()
-        s = Session(desk, sessions)
+        desk, transport, room = Desk(asyncio.get_running_loop()), Transport(), Room()
+        s = Server(desk, room, desk.domain, desk.max_size)
         s.connection_made(transport)
         for i in range(0, len(body), step):
             if transport.closing:
@@ -87,10 +96,11 @@ def dialogue(data: bytes) -> None:
         for _ in range(5):
             await asyncio.sleep(0)
         s.connection_lost(None)
+        await asyncio.sleep(0)  # the session's task sees its cancellation
         assert (
-            desk.buffered == 0
-        ), f"{desk.buffered} octets of mail data still counted after the session ended"
-        assert not sessions
+            room.buffered == 0
+        ), f"{room.buffered} octets of mail data still counted after the session ended"
+        assert not room.sessions
         lines = bytes(transport.out).split(b"\r\n")
         assert lines[-1] == b"", "every reply ends in CRLF"
         for line in lines[:-1]:
@@ -103,7 +113,7 @@ def main() -> None:
     import atheris
 
     with atheris.instrument_imports(include=["mailref"]):
-        import mailref.mail.smtp_session  # noqa: F401
+        import mailref.mail.smtp_server  # noqa: F401
     atheris.Setup(sys.argv, dialogue)
     atheris.Fuzz()
 

@@ -1,4 +1,5 @@
-"""An Imperial Nomic game by mail: its senators and Emperor, how they write, and proclamations the site tests publish."""
+"""An Imperial Nomic game by mail: its senators and Emperor, how they write, and proclamations the
+site tests publish."""
 
 from __future__ import annotations
 
@@ -59,7 +60,8 @@ def at(r, **kw):
 
 
 def play_an_accepted_proposal(game, outbox):
-    """Rule 6: after the deadline, a majority of Senators voting YES passes it to the Emperor; rule 7: accept."""
+    """Rule 6: after the deadline, a majority of Senators voting YES passes it to the Emperor; rule
+    7: accept."""
     send(game, "Ann", "[Proposal] Dragons", PROP)
     for n in ("Ben", "Cat", "Dan"):
         send(game, n, "Re: [Proposal 1] Dragons", "YES")

@@ -28,6 +28,21 @@ def listening(referee, max_size: int = 200_000) -> Iterator[int]:
         lst.stop()
 
 
+@contextmanager
+def lmtp_listening(referee, max_size: int = 200_000) -> Iterator[int]:
+    """REFEREE's listener with LMTP alone while the block runs (as `[lmtp_in]` without
+    `[smtp_in]`); yields the LMTP port."""
+    port = free_port()
+    lst = Listener(
+        referee, "", None, max_size, on_stored=referee.process_pending, lmtp=("127.0.0.1", port)
+    )
+    lst.start()
+    try:
+        yield port
+    finally:
+        lst.stop()
+
+
 def answer_to(port: int, mail_from: str, rcpt: str, raw: bytes) -> int:
     """Send RAW in a session of its own: 250, or the code that refused its data."""
     try:
@@ -74,7 +89,8 @@ class Raw:
         self.sock.close()
 
 
-# The SMTP dialogue's tests (test_smtp_session.py, test_smtp_attacks.py) take these as their
+# The SMTP dialogue's tests (test_smtp_session.py, test_smtp_attacks.py, the LMTP tests) take these
+# as their
 # `referee` and `port` fixtures: `referee = pytest.fixture(game_on_sqlite)`.
 
 

@@ -1,4 +1,5 @@
-"""Long games by mail through the referee as a mail client sends it: Nomes, BlogNomic, Imperial and Eire."""
+"""Long games by mail through the referee as a mail client sends it: Nomes, BlogNomic, Imperial and
+Eire."""
 
 from __future__ import annotations
 

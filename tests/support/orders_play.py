@@ -1,4 +1,5 @@
-"""Orders games by mail: a four-player Eire game to a Communion victory, a GM-adjudicated game with posted results."""
+"""Orders games by mail: a four-player Eire game to a Communion victory, a GM-adjudicated game with
+posted results."""
 
 from __future__ import annotations
 
@@ -61,7 +62,10 @@ def play_eire(referee, clock):
         {"Finn": "<p>Turn one: <b>Invest 10 Grain in Ardagh.</b></p>"},
         {"Finn": "<p>Onwards! <b>Attack Bréifne with 25 Grain</b></p>"},
         {
-            "Finn": "<p><strong>Attack Emain with 25 Grain</strong> and <b>Defend Ardagh with 5 Grain</b></p>"
+            "Finn": (
+                "<p><strong>Attack Emain with 25 Grain</strong> and <b>Defend Ardagh with 5 "
+                "Grain</b></p>"
+            )
         },
     ]
     box = Outbox(referee)

@@ -1,4 +1,5 @@
-"""Mail in through the referee as a mail client sends it, for four-player Nomes, a BlogNomic and an Imperial game."""
+"""Mail in through the referee as a mail client sends it, for four-player Nomes, a BlogNomic and an
+Imperial game."""
 
 from __future__ import annotations
 
@@ -62,7 +63,8 @@ def flowed(frm: str, to: str, subject: str, body: str, in_reply_to: str = "") ->
         f"Message-ID: <flowed.{abs(hash((subject, body)))}@players.example>\r\nMIME-Version: "
         "1.0\r\n"
         + (f"In-Reply-To: {in_reply_to}\r\nReferences: {in_reply_to}\r\n" if in_reply_to else "")
-        + "Content-Type: text/plain; charset=UTF-8; format=flowed\r\nContent-Transfer-Encoding: 8bit\r\n"
+        + "Content-Type: text/plain; charset=UTF-8; format=flowed\r\n"
+        "Content-Transfer-Encoding: 8bit\r\n"
         "User-Agent: Mozilla/5.0 Thunderbird/128.0\r\n\r\n"
     )
     return (head + body.replace("\n", "\r\n")).encode()

@@ -1,4 +1,5 @@
-"""A Nomic Sidekick Nomic game by mail: its players, how they write, and whole games the site tests publish."""
+"""A Nomic Sidekick Nomic game by mail: its players, how they write, and whole games the site tests
+publish."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""A host with one referee: players write over real SMTP, a relay counts what each address receives."""
+"""A host with one referee: players write over real SMTP, a relay counts what each address
+receives."""
 
 from __future__ import annotations
 

@@ -188,8 +188,8 @@ class Variant(Players, Limits, AdminOverrides, Enactment, Deadlines, Digests, Re
 
     def not_a_command(self, state: GameState, tag: str) -> Refused:
         """The refusal of a tag this variant has no use for, named as the player wrote it
-        ("[Proposal]", not the action "[Propose]"), the variant named once ("of Eire", not
-        "of Eire (Eire)"); or, for a word the player obviously meant, what the rules offer instead."""
+        ("[Proposal]", not the action "[Propose]"), the variant named once ("of Eire", not "of Eire
+        (Eire)"); or, for a word the player obviously meant, what the rules offer instead."""
         if tag in self.instead:
             return Refused(*self.instead[tag])
         label = matters.label(tag)

@@ -270,6 +270,7 @@ class Imperial(Variant):
                     ctx,
                     action.get("source", ""),
                     zone=state.get("timezone") or "UTC",
+                    reason=b.get("reason") or "",
                 )
             )
 

@@ -375,6 +375,7 @@ class Sidekick(Variant):
                     ctx,
                     action.get("source", ""),
                     zone=state.get("timezone") or "UTC",
+                    reason=b.get("reason") or "",
                 )
             )
             self.event(state, ctx, f"{player} voted on proposal {prop['number']}.")

@@ -41,7 +41,8 @@ class OrdersGame(Variant):
             return super().not_a_command(state, tag)
         # A player withdrawing here means their orders: say what this game's orders_final allows.
         how = {
-            "refuse": "orders once sent cannot be changed (Eire: \"You cannot edit your orders once you've "
+            "refuse": 'orders once sent cannot be changed (Eire: "You cannot edit your orders once '
+            "you've "
             'send the post"); only orders the referee refused may be sent again, until the '
             "deadline",
             "add": "orders sent again are added to those already sent",

@@ -144,9 +144,15 @@ class Resolution(Acting):
                 + (
                     f"counts as the Historian's vote, {hist_vote}."
                     if hist_vote in ("FOR", "AGAINST")
-                    else "does not count: there is no Historian (the Metadynasty; an earlier vote stands)."
+                    else (
+                        "does not count: there is no Historian (the Metadynasty; an earlier vote "
+                        "stands)."
+                    )
                     if not hist
-                    else "does not count: the Historian has no valid FOR or AGAINST vote (an earlier vote stands)."
+                    else (
+                        "does not count: the Historian has no valid FOR or AGAINST vote (an "
+                        "earlier vote stands)."
+                    )
                 ),
             )
         if note:

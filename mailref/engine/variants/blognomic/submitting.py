@@ -250,6 +250,7 @@ class Submitting(Acting):
                     action.get("source", ""),
                     label,
                     zone=state.get("timezone") or "UTC",
+                    reason=b.get("reason") or "",
                 )
             )
             if (

@@ -89,8 +89,9 @@ class Wizards(Acting):
 
     @action("unidle")
     def on_unidle(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        """Rule "Idle Wizards": no Unidle "if ... the Wizard who would be Unidled asked to become (or
-        rendered themselves) Idle within the previous four days, and within the current dynasty"."""
+        """Rule "Idle Wizards": no Unidle "if ... the Wizard who would be Unidled asked to become
+        (or rendered themselves) Idle within the previous four days, and within the current
+        dynasty"."""
         p = self.must_player(state, action["player"])
         if p["status"] != "idle":
             raise Refused("you are not idle")

@@ -1,0 +1,103 @@
+"""The daemon's deadlines: one APScheduler timer at the earliest deadline of all games, the
+games due fired one at a time when it rings, and at start the deadlines missed while the
+daemon was down, once each. Mixed into the Daemon, whose referee, locks and fault log it uses."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
+from mailref.referee import Referee
+from mailref.store.faults import FaultLog
+from mailref.timeutil import utcnow
+
+log = logging.getLogger("mailref")
+SYNC_EVERY = 2.0  # seconds: how soon a CLI change to a deadline is noticed
+
+
+class DeadlineTimers:
+    """The timer half of the Daemon; the Daemon starts the scheduler and calls sync_timers."""
+
+    referee: Referee
+    faults: FaultLog
+    stopping: asyncio.Event
+    scheduled: datetime | None  # the deadline the one timer is set for
+    firing: bool
+    _failed: Callable[[str, BaseException], None]
+    _locked: Callable[..., Any]
+
+    async def deliver_now(self, within: float | None = None) -> None:
+        """The Daemon's: deliver what is due (a deadline's mail goes out at once)."""
+        raise NotImplementedError
+
+    async def reconcile(self) -> None:
+        """Deadlines missed while down fire now, once each, in the order they fell due."""
+        due = await asyncio.to_thread(self.referee.due_games)
+        if due:
+            log.info("reconciling missed deadlines of %s", ", ".join(due))
+        await self.tick_each(due)
+
+    async def tick_each(self, slugs: list[str]) -> None:
+        """One game's deadline at a time: mail is taken up in between, and a SIGTERM does not
+        wait for thousands of games."""
+        for slug in slugs:
+            if self.stopping.is_set():
+                return
+            try:
+                await asyncio.to_thread(self._locked, self.referee.tick, slug)
+                self.faults.cleared(f"timer of {slug}")
+            except Exception as e:
+                self._failed(f"timer of {slug}", e)
+
+    async def sync_timers(self, scheduler: AsyncIOScheduler) -> None:
+        """ONE timer, at the earliest deadline of all games. One job per game made 10,000 idle
+        games 10,000 jobs, each waking APScheduler through the loop's self-pipe: the pipe
+        filled, and a SIGTERM arriving then was lost (the daemon never stopped)."""
+        if self.firing:
+            return  # fire() goes through every game due; the timer is set again after it
+        try:
+            at = await asyncio.to_thread(self.referee.earliest_wakeup)
+        except asyncio.CancelledError:  # the daemon is stopping (APScheduler would log a traceback)
+            return
+        except Exception as e:
+            self._failed("reading deadlines", e)
+            return
+        self.faults.cleared("reading deadlines")  # said once it works again, as processing is
+        self.faults.cleared("missed deadlines")  # the timer now fires what the start could not
+        if self.scheduled == at and (at is None or scheduler.get_job("wake")):
+            return
+        self.scheduled = at
+        if at is None:
+            if scheduler.get_job("wake"):
+                scheduler.remove_job("wake")
+            return
+        scheduler.add_job(
+            self.fire,
+            "date",
+            run_date=max(at, utcnow()),
+            id="wake",
+            replace_existing=True,
+            misfire_grace_time=None,
+            coalesce=True,
+        )
+
+    async def fire(self) -> None:
+        """Every game due now, earliest first; the next sync schedules the next deadline."""
+        self.firing = True
+        try:
+            await self.tick_each(await asyncio.to_thread(self.referee.due_games))
+            await self.deliver_now()
+        except (
+            asyncio.CancelledError
+        ):  # the daemon is stopping: what is due fires at the next start
+            return
+        except Exception as e:
+            self._failed("reading deadlines", e)
+            return
+        finally:
+            self.firing, self.scheduled = False, None

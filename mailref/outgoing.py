@@ -1,0 +1,407 @@
+"""The mail a transaction queues: a game's mail to each recipient (threaded by matter), the
+one reply to a command within the sender's daily allowance, and alerts to the GM, each a row
+of the outbox table written on the transaction's own connection."""
+
+from __future__ import annotations
+
+import email.utils
+import hashlib
+import logging
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from html import escape as html_escape
+from typing import Any
+
+from sqlalchemy import insert
+from sqlalchemy.engine import Connection
+from sqlalchemy.orm import Session
+
+from mailref.engine.context import Outgoing
+from mailref.engine.variants.inbox import setting
+from mailref.read.subject import game_label, reply_subject, with_game_label
+from mailref.render import render
+from mailref.store import Game, OutboxMessage
+from mailref.store.counters import count_reply
+from mailref.write import address
+from mailref.write.compose import compose, wire
+from mailref.write.lists import list_headers
+from mailref.write.picture import svg_to_png
+from mailref.write.zones import rezone
+
+log = logging.getLogger("mailref.door")  # the name operators filter the door's lines by
+
+
+@dataclass
+class Settings:
+    from_address: str = "referee@localhost"
+    admin_address: str = "gm@localhost"
+    replies_per_day: int = 20
+    replies_per_stranger: int = (
+        5  # the same, to mail from an address that is no player's (see queue_reply)
+    )
+    site_url: str = ""  # [site] base_url: mail footers link to the game's pages
+    trusted_authserv_ids: tuple[str, ...] = ()  # [auth]: whose Authentication-Results count (§2.7)
+
+
+# The kinds of mail to the players that carry List-Unsubscribe (SPEC §4.3).
+ANNOUNCING = frozenset({"announcement", "turn", "results", "ruleset"})
+
+
+def _page(settings: Settings, slug: str | None) -> dict[str, str]:
+    return {
+        "game_page": f"{settings.site_url}{slug}/" if settings.site_url and slug else "",
+        "admin_address": settings.admin_address,
+    }
+
+
+@dataclass
+class Source:
+    """Where an action came from, and where its one reply goes (mail only)."""
+
+    kind: str  # mail | timer | admin
+    ref: str = ""  # inbox id, timer name, admin name
+    reply_to: str | None = None
+    message_id: str | None = None
+    references: list[str] = field(default_factory=list)
+    subject: str = ""
+    inbox_id: int | None = None
+    identity: str | None = (
+        None  # the From addr-spec: the reply cap counts it too, whatever Reply-To says
+    )
+    stranger: bool = False  # the From address is no player's (nor the GM's) of the game it wrote to
+
+    def label(self) -> str:
+        return f"{self.kind}:{self.ref}" if self.ref else self.kind
+
+
+def recipients(state: dict, to: list[str] | str, settings: Settings) -> list[str]:
+    if to == "all":
+        return [p["addresses"][0] for p in state["players"] if p["status"] != "left"]
+    if to == "gm":
+        return [state.get("gm") or settings.admin_address]
+    out = []
+    for name in to:
+        if "@" in name:
+            out.append(name)
+            continue
+        p = next((q for q in state["players"] if q["name"] == name), None)
+        if p:
+            out.append(p["addresses"][0])
+    return out
+
+
+def sender(state: dict | None, settings: Settings) -> str:
+    """A game's mail is From the game (SPEC §2.3), so a plain Reply reaches it; the rest is
+    From the referee. The envelope sender is always `from_address` (outbox delivery)."""
+    if state and state.get("address") and state.get("name"):
+        return email.utils.formataddr((state["name"], state["address"]))
+    return settings.from_address
+
+
+def game_subject(state: dict | None, subject: str) -> str:
+    """Every subject a game sends names it: "[Nomes] [Proposal 12] Title"."""
+    if state and state.get("slug") and state.get("name"):
+        return with_game_label(subject, game_label(state["name"], state["slug"]))
+    return subject
+
+
+def pictures(
+    out: Outgoing,
+) -> tuple[list[tuple[str, str, str, bytes]], list[tuple[str, str, bytes]]]:
+    """The engine's SVG pictures as inline PNGs (shown by every client), each SVG attached."""
+    inline, attachments = [], list(out.attachments)
+    for cid, stem, svg in out.images:
+        png = svg_to_png(svg)
+        if png is not None:
+            inline.append((cid, f"{stem}.png", "image/png", png))
+        attachments.append((f"{stem}.svg", "image/svg+xml", svg.encode("utf-8")))
+    return inline, attachments
+
+
+def reader_zone(state: dict | None, addr: str | None) -> str:
+    """The zone ADDR's player asked for with `[Settings] zone:`, when not the game's."""
+    a = (addr or "").lower()
+    for p in (state or {}).get("players", ()):
+        if a in p["addresses"]:
+            zone = setting(p, "zone")
+            return zone if zone and zone != state.get("timezone") else ""
+    return ""
+
+
+def held(state: dict, out: Outgoing) -> set[str]:
+    """The addresses of the players on the daily digest, who get OUT in it instead."""
+    names = set(out.held)
+    return {p["addresses"][0].lower() for p in state["players"] if p["name"] in names}
+
+
+def queue(
+    session: Session,
+    settings: Settings,
+    game: Game | None,
+    state: dict,
+    out: Outgoing,
+    now: datetime,
+    exclude: set[str] | frozenset[str] = frozenset(),
+) -> str:
+    """Queue OUT to each of its recipients but EXCLUDE (the author, whose ack carries it);
+    returns the rendered body."""
+    page = {**_page(settings, state.get("slug")), "now": now, "mail_subject": out.subject}
+    body = render(out.template, **{**page, **out.vars})
+    zoned: dict[str, str] = {}  # body in a player's own zone (SPEC §2.5 `zone:`)
+    inline, attachments = pictures(out)
+    key = thread_key(out.subject) if game is not None else None
+    on_digest = held(state, out)
+    for addr in dict.fromkeys(recipients(state, out.to, settings)):
+        if not addr.isascii():
+            addr = address.ascii_domain(
+                addr
+            )  # a domain as DNS knows it; the local part may stay UTF-8
+        if (
+            addr.lower() in exclude
+            or addr.lower() in on_digest
+            or _undeliverable(addr, out.kind, state.get("slug"))
+        ):
+            continue
+        thread = thread_id(game, key, addr, settings) if key else None
+        text, subject = body, game_subject(state, out.subject)
+        if zone := reader_zone(state, addr):
+            if zone not in zoned:
+                local = {**out.vars, "game": {**state, "timezone": zone}}
+                zoned[zone] = rezone(render(out.template, **{**page, **local}), zone)
+            text, subject = zoned[zone], rezone(subject, zone)
+        msg = compose(
+            sender=sender(state, settings),
+            to=addr,
+            subject=subject,
+            body=text,
+            kind=out.kind,
+            game=state.get("slug"),
+            now=now,
+            html=out.html,
+            attachments=attachments,
+            loop=settings.from_address,
+            inline=inline,
+            message_id=thread if out.opens else None,
+            in_reply_to=None if out.opens else thread,
+            headers=list_headers(state, announcement=out.kind in ANNOUNCING),
+        )
+        _add(session.connection(), game.slug if game else None, out.kind, addr, msg, now)
+    return body
+
+
+# The matter or turn a mail is about, from the tag its subject starts with: "[Proposal 12] …",
+# "[CfJ 3] …", "[Turn 4] …", "[Results] Turn 4", the Emperor's "[Judge 12] …" (proposal 12).
+_THREAD = re.compile(
+    r"\[(Proposal|CfJ|DoV|Judgement|Point of Order|Turn|Judge) (\d+)\]|\[Results\] Turn (\d+)\b"
+)
+
+
+def thread_key(subject: str) -> str | None:
+    m = _THREAD.match(subject)
+    if not m:
+        return None
+    if m.group(3):
+        return f"turn-{m.group(3)}"
+    word = {"Judge": "proposal"}.get(m.group(1), m.group(1))
+    return f"{word.lower().replace(' ', '-')}-{m.group(2)}"
+
+
+def thread_id(game: Game, key: str, addr: str, settings: Settings) -> str:
+    """The Message-ID of the mail that opened thread KEY for ADDR (`Outgoing.opens`): the
+    reminders and results of the matter answer it, so mail clients thread them under it. One
+    per game, matter and recipient, made again from these whenever needed: nothing is stored.
+    (A game's numbers are never reused; its creation time tells a game from an older one of
+    the same slug.)"""
+    domain = (
+        game.address.rpartition("@")[2] or settings.from_address.rpartition("@")[2] or "localhost"
+    ).lower()
+    who = hashlib.sha256(addr.lower().encode("utf-8")).hexdigest()[:12]
+    slug = re.sub(r"[^A-Za-z0-9-]", "-", game.slug)
+    return f"<{key}.{slug}.{game.created_at:%Y%m%d%H%M%S}.{who}@{domain}>"
+
+
+def queue_alert(
+    session: Session,
+    settings: Settings,
+    slug: str | None,
+    gm: str | None,
+    subject: str,
+    lines: list[str],
+    now: datetime,
+    label: str = "",
+) -> None:
+    """An alert that is no game's own mail (a quarantined mail, mail to postmaster, mail that
+    cannot be delivered) to GM, else the admin. SLUG: the game it concerns, if any; LABEL, when
+    given with it, names it in the subject ("[LABEL] Alert: ...").
+
+    At most `replies_per_day` such alerts reach one address a day, then one saying so: each
+    is set off by mail anyone can send (mail to postmaster from a new address every time, mail
+    that fails, replies a relay refuses), and the GM's mailbox is no place for a flood of them.
+    The mail itself is kept; `mailref mail list` and `outbox list` show what was not told."""
+    to = (gm or settings.admin_address).lower()
+    count = count_reply(session.connection(), f"alerts:{to}", now.strftime("%Y-%m-%d"))
+    if count > settings.replies_per_day + 1:
+        log.warning(
+            "alert not mailed (%s has had %s alerts today): %s",
+            to,
+            settings.replies_per_day,
+            subject,
+        )
+        return
+    if count == settings.replies_per_day + 1:
+        subject = "Alert: more alerts today are not mailed"
+        lines = [
+            f"You have had {settings.replies_per_day} alerts today; the next ones until tomorrow "
+            "(UTC) are only "
+            "logged. This one was: " + " ".join(lines[:1])[:300],
+            "See `mailref mail list --status failed`, `mailref mail list` (mail to postmaster) and "
+            "`mailref outbox list` for what happened meanwhile.",
+        ]
+    queue(
+        session,
+        settings,
+        None,
+        {"slug": slug, "gm": gm, "name": label, "players": []},
+        Outgoing("alert", "gm", subject, "alert.txt", {"game": {}, "lines": lines}),
+        now,
+    )
+
+
+def _undeliverable(addr: str, kind: str, slug: str | None) -> bool:
+    """Refused at queue time: a row no relay can take would only fail at every attempt."""
+    why = address.problem(addr)
+    if why:
+        log.warning(
+            "not queued: %s mail%s to %r: the address %s",
+            kind,
+            f" of {slug}" if slug else "",
+            addr,
+            why,
+        )
+    return why is not None
+
+
+# One Core INSERT per outgoing mail, built once: no ORM object, no flush of the unit of work.
+_OUTBOX_INSERT = insert(OutboxMessage.__table__)
+
+
+def _add(
+    conn: Connection,
+    slug: str | None,
+    kind: str,
+    addr: str,
+    msg,
+    now: datetime,
+    inbox_id: int | None = None,
+) -> None:
+    conn.execute(
+        _OUTBOX_INSERT,
+        {
+            "game_slug": slug,
+            "kind": kind,
+            "recipients": [addr],
+            "message_id": msg["Message-ID"],
+            "subject": str(msg["Subject"]),
+            "raw": wire(msg),
+            "status": "queued",
+            "next_attempt_at": now,
+            "created_at": now,
+            "inbox_id": inbox_id,
+        },
+    )
+
+
+def queue_reply(
+    session: Session,
+    settings: Settings,
+    slug: str | None,
+    source: Source,
+    now: datetime,
+    kind: str,
+    template: str,
+    vars: dict[str, Any],
+    folded: list[Outgoing] | tuple = (),
+    message_id: str | None = None,
+) -> bool:
+    """The one reply to a command, within the sender's daily allowance (SPEC §2.2): past it,
+    one notice and then silence until the next UTC day. FOLDED: the mail to players the reply
+    carries (apply), whose pictures it carries too; MESSAGE_ID: the thread that mail opens for
+    the author (thread_id), so its reminders and results follow the ack. False when the reply
+    asked for was not queued (the quota notice instead, or nothing)."""
+    addr = source.reply_to
+    if addr and not addr.isascii():
+        addr = address.ascii_domain(addr)
+    if _undeliverable(addr, kind, slug):
+        return False
+    day = now.strftime("%Y-%m-%d")
+    # Counted per reply address and per sender: a sender who changes Reply-To on every mail
+    # still gets only the day's allowance. One atomic upsert each: several daemons
+    # may answer one sender at once (SPEC §6).
+    # Statements on the transaction's connection: the ORM session's own execute path (and
+    # finding its connection, each time) cost more than the statements.
+    conn, count = session.connection(), 0
+    for who in dict.fromkeys(a for a in (addr, source.identity) if a):
+        count = max(count, count_reply(conn, who, day))
+    # Anyone can write From (or Reply-To) any address: a stranger's mail could make the referee
+    # mail a third party of the stranger's choosing 21 times a day, its subject echoed back
+    # each time. An address that plays no game it wrote to gets a few answers a day (help, a
+    # refusal, the [Join] that makes it a player); a player the full allowance.
+    limit = (
+        min(settings.replies_per_stranger, settings.replies_per_day)
+        if source.stranger
+        else settings.replies_per_day
+    )
+    if count > limit + 1:
+        return False
+    quota = count == limit + 1
+    if quota:
+        kind, template, folded = "error", "quota.txt", ()
+        vars = {"limit": limit, "game": vars.get("game") or {}}
+    subject = reply_subject(source.subject)
+    state = vars.get("game") if slug and isinstance(vars.get("game"), dict) else None
+    body = render(template, **{**_page(settings, slug), "now": now, **vars})
+    if zone := reader_zone(state, addr):
+        local = {**vars, "game": {**state, "timezone": zone}}
+        body = rezone(render(template, **{**_page(settings, slug), "now": now, **local}), zone)
+    html, inline, attachments = (
+        _carried_pictures(body, folded)
+        if any(o.images or o.attachments for o in folded)
+        else (None, None, None)
+    )
+    msg = compose(
+        sender=sender(state, settings),
+        to=addr,
+        subject=game_subject(state, subject),
+        body=body,
+        kind=kind,
+        game=slug,
+        now=now,
+        reply=True,
+        in_reply_to=source.message_id,
+        references=source.references,
+        loop=settings.from_address,
+        html=html,
+        inline=inline,
+        attachments=attachments,
+        message_id=None if quota else message_id,
+        headers=list_headers(state),
+    )
+    _add(conn, slug, kind, addr, msg, now, source.inbox_id)
+    return not quota
+
+
+def _carried_pictures(body: str, folded: list[Outgoing] | tuple) -> tuple[str | None, list, list]:
+    """The pictures of the mail an ack carries: each inline PNG shown under the ack's text in
+    an HTML alternative, each SVG (and any other attachment) attached, as in the mail itself."""
+    inline, attachments, imgs = [], [], ""
+    for out in folded:
+        i, a = pictures(out)
+        inline += i
+        attachments += a
+        imgs += "".join(
+            f'<p><img src="cid:{cid}" alt="{html_escape(out.subject)}"></p>' for cid, *_ in i
+        )
+    if not inline:
+        return None, None, attachments
+    return f"<html><body><pre>{html_escape(body)}</pre>{imgs}</body></html>", inline, attachments
