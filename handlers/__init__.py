@@ -12,6 +12,7 @@ from mailref.handlers import (  # noqa: F401 - each module registers its tags
     judgement,
     orders,
     proposal,
+    settings,
     turn,
     vote,
 )

@@ -8,6 +8,10 @@ from mailref.read import Envelope, read_ballots
 from mailref.read.ballots import how_to_vote
 
 
+class NoBallot(Refused):
+    """A mail in which a ballot was looked for and none found: its words may be discussion."""
+
+
 @handles("vote")
 def ballots(env: Envelope, view: GameView) -> Action:
     reading = read_ballots(
@@ -23,7 +27,7 @@ def ballots(env: Envelope, view: GameView) -> Action:
             f'\nNot read as a ballot: "{ln}"' for ln in reading.near_misses
         )
         hint += "".join(f'\nSet aside: "{ln}" ({why})' for ln, why in reading.ignored)
-        raise Refused(
+        raise NoBallot(
             f"No vote found for {where} in your own words (quoted text does not count)"
             + still_taken(view, env.subject.number),
             hint,

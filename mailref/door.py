@@ -25,6 +25,7 @@ from mailref.outgoing import (
     Settings,
     Source,
     game_subject,
+    held,
     queue,
     queue_reply,
     recipients,
@@ -114,9 +115,10 @@ def apply(
         game.state = state
         wake = variant.wakeups(state, now)
         game.next_wakeup = min(wake) if wake else None
-    # SPEC §2.6: the author of a command gets one mail for it. Whatever it causes that would
-    # reach the author too (an announcement, the results with their map, the GM's digest when
-    # the GM is the author) goes to the others only and is carried by the ack, pictures included.
+    # SPEC §2.6: the author of a command gets one reply for it. An announcement it sets off
+    # reaches every player, the author included, as the same mail (the ack names it); what
+    # reaches the author alone ("Your move", the GM's digest when the GM is the author) is
+    # carried by the ack instead, pictures included.
     author = (
         author_addresses(state, action, source)
         if source.reply_to and ctx.reply_kind == "ack"
@@ -127,30 +129,27 @@ def apply(
         Outgoing("alert", "gm", "Alert", "alert.txt", {"game": state, "lines": [line]})
         for line in ctx.alerts
     ]
-    opened = None  # the thread an announcement the ack carries opens, for the author
+    opened = None  # the thread a mail the ack carries opens, for the author
     for out in ctx.out + alerts:
-        fold = bool(author) and bool(
-            author & {a.lower() for a in recipients(state, out.to, settings)}
-        )
-        body = queue(session, settings, game, state, out, now, exclude=author if fold else set())
-        if fold:
-            folded.append(out)
-            if out.opens and opened is None and (key := thread_key(out.subject)):
-                mine = next(a for a in recipients(state, out.to, settings) if a.lower() in author)
-                opened = thread_id(game, key, mine, settings)
-            # "Your move", "You are the judge"; not an announcement to all but one (the judge)
-            alone = isinstance(out.to, list) and len(out.to) == 1 and out.kind != "announcement"
-            told.append(
-                {
-                    "subject": game_subject(state, out.subject),
-                    "body": body.split("\n-- \n")[0].strip("\n"),
-                    "who": "the GM was"
-                    if out.to == "gm"
-                    else "you alone were"
-                    if alone
-                    else "the players were",
-                }
+        to = {a.lower() for a in recipients(state, out.to, settings)} - held(state, out)
+        mine = bool(author & to)
+        carried = mine and not to - author
+        body = queue(session, settings, game, state, out, now, exclude=author if carried else set())
+        if not mine:
+            continue
+        subject = game_subject(state, out.subject)
+        if not carried:
+            whom = (
+                "all players, you included" if out.to == "all" else "you and the others it is for"
             )
+            told.append({"subject": subject, "sent": whom})
+            continue
+        folded.append(out)
+        if out.opens and opened is None and (key := thread_key(out.subject)):
+            mine_addr = next(a for a in recipients(state, out.to, settings) if a.lower() in author)
+            opened = thread_id(game, key, mine_addr, settings)
+        who = "the GM was" if out.to == "gm" else "you alone were"
+        told.append({"subject": subject, "body": body.split("\n-- \n")[0].strip("\n"), "who": who})
     if source.reply_to:
         if action["type"] == "join":  # now a player: answered as one
             source = dataclasses.replace(source, stranger=False)

@@ -18,13 +18,16 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
 from mailref.engine.context import Outgoing
+from mailref.engine.variants.inbox import setting
 from mailref.read.subject import game_label, reply_subject, with_game_label
 from mailref.render import render
 from mailref.store import Game, OutboxMessage
 from mailref.store.counters import count_reply
 from mailref.write import address
 from mailref.write.compose import compose, wire
+from mailref.write.lists import list_headers
 from mailref.write.picture import svg_to_png
+from mailref.write.zones import rezone
 
 log = logging.getLogger("mailref.door")  # the name operators filter the door's lines by
 
@@ -41,8 +44,15 @@ class Settings:
     trusted_authserv_ids: tuple[str, ...] = ()  # [auth]: whose Authentication-Results count (§2.7)
 
 
+# The kinds of mail to the players that carry List-Unsubscribe (SPEC §4.3).
+ANNOUNCING = frozenset({"announcement", "turn", "results", "ruleset"})
+
+
 def _page(settings: Settings, slug: str | None) -> dict[str, str]:
-    return {"game_page": f"{settings.site_url}{slug}/" if settings.site_url and slug else ""}
+    return {
+        "game_page": f"{settings.site_url}{slug}/" if settings.site_url and slug else "",
+        "admin_address": settings.admin_address,
+    }
 
 
 @dataclass
@@ -109,6 +119,22 @@ def pictures(
     return inline, attachments
 
 
+def reader_zone(state: dict | None, addr: str | None) -> str:
+    """The zone ADDR's player asked for with `[Settings] zone:`, when not the game's."""
+    a = (addr or "").lower()
+    for p in (state or {}).get("players", ()):
+        if a in p["addresses"]:
+            zone = setting(p, "zone")
+            return zone if zone and zone != state.get("timezone") else ""
+    return ""
+
+
+def held(state: dict, out: Outgoing) -> set[str]:
+    """The addresses of the players on the daily digest, who get OUT in it instead."""
+    names = set(out.held)
+    return {p["addresses"][0].lower() for p in state["players"] if p["name"] in names}
+
+
 def queue(
     session: Session,
     settings: Settings,
@@ -120,30 +146,35 @@ def queue(
 ) -> str:
     """Queue OUT to each of its recipients but EXCLUDE (the author, whose ack carries it);
     returns the rendered body."""
-    body = render(
-        out.template,
-        **{
-            **_page(settings, state.get("slug")),
-            "now": now,
-            "mail_subject": out.subject,
-            **out.vars,
-        },
-    )
+    page = {**_page(settings, state.get("slug")), "now": now, "mail_subject": out.subject}
+    body = render(out.template, **{**page, **out.vars})
+    zoned: dict[str, str] = {}  # body in a player's own zone (SPEC §2.5 `zone:`)
     inline, attachments = pictures(out)
     key = thread_key(out.subject) if game is not None else None
+    on_digest = held(state, out)
     for addr in dict.fromkeys(recipients(state, out.to, settings)):
         if not addr.isascii():
             addr = address.ascii_domain(
                 addr
             )  # a domain as DNS knows it; the local part may stay UTF-8
-        if addr.lower() in exclude or _undeliverable(addr, out.kind, state.get("slug")):
+        if (
+            addr.lower() in exclude
+            or addr.lower() in on_digest
+            or _undeliverable(addr, out.kind, state.get("slug"))
+        ):
             continue
         thread = thread_id(game, key, addr, settings) if key else None
+        text, subject = body, game_subject(state, out.subject)
+        if zone := reader_zone(state, addr):
+            if zone not in zoned:
+                local = {**out.vars, "game": {**state, "timezone": zone}}
+                zoned[zone] = rezone(render(out.template, **{**page, **local}), zone)
+            text, subject = zoned[zone], rezone(subject, zone)
         msg = compose(
             sender=sender(state, settings),
             to=addr,
-            subject=game_subject(state, out.subject),
-            body=body,
+            subject=subject,
+            body=text,
             kind=out.kind,
             game=state.get("slug"),
             now=now,
@@ -153,6 +184,7 @@ def queue(
             inline=inline,
             message_id=thread if out.opens else None,
             in_reply_to=None if out.opens else thread,
+            headers=list_headers(state, announcement=out.kind in ANNOUNCING),
         )
         _add(session.connection(), game.slug if game else None, out.kind, addr, msg, now)
     return body
@@ -329,6 +361,9 @@ def queue_reply(
     subject = reply_subject(source.subject)
     state = vars.get("game") if slug and isinstance(vars.get("game"), dict) else None
     body = render(template, **{**_page(settings, slug), "now": now, **vars})
+    if zone := reader_zone(state, addr):
+        local = {**vars, "game": {**state, "timezone": zone}}
+        body = rezone(render(template, **{**_page(settings, slug), "now": now, **local}), zone)
     html, inline, attachments = (
         _carried_pictures(body, folded)
         if any(o.images or o.attachments for o in folded)
@@ -350,6 +385,7 @@ def queue_reply(
         inline=inline,
         attachments=attachments,
         message_id=None if quota else message_id,
+        headers=list_headers(state),
     )
     _add(conn, slug, kind, addr, msg, now, source.inbox_id)
     return not quota

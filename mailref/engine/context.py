@@ -41,6 +41,7 @@ class Outgoing:
     # door gives it the Message-ID its later mail (reminders, results) answers, so a mail
     # client shows them in one thread.
     opens: bool = False
+    held: tuple[str, ...] = ()  # the players on the daily digest, who get it there instead
 
 
 class Ctx:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from mailref.engine.state import GameState
+from mailref.engine.variants.inbox import settings_of
 
 _PLAYER = ("name", "addresses", "status", "score", "offices")
 _PROPOSAL = ("number", "title", "author", "status", "reason", "votes", "deadline")
@@ -50,7 +51,7 @@ def public_view(state: GameState) -> dict[str, Any]:
 
 
 def _extra_player(p: dict) -> dict:
-    return {k: p[k] for k in ("color", "tribe", "origin") if k in p}
+    return {k: p[k] for k in ("color", "tribe", "origin") if k in p} | {"settings": settings_of(p)}
 
 
 def _extra_matter(m: dict) -> dict:

@@ -156,7 +156,8 @@ class Deliverer(RelayLanes):
             return self._unsent(rows, results, f"maildir {self.maildir}: {e.strerror or e}")
         for row in rows:
             try:
-                box.add(row.raw)
+                # Maildir readers expect LF line ends; the relay path keeps the wire's CRLF.
+                box.add(row.raw.replace(b"\r\n", b"\n"))
                 results[row.id] = Result()
                 self._sent_now(row)
             except OSError as e:

@@ -58,6 +58,8 @@ TAGS: dict[str, str] = {
     "ruleset": "rules",
     "help": "help",
     "quit": "quit",
+    "settings": "settings",
+    "setting": "settings",
     "leave": "quit",
     "playtest": "playtest",
     "historian": "historian",

@@ -21,7 +21,7 @@ from mailref.outgoing import Settings, Source, queue_alert, queue_reply
 from mailref.read import Envelope, match_game, parse_subject
 from mailref.read.lists import game_sending, through_its_list
 from mailref.read.route import is_postmaster
-from mailref.read.subject import game_label, no_tag
+from mailref.read.subject import bare_command, game_label, no_tag
 from mailref.referee import verdicts
 from mailref.referee.mails import Mail
 from mailref.referee.threads import game_of_thread, locked_game, record_bounces, subject_of_reply
@@ -104,6 +104,7 @@ def process(c: Case) -> None:
         or point_to_labelled_game(c)
         or point_to_thread_game(c)
         or refuse_unverified(c)
+        or relay_discussion(c)
         or refuse_reply_without_command(c)
         or ignore_stranger_without_command(c)
     ):
@@ -328,6 +329,26 @@ def refuse_unverified(c: Case) -> bool:
     )
 
 
+def relay_discussion(c: Case) -> bool:
+    """A player's mail in which nothing was read as a command is the players talking (SPEC
+    §2.3): relayed to the other players; its sender gets no copy back and no answer."""
+    from mailref.referee.discussion import relay, relays
+
+    subject = c.env.subject
+    if subject.tag is not None or c.player is None or not relays(c.game.state):
+        return False
+    if bare_command(subject.rest):  # "Proposal: Caps": a command without its brackets
+        return False
+    if verification.refusal(c.game.state, c.env, c.player, c.settings):  # §2.7: maybe forged
+        return False
+    sent = relay(c.s, c.settings, c.game, c.player, c.env, c.now, c.row.id)
+    if sent == 0:  # nobody to read it: the sender is answered as before
+        return False
+    if sent is None:
+        return c.decide(verdicts.IGNORED, verdicts.DISCUSSION_OVER_ALLOWANCE)
+    return c.decide(verdicts.PROCESSED, verdicts.discussion(sent))
+
+
 def refuse_reply_without_command(c: Case) -> bool:
     """A player's or the GM's reply without a command ("Re: Carol joins" with "Welcome!", the
     GM's "Thanks" to the digest): words for the players, not a request for the help."""
@@ -373,7 +394,7 @@ def apply_command(c: Case) -> None:
         try:
             action = dispatch(env, view, tag)
         except Refused as r:
-            c.answer_error(r.reason, r.hint)
+            c.answer_error(r.reason + relayed_instead(c, r), r.hint)
             return
     action["source"] = f"mail:{c.row.id}"
     if action["type"] in OPENS_MATTER or action["type"] == "join":
@@ -385,6 +406,22 @@ def apply_command(c: Case) -> None:
         verdicts.PROCESSED,
         verdicts.ok(outcome.lines) if outcome.ok else verdicts.error(outcome.reason),
     )
+
+
+def relayed_instead(c: Case, refused: Refused) -> str:
+    """A Reply in which a ballot was looked for and none found is the players talking too
+    (SPEC §2.3): relayed as discussion, and the refusal says so."""
+    from mailref.handlers.vote import NoBallot
+    from mailref.referee.discussion import relay, relays
+
+    if not (isinstance(refused, NoBallot) and c.env.subject.is_reply and c.player is not None):
+        return ""
+    if not relays(c.game.state):
+        return ""
+    sent = relay(c.s, c.settings, c.game, c.player, c.env, c.now, c.row.id)
+    if not sent:
+        return ""
+    return "; your words went to the other players as discussion"
 
 
 def list_or_bulk(env: Envelope) -> bool:

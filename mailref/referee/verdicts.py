@@ -19,7 +19,13 @@ POSTMASTER_PASSED = "postmaster: passed to the admin"
 LIST_OR_NEWSLETTER = "list or newsletter mail without a command: not answered"
 NO_GAME = "no game for these recipients: the games listed"
 LIST_DISCUSSION = "list discussion (no command)"
+DISCUSSION_OVER_ALLOWANCE = "discussion: over the day's allowance, not relayed"
 STRANGER_WITHOUT_COMMAND = "a stranger's mail without a command: not answered"
+
+
+def discussion(count: int) -> str:
+    """A player's words relayed to COUNT other players."""
+    return f"discussion: relayed to {count} player{'s' if count != 1 else ''}"
 
 
 def error(reason: str) -> str:

@@ -91,9 +91,11 @@ def compose(
     loop: str | None = None,
     inline: list[tuple[str, str, str, bytes]] | None = None,
     message_id: str | None = None,
+    headers: dict[str, str] | None = None,
 ) -> Message:
     """SENDER is the From header (the game's "Name <address>", or the referee's address);
-    LOOP the referee's own address for the loop header (default: SENDER's address)."""
+    LOOP the referee's own address for the loop header (default: SENDER's address); HEADERS
+    more headers (Reply-To, the list headers)."""
     msg: Message = _text(body)
     if html:
         alt = MIMEMultipart("alternative")
@@ -146,6 +148,8 @@ def compose(
         msg["In-Reply-To"] = header_safe(in_reply_to, 998)
         refs = [r for r in (references or []) if r != in_reply_to][-10:] + [in_reply_to]
         msg["References"] = header_safe(" ".join(refs), 998)
+    for name, value in (headers or {}).items():
+        msg[name] = header_safe(value, 998)
     return msg
 
 
@@ -159,7 +163,8 @@ class _Wire(Compat32):
     def fold_binary(self, name: str, value: Any) -> bytes:
         if (
             isinstance(value, str)
-            and len(name) + 2 + len(value) <= self.max_line_length
+            # One word has nowhere to fold (a List-Unsubscribe URI): it stays whole on its line.
+            and len(name) + 2 + len(value) <= (self.max_line_length if " " in value else 996)
             and _FITS.match(value)
         ):
             return f"{name}: {value}{self.linesep}".encode("ascii")

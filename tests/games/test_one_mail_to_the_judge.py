@@ -20,7 +20,7 @@ def test_the_judge_gets_one_mail_for_a_call_for_judgement(table):
     got = table.send(
         f"{asker.lower()}@x.org", NOMES, "[CfJ] Is rule 5 being followed?", "Details here."
     )
-    table.one(got, f"{asker.lower()}@x.org")
+    table.reply(got, f"{asker.lower()}@x.org")
     mine = table.one(got, f"{judge.lower()}@x.org", kind="judge")
     body = " ".join(text(mine).split())
     assert "Is rule 5 being followed?" in body and "Details here." in body and "[Ruling] 1" in body
@@ -36,7 +36,7 @@ def test_the_judge_gets_one_mail_for_a_call_for_judgement(table):
         in_reply_to=mine["Message-ID"],
     )
     assert "Your ruling on judgement 1 is recorded" in text(
-        table.one(got, f"{judge.lower()}@x.org")
+        table.reply(got, f"{judge.lower()}@x.org")
     )
 
 

@@ -14,8 +14,8 @@ def test_names_as_people_write_them_and_what_a_name_may_hold(table):
     """Item 17: a typographic apostrophe and a directory's "Last, First" are names; a name
     refused is answered with exactly what a name may hold."""
     nomes(table)
-    table.one(table.send("sean@x.org", NOMES, "[Join]", "Name: Seán D\u2019Arcy"), "sean@x.org")
-    table.one(
+    table.reply(table.send("sean@x.org", NOMES, "[Join]", "Name: Seán D\u2019Arcy"), "sean@x.org")
+    table.reply(
         table.write("cc@corp.example", NOMES, "[Join]", "Hi!", name="Chen, Carla"),
         "cc@corp.example",
     )

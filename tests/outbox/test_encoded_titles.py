@@ -18,9 +18,9 @@ def test_a_non_ascii_proposal_title_is_folded_in_encoded_words_of_75_characters(
     got = table.send(
         f"{mover.lower()}@x.org", NOMES, f"[Proposal] {title}", 'Enact rule 301 "Céilí":\nCéilí.\n'
     )
-    assert title in str(table.one(got, f"{mover.lower()}@x.org")["Subject"])
+    assert title in str(table.reply(got, f"{mover.lower()}@x.org")["Subject"])
     raws = table.raw_since(before)
-    assert len(raws) == 2  # the ack, and the proposal to the other player
+    assert len(raws) == 3  # the ack, and the proposal to each player
     for raw in raws:
         head = raw.split(b"\r\n\r\n")[0]
         words = ENCODED_WORD.findall(head)

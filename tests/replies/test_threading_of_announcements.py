@@ -19,10 +19,9 @@ def test_a_proposals_reminder_and_results_are_threaded_under_its_announcement(
     """Thunderbird, Apple Mail and Gmail showed "[Proposal 1] Reminder: your vote is due" and
     "[Proposal 1] PASSED" as new threads, apart from the announcement they are about: they
     carried no In-Reply-To / References. They now answer the announcement each player got (the
-    author: the ack that carried it), and a Reply to the reminder is a vote as before."""
+    author too), and a Reply to the reminder is a vote as before."""
     mover, (early, late) = sidekick(referee)
-    ann = {p: last(outbox, p, "announcement", "[Proposal 1]") for p in (early, late)}
-    ack = last(outbox, mover, "ack", "[Proposal] Tea time")
+    ann = {p: last(outbox, p, "announcement", "[Proposal 1]") for p in (early, late, mover)}
     play(referee, clients.gmail(ann[early], addr(early), early, "FOR"))
     clock.advance(days=4, hours=1)
     referee.tick()
@@ -30,7 +29,7 @@ def test_a_proposals_reminder_and_results_are_threaded_under_its_announcement(
     assert reminder["In-Reply-To"] == ann[late]["Message-ID"] == reminder["References"]
     play(referee, clients.iphone(reminder, addr(late), late, "Against"))
     assert referee.state("nomes")["proposals"][0]["votes"][late] == "AGAINST"
-    for p, opened in ((early, ann[early]), (mover, ack)):
+    for p, opened in ((early, ann[early]), (mover, ann[mover])):
         results = last(outbox, p, "results", "[Proposal 1]")
         assert results["In-Reply-To"] == opened["Message-ID"], p
     assert len(set(_ids(outbox))) == len(_ids(outbox))  # every mail its own Message-ID
@@ -93,11 +92,11 @@ def test_the_answer_to_a_reply_in_any_language_is_titled_re(referee, outbox, pre
     )
 
 
-def test_the_authors_results_follow_the_ack_at_an_address_of_an_international_domain(
+def test_the_authors_results_follow_the_announcement_at_an_address_of_an_international_domain(
     referee, outbox
 ):
-    """The id the author's ack takes is the one the results answer, for an address whose domain
-    is written in Unicode (mail goes to its ASCII form) too."""
+    """The author's results answer the author's own copy of the announcement, for an address
+    whose domain is written in Unicode (mail goes to its ASCII form) too."""
     referee.create_game("nomes", "sidekick", NOMES, gm="gm@ref.example")
     for p in ("Alice", "Bob"):
         raw = clients.fresh(f"{p.lower()}@bücher.example", p, NOMES, "[Join]", f"Name: {p}\n")
@@ -118,10 +117,12 @@ def test_the_authors_results_follow_the_ack_at_an_address_of_an_international_do
         [NOMES],
     )
     to = f"{mover.lower()}@xn--bcher-kva.example"
-    ack = next(
+    ann = next(
         m
         for m in outbox.all()
-        if m["To"] == to and m["X-Mailref-Kind"] == "ack" and "[Proposal] Tea" in str(m["Subject"])
+        if m["To"] == to
+        and m["X-Mailref-Kind"] == "announcement"
+        and "[Proposal 1] Tea" in str(m["Subject"])
     )
     results = next(m for m in outbox.all() if m["To"] == to and m["X-Mailref-Kind"] == "results")
-    assert results["In-Reply-To"] == ack["Message-ID"]
+    assert results["In-Reply-To"] == ann["Message-ID"]

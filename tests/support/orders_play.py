@@ -82,12 +82,14 @@ def play_eire(referee, clock):
         send(referee, "Oisin", EIRE, "[Orders]", "[b]Invest 5 Grain in Llanc[/b]")
         box.new()
         send(referee, "Bran", EIRE, "[Orders]", "*Defend Tara with 3 Grain*")
-        # Bran's orders resolve the turn: one mail for them, the ack carrying the results and the
-        # map
-        (ack,) = [m for m in box.new() if m["To"] == addr("Bran")]
-        assert ack["X-Mailref-Kind"] == "ack" and f"Results of turn {turn}" in Outbox.body(ack)
+        # Bran's orders resolve the turn: one reply for them, and the results with the map as
+        # everybody gets them
+        mine = {m["X-Mailref-Kind"]: m for m in box.new() if m["To"] == addr("Bran")}
+        assert f"[Results] Turn {turn}" in Outbox.body(mine["ack"])
+        results = mine["results"]
+        assert f"Results of turn {turn}" in Outbox.body(results)
         assert [
-            p.get_content_type() for p in ack.walk() if p.get_content_maintype() == "image"
+            p.get_content_type() for p in results.walk() if p.get_content_maintype() == "image"
         ] == ["image/png", "image/svg+xml"]
         clock.advance(hours=1)
     state = referee.state("eire")

@@ -185,6 +185,8 @@ def engine_rows(engine) -> list[tuple[str, bytes]]:
 
 
 def maildir_files(root: Path) -> list[tuple[str, bytes]]:
+    """Every message file of every Maildir under ROOT, in the wire form (the Maildir holds
+    LF line ends, SPEC §4.3; a program that sends one on writes CRLF)."""
     out = []
     for cur in root.rglob("cur"):
         box = cur.parent
@@ -194,7 +196,8 @@ def maildir_files(root: Path) -> list[tuple[str, bytes]]:
             for key in mailbox.Maildir(str(box), create=False).keys():
                 for sub in ("new", "cur"):
                     for f in (box / sub).glob(f"{key}*"):
-                        out.append((f"maildir {f.relative_to(root)}", f.read_bytes()))
+                        raw = f.read_bytes().replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+                        out.append((f"maildir {f.relative_to(root)}", raw))
         except OSError:
             continue
     return out

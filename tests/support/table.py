@@ -52,6 +52,21 @@ class Table:
         ]
         return mails[0]
 
+    def reply(self, got: dict[str, list], who: str, kind: str = "ack"):
+        """WHO's one reply to the command (SPEC §2.6), of KIND, beside any announcement."""
+        replies = [m for m in got.get(who, []) if m["X-Mailref-Kind"] in _REPLIES]
+        assert [m["X-Mailref-Kind"] for m in replies] == [kind], [
+            (m["X-Mailref-Kind"], m["Subject"]) for m in got.get(who, [])
+        ]
+        return replies[0]
+
+    @staticmethod
+    def kinds(got: dict[str, list], who: str) -> list[str]:
+        return sorted(m["X-Mailref-Kind"] for m in got.get(who, []))
+
+
+_REPLIES = {"ack", "error", "help", "status"}
+
 
 def text(msg) -> str:
     return msg.get_body(("plain",)).get_content()

@@ -44,7 +44,7 @@ def table(tmp_path, database_url):
 def nomes(table: Players, *names: str) -> None:
     table.referee.create_game("nomes", "sidekick", NOMES, name="Nomes", gm="gm@ref.example")
     for n in names:  # Bob Brown writes from bob@x.org
-        table.one(
+        table.reply(
             table.send(f"{n.split()[0].lower()}@x.org", NOMES, "[Join]", f"Name: {n}"),
             f"{n.split()[0].lower()}@x.org",
         )

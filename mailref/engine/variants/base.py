@@ -16,6 +16,7 @@ from mailref.engine.variants.deadlines import Deadlines
 from mailref.engine.variants.dice import Dice
 from mailref.engine.variants.digests import Digests
 from mailref.engine.variants.enactment import Enactment
+from mailref.engine.variants.inbox import Inbox
 from mailref.engine.variants.limits import Limits
 from mailref.engine.variants.players import Players
 from mailref.engine.variants.replies import Replies
@@ -35,11 +36,12 @@ AFTER_THE_END = READ_ONLY | {
     "player_status",
     "player_remove",
     "digest",
+    "settings",
 }
 WHILE_PAUSED = AFTER_THE_END | {"resume", "join", "away", "back", "quit", "score", "rule"}
 
 
-class Variant(Players, Limits, AdminOverrides, Enactment, Deadlines, Digests, Replies, Dice):
+class Variant(Players, Limits, AdminOverrides, Enactment, Deadlines, Digests, Replies, Dice, Inbox):
     """A game's rules over its state. A variant overrides these declarations and the hooks of
     the concerns it composes; its handlers are its methods declared with `@action`."""
 
@@ -54,6 +56,7 @@ class Variant(Players, Limits, AdminOverrides, Enactment, Deadlines, Digests, Re
         "max_text": 20_000,  # characters of a proposal, rule or other text
         "announcements_per_day": 10,  # chatter announcements one player causes
         "matters_per_day": 10,
+        "discussion": "relay",  # SPEC §2.3: players' words without a command reach the others
     }  # proposals, CfJs, DoVs one player opens a UTC day
     duration_params: set[str] = {"reminder_before"}
     offices: tuple[str, ...] = ("admin", "gm")
@@ -150,6 +153,10 @@ class Variant(Players, Limits, AdminOverrides, Enactment, Deadlines, Digests, Re
                 return format_duration(parse_duration(str(value)))
             except ValueError as e:
                 raise Refused(f"{key}: {e}") from None
+        if key == "discussion":
+            if str(value).lower() not in ("relay", "off"):
+                raise Refused(f"discussion: {value!r} is not relay or off")
+            return str(value).lower()
         if key == "digest_at":
             if not re.fullmatch(r"([01]?\d|2[0-3]):[0-5]\d", str(value)):
                 raise Refused(f"digest_at: {value!r} is not a time like 08:00")
@@ -175,7 +182,7 @@ class Variant(Players, Limits, AdminOverrides, Enactment, Deadlines, Digests, Re
     def takes(self, tag: str) -> bool:
         """Whether a subject tag is a command of this variant (tags name their action)."""
         return (
-            tag in READ_ONLY | {"join", "quit", "turn", "roll", "away", "back"}
+            tag in READ_ONLY | {"join", "quit", "turn", "roll", "away", "back", "settings"}
             or tag.replace("-", "_") in self.actions
         )
 
@@ -225,6 +232,7 @@ class Variant(Players, Limits, AdminOverrides, Enactment, Deadlines, Digests, Re
             self.cap_chatter(state, action, ctx, sent)
         if action.get("by") and (why := str(action.get("reason") or "").strip()):
             self.tell_why(ctx, sent, why)
+        self.hold_for_digests(state, ctx, sent)
 
     def check_victory(self, state: GameState, ctx: Ctx) -> None:
         pass

@@ -1,0 +1,82 @@
+"""The game as its players' email group (SPEC §2.3): a player's mail in which nothing was read
+as a command is relayed to the other players, From "NAME via GAME" at the game's address, with
+Reply-To the game, so that a Reply reaches the game and, through it, everybody."""
+
+from __future__ import annotations
+
+import email.utils
+from datetime import datetime
+
+from sqlalchemy.orm import Session
+
+from mailref.outgoing import Settings, _add, game_subject, thread_id, thread_key
+from mailref.read import Envelope
+from mailref.store import Game
+from mailref.store.counters import count_reply
+from mailref.write.compose import compose
+from mailref.write.lists import list_headers
+
+
+def relays(state: dict) -> bool:
+    """Whether GAME relays its players' words: `discussion=relay` (the default), and not
+    played on a mailing list (the list relays them there)."""
+    params = state.get("parameters", {})
+    return str(params.get("discussion", "relay")) != "off" and not params.get("list_id")
+
+
+def wants_discussion(player: dict) -> bool:
+    return str(player.get("settings", {}).get("discussion", "on")) != "off"
+
+
+def relay(
+    session: Session,
+    settings: Settings,
+    game: Game,
+    player: dict,
+    env: Envelope,
+    now: datetime,
+    inbox_id: int | None,
+) -> int | None:
+    """Queue ENV's words to every other player who takes discussion; the number relayed to
+    (0: nobody takes them, nothing counted), or None when PLAYER has spent the day's
+    allowance (`replies_per_day` mails)."""
+    state = game.state
+    name, address = state["name"], state["address"]
+    raw = env.subject.raw
+    # A reply in a matter's thread stays in each reader's own copy of that thread.
+    key = next((k for i, ch in enumerate(raw) if ch == "[" and (k := thread_key(raw[i:]))), None)
+    parent = env.in_reply_to[0] if env.in_reply_to else None
+    mine = {a.lower() for a in player["addresses"]}
+    body = env.body.rstrip("\n") + (
+        f"\n\n-- \n{player['name']}'s words to the players of {name}, relayed by its referee."
+        " A Reply reaches all players; a mail with a command tag acts in the game.\n"
+    )
+    subject = game_subject(state, env.subject.raw or f"Words from {player['name']}")
+    readers = [
+        p["addresses"][0]
+        for p in state["players"]
+        if p["status"] != "left" and p["addresses"][0].lower() not in mine and wants_discussion(p)
+    ]
+    if not readers:
+        return 0
+    conn, day = session.connection(), now.strftime("%Y-%m-%d")
+    if count_reply(conn, f"discussion:{player['addresses'][0].lower()}", day) > (
+        settings.replies_per_day
+    ):
+        return None
+    for to in readers:
+        msg = compose(
+            sender=email.utils.formataddr((f"{player['name']} via {name}", address)),
+            to=to,
+            subject=subject,
+            body=body,
+            kind="discussion",
+            game=state["slug"],
+            now=now,
+            in_reply_to=thread_id(game, key, to, settings) if key else parent,
+            references=env.references,
+            loop=settings.from_address,
+            headers={"Reply-To": address, **list_headers(state)},
+        )
+        _add(conn, state["slug"], "discussion", to, msg, now, inbox_id)
+    return len(readers)
