@@ -105,7 +105,7 @@ def store_name(url: str | None) -> str:
 def start_postgres():
     """The suite's private cluster (its own data directory and port, fsync off), if here."""
     try:
-        from postgres import Postgres, postgres_bindir
+        from support.postgres import Postgres, postgres_bindir
     except ImportError:
         print("  --postgres: tests/postgres.py is not in this checkout; PostgreSQL skipped")
         return None

@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from dovecot import _mail_user, free_port
+from support.dovecot import _mail_user, free_port
 
 MAILDIR_DOMAIN = "players.example"
 
