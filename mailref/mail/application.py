@@ -43,3 +43,7 @@ class Application(Protocol):
 
     def process_many(self, ids: list[int]) -> dict[int, str]:
         """Process the kept mails IDS; each one's status afterwards."""
+
+    def keep_too_large(self, source: str, head: bytes, size: int, max_size: int) -> str:
+        """Keep only HEAD of a mail of SIZE octets over MAX_SIZE and tell its sender; the
+        mail's status."""

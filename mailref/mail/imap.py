@@ -20,7 +20,6 @@ from mailref.config import Imap
 from mailref.mail.application import Application as Referee
 from mailref.mail.imap_cursor import advance, cursor
 from mailref.mail.imap_folders import FolderTrouble, ensure, on_server
-from mailref.mail.imap_too_large import too_large
 from mailref.mail.imap_trouble import Trouble, _text
 from mailref.safe import printable
 from mailref.testhooks import crash_point
@@ -242,9 +241,8 @@ class Poller:
         for u in (u for u in uids if sizes[u] > self.max_size):
             head = self._head(c, u)
             if head is not None:
-                status[u] = too_large(
-                    self.referee, self.cfg.folder, uidvalidity, u, head, sizes[u], self.max_size
-                )
+                source = f"imap:{self.cfg.folder}:{uidvalidity}:{u}"
+                status[u] = self.referee.keep_too_large(source, head, sizes[u], self.max_size)
         bodies = self._fetch([u for u in uids if u not in status and u not in self.unreadable], c)
         crash_point("after-fetch")
         stored = self.referee.receive_many(

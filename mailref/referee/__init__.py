@@ -199,6 +199,12 @@ class Referee:
         """Process one stored mail; returns its status."""
         return self.process_many([inbox_id]).get(inbox_id, "missing")
 
+    def keep_too_large(self, source: str, head: bytes, size: int, max_size: int) -> str:
+        """Keep only HEAD of a mail over the size limit and tell its sender (too_large.py)."""
+        from mailref.referee.too_large import too_large
+
+        return too_large(self, source, head, size, max_size)
+
     def process_many(self, ids: list[int]) -> dict[int, str]:
         """Process stored mail IDS: read every mail first (bytes to Envelope, no transaction
         open), then claim and apply them in ONE transaction, grouped by game (each game

@@ -1,31 +1,25 @@
 """A mail over the size limit in the IMAP folder: only its header is kept, and its sender is
-told from the game it was for. The poller's answer to it until the application answers it
-(docs/architecture.md, "Left to do")."""
+told from the game it was for. The poller hands the header over (Application.keep_too_large)."""
 
 from __future__ import annotations
 
 import logging
 import time
+from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 
-from mailref.mail.application import Application as Referee
 from mailref.outgoing import Source, queue_reply
 from mailref.read import match_game, read_envelope
 from mailref.safe import printable
 
+if TYPE_CHECKING:
+    from mailref.referee import Referee
+
 log = logging.getLogger("mailref.imap")
 
 
-def too_large(
-    referee: Referee,
-    folder: str,
-    uidvalidity: int,
-    uid: int,
-    head: bytes,
-    size: int,
-    max_size: int,
-) -> str:
+def too_large(referee: Referee, source: str, head: bytes, size: int, max_size: int) -> str:
     """Keep only the header of a mail over the size limit and tell its sender, from the
     game it was for (so a plain Reply reaches that game)."""
     started = time.monotonic()
@@ -33,7 +27,7 @@ def too_large(
         f"\r\nX-Mailref-Truncated: {size} bytes over the limit of {max_size}; only the header is "
         "kept\r\n\r\n"
     ).encode()
-    stored = referee.receive(head.rstrip(b"\r\n") + note, f"imap:{folder}:{uidvalidity}:{uid}")
+    stored = referee.receive(head.rstrip(b"\r\n") + note, source)
     if not stored.new:
         return "ignored"
     env = read_envelope(head, own_address=referee.settings.from_address)
