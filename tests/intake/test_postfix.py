@@ -99,8 +99,16 @@ def test_a_recipient_no_game_plays_at_is_refused_over_lmtp_and_the_others_are_ke
     ):
         through(pf, "ann@x.org", [G, "nobody@ref.example"], mail("ann@x.org", G, "[Help]"))
         assert wait_for(lambda: "status=bounced" in pf.log() and kept(referee), 30), pf.log()
-        bounced = [line for line in pf.log().splitlines() if "status=bounced" in line]
-        assert len(bounced) == 1 and "nobody@ref.example" in bounced[0] and "550" in bounced[0]
+        # The bounce notice to ann@x.org (a domain that does not resolve here) is bounced too.
+        bounced = [
+            line
+            for line in pf.log().splitlines()
+            if "status=bounced" in line and "x.org" not in line
+        ]
+        assert (
+            len(bounced) == 1 and "to=<nobody@ref.example>" in bounced[0] and "550" in bounced[0]
+        ), bounced
+        assert f"to=<{G}>" not in "".join(bounced)
     (row,) = kept(referee)
     assert row.rcpt_to == [G]
 
