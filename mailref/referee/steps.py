@@ -394,7 +394,7 @@ def apply_command(c: Case) -> None:
         try:
             action = dispatch(env, view, tag)
         except Refused as r:
-            c.answer_error(r.reason + relayed_instead(c, r), r.hint)
+            c.answer_error(r.reason, r.hint + relayed_instead(c, r))
             return
     action["source"] = f"mail:{c.row.id}"
     if action["type"] in OPENS_MATTER or action["type"] == "join":
@@ -421,7 +421,7 @@ def relayed_instead(c: Case, refused: Refused) -> str:
     sent = relay(c.s, c.settings, c.game, c.player, c.env, c.now, c.row.id)
     if not sent:
         return ""
-    return "; your words went to the other players as discussion"
+    return "\nYour words went to the other players as discussion."
 
 
 def list_or_bulk(env: Envelope) -> bool:

@@ -163,8 +163,7 @@ class _Wire(Compat32):
     def fold_binary(self, name: str, value: Any) -> bytes:
         if (
             isinstance(value, str)
-            # One word has nowhere to fold (a List-Unsubscribe URI): it stays whole on its line.
-            and len(name) + 2 + len(value) <= (self.max_line_length if " " in value else 996)
+            and len(name) + 2 + len(value) <= self.max_line_length
             and _FITS.match(value)
         ):
             return f"{name}: {value}{self.linesep}".encode("ascii")

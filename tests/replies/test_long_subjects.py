@@ -16,7 +16,7 @@ def test_a_long_subject_cut_for_the_reply_keeps_its_label_in_place(game, smtp, o
     tag, "Re: B[Nomic Sidekick Nomic] UY ..."."""
     outbox.new()
     smtp(mail(BOB, G, "[Propsal] " + "word " * 50), BOB)
-    smtp(mail("eve@y.example", G, "BUY " * 60), "eve@y.example")  # a player's would be relayed
+    smtp(mail("gm@ref.example", G, "BUY " * 60), "gm@ref.example")  # a player's is relayed
     subjects = [" ".join(str(m["Subject"]).split()) for m in outbox.new()]
     assert subjects[0].startswith("Re: [Nomic Sidekick Nomic] [Propsal] word word"), subjects
     assert subjects[1].startswith("Re: [Nomic Sidekick Nomic] BUY BUY"), subjects

@@ -152,7 +152,7 @@ def test_a_reply_without_a_ballot_is_relayed_and_its_sender_told_both(table):
     (err,) = got[f"{other}@x.org"]
     said = " ".join(text(err).split())
     assert err["X-Mailref-Kind"] == "error" and "No vote found for proposal 1" in said
-    assert "your words went to the other players as discussion" in said
+    assert "Your words went to the other players as discussion." in said
     for who in (mover, third):
         (m,) = got[f"{who}@x.org"]
         assert m["X-Mailref-Kind"] == "discussion" and "Lovely idea, Alice." in text(m)

@@ -20,7 +20,8 @@ def alice_alone(referee, smtp, slug: str, variant: str, address: str, **options)
 
 
 def error_of(box: Outbox) -> str:
-    (reply,) = box.new()
+    """The one reply to the sender; words the game relayed to the other players are not it."""
+    (reply,) = [m for m in box.new() if m["X-Mailref-Kind"] != "discussion"]
     assert reply["X-Mailref-Kind"] == "error", (reply["X-Mailref-Kind"], Outbox.body(reply))
     return " ".join(Outbox.body(reply).split())
 
