@@ -214,7 +214,8 @@ class EireResolution:
     def high_king_shortfalls(self, state: GameState, name: str, grain: int) -> int:
         """How many of the three requirements NAME misses. "Origin Lands of at least 2 other
         Players" counts the Origin Land of every other player who has played this game, eliminated
-        or gone too: the text speaks of "core lands of their (former) enemies" (docs/games/eire.md)."""
+        or gone too: the text speaks of "core lands of their (former) enemies"
+        (docs/games/eire.md)."""
         return len(self.high_king_lacking(state, name, grain))
 
     def high_king_lacking(self, state: GameState, name: str, grain: int | None = None) -> list[str]:

@@ -48,9 +48,11 @@ class Imperial(ImperialProposals, ImperialActs, Variant):
     archived_collections = ()
     instead = {
         "withdraw": (
-            "Imperial Nomic has no withdrawal: a posted proposal is voted on by the other Senators until its deadline "
+            "Imperial Nomic has no withdrawal: a posted proposal is voted on by the other "
+            "Senators until its deadline "
             "and then judged by the Emperor, who may VETO it (rules 6 and 7)",
-            "to replace it, send a new [Proposal]: while you have three undecided proposals, a new one replaces your "
+            "to replace it, send a new [Proposal]: while you have three undecided proposals, a "
+            "new one replaces your "
             "oldest undecided one (rule 12); or raise the matter with [Point of Order] (rule 13)",
         )
     }
@@ -131,7 +133,8 @@ class Imperial(ImperialProposals, ImperialActs, Variant):
     def mail_ruleset(
         self, state: GameState, ctx: Ctx, why: str, diff: list[str], reason: str | None = None
     ) -> None:
-        # Rule 5: the current rules, the list of proposals and the scores of all, published together.
+        # Rule 5: the current rules, the list of proposals and the scores of all, published
+        # together.
         ctx.send(
             "ruleset",
             "all",
@@ -221,7 +224,8 @@ class Imperial(ImperialProposals, ImperialActs, Variant):
         self, state: GameState, now: datetime | None = None
     ) -> list[tuple[str, str | None]]:
         """For the GM's digest: the Senators who have not voted on each proposal (due at its
-        deadline), and the proposals awaiting the Emperor's judgement (waiting since they passed)."""
+        deadline), and the proposals awaiting the Emperor's judgement (waiting since they
+        passed)."""
         out: list[tuple[str, str | None]] = []
         for p in state["proposals"]:
             if p["status"] == "voting":
@@ -231,7 +235,8 @@ class Imperial(ImperialProposals, ImperialActs, Variant):
                 if missing:
                     out.append(
                         (
-                            f"Not yet voted on proposal {p['number']} (due {self.when(state, p['deadline'])}): "
+                            f"Not yet voted on proposal {p['number']} (due "
+                            f"{self.when(state, p['deadline'])}): "
                             f"{', '.join(missing)}",
                             p["deadline"],
                         )
@@ -240,7 +245,8 @@ class Imperial(ImperialProposals, ImperialActs, Variant):
                 since = p.get("awaiting_since") or p.get("opened")
                 out.append(
                     (
-                        f"The Emperor ({self.emperor(state) or 'vacant'}) has not judged proposal {p['number']}, "
+                        f"The Emperor ({self.emperor(state) or 'vacant'}) has not judged proposal "
+                        f"{p['number']}, "
                         f"awaiting judgement since {self.when(state, since)}",
                         since,
                     )

@@ -70,7 +70,8 @@ class ImperialProposals:
         prop["vote_period"] = state["parameters"]["vote_period"]  # rule 6 as it reads at submission
         state["proposals"].append(prop)
         ctx.ack(
-            f"Proposal {prop['number']} \"{prop['title']}\" is posted; Senators vote YES or NO until {self.when(state, prop['deadline'], ctx)}."
+            f"Proposal {prop['number']} \"{prop['title']}\" is posted; Senators vote YES or NO "
+            f"until {self.when(state, prop['deadline'], ctx)}."
         )
         for c in changes:
             ctx.ack("  " + c.describe(full=True))
@@ -78,7 +79,8 @@ class ImperialProposals:
                 ctx.ack(f'  (Set aside as your closing words, not rule text: "{c.signoff}")')
         if replaced:
             ctx.ack(
-                f"It replaces your oldest undecided proposal, {replaced['number']} \"{replaced['title']}\"."
+                f"It replaces your oldest undecided proposal, {replaced['number']} "
+                f"\"{replaced['title']}\"."
             )
         self.event(
             state,
@@ -112,7 +114,8 @@ class ImperialProposals:
         name = action["player"]
         if name not in self.senators(state):
             raise Refused(
-                "only Imperial Senators vote; you become one with your first proposal or Point of Order"
+                "only Imperial Senators vote; you become one with your first proposal or Point of "
+                "Order"
             )
         for b in action["ballots"]:
             prop = matters.must_open(matters.find(state, b["number"]), b["number"], ("voting",))
@@ -158,13 +161,15 @@ class ImperialProposals:
         if late:
             lines.append(late)
         self.event(state, ctx, lines[0] + (" Passed to the Emperor." if passed else " Rejected."))
-        # The Emperor's own mail ("awaiting your judgement") carries the result: one mail (SPEC §2.6).
+        # The Emperor's own mail ("awaiting your judgement") carries the result: one mail (SPEC
+        # §2.6).
         emperor = self.emperor(state) if passed else None
         to = [p["name"] for p in self.present(state) if p["name"] != emperor] if emperor else "all"
         ctx.send(
             "results",
             to,
-            f"[Proposal {prop['number']}] {'TO THE EMPEROR' if passed else 'REJECTED'}: {prop['title']}",
+            f"[Proposal {prop['number']}] {'TO THE EMPEROR' if passed else 'REJECTED'}: "
+            f"{prop['title']}",
             "notice.txt",
             game=state,
             heading=lines[0],
@@ -194,7 +199,8 @@ class ImperialProposals:
             "reminder" if reminder else "judge",
             [emperor],
             # Tagged [Judge N], so that the Emperor's plain Reply is the judgement, not a ballot.
-            f"[Judge {prop['number']}] {'Reminder: ' if reminder else ''}awaiting your judgement: {prop['title']}",
+            f"[Judge {prop['number']}] {'Reminder: ' if reminder else ''}awaiting your judgement: "
+            f"{prop['title']}",
             "notice.txt",
             game=state,
             heading=f"Proposal {prop['number']} \"{prop['title']}\" by {prop['author']}",
@@ -270,7 +276,8 @@ class ImperialProposals:
                 ctx,
                 f"New voting deadlines (rule 6, as amended by proposal {number})",
                 [
-                    f"Rule 6 now gives {state['parameters']['vote_period']} to vote; it applies to proposals "
+                    f"Rule 6 now gives {state['parameters']['vote_period']} to vote; it applies "
+                    "to proposals "
                     f"numbered {number} and up (rule 17), and earlier ones keep their deadlines:",
                     *lines,
                 ],
@@ -284,7 +291,8 @@ class ImperialProposals:
         cited = re.findall(r"\brules?\s+#?(\d+(?:\.\d+)*)", reason, re.I)
         if not cited:
             raise Refused(
-                "to ignore a proposal, the condition by which it is ignored must be explicit elsewhere "
+                "to ignore a proposal, the condition by which it is ignored must be explicit "
+                "elsewhere "
                 "in the ruleset (rule 7): cite that rule",
                 hint,
             )
@@ -300,12 +308,14 @@ class ImperialProposals:
                 why.append(f"rule {number} asks for the condition; it must be explicit elsewhere")
             elif not re.search(r"\bignor", r["text"], re.I):
                 why.append(
-                    f"rule {number} (\"{r['title']}\") provides no condition for ignoring a proposal"
+                    f"rule {number} (\"{r['title']}\") provides no condition for ignoring a "
+                    "proposal"
                 )
             else:
                 return
         raise Refused(
-            "to ignore a proposal, the condition by which it is ignored must be explicit elsewhere in the "
+            "to ignore a proposal, the condition by which it is ignored must be explicit "
+            "elsewhere in the "
             "ruleset (rule 7): " + "; ".join(why),
             hint,
         )

@@ -41,9 +41,12 @@ class Sidekick(SidekickVotes, SidekickJudges, SidekickTimers, Variant):
     capped_matters = frozenset({"cfj"})  # a move is one proposal by the mover a turn (rule 8)
     instead = {
         "withdraw": (
-            "Nomic Sidekick Nomic has no withdrawal: a move, once mailed, is voted on until every other player has "
-            "voted or abstained (rules 8 and 11), and the mover's vote is FOR and cannot change (rule 11)",
-            "on your turn, before proposing, send [Forfeit] to give up the turn (rule 8); to question a move, send "
+            "Nomic Sidekick Nomic has no withdrawal: a move, once mailed, is voted on until every "
+            "other player has "
+            "voted or abstained (rules 8 and 11), and the mover's vote is FOR and cannot change "
+            "(rule 11)",
+            "on your turn, before proposing, send [Forfeit] to give up the turn (rule 8); to "
+            "question a move, send "
             "[CfJ] with your question (rule 17)",
         )
     }
@@ -51,7 +54,8 @@ class Sidekick(SidekickVotes, SidekickJudges, SidekickTimers, Variant):
         ("[Join]", "with a body line `Name: YourName` to choose your name"),
         (
             "[Proposal] Title",
-            'your move, on your turn: the body holds rule changes (Enact rule 24 "Title": ... / Amend rule 12 to read: ... / Repeal rule 15.)',
+            'your move, on your turn: the body holds rule changes (Enact rule 24 "Title": ... / '
+            "Amend rule 12 to read: ... / Repeal rule 15.)",
         ),
         (
             "Reply to [Proposal N], or [Vote] N",
@@ -261,13 +265,15 @@ class Sidekick(SidekickVotes, SidekickJudges, SidekickTimers, Variant):
             )
         if t.get("proposal"):
             raise Refused(
-                f"you already moved this turn with proposal {t['proposal']} (rule 8: a move is one proposal)"
+                f"you already moved this turn with proposal {t['proposal']} (rule 8: a move is "
+                "one proposal)"
             )
         changes = changes_from(action["changes"])
         if not changes:
             raise Refused(
                 "a proposal must contain at least one rule change (rule 9)",
-                'write e.g.\n  Enact rule 24 "Title":\n  text of the rule\nor Amend rule 12 to read: / Repeal rule 15.',
+                'write e.g.\n  Enact rule 24 "Title":\n  text of the rule\nor Amend rule 12 to '
+                "read: / Repeal rule 15.",
             )
         for c in changes:
             if c.kind == "enact" and not c.number:
@@ -295,7 +301,8 @@ class Sidekick(SidekickVotes, SidekickJudges, SidekickTimers, Variant):
         state["proposals"].append(prop)
         t["proposal"], t["deadline"] = prop["number"], None
         ctx.ack(
-            f"Proposal {prop['number']} \"{prop['title']}\" is submitted; voting closes {self.when(state, prop['deadline'], ctx)}."
+            f"Proposal {prop['number']} \"{prop['title']}\" is submitted; voting closes "
+            f"{self.when(state, prop['deadline'], ctx)}."
         )
         for c in changes:
             ctx.ack("  " + c.describe(full=True))

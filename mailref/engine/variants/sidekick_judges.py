@@ -38,7 +38,8 @@ class SidekickJudges:
             judge = self.judge_for(state)
             if judge is None:
                 ctx.alert(
-                    f"Judgement {j['number']}: its judge {gone['name']} left the game and rule 17 names no "
+                    f"Judgement {j['number']}: its judge {gone['name']} left the game and rule 17 "
+                    "names no "
                     "other now; decide it with the players."
                 )
                 continue
@@ -46,7 +47,8 @@ class SidekickJudges:
             self.event(
                 state,
                 ctx,
-                f"Judgement {j['number']}: {gone['name']} left; the judge is now {judge} (rule 17).",
+                f"Judgement {j['number']}: {gone['name']} left; the judge is now {judge} (rule "
+                "17).",
             )
             ctx.send(
                 "judge",
@@ -61,8 +63,10 @@ class SidekickJudges:
                 ctx,
                 f"[Judgement {j['number']}] New judge: {judge}",
                 [
-                    f"{gone['name']}, the judge of judgement {j['number']} ({j['question']}), has left the game.",
-                    f"The judge is now {judge} (rule 17), who answers with a mail [Ruling] {j['number']}.",
+                    f"{gone['name']}, the judge of judgement {j['number']} ({j['question']}), has "
+                    "left the game.",
+                    f"The judge is now {judge} (rule 17), who answers with a mail [Ruling] "
+                    f"{j['number']}.",
                 ],
                 to=[p["name"] for p in self.present(state) if p["name"] != judge],
             )
@@ -72,7 +76,8 @@ class SidekickJudges:
         judge = self.judge_for(state)
         if judge is None:
             raise Refused(
-                "no judge can be named yet: judgements need a turn order with a present player before the mover"
+                "no judge can be named yet: judgements need a turn order with a present player "
+                "before the mover"
             )
         number = state["next_judgement"]
         state["next_judgement"] += 1
@@ -103,7 +108,8 @@ class SidekickJudges:
             judgement=j,
             opens=True,
         )
-        # The judge's own mail says all the announcement says: one mail for one judgement (SPEC §2.6).
+        # The judge's own mail says all the announcement says: one mail for one judgement (SPEC
+        # §2.6).
         self.announce(
             state,
             ctx,
@@ -138,6 +144,7 @@ class SidekickJudges:
             [f"Question: {j['question']}", "Ruling:", *j["ruling"].splitlines()],
         )
         ctx.alert(
-            f"Judgement {j['number']} was ruled by {j['judge']}: apply its effects (penalties of rule 4, reversals) "
+            f"Judgement {j['number']} was ruled by {j['judge']}: apply its effects (penalties of "
+            "rule 4, reversals) "
             "with `mailref score` / `mailref rule`."
         )

@@ -69,12 +69,14 @@ class SidekickTimers:
             ctx.send(
                 "reminder",
                 [t["player"]],
-                f"[Turn {t['number']}] Reminder: your move is due {self.when(state, t['deadline'])}",
+                f"[Turn {t['number']}] Reminder: your move is due "
+                f"{self.when(state, t['deadline'])}",
                 "reminder.txt",
                 game=state,
                 what=f"your move (turn {t['number']})",
                 deadline=self.when(state, t["deadline"], ctx),
-                how='To move, reply to this mail with your rule changes (a first line "Title: Your title" names the '
+                how='To move, reply to this mail with your rule changes (a first line "Title: '
+                'Your title" names the '
                 "proposal), or send [Forfeit] to give up the turn.",
             )
         prop = self.current_proposal(state)
@@ -90,7 +92,8 @@ class SidekickTimers:
                 ctx.send(
                     "reminder",
                     missing,
-                    f"[Proposal {prop['number']}] Reminder: your vote is due {self.when(state, prop['deadline'])}",
+                    f"[Proposal {prop['number']}] Reminder: your vote is due "
+                    f"{self.when(state, prop['deadline'])}",
                     "reminder.txt",
                     game=state,
                     what=f"your vote on proposal {prop['number']} \"{prop['title']}\"",
@@ -106,7 +109,8 @@ class SidekickTimers:
         if t and t.get("deadline"):
             out.append(
                 (
-                    f"{t['player']} has not moved (turn {t['number']}, due {self.when(state, t['deadline'])})",
+                    f"{t['player']} has not moved (turn {t['number']}, due "
+                    f"{self.when(state, t['deadline'])})",
                     t["deadline"],
                 )
             )
@@ -116,7 +120,8 @@ class SidekickTimers:
             if missing:
                 out.append(
                     (
-                        f"Not yet voted on proposal {prop['number']} (due {self.when(state, prop.get('deadline'))}): "
+                        f"Not yet voted on proposal {prop['number']} (due "
+                        f"{self.when(state, prop.get('deadline'))}): "
                         f"{', '.join(missing)}",
                         prop.get("deadline"),
                     )

@@ -32,14 +32,17 @@ class SidekickVotes:
                     f"{b['word']} is not a vote in this game", "vote FOR, AGAINST or ABSTAIN"
                 )
             if player == prop["author"]:
-                # Rule 11: "The player moving is assumed to be voting “for” the proposal" (docs/games/sidekick.md).
+                # Rule 11: "The player moving is assumed to be voting “for” the proposal"
+                # (docs/games/sidekick.md).
                 if b["vote"] == "FOR":
                     ctx.ack(
-                        f"Proposal {prop['number']} is your move: your vote is already FOR (rule 11); nothing changed."
+                        f"Proposal {prop['number']} is your move: your vote is already FOR (rule "
+                        "11); nothing changed."
                     )
                     continue
                 raise Refused(
-                    f"you are the mover of proposal {prop['number']}: your vote is FOR and cannot change "
+                    f"you are the mover of proposal {prop['number']}: your vote is FOR and cannot "
+                    "change "
                     "(rule 11: \"The player moving is assumed to be voting for the proposal\")"
                 )
             ctx.ack(
@@ -95,15 +98,18 @@ class SidekickVotes:
         author = self.player(state, prop["author"])
         points = state["parameters"]["pass_points" if passed else "fail_points"]
         lines = [
-            f"Proposal {prop['number']} \"{prop['title']}\" by {prop['author']} has {prop['status']}: "
+            f"Proposal {prop['number']} \"{prop['title']}\" by {prop['author']} has "
+            f"{prop['status']}: "
             f"{matters.tally_text(counts)} ({prop['reason']}).",
             "Votes: " + ", ".join(f"{k} {v}" for k, v in sorted(prop["votes"].items())),
         ]
         if silent:  # the admin may decide before the vote closes: then it was not "in time"
             lines.append(
-                f"Counted ABSTAIN, not having voted when the admin decided it: {', '.join(sorted(silent))}."
+                "Counted ABSTAIN, not having voted when the admin decided it: "
+                f"{', '.join(sorted(silent))}."
                 if forced
-                else f"Counted ABSTAIN, not having voted in time (rule 11): {', '.join(sorted(silent))}."
+                else "Counted ABSTAIN, not having voted in time (rule 11): "
+                f"{', '.join(sorted(silent))}."
             )
         if away:
             lines.append(f"Counted ABSTAIN, being away (rule 15): {', '.join(sorted(away))}.")
@@ -178,7 +184,8 @@ class SidekickVotes:
                 if len(winners) == 1 and not also
                 else f"{winners[0]} reached {target} points first and wins (rules 20 and 23)!"
                 if len(winners) == 1
-                else f"{', '.join(winners)} reach {target} points at the same time: the game ends in a tie (rule 20)."
+                else f"{', '.join(winners)} reach {target} points at the same time: the game ends "
+                "in a tie (rule 20)."
             )
             self.event(state, ctx, text)
             standings = sorted(
