@@ -154,10 +154,12 @@ def main() -> None:
             late = mail_cost(r, clock, a.sample)
         print(f"turn 10:    {early[0]:7.1f} ms wall, {early[1]:7.1f} ms CPU per mail")
         print(
-            f"turn {a.turns}: {late[0]:7.1f} ms wall, {late[1]:7.1f} ms CPU per mail ({rules} rules)"
+            f"turn {a.turns}: {late[0]:7.1f} ms wall, {late[1]:7.1f} ms CPU per mail ({rules} "
+            "rules)"
         )
         print(
-            f"ratio:      {late[0] / early[0]:7.2f}x wall, {late[1] / early[1]:7.2f}x CPU (target within 1.5x)"
+            f"ratio:      {late[0] / early[0]:7.2f}x wall, {late[1] / early[1]:7.2f}x CPU (target "
+            "within 1.5x)"
         )
         r.store.dispose()
 

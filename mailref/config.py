@@ -10,6 +10,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from mailref.config_template import DEFAULT_TOML
 from mailref.timeutil import parse_duration
 
 
@@ -115,66 +116,6 @@ def _same_folder(a: str, b: str) -> bool:
 
 def redact_url(url: str) -> str:
     return re.sub(r"//([^:/@]+):[^@]*@", r"//\1:***@", url)
-
-
-DEFAULT_TOML = """\
-# mailref configuration. Every key shown has its default value.
-# Durations are written 2s, 30m, 12h, 5d, 1d12h.
-
-[daemon]
-database = "sqlite:///var/mailref.sqlite3"  # any SQLAlchemy URL; relative paths are relative to \
-this file
-from_address = "referee@localhost"          # envelope sender of everything; From of mail that \
-belongs to no game
-admin_address = "gm@localhost"              # alerts (and digests of games without a GM address)
-timezone = "UTC"                            # default display zone for new games
-replies_per_sender_per_day = 20             # then one notice, then silence until tomorrow
-replies_per_stranger_per_day = 5           # the same for mail from an address that is no player's
-
-[smtp_in]          # built-in listener (omit the table to disable)
-host = "127.0.0.1"
-port = 2525
-max_message_size = "10MB"
-
-# [lmtp_in]        # LMTP listener (RFC 2033): how a front MTA hands mail over, one reply per
-#                  # recipient (Postfix: `lmtp:inet:[127.0.0.1]:2424`); uncomment to enable
-# host = "127.0.0.1"
-# port = 2424
-# max_message_size = "10MB"
-
-# [imap]           # mailbox poller (uncomment to enable)
-# host = "127.0.0.1"
-# port = 993
-# ssl = true                    # TLS from the first byte (port 993)
-# starttls = false              # or: ssl = false, starttls = true on port 143 (TLS before LOGIN)
-# username = "referee"
-# password_file = "imap.pass"   # or password = "..." ; never logged
-# folder = "INBOX"
-# processed_folder = "mailref/processed"
-# rejected_folder = "mailref/rejected"
-# idle = true                   # IMAP IDLE when the server offers it, else polling
-# poll_interval = "60s"         # also how often IDLE is renewed (a lost connection is found)
-
-# [smtp_out]       # relay for outgoing mail (omit: write to [outbox] maildir)
-# host = "127.0.0.1"
-# port = 25
-# starttls = false
-# username = ""
-# password_file = ""
-
-[outbox]
-maildir = "var/outbox"
-
-# [site]           # the published pages of every game (uncomment to enable)
-# dir = "var/site"
-# base_url = ""    # e.g. "https://games.example.org/"; when set, mail footers link to the game's \
-pages
-
-[auth]             # sender authentication (SPEC §2.7; see docs/authentication.md)
-trusted_authserv_ids = []   # e.g. ["mx.example.org"]: the receiving MTA whose \
-Authentication-Results count;
-                            # a game set require_auth=on then acts only on mail that server verified
-"""
 
 
 def _size(value: object, where: str) -> int:

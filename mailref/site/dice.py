@@ -14,8 +14,10 @@ from mailref.store.models import Game, JournalEntry
 
 HOW = (
     "Draw I of journal entry SEQ, uniform in LO..HI, is LO + x mod n (n = HI - LO + 1), where x is "
-    'HMAC-SHA256 with the seed\'s 32 bytes as key over "mailref-dice:SEQ:I:A", read as a big-endian '
-    "number, for the first attempt A = 0, 1, ... with x < 2^256 - (2^256 mod n). Each seed's SHA-256 "
+    'HMAC-SHA256 with the seed\'s 32 bytes as key over "mailref-dice:SEQ:I:A", read as a '
+    "big-endian "
+    "number, for the first attempt A = 0, 1, ... with x < 2^256 - (2^256 mod n). Each seed's "
+    "SHA-256 "
     "was published before its first draw."
 )
 
@@ -41,12 +43,14 @@ class Report:
         for c in self.checked:
             if c.verdict == "mismatch":
                 out.append(
-                    f"  entry {c.seq}: recorded {c.draws}, recomputed {c.derived} (seed {c.seed_number})"
+                    f"  entry {c.seq}: recorded {c.draws}, recomputed {c.derived} (seed "
+                    f"{c.seed_number})"
                 )
         if n := self.count("unrevealed"):
             waiting = sorted({c.seed_number for c in self.checked if c.verdict == "unrevealed"})
             out.append(
-                f"{n} draws come from seed {', '.join(map(str, waiting))}, not revealed yet: checkable once "
+                f"{n} draws come from seed {', '.join(map(str, waiting))}, not revealed yet: "
+                "checkable once "
                 "it is (each Eire results mail; `mailref dice reveal SLUG`)."
             )
         if n := self.count("unverifiable"):

@@ -584,7 +584,8 @@ def test_a_conqueror_holding_anothers_origin_land_has_no_origin_bonus_there():
 
 def test_a_high_king_claim_is_judged_on_the_grain_held_before_the_turns_orders_spend_it():
     """ "has 50 Grain or more Total": the orders of a turn are simultaneous, so the claim is judged
-    on what the claimant held when ordering. Finn holds 60, defends with 20 and claims: High King."""
+    on what the claimant held when ordering. Finn holds 60, defends with 20 and claims: High
+    King."""
     s = started(
         [
             ("Finn", "Green", "Plainsmen", "Bain"),

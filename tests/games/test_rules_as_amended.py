@@ -97,7 +97,8 @@ def test_blognomic_proposal_limits_quorum_and_downtime_follow_their_rules(blogno
         game,
         "Half a change",
         "Amend rule 1.6 to read:\nA Votable Matter is Popular if it has "
-        "been open for voting for at least 72 hours. It is Unpopular if it has been open for voting "
+        "been open for voting for at least 72 hours. It is Unpopular if it has been open for "
+        "voting "
         "for at least 96 hours and it is not Popular.\n",
     )
     assert game.state("blog")["parameters"]["popular_after"] == "48h"  # the value stays

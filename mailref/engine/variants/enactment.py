@@ -111,7 +111,8 @@ class Enactment(Acting):
         problem = self.cannot_apply(state, changes)
         if problem:
             return (
-                f"Its rule changes cannot apply to the ruleset as it now reads ({problem}): none of them is "
+                f"Its rule changes cannot apply to the ruleset as it now reads ({problem}): none "
+                "of them is "
                 "applied, and the GM is asked to correct the ruleset."
             )
         return None
@@ -148,7 +149,8 @@ class Enactment(Acting):
             )
         except RuleConflict as e:
             ctx.alert(
-                f"{why} but its changes could not apply: {e}. Nothing was applied; correct the ruleset "
+                f"{why} but its changes could not apply: {e}. Nothing was applied; correct the "
+                "ruleset "
                 "with `mailref rule ...`."
             )
             if then:
@@ -203,9 +205,12 @@ class Enactment(Acting):
             titles = {str(r["number"]): r.get("title", "") for r in state["rules"]}
             named = ", ".join(f'{n} "{titles[n]}"' if titles.get(n) else n for n in coded)
             ask.append(
-                f"It rewrites rule{'s' if len(coded) > 1 else ''} {named}, which the referee carries out as the "
-                "game's initial rules say, not as they now read: where the new wording decides otherwise, "
-                "correct the outcome by hand (`mailref proposal enact|fail`, `mailref vote`, `mailref score`, "
+                f"It rewrites rule{'s' if len(coded) > 1 else ''} {named}, which the referee "
+                "carries out as the "
+                "game's initial rules say, not as they now read: where the new wording decides "
+                "otherwise, "
+                "correct the outcome by hand (`mailref proposal enact|fail`, `mailref vote`, "
+                "`mailref score`, "
                 "`mailref game set`)."
             )
         texts = {str(r["number"]): str(r.get("text", "")) for r in state["rules"]}
@@ -216,12 +221,15 @@ class Enactment(Acting):
                 value = read(table[name], texts[n]) if n in texts else None
                 if value is None:
                     ask.append(
-                        f"It changes rule {n}, which the referee runs as {name} = {before}, and the new text "
-                        f"does not say a value the referee can read. If it changes that, set it with "
+                        f"It changes rule {n}, which the referee runs as {name} = {before}, and "
+                        "the new text "
+                        "does not say a value the referee can read. If it changes that, set it "
+                        "with "
                         f"`mailref game set {state['slug']} {name}=...`."
                     )
                     told.append(
-                        f"Rule {n} changed, and its new text does not say unmistakably what the referee "
+                        f"Rule {n} changed, and its new text does not say unmistakably what the "
+                        "referee "
                         f"runs by {name}: the referee still runs it as {says(table[name], before)} "
                         f"({name} = {before}) until the GM sets it."
                     )
@@ -231,7 +239,8 @@ class Enactment(Acting):
                     continue
                 state["parameters"][name] = value
                 line = (
-                    f"From now on the referee runs rule {n} as it now reads: {says(table[name], value)} "
+                    f"From now on the referee runs rule {n} as it now reads: "
+                    f"{says(table[name], value)} "
                     f"({name}: {before} -> {value})."
                 )
                 told.append(line)
@@ -259,7 +268,8 @@ class Enactment(Acting):
     full_list_up_to = 100
 
     def rule_list(self, state: GameState) -> dict:
-        """The rule list a ruleset mail shows: `rules` (all, or none when too long), `rule_count`."""
+        """The rule list a ruleset mail shows: `rules` (all, or none when too long),
+        `rule_count`."""
         rules = self.rules_for_display(state)
         return {
             "rules": rules if len(rules) <= self.full_list_up_to else [],

@@ -4,28 +4,24 @@ Senate passes, issues Proclamations and Directives; the referee is the Humble Sc
 from __future__ import annotations
 
 import json
-import re
 from datetime import datetime
 
 from mailref import resource
 from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.ruleset import (
-    RuleConflict,
-    changes_from,
-    check_changes,
     sort_key,
 )
 from mailref.engine.state import Action, GameState, Matter, Player, Rule, Turn
 from mailref.engine.variants import rule_tables
 from mailref.engine.variants.actions import action
 from mailref.engine.variants.base import Variant
-from mailref.timeutil import iso, parse_iso
+from mailref.engine.variants.imperial_acts import ImperialActs
+from mailref.engine.variants.imperial_proposals import UNDECIDED, ImperialProposals
+from mailref.timeutil import parse_iso
 
-UNDECIDED = ("voting", "awaiting-judgement")
 
-
-class Imperial(Variant):
+class Imperial(ImperialProposals, ImperialActs, Variant):
     name = "imperial"
     title = "Imperial Nomic"
     judgement_label = "Point of Order"
@@ -52,9 +48,11 @@ class Imperial(Variant):
     archived_collections = ()
     instead = {
         "withdraw": (
-            "Imperial Nomic has no withdrawal: a posted proposal is voted on by the other Senators until its deadline "
+            "Imperial Nomic has no withdrawal: a posted proposal is voted on by the other "
+            "Senators until its deadline "
             "and then judged by the Emperor, who may VETO it (rules 6 and 7)",
-            "to replace it, send a new [Proposal]: while you have three undecided proposals, a new one replaces your "
+            "to replace it, send a new [Proposal]: while you have three undecided proposals, a "
+            "new one replaces your "
             "oldest undecided one (rule 12); or raise the matter with [Point of Order] (rule 13)",
         )
     }
@@ -135,7 +133,8 @@ class Imperial(Variant):
     def mail_ruleset(
         self, state: GameState, ctx: Ctx, why: str, diff: list[str], reason: str | None = None
     ) -> None:
-        # Rule 5: the current rules, the list of proposals and the scores of all, published together.
+        # Rule 5: the current rules, the list of proposals and the scores of all, published
+        # together.
         ctx.send(
             "ruleset",
             "all",
@@ -159,426 +158,6 @@ class Imperial(Variant):
             rules=self.rules_for_display(state),
             scores=self.score_lines(state),
             proposals=self.proposal_lines(state),
-        )
-
-    # ---- proposals ---------------------------------------------------------------
-    @action("propose")
-    def on_propose(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        author = action["player"]
-        if not action["title"].strip():
-            raise Refused("a proposal must contain a title (rule 4)")
-        # Before rule 12's replacement: a copy sent again must not replace the author's oldest.
-        matters.must_not_repeat(
-            state["proposals"],
-            author,
-            action["title"],
-            action["text"],
-            UNDECIDED,
-            zone=state.get("timezone") or "UTC",
-        )
-        changes = changes_from(action["changes"])
-        try:
-            check_changes(state["rules"], changes, state["rule_history"])
-        except RuleConflict as e:
-            raise Refused(f"your rule changes cannot apply: {e}") from None
-        self.make_senator(state, author, ctx)
-        undecided = [
-            p for p in state["proposals"] if p["author"] == author and p["status"] in UNDECIDED
-        ]
-        replaced = None
-        if len(undecided) >= state["parameters"]["max_undecided"]:
-            replaced = undecided[0]
-            replaced.update(
-                status="replaced",
-                reason=f"replaced by a newer proposal of {author}",
-                closed=iso(ctx.now),
-                deadline=None,
-            )
-        deadline = ctx.now + self.duration(state, "vote_period")
-        prop = matters.new_matter(
-            state,
-            ctx,
-            author,
-            action["title"],
-            action["text"],
-            "voting",
-            deadline,
-            changes=action["changes"],
-        )
-        prop["vote_period"] = state["parameters"]["vote_period"]  # rule 6 as it reads at submission
-        state["proposals"].append(prop)
-        ctx.ack(
-            f"Proposal {prop['number']} \"{prop['title']}\" is posted; Senators vote YES or NO until {self.when(state, prop['deadline'], ctx)}."
-        )
-        for c in changes:
-            ctx.ack("  " + c.describe(full=True))
-            if c.signoff:
-                ctx.ack(f'  (Set aside as your closing words, not rule text: "{c.signoff}")')
-        if replaced:
-            ctx.ack(
-                f"It replaces your oldest undecided proposal, {replaced['number']} \"{replaced['title']}\"."
-            )
-        self.event(
-            state,
-            ctx,
-            f"{author} proposed {prop['number']} \"{prop['title']}\""
-            + (f", replacing {replaced['number']}" if replaced else "")
-            + ".",
-        )
-        ctx.send(
-            "announcement",
-            "all",
-            f"[Proposal {prop['number']}] {prop['title']}",
-            "proposal.txt",
-            opens=True,
-            game=state,
-            proposal=prop,
-            changes=[c.describe() for c in changes],
-            voters=[s for s in self.senators(state) if s != author],
-            words=list(self.vote_words),
-            # The voters learn that the replaced one takes no more votes (rule 12).
-            warning=(
-                f"It replaces {author}'s oldest undecided proposal, {replaced['number']} "
-                f"\"{replaced['title']}\", which takes no more votes (rule 12)."
-            )
-            if replaced
-            else "",
-        )
-
-    @action("vote")
-    def on_vote(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        name = action["player"]
-        if name not in self.senators(state):
-            raise Refused(
-                "only Imperial Senators vote; you become one with your first proposal or Point of Order"
-            )
-        for b in action["ballots"]:
-            prop = matters.must_open(matters.find(state, b["number"]), b["number"], ("voting",))
-            if prop["author"] == name:
-                raise Refused(
-                    f"proposal {prop['number']} is yours: the other Senators vote on it (rule 6)"
-                )
-            if b["vote"] not in self.vote_words:
-                raise Refused(f"{b['word']} is not a vote here", "vote YES or NO")
-            ctx.ack(
-                matters.cast(
-                    prop,
-                    name,
-                    b["vote"],
-                    ctx,
-                    action.get("source", ""),
-                    zone=state.get("timezone") or "UTC",
-                    reason=b.get("reason") or "",
-                )
-            )
-
-    def close_vote(self, state: GameState, prop: Matter, ctx: Ctx, late: str = "") -> None:
-        # Seed: "other Imperial Senators may send in a vote" and "there is a majority of Imperial
-        # Senators who have sent in a vote of YES": the majority is of those entitled to vote,
-        # every Senator but the author (SPEC §5.3).
-        voters = [n for n in self.senators(state) if n != prop["author"]]
-        yes = sum(1 for n, v in prop["votes"].items() if v == "YES" and n in voters)
-        no = sum(1 for n, v in prop["votes"].items() if v == "NO" and n in voters)
-        passed = yes * 2 > len(voters)
-        prop.update(
-            status="awaiting-judgement" if passed else "rejected",
-            deadline=None,
-            tally={"YES": yes, "NO": no, "senators": len(voters)},
-            reason=None if passed else "no majority of the Senators entitled to vote voted YES",
-        )
-        lines = [
-            f"Proposal {prop['number']} \"{prop['title']}\": YES {yes}, NO {no} of {len(voters)} "
-            f"Senator{'' if len(voters) == 1 else 's'} entitled to vote (all but the author).",
-            "A majority of them voted YES: it goes to the Emperor for judgement."
-            if passed
-            else "No majority of them voted YES: it is rejected.",
-        ]
-        if late:
-            lines.append(late)
-        self.event(state, ctx, lines[0] + (" Passed to the Emperor." if passed else " Rejected."))
-        # The Emperor's own mail ("awaiting your judgement") carries the result: one mail (SPEC §2.6).
-        emperor = self.emperor(state) if passed else None
-        to = [p["name"] for p in self.present(state) if p["name"] != emperor] if emperor else "all"
-        ctx.send(
-            "results",
-            to,
-            f"[Proposal {prop['number']}] {'TO THE EMPEROR' if passed else 'REJECTED'}: {prop['title']}",
-            "notice.txt",
-            game=state,
-            heading=lines[0],
-            lines=lines[1:],
-        )
-        if passed:
-            prop["awaiting_since"] = iso(ctx.now)
-            self.ask_emperor(state, prop, ctx, result=lines)
-
-    def ask_emperor(
-        self,
-        state: GameState,
-        prop: Matter,
-        ctx: Ctx,
-        reminder: bool = False,
-        result: list[str] | None = None,
-    ) -> None:
-        emperor = self.emperor(state)
-        prop["last_reminded"] = iso(ctx.now)
-        if emperor is None:
-            ctx.alert(
-                f"Proposal {prop['number']} awaits judgement but the office of Emperor is vacant "
-                "(`mailref office SLUG emperor NAME`)."
-            )
-            return
-        ctx.send(
-            "reminder" if reminder else "judge",
-            [emperor],
-            # Tagged [Judge N], so that the Emperor's plain Reply is the judgement, not a ballot.
-            f"[Judge {prop['number']}] {'Reminder: ' if reminder else ''}awaiting your judgement: {prop['title']}",
-            "notice.txt",
-            game=state,
-            heading=f"Proposal {prop['number']} \"{prop['title']}\" by {prop['author']}",
-            lines=[
-                *(result + [""] if result else []),
-                prop["text"],
-                "",
-                "Reply to this mail with ACCEPT, VETO, or IGNORE followed by the rule that allows "
-                f"ignoring it (or send a mail \"[Judge] {prop['number']}\" with it in the body).",
-            ],
-        )
-
-    @action("judge")
-    def on_judge(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        if action["player"] != self.emperor(state):
-            raise Refused("only the Emperor judges proposals (rule 7)")
-        prop = matters.find(state, action["number"])
-        if prop is None or prop["status"] != "awaiting-judgement":
-            raise Refused(
-                f"proposal {action['number']} is not awaiting judgement"
-                + (f" (it is {prop['status']})" if prop else "")
-            )
-        verdict, reason = action["verdict"], action.get("reason", "").strip()
-        if verdict == "IGNORE":
-            self.check_ignore_reason(state, reason)
-        status = {"ACCEPT": "accepted", "VETO": "vetoed", "IGNORE": "ignored"}[verdict]
-        prop.update(status=status, reason=reason or None, closed=iso(ctx.now))
-        ctx.ack(f"Proposal {prop['number']} is {status}.")
-        text = f"The Emperor has {status} proposal {prop['number']} \"{prop['title']}\"" + (
-            f": {reason}" if reason else "."
-        )
-        self.event(state, ctx, text)
-        changes = changes_from(prop["changes"])
-        note = self.enactment_note(state, changes) if status == "accepted" else None
-        ctx.send(
-            "results",
-            "all",
-            f"[Proposal {prop['number']}] {status.upper()}: {prop['title']}",
-            "notice.txt",
-            game=state,
-            heading=text,
-            lines=[note] if note else [],
-        )
-        if status == "accepted":
-            period = self.duration(state, "vote_period")
-            self.enact_changes(
-                state,
-                ctx,
-                changes,
-                f"proposal {prop['number']}",
-                f"Proposal {prop['number']} \"{prop['title']}\" is accepted",
-            )
-            if self.duration(state, "vote_period") != period:
-                self.retime(state, ctx, prop["number"])
-
-    def retime(self, state: GameState, ctx: Ctx, number: int) -> None:
-        """Rule 17: "a new rule will apply to all submissions numbered greater than or equal to
-        its own proposal": a proposal numbered at or above NUMBER still voting gets the deadline
-        the new rule 6 gives it, counted from its posting; earlier ones keep theirs."""
-        lines = []
-        for p in state["proposals"]:
-            if p["number"] >= number and p["status"] == "voting" and p.get("deadline"):
-                p["deadline"] = iso(parse_iso(p["opened"]) + self.duration(state, "vote_period"))
-                p["vote_period"] = state["parameters"]["vote_period"]
-                lines.append(
-                    f"Proposal {p['number']} \"{p['title']}\": votes are now due "
-                    f"{self.when(state, p['deadline'], ctx)}."
-                )
-        if lines:
-            self.event(state, ctx, f"Rule 6 changed by proposal {number}: " + " ".join(lines))
-            self.announce(
-                state,
-                ctx,
-                f"New voting deadlines (rule 6, as amended by proposal {number})",
-                [
-                    f"Rule 6 now gives {state['parameters']['vote_period']} to vote; it applies to proposals "
-                    f"numbered {number} and up (rule 17), and earlier ones keep their deadlines:",
-                    *lines,
-                ],
-            )
-
-    def check_ignore_reason(self, state: GameState, reason: str) -> None:
-        """Seed: "To ignore a proposal, the condition by which it is ignored must be explicit
-        elsewhere in the ruleset." The reason must cite a rule of the current ruleset, in force now
-        (a B rule only during a playtest), that speaks of ignoring: not the rule that demands it."""
-        hint = "write IGNORE followed by the rule that allows it, e.g. IGNORE under rule 12"
-        cited = re.findall(r"\brules?\s+#?(\d+(?:\.\d+)*)", reason, re.I)
-        if not cited:
-            raise Refused(
-                "to ignore a proposal, the condition by which it is ignored must be explicit elsewhere "
-                "in the ruleset (rule 7): cite that rule",
-                hint,
-            )
-        rules = {sort_key(r["number"]): r for r in self.rules_for_display(state)}
-        why = []
-        for number in cited:
-            r = rules.get(sort_key(number))
-            if r is None:
-                why.append(f"there is no rule {number} in the current ruleset")
-            elif r.get("inactive"):
-                why.append(f"rule {number} is a B rule, not in force outside a playtest")
-            elif "explicit elsewhere" in r["text"]:
-                why.append(f"rule {number} asks for the condition; it must be explicit elsewhere")
-            elif not re.search(r"\bignor", r["text"], re.I):
-                why.append(
-                    f"rule {number} (\"{r['title']}\") provides no condition for ignoring a proposal"
-                )
-            else:
-                return
-        raise Refused(
-            "to ignore a proposal, the condition by which it is ignored must be explicit elsewhere in the "
-            "ruleset (rule 7): " + "; ".join(why),
-            hint,
-        )
-
-    # ---- playtests of the B rules (rule 15) --------------------------------------
-    @action("playtest")
-    def on_playtest(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        """Seed: ""B" rules are only active when IE deems that a new playtest of the sub-game
-        (represented by the "B" rules) should then begin."
-        """
-        if action["player"] != self.emperor(state):
-            raise Refused(
-                "only the Emperor deems when a playtest of the B rules begins or ends (rule 15)"
-            )
-        on = action["on"]
-        if state["parameters"]["playtest"] == on:
-            ctx.ack(f"A playtest is already {'running' if on else 'not running'}; nothing changed.")
-            return
-        state["parameters"]["playtest"] = on
-        text = (
-            "The Emperor deems that a playtest of the sub-game begins: the B rules are active."
-            if on
-            else "The Emperor ends the playtest: the B rules are inactive."
-        )
-        ctx.ack(text)
-        self.event(state, ctx, text)
-        self.mail_ruleset(
-            state,
-            ctx,
-            "Playtest begins" if on else "Playtest ends",
-            [text],
-            reason=action.get("reason") or None,
-        )
-
-    # ---- the Emperor's own acts (rule 8) -----------------------------------------
-    @action("proclamation")
-    def on_proclamation(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        if action["player"] != self.emperor(state):
-            raise Refused("only the Emperor issues Proclamations (rule 8)")
-        changes = changes_from(action["changes"])
-        if not changes:
-            raise Refused(
-                "a Proclamation changes rules: no rule change was found in it",
-                'Amend rule 21.3.1 to read: ... / Enact rule 27 "Title": ... / Repeal rule 23.',
-            )
-        try:
-            check_changes(state["rules"], changes, state["rule_history"])
-        except RuleConflict as e:
-            raise Refused(f"the Proclamation cannot apply: {e}") from None
-        for c in changes:
-            ctx.ack(c.describe())
-        self.event(state, ctx, f"The Emperor proclaimed \"{action['title']}\".")
-        self.enact_changes(
-            state,
-            ctx,
-            changes,
-            f"proclamation \"{action['title']}\"",
-            f"Imperial Proclamation: {action['title']}",
-        )
-
-    @action("directive")
-    def on_directive(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        if action["player"] != self.emperor(state):
-            raise Refused("only the Emperor issues Directives (rule 8)")
-        ctx.ack(f"Directive \"{action['title']}\" announced.")
-        self.event(state, ctx, f"The Emperor's Directive: {action['title']}.")
-        self.announce(
-            state,
-            ctx,
-            f"[Directive] {action['title']}",
-            ["The Emperor calls for proposals:", action["text"]],
-        )
-
-    # ---- Points of Order ---------------------------------------------------------
-    @action("cfj")
-    def on_cfj(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        matters.must_not_repeat(
-            [{**j, "author": j["by"]} for j in state["judgements"]],
-            action["player"],
-            action["question"],
-            action.get("text", ""),
-            ("open",),
-            "Point of Order",
-            state.get("timezone") or "UTC",
-        )
-        self.make_senator(state, action["player"], ctx)
-        number = len(state["judgements"]) + 1
-        j = {
-            "number": number,
-            "kind": "point-of-order",
-            "question": action["question"],
-            "detail": action.get("text", ""),
-            "by": action["player"],
-            "judge": self.emperor(state),
-            "status": "open",
-            "ruling": None,
-            "opened": iso(ctx.now),
-        }
-        state["judgements"].append(j)
-        ctx.ack(f"Point of Order {number} is raised; the Emperor answers it.")
-        self.event(
-            state, ctx, f"{action['player']} raised Point of Order {number}: {j['question']}."
-        )
-        self.announce(
-            state,
-            ctx,
-            f"[Point of Order {number}] {j['question']}",
-            [
-                f"{action['player']} raises: {j['question']}",
-                *([""] + j["detail"].splitlines() + [""] if j["detail"] else []),
-                f"The Emperor answers with a mail [Ruling] {number}.",
-            ],
-            opens=True,
-        )
-
-    @action("ruling")
-    def on_ruling(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        j = next((x for x in state["judgements"] if x["number"] == action["number"]), None)
-        if j is None or j["status"] != "open":
-            raise Refused(f"there is no open Point of Order {action['number']}")
-        if action["player"] != self.emperor(state):
-            raise Refused("the Emperor answers Points of Order")
-        j.update(
-            status="decided",
-            ruling=action["text"].strip(),
-            judge=action["player"],
-            decided=iso(ctx.now),
-        )
-        ctx.ack(f"Your ruling on Point of Order {j['number']} is announced.")
-        self.event(state, ctx, f"The Emperor ruled on Point of Order {j['number']}.")
-        self.announce(
-            state,
-            ctx,
-            f"[Point of Order {j['number']}] The Emperor rules",
-            [f"Question: {j['question']}", "Ruling:", *j["ruling"].splitlines()],
         )
 
     # ---- timers ------------------------------------------------------------------
@@ -645,7 +224,8 @@ class Imperial(Variant):
         self, state: GameState, now: datetime | None = None
     ) -> list[tuple[str, str | None]]:
         """For the GM's digest: the Senators who have not voted on each proposal (due at its
-        deadline), and the proposals awaiting the Emperor's judgement (waiting since they passed)."""
+        deadline), and the proposals awaiting the Emperor's judgement (waiting since they
+        passed)."""
         out: list[tuple[str, str | None]] = []
         for p in state["proposals"]:
             if p["status"] == "voting":
@@ -655,7 +235,8 @@ class Imperial(Variant):
                 if missing:
                     out.append(
                         (
-                            f"Not yet voted on proposal {p['number']} (due {self.when(state, p['deadline'])}): "
+                            f"Not yet voted on proposal {p['number']} (due "
+                            f"{self.when(state, p['deadline'])}): "
                             f"{', '.join(missing)}",
                             p["deadline"],
                         )
@@ -664,7 +245,8 @@ class Imperial(Variant):
                 since = p.get("awaiting_since") or p.get("opened")
                 out.append(
                     (
-                        f"The Emperor ({self.emperor(state) or 'vacant'}) has not judged proposal {p['number']}, "
+                        f"The Emperor ({self.emperor(state) or 'vacant'}) has not judged proposal "
+                        f"{p['number']}, "
                         f"awaiting judgement since {self.when(state, since)}",
                         since,
                     )

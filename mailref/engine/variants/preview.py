@@ -94,7 +94,8 @@ class Preview(Acting):
         told = [
             first,
             "Nobody else has seen these results. Send a mail with the subject [Publish] "
-            f"(or run `mailref turn publish {state['slug']}`) to send them to every player and open "
+            f"(or run `mailref turn publish {state['slug']}`) to send them to every player and "
+            "open "
             "the next turn; a correction before that (`mailref game set`, a player removed) "
             "resolves the turn again from the same rolls.",
             "",

@@ -3,22 +3,23 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime
 from typing import Any
 
 from mailref import resource
 from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.ruleset import RuleConflict, changes_from, check_changes
-from mailref.engine.state import Action, GameState, Matter, Player, Rule, Turn
+from mailref.engine.state import Action, GameState, Player, Rule
 from mailref.engine.variants import rule_tables
 from mailref.engine.variants.actions import action
 from mailref.engine.variants.base import Variant
-from mailref.engine.variants.victory import first_to_reach, note_score
-from mailref.timeutil import iso, parse_iso
+from mailref.engine.variants.sidekick_judges import SidekickJudges
+from mailref.engine.variants.sidekick_timers import SidekickTimers
+from mailref.engine.variants.sidekick_votes import SidekickVotes
+from mailref.timeutil import iso
 
 
-class Sidekick(Variant):
+class Sidekick(SidekickVotes, SidekickJudges, SidekickTimers, Variant):
     name = "sidekick"
     title = "Nomic Sidekick Nomic"
     defaults = {
@@ -40,9 +41,12 @@ class Sidekick(Variant):
     capped_matters = frozenset({"cfj"})  # a move is one proposal by the mover a turn (rule 8)
     instead = {
         "withdraw": (
-            "Nomic Sidekick Nomic has no withdrawal: a move, once mailed, is voted on until every other player has "
-            "voted or abstained (rules 8 and 11), and the mover's vote is FOR and cannot change (rule 11)",
-            "on your turn, before proposing, send [Forfeit] to give up the turn (rule 8); to question a move, send "
+            "Nomic Sidekick Nomic has no withdrawal: a move, once mailed, is voted on until every "
+            "other player has "
+            "voted or abstained (rules 8 and 11), and the mover's vote is FOR and cannot change "
+            "(rule 11)",
+            "on your turn, before proposing, send [Forfeit] to give up the turn (rule 8); to "
+            "question a move, send "
             "[CfJ] with your question (rule 17)",
         )
     }
@@ -50,7 +54,8 @@ class Sidekick(Variant):
         ("[Join]", "with a body line `Name: YourName` to choose your name"),
         (
             "[Proposal] Title",
-            'your move, on your turn: the body holds rule changes (Enact rule 24 "Title": ... / Amend rule 12 to read: ... / Repeal rule 15.)',
+            'your move, on your turn: the body holds rule changes (Enact rule 24 "Title": ... / '
+            "Amend rule 12 to read: ... / Repeal rule 15.)",
         ),
         (
             "Reply to [Proposal N], or [Vote] N",
@@ -260,13 +265,15 @@ class Sidekick(Variant):
             )
         if t.get("proposal"):
             raise Refused(
-                f"you already moved this turn with proposal {t['proposal']} (rule 8: a move is one proposal)"
+                f"you already moved this turn with proposal {t['proposal']} (rule 8: a move is "
+                "one proposal)"
             )
         changes = changes_from(action["changes"])
         if not changes:
             raise Refused(
                 "a proposal must contain at least one rule change (rule 9)",
-                'write e.g.\n  Enact rule 24 "Title":\n  text of the rule\nor Amend rule 12 to read: / Repeal rule 15.',
+                'write e.g.\n  Enact rule 24 "Title":\n  text of the rule\nor Amend rule 12 to '
+                "read: / Repeal rule 15.",
             )
         for c in changes:
             if c.kind == "enact" and not c.number:
@@ -294,7 +301,8 @@ class Sidekick(Variant):
         state["proposals"].append(prop)
         t["proposal"], t["deadline"] = prop["number"], None
         ctx.ack(
-            f"Proposal {prop['number']} \"{prop['title']}\" is submitted; voting closes {self.when(state, prop['deadline'], ctx)}."
+            f"Proposal {prop['number']} \"{prop['title']}\" is submitted; voting closes "
+            f"{self.when(state, prop['deadline'], ctx)}."
         )
         for c in changes:
             ctx.ack("  " + c.describe(full=True))
@@ -327,474 +335,3 @@ class Sidekick(Variant):
             raise Refused(f"you already moved this turn (proposal {t['proposal']})")
         ctx.ack(f"You forfeit turn {t['number']}.")
         self.next_turn(state, ctx, skipped="forfeited (rule 8)")
-
-    # ---- votes (rules 11–14) -----------------------------------------------------
-    def current_proposal(self, state: GameState) -> Matter | None:
-        return next((p for p in state["proposals"] if p["status"] == "voting"), None)
-
-    def voters(self, state: GameState, prop: Matter) -> list[str]:
-        return [p["name"] for p in self.active(state) if p["name"] != prop["author"]]
-
-    @action("vote")
-    def on_vote(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        player = action["player"]
-        for b in action["ballots"]:
-            prop = matters.must_open(matters.find(state, b["number"]), b["number"], ("voting",))
-            if b["vote"] not in self.vote_words:
-                raise Refused(
-                    f"{b['word']} is not a vote in this game", "vote FOR, AGAINST or ABSTAIN"
-                )
-            if player == prop["author"]:
-                # Rule 11: "The player moving is assumed to be voting “for” the proposal" (docs/games/sidekick.md).
-                if b["vote"] == "FOR":
-                    ctx.ack(
-                        f"Proposal {prop['number']} is your move: your vote is already FOR (rule 11); nothing changed."
-                    )
-                    continue
-                raise Refused(
-                    f"you are the mover of proposal {prop['number']}: your vote is FOR and cannot change "
-                    "(rule 11: \"The player moving is assumed to be voting for the proposal\")"
-                )
-            ctx.ack(
-                matters.cast(
-                    prop,
-                    player,
-                    b["vote"],
-                    ctx,
-                    action.get("source", ""),
-                    zone=state.get("timezone") or "UTC",
-                    reason=b.get("reason") or "",
-                )
-            )
-            self.event(state, ctx, f"{player} voted on proposal {prop['number']}.")
-            self.maybe_close(state, prop, ctx)
-
-    def maybe_close(self, state: GameState, prop: Matter, ctx: Ctx, late: str = "") -> None:
-        waiting = [n for n in self.voters(state, prop) if n not in prop["votes"]]
-        if waiting and ctx.now < parse_iso(prop["deadline"]):
-            return
-        self.close(state, prop, ctx, late)
-
-    def close(
-        self, state: GameState, prop: Matter, ctx: Ctx, late: str = "", forced: str | None = None
-    ) -> None:
-        # Missing votes, and away players, abstain (rules 11 and 15); the result says whose.
-        silent, away = [], []
-        for p in self.present(state):
-            if p["name"] not in prop["votes"]:
-                (silent if p["status"] == "active" else away).append(p["name"])
-                prop["votes"][p["name"]] = "ABSTAIN"
-        # A vote is a player's: one who left the game before the vote closed has none (as in
-        # BlogNomic and Imperial); the result says whose ballot it set aside.
-        gone = sorted(
-            n for n in prop["votes"] if (q := self.player(state, n)) and q["status"] == "left"
-        )
-        counts = matters.tally({n: v for n, v in prop["votes"].items() if n not in gone})
-        passed = counts["FOR"] > counts["AGAINST"]  # rule 12: a tie fails
-        reason = (
-            "more FOR than AGAINST"
-            if passed
-            else ("tie" if counts["FOR"] == counts["AGAINST"] else "more AGAINST than FOR")
-        )
-        if forced:
-            passed, reason = forced.startswith("enact"), forced
-        prop["status"], prop["closed"], prop["reason"] = (
-            ("passed" if passed else "failed"),
-            iso(ctx.now),
-            reason,
-        )
-        prop["tally"] = dict(counts)
-        prop["deadline"] = None
-        author = self.player(state, prop["author"])
-        points = state["parameters"]["pass_points" if passed else "fail_points"]
-        lines = [
-            f"Proposal {prop['number']} \"{prop['title']}\" by {prop['author']} has {prop['status']}: "
-            f"{matters.tally_text(counts)} ({prop['reason']}).",
-            "Votes: " + ", ".join(f"{k} {v}" for k, v in sorted(prop["votes"].items())),
-        ]
-        if silent:  # the admin may decide before the vote closes: then it was not "in time"
-            lines.append(
-                f"Counted ABSTAIN, not having voted when the admin decided it: {', '.join(sorted(silent))}."
-                if forced
-                else f"Counted ABSTAIN, not having voted in time (rule 11): {', '.join(sorted(silent))}."
-            )
-        if away:
-            lines.append(f"Counted ABSTAIN, being away (rule 15): {', '.join(sorted(away))}.")
-        if gone:
-            lines.append(f"Not counted, having left the game: {', '.join(gone)}.")
-        if late:
-            lines.append(late)
-        if author:
-            author["score"] += points
-            lines.append(
-                f"{author['name']} scores {points:+d} (rules 21–22) and now has {author['score']}."
-            )
-        changes = changes_from(prop["changes"])
-        if passed and (note := self.enactment_note(state, changes)):
-            lines.append(note)
-        self.event(state, ctx, lines[0])
-        ctx.send(
-            "results",
-            "all",
-            f"[Proposal {prop['number']}] {prop['status'].upper()}: {prop['title']}",
-            "notice.txt",
-            game=state,
-            heading="",
-            lines=lines,
-        )
-        self.check_victory(state, ctx)
-        moves_on = bool(state["turn"] and state["turn"].get("proposal") == prop["number"])
-
-        def next_turn() -> None:
-            # Rules 20 and 23 as they now read: a lowered target ends the game here.
-            self.check_victory(state, ctx)
-            if moves_on:
-                self.next_turn(state, ctx)
-
-        if not passed:
-            next_turn()
-            return
-        # The next turn opens once the changes are in force (rule 7: a passed amendment of rule 8
-        # gives the next mover its new time), and before the ruleset mail, which shows the new
-        # mover (rule 5).
-        failed = self.enact_changes(
-            state,
-            ctx,
-            changes,
-            f"proposal {prop['number']}",
-            f"Proposal {prop['number']} \"{prop['title']}\" is in effect",
-            then=next_turn,
-        )
-        if failed:
-            prop["reason"] += f"; its changes could not apply: {failed}"
-
-    # ---- victory (rules 20 and 23) -----------------------------------------------
-    def check_victory(self, state: GameState, ctx: Ctx) -> None:
-        if state["status"] == "ended":
-            return
-        target = state["parameters"]["win_score"]
-        state["score_checks"] = seq = (
-            state.get("score_checks", 0) + 1
-        )  # one a check: "the same time"
-        for p in self.present(state):
-            note_score(p, seq)
-        winners = first_to_reach(state, self.present(state), target)
-        if winners:
-            state["winners"], state["status"] = winners, "ended"
-            also = [
-                p["name"]
-                for p in self.present(state)
-                if p["score"] >= target and p["name"] not in winners
-            ]
-            text = (
-                f"{winners[0]} reaches {target} points and wins (rule 23)!"
-                if len(winners) == 1 and not also
-                else f"{winners[0]} reached {target} points first and wins (rules 20 and 23)!"
-                if len(winners) == 1
-                else f"{', '.join(winners)} reach {target} points at the same time: the game ends in a tie (rule 20)."
-            )
-            self.event(state, ctx, text)
-            standings = sorted(
-                self.present(state), key=lambda p: -p["score"]
-            )  # the winner first, as a table of results reads
-            self.announce(
-                state,
-                ctx,
-                f"{state['name']} is won",
-                [text, "Final scores:"] + [f"{p['name']}: {p['score']}" for p in standings],
-                kind="results",
-            )
-
-    # ---- judgements (rule 17) ----------------------------------------------------
-    def judge_for(self, state: GameState) -> str | None:
-        t = state["turn"]
-        order = state["order"]
-        if not t or not order:
-            return None
-        mover = t.get("player") or t.get("last") or order[0]
-        if mover not in order:
-            return None
-        i = order.index(mover)
-        for k in range(1, len(order)):
-            name = order[(i - k) % len(order)]
-            p = self.player(state, name)
-            if p and p["status"] == "active":
-                return name
-        return None
-
-    def new_judges(self, state: GameState, gone: Player, ctx: Ctx) -> None:
-        """A judge who leaves the game before ruling: rule 17 names the next present player
-        before the mover instead (the judgement stayed open for ever, waiting for a ruling no
-        one could send). Without one, the GM is asked."""
-        for j in state["judgements"]:
-            if j["status"] != "open" or j["judge"] != gone["name"]:
-                continue
-            judge = self.judge_for(state)
-            if judge is None:
-                ctx.alert(
-                    f"Judgement {j['number']}: its judge {gone['name']} left the game and rule 17 names no "
-                    "other now; decide it with the players."
-                )
-                continue
-            j["judge"] = judge
-            self.event(
-                state,
-                ctx,
-                f"Judgement {j['number']}: {gone['name']} left; the judge is now {judge} (rule 17).",
-            )
-            ctx.send(
-                "judge",
-                [judge],
-                f"[Judgement {j['number']}] You are the judge: {j['question']}",
-                "judge.txt",
-                game=state,
-                judgement=j,
-            )
-            self.announce(
-                state,
-                ctx,
-                f"[Judgement {j['number']}] New judge: {judge}",
-                [
-                    f"{gone['name']}, the judge of judgement {j['number']} ({j['question']}), has left the game.",
-                    f"The judge is now {judge} (rule 17), who answers with a mail [Ruling] {j['number']}.",
-                ],
-                to=[p["name"] for p in self.present(state) if p["name"] != judge],
-            )
-
-    @action("cfj")
-    def on_cfj(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        judge = self.judge_for(state)
-        if judge is None:
-            raise Refused(
-                "no judge can be named yet: judgements need a turn order with a present player before the mover"
-            )
-        number = state["next_judgement"]
-        state["next_judgement"] += 1
-        j = {
-            "number": number,
-            "kind": "cfj",
-            "question": action["question"],
-            "detail": action.get("text", ""),
-            "by": action["player"],
-            "judge": judge,
-            "status": "open",
-            "ruling": None,
-            "opened": iso(ctx.now),
-        }
-        state["judgements"].append(j)
-        ctx.ack(f"Judgement {number} is open; the judge is {judge} (rule 17).")
-        self.event(
-            state,
-            ctx,
-            f"{action['player']} asked judgement {number}: {j['question']} (judge {judge}).",
-        )
-        ctx.send(
-            "judge",
-            [judge],
-            f"[Judgement {number}] You are the judge: {j['question']}",
-            "judge.txt",
-            game=state,
-            judgement=j,
-            opens=True,
-        )
-        # The judge's own mail says all the announcement says: one mail for one judgement (SPEC §2.6).
-        self.announce(
-            state,
-            ctx,
-            f"[Judgement {number}] {j['question']}",
-            [
-                f"{action['player']} asks: {j['question']}",
-                *([""] + j["detail"].splitlines() + [""] if j["detail"] else []),
-                f"The judge is {judge} (rule 17), who answers with a mail [Ruling] {number}.",
-            ],
-            to=[p["name"] for p in self.present(state) if p["name"] != judge],
-            opens=True,
-        )
-
-    @action("ruling")
-    def on_ruling(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        j = next((x for x in state["judgements"] if x["number"] == action["number"]), None)
-        if j is None:
-            raise Refused(f"there is no judgement {action['number']}")
-        if j["status"] != "open":
-            raise Refused(f"judgement {j['number']} was already decided")
-        if j["judge"] != action["player"]:
-            raise Refused(f"you are not the judge of judgement {j['number']}; {j['judge']} is")
-        if not action.get("text", "").strip():
-            raise Refused("a ruling needs its answer in the body")
-        j.update(status="decided", ruling=action["text"].strip(), decided=iso(ctx.now))
-        ctx.ack(f"Your ruling on judgement {j['number']} is recorded and announced.")
-        self.event(state, ctx, f"{j['judge']} ruled on judgement {j['number']}.")
-        self.announce(
-            state,
-            ctx,
-            f"[Judgement {j['number']}] Ruling by {j['judge']}",
-            [f"Question: {j['question']}", "Ruling:", *j["ruling"].splitlines()],
-        )
-        ctx.alert(
-            f"Judgement {j['number']} was ruled by {j['judge']}: apply its effects (penalties of rule 4, reversals) "
-            "with `mailref score` / `mailref rule`."
-        )
-
-    # ---- timers ------------------------------------------------------------------
-    def deadline_times(self, state: GameState, now: datetime) -> list[datetime]:
-        out = []
-        t = state["turn"]
-        if t and t.get("deadline"):
-            d = parse_iso(t["deadline"])
-            out.append(d)
-            if not t.get("reminded"):
-                out.append(self.reminder_at(state, d, t.get("started")))
-        prop = self.current_proposal(state)
-        if prop and prop.get("deadline"):
-            d = parse_iso(prop["deadline"])
-            out.append(d)
-            if not prop.get("reminded"):
-                out.append(self.reminder_at(state, d, prop.get("opened")))
-        return out
-
-    def fire_deadlines(self, state: GameState, ctx: Ctx) -> None:
-        for _ in range(
-            100
-        ):  # a long outage may owe several deadlines: fire them in order, once each
-            t = state["turn"]
-            prop = self.current_proposal(state)
-            due: list[tuple[datetime, str]] = []
-            if t and t.get("deadline"):
-                due.append((parse_iso(t["deadline"]), "turn"))
-            if prop and prop.get("deadline"):
-                due.append((parse_iso(prop["deadline"]), "vote"))
-            due = sorted(d for d in due if d[0] <= ctx.now)
-            if not due:
-                break
-            when, what = due[0]
-            late = self.late_note(when, ctx)
-            if what == "turn":
-                self.next_turn(
-                    state,
-                    ctx,
-                    skipped="no move within the turn timeout (rule 8)",
-                    late=late,
-                    missed=True,
-                )
-            else:
-                self.close(state, prop, ctx, late)
-        self.remind(state, ctx)
-
-    def remind(self, state: GameState, ctx: Ctx) -> None:
-        t = state["turn"]
-        if (
-            t
-            and t.get("deadline")
-            and not t.get("reminded")
-            and ctx.now >= self.reminder_at(state, parse_iso(t["deadline"]), t.get("started"))
-        ):
-            t["reminded"] = True
-            ctx.send(
-                "reminder",
-                [t["player"]],
-                f"[Turn {t['number']}] Reminder: your move is due {self.when(state, t['deadline'])}",
-                "reminder.txt",
-                game=state,
-                what=f"your move (turn {t['number']})",
-                deadline=self.when(state, t["deadline"], ctx),
-                how='To move, reply to this mail with your rule changes (a first line "Title: Your title" names the '
-                "proposal), or send [Forfeit] to give up the turn.",
-            )
-        prop = self.current_proposal(state)
-        if (
-            prop
-            and prop.get("deadline")
-            and not prop.get("reminded")
-            and ctx.now >= self.reminder_at(state, parse_iso(prop["deadline"]), prop.get("opened"))
-        ):
-            prop["reminded"] = True
-            missing = [n for n in self.voters(state, prop) if n not in prop["votes"]]
-            if missing:
-                ctx.send(
-                    "reminder",
-                    missing,
-                    f"[Proposal {prop['number']}] Reminder: your vote is due {self.when(state, prop['deadline'])}",
-                    "reminder.txt",
-                    game=state,
-                    what=f"your vote on proposal {prop['number']} \"{prop['title']}\"",
-                    how="To vote, reply to this mail with FOR, AGAINST or ABSTAIN.",
-                    deadline=self.when(state, prop["deadline"], ctx),
-                )
-
-    def late_players(
-        self, state: GameState, now: datetime | None = None
-    ) -> list[tuple[str, str | None]]:
-        out = []
-        t = state["turn"]
-        if t and t.get("deadline"):
-            out.append(
-                (
-                    f"{t['player']} has not moved (turn {t['number']}, due {self.when(state, t['deadline'])})",
-                    t["deadline"],
-                )
-            )
-        prop = self.current_proposal(state)
-        if prop:
-            missing = [n for n in self.voters(state, prop) if n not in prop["votes"]]
-            if missing:
-                out.append(
-                    (
-                        f"Not yet voted on proposal {prop['number']} (due {self.when(state, prop.get('deadline'))}): "
-                        f"{', '.join(missing)}",
-                        prop.get("deadline"),
-                    )
-                )
-        return out
-
-    def current_deadline_holder(self, state: GameState) -> Turn | Matter | None:
-        prop = self.current_proposal(state)
-        if prop:
-            return prop
-        return super().current_deadline_holder(state)
-
-    # ---- admin decisions ---------------------------------------------------------
-    @action("decide")
-    def on_decide(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        prop = matters.must_open(
-            matters.find(state, action["number"]), action["number"], ("voting",)
-        )
-        outcome = action["outcome"]
-        forced = {
-            "enact": "enacted by the admin",
-            "fail": "failed by the admin",
-            "veto": "vetoed by the admin",
-        }[outcome]
-        ctx.ack(f"Proposal {prop['number']}: {outcome} by the admin.")
-        self.close(
-            state,
-            prop,
-            ctx,
-            late=f"Decided by the admin: {action.get('reason') or 'no reason given'}.",
-            forced=forced,
-        )
-        if outcome == "enact":
-            prop["reason"] = "enacted by the admin"
-
-    @action("vote_override")
-    def on_vote_override(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        prop = matters.must_open(
-            matters.find(state, action["number"]), action["number"], ("voting",)
-        )
-        p = self.must_player(state, action["player"])
-        previous = prop["votes"].get(p["name"])
-        ctx.ack(
-            matters.cast(
-                prop,
-                p["name"],
-                action["vote"],
-                ctx,
-                f"admin {action.get('by')}",
-                zone=state.get("timezone") or "UTC",
-            )
-            + " (admin override)"
-        )
-        self.tell_vote_override(
-            state, action, ctx, p["name"], prop, "Proposal", action["vote"], previous
-        )
-        self.maybe_close(state, prop, ctx)

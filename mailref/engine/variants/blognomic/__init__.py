@@ -76,7 +76,8 @@ class BlogNomic(Wizards, Hiatus, Submitting, Resolution, Dynasties, Variant):
         ("[Join]", "with a body line `Name: YourName` to become a Wizard under that name"),
         (
             "[Proposal] Title",
-            "a proposal; the body is its text (rule changes in the usual forms are applied on enactment)",
+            "a proposal; the body is its text (rule changes in the usual forms are applied on "
+            "enactment)",
         ),
         (
             "Reply to [Proposal N] / [CfJ N] / [DoV N], or [Vote] N",
@@ -88,7 +89,8 @@ class BlogNomic(Wizards, Hiatus, Submitting, Resolution, Dynasties, Variant):
         ("[DoV] title", "a Declaration of Victory: the game goes into Hiatus while it is pending"),
         (
             "[Ascension] Theme",
-            "the new Historian's address; body lines `Wizard: NewWord`, `Historian: NewWord`, `Keep: 2.3, 2.5`, `Inactive: Dormancy`",
+            "the new Historian's address; body lines `Wizard: NewWord`, `Historian: NewWord`, "
+            "`Keep: 2.3, 2.5`, `Inactive: Dormancy`",
         ),
         (
             "[Historian] Name",
@@ -206,7 +208,8 @@ class BlogNomic(Wizards, Hiatus, Submitting, Resolution, Dynasties, Variant):
         for m in self.all_matters(state):
             if m["status"] == "pending":
                 lines.append(
-                    f"{self.label(m)} {m['number']} \"{m.get('question') or m['title']}\" by {m['author']}: "
+                    f"{self.label(m)} {m['number']} \"{m.get('question') or m['title']}\" by "
+                    f"{m['author']}: "
                     + ", ".join(f"{k} {v}" for k, v in sorted(m["votes"].items()))
                 )
         return lines

@@ -36,7 +36,8 @@ class Dynasties(Acting):
                 if other["kind"] == "dov" and other["status"] == "pending":
                     self.close(state, other, ctx, "failed", "another DoV was enacted")
             text = (
-                f"{winner['name']} wins the dynasty and is the Historian of dynasty {state['dynasty']}. "
+                f"{winner['name']} wins the dynasty and is the Historian of dynasty "
+                f"{state['dynasty']}. "
                 "The Hiatus continues until their Ascension Address ([Ascension] Theme)."
             )
             self.event(state, ctx, text)
@@ -59,10 +60,14 @@ class Dynasties(Acting):
                 game=state,
                 heading=text,
                 lines=[
-                    "Reply to this mail with your Ascension Address: a line `Theme: your theme`, the words of "
-                    "the address for the Wizards, and as you wish `Wizard: NewWord`, `Historian: NewWord`, "
-                    "`Keep: 2.3, 2.5` (the dynastic rules to keep; the others are repealed), `Inactive: Dormancy`.",
-                    '(Or send a mail with the subject "[Ascension] Your theme"; to pass the role on first, '
+                    "Reply to this mail with your Ascension Address: a line `Theme: your theme`, "
+                    "the words of "
+                    "the address for the Wizards, and as you wish `Wizard: NewWord`, `Historian: "
+                    "NewWord`, "
+                    "`Keep: 2.3, 2.5` (the dynastic rules to keep; the others are repealed), "
+                    "`Inactive: Dormancy`.",
+                    '(Or send a mail with the subject "[Ascension] Your theme"; to pass the role '
+                    "on first, "
                     '"[Historian] Name".)',
                 ],
             )
@@ -81,7 +86,8 @@ class Dynasties(Acting):
         point by making a post to that effect, if they wish": after the DoV, before the Address."""
         if not state["ascension_pending"] or action["player"] != state["historian"]:
             raise Refused(
-                "only the new Historian may pass the role on, between the enacted DoV and the Ascension Address"
+                "only the new Historian may pass the role on, between the enacted DoV and the "
+                "Ascension Address"
             )
         to = self.must_player(state, action["to"])
         if to["name"] == action["player"]:
@@ -91,7 +97,8 @@ class Dynasties(Acting):
         to["offices"].append("historian")
         state["historian"] = to["name"]
         text = (
-            f"{action['player']} passes the role of Historian to {to['name']}, who makes the Ascension Address "
+            f"{action['player']} passes the role of Historian to {to['name']}, who makes the "
+            "Ascension Address "
             "([Ascension] Theme); the Hiatus continues until then."
         )
         ctx.ack(text)
@@ -106,8 +113,10 @@ class Dynasties(Acting):
             )
         if self.downtime(state, ctx.now):
             raise Refused(
-                f"the game is in Seasonal Downtime ({self.downtime_text(state)}): the Ascension Address waits until "
-                '27 December (only "Votable Matters", "Gamestate Tracking" and "Call for Judgement" '
+                f"the game is in Seasonal Downtime ({self.downtime_text(state)}): the Ascension "
+                "Address waits until "
+                '27 December (only "Votable Matters", "Gamestate Tracking" and "Call for '
+                'Judgement" '
                 "actions are allowed)"
             )
         fields = action.get("fields", {})

@@ -225,14 +225,18 @@ class Submitting(Acting):
         if m["author"] != action["player"]:
             raise Refused(f"proposal {m['number']} is {m['author']}'s, not yours")
         # BlogNomic's withdrawal is the author's self-kill (rule "Special Proposal Voting"); rule
-        # "Resolution of Proposals" fails only the oldest pending proposal (docs/games/blognomic.md).
+        # "Resolution of Proposals" fails only the oldest pending proposal
+        # (docs/games/blognomic.md).
         m["self_killed"], m["withdrawn"] = True, True
         self.resolve(state, ctx)
         if m["status"] == "pending":
             ctx.ack(
-                f"Proposal {m['number']} is withdrawn: it is Self-Killed and fails once it is the oldest "
-                "pending proposal (rule \"Resolution of Proposals\"); until then it is pending and counts "
-                f"toward your {state['parameters']['max_pending']} pending proposals (rule \"Proposals\")."
+                f"Proposal {m['number']} is withdrawn: it is Self-Killed and fails once it is the "
+                "oldest "
+                "pending proposal (rule \"Resolution of Proposals\"); until then it is pending "
+                "and counts "
+                f"toward your {state['parameters']['max_pending']} pending proposals (rule "
+                "\"Proposals\")."
             )
         else:
             ctx.ack(f"Proposal {m['number']} is withdrawn.")

@@ -21,7 +21,8 @@ class Wizards(Acting):
         return [p["name"] for p in state["players"] if p["status"] == "active"]
 
     def quorum(self, state: GameState) -> int:
-        """Rule 4.1 (Keywords): "half the number of Wizards in that subset, rounded down, plus one"."""
+        """Rule 4.1 (Keywords): "half the number of Wizards in that subset, rounded down, plus
+        one"."""
         return quorum_of(state["parameters"].get("quorum", "1/2 down +1"), len(self.wizards(state)))
 
     def must_be_wizard(self, state: GameState, name: str, what: str) -> None:

@@ -1,0 +1,152 @@
+"""Imperial Nomic's playtests of the B rules (rule 15), the Emperor's own acts
+(rule 8) and Points of Order."""
+
+from __future__ import annotations
+
+from mailref.engine import matters
+from mailref.engine.context import Ctx, Refused
+from mailref.engine.ruleset import (
+    RuleConflict,
+    changes_from,
+    check_changes,
+)
+from mailref.engine.state import Action, GameState
+from mailref.engine.variants.actions import action
+from mailref.timeutil import iso
+
+
+class ImperialActs:
+    """Imperial's playtests, the Emperor's own acts and Points of Order."""
+
+    # ---- playtests of the B rules (rule 15) --------------------------------------
+    @action("playtest")
+    def on_playtest(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        """Seed: ""B" rules are only active when IE deems that a new playtest of the sub-game
+        (represented by the "B" rules) should then begin."
+        """
+        if action["player"] != self.emperor(state):
+            raise Refused(
+                "only the Emperor deems when a playtest of the B rules begins or ends (rule 15)"
+            )
+        on = action["on"]
+        if state["parameters"]["playtest"] == on:
+            ctx.ack(f"A playtest is already {'running' if on else 'not running'}; nothing changed.")
+            return
+        state["parameters"]["playtest"] = on
+        text = (
+            "The Emperor deems that a playtest of the sub-game begins: the B rules are active."
+            if on
+            else "The Emperor ends the playtest: the B rules are inactive."
+        )
+        ctx.ack(text)
+        self.event(state, ctx, text)
+        self.mail_ruleset(
+            state,
+            ctx,
+            "Playtest begins" if on else "Playtest ends",
+            [text],
+            reason=action.get("reason") or None,
+        )
+
+    # ---- the Emperor's own acts (rule 8) -----------------------------------------
+    @action("proclamation")
+    def on_proclamation(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        if action["player"] != self.emperor(state):
+            raise Refused("only the Emperor issues Proclamations (rule 8)")
+        changes = changes_from(action["changes"])
+        if not changes:
+            raise Refused(
+                "a Proclamation changes rules: no rule change was found in it",
+                'Amend rule 21.3.1 to read: ... / Enact rule 27 "Title": ... / Repeal rule 23.',
+            )
+        try:
+            check_changes(state["rules"], changes, state["rule_history"])
+        except RuleConflict as e:
+            raise Refused(f"the Proclamation cannot apply: {e}") from None
+        for c in changes:
+            ctx.ack(c.describe())
+        self.event(state, ctx, f"The Emperor proclaimed \"{action['title']}\".")
+        self.enact_changes(
+            state,
+            ctx,
+            changes,
+            f"proclamation \"{action['title']}\"",
+            f"Imperial Proclamation: {action['title']}",
+        )
+
+    @action("directive")
+    def on_directive(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        if action["player"] != self.emperor(state):
+            raise Refused("only the Emperor issues Directives (rule 8)")
+        ctx.ack(f"Directive \"{action['title']}\" announced.")
+        self.event(state, ctx, f"The Emperor's Directive: {action['title']}.")
+        self.announce(
+            state,
+            ctx,
+            f"[Directive] {action['title']}",
+            ["The Emperor calls for proposals:", action["text"]],
+        )
+
+    # ---- Points of Order ---------------------------------------------------------
+    @action("cfj")
+    def on_cfj(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        matters.must_not_repeat(
+            [{**j, "author": j["by"]} for j in state["judgements"]],
+            action["player"],
+            action["question"],
+            action.get("text", ""),
+            ("open",),
+            "Point of Order",
+            state.get("timezone") or "UTC",
+        )
+        self.make_senator(state, action["player"], ctx)
+        number = len(state["judgements"]) + 1
+        j = {
+            "number": number,
+            "kind": "point-of-order",
+            "question": action["question"],
+            "detail": action.get("text", ""),
+            "by": action["player"],
+            "judge": self.emperor(state),
+            "status": "open",
+            "ruling": None,
+            "opened": iso(ctx.now),
+        }
+        state["judgements"].append(j)
+        ctx.ack(f"Point of Order {number} is raised; the Emperor answers it.")
+        self.event(
+            state, ctx, f"{action['player']} raised Point of Order {number}: {j['question']}."
+        )
+        self.announce(
+            state,
+            ctx,
+            f"[Point of Order {number}] {j['question']}",
+            [
+                f"{action['player']} raises: {j['question']}",
+                *([""] + j["detail"].splitlines() + [""] if j["detail"] else []),
+                f"The Emperor answers with a mail [Ruling] {number}.",
+            ],
+            opens=True,
+        )
+
+    @action("ruling")
+    def on_ruling(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        j = next((x for x in state["judgements"] if x["number"] == action["number"]), None)
+        if j is None or j["status"] != "open":
+            raise Refused(f"there is no open Point of Order {action['number']}")
+        if action["player"] != self.emperor(state):
+            raise Refused("the Emperor answers Points of Order")
+        j.update(
+            status="decided",
+            ruling=action["text"].strip(),
+            judge=action["player"],
+            decided=iso(ctx.now),
+        )
+        ctx.ack(f"Your ruling on Point of Order {j['number']} is announced.")
+        self.event(state, ctx, f"The Emperor ruled on Point of Order {j['number']}.")
+        self.announce(
+            state,
+            ctx,
+            f"[Point of Order {j['number']}] The Emperor rules",
+            [f"Question: {j['question']}", "Ruling:", *j["ruling"].splitlines()],
+        )

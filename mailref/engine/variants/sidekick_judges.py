@@ -1,0 +1,150 @@
+"""Nomic Sidekick's judges and Calls for Judgement (rule 17)."""
+
+from __future__ import annotations
+
+from mailref.engine.context import Ctx, Refused
+from mailref.engine.state import Action, GameState, Player
+from mailref.engine.variants.actions import action
+from mailref.timeutil import iso
+
+
+class SidekickJudges:
+    """Sidekick's judges and Calls for Judgement."""
+
+    # ---- judgements (rule 17) ----------------------------------------------------
+    def judge_for(self, state: GameState) -> str | None:
+        t = state["turn"]
+        order = state["order"]
+        if not t or not order:
+            return None
+        mover = t.get("player") or t.get("last") or order[0]
+        if mover not in order:
+            return None
+        i = order.index(mover)
+        for k in range(1, len(order)):
+            name = order[(i - k) % len(order)]
+            p = self.player(state, name)
+            if p and p["status"] == "active":
+                return name
+        return None
+
+    def new_judges(self, state: GameState, gone: Player, ctx: Ctx) -> None:
+        """A judge who leaves the game before ruling: rule 17 names the next present player
+        before the mover instead (the judgement stayed open for ever, waiting for a ruling no
+        one could send). Without one, the GM is asked."""
+        for j in state["judgements"]:
+            if j["status"] != "open" or j["judge"] != gone["name"]:
+                continue
+            judge = self.judge_for(state)
+            if judge is None:
+                ctx.alert(
+                    f"Judgement {j['number']}: its judge {gone['name']} left the game and rule 17 "
+                    "names no "
+                    "other now; decide it with the players."
+                )
+                continue
+            j["judge"] = judge
+            self.event(
+                state,
+                ctx,
+                f"Judgement {j['number']}: {gone['name']} left; the judge is now {judge} (rule "
+                "17).",
+            )
+            ctx.send(
+                "judge",
+                [judge],
+                f"[Judgement {j['number']}] You are the judge: {j['question']}",
+                "judge.txt",
+                game=state,
+                judgement=j,
+            )
+            self.announce(
+                state,
+                ctx,
+                f"[Judgement {j['number']}] New judge: {judge}",
+                [
+                    f"{gone['name']}, the judge of judgement {j['number']} ({j['question']}), has "
+                    "left the game.",
+                    f"The judge is now {judge} (rule 17), who answers with a mail [Ruling] "
+                    f"{j['number']}.",
+                ],
+                to=[p["name"] for p in self.present(state) if p["name"] != judge],
+            )
+
+    @action("cfj")
+    def on_cfj(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        judge = self.judge_for(state)
+        if judge is None:
+            raise Refused(
+                "no judge can be named yet: judgements need a turn order with a present player "
+                "before the mover"
+            )
+        number = state["next_judgement"]
+        state["next_judgement"] += 1
+        j = {
+            "number": number,
+            "kind": "cfj",
+            "question": action["question"],
+            "detail": action.get("text", ""),
+            "by": action["player"],
+            "judge": judge,
+            "status": "open",
+            "ruling": None,
+            "opened": iso(ctx.now),
+        }
+        state["judgements"].append(j)
+        ctx.ack(f"Judgement {number} is open; the judge is {judge} (rule 17).")
+        self.event(
+            state,
+            ctx,
+            f"{action['player']} asked judgement {number}: {j['question']} (judge {judge}).",
+        )
+        ctx.send(
+            "judge",
+            [judge],
+            f"[Judgement {number}] You are the judge: {j['question']}",
+            "judge.txt",
+            game=state,
+            judgement=j,
+            opens=True,
+        )
+        # The judge's own mail says all the announcement says: one mail for one judgement (SPEC
+        # §2.6).
+        self.announce(
+            state,
+            ctx,
+            f"[Judgement {number}] {j['question']}",
+            [
+                f"{action['player']} asks: {j['question']}",
+                *([""] + j["detail"].splitlines() + [""] if j["detail"] else []),
+                f"The judge is {judge} (rule 17), who answers with a mail [Ruling] {number}.",
+            ],
+            to=[p["name"] for p in self.present(state) if p["name"] != judge],
+            opens=True,
+        )
+
+    @action("ruling")
+    def on_ruling(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        j = next((x for x in state["judgements"] if x["number"] == action["number"]), None)
+        if j is None:
+            raise Refused(f"there is no judgement {action['number']}")
+        if j["status"] != "open":
+            raise Refused(f"judgement {j['number']} was already decided")
+        if j["judge"] != action["player"]:
+            raise Refused(f"you are not the judge of judgement {j['number']}; {j['judge']} is")
+        if not action.get("text", "").strip():
+            raise Refused("a ruling needs its answer in the body")
+        j.update(status="decided", ruling=action["text"].strip(), decided=iso(ctx.now))
+        ctx.ack(f"Your ruling on judgement {j['number']} is recorded and announced.")
+        self.event(state, ctx, f"{j['judge']} ruled on judgement {j['number']}.")
+        self.announce(
+            state,
+            ctx,
+            f"[Judgement {j['number']}] Ruling by {j['judge']}",
+            [f"Question: {j['question']}", "Ruling:", *j["ruling"].splitlines()],
+        )
+        ctx.alert(
+            f"Judgement {j['number']} was ruled by {j['judge']}: apply its effects (penalties of "
+            "rule 4, reversals) "
+            "with `mailref score` / `mailref rule`."
+        )

@@ -1,0 +1,135 @@
+"""Nomic Sidekick's deadlines and reminders."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from mailref.engine.context import Ctx
+from mailref.engine.state import GameState, Matter, Turn
+from mailref.timeutil import parse_iso
+
+
+class SidekickTimers:
+    """Sidekick's deadlines and reminders."""
+
+    # ---- timers ------------------------------------------------------------------
+    def deadline_times(self, state: GameState, now: datetime) -> list[datetime]:
+        out = []
+        t = state["turn"]
+        if t and t.get("deadline"):
+            d = parse_iso(t["deadline"])
+            out.append(d)
+            if not t.get("reminded"):
+                out.append(self.reminder_at(state, d, t.get("started")))
+        prop = self.current_proposal(state)
+        if prop and prop.get("deadline"):
+            d = parse_iso(prop["deadline"])
+            out.append(d)
+            if not prop.get("reminded"):
+                out.append(self.reminder_at(state, d, prop.get("opened")))
+        return out
+
+    def fire_deadlines(self, state: GameState, ctx: Ctx) -> None:
+        for _ in range(
+            100
+        ):  # a long outage may owe several deadlines: fire them in order, once each
+            t = state["turn"]
+            prop = self.current_proposal(state)
+            due: list[tuple[datetime, str]] = []
+            if t and t.get("deadline"):
+                due.append((parse_iso(t["deadline"]), "turn"))
+            if prop and prop.get("deadline"):
+                due.append((parse_iso(prop["deadline"]), "vote"))
+            due = sorted(d for d in due if d[0] <= ctx.now)
+            if not due:
+                break
+            when, what = due[0]
+            late = self.late_note(when, ctx)
+            if what == "turn":
+                self.next_turn(
+                    state,
+                    ctx,
+                    skipped="no move within the turn timeout (rule 8)",
+                    late=late,
+                    missed=True,
+                )
+            else:
+                self.close(state, prop, ctx, late)
+        self.remind(state, ctx)
+
+    def remind(self, state: GameState, ctx: Ctx) -> None:
+        t = state["turn"]
+        if (
+            t
+            and t.get("deadline")
+            and not t.get("reminded")
+            and ctx.now >= self.reminder_at(state, parse_iso(t["deadline"]), t.get("started"))
+        ):
+            t["reminded"] = True
+            ctx.send(
+                "reminder",
+                [t["player"]],
+                f"[Turn {t['number']}] Reminder: your move is due "
+                f"{self.when(state, t['deadline'])}",
+                "reminder.txt",
+                game=state,
+                what=f"your move (turn {t['number']})",
+                deadline=self.when(state, t["deadline"], ctx),
+                how='To move, reply to this mail with your rule changes (a first line "Title: '
+                'Your title" names the '
+                "proposal), or send [Forfeit] to give up the turn.",
+            )
+        prop = self.current_proposal(state)
+        if (
+            prop
+            and prop.get("deadline")
+            and not prop.get("reminded")
+            and ctx.now >= self.reminder_at(state, parse_iso(prop["deadline"]), prop.get("opened"))
+        ):
+            prop["reminded"] = True
+            missing = [n for n in self.voters(state, prop) if n not in prop["votes"]]
+            if missing:
+                ctx.send(
+                    "reminder",
+                    missing,
+                    f"[Proposal {prop['number']}] Reminder: your vote is due "
+                    f"{self.when(state, prop['deadline'])}",
+                    "reminder.txt",
+                    game=state,
+                    what=f"your vote on proposal {prop['number']} \"{prop['title']}\"",
+                    how="To vote, reply to this mail with FOR, AGAINST or ABSTAIN.",
+                    deadline=self.when(state, prop["deadline"], ctx),
+                )
+
+    def late_players(
+        self, state: GameState, now: datetime | None = None
+    ) -> list[tuple[str, str | None]]:
+        out = []
+        t = state["turn"]
+        if t and t.get("deadline"):
+            out.append(
+                (
+                    f"{t['player']} has not moved (turn {t['number']}, due "
+                    f"{self.when(state, t['deadline'])})",
+                    t["deadline"],
+                )
+            )
+        prop = self.current_proposal(state)
+        if prop:
+            missing = [n for n in self.voters(state, prop) if n not in prop["votes"]]
+            if missing:
+                out.append(
+                    (
+                        f"Not yet voted on proposal {prop['number']} (due "
+                        f"{self.when(state, prop.get('deadline'))}): "
+                        f"{', '.join(missing)}",
+                        prop.get("deadline"),
+                    )
+                )
+        return out
+
+    def current_deadline_holder(self, state: GameState) -> Turn | Matter | None:
+        prop = self.current_proposal(state)
+        if prop:
+            return prop
+        return super().current_deadline_holder(state)

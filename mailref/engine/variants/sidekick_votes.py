@@ -1,0 +1,246 @@
+"""Nomic Sidekick's votes (rules 11-14), victory (rules 20 and 23) and the
+admin's decisions on them."""
+
+from __future__ import annotations
+
+from mailref.engine import matters
+from mailref.engine.context import Ctx, Refused
+from mailref.engine.ruleset import changes_from
+from mailref.engine.state import Action, GameState, Matter
+from mailref.engine.variants.actions import action
+from mailref.engine.variants.victory import first_to_reach, note_score
+from mailref.timeutil import iso, parse_iso
+
+
+class SidekickVotes:
+    """Sidekick's votes, victory and the admin's decisions on them."""
+
+    # ---- votes (rules 11–14) -----------------------------------------------------
+    def current_proposal(self, state: GameState) -> Matter | None:
+        return next((p for p in state["proposals"] if p["status"] == "voting"), None)
+
+    def voters(self, state: GameState, prop: Matter) -> list[str]:
+        return [p["name"] for p in self.active(state) if p["name"] != prop["author"]]
+
+    @action("vote")
+    def on_vote(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        player = action["player"]
+        for b in action["ballots"]:
+            prop = matters.must_open(matters.find(state, b["number"]), b["number"], ("voting",))
+            if b["vote"] not in self.vote_words:
+                raise Refused(
+                    f"{b['word']} is not a vote in this game", "vote FOR, AGAINST or ABSTAIN"
+                )
+            if player == prop["author"]:
+                # Rule 11: "The player moving is assumed to be voting “for” the proposal"
+                # (docs/games/sidekick.md).
+                if b["vote"] == "FOR":
+                    ctx.ack(
+                        f"Proposal {prop['number']} is your move: your vote is already FOR (rule "
+                        "11); nothing changed."
+                    )
+                    continue
+                raise Refused(
+                    f"you are the mover of proposal {prop['number']}: your vote is FOR and cannot "
+                    "change "
+                    "(rule 11: \"The player moving is assumed to be voting for the proposal\")"
+                )
+            ctx.ack(
+                matters.cast(
+                    prop,
+                    player,
+                    b["vote"],
+                    ctx,
+                    action.get("source", ""),
+                    zone=state.get("timezone") or "UTC",
+                    reason=b.get("reason") or "",
+                )
+            )
+            self.event(state, ctx, f"{player} voted on proposal {prop['number']}.")
+            self.maybe_close(state, prop, ctx)
+
+    def maybe_close(self, state: GameState, prop: Matter, ctx: Ctx, late: str = "") -> None:
+        waiting = [n for n in self.voters(state, prop) if n not in prop["votes"]]
+        if waiting and ctx.now < parse_iso(prop["deadline"]):
+            return
+        self.close(state, prop, ctx, late)
+
+    def close(
+        self, state: GameState, prop: Matter, ctx: Ctx, late: str = "", forced: str | None = None
+    ) -> None:
+        # Missing votes, and away players, abstain (rules 11 and 15); the result says whose.
+        silent, away = [], []
+        for p in self.present(state):
+            if p["name"] not in prop["votes"]:
+                (silent if p["status"] == "active" else away).append(p["name"])
+                prop["votes"][p["name"]] = "ABSTAIN"
+        # A vote is a player's: one who left the game before the vote closed has none (as in
+        # BlogNomic and Imperial); the result says whose ballot it set aside.
+        gone = sorted(
+            n for n in prop["votes"] if (q := self.player(state, n)) and q["status"] == "left"
+        )
+        counts = matters.tally({n: v for n, v in prop["votes"].items() if n not in gone})
+        passed = counts["FOR"] > counts["AGAINST"]  # rule 12: a tie fails
+        reason = (
+            "more FOR than AGAINST"
+            if passed
+            else ("tie" if counts["FOR"] == counts["AGAINST"] else "more AGAINST than FOR")
+        )
+        if forced:
+            passed, reason = forced.startswith("enact"), forced
+        prop["status"], prop["closed"], prop["reason"] = (
+            ("passed" if passed else "failed"),
+            iso(ctx.now),
+            reason,
+        )
+        prop["tally"] = dict(counts)
+        prop["deadline"] = None
+        author = self.player(state, prop["author"])
+        points = state["parameters"]["pass_points" if passed else "fail_points"]
+        lines = [
+            f"Proposal {prop['number']} \"{prop['title']}\" by {prop['author']} has "
+            f"{prop['status']}: "
+            f"{matters.tally_text(counts)} ({prop['reason']}).",
+            "Votes: " + ", ".join(f"{k} {v}" for k, v in sorted(prop["votes"].items())),
+        ]
+        if silent:  # the admin may decide before the vote closes: then it was not "in time"
+            lines.append(
+                "Counted ABSTAIN, not having voted when the admin decided it: "
+                f"{', '.join(sorted(silent))}."
+                if forced
+                else "Counted ABSTAIN, not having voted in time (rule 11): "
+                f"{', '.join(sorted(silent))}."
+            )
+        if away:
+            lines.append(f"Counted ABSTAIN, being away (rule 15): {', '.join(sorted(away))}.")
+        if gone:
+            lines.append(f"Not counted, having left the game: {', '.join(gone)}.")
+        if late:
+            lines.append(late)
+        if author:
+            author["score"] += points
+            lines.append(
+                f"{author['name']} scores {points:+d} (rules 21–22) and now has {author['score']}."
+            )
+        changes = changes_from(prop["changes"])
+        if passed and (note := self.enactment_note(state, changes)):
+            lines.append(note)
+        self.event(state, ctx, lines[0])
+        ctx.send(
+            "results",
+            "all",
+            f"[Proposal {prop['number']}] {prop['status'].upper()}: {prop['title']}",
+            "notice.txt",
+            game=state,
+            heading="",
+            lines=lines,
+        )
+        self.check_victory(state, ctx)
+        moves_on = bool(state["turn"] and state["turn"].get("proposal") == prop["number"])
+
+        def next_turn() -> None:
+            # Rules 20 and 23 as they now read: a lowered target ends the game here.
+            self.check_victory(state, ctx)
+            if moves_on:
+                self.next_turn(state, ctx)
+
+        if not passed:
+            next_turn()
+            return
+        # The next turn opens once the changes are in force (rule 7: a passed amendment of rule 8
+        # gives the next mover its new time), and before the ruleset mail, which shows the new
+        # mover (rule 5).
+        failed = self.enact_changes(
+            state,
+            ctx,
+            changes,
+            f"proposal {prop['number']}",
+            f"Proposal {prop['number']} \"{prop['title']}\" is in effect",
+            then=next_turn,
+        )
+        if failed:
+            prop["reason"] += f"; its changes could not apply: {failed}"
+
+    # ---- victory (rules 20 and 23) -----------------------------------------------
+    def check_victory(self, state: GameState, ctx: Ctx) -> None:
+        if state["status"] == "ended":
+            return
+        target = state["parameters"]["win_score"]
+        state["score_checks"] = seq = (
+            state.get("score_checks", 0) + 1
+        )  # one a check: "the same time"
+        for p in self.present(state):
+            note_score(p, seq)
+        winners = first_to_reach(state, self.present(state), target)
+        if winners:
+            state["winners"], state["status"] = winners, "ended"
+            also = [
+                p["name"]
+                for p in self.present(state)
+                if p["score"] >= target and p["name"] not in winners
+            ]
+            text = (
+                f"{winners[0]} reaches {target} points and wins (rule 23)!"
+                if len(winners) == 1 and not also
+                else f"{winners[0]} reached {target} points first and wins (rules 20 and 23)!"
+                if len(winners) == 1
+                else f"{', '.join(winners)} reach {target} points at the same time: the game ends "
+                "in a tie (rule 20)."
+            )
+            self.event(state, ctx, text)
+            standings = sorted(
+                self.present(state), key=lambda p: -p["score"]
+            )  # the winner first, as a table of results reads
+            self.announce(
+                state,
+                ctx,
+                f"{state['name']} is won",
+                [text, "Final scores:"] + [f"{p['name']}: {p['score']}" for p in standings],
+                kind="results",
+            )
+
+    # ---- admin decisions ---------------------------------------------------------
+    @action("decide")
+    def on_decide(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        prop = matters.must_open(
+            matters.find(state, action["number"]), action["number"], ("voting",)
+        )
+        outcome = action["outcome"]
+        forced = {
+            "enact": "enacted by the admin",
+            "fail": "failed by the admin",
+            "veto": "vetoed by the admin",
+        }[outcome]
+        ctx.ack(f"Proposal {prop['number']}: {outcome} by the admin.")
+        self.close(
+            state,
+            prop,
+            ctx,
+            late=f"Decided by the admin: {action.get('reason') or 'no reason given'}.",
+            forced=forced,
+        )
+        if outcome == "enact":
+            prop["reason"] = "enacted by the admin"
+
+    @action("vote_override")
+    def on_vote_override(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        prop = matters.must_open(
+            matters.find(state, action["number"]), action["number"], ("voting",)
+        )
+        p = self.must_player(state, action["player"])
+        previous = prop["votes"].get(p["name"])
+        ctx.ack(
+            matters.cast(
+                prop,
+                p["name"],
+                action["vote"],
+                ctx,
+                f"admin {action.get('by')}",
+                zone=state.get("timezone") or "UTC",
+            )
+            + " (admin override)"
+        )
+        self.tell_vote_override(
+            state, action, ctx, p["name"], prop, "Proposal", action["vote"], previous
+        )
+        self.maybe_close(state, prop, ctx)
