@@ -11,6 +11,8 @@ from mailref.read.auth import authserv_id, verify
 from support.helpers import Outbox, mail, make_referee
 from support.listener import listening, submit
 
+pytestmark = pytest.mark.spec("2.7")
+
 G = "nomes@ref.example"
 ALICE = "alice@example.org"
 MX = "mx.ref.example"

@@ -14,6 +14,8 @@ from mailref.site import rebuild, trouble
 from support.helpers import Outbox, mail, make_referee
 from support.listener import listening, submit
 
+pytestmark = pytest.mark.spec("3.1")
+
 G = "empire@ref.example"
 JOE, ANN = "joe@example.org", "ann@example.org"
 

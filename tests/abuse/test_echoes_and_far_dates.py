@@ -15,6 +15,8 @@ import pytest
 from support.helpers import Outbox, mail, make_referee
 from support.listener import listening, submit
 
+pytestmark = pytest.mark.spec("1.4")
+
 G = "nomes@ref.example"
 ALICE = "alice@example.org"
 LITERAL = "=?us-ascii?q?Status=0D=0ABcc:_victim@third.example?="

@@ -15,6 +15,8 @@ from mailref.store import InboxMessage
 from support.helpers import Outbox, mail, make_referee
 from support.listener import listening, submit
 
+pytestmark = pytest.mark.spec("2.2")
+
 G = "nomes@ref.example"
 ALICE = "alice@example.org"
 

@@ -34,6 +34,8 @@ TO = b"RCPT TO:<" + G.encode() + b">\r\n"
 referee = pytest.fixture(
     game_on_sqlite
 )  # the dialogue does not depend on the database: SQLite only
+
+pytestmark = pytest.mark.spec("2.1")
 port = pytest.fixture(listener_of)
 
 

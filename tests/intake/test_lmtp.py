@@ -13,6 +13,8 @@ from support.helpers import Outbox, mail, maildir_mails, wait_for
 from support.listener import Raw, game_on_sqlite, kept, lmtp_listening
 from support.ops import Site
 
+pytestmark = pytest.mark.spec("1.3")
+
 G, OTHER = "nomes@ref.example", "other@ref.example"
 
 referee = pytest.fixture(game_on_sqlite)

@@ -24,6 +24,8 @@ G = "nomes@ref.example"
 referee = pytest.fixture(
     game_on_sqlite
 )  # the dialogue does not depend on the database: SQLite only
+
+pytestmark = pytest.mark.spec("1.3")
 port = pytest.fixture(listener_of)
 
 
