@@ -38,7 +38,8 @@ def test_strangers_make_the_referee_mail_an_address_only_a_few_times_a_day(game,
     smtp(mail(BOB, G, "[Status]"), BOB)
     sent = outbox.new()
     to_carol = [m["X-Mailref-Kind"] for m in sent if m["To"] == "carol@example.org"]
-    assert to_carol == ["help"] * 5 + ["error", "ack"]
+    # The announcement of her joining reaches her too, as it reaches everybody (SPEC §2.6).
+    assert to_carol == ["help"] * 5 + ["error", "announcement", "ack"]
     assert [m["X-Mailref-Kind"] for m in sent if m["To"] == BOB] == ["announcement", "status"]
 
 

@@ -37,7 +37,11 @@ def test_one_joined_from_a_forged_address_is_told_how_to_stop_the_games_mail(gam
     every announcement, with no word on how to stop them. The answer to a [Join] says how."""
     outbox.new()
     smtp(mail("victim@third.example", G, "[Join]", "Name: Buy pills"), "mallory@evil.example")
-    (ack,) = [m for m in outbox.new() if m["To"] == "victim@third.example"]
+    (ack,) = [
+        m
+        for m in outbox.new()
+        if m["To"] == "victim@third.example" and m["X-Mailref-Kind"] == "ack"
+    ]
     body = Outbox.body(ack)
     assert "Not you?" in body and f"subject [Quit] to {G}" in body
     smtp(mail("victim@third.example", G, "[Quit]"), "victim@third.example")
