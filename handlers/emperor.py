@@ -65,7 +65,13 @@ def proclamation(env: Envelope, view: GameView) -> Action:
     try:
         changes = read_rule_changes(text, signer(env, view))
     except RuleChangeError as e:
-        raise Refused(f"I could not read a rule change on line {e.line}: {e.why}") from None
+        read = [f"line {n}: {why}" for n, _, why in e.faults]
+        raise Refused(
+            f"I could not read a rule change on {read[0]}"
+            if len(read) == 1
+            else f"I could not read {len(read)} rule changes:\n"
+            + "\n".join(f"  - on {x}" for x in read)
+        ) from None
     return {
         "type": "proclamation",
         "player": view.name,

@@ -5,6 +5,7 @@ import dataclasses
 
 from mailref.engine import Refused
 from mailref.engine.matters import open_statuses
+from mailref.engine.ruleset import free_rule_number
 from mailref.engine.state import Action
 from mailref.handlers.registry import GameView, handles, not_only_attached, signer
 from mailref.handlers.vote import ballots
@@ -37,9 +38,14 @@ def proposal(env: Envelope, view: GameView) -> Action:
     try:
         changes = read_rule_changes(readable, signer(env, view))
     except RuleChangeError as e:
+        free = free_rule_number(view.state.get("rules", []), view.state.get("rule_history"))
+        read = [f'line {n} ("{text.strip()[:80]}"): {why}' for n, text, why in e.faults]
         raise Refused(
-            f'I could not read a rule change on line {e.line} ("{e.text.strip()[:80]}"): {e.why}',
-            'Enact rule 24 "Title":\n<text>\nAmend rule 12 to read:\n<text>\n'
+            f"I could not read a rule change on {read[0]}"
+            if len(read) == 1
+            else f"I could not read {len(read)} rule changes:\n"
+            + "\n".join(f"  - on {x}" for x in read),
+            f'Enact rule {free} "Title":\n<text>\nAmend rule 12 to read:\n<text>\n'
             'In rule 12, replace "old words" with "new words".\nRepeal rule 15.\n'
             'Retitle rule 12 to "New title".',
         ) from None

@@ -13,7 +13,25 @@ from mailref.engine.change import RuleChange
 
 
 class RuleConflict(Exception):
-    """A change cannot apply: unknown rule, number taken, text not found."""
+    """Changes cannot apply: unknown rule, number taken, text not found; FAULTS holds every one,
+    so that a proposal's author reads them all at once (SPEC §2.6)."""
+
+    def __init__(self, *faults: str):
+        super().__init__(*faults)
+        self.faults = list(faults)
+
+    def __str__(self) -> str:
+        if len(self.faults) == 1:
+            return self.faults[0]
+        return f"{len(self.faults)} faults:\n" + "\n".join(f"  - {f}" for f in self.faults)
+
+
+def free_rule_number(rules: list[dict], history: list[dict] | None = None) -> str:
+    """The next unused whole rule number: one above every rule's, a repealed one's included."""
+    numbers = [r["number"] for r in rules] + [
+        str(h["rule"]) for h in history or [] if str(h.get("rule", "")).strip('"')[:1].isdigit()
+    ]
+    return str(max([sort_key(n)[0] for n in numbers] + [0]) + 1)
 
 
 @lru_cache(maxsize=4096)  # the ruleset is sorted after every change: its numbers repeat
@@ -63,7 +81,7 @@ def apply_changes(
     whole_numbers: bool = False,
     dry: bool = False,
 ) -> tuple[list[dict], list[dict], list[str]]:
-    """(new rules, history entries, diff lines). Raises RuleConflict naming the change.
+    """(new rules, history entries, diff lines). Raises RuleConflict naming every fault.
     New rule numbers are unique by value; WHOLE_NUMBERS (sidekick) refuses sub-rules. A DRY
     run's rules are thrown away: the list is copied, and a rule dict only when a change writes
     to it; neither are they sorted nor new rules' diff lines written (every change is checked)."""
@@ -77,59 +95,70 @@ def apply_changes(
     history = history or []
     entries: list[dict] = []
     diff: list[str] = []
+    faults: list[str] = []
+    # A number suggested for one new rule is not one another change of the same proposal asks.
+    asked = [{"number": c.number} for c in changes if c.kind == "enact" and c.number]
     for c in changes:
-        if c.kind == "enact":
-            number = (
-                rule_number(c.number, whole_numbers)
-                if c.number
-                else str(max([sort_key(r["number"])[0] for r in rules] + [0]) + 1)
-            )
-            key, title = sort_key(number), (c.title or "").strip().lower()
-            taken = next((r for r in rules if sort_key(r["number"]) == key), None)
-            if taken:
-                raise RuleConflict(
-                    f'rule {c.number or number} already exists as rule {taken["number"]} '
-                    f'("{taken["title"]}"); a new rule needs an unused number'
+        try:
+            if c.kind == "enact":
+                number = (
+                    rule_number(c.number, whole_numbers)
+                    if c.number
+                    else str(max([sort_key(r["number"])[0] for r in rules] + [0]) + 1)
                 )
-            if any(r["title"].strip().lower() == title for r in rules):
-                raise RuleConflict(f'a rule titled "{c.title}" already exists')
-            rules.append({"number": number, "title": c.title, "text": c.text})
-            entries.append({"rule": number, "change": "enact", "by": by, "at": at})
-            if not dry:
-                diff += [f'+ Rule {number} "{c.title}" (new)'] + [
-                    f"+   {ln}" for ln in (c.text or "").splitlines()
+                key, title = sort_key(number), (c.title or "").strip().lower()
+                taken = next((r for r in rules if sort_key(r["number"]) == key), None)
+                if taken:
+                    raise RuleConflict(
+                        f'rule {c.number or number} already exists as rule {taken["number"]} '
+                        f'("{taken["title"]}"); a new rule needs an unused number, such as '
+                        f"{free_rule_number(rules + asked, history)}"
+                    )
+                if any(r["title"].strip().lower() == title for r in rules):
+                    raise RuleConflict(f'a rule titled "{c.title}" already exists')
+                rules.append({"number": number, "title": c.title, "text": c.text})
+                entries.append({"rule": number, "change": "enact", "by": by, "at": at})
+                if not dry:
+                    diff += [f'+ Rule {number} "{c.title}" (new)'] + [
+                        f"+   {ln}" for ln in (c.text or "").splitlines()
+                    ]
+                continue
+            rule = find_rule(rules, c)
+            if rule is None:
+                raise RuleConflict(f"there is no rule {c.ref}{_history_hint(history, c.ref)}")
+            number = rule["number"]
+            if dry and c.kind != "repeal":  # the caller's rule stays as it is
+                i = next(i for i, r in enumerate(rules) if r is rule)
+                rules[i] = rule = dict(rule)
+            if c.kind == "repeal":
+                rules.remove(rule)
+                diff += [f'- Rule {number} "{rule["title"]}" (repealed)'] + [
+                    f"-   {ln}" for ln in rule["text"].splitlines()
                 ]
-            continue
-        rule = find_rule(rules, c)
-        if rule is None:
-            raise RuleConflict(f"there is no rule {c.ref}{_history_hint(history, c.ref)}")
-        number = rule["number"]
-        if dry and c.kind != "repeal":  # the caller's rule stays as it is
-            i = next(i for i, r in enumerate(rules) if r is rule)
-            rules[i] = rule = dict(rule)
-        if c.kind == "repeal":
-            rules.remove(rule)
-            diff += [f'- Rule {number} "{rule["title"]}" (repealed)'] + [
-                f"-   {ln}" for ln in rule["text"].splitlines()
-            ]
-        elif c.kind == "retitle":
-            diff.append(f'~ Rule {number}: title "{rule["title"]}" -> "{c.title}"')
-            rule["title"] = c.title
-        else:
-            old = rule["text"]
-            if c.kind == "amend":
-                new = c.text or ""
+            elif c.kind == "retitle":
+                diff.append(f'~ Rule {number}: title "{rule["title"]}" -> "{c.title}"')
+                rule["title"] = c.title
             else:
-                if c.old not in old:
-                    raise RuleConflict(f'rule {number} does not contain the words "{c.old}"')
-                new = old.replace(c.old, c.new or "")
-            rule["text"] = new
-            diff.append(f'~ Rule {number} "{rule["title"]}" (amended)')
-            diff += [
-                "    " + d
-                for d in difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=1)
-            ][2:]
-        entries.append({"rule": number, "change": c.kind, "by": by, "at": at})
+                old = rule["text"]
+                if c.kind == "amend":
+                    new = c.text or ""
+                else:
+                    if c.old not in old:
+                        raise RuleConflict(f'rule {number} does not contain the words "{c.old}"')
+                    new = old.replace(c.old, c.new or "")
+                rule["text"] = new
+                diff.append(f'~ Rule {number} "{rule["title"]}" (amended)')
+                diff += [
+                    "    " + d
+                    for d in difflib.unified_diff(
+                        old.splitlines(), new.splitlines(), lineterm="", n=1
+                    )
+                ][2:]
+            entries.append({"rule": number, "change": c.kind, "by": by, "at": at})
+        except RuleConflict as e:  # every fault is reported; the change is left out
+            faults += e.faults
+    if faults:
+        raise RuleConflict(*faults)
     return (rules if dry else sort_rules(rules)), entries, diff  # a dry run's rules are not read
 
 

@@ -38,9 +38,15 @@ _STARTS = re.compile(
 
 
 class RuleChangeError(ValueError):
-    def __init__(self, line: int, text: str, why: str):
+    """Lines that start like rule changes but cannot be read. LINE, TEXT and WHY are the first;
+    FAULTS holds every one as (line, text, why), in the order of the lines."""
+
+    def __init__(
+        self, line: int, text: str, why: str, more: list[tuple[int, str, str]] | None = None
+    ):
         super().__init__(f"line {line}: {why}: {text.strip()!r}")
         self.line, self.text, self.why = line, text, why
+        self.faults = [(line, text, why), *(more or [])]
 
 
 def strip_brace_comments(text: str) -> str:
@@ -60,11 +66,12 @@ def strip_brace_comments(text: str) -> str:
 
 
 def read_rule_changes(text: str, signer: str = "") -> list[RuleChange]:
-    """Every change in TEXT, in order; raises RuleChangeError on the first unreadable one.
+    """Every change in TEXT, in order; raises RuleChangeError naming every unreadable one.
     SIGNER: the author's names, so that a name alone closing the mail is not rule text."""
     changes: list[RuleChange] = []
     lines = bounded(text).splitlines()
     body: list[str] | None = None  # the text being collected for an enact / amend
+    faults: list[tuple[int, str, str]] = []
     for no, line in enumerate(lines, 1):
         if not _STARTS.match(line):
             if body is not None:
@@ -75,9 +82,10 @@ def read_rule_changes(text: str, signer: str = "") -> list[RuleChange]:
             body = None
         if m := _ENACT.match(line):
             if not m.group("title"):
-                raise RuleChangeError(
-                    no, line, 'a new rule needs a title in quotes, e.g. Enact rule 24 "Title":'
+                faults.append(
+                    (no, line, 'a new rule needs a title in quotes, e.g. Enact rule 24 "Title":')
                 )
+                continue
             changes.append(
                 RuleChange("enact", number=m.group("num"), title=m.group("title").strip(), line=no)
             )
@@ -113,22 +121,25 @@ def read_rule_changes(text: str, signer: str = "") -> list[RuleChange]:
                 )
             )
         else:
-            raise RuleChangeError(
-                no,
-                line,
-                "this line starts like a rule change but does not follow a known form "
-                '(Enact rule N "Title": / Amend rule N to read: / In rule N, replace "old" with '
-                '"new". / '
-                'Repeal rule N. / Retitle rule N to "Title".)',
+            faults.append(
+                (
+                    no,
+                    line,
+                    "this line starts like a rule change but does not follow a known form "
+                    '(Enact rule N "Title": / Amend rule N to read: / In rule N, replace "old" '
+                    'with "new". / Repeal rule N. / Retitle rule N to "Title".)',
+                )
             )
     if body is not None:
         changes[-1].text, changes[-1].signoff = without_sign_off(_clean_body(body), signer)
     for c in changes:
         if c.number and (why := number_fault(c.number)):
-            raise RuleChangeError(c.line, lines[c.line - 1][:200], why)
-    for c in changes:
-        if c.kind in ("enact", "amend") and not c.text:
-            raise RuleChangeError(c.line, lines[c.line - 1], "no rule text follows")
+            faults.append((c.line, lines[c.line - 1][:200], why))
+        elif c.kind in ("enact", "amend") and not c.text:
+            faults.append((c.line, lines[c.line - 1], "no rule text follows"))
+    if faults:
+        faults.sort(key=lambda f: f[0])
+        raise RuleChangeError(*faults[0], more=faults[1:])
     return changes
 
 

@@ -8,7 +8,7 @@ from typing import Any
 from mailref import resource
 from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
-from mailref.engine.ruleset import RuleConflict, changes_from, check_changes
+from mailref.engine.ruleset import RuleConflict, changes_from, check_changes, free_rule_number
 from mailref.engine.state import Action, GameState, Player, Rule
 from mailref.engine.variants import rule_tables
 from mailref.engine.variants.actions import action
@@ -269,22 +269,31 @@ class Sidekick(SidekickVotes, SidekickJudges, SidekickTimers, Variant):
                 "one proposal)"
             )
         changes = changes_from(action["changes"])
+        free = free_rule_number(state["rules"], state["rule_history"])
         if not changes:
             raise Refused(
                 "a proposal must contain at least one rule change (rule 9)",
-                'write e.g.\n  Enact rule 24 "Title":\n  text of the rule\nor Amend rule 12 to '
-                "read: / Repeal rule 15.",
+                f'write e.g.\n  Enact rule {free} "Title":\n  text of the rule\nor Amend rule 12 '
+                "to read: / Repeal rule 15.",
             )
-        for c in changes:
-            if c.kind == "enact" and not c.number:
-                raise Refused(
-                    f'new rule "{c.title}" needs a reference number (rule 10)',
-                    'write Enact rule 24 "Title":',
-                )
+        # Every fault of the move at once (SPEC §2.6): the unnumbered new rules and what the
+        # numbered changes cannot do to the ruleset.
+        unnumbered = [c for c in changes if c.kind == "enact" and not c.number]
+        faults = [f'new rule "{c.title}" needs a reference number (rule 10)' for c in unnumbered]
         try:
-            check_changes(state["rules"], changes, state["rule_history"], whole_numbers=True)
+            numbered = [c for c in changes if c not in unnumbered]
+            check_changes(state["rules"], numbered, state["rule_history"], whole_numbers=True)
         except RuleConflict as e:
-            raise Refused(f"your rule changes cannot apply: {e}") from None
+            faults += [f"your rule changes cannot apply: {f}" for f in e.faults]
+        if faults:
+            raise Refused(
+                faults[0]
+                if len(faults) == 1
+                else f"{len(faults)} faults:\n" + "\n".join(f"  - {f}" for f in faults),
+                f'write Enact rule {free} "{unnumbered[0].title}": ({free} is free)'
+                if unnumbered
+                else "",
+            )
         deadline = ctx.now + self.duration(state, "vote_timeout")
         prop = matters.new_matter(
             state,
