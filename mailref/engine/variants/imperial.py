@@ -105,12 +105,22 @@ class Imperial(ImperialProposals, ImperialActs, Variant):
             self.event(state, ctx, f"{name} became an Imperial Senator.")
 
     def after_join(self, state: GameState, player: Player, action: Action, ctx: Ctx) -> None:
-        super().after_join(state, player, action, ctx)
-        if self.emperor(state) is None:
+        crowned = self.emperor(state) is None
+        if crowned:
             # House rule: the game's first player holds the throne until the admin says otherwise.
             player["offices"].append("emperor")
-            ctx.ack("The throne was empty: you are the Imperial Emperor.")
+        super().after_join(state, player, action, ctx)  # the announcement tells the new Emperor
+        if crowned:
             self.event(state, ctx, f"{player['name']} is the Imperial Emperor.")
+
+    def join_news(self, state: GameState, player: Player) -> list[str]:
+        if self.emperor(state) != player["name"]:
+            return []
+        return [
+            f"The throne was empty, so the referee made {player['name']} the Imperial Emperor: "
+            "the Emperor judges the proposals the Senate passes ([Judge] N: ACCEPT, VETO or "
+            "IGNORE), and may issue Proclamations and Directives."
+        ]
 
     # ---- rules A and B -----------------------------------------------------------
     def rules_for_display(self, state: GameState) -> list[Rule]:

@@ -100,6 +100,11 @@ class ImperialProposals:
             changes=[c.describe() for c in changes],
             voters=[s for s in self.senators(state) if s != author],
             words=list(self.vote_words),
+            # Rule 6: only "other Imperial Senators" vote; a player who is none is told so here
+            # rather than by a refused ballot.
+            who_votes=f"Senators other than {author}",
+            who_votes_note="Players who are not Senators do not vote: a player becomes a Senator "
+            "with their first proposal or Point of Order (rule 3).",
             # The voters learn that the replaced one takes no more votes (rule 12).
             warning=(
                 f"It replaces {author}'s oldest undecided proposal, {replaced['number']} "

@@ -194,8 +194,13 @@ class Players(Acting):
             state,
             ctx,
             f"{player['name']} joins the game",
-            [f"{player['name']} has joined {state['name']}."],
+            [f"{player['name']} has joined {state['name']}.", *self.join_news(state, player)],
         )
+
+    def join_news(self, state: GameState, player: Player) -> list[str]:
+        """What the join changed for everybody, told with it (a place in the turn order, an
+        office the referee gave the newcomer)."""
+        return []
 
     @action("quit")
     def on_quit(self, state: GameState, action: Action, ctx: Ctx) -> None:

@@ -80,8 +80,8 @@ class Sidekick(SidekickVotes, SidekickJudges, SidekickTimers, Variant):
 
     # ---- turn order (rule 6) -----------------------------------------------------
     def after_join(self, state: GameState, player: Player, action: Action, ctx: Ctx) -> None:
-        super().after_join(state, player, action, ctx)
         if state["turn"] is None:
+            super().after_join(state, player, action, ctx)
             eligible = [p["name"] for p in self.present(state)]
             if len(eligible) >= max(2, state["parameters"].get("founders", 2)):
                 state["order"] = ctx.shuffle(eligible)
@@ -94,15 +94,29 @@ class Sidekick(SidekickVotes, SidekickJudges, SidekickTimers, Variant):
                     + [f"{i}. {n}" for i, n in enumerate(state["order"], 1)],
                 )
                 self.open_turn(state, ctx, state["order"][0], number=1)
-        elif player["name"] not in state["order"]:
+            return
+        at = None
+        if player["name"] not in state["order"]:
             at = ctx.randint(0, len(state["order"]))
             state["order"].insert(at, player["name"])
+        super().after_join(state, player, action, ctx)  # the announcement names the new order
+        if at is not None:
             who = (
                 f"{player['name']} is" if action.get("by") else "You are"
             )  # `player add` answers the admin
             ctx.ack(
                 f"{who} inserted at place {at + 1} of the turn order: {', '.join(state['order'])}."
             )
+
+    def join_news(self, state: GameState, player: Player) -> list[str]:
+        order = state["order"]
+        if state["turn"] is None or player["name"] not in order:
+            return []
+        return [
+            f"{player['name']} takes place {order.index(player['name']) + 1} of the turn order "
+            "at random (rule 6); the turn order is now:",
+            *(f"{i}. {n}" for i, n in enumerate(order, 1)),
+        ]
 
     def before_leaving_order(self, state: GameState, player: Player, ctx: Ctx) -> None:
         t = state["turn"]
@@ -182,9 +196,19 @@ class Sidekick(SidekickVotes, SidekickJudges, SidekickTimers, Variant):
         missed: bool = False,
     ) -> None:
         t = state["turn"]
+        after = t.get("player") or t.get("last")
+        if after not in state["order"] and t.get("before"):
+            after = t["before"]
         if skipped:
             self.event(state, ctx, f"Turn {t['number']} of {t['player']} skipped: {skipped}.")
             lines = [f"{t['player']}'s turn is skipped: {skipped}."] + ([late] if late else [])
+            if state["status"] != "ended":
+                upcoming = self.next_mover(state, after)
+                lines.append(
+                    f"It is now {upcoming}'s turn (turn {t['number'] + 1})."
+                    if upcoming
+                    else "Nobody present can move; the game waits for a player to return."
+                )
             if (
                 missed
             ):  # the mover who let the time pass hears it as such (kind `late`), the others as news
@@ -208,9 +232,6 @@ class Sidekick(SidekickVotes, SidekickJudges, SidekickTimers, Variant):
         if state["status"] == "ended":
             state["turn"]["deadline"] = None
             return
-        after = t.get("player") or t.get("last")
-        if after not in state["order"] and t.get("before"):
-            after = t["before"]
         self.open_turn(state, ctx, self.next_mover(state, after), t["number"] + 1)
         if skipped:
             state["turn"]["last"] = t.get("player")
