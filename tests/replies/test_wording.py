@@ -71,7 +71,8 @@ def test_an_eire_status_reads_as_eire(referee, outbox, clock):
     )
     assert "Players: Alice, Bob\n" in status and "(active" not in status, status
     assert (
-        "Turn 1: orders are due Wed 2 Dec 2026 10:00 UTC\n" in status and "Turn 1: -" not in status
+        "Turn 1: orders are due Wed 2 Dec 2026 10:00 UTC, in 24 hours\n" in status
+        and "Turn 1: -" not in status
     )
     assert (
         "Orders received this turn from: nobody yet" in status

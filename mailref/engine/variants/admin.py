@@ -190,7 +190,17 @@ class AdminOverrides(Acting):
             if "number" in target
             else "The deadline"
         )
-        text = f"{what} moved from {self.when(state, old)} to {self.when(state, new, ctx)}."
+        # The mail may go out long after (queued by `mailref deadline` while the daemon is down):
+        # a deadline due at once says so as of the change, never "now".
+        due = (new - ctx.now).total_seconds()
+        to = (
+            f"{self.when(state, new)} (already past when it was set)"
+            if due < -30
+            else f"{self.when(state, new)} (due at once when it was set)"
+            if due < 30
+            else self.when(state, new, ctx)
+        )
+        text = f"{what} moved from {self.when(state, old)} to {to}."
         ctx.ack(text)
         self.event(
             state, ctx, f"{what} moved from {self.when(state, old)} to {self.when(state, new)}."

@@ -323,8 +323,8 @@ class Eire(EireResolution, Preview, OrdersGame):
             "Menhir Valleys).",
         ]
 
-    def status_lines(self, state: GameState) -> list[str]:
-        lines = super().status_lines(state)
+    def status_lines(self, state: GameState, ctx: Ctx | None = None) -> list[str]:
+        lines = super().status_lines(state, ctx)
         lines += [
             f"{p['name']} ({p['color']}, {p['tribe']}, origin {p['origin']}): "
             f"{state['grain'].get(p['name'], 0)} Grain, "

@@ -133,10 +133,14 @@ class Imperial(ImperialProposals, ImperialActs, Variant):
             )
         return out
 
-    def proposal_lines(self, state: GameState) -> list[str]:
+    def proposal_lines(self, state: GameState, ctx: Ctx | None = None) -> list[str]:
         return [
             f"{p['number']}. \"{p['title']}\" by {p['author']}: {p['status']}"
-            + (f" (votes due {self.when(state, p['deadline'])})" if p["status"] == "voting" else "")
+            + (
+                f" (votes due {self.when(state, p['deadline'], ctx)})"
+                if p["status"] == "voting"
+                else ""
+            )
             for p in state["proposals"]
         ]
 
@@ -156,7 +160,7 @@ class Imperial(ImperialProposals, ImperialActs, Variant):
             **self.rule_list(state),
             scores=self.score_lines(state),
             reason=reason or "",
-            proposals=self.proposal_lines(state),
+            proposals=self.proposal_lines(state, ctx),
         )
 
     @action("rules")
@@ -167,7 +171,7 @@ class Imperial(ImperialProposals, ImperialActs, Variant):
             game=state,
             rules=self.rules_for_display(state),
             scores=self.score_lines(state),
-            proposals=self.proposal_lines(state),
+            proposals=self.proposal_lines(state, ctx),
         )
 
     # ---- timers ------------------------------------------------------------------
@@ -266,7 +270,7 @@ class Imperial(ImperialProposals, ImperialActs, Variant):
     def current_deadline_holder(self, state: GameState) -> Turn | Matter | None:
         return next((p for p in state["proposals"] if p["status"] == "voting"), None)
 
-    def status_lines(self, state: GameState) -> list[str]:
+    def status_lines(self, state: GameState, ctx: Ctx | None = None) -> list[str]:
         lines = [
             f"Emperor: {self.emperor(state) or 'vacant'}; Scribe: the referee; "
             f"Senators: {', '.join(self.senators(state)) or 'none yet'}",
@@ -275,7 +279,7 @@ class Imperial(ImperialProposals, ImperialActs, Variant):
         ]
         return (
             lines
-            + self.proposal_lines(state)
+            + self.proposal_lines(state, ctx)
             + [
                 f"Point of Order {j['number']}: {j['question']} ({j['status']})"
                 for j in state["judgements"]

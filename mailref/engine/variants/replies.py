@@ -18,7 +18,7 @@ class Replies(Acting):
 
     @action("status")
     def on_status(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        ctx.reply("status", "status.txt", game=state, lines=self.status_lines(state))
+        ctx.reply("status", "status.txt", game=state, lines=self.status_lines(state, ctx))
 
     @action("rules")
     def on_rules(self, state: GameState, action: Action, ctx: Ctx) -> None:
@@ -41,7 +41,8 @@ class Replies(Acting):
     def score_lines(self, state: GameState) -> list[str]:
         return [f"{p['name']}: {p['score']}" for p in self.present(state)]
 
-    def status_lines(self, state: GameState) -> list[str]:
+    def status_lines(self, state: GameState, ctx: Ctx | None = None) -> list[str]:
+        """The state in lines; with CTX, each deadline says how far off it is ("in 4 days")."""
         lines = [f"Status: {state['status']}"]
         lines.append(
             "Players: "
@@ -55,14 +56,18 @@ class Replies(Acting):
             due = (
                 f", moved: proposal {t['proposal']}"
                 if t.get("proposal")
-                else f", deadline {self.when(state, t['deadline'])}"
+                else f", deadline {self.when(state, t['deadline'], ctx)}"
                 if t.get("deadline")
                 else ""
             )
             lines.append(f"Turn {t['number']}: {t.get('player') or 'nobody present can move'}{due}")
         for p in state["proposals"]:
             if p["status"] in self.open_statuses:
-                due = f", deadline {self.when(state, p['deadline'])}" if p.get("deadline") else ""
+                due = (
+                    f", deadline {self.when(state, p['deadline'], ctx)}"
+                    if p.get("deadline")
+                    else ""
+                )
                 lines.append(
                     f"Proposal {p['number']} \"{p['title']}\" by {p['author']}: {p['status']}{due}"
                 )

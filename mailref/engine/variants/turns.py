@@ -359,7 +359,7 @@ class OrdersGame(Variant):
             lines=lines,
         )
 
-    def status_lines(self, state: GameState) -> list[str]:
+    def status_lines(self, state: GameState, ctx: Ctx | None = None) -> list[str]:
         # Not the Nomic lines: no scores, no mover ("Turn 5: -"), no proposals.
         lines = [
             f"Status: {state['status']}",
@@ -371,7 +371,9 @@ class OrdersGame(Variant):
         ]
         t = state["turn"]
         if t and t.get("deadline"):
-            lines.append(f"Turn {t['number']}: orders are due {self.when(state, t['deadline'])}")
+            lines.append(
+                f"Turn {t['number']}: orders are due {self.when(state, t['deadline'], ctx)}"
+            )
         elif t and t.get("closed"):
             lines.append(
                 f"Turn {t['number']}: closed {self.when(state, t['closed'])}; the GM is "

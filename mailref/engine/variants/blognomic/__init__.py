@@ -195,7 +195,7 @@ class BlogNomic(Wizards, Hiatus, Submitting, Resolution, Dynasties, Variant):
         )
         self.resolve(state, ctx)
 
-    def status_lines(self, state: GameState) -> list[str]:
+    def status_lines(self, state: GameState, ctx: Ctx | None = None) -> list[str]:
         lines = [
             f"Dynasty {state['dynasty']}"
             + (f" ({state['theme']})" if state["theme"] else "")
