@@ -17,7 +17,28 @@ def orders(env: Envelope, view: GameView) -> Action:
     ):  # words of one's own without bold (beside a signature's logo) are "no bold text"
         not_only_attached(env, "orders are", env.text, "nothing was recorded")
     check_named_turn(env, view)
-    return {"type": "orders", "player": view.name, "sentences": env.orders}
+    action: Action = {"type": "orders", "player": view.name, "sentences": env.orders}
+    if loose := lines_not_bold(env.text, env.orders):
+        action["loose"] = loose  # the engine tells the author which of them look like orders
+    return action
+
+
+def lines_not_bold(text: str, bold: list[str], most: int = 20) -> list[str]:
+    """Up to MOST lines of TEXT (the sender's own words) that hold none of the BOLD sentences."""
+    marks = re.compile(r"\[/?b\]|\*\*|__|\*", re.I)
+    shown = [" ".join(marks.sub("", s).split()).lower() for s in bold]
+    out = []
+    for line in text.splitlines():
+        if "*" in line or "__" in line or "[b]" in line.lower():
+            continue  # a line with a bold mark is read through its bold
+        t = " ".join(line.split())
+        key = t.lower().strip(" .;!")
+        if not key or len(t) > 200 or any(b and (b in key or key in b) for b in shown):
+            continue
+        out.append(t)
+        if len(out) >= most:
+            break
+    return out
 
 
 def check_named_turn(env: Envelope, view: GameView) -> None:

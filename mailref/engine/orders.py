@@ -109,3 +109,33 @@ def read_eire_orders(sentences: list[str], lands: list[str]) -> OrderReading:
 def read_free_orders(sentences: list[str]) -> OrderReading:
     """The `orders` variant: every bold sentence is an order for the GM to read."""
     return OrderReading(orders=[Order("free", " ".join(s.split())) for s in sentences if s.strip()])
+
+
+_EIRE_VERB = re.compile(
+    r"^(?:defend|invest|attack)\s+\S+.*\bgrain\b|^declare\s+.*high\s+king", re.I
+)
+# A Diplomacy-style unit order: "A Paris - Burgundy", "F Brest S A Paris", "Army Vienna holds".
+_UNIT = re.compile(
+    r"^(?:a|f|army|fleet)\s+[^\W\d_][\w.' -]*?\s*(?:-|–|->|→|\bto\b|\bs\b|\bh\b|\bc\b|holds?\b|"
+    r"supports?\b|convoys?\b|moves?\b)",
+    re.I,
+)
+
+
+def order_like(lines: list[str], bold: list[str], eire: bool) -> list[str]:
+    """The LINES (of a mail, not in bold) that look like orders: in Eire one of its four
+    orders; elsewhere a unit order or a line that begins with the first word of a BOLD order of
+    the same mail. The author is told of them, since only bold text is read as an order."""
+    firsts = {s.split()[0].lower() for s in bold if s.split() and s.split()[0][:1].isalpha()}
+    out = []
+    for line in lines:
+        t = " ".join(line.split()).strip(" .;!")
+        if not t or len(t) > ORDER_MAX:
+            continue
+        if eire:
+            like = bool(_EIRE_VERB.match(t) or _WORDY.match(t))
+        else:
+            like = bool(_UNIT.match(t)) or t.split()[0].lower() in firsts
+        if like:
+            out.append(t)
+    return out

@@ -9,7 +9,7 @@ import textwrap
 
 from mailref import resource
 from mailref.engine.context import Ctx, Refused
-from mailref.engine.orders import Order, fold, read_eire_orders
+from mailref.engine.orders import Order, fold, order_like, read_eire_orders
 from mailref.engine.state import Action, GameState, Player
 from mailref.engine.variants.actions import action
 from mailref.engine.variants.eire_resolution import EireResolution
@@ -238,6 +238,9 @@ class Eire(EireResolution, Preview, OrdersGame):
         ]
 
     # ---- orders ------------------------------------------------------------------
+    def orders_not_bold(self, lines: list[str], bold: list[str]) -> list[str]:
+        return order_like(lines, bold, eire=True)
+
     def read_orders(
         self, state: GameState, player: str, sentences: list[str], earlier: list[dict]
     ) -> tuple[list[dict], list[tuple[str, str]]]:

@@ -8,6 +8,7 @@ import textwrap
 from datetime import datetime
 
 from mailref.engine.context import Ctx, Refused
+from mailref.engine.orders import order_like
 from mailref.engine.state import Action, GameState, Player
 from mailref.engine.variants.actions import action
 from mailref.engine.variants.base import Variant
@@ -96,7 +97,9 @@ class OrdersGame(Variant):
                 *([""] if self.turn_lines(state) else []),
                 "Send your orders in a mail with the subject [Orders] before "
                 f"{self.when(state, deadline, ctx)}.",
-                "Only bold text is read as orders; everything else is chatter.",
+                "Only bold text is read as orders; everything else is chatter. In a plain-text "
+                f"mail, write bold with two stars on each side, {self.example_order}, or as "
+                "[b]…[/b].",
                 *([""] + committed_line(ctx) if ctx.dice else []),
             ],
         )
@@ -119,6 +122,10 @@ class OrdersGame(Variant):
     def turn_lines(self, state: GameState) -> list[str]:
         return []
 
+    def orders_not_bold(self, lines: list[str], bold: list[str]) -> list[str]:
+        """The lines of a mail outside its bold text that look like orders (engine/orders.py)."""
+        return order_like(lines, bold, eire=False)
+
     # ---- orders ------------------------------------------------------------------
     @action("orders")
     def on_orders(self, state: GameState, action: Action, ctx: Ctx) -> None:
@@ -140,9 +147,11 @@ class OrdersGame(Variant):
         p = self.must_player(state, name)
         if p["status"] != "active":
             raise Refused("only active players order")
+        loose = self.orders_not_bold(action.get("loose") or [], action["sentences"])
         if not action["sentences"]:
             raise Refused(
-                "I found no bold text in your own words: only bold text is an order",
+                "I found no bold text in your own words: only bold text is an order"
+                + "".join(f'; "{t}" looks like one, but is not in bold' for t in loose),
                 f"{self.example_order} or <b>…</b> or [b]…[/b]",
             )
         had = state["orders"].get(name)
@@ -192,6 +201,10 @@ class OrdersGame(Variant):
                 + "; ".join(o["text"] for o in state["orders"][name]["orders"])
                 + "."
             )
+        if loose:
+            ctx.ack("")
+            for t in loose:
+                ctx.ack(f'  Not bold, so not read as an order: "{t}" (in bold: **{t}**)')
         if rejected:
             ctx.ack("")
             which = (
