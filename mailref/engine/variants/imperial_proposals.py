@@ -141,6 +141,7 @@ class ImperialProposals:
                     reason=b.get("reason") or "",
                 )
             )
+            self.tell_away_voter(state, name, ctx)
 
     def close_vote(self, state: GameState, prop: Matter, ctx: Ctx, late: str = "") -> None:
         # Seed: "other Imperial Senators may send in a vote" and "there is a majority of Imperial

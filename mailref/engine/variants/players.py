@@ -58,6 +58,16 @@ class Players(Acting):
     def present(state: GameState) -> list[dict]:
         return [p for p in state["players"] if p["status"] != "left"]
 
+    def tell_away_voter(self, state: GameState, name: str, ctx: Ctx, otherwise: str = "") -> None:
+        """An away player's ballot counts as cast; their ack says so, once a mail, and what
+        OTHERWISE would have been counted for them."""
+        p = self.player(state, name)
+        line = "You are away, and your vote counts all the same" + (
+            f": it stands in place of {otherwise}." if otherwise else "."
+        )
+        if p and p["status"] == "away" and line not in ctx.ack_lines:
+            ctx.ack(line)
+
     def holder(self, state: GameState, office: str) -> Player | None:
         return next(
             (p for p in state["players"] if office in p["offices"] and p["status"] != "left"), None

@@ -56,6 +56,9 @@ class SidekickVotes:
                     reason=b.get("reason") or "",
                 )
             )
+            self.tell_away_voter(
+                state, player, ctx, "the ABSTAIN counted for an away player who does not vote"
+            )
             self.event(state, ctx, f"{player} voted on proposal {prop['number']}.")
             self.maybe_close(state, prop, ctx)
 
