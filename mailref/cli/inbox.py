@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import TYPE_CHECKING
 
 from mailref.cli.acting import deliver
@@ -15,22 +16,42 @@ if TYPE_CHECKING:
     from mailref.referee import Referee
 
 
-def newest(referee: Referee, model: type, args: argparse.Namespace) -> list:
+def newest(referee: Referee, model: type, args: argparse.Namespace) -> tuple[list, int | None]:
     """The newest rows of the inbox or outbox table, optionally of one status, without their
-    raw bytes: a listing shows none, and 50 mails of 10 MB would take it to 600 MB."""
-    from sqlalchemy import select
+    raw bytes: a listing shows none, and 50 mails of 10 MB would take it to 600 MB. With them,
+    how many rows match in all when --limit left some out (else None)."""
+    from sqlalchemy import func, select
     from sqlalchemy.orm import defer
 
     with referee.store() as s:
-        q = select(model).options(defer(model.raw)).order_by(model.id.desc()).limit(args.limit)
+        q = select(model).options(defer(model.raw)).order_by(model.id.desc())
+        count = select(func.count()).select_from(model)
         if args.status:
             q = q.where(model.status == args.status)
-        return list(s.scalars(q))
+            count = count.where(model.status == args.status)
+        rows = list(s.scalars(q.limit(args.limit + 1)))
+        if len(rows) <= args.limit:
+            return rows, None
+        return rows[: args.limit], s.scalar(count)
+
+
+def say_left_out(shown: int, total: int | None, args: argparse.Namespace) -> None:
+    """A listing cut by --limit says so, and how to see more (on stderr beside --json)."""
+    if total is None:
+        return
+    what = f"{args.status} " if args.status else ""
+    line = (
+        f"(the newest {shown} of {total} {what}rows; --limit {total} lists them all)"
+        if shown
+        else f"({total} {what}rows; --limit N lists N of them)"
+    )
+    print(line, file=sys.stderr if args.json else sys.stdout)
 
 
 def cmd_mail_list(referee: Referee, args: argparse.Namespace, who: str) -> int:
     from mailref.store import InboxMessage
 
+    found, total = newest(referee, InboxMessage, args)
     mails = [
         {
             "id": m.id,
@@ -41,10 +62,11 @@ def cmd_mail_list(referee: Referee, args: argparse.Namespace, who: str) -> int:
             "subject": m.subject,
             "verdict": m.verdict,
         }
-        for m in newest(referee, InboxMessage, args)
+        for m in found
     ]
     if args.json:
         print_json(mails)
+        say_left_out(len(mails), total, args)
         return 0
     table(
         ["ID", "STATUS", "RECEIVED", "GAME", "SENDER", "SUBJECT", "VERDICT"],
@@ -61,6 +83,7 @@ def cmd_mail_list(referee: Referee, args: argparse.Namespace, who: str) -> int:
             for m in mails
         ],
     )
+    say_left_out(len(mails), total, args)
     return 0
 
 

@@ -7,7 +7,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from mailref.cli.acting import deliver
-from mailref.cli.inbox import newest
+from mailref.cli.inbox import newest, say_left_out
 from mailref.cli.output import cut, print_json, table
 from mailref.engine.context import Refused
 from mailref.safe import printable
@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 def cmd_outbox_list(referee: Referee, args: argparse.Namespace, who: str) -> int:
     from mailref.store import OutboxMessage
 
+    found, total = newest(referee, OutboxMessage, args)
     rows = [
         {
             "id": m.id,
@@ -36,10 +37,11 @@ def cmd_outbox_list(referee: Referee, args: argparse.Namespace, who: str) -> int
             "dropped_by": m.dropped_by,
             "drop_reason": m.drop_reason or None,
         }
-        for m in newest(referee, OutboxMessage, args)
+        for m in found
     ]
     if args.json:
         print_json(rows)
+        say_left_out(len(rows), total, args)
         return 0
     table(
         ["ID", "STATUS", "KIND", "TO", "ATTEMPTS", "SUBJECT", "LAST ERROR"],
@@ -64,6 +66,7 @@ def cmd_outbox_list(referee: Referee, args: argparse.Namespace, who: str) -> int
             for m in rows
         ],
     )
+    say_left_out(len(rows), total, args)
     return 0
 
 
