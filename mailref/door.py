@@ -126,8 +126,8 @@ def apply(
     )
     told, folded = [], []
     alerts = [
-        Outgoing("alert", "gm", "Alert", "alert.txt", {"game": state, "lines": [line]})
-        for line in ctx.alerts
+        Outgoing("alert", "gm", f"Alert: {about}", "alert.txt", {"game": state, "lines": [line]})
+        for about, line in ctx.alerts
     ]
     opened = None  # the thread a mail the ack carries opens, for the author
     for out in ctx.out + alerts:

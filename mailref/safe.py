@@ -21,3 +21,9 @@ def printable(value: Any, keep_newlines: bool = False) -> str:
     """VALUE as text safe to print: every control character escaped (\\x1b, \\u202e)."""
     text = str(value)
     return (_CONTROL if keep_newlines else _CONTROL_NL).sub(_esc, text)
+
+
+def one_line(value: Any) -> str:
+    """VALUE for one log line: its line breaks and runs of blanks as one space (never a literal
+    \\x0a), every other control character escaped."""
+    return printable(" ".join(str(value).split()))

@@ -4,6 +4,7 @@ its consequences (the reply, mail to players, journal summary) are collected."""
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
@@ -66,7 +67,7 @@ class Ctx:
         self.reply_vars: dict[str, Any] = {}
         self.summary: list[str] = []
         self.facts = facts or {}
-        self.alerts: list[str] = []
+        self.alerts: list[tuple[str, str]] = []  # (what it is about, the text)
         # The seed chain (SPEC §4.4), set by the door: the seed in use, by number and SHA-256,
         # and how to reveal it. Only mail says them; the state never holds them (replay has none).
         self.dice: dict[str, Any] | None = None
@@ -129,6 +130,15 @@ class Ctx:
     def note(self, line: str) -> None:
         self.summary.append(line)
 
-    def alert(self, line: str) -> None:
-        """Something the GM must act on; mailed as an `alert`."""
-        self.alerts.append(line)
+    def alert(self, line: str, about: str = "") -> None:
+        """Something the GM must act on; mailed as an `alert` whose subject says what it is
+        ABOUT ("Alert: judgement 2 has no judge"), else the first words of LINE."""
+        self.alerts.append((about or alert_about(line), line))
+
+
+def alert_about(line: str, most: int = 60) -> str:
+    """What an alert LINE is about, for its subject: its first clause, cut at a word."""
+    head = re.split(r"[.:;(\n]", line.strip(), maxsplit=1)[0].strip()
+    if len(head) > most:
+        head = head[:most].rsplit(" ", 1)[0] + "…"
+    return head

@@ -245,13 +245,15 @@ class Referee:
             locked = s.info.setdefault("games", {})
             for n, inbox_id in enumerate(sorted(mine, key=lambda i: (game_key(read[i], games), i))):
                 row, env = rows[inbox_id], read[inbox_id]
+                case = None
                 started, before = time.monotonic(), set(locked)
                 row.attempts += 1
                 try:
                     with s.begin_nested() if careful else contextlib.nullcontext():
                         if isinstance(env, Exception):
                             raise env
-                        steps.process(steps.Case(s, row, env, now, games, self.settings, self.rng))
+                        case = steps.Case(s, row, env, now, games, self.settings, self.rng)
+                        steps.process(case)
                         row.processed_at, row.lease_until = now, None
                 except Exception as e:
                     if is_store_fault(e) and not isinstance(e, OSError):
@@ -264,8 +266,9 @@ class Referee:
                         del locked[slug]
                     quarantine_mail(s, self.settings, row, e, now)
                 statuses[inbox_id] = row.status
-                # The tag as understood, not parsed again.
+                # The tag as understood, not parsed again (a Reply's ballot is a `vote`).
                 tag = None if isinstance(env, Exception) else env.subject.tag
+                tag = (case.tag if case else None) or tag
                 # Mail ignored before routing (a machine's) is logged with the game its
                 # recipients name.
                 game = row.game_slug or game_key(env, games) or None

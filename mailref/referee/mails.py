@@ -14,7 +14,7 @@ from sqlalchemy import bindparam, select, update
 from sqlalchemy.orm import Session
 
 from mailref.read import Envelope, match_game, read_envelope
-from mailref.safe import printable
+from mailref.safe import one_line
 from mailref.store import InboxMessage, Store
 
 log = logging.getLogger("mailref")
@@ -114,10 +114,10 @@ def log_handled(row: Mail, ms: float, tag: str | None, game: str | None = None) 
     log.info(
         "mail #%s from %s game=%s tag=%s: %s: %s (%d ms)",
         row.id,
-        printable(row.sender or row.mail_from or "-"),
+        one_line(row.sender or row.mail_from or "-"),
         row.game_slug or game or "-",
         tag or "-",
         row.status,
-        printable(row.verdict[:200]),
+        one_line(row.verdict[:200]),
         ms,
     )

@@ -60,6 +60,7 @@ class Case:
     gm: str = ""
     labels: tuple[str, ...] = ()
     foreign: bool = False  # a reply that may answer another game's mail
+    tag: str | None = None  # the command as understood: a ballot sent as a Reply is a `vote`
 
     def decide(self, status: str, verdict: str) -> bool:
         """Set the mail's STATUS and VERDICT (verdicts.py); True: no further step runs."""
@@ -397,6 +398,7 @@ def apply_command(c: Case) -> None:
             c.answer_error(r.reason, r.hint + relayed_instead(c, r))
             return
     action["source"] = f"mail:{c.row.id}"
+    c.tag = "vote" if action["type"] == "vote" else tag
     if action["type"] in OPENS_MATTER or action["type"] == "join":
         action["capped"] = (
             True  # counted against matters_per_day, or the newcomers announced (variants/base.py)

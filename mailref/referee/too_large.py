@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 from mailref.outgoing import Source, queue_reply
 from mailref.read import match_game, read_envelope
-from mailref.safe import printable
+from mailref.safe import one_line
 
 if TYPE_CHECKING:
     from mailref.referee import Referee
@@ -79,10 +79,10 @@ def too_large(referee: Referee, source: str, head: bytes, size: int, max_size: i
     log.info(
         "mail #%s from %s game=%s tag=%s: ignored: %s (%d ms)",
         stored.id,
-        printable(env.from_addr or "-"),
+        one_line(env.from_addr or "-"),
         slug or "-",
         env.subject.tag or "-",
-        row.verdict,
+        one_line(row.verdict),
         (time.monotonic() - started) * 1000,
     )
     return "ignored"

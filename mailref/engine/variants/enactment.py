@@ -133,7 +133,8 @@ class Enactment(Acting):
         if not changes:
             ctx.alert(
                 f"{why}; it has no rule changes the referee could read: apply its effects with "
-                "`mailref rule ...` / `mailref score ...`."
+                "`mailref rule ...` / `mailref score ...`.",
+                f"apply the effects of {by} by hand",
             )
             if then:
                 then()
@@ -151,7 +152,8 @@ class Enactment(Acting):
             ctx.alert(
                 f"{why} but its changes could not apply: {e}. Nothing was applied; correct the "
                 "ruleset "
-                "with `mailref rule ...`."
+                "with `mailref rule ...`.",
+                f"the rule changes of {by} could not apply",
             )
             if then:
                 then()
@@ -259,7 +261,12 @@ class Enactment(Acting):
                 if sets
                 else []
             )
-            ctx.alert(f"{why}.\n\n" + "\n".join(told_gm + undo + ask + ([also] if also else [])))
+            ctx.alert(
+                f"{why}.\n\n" + "\n".join(told_gm + undo + ask + ([also] if also else [])),
+                "a value the referee runs by is to be set"
+                if ask
+                else "the referee runs by new " f"values: {why}",
+            )
         return told
 
     # A ruleset mail carries the whole rule list up to this many rules; beyond, the changes and

@@ -198,7 +198,8 @@ class ImperialProposals:
         if emperor is None:
             ctx.alert(
                 f"Proposal {prop['number']} awaits judgement but the office of Emperor is vacant "
-                "(`mailref office SLUG emperor NAME`)."
+                "(`mailref office SLUG emperor NAME`).",
+                f"proposal {prop['number']} awaits judgement and there is no Emperor",
             )
             return
         ctx.send(

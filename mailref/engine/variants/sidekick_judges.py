@@ -40,7 +40,8 @@ class SidekickJudges:
                 ctx.alert(
                     f"Judgement {j['number']}: its judge {gone['name']} left the game and rule 17 "
                     "names no "
-                    "other now; decide it with the players."
+                    "other now; decide it with the players.",
+                    f"judgement {j['number']} has no judge",
                 )
                 continue
             j["judge"] = judge
@@ -146,5 +147,6 @@ class SidekickJudges:
         ctx.alert(
             f"Judgement {j['number']} was ruled by {j['judge']}: apply its effects (penalties of "
             "rule 4, reversals) "
-            "with `mailref score` / `mailref rule`."
+            "with `mailref score` / `mailref rule`.",
+            f"apply the ruling of judgement {j['number']}",
         )
