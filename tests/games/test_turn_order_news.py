@@ -31,7 +31,7 @@ def test_the_players_are_told_the_new_turn_order_when_someone_joins(sidekick_gam
     for who in PLAYERS + ["dave"]:
         (news,) = announcements(outbox, who, "Dave joins the game")
         body = Outbox.body(news).replace("\r\n", "\n")
-        assert f"Dave takes place {place} of the turn order" in body, body
+        assert f"Dave is at place {place} of the turn order (rule 6)" in body, body
         assert "\n".join(f"{i}. {n}" for i, n in enumerate(order, 1)) in body, body
     ack = Outbox.body([m for m in outbox.all() if m["To"] == addr("dave")][-1])
     assert "you included" in ack and "Dave joins the game" in ack, ack

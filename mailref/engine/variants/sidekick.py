@@ -113,8 +113,8 @@ class Sidekick(SidekickVotes, SidekickJudges, SidekickTimers, Variant):
         if state["turn"] is None or player["name"] not in order:
             return []
         return [
-            f"{player['name']} takes place {order.index(player['name']) + 1} of the turn order "
-            "at random (rule 6); the turn order is now:",
+            f"{player['name']} is at place {order.index(player['name']) + 1} of the turn order "
+            "(rule 6); the turn order is now:",
             *(f"{i}. {n}" for i, n in enumerate(order, 1)),
         ]
 
