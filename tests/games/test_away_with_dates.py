@@ -146,3 +146,32 @@ def test_absence_dates_are_read_in_the_players_zone(table):
     table.send(me, G, "[Settings]", "zone: Europe/Berlin")
     table.send(me, G, "[Away] until 4 Dec")
     assert player(table, who)["away_until"] == "2026-12-03T23:00:00Z"  # midnight in Berlin
+
+
+def test_the_vote_counts_those_away_at_its_close_as_away_after_ended_absences(table):
+    """A player whose dated absence ended before the vote closed is not counted as away, even
+    when the referee wakes only after both moments: absences are settled first."""
+    mover, _ = nomes(table)
+    table.send("dave@x.org", G, "[Join]", "Name: Dave")  # present, and silent
+    first, second = (n for n in ("Alice", "Bob", "Carol") if n != mover)
+    table.send(f"{mover.lower()}@x.org", G, "[Proposal] Tea", 'Enact rule 301 "Tea":\nTea.\n')
+    table.send(f"{first.lower()}@x.org", G, "[Away] until 8 Dec")
+    table.send(f"{second.lower()}@x.org", G, "[Away] until 5 Dec")
+    table.referee.clock.advance(days=5, minutes=5)  # Sun 6 Dec 10:05: past the vote's deadline
+    table.referee.tick()
+    got = table.deliver()
+    (result,) = [m for m in got[f"{mover.lower()}@x.org"] if "[Proposal 1]" in m["Subject"]]
+    said = text(result)
+    assert f"Counted ABSTAIN, being away (rule 15): {first}." in said, said
+    silent = ", ".join(sorted([second, "Dave"]))
+    assert f"Counted ABSTAIN, not having voted in time (rule 11): {silent}." in said, said
+    assert player(table, second)["status"] == "active"
+    assert player(table, first)["status"] == "away"
+
+
+def test_help_names_the_absence_with_dates(table):
+    nomes(table)
+    got = table.send("alice@x.org", G, "[Help]")
+    said = text(table.one(got, "alice@x.org", "help"))
+    assert "[Away] until 6 Jan, or [Away] 24 Dec to 6 Jan" in said
+    assert "[Deadline] +1d" in said
