@@ -130,3 +130,20 @@ def test_the_gms_deadline_mail_needs_authentication_where_the_game_requires_it(t
     got = table.send(GM, G, "[Deadline] +2d")
     assert "could not be verified" in text(table.one(got, GM, "error"))
     assert deadline(table) == before
+
+
+def test_the_gm_extends_an_orders_turn_by_mail(table):
+    g = "dip@ref.example"
+    table.referee.create_game("dip", "orders", g, gm=GM)
+    for p in ("ann", "ben"):
+        table.send(f"{p}@x.org", g, "[Join]", f"Name: {p.title()}")
+    assert table.referee.admin("dip", {"type": "start"}, GM).ok
+    table.deliver()
+    before = parse_iso(table.referee.state("dip")["turn"]["deadline"])
+    got = table.send(GM, g, "[Deadline]", "+1d12h\nA player is travelling.")
+    assert "Turn 1's deadline moved" in text(table.reply(got, GM))
+    assert parse_iso(table.referee.state("dip")["turn"]["deadline"]) == before + timedelta(
+        days=1, hours=12
+    )
+    got = table.send("ann@x.org", g, "[Deadline] +1d")
+    assert "Ann asks for 1 day more" in got[GM][0]["Subject"]
