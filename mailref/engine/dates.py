@@ -86,8 +86,27 @@ def _clean(text: str) -> str:
 
 def looks_like_moment(text: str) -> bool:
     """Whether TEXT has the form of a moment ("Fri 18:00", "6 Jan"), the calendar unchecked."""
-    s = _clean(text)
+    s, _ = _as_written(_clean(text), "UTC")
     return any(form.match(s) for form in _FORMS)
+
+
+# How the game writes a time (timeutil.when): "Fri 4 Dec 2026 11:00 CET (10:00 UTC), in 3 days".
+_HOW_FAR = re.compile(r"\s+(?:in\s+\d+\s+\w+|\d+\s+\w+\s+ago|now)$", re.I)
+_UTC_BESIDE = re.compile(r"\s*\(\d{1,2}:\d{2}\s+UTC\)$", re.I)
+_ABBREVIATION = re.compile(r"\s+(?P<abbr>[A-Z]{2,5}|[+-]\d{2})$")
+
+
+def _as_written(s: str, zone: str) -> tuple[str, str]:
+    """S without what the game writes beside a time (how far off, UTC beside the zone's, the
+    zone's abbreviation), and the zone to read it in: UTC where S says "UTC" or "GMT"."""
+    s = _HOW_FAR.sub("", s)
+    s = _UTC_BESIDE.sub("", s)
+    m = _ABBREVIATION.search(s)
+    if m and m.group("abbr").lower() not in {*MONTHS, *WEEKDAYS, "am", "pm"}:
+        s = s[: m.start()]
+        if m.group("abbr") in ("UTC", "GMT"):
+            zone = "UTC"
+    return s, zone
 
 
 def _clock(m: re.Match) -> time | None:
@@ -126,8 +145,8 @@ def read_moment(
     """The moment TEXT names in ZONE, in UTC. A date without a year is the first one after
     AFTER (default NOW), or with NEAREST the one nearest to NOW; a weekday or a time alone is
     the first one after AFTER. Raises ValueError saying what could not be read."""
+    s, zone = _as_written(_clean(text), zone)
     tz = ZoneInfo(zone or "UTC")
-    s = _clean(text)
     after = after or now
     local = now.astimezone(tz).date()
     for form in _FORMS:

@@ -79,6 +79,11 @@ def test_away_until_a_date_three_days_ahead_shows_and_ends_by_itself(table, caps
     assert seen["status"] == "away" and seen["away_until"] == "2026-12-04T00:00:00Z"
     status = text(table.one(table.send(me, G, "[Status]"), me, "status"))
     assert f"{who} is away until Fri 4 Dec 2026 00:00 UTC." in status
+    # A Reply to the announcement of one's own absence is no new absence, and tells nobody.
+    got = table.send(me, G, f"Re: [Nomes] {who} is away until Fri 4 Dec 2026 00:00 UTC.", "Bye!")
+    assert "already away until Fri 4 Dec 2026 00:00 UTC; nothing changed" in text(
+        table.one(got, me)
+    )
 
     table.referee.clock.advance(days=2, hours=13, minutes=59)  # Thu 3 Dec 23:59: still away
     table.referee.tick()

@@ -46,7 +46,7 @@ class Absence(Acting):
                 f"send [Away] until a date within {format_duration(longest)}, and another when "
                 "it ends",
             )
-        p["away_until"] = iso(span.end)
+        was, p["away_until"] = p.get("away_until"), iso(span.end)
         until = self.when(state, span.end)
         if span.start:
             p["away_from"] = iso(span.start)
@@ -63,6 +63,9 @@ class Absence(Acting):
             return
         p.pop("away_from", None)
         text = f"{p['name']} is away until {until}."
+        if p["status"] == "away" and was == p["away_until"]:  # a Reply to its own announcement
+            ctx.ack(f"{p['name']} is already away until {until}; nothing changed.")
+            return
         if p["status"] == "away":
             ctx.ack(f"{p['name']} is now away until {self.when(state, span.end, ctx)}.")
             self.event(state, ctx, text)
