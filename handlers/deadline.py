@@ -29,6 +29,7 @@ _WORDS = {
     "denied": "no",
 }
 _EXTEND = re.compile(r"^(?:\+\s*|extend\s+(?:by\s+)?)(?P<length>\d.*?)(?:\s+more)?$", re.I)
+_ASKS = re.compile(r"^(?P<name>.+?) asks for ")  # the subject of the request mail
 GM_HINT = (
     "write one of these after the tag or on a line of its own: +2d (extend), Fri 18:00 (a new "
     "deadline), pause, resume, or ok / no to a player's request"
@@ -43,6 +44,9 @@ def read_command(line: str) -> tuple[str, str] | None:
         return None
     if word := _WORDS.get(s.lower()):
         return word, ""
+    first, _, name = s.partition(" ")
+    if _WORDS.get(first.lower()) in ("ok", "no") and re.fullmatch(r"[\w .'-]{1,40}", name):
+        return _WORDS[first.lower()], name  # "ok Bob": the answer to Bob's request
     if m := _EXTEND.match(s):
         try:
             read_length(m.group("length"))
@@ -77,7 +81,11 @@ def deadline(env: Envelope, view: GameView) -> Action:
         if op in ("pause", "resume"):
             return {"type": op, "gm": True, "address": address, "reason": reason}
         if op in ("ok", "no"):
-            return {"type": "deadline_answer", "ok": op == "ok", "address": address}
+            out = {"type": "deadline_answer", "ok": op == "ok", "address": address}
+            asked = _ASKS.match(env.subject.rest) if env.subject.is_reply else None
+            if name := value or (asked and asked.group("name")):
+                out["name"] = name
+            return out
         out: Action = {"type": "deadline", "gm": True, "address": address, "reason": reason}
         if op == "extend":
             out["extend"] = value_as_duration(value)

@@ -180,3 +180,12 @@ def test_help_names_the_absence_with_dates(table):
     said = text(table.one(got, "alice@x.org", "help"))
     assert "[Away] until 6 Jan, or [Away] 24 Dec to 6 Jan" in said
     assert "[Deadline] +1d" in said
+
+
+def test_blognomic_idling_takes_no_dates(table):
+    b = "blog@ref.example"
+    table.referee.create_game("blog", "blognomic", b, name="Blog")
+    table.send("ann@x.org", b, "[Join]", "Name: Ann")
+    got = table.send("ann@x.org", b, "[Away] until 4 Dec")
+    assert "going Idle has no end date" in text(table.one(got, "ann@x.org", "error"))
+    assert next(p for p in table.referee.state("blog")["players"])["status"] == "active"

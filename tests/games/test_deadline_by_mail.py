@@ -91,16 +91,27 @@ def test_the_gms_plus_two_days_moves_the_deadline_and_a_players_only_asks(table)
     assert deadline(table) == datetime(2026, 12, 7, 18, 0, tzinfo=UTC)
 
 
-def test_a_player_cannot_move_the_deadline_and_the_gm_can_refuse_a_request(table):
+def test_a_player_cannot_move_the_deadline_and_the_gm_answers_each_request(table):
     before = nomes(table)
     got = table.send("carol@x.org", G, "[Deadline] Fri 18:00")
     assert "only the GM moves the deadline" in text(table.one(got, "carol@x.org", "error"))
-    table.send("carol@x.org", G, "[Deadline]", "+2 days\nMy cat is ill.")
+    got = table.send("carol@x.org", G, "[Deadline]", "+2 days\nMy cat is ill.")
+    (carols,) = got[GM]
+    table.send("bob@x.org", G, "[Deadline] +1d")
+    got = table.send("bob@x.org", G, "[Deadline] +12h")
+    assert "It replaces your request for 1 day more." in text(table.one(got, "bob@x.org"))
     got = table.send(GM, G, "[Deadline] no")
+    assert "several requests for more time are waiting (from: Bob, Carol)" in text(
+        table.one(got, GM, "error")
+    )
+    got = table.send(GM, G, f"Re: {carols['Subject']}", "no")  # the Reply names whose
     assert "Carol's request for 2 days more is refused." in text(table.reply(got, GM))
     (told,) = got["carol@x.org"]
     assert "The GM refused your request for 2 days more." in text(told)
     assert deadline(table) == before
+    got = table.send(GM, G, "[Deadline] ok Bob")
+    assert deadline(table) == before + timedelta(hours=12)
+    assert "Bob asked for 12 hours more, and the GM granted it." in text(got["bob@x.org"][0])
     got = table.send(GM, G, "[Deadline] ok")
     assert "no request for more time is waiting" in text(table.one(got, GM, "error"))
 

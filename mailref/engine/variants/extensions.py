@@ -113,25 +113,23 @@ class Extensions(Acting):
         self.check_extension(state, target)
         more = parse_duration(action["extend"])
         old = parse_iso(target["deadline"])
-        replaced = target.get("request")
-        target["request"] = {
-            "player": p["name"],
+        requests = target.setdefault("requests", {})
+        replaced = requests.get(p["name"])
+        requests[p["name"]] = {
             "extend": format_duration(more),
             "reason": str(action.get("reason") or "")[:500],
             "at": iso(ctx.now),
         }
         gm = state.get("gm") or "the admin"
-        if replaced and replaced["player"] != p["name"]:
-            ctx.ack(
-                f"It replaces {replaced['player']}'s request for {spoken(replaced['extend'])} more."
-            )
+        if replaced:
+            ctx.ack(f"It replaces your request for {spoken(replaced['extend'])} more.")
         ctx.ack(
             f"Your request for {spoken(more)} more went to the GM ({gm}); "
             f"{self.deadline_label(target).lower()} stays {self.when(state, old, ctx)} unless "
             "the GM grants it, and you will hear the answer."
         )
         self.event(state, ctx, f"{p['name']} asked the GM for {spoken(more)} more.")
-        reason = target["request"]["reason"]
+        reason = requests[p["name"]]["reason"]
         ctx.send(
             "alert",
             "gm",
@@ -153,14 +151,27 @@ class Extensions(Acting):
     def on_deadline_answer(self, state: GameState, action: Action, ctx: Ctx) -> None:
         """The GM's `[Deadline] ok` (or `no`) to the request waiting."""
         target = self.deadline_to_move(state)
-        asked = target.get("request")
-        if not asked:
+        requests = target.get("requests") or {}
+        if not requests:
             raise Refused(
                 "no request for more time is waiting",
                 "to move the deadline yourself, send [Deadline] +2d or [Deadline] Fri 18:00",
             )
+        named = str(action.get("name") or "").strip().lower()
+        who = next((n for n in requests if n.lower() == named), None) if named else None
+        if who is None and (named or len(requests) > 1):
+            waiting = ", ".join(sorted(requests))
+            raise Refused(
+                f"no request for more time from {action['name']} is waiting (from: {waiting})"
+                if named
+                else f"several requests for more time are waiting (from: {waiting})",
+                "reply to the request's own mail, or write ok NAME (or no NAME)",
+            )
+        who = who or next(iter(requests))
+        asked = {"player": who, **requests.pop(who)}
+        if not requests:
+            target.pop("requests", None)
         if not action.get("ok"):
-            del target["request"]
             ctx.ack(f"{asked['player']}'s request for {spoken(asked['extend'])} more is refused.")
             self.event(state, ctx, f"The GM refused {asked['player']}'s request for more time.")
             ctx.send(
@@ -179,7 +190,6 @@ class Extensions(Acting):
         old = parse_iso(target["deadline"])
         new = old + parse_duration(asked["extend"])
         self.check_by_mail(state, target, old, new, ctx)
-        del target["request"]
         self.move_deadline(
             state,
             target,

@@ -86,7 +86,7 @@ class Wizards(Acting):
     def _idle_self(self, state: GameState, action: Action, ctx: Ctx) -> None:
         if action.get("dates"):
             raise Refused(
-                "in Blog Nomic going Idle has no end date: you are Idle until you Unidle",
+                "in BlogNomic going Idle has no end date: you are Idle until you Unidle",
                 'send [Idle] now and [Unidle] when you are back (rule "Idle Wizards")',
             )
         p = self.must_player(state, action.get("name") or action["player"])
