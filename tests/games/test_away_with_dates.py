@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 import pytest
 
 from mailref.cli.games import cmd_game_show
-from support.helpers import Clock, make_referee
+from support.helpers import Clock, assert_replays, make_referee
 from support.listener import listening
 from support.ops import CountingSink
 from support.table import Table, text
@@ -127,6 +127,7 @@ def test_an_absence_set_ahead_begins_and_ends_by_itself_and_skips_the_mover(tabl
     table.referee.tick()
     assert player(table, mover)["status"] == "active"
     assert "away_until" not in player(table, mover)
+    assert_replays(table.referee)  # the dates are read at each action's own time
 
 
 def test_an_absence_is_bounded_by_max_absence_and_its_dates_read(table):

@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from mailref.timeutil import parse_iso
-from support.helpers import Clock, make_referee
+from support.helpers import Clock, assert_replays, make_referee
 from support.listener import listening
 from support.ops import CountingSink
 from support.table import Table, text
@@ -89,6 +89,7 @@ def test_the_gms_plus_two_days_moves_the_deadline_and_a_players_only_asks(table)
     # An earlier deadline is no extension.
     got = table.send(GM, G, "[Deadline] Mon 18:00")
     assert deadline(table) == datetime(2026, 12, 7, 18, 0, tzinfo=UTC)
+    assert_replays(table.referee)
 
 
 def test_a_player_cannot_move_the_deadline_and_the_gm_answers_each_request(table):
