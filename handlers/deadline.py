@@ -81,11 +81,11 @@ def deadline(env: Envelope, view: GameView) -> Action:
         if op in ("pause", "resume"):
             return {"type": op, "gm": True, "address": address, "reason": reason}
         if op in ("ok", "no"):
-            out = {"type": "deadline_answer", "ok": op == "ok", "address": address}
+            answer: Action = {"type": "deadline_answer", "ok": op == "ok", "address": address}
             asked = _ASKS.match(env.subject.rest) if env.subject.is_reply else None
             if name := value or (asked and asked.group("name")):
-                out["name"] = name
-            return out
+                answer["name"] = name
+            return answer
         out: Action = {"type": "deadline", "gm": True, "address": address, "reason": reason}
         if op == "extend":
             out["extend"] = value_as_duration(value)

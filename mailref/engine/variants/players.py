@@ -266,9 +266,7 @@ class Players(Acting):
             raise Refused(f"you can only say that of yourself, not of {p['name']}")
         return p
 
-    def _set_away(
-        self, state: GameState, action: Action, ctx: Ctx, status: str, text: str = ""
-    ) -> None:
+    def _set_away(self, state: GameState, action: Action, ctx: Ctx, status: str) -> None:
         p = self.whose_absence(state, action)
         word = {"away": "away", "active": "back", "idle": "idle"}[status]
         # Away or back by hand ends any dated absence, set or still ahead.
@@ -279,7 +277,7 @@ class Players(Acting):
                 ctx.ack(f"The absence set for {self.when(state, planned)} is cancelled.")
             ctx.ack(f"{p['name']} is already {word}; nothing changed.")
             return
-        self.change_status(state, p, ctx, status, text)
+        self.change_status(state, p, ctx, status)
 
     def change_status(
         self, state: GameState, p: Player, ctx: Ctx, status: str, text: str = ""
