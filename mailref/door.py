@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
+from mailref import court
 from mailref.engine.archive import merge, take_cold
 from mailref.engine.context import Ctx, Outgoing, Refused
 from mailref.engine.dice import SeededDraws, commitment
@@ -75,6 +76,8 @@ def apply(
         ctx.use_dice({"number": chain.seed.number, "sha256": chain.seed.commitment}, chain.reveal)
     try:
         variant.handle(state, action, ctx)
+        if ctx.court and not read_only:  # an undo: the journal replayed without what it voids
+            state = court.rule(session, game, action, ctx, now)
     except Refused as r:
         if source.reply_to:
             queue_reply(

@@ -12,6 +12,7 @@ from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.state import Action, GameState, Rule
 from mailref.engine.variants.admin import AdminOverrides
+from mailref.engine.variants.court import CourtOrders
 from mailref.engine.variants.deadlines import Deadlines
 from mailref.engine.variants.dice import Dice
 from mailref.engine.variants.digests import Digests
@@ -37,11 +38,23 @@ AFTER_THE_END = READ_ONLY | {
     "player_remove",
     "digest",
     "settings",
+    "undo",
 }
 WHILE_PAUSED = AFTER_THE_END | {"resume", "join", "away", "back", "quit", "score", "rule"}
 
 
-class Variant(Players, Limits, AdminOverrides, Enactment, Deadlines, Digests, Replies, Dice, Inbox):
+class Variant(
+    Players,
+    Limits,
+    AdminOverrides,
+    CourtOrders,
+    Enactment,
+    Deadlines,
+    Digests,
+    Replies,
+    Dice,
+    Inbox,
+):
     """A game's rules over its state. A variant overrides these declarations and the hooks of
     the concerns it composes; its handlers are its methods declared with `@action`."""
 
