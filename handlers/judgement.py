@@ -7,7 +7,7 @@ from mailref.engine.state import Action
 from mailref.handlers.registry import GameView, handles
 from mailref.handlers.vote import ballots
 from mailref.read import Envelope, RuleChangeError, read_rule_changes
-from mailref.read.effects import read_effects
+from mailref.read.effects import read_effects, without_effects
 
 
 @handles("cfj", "point-of-order")
@@ -95,7 +95,7 @@ def _changes(text: str) -> list[dict]:
     """Rule changes a judgement asks for, where it is written in the usual forms; a judgement
     is free text, so unreadable lines are left to the GM rather than refused."""
     try:
-        return [c.as_dict() for c in read_rule_changes(text)]
+        return [c.as_dict() for c in read_rule_changes(without_effects(text))]
     except RuleChangeError:
         return []
 

@@ -16,20 +16,30 @@ from mailref.engine.court import Court
 from mailref.engine.court_words import what_changed
 from mailref.engine.replay import replay
 from mailref.engine.state import Action, GameState
+from mailref.engine.variants import get_variant
 from mailref.store import ArchivedMatter, Game, JournalEntry
 from mailref.store.archived import archived, journal
 
 
-def rule(session: Session, game: Game, action: Action, ctx: Ctx, now: datetime) -> GameState:
+def rule(
+    session: Session, game: Game, action: Action, ctx: Ctx, now: datetime, during: GameState
+) -> GameState:
     """Replay GAME's journal and ACTION (the entry about to be written, which ordered undos in
-    CTX) from the start. Refuses (`Refused`) when a strict order names nothing or the action can
-    no longer apply. Replaces the archived matters; tells the players; returns the hot state."""
+    CTX and made DURING of the live state) from the start. Refuses (`Refused`) when a strict
+    order names nothing or the action can no longer apply. Replaces the archived matters; tells
+    the players; returns the hot state."""
     court = Court(live=True)
     cold: list = []
     entries = [*journal(session, game.id), (action, now, list(ctx.draws))]
     state = replay(game.initial, entries, cold, court=court)
-    before = merge(game.state, archived(session, game.id))
-    changed = what_changed(before, merge(state, cold))
+    old_cold = archived(session, game.id)
+    variant = get_variant(game.variant)
+    changed = what_changed(
+        merge(game.state, old_cold),
+        merge(state, cold),
+        merge(during, old_cold),
+        "" if variant.votable_judgements else variant.judgement_label,
+    )
     gone = _no_longer(session, game, court)
     lines = (changed or ["Nothing else changes: the game reads as before."]) + (
         ["", "No longer holds:", *gone] if gone else []
@@ -77,6 +87,9 @@ def describe_entry(action: dict[str, Any], summary: str) -> str:
     if first:
         return first[0].rstrip(".")
     who = action.get("player") or action.get("by")
+    if action.get("type") == "vote" and action.get("ballots"):
+        on = ", ".join(str(b.get("number")) for b in action["ballots"])
+        return f"{who}'s vote on {on}"
     return f"{action.get('type')}" + (f" by {who}" if who else "")
 
 

@@ -77,7 +77,7 @@ def apply(
     try:
         variant.handle(state, action, ctx)
         if ctx.court and not read_only:  # an undo: the journal replayed without what it voids
-            state = court.rule(session, game, action, ctx, now)
+            state = court.rule(session, game, action, ctx, now, state)
     except Refused as r:
         if source.reply_to:
             queue_reply(

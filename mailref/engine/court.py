@@ -18,6 +18,9 @@ from mailref.engine.state import Action, GameState, Matter
 
 Entry = tuple[Action, datetime, list[int] | None]
 VOTES = ("vote", "vote_override")
+# The numbers matters and judgements take: a void entry keeps the numbers it took, so that
+# every later matter keeps its own (a ballot on matter 5 still means matter 5).
+COUNTERS = ("next_number", "next_judgement")
 
 
 @dataclass
@@ -46,6 +49,7 @@ class Court:
 
     live: bool = False
     void: dict[int, set[int] | None] = field(default_factory=dict)
+    consumed: dict[int, dict[str, int]] = field(default_factory=dict)  # entry -> numbers taken
     voided: list[Voided] = field(default_factory=list)  # what the last order voided
     unresolved: list[str] = field(default_factory=list)  # its lines that named nothing
 
@@ -62,7 +66,7 @@ class Court:
         seq = len(entries)
         self.voided, self.unresolved = [], []
         timeline = _Timeline()
-        _walk(variant, initial, entries[:-1], self.void, timeline=timeline)
+        _walk(variant, initial, entries[:-1], self.void, self.consumed, timeline=timeline)
         for order in orders:
             strict = order["strict"] and self.live
             for ref in order["undo"]:
@@ -73,7 +77,7 @@ class Court:
                         raise
                     self.unresolved.append(f"{describe(ref)}: {r.reason}")
         cold: list[tuple[str, Matter]] = []
-        state, refused = _walk(variant, initial, entries, self.void, archived=cold)
+        state, refused = _walk(variant, initial, entries, self.void, self.consumed, archived=cold)
         for n, why in refused:
             if n == seq:
                 if self.live:
@@ -117,7 +121,9 @@ class Court:
 
 
 def describe(ref: dict[str, Any]) -> str:
-    """An undo line as the players write it."""
+    """An effect line (an undo, a score) as the players write it."""
+    if "score" in ref:
+        return f"Score {ref['score']} {int(ref['amount']):+d}"
     if "entry" in ref:
         return f"Undo entry {ref['entry']}"
     if "vote" in ref:
@@ -130,17 +136,20 @@ def _walk(
     initial: GameState,
     entries: list[Entry],
     void: dict[int, set[int] | None],
+    consumed: dict[int, dict[str, int]],
     timeline: _Timeline | None = None,
     archived: list[tuple[str, Matter]] | None = None,
 ) -> tuple[GameState, list[tuple[int, str]]]:
-    """Replay ENTRIES from INITIAL without the VOID ones (and their void ballots), silently.
-    Returns the state and the entries that no longer apply, with why."""
+    """Replay ENTRIES from INITIAL without the VOID ones (and their void ballots), silently;
+    an entry left out keeps the numbers it CONSUMED, which a TIMELINE walk notes. Returns the
+    state and the entries that no longer apply, with why."""
     state = copy.deepcopy(initial)
     rng = random.Random(0)  # never drawn from: every draw is given back from the journal
     refused: list[tuple[int, str]] = []
     for n, (action, at, draws) in enumerate(entries, 1):
         drop = void.get(n, set())
         if drop is None:
+            _keep_numbers(state, consumed.get(n))
             continue
         if drop:
             kept = [b for b in action.get("ballots") or () if int(b["number"]) not in drop]
@@ -149,25 +158,33 @@ def _walk(
             action = {**action, "ballots": kept}
         ctx = Ctx(at, rng=rng, draws=draws)
         ctx.rerun = True
-        before = state["next_number"]
+        before = {k: state[k] for k in COUNTERS if k in state}
         try:
             trial = copy.deepcopy(state)
             variant.handle(trial, action, ctx)
-        except Refused as r:
-            refused.append((n, r.reason))
-            continue
-        except RuntimeError as e:  # its recorded draws no longer fit what it does now
-            refused.append((n, str(e)))
+        except (Refused, RuntimeError) as e:  # RuntimeError: its draws no longer fit
+            refused.append((n, e.reason if isinstance(e, Refused) else str(e)))
+            _keep_numbers(state, consumed.get(n))
             continue
         state = trial
         if timeline is not None:
-            timeline.opened.update({m: n for m in range(before, state["next_number"])})
+            took = {k: state[k] - v for k, v in before.items() if state[k] != v}
+            if took:
+                consumed[n] = took
+            first = before.get("next_number", 0)
+            timeline.opened.update({m: n for m in range(first, state.get("next_number", 0))})
             if action["type"] in VOTES:
                 _cast(timeline, action, n)
         cold = take_cold(state, variant.archived_collections, variant.still_open(), at)
         if archived is not None:
             archived += cold
     return state, refused
+
+
+def _keep_numbers(state: GameState, took: dict[str, int] | None) -> None:
+    """Skip the numbers an entry left out had taken."""
+    for k, c in (took or {}).items():
+        state[k] = state.get(k, 0) + c
 
 
 def _cast(timeline: _Timeline, action: Action, n: int) -> None:

@@ -9,10 +9,14 @@ from typing import Any
 from mailref.engine.state import GameState
 
 
-def what_changed(before: GameState, after: GameState) -> list[str]:
-    """The lines that say how AFTER differs from BEFORE (full states, archived matters in)."""
+def what_changed(
+    before: GameState, after: GameState, during: GameState, judgement: str = "Judgement"
+) -> list[str]:
+    """The lines that say how AFTER differs from BEFORE (full states, archived matters in).
+    DURING is the state the ordering entry itself made: a matter it decided is not news.
+    JUDGEMENT: how the game names its judgements ("" names them by kind: CfJ, DoV)."""
     lines = _scores(before, after) + _players(before, after)
-    lines += _rules(before, after) + _matters(before, after)
+    lines += _rules(before, after) + _matters(before, after, during, judgement)
     lines += _turn(before, after) + _ending(before, after) + _parameters(before, after)
     return lines
 
@@ -62,25 +66,36 @@ def _rules(before: GameState, after: GameState) -> list[str]:
     return out
 
 
-def _matters(before: GameState, after: GameState) -> list[str]:
+def _matters(before: GameState, after: GameState, during: GameState, judgement: str) -> list[str]:
     out: list[str] = []
-    for collection, label in (("proposals", "Proposal"), ("judgements", "Judgement")):
+    for collection in ("proposals", "judgements"):
         old = {m["number"]: m for m in before.get(collection, [])}
         new = {m["number"]: m for m in after.get(collection, [])}
+        own = {m["number"]: m.get("status") for m in during.get(collection, [])}
         for n, m in old.items():
+            label = _label(m, collection, judgement)
             title = m.get("question") or m.get("title") or ""
             if n not in new:
                 out.append(f'{label} {n} "{title}" no longer exists (it was {m.get("status")}).')
-            elif new[n].get("status") != m.get("status"):
+            elif new[n].get("status") != m.get("status") and own.get(n) != new[n].get("status"):
                 out.append(
                     f'{label} {n} "{title}" is {new[n].get("status")} (was {m.get("status")}).'
                 )
         out += [
-            f'{label} {n} "{m.get("question") or m.get("title") or ""}" is {m.get("status")}.'
+            f'{_label(m, collection, judgement)} {n} "{m.get("question") or m.get("title") or ""}"'
+            f" is {m.get('status')}."
             for n, m in new.items()
-            if n not in old
+            if n not in old and n not in own
         ]
     return out
+
+
+def _label(m: dict[str, Any], collection: str, judgement: str) -> str:
+    if collection == "proposals":
+        return "Proposal"
+    if judgement:
+        return judgement[:1].upper() + judgement[1:]
+    return {"cfj": "CfJ", "dov": "DoV"}.get(str(m.get("kind")), "Judgement")
 
 
 def _turn(before: GameState, after: GameState) -> list[str]:

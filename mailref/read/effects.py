@@ -26,6 +26,16 @@ _SCORE = re.compile(
 )
 
 
+def _is_effect(line: str) -> bool:
+    return any(p.match(line) for p in (_ENTRY, _PROPOSAL, _VOTE, _SCORE))
+
+
+def without_effects(text: str) -> str:
+    """TEXT without its effect lines: what the rule changes are read from, so that a score line
+    after `Enact rule 24 "Tea":` is not taken for the new rule's text."""
+    return "\n".join(line for line in text.splitlines() if not _is_effect(line))
+
+
 def read_effects(text: str) -> list[dict[str, Any]]:
     """The effect lines of TEXT, in order: {"entry": N}, {"proposal": N}, {"vote": N,
     "player": NAME} and {"score": NAME, "amount": ±N}, names as written."""
