@@ -135,3 +135,32 @@ def test_the_journal_lists_every_entry_with_its_source_and_who(referee, outbox):
     assert any(f'{order[0]} proposed 1 "Tea time"' in w for w in proposed["what"])
     code, text = _cli(cmd_journal, referee, slug="nomes")
     assert code == 0 and f'{order[0]} proposed 1 "Tea time"' in text
+
+
+def test_undoing_one_players_vote_reopens_the_vote(referee, outbox):
+    """ "Undo the vote of X on proposal 1" voids that ballot alone: proposal 1 is voting again,
+    waiting for X, and neither its rule nor its points stand."""
+    order, judge = _passed_and_questioned(referee)
+    _mail(referee, judge, "[Ruling] 1", f"Undo the vote of {order[2].lower()} on proposal 1\n")
+    state = referee.state("nomes")
+    (prop,) = state["proposals"]
+    assert prop["status"] == "voting" and order[2] not in prop["votes"], prop
+    assert not any(str(r["number"]) == "24" for r in state["rules"])
+    body = Outbox.body(last(outbox, order[0], "announcement", "Ruling by"))
+    assert 'Proposal 1 "Tea time" is voting (was passed).' in body, body
+    assert f"(its ballot on 1): {order[2]} voted on proposal 1 (undone)." in body
+    assert_replays(referee)
+
+
+def test_a_ruling_whose_undo_names_nothing_is_refused(referee, outbox):
+    """An undo line naming no entry refuses the ruling, with the reason: the judge may send it
+    again, and nothing in the game changes."""
+    _, judge = _passed_and_questioned(referee)
+    before = referee.state("nomes")
+    _mail(referee, judge, "[Ruling] 1", "Undo entry 999\n")
+    assert "there is no journal entry 999 before this one" in Outbox.body(
+        last(outbox, judge, "error")
+    )
+    assert referee.state("nomes") == before
+    _mail(referee, judge, "[Ruling] 1", "Undo the vote of Nobody on proposal 1\n")
+    assert "names no player of this game" in Outbox.body(last(outbox, judge, "error"))
