@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from mailref.engine.archive import merge
 from mailref.engine.context import Ctx
-from mailref.engine.court import Court
+from mailref.engine.court import MARK, Court
 from mailref.engine.court_words import what_changed
 from mailref.engine.replay import replay
 from mailref.engine.state import Action, GameState
@@ -49,7 +49,7 @@ def rule(
         ctx.alert("Undo lines that named nothing: " + "; ".join(court.unresolved))
     _tell(ctx, lines, state)
     voided = ", ".join(str(v.seq) for v in court.voided) or "none"
-    ctx.note(f"Journal entries void: {voided}.")
+    ctx.note(f"{MARK} {voided}.")
     session.execute(delete(ArchivedMatter).where(ArchivedMatter.game_id == game.id))
     if cold:
         session.execute(

@@ -18,7 +18,7 @@ def journal_rows(referee: Referee, slug: str) -> list[dict[str, Any]]:
     """Every journal entry of the game SLUG: number, time, source, who, what it did in words."""
     from sqlalchemy import select
 
-    from mailref.court import describe_entry
+    from mailref.site.journal import row
     from mailref.store import Game, JournalEntry
 
     with referee.store() as s:
@@ -28,22 +28,7 @@ def journal_rows(referee: Referee, slug: str) -> list[dict[str, Any]]:
         rows = s.scalars(
             select(JournalEntry).where(JournalEntry.game_id == game_id).order_by(JournalEntry.seq)
         )
-        return [_row(e.seq, e.at, e.source, e.action, e.summary, describe_entry) for e in rows]
-
-
-def _row(seq: int, at: Any, source: str, action: dict, summary: str, words: Any) -> dict:
-    kind, _, detail = source.partition(":")
-    who = action.get("player") or (detail if kind == "admin" else "") or action.get("by") or ""
-    return {
-        "number": seq,
-        "at": at.strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "source": kind,
-        "source_detail": detail,
-        "who": str(who),
-        "action": action.get("type"),
-        "what": [line for line in (summary or "").splitlines() if line.strip()]
-        or [words(action, "")],
-    }
+        return [row(e.seq, e.at, e.source, e.action, e.summary) for e in rows]
 
 
 def cmd_journal(referee: Referee, args: argparse.Namespace, who: str) -> int:

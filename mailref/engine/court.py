@@ -17,6 +17,7 @@ from mailref.engine.context import Ctx, Refused
 from mailref.engine.state import Action, GameState, Matter
 
 Entry = tuple[Action, datetime, list[int] | None]
+MARK = "Journal entries void:"  # begins the summary line of every entry that ordered undos
 VOTES = ("vote", "vote_override")
 # The numbers matters and judgements take: a void entry keeps the numbers it took, so that
 # every later matter keeps its own (a ballot on matter 5 still means matter 5).
