@@ -11,7 +11,7 @@ from sqlalchemy import delete, insert, select
 from sqlalchemy.orm import Session
 
 from mailref.engine.archive import merge
-from mailref.engine.context import Ctx
+from mailref.engine.context import Ctx, Refused
 from mailref.engine.court import MARK, Court
 from mailref.engine.court_words import what_changed
 from mailref.engine.replay import replay
@@ -31,7 +31,13 @@ def rule(
     court = Court(live=True)
     cold: list = []
     entries = [*journal(session, game.id), (action, now, list(ctx.draws))]
-    state = replay(game.initial, entries, cold, court=court)
+    try:
+        state = replay(game.initial, entries, cold, court=court)
+    except RuntimeError as e:  # a journal an older mailref wrote that this one cannot replay
+        raise Refused(
+            f"this game's journal does not replay ({e}), so nothing in it can be undone",
+            "`mailref replay SLUG` shows where it differs; correct the game by hand",
+        ) from None
     old_cold = archived(session, game.id)
     variant = get_variant(game.variant)
     changed = what_changed(

@@ -51,6 +51,7 @@ class Court:
     live: bool = False
     void: dict[int, set[int] | None] = field(default_factory=dict)
     consumed: dict[int, dict[str, int]] = field(default_factory=dict)  # entry -> numbers taken
+    ordering: set[int] = field(default_factory=set)  # the entries that ordered undos
     voided: list[Voided] = field(default_factory=list)  # what the last order voided
     unresolved: list[str] = field(default_factory=list)  # its lines that named nothing
 
@@ -66,6 +67,7 @@ class Court:
         INITIAL. Returns the hot state; ARCHIVED is replaced by what the new history archived."""
         seq = len(entries)
         self.voided, self.unresolved = [], []
+        self.ordering.add(seq)
         timeline = _Timeline()
         _walk(variant, initial, entries[:-1], self.void, self.consumed, timeline=timeline)
         for order in orders:
@@ -97,6 +99,8 @@ class Court:
                 raise Refused(f"there is no journal entry {n} before this one")
             if self.void.get(n, set()) is None:
                 raise Refused(f"journal entry {n} is void already")
+            if n in self.ordering:  # what it voided stays void (docs/decisions/judgements.md)
+                raise Refused(f"journal entry {n} is itself an undo, which cannot be undone")
             self._add(Voided(n))
         elif "vote" in ref:
             number, who = int(ref["vote"]), str(ref["player"])

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import json
 
 import pytest
 
@@ -25,7 +26,7 @@ PLAYERS = ("Alice", "Bob", "Carol")
 def _cli(fn, referee, **kw) -> tuple[int, str]:
     out = io.StringIO()
     kw = {"reason": None, "json": False, "dry_run": False, **kw}
-    with contextlib.redirect_stdout(out):
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
         code = fn(referee, argparse.Namespace(**kw), "gm")
     return code, out.getvalue()
 
@@ -126,8 +127,6 @@ def test_the_journal_lists_every_entry_with_its_source_and_who(referee, outbox):
     """`mailref journal` lists each entry: number, time, source, who, and what it did."""
     order, _ = _passed_and_questioned(referee)
     code, out = _cli(cmd_journal, referee, slug="nomes", json=True)
-    import json
-
     entries = json.loads(out)["entries"]
     assert [e["number"] for e in entries] == list(range(1, len(entries) + 1))
     proposed = next(e for e in entries if e["action"] == "propose")
@@ -164,3 +163,18 @@ def test_a_ruling_whose_undo_names_nothing_is_refused(referee, outbox):
     assert referee.state("nomes") == before
     _mail(referee, judge, "[Ruling] 1", "Undo the vote of Nobody on proposal 1\n")
     assert "names no player of this game" in Outbox.body(last(outbox, judge, "error"))
+
+
+def test_an_undo_cannot_be_undone(referee, outbox):
+    """`mailref undo` of the entry of a ruling that undid a proposal is refused, and says why."""
+    _, judge = _passed_and_questioned(referee)
+    _mail(referee, judge, "[Ruling] 1", "Undo proposal 1\n")
+    ruling = json.loads(_cli(cmd_journal, referee, slug="nomes", json=True)[1])["entries"][-1]
+    assert ruling["action"] == "ruling" and any(
+        "Journal entries void:" in w for w in ruling["what"]
+    )
+    ruling = ruling["number"]
+    before = referee.state("nomes")
+    code, out = _cli(cmd_undo, referee, slug="nomes", entries=[ruling])
+    assert code == 1 and f"journal entry {ruling} is itself an undo" in out, out
+    assert referee.state("nomes") == before
