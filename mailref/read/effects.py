@@ -11,17 +11,19 @@ import re
 from typing import Any
 
 _END = r"\s*[.;!]?\s*$"
-_NUMBER = r"#?(\d{1,9})"
+_NUMBER = r"#?(\d{1,9})"  # the names below are bounded: a line is read in linear time
 _MATTER = r"(?:proposal|cfj|dov|matter|judgement|call for judgement)"
 _ENTRY = re.compile(
-    rf"^\s*undo\s+(?:journal\s+)?entr(?:y|ies)\s+((?:{_NUMBER}[\s,and]*)+){_END}", re.I
+    rf"^\s*undo\s+(?:journal\s+)?entr(?:y|ies)\s+({_NUMBER}(?:\s*(?:,|and)\s*{_NUMBER})*){_END}",
+    re.I,
 )
 _PROPOSAL = re.compile(rf"^\s*undo\s+{_MATTER}\s+{_NUMBER}{_END}", re.I)
 _VOTE = re.compile(
-    rf"^\s*undo\s+(?:the\s+)?(?:vote|ballot)\s+of\s+(.+?)\s+on\s+{_MATTER}\s+{_NUMBER}{_END}", re.I
+    rf"^\s*undo\s+(?:the\s+)?(?:vote|ballot)\s+of\s+(\S.{{0,79}}?)\s+on\s+{_MATTER}\s+{_NUMBER}{_END}",
+    re.I,
 )
 _SCORE = re.compile(
-    rf"^\s*score\s+(?:of\s+)?(.+?)\s*:?\s+([+\-\u2212\u2013]\s?\d{{1,9}})(?:\s+points?)?{_END}",
+    rf"^\s*score\s+(?:of\s+)?(\S.{{0,79}}?)\s*:?\s+([+\-\u2212\u2013]\s?\d{{1,9}})(?:\s+points?)?{_END}",
     re.I,
 )
 
