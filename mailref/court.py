@@ -54,6 +54,7 @@ def rule(
         lines += ["", "Not carried out (they name nothing that counts):", *court.unresolved]
         ctx.alert("Undo lines that named nothing: " + "; ".join(court.unresolved))
     _tell(ctx, lines, state)
+    ctx.out += court.mail
     voided = ", ".join(str(v.seq) for v in court.voided) or "none"
     ctx.note(f"{MARK} {voided}.")
     session.execute(delete(ArchivedMatter).where(ArchivedMatter.game_id == game.id))

@@ -54,6 +54,7 @@ class Court:
     ordering: set[int] = field(default_factory=set)  # the entries that ordered undos
     voided: list[Voided] = field(default_factory=list)  # what the last order voided
     unresolved: list[str] = field(default_factory=list)  # its lines that named nothing
+    mail: list[Any] = field(default_factory=list)  # what the variant sent after the last undo
 
     def rule(
         self,
@@ -62,9 +63,12 @@ class Court:
         entries: list[Entry],
         orders: list[dict[str, Any]],
         archived: list[tuple[str, Matter]] | None,
+        before: GameState | None = None,
     ) -> GameState:
         """ENTRIES end with the entry giving ORDERS: void what they name and replay ENTRIES from
-        INITIAL. Returns the hot state; ARCHIVED is replaced by what the new history archived."""
+        INITIAL. Returns the hot state; ARCHIVED is replaced by what the new history archived.
+        BEFORE, the state the old history reached, lets the variant pick up what the undo
+        reopened (`after_undo`, Sidekick's turn); the mail it sends is kept in `mail`."""
         seq = len(entries)
         self.voided, self.unresolved = [], []
         self.ordering.add(seq)
@@ -90,6 +94,11 @@ class Court:
             self.voided.append(Voided(n, why))
         if archived is not None:
             archived[:] = cold
+        self.mail = []
+        if before is not None:
+            ctx = Ctx(entries[-1][1], rng=random.Random(0), draws=[])
+            variant.after_undo(before, state, ctx)
+            self.mail = ctx.out
         return state
 
     def _void(self, ref: dict[str, Any], seq: int, timeline: _Timeline) -> None:

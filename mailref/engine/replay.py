@@ -48,10 +48,8 @@ def replay(
                     f"replay refused a journaled {action['type']}: {r.reason}"
                 ) from None
             if ctx.court:
-                old, state = (
-                    state,
-                    court.rule(variant, initial, entries[: i + 1], ctx.court, archived),
-                )
+                old = state
+                state = court.rule(variant, initial, entries[: i + 1], ctx.court, archived, old)
                 for key in ("next_number", "next_judgement"):  # a number is never given twice
                     if key in old:
                         state[key] = max(old[key], state.get(key, 0))

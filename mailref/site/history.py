@@ -200,7 +200,7 @@ def _step(
             raise RuntimeError(f"journal entry {seq} undoes earlier entries")
         cold: list = []
         upto = [(a, t, d) for _, t, a, d in whole[:seq]]
-        state = merge(court.rule(variant, initial, upto, ctx.court, cold), cold)
+        state = merge(court.rule(variant, initial, upto, ctx.court, cold, state), cold)
         ch.state = state
     for key, status in _statuses(state).items():
         if statuses.get(key) != status:

@@ -89,6 +89,8 @@ def test_a_judges_ruling_undoes_a_proposal_and_scores_a_penalty(referee, outbox)
         assert 'Proposal 1 "Tea time" no longer exists (it was passed).' in body
         assert f"The turn: turn 1, {author} to move (was turn 3, {order[2]} to move)." in body
         assert "No longer holds:" in body and "you can only forfeit your own turn" in body
+    (turn,) = [m for m in new if m["X-Mailref-Kind"] == "turn"]
+    assert turn["To"] == addr(author) and "[Turn 1] Your move" in str(turn["Subject"])
     ack = Outbox.body(last(outbox, judge, "ack"))
     assert f"Score of {author}: 10 -> -10." in ack and "No longer holds:" in ack
     assert_replays(referee)

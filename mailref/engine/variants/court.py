@@ -37,6 +37,9 @@ class CourtOrders(Acting):
         )
         ctx.order(undo, f"admin {action.get('by')}", strict=True, mail=mail)
 
+    def after_undo(self, before: GameState, state: GameState, ctx: Ctx) -> None:
+        """What an undo reopened (STATE, against BEFORE) that its players must hear of; none."""
+
     def carry_out(
         self, state: GameState, ctx: Ctx, effects: list[dict[str, Any]], by: str, strict: bool
     ) -> list[str]:

@@ -72,6 +72,30 @@ class SidekickJudges:
                 to=[p["name"] for p in self.present(state) if p["name"] != judge],
             )
 
+    def after_undo(self, before: GameState, state: GameState, ctx: Ctx) -> None:
+        """A turn an undo gave back to its mover (the move undone) runs a full turn_timeout from
+        the undo, and the mover is told it is their move again."""
+        t, was = state.get("turn") or {}, before.get("turn") or {}
+        mover = t.get("player")
+        if not mover or t.get("proposal") or state["status"] != "active":
+            return
+        if (mover, t.get("number")) == (was.get("player"), was.get("number")):
+            return
+        deadline = ctx.now + self.duration(state, "turn_timeout")
+        t["deadline"] = iso(deadline)
+        t.pop("reminded", None)
+        ctx.send(
+            "turn",
+            [mover],
+            f"[Turn {t['number']}] Your move",
+            "turn.txt",
+            opens=True,
+            game=state,
+            mover=mover,
+            number=t["number"],
+            deadline=self.when(state, deadline, ctx),
+        )
+
     @action("cfj")
     def on_cfj(self, state: GameState, action: Action, ctx: Ctx) -> None:
         judge = self.judge_for(state)
