@@ -7,6 +7,7 @@ journal, and replaying the journal orders the same again (docs/decisions/judgeme
 from __future__ import annotations
 
 import copy
+import json
 import random
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -174,7 +175,7 @@ def _walk(
         ctx.rerun = True
         before = {k: state[k] for k in COUNTERS if k in state}
         try:
-            trial = copy.deepcopy(state)
+            trial = json.loads(json.dumps(state))  # a state is JSON: faster than deepcopy
             variant.handle(trial, action, ctx)
         except (Refused, RuntimeError) as e:  # RuntimeError: its draws no longer fit
             refused.append((n, e.reason if isinstance(e, Refused) else str(e)))
