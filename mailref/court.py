@@ -57,6 +57,8 @@ def rule(
     ctx.out += court.mail
     voided = ", ".join(str(v.seq) for v in court.voided) or "none"
     ctx.note(f"{MARK} {voided}.")
+    for line in changed:  # the court record says what the undo did, as the players read it
+        ctx.note(line)
     session.execute(delete(ArchivedMatter).where(ArchivedMatter.game_id == game.id))
     if cold:
         session.execute(

@@ -175,6 +175,7 @@ def test_an_undo_cannot_be_undone(referee, outbox):
     assert ruling["action"] == "ruling" and any(
         "Journal entries void:" in w for w in ruling["what"]
     )
+    assert any(w.startswith('Proposal 1 "Tea time" no longer exists') for w in ruling["what"])
     ruling = ruling["number"]
     before = referee.state("nomes")
     code, out = _cli(cmd_undo, referee, slug="nomes", entries=[ruling])
