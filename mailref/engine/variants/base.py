@@ -14,6 +14,7 @@ from mailref.engine.context import Ctx, Refused
 from mailref.engine.state import Action, GameState, Rule
 from mailref.engine.variants.absence import Absence
 from mailref.engine.variants.admin import AdminOverrides
+from mailref.engine.variants.court import CourtOrders
 from mailref.engine.variants.deadlines import Deadlines
 from mailref.engine.variants.dice import Dice
 from mailref.engine.variants.digests import Digests
@@ -40,6 +41,7 @@ AFTER_THE_END = READ_ONLY | {
     "player_remove",
     "digest",
     "settings",
+    "undo",
 }
 WHILE_PAUSED = AFTER_THE_END | {"resume", "join", "away", "back", "quit", "score", "rule"}
 
@@ -50,6 +52,7 @@ class Variant(
     Limits,
     AdminOverrides,
     Extensions,
+    CourtOrders,
     Enactment,
     Deadlines,
     Digests,
