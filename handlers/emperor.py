@@ -5,8 +5,10 @@ import re
 
 from mailref.engine import Refused
 from mailref.engine.state import Action
+from mailref.handlers.judgement import effects_of
 from mailref.handlers.registry import GameView, handles, signer
 from mailref.read import Envelope, RuleChangeError, read_rule_changes, strip_brace_comments
+from mailref.read.effects import without_effects
 from mailref.read.rulechanges import without_sign_off
 
 # The verdict first, bold or not ("**ACCEPT**", "[b]Veto[/b]"): its closing marks are not the
@@ -63,7 +65,7 @@ def _reason(text: str, names: str) -> str:
 def proclamation(env: Envelope, view: GameView) -> Action:
     text = strip_brace_comments(env.text)
     try:
-        changes = read_rule_changes(text, signer(env, view))
+        changes = read_rule_changes(without_effects(text), signer(env, view))
     except RuleChangeError as e:
         read = [f"line {n}: {why}" for n, _, why in e.faults]
         raise Refused(
@@ -78,6 +80,7 @@ def proclamation(env: Envelope, view: GameView) -> Action:
         "title": env.subject.rest.strip()[:200] or "Proclamation",
         "text": text,
         "changes": [c.as_dict() for c in changes],
+        "effects": effects_of(text, view),
     }
 
 

@@ -7,6 +7,7 @@ from mailref.engine.state import Action
 from mailref.handlers.registry import GameView, handles
 from mailref.handlers.vote import ballots
 from mailref.read import Envelope, RuleChangeError, read_rule_changes
+from mailref.read.effects import read_effects, without_effects
 
 
 @handles("cfj", "point-of-order")
@@ -66,14 +67,35 @@ def cfj(env: Envelope, view: GameView) -> Action:
         "text": env.text,
         "kind": "point-of-order" if env.subject.tag == "point-of-order" else "cfj",
         "changes": _changes(env.text),
+        **({"effects": effects_of(env.text, view)} if view.variant.votable_judgements else {}),
     }
+
+
+def effects_of(text: str, view: GameView) -> list[dict]:
+    """The effect lines of TEXT (SPEC §4.4), each player named as the game spells them; a line
+    naming nobody in the game is refused, so that its author can say it again."""
+    names = {p["name"].lower(): p["name"] for p in view.state.get("players") or ()}
+    out = read_effects(text)
+    for e in out:
+        key = "score" if "score" in e else "player" if "player" in e else None
+        if key is None:
+            continue
+        name = names.get(str(e[key]).lower())
+        if name is None:
+            raise Refused(
+                f"the effect line naming {e[key]!r} names no player of this game",
+                "write it with a player's name, e.g. Score Alice -10 / Undo the vote of Bob on "
+                "proposal 3",
+            )
+        e[key] = name
+    return out
 
 
 def _changes(text: str) -> list[dict]:
     """Rule changes a judgement asks for, where it is written in the usual forms; a judgement
     is free text, so unreadable lines are left to the GM rather than refused."""
     try:
-        return [c.as_dict() for c in read_rule_changes(text)]
+        return [c.as_dict() for c in read_rule_changes(without_effects(text))]
     except RuleChangeError:
         return []
 
@@ -85,4 +107,11 @@ def ruling(env: Envelope, view: GameView) -> Action:
     # "[Ruling] The Senate builds roads." typed at the top of a plain Reply: the tag is the
     # command, not the ruling's first words (they are announced to everybody).
     text = re.sub(r"^\s*\[ruling\]\s*(?:\d+\b)?\s*[:.-]?\s*", "", env.text, flags=re.I)
-    return {"type": "ruling", "player": view.name, "number": env.subject.number, "text": text}
+    return {
+        "type": "ruling",
+        "player": view.name,
+        "number": env.subject.number,
+        "text": text,
+        "effects": effects_of(text, view),
+        "changes": _changes(text),
+    }

@@ -16,6 +16,7 @@ from sqlalchemy import insert, inspect
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import flag_modified, set_committed_value
 
+from mailref import court
 from mailref.engine.archive import merge, take_cold
 from mailref.engine.context import Ctx, Outgoing, Refused
 from mailref.engine.dice import SeededDraws, commitment
@@ -78,6 +79,8 @@ def apply(
         ctx.use_dice({"number": chain.seed.number, "sha256": chain.seed.commitment}, chain.reveal)
     try:
         variant.handle(state, action, ctx)
+        if ctx.court and not read_only:  # an undo: the journal replayed without what it voids
+            state = court.rule(session, game, action, ctx, now, state, fastjson.loads(kept))
     except BaseException as e:
         if kept is not None:
             _put_back(game, fastjson.loads(kept))

@@ -21,7 +21,7 @@ from pathlib import Path  # noqa: E402
 # Light imports only: each command imports what it uses, so that a command's start-up
 # (`mailref replay`, SPEC §8) does not pay for the daemon, mail, templates or the site.
 from mailref import config as config_mod  # noqa: E402
-from mailref.cli import db, dice, games, inbox, outbox, players, replay, site  # noqa: E402
+from mailref.cli import court, db, dice, games, inbox, outbox, players, replay, site  # noqa: E402
 from mailref.cli.args import Usage  # noqa: E402
 from mailref.cli.opening import StoreOnly, open_referee  # noqa: E402
 from mailref.cli.parser import build_parser  # noqa: E402
@@ -144,6 +144,8 @@ COMMANDS = {
     ("outbox", "drop"): outbox.cmd_outbox_drop,
     ("digest", None): games.cmd_digest,
     ("replay", None): replay.cmd_replay,
+    ("journal", None): court.cmd_journal,
+    ("undo", None): court.cmd_undo,
     ("site", "build"): site.cmd_site_build,
     ("dice", "verify"): dice.cmd_dice_verify,
     ("dice", "reveal"): dice.cmd_dice_reveal,

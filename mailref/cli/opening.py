@@ -27,6 +27,7 @@ READ_ONLY = {
     ("site", "build"),
     ("db", "backup"),
     ("dice", "verify"),
+    ("journal", None),
 }
 # Commands that may create the database (serve and check are not routed here).
 CREATES = {("game", "create"), ("db", "upgrade")}

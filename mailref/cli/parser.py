@@ -226,6 +226,17 @@ def build_parser() -> argparse.ArgumentParser:
     cmd(
         sub, "replay", "rebuild games from their journal and compare with the live state"
     ).add_argument("slug", nargs="?", help="only this game (default: every game)")
+    c = cmd(sub, "journal", "the game's journal: entry number, time, source, who, what it did")
+    c.add_argument("slug", help=slug_help)
+    json_flag(c)
+    c = cmd(sub, "undo", "void journal entries and replay the rest of the journal (SPEC 4.4)")
+    c.add_argument("slug", help=slug_help)
+    c.add_argument(
+        "entries", type=row_id, nargs="+", metavar="ENTRY", help="a journal entry's number"
+    )
+    c.add_argument(
+        "--dry-run", action="store_true", help="print what would change, and change nothing"
+    )
     site = group("site", "the published pages (SPEC 4.5)")
     cmd(site, "build", "rebuild the published site now (every game, or SLUG)").add_argument(
         "slug", nargs="?", help="only this game (default: every game)"

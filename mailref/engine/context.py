@@ -73,6 +73,10 @@ class Ctx:
         self.dice: dict[str, Any] | None = None
         self._reveal: Any = None
         self.revealed: dict[str, Any] | None = None
+        # Undo orders this entry gives (engine/court.py), and whether the entry is being
+        # replayed by one: then a ruling stands as it was made, and orders are not given again.
+        self.court: list[dict[str, Any]] = []
+        self.rerun = False
 
     def use_dice(self, seed: dict[str, Any], reveal: Any) -> None:
         """The seed in use ({number, sha256}) and the function that reveals it (the door's)."""
@@ -126,6 +130,15 @@ class Ctx:
         o = Outgoing(kind, to, subject, template, vars, opens=opens)
         self.out.append(o)
         return o
+
+    def order(
+        self, undo: list[dict[str, Any]], label: str, strict: bool, mail: Outgoing | None = None
+    ) -> None:
+        """Order the entries UNDO names void (engine/court.py), by LABEL ("judgement 3"). STRICT:
+        a line that names nothing refuses the action. MAIL is the announcement that tells the
+        players what changed; without one, the door sends its own."""
+        if not self.rerun:
+            self.court.append({"undo": undo, "label": label, "strict": strict, "mail": mail})
 
     def note(self, line: str) -> None:
         self.summary.append(line)

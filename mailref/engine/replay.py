@@ -8,6 +8,7 @@ import random
 
 from mailref.engine.archive import take_cold
 from mailref.engine.context import Ctx, Refused
+from mailref.engine.court import Court
 from mailref.engine.state import Action, GameState, Matter
 from mailref.engine.variants import get_variant
 
@@ -16,11 +17,14 @@ def replay(
     initial: GameState,
     entries: list[tuple[Action, object, list[int]]],
     archived: list[tuple[str, Matter]] | None = None,
+    court: Court | None = None,
 ) -> GameState:
     """ENTRIES are (action, at, draws) in journal order. A journaled action that is refused
     on replay means the rules changed under the journal: that is a real divergence. Returns
     the hot state; the matters archived on the way are appended to ARCHIVED when given.
-    Nothing is copied or compared per entry: the caller compares once, at the end."""
+    Nothing is copied or compared per entry: the caller compares once, at the end. An entry
+    that orders undos replays the journal up to it again without the entries it voids
+    (engine/court.py); COURT, when given, keeps what the last order did."""
     state = copy.deepcopy(initial)
     variant = get_variant(state["variant"])
     handle, collections, still_open = (
@@ -33,8 +37,9 @@ def replay(
     # nothing: what an action makes and drops holds no cycle, and is freed when dropped.
     collecting = gc.isenabled()
     gc.disable()
+    court = court or Court()
     try:
-        for action, at, draws in entries:
+        for i, (action, at, draws) in enumerate(entries):
             ctx = Ctx(at, rng=rng, draws=draws)
             try:
                 handle(state, action, ctx)
@@ -42,6 +47,13 @@ def replay(
                 raise RuntimeError(
                     f"replay refused a journaled {action['type']}: {r.reason}"
                 ) from None
+            if ctx.court:
+                old = state
+                state = court.rule(variant, initial, entries[: i + 1], ctx.court, archived, old)
+                for key in ("next_number", "next_judgement"):  # a number is never given twice
+                    if key in old:
+                        state[key] = max(old[key], state.get(key, 0))
+                continue
             cold = take_cold(state, collections, still_open, at)
             if cold and archived is not None:
                 archived += cold

@@ -348,8 +348,11 @@ class Referee:
         return digest_facts(s, game, self.clock())
 
     # ---- admins -----------------------------------------------------------------
-    def admin(self, slug: str, action: dict[str, Any], who: str) -> door.Outcome:
-        """Apply an admin's ACTION to the game SLUG through the door, as WHO."""
+    def admin(
+        self, slug: str, action: dict[str, Any], who: str, dry_run: bool = False
+    ) -> door.Outcome:
+        """Apply an admin's ACTION to the game SLUG through the door, as WHO. DRY_RUN: say
+        what it would do, and change nothing (the transaction is rolled back)."""
         now = self.clock()
         action = {**action, "by": who}
         with self.store() as s, s.begin():
@@ -362,6 +365,9 @@ class Referee:
             outcome = door.apply(
                 s, game, action, Source("admin", who), now, self.settings, self.rng, facts=facts
             )
+            if dry_run:
+                s.rollback()
+                return outcome
         self._changed(slug)
         return outcome
 

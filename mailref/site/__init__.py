@@ -7,6 +7,7 @@ committed change and replaced atomically, so a reader never sees half a site.
     DIR/SLUG/rules.html       the ruleset, each rule with its history from the journal
     DIR/SLUG/proposals.html   every matter: text, votes, outcome; judgements and rulings
     DIR/SLUG/feed.atom        one entry per announcement
+    DIR/SLUG/journal.html     the court record: every journal entry, anchored by its number
     DIR/SLUG/dice.html        every seed's SHA-256, the seeds revealed, each roll recomputed
     DIR/SLUG/turns.html       orders games: every turn's results with its map (turn-N.svg)
     DIR/SLUG/map.svg          orders games with a map: the island now (map.png beside it when
@@ -28,7 +29,7 @@ from sqlalchemy import select
 
 from mailref import resource
 from mailref.config import SiteConfig
-from mailref.site import dice, history, pages, trouble
+from mailref.site import dice, history, journal, pages, trouble
 from mailref.site.publish import replace_dir, replace_file
 from mailref.store import Game, Store
 from mailref.timeutil import iso, utcnow
@@ -164,6 +165,8 @@ def game_files(
     chron = history.chronicle(snap)
     ctx = pages.game_context(state, chron, now, base_url, has_png=False)
     ctx["dice"] = rolls
+    last = snap.journal[-1]["number"] if snap.journal else 0
+    ctx["journal_link"] = lambda n: journal.link(n, last)
     files: dict[str, bytes] = {}
     if ctx["map_svg"] is not None:
         svg = str(ctx["map_svg"])
@@ -180,6 +183,9 @@ def game_files(
     )
     for name in pages_:
         files[name] = pages.render_page(name, page=name, **ctx).encode()
+    older = [name for name, _ in journal.pages(snap.journal)][1:]
+    for name, block in journal.pages(snap.journal):
+        files[name] = _journal_page(snap, ctx, name, block, older)
     if rolls is not None:
         files["dice.html"] = pages.render_page(
             "dice.html", page="dice.html", how=dice.HOW, **ctx
@@ -222,6 +228,23 @@ def _older_page(snap: history.Snapshot, ctx: dict, older: dict) -> bytes:
         **{**ctx, "matters": older["matters"], "this_page": older["name"]},
     ).encode()
     _rendered[key] = (shown, page)
+    return page
+
+
+def _journal_page(
+    snap: history.Snapshot, ctx: dict, name: str, block: list[dict], older: list[str]
+) -> bytes:
+    """A page of the journal; a full older page is rendered once a process (it never changes)."""
+    key = (f"{snap.key}", name)
+    shown = (block[0]["number"], block[-1]["number"], ctx["game"]["name"]) if block else ()
+    kept = _rendered.get(key)
+    if name != "journal.html" and kept and kept[0] == repr(shown):
+        return kept[1]
+    page = pages.render_page(
+        "journal.html",
+        **{**ctx, "page": "journal.html", "entries": block, "this_page": name, "older": older},
+    ).encode()
+    _rendered[key] = (repr(shown), page)
     return page
 
 

@@ -21,8 +21,10 @@ from sqlalchemy.orm import Session
 
 from mailref.engine.archive import merge
 from mailref.engine.context import Ctx, Outgoing
+from mailref.engine.court import MARK, Court
 from mailref.engine.variants import get_variant
 from mailref.render import render
+from mailref.site import journal
 from mailref.store import Game, JournalEntry
 from mailref.store.archived import archived
 from mailref.timeutil import iso
@@ -65,6 +67,7 @@ class TurnRecord:
     lines: list[str]
     svg: str | None
     holdings: dict[str, list[str]]  # owner -> lands, for the map's alt text
+    seq: int = 0  # the journal entry that resolved it
 
 
 @dataclass
@@ -74,6 +77,8 @@ class Chronicle:
     rules: dict[str, list[RuleEvent]] = field(default_factory=dict)
     announcements: list[Announcement] = field(default_factory=list)
     turns: list[TurnRecord] = field(default_factory=list)
+    # (collection, number) -> the journal entries that opened it and changed its status
+    entries: dict[tuple[str, int], list[int]] = field(default_factory=dict)
     complete: bool = True  # False: the journal could not be replayed; history from the state
 
 
@@ -94,13 +99,17 @@ class Snapshot:
     state: dict
     start: Chronicle  # the replay resumes from here
     entries: list[tuple[int, Any, dict, list]]  # (seq, at, action, draws) after start
+    journal: list[dict] = field(default_factory=list)  # every entry, as the journal page shows
 
 
 def read(session: Session, game: Game) -> Snapshot:
     key = (str(session.get_bind().url), game.slug, iso(game.created_at))
     cached = _CACHE.get(key)
+    rows_ = journal.rows(session, game, key)
     if cached is None or cached.version > game.version or not cached.complete:
         start = Chronicle(0, game.initial)
+    elif any(_undoes(r) for r in rows_[cached.version :]):
+        start = Chronicle(0, game.initial)  # an undo replays the whole journal anew
     else:
         start = cached
     rows = session.execute(
@@ -119,7 +128,13 @@ def read(session: Session, game: Game) -> Snapshot:
         full,
         start,
         [tuple(r) for r in rows],
+        rows_,
     )
+
+
+def _undoes(row: dict) -> bool:
+    """Whether the journal entry ROW ordered undos (engine/court.py)."""
+    return any(line.startswith(MARK) for line in row["what"])
 
 
 def chronicle(snap: Snapshot) -> Chronicle:
@@ -138,10 +153,13 @@ def chronicle(snap: Snapshot) -> Chronicle:
             {k: list(v) for k, v in s.rules.items()},
             list(s.announcements),
             list(s.turns),
+            {k: list(v) for k, v in s.entries.items()},
         )
+    whole = snap.entries if ch.version == 0 else None  # from the start: undos can replay
+    court = Court()
     try:
         for entry in snap.entries:
-            _step(ch, *entry)
+            _step(ch, *entry, whole=whole, court=court, initial=snap.start.state)
         if ch.state.get("rules") != snap.state.get("rules"):
             raise RuntimeError("the replayed ruleset differs from the live one")
     except Exception as e:  # a journal the engine no longer replays: publish what the state knows
@@ -159,14 +177,34 @@ def chronicle(snap: Snapshot) -> Chronicle:
     return ch
 
 
-def _step(ch: Chronicle, seq: int, at_: Any, action: dict, draws: list) -> None:
+def _step(
+    ch: Chronicle,
+    seq: int,
+    at_: Any,
+    action: dict,
+    draws: list,
+    whole: list | None = None,
+    court: Court | None = None,
+    initial: dict | None = None,
+) -> None:
     state = ch.state
     variant = get_variant(state["variant"])
     before = {r["number"]: r for r in state["rules"]}
     labels_at = len(state.get("rule_history", []))
     turns_at = len(state.get("history", []))
     ctx = Ctx(at_, draws=draws)
+    statuses = _statuses(state)
     variant.handle(state, action, ctx)
+    if ctx.court:  # an undo replays the whole journal anew (engine/court.py)
+        if whole is None or court is None or initial is None:
+            raise RuntimeError(f"journal entry {seq} undoes earlier entries")
+        cold: list = []
+        upto = [(a, t, d) for _, t, a, d in whole[:seq]]
+        state = merge(court.rule(variant, initial, upto, ctx.court, cold, state), cold)
+        ch.state = state
+    for key, status in _statuses(state).items():
+        if statuses.get(key) != status:
+            ch.entries.setdefault(key, []).append(seq)
     at = iso(at_)
     labels = {h["rule"]: h["by"] for h in state.get("rule_history", [])[labels_at:]}
     after = {r["number"]: r for r in state["rules"]}
@@ -234,9 +272,19 @@ def _step(ch: Chronicle, seq: int, at_: Any, action: dict, draws: list) -> None:
                 [str(x) for x in results.vars.get("lines", [])] if results else [],
                 svg,
                 holdings,
+                seq,
             )
         )
     ch.version = seq
+
+
+def _statuses(state: dict) -> dict[tuple[str, int], str]:
+    """Each matter of the hot state by (collection, number), and its status."""
+    return {
+        (c, m["number"]): str(m.get("status"))
+        for c in ("proposals", "judgements")
+        for m in state.get(c) or ()
+    }
 
 
 def _svg_of(out: Outgoing) -> str | None:

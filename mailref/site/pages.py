@@ -18,6 +18,7 @@ from markupsafe import Markup
 from mailref import resource
 from mailref.engine.matters import label as label_of
 from mailref.engine.variants import get_variant
+from mailref.site import journal
 from mailref.site.history import Chronicle
 from mailref.timeutil import iso, parse_iso
 
@@ -142,6 +143,7 @@ def matters(state: dict) -> list[dict[str, Any]]:
     for p in state.get("proposals", []):
         label = label_of(p.get("kind") or "proposal")
         out.append(_matter(p, label, p.get("title", ""), p.get("author"), p.get("text", ""), zone))
+        out[-1]["collection"] = "proposals"
     for j in state.get("judgements", []):
         label = label_of(j.get("kind") or "", "Judgement")
         out.append(
@@ -154,6 +156,7 @@ def matters(state: dict) -> list[dict[str, Any]]:
                 zone,
             )
         )
+        out[-1]["collection"] = "judgements"
     return sorted(out, key=lambda m: (m["opened_iso"] or "", m["number"]), reverse=True)
 
 
@@ -374,12 +377,14 @@ def game_context(
                 "heading": t.heading,
                 "lines": t.lines,
                 "map": f"turn-{t.number}.svg" if t.svg else None,
+                "entry": t.seq,
                 "alt": holdings_alt(state, t.holdings, f"Map after turn {t.number}")
                 if t.svg
                 else "",
             }
         )
     ctx["turns"].reverse()
+    journal.link_matters(all_matters, chron.entries)
     ctx["rule_rows"] = rule_rows(ctx["rules"])
     ctx["matters"], ctx["older_pages"], ctx["page_of"] = paged(all_matters)
     ctx["this_page"] = ""  # proposals.html; an older page's name when one is rendered

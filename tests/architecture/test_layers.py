@@ -39,6 +39,7 @@ ROOMS = {
     "mailref.handlers": "handlers",
     "mailref.site": "site",
     "mailref.door": "application",
+    "mailref.court": "application",
     "mailref.outgoing": "application",
     "mailref.referee": "application",
     "mailref.routing": "application",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
+from mailref.engine.court import describe as effect_words
 from mailref.engine.ruleset import (
     RuleConflict,
     changes_from,
@@ -51,10 +52,11 @@ class ImperialActs:
     # ---- the Emperor's own acts (rule 8) -----------------------------------------
     @action("proclamation")
     def on_proclamation(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        if action["player"] != self.emperor(state):
+        if action["player"] != self.emperor(state) and not ctx.rerun:
+            # Replayed by an undo, a Proclamation stands as it was made.
             raise Refused("only the Emperor issues Proclamations (rule 8)")
-        changes = changes_from(action["changes"])
-        if not changes:
+        changes, effects = changes_from(action["changes"]), action.get("effects") or []
+        if not changes and not effects:
             raise Refused(
                 "a Proclamation changes rules: no rule change was found in it",
                 'Amend rule 21.3.1 to read: ... / Enact rule 27 "Title": ... / Repeal rule 23.',
@@ -66,13 +68,25 @@ class ImperialActs:
         for c in changes:
             ctx.ack(c.describe())
         self.event(state, ctx, f"The Emperor proclaimed \"{action['title']}\".")
-        self.enact_changes(
+        by = f"proclamation \"{action['title']}\""
+        if changes:
+            self.enact_changes(state, ctx, changes, by, f"Imperial Proclamation: {action['title']}")
+        if not effects:
+            return
+        # Its effect lines (SPEC §4.4): scores at once, undos by the court; one announcement.
+        done = self.carry_out(state, ctx, effects, by, strict=True)
+        self.announce(
             state,
             ctx,
-            changes,
-            f"proclamation \"{action['title']}\"",
-            f"Imperial Proclamation: {action['title']}",
+            f"[Proclamation] {action['title']}",
+            ["The Emperor proclaims:", *[effect_words(e) + "." for e in effects]],
         )
+        mail = ctx.out[-1]
+        ctx.ack("Your Proclamation is announced to every player.")
+        if not self.order_undos(ctx, effects, by, strict=True, mail=mail) and done:
+            mail.vars["lines"] += ["", "What changes:", *done]
+            for line in done:
+                ctx.ack(line)
 
     @action("directive")
     def on_directive(self, state: GameState, action: Action, ctx: Ctx) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from mailref.engine.context import Ctx, Refused
+from mailref.engine.ruleset import changes_from
 from mailref.engine.state import Action, GameState, Player
 from mailref.engine.variants.actions import action
 from mailref.timeutil import iso
@@ -72,6 +73,30 @@ class SidekickJudges:
                 to=[p["name"] for p in self.present(state) if p["name"] != judge],
             )
 
+    def after_undo(self, before: GameState, state: GameState, ctx: Ctx) -> None:
+        """A turn an undo gave back to its mover (the move undone) runs a full turn_timeout from
+        the undo, and the mover is told it is their move again."""
+        t, was = state.get("turn") or {}, before.get("turn") or {}
+        mover = t.get("player")
+        if not mover or t.get("proposal") or state["status"] != "active":
+            return
+        if (mover, t.get("number")) == (was.get("player"), was.get("number")):
+            return
+        deadline = ctx.now + self.duration(state, "turn_timeout")
+        t["deadline"] = iso(deadline)
+        t.pop("reminded", None)
+        ctx.send(
+            "turn",
+            [mover],
+            f"[Turn {t['number']}] Your move",
+            "turn.txt",
+            opens=True,
+            game=state,
+            mover=mover,
+            number=t["number"],
+            deadline=self.when(state, deadline, ctx),
+        )
+
     @action("cfj")
     def on_cfj(self, state: GameState, action: Action, ctx: Ctx) -> None:
         judge = self.judge_for(state)
@@ -131,22 +156,38 @@ class SidekickJudges:
             raise Refused(f"there is no judgement {action['number']}")
         if j["status"] != "open":
             raise Refused(f"judgement {j['number']} was already decided")
-        if j["judge"] != action["player"]:
+        if j["judge"] != action["player"] and not ctx.rerun:
+            # Replayed by an undo, a ruling stands as it was made (docs/decisions/judgements.md).
             raise Refused(f"you are not the judge of judgement {j['number']}; {j['judge']} is")
         if not action.get("text", "").strip():
             raise Refused("a ruling needs its answer in the body")
         j.update(status="decided", ruling=action["text"].strip(), decided=iso(ctx.now))
+        effects, changes = action.get("effects") or [], changes_from(action.get("changes") or [])
+        by = f"judgement {j['number']}"
+        done = self.carry_out(state, ctx, effects, by, strict=True)
         ctx.ack(f"Your ruling on judgement {j['number']} is recorded and announced.")
         self.event(state, ctx, f"{j['judge']} ruled on judgement {j['number']}.")
+        if changes:  # rule 17: "All necessary changes, based on the decision of the Judge"
+            problem = self.cannot_apply(state, changes)
+            if problem:
+                raise Refused(f"the ruling's rule changes cannot apply: {problem}")
+            self.enact_changes(state, ctx, changes, by, f"Ruling on judgement {j['number']}")
         self.announce(
             state,
             ctx,
             f"[Judgement {j['number']}] Ruling by {j['judge']}",
             [f"Question: {j['question']}", "Ruling:", *j["ruling"].splitlines()],
         )
-        ctx.alert(
-            f"Judgement {j['number']} was ruled by {j['judge']}: apply its effects (penalties of "
-            "rule 4, reversals) "
-            "with `mailref score` / `mailref rule`.",
-            f"apply the ruling of judgement {j['number']}",
-        )
+        mail = ctx.out[-1]
+        ordered = self.order_undos(ctx, effects, by, strict=True, mail=mail)
+        if not ordered and done:
+            mail.vars["lines"] += ["", "What the ruling changes:", *done]
+            for line in done:
+                ctx.ack(line)
+        if not effects and not changes:
+            ctx.alert(
+                f"Judgement {j['number']} was ruled by {j['judge']} with no effect lines: apply "
+                "its effects (penalties of rule 4, reversals) with `mailref score` / "
+                "`mailref rule` / `mailref undo`.",
+                f"apply the ruling of judgement {j['number']}",
+            )

@@ -174,6 +174,7 @@ class Resolution(Acting):
         if (
             status == "enacted"
             and label != "DoV"
+            and (m.get("changes") or not m.get("effects"))  # effect lines are carried out
             and (why := self.enactment_note(state, changes_from(m.get("changes", []))))
         ):
             lines.append(why)
@@ -194,6 +195,14 @@ class Resolution(Acting):
 
     def apply_matter(self, state: GameState, m: Matter, ctx: Ctx) -> None:
         label = self.label(m)
+        if effects := m.get("effects"):
+            # An enacted CfJ's effect lines (SPEC §4.4): scores at once, undos by the court.
+            by, results = f"{label.lower()} {m['number']}", ctx.out[-1]
+            done = self.carry_out(state, ctx, effects, by, strict=False)
+            if not self.order_undos(ctx, effects, by, strict=False, mail=results) and done:
+                results.vars["lines"] += ["", "What it changes:", *done]
+            if not m.get("changes"):
+                return
         failed = self.enact_changes(
             state,
             ctx,

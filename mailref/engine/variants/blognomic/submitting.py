@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
+from mailref.engine.court import describe as effect_words
 from mailref.engine.ruleset import changes_from, find_rule, sort_key
 from mailref.engine.state import Action, GameState
 from mailref.engine.variants.actions import Acting, action
@@ -199,6 +200,7 @@ class Submitting(Acting):
             judge=None,
             ruling=None,
             changes=[c.as_dict() for c in changes],
+            effects=list(action.get("effects") or []) if kind == "cfj" else [],
         )
         m["votes"][author] = "FOR"
         state["judgements"].append(m)
@@ -206,6 +208,10 @@ class Submitting(Acting):
         ctx.ack(
             f"{label} {m['number']} \"{m['question']}\" is pending; quorum is {self.quorum(state)}."
         )
+        if m["effects"]:
+            ctx.ack("Its effect lines, carried out if it is enacted:")
+            for e in m["effects"]:
+                ctx.ack("  " + effect_words(e))
         self.event(state, ctx, f"{author} raised {label} {m['number']}: {m['question']}.")
         lines = [
             f"{label} {m['number']} by {author}: {m['question']}",

@@ -1,0 +1,129 @@
+"""The door's part of an undo (SPEC §4.4): the entry that orders it is applied, then the
+whole journal with it is replayed (engine/court.py), the game takes the replayed state and
+its archived matters, and the players are told what changed and what no longer holds."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import delete, insert, select
+from sqlalchemy.orm import Session
+
+from mailref.engine.archive import merge
+from mailref.engine.context import Ctx, Refused
+from mailref.engine.court import MARK, Court
+from mailref.engine.court_words import what_changed
+from mailref.engine.replay import replay
+from mailref.engine.state import Action, GameState
+from mailref.engine.variants import get_variant
+from mailref.store import ArchivedMatter, Game, JournalEntry
+from mailref.store.archived import archived, journal
+
+
+def rule(
+    session: Session,
+    game: Game,
+    action: Action,
+    ctx: Ctx,
+    now: datetime,
+    during: GameState,
+    before: GameState,
+) -> GameState:
+    """Replay GAME's journal and ACTION (the entry about to be written, which ordered undos in
+    CTX and made DURING of the live state BEFORE) from the start. Refuses (`Refused`) when a strict
+    order names nothing or the action can no longer apply. Replaces the archived matters; tells
+    the players; returns the hot state."""
+    court = Court(live=True)
+    cold: list = []
+    entries = [*journal(session, game.id), (action, now, list(ctx.draws))]
+    try:
+        state = replay(game.initial, entries, cold, court=court)
+    except RuntimeError as e:  # a journal an older mailref wrote that this one cannot replay
+        raise Refused(
+            f"this game's journal does not replay ({e}), so nothing in it can be undone",
+            "`mailref replay SLUG` shows where it differs; correct the game by hand",
+        ) from None
+    old_cold = archived(session, game.id)
+    variant = get_variant(game.variant)
+    changed = what_changed(
+        merge(before, old_cold),
+        merge(state, cold),
+        merge(during, old_cold),
+        "" if variant.votable_judgements else variant.judgement_label,
+    )
+    gone = _no_longer(session, game, court)
+    lines = (changed or ["Nothing else changes: the game reads as before."]) + (
+        ["", "No longer holds:", *gone] if gone else []
+    )
+    if court.unresolved:
+        lines += ["", "Not carried out (they name nothing that counts):", *court.unresolved]
+        ctx.alert("Undo lines that named nothing: " + "; ".join(court.unresolved))
+    _tell(ctx, lines, state)
+    ctx.out += court.mail
+    voided = ", ".join(str(v.seq) for v in court.voided) or "none"
+    ctx.note(f"{MARK} {voided}.")
+    for line in changed:  # the court record says what the undo did, as the players read it
+        ctx.note(line)
+    session.execute(delete(ArchivedMatter).where(ArchivedMatter.game_id == game.id))
+    if cold:
+        session.execute(
+            insert(ArchivedMatter),
+            [
+                {"game_id": game.id, "collection": c, "number": m["number"], "data": m}
+                for c, m in cold
+            ],
+        )
+    return state
+
+
+def _no_longer(session: Session, game: Game, court: Court) -> list[str]:
+    """Each entry the undo voids, in words: its number, source, what it did, and why."""
+    seqs = sorted({v.seq for v in court.voided})
+    rows = {
+        r.seq: r
+        for r in session.scalars(
+            select(JournalEntry).where(JournalEntry.game_id == game.id, JournalEntry.seq.in_(seqs))
+        )
+    }
+    out = []
+    for v in sorted(court.voided, key=lambda v: v.seq):
+        r = rows.get(v.seq)
+        what = describe_entry(r.action, r.summary) if r else "?"
+        part = f" (its ballot on {', '.join(map(str, v.ballots))})" if v.ballots else ""
+        why = f": {v.why}" if v.why else " (undone)"
+        out.append(f"Entry {v.seq}{part}: {what}{why}.")
+    return out
+
+
+def describe_entry(action: dict[str, Any], summary: str) -> str:
+    """What a journal entry did, in words: its summary's first line, or its action."""
+    first = (summary or "").strip().splitlines()
+    if first:
+        return first[0].rstrip(".")
+    who = action.get("player") or action.get("by")
+    if action.get("type") == "vote" and action.get("ballots"):
+        on = ", ".join(str(b.get("number")) for b in action["ballots"])
+        return f"{who}'s vote on {on}"
+    return f"{action.get('type')}" + (f" by {who}" if who else "")
+
+
+def _tell(ctx: Ctx, lines: list[str], state: GameState) -> None:
+    """The order's announcement carries LINES to every player; the ack lists them too."""
+    orders = [o for o in ctx.court if o.get("mail") is not None]
+    if orders:
+        mail = orders[0]["mail"]
+        mail.vars["lines"] = [*mail.vars.get("lines", []), "", "What changes:", *lines]
+    else:
+        ctx.send(
+            "announcement",
+            "all",
+            f"[Undo] By {ctx.court[0]['label']}",
+            "notice.txt",
+            game=state,
+            heading="What changes:",
+            lines=lines,
+        )
+    ctx.ack("What changes:")
+    for line in lines:
+        ctx.ack(f"  {line}" if line else "")

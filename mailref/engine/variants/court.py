@@ -1,0 +1,75 @@
+"""Judgements that change the game (SPEC §4.4): the admin's `mailref undo`, and the effect
+lines of a ruling, an enacted CfJ or a Proclamation (`Score Alice -10`, `Undo proposal 3`).
+The undos themselves are the court's (engine/court.py): the door replays the journal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mailref.engine.context import Ctx, Outgoing, Refused
+from mailref.engine.court import describe
+from mailref.engine.state import Action, GameState
+from mailref.engine.variants.actions import Acting, action
+
+
+class CourtOrders(Acting):
+    """The admin's undo, and the effect lines every variant's judgements carry out."""
+
+    @action("undo")
+    def on_undo(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        entries = [int(n) for n in action.get("entries") or ()]
+        if not entries:
+            raise Refused("say which journal entries to undo", "mailref undo SLUG ENTRY...")
+        undo = [{"entry": n} for n in entries]
+        listed = ", ".join(str(n) for n in entries)
+        self.event(state, ctx, f"The admin undid journal entries {listed}.")
+        lines = [f"The admin voids journal {'entries' if len(entries) > 1 else 'entry'} {listed}."]
+        if action.get("reason"):
+            lines.append(f"Reason: {action['reason']}")
+        mail = ctx.send(
+            "announcement",
+            "all",
+            f"[Undo] Journal {'entries' if len(entries) > 1 else 'entry'} {listed}",
+            "notice.txt",
+            game=state,
+            heading="",
+            lines=lines,
+        )
+        ctx.order(undo, f"admin {action.get('by')}", strict=True, mail=mail)
+
+    def after_undo(self, before: GameState, state: GameState, ctx: Ctx) -> None:
+        """What an undo reopened (STATE, against BEFORE) that its players must hear of; none."""
+
+    def carry_out(
+        self, state: GameState, ctx: Ctx, effects: list[dict[str, Any]], by: str, strict: bool
+    ) -> list[str]:
+        """Apply the score lines of EFFECTS at once; order its undo lines (the door replays
+        the journal without what they name). Returns the lines saying what was done; a score of
+        a player not in the game refuses when STRICT, else is named."""
+        told: list[str] = []
+        for e in effects:
+            if "score" not in e:
+                continue
+            p = self.player(state, e["score"])
+            if p is None:
+                if strict:
+                    raise Refused(f'"Score {e["score"]} {e["amount"]:+d}": no such player')
+                told.append(f'"Score {e["score"]} {e["amount"]:+d}" names no player: not applied.')
+                continue
+            before = p["score"]
+            p["score"] = before + int(e["amount"])
+            told.append(f"Score of {p['name']}: {before} -> {p['score']} ({by}).")
+            self.event(state, ctx, told[-1])
+        if any("score" in e for e in effects):
+            self.check_victory(state, ctx)
+        return told
+
+    @staticmethod
+    def order_undos(
+        ctx: Ctx, effects: list[dict[str, Any]], by: str, strict: bool, mail: Outgoing | None
+    ) -> list[str]:
+        """Order the undo lines of EFFECTS; the lines that say what was ordered."""
+        undo = [e for e in effects if "score" not in e]
+        if undo:
+            ctx.order(undo, by, strict=strict, mail=mail)
+        return [describe(e) + "." for e in undo]

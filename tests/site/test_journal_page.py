@@ -1,0 +1,74 @@
+"""The journal page (SPEC §4.4, §4.5): every entry anchored by the number undo lines name, and
+each matter linking to the entries that opened and decided it."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+from mailref.config import SiteConfig
+from mailref.site import journal, rebuild
+from support import clients
+from support.client_play import NOMES, play
+from support.play import addr
+from support.site import valid
+
+pytestmark = pytest.mark.spec("4.4")
+
+
+def _mail(referee, who: str, subject: str, body: str = "") -> None:
+    play(referee, clients.fresh(addr(who), who, NOMES, subject, body))
+
+
+def _anchors(page) -> list[int]:
+    return [int(n) for n in re.findall(r'<tr id="entry-(\d+)"', page.read_text())]
+
+
+def test_the_journal_page_lists_every_entry_and_matters_link_to_theirs(referee, tmp_path):
+    """A passed proposal links to the entry that opened it and the one that decided it; both
+    are rows of journal.html, newest first; after a ruling undoes it, the page lists the
+    ruling's entry too and every page is still valid HTML."""
+    referee.create_game("nomes", "sidekick", NOMES, gm="gm@ref.example")
+    for p in ("Alice", "Bob", "Carol"):
+        _mail(referee, p, "[Join]", f"Name: {p}\n")
+    mover = referee.state("nomes")["turn"]["player"]
+    _mail(referee, mover, "[Proposal] Tea time", 'Enact rule 24 "Tea":\nAll drink tea.\n')
+    for p in ("Alice", "Bob", "Carol"):
+        if p != mover:
+            _mail(referee, p, "[Vote] 1", "FOR")
+    site = tmp_path / "site"
+    rebuild(referee.store, SiteConfig(site), now=referee.clock())
+    valid(site, "nomes")
+    root = site / "nomes"
+    rows = _anchors(root / "journal.html")
+    count = len(rows)
+    assert rows == list(range(count, 0, -1)) and count >= 6
+    text = html.unescape((root / "journal.html").read_text())
+    assert f'{mover} proposed 1 "Tea time"' in text
+    links = re.findall(
+        r'href="journal\.html#entry-(\d+)">entry \d+</a>', (root / "proposals.html").read_text()
+    )
+    assert len(links) == 2 and all(int(n) in rows for n in links), links
+    asker = next(p for p in ("Alice", "Bob", "Carol") if p != mover)
+    _mail(referee, asker, "[CfJ] Was it legal?", "")
+    judge = referee.state("nomes")["judgements"][0]["judge"]
+    _mail(referee, judge, "[Ruling] 1", "Undo proposal 1\n")
+    rebuild(referee.store, SiteConfig(site), now=referee.clock())
+    valid(site, "nomes")
+    assert _anchors(root / "journal.html")[0] == count + 2
+    assert "Journal entries void:" in (root / "journal.html").read_text()
+
+
+def test_a_long_journal_is_paged_and_each_link_finds_its_page(monkeypatch):
+    """Entries are paged from the first; a link names the page its entry is on."""
+    monkeypatch.setattr(journal, "PER_PAGE", 10)
+    entries = [{"number": n} for n in range(1, 26)]
+    names = [name for name, _ in journal.pages(entries)]
+    assert names == ["journal.html", "journal-1.html", "journal-2.html"]
+    assert journal.link(5, 25) == "journal-1.html#entry-5"
+    assert journal.link(25, 25) == "journal.html#entry-25"
+    assert [e["number"] for e in dict(journal.pages(entries))["journal.html"]] == list(
+        range(25, 20, -1)
+    )
