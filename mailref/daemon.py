@@ -192,6 +192,10 @@ class Daemon(DeadlineTimers):
         stopsignal.on_stop(self._stop_asked)
         self.loop.add_signal_handler(signal.SIGHUP, self._hangup)
         log.info("mailref starting: %s", self.cfg.describe())
+        try:  # before anything of ours is claimed: a claim under our own PID is a dead one's
+            await asyncio.to_thread(self.deliverer.take_back_dead_claims, utcnow())
+        except Exception as e:
+            self._failed("taking back the claims of stopped processes", e)
         if not self.cfg.smtp_in and not self.cfg.lmtp_in and not self.cfg.imap:
             log.warning(
                 "no mail can come in: the configuration has neither [smtp_in] nor [imap] "
