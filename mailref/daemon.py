@@ -19,7 +19,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from mailref import stopsignal
 from mailref.config import Config
-from mailref.daemon_timers import SYNC_EVERY, DeadlineTimers
+from mailref.daemon_timers import SKIPPED, SYNC_EVERY, DeadlineTimers
 from mailref.mail.imap import Poller
 from mailref.mail.intake import Intake, IntakeError, port_hint
 from mailref.mail.outbox import BATCH as SEND_BATCH
@@ -439,6 +439,7 @@ def serve(cfg: Config) -> int:
     faulthandler.enable()
     logging.basicConfig(level=os.environ.get("MAILREF_LOG", "INFO"), format=log_format())
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
+    logging.getLogger("apscheduler.scheduler").addFilter(SKIPPED)  # one line, not one per 2 s
     # "Context impl SQLiteImpl.", "Running upgrade 0001 -> 0002 ..." at every new or upgraded
     # database: the store says what it did in one line of its own ("created a new database").
     logging.getLogger("alembic").setLevel(logging.WARNING)
