@@ -160,3 +160,31 @@ def test_a_live_process_or_another_hosts_claim_waits_for_its_lease(database_url)
     assert (done.outbox, done.inbox) == (3, 1)
     assert held.claimed_by is None and held.lease_until is None
     assert sorted(done.dead) == sorted(w for w, st in owners.items() if st == "queued")
+
+
+def test_outbox_retry_and_drop_take_a_row_a_gone_process_claimed_at_once(tmp_path):
+    site = Site(tmp_path, smtp_in=False)
+    url = f"sqlite:///{site.db}"
+    site.db.parent.mkdir(parents=True, exist_ok=True)
+    seed(url, "Alice", "Bob")
+    first, second = [r.id for r in outbox_rows(url)][:2]
+    store = open_store(url)
+    try:
+        with store() as s, s.begin():
+            s.execute(
+                update(OutboxMessage)
+                .where(OutboxMessage.id.in_([first, second]))
+                .values(
+                    status="sending",
+                    claimed_by=f"{HOST}:{gone_pid()}",
+                    lease_until=utcnow() + timedelta(minutes=10),
+                )
+            )
+    finally:
+        store.dispose()
+    r = site.cli("outbox", "retry", str(first))
+    assert r.returncode == 0 and "1 delivered now" in r.stdout, r.stdout + r.stderr
+    r = site.cli("outbox", "drop", str(second), "--reason", "sent by hand")
+    assert r.returncode == 0, r.stderr
+    got = {row.id: row.status for row in outbox_rows(url)}
+    assert (got[first], got[second]) == ("sent", "dropped")
