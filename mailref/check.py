@@ -134,7 +134,7 @@ def check_imap(cfg: Config) -> Check:
 def check_smtp_out(cfg: Config) -> Check:
     r = cfg.smtp_out
     what = f"SMTP relay {r.host}:{r.port}"
-    from mailref.mail.relay import Relay, RelayOverTls  # one login attempt, as the outbox
+    from mailref.mail.relay import Relay, RelayOverTls, tls_context  # as the outbox connects
 
     name = r.ehlo_name or None
     try:
@@ -144,7 +144,7 @@ def check_smtp_out(cfg: Config) -> Check:
                 r.port,
                 local_hostname=name,
                 timeout=TIMEOUT,
-                context=r.tls_context(),
+                context=tls_context(r),
             )
         else:
             smtp = Relay(r.host, r.port, local_hostname=name, timeout=TIMEOUT)
@@ -160,7 +160,7 @@ def check_smtp_out(cfg: Config) -> Check:
             return Check(False, what, f"EHLO answered {code}")
         steps = ["TLS ok, EHLO ok" if r.tls == "implicit" else "EHLO ok"]
         if r.starttls:
-            smtp.starttls(context=r.tls_context())  # as the outbox does: the certificate checked
+            smtp.starttls(context=tls_context(r))  # as the outbox does: the certificate checked
             smtp.ehlo()
             steps.append("STARTTLS ok")
         if r.username:

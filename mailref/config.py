@@ -8,13 +8,10 @@ import tomllib
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from mailref.config_template import DEFAULT_TOML
 from mailref.timeutil import parse_duration
-
-if TYPE_CHECKING:
-    import ssl
 
 
 class ConfigError(Exception):
@@ -68,16 +65,6 @@ class SmtpOut:
         if self.starttls and self.tls == "none":
             self.tls = "starttls"
         self.starttls = self.tls == "starttls"
-
-    def tls_context(self) -> ssl.SSLContext:
-        """The relay's certificate is checked against the system's CAs (and SSL_CERT_FILE),
-        ca_file's too, and the host name: the same in the daemon and in every CLI command."""
-        import ssl  # on first use: every command reads the configuration
-
-        context = ssl.create_default_context()
-        if self.ca_file:
-            context.load_verify_locations(cafile=self.ca_file)
-        return context
 
 
 TLS_MODES = ("none", "starttls", "implicit")

@@ -4,9 +4,11 @@
 from __future__ import annotations
 
 import smtplib
+import ssl
 import threading
 from collections.abc import Callable
 
+from mailref.config import SmtpOut
 from mailref.store import OutboxMessage
 from mailref.write import address
 
@@ -15,6 +17,16 @@ NO_SMTPUTF8 = (
     "is not ASCII); a relay with SMTPUTF8 (Postfix smtputf8_enable, Exim, most providers) "
     "delivers it"
 )
+
+
+def tls_context(relay: SmtpOut) -> ssl.SSLContext:
+    """The relay's certificate is checked against the system's CAs (and SSL_CERT_FILE),
+    `[smtp_out] ca_file`'s too, and the host name: the same in the daemon and in every command
+    (smtplib's own default checks nothing: the login would go to whoever answered)."""
+    context = ssl.create_default_context()
+    if relay.ca_file:
+        context.load_verify_locations(cafile=relay.ca_file)
+    return context
 
 
 def needs_smtputf8(row: OutboxMessage) -> bool:

@@ -22,6 +22,7 @@ from mailref.mail.relay import (
     needs_smtputf8,
     offers_smtputf8,
     said,
+    tls_context,
 )
 from mailref.mail.relay_trouble import refuses_us, relay_trouble
 from mailref.store import OutboxMessage
@@ -62,7 +63,7 @@ class RelayLanes:
         name = r.ehlo_name or None  # None: smtplib says the host's FQDN
         if r.tls == "implicit":
             # smtplib's own default checks no certificate: the login would go to anyone.
-            tls = r.tls_context()
+            tls = tls_context(r)
             smtp = RelayOverTls(r.host, r.port, local_hostname=name, timeout=30, context=tls)
         else:
             smtp = Relay(r.host, r.port, local_hostname=name, timeout=30)
@@ -72,7 +73,7 @@ class RelayLanes:
             if (
                 r.starttls
             ):  # smtplib's own default checks no certificate: the relay login would go to anyone
-                smtp.starttls(context=r.tls_context())
+                smtp.starttls(context=tls_context(r))
             if r.username:
                 try:
                     smtp.login(r.username, r.password)
