@@ -104,7 +104,8 @@ def process(c: Case) -> None:
 
 
 def other_games_named(c: Case) -> list[str]:
-    """The games other than the one answering whose addresses are among the recipients."""
+    """The games other than the one answering whose addresses are among the recipients. A copy
+    an MTA hands each game is the same mail (Message-ID and author): the inbox keeps the first."""
     named: list[str] = []
     for r in c.env.recipients:
         slug = match_game([r], c.games, named=True)

@@ -38,3 +38,16 @@ def test_a_join_sent_to_two_games_asks_each_games_confirmation(referee, outbox):
     referee.accept(mail("bob@x.org", f"{G1}, {G2}", "[Join]", "Name: Bob"))
     games = sorted(m["X-Mailref-Game"] for m in outbox.new() if m["To"] == "bob@x.org")
     assert games == ["blog", "nomes"]
+
+
+def test_each_games_own_copy_of_a_mail_to_two_games_gets_one_answer_from_each_game(referee, outbox):
+    """A mail server that hands each game its own copy (each with its Delivered-To) names both
+    games in To on each: the first copy is answered by both, the second is the same mail."""
+    referee.create_game("nomes", "sidekick", G1)
+    referee.create_game("blog", "blognomic", G2)
+    outbox.new()
+    raw = mail("carol@x.org", f"{G1}, {G2}", "[Help]")
+    referee.accept(b"Delivered-To: " + G2.encode() + b"\r\n" + raw)
+    referee.accept(b"Delivered-To: " + G1.encode() + b"\r\n" + raw)
+    games = sorted(m["X-Mailref-Game"] for m in outbox.new() if m["To"] == "carol@x.org")
+    assert games == ["blog", "nomes"]
