@@ -40,6 +40,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from datetime import timedelta
 from email.mime.text import MIMEText
 from pathlib import Path
 
@@ -60,6 +61,7 @@ from common import (
     write_config,
 )
 from ingest import section_smtp
+from turns import Turn, mail_cost, play, start_game
 
 from mailref.config import Imap, SmtpOut
 from mailref.mail.imap import Poller
@@ -318,105 +320,10 @@ def section_idle_games(urls: list[str | None], games: int = 10_000) -> None:
 PROPOSAL = 'Enact rule {r} "Idea {n}":\nPlayers may hum {n} times a day.\n'
 
 
-def start_game(r: Referee) -> None:
-    r.create_game("nomes", "sidekick", G, gm="gm@ref.example", parameters={"win_score": 10**9})
-    r.admin(
-        "nomes",
-        {"type": "player_add", "name": "Alice", "address": "alice@players.example"},
-        "bench",
-    )
-    r.admin(
-        "nomes", {"type": "player_add", "name": "Bob", "address": "bob@players.example"}, "bench"
-    )
-
-
-def play(r: Referee, clock: Clock, turns: int) -> None:
-    """TURNS more turns (a proposal, a vote AGAINST, a day and its timers) through the door in
-    big transactions: the same actions, journal, archive and outgoing mail as by mail,
-    without reading mail."""
-    from sqlalchemy import select
-
-    from mailref import door
-    from mailref.read import read_rule_changes
-    from mailref.store import Game
-
-    src = door.Source("admin", "bench")
-    done = 0
-    while done < turns:
-        with r.store() as s, s.begin():
-            game = s.execute(select(Game).where(Game.slug == "nomes")).scalar_one()
-            for _ in range(min(100, turns - done)):
-                st = game.state
-                mover = st["turn"]["player"]
-                other = "Bob" if mover == "Alice" else "Alice"
-                n = st["next_number"]
-                text = PROPOSAL.format(r=1000 + n, n=n)
-                changes = [c.as_dict() for c in read_rule_changes(text)]
-                now = clock()
-                door.apply(
-                    s,
-                    game,
-                    {
-                        "type": "propose",
-                        "player": mover,
-                        "title": f"Idea {n}",
-                        "text": text,
-                        "changes": changes,
-                    },
-                    src,
-                    now,
-                    r.settings,
-                    r.rng,
-                )
-                door.apply(
-                    s,
-                    game,
-                    {
-                        "type": "vote",
-                        "player": other,
-                        "ballots": [{"number": n, "vote": "AGAINST", "word": "AGAINST"}],
-                    },
-                    src,
-                    now,
-                    r.settings,
-                    r.rng,
-                )
-                clock.advance(days=1)
-                door.apply(
-                    s,
-                    game,
-                    {"type": "tick"},
-                    door.Source("timer", "deadline"),
-                    clock(),
-                    r.settings,
-                    r.rng,
-                )
-                done += 1
-
-
-def mail_cost(r: Referee, clock: Clock, turns: int = 20) -> tuple[float, float]:
-    """Mean ms per mail (wall, CPU) of a proposal and a vote sent as mail, over TURNS turns."""
-    wall, cpu, mails = 0.0, 0.0, 0
-    for _ in range(turns):
-        st = _hot(r)
-        mover = st["turn"]["player"]
-        other = "Bob" if mover == "Alice" else "Alice"
-        n = st["next_number"]
-        msgs = [
-            (mover, f"[Proposal] Idea {n}", PROPOSAL.format(r=1000 + n, n=n)),
-            (other, f"Re: [Proposal {n}] Idea {n}", "AGAINST\n"),
-        ]
-        for who, subject, body in msgs:
-            a = f"{who.lower()}@players.example"
-            raw = mail(a, G, subject, body)
-            t, c = time.perf_counter(), time.process_time()
-            r.accept(raw, "smtp", a, [G])
-            wall += time.perf_counter() - t
-            cpu += time.process_time() - c
-            mails += 1
-        clock.advance(days=1)
-        r.tick()
-    return wall / mails * 1000, cpu / mails * 1000
+# A turn of the long game: every proposal fails (a vote AGAINST), a day and its timers a turn.
+FAILING = Turn(
+    lambda st, n: PROPOSAL.format(r=1000 + n, n=n), "AGAINST", timedelta(days=1), tick=True
+)
 
 
 def site_cost(r: Referee, clock: Clock, where: Path) -> float:
@@ -427,19 +334,10 @@ def site_cost(r: Referee, clock: Clock, where: Path) -> float:
 
     site = SiteConfig(where)
     rebuild(r.store, site, now=clock())
-    mail_cost(r, clock, 1)
+    mail_cost(r, clock, 1, FAILING)
     c = time.process_time()
     rebuild(r.store, site, "nomes", now=clock(), force=False)
     return (time.process_time() - c) * 1000
-
-
-def _hot(r: Referee) -> dict:
-    from sqlalchemy import select
-
-    from mailref.store import Game
-
-    with r.store() as s:
-        return s.scalar(select(Game.state).where(Game.slug == "nomes"))
 
 
 def replay_rate(r: Referee) -> tuple[int, float, float]:
@@ -489,13 +387,13 @@ def section_turns(urls: list[str | None], long: int = 4000) -> None:
             clock = Clock()
             r = referee_on(fresh_store(url, Path(tmp)), clock)
             start_game(r)
-            play(r, clock, 10)
-            early = mail_cost(r, clock)
+            play(r, clock, 10, FAILING)
+            early = mail_cost(r, clock, 20, FAILING)
             site_early = site_cost(r, clock, Path(tmp) / "site-early")
             t = time.perf_counter()
-            play(r, clock, long - 10 - 20 - 1)
+            play(r, clock, long - 10 - 20 - 1, FAILING)
             built = time.perf_counter() - t
-            late = mail_cost(r, clock)
+            late = mail_cost(r, clock, 20, FAILING)
             site_late = site_cost(r, clock, Path(tmp) / "site-late")
             out(
                 f"ms per mail at turn 10 / turn {long:,}, {tag}, wall",

@@ -21,6 +21,7 @@ class GameView:
     state: GameState
     variant: Variant
     player: Player | None  # the sender, when registered
+    gm: str = ""  # the game's GM's address (else the admin's), who acts on the game by mail
 
     @property
     def name(self) -> str | None:

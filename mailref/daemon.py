@@ -24,6 +24,7 @@ from mailref.mail.imap import Poller
 from mailref.mail.intake import Intake, IntakeError, port_hint
 from mailref.mail.outbox import BATCH as SEND_BATCH
 from mailref.mail.outbox import Deliverer
+from mailref.outgoing import gm_alerts
 from mailref.referee import BATCH, Referee
 from mailref.store.faults import FaultLog, describe, is_store_fault, sqlite_file
 from mailref.testhooks import crash_point
@@ -64,6 +65,7 @@ class Daemon(DeadlineTimers):
             cfg.smtp_out,
             cfg.outbox_maildir,
             cfg.admin_address,
+            alert=gm_alerts(self.referee.settings),
         )
         self.work = threading.Lock()  # one batch of mail or one timer at a time
         self.sending = threading.Lock()  # one delivery round at a time, beside the work

@@ -13,7 +13,7 @@ from datetime import datetime
 from html import escape as html_escape
 from typing import Any
 
-from sqlalchemy import insert
+from sqlalchemy import insert, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
@@ -266,6 +266,20 @@ def queue_alert(
         Outgoing("alert", "gm", subject, "alert.txt", {"game": {}, "lines": lines}),
         now,
     )
+
+
+def gm_alerts(settings: Settings):
+    """The outbox's way to tell a game's GM (who can act on it: tell the player, set another
+    address) of its undelivered mail; the admin for mail of no game."""
+
+    def alert(
+        session: Session, slug: str | None, now: datetime, subject: str, lines: list[str]
+    ) -> None:
+        game = session.scalar(select(Game).where(Game.slug == slug)) if slug else None
+        gm = game.state.get("gm") if game is not None else None
+        queue_alert(session, settings, slug, gm, subject, lines, now)
+
+    return alert
 
 
 def _undeliverable(addr: str, kind: str, slug: str | None) -> bool:

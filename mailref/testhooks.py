@@ -16,3 +16,17 @@ def crash_point(name: str) -> None:
     if not marker.exists():
         marker.write_text(name)
         os._exit(137)
+
+
+def as_stored(state: dict) -> None:
+    """MAILREF_TEST_STATE_CHECK: a state the referee holds for its next batch must equal what
+    the store gives back for it (no tuple where JSON has a list, no time where it has text),
+    or a process that held it would act otherwise than one that read it."""
+    if not os.environ.get("MAILREF_TEST_STATE_CHECK"):
+        return
+    import json
+
+    stored = json.loads(json.dumps(state))
+    if stored != state:
+        differs = sorted(k for k in state if stored.get(k) != state[k])
+        raise AssertionError(f"the state held differs from the state stored in {differs}")

@@ -20,6 +20,8 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
+# Every state the referee holds for its next batch is checked against what the store gives back.
+os.environ.setdefault("MAILREF_TEST_STATE_CHECK", "1")
 # The CLI and daemon the tests start as processes import this checkout's mailref, whatever
 # checkout the virtualenv's editable install points at (several worktrees may share one).
 os.environ["PYTHONPATH"] = os.pathsep.join(

@@ -51,8 +51,14 @@ def warn_unverifiable(referee: Referee, slug: str) -> None:
 def deliver(referee: Referee, args: argparse.Namespace, only: int | None = None) -> tuple[int, int]:
     """Send the queued mail now (only the outgoing mail ONLY, if given); (sent, failed)."""
     from mailref.mail.outbox import Deliverer
+    from mailref.outgoing import gm_alerts
 
     cfg = config_mod.load(args.config)
     return Deliverer(
-        referee.store, cfg.from_address, cfg.smtp_out, cfg.outbox_maildir, cfg.admin_address
+        referee.store,
+        cfg.from_address,
+        cfg.smtp_out,
+        cfg.outbox_maildir,
+        cfg.admin_address,
+        alert=gm_alerts(referee.settings),
     ).deliver(utcnow(), only)

@@ -51,7 +51,11 @@ def public_view(state: GameState) -> dict[str, Any]:
 
 
 def _extra_player(p: dict) -> dict:
-    return {k: p[k] for k in ("color", "tribe", "origin") if k in p} | {"settings": settings_of(p)}
+    return {k: p[k] for k in ("color", "tribe", "origin") if k in p} | {
+        "settings": settings_of(p),
+        "away_until": p.get("away_until"),  # a dated absence ends by itself then (ISO 8601)
+        "away_from": p.get("away_from"),  # set ahead: it begins then
+    }
 
 
 def _extra_matter(m: dict) -> dict:

@@ -3,7 +3,6 @@ and atomically: either every change of a proposal applies, or none does."""
 
 from __future__ import annotations
 
-import copy
 import difflib
 import re
 from functools import lru_cache
@@ -64,16 +63,11 @@ def apply_changes(
     dry: bool = False,
 ) -> tuple[list[dict], list[dict], list[str]]:
     """(new rules, history entries, diff lines). Raises RuleConflict naming the change.
-    New rule numbers are unique by value; WHOLE_NUMBERS (sidekick) refuses sub-rules. A DRY
-    run's rules are thrown away: the list is copied, and a rule dict only when a change writes
-    to it; neither are they sorted nor new rules' diff lines written (every change is checked)."""
-    if dry:
-        rules = list(rules)
-    else:  # Rule values are strings (a few hold a list): copy what may be nested, share the rest.
-        rules = [
-            {k: copy.deepcopy(v) if isinstance(v, dict | list) else v for k, v in r.items()}
-            for r in rules
-        ]
+    New rule numbers are unique by value; WHOLE_NUMBERS (sidekick) refuses sub-rules. RULES
+    stay as they are: the list is copied, and a rule dict only when a change writes to it, so
+    a change costs the same however many rules there are. A DRY run's rules are thrown away:
+    neither sorted nor new rules' diff lines written (every change is checked)."""
+    rules = list(rules)
     history = history or []
     entries: list[dict] = []
     diff: list[str] = []
@@ -104,7 +98,7 @@ def apply_changes(
         if rule is None:
             raise RuleConflict(f"there is no rule {c.ref}{_history_hint(history, c.ref)}")
         number = rule["number"]
-        if dry and c.kind != "repeal":  # the caller's rule stays as it is
+        if c.kind != "repeal":  # the caller's rule stays as it is
             i = next(i for i, r in enumerate(rules) if r is rule)
             rules[i] = rule = dict(rule)
         if c.kind == "repeal":

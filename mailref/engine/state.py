@@ -195,6 +195,10 @@ class Action(TypedDict, total=False):
     amount: int | str
     outcome: str  # `decide`: enact | fail | veto
     vote: str  # `vote_override`
-    extend: str  # `deadline`
+    extend: str  # `deadline`, `deadline_request`
     when: str
+    at: str  # `deadline` by mail: "Fri 18:00", read in the GM's zone
+    gm: bool  # by mail from the game's GM (`deadline`, `pause`, `resume`)
+    ok: bool  # `deadline_answer`: the GM grants the request waiting
+    dates: str  # `away`: "until 6 Jan", "24 Dec to 6 Jan"
     on: bool  # Imperial `playtest`: on or off

@@ -1,14 +1,16 @@
 """What transport asks of the application, and all it may ask: keep mail durably, process
-what was kept, and the referee's own address. The IMAP poller and the SMTP listener are
-given an object of this shape (the daemon gives them the Referee); they import nothing of
-the referee or the door, so the application can change behind this face without transport
-knowing."""
+what was kept, the referee's own address, and tell the GM of undelivered mail. The IMAP poller
+and the SMTP listener are given an object of this shape (the daemon gives them the Referee),
+the outbox an Alert; they import nothing of the referee or the door, so the application can
+change behind this face without transport knowing."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
 from typing import Protocol
+
+from sqlalchemy.orm import Session
 
 from mailref.store import Store
 
@@ -21,6 +23,15 @@ class Kept(Protocol):
     id: int
     new: bool  # False: the inbox already had these bytes
     status: str  # "new" until processed; else what intake made of it
+
+
+class Alert(Protocol):
+    """Tell the GM of game SLUG (the admin when there is none) of trouble with the outgoing
+    mail, queued on SESSION's transaction with the rows it concerns."""
+
+    def __call__(
+        self, session: Session, slug: str | None, now: datetime, subject: str, lines: list[str]
+    ) -> None: ...
 
 
 class Settings(Protocol):

@@ -27,6 +27,7 @@ from sqlalchemy.orm import Session
 
 from mailref.config import SmtpOut
 from mailref.mail import outbox_note
+from mailref.mail.application import Alert
 from mailref.mail.outbox_rows import RENEW, Result, backoff, claimant, mark_sent
 from mailref.mail.relay_lanes import RELAY_SESSIONS, RelayLanes
 from mailref.store import OutboxMessage, Store
@@ -51,6 +52,7 @@ class Deliverer(RelayLanes):
         maildir: Path,
         admin: str,
         name: str | None = None,
+        alert: Alert | None = None,
     ):
         self.store, self.sender, self.relay, self.maildir, self.admin = (
             store,
@@ -60,6 +62,8 @@ class Deliverer(RelayLanes):
             admin,
         )
         self.me = name or claimant()
+        # The application's way to tell the GM; without one (a bare deliverer), alerts are logged.
+        self.alert = alert
         self.faults = FaultLog(log, sqlite_file(store.engine))
         # Delivered, but not yet marked so in the store: never sent again from here.
         self.unmarked: dict[int, tuple[OutboxMessage, Result]] = {}
@@ -413,13 +417,10 @@ class Deliverer(RelayLanes):
     def _queue_alert(
         self, s, slug: str | None, now: datetime, subject: str, lines: list[str]
     ) -> None:
-        from mailref.outgoing import Settings, queue_alert
-        from mailref.store import Game
-
-        # The game's GM, who can act on it (tell the player, set another address); else the admin.
-        game = s.scalar(select(Game).where(Game.slug == slug)) if slug else None
-        gm = game.state.get("gm") if game is not None else None
-        queue_alert(s, Settings(self.sender, self.admin), slug, gm, subject, lines, now)
+        if self.alert is None:
+            log.warning("outbox: %s%s: %s", subject, f" ({slug})" if slug else "", " ".join(lines))
+            return
+        self.alert(s, slug, now, subject, lines)
 
     def _alert_directly(self, now: datetime, lines: list[str]) -> None:
         """An alert that cannot wait for the store: sent past the outbox table, once."""

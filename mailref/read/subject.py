@@ -60,6 +60,8 @@ TAGS: dict[str, str] = {
     "quit": "quit",
     "settings": "settings",
     "setting": "settings",
+    "deadline": "deadline",
+    "extension": "deadline",
     "leave": "quit",
     "playtest": "playtest",
     "historian": "historian",
@@ -72,7 +74,12 @@ _LEAD_NUMBER = re.compile(
     r"[:\s]*(?:on\s+)?(?:(?:proposal|prop\.?|p|cfj|dov)\s*)?#?(\d+)\b[\s:.-]*", re.I
 )
 _BRACKET = re.compile(r"^\s*\[([^\]]{1,60})\]\s*")
-_AWAY = re.compile(r"^\s*(?P<name>.+?)\s+is\s+away\.?\s*$", re.I)
+# "Bob is away.", "Bob is away until 6 Jan" (the dates are the subject's rest).
+_AWAY = re.compile(
+    r"^\s*(?P<name>.+?)\s+is\s+away(?:\s+(?P<rest>(?:until|till|til|through|from|for)\b.*?))?"
+    r"\.?\s*$",
+    re.I,
+)
 _RETURNED = re.compile(r"^\s*(?P<name>.+?)\s+has\s+returned\.?\s*$", re.I)
 
 
@@ -185,7 +192,7 @@ def parse_subject(
             raw,
             "away",
             None,
-            "",
+            m.group("rest") or "",
             replied,
             name=m.group("name").strip("[]\"' "),
             forwarded=forwarded,

@@ -39,6 +39,7 @@ from mailref.referee.mails import (
     write_back,
 )
 from mailref.referee.quarantine import quarantine_mail
+from mailref.referee.threads import committed_states
 from mailref.store import Game, InboxMessage, Store, open_store
 from mailref.store.faults import is_store_fault
 from mailref.store.keep import keep
@@ -71,6 +72,9 @@ class Referee:
             None  # e.g. the published site catching up
         )
         self.who = worker_id()  # this process, in the claims other daemons see
+        # Each game's state as this process last committed it, with its version: the next
+        # batch takes it instead of reading it again (threads.locked_game).
+        self.states: dict[str, tuple[int, dict]] = {}
 
     @classmethod
     def from_config(
@@ -238,7 +242,9 @@ class Referee:
         handled: list[tuple[Mail, float, str | None, str | None]] = []
         # No autoflush: nothing is written before every query; the mails' rows go at the end,
         # in one statement.
+        held: dict[str, tuple[int, dict]] = {}
         with self.store() as s, s.begin(), s.no_autoflush:
+            s.info["states"] = self.states
             mine = claim_mail(s, self.who, [i for i in ids if i in read])
             rows = {m.id: Mail(*m) for m in s.execute(MAILS, {"ids": mine})}
             games = {g.slug: g.address for g in s.execute(select(Game.slug, Game.address)).all()}
@@ -276,6 +282,7 @@ class Referee:
                     crash_point("mid-batch")
             if rows:
                 write_back(s, list(rows.values()))
+            held = committed_states(s)
             rest = [i for i in ids if i not in statuses]
             if rest:  # processed meanwhile, or another process holds it ("new")
                 statuses.update(
@@ -287,6 +294,7 @@ class Referee:
                     .tuples()
                     .all()
                 )
+        self.states.update(held)  # committed: what the next batch may take as it is
         for row, ms, tag, game in handled:
             log_handled(row, ms, tag, game)
         for slug in changed:  # after the commit, never inside it

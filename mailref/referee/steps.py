@@ -412,7 +412,7 @@ def apply_command(c: Case) -> None:
     from mailref.handlers import GameView, dispatch
 
     env, tag = c.env, c.env.subject.tag
-    view = GameView(c.game.state, c.variant, c.player)
+    view = GameView(c.game.state, c.variant, c.player, c.gm)
     if tag is None:
         action: dict[str, Any] = {
             "type": "help",

@@ -7,22 +7,25 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, inspect, select
 from sqlalchemy.orm import Session, defer
+from sqlalchemy.orm.attributes import set_committed_value
 
 from mailref import engine
 from mailref.read import Envelope, parse_subject
 from mailref.referee import verdicts
 from mailref.referee.mails import Mail
 from mailref.store import Bounce, Game, InboxMessage, OutboxMessage
+from mailref.testhooks import as_stored
 
 if TYPE_CHECKING:
     from mailref.read.subject import Subject
 
-# Built once; the initial state (only replay reads it) stays in the database.
+# Built once; the initial state (only replay reads it) stays in the database, and the state
+# is read only when this process does not hold it as last committed.
 _GAME_FOR_UPDATE = (
     select(Game)
-    .options(defer(Game.initial))
+    .options(defer(Game.initial), defer(Game.state))
     .where(Game.slug == bindparam("slug"))
     .with_for_update()
     .execution_options(populate_existing=True)
@@ -30,11 +33,28 @@ _GAME_FOR_UPDATE = (
 
 
 def locked_game(s: Session, slug: str) -> Game:
-    """The game SLUG, locked for the rest of the transaction; loaded once per batch."""
+    """The game SLUG, locked for the rest of the transaction; loaded once per batch. Its state
+    is the one this process last committed (s.info["states"], taken out so that nobody else
+    holds it) when the game's version says nobody has changed it since; else it is read."""
     locked = s.info.setdefault("games", {})
     if slug not in locked:
-        locked[slug] = s.execute(_GAME_FOR_UPDATE, {"slug": slug}).scalar_one()
+        game = s.execute(_GAME_FOR_UPDATE, {"slug": slug}).scalar_one()
+        held = s.info.get("states", {}).pop(slug, None)
+        if "state" not in inspect(game).unloaded:  # read before the lock: read it again
+            s.expire(game, ["state"])
+        if held is not None and held[0] == game.version:
+            set_committed_value(game, "state", held[1])
+        locked[slug] = game
     return locked[slug]
+
+
+def committed_states(s: Session) -> dict[str, tuple[int, dict]]:
+    """The state of each game locked in S, by slug, with its version: taken just before the
+    commit, for the next batch (locked_game) once the commit has gone through."""
+    held = {slug: (g.version, g.state) for slug, g in s.info.get("games", {}).items()}
+    for _, state in held.values():
+        as_stored(state)
+    return held
 
 
 def game_of_thread(s: Session, env: Envelope) -> str | None:

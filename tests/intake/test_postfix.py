@@ -16,9 +16,9 @@ import pytest
 from sqlalchemy import select
 
 from mailref.config import SmtpOut
-from mailref.mail.outbox import Deliverer
 from mailref.mail.smtp import Listener
 from mailref.store import OutboxMessage
+from support.delivery import Deliverer
 from support.dovecot import free_port
 from support.helpers import Outbox, mail, wait_for
 from support.listener import game_on_sqlite, kept

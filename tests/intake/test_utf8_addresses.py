@@ -16,10 +16,10 @@ from email.message import EmailMessage
 import pytest
 
 from mailref.config import SmtpOut
-from mailref.mail.outbox import Deliverer
 from mailref.mail.smtp import Listener
 from mailref.store import OutboxMessage
 from mailref.write.address import problem
+from support.delivery import Deliverer
 from support.dovecot import free_port
 from support.ops import CountingSink, Site
 

@@ -20,7 +20,7 @@ def test_the_journal_says_what_to_do_about_a_quarantined_mail_and_a_refused_repl
 
     from mailref.config import SmtpOut
     from mailref.handlers import REGISTRY
-    from mailref.mail.outbox import Deliverer
+    from support.delivery import Deliverer
     from support.dovecot import free_port
 
     referee.create_game("nomes", "sidekick", G, gm="gm@ref.example")

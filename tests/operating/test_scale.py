@@ -14,7 +14,7 @@ import sys
 import pytest
 
 from mailref.store import ArchivedMatter, Game, JournalEntry
-from support.helpers import Outbox, assert_replays, mail
+from support.helpers import Outbox, assert_replays, send_mail
 
 pytestmark = pytest.mark.spec("8")
 
@@ -26,7 +26,7 @@ def addr(name: str) -> str:
 
 
 def send(referee, who: str, subject: str, body: str = ""):
-    return referee.accept(mail(addr(who), G, subject, body), "smtp", addr(who), [G])
+    return send_mail(referee, addr(who), G, subject, body)
 
 
 def hot(referee) -> dict:

@@ -14,9 +14,9 @@ from aiosmtpd.controller import Controller
 from sqlalchemy import select
 
 from mailref.config import SmtpOut
-from mailref.mail.outbox import Deliverer
 from mailref.mail.relay_lanes import FEWER_FOR, RELAY_SESSIONS
 from mailref.store import OutboxMessage
+from support.delivery import Deliverer
 from support.dovecot import free_port
 from support.helpers import mail
 

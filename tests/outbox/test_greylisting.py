@@ -19,7 +19,7 @@ def test_a_greylisted_mail_finally_delivered_says_so_in_the_log(referee, clock, 
     from aiosmtpd.controller import Controller
 
     from mailref.config import SmtpOut
-    from mailref.mail.outbox import Deliverer
+    from support.delivery import Deliverer
     from support.dovecot import free_port
 
     referee.create_game("nomes", "sidekick", NOMES, name="Nomes")

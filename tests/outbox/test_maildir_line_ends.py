@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from mailref.mail.outbox import Deliverer
 from mailref.store import OutboxMessage
+from support.delivery import Deliverer
 from support.helpers import mail
 
 pytestmark = pytest.mark.spec("4.3")

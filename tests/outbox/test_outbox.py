@@ -9,8 +9,8 @@ import pytest
 from aiosmtpd.controller import Controller
 
 from mailref.config import SmtpOut
-from mailref.mail.outbox import Deliverer
 from mailref.store import OutboxMessage
+from support.delivery import Deliverer
 from support.dovecot import free_port
 from support.helpers import mail
 

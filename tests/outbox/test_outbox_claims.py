@@ -15,12 +15,13 @@ from sqlalchemy import select
 
 from mailref.config import SmtpOut
 from mailref.door import Settings
-from mailref.mail.outbox import LEASE, Deliverer
+from mailref.mail.outbox import LEASE
 from mailref.mail.relay_lanes import RELAY_SESSIONS
 from mailref.referee import Referee
 from mailref.store import OutboxMessage, open_store
 from mailref.timeutil import utcnow
 from mailref.write.compose import compose, wire
+from support.delivery import Deliverer
 from support.helpers import mail, make_referee, wait_for
 from support.ops import CountingSink, Site
 

@@ -12,9 +12,9 @@ import pytest
 from sqlalchemy import select
 
 from mailref.config import SmtpOut
-from mailref.mail.outbox import Deliverer
 from mailref.mail.smtp_server import Room, Server
 from mailref.store import OutboxMessage
+from support.delivery import Deliverer
 from support.dovecot import free_port
 from support.helpers import mail
 

@@ -12,8 +12,8 @@ import pytest
 from aiosmtpd.controller import Controller
 
 from mailref.config import SmtpOut
-from mailref.mail.outbox import Deliverer
 from mailref.store import OutboxMessage
+from support.delivery import Deliverer
 from support.dovecot import free_port, self_signed
 from support.helpers import mail
 from support.ops import Site

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from support.helpers import Outbox, assert_replays, mail
+from support.helpers import Outbox, assert_replays, send_mail
 
 pytestmark = pytest.mark.spec("3.2", "2.6")
 
@@ -18,7 +18,7 @@ def addr(name: str) -> str:
 
 
 def send(referee, game: str, who: str, subject: str, body: str = "") -> None:
-    referee.accept(mail(addr(who), game, subject, body), "smtp", addr(who), [game])
+    send_mail(referee, addr(who), game, subject, body)
 
 
 def answer(outbox: Outbox, who: str):

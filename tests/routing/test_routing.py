@@ -13,8 +13,8 @@ import smtplib
 import pytest
 from aiosmtpd.controller import Controller
 
-from mailref.mail.outbox import Deliverer
 from mailref.read.subject import game_label, parse_subject
+from support.delivery import Deliverer
 from support.dovecot import free_port
 from support.helpers import Outbox, mail
 from support.listener import listening

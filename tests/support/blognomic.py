@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from support.helpers import Clock, Outbox, assert_replays, mail, make_referee
+from support.helpers import Clock, Outbox, assert_replays, make_referee, send_mail
 
 G = "blog@ref.example"
 
@@ -20,7 +20,7 @@ def addr(n: str) -> str:
 
 
 def send(r, who: str, subject: str, body: str = ""):
-    return r.accept(mail(addr(who), G, subject, body), "smtp", addr(who), [G])
+    return send_mail(r, addr(who), G, subject, body)
 
 
 def reply(r, who: str):

@@ -149,6 +149,13 @@ def wait_for(pred, timeout: float = 30.0):
     return pred()
 
 
+def send_mail(referee, frm: str, to: str, subject: str, body: str = "", envelope=True, **kw):
+    """The one way the tests send a person's mail: as the SMTP listener hands it to the referee,
+    with its envelope (ENVELOPE=False: none, as a poller's mail without Delivered-To has)."""
+    raw = mail(frm, to, subject, body, **kw)
+    return referee.accept(raw, "smtp", frm, [to]) if envelope else referee.accept(raw, "smtp")
+
+
 def maildir_mails(site: Path) -> list:
     """What a daemon run in SITE wrote to its outbox Maildir."""
     p = site / "var" / "outbox"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from support.helpers import Outbox, assert_replays, mail
+from support.helpers import Outbox, assert_replays, send_mail
 
 G = "empire@ref.example"
 
@@ -18,7 +18,7 @@ def addr(n: str) -> str:
 
 
 def send(r, who: str, subject: str, body: str = ""):
-    return r.accept(mail(addr(who), G, subject, body), "smtp", addr(who), [G])
+    return send_mail(r, addr(who), G, subject, body)
 
 
 def reply(r, who: str):

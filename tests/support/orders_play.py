@@ -3,7 +3,7 @@ posted results."""
 
 from __future__ import annotations
 
-from support.helpers import Outbox, assert_replays, mail
+from support.helpers import Outbox, assert_replays, mail, send_mail
 
 EIRE = "eire@ref.example"
 
@@ -16,9 +16,8 @@ def addr(n: str) -> str:
 
 
 def send(r, who, to, subject, body="", html=None):
-    return r.accept(
-        mail(addr(who) if "@" not in who else who, to, subject, body, html=html), "smtp"
-    )
+    frm = addr(who) if "@" not in who else who
+    return send_mail(r, frm, to, subject, body, envelope=False, html=html)
 
 
 def replies(r, who):

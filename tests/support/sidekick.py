@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from support.helpers import Clock, Outbox, assert_replays, mail, make_referee
+from support.helpers import Clock, Outbox, assert_replays, mail, make_referee, send_mail
 
 G = "nomes@ref.example"
 
@@ -18,7 +18,7 @@ def addr(name: str) -> str:
 
 
 def send(referee, who: str, subject: str, body: str = "", **kw):
-    return referee.accept(mail(addr(who), G, subject, body, **kw), "smtp", addr(who), [G])
+    return send_mail(referee, addr(who), G, subject, body, **kw)
 
 
 def last_reply(outbox: Outbox, who: str):

@@ -9,7 +9,7 @@ import email.policy
 import smtplib
 
 from mailref.config import SmtpOut
-from mailref.mail.outbox import Deliverer
+from support.delivery import Deliverer
 from support.helpers import mail
 from support.ops import CountingSink
 

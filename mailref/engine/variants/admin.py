@@ -1,5 +1,5 @@
 """What the admin does from the command line: parameters, offices, pause and resume,
-scores, deadlines, and telling the players why."""
+scores, and telling the players why (deadlines: variants/extensions.py)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from zoneinfo import ZoneInfo
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.state import Action, GameState, Matter
 from mailref.engine.variants.actions import Acting, action
-from mailref.timeutil import format_duration, iso, parse_duration, parse_iso
+from mailref.timeutil import format_duration, iso, parse_iso
 
 
 class AdminOverrides(Acting):
-    """The admin's commands (`mailref game set`, `office`, `pause`, `score`, `deadline`)."""
+    """The admin's commands (`mailref game set`, `office`, `pause`, `score`)."""
 
     @staticmethod
     def tell_why(ctx: Ctx, sent: int, why: str) -> None:
@@ -115,11 +115,13 @@ class AdminOverrides(Acting):
         state["status"], state["paused_at"] = "paused", iso(ctx.now)
         ctx.ack("Game paused; deadlines stop.")
         self.event(state, ctx, "The game was paused.")
+        who = "The GM" if action.get("gm") else "The admin"
+        why = [f"Reason: {action['reason']}"] if action.get("gm") and action.get("reason") else []
         self.announce(
             state,
             ctx,
             "The game is paused",
-            ["The admin paused the game. Deadlines are stopped until it resumes."],
+            [f"{who} paused the game. Deadlines are stopped until it resumes.", *why],
         )
 
     @action("resume")
@@ -169,35 +171,3 @@ class AdminOverrides(Acting):
         self.event(state, ctx, text)
         self.announce(state, ctx, f"Score: {p['name']}", [text])
         self.check_victory(state, ctx)
-
-    @action("deadline")
-    def on_deadline(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        target = self.current_deadline_holder(state)
-        if target is None:
-            raise Refused("nothing in this game has a deadline now")
-        old = parse_iso(target["deadline"])
-        new = (
-            old + parse_duration(action["extend"])
-            if action.get("extend")
-            else parse_iso(action["when"])
-        )
-        target["deadline"] = iso(new)
-        target.pop("reminded", None)
-        what = (
-            f"The vote on proposal {target['number']}"
-            if "title" in target and "number" in target
-            else f"Turn {target['number']}'s deadline"
-            if "number" in target
-            else "The deadline"
-        )
-        text = f"{what} moved from {self.when(state, old)} to {self.when(state, new, ctx)}."
-        ctx.ack(text)
-        self.event(
-            state, ctx, f"{what} moved from {self.when(state, old)} to {self.when(state, new)}."
-        )  # read later: no "in 1 minute"
-        self.announce(
-            state,
-            ctx,
-            "Deadline changed",
-            [text] + ([f"Reason: {action['reason']}"] if action.get("reason") else []),
-        )

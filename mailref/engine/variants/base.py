@@ -1,6 +1,7 @@
 """The variant every game's rules build on. `Variant` composes the shared concerns (players,
-limits, admin commands, enactment, deadlines, digests, replies, dice), declares what a variant
-offers the handlers and the site, and dispatches each action to the handler declared for it."""
+absence, limits, admin commands, extensions, enactment, deadlines, digests, replies, dice),
+declares what a variant offers the handlers and the site, and dispatches each action to the
+handler declared for it."""
 
 from __future__ import annotations
 
@@ -11,11 +12,13 @@ from typing import Any
 from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.state import Action, GameState, Rule
+from mailref.engine.variants.absence import Absence
 from mailref.engine.variants.admin import AdminOverrides
 from mailref.engine.variants.deadlines import Deadlines
 from mailref.engine.variants.dice import Dice
 from mailref.engine.variants.digests import Digests
 from mailref.engine.variants.enactment import Enactment
+from mailref.engine.variants.extensions import Extensions
 from mailref.engine.variants.inbox import Inbox
 from mailref.engine.variants.limits import Limits
 from mailref.engine.variants.players import Players
@@ -41,7 +44,19 @@ AFTER_THE_END = READ_ONLY | {
 WHILE_PAUSED = AFTER_THE_END | {"resume", "join", "away", "back", "quit", "score", "rule"}
 
 
-class Variant(Players, Limits, AdminOverrides, Enactment, Deadlines, Digests, Replies, Dice, Inbox):
+class Variant(
+    Players,
+    Absence,
+    Limits,
+    AdminOverrides,
+    Extensions,
+    Enactment,
+    Deadlines,
+    Digests,
+    Replies,
+    Dice,
+    Inbox,
+):
     """A game's rules over its state. A variant overrides these declarations and the hooks of
     the concerns it composes; its handlers are its methods declared with `@action`."""
 
@@ -57,6 +72,8 @@ class Variant(Players, Limits, AdminOverrides, Enactment, Deadlines, Digests, Re
         "announcements_per_day": 10,  # chatter announcements one player causes
         "matters_per_day": 10,
         "discussion": "relay",  # SPEC §2.3: players' words without a command reach the others
+        "max_absence": "30d",  # SPEC §2.5: the longest `[Away] until DATE`
+        "max_extension": 2,  # SPEC §2.5: extensions of one deadline by mail
     }  # proposals, CfJs, DoVs one player opens a UTC day
     duration_params: set[str] = {"reminder_before"}
     offices: tuple[str, ...] = ("admin", "gm")
@@ -148,7 +165,7 @@ class Variant(Players, Limits, AdminOverrides, Enactment, Deadlines, Digests, Re
                 "known: " + ", ".join(sorted(known | {"list_id"})),
             )
         default = self.defaults.get(key)
-        if key in self.duration_params:
+        if key in self.duration_params or key == "max_absence":
             try:
                 return format_duration(parse_duration(str(value)))
             except ValueError as e:

@@ -51,6 +51,8 @@ class Deadlines(Acting):
         """Every moment this game must be woken at; the earliest is scheduled. A deadline
         still owed (at or before NOW) is included, so it fires as soon as possible."""
         times = [parse_iso(state["digest_next"]), *self.player_digest_times(state)]
+        if state["status"] != "ended":
+            times += self.absence_times(state)
         if state["status"] in ("paused", "ended"):
             return times
         return times + self.deadline_times(state, now)
@@ -60,6 +62,8 @@ class Deadlines(Acting):
 
     @action("tick")
     def on_tick(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        if state["status"] != "ended":
+            self.run_absences(state, ctx)
         if state["status"] not in ("paused", "ended"):
             self.fire_deadlines(state, ctx)
         if ctx.now >= parse_iso(state["digest_next"]):

@@ -213,7 +213,12 @@ class Enactment(Acting):
                 "`mailref score`, "
                 "`mailref game set`)."
             )
-        texts = {str(r["number"]): str(r.get("text", "")) for r in state["rules"]}
+        wanted = set(numbers)
+        texts = {
+            str(r["number"]): str(r.get("text", ""))
+            for r in state["rules"]
+            if str(r["number"]) in wanted
+        }
         table = {p.name: p for p in self.parameter_table}
         for n in sorted(numbers, key=lambda x: [int(p) for p in x.split(".") if p.isdigit()]):
             for name in self.rule_parameters[n]:

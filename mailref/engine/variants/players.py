@@ -241,6 +241,9 @@ class Players(Acting):
 
     @action("away")
     def on_away(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        if action.get("dates"):  # "[Away] until 6 Jan": variants/absence.py
+            self.away_dated(state, action, ctx)
+            return
         self._set_away(state, action, ctx, "away")
 
     @action("back")
@@ -251,7 +254,8 @@ class Players(Acting):
     def on_player_status(self, state: GameState, action: Action, ctx: Ctx) -> None:
         self._set_away(state, action, ctx, action["status"])
 
-    def _set_away(self, state: GameState, action: Action, ctx: Ctx, status: str) -> None:
+    def whose_absence(self, state: GameState, action: Action) -> Player:
+        """The player ACTION sets away or back: the sender, or the one an admin names."""
         p = self.must_player(state, action.get("name") or action["player"])
         if (
             action.get("player")
@@ -260,14 +264,30 @@ class Players(Acting):
             and not action.get("by")
         ):
             raise Refused(f"you can only say that of yourself, not of {p['name']}")
+        return p
+
+    def _set_away(self, state: GameState, action: Action, ctx: Ctx, status: str) -> None:
+        p = self.whose_absence(state, action)
         word = {"away": "away", "active": "back", "idle": "idle"}[status]
+        # Away or back by hand ends any dated absence, set or still ahead.
+        planned = p.pop("away_from", None)
+        p.pop("away_until", None)
         if p["status"] == status:
+            if planned:
+                ctx.ack(f"The absence set for {self.when(state, planned)} is cancelled.")
             ctx.ack(f"{p['name']} is already {word}; nothing changed.")
             return
+        self.change_status(state, p, ctx, status)
+
+    def change_status(
+        self, state: GameState, p: Player, ctx: Ctx, status: str, text: str = ""
+    ) -> None:
+        """P becomes STATUS: the ack, the log, everybody told (TEXT, else the usual words)."""
+        word = {"away": "away", "active": "back", "idle": "idle"}[status]
         p["status"] = status
         ctx.ack(f"{p['name']} is now {word}.")
         self.event(state, ctx, f"{p['name']} is {word}.")
-        text = (
+        text = text or (
             f"{p['name']} is away."
             if status == "away"
             else f"{p['name']} has returned."

@@ -10,11 +10,37 @@ from mailref.engine.variants.actions import Acting, action
 class Replies(Acting):
     """Answers that change nothing."""
 
+    commands: list[tuple[str, str]] = []
+    dated_absence = True  # `[Away] until 6 Jan` (BlogNomic's Idle has no dates)
+
     @action("help")
     def on_help(self, state: GameState, action: Action, ctx: Ctx) -> None:
         ctx.reply(
-            "help", "help.txt", commands=self.commands, game=state, reason=action.get("reason", "")
+            "help",
+            "help.txt",
+            commands=self.help_commands(),
+            game=state,
+            reason=action.get("reason", ""),
         )
+
+    def help_commands(self) -> list[tuple[str, str]]:
+        """The variant's commands, and those of time every game takes (SPEC §2.5)."""
+        out = list(self.commands)
+        if self.dated_absence:
+            out.append(
+                (
+                    "[Away] until 6 Jan, or [Away] 24 Dec to 6 Jan",
+                    "away for those dates (at most max_absence); it ends by itself",
+                )
+            )
+        out.append(
+            (
+                "[Deadline] +1d",
+                "ask the GM for more time; the GM's own: +2d, Fri 18:00, pause, resume, and ok "
+                "or no to a request",
+            )
+        )
+        return out
 
     @action("status")
     def on_status(self, state: GameState, action: Action, ctx: Ctx) -> None:
@@ -47,6 +73,7 @@ class Replies(Acting):
             "Players: "
             + ", ".join(f"{p['name']} ({p['status']}, {p['score']})" for p in self.present(state))
         )
+        lines += self.absence_lines(state)
         if state["order"]:
             lines.append("Turn order: " + ", ".join(state["order"]))
         if state["turn"]:

@@ -72,6 +72,7 @@ class BlogNomic(Wizards, Hiatus, Submitting, Resolution, Dynasties, Variant):
     votable_judgements = True  # CfJs and DoVs are decided by vote
     open_statuses = ("pending",)
     same_as: dict[str, str] = {}  # [Idle] and [Unidle] are its own
+    dated_absence = False  # Idle until Unidle: no dates
     commands = [
         ("[Join]", "with a body line `Name: YourName` to become a Wizard under that name"),
         (

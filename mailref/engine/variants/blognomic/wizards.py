@@ -84,6 +84,11 @@ class Wizards(Acting):
         self._idle_self(state, action, ctx)
 
     def _idle_self(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        if action.get("dates"):
+            raise Refused(
+                "in BlogNomic going Idle has no end date: you are Idle until you Unidle",
+                'send [Idle] now and [Unidle] when you are back (rule "Idle Wizards")',
+            )
         p = self.must_player(state, action.get("name") or action["player"])
         was = p["status"]
         self._set_away(state, action, ctx, "idle")

@@ -1,0 +1,107 @@
+"""[Deadline]: the GM's `+2d`, `Fri 18:00`, `pause`, `resume`, and `ok` / `no` to a player's
+request; a player's `+1d` asks the GM (SPEC §2.5). The command is after the tag or on a line
+of the body (a Reply to the GM's request mail: the body)."""
+
+from __future__ import annotations
+
+import re
+
+from mailref.engine import Refused
+from mailref.engine.dates import looks_like_moment, read_length
+from mailref.engine.state import Action
+from mailref.handlers.registry import GameView, handles, not_a_player
+from mailref.read import Envelope
+from mailref.timeutil import format_duration
+
+_WORDS = {
+    "pause": "pause",
+    "resume": "resume",
+    "unpause": "resume",
+    "ok": "ok",
+    "okay": "ok",
+    "yes": "ok",
+    "granted": "ok",
+    "grant": "ok",
+    "approved": "ok",
+    "no": "no",
+    "refused": "no",
+    "refuse": "no",
+    "denied": "no",
+}
+_EXTEND = re.compile(r"^(?:\+\s*|extend\s+(?:by\s+)?)(?P<length>\d.*?)(?:\s+more)?$", re.I)
+_ASKS = re.compile(r"^(?P<name>.+?) asks for ")  # the subject of the request mail
+GM_HINT = (
+    "write one of these after the tag or on a line of its own: +2d (extend), Fri 18:00 (a new "
+    "deadline), pause, resume, or ok / no to a player's request"
+)
+PLAYER_HINT = "to ask the GM for more time, send [Deadline] +1d, and why on a line below"
+
+
+def read_command(line: str) -> tuple[str, str] | None:
+    """("extend", "2d"), ("at", "Fri 18:00"), ("pause", ""), ... or None: no command."""
+    s = " ".join(line.strip().strip(".!").split())
+    if not s or len(s) > 60:
+        return None
+    if word := _WORDS.get(s.lower()):
+        return word, ""
+    first, _, name = s.partition(" ")
+    if _WORDS.get(first.lower()) in ("ok", "no") and re.fullmatch(r"[\w .'-]{1,40}", name):
+        return _WORDS[first.lower()], name  # "ok Bob": the answer to Bob's request
+    if m := _EXTEND.match(s):
+        try:
+            read_length(m.group("length"))
+        except ValueError:
+            return None
+        return "extend", m.group("length")
+    if looks_like_moment(s):
+        return "at", s
+    return None
+
+
+@handles("deadline", players_only=False)
+def deadline(env: Envelope, view: GameView) -> Action:
+    address = (env.from_addr or "").lower()
+    gm = view.gm.lower() == address if view.gm else False
+    if not gm and view.player is None:
+        not_a_player(env, view)
+    lines = [] if env.subject.is_reply else [env.subject.rest]
+    lines += env.text.splitlines()[:20]
+    found, why = None, []
+    for line in lines:
+        got = read_command(line) if found is None else None
+        if got:
+            found = got
+        elif line.strip() and found is not None:
+            why.append(line.strip())
+    if found is None:
+        raise Refused("I found no deadline command in your mail", GM_HINT if gm else PLAYER_HINT)
+    op, value = found
+    reason = " ".join(why)[:300]
+    if gm:
+        if op in ("pause", "resume"):
+            return {"type": op, "gm": True, "address": address, "reason": reason}
+        if op in ("ok", "no"):
+            answer: Action = {"type": "deadline_answer", "ok": op == "ok", "address": address}
+            asked = _ASKS.match(env.subject.rest) if env.subject.is_reply else None
+            if name := value or (asked and asked.group("name")):
+                answer["name"] = name
+            return answer
+        out: Action = {"type": "deadline", "gm": True, "address": address, "reason": reason}
+        if op == "extend":
+            out["extend"] = value_as_duration(value)
+        else:
+            out["at"] = value
+        return out
+    if op != "extend":
+        raise Refused("only the GM moves the deadline or pauses the game", PLAYER_HINT)
+    return {
+        "type": "deadline_request",
+        "player": view.name,
+        "extend": value_as_duration(value),
+        "reason": reason,
+    }
+
+
+def value_as_duration(value: str) -> str:
+    """ "2 days" -> "2d": the form the engine's parameters and the journal keep."""
+    return format_duration(read_length(value))

@@ -1,0 +1,125 @@
+"""Absence with dates (SPEC §2.5 `[Away] until 6 Jan`, `[Away] 24 Dec to 6 Jan`): set now or
+ahead, bounded by `max_absence`, and begun and ended by the game's own clock. The dates are
+read in the player's zone (`[Settings] zone:`), else the game's. See docs/decisions/time.md."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from mailref.engine.context import Ctx, Refused
+from mailref.engine.dates import HOW, read_span
+from mailref.engine.state import Action, GameState, Player
+from mailref.engine.variants.actions import Acting
+from mailref.engine.variants.inbox import zone_of
+from mailref.timeutil import format_duration, iso, parse_duration, parse_iso
+
+AHEAD_MOST = timedelta(days=365)  # an absence begins within a year
+
+
+class Absence(Acting):
+    """Dated absences: `away_from` (ahead) and `away_until` on the player."""
+
+    def max_absence(self, state: GameState) -> timedelta:
+        return parse_duration(str(state["parameters"].get("max_absence") or "30d"))
+
+    def away_dated(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        p = self.whose_absence(state, action)
+        try:
+            span = read_span(str(action["dates"]), zone_of(state, p), ctx.now)
+        except ValueError as e:
+            raise Refused(str(e), HOW) from None
+        if span is None:
+            raise Refused(f"I could not read {action['dates']!r} as the dates of an absence", HOW)
+        begins = span.start or ctx.now
+        longest = self.max_absence(state)
+        if span.end <= begins:
+            raise Refused(
+                f"the absence would end ({self.when(state, span.end)}) before it begins", HOW
+            )
+        if span.start and span.start - ctx.now > AHEAD_MOST:
+            raise Refused("an absence can be set at most a year ahead", HOW)
+        if span.end - begins > longest:
+            raise Refused(
+                f"an absence is at most {format_duration(longest)} (max_absence), and this one "
+                f"would last {format_duration(span.end - begins)}, until "
+                f"{self.when(state, span.end)}",
+                f"send [Away] until a date within {format_duration(longest)}, and another when "
+                "it ends",
+            )
+        was, p["away_until"] = p.get("away_until"), iso(span.end)
+        until = self.when(state, span.end)
+        if span.start:
+            p["away_from"] = iso(span.start)
+            ctx.ack(
+                f"{p['name']} will be away from {self.when(state, span.start)} until {until}. "
+                "The game marks you away when it begins and back when it ends; [Back] before "
+                "then cancels it."
+            )
+            self.event(
+                state,
+                ctx,
+                f"{p['name']} will be away from {self.when(state, span.start)}" f" until {until}.",
+            )
+            return
+        p.pop("away_from", None)
+        text = f"{p['name']} is away until {until}."
+        if p["status"] == "away" and was == p["away_until"]:  # a Reply to its own announcement
+            ctx.ack(f"{p['name']} is already away until {until}; nothing changed.")
+            return
+        if p["status"] == "away":
+            ctx.ack(f"{p['name']} is now away until {self.when(state, span.end, ctx)}.")
+            self.event(state, ctx, text)
+            self.announce(state, ctx, text, [text])
+            return
+        self.change_status(state, p, ctx, "away", text)
+        ctx.ack(f"Your absence ends by itself {self.when(state, span.end, ctx)}.")
+
+    def absence_lines(self, state: GameState) -> list[str]:
+        """The dated absences, for [Status]: who is away until when, and who will be."""
+        out = []
+        for p in self.present(state):
+            if p.get("away_from"):
+                out.append(
+                    f"{p['name']} will be away from {self.when(state, p['away_from'])} until "
+                    f"{self.when(state, p['away_until'])}."
+                )
+            elif p.get("away_until") and p["status"] == "away":
+                out.append(f"{p['name']} is away until {self.when(state, p['away_until'])}.")
+        return out
+
+    def absence_times(self, state: GameState) -> list[datetime]:
+        """When a dated absence begins or ends: the game is woken then."""
+        return [
+            parse_iso(p[key])
+            for p in state["players"]
+            if p["status"] != "left"
+            for key in ("away_from", "away_until")
+            if p.get(key)
+        ]
+
+    def run_absences(self, state: GameState, ctx: Ctx) -> None:
+        """Begin and end the dated absences that are due, before any deadline is acted on, so
+        that a skip or an abstention follows who is away at that time."""
+        for p in state["players"]:
+            if p["status"] == "left":
+                continue
+            if p.get("away_from") and parse_iso(p["away_from"]) <= ctx.now:
+                del p["away_from"]
+                if p["status"] == "active":
+                    self.begin_absence(state, p, ctx)
+            if not p.get("away_from") and p.get("away_until"):
+                if parse_iso(p["away_until"]) <= ctx.now:
+                    until = p.pop("away_until")
+                    if p["status"] == "away":
+                        self.change_status(
+                            state,
+                            p,
+                            ctx,
+                            "active",
+                            f"{p['name']} has returned (the absence ended "
+                            f"{self.when(state, until)}).",
+                        )
+
+    def begin_absence(self, state: GameState, p: Player, ctx: Ctx) -> None:
+        text = f"{p['name']} is away until {self.when(state, p['away_until'])}."
+        self.change_status(state, p, ctx, "away", text)
