@@ -134,19 +134,33 @@ def check_imap(cfg: Config) -> Check:
 def check_smtp_out(cfg: Config) -> Check:
     r = cfg.smtp_out
     what = f"SMTP relay {r.host}:{r.port}"
+    from mailref.mail.relay import Relay, RelayOverTls, tls_context  # as the outbox connects
+
+    name = r.ehlo_name or None
     try:
-        smtp = smtplib.SMTP(r.host, r.port, timeout=TIMEOUT)
+        if r.tls == "implicit":  # as the outbox connects: the certificate checked
+            smtp = RelayOverTls(
+                r.host,
+                r.port,
+                local_hostname=name,
+                timeout=TIMEOUT,
+                context=tls_context(r),
+            )
+        else:
+            smtp = Relay(r.host, r.port, local_hostname=name, timeout=TIMEOUT)
+    except ssl.SSLError as e:
+        from mailref.mail.relay_trouble import relay_trouble
+
+        return Check(False, what, relay_trouble(e, r))
     except (OSError, smtplib.SMTPException) as e:
         return Check(False, what, f"unreachable: {_why(e)}")
     try:
         code, _ = smtp.ehlo()
         if code != 250:
             return Check(False, what, f"EHLO answered {code}")
-        steps = ["EHLO ok"]
+        steps = ["TLS ok, EHLO ok" if r.tls == "implicit" else "EHLO ok"]
         if r.starttls:
-            smtp.starttls(
-                context=ssl.create_default_context()
-            )  # as the outbox does: the certificate checked
+            smtp.starttls(context=tls_context(r))  # as the outbox does: the certificate checked
             smtp.ehlo()
             steps.append("STARTTLS ok")
         if r.username:

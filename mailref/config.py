@@ -54,9 +54,20 @@ class Imap:
 class SmtpOut:
     host: str = "127.0.0.1"
     port: int = 25
-    starttls: bool = False
+    starttls: bool = False  # the same as tls = "starttls" (the older key)
     username: str = ""
     password: str = field(default="", repr=False)
+    tls: str = "none"  # none | starttls | implicit (TLS from the first byte, port 465)
+    ehlo_name: str = ""  # the name said in EHLO; "" is the host's FQDN
+    ca_file: str = ""  # a CA trusted beside the system's (a private relay's certificate)
+
+    def __post_init__(self) -> None:
+        if self.starttls and self.tls == "none":
+            self.tls = "starttls"
+        self.starttls = self.tls == "starttls"
+
+
+TLS_MODES = ("none", "starttls", "implicit")
 
 
 @dataclass
@@ -333,12 +344,36 @@ def load(path: str | os.PathLike | None = None) -> Config:
         t.done()
     if "smtp_out" in data:
         t = _Table(data["smtp_out"], "smtp_out", file, base)
+        starttls = t.get("starttls", bool, False)
+        tls = t.get("tls", str, "starttls" if starttls else "none")
+        if tls not in TLS_MODES:
+            raise ConfigError(f"{t.where('tls')}: {tls!r} is none of {', '.join(TLS_MODES)}")
+        if starttls and tls != "starttls":
+            raise ConfigError(
+                f"{t.where('starttls')}: starttls = true says tls = \"starttls\", but tls is "
+                f"{tls!r}: keep tls alone"
+            )
+        ehlo = t.get("ehlo_name", str, "")
+        if ehlo and not re.fullmatch(r"[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?", ehlo):
+            raise ConfigError(
+                f"{t.where('ehlo_name')}: {ehlo!r} is no host name (letters, digits, dots and "
+                "hyphens, such as mail.example.org)"
+            )
+        ca = t.get("ca_file", str, "")
+        if ca:
+            ca = str(base / ca) if not os.path.isabs(ca) else ca
+            try:
+                Path(ca).read_bytes()
+            except OSError as e:
+                raise ConfigError(f"{t.where('ca_file')}: cannot read {ca}: {e.strerror}") from None
         cfg.smtp_out = SmtpOut(
             host=t.get("host", str, "127.0.0.1"),
             port=t.get("port", int, 25),
-            starttls=t.get("starttls", bool, False),
             username=t.get("username", str, ""),
             password=t.secret(),
+            tls=tls,
+            ehlo_name=ehlo,
+            ca_file=ca,
         )
         t.done()
     t = _Table(data.get("outbox", {}), "outbox", file, base)

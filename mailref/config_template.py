@@ -41,7 +41,8 @@ max_message_size = "10MB"
 # [smtp_out]       # relay for outgoing mail (omit: write to [outbox] maildir)
 # host = "127.0.0.1"
 # port = 25
-# starttls = false
+# tls = "none"     # none | starttls (ports 587, 25) | implicit (TLS from the first byte, port 465)
+# ehlo_name = ""   # the name said in EHLO; default the host's FQDN
 # username = ""
 # password_file = ""
 

@@ -19,7 +19,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from mailref import stopsignal
 from mailref.config import Config
-from mailref.daemon_timers import SYNC_EVERY, DeadlineTimers
+from mailref.daemon_timers import SKIPPED, SYNC_EVERY, DeadlineTimers
 from mailref.mail.imap import Poller
 from mailref.mail.intake import Intake, IntakeError, port_hint
 from mailref.mail.outbox import BATCH as SEND_BATCH
@@ -194,6 +194,10 @@ class Daemon(DeadlineTimers):
         stopsignal.on_stop(self._stop_asked)
         self.loop.add_signal_handler(signal.SIGHUP, self._hangup)
         log.info("mailref starting: %s", self.cfg.describe())
+        try:  # before anything of ours is claimed: a claim under our own PID is a dead one's
+            await asyncio.to_thread(self.deliverer.take_back_dead_claims, utcnow())
+        except Exception as e:
+            self._failed("taking back the claims of stopped processes", e)
         if not self.cfg.smtp_in and not self.cfg.lmtp_in and not self.cfg.imap:
             log.warning(
                 "no mail can come in: the configuration has neither [smtp_in] nor [imap] "
@@ -437,6 +441,7 @@ def serve(cfg: Config) -> int:
     faulthandler.enable()
     logging.basicConfig(level=os.environ.get("MAILREF_LOG", "INFO"), format=log_format())
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
+    logging.getLogger("apscheduler.scheduler").addFilter(SKIPPED)  # one line, not one per 2 s
     # "Context impl SQLiteImpl.", "Running upgrade 0001 -> 0002 ..." at every new or upgraded
     # database: the store says what it did in one line of its own ("created a new database").
     logging.getLogger("alembic").setLevel(logging.WARNING)

@@ -20,6 +20,38 @@ log = logging.getLogger("mailref")
 SYNC_EVERY = 2.0  # seconds: how soon a CLI change to a deadline is noticed
 
 
+class SkippedChecks(logging.Filter):
+    """APScheduler's "skipped: maximum number of running instances reached", which came every
+    SYNC_EVERY while the deadline check waited for the database (a lock another process
+    holds): said once in our words, and once more when a check runs again."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.said = False
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if "maximum number of running instances" not in str(record.msg):
+            return True
+        if self.said:
+            return False
+        self.said = True
+        record.msg = (
+            "deadlines: the check of every %s s is still waiting for the database (a lock "
+            "another process holds?); the next checks are skipped until it answers"
+        )
+        record.args = (f"{SYNC_EVERY:g}",)
+        return True
+
+    def ran(self) -> None:
+        """A deadline check ran to its end."""
+        if self.said:
+            self.said = False
+            log.info("deadlines: checked again")
+
+
+SKIPPED = SkippedChecks()
+
+
 class DeadlineTimers:
     """The timer half of the Daemon; the Daemon starts the scheduler and calls sync_timers."""
 
@@ -67,6 +99,7 @@ class DeadlineTimers:
         except Exception as e:
             self._failed("reading deadlines", e)
             return
+        SKIPPED.ran()
         self.faults.cleared("reading deadlines")  # said once it works again, as processing is
         self.faults.cleared("missed deadlines")  # the timer now fires what the start could not
         if self.scheduled == at and (at is None or scheduler.get_job("wake")):

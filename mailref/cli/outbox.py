@@ -83,10 +83,12 @@ def cmd_outbox_retry(referee: Referee, args: argparse.Namespace, who: str) -> in
                 raise Refused(f"there is no outgoing message #{args.id}")
             if r.status in ("sent", "dropped"):
                 raise Refused(f"outgoing message #{args.id} is {r.status}; it is not sent again")
-            if r.status == "sending" and r.lease_until and r.lease_until > now:
+            if _held(r, now):
                 raise Refused(
                     f"outgoing message #{args.id} is being sent by {r.claimed_by} right now"
                 )
+            if r.status == "sending":  # claimed by a process of this host that is gone
+                r.status, r.claimed_by, r.lease_until = "queued", None, None
             rows = [r]
         else:
             # Failed and waiting rows; never one another process has claimed.
@@ -125,7 +127,7 @@ def cmd_outbox_drop(referee: Referee, args: argparse.Namespace, who: str) -> int
             raise Refused(f"there is no outgoing message #{args.id}")
         if r.status in ("sent", "dropped"):
             raise Refused(f"outgoing message #{args.id} is {r.status} already")
-        if r.status == "sending" and r.lease_until and r.lease_until > now:
+        if _held(r, now):
             raise Refused(
                 f"outgoing message #{args.id} is being sent by {r.claimed_by} right now; "
                 "try again in a minute"
@@ -139,3 +141,16 @@ def cmd_outbox_drop(referee: Referee, args: argparse.Namespace, who: str) -> int
         )
     )
     return 0
+
+
+def _held(row, now) -> bool:
+    """Whether ROW is claimed by a process that may be sending it: its lease runs, and its
+    claimant is not a process of this host that is gone (store/dead_claims.py)."""
+    from mailref.store.dead_claims import process_gone
+
+    return bool(
+        row.status == "sending"
+        and row.lease_until
+        and row.lease_until > now
+        and not process_gone(row.claimed_by or "")
+    )

@@ -20,6 +20,7 @@ from mailref.config import Imap
 from mailref.mail.application import Application as Referee
 from mailref.mail.imap_cursor import advance, cursor
 from mailref.mail.imap_folders import FolderTrouble, ensure, on_server
+from mailref.mail.imap_leftovers import expunge_only, sweep
 from mailref.mail.imap_trouble import Trouble, _text
 from mailref.safe import printable
 from mailref.testhooks import crash_point
@@ -106,6 +107,7 @@ class Poller:
         self.skip: set[tuple[int, int]] = set()  # (UIDVALIDITY, UID) of the messages given up on
         self.unreadable: set[int] = set()  # skipped in this batch: the cursor passes them
         self.uidvalidity = 0
+        self.swept = False
 
     # ---- connection ---------------------------------------------------------------
     def connect(self) -> IMAPClient:
@@ -114,6 +116,7 @@ class Poller:
         self.box = on_server(c, self.cfg.folder)
         self.processed = ensure(c, self.cfg.processed_folder, "processed_folder")
         self.rejected = ensure(c, self.cfg.rejected_folder, "rejected_folder")
+        self.swept = False  # what a stop left marked \Deleted: expunged at the first pass
         return c
 
     def run(self) -> None:
@@ -214,6 +217,9 @@ class Poller:
         how many messages were filed."""
         info = c.select_folder(self.box)
         uidvalidity = self.uidvalidity = int(info[b"UIDVALIDITY"])
+        if not self.swept:
+            self.swept = True
+            sweep(c, self.referee.store, self.cfg.folder, uidvalidity, self.trouble.where())
         last = cursor(self.referee.store, self.cfg.folder, uidvalidity)
         # Not a message someone marked \Deleted (a GM's client that marks before it expunges,
         # or one this poller filed by COPY but was stopped before its EXPUNGE).
@@ -376,19 +382,8 @@ class Poller:
             return
         c.copy(uids, target)
         c.add_flags(uids, [b"\\Deleted"])
-        if c.has_capability("UIDPLUS"):
-            c.uid_expunge(uids)
-            return
-        # A plain EXPUNGE removes every message marked \Deleted in the folder, also those a
-        # person marked and may still take back: theirs are unmarked for its moment.
-        others = [u for u in c.search(["DELETED"]) if u not in set(uids)]
-        if others:
-            c.remove_flags(others, [b"\\Deleted"])
-        try:
-            c.expunge()
-        finally:
-            if others:
-                c.add_flags(others, [b"\\Deleted"])
+        crash_point("before-expunge")
+        expunge_only(c, uids)
 
 
 def _still_there(c: IMAPClient) -> str | None:

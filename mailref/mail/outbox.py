@@ -26,6 +26,7 @@ from sqlalchemy import and_, or_, select, update
 from sqlalchemy.orm import Session
 
 from mailref.config import SmtpOut
+from mailref.mail import outbox_note
 from mailref.mail.application import Alert
 from mailref.mail.outbox_rows import RENEW, Result, backoff, claimant, mark_sent
 from mailref.mail.relay_lanes import RELAY_SESSIONS, RelayLanes
@@ -69,6 +70,8 @@ class Deliverer(RelayLanes):
         self.mark_wait = 1.0
         self.next_mark_try = 0.0
         self.unmarked_alerted = False
+        self.database = store.engine.url.render_as_string(hide_password=True)
+        self.note: Path | None = None  # where the unmarked rows are noted (outbox_note.py)
         self.marking: datetime | None = None  # during a batch: rows are marked sent one by one
         self.marked: set[int] = set()
         self.started = 0.0
@@ -307,6 +310,9 @@ class Deliverer(RelayLanes):
     def _keep_unmarked(self, now: datetime, done, exc: BaseException) -> None:
         for row, res in done:
             self.unmarked[row.id] = (row, res)
+        # Outside the store, so that this host's next start does not send them again.
+        delivered = [i for i, (_, res) in self.unmarked.items() if res.error is None]
+        self.note = outbox_note.write(self.database, self.me, delivered)
         line = self.faults.failed("outbox: cannot mark delivered rows", exc)
         self.mark_wait = 1.0
         self.next_mark_try = time.monotonic() + self.mark_wait
@@ -338,9 +344,23 @@ class Deliverer(RelayLanes):
             return False
         log.info("outbox: %s delivered row(s) recorded as sent after all", len(self.unmarked))
         self.unmarked.clear()
+        if self.note is not None:
+            outbox_note.remove(self.database, self.me)
+            self.note = None
         self.unmarked_alerted = False
         self.faults.cleared("outbox: cannot mark delivered rows")
         return True
+
+    def take_back_dead_claims(self, now: datetime) -> None:
+        """At start: free the claims of this host's dead processes (store/dead_claims.py),
+        marking sent what their notes say they delivered; said in one line."""
+        from mailref.store.dead_claims import process_gone, take_back
+
+        notes = outbox_note.read_all(self.database)
+        done = take_back(self.store, now, notes)
+        outbox_note.remove_dead(self.database, [who for who in notes if process_gone(who)])
+        if done.outbox or done.inbox or done.marked:
+            log.info("%s", done.line())
 
     def close(self) -> None:
         """At stop: say which rows went out without being recorded, and what happens to them."""
@@ -348,14 +368,20 @@ class Deliverer(RelayLanes):
             self._pool.shutdown()
         if self.unmarked:
             ids = ", ".join(f"#{i}" for i in sorted(self.unmarked))
-            log.error(
-                "outbox: %s delivered but not marked sent (the store refused); they stay claimed "
-                "and are "
-                "sent again when the claim runs out (%d minutes) unless you run `mailref outbox "
-                "drop ID`",
-                ids,
-                LEASE.total_seconds() // 60,
-            )
+            if self.note is not None:
+                log.error(
+                    "outbox: %s delivered but not marked sent (the store refused); noted in %s: "
+                    "mailref's next start on this host marks them sent",
+                    ids,
+                    self.note,
+                )
+            else:
+                log.error(
+                    "outbox: %s delivered but not marked sent (the store refused), and the note "
+                    "could not be written: the next start sends them again unless you run "
+                    "`mailref outbox drop ID` first",
+                    ids,
+                )
 
     # ---- telling the GM ---------------------------------------------------------
     def _alert(self, s, row: OutboxMessage, now: datetime) -> None:

@@ -4,9 +4,11 @@
 from __future__ import annotations
 
 import smtplib
+import ssl
 import threading
 from collections.abc import Callable
 
+from mailref.config import SmtpOut
 from mailref.store import OutboxMessage
 from mailref.write import address
 
@@ -15,6 +17,16 @@ NO_SMTPUTF8 = (
     "is not ASCII); a relay with SMTPUTF8 (Postfix smtputf8_enable, Exim, most providers) "
     "delivers it"
 )
+
+
+def tls_context(relay: SmtpOut) -> ssl.SSLContext:
+    """The relay's certificate is checked against the system's CAs (and SSL_CERT_FILE),
+    `[smtp_out] ca_file`'s too, and the host name: the same in the daemon and in every command
+    (smtplib's own default checks nothing: the login would go to whoever answered)."""
+    context = ssl.create_default_context()
+    if relay.ca_file:
+        context.load_verify_locations(cafile=relay.ca_file)
+    return context
 
 
 def needs_smtputf8(row: OutboxMessage) -> bool:
@@ -136,6 +148,24 @@ class Relay(smtplib.SMTP):
                 raise smtplib.SMTPDataError(code, resp)
             sent()
 
+    def login(self, user: str, password: str, *, initial_response_ok: bool = True):
+        """One AUTH with the first mechanism offered (CRAM-MD5, PLAIN, LOGIN, as smtplib
+        prefers them): smtplib tries the next after a refusal, so a wrong password cost two or
+        three failed logins a connection, and relays lock an account out for that."""
+        self.ehlo_or_helo_if_needed()
+        if not self.has_extn("auth"):
+            raise smtplib.SMTPNotSupportedError("SMTP AUTH extension not supported by server.")
+        offered = self.esmtp_features["auth"].upper().split()
+        mechanism = next((m for m in ("CRAM-MD5", "PLAIN", "LOGIN") if m in offered), None)
+        if mechanism is None:
+            raise smtplib.SMTPException("No suitable authentication method found.")
+        self.user, self.password = user, password
+        answer = getattr(self, "auth_" + mechanism.lower().replace("-", "_"))
+        code, resp = self.auth(mechanism, answer, initial_response_ok=initial_response_ok)
+        if code in (235, 503):  # 503: already logged in
+            return code, resp
+        raise smtplib.SMTPAuthenticationError(code, resp)
+
     def _failed(self, code: int, data: tuple[int, bytes] | None = None) -> None:
         """After a refusal: 421 closes; else the transaction is reset. DATA a pipeline sent
         anyway and the relay took (354, which it should not) is ended empty first."""
@@ -146,3 +176,8 @@ class Relay(smtplib.SMTP):
             self.send(b".\r\n")
             self.getreply()
         self._rset()
+
+
+class RelayOverTls(Relay, smtplib.SMTP_SSL):
+    """The relay connection in TLS from its first byte (`[smtp_out] tls = "implicit"`, port
+    465, RFC 8314)."""

@@ -8,14 +8,22 @@ from __future__ import annotations
 import logging
 import smtplib
 import socket
-import ssl
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 from mailref.config import SmtpOut
 from mailref.mail.outbox_rows import Result
-from mailref.mail.relay import NO_SMTPUTF8, Relay, hang_up, needs_smtputf8, offers_smtputf8, said
+from mailref.mail.relay import (
+    NO_SMTPUTF8,
+    Relay,
+    RelayOverTls,
+    hang_up,
+    needs_smtputf8,
+    offers_smtputf8,
+    said,
+    tls_context,
+)
 from mailref.mail.relay_trouble import refuses_us, relay_trouble
 from mailref.store import OutboxMessage
 from mailref.write import address
@@ -41,19 +49,41 @@ class RelayLanes:
     cut_short: bool  # the last round stopped at ROUND_BUDGET with rows left
     finishing: threading.Lock  # one row at a time between the end of its data and our mark
     _pool: ThreadPoolExecutor | None
+    # A refused login: how many in a row, no new attempt before this (monotonic), its answer.
+    login_refusals: int = 0
+    login_wait_until: float = 0.0
+    login_refusal: tuple[int, bytes] = (535, b"")
 
     def _connect(self) -> Relay:
         r = self.relay
-        smtp = Relay(r.host, r.port, timeout=30)
+        if time.monotonic() < self.login_wait_until:
+            # After a refused login, no other attempt until its back-off ends (a relay locks
+            # out an account that fails often), however much mail is queued meanwhile.
+            raise smtplib.SMTPAuthenticationError(*self.login_refusal)
+        name = r.ehlo_name or None  # None: smtplib says the host's FQDN
+        if r.tls == "implicit":
+            # smtplib's own default checks no certificate: the login would go to anyone.
+            tls = tls_context(r)
+            smtp = RelayOverTls(r.host, r.port, local_hostname=name, timeout=30, context=tls)
+        else:
+            smtp = Relay(r.host, r.port, local_hostname=name, timeout=30)
         # The final dot goes alone, right behind the data: Nagle would hold it for the data's ACK.
         smtp.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         try:
             if (
                 r.starttls
             ):  # smtplib's own default checks no certificate: the relay login would go to anyone
-                smtp.starttls(context=ssl.create_default_context())
+                smtp.starttls(context=tls_context(r))
             if r.username:
-                smtp.login(r.username, r.password)
+                try:
+                    smtp.login(r.username, r.password)
+                except smtplib.SMTPAuthenticationError as e:
+                    self.login_refusals += 1
+                    wait = min(30.0 * 2 ** (self.login_refusals - 1), 3600.0)
+                    self.login_wait_until = time.monotonic() + wait
+                    self.login_refusal = (e.smtp_code, e.smtp_error)
+                    raise
+                self.login_refusals = 0
             smtp.ehlo_or_helo_if_needed()  # a relay at its connection limit may say so only here
         except BaseException:
             smtp.close()

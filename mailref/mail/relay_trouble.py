@@ -13,10 +13,21 @@ from mailref.config import SmtpOut
 def relay_trouble(e: BaseException, relay: SmtpOut) -> str:
     """E, raised while connecting to RELAY (greeting, STARTTLS, login), as one line."""
     if isinstance(e, ssl.SSLCertVerificationError):
+        ca = (
+            f"the system's or [smtp_out] ca_file {relay.ca_file}"
+            if relay.ca_file
+            else "the system's; [smtp_out] ca_file names another, for the daemon and every "
+            "command alike"
+        )
         return (
             f"its certificate is not trusted ({e.verify_message or e}): it must name "
-            f"{relay.host!r} "
-            f"([smtp_out] host) and come from a known CA (SSL_CERT_FILE names another)"
+            f"{relay.host!r} ([smtp_out] host) and come from a known CA ({ca})"
+        )
+    if isinstance(e, ssl.SSLError) and relay.tls == "implicit":
+        return (
+            f"TLS failed ({e.reason or e}): does it speak TLS from the first byte on port "
+            f'{relay.port}? ([smtp_out] tls = "implicit" is for port 465; "starttls" for '
+            "587 and 25)"
         )
     if isinstance(e, ssl.SSLError):
         return (

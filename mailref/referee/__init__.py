@@ -394,6 +394,7 @@ class Referee:
                     f"the address {address} is the referee's own (from_address)",
                     "give the game an address of its own, e.g. nomes@games.example.org",
                 )
+            name = name or default_name(s, slug, variant)
             door.create_game(
                 s, slug, variant, address, name, gm, timezone, parameters or {}, self.clock()
             )
@@ -406,3 +407,14 @@ class Referee:
             if game is None:
                 raise Refused(f"there is no game {slug!r}")
             return door.full_state(s, game)
+
+
+def default_name(s: Session, slug: str, variant: str) -> str:
+    """A new game's name when none is given: the variant's title, with the slug after it when
+    another game of this host has that name already, so that subjects and senders tell the
+    two apart ("[Nomic Sidekick Nomic (nomes2)] …")."""
+    from mailref.engine.variants import get_variant
+
+    title = get_variant(variant).title
+    taken = s.scalar(select(Game.id).where(Game.state["name"].as_string() == title).limit(1))
+    return f"{title} ({slug})" if taken is not None else title

@@ -87,7 +87,36 @@ class Case:
 
 
 def process(c: Case) -> None:
-    """Route and apply one stored message, in the caller's transaction."""
+    """Route and apply one stored message, in the caller's transaction; a mail whose
+    recipients name several games is answered by each of them, in the order named."""
+    subject = c.env.subject  # as read before any game's labels were taken off it
+    process_for_one(c)
+    if c.game is None or c.by_thread:
+        return  # not for a game (a machine's, the referee's own), or for the one it answers
+    first = (c.slug, c.row.status, c.row.verdict)
+    for slug in other_games_named(c):
+        c.env.subject = subject
+        again = Case(c.s, c.row, c.env, c.now, {slug: c.games[slug]}, c.settings, c.rng)
+        process_for_one(again)
+        verdict = f"{first[2]}; {slug}: {c.row.verdict}"
+        status = c.row.status if first[1] != verdicts.PROCESSED else first[1]
+        first = (first[0], status, verdict)
+    c.row.game_slug, c.row.status, c.row.verdict = first
+
+
+def other_games_named(c: Case) -> list[str]:
+    """The games other than the one answering whose addresses are among the recipients. A copy
+    an MTA hands each game is the same mail (Message-ID and author): the inbox keeps the first."""
+    named: list[str] = []
+    for r in c.env.recipients:
+        slug = match_game([r], c.games, named=True)
+        if slug and slug != c.slug and slug not in named:
+            named.append(slug)
+    return named
+
+
+def process_for_one(c: Case) -> None:
+    """Route and apply one stored message for the game its recipients name first."""
     c.row.sender, c.row.subject = c.env.from_addr or "", c.env.subject.raw[:500]
     if refuse_forged_sender(c) or ignore_machine(c) or ignore_own_mail(c):
         return

@@ -5,6 +5,7 @@ clears, so a fault never floods the log (SPEC §7)."""
 from __future__ import annotations
 
 import logging
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -95,6 +96,15 @@ def is_dropped_connection(exc: BaseException) -> bool:
     return isinstance(exc, DBAPIError) and exc.connection_invalidated
 
 
+# The faults said once for the whole process, by whom: line -> (FaultLog id, what).
+_SAID: dict[str, tuple[int, str]] = {}
+_GUARD = threading.Lock()
+
+
+def _one_for_all(line: str) -> bool:
+    return line.startswith("the database is locked")
+
+
 class FaultLog:
     """Logs each fault of WHAT once, and its recovery once. A connection the server dropped is
     not yet a fault: the next try runs on a new connection, and only if that fails too is it
@@ -124,15 +134,26 @@ class FaultLog:
         return self.say(what, line)
 
     def say(self, what: str, line: str) -> str:
-        """Log LINE about WHAT unless it is what was said last."""
-        if self.current.get(what) != line:
-            self.current[what] = line
-            self.log.error("%s: %s", what, line)
+        """Log LINE about WHAT unless it is what was said last. A lock held by another process
+        stops every part of the process at once (processing, the outbox, the deadlines): that
+        is said once, by the part that met it first."""
+        if self.current.get(what) == line:
+            return line
+        if _one_for_all(line):
+            with _GUARD:
+                if _SAID.setdefault(line, (id(self), what)) != (id(self), what):
+                    return line
+        self.current[what] = line
+        self.log.error("%s: %s", what, line)
         return line
 
     def cleared(self, what: str) -> None:
         self.dropped.discard(what)
-        if self.current.pop(what, None) is not None:
+        line = self.current.pop(what, None)
+        if line is not None:
+            if _one_for_all(line):
+                with _GUARD:
+                    _SAID.pop(line, None)
             self.log.info("%s: working again", what)
 
     def active(self, what: str) -> bool:
