@@ -20,6 +20,9 @@ from mailref.store import Game, InboxMessage, Store
 # A mail's cost beyond its bytes: reading, routing and answering even a tiny one costs about
 # as much as this many bytes of reading.
 PER_MAIL = 16 * 1024
+# A mail larger than this is processed in a batch of its own: a batch's answers go once all of
+# it is done, and reading a large mail takes a while.
+ALONE = 1024 * 1024
 
 
 def pending(
@@ -51,12 +54,14 @@ def pending(
         rows = s.execute(
             select(fair.c.id, fair.c.size).order_by(fair.c.queued, fair.c.id).limit(limit)
         ).all()
-    ids, total = [], 0
+    ids, total, large = [], 0, False
     for i, size in rows:
-        total += size or 0
-        if ids and total > budget:
+        size = size or 0
+        # A large mail is a batch of its own: no answer waits for it.
+        if ids and (large or size > ALONE or total + size > budget):
             break
         ids.append(i)
+        total, large = total + size, size > ALONE
     return ids
 
 
