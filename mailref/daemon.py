@@ -224,6 +224,7 @@ class Daemon(DeadlineTimers):
                 self.poke,
                 process=lambda ids: self._locked(self.referee.process_many, ids),
             )
+            self.wait_for_mailbox(poller)
             threading.Thread(target=poller.run, name="imap", daemon=True).start()
             log.info(
                 "IMAP poller for %s@%s:%s/%s",
@@ -315,7 +316,7 @@ class Daemon(DeadlineTimers):
         """Process what is stored, a batch at a time (the work lock is held per batch, so a
         deadline may come between two), waking delivery for each batch's replies right after
         it. Returns how many mails were taken up."""
-        after = done = 0
+        done, skip = 0, set[int]()
         # A stop asked for ends an unbounded pass after the batch in hand (a backlog of thousands
         # at start-up held a SIGTERM until all were answered); the stop's own pass is bounded.
         while (limit is None and not self.stopping.is_set()) or (
@@ -326,18 +327,29 @@ class Daemon(DeadlineTimers):
                 # a short transaction: the listener's commits wait for it on SQLite
                 size = BATCH_WHILE_INTAKE
             try:
-                ids = await asyncio.to_thread(self._locked, self.referee.process_batch, after, size)
+                ids = await asyncio.to_thread(self._locked, self.referee.process_batch, skip, size)
                 self.faults.cleared("processing")
             except Exception as e:
                 self._failed("processing", e)
                 return done
             if not ids:
-                return done
-            after, done = ids[-1], done + len(ids)
+                # Mail left waiting for a deadline that waited for older mail: that one fires
+                # now, and the mail after it goes on.
+                if not skip or not await self._catch_up(skip):
+                    return done
+                continue
+            done += len(ids)
             crash_point("before-delivery")
             if deliver:
                 self.send_kick.set()
         return done
+
+    async def _catch_up(self, skip: set[int]) -> bool:
+        try:
+            return await asyncio.to_thread(self._locked, self.referee.catch_up, skip)
+        except Exception as e:
+            self._failed("deadlines", e)
+            return False
 
     async def deliver_now(self, within: float | None = None) -> None:
         """Deliver what is due, an outbox batch at a time; a round cut short by a slow relay

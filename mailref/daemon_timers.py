@@ -7,17 +7,21 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
+from mailref.mail.imap import Poller
 from mailref.referee import Referee
 from mailref.store.faults import FaultLog
 from mailref.timeutil import utcnow
 
 log = logging.getLogger("mailref")
 SYNC_EVERY = 2.0  # seconds: how soon a CLI change to a deadline is noticed
+# How long a deadline waits for a pass over the mailbox that began after it: beyond that the
+# server is down or too slow to hear from, and the deadline fires (docs/decisions/fair-time.md).
+IMAP_PATIENCE = timedelta(minutes=2)
 
 
 class SkippedChecks(logging.Filter):
@@ -66,6 +70,37 @@ class DeadlineTimers:
     async def deliver_now(self, within: float | None = None) -> None:
         """The Daemon's: deliver what is due (a deadline's mail goes out at once)."""
         raise NotImplementedError
+
+    def wait_for_mailbox(self, poller: Poller) -> None:
+        """Deadlines wait for the IMAP server's mail received before them (SPEC §2.1): each
+        fires once a pass over the mailbox that began after it has stored its mail, or once it
+        has waited IMAP_PATIENCE without one (said once)."""
+        since: dict[datetime, datetime] = {}  # the deadlines waiting: since when
+        given_up: set[datetime] = set()
+
+        def read(at: datetime) -> datetime:
+            through, now = poller.read_up_to(at), utcnow()
+            if through is not None and through >= at:
+                since.pop(at, None)
+                return through
+            if at in given_up:
+                return now
+            if now - since.setdefault(at, now) < IMAP_PATIENCE:
+                return through if through is not None else at - timedelta(microseconds=1)
+            del since[at]
+            if len(given_up) > 1000:  # deadlines long fired
+                given_up.clear()
+            given_up.add(at)
+            log.warning(
+                "a deadline due at %s fires without the mailbox read up to it: "
+                "no pass over it ended within %s (%s)",
+                at.isoformat(timespec="seconds"),
+                IMAP_PATIENCE,
+                poller.trouble.where(),
+            )
+            return now
+
+        self.referee.mailbox_read = read
 
     async def reconcile(self) -> None:
         """Deadlines missed while down fire now, once each, in the order they fell due."""

@@ -48,9 +48,12 @@ class Application(Protocol):
     ) -> Kept:
         """Commit RAW to the inbox; a second delivery of the same bytes is the first row."""
 
-    def receive_many(self, mails: list[Incoming], wait: bool = True) -> list[Kept]:
-        """Commit MAILS in one transaction, one Kept each, in order; WAIT=False raises
-        store.keep.Busy instead of waiting for the store's lock."""
+    def receive_many(
+        self, mails: list[Incoming], wait: bool = True, received: list[datetime] | None = None
+    ) -> list[Kept]:
+        """Commit MAILS in one transaction, one Kept each, in order, received now or each at
+        its time in RECEIVED (on the application's clock); WAIT=False raises store.keep.Busy
+        instead of waiting for the store's lock."""
 
     def process_many(self, ids: list[int]) -> dict[int, str]:
         """Process the kept mails IDS; each one's status afterwards."""

@@ -12,6 +12,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
 
 from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientAbortError, IMAPClientError
@@ -87,7 +88,12 @@ class Poller:
         self.process = process or referee.process_many  # stored ids -> their status
         self.held: int | None = None
         self.stop = threading.Event()
-        self.wake = threading.Event()
+        self.wake = threading.Event()  # a pass now, out of IDLE or the wait between polls
+        # The referee's time at which the last complete pass began: every message the server
+        # received before it is stored (SPEC §2.1: a deadline waits for them).
+        self.read_through: datetime | None = None
+        self._began: datetime | None = None
+        self._left: set[int] = set()  # the UIDs of the pass in hand not yet stored
         self.trouble = Trouble(cfg)
         # The folders by the server's names (imap_folders); the cursor and the stored mail
         # keep the config's name of the folder read.
@@ -168,7 +174,7 @@ class Poller:
             if self.cfg.idle and c.has_capability("IDLE"):
                 ended = self._idle(c)
             else:
-                self.stop.wait(self.cfg.poll_interval.total_seconds())
+                self._rest(self.cfg.poll_interval.total_seconds())
                 ended = None if self.stop.is_set() else _still_there(c)
             if ended:
                 # Hosts and networks end a waiting connection now and then (a restart, a NAT
@@ -185,7 +191,12 @@ class Poller:
         started, renew = time.monotonic(), min(IDLE_RENEW, self.cfg.poll_interval.total_seconds())
         news: list = [True] if _read_with_idling(c) else []
         quick = 0
-        while not news and not self.stop.is_set() and time.monotonic() - started < renew:
+        while (
+            not news
+            and not self.stop.is_set()
+            and not self.wake.is_set()
+            and time.monotonic() - started < renew
+        ):
             asked = time.monotonic()
             news = c.idle_check(timeout=1)
             # imapclient answers nothing, at once, on a closed socket (it swallows the EOF):
@@ -208,6 +219,22 @@ class Poller:
             return "the connection went silent while idle"
         return None
 
+    def _rest(self, seconds: float) -> None:
+        """Wait between polls: SECONDS, or until a stop or a pass is asked for."""
+        until = time.monotonic() + seconds
+        while not self.stop.is_set() and not self.wake.is_set():
+            left = until - time.monotonic()
+            if left <= 0:
+                return
+            self.wake.wait(min(left, 1.0))
+
+    def read_up_to(self, at: datetime) -> datetime | None:
+        """The referee's time up to which every message the server received is stored (None
+        before a first pass); a pass is asked for when that is before AT."""
+        if self.read_through is None or self.read_through < at:
+            self.wake.set()
+        return self.read_through
+
     def _uidnext(self, c: IMAPClient) -> int | None:
         return c.select_folder(self.box).get(b"UIDNEXT")
 
@@ -215,6 +242,8 @@ class Poller:
     def drain(self, c: IMAPClient) -> int:
         """Store, process and file every message in the folder, a batch at a time; returns
         how many messages were filed."""
+        self.wake.clear()
+        began = self.referee.clock()
         info = c.select_folder(self.box)
         uidvalidity = self.uidvalidity = int(info[b"UIDVALIDITY"])
         if not self.swept:
@@ -225,11 +254,15 @@ class Poller:
         # or one this poller filed by COPY but was stopped before its EXPUNGE).
         uids = sorted(u for u in c.search(["UID", f"{last + 1}:*", "UNDELETED"]) if u > last)
         self.held = None  # the lowest message another daemon was still processing, this pass
+        self._began, self._left = began, set(uids)
+        if not uids:
+            self.read_through = began
         done = 0
         for chunk in (uids[i : i + BATCH] for i in range(0, len(uids), BATCH)):
             sizes = {
                 u: d.get(b"RFC822.SIZE", 0) for u, d in c.fetch(chunk, ["RFC822.SIZE"]).items()
             }
+            self._left.difference_update(u for u in chunk if u not in sizes)  # gone meanwhile
             for batch in _by_bytes([u for u in chunk if u in sizes], sizes, self.max_size):
                 if self.stop.is_set():
                     return done
@@ -249,11 +282,16 @@ class Poller:
             if head is not None:
                 source = f"imap:{self.cfg.folder}:{uidvalidity}:{u}"
                 status[u] = self.referee.keep_too_large(source, head, sizes[u], self.max_size)
-        bodies = self._fetch([u for u in uids if u not in status and u not in self.unreadable], c)
+        fetched = self._fetch([u for u in uids if u not in status and u not in self.unreadable], c)
+        bodies = [(u, raw) for u, raw, _ in fetched]
         crash_point("after-fetch")
         stored = self.referee.receive_many(
-            [(raw, f"imap:{self.cfg.folder}:{uidvalidity}:{u}", "", None) for u, raw in bodies]
+            [(raw, f"imap:{self.cfg.folder}:{uidvalidity}:{u}", "", None) for u, raw in bodies],
+            received=self._received([at for _, _, at in fetched]),
         )
+        self._left.difference_update(uids)
+        if not self._left and self._began is not None:
+            self.read_through = self._began  # before processing: a deadline may fire within it
         crash_point("after-commit")
         outcome = self.process([s.id for s in stored if s.status == "new"])
         for (u, _), s in zip(bodies, stored, strict=True):
@@ -298,8 +336,17 @@ class Poller:
                 return None
             raise
 
-    def _fetch(self, uids: list[int], c: IMAPClient) -> list[tuple[int, bytes]]:
-        """(uid, bytes) of each of UIDS still in the folder, in order."""
+    def _received(self, dates: list[datetime | None]) -> list[datetime]:
+        """When each message was received, on the referee's clock: its INTERNALDATE is how
+        long it has waited on the server (the referee's clock may not be the wall clock)."""
+        now, wall = self.referee.clock(), datetime.now(UTC)
+        return [
+            now - max(wall - (at if at.tzinfo else at.astimezone()), timedelta(0)) if at else now
+            for at in dates
+        ]
+
+    def _fetch(self, uids: list[int], c: IMAPClient) -> list[tuple[int, bytes, datetime | None]]:
+        """(uid, bytes, INTERNALDATE) of each of UIDS still in the folder, in order."""
         skipped = [u for u in uids if (self.uidvalidity, u) in self.skip]
         self.unreadable.update(skipped)
         uids = [u for u in uids if u not in skipped]
@@ -308,7 +355,7 @@ class Poller:
         if len(uids) > 1 and self.suspects.intersection(uids):
             return [m for u in uids for m in self._fetch([u], c)]
         try:
-            got = c.fetch(uids, ["BODY.PEEK[]"])
+            got = c.fetch(uids, ["BODY.PEEK[]", "INTERNALDATE"])
         except (
             IMAPClientAbortError
         ):  # the connection is gone: the culprit is found after reconnecting
@@ -328,7 +375,11 @@ class Poller:
             return [m for u in uids for m in self._fetch([u], c)]
         self.suspects.difference_update(uids)
         # A message another session expunged may be missing, or listed with a NIL body.
-        return [(u, got[u][b"BODY[]"]) for u in uids if got.get(u, {}).get(b"BODY[]") is not None]
+        return [
+            (u, got[u][b"BODY[]"], got[u].get(b"INTERNALDATE"))
+            for u in uids
+            if got.get(u, {}).get(b"BODY[]") is not None
+        ]
 
     def _failed(self, uid: int, why: str) -> bool:
         """Count a failed FETCH of UID alone; True once it is to be skipped from now on (said

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from mailref import door
@@ -26,7 +26,7 @@ from mailref.config import Config
 from mailref.door import Settings, Source
 from mailref.engine import Refused
 from mailref.read import Envelope
-from mailref.referee import steps
+from mailref.referee import fair, steps
 from mailref.referee.facts import digest_facts
 from mailref.referee.mails import (
     MAILS,
@@ -52,7 +52,9 @@ log = logging.getLogger("mailref")
 Clock = Callable[[], datetime]
 Incoming = tuple[bytes, str, str, "list[str] | None"]  # raw, source, mail_from, rcpt_to
 BATCH = 100  # stored mails processed in one transaction (docs/decisions/storage.md)
-BATCH_BYTES = 32 * 1024 * 1024  # ...and at most this much raw mail of them in memory at once
+# ...and at most this much raw mail of them: a batch answers its mail once all of it is done, so a
+# stranger's large mail goes nearly alone and holds nobody's small one up for long (fair.py)
+BATCH_BYTES = 8 * 1024 * 1024
 
 
 class _MailFailed(Exception):
@@ -75,6 +77,10 @@ class Referee:
         # Each game's state as this process last committed it, with its version: the next
         # batch takes it instead of reading it again (threads.locked_game).
         self.states: dict[str, tuple[int, dict]] = {}
+        # How far the mailbox polled has been read, asked to read up to a time (the daemon's
+        # poller): a deadline waits for what the mail server received before it.
+        self.mailbox_read: Callable[[datetime], datetime] | None = None
+        self.stuck: dict[str, datetime] = {}  # games whose deadline failed: mail goes on past it
 
     @classmethod
     def from_config(
@@ -120,10 +126,16 @@ class Referee:
         already hold is kept but never processed twice."""
         return self.receive_many([(raw, source, mail_from, rcpt_to)])[0]
 
-    def receive_many(self, mails: list[Incoming], wait: bool = True) -> list[Stored]:
+    def receive_many(
+        self,
+        mails: list[Incoming],
+        wait: bool = True,
+        received: list[datetime] | None = None,
+    ) -> list[Stored]:
         """Commit a batch of (raw, source, mail_from, rcpt_to) in ONE transaction, each
         deduplicated as `receive` says (also against the others of the batch); one Stored per
-        mail, in order (mailref/store/keep.py: this runs before every SMTP 250). Without
+        mail, in order (mailref/store/keep.py: this runs before every SMTP 250). Each mail is
+        received now, or at its time in RECEIVED (an IMAP server's INTERNALDATE). Without
         WAIT, keep.Busy at once if another writer holds the store."""
         prepared = [
             (
@@ -137,7 +149,8 @@ class Referee:
             for raw, source, mail_from, rcpt in mails
         ]
         # A concurrent delivery of the same bytes (another daemon) is settled by the INSERT itself.
-        return [Stored(*k) for k in keep(self.store, prepared, self.clock(), wait)]
+        at = received if received is not None else self.clock()
+        return [Stored(*k) for k in keep(self.store, prepared, at, wait)]
 
     def accept(
         self,
@@ -153,50 +166,42 @@ class Referee:
         return stored
 
     def process_pending(self, limit: int | None = None) -> int:
-        """Process the stored mail awaiting it (at most LIMIT), oldest first, a batch per
-        transaction; returns how many mails were taken up."""
-        done, after = 0, 0
+        """Process the stored mail awaiting it (at most LIMIT), fairly among senders, a batch
+        per transaction; returns how many mails were processed."""
+        done, skip = 0, set[int]()
         while limit is None or done < limit:
-            ids = self.process_batch(after, BATCH if limit is None else min(BATCH, limit - done))
-            if not ids:
+            ids = self.process_batch(skip, BATCH if limit is None else min(BATCH, limit - done))
+            if not ids and not self.catch_up(skip):
                 break
-            done, after = done + len(ids), ids[-1]
+            done += sum(i not in skip for i in ids)  # a mail left waiting counts once it goes
         return done
 
-    def process_batch(self, after: int = 0, limit: int = BATCH) -> list[int]:
-        """Process the next batch of stored mail (ids above AFTER); returns the ids taken up,
-        an empty list when nothing awaits."""
-        ids = self.pending(after, limit)
+    def catch_up(self, skip: set[int]) -> bool:
+        """At the end of a pass that left mail awaiting (SKIP): fire the deadlines that waited
+        for older mail, now processed. True when one fired: SKIP is emptied, so the mail that
+        waited for it goes in the next pass."""
+        if not skip or not self.tick():
+            return False
+        skip.clear()
+        return True
+
+    def process_batch(self, skip: set[int] | None = None, limit: int = BATCH) -> list[int]:
+        """Process the next batch of stored mail (none of SKIP); returns the ids taken up, an
+        empty list when nothing awaits. A mail left awaiting (another process holds it, or it
+        waits for a deadline) joins SKIP, so a pass that carries SKIP along ends."""
+        skip = set() if skip is None else skip
+        ids = self.pending(limit, skip)
         if ids:
-            self.process_many(ids)
+            statuses = self.process_many(ids)
+            skip.update(i for i in ids if statuses.get(i) == "new")
         return ids
 
-    def pending(self, after: int = 0, limit: int = BATCH) -> list[int]:
-        """The next stored mails awaiting processing that no other process holds: at most
-        LIMIT of them and BATCH_BYTES of raw mail (at least one)."""
-        now = utcnow()  # leases are wall-clock (claims.py)
-        with self.store() as s:
-            rows = s.execute(
-                select(InboxMessage.id, InboxMessage.size)
-                .where(
-                    InboxMessage.status == "new",
-                    InboxMessage.id > after,
-                    or_(
-                        InboxMessage.lease_until.is_(None),
-                        InboxMessage.lease_until < now,
-                        InboxMessage.claimed_by == self.who,
-                    ),
-                )
-                .order_by(InboxMessage.id)
-                .limit(limit)
-            ).all()
-        ids, total = [], 0
-        for i, size in rows:
-            total += size or 0
-            if ids and total > BATCH_BYTES:
-                break
-            ids.append(i)
-        return ids
+    def pending(self, limit: int = BATCH, skip: set[int] | None = None) -> list[int]:
+        """The next stored mails awaiting processing that no other process holds, fairly among
+        senders (fair.py): at most LIMIT of them and BATCH_BYTES of raw mail (at least one);
+        none of SKIP."""
+        # leases are wall-clock (claims.py)
+        return fair.pending(self.store, self.who, utcnow(), limit, BATCH_BYTES, skip or set())
 
     # ---- processing: one transaction per batch; a savepoint per mail once one fails
     def process(self, inbox_id: int) -> str:
@@ -217,7 +222,48 @@ class Referee:
         (they cost about a tenth of answering a mail) and, should any mail fail, runs again
         from the start with one, on mail read afresh. A store fault rolls the whole batch
         back: it stays new. Mail processed meanwhile or held by another process is left
-        alone. Returns each id's status."""
+        alone. Mail and deadlines are taken in the order of time (fair.py): a mail received
+        after a deadline that is due waits for that deadline, which fires first once no mail
+        received before it awaits; if it cannot fire yet, that mail stays new. Returns each
+        id's status."""
+        out: dict[int, str] = {}
+        horizon = None
+        while ids:
+            before, horizon = horizon, self._horizon()
+            if horizon is None:
+                return out | self._process_now(ids)
+            with self.store() as s:
+                at = fair.received(s, ids)
+            later = [i for i in ids if i in at and at[i] >= horizon]
+            out.update(self._process_now([i for i in ids if i not in later]))
+            if not later:
+                break
+            if (before is not None and horizon <= before) or not self._tick_between():
+                return out | {i: "new" for i in later}  # the deadline waits for older mail
+            ids = later
+        return out
+
+    def _horizon(self) -> datetime | None:
+        """The earliest deadline due now that has not fired (a game whose deadline failed
+        aside: its mail goes on), or None."""
+        with self.store() as s:
+            return next(
+                (at for slug, at in fair.due(s, self.clock()) if self.stuck.get(slug) != at),
+                None,
+            )
+
+    def _tick_between(self) -> bool:
+        """Fire the deadlines due between two parts of a batch; whether any fired."""
+        try:
+            return bool(self.tick())
+        except Exception as e:
+            if is_store_fault(e):
+                raise
+            log.exception("deadline between mail")  # tick() marked it stuck: mail goes on
+            return True
+
+    def _process_now(self, ids: list[int]) -> dict[int, str]:
+        """process_many for mail that no deadline due now has to precede."""
         if not ids:
             return {}
         read = read_mails(self.store, ids, self.settings.from_address)
@@ -321,27 +367,53 @@ class Referee:
             return s.scalar(select(func.min(Game.next_wakeup)))
 
     def tick(self, slug: str | None = None) -> list[str]:
-        """Fire every deadline that is due (of one game, or all); returns the games woken."""
+        """Fire every deadline that is due (of one game, or all) once every mail received
+        before it has been processed (SPEC §2.1); returns the games woken."""
         now = self.clock()
         fired = []
-        for g in [slug] if slug else self.due_games(now):
+        with self.store() as s:
+            due = [(slug, None)] if slug else fair.due(s, now)
+        for g, at in due:
+            if at is not None and self.stuck.get(g) == at:
+                continue  # failed at this deadline: tried again by its own timer (the daemon's)
             with self.store() as s, s.begin():
-                game = claim_due_game(s, g, now)
+                at = at or s.scalar(select(Game.next_wakeup).where(Game.slug == g))
+                if at is None or at > now:
+                    continue
+                # Game time stops at the first mail still awaiting: what is due after it
+                # fires once it is processed (process_many, catch_up).
+                upto = self.settled_until(s, now, at)
+                game = claim_due_game(s, g, upto)
                 if game is None:  # not due, or another daemon is firing it
                     continue
-                door.apply(
-                    s,
-                    game,
-                    {"type": "tick"},
-                    Source("timer", "deadline"),
-                    now,
-                    self.settings,
-                    self.rng,
-                    facts=self.facts(s, game),
-                )
+                wakeup = game.next_wakeup
+                try:
+                    door.apply(
+                        s,
+                        game,
+                        {"type": "tick"},
+                        Source("timer", "deadline"),
+                        upto,
+                        self.settings,
+                        self.rng,
+                        facts=self.facts(s, game),
+                    )
+                except Exception as e:
+                    if not is_store_fault(e):
+                        self.stuck[g] = wakeup
+                    raise
                 fired.append(g)
+            self.stuck.pop(g, None)
             self._changed(g)
         return fired
+
+    def settled_until(self, s: Session, now: datetime, wanted: datetime) -> datetime:
+        """The time up to which every mail received is processed, at most NOW: the receipt of
+        the first mail still awaiting, and no later than the mailbox polled has been read
+        (asked to read up to WANTED)."""
+        first = fair.first_waiting(s)
+        upto = now if first is None else min(now, first)
+        return upto if self.mailbox_read is None else min(upto, self.mailbox_read(wanted))
 
     def facts(self, s: Session, game: Game) -> dict:
         """What only the store knows, for the GM's digest (facts.py)."""

@@ -70,11 +70,15 @@ class Busy(Exception):
 
 
 def keep(
-    store: Store, prepared: Sequence[Prepared], now: datetime, wait: bool = True
+    store: Store,
+    prepared: Sequence[Prepared],
+    now: datetime | Sequence[datetime],
+    wait: bool = True,
 ) -> list[Kept]:
-    """Commit PREPARED in one transaction; one Kept per mail, in order. Without WAIT, raises
-    Busy at once instead of waiting for another writer's lock (only SQLite can try its lock:
-    on any other store it is always Busy)."""
+    """Commit PREPARED in one transaction; one Kept per mail, in order, each received at NOW
+    (or at its own time, NOW being one per mail). Without WAIT, raises Busy at once instead of
+    waiting for another writer's lock (only SQLite can try its lock: on any other store it is
+    always Busy)."""
     if store.engine.dialect.name == "sqlite":
         return _keep_sqlite(store, prepared, now, wait)
     if not wait:
@@ -98,6 +102,11 @@ def _params(mail: Prepared) -> dict:
         "sender": sender,
         "listed": listed,
     }
+
+
+def _each(now: datetime | Sequence[datetime], n: int) -> Sequence[datetime]:
+    """One receipt time per mail: NOW for all, or NOW's own."""
+    return [now] * n if isinstance(now, datetime) else now
 
 
 def sqlite_stamp(at: datetime) -> str:
@@ -145,13 +154,16 @@ def _begin_or_busy(cur: sqlite3.Cursor) -> None:
 
 
 def _keep_sqlite(
-    store: Store, prepared: Sequence[Prepared], now: datetime, wait: bool = True
+    store: Store,
+    prepared: Sequence[Prepared],
+    now: datetime | Sequence[datetime],
+    wait: bool = True,
 ) -> list[Kept]:
-    stamp = sqlite_stamp(now)
+    now = _each(now, len(prepared))
     with sqlite_write(store, wait) as cur:
         out = []
-        for mail in prepared:
-            params = _params(mail) | {"received_at": stamp}
+        for mail, at in zip(prepared, now, strict=True):
+            params = _params(mail) | {"received_at": sqlite_stamp(at)}
             params["rcpt_to"] = fastjson.dumps(params["rcpt_to"])
             out.append(
                 _kept(
@@ -163,7 +175,10 @@ def _keep_sqlite(
 
 
 def _keep_psycopg(
-    store: Store, prepared: Sequence[Prepared], now: datetime, again: bool = True
+    store: Store,
+    prepared: Sequence[Prepared],
+    now: datetime | Sequence[datetime],
+    again: bool = True,
 ) -> list[Kept]:
     """As _keep_core writes them (tests/test_keep.py compares), on the pool's psycopg connection:
     the timestamp as naive UTC (models.UTCDateTime), the recipients as JSONB. A connection the
@@ -173,7 +188,7 @@ def _keep_psycopg(
     from psycopg import OperationalError
     from psycopg.types.json import Jsonb
 
-    stamp = UTCDateTime().process_bind_param(now, store.engine.dialect)
+    now, stamp = _each(now, len(prepared)), UTCDateTime()
     conn = store.engine.raw_connection()
     try:
         pg = conn.driver_connection
@@ -181,8 +196,10 @@ def _keep_psycopg(
             pg.autocommit = len(prepared) == 1  # one mail: one round trip; more: one transaction
             with pg.cursor() as cur:
                 out = []
-                for mail in prepared:
-                    params = _params(mail) | {"received_at": stamp}
+                for mail, at in zip(prepared, now, strict=True):
+                    params = _params(mail) | {
+                        "received_at": stamp.process_bind_param(at, store.engine.dialect)
+                    }
                     params["rcpt_to"] = Jsonb(params["rcpt_to"], fastjson.dumps)
                     cur.execute(_PG_INSERT, params)
                     out.append(
@@ -207,11 +224,14 @@ def _keep_psycopg(
     return _keep_psycopg(store, prepared, now, again=False)
 
 
-def _keep_core(store: Store, prepared: Sequence[Prepared], now: datetime) -> list[Kept]:
+def _keep_core(
+    store: Store, prepared: Sequence[Prepared], now: datetime | Sequence[datetime]
+) -> list[Kept]:
+    now = _each(now, len(prepared))
     with (store.engine if len(prepared) > 1 else store.autocommit).begin() as conn:
         out = []
-        for mail in prepared:
-            params = _params(mail) | {"received_at": now}
+        for mail, at in zip(prepared, now, strict=True):
+            params = _params(mail) | {"received_at": at}
             out.append(
                 _kept(
                     conn.execute(_CORE_INSERT, params).first(),

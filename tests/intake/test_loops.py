@@ -126,8 +126,9 @@ def test_reply_cap_per_sender_per_day_with_one_notice(tmp_path, clock):
     assert kinds == ["help", "help", "help", "error"]
     assert "3 replies" in Outbox.body(Outbox(r).all()[-1])
     clock.advance(days=1)
-    r.accept(mail("bob@x.org", G, "[Help]"))
-    assert len(Outbox(r).all()) == 5
+    r.accept(mail("bob@x.org", G, "[Help]"))  # the day's deadlines fire first (SPEC §2.1)
+    assert [m["X-Mailref-Kind"] for m in Outbox(r).to("bob@x.org")][-1] == "help"
+    assert len(Outbox(r).to("bob@x.org")) == 5
 
 
 def test_everything_sent_carries_auto_submitted_and_loop_header(game):

@@ -29,6 +29,19 @@ def listening(referee, max_size: int = 200_000) -> Iterator[int]:
 
 
 @contextmanager
+def storing(referee, max_size: int = 10_000_000) -> Iterator[int]:
+    """REFEREE's listener while the block runs, storing mail and processing none of it (as a
+    daemon still busy with earlier mail); yields its port."""
+    port = free_port()
+    lst = Listener(referee, "127.0.0.1", port, max_size)
+    lst.start()
+    try:
+        yield port
+    finally:
+        lst.stop()
+
+
+@contextmanager
 def lmtp_listening(referee, max_size: int = 200_000) -> Iterator[int]:
     """REFEREE's listener with LMTP alone while the block runs (as `[lmtp_in]` without
     `[smtp_in]`); yields the LMTP port."""
