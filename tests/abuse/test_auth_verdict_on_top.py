@@ -9,6 +9,7 @@ import pytest
 
 from mailref.read.auth import authserv_id, verify
 from support.helpers import Outbox, mail, make_referee
+from support.joining import confirm_waiting
 from support.listener import listening, submit
 
 pytestmark = pytest.mark.spec("2.7")
@@ -41,6 +42,7 @@ def strict(tmp_path, clock):
             f"Authentication-Results: {MX}; dkim=pass header.d=example.org\r\n".encode()
             + mail(ALICE, G, "[Join]", "Name: Alice")
         )
+        confirm_waiting(referee)
         assert [p["name"] for p in referee.state("nomes")["players"]] == ["Alice"]
         yield referee, send
 

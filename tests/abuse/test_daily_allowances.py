@@ -7,6 +7,7 @@ import pytest
 
 from support.helpers import Outbox, mail
 from support.hostile_smtp import ALICE, BOB, G
+from support.joining import confirm_waiting
 from support.listener import listening, submit
 
 pytestmark = pytest.mark.spec("2.2")
@@ -35,6 +36,7 @@ def test_strangers_make_the_referee_mail_an_address_only_a_few_times_a_day(game,
     for _ in range(7):
         smtp(mail("carol@example.org", G, "[Help]"), "carol@example.org")
     smtp(mail("carol@example.org", G, "[Join]", "Name: Carol"), "carol@example.org")
+    confirm_waiting(game)
     smtp(mail(BOB, G, "[Status]"), BOB)
     sent = outbox.new()
     to_carol = [m["X-Mailref-Kind"] for m in sent if m["To"] == "carol@example.org"]
@@ -74,6 +76,7 @@ def test_one_player_opens_at_most_ten_matters_a_day(referee, smtp, outbox, clock
     referee.create_game("empire", "imperial", empire)
     for name, a in (("Alice", ALICE), ("Bob", BOB)):
         smtp(mail(a, empire, "[Join]", f"Name: {name}"), a, empire)
+        confirm_waiting(referee)
     outbox.new()
     for i in range(8):
         smtp(
@@ -141,6 +144,7 @@ def test_matters_journaled_before_the_daily_cap_still_replay(referee, smtp):
     empire = "empire@ref.example"
     referee.create_game("empire", "imperial", empire)
     smtp(mail(BOB, empire, "[Join]", "Name: Bob"), BOB, empire)
+    confirm_waiting(referee)
     with referee.store() as s, s.begin():  # as an older mailref journaled them: no "capped"
         game = s.execute(select(Game).where(Game.slug == "empire")).scalar_one()
         for i in range(12):
@@ -179,6 +183,7 @@ def test_newcomers_are_announced_a_few_times_a_day_in_all(game, smtp, outbox):
             mail(f"sybil{i}@evil{i}.example", G, "[Join]", f"Name: Sybil {i}"),
             f"sybil{i}@evil{i}.example",
         )
+        confirm_waiting(game)
     sent = outbox.new()
     assert (
         len([m for m in sent if m["To"] == ALICE]) == 8

@@ -10,6 +10,7 @@ import pytest
 from mailref.read.auth import verify
 from support.helpers import Outbox, mail
 from support.hostile_smtp import ALICE, G
+from support.joining import confirm_waiting
 
 pytestmark = pytest.mark.spec("2.7")
 
@@ -37,6 +38,7 @@ def test_one_joined_from_a_forged_address_is_told_how_to_stop_the_games_mail(gam
     every announcement, with no word on how to stop them. The answer to a [Join] says how."""
     outbox.new()
     smtp(mail("victim@third.example", G, "[Join]", "Name: Buy pills"), "mallory@evil.example")
+    confirm_waiting(game)
     (ack,) = [
         m
         for m in outbox.new()

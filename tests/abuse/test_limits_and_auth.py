@@ -12,6 +12,7 @@ import pytest
 from mailref.read.auth import aligned, verify
 from mailref.store import InboxMessage
 from support.helpers import Outbox, mail, make_referee
+from support.joining import confirm_waiting
 from support.listener import listening, submit
 
 pytestmark = pytest.mark.spec("2.2", "2.7")
@@ -33,6 +34,7 @@ def game(referee, smtp):
     referee.create_game("nomes", "sidekick", G, gm="gm@ref.example")
     for name, a in (("Alice", ALICE), ("Bob", BOB)):
         smtp(mail(a, G, "[Join]", f"Name: {name}"), a)
+        confirm_waiting(referee)
     return referee
 
 
@@ -203,6 +205,7 @@ def test_big_orders_and_results_never_enter_the_state(referee, smtp, outbox):
     diplo = "diplo@ref.example"
     referee.create_game("diplo", "orders", diplo, gm="gm@ref.example")
     smtp(mail("ann@x.org", diplo, "[Join]", "Name: Ann"), "ann@x.org", diplo)
+    confirm_waiting(referee)
     referee.admin("diplo", {"type": "start"}, "gm")
     outbox.new()
     smtp(

@@ -26,6 +26,7 @@ from mailref.store import InboxMessage
 from support.dovecot import free_port
 from support.helpers import Outbox, mail, make_referee, wait_for
 from support.helpers import maildir_mails as outbox_mails
+from support.joining import confirm_waiting
 
 pytestmark = pytest.mark.spec("2.1")
 
@@ -44,6 +45,7 @@ def test_one_failing_mail_in_a_batch_is_quarantined_alone(referee):
             (mail("bob@x.org", G, "[Join]", "Name: Bob"), "smtp", "", [G]),
         ]
     )
+    confirm_waiting(referee)
     route = REGISTRY["status"]
     original, route.fn = route.fn, lambda env, view: 1 / 0  # a bug in one handler
     try:
@@ -82,6 +84,7 @@ def test_a_failing_mail_whose_alert_cannot_be_queued_still_holds_up_nothing(refe
             (mail("bob@x.org", G, "[Join]", "Name: Bob"), "smtp", "", [G]),
         ]
     )
+    confirm_waiting(referee)
     monkeypatch.setattr(REGISTRY["status"], "fn", lambda env, view: 1 / 0)
     monkeypatch.setattr(
         module, "queue_alert", lambda *a, **kw: 1 / 0
@@ -102,6 +105,7 @@ def test_a_store_fault_mid_batch_leaves_the_whole_batch_waiting(referee, monkeyp
             for p in ("alice", "bob", "carol")
         ]
     )
+    confirm_waiting(referee)
     real, calls = door.apply, []
 
     def flaky(s, game, action, *a, **kw):
@@ -133,6 +137,7 @@ def test_a_batch_of_two_games_keeps_each_games_order_and_tells_each_game_once(re
         mail("yan@x.org", H, "[Join]", "Name: Yan"),
         mail("newbie@x.org", "referee@ref.example", "[Help]"),
     ]
+    confirm_waiting(referee)
     referee.receive_many([(m, "smtp", "", None) for m in mails])
     assert referee.process_pending() == 5
     assert sorted(changed) == ["hex", "nomes"]  # once per game, after the commit
@@ -300,6 +305,7 @@ def test_sigkill_at_each_processing_boundary_answers_every_stored_mail_once(
             for p in PLAYERS
         ]
     )
+    confirm_waiting(r)
     r.store.dispose()
     marker = tmp_path / "crashed"
     proc = _serve(cfg, {"MAILREF_TEST_CRASH": point, "MAILREF_TEST_CRASH_MARKER": str(marker)})

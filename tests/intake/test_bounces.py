@@ -19,6 +19,7 @@ from mailref.mail.smtp import Listener
 from mailref.store import Bounce, InboxMessage, OutboxMessage
 from support.dovecot import free_port
 from support.helpers import Clock, mail, make_referee
+from support.joining import confirm_waiting
 
 pytestmark = pytest.mark.spec("2.2")
 
@@ -54,6 +55,7 @@ def league(tmp_path_factory):
     addresses = sorted(set().union(*(failing(n) for n in SAMPLES)))
     for i, a in enumerate(addresses):
         referee.accept(mail(a, G, "[Join]", f"Name: P{i}\n"), "smtp", a, [G])
+        confirm_waiting(referee)
     port = free_port()
     lst = Listener(referee, "127.0.0.1", port, 1_000_000, on_stored=referee.process_pending)
     lst.start()

@@ -19,6 +19,7 @@ from mailref.store import InboxMessage
 from support.helpers import Outbox, mail, wait_for
 from support.helpers import maildir_mails as outbox_mails
 from support.imap import imap_cfg
+from support.joining import confirm_waiting
 from support.ops import Site
 
 G = "nomes@ref.example"
@@ -47,6 +48,7 @@ def test_message_is_answered_and_filed(referee, dovecot, box, use_move):
     folder, c = box
     referee.create_game("nomes", "sidekick", G)
     c.append(folder, mail("alice@x.org", G, "[Join]", "Name: Alice"))
+    confirm_waiting(referee)
     c.append(folder, mail("mailer-daemon@x.org", G, "auto reply"))
     poller = Poller(imap_cfg(dovecot, folder, use_move=use_move), referee)
     pc = poller.connect()
@@ -89,6 +91,7 @@ def test_oversize_mail_is_answered_from_its_game_and_rejected(referee, dovecot, 
         "other", "sidekick", "other@ref.example"
     )  # two games: the answer names the right one
     c.append(folder, mail("alice@x.org", G, "[Join]", "Name: Alice\n" + "x" * 50_000))
+    confirm_waiting(referee)
     poller = Poller(imap_cfg(dovecot, folder), referee, max_size=20_000)
     pc = poller.connect()
     with caplog.at_level("INFO", "mailref"):

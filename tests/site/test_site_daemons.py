@@ -12,6 +12,7 @@ from mailref import site as site_module
 from mailref.config import SiteConfig
 from mailref.site import catch_up, rebuild
 from support.helpers import mail, wait_for
+from support.joining import confirm_waiting
 from support.ops import Site
 
 pytestmark = pytest.mark.spec("4.5", "6")
@@ -51,6 +52,7 @@ def test_pages_an_earlier_run_wrote_are_not_written_again(referee, tmp_path):
     referee.accept(
         mail("zelda@x.org", G, "[Join]", "Name: Zelda")
     )  # a change by a process without [site]
+    confirm_waiting(referee)
     catch_up(referee.store, cfg, referee.clock())
     assert "Zelda" in page.read_text()
     # Pages an older mailref wrote (no version file) are taken as they are, not all rendered again.

@@ -1,6 +1,7 @@
 """The variant every game's rules build on. `Variant` composes the shared concerns (players,
-limits, admin commands, enactment, deadlines, digests, replies, dice), declares what a variant
-offers the handlers and the site, and dispatches each action to the handler declared for it."""
+consent to join, limits, admin commands, enactment, deadlines, digests, replies, dice),
+declares what a variant offers the handlers and the site, and dispatches each action to the
+handler declared for it."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from mailref.engine.variants.dice import Dice
 from mailref.engine.variants.digests import Digests
 from mailref.engine.variants.enactment import Enactment
 from mailref.engine.variants.inbox import Inbox
+from mailref.engine.variants.joining import Consent
 from mailref.engine.variants.limits import Limits
 from mailref.engine.variants.players import Players
 from mailref.engine.variants.replies import Replies
@@ -38,10 +40,22 @@ AFTER_THE_END = READ_ONLY | {
     "digest",
     "settings",
 }
-WHILE_PAUSED = AFTER_THE_END | {"resume", "join", "away", "back", "quit", "score", "rule"}
+WHILE_PAUSED = AFTER_THE_END | {
+    "resume",
+    "join",
+    "confirm",
+    "approve",
+    "away",
+    "back",
+    "quit",
+    "score",
+    "rule",
+}
 
 
-class Variant(Players, Limits, AdminOverrides, Enactment, Deadlines, Digests, Replies, Dice, Inbox):
+class Variant(
+    Players, Consent, Limits, AdminOverrides, Enactment, Deadlines, Digests, Replies, Dice, Inbox
+):
     """A game's rules over its state. A variant overrides these declarations and the hooks of
     the concerns it composes; its handlers are its methods declared with `@action`."""
 
@@ -56,6 +70,9 @@ class Variant(Players, Limits, AdminOverrides, Enactment, Deadlines, Digests, Re
         "max_text": 20_000,  # characters of a proposal, rule or other text
         "announcements_per_day": 10,  # chatter announcements one player causes
         "matters_per_day": 10,
+        "mails_per_player_day": 60,  # SPEC §2.2: all the game's mail to one player, a UTC day
+        "joins_per_day": 10,  # SPEC §2.3: newcomers the game takes in a UTC day
+        "join_approval": "auto",  # gm: each confirmed [Join] waits for the GM's [Approve]
         "discussion": "relay",  # SPEC §2.3: players' words without a command reach the others
     }  # proposals, CfJs, DoVs one player opens a UTC day
     duration_params: set[str] = {"reminder_before"}
@@ -157,6 +174,10 @@ class Variant(Players, Limits, AdminOverrides, Enactment, Deadlines, Digests, Re
             if str(value).lower() not in ("relay", "off"):
                 raise Refused(f"discussion: {value!r} is not relay or off")
             return str(value).lower()
+        if key == "join_approval":
+            if str(value).lower() not in ("auto", "gm"):
+                raise Refused(f"join_approval: {value!r} is not auto or gm")
+            return str(value).lower()
         if key == "digest_at":
             if not re.fullmatch(r"([01]?\d|2[0-3]):[0-5]\d", str(value)):
                 raise Refused(f"digest_at: {value!r} is not a time like 08:00")
@@ -226,13 +247,14 @@ class Variant(Players, Limits, AdminOverrides, Enactment, Deadlines, Digests, Re
         fn(self, state, action, ctx)
         if capped:
             self.count_matter(state, action, ctx)
-        if kind == "join" and action.get("capped") and not action.get("by"):
+        if kind in ("join", "confirm", "approve") and action.get("capped") and not action.get("by"):
             self.cap_newcomers(state, ctx, sent)
         if kind in CHATTER and not action.get("by"):
             self.cap_chatter(state, action, ctx, sent)
         if action.get("by") and (why := str(action.get("reason") or "").strip()):
             self.tell_why(ctx, sent, why)
         self.hold_for_digests(state, ctx, sent)
+        self.cap_mail_per_player(state, action, ctx, sent)
 
     def check_victory(self, state: GameState, ctx: Ctx) -> None:
         pass

@@ -1,0 +1,49 @@
+"""Joining by mail as SPEC §2.3 has it: the [Join], then the newcomer's plain Reply to the
+confirmation the game sent to that address."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from mailref.store import OutboxMessage
+from support.helpers import mail
+from support.parsed import outgoing
+
+
+def confirmation(referee, address: str):
+    """The latest join confirmation the game sent ADDRESS, parsed; None when there is none."""
+    with referee.store() as s:
+        rows = s.execute(
+            select(OutboxMessage.recipients, OutboxMessage.raw)
+            .where(OutboxMessage.kind == "confirm")
+            .order_by(OutboxMessage.id.desc())
+        ).all()
+    raw = next((r for rcpts, r in rows if address.lower() in [a.lower() for a in rcpts]), None)
+    return outgoing(bytes(raw)) if raw is not None else None
+
+
+def confirm(referee, address: str, body: str = "Yes, count me in.\n"):
+    """ADDRESS answers its latest confirmation with a plain Reply; returns the stored mail."""
+    conf = confirmation(referee, address)
+    assert conf is not None, f"no confirmation was sent to {address}"
+    game = conf["From"].addresses[0].addr_spec
+    reply = mail(address, game, f"Re: {conf['Subject']}", body, in_reply_to=conf["Message-ID"])
+    return referee.accept(reply, "smtp", address, [game])
+
+
+def join(referee, address: str, game: str, name: str, more: str = "", **kw):
+    """ADDRESS sends [Join] (a `Name:` line and MORE lines) to GAME and confirms it; returns
+    the stored confirming mail."""
+    body = f"Name: {name}\n{more}"
+    referee.accept(mail(address, game, "[Join]", body, **kw), "smtp", address, [game])
+    return confirm(referee, address)
+
+
+def confirm_waiting(referee) -> None:
+    """Every newcomer whose join waits for its confirmation answers it with a plain Reply."""
+    from mailref.store import Game
+
+    with referee.store() as s:
+        waiting = [e["address"] for g in s.query(Game) for e in g.state.get("joining") or []]
+    for address in waiting:
+        confirm(referee, address)
