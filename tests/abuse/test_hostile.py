@@ -9,7 +9,7 @@ import pytest
 
 from mailref.store import InboxMessage, OutboxMessage
 from support.helpers import Outbox, mail
-from support.joining import confirm_waiting
+from support.joining import confirm_waiting, confirmation
 from support.listener import listening, submit
 
 pytestmark = pytest.mark.spec("2.2", "2.3")
@@ -258,6 +258,20 @@ def test_utf8_addresses_are_read_exactly(referee, smtp, outbox):
         raw(
             ["From: José <josé@exämple.org>", "Subject: [Join]", "Message-ID: <j1@exämple.org>"],
             "Name: José",
+        ),
+        jose,
+        utf8=True,
+    )
+    conf = confirmation(referee, "josé@xn--exmple-cua.org")  # the domain as DNS knows it
+    smtp(
+        raw(
+            [
+                "From: José <josé@exämple.org>",
+                f"Subject: Re: {conf['Subject']}",
+                "Message-ID: <j0@exämple.org>",
+                f"In-Reply-To: {conf['Message-ID']}",
+            ],
+            "Yes.",
         ),
         jose,
         utf8=True,

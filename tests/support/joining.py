@@ -22,12 +22,18 @@ def confirmation(referee, address: str):
     return outgoing(bytes(raw)) if raw is not None else None
 
 
-def confirm(referee, address: str, body: str = "Yes, count me in.\n"):
-    """ADDRESS answers its latest confirmation with a plain Reply; returns the stored mail."""
+def reply_to_confirmation(referee, address: str, body: str = "Yes, count me in.\n") -> bytes:
+    """ADDRESS's plain Reply to its latest confirmation, as raw mail."""
     conf = confirmation(referee, address)
     assert conf is not None, f"no confirmation was sent to {address}"
     game = conf["From"].addresses[0].addr_spec
-    reply = mail(address, game, f"Re: {conf['Subject']}", body, in_reply_to=conf["Message-ID"])
+    return mail(address, game, f"Re: {conf['Subject']}", body, in_reply_to=conf["Message-ID"])
+
+
+def confirm(referee, address: str, body: str = "Yes, count me in.\n"):
+    """ADDRESS answers its latest confirmation with a plain Reply; returns the stored mail."""
+    reply = reply_to_confirmation(referee, address, body)
+    game = confirmation(referee, address)["From"].addresses[0].addr_spec
     return referee.accept(reply, "smtp", address, [game])
 
 
