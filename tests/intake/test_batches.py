@@ -305,7 +305,6 @@ def test_sigkill_at_each_processing_boundary_answers_every_stored_mail_once(
             for p in PLAYERS
         ]
     )
-    confirm_waiting(r)
     r.store.dispose()
     marker = tmp_path / "crashed"
     proc = _serve(cfg, {"MAILREF_TEST_CRASH": point, "MAILREF_TEST_CRASH_MARKER": str(marker)})
@@ -320,10 +319,11 @@ def test_sigkill_at_each_processing_boundary_answers_every_stored_mail_once(
     finally:
         proc.terminate()
         assert proc.wait(60) == 0
-    acks = sorted(m["To"] for m in outbox_mails(tmp_path) if m["X-Mailref-Kind"] == "ack")
+    # Each [Join] answered once, by its confirmation (SPEC §2.3), and each waiting for it.
+    acks = sorted(m["To"] for m in outbox_mails(tmp_path) if m["X-Mailref-Kind"] == "confirm")
     assert acks == [f"{p}@x.org" for p in PLAYERS]
     show = json.loads(_mailref(cfg, "game", "show", "nomes", "--json").stdout)
-    assert sorted(p["name"] for p in show["players"]) == [p.title() for p in PLAYERS]
+    assert sorted(p["name"] for p in show["joins_waiting"]) == [p.title() for p in PLAYERS]
 
 
 def test_sigterm_right_after_250_processes_and_answers_that_mail_before_exit(
@@ -345,7 +345,7 @@ def test_sigterm_right_after_250_processes_and_answers_that_mail_before_exit(
     finally:
         if proc.poll() is None:
             proc.kill()
-    acks = sorted(m["To"] for m in outbox_mails(tmp_path) if m["X-Mailref-Kind"] == "ack")
+    acks = sorted(m["To"] for m in outbox_mails(tmp_path) if m["X-Mailref-Kind"] == "confirm")
     assert acks == [f"{p}@x.org" for p in PLAYERS]
     listed = json.loads(_mailref(cfg, "mail", "list", "--json").stdout)
     assert [m["status"] for m in listed] == ["processed"] * len(PLAYERS)

@@ -19,7 +19,6 @@ from mailref.store import InboxMessage
 from support.helpers import Outbox, mail, wait_for
 from support.helpers import maildir_mails as outbox_mails
 from support.imap import imap_cfg
-from support.joining import confirm_waiting
 from support.ops import Site
 
 G = "nomes@ref.example"
@@ -48,7 +47,6 @@ def test_message_is_answered_and_filed(referee, dovecot, box, use_move):
     folder, c = box
     referee.create_game("nomes", "sidekick", G)
     c.append(folder, mail("alice@x.org", G, "[Join]", "Name: Alice"))
-    confirm_waiting(referee)
     c.append(folder, mail("mailer-daemon@x.org", G, "auto reply"))
     poller = Poller(imap_cfg(dovecot, folder, use_move=use_move), referee)
     pc = poller.connect()
@@ -58,7 +56,7 @@ def test_message_is_answered_and_filed(referee, dovecot, box, use_move):
         1,
         1,
     )
-    replies = [m for m in Outbox(referee).all() if m["X-Mailref-Kind"] == "ack"]
+    replies = [m for m in Outbox(referee).all() if m["X-Mailref-Kind"] == "confirm"]
     assert len(replies) == 1 and replies[0]["To"] == "alice@x.org"
     assert poller.drain(pc) == 0
     pc.logout()
@@ -91,7 +89,6 @@ def test_oversize_mail_is_answered_from_its_game_and_rejected(referee, dovecot, 
         "other", "sidekick", "other@ref.example"
     )  # two games: the answer names the right one
     c.append(folder, mail("alice@x.org", G, "[Join]", "Name: Alice\n" + "x" * 50_000))
-    confirm_waiting(referee)
     poller = Poller(imap_cfg(dovecot, folder), referee, max_size=20_000)
     pc = poller.connect()
     with caplog.at_level("INFO", "mailref"):
@@ -163,7 +160,7 @@ def test_daemon_answers_with_idle(tmp_path, dovecot, box, database_url):
         time.sleep(1.5)
         c.append(folder, mail("alice@x.org", G, "[Join]", "Name: Alice"))
         got = wait_for(
-            lambda: [m for m in outbox_mails(tmp_path) if m["X-Mailref-Kind"] == "ack"], 30
+            lambda: [m for m in outbox_mails(tmp_path) if m["X-Mailref-Kind"] == "confirm"], 30
         )
         assert got and got[0]["To"] == "alice@x.org"
         assert wait_for(lambda: count(c, f"{folder}-done") == 1, 10)
@@ -206,14 +203,15 @@ def test_sigkill_at_each_batch_boundary_answers_every_mail_once(
     try:
         assert wait_for(lambda: count(c, f"{folder}-done") == 4, 30)
         wait_for(
-            lambda: len([m for m in outbox_mails(tmp_path) if m["X-Mailref-Kind"] == "ack"]) >= 4,
+            lambda: len([m for m in outbox_mails(tmp_path) if m["X-Mailref-Kind"] == "confirm"])
+            >= 4,
             15,
         )
         time.sleep(1.0)  # a second reply would show now
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(30)
-    acks = sorted(m["To"] for m in outbox_mails(tmp_path) if m["X-Mailref-Kind"] == "ack")
+    acks = sorted(m["To"] for m in outbox_mails(tmp_path) if m["X-Mailref-Kind"] == "confirm")
     assert sorted(set(acks)) == [f"{p}@x.org" for p in players]
     assert len(acks) <= len(players) + (point in ("after-process", "after-file"))
     assert count(c, folder) == 0

@@ -19,7 +19,6 @@ from mailref.config import Imap
 from mailref.mail.imap import Poller
 from support.dovecot import PASSWORD, USER, Dovecot, _mail_user
 from support.helpers import Outbox, mail, wait_for
-from support.joining import confirm_waiting
 
 G = "nomes@ref.example"
 pytestmark = [pytest.mark.dovecot, pytest.mark.spec("2.1")]
@@ -64,7 +63,8 @@ def running(poller: Poller) -> Iterator[Poller]:
 
 
 def acks(referee) -> list[str]:
-    return sorted(m["To"] for m in Outbox(referee).all() if m["X-Mailref-Kind"] == "ack")
+    # The answer to each [Join]: its confirmation (SPEC §2.3).
+    return sorted(m["To"] for m in Outbox(referee).all() if m["X-Mailref-Kind"] == "confirm")
 
 
 def count(c, folder: str) -> int:
@@ -97,10 +97,8 @@ def test_a_message_the_server_cannot_deliver_does_not_hold_the_mail_behind_it(re
         c.create_folder("games")
         referee.create_game("nomes", "sidekick", G)
         c.append("games", mail("alice@x.org", G, "[Join]", "Name: Alice"))
-        confirm_waiting(referee)
         broken_message(d, "games", c, how)
         c.append("games", mail("bob@x.org", G, "[Join]", "Name: Bob"))
-        confirm_waiting(referee)
         with caplog.at_level("INFO", "mailref"), running(Poller(cfg(d), referee)):
             # Was: the batch's FETCH lost the connection, the next pass the same, for ever.
             assert wait_for(lambda: acks(referee) == ["alice@x.org", "bob@x.org"], 60), acks(
@@ -129,7 +127,6 @@ def test_a_host_with_an_inbox_dot_namespace_files_into_the_folders_as_configured
         c.create_folder("INBOX.games")
         referee.create_game("nomes", "sidekick", G)
         c.append("INBOX.games", mail("alice@x.org", G, "[Join]", "Name: Alice"))
-        confirm_waiting(referee)
         c.append("INBOX.games", mail("mailer-daemon@x.org", G, "auto reply"))
         poller = Poller(
             cfg(
@@ -167,7 +164,6 @@ def test_a_folder_the_server_refuses_is_one_line_naming_its_key_and_no_mail_is_l
     c.create_folder(folder)
     referee.create_game("nomes", "sidekick", G)
     c.append(folder, mail("alice@x.org", G, "[Join]", "Name: Alice"))
-    confirm_waiting(referee)
     poller = Poller(
         cfg(dovecot, folder, rejected_folder="~rejected"), referee
     )  # Dovecot refuses a leading ~
@@ -196,11 +192,8 @@ def test_without_move_or_uidplus_a_message_a_person_marked_deleted_is_neither_re
         referee.create_game("nomes", "sidekick", G)
         # The GM's client marked it deleted (Thunderbird's "mark as deleted"), not expunged yet.
         c.append("games", mail("dave@x.org", G, "[Join]", "Name: Dave"), flags=[b"\\Deleted"])
-        confirm_waiting(referee)
         c.append("games", mail("alice@x.org", G, "[Join]", "Name: Alice"))
-        confirm_waiting(referee)
         c.append("games", mail("bob@x.org", G, "[Join]", "Name: Bob"))
-        confirm_waiting(referee)
         poller = Poller(cfg(d), referee)
         pc = poller.connect()
         assert poller.drain(pc) == 2
@@ -325,7 +318,6 @@ def idling(referee, dovecot, poll: float) -> Iterator[tuple[Path_, str, object]]
     try:
         with running(poller):
             c.append(folder, mail("alice@x.org", G, "[Join]", "Name: Alice"))
-            confirm_waiting(referee)
             assert wait_for(lambda: acks(referee) == ["alice@x.org"], 30)
             idle = b"IDLE" in c.capabilities()
             assert wait_for(lambda: path.waiting(idle), 30)
@@ -350,7 +342,6 @@ def test_mail_after_the_network_or_host_ended_idle_is_answered_with_one_line(
         else:
             path.cut(b"* BYE Server shutting down.\r\n" if how == "bye" else b"")
         c.append(folder, mail("bob@x.org", G, "[Join]", "Name: Bob"))
-        confirm_waiting(referee)
         assert wait_for(lambda: acks(referee) == ["alice@x.org", "bob@x.org"], 40), acks(referee)
     lines = [r for r in caplog.records[before:] if r.name == "mailref.imap"]
     assert [r.levelname for r in lines] == ["INFO"], [r.getMessage() for r in lines]
@@ -376,7 +367,6 @@ def test_without_idle_a_connection_lost_between_polls_is_one_line(referee, caplo
         before = len(caplog.records)
         path.freeze() if how == "frozen" else path.cut()
         c.append(folder, mail("bob@x.org", G, "[Join]", "Name: Bob"))
-        confirm_waiting(referee)
         assert wait_for(lambda: acks(referee) == ["alice@x.org", "bob@x.org"], 40), acks(referee)
     lines = [r for r in caplog.records[before:] if r.name == "mailref.imap"]
     assert [r.levelname for r in lines] == ["INFO"], [r.getMessage() for r in lines]

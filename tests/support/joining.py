@@ -11,8 +11,9 @@ from support.parsed import outgoing
 
 
 def confirmation(referee, address: str):
-    """The latest join confirmation the game sent ADDRESS, parsed; None when there is none."""
-    with referee.store() as s:
+    """The latest join confirmation the game sent ADDRESS, parsed; None when there is none.
+    REFEREE: a referee, or the store of a daemon running elsewhere."""
+    with getattr(referee, "store", referee)() as s:
         rows = s.execute(
             select(OutboxMessage.recipients, OutboxMessage.raw)
             .where(OutboxMessage.kind == "confirm")
@@ -53,3 +54,17 @@ def confirm_waiting(referee) -> None:
         waiting = [e["address"] for g in s.query(Game) for e in g.state.get("joining") or []]
     for address in waiting:
         confirm(referee, address)
+
+
+def confirm_over_smtp(store, port: int, address: str, timeout: float = 30) -> None:
+    """ADDRESS's plain Reply to its confirmation, once a daemon (over STORE) has sent it, into
+    that daemon's SMTP listener at PORT."""
+    import smtplib
+
+    from support.helpers import wait_for
+
+    assert wait_for(lambda: confirmation(store, address), timeout), f"no confirmation to {address}"
+    raw = reply_to_confirmation(store, address)
+    game = confirmation(store, address)["From"].addresses[0].addr_spec
+    with smtplib.SMTP("127.0.0.1", port) as c:
+        c.sendmail(address, [game], raw)
