@@ -51,7 +51,9 @@ def failing(name: str, for_good: bool = False) -> set[str]:
 def league(tmp_path_factory):
     """One GM-adjudicated game whose players are every address any sample reports."""
     referee = make_referee(tmp_path_factory.mktemp("bounces"), Clock())
-    referee.create_game("league", "orders", G, gm="gm@ref.example")
+    referee.create_game(
+        "league", "orders", G, gm="gm@ref.example", parameters={"joins_per_day": "1000"}
+    )
     addresses = sorted(set().union(*(failing(n) for n in SAMPLES)))
     for i, a in enumerate(addresses):
         referee.accept(mail(a, G, "[Join]", f"Name: P{i}\n"), "smtp", a, [G])

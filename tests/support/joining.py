@@ -3,6 +3,10 @@ confirmation the game sent to that address."""
 
 from __future__ import annotations
 
+import email.policy
+import email.utils
+from email.message import EmailMessage
+
 from sqlalchemy import select
 
 from mailref.store import OutboxMessage
@@ -28,7 +32,14 @@ def reply_to_confirmation(referee, address: str, body: str = "Yes, count me in.\
     conf = confirmation(referee, address)
     assert conf is not None, f"no confirmation was sent to {address}"
     game = conf["From"].addresses[0].addr_spec
-    return mail(address, game, f"Re: {conf['Subject']}", body, in_reply_to=conf["Message-ID"])
+    if address.isascii():
+        return mail(address, game, f"Re: {conf['Subject']}", body, in_reply_to=conf["Message-ID"])
+    msg = EmailMessage(policy=email.policy.SMTPUTF8)  # an address as SMTPUTF8 writes it
+    msg["From"], msg["To"], msg["Subject"] = address, game, f"Re: {conf['Subject']}"
+    msg["Message-ID"] = email.utils.make_msgid(domain="players.example")
+    msg["In-Reply-To"] = msg["References"] = conf["Message-ID"]
+    msg.set_content(body)
+    return msg.as_bytes()
 
 
 def confirm(referee, address: str, body: str = "Yes, count me in.\n"):
