@@ -79,3 +79,15 @@ def confirm_over_smtp(store, port: int, address: str, timeout: float = 30) -> No
     game = confirmation(store, address)["From"].addresses[0].addr_spec
     with smtplib.SMTP("127.0.0.1", port) as c:
         c.sendmail(address, [game], raw)
+
+
+def confirm_on_site(site, address: str, timeout: float = 30, url: str = "") -> None:
+    """ADDRESS's Reply to its confirmation, into the listener of the daemon SITE serves (its
+    database at URL when not the site's own file)."""
+    from mailref.store import open_store
+
+    store = open_store(url or f"sqlite:///{site.db}", migrate=False)
+    try:
+        confirm_over_smtp(store, site.smtp_port, address, timeout)
+    finally:
+        store.dispose()
