@@ -217,7 +217,8 @@ def test_sigkill_at_each_batch_boundary_answers_every_mail_once(
     assert count(c, folder) == 0
     assert mailref(cfg, "mail", "list").stdout.count("processed") == 4
     show = json.loads(mailref(cfg, "game", "show", "nomes", "--json").stdout)
-    assert sorted(p["name"] for p in show["players"]) == [p.title() for p in players]
+    # Each [Join] taken up once: each waits for its confirmation (SPEC §2.3).
+    assert sorted(p["name"] for p in show["joins_waiting"]) == [p.title() for p in players]
 
 
 def test_one_move_per_folder_files_a_batch(referee, dovecot, box):
