@@ -1,4 +1,7 @@
-"""[Join]: ask to play; name from a `Name:` line, else the From display name."""
+"""[Join]: ask to play; name from a `Name:` line, else the From display name. [Confirm]:
+the answer to the confirmation of a join; [Approve] NAME: the GM takes in a confirmed join."""
+
+import re
 
 from mailref.engine import Refused
 from mailref.engine.state import Action
@@ -17,6 +20,43 @@ def join(env: Envelope, view: GameView) -> Action:
         fields.pop("name", "") or env.from_name or (env.from_addr or "").split("@")[0]
     )
     return {"type": "join", "name": name, "address": env.from_addr, "choices": fields}
+
+
+# The Message-ID of a join's confirmation (outgoing.confirmation_id) carries its code.
+_CONFIRMATION = re.compile(r"<join\.([0-9a-f]{32})@", re.I)
+
+
+@handles("confirm", players_only=False)
+def confirm(env: Envelope, view: GameView) -> Action:
+    """A reply to the confirmation names it (In-Reply-To, References); a new mail carries
+    its `Code:` line."""
+    if view.player:
+        raise Refused(f"you already play as {view.player['name']}")
+    codes = [
+        m.group(1).lower()
+        for r in env.in_reply_to + env.references
+        if (m := _CONFIRMATION.match(r))
+    ]
+    code = body_fields(env.text).get("code", "").strip().lower()
+    return {
+        "type": "confirm",
+        "address": env.from_addr,
+        "tokens": [*codes, *([code] if code else [])],
+    }
+
+
+@handles("approve", players_only=False)
+def approve(env: Envelope, view: GameView) -> Action:
+    gm = str(view.state.get("gm") or "").lower()
+    if not gm or (env.from_addr or "").lower() != gm:
+        raise Refused(
+            "only the GM takes in a join that waits for approval",
+            f"the GM ({gm or 'the admin'}) sends [Approve] NAME, or `mailref player add`",
+        )
+    name = env.subject.rest.strip() or body_fields(env.text).get("name", "")
+    if not name:
+        raise Refused("[Approve] names no one", "write the newcomer's name: [Approve] NAME")
+    return {"type": "approve", "name": name, "player": view.name}
 
 
 def person_name(text: str) -> str:

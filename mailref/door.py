@@ -26,6 +26,7 @@ from mailref.engine.variants.base import READ_ONLY
 from mailref.outgoing import (
     Settings,
     Source,
+    confirmation_id,
     game_subject,
     held,
     queue,
@@ -39,6 +40,7 @@ from mailref.read.names import name_keys
 from mailref.store import ArchivedMatter, Game, JournalEntry, fastjson
 from mailref.store import dice as dice_store
 from mailref.store.archived import archived
+from mailref.store.counters import mailed_today
 
 log = logging.getLogger("mailref.door")
 
@@ -73,6 +75,13 @@ def apply(
     # ruleset has grown.
     kept = None if read_only else fastjson.dumps(game.state)
     state = game.state
+    if not read_only:  # what each player had from the game today (SPEC §2.2), journaled
+        had = mailed_today(session.connection(), game.slug, now.strftime("%Y-%m-%d"))
+        action["mailed"] = {
+            p["name"]: had[a]
+            for p in state["players"]
+            if p["status"] != "left" and (a := p["addresses"][0].lower()) in had
+        }
     chain = None if read_only or rng is not None else _seeded(session, game, now)
     ctx = Ctx(now, rng=chain.draws if chain else rng, facts=facts)
     if chain is not None:
@@ -165,8 +174,13 @@ def apply(
         who = "the GM was" if out.to == "gm" else "you alone were"
         told.append({"subject": subject, "body": body.split("\n-- \n")[0].strip("\n"), "who": who})
     if source.reply_to:
-        if action["type"] == "join":  # now a player: answered as one
+        if action["type"] == "confirm" and ctx.reply_kind == "ack":  # now a player
             source = dataclasses.replace(source, stranger=False)
+        if ctx.reply_kind == "confirm":  # SPEC §2.3: its Message-ID carries the code
+            opened = confirmation_id(game, action["token"], settings)
+            source = dataclasses.replace(
+                source, subject=f"[Confirm] Join {state['name']} as {action['name']}"
+            )
         vars_ = {
             "lines": _lines_read(action) + ctx.ack_lines,
             "subject": source.subject,

@@ -22,7 +22,7 @@ from mailref.engine.variants.inbox import setting
 from mailref.read.subject import game_label, reply_subject, with_game_label
 from mailref.render import render
 from mailref.store import Game, OutboxMessage
-from mailref.store.counters import count_reply
+from mailref.store.counters import count_mailed, count_reply
 from mailref.write import address
 from mailref.write.compose import compose, wire
 from mailref.write.lists import list_headers
@@ -70,6 +70,9 @@ class Source:
         None  # the From addr-spec: the reply cap counts it too, whatever Reply-To says
     )
     stranger: bool = False  # the From address is no player's (nor the GM's) of the game it wrote to
+    # A player's reply to a mail the game sent that player (SPEC §2.2): answered within an
+    # allowance of its own, which forged mail cannot spend.
+    answering: bool = False
 
     def label(self) -> str:
         return f"{self.kind}:{self.ref}" if self.ref else self.kind
@@ -152,7 +155,9 @@ def queue(
     inline, attachments = pictures(out)
     key = thread_key(out.subject) if game is not None else None
     on_digest = held(state, out)
+    mailed: list[str] = []
     for addr in dict.fromkeys(recipients(state, out.to, settings)):
+        counted = addr  # as the door reads it back (mailed_today)
         if not addr.isascii():
             addr = address.ascii_domain(
                 addr
@@ -187,6 +192,9 @@ def queue(
             headers=list_headers(state, announcement=out.kind in ANNOUNCING),
         )
         _add(session.connection(), game.slug if game else None, out.kind, addr, msg, now)
+        mailed.append(counted)
+    if game is not None:
+        count_mailed(session.connection(), game.slug, mailed, now.strftime("%Y-%m-%d"))
     return body
 
 
@@ -219,6 +227,12 @@ def thread_id(game: Game, key: str, addr: str, settings: Settings) -> str:
     who = hashlib.sha256(addr.lower().encode("utf-8")).hexdigest()[:12]
     slug = re.sub(r"[^A-Za-z0-9-]", "-", game.slug)
     return f"<{key}.{slug}.{game.created_at:%Y%m%d%H%M%S}.{who}@{domain}>"
+
+
+def confirmation_id(game: Game, token: str, settings: Settings) -> str:
+    """The Message-ID of the confirmation of a join: a Reply names it, and so its code."""
+    domain = game.address.rpartition("@")[2] or settings.from_address.rpartition("@")[2]
+    return f"<join.{token}@{(domain or 'localhost').lower()}>"
 
 
 def queue_alert(
@@ -356,6 +370,7 @@ def queue_reply(
     # finding its connection, each time) cost more than the statements.
     conn, count = session.connection(), 0
     for who in dict.fromkeys(a for a in (addr, source.identity) if a):
+        who = f"answers:{who}" if source.answering else who
         count = max(count, count_reply(conn, who, day))
     # Anyone can write From (or Reply-To) any address: a stranger's mail could make the referee
     # mail a third party of the stranger's choosing 21 times a day, its subject echoed back
@@ -402,6 +417,8 @@ def queue_reply(
         headers=list_headers(state),
     )
     _add(conn, slug, kind, addr, msg, now, source.inbox_id)
+    if slug:
+        count_mailed(conn, slug, [source.reply_to], day)
     return not quota
 
 

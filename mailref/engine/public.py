@@ -47,6 +47,14 @@ def public_view(state: GameState) -> dict[str, Any]:
     for key in ("lands", "grain", "high_king", "orders", "historian", "dynasty"):
         if key in state:
             view[key] = state[key]
+    # Joins by mail not yet taken in (SPEC §2.3), without their confirmation codes.
+    waiting = [(e, "confirmation") for e in state.get("joining") or ()]
+    waiting += [(e, "gm") for e in state.get("awaiting_gm") or ()]
+    if waiting:
+        view["joins_waiting"] = [
+            {"name": e["join"]["name"], "address": e["address"], "asked": e["asked"], "for": why}
+            for e, why in waiting
+        ]
     return view
 
 

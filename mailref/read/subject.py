@@ -23,6 +23,8 @@ _FORWARD = {"fwd", "fw", "wg", "tr", "enc", "rv", "vb", "doorst", "továbbítás
 # Canonical command tags and the words people write for them.
 TAGS: dict[str, str] = {
     "join": "join",
+    "confirm": "confirm",  # the answer to a join's confirmation (SPEC §2.3)
+    "approve": "approve",  # the GM takes in a confirmed join
     "proposal": "proposal",
     "propose": "proposal",
     "vote": "vote",

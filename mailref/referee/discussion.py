@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from mailref.outgoing import Settings, _add, game_subject, thread_id, thread_key
 from mailref.read import Envelope
 from mailref.store import Game
-from mailref.store.counters import count_reply
+from mailref.store.counters import count_mailed, count_reply, mailed_today
 from mailref.write.compose import compose
 from mailref.write.lists import list_headers
 
@@ -22,6 +22,11 @@ def relays(state: dict) -> bool:
     played on a mailing list (the list relays them there)."""
     params = state.get("parameters", {})
     return str(params.get("discussion", "relay")) != "off" and not params.get("list_id")
+
+
+def mails_per_player_day(state: dict) -> int:
+    """The most mail the game sends one player a UTC day (a game made before it: 60)."""
+    return int(state.get("parameters", {}).get("mails_per_player_day", 60))
 
 
 def wants_discussion(player: dict) -> bool:
@@ -60,10 +65,15 @@ def relay(
     if not readers:
         return 0
     conn, day = session.connection(), now.strftime("%Y-%m-%d")
-    if count_reply(conn, f"discussion:{player['addresses'][0].lower()}", day) > (
+    # SPEC §2.2: a reader the game has mailed mails_per_player_day times today reads no more
+    # (none left: as if over the sender's allowance).
+    had, limit = mailed_today(conn, state["slug"], day), mails_per_player_day(state)
+    readers = [to for to in readers if had.get(to.lower(), 0) < limit]
+    if not readers or count_reply(conn, f"discussion:{player['addresses'][0].lower()}", day) > (
         settings.replies_per_day
     ):
         return None
+    count_mailed(conn, state["slug"], readers, day)
     for to in readers:
         msg = compose(
             sender=email.utils.formataddr((f"{player['name']} via {name}", address)),

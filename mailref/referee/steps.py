@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import secrets
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -24,7 +25,13 @@ from mailref.read.route import is_postmaster
 from mailref.read.subject import bare_command, game_label, no_tag
 from mailref.referee import verdicts
 from mailref.referee.mails import Mail
-from mailref.referee.threads import game_of_thread, locked_game, record_bounces, subject_of_reply
+from mailref.referee.threads import (
+    answers_own_mail,
+    game_of_thread,
+    locked_game,
+    record_bounces,
+    subject_of_reply,
+)
 from mailref.routing import (
     did_you_mean,
     example_tags,
@@ -38,6 +45,9 @@ from mailref.store.counters import count_reply
 
 if TYPE_CHECKING:
     from mailref.engine.variants.base import Variant
+
+# Actions that take in a newcomer: announced a few times a day in all (variants/base.py).
+NEWCOMERS = frozenset({"join", "confirm", "approve"})
 
 
 @dataclass
@@ -274,6 +284,9 @@ def open_game(c: Case) -> None:
     c.player = c.variant.by_address(c.game.state, env.from_addr)
     c.gm = str(c.game.state.get("gm") or c.settings.admin_address).lower()
     c.source.stranger = c.player is None and env.from_addr.lower() != c.gm  # fewer answers a day
+    c.source.answering = bool(
+        c.player and env.in_reply_to and answers_own_mail(c.s, env, slug, c.player["addresses"])
+    )
     c.labels = (game_label(c.game.state["name"], slug), c.game.state["name"], slug)
     env.subject = parse_subject(env.subject.raw, game_tags=c.labels)
     if env.subject.tag is None:
@@ -413,6 +426,10 @@ def apply_command(c: Case) -> None:
     from mailref.handlers import GameView, dispatch
 
     env, tag = c.env, c.env.subject.tag
+    if tag in ("join", "confirm") and c.player is None:
+        # SPEC §2.3: the address that would play is the one asked and answered, whatever
+        # Reply-To says.
+        c.source = dataclasses.replace(c.source, reply_to=env.from_addr)
     view = GameView(c.game.state, c.variant, c.player, c.gm)
     if tag is None:
         action: dict[str, Any] = {
@@ -428,10 +445,13 @@ def apply_command(c: Case) -> None:
             return
     action["source"] = f"mail:{c.row.id}"
     c.tag = "vote" if action["type"] == "vote" else tag
-    if action["type"] in OPENS_MATTER or action["type"] == "join":
+    if action["type"] in OPENS_MATTER or action["type"] in NEWCOMERS:
         action["capped"] = (
             True  # counted against matters_per_day, or the newcomers announced (variants/base.py)
         )
+    if action["type"] == "join":
+        # The code of its confirmation is made here and journaled, so replay needs no secret.
+        action["token"] = secrets.token_hex(16)
     outcome = door.apply(c.s, c.game, action, c.source, c.now, c.settings, c.rng)
     c.decide(
         verdicts.PROCESSED,

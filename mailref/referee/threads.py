@@ -4,6 +4,7 @@ game's row, locked once per batch."""
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -70,6 +71,26 @@ def game_of_thread(s: Session, env: Envelope) -> str | None:
         ).all()
     )
     return next((rows[r] for r in refs if r in rows), None)
+
+
+# The Message-ID a matter's first mail gets (outgoing.thread_id) is made from what players
+# know (the game, the matter, a hash of the address): anyone can write it.
+_MADE_ID = re.compile(r"<[a-z-]+-\d+\.[^.@]+\.\d{14}\.[0-9a-f]{12}@")
+
+
+def answers_own_mail(s: Session, env: Envelope, slug: str, addresses: list[str]) -> bool:
+    """Whether ENV's In-Reply-To names a mail game SLUG sent to one of ADDRESSES: a Message-ID
+    only its reader has, so a forger cannot make their mail look like one (SPEC §2.2)."""
+    refs = [r for r in env.in_reply_to[:5] if not _MADE_ID.match(r)]
+    if not refs:
+        return False
+    mine = {a.lower() for a in addresses}
+    rows = s.execute(
+        select(OutboxMessage.recipients).where(
+            OutboxMessage.message_id.in_(refs), OutboxMessage.game_slug == slug
+        )
+    ).all()
+    return any(mine & {str(a).lower() for a in rcpts or ()} for (rcpts,) in rows)
 
 
 def subject_of_reply(s: Session, env: Envelope, labels: tuple[str, ...] = ()) -> Subject:

@@ -21,3 +21,30 @@ _COUNT_REPLY = text(
 def count_reply(conn: Connection, sender: str, day: str) -> int:
     """Add one to SENDER's replies on DAY (in CONN's transaction); returns the new count."""
     return conn.execute(_COUNT_REPLY, {"sender": sender, "day": day}).scalar_one()
+
+
+_ADD_MAILED = text(
+    "INSERT INTO reply_quota (sender, day, count) VALUES (:sender, :day, 1) "
+    "ON CONFLICT (sender, day) DO UPDATE SET count = reply_quota.count + 1"
+)
+_MAILED = text(
+    "SELECT sender, count FROM reply_quota WHERE day = :day AND substr(sender, 1, :n) = :prefix"
+)
+
+
+def mailed_key(slug: str, address: str) -> str:
+    """The counter of the mail game SLUG sends ADDRESS a day (SPEC §2.2 mails_per_player_day)."""
+    return f"mailed:{slug}:{address.lower()}"
+
+
+def count_mailed(conn: Connection, slug: str, addresses: list[str], day: str) -> None:
+    """One more mail from game SLUG to each of ADDRESSES (one counted per mail) on DAY."""
+    if addresses:
+        conn.execute(_ADD_MAILED, [{"sender": mailed_key(slug, a), "day": day} for a in addresses])
+
+
+def mailed_today(conn: Connection, slug: str, day: str) -> dict[str, int]:
+    """Address -> the mails game SLUG has sent it on DAY."""
+    prefix = mailed_key(slug, "")
+    rows = conn.execute(_MAILED, {"day": day, "n": len(prefix), "prefix": prefix})
+    return {sender[len(prefix) :]: count for sender, count in rows}

@@ -9,6 +9,7 @@ import pytest
 
 from mailref.read.auth import authserv_id, verify
 from support.helpers import Outbox, mail, make_referee
+from support.joining import reply_to_confirmation
 from support.listener import listening, submit
 
 pytestmark = pytest.mark.spec("2.7")
@@ -37,10 +38,9 @@ def strict(tmp_path, clock):
         def send(raw: bytes, mail_from: str = ALICE) -> None:
             submit(port, mail_from, [G], raw, mail_options=["SMTPUTF8", "BODY=8BITMIME"])
 
-        send(
-            f"Authentication-Results: {MX}; dkim=pass header.d=example.org\r\n".encode()
-            + mail(ALICE, G, "[Join]", "Name: Alice")
-        )
+        signed = f"Authentication-Results: {MX}; dkim=pass header.d=example.org\r\n".encode()
+        send(signed + mail(ALICE, G, "[Join]", "Name: Alice"))
+        send(signed + reply_to_confirmation(referee, ALICE))  # verified too (SPEC §2.7)
         assert [p["name"] for p in referee.state("nomes")["players"]] == ["Alice"]
         yield referee, send
 

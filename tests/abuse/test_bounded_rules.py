@@ -12,6 +12,7 @@ import pytest
 from mailref.config import SiteConfig
 from mailref.site import rebuild, trouble
 from support.helpers import Outbox, mail, make_referee
+from support.joining import confirm_waiting
 from support.listener import listening, submit
 
 pytestmark = pytest.mark.spec("3.1")
@@ -31,7 +32,9 @@ def empire(tmp_path, clock):
             submit(port, who, [G], mail(who, G, subject, body))
 
         send(JOE, "[Join]", "Name: Joe")
+        confirm_waiting(referee)
         send(ANN, "[Join]", "Name: Ann")
+        confirm_waiting(referee)
         yield referee, send
 
 

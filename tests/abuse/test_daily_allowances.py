@@ -7,12 +7,15 @@ import pytest
 
 from support.helpers import Outbox, mail
 from support.hostile_smtp import ALICE, BOB, G
+from support.joining import confirm, confirm_waiting
 from support.listener import listening, submit
 
 pytestmark = pytest.mark.spec("2.2")
 
 
-def test_strangers_make_the_referee_mail_an_address_only_a_few_times_a_day(game, smtp, outbox):
+def test_strangers_make_the_referee_mail_an_address_only_a_few_times_a_day(
+    game, smtp, outbox, clock
+):
     """Twenty-five strangers (or one forging From) name one victim as Reply-To, each with a
     spammer's subject: the victim got 21 mails that day, each echoing the subject. An address
     that is no player's gets `replies_per_stranger` (5) answers and one notice."""
@@ -30,17 +33,25 @@ def test_strangers_make_the_referee_mail_an_address_only_a_few_times_a_day(game,
     sent = outbox.new()
     assert [m["To"] for m in sent] == ["victim@third.example"] * 6
     assert "5 replies" in Outbox.body(sent[-1])
-    # A player is answered as before, and a newcomer past the strangers' allowance still gets
-    # the answer to the [Join] that makes it a player.
+    # A player is answered as before. A newcomer past the strangers' allowance is not asked
+    # to confirm that day (a confirmation is mail to an address anyone can name); the next
+    # day her [Join] is, and her Reply to it is answered as a player's.
     for _ in range(7):
         smtp(mail("carol@example.org", G, "[Help]"), "carol@example.org")
     smtp(mail("carol@example.org", G, "[Join]", "Name: Carol"), "carol@example.org")
     smtp(mail(BOB, G, "[Status]"), BOB)
     sent = outbox.new()
     to_carol = [m["X-Mailref-Kind"] for m in sent if m["To"] == "carol@example.org"]
+    assert to_carol == ["help"] * 5 + ["error"]
+    assert [m["X-Mailref-Kind"] for m in sent if m["To"] == BOB] == ["status"]
+    clock.advance(days=1)
+    smtp(mail("carol@example.org", G, "[Join]", "Name: Carol"), "carol@example.org")
+    confirm(game, "carol@example.org")
+    sent = outbox.new()
+    to_carol = [m["X-Mailref-Kind"] for m in sent if m["To"] == "carol@example.org"]
     # The announcement of her joining reaches her too, as it reaches everybody (SPEC §2.6).
-    assert to_carol == ["help"] * 5 + ["error", "announcement", "ack"]
-    assert [m["X-Mailref-Kind"] for m in sent if m["To"] == BOB] == ["announcement", "status"]
+    assert to_carol == ["confirm", "announcement", "ack"]
+    assert [m["X-Mailref-Kind"] for m in sent if m["To"] == BOB] == ["announcement"]
 
 
 def test_alerts_to_one_address_are_bounded_a_day(referee):
@@ -74,6 +85,7 @@ def test_one_player_opens_at_most_ten_matters_a_day(referee, smtp, outbox, clock
     referee.create_game("empire", "imperial", empire)
     for name, a in (("Alice", ALICE), ("Bob", BOB)):
         smtp(mail(a, empire, "[Join]", f"Name: {name}"), a, empire)
+        confirm_waiting(referee)
     outbox.new()
     for i in range(8):
         smtp(
@@ -143,6 +155,7 @@ def test_matters_journaled_before_the_daily_cap_still_replay(referee, smtp):
     empire = "empire@ref.example"
     referee.create_game("empire", "imperial", empire)
     smtp(mail(BOB, empire, "[Join]", "Name: Bob"), BOB, empire)
+    confirm_waiting(referee)
     with referee.store() as s, s.begin():  # as an older mailref journaled them: no "capped"
         game = s.execute(select(Game).where(Game.slug == "empire")).scalar_one()
         for i in range(12):
@@ -175,16 +188,18 @@ def test_newcomers_are_announced_a_few_times_a_day_in_all(game, smtp, outbox):
     """Each [Join] is a new player, so the per-player cap on announcements never held: 25 joins
     from throwaway addresses were 25 mails to every player (1,000, a thousand). Newcomers are
     announced at most announcements_per_day (10) times a day in all; the rest still join."""
+    game.admin("nomes", {"type": "set", "values": {"joins_per_day": "30"}}, "gm")
     outbox.new()
     for i in range(25):
         smtp(
             mail(f"sybil{i}@evil{i}.example", G, "[Join]", f"Name: Sybil {i}"),
             f"sybil{i}@evil{i}.example",
         )
+        confirm_waiting(game)
     sent = outbox.new()
     assert (
         len([m for m in sent if m["To"] == ALICE]) == 8
     )  # Alice's and Bob's joins were 2 of the day's 10
     assert len(game.state("nomes")["players"]) == 27
-    (last,) = [m for m in sent if m["To"] == "sybil24@evil24.example"]
+    (last,) = [m for m in outbox.to("sybil24@evil24.example", sent) if m["X-Mailref-Kind"] == "ack"]
     assert "Not announced to the other players" in Outbox.body(last)

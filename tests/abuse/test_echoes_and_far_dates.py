@@ -13,6 +13,7 @@ import sys
 import pytest
 
 from support.helpers import Outbox, mail, make_referee
+from support.joining import confirm_waiting
 from support.listener import listening, submit
 
 pytestmark = pytest.mark.spec("1.4")
@@ -34,6 +35,7 @@ def test_a_subject_decoding_to_an_encoded_word_is_echoed_as_text(tmp_path, clock
     referee.create_game("nomes", "sidekick", G)
     with listening(referee, 10_000_000) as port:
         submit(port, ALICE, [G], mail(ALICE, G, "[Join]", "Name: Alice"))
+        confirm_waiting(referee)
         outbox = Outbox(referee)
         outbox.new()
         raw = mail(ALICE, G, "placeholder").replace(

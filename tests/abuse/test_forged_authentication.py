@@ -8,8 +8,6 @@ import time
 import pytest
 
 from mailref.read.auth import verify
-from support.helpers import Outbox, mail
-from support.hostile_smtp import ALICE, G
 
 pytestmark = pytest.mark.spec("2.7")
 
@@ -30,24 +28,3 @@ def test_a_flood_of_forged_authentication_results_is_read_in_bounded_time():
         "alice@example.org",
         ("mx.ref.example",),
     ).verified
-
-
-def test_one_joined_from_a_forged_address_is_told_how_to_stop_the_games_mail(game, smtp, outbox):
-    """Anyone can send [Join] From a victim's address: the victim got "X joined ..." and then
-    every announcement, with no word on how to stop them. The answer to a [Join] says how."""
-    outbox.new()
-    smtp(mail("victim@third.example", G, "[Join]", "Name: Buy pills"), "mallory@evil.example")
-    (ack,) = [
-        m
-        for m in outbox.new()
-        if m["To"] == "victim@third.example" and m["X-Mailref-Kind"] == "ack"
-    ]
-    body = Outbox.body(ack)
-    assert "Not you?" in body and f"subject [Quit] to {G}" in body
-    smtp(mail("victim@third.example", G, "[Quit]"), "victim@third.example")
-    smtp(mail(ALICE, G, "[Roll] d6"), ALICE)
-    assert not [
-        m
-        for m in outbox.new()
-        if m["To"] == "victim@third.example" and m["X-Mailref-Kind"] != "ack"
-    ]

@@ -9,6 +9,7 @@ import pytest
 
 from mailref.store import InboxMessage, OutboxMessage
 from support.helpers import Outbox, mail
+from support.joining import confirm_waiting, confirmation
 from support.listener import listening, submit
 
 pytestmark = pytest.mark.spec("2.2", "2.3")
@@ -50,6 +51,7 @@ def game(referee, smtp):
     referee.create_game("nomes", "sidekick", G, gm="gm@ref.example")
     for name, a in (("Alice", ALICE), ("Bob", BOB), ("Carol", CAROL)):
         smtp(mail(a, G, "[Join]", f"Name: {name}"), a)
+        confirm_waiting(referee)
     return referee
 
 
@@ -148,6 +150,7 @@ def test_forged_gm_results_close_no_turn(referee, smtp, outbox):
             f"{n.lower()}@x.org",
             "diplo@ref.example",
         )
+        confirm_waiting(referee)
     referee.admin("diplo", {"type": "start"}, "gm")
     for from_line in (
         "From: =?utf-8?q?gm=40ref=2Eexample?= <mallory@evil.test>",
@@ -172,6 +175,7 @@ def test_forged_emperor_proclamation_enacts_nothing(referee, smtp):
     empire = "empire@ref.example"
     referee.create_game("empire", "imperial", empire)
     smtp(mail("joe@rome.example", empire, "[Join]", "Name: Joe"), "joe@rome.example", empire)
+    confirm_waiting(referee)
     rules = referee.state("empire")["rules"]
     smtp(
         raw(
@@ -211,6 +215,7 @@ def test_a_name_that_left_stays_its_holders(game, smtp, outbox):
     assert player(game, "Carol")["status"] == "left"
     outbox.new()
     smtp(mail(MALLORY, G, "[Join]", "Name: Carol"))
+    confirm_waiting(game)
     (reply,) = outbox.new()
     assert reply["X-Mailref-Kind"] == "error" and "belongs to Carol" in Outbox.body(reply)
     carol = player(game, "Carol")
@@ -218,6 +223,7 @@ def test_a_name_that_left_stays_its_holders(game, smtp, outbox):
     smtp(
         mail(CAROL, G, "[Join]", "Name: Carol"), CAROL
     )  # Carol herself comes back (afresh: rule 19)
+    confirm_waiting(game)
     carol = player(game, "Carol")
     assert carol["status"] == "active" and carol["addresses"] == [CAROL]
 
@@ -230,6 +236,7 @@ def test_a_name_that_left_stays_its_holders(game, smtp, outbox):
 def test_a_look_alike_name_cannot_join_beside_the_original(game, smtp, outbox, name):
     outbox.new()
     smtp(mail(MALLORY, G, "[Join]", f"Name: {name}"))
+    confirm_waiting(game)
     (reply,) = outbox.new()
     assert reply["X-Mailref-Kind"] == "error" and "is taken" in Outbox.body(reply)
     assert [p["name"] for p in game.state("nomes")["players"]] == ["Alice", "Bob", "Carol"]
@@ -239,6 +246,7 @@ def test_a_look_alike_of_a_name_that_left_is_still_refused(game, smtp, outbox):
     smtp(mail(CAROL, G, "[Quit]"), CAROL)
     outbox.new()
     smtp(mail(MALLORY, G, "[Join]", "Name: Сarol"))  # Cyrillic С
+    confirm_waiting(game)
     (reply,) = outbox.new()
     assert "belongs to Carol" in Outbox.body(reply)
 
@@ -250,6 +258,20 @@ def test_utf8_addresses_are_read_exactly(referee, smtp, outbox):
         raw(
             ["From: José <josé@exämple.org>", "Subject: [Join]", "Message-ID: <j1@exämple.org>"],
             "Name: José",
+        ),
+        jose,
+        utf8=True,
+    )
+    conf = confirmation(referee, "josé@xn--exmple-cua.org")  # the domain as DNS knows it
+    smtp(
+        raw(
+            [
+                "From: José <josé@exämple.org>",
+                f"Subject: Re: {conf['Subject']}",
+                "Message-ID: <j0@exämple.org>",
+                f"In-Reply-To: {conf['Message-ID']}",
+            ],
+            "Yes.",
         ),
         jose,
         utf8=True,
@@ -288,6 +310,7 @@ def test_a_body_of_unclosed_bold_marks_is_read_at_once(referee, smtp, outbox):
         "ann@x.org",
         "diplo@ref.example",
     )
+    confirm_waiting(referee)
     referee.admin("diplo", {"type": "start"}, "gm")
     body = "**Army Paris holds.**\n" + "[b]x\n" * 16_000  # ~100 KB, what reading reads
     t = time.process_time()  # CPU time: a loaded machine's other processes do not count

@@ -12,6 +12,7 @@ import pytest
 from mailref.read.auth import aligned, verify
 from mailref.store import InboxMessage
 from support.helpers import Outbox, mail, make_referee
+from support.joining import confirm_waiting, reply_to_confirmation
 from support.listener import listening, submit
 
 pytestmark = pytest.mark.spec("2.2", "2.7")
@@ -33,6 +34,7 @@ def game(referee, smtp):
     referee.create_game("nomes", "sidekick", G, gm="gm@ref.example")
     for name, a in (("Alice", ALICE), ("Bob", BOB)):
         smtp(mail(a, G, "[Join]", f"Name: {name}"), a)
+        confirm_waiting(referee)
     return referee
 
 
@@ -45,9 +47,9 @@ def test_changing_reply_to_buys_no_more_replies(game, smtp, outbox):
         victim = f"victim{i}@third.example"
         smtp(mail(BOB, G, "[Status]", headers={"Reply-To": victim}), BOB)
     sent = outbox.new()
-    # Bob's 20 replies of the day (his join's ack was the first) and one notice, though every
-    # Reply-To was new; nothing more reaches the third parties.
-    assert len(sent) == 20 and len({m["To"] for m in sent}) == 20
+    # Bob's 20 replies of the day (his join's confirmation and its ack were the first two) and
+    # one notice, though every Reply-To was new; nothing more reaches the third parties.
+    assert len(sent) == 19 and len({m["To"] for m in sent}) == 19
     assert sent[-1]["X-Mailref-Kind"] == "error"
 
 
@@ -57,9 +59,10 @@ def test_roll_spam_reaches_the_others_a_few_times_a_day(game, smtp, outbox, cloc
         smtp(mail(BOB, G, "[Roll] d6"), BOB)
     sent = outbox.new()
     to_alice = [m for m in sent if m["To"] == ALICE]
-    assert len(to_alice) == 9  # announcements_per_day is 10: Bob's join was the first
+    assert len(to_alice) == 10  # announcements_per_day is 10
     acks = [m for m in sent if m["To"] == BOB and m["X-Mailref-Kind"] == "ack"]
-    assert len(acks) == 19 and "Not announced to the other players" in Outbox.body(acks[-1])
+    # His 20 replies of the day, two spent on joining (the confirmation and its answer).
+    assert len(acks) == 18 and "Not announced to the other players" in Outbox.body(acks[-1])
     assert len(game.state("nomes")["rolls"]) == 25  # every roll is kept
     clock.advance(days=1)
     smtp(mail(BOB, G, "[Roll] d6"), BOB)
@@ -121,18 +124,14 @@ def ar(value: str) -> dict:
 def test_require_auth_acts_only_on_trusted_aligned_results(strict):
     referee, send = strict
     outbox = Outbox(referee)
-    send(
-        mail(
-            ALICE, G, "[Join]", "Name: Alice", headers=ar(f"{MX}; dkim=pass header.d=example.org")
-        ),
-        ALICE,
-    )
-    send(
-        mail(
-            BOB, G, "[Join]", "Name: Bob", headers=ar(f"{MX}; dmarc=pass header.from=example.org")
-        ),
-        BOB,
-    )
+    for who, name, result in (
+        (ALICE, "Alice", f"{MX}; dkim=pass header.d=example.org"),
+        (BOB, "Bob", f"{MX}; dmarc=pass header.from=example.org"),
+    ):
+        send(mail(who, G, "[Join]", f"Name: {name}", headers=ar(result)), who)
+        # The Reply to the confirmation is verified too (SPEC §2.7).
+        signed = "".join(f"{k}: {v}\r\n" for k, v in ar(result).items()).encode()
+        send(signed + reply_to_confirmation(referee, who), who)
     assert [p["name"] for p in referee.state("nomes")["players"]] == ["Alice", "Bob"]
     outbox.new()
     forged = [
@@ -203,6 +202,7 @@ def test_big_orders_and_results_never_enter_the_state(referee, smtp, outbox):
     diplo = "diplo@ref.example"
     referee.create_game("diplo", "orders", diplo, gm="gm@ref.example")
     smtp(mail("ann@x.org", diplo, "[Join]", "Name: Ann"), "ann@x.org", diplo)
+    confirm_waiting(referee)
     referee.admin("diplo", {"type": "start"}, "gm")
     outbox.new()
     smtp(

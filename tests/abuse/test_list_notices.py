@@ -13,6 +13,7 @@ from sqlalchemy import select
 from mailref.read.notices import robot_address
 from mailref.store import InboxMessage
 from support.helpers import Outbox, mail, make_referee
+from support.joining import confirm_waiting
 from support.listener import listening, submit
 
 pytestmark = pytest.mark.spec("2.2")
@@ -158,6 +159,7 @@ def game(tmp_path, clock):
             submit(port, mail_from, [rcpt], raw, mail_options=["SMTPUTF8", "BODY=8BITMIME"])
 
         send(mail(ALICE, G, "[Join]", "Name: Alice"), ALICE)
+        confirm_waiting(referee)
         yield referee, send
 
 

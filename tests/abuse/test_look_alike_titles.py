@@ -7,6 +7,7 @@ import pytest
 
 from support.helpers import Outbox, mail
 from support.hostile_smtp import G, mover
+from support.joining import confirm_waiting
 
 pytestmark = pytest.mark.spec("2.3")
 
@@ -49,6 +50,7 @@ def test_a_name_that_differs_only_by_an_accent_cannot_join_beside_the_original(g
     assert not set(name_keys("Alina")) & set(name_keys("Alice"))
     outbox.new()
     smtp(mail("mallory@evil.example", G, "[Join]", "Name: Alíce"), "mallory@evil.example")
+    confirm_waiting(game)
     (reply,) = outbox.new()
     assert reply["X-Mailref-Kind"] == "error" and "looks like Alice" in Outbox.body(reply)
     assert [p["name"] for p in game.state("nomes")["players"]] == ["Alice", "Bob"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from support.helpers import Outbox, assert_replays
+from support.joining import confirm_waiting
 from support.long_games import G, last, nomes
 from support.play import addr, send  # the same players' addresses, mail sent the same way
 
@@ -105,6 +106,7 @@ def test_a_player_the_admin_adds_to_a_forming_nomic_learns_the_turn_order(refere
     his welcome, not in a second mail."""
     referee.create_game("nomes", "sidekick", G, gm="gm@ref.example")
     send(referee, "alice", "[Join]", "Name: Alice\n")
+    confirm_waiting(referee)
     outbox.new()
     referee.admin(
         "nomes",

@@ -20,6 +20,7 @@ from support.blognomic import (
     status,
 )
 from support.helpers import Clock, Outbox, assert_replays, make_referee
+from support.joining import confirm_waiting
 
 pytestmark = pytest.mark.spec("5.2")
 
@@ -167,6 +168,7 @@ def test_dormancy(tmp_path):
     r.create_game("blog", "blognomic", G)
     for n in NAMES[:4]:
         send(r, n, "[Join]", f"Name: {n}")
+        confirm_waiting(r)
     send(r, "Ann", "[Proposal] Gold", PROP)
     assert "Dormant" in Outbox.body(reply(r, "Ann"))
 
@@ -179,6 +181,7 @@ def test_seasonal_downtime_across_the_year(tmp_path):
     r.create_game("blog", "blognomic", G)
     for n in NAMES:
         send(r, n, "[Join]", f"Name: {n}")
+        confirm_waiting(r)
     send(r, "Ann", "[Proposal] Gold", PROP)
     for n in ("Ben", "Cat", "Dan"):
         send(r, n, "[Vote] 1", "FOR")
@@ -273,6 +276,7 @@ def test_inactive_special_case_rules_mean_nothing(tmp_path):
     r.create_game("blog", "blognomic", G)
     for n in NAMES[:4]:
         send(r, n, "[Join]", f"Name: {n}")
+        confirm_waiting(r)
     send(r, "Ann", "[Proposal] Gold", PROP)
     assert "Seasonal Downtime" in Outbox.body(reply(r, "Ann"))
     r.admin(
@@ -404,11 +408,14 @@ def test_no_rejoining_within_two_weeks(game):
     again within the following two weeks."."""
     send(game, "Gus", "[Quit]")
     send(game, "Gus", "[Join]", "Name: Gus")
+    confirm_waiting(game)
     assert "two weeks" in Outbox.body(reply(game, "Gus"))
     send(game, "Gus", "[Join]", "Name: Gustav")  # another name, the same human (address)
+    confirm_waiting(game)
     assert "two weeks" in Outbox.body(reply(game, "Gus"))
     at(game, days=14)
     send(game, "Gus", "[Join]", "Name: Gus")
+    confirm_waiting(game)
     assert (
         next(p for p in game.state("blog")["players"] if p["name"] == "Gus")["status"] == "active"
     )
@@ -502,6 +509,7 @@ def test_status_is_hiatus_while_proposals_are_not_accepted(tmp_path):
     r.create_game("blog", "blognomic", G)
     for n in NAMES:
         send(r, n, "[Join]", f"Name: {n}")
+        confirm_waiting(r)
     assert status(r) == "active"
     send(r, "Ben", "[DoV] I have won", "")
     assert status(r) == "hiatus"
@@ -531,6 +539,7 @@ def test_dov_and_ascension_wait_for_the_end_of_seasonal_downtime(tmp_path):
     r.create_game("blog", "blognomic", G)
     for n in NAMES:
         send(r, n, "[Join]", f"Name: {n}")
+        confirm_waiting(r)
     send(r, "Ben", "[DoV] I have won", "")
     for n in ("Dan", "Eve", "Fay"):
         send(r, n, "[Vote] 1", "FOR")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from support.helpers import Outbox, assert_replays
+from support.joining import confirm_waiting
 from support.play import addr, send  # the same players' addresses, mail sent the same way
 from support.play_four import BLOG, PLAYERS, last
 
@@ -17,10 +18,12 @@ def test_the_wizards_are_told_when_dormancy_begins_and_ends(referee, outbox):
     referee.create_game("blog", "blognomic", BLOG, gm="gm@ref.example")
     for p in PLAYERS:
         send(referee, p, "[Join]", f"Name: {p.title()}\n", to=BLOG)
+        confirm_waiting(referee)
     assert not [
         m for m in outbox.all() if "Dormant" in str(m["Subject"])
     ]  # dormant from the start: no news
     send(referee, "dan", "[Join]", "Name: Dan\n", to=BLOG)
+    confirm_waiting(referee)
     new = outbox.new()
     news = [m for m in new if "No longer Dormant" in str(m["Subject"])]
     assert sorted(m["To"] for m in news) == sorted(addr(p) for p in [*PLAYERS, "dan"])

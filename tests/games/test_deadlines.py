@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from support.helpers import Outbox
+from support.joining import confirm_waiting
 from support.long_games import last, nomes
 from support.play import addr, send  # the same players' addresses, mail sent the same way
 
@@ -35,6 +36,7 @@ def test_who_lets_a_deadline_pass_hears_it_as_late(referee, outbox, clock):
     referee.create_game("dip", "orders", "dip@ref.example", gm="gm@ref.example")
     for p in ("ann", "ben", "cat"):
         send(referee, p, "[Join]", f"Name: {p.title()}\n", to="dip@ref.example")
+        confirm_waiting(referee)
     referee.admin("dip", {"type": "start"}, "gm@ref.example")
     send(referee, "ann", "[Orders]", "**A Par H**", to="dip@ref.example")
     outbox.new()

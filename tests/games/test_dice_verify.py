@@ -19,6 +19,7 @@ from mailref.cli.dice import cmd_dice_verify
 from mailref.cli.games import cmd_game_show
 from mailref.store import Game, JournalEntry
 from support.helpers import Outbox, assert_replays
+from support.joining import confirm_waiting
 from support.play import addr, send
 
 pytestmark = pytest.mark.spec("4.4")
@@ -87,6 +88,7 @@ def play_eire(referee, gm_preview: bool = False) -> None:
             f"Name: {name.title()}\nColor: {color}\nTribe: Plainsmen\nOrigin: {origin}",
             to=EIRE,
         )
+        confirm_waiting(referee)
     referee.admin("eire", {"type": "start"}, "gm")
 
 
@@ -146,7 +148,8 @@ def test_nomic_rolls_recompute_once_the_admin_reveals_the_seed(referee, outbox, 
     referee.create_game("g", variant, NOMIC, gm="gm@ref.example")
     for n in ("alice", "bob", "carol"):
         send(referee, n, "[Join]", f"Name: {n.title()}")
-    join_ack = body(outbox.to(addr("alice"))[0])
+        confirm_waiting(referee)
+    join_ack = body(outbox.to(addr("alice"), kind="ack")[0])
     committed = _SHA.findall(join_ack)[0]
     send(referee, "bob", "[Roll] 3d6", "for the weather")
     send(referee, "carol", "[Roll] DICE20")
@@ -181,6 +184,7 @@ def test_a_tampered_draw_fails_verification(referee, outbox):
     referee.rng = None
     referee.create_game("g", "blognomic", NOMIC, gm="gm@ref.example")
     send(referee, "alice", "[Join]", "Name: Alice")
+    confirm_waiting(referee)
     send(referee, "alice", "[Roll] d100")
     referee.admin("g", {"type": "dice_reveal"}, "gm")
     with referee.store() as s, s.begin():
@@ -198,6 +202,7 @@ def test_rolls_made_before_the_seed_chain_are_said_unverifiable(referee, outbox)
     uses them) and `dice verify` says they cannot be checked."""
     referee.create_game("g", "blognomic", NOMIC, gm="gm@ref.example")
     send(referee, "alice", "[Join]", "Name: Alice")
+    confirm_waiting(referee)
     send(referee, "alice", "[Roll] d6")  # drawn from the injected source: no seed
     referee.rng = None
     send(referee, "alice", "[Roll] d6")

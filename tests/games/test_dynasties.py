@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from support.helpers import Outbox, assert_replays
+from support.joining import confirm_waiting
 from support.play import addr, send
 
 pytestmark = pytest.mark.spec("5.2")
@@ -19,6 +20,7 @@ def test_the_ascension_address_is_read_by_the_players(referee, outbox, clock):
     names = ["ann", "ben", "cat", "dan", "eve"]
     for n in names:
         send(referee, n, "[Join]", f"Name: {n.title()}", to=blog)
+        confirm_waiting(referee)
     send(referee, "ben", "[DoV] I win", "All mine.", to=blog)
     for n in ("ann", "cat", "dan"):
         send(referee, n, "[Vote] 1", "FOR", to=blog)

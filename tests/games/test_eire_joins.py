@@ -15,8 +15,8 @@ def test_an_eire_join_reads_colour_and_says_what_is_wrong_with_a_choice(table):
     """Item 20: `Colour:` is read; a color the game lacks, a taken one and a missing origin are
     each answered as what they are, with a free color in the hint."""
     eire(table)
-    got = table.send(
-        "finn@x.org", EIRE, "[Join]", "Name: Finn\nColour: Gold\nTribe: Plainsmen\nOrigin: Llanc"
+    got = table.join(
+        "finn@x.org", EIRE, "Name: Finn\nColour: Gold\nTribe: Plainsmen\nOrigin: Llanc"
     )
     table.one(got, "finn@x.org")
     assert table.referee.state("eire")["players"][0]["color"] == "Gold"
@@ -52,10 +52,9 @@ def test_eire_orders_one_per_line_and_results_when_nobody_ordered(table):
     no orders at all says so under "Orders:"."""
     eire(table)
     for name, color, origin in (("Finn", "Green", "Llanc"), ("Maeve", "Red", "Donal")):
-        table.send(
+        table.join(
             f"{name.lower()}@x.org",
             EIRE,
-            "[Join]",
             f"Name: {name}\nColor: {color}\nTribe: Plainsmen\nOrigin: {origin}",
         )
     assert table.referee.admin("eire", {"type": "start"}, "gm").ok

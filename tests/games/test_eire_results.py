@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from support.helpers import Outbox, assert_replays
+from support.joining import confirm_waiting
 from support.play import addr, send
 
 pytestmark = pytest.mark.spec("5.4")
@@ -33,6 +34,7 @@ def test_eire_results_say_whose_orders_were_all_refused_and_a_correction_shows_t
             f"Tribe: Plainsmen\nOrigin: {origin}",
             to=eire,
         )
+        confirm_waiting(referee)
     referee.admin("eire", {"type": "start"}, "gm")
     send(referee, "alice", "[Orders]", "**Attack Tara with 5 Grain**", to=eire)
     send(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from support.helpers import Outbox, assert_replays
+from support.joining import confirm_waiting
 from support.play import addr, send
 
 pytestmark = pytest.mark.spec("5.4")
@@ -30,6 +31,7 @@ def test_declare_high_king_says_what_is_lacking_when_it_is_sent(referee, outbox,
             f"Name: {name.title()}\nColor: {color}\nTribe: Plainsmen\nOrigin: {origin}",
             to=eire,
         )
+        confirm_waiting(referee)
     referee.admin("eire", {"type": "start"}, "gm")
     send(referee, "alice", "[Orders]", "**Declare High King**", to=eire)
     ack = " ".join(Outbox.body([m for m in outbox.all() if m["To"] == addr("alice")][-1]).split())

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from support.helpers import Outbox, assert_replays, mail
+from support.joining import confirm_waiting
 from support.play import addr, send  # the same players' addresses, mail sent the same way
 from support.play_four import BLOG, EMP, PLAYERS, blog, last, nomes
 
@@ -87,6 +88,7 @@ def test_an_accepted_imperial_proposal_without_rule_changes_says_the_gm_applies_
     )
     for p in ("alice", "bob", "carol"):
         send(referee, p, "[Join]", f"Name: {p.title()}", to=EMP)
+        confirm_waiting(referee)
     referee.admin("emp", {"type": "office", "office": "emperor", "holder": "Carol"}, "gm")
     send(referee, "bob", "[Point of Order] Roads?", "May we build roads?", to=EMP)
     send(

@@ -12,6 +12,7 @@ import pytest
 from mailref.config import SiteConfig
 from mailref.site import rebuild
 from support.helpers import Outbox, assert_replays, mail
+from support.joining import confirm_waiting
 from support.play import addr, send
 
 pytestmark = pytest.mark.spec("5.4")
@@ -41,6 +42,7 @@ def start(referee) -> None:
             f"Name: {name.title()}\nColor: {color}\nTribe: Plainsmen\nOrigin: {origin}",
             to=EIRE,
         )
+        confirm_waiting(referee)
     referee.admin("eire", {"type": "start"}, "gm")
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from support.helpers import Outbox, assert_replays, mail
+from support.joining import confirm_waiting
 from support.play import addr, send
 
 pytestmark = pytest.mark.spec("5.5")
@@ -18,6 +19,7 @@ def test_the_gms_plain_reply_to_the_orders_of_all_players_is_the_results(referee
     referee.create_game("dip", "orders", dip, gm="gm@ref.example", parameters={"turn_length": "1d"})
     for n in ("ann", "ben"):
         send(referee, n, "[Join]", f"Name: {n.title()}", to=dip)
+        confirm_waiting(referee)
     referee.admin("dip", {"type": "start"}, "gm")
     send(referee, "ann", "[Orders]", "**A Paris - Burgundy**", to=dip)
     send(referee, "ben", "[Orders]", "**A Munich - Ruhr**", to=dip)

@@ -7,6 +7,7 @@ import pytest
 from support import clients
 from support.client_play import last, play
 from support.helpers import Outbox, assert_replays
+from support.joining import confirm_waiting
 from support.play import addr
 
 pytestmark = pytest.mark.spec("5.5")
@@ -22,6 +23,7 @@ def test_the_gms_results_for_a_turn_still_open_are_refused(referee, outbox, cloc
     )
     for p in ("Alice", "Bob"):
         play(referee, clients.fresh(addr(p), p, "war@ref.example", "[Join]", f"Name: {p}\n"))
+        confirm_waiting(referee)
     referee.admin("war", {"type": "start"}, "gm@ref.example")
     for p in ("Alice", "Bob"):
         play(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from support.helpers import Outbox, mail
+from support.joining import confirm_waiting
 from support.outside_smtp import ALICE, BOB, CAROL, NOMES
 
 pytestmark = pytest.mark.spec("2.5")
@@ -17,6 +18,7 @@ def test_idle_in_a_game_without_idling_is_its_away(referee, smtp):
     referee.create_game("nomes", "sidekick", NOMES, name="Nomes")
     for who in (ALICE, BOB, CAROL):
         smtp(mail(who, NOMES, "[Join]", f"Name: {who.split('@')[0].title()}"), who, NOMES)
+        confirm_waiting(referee)
     box = Outbox(referee)
     box.new()
     smtp(mail(BOB, NOMES, "[Idle]", "Back next week."), BOB, NOMES)

@@ -16,6 +16,7 @@ from support.imperial import (
     reply,
     send,
 )
+from support.joining import confirm_waiting
 
 pytestmark = pytest.mark.spec("5.3")
 
@@ -107,6 +108,7 @@ def test_playtest_toggles_b_rules(game):
 
 def test_non_senators_cannot_vote_and_points_of_order_are_ruled(game):
     send(game, "Zed", "[Join]", "Name: Zed")
+    confirm_waiting(game)
     send(game, "Ann", "[Proposal] Dragons", PROP)
     send(game, "Zed", "[Vote] 1", "YES")
     assert "only Imperial Senators" in Outbox.body(reply(game, "Zed"))
@@ -136,6 +138,7 @@ def test_two_senators_can_pass_a_proposal(referee, clock):
     referee.create_game("empire", "imperial", G)
     for n in ("Joe", "Ann", "Ben"):
         send(referee, n, "[Join]", f"Name: {n}")
+        confirm_waiting(referee)
     send(referee, "Ben", "[Point of Order] Hello", "I am a Senator now.")
     send(referee, "Ann", "[Proposal] Dragons", PROP)
     send(referee, "Ben", "[Vote] 1", "YES")

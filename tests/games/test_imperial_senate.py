@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from support.helpers import Outbox
+from support.joining import confirm_waiting
 from support.play import addr, send  # the same players' addresses, mail sent the same way
 from support.play_four import EMP, last
 
@@ -17,6 +18,7 @@ def test_the_senators_learn_which_proposal_a_new_one_replaced(referee, outbox):
     referee.create_game("emp", "imperial", EMP, gm="gm@ref.example")
     for p in ("alice", "bob", "zoe"):
         send(referee, p, "[Join]", f"Name: {p.title()}", to=EMP)
+        confirm_waiting(referee)
     for i in range(1, 5):
         send(
             referee,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from support.helpers import Outbox, assert_replays, mail
+from support.joining import confirm_waiting
 from support.play import addr, send
 
 pytestmark = pytest.mark.spec("5.3")
@@ -19,6 +20,7 @@ def test_the_emperors_plain_reply_to_the_judge_mail_is_the_judgement(referee, ou
     referee.create_game("empire", "imperial", emp)
     for n in ("carol", "ann", "ben"):
         send(referee, n, "[Join]", f"Name: {n.title()}", to=emp)
+        confirm_waiting(referee)
     send(referee, "ben", "[Point of Order] Hello", "Present.", to=emp)
     send(
         referee,

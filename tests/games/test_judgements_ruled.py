@@ -8,6 +8,7 @@ import pytest
 from support import clients
 from support.client_play import NOMES, last, play
 from support.helpers import Outbox
+from support.joining import confirm_waiting
 from support.play import addr
 
 pytestmark = pytest.mark.spec("5.1")
@@ -20,6 +21,7 @@ def test_a_reply_to_a_judgement_already_ruled_says_so(referee, outbox):
     referee.create_game("nomes", "sidekick", NOMES, gm="gm@ref.example")
     for p in ("Alice", "Bob", "Carol"):
         play(referee, clients.fresh(addr(p), p, NOMES, "[Join]", f"Name: {p}\n"))
+        confirm_waiting(referee)
     asker = referee.state("nomes")["order"][1]  # the judge is the player before the mover (rule 17)
     play(
         referee,
@@ -51,6 +53,7 @@ def test_a_ruling_typed_under_its_tag_is_announced_without_it(referee, outbox):
     referee.create_game("emp", "imperial", "emp@ref.example", gm="gm@ref.example")
     for p in ("Alice", "Bob"):
         play(referee, clients.fresh(addr(p), p, "emp@ref.example", "[Join]", f"Name: {p}\n"))
+        confirm_waiting(referee)
     play(
         referee,
         clients.fresh(

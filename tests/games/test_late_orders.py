@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from support.helpers import Outbox
+from support.joining import confirm_waiting
 from support.play import addr, send
 
 pytestmark = pytest.mark.spec("3.3")
@@ -17,6 +18,7 @@ def test_late_orders_in_an_orders_game_are_told_the_turn_closed(referee, outbox,
     referee.create_game("dip", "orders", dip, gm="gm@ref.example", parameters={"turn_length": "1d"})
     for n in ("ann", "ben"):
         send(referee, n, "[Join]", f"Name: {n.title()}", to=dip)
+        confirm_waiting(referee)
     referee.admin("dip", {"type": "start"}, "gm")
     clock.advance(days=1, seconds=1)
     referee.tick()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from support.helpers import Outbox, assert_replays, mail
+from support.joining import confirm_waiting
 from support.play import addr, send  # the same players' addresses, mail sent the same way
 from support.play_four import last
 
@@ -19,6 +20,7 @@ def test_late_orders_naming_an_old_turn_are_not_taken_for_the_next(referee, outb
     referee.create_game("dip", "orders", dip, gm="gm@ref.example", parameters={"turn_length": "1d"})
     for n in ("ann", "ben"):
         send(referee, n, "[Join]", f"Name: {n.title()}", to=dip)
+        confirm_waiting(referee)
     referee.admin("dip", {"type": "start"}, "gm")
     turn1 = last(outbox, addr("ann"), "turn", "[Turn 1]")
     send(referee, "ann", "[Orders]", "**A Paris - Burgundy**", to=dip)

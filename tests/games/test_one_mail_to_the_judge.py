@@ -46,7 +46,7 @@ def test_the_emperor_gets_one_mail_for_a_proposal_passed_to_him(table):
     r, g = table.referee, "empire@ref.example"
     r.create_game("empire", "imperial", g, name="Empire")
     for n in ("joe", "ann", "ben"):
-        table.send(f"{n}@rome.example", g, "[Join]", f"Name: {n.title()}")
+        table.join(f"{n}@rome.example", g, f"Name: {n.title()}")
     assert [p["name"] for p in r.state("empire")["players"] if "emperor" in p["offices"]] == ["Joe"]
     for i, n in enumerate(("ann", "ben")):
         table.send(f"{n}@rome.example", g, "[Point of Order] Hello", f"Senator {i}")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from support.helpers import assert_replays
+from support.joining import confirm_waiting
 from support.orders_play import EIRE, play_eire, play_gm_orders, send
 
 pytestmark = pytest.mark.spec("5.4", "5.5")
@@ -33,6 +34,7 @@ def test_an_eire_game_with_refused_orders_replays_without_difference(referee, cl
             "[Join]",
             f"Name: {name}\nColor: {color}\nTribe: Plainsmen\nOrigin: {origin}",
         )
+        confirm_waiting(referee)
     assert referee.admin("eire", {"type": "start"}, "gm").ok
     send(
         referee,

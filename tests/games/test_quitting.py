@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from support.helpers import Outbox, assert_replays
+from support.joining import confirm_waiting
 from support.long_games import BLOG, EIRE, G, blog, eire, last, new_rule
 from support.play import addr, send  # the same players' addresses, mail sent the same way
 
@@ -41,6 +42,7 @@ def test_a_turn_waiting_only_for_a_player_who_leaves_resolves_at_once(referee, o
     referee.create_game("dip", "orders", "dip@ref.example", gm="gm@ref.example")
     for p in ("ann", "ben", "cat"):
         send(referee, p, "[Join]", f"Name: {p.title()}\n", to="dip@ref.example")
+        confirm_waiting(referee)
     referee.admin("dip", {"type": "start"}, "gm@ref.example")
     for p in ("ann", "ben"):
         send(referee, p, "[Orders]", "**A Par H**", to="dip@ref.example")
@@ -65,6 +67,7 @@ def test_a_mover_who_quits_while_the_move_is_voted_on_is_followed_by_the_next_in
     referee.create_game("nomes", "sidekick", G, gm="gm@ref.example")
     for p in ("alice", "bob", "carol", "dan"):
         send(referee, p, "[Join]", f"Name: {p.title()}\n")
+        confirm_waiting(referee)
     state = referee.state("nomes")
     order, mover = state["order"], state["turn"]["player"]
     after = order[(order.index(mover) + 1) % len(order)]
@@ -117,6 +120,7 @@ def test_a_sidekick_vote_of_one_who_quit_is_not_counted(referee, outbox, clock):
     referee.create_game("nomes", "sidekick", G, gm="gm@ref.example")
     for p in ("alice", "bob", "carol", "dan"):
         send(referee, p, "[Join]", f"Name: {p.title()}\n")
+        confirm_waiting(referee)
     state = referee.state("nomes")
     mover = state["turn"]["player"]
     quitter, against, voter = [p for p in state["order"] if p != mover]
@@ -171,6 +175,7 @@ def test_a_judge_who_leaves_before_ruling_is_replaced(referee, outbox, clock):
     referee.create_game("nomes", "sidekick", G, gm="gm@ref.example")
     for p in ("alice", "bob", "carol", "dan"):
         send(referee, p, "[Join]", f"Name: {p.title()}\n")
+        confirm_waiting(referee)
     state = referee.state("nomes")
     order, mover = state["order"], state["turn"]["player"]
     judge = order[order.index(mover) - 1]

@@ -15,6 +15,7 @@ from sqlalchemy import select
 
 from mailref.store import InboxMessage
 from support.helpers import Clock, assert_replays, mail, make_referee
+from support.joining import confirm_waiting
 
 pytestmark = pytest.mark.spec("5")
 
@@ -164,6 +165,7 @@ def test_random_mail_never_fails_and_every_game_replays(variant, tmp_path):
             address(name),
             [game],
         )
+        confirm_waiting(r)
     if variant in ("eire", "orders"):
         r.admin("g", {"type": "start"}, "gm")
     for i in range(STEPS):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from support.helpers import EIRE_PLAYERS, Outbox, assert_replays, mail, player_addr
+from support.joining import confirm_waiting
 from support.listener import listening, submit
 from support.paths import CORPUS
 
@@ -26,6 +27,7 @@ def eire(referee):
 
         for name, choices in PLAYERS.items():
             send(name, "[Join]", f"Name: {name}\n{choices}\n")
+            confirm_waiting(referee)
         assert referee.admin("eire", {"type": "start"}, "gm").ok
         yield send
     assert_replays(referee)
@@ -115,6 +117,7 @@ def test_an_outlook_web_reply_in_an_orders_game_gives_only_the_players_bold_orde
     referee.create_game("diplo", "orders", game, gm="gm@ref.example")
     with listening(referee) as port:
         submit(port, addr("Oisin"), [game], mail(addr("Oisin"), game, "[Join]", "Name: Oisin\n"))
+        confirm_waiting(referee)
         assert referee.admin("diplo", {"type": "start"}, "gm").ok
         raw = (CORPUS / "owa_orders.eml").read_bytes()
         raw = raw.replace(b"oisin@outlook.example", addr("Oisin").encode()).replace(

@@ -7,6 +7,7 @@ import pytest
 
 from support import blognomic as bn
 from support.helpers import Outbox, assert_replays
+from support.joining import confirm_waiting
 from support.play import PLAYERS, addr, send
 
 
@@ -65,9 +66,11 @@ def test_the_turn_order_is_drawn_among_the_founders_the_game_waits_for(referee, 
     )
     for p in PLAYERS[:2]:
         send(referee, p, "[Join]", f"Name: {p.title()}\n")
+        confirm_waiting(referee)
     assert referee.state("nomes")["turn"] is None and referee.state("nomes")["order"] == []
     assert not [m for m in outbox.all() if m["X-Mailref-Kind"] == "turn"]
     send(referee, PLAYERS[2], "[Join]", f"Name: {PLAYERS[2].title()}\n")
+    confirm_waiting(referee)
     state = referee.state("nomes")
     assert sorted(state["order"]) == ["Alice", "Bob", "Carol"] and state["turn"]["number"] == 1
     told = "\n".join(Outbox.body(m) for m in outbox.all() if m["To"] == addr("alice"))

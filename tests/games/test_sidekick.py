@@ -8,6 +8,7 @@ import pytest
 
 from mailref.store import InboxMessage, JournalEntry
 from support.helpers import Outbox, assert_replays, mail, make_referee
+from support.joining import confirm_waiting
 from support.sidekick import (
     PLAYERS,
     PROPOSAL,
@@ -243,6 +244,7 @@ def test_cfj_goes_to_the_player_before_the_mover(game, outbox):
 def test_newcomer_is_inserted_at_random(game):
     """Rule 6: a new player's name is inserted at random."""
     send(game, "dave", "[Join]", "Name: Dave")
+    confirm_waiting(game)
     assert sorted(game.state("nomes")["order"]) == ["Alice", "Bob", "Carol", "Dave"]
 
 
@@ -252,6 +254,7 @@ def test_restart_mid_vote_fires_a_missed_deadline_once_late(tmp_path, clock, dat
     r1.create_game("nomes", "sidekick", G)
     for p in PLAYERS:
         send(r1, p, "[Join]", f"Name: {p.title()}")
+        confirm_waiting(r1)
     send(r1, mover(r1), "[Proposal] Late", PROPOSAL)
     r1.store.dispose()  # the daemon goes down
     clock.advance(days=12)
@@ -347,6 +350,7 @@ def test_a_player_who_rejoins_starts_at_zero_points(game, outbox):
     assert next(p for p in game.state("nomes")["players"] if p["name"] == m)["score"] == 10
     send(game, m, "[Quit]")
     send(game, m, "[Join]", f"Name: {m}\n")
+    confirm_waiting(game)
     p = next(p for p in game.state("nomes")["players"] if p["name"] == m)
     assert (p["status"], p["score"]) == ("active", 0)
     assert m in game.state("nomes")["order"]
@@ -493,6 +497,7 @@ def test_a_welcome_in_reply_to_the_join_mail_reaches_the_players(game, outbox):
     §2.3): relayed to the others, Dave included, from "Alice via" the game; Alice is sent no
     copy and no answer."""
     send(game, "dave", "[Join]", "Name: Dave")
+    confirm_waiting(game)
     joined = [x for x in outbox.all() if x["To"] == addr("alice") and "Dave" in str(x["Subject"])][
         -1
     ]
@@ -516,7 +521,9 @@ def test_names_as_people_write_them_and_a_second_address(game, outbox):
     """A typographic apostrophe and a directory's "Last, First" are names; a player writing
     from another address is told to use the registered one or ask the GM, not to [Join]."""
     send(game, "sean", "[Join]", "Name: Seán D\u2019Arcy")
+    confirm_waiting(game)
     send(game, "carla", "[Join]", name="Chen, Carla")
+    confirm_waiting(game)
     names = [p["name"] for p in game.state("nomes")["players"]]
     assert "Seán D'Arcy" in names and "Carla Chen" in names
     game.accept(

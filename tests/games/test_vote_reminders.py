@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from support.helpers import Outbox, assert_replays
+from support.joining import confirm_waiting
 from support.long_games import EMP
 from support.play import addr, send  # the same players' addresses, mail sent the same way
 
@@ -18,6 +19,7 @@ def test_imperial_senators_are_reminded_of_their_votes(referee, outbox, clock):
     referee.create_game("emp", "imperial", EMP, gm="gm@ref.example")
     for p in ("joel", "alice", "bob", "carol"):
         send(referee, p, "[Join]", f"Name: {p.title()}\n", to=EMP)
+        confirm_waiting(referee)
     for p in ("alice", "bob", "carol"):
         send(referee, p, f"[Proposal] Idea of {p}", f"{p} has an idea.", to=EMP)  # three Senators
     send(referee, "bob", "[Vote] 1", "YES", to=EMP)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from support.helpers import Outbox, assert_replays
+from support.joining import confirm_waiting
 from support.play import addr, send
 
 pytestmark = pytest.mark.spec("5.2")
@@ -20,6 +21,7 @@ def test_a_withdrawn_blognomic_proposal_reads_as_failed(referee, outbox, clock):
     names = ["ann", "ben", "cat", "dan", "eve"]
     for n in names:
         send(referee, n, "[Join]", f"Name: {n.title()}", to=blog)
+        confirm_waiting(referee)
     send(
         referee,
         "ann",

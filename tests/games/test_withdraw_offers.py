@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from support.helpers import Outbox, mail
+from support.joining import confirm_waiting
 from support.outside_smtp import ALICE, BOB, EMPIRE, NOMES, alice_alone, error_of
 
 pytestmark = pytest.mark.spec("2.5")
@@ -18,7 +19,9 @@ def test_withdraw_in_sidekick_and_imperial_says_what_the_rules_offer_instead(ref
     referee.create_game("empire", "imperial", EMPIRE, name="Empire")
     for who in (ALICE, BOB):
         smtp(mail(who, NOMES, "[Join]", f"Name: {who.split('@')[0].title()}"), who, NOMES)
+        confirm_waiting(referee)
         smtp(mail(who, EMPIRE, "[Join]", f"Name: {who.split('@')[0].title()}"), who, EMPIRE)
+        confirm_waiting(referee)
     mover = referee.state("nomes")["turn"]["player"]
     mover_addr = f"{mover.lower()}@x.org"
     smtp(

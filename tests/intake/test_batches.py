@@ -26,6 +26,7 @@ from mailref.store import InboxMessage
 from support.dovecot import free_port
 from support.helpers import Outbox, mail, make_referee, wait_for
 from support.helpers import maildir_mails as outbox_mails
+from support.joining import confirm_waiting, join
 
 pytestmark = pytest.mark.spec("2.1")
 
@@ -37,9 +38,10 @@ def test_one_failing_mail_in_a_batch_is_quarantined_alone(referee):
     referee.create_game("nomes", "sidekick", G)
     from mailref.handlers import REGISTRY
 
+    join(referee, "alice@x.org", G, "Alice")
     stored = referee.receive_many(
         [
-            (mail("alice@x.org", G, "[Join]", "Name: Alice"), "smtp", "", [G]),
+            (mail("alice@x.org", G, "[Roll] d6"), "smtp", "", [G]),
             (mail("alice@x.org", G, "[Status]"), "smtp", "", [G]),
             (mail("bob@x.org", G, "[Join]", "Name: Bob"), "smtp", "", [G]),
         ]
@@ -51,20 +53,26 @@ def test_one_failing_mail_in_a_batch_is_quarantined_alone(referee):
     finally:
         route.fn = original
     assert list(statuses.values()) == ["processed", "failed", "processed"]
-    assert [p["name"] for p in referee.state("nomes")["players"]] == ["Alice", "Bob"]
+    assert [p["name"] for p in referee.state("nomes")["players"]] == ["Alice"]
     kinds = sorted(
         (m["To"], m["X-Mailref-Kind"])
         for m in Outbox(referee).all()
-        if m["X-Mailref-Kind"] in ("ack", "alert")
+        if m["X-Mailref-Kind"] in ("ack", "alert", "confirm")
     )
-    assert kinds == [("alice@x.org", "ack"), ("bob@x.org", "ack"), ("gm@ref.example", "alert")]
+    assert kinds == [
+        ("alice@x.org", "ack"),  # her join's, before the batch
+        ("alice@x.org", "ack"),  # her roll's
+        ("alice@x.org", "confirm"),
+        ("bob@x.org", "confirm"),
+        ("gm@ref.example", "alert"),
+    ]
     with referee.store() as s:
         bad = s.get(InboxMessage, stored[1].id)
         assert "ZeroDivisionError" in bad.error and bad.attempts == 1 and bad.lease_until is None
     with (
         referee.store() as s
     ):  # the first run, without savepoints, left nothing behind: no gap, nothing twice
-        assert s.scalars(text("SELECT seq FROM journal ORDER BY seq")).all() == [1, 2]
+        assert s.scalars(text("SELECT seq FROM journal ORDER BY seq")).all() == [1, 2, 3, 4]
     queued = len(Outbox(referee).all())
     assert referee.process_many([s.id for s in stored]) == statuses  # nothing twice
     assert len(Outbox(referee).all()) == queued
@@ -75,9 +83,10 @@ def test_a_failing_mail_whose_alert_cannot_be_queued_still_holds_up_nothing(refe
     import mailref.referee.quarantine as module
     from mailref.handlers import REGISTRY
 
+    join(referee, "alice@x.org", G, "Alice")
     stored = referee.receive_many(
         [
-            (mail("alice@x.org", G, "[Join]", "Name: Alice"), "smtp", "", [G]),
+            (mail("alice@x.org", G, "[Roll] d6"), "smtp", "", [G]),
             (mail("alice@x.org", G, "[Status]"), "smtp", "", [G]),
             (mail("bob@x.org", G, "[Join]", "Name: Bob"), "smtp", "", [G]),
         ]
@@ -91,6 +100,7 @@ def test_a_failing_mail_whose_alert_cannot_be_queued_still_holds_up_nothing(refe
         "failed",
         "processed",
     ]
+    confirm_waiting(referee)
     assert [p["name"] for p in referee.state("nomes")["players"]] == ["Alice", "Bob"]
 
 
@@ -118,6 +128,7 @@ def test_a_store_fault_mid_batch_leaves_the_whole_batch_waiting(referee, monkeyp
         assert {s.get(InboxMessage, x.id).status for x in stored} == {"new"}
     monkeypatch.setattr(door, "apply", real)
     assert referee.process_pending() == 3
+    confirm_waiting(referee)
     assert [p["name"] for p in referee.state("nomes")["players"]] == ["Alice", "Bob", "Carol"]
 
 
@@ -136,6 +147,7 @@ def test_a_batch_of_two_games_keeps_each_games_order_and_tells_each_game_once(re
     referee.receive_many([(m, "smtp", "", None) for m in mails])
     assert referee.process_pending() == 5
     assert sorted(changed) == ["hex", "nomes"]  # once per game, after the commit
+    confirm_waiting(referee)
     assert [p["name"] for p in referee.state("nomes")["players"]] == ["Alice", "Bob"]
     assert [p["name"] for p in referee.state("hex")["players"]] == ["Zed", "Yan"]
     to = sorted(m["To"] for m in Outbox(referee).all() if m["X-Mailref-Kind"] in ("ack", "help"))
@@ -314,10 +326,11 @@ def test_sigkill_at_each_processing_boundary_answers_every_stored_mail_once(
     finally:
         proc.terminate()
         assert proc.wait(60) == 0
-    acks = sorted(m["To"] for m in outbox_mails(tmp_path) if m["X-Mailref-Kind"] == "ack")
+    # Each [Join] answered once, by its confirmation (SPEC §2.3), and each waiting for it.
+    acks = sorted(m["To"] for m in outbox_mails(tmp_path) if m["X-Mailref-Kind"] == "confirm")
     assert acks == [f"{p}@x.org" for p in PLAYERS]
     show = json.loads(_mailref(cfg, "game", "show", "nomes", "--json").stdout)
-    assert sorted(p["name"] for p in show["players"]) == [p.title() for p in PLAYERS]
+    assert sorted(p["name"] for p in show["joins_waiting"]) == [p.title() for p in PLAYERS]
 
 
 def test_sigterm_right_after_250_processes_and_answers_that_mail_before_exit(
@@ -339,7 +352,7 @@ def test_sigterm_right_after_250_processes_and_answers_that_mail_before_exit(
     finally:
         if proc.poll() is None:
             proc.kill()
-    acks = sorted(m["To"] for m in outbox_mails(tmp_path) if m["X-Mailref-Kind"] == "ack")
+    acks = sorted(m["To"] for m in outbox_mails(tmp_path) if m["X-Mailref-Kind"] == "confirm")
     assert acks == [f"{p}@x.org" for p in PLAYERS]
     listed = json.loads(_mailref(cfg, "mail", "list", "--json").stdout)
     assert [m["status"] for m in listed] == ["processed"] * len(PLAYERS)

@@ -19,6 +19,7 @@ from mailref.mail.smtp import Listener
 from mailref.store import Bounce, InboxMessage, OutboxMessage
 from support.dovecot import free_port
 from support.helpers import Clock, mail, make_referee
+from support.joining import confirm_waiting
 
 pytestmark = pytest.mark.spec("2.2")
 
@@ -50,10 +51,13 @@ def failing(name: str, for_good: bool = False) -> set[str]:
 def league(tmp_path_factory):
     """One GM-adjudicated game whose players are every address any sample reports."""
     referee = make_referee(tmp_path_factory.mktemp("bounces"), Clock())
-    referee.create_game("league", "orders", G, gm="gm@ref.example")
+    referee.create_game(
+        "league", "orders", G, gm="gm@ref.example", parameters={"joins_per_day": "1000"}
+    )
     addresses = sorted(set().union(*(failing(n) for n in SAMPLES)))
     for i, a in enumerate(addresses):
         referee.accept(mail(a, G, "[Join]", f"Name: P{i}\n"), "smtp", a, [G])
+        confirm_waiting(referee)
     port = free_port()
     lst = Listener(referee, "127.0.0.1", port, 1_000_000, on_stored=referee.process_pending)
     lst.start()

@@ -25,6 +25,6 @@ def test_a_delay_warning_is_no_bounce_against_the_player(game, smtp, outbox):
         )
     with game.store() as s:
         assert [(b.address, b.inbox_id) for b in s.scalars(select(Bounce))] == [
-            ("bob@example.org", 4)
+            ("bob@example.org", 6)  # after the two joins and their confirmations
         ]
     assert not outbox.new()

@@ -56,7 +56,7 @@ def test_message_is_answered_and_filed(referee, dovecot, box, use_move):
         1,
         1,
     )
-    replies = [m for m in Outbox(referee).all() if m["X-Mailref-Kind"] == "ack"]
+    replies = [m for m in Outbox(referee).all() if m["X-Mailref-Kind"] == "confirm"]
     assert len(replies) == 1 and replies[0]["To"] == "alice@x.org"
     assert poller.drain(pc) == 0
     pc.logout()
@@ -160,7 +160,7 @@ def test_daemon_answers_with_idle(tmp_path, dovecot, box, database_url):
         time.sleep(1.5)
         c.append(folder, mail("alice@x.org", G, "[Join]", "Name: Alice"))
         got = wait_for(
-            lambda: [m for m in outbox_mails(tmp_path) if m["X-Mailref-Kind"] == "ack"], 30
+            lambda: [m for m in outbox_mails(tmp_path) if m["X-Mailref-Kind"] == "confirm"], 30
         )
         assert got and got[0]["To"] == "alice@x.org"
         assert wait_for(lambda: count(c, f"{folder}-done") == 1, 10)
@@ -203,20 +203,22 @@ def test_sigkill_at_each_batch_boundary_answers_every_mail_once(
     try:
         assert wait_for(lambda: count(c, f"{folder}-done") == 4, 30)
         wait_for(
-            lambda: len([m for m in outbox_mails(tmp_path) if m["X-Mailref-Kind"] == "ack"]) >= 4,
+            lambda: len([m for m in outbox_mails(tmp_path) if m["X-Mailref-Kind"] == "confirm"])
+            >= 4,
             15,
         )
         time.sleep(1.0)  # a second reply would show now
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(30)
-    acks = sorted(m["To"] for m in outbox_mails(tmp_path) if m["X-Mailref-Kind"] == "ack")
+    acks = sorted(m["To"] for m in outbox_mails(tmp_path) if m["X-Mailref-Kind"] == "confirm")
     assert sorted(set(acks)) == [f"{p}@x.org" for p in players]
     assert len(acks) <= len(players) + (point in ("after-process", "after-file"))
     assert count(c, folder) == 0
     assert mailref(cfg, "mail", "list").stdout.count("processed") == 4
     show = json.loads(mailref(cfg, "game", "show", "nomes", "--json").stdout)
-    assert sorted(p["name"] for p in show["players"]) == [p.title() for p in players]
+    # Each [Join] taken up once: each waits for its confirmation (SPEC §2.3).
+    assert sorted(p["name"] for p in show["joins_waiting"]) == [p.title() for p in players]
 
 
 def test_one_move_per_folder_files_a_batch(referee, dovecot, box):

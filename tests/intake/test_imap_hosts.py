@@ -63,7 +63,8 @@ def running(poller: Poller) -> Iterator[Poller]:
 
 
 def acks(referee) -> list[str]:
-    return sorted(m["To"] for m in Outbox(referee).all() if m["X-Mailref-Kind"] == "ack")
+    # The answer to each [Join]: its confirmation (SPEC §2.3).
+    return sorted(m["To"] for m in Outbox(referee).all() if m["X-Mailref-Kind"] == "confirm")
 
 
 def count(c, folder: str) -> int:

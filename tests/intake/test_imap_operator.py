@@ -59,7 +59,7 @@ def test_a_missing_folder_is_one_line_until_it_exists_then_its_mail_is_answered(
         c.append(folder, mail("alice@x.org", G, "[Join]", "Name: Alice"))
         c.logout()
         acks = wait_for(
-            lambda: [m for m in outbox_mails(tmp_path) if m["X-Mailref-Kind"] == "ack"], 30
+            lambda: [m for m in outbox_mails(tmp_path) if m["X-Mailref-Kind"] == "confirm"], 30
         )
         assert [m["To"] for m in acks] == ["alice@x.org"]
         assert wait_for(lambda: "works again" in daemon.stderr(), 10)
@@ -109,7 +109,7 @@ def test_the_server_restarted_under_the_daemon_is_one_line_and_no_mail_waits(tmp
         c.append(folder, mail("bob@x.org", G, "[Join]", "Name: Bob"))
         c.logout()
         acks = wait_for(
-            lambda: [m for m in outbox_mails(tmp_path) if m["X-Mailref-Kind"] == "ack"], 40
+            lambda: [m for m in outbox_mails(tmp_path) if m["X-Mailref-Kind"] == "confirm"], 40
         )
         assert [m["To"] for m in acks] == ["bob@x.org"]
         log = daemon.stderr()
@@ -213,7 +213,7 @@ def test_starttls_logs_in_over_tls_and_the_mail_is_answered(tmp_path, tls_doveco
     assert "login ok, over STARTTLS" in check.stdout
     with site.serve(**trusted) as daemon:
         acks = wait_for(
-            lambda: [m for m in outbox_mails(tmp_path) if m["X-Mailref-Kind"] == "ack"], 30
+            lambda: [m for m in outbox_mails(tmp_path) if m["X-Mailref-Kind"] == "confirm"], 30
         )
         assert [m["To"] for m in acks] == ["alice@x.org"]
     assert "Traceback" not in daemon.stderr() and "WARNING" not in daemon.stderr(), daemon.stderr()

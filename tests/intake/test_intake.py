@@ -7,6 +7,7 @@ import pytest
 
 from mailref.store import InboxMessage
 from support.helpers import Outbox, mail
+from support.joining import confirm_waiting
 
 pytestmark = pytest.mark.spec("2.1")
 
@@ -45,6 +46,7 @@ def test_malformed_mail_is_kept_with_a_verdict(referee, name):
 def test_failure_is_quarantined_alerted_and_reprocessed(referee, monkeypatch):
     referee.create_game("nomes", "sidekick", G)
     referee.accept(mail("alice@x.org", G, "[Join]", "Name: Alice"))
+    confirm_waiting(referee)
     from mailref.handlers import REGISTRY
 
     route = REGISTRY["status"]

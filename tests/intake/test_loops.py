@@ -8,6 +8,7 @@ import pytest
 
 from mailref.store import Bounce, InboxMessage
 from support.helpers import Outbox, mail
+from support.joining import confirm_waiting
 
 pytestmark = pytest.mark.spec("2.2")
 
@@ -18,6 +19,7 @@ G = "nomes@ref.example"
 def game(referee):
     referee.create_game("nomes", "sidekick", G)
     referee.accept(mail("alice@x.org", G, "[Join]", "Name: Alice"))
+    confirm_waiting(referee)
     return referee
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from mailref.store import InboxMessage
 from support.helpers import Outbox, mail, make_referee
+from support.joining import confirm_waiting
 from support.listener import listening, submit
 
 pytestmark = pytest.mark.spec("2.2", "2.4")
@@ -61,6 +62,7 @@ def last_row(referee) -> InboxMessage:
 def test_a_utf8_subject_sent_with_smtputf8_is_read_exactly(referee, smtp):
     referee.create_game("empire", "imperial", G)
     smtp(mail(ALICE, G, "[Join]", "Name: Alice"), ALICE)
+    confirm_waiting(referee)
     outbox = Outbox(referee)
     outbox.new()
     title = "Grüße aus Köln — שלום"
@@ -87,6 +89,7 @@ def test_a_utf8_subject_sent_with_smtputf8_is_read_exactly(referee, smtp):
 def test_an_8bit_subject_that_is_not_utf8_is_read_as_windows_1252(referee, smtp):
     referee.create_game("empire", "imperial", G)
     smtp(mail(ALICE, G, "[Join]", "Name: Alice"), ALICE)
+    confirm_waiting(referee)
     message = raw(
         [
             "From: alice@example.org",
@@ -107,6 +110,7 @@ def test_an_8bit_subject_that_is_not_utf8_is_read_as_windows_1252(referee, smtp)
 def game(referee, smtp):
     referee.create_game("nomes", "sidekick", G, gm="gm@ref.example")
     smtp(mail(ALICE, G, "[Join]", "Name: Alice"), ALICE)
+    confirm_waiting(referee)
     return referee
 
 
@@ -216,6 +220,7 @@ def list_game(referee, smtp):
     )
     for name, a in (("Alice", ALICE), ("Bob", BOB)):
         smtp(mail(a, G, "[Join]", f"Name: {name}"), a)
+        confirm_waiting(referee)
     return referee
 
 
@@ -336,6 +341,7 @@ def test_a_mail_of_a_hundred_thousand_parts_is_kept_whole_and_refused_unread(ref
     past 1,000 parts only the header is read, and the sender is told."""
     referee.create_game("empire", "imperial", G)
     smtp(mail(ALICE, G, "[Join]", "Name: Alice"), ALICE)
+    confirm_waiting(referee)
     outbox = Outbox(referee)
     outbox.new()
     message = many_parts(100_000)
@@ -369,6 +375,7 @@ def test_a_proposal_whose_text_is_only_an_attachment_is_refused_not_posted_empty
 ):
     referee.create_game("empire", "imperial", G)
     smtp(mail(ALICE, G, "[Join]", "Name: Alice"), ALICE)
+    confirm_waiting(referee)
     outbox = Outbox(referee)
     outbox.new()
     lines = [

@@ -21,6 +21,7 @@ from mailref.store import OutboxMessage
 from support.delivery import Deliverer
 from support.dovecot import free_port
 from support.helpers import Outbox, mail, wait_for
+from support.joining import confirm_waiting
 from support.listener import game_on_sqlite, kept
 from support.postfix import MAILDIR_DOMAIN, Postfix, postfix_binary
 
@@ -128,6 +129,7 @@ def test_an_eire_turn_s_results_with_the_map_pass_postfix_intact(tmp_path, clock
         (maeve, "Name: Maeve\nColor: Red\nTribe: Plainsmen\nOrigin: Donal"),
     ):
         r.accept(mail(who, g, "[Join]", body), "smtp", who, [g])
+        confirm_waiting(r)
     assert r.admin("eire", {"type": "start"}, "gm").ok
     r.accept(mail(finn, g, "[Orders]", "**Invest 5 Grain in Llanc.**"), "smtp", finn, [g])
     r.accept(mail(maeve, g, "[Orders]", "**Defend Donal with 3 Grain.**"), "smtp", maeve, [g])

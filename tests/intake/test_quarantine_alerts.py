@@ -6,6 +6,7 @@ import pytest
 
 from support.helpers import Outbox, mail
 from support.host_fixture import NOMES
+from support.joining import confirm_waiting
 
 pytestmark = pytest.mark.spec("2.1")
 
@@ -17,6 +18,7 @@ def test_a_quarantined_mail_alerts_its_games_gm_naming_the_game(referee, monkeyp
 
     referee.create_game("nomes", "sidekick", NOMES, name="Nomes", gm="master@x.org")
     referee.accept(mail("alice@x.org", NOMES, "[Join]", "Name: Alice"), "smtp")
+    confirm_waiting(referee)
     monkeypatch.setattr(REGISTRY["status"], "fn", lambda env, view: 1 / 0)  # a bug in a handler
     stored = referee.accept(mail("alice@x.org", NOMES, "[Status]"), "smtp")
     assert stored.status == "failed"

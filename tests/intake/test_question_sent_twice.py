@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from support.helpers import Outbox, mail, player_addr
+from support.joining import confirm_waiting
 
 pytestmark = pytest.mark.spec("2.1")
 
@@ -17,6 +18,7 @@ def test_the_same_question_sent_twice_in_sidekick_is_one_judgement(referee, smtp
     referee.create_game("nomes", "sidekick", nomes, name="Nomes")
     for name in ("Alice", "Bob", "Carol"):
         smtp(mail(player_addr(name), nomes, "[Join]", f"Name: {name}"), player_addr(name), nomes)
+        confirm_waiting(referee)
     box = Outbox(referee)
     box.new()
     alice = player_addr("Alice")

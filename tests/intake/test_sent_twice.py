@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from support.helpers import Outbox, assert_replays
+from support.joining import confirm_waiting
 from support.long_games import BLOG, EIRE, EMP, blog, eire, last, new_rule
 from support.play import addr, send  # the same players' addresses, mail sent the same way
 
@@ -49,6 +50,7 @@ def test_an_imperial_proposal_sent_twice_does_not_replace_the_senators_oldest(
     referee.create_game("emp", "imperial", EMP, gm="gm@ref.example")
     for p in ("alice", "bob", "carol"):
         send(referee, p, "[Join]", f"Name: {p.title()}\n", to=EMP)
+        confirm_waiting(referee)
     for n in (1, 2, 3):
         send(referee, "carol", f"[Proposal] Idea {n}", f"Idea number {n}.", to=EMP)
     outbox.new()

@@ -12,6 +12,7 @@ import pytest
 
 from mailref.store import InboxMessage
 from support.helpers import Outbox, mail
+from support.joining import confirm
 from support.listener import listener_of_game
 
 pytestmark = pytest.mark.spec("2.1")
@@ -125,6 +126,7 @@ def test_swaks_join(referee, listener):
         timeout=30,
     )
     assert out.returncode == 0, out.stdout + out.stderr
+    confirm(referee, "zed@x.org")
     assert [p["name"] for p in referee.state("nomes")["players"]] == ["Zed"]
 
 

@@ -21,6 +21,7 @@ from mailref.store import OutboxMessage
 from mailref.write.address import problem
 from support.delivery import Deliverer
 from support.dovecot import free_port
+from support.joining import confirm_waiting
 from support.ops import CountingSink, Site
 
 pytestmark = pytest.mark.spec("4.3", "2.3")
@@ -100,6 +101,7 @@ class Relay(CountingSink):
 def test_players_with_non_ascii_addresses_join_play_and_get_their_replies(referee, host, tmp_path):
     for who, name in ((JUERGEN, "Jürgen"), (DOKIMI, "Dokimi"), (ANNA, "Anna")):
         host(who, "[Join]", f"Name: {name}")
+        confirm_waiting(referee)
     players = {p["name"]: p["addresses"] for p in referee.state("nomes")["players"]}
     assert players == {"Jürgen": [JUERGEN_WIRE], "Dokimi": [DOKIMI], "Anna": [ANNA_WIRE]}
     mover = referee.state("nomes")["turn"]["player"]
@@ -132,7 +134,9 @@ def test_a_relay_without_smtputf8_refuses_clearly_and_the_gm_is_told(
     referee, host, tmp_path, caplog
 ):
     host(DOKIMI, "[Join]", "Name: Dokimi")
+    confirm_waiting(referee)
     host(ANNA, "[Join]", "Name: Anna")
+    confirm_waiting(referee)
     with Relay(smtputf8=False) as relay, caplog.at_level(logging.WARNING, logger="mailref.outbox"):
         d = deliver(referee, relay, tmp_path)
         with referee.store() as s:

@@ -6,6 +6,7 @@ import pytest
 
 from support.daemon_processes import G, Refusing
 from support.helpers import mail
+from support.joining import confirm_waiting
 
 pytestmark = pytest.mark.spec("4.4")
 
@@ -25,6 +26,7 @@ def test_the_journal_says_what_to_do_about_a_quarantined_mail_and_a_refused_repl
 
     referee.create_game("nomes", "sidekick", G, gm="gm@ref.example")
     referee.accept(mail("alice@x.org", G, "[Join]", "Name: Alice"))
+    confirm_waiting(referee)
     route = REGISTRY["status"]
     original, route.fn = route.fn, lambda env, view: 1 / 0  # a bug in a handler
     try:

@@ -13,6 +13,7 @@ from mailref.cli.replay import cmd_replay
 from mailref.store import Game
 from support import helpers
 from support.helpers import mail, make_referee
+from support.joining import confirm_waiting
 
 pytestmark = pytest.mark.spec("4.4")
 
@@ -25,6 +26,7 @@ def test_replay_reports_a_state_the_journal_does_not_explain(tmp_path, database_
         r.accept(
             mail(f"{n}@x.example", "nomes@ref.example", "[Join]", f"Name: {n.title()}"), "smtp"
         )
+        confirm_waiting(r)
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         assert cmd_replay(r, argparse.Namespace(slug=None), None) == 0

@@ -15,6 +15,7 @@ import pytest
 
 from mailref.store import ArchivedMatter, Game, JournalEntry
 from support.helpers import Outbox, assert_replays, send_mail
+from support.joining import confirm_waiting
 
 pytestmark = pytest.mark.spec("8")
 
@@ -58,7 +59,9 @@ def start(referee):
         "nomes", "sidekick", G, gm="gm@ref.example", parameters={"win_score": 10_000}
     )
     send(referee, "alice", "[Join]", "Name: Alice\n")
+    confirm_waiting(referee)
     send(referee, "bob", "[Join]", "Name: Bob\n")
+    confirm_waiting(referee)
 
 
 def test_ended_proposals_are_archived_and_read_back(referee, clock, outbox, tmp_path):

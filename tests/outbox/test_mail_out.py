@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 import pytest
 
 from mailref.write.compose import compose, wire
+from support.joining import confirm_waiting
 from support.relay import conformance
 
 pytestmark = pytest.mark.spec("4.3")
@@ -99,6 +100,7 @@ def test_eire_results_carry_an_inline_png_map_the_svg_and_the_lands_in_words(ref
             f"{name[:2].lower()}@x.org",
             [g],
         )
+        confirm_waiting(referee)
     assert referee.admin("eire", {"type": "start"}, "gm").ok
     for who in ("fi", "ma", "gr"):  # nobody can be High King yet: a quiet turn
         referee.accept(

@@ -8,6 +8,7 @@ import pytest
 from mailref.store import OutboxMessage
 from support.delivery import Deliverer
 from support.helpers import mail
+from support.joining import confirm_waiting
 
 pytestmark = pytest.mark.spec("4.3")
 
@@ -17,7 +18,9 @@ G = "nomes@ref.example"
 def test_the_outbox_maildir_holds_no_cr(referee, clock, tmp_path):
     referee.create_game("nomes", "sidekick", G, name="Nomes")
     referee.accept(mail("alice@x.org", G, "[Join]", "Name: Alice"))
+    confirm_waiting(referee)
     referee.accept(mail("bob@x.org", G, "[Join]", "Name: Bob"))
+    confirm_waiting(referee)
     with referee.store() as s:
         queued = [bytes(r.raw) for r in s.query(OutboxMessage)]
     assert queued and all(b"\r\n" in raw for raw in queued)  # the wire form, for a relay

@@ -9,6 +9,7 @@ import time
 import pytest
 
 from support.helpers import wait_for
+from support.joining import confirm_on_site
 from support.operator_host import PickyRelay, send
 from support.ops import Site
 
@@ -59,6 +60,7 @@ def test_a_relay_wanting_a_login_it_was_not_given_keeps_the_mail_waiting_and_say
                     f"Name: {name}",
                     f"j{i}@x",
                 )
+                confirm_on_site(site, f"{name.lower()}@example.org")
             assert wait_for(lambda: daemon.stderr().count("joined") == 3, 30), daemon.stderr()
             assert wait_for(
                 lambda: "outbox: mail not delivered" in daemon.stderr(), 30

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from support.helpers import Outbox, mail
+from support.joining import confirm_waiting
 from support.outside_smtp import ALICE, BOB, error_of, with_attachment
 
 pytestmark = pytest.mark.spec("3.3")
@@ -23,6 +24,7 @@ def test_orders_and_results_only_in_an_attachment_are_refused_and_nothing_is_rec
     referee.create_game("diplo", "orders", diplo, gm=gm, parameters={"turn_length": "1d"})
     for who in (ALICE, BOB):
         smtp(mail(who, diplo, "[Join]", f"Name: {who.split('@')[0].title()}"), who, diplo)
+        confirm_waiting(referee)
     assert referee.admin("diplo", {"type": "start"}, "gm").ok
     box = Outbox(referee)
     box.new()

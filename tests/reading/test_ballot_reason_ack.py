@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from support.helpers import Outbox, assert_replays, send_mail
+from support.joining import confirm_waiting
 
 pytestmark = pytest.mark.spec("3.2", "2.6")
 
@@ -33,6 +34,7 @@ def nomes(referee):
     referee.create_game("nomes", "sidekick", NOMES, gm="gm@ref.example")
     for who in ("Nora", "Oisin", "Pat"):
         send(referee, NOMES, who, "[Join]", f"Name: {who}\n")
+        confirm_waiting(referee)
     mover = referee.state("nomes")["turn"]["player"]
     send(
         referee,
@@ -106,6 +108,7 @@ def empire(referee):
     referee.create_game("empire", "imperial", EMPIRE)
     for who in ("Joe", "Ann", "Ben", "Cat"):
         send(referee, EMPIRE, who, "[Join]", f"Name: {who}")
+        confirm_waiting(referee)
     for who in ("Ann", "Ben", "Cat"):
         send(referee, EMPIRE, who, "[Point of Order] Hello", "I am here.")
     send(referee, EMPIRE, "Ann", "[Proposal] Dragons", 'Enact rule 27 "Dragons":\nDragons exist.\n')

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from support.helpers import Outbox, assert_replays, mail
+from support.joining import confirm_waiting
 from support.listener import listening, submit
 
 pytestmark = pytest.mark.spec("3.2")
@@ -31,6 +32,7 @@ def game(referee):
 
         for p in PLAYERS:
             send(p, mail(addr(p), G, "[Join]", f"Name: {p.title()}\n"))
+            confirm_waiting(referee)
         mover = referee.state("nomes")["turn"]["player"]
         send(
             mover.lower(),

@@ -8,6 +8,7 @@ import pytest
 from support import clients
 from support.client_play import NOMES, last, play
 from support.helpers import Outbox, assert_replays
+from support.joining import confirm_waiting
 from support.play import addr
 
 pytestmark = pytest.mark.spec("2.4")
@@ -22,6 +23,7 @@ def test_an_outlook_signature_and_confidentiality_notice_are_not_enacted(referee
     referee.create_game("nomes", "sidekick", NOMES, gm="gm@ref.example")
     for p in ("Alice", "Bob"):
         play(referee, clients.fresh(addr(p), f"{p} Smith", NOMES, "[Join]", f"Name: {p}\n"))
+        confirm_waiting(referee)
     mover = referee.state("nomes")["turn"]["player"]
     other = "Bob" if mover == "Alice" else "Alice"
     text = (
@@ -67,6 +69,7 @@ def test_the_emperors_sign_off_is_not_announced_as_her_reason(referee, outbox, c
     referee.create_game("emp", "imperial", "emp@ref.example", gm="gm@ref.example")
     for p in ("Alice", "Bob", "Carol", "Dan"):
         play(referee, clients.fresh(addr(p), p, "emp@ref.example", "[Join]", f"Name: {p}\n"))
+        confirm_waiting(referee)
     for p in ("Carol", "Dan"):  # Senators by a Point of Order (rule 2)
         play(
             referee,
@@ -139,6 +142,7 @@ def test_a_closing_without_a_comma_is_not_enacted(referee, outbox, closing):
     referee.create_game("nomes", "sidekick", NOMES, gm="gm@ref.example")
     for p in ("Alice", "Bob"):
         play(referee, clients.fresh(addr(p), p, NOMES, "[Join]", f"Name: {p}\n"))
+        confirm_waiting(referee)
     mover = referee.state("nomes")["turn"]["player"]
     turn = last(outbox, mover, subject="[Turn 1] Your move")
     play(
@@ -174,6 +178,7 @@ def test_a_phones_footer_in_any_language_is_not_rule_text(referee, outbox, foote
     referee.create_game("nomes", "sidekick", NOMES, gm="gm@ref.example")
     for p in ("Alice", "Bob"):
         play(referee, clients.fresh(addr(p), p, NOMES, "[Join]", f"Name: {p}\n"))
+        confirm_waiting(referee)
     mover = referee.state("nomes")["turn"]["player"]
     play(
         referee,

@@ -7,6 +7,7 @@ import pytest
 from support import clients
 from support.client_play import last, play
 from support.helpers import Outbox
+from support.joining import confirm_waiting
 from support.play import addr
 
 pytestmark = pytest.mark.spec("3.3")
@@ -30,6 +31,7 @@ def test_an_outlook_order_in_several_bold_runs_is_one_order(referee, outbox):
                 addr(name), name, "eire@ref.example", "[Join]", f"Name: {name}\n{choices}\n"
             ),
         )
+        confirm_waiting(referee)
     referee.admin("eire", {"type": "start"}, "gm@ref.example")
     turn = last(outbox, "Oisin", "turn", "[Turn 1]")
     play(
@@ -67,6 +69,7 @@ def test_a_players_reply_to_the_results_is_chatter_or_the_next_turns_orders(refe
                 addr(name), name, "eire@ref.example", "[Join]", f"Name: {name}\n{choices}\n"
             ),
         )
+        confirm_waiting(referee)
     referee.admin("eire", {"type": "start"}, "gm@ref.example")
     clock.advance(days=2, seconds=1)
     referee.tick()

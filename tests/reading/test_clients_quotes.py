@@ -9,6 +9,7 @@ from mailref.read import read_envelope
 from support import clients
 from support.client_play import NOMES, last, play, sidekick
 from support.helpers import Outbox, assert_replays
+from support.joining import confirm_waiting
 from support.paths import CORPUS  # noqa: E402
 from support.play import addr
 
@@ -81,6 +82,7 @@ def test_the_gms_results_from_a_thunderbird_in_polish_or_russian_do_not_carry_it
     referee.create_game("war", "orders", "war@ref.example", gm="gm@ref.example")
     for p in ("Alice", "Bob"):
         play(referee, clients.fresh(addr(p), p, "war@ref.example", "[Join]", f"Name: {p}\n"))
+        confirm_waiting(referee)
     referee.admin("war", {"type": "start"}, "gm@ref.example")
     for p in ("Alice", "Bob"):
         play(referee, clients.fresh(addr(p), p, "war@ref.example", "[Orders]", "**Hold Paris.**"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from support.helpers import Outbox, mail
+from support.joining import confirm_waiting
 from support.outside_smtp import error_of
 
 pytestmark = pytest.mark.spec("2.5")
@@ -21,6 +22,7 @@ def test_a_forwarded_proposal_is_neither_a_submission_nor_a_ballot(referee, smtp
     names = ("Ann", "Ben", "Cat", "Dan", "Eve")
     for n in names:
         smtp(mail(f"{n.lower()}@x.org", blog, "[Join]", f"Name: {n}"), f"{n.lower()}@x.org", blog)
+        confirm_waiting(referee)
     smtp(
         mail(
             "ann@x.org",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from support.helpers import Outbox, mail
+from support.joining import confirm_waiting
 from support.play import addr, send  # the same players' addresses, mail sent the same way
 from support.play_four import BLOG, PLAYERS, blog, last, nomes
 
@@ -46,6 +47,7 @@ def test_a_question_and_a_gm_results_reply_read_cleanly(referee, outbox, tmp_pat
     referee.create_game("dip", "orders", dip, gm="gm@ref.example", parameters={"turn_length": "1d"})
     for n in ("ann", "ben"):
         send(referee, n, "[Join]", f"Name: {n.title()}", to=dip)
+        confirm_waiting(referee)
     referee.admin("dip", {"type": "start"}, "gm")
     send(referee, "ann", "[Orders]", "**A Paris - Burgundy**", to=dip)
     send(referee, "ben", "[Orders]", "**A Munich - Ruhr**", to=dip)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from support.helpers import Outbox, mail
+from support.joining import confirm_waiting
 from support.play import G, addr, nomes, send
 
 pytestmark = pytest.mark.spec("3.1")
@@ -17,6 +18,7 @@ def test_a_sign_off_in_another_language_is_not_rule_text(referee, outbox):
     box = {"Zoë": addr("zoe"), "Bob": addr("bob")}
     for name, address in box.items():
         referee.accept(mail(address, G, "[Join]", f"Name: {name}", name=f"{name} Ó Briain"), "smtp")
+        confirm_waiting(referee)
     mover = referee.state("nomes")["turn"]["player"]
     body = (
         "Enact rule 25 “Céilí Bonus”:\nWhen a proposal passes unanimously, its author receives 5 "

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from support.helpers import Outbox
+from support.joining import confirm_waiting
 from support.long_games import BLOG, EMP, blog, last, new_rule, nomes
 from support.play import send  # the same players' addresses, mail sent the same way
 
@@ -56,6 +57,7 @@ def test_the_imperial_digest_says_who_the_game_waits_for(referee, outbox, clock)
     )
     for p in ("joel", "alice", "bob", "carol"):
         send(referee, p, "[Join]", f"Name: {p.title()}\n", to=EMP)
+        confirm_waiting(referee)
     for p in ("alice", "bob", "carol"):
         send(referee, p, f"[Proposal] Idea of {p}", f"{p} has an idea.", to=EMP)
     send(referee, "bob", "[Vote] 1", "YES", to=EMP)

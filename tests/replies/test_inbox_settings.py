@@ -38,7 +38,7 @@ def nomes(table: Table) -> str:
     """Alice, Bob and Carol in a Sidekick game; the mover's name."""
     table.referee.create_game("nomes", "sidekick", G, name="Nomes")
     for n in ("Alice", "Bob", "Carol"):
-        table.send(f"{n.lower()}@x.org", G, "[Join]", f"Name: {n}")
+        table.join(f"{n.lower()}@x.org", G, f"Name: {n}")
     return table.referee.state("nomes")["turn"]["player"].lower()
 
 
@@ -65,10 +65,9 @@ def test_a_zone_writes_the_players_deadlines_in_it_beside_utc(table):
     r, g = table.referee, "eire@ref.example"
     r.create_game("eire", "eire", g, gm="gm@ref.example", parameters={"start_grain": "30"})
     for name, color, origin in (("Finn", "Green", "Llanc"), ("Maeve", "Red", "Donal")):
-        table.send(
+        table.join(
             f"{name.lower()}@x.org",
             g,
-            "[Join]",
             f"Name: {name}\nColor: {color}\nTribe: Plainsmen\nOrigin: {origin}",
         )
     table.one(table.send("maeve@x.org", g, "[Settings]", "zone: Europe/Berlin"), "maeve@x.org")

@@ -32,13 +32,11 @@ def table(request, tmp_path, database_url):
 def test_sidekick_a_join_that_starts_the_game_and_a_vote_that_closes_it(table):
     r, g = table.referee, "nomes@ref.example"
     r.create_game("nomes", "sidekick", g, name="Nomes")
-    table.reply(table.send("alice@x.org", g, "[Join]", "Name: Alice"), "alice@x.org")
-    got = table.send(
-        "bob@x.org", g, "[Join]", "Name: Bob"
-    )  # the second player: the first turn opens
+    table.reply(table.join("alice@x.org", g, "Name: Alice"), "alice@x.org")
+    got = table.join("bob@x.org", g, "Name: Bob")  # the second player: the first turn opens
     assert "[Nomes] Turn order" in text(table.reply(got, "bob@x.org")) and got["alice@x.org"]
     assert "announcement" in table.kinds(got, "bob@x.org")
-    table.send("carol@x.org", g, "[Join]", "Name: Carol")
+    table.join("carol@x.org", g, "Name: Carol")
     mover = r.state("nomes")["turn"]["player"].lower()
     others = [n for n in ("alice", "bob", "carol") if n != mover]
     got = table.send(f"{mover}@x.org", g, "[Proposal] Tea", 'Enact rule 301 "Tea":\nTea for all.\n')
@@ -62,10 +60,9 @@ def test_eire_the_orders_that_resolve_the_turn_get_one_mail_with_the_map(table):
     r, g = table.referee, "eire@ref.example"
     r.create_game("eire", "eire", g, gm="gm@ref.example", parameters={"start_grain": "30"})
     for name, color, origin in (("Finn", "Green", "Llanc"), ("Maeve", "Red", "Donal")):
-        got = table.send(
+        got = table.join(
             f"{name.lower()}@x.org",
             g,
-            "[Join]",
             f"Name: {name}\nColor: {color}\nTribe: Plainsmen\nOrigin: {origin}",
         )
         table.reply(got, f"{name.lower()}@x.org")
@@ -102,9 +99,7 @@ def test_blognomic_the_vote_that_enacts_a_proposal(table):
     r.create_game("blog", "blognomic", g, gm="gm@ref.example")
     names = ["ann", "ben", "cat", "dan", "eve"]
     for n in names:
-        table.reply(
-            table.send(f"{n}@wiz.example", g, "[Join]", f"Name: {n.title()}"), f"{n}@wiz.example"
-        )
+        table.reply(table.join(f"{n}@wiz.example", g, f"Name: {n.title()}"), f"{n}@wiz.example")
     got = table.send(
         "ann@wiz.example",
         g,
@@ -127,7 +122,7 @@ def test_imperial_the_emperors_judgement(table):
     r, g = table.referee, "empire@ref.example"
     r.create_game("empire", "imperial", g)
     for n in ("joe", "ann", "ben"):
-        table.send(f"{n}@rome.example", g, "[Join]", f"Name: {n.title()}")
+        table.join(f"{n}@rome.example", g, f"Name: {n.title()}")
     for i, n in enumerate(("ann", "ben")):
         table.reply(
             table.send(f"{n}@rome.example", g, "[Point of Order] Hello", f"Senator {i}"),
@@ -158,7 +153,7 @@ def test_orders_game_the_gm_who_plays_gets_the_digest_in_the_ack(table):
     r, g = table.referee, "diplo@ref.example"
     r.create_game("diplo", "orders", g, gm="ann@x.org")
     for n in ("ann", "ben"):
-        table.send(f"{n}@x.org", g, "[Join]", f"Name: {n.title()}")
+        table.join(f"{n}@x.org", g, f"Name: {n.title()}")
     assert r.admin("diplo", {"type": "start"}, "gm").ok
     table.deliver()
     table.reply(table.send("ben@x.org", g, "[Orders]", "**Army Paris holds.**"), "ben@x.org")
@@ -177,9 +172,11 @@ def test_past_the_reply_allowance_the_author_still_gets_what_the_others_got(tabl
     r, g = table.referee, "nomes@ref.example"
     r.create_game("nomes", "sidekick", g, name="Nomes")
     for n in ("alice", "bob"):
-        table.send(f"{n}@x.org", g, "[Join]", f"Name: {n.title()}")
+        table.join(f"{n}@x.org", g, f"Name: {n.title()}")
+    r.clock.advance(hours=20)  # a new UTC day: the joins' answers were the last day's
     mover = r.state("nomes")["turn"]["player"].lower()
     other = "bob" if mover == "alice" else "alice"
+    table.send(f"{other}@x.org", g, "[Status]")  # their first reply today
     table.send(f"{mover}@x.org", g, "[Proposal] Tea", 'Enact rule 301 "Tea":\nTea for all.\n')
     got = table.send(
         f"{other}@x.org", g, "Re: [Nomes] [Proposal 1] Tea", "FOR"

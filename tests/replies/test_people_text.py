@@ -10,6 +10,7 @@ import pytest
 
 from mailref.timeutil import when
 from support.helpers import Outbox, mail
+from support.joining import confirm_waiting
 from support.listener import listening
 
 pytestmark = pytest.mark.spec("2.6")
@@ -42,6 +43,7 @@ def nomes(referee, listener):
     referee.create_game("nomes", "sidekick", G, name="Nomes")
     for who in ("alice", "bob", "carol"):
         send(referee, who, "[Join]", f"Name: {who.title()}")
+        confirm_waiting(referee)
     return referee
 
 
@@ -112,6 +114,7 @@ def test_eire_join_hint_suggests_an_origin_the_tribe_may_take(referee, listener,
         "Name: Finn\nColor: Green\nTribe: Woodkin\nOrigin: Donal",
         to="eire@ref.example",
     )
+    confirm_waiting(referee)
     body = " ".join(Outbox.body(outbox.to("finn@x.org", kind="error")[-1]).split())
     import re
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from support.helpers import Outbox, mail
+from support.joining import confirm_waiting
 from support.outside_smtp import ALICE, BOB, CAROL, EMPIRE, error_of
 
 pytestmark = pytest.mark.spec("2.6")
@@ -18,6 +19,7 @@ def test_a_reply_without_a_vote_is_not_told_an_open_point_of_order_is_closed(ref
     referee.create_game("empire", "imperial", EMPIRE, name="Empire")
     for who in (ALICE, BOB, CAROL):
         smtp(mail(who, EMPIRE, "[Join]", f"Name: {who.split('@')[0].title()}"), who, EMPIRE)
+        confirm_waiting(referee)
     smtp(mail(BOB, EMPIRE, "[Proposal] Hats", "Everyone wears a hat."), BOB, EMPIRE)
     smtp(mail(CAROL, EMPIRE, "[Point of Order] Hats?", "Are hats clothes?"), CAROL, EMPIRE)
     box = Outbox(referee)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from support.helpers import Outbox, mail
+from support.joining import confirm_waiting
 
 pytestmark = pytest.mark.spec("2.6")
 
@@ -16,6 +17,7 @@ def test_the_gms_results_titled_by_the_turn_are_not_named_twice(referee):
     referee.create_game("diplo", "orders", game, name="Diplo", gm="gm@x.org")
     for n in ("ann", "ben"):
         referee.accept(mail(f"{n}@x.org", game, "[Join]", f"Name: {n.title()}"), "smtp")
+        confirm_waiting(referee)
     assert referee.admin("diplo", {"type": "start"}, "gm").ok
     box = Outbox(referee)
 

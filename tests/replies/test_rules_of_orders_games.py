@@ -8,6 +8,7 @@ import pytest
 
 from support.helpers import EIRE_PLAYERS, Outbox, mail, player_addr
 from support.host_fixture import EIRE
+from support.joining import confirm_waiting
 from support.orders_games import ORDERS
 
 pytestmark = pytest.mark.spec("2.5")
@@ -32,8 +33,10 @@ def test_rules_in_an_orders_game_say_what_governs_it_not_an_empty_rule_list(
             player_addr(name),
             EIRE,
         )
+        confirm_waiting(referee)
     finn = player_addr("Finn")
     smtp(mail(finn, ORDERS, "[Join]", "Name: Finn"), finn, ORDERS)
+    confirm_waiting(referee)
     box = Outbox(referee)
     box.new()
     smtp(mail(finn, EIRE, "[Rules]", ""), finn, EIRE)

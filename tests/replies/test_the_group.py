@@ -35,7 +35,7 @@ def nomes(table: Table) -> str:
     r, g = table.referee, "nomes@ref.example"
     r.create_game("nomes", "sidekick", g, name="Nomes")
     for n in ("Alice", "Bob", "Carol"):
-        table.send(f"{n.lower()}@x.org", g, "[Join]", f"Name: {n}")
+        table.join(f"{n.lower()}@x.org", g, f"Name: {n}")
     return r.state("nomes")["turn"]["player"].lower()
 
 
@@ -100,7 +100,7 @@ def test_a_game_with_discussion_off_relays_nothing(table):
     r, g = table.referee, "quiet@ref.example"
     r.create_game("quiet", "sidekick", g, name="Quiet", parameters={"discussion": "off"})
     for n in ("Alice", "Bob"):
-        table.send(f"{n.lower()}@x.org", g, "[Join]", f"Name: {n}")
+        table.join(f"{n.lower()}@x.org", g, f"Name: {n}")
     got = table.send("alice@x.org", g, "Tea tonight?", "Who brings the cake?")
     assert "bob@x.org" not in got and [m["X-Mailref-Kind"] for m in got["alice@x.org"]] == ["help"]
 
@@ -108,7 +108,7 @@ def test_a_game_with_discussion_off_relays_nothing(table):
 def test_the_footer_says_a_reply_reaches_all_players_and_names_the_gm(table):
     r, g = table.referee, "nomes@ref.example"
     r.create_game("nomes", "sidekick", g, name="Nomes", gm="gm@ref.example")
-    got = table.send("alice@x.org", g, "[Join]", "Name: Alice")
+    got = table.join("alice@x.org", g, "Name: Alice")
     body = text(got["alice@x.org"][0])
     assert (
         "A reply without a command reaches all players; words for the GM alone: gm@ref.example"
@@ -120,10 +120,9 @@ def test_the_last_eire_orderer_gets_the_results_mail_with_the_map(table):
     r, g = table.referee, "eire@ref.example"
     r.create_game("eire", "eire", g, gm="gm@ref.example", parameters={"start_grain": "30"})
     for name, color, origin in (("Finn", "Green", "Llanc"), ("Maeve", "Red", "Donal")):
-        table.send(
+        table.join(
             f"{name.lower()}@x.org",
             g,
-            "[Join]",
             f"Name: {name}\nColor: {color}\nTribe: Plainsmen\nOrigin: {origin}",
         )
     assert r.admin("eire", {"type": "start"}, "gm").ok

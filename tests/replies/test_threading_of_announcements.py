@@ -8,6 +8,7 @@ import pytest
 from support import clients
 from support.client_play import NOMES, _ids, last, play, sidekick
 from support.helpers import assert_replays
+from support.joining import confirm_waiting
 from support.play import addr
 
 pytestmark = pytest.mark.spec("2.6")
@@ -46,6 +47,7 @@ def test_an_orders_turns_reminder_and_results_are_threaded_under_the_turn_mail(
     )
     for p in ("Alice", "Bob"):
         play(referee, clients.fresh(addr(p), p, "war@ref.example", "[Join]", f"Name: {p}\n"))
+        confirm_waiting(referee)
     referee.admin("war", {"type": "start"}, "gm@ref.example")
     turn = {p: last(outbox, p, "turn", "[Turn 1]") for p in ("Alice", "Bob")}
     play(
@@ -101,6 +103,7 @@ def test_the_authors_results_follow_the_announcement_at_an_address_of_an_interna
     for p in ("Alice", "Bob"):
         raw = clients.fresh(f"{p.lower()}@bücher.example", p, NOMES, "[Join]", f"Name: {p}\n")
         referee.accept(raw, "smtp", f"{p.lower()}@bücher.example", [NOMES])
+        confirm_waiting(referee)
     mover = referee.state("nomes")["turn"]["player"]
     other = "Bob" if mover == "Alice" else "Alice"
     frm = f"{mover.lower()}@bücher.example"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from support.helpers import Outbox
+from support.joining import confirm_waiting
 from support.long_games import BLOG, EMP, blog, last, new_rule
 from support.play import addr, send  # the same players' addresses, mail sent the same way
 
@@ -37,6 +38,7 @@ def test_a_result_of_one_line_ends_without_a_double_blank(referee, outbox, clock
     )
     for p in ("joel", "alice", "bob", "carol"):
         send(referee, p, "[Join]", f"Name: {p.title()}\n", to=EMP)
+        confirm_waiting(referee)
     send(referee, "alice", "[Proposal] Taxes", "Taxes for all.", to=EMP)
     send(referee, "bob", "[Proposal] Roads", "Roads for all.", to=EMP)
     send(referee, "bob", "[Vote] 1", "YES", to=EMP)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from support.helpers import Outbox
+from support.joining import confirm_waiting
 from support.play import PLAYERS, G, addr, nomes, send
 
 pytestmark = pytest.mark.spec("2.6")
@@ -19,6 +20,7 @@ def test_what_the_orders_games_say_reads_right(referee, outbox, clock):
     referee.create_game("dip", "orders", dip, gm="gm@ref.example", parameters={"turn_length": "1d"})
     for n in ("ann", "ben"):
         send(referee, n, "[Join]", f"Name: {n.title()}", to=dip)
+        confirm_waiting(referee)
     referee.admin("dip", {"type": "start"}, "gm")
     turn = [m for m in outbox.all() if m["X-Mailref-Kind"] == "turn"][0]
     assert " is open.\n\nSend your orders in a mail" in Outbox.body(turn).replace(
@@ -39,6 +41,7 @@ def test_a_changed_vote_says_when_the_first_was_cast_as_people_read_times(refere
     referee.create_game("nomes", "sidekick", G, gm="gm@ref.example", timezone="Europe/Dublin")
     for p in PLAYERS:
         send(referee, p, "[Join]", f"Name: {p.title()}\n")
+        confirm_waiting(referee)
     mover = referee.state("nomes")["turn"]["player"]
     send(referee, mover.lower(), "[Proposal] Q", 'Enact rule 24 "Q":\nQuiet.\n')
     voter = next(p for p in PLAYERS if p.title() != mover)
@@ -64,6 +67,7 @@ def test_an_eire_status_reads_as_eire(referee, outbox, clock):
             f"Name: {name.title()}\nColor: {color}\nTribe: Plainsmen\nOrigin: {origin}",
             to=eire,
         )
+        confirm_waiting(referee)
     referee.admin("eire", {"type": "start"}, "gm")
     send(referee, "alice", "[Status]", to=eire)
     status = Outbox.body([m for m in outbox.all() if m["To"] == addr("alice")][-1]).replace(

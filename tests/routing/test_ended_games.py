@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from support.helpers import Outbox
+from support.joining import confirm_waiting
 from support.play import addr, send  # the same players' addresses, mail sent the same way
 from support.play_four import PLAYERS, last, nomes
 
@@ -26,6 +27,7 @@ def test_mail_to_an_ended_game_says_who_won_not_how_to_write_it(referee, outbox)
             send(referee, p, "[Vote] 1", "FOR")
     assert referee.state("nomes")["status"] == "ended"
     send(referee, "dan", "[Join]", "Name: Dan")
+    confirm_waiting(referee)
     answer = Outbox.body(last(outbox, addr("dan"), "error"))
     assert f"Not done: Nomic Sidekick Nomic has ended; won by {mover}." in answer
     assert "Send [Status] or [Rules] to read how it ended" in answer and "Winners:" not in answer

@@ -6,6 +6,7 @@ import pytest
 
 from support.helpers import EIRE_PLAYERS, Outbox, mail, player_addr
 from support.host_fixture import EIRE, NOMES
+from support.joining import confirm_waiting
 
 pytestmark = pytest.mark.spec("2.5")
 
@@ -20,7 +21,9 @@ def test_a_tag_of_another_variant_is_no_command_here_whatever_its_body(referee, 
             player_addr(name),
             EIRE,
         )
+        confirm_waiting(referee)
     host(mail("alice@x.org", NOMES, "[Join]", "Name: Alice"), "alice@x.org", NOMES)
+    confirm_waiting(referee)
     box = Outbox(referee)
     box.new()
     finn = player_addr("Finn")

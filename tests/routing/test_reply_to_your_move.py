@@ -7,6 +7,7 @@ import pytest
 from support import clients
 from support.client_play import NOMES, last, play
 from support.helpers import Outbox, assert_replays
+from support.joining import confirm_waiting
 from support.play import addr
 
 pytestmark = pytest.mark.spec("2.5")
@@ -20,6 +21,7 @@ def test_a_reply_to_your_move_with_rule_changes_is_the_move(referee, outbox):
     referee.create_game("nomes", "sidekick", NOMES, gm="gm@ref.example")
     for p in ("Alice", "Bob", "Carol"):
         play(referee, clients.fresh(addr(p), p, NOMES, "[Join]", f"Name: {p}\n"))
+        confirm_waiting(referee)
     mover = referee.state("nomes")["turn"]["player"]
     turn = last(outbox, mover, subject="[Turn 1] Your move")
     assert (
@@ -53,6 +55,7 @@ def test_a_reply_to_your_move_may_name_its_title(referee, outbox):
     referee.create_game("nomes", "sidekick", NOMES, gm="gm@ref.example")
     for p in ("Alice", "Bob"):
         play(referee, clients.fresh(addr(p), p, NOMES, "[Join]", f"Name: {p}\n"))
+        confirm_waiting(referee)
     mover = referee.state("nomes")["turn"]["player"]
     turn = last(outbox, mover, subject="[Turn 1] Your move")
     play(

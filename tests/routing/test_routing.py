@@ -17,6 +17,7 @@ from mailref.read.subject import game_label, parse_subject
 from support.delivery import Deliverer
 from support.dovecot import free_port
 from support.helpers import Outbox, mail
+from support.joining import confirm_waiting
 from support.listener import listening
 
 pytestmark = pytest.mark.spec("2.3", "2.5")
@@ -51,7 +52,7 @@ def plain_reply(to_msg, frm: str, body: str, to: str | None = None) -> tuple[byt
     return raw, to
 
 
-def join_both(port: int) -> None:
+def join_both(referee, port: int) -> None:
     for game in (NOMES, MOOT):
         for who in ("alice", "bob"):
             smtp_send(
@@ -60,10 +61,11 @@ def join_both(port: int) -> None:
                 f"{who}@x.org",
                 [game],
             )
+            confirm_waiting(referee)
 
 
 def test_a_plain_reply_reaches_the_game_that_sent_the_mail(referee, host):
-    join_both(host)
+    join_both(referee, host)
     props = {}
     for slug, addr in (("nomes", NOMES), ("moot", MOOT)):
         mover = referee.state(slug)["turn"]["player"]
@@ -108,7 +110,7 @@ def test_a_plain_reply_reaches_the_game_that_sent_the_mail(referee, host):
 
 
 def test_a_reply_sent_to_the_referee_follows_its_thread(referee, host):
-    join_both(host)
+    join_both(referee, host)
     mover = referee.state("moot")["turn"]["player"]
     turn = [
         m
@@ -126,7 +128,7 @@ def test_a_reply_sent_to_the_referee_follows_its_thread(referee, host):
 
 
 def test_the_envelope_sender_stays_the_referee(referee, host, tmp_path):
-    join_both(host)
+    join_both(referee, host)
     seen = []
 
     class Record:
@@ -179,7 +181,7 @@ def test_help_at_the_referee_lists_every_game(referee, host):
 
 
 def test_a_misspelt_tag_gets_did_you_mean(referee, host):
-    join_both(host)
+    join_both(referee, host)
     Outbox(referee).new()
     box = Outbox(referee)
     box.new()
@@ -193,7 +195,7 @@ def test_a_misspelt_tag_gets_did_you_mean(referee, host):
 
 
 def test_every_subject_names_the_game_and_its_reply_parses_the_same(referee, host, clock):
-    join_both(host)
+    join_both(referee, host)
     for slug, addr in (("nomes", NOMES), ("moot", MOOT)):
         mover = referee.state(slug)["turn"]["player"].lower()
         smtp_send(

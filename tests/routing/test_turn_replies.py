@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from support.helpers import EIRE_PLAYERS, Outbox, mail, player_addr
+from support.joining import confirm_waiting
 from support.listener import listening, submit
 
 pytestmark = pytest.mark.spec("2.5")
@@ -47,6 +48,7 @@ def reply(to_msg, frm: str, body: str, html: str | None = None) -> bytes:
 def test_a_reply_to_the_eire_turn_mail_is_read_as_orders(referee, outbox, host):
     for name, choices in PLAYERS.items():
         host(mail(addr(name), EIRE, "[Join]", f"Name: {name}\n{choices}\n"), addr(name), EIRE)
+        confirm_waiting(referee)
     assert referee.admin("eire", {"type": "start"}, "gm").ok
     turn = outbox.to(addr("Finn"), kind="turn")[-1]
     assert "[Turn 1]" in str(turn["Subject"])
@@ -73,6 +75,7 @@ def test_a_reply_to_the_sidekick_turn_mail_says_how_to_move(referee, host):
     """Without rule changes it says how to move; with them it is the move."""
     for who in ("alice", "bob"):
         host(mail(f"{who}@x.org", NOMES, "[Join]", f"Name: {who.title()}"), f"{who}@x.org", NOMES)
+        confirm_waiting(referee)
     mover = referee.state("nomes")["turn"]["player"].lower()
     box = Outbox(referee)
     turn = box.to(f"{mover}@x.org", kind="turn")[-1]
@@ -98,6 +101,7 @@ def test_a_reply_to_the_sidekick_turn_mail_says_how_to_move(referee, host):
 def test_a_misspelt_tag_in_eire_names_eire_commands(referee, host):
     for name, choices in PLAYERS.items():
         host(mail(addr(name), EIRE, "[Join]", f"Name: {name}\n{choices}\n"), addr(name), EIRE)
+        confirm_waiting(referee)
     box = Outbox(referee)
     box.new()
     host(mail(addr("Finn"), EIRE, "[Moves]", "**Invest 5 Grain in Llanc**"), addr("Finn"), EIRE)
@@ -111,11 +115,13 @@ def test_a_reply_sent_to_the_wrong_game_says_where_it_belongs(referee, host):
     Nomes mail): he is told which game his mail answers and where to send it."""
     for who in ("alice", "bob"):
         host(mail(f"{who}@x.org", NOMES, "[Join]", f"Name: {who.title()}"), f"{who}@x.org", NOMES)
+        confirm_waiting(referee)
     host(
         mail("bob@x.org", EIRE, "[Join]", "Name: Bob\nColor: Red\nTribe: Plainsmen\nOrigin: Donal"),
         "bob@x.org",
         EIRE,
     )
+    confirm_waiting(referee)
     mover = referee.state("nomes")["turn"]["player"].lower()
     other = ({"alice", "bob"} - {mover}).pop()
     host(

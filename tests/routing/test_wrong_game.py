@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from support.helpers import Outbox
+from support.joining import confirm_waiting
 from support.play import PLAYERS, addr, nomes, send
 
 pytestmark = pytest.mark.spec("2.3")
@@ -18,6 +19,7 @@ def test_a_reply_to_another_games_cfj_sent_here_is_told_where_it_belongs(referee
     referee.create_game("blog", "blognomic", blog, name="Blog Nomic")
     for n in ("ann", "bob", "cat", "dan", "eve"):
         send(referee, n, "[Join]", f"Name: {n.title()}", to=blog)
+        confirm_waiting(referee)
     nomes(referee)
     send(referee, "ann", "[CfJ] Was it legal?", "I think so.", to=blog)
     cfj = [m for m in outbox.all() if m["To"] == addr("bob") and "[CfJ 1]" in str(m["Subject"])][-1]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from support.helpers import Outbox, mail
+from support.joining import confirm_waiting
 from support.outside_smtp import ALICE, BOB, EMPIRE, RLO
 
 pytestmark = pytest.mark.spec("4.5")
@@ -27,6 +28,7 @@ def test_a_right_to_left_override_in_a_title_stays_inside_the_title(
     referee.create_game("empire", "imperial", EMPIRE, name="Empire")
     for who in (ALICE, BOB):  # Alice, the first, holds the throne
         smtp(mail(who, EMPIRE, "[Join]", f"Name: {who.split('@')[0].title()}"), who, EMPIRE)
+        confirm_waiting(referee)
     box = Outbox(referee)
     box.new()
     smtp(

@@ -9,6 +9,7 @@ import pytest
 
 from mailref.config import SiteConfig
 from mailref.site import rebuild
+from support.joining import confirm_waiting
 from support.play import send
 
 pytestmark = pytest.mark.spec("4.4", "4.5")
@@ -18,6 +19,7 @@ def test_the_dice_page_recomputes_every_revealed_roll(referee, tmp_path):
     referee.rng = None  # the seed chain, as a server draws
     referee.create_game("g", "blognomic", "nomes@ref.example", gm="gm@ref.example")
     send(referee, "alice", "[Join]", "Name: Alice")
+    confirm_waiting(referee)
     send(referee, "alice", "[Roll] 2d6")
     site = tmp_path / "site"
     rebuild(referee.store, SiteConfig(site), now=referee.clock())

@@ -10,6 +10,7 @@ from mailref.config import SiteConfig
 from mailref.site import rebuild
 from support.daemon_processes import LEFT_OF, G
 from support.helpers import mail, make_referee
+from support.joining import confirm_waiting
 
 pytestmark = pytest.mark.spec("4.5")
 
@@ -23,6 +24,7 @@ def test_a_turn_order_of_right_to_left_names_reads_in_turn_order(tmp_path, clock
     referee.create_game("nomes", "sidekick", G)
     for i, name in enumerate(["עליזה", "محمد", "דוד", "Zoë"]):
         referee.accept(mail(f"p{i}@players.example", G, "[Join]", f"Name: {name}"))
+        confirm_waiting(referee)
     order = referee.state("nomes")["order"]
     assert rebuild(referee.store, SiteConfig(tmp_path / "site")) == ["nomes"]
     page = browser.open(tmp_path / "site" / "nomes" / "index.html")

@@ -24,6 +24,7 @@ from support.blognomic import play_a_dynasty_change
 from support.dovecot import free_port
 from support.helpers import Outbox, mail, wait_for
 from support.imperial import play_a_proclamation, play_an_accepted_proposal
+from support.joining import confirm_over_smtp, confirm_waiting
 from support.orders_play import play_eire, play_gm_orders
 from support.sidekick import mover, others, play_sidekick_to_a_winner, send
 from support.site import ATOM, publish_after_each_change, see, valid
@@ -254,6 +255,7 @@ def test_the_swap_is_atomic_and_readers_keep_the_old_pages(referee, tmp_path):
     referee.create_game("nomes", "sidekick", "nomes@ref.example")
     with open(site / "nomes" / "index.html") as before:
         referee.accept(mail("ann@x.org", "nomes@ref.example", "[Join]", "Name: Ann"), "smtp")
+        confirm_waiting(referee)
         assert "Nobody has joined yet" in before.read()  # a reader mid-page finishes the old page
     assert "Ann" in (site / "nomes" / "index.html").read_text()
     assert sorted(p.name for p in site.iterdir()) == [
@@ -275,6 +277,7 @@ def test_without_an_atomic_exchange_the_old_pages_step_aside(referee, tmp_path, 
     publish_after_each_change(referee, site)
     referee.create_game("nomes", "sidekick", "nomes@ref.example")
     referee.accept(mail("ann@x.org", "nomes@ref.example", "[Join]", "Name: Ann"), "smtp")
+    confirm_waiting(referee)
     assert "Ann" in (site / "nomes" / "index.html").read_text()
     assert sorted(p.name for p in site.iterdir()) == [
         ".mailref-site.lock",
@@ -364,6 +367,7 @@ def test_the_running_daemon_publishes_what_mail_changes(tmp_path):
         stderr=subprocess.PIPE,
     )
     page = tmp_path / "public" / "nomes" / "index.html"
+    store = open_store(f"sqlite:///{tmp_path}/var/mailref.sqlite3", migrate=False)
     try:
         assert wait_for(lambda: port_open(port), 30)
         for name in ("Ann", "Ben"):
@@ -373,10 +377,12 @@ def test_the_running_daemon_publishes_what_mail_changes(tmp_path):
                     ["nomes@ref.example"],
                     mail(f"{name.lower()}@x.org", "nomes@ref.example", "[Join]", f"Name: {name}"),
                 )
+            confirm_over_smtp(store, port, f"{name.lower()}@x.org")
         assert wait_for(
             lambda: "Turn 1" in page.read_text() and "Ben" in page.read_text(), 30
         ), page.read_text()
     finally:
+        store.dispose()
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(30) == 0, proc.stderr.read().decode()[-2000:]
 

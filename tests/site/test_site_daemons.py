@@ -12,6 +12,7 @@ from mailref import site as site_module
 from mailref.config import SiteConfig
 from mailref.site import catch_up, rebuild
 from support.helpers import mail, wait_for
+from support.joining import confirm_on_site, confirm_waiting
 from support.ops import Site
 
 pytestmark = pytest.mark.spec("4.5", "6")
@@ -31,6 +32,7 @@ def test_a_daemon_publishes_what_another_daemon_did(tmp_path):
         assert wait_for(page.exists, 30)
         with smtplib.SMTP("127.0.0.1", b.smtp_port) as c:  # B takes this mail and changes the game
             c.sendmail("zelda@x.org", [G], mail("zelda@x.org", G, "[Join]", "Name: Zelda"))
+        confirm_on_site(b, "zelda@x.org", url=f"sqlite:///{db}")
         assert wait_for(
             lambda: "Zelda" in page.read_text(), 30
         ), "A's pages show the player B let in"
@@ -51,6 +53,7 @@ def test_pages_an_earlier_run_wrote_are_not_written_again(referee, tmp_path):
     referee.accept(
         mail("zelda@x.org", G, "[Join]", "Name: Zelda")
     )  # a change by a process without [site]
+    confirm_waiting(referee)
     catch_up(referee.store, cfg, referee.clock())
     assert "Zelda" in page.read_text()
     # Pages an older mailref wrote (no version file) are taken as they are, not all rendered again.
@@ -94,6 +97,8 @@ def test_mail_is_answered_while_the_pages_cannot_be_written(tmp_path):
         assert wait_for(
             lambda: len(maildir_mails(tmp_path)) >= 2, 30
         ), "both answered while the pages wait"
+        confirm_on_site(s, "zelda@x.org")
+        assert wait_for(lambda: len(maildir_mails(tmp_path)) >= 3, 30), "and Zelda's Reply"
         page = tmp_path / "var" / "site" / "nomes" / "index.html"
         assert "Zelda" not in page.read_text()
         # A stop does not wait for ever either (it waited for the lock as long as it was held).

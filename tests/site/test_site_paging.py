@@ -12,6 +12,7 @@ import pytest
 from mailref.config import SiteConfig
 from mailref.site import pages, rebuild
 from support.helpers import mail
+from support.joining import confirm_waiting
 from support.site import see, valid
 
 pytestmark = pytest.mark.spec("4.5")
@@ -31,6 +32,7 @@ def test_many_matters_are_paged_and_every_link_finds_its_matter(
     referee.create_game("paging", "imperial", G, parameters={"matters_per_day": "100"})
     for name in ("Alice", "Bob"):
         referee.accept(mail(f"{name.lower()}@x.org", G, "[Join]", f"Name: {name}"))
+        confirm_waiting(referee)
     for i in range(47):  # the oldest undecided are replaced as new ones come (max_undecided)
         who = "alice@x.org" if i % 2 else "bob@x.org"
         referee.accept(

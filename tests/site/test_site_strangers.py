@@ -12,6 +12,7 @@ import pytest
 from mailref.config import SiteConfig
 from mailref.site import rebuild
 from support.helpers import mail
+from support.joining import confirm_waiting
 from support.site import see, valid
 
 pytestmark = pytest.mark.spec("4.5")
@@ -43,6 +44,7 @@ def test_strangers_text_is_shown_as_text_and_fits_a_phone(referee, tmp_path, bro
     referee.create_game("strangers", "blognomic", G, name="Blog " + "N" * 34)
     for name, a in STRANGERS:
         referee.accept(mail(a, G, "[Join]", f"Name: {name}"))
+        confirm_waiting(referee)
     referee.accept(
         mail(
             "w@x.org",
@@ -96,6 +98,7 @@ def test_control_characters_a_player_pasted_keep_the_feed_well_formed_and_the_pa
     g = "controls@ref.example"
     referee.create_game("controls", "imperial", g)
     referee.accept(mail("alice@x.org", g, "[Join]", "Name: Alice"))
+    confirm_waiting(referee)
     raw = (
         "From: Alice <alice@x.org>\r\nTo: "
         + g

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from support.helpers import wait_for
+from support.joining import confirm_on_site
 from support.operator_host import send
 from support.ops import Site
 
@@ -50,9 +51,11 @@ def test_a_site_folder_that_cannot_be_written_is_one_line_at_start_and_the_pages
                 f"Name: {name}",
                 f"j{i}@x",
             )
+            confirm_on_site(site, f"{name.lower()}@example.org")
         assert wait_for(lambda: daemon.stderr().count("joined") == 3, 30), daemon.stderr()
         blocker.unlink()  # the operator fixes it
         send(site, "dave@example.org", "nomes@ref.example", "[Join]", "Name: Dave", "j4@x")
+        confirm_on_site(site, "dave@example.org")
         assert wait_for(lambda: "writing the pages in" in daemon.stderr(), 30), daemon.stderr()
         root = tmp_path / "var" / "www" / "site"
         assert wait_for(lambda: (root / "eire" / "index.html").exists(), 30), daemon.stderr()

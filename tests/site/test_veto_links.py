@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from support.helpers import mail
+from support.joining import confirm_waiting
 
 pytestmark = pytest.mark.spec("4.5")
 
@@ -22,6 +23,7 @@ def test_the_site_offers_veto_on_proposals_only(referee, tmp_path):
     referee.create_game("blog", "blognomic", blog)
     for n in ("Ann", "Ben", "Cat", "Dan", "Eve"):
         referee.accept(mail(f"{n.lower()}@x.org", blog, "[Join]", f"Name: {n}"), "smtp")
+        confirm_waiting(referee)
     referee.accept(
         mail(
             "ann@x.org",

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 import pytest
 
 from support.helpers import Clock, Outbox, assert_replays, make_referee, send_mail
+from support.joining import confirm
 
 G = "blog@ref.example"
 
@@ -44,6 +45,7 @@ def blognomic_game(tmp_path, database_url):
     r.create_game("blog", "blognomic", G, gm="gm@ref.example")
     for n in NAMES:
         send(r, n, "[Join]", f"Name: {n}")
+        confirm(r, addr(n))
     yield r
     assert_replays(r)
 

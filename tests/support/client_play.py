@@ -6,6 +6,7 @@ import email
 
 from support import clients
 from support.helpers import Outbox
+from support.joining import confirm
 from support.play import addr
 
 NOMES = "nomes@ref.example"
@@ -28,6 +29,7 @@ def sidekick(referee, players=("Alice", "Bob", "Carol")) -> tuple[str, list[str]
     referee.create_game("nomes", "sidekick", NOMES, gm="gm@ref.example")
     for p in players:
         play(referee, clients.fresh(addr(p), p, NOMES, "[Join]", f"Name: {p}\n"))
+        confirm(referee, addr(p))
     mover = referee.state("nomes")["turn"]["player"]
     play(
         referee,
@@ -56,3 +58,4 @@ def blognomic(referee) -> None:
     referee.create_game("blog", "blognomic", BLOG, gm="gm@ref.example")
     for p in WIZARDS:
         play(referee, clients.fresh(addr(p), p, BLOG, "[Join]", f"Name: {p}\n"))
+        confirm(referee, addr(p))

@@ -7,6 +7,7 @@ from contextlib import contextmanager
 import pytest
 
 from support.helpers import mail
+from support.joining import confirm
 from support.listener import listening, submit
 
 G = "nomes@ref.example"
@@ -26,6 +27,7 @@ def game(referee, smtp):
     referee.create_game("nomes", "sidekick", G, gm="gm@ref.example")
     for name, a in (("Alice", ALICE), ("Bob", BOB)):
         smtp(mail(a, G, "[Join]", f"Name: {name}"), a)
+        confirm(referee, a)
     return referee
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from support.helpers import Outbox, assert_replays, send_mail
+from support.joining import confirm
 
 G = "empire@ref.example"
 
@@ -39,6 +40,7 @@ def imperial_game(referee, clock):
     referee.create_game("empire", "imperial", G)
     for n in ["Joe"] + SENATORS:
         send(referee, n, "[Join]", f"Name: {n}")
+        confirm(referee, addr(n))
     assert (
         "emperor" in referee.state("empire")["players"][0]["offices"]
     )  # the first to join, no admin needed

@@ -4,7 +4,8 @@ Eire."""
 from __future__ import annotations
 
 from support.helpers import Outbox
-from support.play import send  # the same players' addresses, mail sent the same way
+from support.joining import confirm
+from support.play import addr, send  # the same players' addresses, mail sent the same way
 
 BLOG = "blog@ref.example"
 
@@ -19,6 +20,7 @@ def blog(referee, players=("alice", "bob", "carol", "dan", "eve")) -> None:
     referee.create_game("blog", "blognomic", BLOG, gm="gm@ref.example")
     for p in players:
         send(referee, p, "[Join]", f"Name: {p.title()}\n", to=BLOG)
+        confirm(referee, addr(p))
 
 
 def last(outbox: Outbox, who: str, kind: str | None = None, subject: str = ""):
@@ -35,6 +37,7 @@ def eire(referee, **players) -> None:
     referee.create_game("eire", "eire", EIRE, gm="gm@ref.example", parameters={"turn_length": "2d"})
     for name, choices in players.items():
         send(referee, name.lower(), "[Join]", f"Name: {name}\n{choices}\n", to=EIRE)
+        confirm(referee, addr(name.lower()))
     referee.admin("eire", {"type": "start"}, "gm@ref.example")
 
 
@@ -45,6 +48,7 @@ def nomes(referee, players=("alice", "bob", "carol")) -> str:
     referee.create_game("nomes", "sidekick", G, gm="gm@ref.example")
     for p in players:
         send(referee, p, "[Join]", f"Name: {p.title()}\n")
+        confirm(referee, addr(p))
     return referee.state("nomes")["turn"]["player"]
 
 

@@ -4,6 +4,7 @@ posted results."""
 from __future__ import annotations
 
 from support.helpers import Outbox, assert_replays, mail, send_mail
+from support.joining import confirm
 
 EIRE = "eire@ref.example"
 
@@ -52,6 +53,7 @@ def play_eire(referee, clock):
             "[Join]",
             f"Name: {name}\nColor: {color}\nTribe: {tribe}\nOrigin: {origin}",
         )
+        confirm(referee, addr(name))
     assert referee.state("eire")["status"] == "forming"
     send(referee, "Finn", EIRE, "[Orders]", "**Invest 5 Grain in Ardagh**")
     assert "no turn is open" in Outbox.body(replies(referee, "Finn")[-1])
@@ -123,6 +125,7 @@ def play_gm_orders(referee, clock, outbox):
     )
     for n in ("Ann", "Ben"):
         send(referee, n, DIPLO, "[Join]", f"Name: {n}")
+        confirm(referee, addr(n))
     referee.admin("diplo", {"type": "start"}, "gm")
     send(referee, "Ann", DIPLO, "[Orders]", "I think **Army Paris - Burgundy. Fleet Brest holds.**")
     ack = Outbox.body(replies(referee, "Ann")[-1])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from support.helpers import Outbox, mail
+from support.joining import confirm
 
 NOMES, EMPIRE = "nomes@ref.example", "empire@ref.example"
 
@@ -14,6 +15,7 @@ def alice_alone(referee, smtp, slug: str, variant: str, address: str, **options)
     """Game SLUG (named SLUG.title()) with Alice joined; an Outbox read up to now."""
     referee.create_game(slug, variant, address, name=slug.title(), **options)
     smtp(mail(ALICE, address, "[Join]", "Name: Alice"), ALICE, address)
+    confirm(referee, ALICE)
     box = Outbox(referee)
     box.new()
     return box

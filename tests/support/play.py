@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from support.helpers import Outbox, send_mail
+from support.joining import confirm
 
 G = "nomes@ref.example"
 
@@ -22,6 +23,7 @@ def nomes(referee, **parameters) -> str:
     referee.create_game("nomes", "sidekick", G, gm="gm@ref.example", parameters=parameters or None)
     for p in PLAYERS:
         send(referee, p, "[Join]", f"Name: {p.title()}\n")
+        confirm(referee, addr(p))
     return referee.state("nomes")["turn"]["player"]
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from support.helpers import Outbox
-from support.play import send  # the same players' addresses, mail sent the same way
+from support.joining import confirm
+from support.play import addr, send  # the same players' addresses, mail sent the same way
 
 G = "nomes@ref.example"
 
@@ -24,6 +25,7 @@ def nomes(referee, **parameters) -> str:
     referee.create_game("nomes", "sidekick", G, gm="gm@ref.example", parameters=parameters or None)
     for p in PLAYERS:
         send(referee, p, "[Join]", f"Name: {p.title()}\n")
+        confirm(referee, addr(p))
     return referee.state("nomes")["turn"]["player"]
 
 
@@ -31,6 +33,7 @@ def blog(referee) -> None:
     referee.create_game("blog", "blognomic", BLOG, gm="gm@ref.example")
     for p in PLAYERS + ["dan"]:
         send(referee, p, "[Join]", f"Name: {p.title()}\n", to=BLOG)
+        confirm(referee, addr(p))
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from support.helpers import Clock, Outbox, assert_replays, mail, make_referee, send_mail
+from support.joining import confirm
 
 G = "nomes@ref.example"
 
@@ -36,6 +37,7 @@ def sidekick_game(referee, outbox):
     referee.create_game("nomes", "sidekick", G, gm="gm@ref.example")
     for p in PLAYERS:
         send(referee, p, "[Join]", f"Name: {p.title()}\n")
+        confirm(referee, addr(p))
     state = referee.state("nomes")
     assert state["turn"]["number"] == 1
     yield referee
@@ -68,6 +70,7 @@ def play_sidekick_to_a_winner(tmp_path):
 
         for p in PLAYERS:
             post(p, "[Join]", f"Name: {p.title()}")
+            confirm(r, addr(p))
         n = 24
         for _ in range(12):
             state = r.state("nomes")

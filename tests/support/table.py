@@ -11,6 +11,7 @@ import smtplib
 from mailref.config import SmtpOut
 from support.delivery import Deliverer
 from support.helpers import mail
+from support.joining import confirmation
 from support.ops import CountingSink
 
 
@@ -33,6 +34,24 @@ class Table:
         with smtplib.SMTP("127.0.0.1", self.port) as c:
             c.sendmail(frm, [to], mail(frm, to, subject, body))
         return self.deliver(before)
+
+    def confirm(self, frm: str) -> dict[str, list]:
+        """FRM's plain Reply to its join confirmation (SPEC §2.3), over SMTP; what each address
+        received for it."""
+        conf = confirmation(self.referee, frm)
+        assert conf is not None, f"no confirmation was sent to {frm}"
+        to = conf["From"].addresses[0].addr_spec
+        reply = mail(frm, to, f"Re: {conf['Subject']}", "Yes.", in_reply_to=conf["Message-ID"])
+        before = len(self.sink.mails)
+        with smtplib.SMTP("127.0.0.1", self.port) as c:
+            c.sendmail(frm, [to], reply)
+        return self.deliver(before)
+
+    def join(self, frm: str, to: str, body: str) -> dict[str, list]:
+        """FRM's [Join] with BODY, then its Reply to the confirmation; what each address
+        received for the Reply (the join's answer among it)."""
+        self.send(frm, to, "[Join]", body)
+        return self.confirm(frm)
 
     def deliver(self, before: int | None = None) -> dict[str, list]:
         before = len(self.sink.mails) if before is None else before

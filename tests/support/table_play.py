@@ -45,7 +45,7 @@ def nomes(table: Players, *names: str) -> None:
     table.referee.create_game("nomes", "sidekick", NOMES, name="Nomes", gm="gm@ref.example")
     for n in names:  # Bob Brown writes from bob@x.org
         table.reply(
-            table.send(f"{n.split()[0].lower()}@x.org", NOMES, "[Join]", f"Name: {n}"),
+            table.join(f"{n.split()[0].lower()}@x.org", NOMES, f"Name: {n}"),
             f"{n.split()[0].lower()}@x.org",
         )
 

@@ -1,7 +1,7 @@
 """The variant every game's rules build on. `Variant` composes the shared concerns (players,
-absence, limits, admin commands, extensions, enactment, deadlines, digests, replies, dice),
-declares what a variant offers the handlers and the site, and dispatches each action to the
-handler declared for it."""
+consent to join, absence, limits, admin commands, extensions, enactment, deadlines, digests,
+replies, dice), declares what a variant offers the handlers and the site, and dispatches each
+action to the handler declared for it."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from mailref.engine.variants.digests import Digests
 from mailref.engine.variants.enactment import Enactment
 from mailref.engine.variants.extensions import Extensions
 from mailref.engine.variants.inbox import Inbox
+from mailref.engine.variants.joining import Consent
 from mailref.engine.variants.limits import Limits
 from mailref.engine.variants.players import Players
 from mailref.engine.variants.replies import Replies
@@ -43,11 +44,22 @@ AFTER_THE_END = READ_ONLY | {
     "settings",
     "undo",
 }
-WHILE_PAUSED = AFTER_THE_END | {"resume", "join", "away", "back", "quit", "score", "rule"}
+WHILE_PAUSED = AFTER_THE_END | {
+    "resume",
+    "join",
+    "confirm",
+    "approve",
+    "away",
+    "back",
+    "quit",
+    "score",
+    "rule",
+}
 
 
 class Variant(
     Players,
+    Consent,
     Absence,
     Limits,
     AdminOverrides,
@@ -74,6 +86,9 @@ class Variant(
         "max_text": 20_000,  # characters of a proposal, rule or other text
         "announcements_per_day": 10,  # chatter announcements one player causes
         "matters_per_day": 10,
+        "mails_per_player_day": 60,  # SPEC §2.2: all the game's mail to one player, a UTC day
+        "joins_per_day": 10,  # SPEC §2.3: newcomers the game takes in a UTC day
+        "join_approval": "auto",  # gm: each confirmed [Join] waits for the GM's [Approve]
         "discussion": "relay",  # SPEC §2.3: players' words without a command reach the others
         "max_absence": "30d",  # SPEC §2.5: the longest `[Away] until DATE`
         "max_extension": 2,  # SPEC §2.5: extensions of one deadline by mail
@@ -177,6 +192,10 @@ class Variant(
             if str(value).lower() not in ("relay", "off"):
                 raise Refused(f"discussion: {value!r} is not relay or off")
             return str(value).lower()
+        if key == "join_approval":
+            if str(value).lower() not in ("auto", "gm"):
+                raise Refused(f"join_approval: {value!r} is not auto or gm")
+            return str(value).lower()
         if key == "digest_at":
             if not re.fullmatch(r"([01]?\d|2[0-3]):[0-5]\d", str(value)):
                 raise Refused(f"digest_at: {value!r} is not a time like 08:00")
@@ -246,13 +265,14 @@ class Variant(
         fn(self, state, action, ctx)
         if capped:
             self.count_matter(state, action, ctx)
-        if kind == "join" and action.get("capped") and not action.get("by"):
+        if kind in ("join", "confirm", "approve") and action.get("capped") and not action.get("by"):
             self.cap_newcomers(state, ctx, sent)
         if kind in CHATTER and not action.get("by"):
             self.cap_chatter(state, action, ctx, sent)
         if action.get("by") and (why := str(action.get("reason") or "").strip()):
             self.tell_why(ctx, sent, why)
         self.hold_for_digests(state, ctx, sent)
+        self.cap_mail_per_player(state, action, ctx, sent)
 
     def check_victory(self, state: GameState, ctx: Ctx) -> None:
         pass

@@ -7,7 +7,7 @@ from __future__ import annotations
 import zoneinfo
 from datetime import datetime
 
-from mailref.engine.context import Ctx, Refused
+from mailref.engine.context import Ctx, Outgoing, Refused
 from mailref.engine.state import Action, GameState, Player
 from mailref.engine.variants.actions import Acting, action
 from mailref.timeutil import iso, parse_iso
@@ -77,19 +77,74 @@ class Inbox(Acting):
                 continue
             names = [p["name"] for p in daily if out.to == "all" or p["name"] in out.to]
             for name in names:
-                p = self.player(state, name)
-                p.setdefault("held", []).append(
-                    {
-                        "at": iso(ctx.now),
-                        "subject": out.subject,
-                        "lines": list(out.vars.get("lines") or []),
-                    }
-                )
-                p.setdefault(
-                    "digest_next",
-                    iso(self._next_digest(state["parameters"], zone_of(state, p), ctx.now)),
-                )
+                self.hold_for(state, self.player(state, name), out, ctx)
             out.held = tuple(names)
+
+    def hold_for(
+        self, state: GameState, p: Player, out: Outgoing, ctx: Ctx, capped: bool = False
+    ) -> None:
+        """Keep OUT for P's next digest (CAPPED: past the day's mails_per_player_day)."""
+        item = {
+            "at": iso(ctx.now),
+            "subject": out.subject,
+            "lines": list(out.vars.get("lines") or []),
+        }
+        if capped:
+            item["capped"] = True
+        p.setdefault("held", []).append(item)
+        p.setdefault(
+            "digest_next", iso(self._next_digest(state["parameters"], zone_of(state, p), ctx.now))
+        )
+
+    def cap_mail_per_player(self, state: GameState, action: Action, ctx: Ctx, sent: int) -> None:
+        """No number of players together makes the game mail one player more than
+        `mails_per_player_day` a UTC day (SPEC §2.2): ACTION's `mailed` (the door's count of
+        what each player had today, journaled) plus this action's mail. Past it, that day's
+        announcements wait in the player's next digest, said once in one last mail; replies
+        and reminders, which concern the player alone, still go. Older journals, without
+        `mailed`, replay uncapped."""
+        had = action.get("mailed")
+        if had is None:
+            return
+        limit = int(
+            state["parameters"].get("mails_per_player_day", self.defaults["mails_per_player_day"])
+        )
+        day, counts = ctx.now.strftime("%Y-%m-%d"), dict(had)
+        for out in list(ctx.out[sent:]):
+            if out.to == "gm":
+                continue
+            present = {p["name"]: p for p in state["players"] if p["status"] != "left"}
+            names = list(present) if out.to == "all" else [n for n in out.to if n in present]
+            for name in names:
+                if name in out.held:
+                    continue
+                n = counts.get(name, 0)
+                if out.kind not in HELD_KINDS or n < limit - 1:
+                    counts[name] = n + 1
+                    continue
+                self.hold_for(state, present[name], out, ctx, capped=True)
+                out.held = (*out.held, name)
+                if present[name].get("capped_on") != day:
+                    present[name]["capped_on"] = day
+                    counts[name] = n + 1
+                    self.tell_capped(state, ctx, name, limit)
+
+    def tell_capped(self, state: GameState, ctx: Ctx, name: str, limit: int) -> None:
+        """The one mail that says the day's further announcements come in the digest."""
+        ctx.send(
+            "announcement",
+            [name],
+            "Today's further announcements come in your digest",
+            "notice.txt",
+            game=state,
+            heading="",
+            lines=[
+                f"This game has sent you {limit} mails today (UTC), the most it sends one "
+                "player in a day (mails_per_player_day). The rest of today's announcements "
+                "come in one digest, at the next digest time; replies to your own mail "
+                "still come at once.",
+            ],
+        )
 
     def player_digest_times(self, state: GameState) -> list[datetime]:
         return [parse_iso(p["digest_next"]) for p in state["players"] if p.get("digest_next")]
@@ -110,6 +165,7 @@ class Inbox(Acting):
                     game=state,
                     held=held,
                     unsubscribed=bool(p.get("unsubscribed")),
+                    capped=any(h.get("capped") for h in held) and setting(p, "digest") != "daily",
                 )
 
     @action("settings")

@@ -75,6 +75,16 @@ class Players(Acting):
 
     @action("join")
     def on_join(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        """A [Join] by mail (it carries a `token`) asks the address first (SPEC §2.3): the
+        player exists once the confirmation is answered. An admin's join, and a join journaled
+        before confirmations, takes the player in at once."""
+        if action.get("token") and not action.get("by"):
+            self.ask_consent(state, action, ctx)
+            return
+        self.admit(state, action, ctx)
+
+    def check_join(self, state: GameState, action: Action) -> str:
+        """The name ACTION joins under, or the refusal of a join that cannot be."""
         name = " ".join(str(action.get("name") or "").split())
         address = action["address"].lower()
         if not name or not re.fullmatch(r"[\w][\w .'\-]{0,39}", name):
@@ -102,6 +112,15 @@ class Players(Acting):
                 f"{old['name']}'s addresses can rejoin under it",
                 "choose another with a body line `Name: ...`",
             )
+        return name
+
+    def admit(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        """Take in the player ACTION names (a confirmed or approved join, or the admin's)."""
+        name = self.check_join(state, action)
+        address = action["address"].lower()
+        self.forget_join_requests(state, address)
+        keys = action.get("name_keys") or [name.lower()]
+        old = self.same_name(state, name, keys)
         if old:  # a returning player keeps their record but starts afresh, as a newcomer does
             fields = self.new_player_fields(state, action)
             # Sidekick rule 19: "This includes players that join after the game has begun": 0
@@ -139,10 +158,6 @@ class Players(Acting):
         ctx.ack(f"{name} joined {state['name']} ({', '.join(player['addresses'])}).")
         for line in committed_line(ctx):  # told before any roll of theirs (SPEC §4.4)
             ctx.ack(line)
-        if action["type"] == "join":
-            # Anyone can send [Join] From someone else's address, and nothing asks that address
-            # first: its owner learns here how to stop the game's mail.
-            ctx.reply_vars = {**ctx.reply_vars, "not_you": state["address"]}
 
     @action("player_add")
     def on_player_add(self, state: GameState, action: Action, ctx: Ctx) -> None:

@@ -1,0 +1,135 @@
+"""Consent to join (SPEC §2.3): a [Join] by mail is answered with a confirmation to the
+address that would play, and the player exists once a reply to it comes back; the GM may
+hold each confirmed join (`join_approval=gm`) for an `[Approve] NAME`; a game takes in at
+most `joins_per_day` newcomers a UTC day."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from mailref.engine.context import Ctx, Refused
+from mailref.engine.state import Action, GameState
+from mailref.engine.variants.actions import Acting, action
+from mailref.timeutil import iso, parse_iso
+
+# How long a confirmation can be answered.
+CONFIRM_FOR = timedelta(days=7)
+# What a confirmed join keeps of the [Join]: the rest (its token, its counts) is the mail's.
+_KEPT = ("type", "name", "address", "more", "choices", "name_keys", "capped")
+
+
+class Consent(Acting):
+    """Joins that wait for their address's confirmation, and for the GM's approval."""
+
+    def ask_consent(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        """Check the [Join] as a join, then keep it and answer with the confirmation."""
+        name = self.check_join(state, action)
+        self.new_player_fields(state, action)  # the variant's own choices, refused at once
+        if self.join_approval(state) == "auto":
+            self.check_joins_per_day(state, ctx)
+        address = action["address"].lower()
+        waiting = [e for e in self.fresh(state, "joining", ctx) if e["address"] != address]
+        join = {k: action[k] for k in _KEPT if k in action}
+        waiting.append({"address": address, "token": action["token"], "asked": iso(ctx.now)})
+        waiting[-1]["join"] = {**join, "name": name}
+        state["joining"] = waiting
+        until = ctx.now + CONFIRM_FOR
+        ctx.reply(
+            "confirm",
+            "confirm.txt",
+            game=state,
+            name=name,
+            address=address,
+            code=action["token"],
+            until=until,
+            approval=self.join_approval(state) == "gm",
+        )
+
+    @action("confirm")
+    def on_confirm(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        """The reply to a confirmation: the join it confirms goes ahead (or waits for the GM)."""
+        address = str(action.get("address") or "").lower()
+        waiting = self.fresh(state, "joining", ctx)
+        mine = [e for e in waiting if e["address"] == address]
+        entry = next((e for e in mine if e["token"] in (action.get("tokens") or ())), None)
+        if entry is None:
+            if mine:
+                raise Refused(
+                    "this mail answers no confirmation I sent to this address",
+                    "reply to the latest confirmation mail itself (a plain Reply), or copy its "
+                    "`Code:` line into a mail with the subject [Confirm]",
+                )
+            raise Refused(
+                f"no join from {address} is waiting for its confirmation (a confirmation can "
+                f"be answered for {CONFIRM_FOR.days} days)",
+                "send [Join] with a body line `Name: YourName` to ask again",
+            )
+        join = dict(entry["join"])
+        if self.join_approval(state) == "gm":
+            self.check_join(state, join)
+            state["joining"] = [e for e in waiting if e is not entry]
+            held = [e for e in state.get("awaiting_gm") or [] if e["address"] != address]
+            held.append({**entry, "confirmed": iso(ctx.now)})
+            state["awaiting_gm"] = held
+            ctx.ack(
+                f"Your join as {join['name']} is confirmed. The GM of {state['name']} takes in "
+                "each newcomer; you will get word by mail."
+            )
+            ctx.alert(
+                f"{join['name']} ({address}) asks to join {state['name']}: send [Approve] "
+                f"{join['name']} to take them in, or `mailref player add`."
+            )
+            return
+        self.check_joins_per_day(state, ctx)
+        state["joining"] = [e for e in waiting if e is not entry]
+        self.on_join(state, join, ctx)  # the variant's checks run again: a name may be taken now
+        self.count_newcomer(state, ctx)
+
+    @action("approve")
+    def on_approve(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        """The GM's [Approve] NAME takes in a confirmed join that waits for the GM."""
+        held = state.get("awaiting_gm") or []
+        want = str(action.get("name") or "").strip().lower()
+        entry = next((e for e in held if e["join"]["name"].lower() == want), None)
+        if entry is None:
+            raise Refused(
+                f"no confirmed join of {action.get('name')!r} is waiting for the GM",
+                "waiting: " + (", ".join(e["join"]["name"] for e in held) or "none"),
+            )
+        state["awaiting_gm"] = [e for e in held if e is not entry]
+        self.on_join(state, dict(entry["join"]), ctx)
+
+    def forget_join_requests(self, state: GameState, address: str) -> None:
+        """An address that plays now (the admin added it) waits for nothing."""
+        for key in ("joining", "awaiting_gm"):
+            if state.get(key):
+                state[key] = [e for e in state[key] if e["address"] != address.lower()]
+
+    @staticmethod
+    def join_approval(state: GameState) -> str:
+        return str(state["parameters"].get("join_approval") or "auto")
+
+    @staticmethod
+    def fresh(state: GameState, key: str, ctx: Ctx) -> list[dict]:
+        """The requests kept under KEY that can still be answered."""
+        return [e for e in state.get(key) or [] if parse_iso(e["asked"]) + CONFIRM_FOR > ctx.now]
+
+    def check_joins_per_day(self, state: GameState, ctx: Ctx) -> None:
+        limit = int(state["parameters"].get("joins_per_day", self.defaults["joins_per_day"]))
+        taken = state.get("taken") or {}
+        if taken.get("day") == ctx.now.strftime("%Y-%m-%d") and taken.get("count", 0) >= limit:
+            raise Refused(
+                f"{state['name']} has taken in {limit} newcomers today, the most it takes in a "
+                "day (joins_per_day)",
+                "send it again tomorrow (UTC): a confirmation you have can be answered for "
+                f"{CONFIRM_FOR.days} days",
+            )
+
+    @staticmethod
+    def count_newcomer(state: GameState, ctx: Ctx) -> None:
+        day = ctx.now.strftime("%Y-%m-%d")
+        taken = state.get("taken") or {}
+        state["taken"] = {
+            "day": day,
+            "count": (taken.get("count", 0) if taken.get("day") == day else 0) + 1,
+        }
