@@ -37,7 +37,7 @@ def nomes(table: Table) -> tuple[str, str]:
     """Alice, Bob and Carol in a Sidekick game: the mover's name and another player's."""
     table.referee.create_game("nomes", "sidekick", G, name="Nomes")
     for n in ("Alice", "Bob", "Carol"):
-        table.send(f"{n.lower()}@x.org", G, "[Join]", f"Name: {n}")
+        table.join(f"{n.lower()}@x.org", G, f"Name: {n}")
     mover = table.referee.state("nomes")["turn"]["player"]
     return mover, next(n for n in ("Alice", "Bob", "Carol") if n != mover)
 
@@ -158,7 +158,7 @@ def test_the_vote_counts_those_away_at_its_close_as_away_after_ended_absences(ta
     """A player whose dated absence ended before the vote closed is not counted as away, even
     when the referee wakes only after both moments: absences are settled first."""
     mover, _ = nomes(table)
-    table.send("dave@x.org", G, "[Join]", "Name: Dave")  # present, and silent
+    table.join("dave@x.org", G, "Name: Dave")  # present, and silent
     first, second = (n for n in ("Alice", "Bob", "Carol") if n != mover)
     table.send(f"{mover.lower()}@x.org", G, "[Proposal] Tea", 'Enact rule 301 "Tea":\nTea.\n')
     table.send(f"{first.lower()}@x.org", G, "[Away] until 8 Dec")
@@ -186,7 +186,7 @@ def test_help_names_the_absence_with_dates(table):
 def test_blognomic_idling_takes_no_dates(table):
     b = "blog@ref.example"
     table.referee.create_game("blog", "blognomic", b, name="Blog")
-    table.send("ann@x.org", b, "[Join]", "Name: Ann")
+    table.join("ann@x.org", b, "Name: Ann")
     got = table.send("ann@x.org", b, "[Away] until 4 Dec")
     assert "going Idle has no end date" in text(table.one(got, "ann@x.org", "error"))
     assert next(p for p in table.referee.state("blog")["players"])["status"] == "active"

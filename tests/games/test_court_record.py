@@ -16,6 +16,7 @@ from mailref.cli.replay import cmd_replay
 from support import clients
 from support.client_play import NOMES, last, play
 from support.helpers import Outbox, assert_replays
+from support.joining import confirm
 from support.play import addr
 
 pytestmark = pytest.mark.spec("4.4")
@@ -41,6 +42,7 @@ def _passed_and_questioned(referee) -> tuple[list[str], str]:
     referee.create_game("nomes", "sidekick", NOMES, gm="gm@ref.example")
     for p in PLAYERS:
         _mail(referee, p, "[Join]", f"Name: {p}\n")
+        confirm(referee, addr(p))
     state = referee.state("nomes")
     i = state["order"].index(state["turn"]["player"])
     order = state["order"][i:] + state["order"][:i]  # the movers in turn, the first now

@@ -37,7 +37,7 @@ def nomes(table: Table) -> datetime:
     """Alice, Bob and Carol in a Sidekick game with a GM; turn 1's deadline."""
     table.referee.create_game("nomes", "sidekick", G, name="Nomes", gm=GM)
     for n in ("Alice", "Bob", "Carol"):
-        table.send(f"{n.lower()}@x.org", G, "[Join]", f"Name: {n}")
+        table.join(f"{n.lower()}@x.org", G, f"Name: {n}")
     return deadline(table)
 
 
@@ -148,7 +148,7 @@ def test_the_gm_extends_an_orders_turn_by_mail(table):
     g = "dip@ref.example"
     table.referee.create_game("dip", "orders", g, gm=GM)
     for p in ("ann", "ben"):
-        table.send(f"{p}@x.org", g, "[Join]", f"Name: {p.title()}")
+        table.join(f"{p}@x.org", g, f"Name: {p.title()}")
     assert table.referee.admin("dip", {"type": "start"}, GM).ok
     table.deliver()
     before = parse_iso(table.referee.state("dip")["turn"]["deadline"])

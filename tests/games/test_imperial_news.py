@@ -7,6 +7,7 @@ import pytest
 
 from support.helpers import Outbox
 from support.imperial import PROP, G, addr, send
+from support.joining import confirm
 
 pytestmark = pytest.mark.spec("5.3", "2.6")
 
@@ -15,6 +16,7 @@ def test_a_proposal_announcement_asks_only_senators_to_vote(imperial_game, outbo
     """Eve, a player but no Senator, reads that Senators other than the author vote and how one
     becomes a Senator, not an invitation to reply YES or NO."""
     send(imperial_game, "Eve", "[Join]", "Name: Eve")
+    confirm(imperial_game, addr("Eve"))
     send(imperial_game, "Ann", "[Proposal] Dragons", PROP)
     (ann,) = [
         m for m in outbox.to(addr("Eve"), kind="announcement") if "[Proposal 1]" in m["Subject"]
@@ -32,13 +34,16 @@ def test_the_player_the_referee_makes_emperor_is_told(referee, outbox):
     announcement, the new Emperor too."""
     referee.create_game("empire", "imperial", G)
     send(referee, "Joe", "[Join]", "Name: Joe")
+    confirm(referee, addr("Joe"))
     alone = Outbox.body(outbox.to(addr("Joe"))[-1])  # the only player: the ack carries the news
     assert "the referee made Joe the Imperial Emperor" in alone and "[Judge] N" in alone, alone
     send(referee, "Ann", "[Join]", "Name: Ann")
+    confirm(referee, addr("Ann"))
     ann = Outbox.body(outbox.to(addr("Ann"), kind="announcement")[-1])
     assert "Ann has joined" in ann and "Emperor" not in ann, ann
     send(referee, "Joe", "[Quit]", "")
     send(referee, "Bob", "[Join]", "Name: Bob")
+    confirm(referee, addr("Bob"))
     for who in ("Ann", "Bob"):
         news = outbox.to(addr(who), kind="announcement")[-1]
         assert "Bob joins the game" in str(news["Subject"])

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from support.helpers import EIRE_PLAYERS, Outbox, mail, player_addr
+from support.joining import confirm
 from support.play import addr, send
 
 pytestmark = pytest.mark.spec("3.3", "5.5", "2.6")
@@ -19,6 +20,7 @@ def dip(referee):
     referee.create_game("dip", "orders", DIP, gm="gm@ref.example", parameters={"turn_length": "1d"})
     for n in ("ann", "ben"):
         send(referee, n, "[Join]", f"Name: {n.title()}", to=DIP)
+        confirm(referee, addr(n))
     assert referee.admin("dip", {"type": "start"}, "gm").ok
     return referee
 
@@ -73,6 +75,7 @@ def test_an_eire_order_without_bold_is_named_in_the_ack(referee, outbox):
     referee.create_game("eire", "eire", EIRE, gm="gm@ref.example")
     for name, choices in EIRE_PLAYERS.items():
         referee.accept(mail(player_addr(name), EIRE, "[Join]", f"Name: {name}\n{choices}"), "smtp")
+        confirm(referee, player_addr(name))
     assert referee.admin("eire", {"type": "start"}, "gm").ok
     turn = " ".join(Outbox.body(outbox.to(player_addr("Finn"), kind="turn")[-1]).split())
     assert "**Defend Donal with 5 Grain.**" in turn, turn

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from support.helpers import Outbox
+from support.joining import confirm
 from support.sidekick import PLAYERS, addr, mover, send
 
 pytestmark = pytest.mark.spec("5.1", "2.6")
@@ -25,6 +26,7 @@ def test_the_players_are_told_the_new_turn_order_when_someone_joins(sidekick_gam
     """Dave joins a game under way: Alice, Bob, Carol and Dave each read the whole new order in
     the join's announcement, and Dave's place in it."""
     send(sidekick_game, "dave", "[Join]", "Name: Dave\n")
+    confirm(sidekick_game, addr("dave"))
     order = sidekick_game.state("nomes")["order"]
     assert len(order) == 4
     place = order.index("Dave") + 1

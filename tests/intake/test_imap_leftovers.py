@@ -41,7 +41,9 @@ def in_folder(c, folder: str) -> list[tuple[bytes, bool]]:
 
 
 def acks(root: Path) -> list[str]:
-    return sorted(m["To"] for m in maildir_mails(root) if m["X-Mailref-Kind"] == "ack")
+    """Who was answered: a newcomer's [Join] is answered with its confirmation (SPEC §2.3)."""
+    kinds = ("ack", "confirm")
+    return sorted(m["To"] for m in maildir_mails(root) if m["X-Mailref-Kind"] in kinds)
 
 
 def test_a_stop_before_the_expunge_leaves_nothing_of_ours_and_a_persons_mark_stays(tmp_path):

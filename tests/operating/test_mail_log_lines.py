@@ -34,7 +34,7 @@ def test_a_mail_log_line_is_one_line_without_escaped_line_breaks(referee, caplog
         'Enact rule 24 "Tea":\nTea at four.\n\nEnact rule 25 "Cake":\nCake too.\n',
     )
     lines = mail_lines(caplog)
-    assert len(lines) == len(PLAYERS) + 2, lines
+    assert len(lines) == 2 * len(PLAYERS) + 2, lines  # each join and its confirmation
     for line in lines:
         assert "\\x0a" not in line and "\n" not in line, line
     assert "there is no rule 99" in lines[-2] and "rule 5 already exists" in lines[-2], lines[-2]

@@ -8,6 +8,7 @@ import pytest
 from mailref.timeutil import iso
 from support import imperial
 from support.helpers import Outbox
+from support.joining import confirm
 from support.play import addr, nomes, send
 
 pytestmark = pytest.mark.spec("2.6")
@@ -38,6 +39,7 @@ def test_an_orders_status_says_in_how_many_hours_the_orders_are_due(referee, out
     referee.create_game("dip", "orders", dip, gm="gm@ref.example", parameters={"turn_length": "1d"})
     for n in ("ann", "ben"):
         send(referee, n, "[Join]", f"Name: {n.title()}", to=dip)
+        confirm(referee, addr(n))
     referee.admin("dip", {"type": "start"}, "gm")
     clock.advance(hours=6)
     send(referee, "ann", "[Status]", to=dip)

@@ -12,6 +12,7 @@ from mailref.config import SiteConfig
 from mailref.site import journal, rebuild
 from support import clients
 from support.client_play import NOMES, play
+from support.joining import confirm
 from support.play import addr
 from support.site import valid
 
@@ -33,6 +34,7 @@ def test_the_journal_page_lists_every_entry_and_matters_link_to_theirs(referee, 
     referee.create_game("nomes", "sidekick", NOMES, gm="gm@ref.example")
     for p in ("Alice", "Bob", "Carol"):
         _mail(referee, p, "[Join]", f"Name: {p}\n")
+        confirm(referee, addr(p))
     mover = referee.state("nomes")["turn"]["player"]
     _mail(referee, mover, "[Proposal] Tea time", 'Enact rule 24 "Tea":\nAll drink tea.\n')
     for p in ("Alice", "Bob", "Carol"):
