@@ -11,10 +11,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from mailref.timeutil import parse_iso
-from support.helpers import Clock, assert_replays, make_referee
-from support.listener import listening
-from support.ops import CountingSink
-from support.table import Table, text
+from support.helpers import assert_replays
+from support.table import Table, table_at, text
 
 pytestmark = pytest.mark.spec("2.5")
 
@@ -25,12 +23,8 @@ GM = "gm@ref.example"
 @pytest.fixture
 def table(tmp_path, database_url):
     # Tuesday 1 Dec 2026, 10:00 UTC
-    referee = make_referee(
-        tmp_path, Clock(datetime(2026, 12, 1, 10, 0, tzinfo=UTC)), url=database_url
-    )
-    with listening(referee, 10_000_000) as port, CountingSink() as sink:
-        yield Table(referee, port, sink, tmp_path)
-    referee.store.dispose()
+    with table_at(tmp_path, database_url, datetime(2026, 12, 1, 10, 0, tzinfo=UTC)) as t:
+        yield t
 
 
 def nomes(table: Table) -> datetime:

@@ -14,10 +14,7 @@ from urllib.parse import unquote
 import pytest
 
 from mailref.cli.games import cmd_game_show
-from support.helpers import Clock, make_referee
-from support.listener import listening
-from support.ops import CountingSink
-from support.table import Table, text
+from support.table import Table, table_at, text
 
 pytestmark = pytest.mark.spec("2.5")
 
@@ -26,12 +23,8 @@ G = "nomes@ref.example"
 
 @pytest.fixture
 def table(tmp_path, database_url):
-    referee = make_referee(
-        tmp_path, Clock(datetime(2026, 3, 2, 9, 0, tzinfo=UTC)), url=database_url
-    )
-    with listening(referee, 10_000_000) as port, CountingSink() as sink:
-        yield Table(referee, port, sink, tmp_path)
-    referee.store.dispose()
+    with table_at(tmp_path, database_url, datetime(2026, 3, 2, 9, 0, tzinfo=UTC)) as t:
+        yield t
 
 
 def nomes(table: Table) -> str:

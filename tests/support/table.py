@@ -7,11 +7,15 @@ import collections
 import email
 import email.policy
 import smtplib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
 
 from mailref.config import SmtpOut
 from support.delivery import Deliverer
-from support.helpers import mail
+from support.helpers import Clock, mail, make_referee
 from support.joining import confirmation
+from support.listener import listening
 from support.ops import CountingSink
 
 
@@ -89,3 +93,15 @@ _REPLIES = {"ack", "error", "help", "status"}
 
 def text(msg) -> str:
     return msg.get_body(("plain",)).get_content()
+
+
+@contextmanager
+def table_at(tmp_path, url: str | None, start: datetime, kind: type[Table] = Table) -> Iterator:
+    """A Table (or KIND) whose referee runs on URL with its clock at START, behind a real
+    listener and a counting relay."""
+    referee = make_referee(tmp_path, Clock(start), url=url)
+    try:
+        with listening(referee, 10_000_000) as port, CountingSink() as sink:
+            yield kind(referee, port, sink, tmp_path)
+    finally:
+        referee.store.dispose()

@@ -8,10 +8,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from support.helpers import Clock, mail, make_referee
-from support.listener import listening
-from support.ops import CountingSink
-from support.table import Table
+from support.helpers import mail
+from support.table import Table, table_at
 
 NOMES, EIRE = "nomes@ref.example", "eire@ref.example"
 
@@ -33,12 +31,8 @@ class Players(Table):
 
 @pytest.fixture
 def table(tmp_path, database_url):
-    referee = make_referee(
-        tmp_path, Clock(datetime(2026, 3, 2, 9, 0, tzinfo=UTC)), url=database_url
-    )
-    with listening(referee, 10_000_000) as port, CountingSink() as sink:
-        yield Players(referee, port, sink, tmp_path)
-    referee.store.dispose()
+    with table_at(tmp_path, database_url, datetime(2026, 3, 2, 9, 0, tzinfo=UTC), Players) as t:
+        yield t
 
 
 def nomes(table: Players, *names: str) -> None:
