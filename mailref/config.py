@@ -93,6 +93,7 @@ class Config:
     outbox_maildir: Path = Path("var/outbox")
     site: SiteConfig | None = None  # the published site (SPEC §4.5)
     trusted_authserv_ids: list[str] = field(default_factory=list)  # [auth] (SPEC §2.7)
+    web_listen: str = ""  # [web] listen: "host:port" of the one-click unsubscribe (SPEC §4.3)
 
     def describe(self) -> str:
         parts = [f"database {redact_url(self.database)}"]
@@ -259,7 +260,7 @@ def load(path: str | os.PathLike | None = None) -> Config:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{file}: not valid TOML: {e}") from None
-    known = {"daemon", "smtp_in", "lmtp_in", "imap", "smtp_out", "outbox", "site", "auth"}
+    known = {"daemon", "smtp_in", "lmtp_in", "imap", "smtp_out", "outbox", "site", "auth", "web"}
     for key in data:
         if key not in known:
             raise ConfigError(f"{file}: [{key}]: unknown table (known: {', '.join(sorted(known))})")
@@ -404,6 +405,11 @@ def load(path: str | os.PathLike | None = None) -> Config:
             f'["mx.example.org"], got {ids!r}'
         )
     cfg.trusted_authserv_ids = [i.strip().lower() for i in ids]
+    t.done()
+    t = _Table(data.get("web", {}), "web", file, base)
+    cfg.web_listen = listen = t.get("listen", str, "").strip()
+    if listen and not re.fullmatch(r"[\w.-]+:\d{1,5}|\[[0-9a-fA-F:]+\]:\d{1,5}", listen):
+        raise ConfigError(f"{t.where('listen')}: {listen!r} is no host:port like 127.0.0.1:8087")
     t.done()
     for tbl in (cfg.smtp_in, cfg.lmtp_in, cfg.imap, cfg.smtp_out):
         if tbl is not None and not (0 < tbl.port < 65536):

@@ -215,6 +215,11 @@ class Daemon(DeadlineTimers):
             for name, t in (("SMTP", self.cfg.smtp_in), ("LMTP", self.cfg.lmtp_in)):
                 if t:
                     log.info("%s listener on %s:%s", name, t.host, t.port)
+        one_click = None
+        if self.cfg.web_listen:  # the one-click unsubscribe (RFC 8058), behind the site's server
+            from mailref import web
+
+            one_click = await web.start(self.referee, self.cfg.web_listen, self._locked)
         if self.cfg.imap:
             size = self.cfg.smtp_in.max_message_size if self.cfg.smtp_in else 10 * 1024 * 1024
             poller = Poller(
@@ -266,6 +271,8 @@ class Daemon(DeadlineTimers):
             await self.stop_intake()
         if poller:
             poller.stop.set()
+        if one_click:
+            await one_click.cleanup()
         scheduler.shutdown(wait=False)
         for task in (sender, worker, pages):
             if task:

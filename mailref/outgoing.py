@@ -23,9 +23,10 @@ from mailref.read.subject import game_label, reply_subject, with_game_label
 from mailref.render import render
 from mailref.store import Game, OutboxMessage
 from mailref.store.counters import count_mailed, count_reply
+from mailref.store.keys import secret
 from mailref.write import address
 from mailref.write.compose import compose, wire
-from mailref.write.lists import list_headers
+from mailref.write.lists import list_headers, unsubscribe_token
 from mailref.write.picture import svg_to_png
 from mailref.write.zones import rezone
 
@@ -41,6 +42,8 @@ class Settings:
         5  # the same, to mail from an address that is no player's (see queue_reply)
     )
     site_url: str = ""  # [site] base_url: mail footers link to the game's pages
+    # The https base of the one-click unsubscribe ([site] base_url where [web] listen is set).
+    one_click_url: str = ""
     trusted_authserv_ids: tuple[str, ...] = ()  # [auth]: whose Authentication-Results count (§2.7)
 
 
@@ -132,6 +135,22 @@ def reader_zone(state: dict | None, addr: str | None) -> str:
     return ""
 
 
+def one_click(session: Session, settings: Settings, state: dict, addr: str, kind: str) -> str:
+    """The https URI that switches ADDR's player to the digest (RFC 8058), where the host
+    serves one and the mail is an announcement; else ""."""
+    if not settings.one_click_url or kind not in ANNOUNCING:
+        return ""
+    a = addr.lower()
+    name = next((p["name"] for p in state["players"] if a in p["addresses"]), None)
+    if name is None:
+        return ""
+    token = unsubscribe_token(secret(session, UNSUBSCRIBE_KEY), state["slug"], name)
+    return f"{settings.one_click_url}unsubscribe/{token}"
+
+
+UNSUBSCRIBE_KEY = "unsubscribe"  # the name of the HMAC key of the links in the secrets table
+
+
 def held(state: dict, out: Outgoing) -> set[str]:
     """The addresses of the players on the daily digest, who get OUT in it instead."""
     names = set(out.held)
@@ -189,7 +208,11 @@ def queue(
             inline=inline,
             message_id=thread if out.opens else None,
             in_reply_to=None if out.opens else thread,
-            headers=list_headers(state, announcement=out.kind in ANNOUNCING),
+            headers=list_headers(
+                state,
+                announcement=out.kind in ANNOUNCING,
+                one_click=one_click(session, settings, state, addr, out.kind) if game else "",
+            ),
         )
         _add(session.connection(), game.slug if game else None, out.kind, addr, msg, now)
         mailed.append(counted)

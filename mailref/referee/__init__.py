@@ -45,6 +45,7 @@ from mailref.store.faults import is_store_fault
 from mailref.store.keep import keep
 from mailref.testhooks import crash_point
 from mailref.timeutil import utcnow
+from mailref.write.lists import one_click_base
 
 __all__ = ["BATCH", "BATCH_BYTES", "Clock", "Incoming", "Referee", "Stored", "message_id_of"]
 
@@ -94,6 +95,7 @@ class Referee:
                 cfg.replies_per_sender_per_day,
                 replies_per_stranger=cfg.replies_per_stranger_per_day,
                 site_url=cfg.site.base_url if cfg.site else "",
+                one_click_url=one_click_base(cfg.site.base_url if cfg.site else "", cfg.web_listen),
                 trusted_authserv_ids=tuple(cfg.trusted_authserv_ids),
             ),
             clock,
@@ -421,10 +423,11 @@ class Referee:
 
     # ---- admins -----------------------------------------------------------------
     def admin(
-        self, slug: str, action: dict[str, Any], who: str, dry_run: bool = False
+        self, slug: str, action: dict[str, Any], who: str, dry_run: bool = False, via: str = "admin"
     ) -> door.Outcome:
-        """Apply an admin's ACTION to the game SLUG through the door, as WHO. DRY_RUN: say
-        what it would do, and change nothing (the transaction is rolled back)."""
+        """Apply an admin's ACTION to the game SLUG through the door, as WHO (VIA "web": a
+        player's own, from the one-click unsubscribe). DRY_RUN: say what it would do, and
+        change nothing (the transaction is rolled back)."""
         now = self.clock()
         action = {**action, "by": who}
         with self.store() as s, s.begin():
@@ -435,7 +438,7 @@ class Referee:
                 raise Refused(f"there is no game {slug!r}")
             facts = self.facts(s, game) if action["type"] == "digest" else None
             outcome = door.apply(
-                s, game, action, Source("admin", who), now, self.settings, self.rng, facts=facts
+                s, game, action, Source(via, who), now, self.settings, self.rng, facts=facts
             )
             if dry_run:
                 s.rollback()

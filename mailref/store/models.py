@@ -196,3 +196,12 @@ class DiceDraw(Base):
     seed_number: Mapped[int] = mapped_column(Integer)
     ranges: Mapped[list] = mapped_column(JSON)
     __table_args__ = (UniqueConstraint("game_id", "seq"),)
+
+
+class Secret(Base):
+    """A secret the host makes once and keeps (the key of the unsubscribe links' HMAC), in the
+    database so that every daemon of a host shares it."""
+
+    __tablename__ = "secrets"
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(String(128))
