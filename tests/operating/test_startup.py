@@ -108,6 +108,7 @@ def test_an_older_schema_is_still_upgraded(tmp_path):
     with store.engine.begin() as conn:
         conn.execute(text("DROP TABLE dice_draws"))
         conn.execute(text("DROP TABLE dice_seeds"))
+        conn.execute(text("DROP TABLE secrets"))
         conn.execute(text("UPDATE alembic_version SET version_num = '0005'"))
     store.dispose()
     store = open_store(url)
