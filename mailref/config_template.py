@@ -57,6 +57,10 @@ maildir = "var/outbox"
 # base_url = ""    # e.g. "https://games.example.org/"; when set, mail footers link to the game's \
 pages
 
+# [web]            # the one-click unsubscribe (RFC 8058) behind the site's web server, which
+#                  # passes /unsubscribe/ here; needs an https [site] base_url (uncomment to enable)
+# listen = "127.0.0.1:8087"
+
 [auth]             # sender authentication (SPEC §2.7; see docs/authentication.md)
 trusted_authserv_ids = []   # e.g. ["mx.example.org"]: the receiving MTA whose \
 Authentication-Results count;
