@@ -219,7 +219,10 @@ class Daemon(DeadlineTimers):
         if self.cfg.web_listen:  # the one-click unsubscribe (RFC 8058), behind the site's server
             from mailref import web
 
-            one_click = await web.start(self.referee, self.cfg.web_listen, self._locked)
+            try:
+                one_click = await web.start(self.referee, self.cfg.web_listen, self._locked)
+            except OSError as e:
+                raise Fatal(f"[web] listen: cannot listen on {self.cfg.web_listen}: {e}") from None
         if self.cfg.imap:
             size = self.cfg.smtp_in.max_message_size if self.cfg.smtp_in else 10 * 1024 * 1024
             poller = Poller(

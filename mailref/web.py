@@ -47,7 +47,7 @@ def player_of(referee: Referee, token: str) -> tuple[str, str] | None:
         key = secret(s, UNSUBSCRIBE_KEY)
     for p in state["players"]:
         if p["status"] != "left" and hmac.compare_digest(
-            unsubscribe_token(key, slug, p["name"]), token
+            unsubscribe_token(key, slug, p["name"]).encode(), token.encode()
         ):
             return slug, p["name"]
     return None

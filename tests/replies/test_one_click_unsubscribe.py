@@ -154,6 +154,7 @@ def test_a_forged_or_bare_post_changes_nothing(table):
         one_click[:-4] + ("AAAA" if not one_click.endswith("AAAA") else "BBBB"),  # a guessed MAC
         one_click.replace("/nomes.", "/other."),  # another game's name, the same MAC
         f"{table.web}unsubscribe/{mac}",  # the MAC alone
+        f"{table.web}unsubscribe/nomes.%C3%A9",  # not even base64
     ]
     for url in forged:
         status, answer = http(url, b"List-Unsubscribe=One-Click")
