@@ -22,10 +22,7 @@ from mailref.config import ConfigError, load
 from mailref.store import Game, JournalEntry
 from mailref.write.lists import one_click_base
 from support.dovecot import free_port
-from support.helpers import Clock, make_referee
-from support.listener import listening
-from support.ops import CountingSink
-from support.table import Table, text
+from support.table import Table, table_at, text
 
 pytestmark = pytest.mark.spec("4.3")
 
@@ -60,13 +57,13 @@ def serving(referee) -> Iterator[str]:
 
 @pytest.fixture
 def table(tmp_path, database_url):
-    clock = Clock(datetime(2026, 3, 2, 9, 0, tzinfo=UTC))
-    referee = make_referee(tmp_path, clock, url=database_url, one_click_url=BASE)
-    with listening(referee, 10_000_000) as port, CountingSink() as sink, serving(referee) as url:
-        t = Table(referee, port, sink, tmp_path)
+    start = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+    with (
+        table_at(tmp_path, database_url, start, one_click_url=BASE) as t,
+        serving(t.referee) as url,
+    ):
         t.web = url
         yield t
-    referee.store.dispose()
 
 
 def nomes(table: Table) -> tuple[str, str]:
@@ -166,14 +163,10 @@ def test_a_forged_or_bare_post_changes_nothing(table):
 
 
 def test_without_the_endpoint_the_header_is_the_mailto_alone(tmp_path, database_url):
-    clock = Clock(datetime(2026, 3, 2, 9, 0, tzinfo=UTC))
-    referee = make_referee(tmp_path, clock, url=database_url)
-    with listening(referee, 10_000_000) as port, CountingSink() as sink:
-        t = Table(referee, port, sink, tmp_path)
+    with table_at(tmp_path, database_url, datetime(2026, 3, 2, 9, 0, tzinfo=UTC)) as t:
         mover, reader = nomes(t)
         (mailto,) = links(t, mover, reader)
         assert mailto == f"mailto:{G}?subject=%5BSettings%5D%20digest"
-    referee.store.dispose()
 
 
 def test_the_https_link_needs_web_listen_and_an_https_base_url(tmp_path):

@@ -96,10 +96,12 @@ def text(msg) -> str:
 
 
 @contextmanager
-def table_at(tmp_path, url: str | None, start: datetime, kind: type[Table] = Table) -> Iterator:
-    """A Table (or KIND) whose referee runs on URL with its clock at START, behind a real
-    listener and a counting relay."""
-    referee = make_referee(tmp_path, Clock(start), url=url)
+def table_at(
+    tmp_path, url: str | None, start: datetime, kind: type[Table] = Table, **settings
+) -> Iterator:
+    """A Table (or KIND) whose referee runs on URL with its clock at START and SETTINGS,
+    behind a real listener and a counting relay."""
+    referee = make_referee(tmp_path, Clock(start), url=url, **settings)
     try:
         with listening(referee, 10_000_000) as port, CountingSink() as sink:
             yield kind(referee, port, sink, tmp_path)
