@@ -104,6 +104,9 @@ class Snapshot:
 
 def read(session: Session, game: Game) -> Snapshot:
     key = (str(session.get_bind().url), game.slug, iso(game.created_at))
+    if not journal.holds(session, game, key):  # another game under the same key
+        journal.forget(key)
+        _CACHE.pop(key, None)
     cached = _CACHE.get(key)
     rows_ = journal.rows(session, game, key)
     if cached is None or cached.version > game.version or not cached.complete:

@@ -39,6 +39,30 @@ def rows(session: Session, game: Game, key: tuple) -> list[dict[str, Any]]:
     return out
 
 
+def holds(session: Session, game: Game, key: tuple) -> bool:
+    """Whether what is kept under KEY is still GAME's: a database made again under the same
+    URL, with a game of the same slug made at the same time, is another game."""
+    kept = _CACHE.get(key)
+    if not kept:
+        return True
+    last = kept[-1]
+    return last["number"] <= game.version and _still(session, game, last)
+
+
+def forget(key: tuple) -> None:
+    _CACHE.pop(key, None)
+
+
+def _still(session: Session, game: Game, last: dict[str, Any]) -> bool:
+    """Whether the store still holds the entry LAST as it was kept."""
+    got = session.execute(
+        select(JournalEntry.seq, JournalEntry.at, JournalEntry.source, JournalEntry.action)
+        .add_columns(JournalEntry.summary)
+        .where(JournalEntry.game_id == game.id, JournalEntry.seq == last["number"])
+    ).first()
+    return got is not None and row(*got) == last
+
+
 def row(seq: int, at: Any, source: str, action: dict, summary: str) -> dict[str, Any]:
     """One journal entry as the page and `mailref journal` show it."""
     kind, _, detail = source.partition(":")

@@ -12,6 +12,7 @@ from mailref.config import SiteConfig
 from mailref.site import journal, rebuild
 from support import clients
 from support.client_play import NOMES, play
+from support.helpers import make_referee, migrated_sqlite
 from support.joining import confirm
 from support.play import addr
 from support.site import valid
@@ -74,3 +75,20 @@ def test_a_long_journal_is_paged_and_each_link_finds_its_page(monkeypatch):
     assert [e["number"] for e in dict(journal.pages(entries))["journal.html"]] == list(
         range(25, 20, -1)
     )
+
+
+def test_a_database_made_again_under_the_same_name_shows_its_own_journal(tmp_path, clock):
+    """The pages keep what they read of a journal between builds, by database URL, slug and
+    creation time: a database made again under that name, with a game of that slug made at
+    that time, is read anew."""
+    db, site = tmp_path / "again.sqlite3", tmp_path / "site"
+    for name in ("Alice", "Zed"):
+        db.unlink(missing_ok=True)
+        referee = make_referee(tmp_path, clock, url=migrated_sqlite(db))
+        referee.create_game("nomes", "sidekick", NOMES, gm="gm@ref.example")
+        player = {"type": "player_add", "name": name, "address": f"{name.lower()}@x.org"}
+        referee.admin("nomes", player, "test")
+        rebuild(referee.store, SiteConfig(site), now=referee.clock())
+        referee.store.dispose()
+    page = html.unescape((site / "nomes" / "journal.html").read_text())
+    assert "Zed" in page and "Alice" not in page
