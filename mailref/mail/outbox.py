@@ -207,7 +207,10 @@ class Deliverer(RelayLanes):
                 )
         down = [r.error for r in results.values() if r.relay_down]
         if down:
-            self.faults.say("outbox: mail not delivered", f"{down[0]} (retried with back-off)")
+            # One line while the relay refuses, whichever rows meet it (each names its own
+            # recipient), and one more when mail goes again.
+            if not self.faults.active("outbox: mail not delivered"):
+                self.faults.say("outbox: mail not delivered", f"{down[0]} (retried with back-off)")
         elif any(r.error is None for r in results.values()):
             self.faults.cleared("outbox: mail not delivered")
         done = [(row, results[row.id]) for row in rows if row.id not in self.marked]
