@@ -187,6 +187,14 @@ class Enactment(Acting):
         self.mail_ruleset(state, ctx, why, diff + ([""] + followed if followed else []))
         return None
 
+    def ack_changes(self, ctx: Ctx, changes: list) -> None:
+        """The mover's ack names each rule change read from the proposal, in full, and the
+        closing words set aside from it."""
+        for c in changes:
+            ctx.ack("  " + c.describe(full=True))
+            if c.signoff:
+                ctx.ack(f'  (Set aside as your closing words, not rule text: "{c.signoff}")')
+
     def follow_rule_parameters(
         self,
         state: GameState,

@@ -73,10 +73,7 @@ class ImperialProposals:
             f"Proposal {prop['number']} \"{prop['title']}\" is posted; Senators vote YES or NO "
             f"until {self.when(state, prop['deadline'], ctx)}."
         )
-        for c in changes:
-            ctx.ack("  " + c.describe(full=True))
-            if c.signoff:
-                ctx.ack(f'  (Set aside as your closing words, not rule text: "{c.signoff}")')
+        self.ack_changes(ctx, changes)
         if replaced:
             ctx.ack(
                 f"It replaces your oldest undecided proposal, {replaced['number']} "

@@ -334,10 +334,7 @@ class Sidekick(SidekickVotes, SidekickJudges, SidekickTimers, Variant):
             f"Proposal {prop['number']} \"{prop['title']}\" is submitted; voting closes "
             f"{self.when(state, prop['deadline'], ctx)}."
         )
-        for c in changes:
-            ctx.ack("  " + c.describe(full=True))
-            if c.signoff:
-                ctx.ack(f'  (Set aside as your closing words, not rule text: "{c.signoff}")')
+        self.ack_changes(ctx, changes)
         self.event(state, ctx, f"{player} proposed {prop['number']} \"{prop['title']}\".")
         ctx.send(
             "announcement",

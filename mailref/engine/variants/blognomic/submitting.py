@@ -68,10 +68,7 @@ class Submitting(Acting):
             f"Proposal {prop['number']} \"{prop['title']}\" is pending; quorum is "
             f"{self.quorum(state)}."
         )
-        for c in changes:
-            ctx.ack("  " + c.describe(full=True))
-            if c.signoff:
-                ctx.ack(f'  (Set aside as your closing words, not rule text: "{c.signoff}")')
+        self.ack_changes(ctx, changes)
         if not changes:
             ctx.ack("  (no rule changes recognised: if enacted, the GM applies it by hand)")
         # Not refused: a proposal pending before it may yet make its changes fit. But its author
