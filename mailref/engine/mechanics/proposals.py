@@ -1,0 +1,182 @@
+"""The proposal lifecycle, once for every Nomic: a matter is submitted, voted on, overridden
+or decided by the admin, and decided under the game's `VotingPolicy` (mechanics/voting.py).
+
+A variant composes `Proposals`, sets `policy`, and overrides only the hooks below where its
+rules differ; each hook's default is the plain case.
+
+  may_vote(state, name)                 refuse a player who has no vote (Senators, Wizards)
+  voting_matter(state, number)          the matter a ballot names (BlogNomic: any kind)
+  label_of(matter) / heading_of(matter) how acks and subjects name it ("proposal", "Proposal")
+  authors_ballot(state, matter, vote, ctx)
+                                        the author's ballot where the policy fixes it
+  check_ballot(state, matter, name, vote)
+                                        refuse a ballot the rules forbid (BlogNomic's VETO)
+  after_ballot(state, matter, name, vote, ctx) / after_votes(state, ctx)
+                                        what a counted ballot, and a mail of them, sets off
+  settle(state, matter, ctx)            decide MATTER if it is due (after the admin's ballot)
+  before_deciding(state)                refuse the admin's decision outright (no Emperor)
+  decided_by_admin(state, matter, action, ctx)
+                                        carry out the admin's enact, fail or veto
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from mailref.engine import matters
+from mailref.engine.context import Ctx, Refused
+from mailref.engine.mechanics.voting import VotingPolicy
+from mailref.engine.state import Action, GameState, Matter
+from mailref.engine.variants.actions import Acting, action
+
+
+class Proposals(Acting):
+    """Submitting, voting on and deciding a game's matters under its `policy`."""
+
+    policy: ClassVar[VotingPolicy]
+
+    # ---- submitting --------------------------------------------------------------
+    def submit(
+        self,
+        state: GameState,
+        ctx: Ctx,
+        author: str,
+        title: str,
+        text: str,
+        deadline: Any = None,
+        collection: str = "proposals",
+        **extra: Any,
+    ) -> Matter:
+        """A new matter of AUTHOR, open to votes, with the author's vote the policy gives."""
+        m = matters.new_matter(
+            state, ctx, author, title, text, self.policy.open_status, deadline, **extra
+        )
+        if self.policy.author_vote:
+            m["votes"][author] = self.policy.author_vote
+        state[collection].append(m)
+        return m
+
+    def announce_proposal(
+        self,
+        state: GameState,
+        ctx: Ctx,
+        prop: Matter,
+        changes: list,
+        voters: list[str],
+        **extra: Any,
+    ) -> None:
+        """Every player's mail of a new proposal: its text, its changes, who votes and how."""
+        ctx.send(
+            "announcement",
+            "all",
+            f"[Proposal {prop['number']}] {prop['title']}",
+            "proposal.txt",
+            opens=True,
+            game=state,
+            proposal=prop,
+            changes=[c.describe() for c in changes],
+            voters=voters,
+            words=list(self.policy.offered),
+            **extra,
+        )
+
+    # ---- voting ------------------------------------------------------------------
+    @action("vote")
+    def on_vote(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        name = action["player"]
+        self.may_vote(state, name)
+        for b in action["ballots"]:
+            m = self.open_to_votes(state, b["number"])
+            vote = b["vote"]
+            if vote not in self.policy.words:
+                raise Refused(
+                    f"{b['word']} is not a vote in this game", f"vote {self.policy.offered_text()}"
+                )
+            if name == m["author"] and not self.policy.author_may_change:
+                self.authors_ballot(state, m, vote, ctx)
+                continue
+            self.check_ballot(state, m, name, vote)
+            ctx.ack(
+                matters.cast(
+                    m,
+                    name,
+                    vote,
+                    ctx,
+                    action.get("source", ""),
+                    self.label_of(m),
+                    zone=state.get("timezone") or "UTC",
+                    reason=b.get("reason") or "",
+                )
+            )
+            self.after_ballot(state, m, name, vote, ctx)
+        self.after_votes(state, ctx)
+
+    def open_to_votes(self, state: GameState, number: int) -> Matter:
+        m = self.voting_matter(state, number)
+        return matters.must_open(m, number, (self.policy.open_status,), self.label_of(m))
+
+    @action("vote_override")
+    def on_vote_override(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        m = self.open_to_votes(state, action["number"])
+        p = self.must_player(state, action["player"])
+        previous = m["votes"].get(p["name"])
+        vote = self.translate_vote(action["vote"])
+        ctx.ack(
+            matters.cast(
+                m,
+                p["name"],
+                vote,
+                ctx,
+                f"admin {action.get('by')}",
+                self.label_of(m),
+                zone=state.get("timezone") or "UTC",
+            )
+            + " (admin override)"
+        )
+        self.tell_vote_override(
+            state, action, ctx, p["name"], m, self.heading_of(m), vote, previous
+        )
+        self.settle(state, m, ctx)
+
+    # ---- the admin's decision ----------------------------------------------------
+    @action("decide")
+    def on_decide(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        self.before_deciding(state)
+        number = action["number"]
+        m = self.voting_matter(state, number)
+        m = matters.must_open(m, number, self.policy.undecided, self.label_of(m))
+        self.decided_by_admin(state, m, action, ctx)
+
+    # ---- hooks (the plain case) --------------------------------------------------
+    def may_vote(self, state: GameState, name: str) -> None:
+        """Every player votes."""
+
+    def voting_matter(self, state: GameState, number: int) -> Matter | None:
+        return matters.find(state, number)
+
+    def label_of(self, m: Matter | None) -> str:
+        return "proposal"
+
+    def heading_of(self, m: Matter) -> str:
+        return "Proposal"
+
+    def authors_ballot(self, state: GameState, m: Matter, vote: str, ctx: Ctx) -> None:
+        raise Refused(f"proposal {m['number']} is yours: the other players vote on it")
+
+    def check_ballot(self, state: GameState, m: Matter, name: str, vote: str) -> None:
+        """Every word of the policy is a valid ballot."""
+
+    def after_ballot(self, state: GameState, m: Matter, name: str, vote: str, ctx: Ctx) -> None:
+        """Nothing follows a ballot."""
+
+    def after_votes(self, state: GameState, ctx: Ctx) -> None:
+        """Nothing follows a mail of ballots."""
+
+    def settle(self, state: GameState, m: Matter, ctx: Ctx) -> None:
+        """A matter is decided at its deadline only."""
+
+    def before_deciding(self, state: GameState) -> None:
+        """The admin may always decide."""
+
+    def decided_by_admin(self, state: GameState, m: Matter, action: Action, ctx: Ctx) -> None:
+        raise NotImplementedError

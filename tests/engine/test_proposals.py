@@ -1,0 +1,153 @@
+"""The proposal lifecycle driven directly, with no mail and no store: a voting policy in,
+ballots in, the outcome out (mailref/engine/mechanics/)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from mailref.engine.context import Ctx, Refused
+from mailref.engine.mechanics.voting import count, due
+from mailref.engine.variants import get_variant
+from mailref.engine.variants.sidekick import VOTING as SIDEKICK
+
+NOW = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
+
+
+# ---- the count, by policy ------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("votes", "passes", "reason"),
+    [
+        ({"Ann": "FOR", "Bob": "FOR", "Cy": "AGAINST"}, True, "more FOR than AGAINST"),
+        ({"Ann": "FOR", "Bob": "AGAINST"}, False, "tie"),
+        ({"Ann": "FOR", "Bob": "AGAINST", "Cy": "AGAINST"}, False, "more AGAINST than FOR"),
+        ({"Ann": "FOR", "Bob": "ABSTAIN", "Cy": "ABSTAIN"}, True, "more FOR than AGAINST"),
+        ({"Ann": "ABSTAIN", "Bob": "ABSTAIN"}, False, "tie"),
+    ],
+)
+def test_a_majority_of_the_ballots_cast_passes_and_a_tie_fails(votes, passes, reason):
+    outcome = count(SIDEKICK, votes)
+    assert (outcome.passes, outcome.fails, outcome.reason) == (passes, not passes, reason)
+    assert sum(outcome.counts.values()) == len(votes)
+
+
+def test_the_count_of_ballots_cast_keeps_every_word_it_saw():
+    outcome = count(SIDEKICK, {"Ann": "FOR", "Bob": "ABSTAIN", "Cy": "FOR"})
+    assert outcome.counts == {"FOR": 2, "ABSTAIN": 1}
+
+
+# ---- when a matter is due ---------------------------------------------------------
+@pytest.mark.parametrize(
+    ("waiting", "late", "is_due"),
+    [([], False, True), (["Bob"], False, False), (["Bob"], True, True), ([], True, True)],
+)
+def test_a_vote_closes_once_all_have_voted_or_at_its_deadline(waiting, late, is_due):
+    deadline = NOW - timedelta(seconds=1) if late else NOW + timedelta(days=1)
+    assert due(SIDEKICK, waiting, NOW, deadline) is is_due
+
+
+def test_the_policy_names_the_ballots_as_players_are_told_them():
+    assert SIDEKICK.offered_text() == "FOR, AGAINST or ABSTAIN"
+
+
+# ---- the lifecycle on a game's state -------------------------------------------------
+def _sidekick(*names: str):
+    v = get_variant("sidekick")
+    state = v.initial_state("g", "G", "g@example.org", None, "UTC", {}, NOW)
+    for n in names:
+        state["players"].append(
+            {
+                "name": n,
+                "addresses": [f"{n.lower()}@example.org"],
+                "status": "active",
+                "score": 0,
+                "offices": [],
+                "joined": "2026-03-01T00:00:00Z",
+            }
+        )
+    state["order"] = list(names)
+    state["turn"] = {"number": 1, "player": names[0], "deadline": None, "proposal": None}
+    return v, state
+
+
+def _propose(v, state, ctx):
+    prop = v.submit(state, ctx, "Ann", "Title", "text", NOW + timedelta(days=5), changes=[])
+    state["turn"]["proposal"] = prop["number"]
+    return prop
+
+
+def _vote(v, state, who, number, word, at=NOW):
+    ctx = Ctx(at)
+    ballot = {"number": number, "vote": word, "word": word, "line": word, "reason": ""}
+    v.handle(state, {"type": "vote", "player": who, "ballots": [ballot]}, ctx)
+    return ctx
+
+
+def test_a_submitted_proposal_holds_its_authors_vote_and_is_open():
+    v, state = _sidekick("Ann", "Bob", "Cy")
+    prop = _propose(v, state, Ctx(NOW))
+    assert prop["status"] == "voting"
+    assert prop["votes"] == {"Ann": "FOR"}
+    assert state["proposals"] == [prop]
+
+
+def test_the_last_awaited_ballot_closes_the_vote_under_the_policy():
+    v, state = _sidekick("Ann", "Bob", "Cy")
+    prop = _propose(v, state, Ctx(NOW))
+    _vote(v, state, "Bob", prop["number"], "AGAINST")
+    assert prop["status"] == "voting"
+    ctx = _vote(v, state, "Cy", prop["number"], "ABSTAIN")
+    # The mover's FOR against Bob's AGAINST is a tie; Cy's ABSTAIN does not break it.
+    assert (prop["status"], prop["reason"]) == ("failed", "tie")
+    assert prop["tally"] == {"FOR": 1, "AGAINST": 1, "ABSTAIN": 1}
+    assert state["players"][0]["score"] == -5  # fail_points, the policy's points
+    assert any(o.kind == "results" for o in ctx.out)
+
+
+def test_a_pass_scores_the_author_pass_points():
+    v, state = _sidekick("Ann", "Bob")
+    prop = _propose(v, state, Ctx(NOW))
+    _vote(v, state, "Bob", prop["number"], "FOR")
+    assert prop["status"] == "passed"
+    assert prop["reason"].startswith("more FOR than AGAINST")
+    assert state["players"][0]["score"] == 10
+
+
+def test_the_movers_own_ballot_is_fixed_by_the_policy():
+    v, state = _sidekick("Ann", "Bob")
+    prop = _propose(v, state, Ctx(NOW))
+    with pytest.raises(Refused, match="cannot change"):
+        _vote(v, state, "Ann", prop["number"], "AGAINST")
+    ctx = _vote(v, state, "Ann", prop["number"], "FOR")
+    assert "nothing changed" in ctx.ack_lines[0]
+    assert prop["ballots"] == []
+
+
+def test_a_ballot_on_a_closed_matter_is_refused():
+    v, state = _sidekick("Ann", "Bob")
+    prop = _propose(v, state, Ctx(NOW))
+    _vote(v, state, "Bob", prop["number"], "FOR")
+    with pytest.raises(Refused, match="is closed"):
+        _vote(v, state, "Bob", prop["number"], "AGAINST")
+
+
+def test_silent_players_abstain_when_the_deadline_closes_the_vote():
+    v, state = _sidekick("Ann", "Bob", "Cy")
+    prop = _propose(v, state, Ctx(NOW))
+    ctx = Ctx(NOW + timedelta(days=6))
+    v.close(state, prop, ctx)
+    assert prop["votes"] == {"Ann": "FOR", "Bob": "ABSTAIN", "Cy": "ABSTAIN"}
+    assert prop["status"] == "passed"
+
+
+def test_the_admin_decides_a_matter_through_the_same_lifecycle():
+    v, state = _sidekick("Ann", "Bob", "Cy")
+    prop = _propose(v, state, Ctx(NOW))
+    ctx = Ctx(NOW)
+    v.handle(
+        state, {"type": "decide", "number": prop["number"], "outcome": "fail", "by": "gm"}, ctx
+    )
+    assert (prop["status"], prop["reason"]) == ("failed", "failed by the admin")
+    with pytest.raises(Refused, match="is closed"):
+        v.handle(state, {"type": "decide", "number": prop["number"], "outcome": "enact"}, ctx)
