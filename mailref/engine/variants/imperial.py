@@ -7,8 +7,10 @@ import json
 from datetime import datetime
 
 from mailref import resource
-from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
+from mailref.engine.mechanics import voting
+from mailref.engine.mechanics.proposals import Proposals
+from mailref.engine.mechanics.voting import VotingPolicy
 from mailref.engine.ruleset import (
     sort_key,
 )
@@ -20,8 +22,24 @@ from mailref.engine.variants.imperial_acts import ImperialActs
 from mailref.engine.variants.imperial_proposals import UNDECIDED, ImperialProposals
 from mailref.timeutil import parse_iso
 
+# Rules 6-7: the other Senators vote YES or NO until the deadline; a majority of all those
+# entitled to vote sends a proposal to the Emperor's judgement, else it is rejected.
+VOTING = VotingPolicy(
+    words=("YES", "NO"),
+    offered=("YES", "NO"),
+    open_status="voting",
+    undecided=UNDECIDED,
+    decision="majority of entitled",
+    closing="deadline",
+    passed_status="awaiting-judgement",
+    failed_status="rejected",
+    for_word="YES",
+    against_word="NO",
+    electorate_name="senators",
+)
 
-class Imperial(ImperialProposals, ImperialActs, Variant):
+
+class Imperial(ImperialProposals, ImperialActs, Proposals, Variant):
     name = "imperial"
     title = "Imperial Nomic"
     judgement_label = "Point of Order"
@@ -36,7 +54,8 @@ class Imperial(ImperialProposals, ImperialActs, Variant):
     parameter_table = rule_tables.IMPERIAL
     rule_parameters = rule_tables.by_rule(rule_tables.IMPERIAL)
     duration_params = {"reminder_before", "vote_period", "judge_reminder_every"}
-    vote_words = ("YES", "NO")
+    policy = VOTING
+    vote_words = VOTING.words
     # Senators, proposals, titles, comments, voting, judgement, proclamations, undecided
     # proposals, Points of Order, A and B rules (SPEC §5.3).
     runs_rules = frozenset({"2", "3", "4", "5", "6", "7", "8", "12", "13", "15"})
@@ -190,7 +209,9 @@ class Imperial(ImperialProposals, ImperialActs, Variant):
     def fire_deadlines(self, state: GameState, ctx: Ctx) -> None:
         every = self.duration(state, "judge_reminder_every")
         for p in sorted(state["proposals"], key=lambda x: x.get("deadline") or ""):
-            if p["status"] == "voting" and parse_iso(p["deadline"]) <= ctx.now:
+            if p["status"] == "voting" and voting.due(
+                self.policy, [], ctx.now, parse_iso(p["deadline"])
+            ):
                 self.close_vote(state, p, ctx, self.late_note(parse_iso(p["deadline"]), ctx))
             elif (
                 p["status"] == "awaiting-judgement"
@@ -286,51 +307,21 @@ class Imperial(ImperialProposals, ImperialActs, Variant):
             ]
         )
 
-    @action("decide")
-    def on_decide(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        """The admin judges in the Emperor's name (an absent Emperor must not stall the game)."""
-        emperor = self.emperor(state)
-        if not emperor:
+    def before_deciding(self, state: GameState) -> None:
+        # The admin judges in the Emperor's name (an absent Emperor must not stall the game).
+        if not self.emperor(state):
             raise Refused("there is no Emperor in whose name to judge")
-        prop = matters.must_open(matters.find(state, action["number"]), action["number"], UNDECIDED)
+
+    def decided_by_admin(self, state: GameState, prop: Matter, action: Action, ctx: Ctx) -> None:
         prop["status"] = "awaiting-judgement"
         verdict = {"enact": "ACCEPT", "fail": "VETO", "veto": "VETO"}[action["outcome"]]
         self.on_judge(
             state,
             {
-                "player": emperor,
+                "player": self.emperor(state),
                 "number": prop["number"],
                 "verdict": verdict,
                 "reason": action.get("reason", ""),
             },
             ctx,
-        )
-
-    @action("vote_override")
-    def on_vote_override(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        prop = matters.must_open(
-            matters.find(state, action["number"]), action["number"], ("voting",)
-        )
-        p = self.must_player(state, action["player"])
-        previous = prop["votes"].get(p["name"])
-        ctx.ack(
-            matters.cast(
-                prop,
-                p["name"],
-                self.translate_vote(action["vote"]),
-                ctx,
-                f"admin {action.get('by')}",
-                zone=state.get("timezone") or "UTC",
-            )
-            + " (admin override)"
-        )
-        self.tell_vote_override(
-            state,
-            action,
-            ctx,
-            p["name"],
-            prop,
-            "Proposal",
-            self.translate_vote(action["vote"]),
-            previous,
         )
