@@ -10,6 +10,8 @@ import pytest
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.mechanics.voting import count, due
 from mailref.engine.variants import get_variant
+from mailref.engine.variants.blognomic import VOTING as BLOGNOMIC
+from mailref.engine.variants.imperial import VOTING as IMPERIAL
 from mailref.engine.variants.sidekick import VOTING as SIDEKICK
 
 NOW = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
@@ -37,6 +39,46 @@ def test_the_count_of_ballots_cast_keeps_every_word_it_saw():
     assert outcome.counts == {"FOR": 2, "ABSTAIN": 1}
 
 
+SENATORS = ["Bob", "Cy", "Di", "Ed"]
+
+
+@pytest.mark.parametrize(
+    ("votes", "passes"),
+    [
+        ({"Bob": "YES", "Cy": "YES", "Di": "YES"}, True),
+        ({"Bob": "YES", "Cy": "YES"}, False),  # two of four is no majority of the entitled
+        ({"Bob": "YES", "Cy": "YES", "Di": "NO"}, False),
+        ({"Bob": "YES", "Cy": "YES", "Ann": "YES"}, False),  # Ann is not entitled: not counted
+        ({}, False),
+    ],
+)
+def test_a_majority_of_those_entitled_to_vote_passes(votes, passes):
+    outcome = count(IMPERIAL, votes, SENATORS)
+    assert (outcome.passes, outcome.fails) == (passes, not passes)
+    assert outcome.counts["senators"] == 4
+    assert outcome.counts["YES"] == sum(v == "YES" and n in SENATORS for n, v in votes.items())
+
+
+WIZARDS = ["Ann", "Bob", "Cy", "Di", "Ed"]  # quorum 3
+
+
+@pytest.mark.parametrize(
+    ("votes", "long_open", "popular", "unpopular"),
+    [
+        ({"Ann": "FOR"}, False, False, False),  # undecided: the author's FOR alone
+        ({"Ann": "FOR", "Bob": "FOR", "Cy": "FOR"}, False, True, False),  # FOR reaches quorum
+        ({"Ann": "FOR", "Bob": "AGAINST", "Cy": "AGAINST", "Di": "AGAINST"}, False, False, True),
+        ({"Ann": "FOR", "Bob": "FOR", "Cy": "AGAINST"}, True, True, False),  # long open, more FOR
+        ({"Ann": "FOR", "Bob": "AGAINST"}, True, False, True),  # long open, a tie: Unpopular
+        ({"Ann": "FOR"}, True, False, True),  # long open, one vote is not enough
+    ],
+)
+def test_a_matter_is_popular_or_unpopular_by_quorum(votes, long_open, popular, unpopular):
+    outcome = count(BLOGNOMIC, votes, WIZARDS, quorum=3, long_open=long_open)
+    assert (outcome.passes, outcome.fails) == (popular, unpopular)
+    assert outcome.counts["quorum"] == 3
+
+
 # ---- when a matter is due ---------------------------------------------------------
 @pytest.mark.parametrize(
     ("waiting", "late", "is_due"),
@@ -47,8 +89,19 @@ def test_a_vote_closes_once_all_have_voted_or_at_its_deadline(waiting, late, is_
     assert due(SIDEKICK, waiting, NOW, deadline) is is_due
 
 
+@pytest.mark.parametrize(
+    ("policy", "late", "is_due"),
+    [(IMPERIAL, False, False), (IMPERIAL, True, True), (BLOGNOMIC, False, True)],
+)
+def test_a_vote_closes_at_its_deadline_or_as_soon_as_it_is_decided(policy, late, is_due):
+    deadline = NOW - timedelta(seconds=1) if late else NOW + timedelta(days=1)
+    assert due(policy, [], NOW, deadline) is is_due
+
+
 def test_the_policy_names_the_ballots_as_players_are_told_them():
     assert SIDEKICK.offered_text() == "FOR, AGAINST or ABSTAIN"
+    assert IMPERIAL.offered_text() == "YES or NO"
+    assert BLOGNOMIC.offered_text() == "FOR, AGAINST or DEFERENTIAL"  # VETO is the Historian's
 
 
 # ---- the lifecycle on a game's state -------------------------------------------------
@@ -151,3 +204,23 @@ def test_the_admin_decides_a_matter_through_the_same_lifecycle():
     assert (prop["status"], prop["reason"]) == ("failed", "failed by the admin")
     with pytest.raises(Refused, match="is closed"):
         v.handle(state, {"type": "decide", "number": prop["number"], "outcome": "enact"}, ctx)
+
+
+def test_a_word_the_game_does_not_take_is_refused_alike_in_every_nomic():
+    v, state = _sidekick("Ann", "Bob")
+    prop = _propose(v, state, Ctx(NOW))
+    with pytest.raises(Refused, match="MAYBE is not a vote in this game") as e:
+        _vote(v, state, "Bob", prop["number"], "MAYBE")
+    assert e.value.hint == "vote FOR, AGAINST or ABSTAIN"
+
+
+def test_the_admins_decision_names_a_blognomic_matter_as_a_ballot_does():
+    v = get_variant("blognomic")
+    state = v.initial_state("b", "B", "b@example.org", None, "UTC", {}, NOW)
+    for kind in ("decide", "vote_override"):
+        with pytest.raises(Refused, match="there is no matter 9"):
+            v.handle(
+                state,
+                {"type": kind, "number": 9, "outcome": "fail", "player": "Ann", "vote": "FOR"},
+                Ctx(NOW),
+            )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from mailref.engine.context import Ctx, Refused
+from mailref.engine.mechanics import voting
 from mailref.engine.ruleparams import quorum_of
 from mailref.engine.state import Action, GameState, Matter, Player
 from mailref.engine.variants.actions import Acting, action
@@ -66,14 +67,15 @@ class Wizards(Acting):
 
     def opinion(self, state: GameState, m: Matter, now: datetime) -> tuple[bool, bool, dict]:
         """(popular, unpopular, counts) exactly as rule "Votes" words them."""
-        votes = self.effective_votes(state, m)
-        q = self.quorum(state)
-        n_for = sum(v == "FOR" for v in votes.values())
-        n_against = sum(v == "AGAINST" for v in votes.values())
         long_open = now - parse_iso(m["opened"]) >= self.duration(state, "popular_after")
-        popular = n_for >= q or (long_open and len(votes) > 1 and n_for > n_against)
-        unpopular = len(self.wizards(state)) - n_against < q or (long_open and not popular)
-        return popular, unpopular, {"FOR": n_for, "AGAINST": n_against, "quorum": q}
+        outcome = voting.count(
+            self.policy,
+            self.effective_votes(state, m),
+            self.wizards(state),
+            self.quorum(state),
+            long_open,
+        )
+        return outcome.passes, outcome.fails, outcome.counts
 
     @action("idle")
     def on_idle(self, state: GameState, action: Action, ctx: Ctx) -> None:
