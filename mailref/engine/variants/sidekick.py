@@ -8,6 +8,7 @@ from typing import Any
 from mailref import resource
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.mechanics.proposals import Proposals
+from mailref.engine.mechanics.turn_order import TurnOrder
 from mailref.engine.mechanics.voting import VotingPolicy
 from mailref.engine.ruleset import RuleConflict, changes_from, check_changes, free_rule_number
 from mailref.engine.state import Action, GameState, Player, Rule
@@ -194,17 +195,17 @@ class Sidekick(SidekickVotes, SidekickJudges, SidekickTimers, Proposals, Variant
             deadline=self.when(state, deadline, ctx),
         )
 
-    def next_mover(self, state: GameState, after: str | None) -> str | None:
-        order = state["order"]
-        if not order:
-            return None
-        start = order.index(after) + 1 if after in order else 0
-        for i in range(len(order)):
-            name = order[(start + i) % len(order)]
+    def turn_order(self, state: GameState) -> TurnOrder:
+        """Rule 6's order; a player who is away or gone is passed over (rule 15)."""
+
+        def active(name: str) -> bool:
             p = self.player(state, name)
-            if p and p["status"] == "active":
-                return name
-        return None
+            return bool(p and p["status"] == "active")
+
+        return TurnOrder(state["order"], active)
+
+    def next_mover(self, state: GameState, after: str | None) -> str | None:
+        return self.turn_order(state).after(after)
 
     def next_turn(
         self,
