@@ -4,6 +4,7 @@ or decided by the admin, and decided under the game's `VotingPolicy` (mechanics/
 A variant composes `Proposals`, sets `policy`, and overrides only the hooks below where its
 rules differ; each hook's default is the plain case.
 
+  electorate(state, matter)             who votes on MATTER (every active player but its author)
   may_vote(state, name)                 refuse a player who has no vote (Senators, Wizards)
   voting_matter(state, number)          the matter a ballot names (BlogNomic: any kind)
   label_of(matter) / heading_of(matter) how acks and subjects name it ("proposal", "Proposal")
@@ -147,7 +148,19 @@ class Proposals(Acting):
         m = matters.must_open(m, number, self.policy.undecided, self.label_of(m))
         self.decided_by_admin(state, m, action, ctx)
 
+    def waiting_for(self, state: GameState, m: Matter) -> list[str]:
+        """Those of M's electorate who have not voted on it."""
+        return [n for n in self.electorate(state, m) if n not in m["votes"]]
+
+    def how_to_vote(self) -> str:
+        """The line a mail asking for a vote ends with, naming the ballots players are told of."""
+        return f"To vote, reply to this mail with {self.policy.offered_text()}"
+
     # ---- hooks (the plain case) --------------------------------------------------
+    def electorate(self, state: GameState, m: Matter) -> list[str]:
+        """Every active player but the author votes."""
+        return [p["name"] for p in self.active(state) if p["name"] != m["author"]]
+
     def may_vote(self, state: GameState, name: str) -> None:
         """Every player votes."""
 

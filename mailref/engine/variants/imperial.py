@@ -233,12 +233,8 @@ class Imperial(ImperialProposals, ImperialActs, Proposals, Variant):
         owed: dict[tuple[str, str], list[dict]] = {}
         for p in due:
             p["reminded"] = True
-            for n in self.senators(state):
-                if (
-                    n != p["author"]
-                    and n not in p["votes"]
-                    and self.player(state, n)["status"] == "active"
-                ):
+            for n in self.waiting_for(state, p):
+                if self.player(state, n)["status"] == "active":
                     owed.setdefault((n, p["deadline"]), []).append(p)
         for (name, deadline), props in owed.items():
             what = " and ".join(f"proposal {p['number']} \"{p['title']}\"" for p in props)
@@ -251,7 +247,7 @@ class Imperial(ImperialProposals, ImperialActs, Proposals, Variant):
                 game=state,
                 what=f"your vote (YES or NO) on {what}",
                 deadline=self.when(state, deadline, ctx),
-                how="To vote, reply to this mail with YES or NO"
+                how=self.how_to_vote()
                 + ("." if len(props) == 1 else f", one line each: \"{props[0]['number']} YES\"."),
             )
 
@@ -264,9 +260,7 @@ class Imperial(ImperialProposals, ImperialActs, Proposals, Variant):
         out: list[tuple[str, str | None]] = []
         for p in state["proposals"]:
             if p["status"] == "voting":
-                missing = [
-                    n for n in self.senators(state) if n != p["author"] and n not in p["votes"]
-                ]
+                missing = self.waiting_for(state, p)
                 if missing:
                     out.append(
                         (

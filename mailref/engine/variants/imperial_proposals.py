@@ -84,7 +84,7 @@ class ImperialProposals:
             ctx,
             prop,
             changes,
-            [s for s in self.senators(state) if s != author],
+            self.electorate(state, prop),
             # Rule 6: only "other Imperial Senators" vote; a player who is none is told so here
             # rather than by a refused ballot.
             who_votes=f"Senators other than {author}",
@@ -98,6 +98,10 @@ class ImperialProposals:
             if replaced
             else "",
         )
+
+    def electorate(self, state: GameState, prop: Matter) -> list[str]:
+        # Rule 6: "other Imperial Senators may send in a vote".
+        return [n for n in self.senators(state) if n != prop["author"]]
 
     def may_vote(self, state: GameState, name: str) -> None:
         if name not in self.senators(state):
@@ -116,7 +120,7 @@ class ImperialProposals:
         # Seed: "other Imperial Senators may send in a vote" and "there is a majority of Imperial
         # Senators who have sent in a vote of YES": the majority is of those entitled to vote,
         # every Senator but the author (SPEC §5.3).
-        voters = [n for n in self.senators(state) if n != prop["author"]]
+        voters = self.electorate(state, prop)
         outcome = voting.count(self.policy, prop["votes"], voters)
         passed, yes, no = outcome.passes, outcome.counts["YES"], outcome.counts["NO"]
         prop.update(

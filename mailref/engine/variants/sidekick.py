@@ -354,7 +354,7 @@ class Sidekick(SidekickVotes, SidekickJudges, SidekickTimers, Proposals, Variant
         )
         self.ack_changes(ctx, changes)
         self.event(state, ctx, f"{player} proposed {prop['number']} \"{prop['title']}\".")
-        self.announce_proposal(state, ctx, prop, changes, self.voters(state, prop))
+        self.announce_proposal(state, ctx, prop, changes, self.electorate(state, prop))
         self.maybe_close(state, prop, ctx)
 
     @action("forfeit")

@@ -19,9 +19,6 @@ class SidekickVotes:
     def current_proposal(self, state: GameState) -> Matter | None:
         return next((p for p in state["proposals"] if p["status"] == "voting"), None)
 
-    def voters(self, state: GameState, prop: Matter) -> list[str]:
-        return [p["name"] for p in self.active(state) if p["name"] != prop["author"]]
-
     def authors_ballot(self, state: GameState, prop: Matter, vote: str, ctx: Ctx) -> None:
         # Rule 11: "The player moving is assumed to be voting “for” the proposal"
         # (docs/games/sidekick.md).
@@ -48,7 +45,7 @@ class SidekickVotes:
         self.maybe_close(state, prop, ctx)
 
     def maybe_close(self, state: GameState, prop: Matter, ctx: Ctx, late: str = "") -> None:
-        waiting = [n for n in self.voters(state, prop) if n not in prop["votes"]]
+        waiting = self.waiting_for(state, prop)
         if not voting.due(self.policy, waiting, ctx.now, parse_iso(prop["deadline"])):
             return
         self.close(state, prop, ctx, late)

@@ -89,7 +89,7 @@ class Submitting(Proposals):
             ctx,
             prop,
             changes,
-            self.wizards(state),
+            self.electorate(state, prop),
             warning=warning,
             timing=self.decided_by(state, prop, ctx),
         )
@@ -233,6 +233,10 @@ class Submitting(Proposals):
             ctx.ack(f"Proposal {m['number']} is withdrawn.")
 
     # ---- the proposal lifecycle's hooks (mechanics/proposals.py) ---------------------
+    def electorate(self, state: GameState, m: Matter) -> list[str]:
+        # "A non-Wizard never has a Vote": Wizards, the author among them.
+        return self.wizards(state)
+
     def may_vote(self, state: GameState, name: str) -> None:
         if name not in self.wizards(state):
             raise Refused("idle Wizards are not counted: send [Unidle] first")
