@@ -22,19 +22,43 @@ rules differ; each hook's default is the plain case.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.mechanics.voting import VotingPolicy
-from mailref.engine.state import Action, GameState, Matter
+from mailref.engine.state import Action, GameState, Matter, Player
 from mailref.engine.variants.actions import Acting, action
+
+if TYPE_CHECKING:
+    from mailref.engine.change import RuleChange
 
 
 class Proposals(Acting):
     """Submitting, voting on and deciding a game's matters under its `policy`."""
 
     policy: ClassVar[VotingPolicy]
+
+    if TYPE_CHECKING:  # what the lifecycle asks of the variant it is part of (base.py's concerns)
+
+        @staticmethod
+        def active(state: GameState) -> list[Player]: ...
+
+        def must_player(self, state: GameState, name: str) -> Player: ...
+
+        def translate_vote(self, meaning: str) -> str: ...
+
+        def tell_vote_override(
+            self,
+            state: GameState,
+            action: Action,
+            ctx: Ctx,
+            name: str,
+            matter: Matter,
+            label: str,
+            vote: str,
+            previous: str | None,
+        ) -> None: ...
 
     # ---- submitting --------------------------------------------------------------
     def submit(
@@ -45,7 +69,7 @@ class Proposals(Acting):
         title: str,
         text: str,
         deadline: Any = None,
-        collection: str = "proposals",
+        collection: Literal["proposals", "judgements"] = "proposals",
         **extra: Any,
     ) -> Matter:
         """A new matter of AUTHOR, open to votes, with the author's vote the policy gives."""
@@ -62,7 +86,7 @@ class Proposals(Acting):
         state: GameState,
         ctx: Ctx,
         prop: Matter,
-        changes: list,
+        changes: list[RuleChange],
         voters: list[str],
         **extra: Any,
     ) -> None:
@@ -84,7 +108,7 @@ class Proposals(Acting):
     # ---- voting ------------------------------------------------------------------
     @action("vote")
     def on_vote(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        name = action["player"]
+        name = action["player"] or ""
         self.may_vote(state, name)
         for b in action["ballots"]:
             m = self.open_to_votes(state, b["number"])
@@ -106,7 +130,7 @@ class Proposals(Acting):
                     action.get("source", ""),
                     self.label_of(m),
                     zone=state.get("timezone") or "UTC",
-                    reason=b.get("reason") or "",
+                    reason=str(b.get("reason") or ""),
                 )
             )
             self.after_ballot(state, m, name, vote, ctx)
@@ -119,7 +143,7 @@ class Proposals(Acting):
     @action("vote_override")
     def on_vote_override(self, state: GameState, action: Action, ctx: Ctx) -> None:
         m = self.open_to_votes(state, action["number"])
-        p = self.must_player(state, action["player"])
+        p = self.must_player(state, action["player"] or "")
         previous = m["votes"].get(p["name"])
         vote = self.translate_vote(action["vote"])
         ctx.ack(
