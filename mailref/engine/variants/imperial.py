@@ -7,9 +7,8 @@ import json
 from datetime import datetime
 
 from mailref import resource
-from mailref.engine.context import Ctx, Refused
+from mailref.engine.context import Ctx
 from mailref.engine.mechanics import voting
-from mailref.engine.mechanics.proposals import Proposals
 from mailref.engine.mechanics.voting import VotingPolicy
 from mailref.engine.ruleset import (
     sort_key,
@@ -39,7 +38,7 @@ VOTING = VotingPolicy(
 )
 
 
-class Imperial(ImperialProposals, ImperialActs, Proposals, Variant):
+class Imperial(ImperialProposals, ImperialActs, Variant):
     name = "imperial"
     title = "Imperial Nomic"
     judgement_label = "Point of Order"
@@ -299,23 +298,4 @@ class Imperial(ImperialProposals, ImperialActs, Proposals, Variant):
                 f"Point of Order {j['number']}: {j['question']} ({j['status']})"
                 for j in state["judgements"]
             ]
-        )
-
-    def before_deciding(self, state: GameState) -> None:
-        # The admin judges in the Emperor's name (an absent Emperor must not stall the game).
-        if not self.emperor(state):
-            raise Refused("there is no Emperor in whose name to judge")
-
-    def decided_by_admin(self, state: GameState, prop: Matter, action: Action, ctx: Ctx) -> None:
-        prop["status"] = "awaiting-judgement"
-        verdict = {"enact": "ACCEPT", "fail": "VETO", "veto": "VETO"}[action["outcome"]]
-        self.on_judge(
-            state,
-            {
-                "player": self.emperor(state),
-                "number": prop["number"],
-                "verdict": verdict,
-                "reason": action.get("reason", ""),
-            },
-            ctx,
         )

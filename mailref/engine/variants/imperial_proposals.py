@@ -8,6 +8,7 @@ import re
 from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.mechanics import voting
+from mailref.engine.mechanics.proposals import Proposals
 from mailref.engine.ruleset import (
     RuleConflict,
     changes_from,
@@ -21,7 +22,7 @@ from mailref.timeutil import iso, parse_iso
 UNDECIDED = ("voting", "awaiting-judgement")
 
 
-class ImperialProposals:
+class ImperialProposals(Proposals):
     """Imperial's proposals, the Senate's vote and the Emperor's judgement."""
 
     # ---- proposals ---------------------------------------------------------------
@@ -115,6 +116,25 @@ class ImperialProposals:
 
     def after_ballot(self, state: GameState, prop: Matter, name: str, vote: str, ctx: Ctx) -> None:
         self.tell_away_voter(state, name, ctx)
+
+    def before_deciding(self, state: GameState) -> None:
+        # The admin judges in the Emperor's name (an absent Emperor must not stall the game).
+        if not self.emperor(state):
+            raise Refused("there is no Emperor in whose name to judge")
+
+    def decided_by_admin(self, state: GameState, prop: Matter, action: Action, ctx: Ctx) -> None:
+        prop["status"] = "awaiting-judgement"
+        verdict = {"enact": "ACCEPT", "fail": "VETO", "veto": "VETO"}[action["outcome"]]
+        self.on_judge(
+            state,
+            {
+                "player": self.emperor(state),
+                "number": prop["number"],
+                "verdict": verdict,
+                "reason": action.get("reason", ""),
+            },
+            ctx,
+        )
 
     def close_vote(self, state: GameState, prop: Matter, ctx: Ctx, late: str = "") -> None:
         # Seed: "other Imperial Senators may send in a vote" and "there is a majority of Imperial

@@ -7,7 +7,6 @@ from typing import Any
 
 from mailref import resource
 from mailref.engine.context import Ctx, Refused
-from mailref.engine.mechanics.proposals import Proposals
 from mailref.engine.mechanics.turn_order import TurnOrder
 from mailref.engine.mechanics.voting import VotingPolicy
 from mailref.engine.ruleset import RuleConflict, changes_from, check_changes, free_rule_number
@@ -38,7 +37,7 @@ VOTING = VotingPolicy(
 )
 
 
-class Sidekick(SidekickVotes, SidekickJudges, SidekickTimers, Proposals, Variant):
+class Sidekick(SidekickVotes, SidekickJudges, SidekickTimers, Variant):
     name = "sidekick"
     title = "Nomic Sidekick Nomic"
     defaults = {

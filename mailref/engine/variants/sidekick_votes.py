@@ -6,13 +6,14 @@ from __future__ import annotations
 from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.mechanics import voting
+from mailref.engine.mechanics.proposals import Proposals
 from mailref.engine.ruleset import changes_from
 from mailref.engine.state import Action, GameState, Matter
 from mailref.engine.variants.victory import first_to_reach, note_score
 from mailref.timeutil import iso, parse_iso
 
 
-class SidekickVotes:
+class SidekickVotes(Proposals):
     """Sidekick's hooks of the proposal lifecycle, its close, victory and the admin's decisions."""
 
     # ---- votes (rules 11–14) -----------------------------------------------------
