@@ -25,17 +25,7 @@ class Imperial(ImperialProposals, ImperialActs, Variant):
     name = "imperial"
     title = "Imperial Nomic"
     judgement_label = "Point of Order"
-    defaults = {
-        **Variant.defaults,
-        "vote_period": "4d",
-        "max_undecided": 3,
-        "playtest": False,
-        "judge_reminder_every": "1d",
-        "first_b_rule": 21,
-    }
     parameter_table = rule_tables.IMPERIAL
-    rule_parameters = rule_tables.by_rule(rule_tables.IMPERIAL)
-    duration_params = {"reminder_before", "vote_period", "judge_reminder_every"}
     vote_words = ("YES", "NO")
     # Senators, proposals, titles, comments, voting, judgement, proclamations, undecided
     # proposals, Points of Order, A and B rules (SPEC §5.3).
