@@ -12,7 +12,7 @@ stays."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -83,6 +83,19 @@ class Table:
     def shown(self, name: str, value: Value) -> str:
         """VALUE of NAME as the GM writes it ("on", "2d")."""
         return self.params[name].kind.shown(value)
+
+    def spoken_in(self, text: str, values: Mapping[str, object]) -> str:
+        """TEXT with each `{name}` of a parameter put as players read the value the game runs
+        by now ("within {unidle_after}" is "within 4 days"); other braces are left as written."""
+
+        def value(m: re.Match[str]) -> str:
+            p = self.params.get(m.group(1))
+            if p is None:
+                return m.group(0)
+            v = values.get(p.name, p.default)
+            return p.kind.spoken(v) if isinstance(v, int | str) else m.group(0)
+
+        return re.sub(r"\{(\w+)\}", value, text)
 
 
 def read(param: Param, text: str) -> Value | None:

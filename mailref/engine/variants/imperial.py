@@ -63,7 +63,7 @@ class Imperial(ImperialProposals, ImperialActs, Variant):
         ("[Directive] Title", "the Emperor calls for proposals in an area"),
         (
             "[Playtest] start / [Playtest] end",
-            "the Emperor begins or ends a playtest of the B rules (rules 21 and up)",
+            "the Emperor begins or ends a playtest of the B rules (rules {first_b_rule} and up)",
         ),
         ("[Status], [Rules], [Help]", "proposals, scores and the ruleset; this text"),
         (

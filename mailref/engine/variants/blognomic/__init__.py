@@ -70,7 +70,7 @@ class BlogNomic(Wizards, Hiatus, Submitting, Resolution, Dynasties, Variant):
         ),
         (
             "[Idle] / [Unidle]",
-            "idle Wizards are not counted as Wizards; no [Unidle] within 4 days of idling",
+            "idle Wizards are not counted as Wizards; no [Unidle] within {unidle_after} of idling",
         ),
         (
             "[Roll] DICE6, [Roll] FRUIT, [Roll] COLOUR",
