@@ -81,8 +81,10 @@ class Table:
         return self.params[key].kind.parse(key, value)
 
     def shown(self, name: str, value: Value) -> str:
-        """VALUE of NAME as the GM writes it ("on", "2d")."""
-        return self.params[name].kind.shown(value)
+        """VALUE of NAME as the GM writes it ("on", "2d"); a name no longer in the table (an
+        old game's) as stored."""
+        p = self.params.get(name)
+        return p.kind.shown(value) if p else str(value)
 
     def spoken_in(self, text: str, values: Mapping[str, object]) -> str:
         """TEXT with each `{name}` of a parameter put as players read the value the game runs

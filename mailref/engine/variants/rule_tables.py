@@ -26,7 +26,7 @@ from mailref.engine.ruleparams import Param, Table
 SHARED = Table(
     Param("reminder_before", Span(), "1d", "a reminder goes out {v} before a deadline"),
     Param("digest_at", TimeOfDay(), "08:00", "a digest is mailed daily at {v}"),
-    Param("require_auth", OnOff(), False, "only verified mail is acted on: {v}"),
+    Param("require_auth", OnOff(), False, "on: the referee acts only on verified mail (SPEC §2.7)"),
     Param("max_text", Whole(), 20_000, "a proposal, rule or other text has at most {v} characters"),
     Param(
         "announcements_per_day",
@@ -44,26 +44,39 @@ SHARED = Table(
         "mails_per_player_day",
         Whole(),
         60,
-        "the game mails one player at most {v} mails a UTC day",
+        "the game mails one player at most {v} times a UTC day (SPEC §2.2)",
     ),
-    Param("joins_per_day", Whole(), 10, "the game takes in at most {v} newcomers a UTC day"),
+    Param(
+        "joins_per_day",
+        Whole(),
+        10,
+        "the game takes in at most {v} newcomers a UTC day (SPEC §2.3)",
+    ),
     Param(
         "join_approval",
         Choice("auto", "gm"),
         "auto",
-        "a confirmed [Join] is taken in by {v} (gm: it waits for the GM's [Approve])",
+        "gm: each confirmed [Join] waits for the GM's [Approve]; auto: it is taken in (SPEC §2.3)",
     ),
     Param(
         "discussion",
         Choice("relay", "off"),
         "relay",
-        "players' words without a command: {v} (relay: they reach the others)",
+        "relay: players' words without a command reach the others (SPEC §2.3); off: they do not",
     ),
     Param(
-        "max_absence", Span(times_deadlines=False), "30d", "[Away] until a date lasts at most {v}"
+        "max_absence",
+        Span(times_deadlines=False),
+        "30d",
+        "`[Away] until DATE` reaches at most {v} ahead (SPEC §2.5)",
     ),
-    Param("max_extension", Whole(), 2, "mail extends one deadline at most {v} times"),
-    Param("list_id", Text(), None, "the game's mail names its list as {v}"),
+    Param("max_extension", Whole(), 2, "mail extends one deadline at most {v} times (SPEC §2.5)"),
+    Param(
+        "list_id",
+        Text(),
+        None,
+        "the List-Id of the game's own mailing list: mail from it is players'",
+    ),
 )
 
 _QUORUM = r"Quorum of a subset of Wizards is {f} the number of Wizards in that subset, rounded {r}"
@@ -111,7 +124,9 @@ SIDEKICK = SHARED.extend(
         "22",
         where='rule 22 "receives -5 points"',
     ),
-    Param("founders", Whole(), 2, "the turn order is drawn once {v} players have joined"),
+    Param(
+        "founders", Whole(), 2, "the turn order is drawn once {v} players (at least 2) have joined"
+    ),
 )
 
 BLOGNOMIC = SHARED.extend(
@@ -207,7 +222,7 @@ BLOGNOMIC = SHARED.extend(
         'rule 3.5 "If there are fewer than five Wizards"',
         fallback=False,
     ),
-    Param("seasonal_downtime", OnOff(), True, "Seasonal Downtime is kept: {v}"),
+    Param("seasonal_downtime", OnOff(), True, "on: Seasonal Downtime is kept (rule 3.4)"),
     Param(
         "rejoin_after",
         Span(),
@@ -269,7 +284,7 @@ IMPERIAL = SHARED.extend(
         'rule 12 "has submitted three undecided proposals"',
         fallback=False,
     ),
-    Param("playtest", OnOff(), False, "the B rules are in force for a playtest: {v}"),
+    Param("playtest", OnOff(), False, "on: the B rules are in force, a playtest (rule 15)"),
     Param(
         "judge_reminder_every",
         Span(),
@@ -296,7 +311,7 @@ ORDERS_GAME = SHARED.extend(
         "orders_final",
         Choice("refuse", "add", "replace", refusal="{key} is one of {listed}", strict=True),
         "refuse",
-        "orders sent again in a turn: {v} (refuse, add or replace)",
+        "orders sent again in a turn are refused, added, or replace the earlier ones",
     ),
     Param("max_players", Whole(), 10, "at most {v} players are active at once"),
 )
@@ -307,7 +322,7 @@ ORDERS = ORDERS_GAME.extend(replace(ORDERS_GAME["orders_final"], default="replac
 # Eire: every gap in its text is a house rule and a parameter (docs/games/eire.md).
 EIRE = ORDERS_GAME.extend(
     Param("start_grain", Whole(), 0, "each player starts with {v} Grain"),
-    Param("carry_over", OnOff(), True, "unspent Grain carries over to the next turn: {v}"),
+    Param("carry_over", OnOff(), True, "on: unspent Grain carries over to the next turn"),
     Param("independent_defense", Whole(), 10, "an independent land defends with {v}"),
     Param("origin_defense_bonus", Whole(), 5, "an Origin Land adds {v} to its defence"),
     Param(
@@ -322,6 +337,8 @@ EIRE = ORDERS_GAME.extend(
     Param("min_attack_output", Whole(), 5, "only a land of output {v} or more may be attacked"),
     Param("dominion", Whole(), 22, "a contiguous realm of {v} lands wins by Dominion"),
     Param("communion", Whole(), 7, "{v} Menhir Valleys win by Communion"),
-    Param("walk_in", OnOff(), True, "an undefended land is taken without rolls: {v}"),
-    Param("gm_preview", OnOff(), False, "the GM sees each turn's results before the players: {v}"),
+    Param(
+        "walk_in", OnOff(), True, "on: a player's land with no Defend order is taken without rolls"
+    ),
+    Param("gm_preview", OnOff(), False, "on: the GM sees each turn's results before the players"),
 )

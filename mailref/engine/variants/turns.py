@@ -331,9 +331,8 @@ class OrdersGame(Variant):
         ]
 
     def parameter_lines(self, state: GameState) -> list[str]:
-        shown = {True: "on", False: "off"}
         return [
-            f"{k} = {shown[v] if isinstance(v, bool) else v}"
+            f"{k} = {self.parameter_table.shown(k, v)}"
             for k, v in sorted(state["parameters"].items())
         ]
 
