@@ -224,3 +224,38 @@ def test_the_admins_decision_names_a_blognomic_matter_as_a_ballot_does():
                 {"type": kind, "number": 9, "outcome": "fail", "player": "Ann", "vote": "FOR"},
                 Ctx(NOW),
             )
+
+
+def _imperial():
+    v = get_variant("imperial")
+    state = v.initial_state("e", "E", "e@example.org", None, "UTC", {}, NOW)
+    for n, offices in (("Ann", ["emperor"]), ("Bob", ["senator"]), ("Cy", ["senator"])):
+        state["players"].append(
+            {
+                "name": n,
+                "addresses": [f"{n.lower()}@example.org"],
+                "status": "active",
+                "score": 0,
+                "offices": offices,
+                "joined": "2026-03-01T00:00:00Z",
+            }
+        )
+    return v, state
+
+
+def test_a_senate_majority_leaves_the_matter_open_for_the_emperor():
+    v, state = _imperial()
+    prop = v.submit(state, Ctx(NOW), "Bob", "Title", "text", NOW + timedelta(days=4), changes=[])
+    assert prop["votes"] == {}  # the author has no vote (rule 6)
+    _vote(v, state, "Cy", prop["number"], "YES")
+    v.close_vote(state, prop, Ctx(NOW + timedelta(days=5)))
+    assert (prop["status"], prop["closed"], prop["deadline"]) == ("awaiting-judgement", None, None)
+    assert prop["tally"] == {"YES": 1, "NO": 0, "senators": 1}
+
+
+def test_the_senate_rejecting_a_matter_gives_why():
+    v, state = _imperial()
+    prop = v.submit(state, Ctx(NOW), "Bob", "Title", "text", NOW + timedelta(days=4), changes=[])
+    v.close_vote(state, prop, Ctx(NOW + timedelta(days=5)))
+    assert prop["status"] == "rejected"
+    assert prop["reason"] == "no majority of the Senators entitled to vote voted YES"

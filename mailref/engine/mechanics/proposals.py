@@ -1,5 +1,6 @@
 """The proposal lifecycle, once for every Nomic: a matter is submitted, voted on, overridden
-or decided by the admin, and decided under the game's `VotingPolicy` (mechanics/voting.py).
+or decided by the admin, decided under the game's `VotingPolicy` (mechanics/voting.py), and
+enacted or failed: its outcome recorded, its author scored, its changes put in force.
 
 A variant composes `Proposals`, sets `policy`, and overrides only the hooks below where its
 rules differ; each hook's default is the plain case.
@@ -22,13 +23,16 @@ rules differ; each hook's default is the plain case.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.mechanics.voting import VotingPolicy
+from mailref.engine.ruleset import changes_from
 from mailref.engine.state import Action, GameState, Matter, Player
 from mailref.engine.variants.actions import Acting, action
+from mailref.timeutil import iso
 
 if TYPE_CHECKING:
     from mailref.engine.change import RuleChange
@@ -45,6 +49,19 @@ class Proposals(Acting):
         def active(state: GameState) -> list[Player]: ...
 
         def must_player(self, state: GameState, name: str) -> Player: ...
+
+        @staticmethod
+        def player(state: GameState, name: str) -> Player | None: ...
+
+        def enact_changes(
+            self,
+            state: GameState,
+            ctx: Ctx,
+            changes: list[RuleChange],
+            by: str,
+            why: str,
+            then: Callable[[], None] | None = None,
+        ) -> str | None: ...
 
         def translate_vote(self, meaning: str) -> str: ...
 
@@ -171,6 +188,59 @@ class Proposals(Acting):
         m = self.voting_matter(state, number)
         m = matters.must_open(m, number, self.policy.undecided, self.label_of(m))
         self.decided_by_admin(state, m, action, ctx)
+
+    # ---- enacting or failing ------------------------------------------------------
+    def record_outcome(
+        self,
+        m: Matter,
+        passed: bool,
+        reason: str | None,
+        counts: dict[str, int],
+        ctx: Ctx,
+        final: bool = True,
+    ) -> None:
+        """M decided by its vote: the policy's status for a pass or a fail, why, the count; and
+        closed, unless a further step decides it (Imperial's Emperor: FINAL false)."""
+        m["status"] = self.policy.passed_status if passed else self.policy.failed_status
+        m["reason"], m["tally"] = reason, counts
+        if "deadline" in m:
+            m["deadline"] = None
+        if final:
+            m["closed"] = iso(ctx.now)
+
+    def score_author(self, state: GameState, m: Matter, passed: bool) -> tuple[Player, int] | None:
+        """The author scores what the policy gives for a pass or a fail: (author, points); None
+        where it gives nothing or the author is gone from the list."""
+        author = self.player(state, m["author"])
+        if not self.policy.points or author is None:
+            return None
+        points = int(state["parameters"][self.policy.points[0 if passed else 1]])
+        author["score"] += points
+        return author, points
+
+    def enact(
+        self,
+        state: GameState,
+        m: Matter,
+        ctx: Ctx,
+        verb: str,
+        then: Callable[[], None] | None = None,
+        note_failure: bool = True,
+    ) -> str | None:
+        """Put M's rule changes in force ("Proposal 3 "Title" VERB"), THEN (once they are) what
+        follows; returns why nothing applied, which M's reason notes unless NOTE_FAILURE is off."""
+        label = self.heading_of(m)
+        failed = self.enact_changes(
+            state,
+            ctx,
+            changes_from(m.get("changes") or []),
+            f"{label.lower()} {m['number']}",
+            f"{label} {m['number']} \"{m.get('question') or m['title']}\" {verb}",
+            then=then,
+        )
+        if failed and note_failure and m.get("changes"):
+            m["reason"] = f"{m.get('reason') or ''}; its changes could not apply: {failed}"
+        return failed
 
     def waiting_for(self, state: GameState, m: Matter) -> list[str]:
         """Those of M's electorate who have not voted on it."""

@@ -143,11 +143,14 @@ class ImperialProposals(Proposals):
         voters = self.electorate(state, prop)
         outcome = voting.count(self.policy, prop["votes"], voters)
         passed, yes, no = outcome.passes, outcome.counts["YES"], outcome.counts["NO"]
-        prop.update(
-            status=self.policy.passed_status if passed else self.policy.failed_status,
-            deadline=None,
-            tally=outcome.counts,
-            reason=None if passed else "no majority of the Senators entitled to vote voted YES",
+        # Not closed yet where it passes: the Emperor's judgement closes it (rule 7).
+        self.record_outcome(
+            prop,
+            passed,
+            None if passed else "no majority of the Senators entitled to vote voted YES",
+            outcome.counts,
+            ctx,
+            final=False,
         )
         lines = [
             f"Proposal {prop['number']} \"{prop['title']}\": YES {yes}, NO {no} of {len(voters)} "
@@ -245,13 +248,7 @@ class ImperialProposals(Proposals):
         )
         if status == "accepted":
             period = self.duration(state, "vote_period")
-            self.enact_changes(
-                state,
-                ctx,
-                changes,
-                f"proposal {prop['number']}",
-                f"Proposal {prop['number']} \"{prop['title']}\" is accepted",
-            )
+            self.enact(state, prop, ctx, "is accepted", note_failure=False)
             if self.duration(state, "vote_period") != period:
                 self.retime(state, ctx, prop["number"])
 

@@ -10,7 +10,7 @@ from mailref.engine.mechanics.proposals import Proposals
 from mailref.engine.ruleset import changes_from
 from mailref.engine.state import Action, GameState, Matter
 from mailref.engine.variants.victory import first_to_reach, note_score
-from mailref.timeutil import iso, parse_iso
+from mailref.timeutil import parse_iso
 
 
 class SidekickVotes(Proposals):
@@ -71,15 +71,7 @@ class SidekickVotes(Proposals):
         counts, passed, reason = outcome.counts, outcome.passes, outcome.reason
         if forced:
             passed, reason = forced.startswith("enact"), forced
-        prop["status"], prop["closed"], prop["reason"] = (
-            (self.policy.passed_status if passed else self.policy.failed_status),
-            iso(ctx.now),
-            reason,
-        )
-        prop["tally"] = counts
-        prop["deadline"] = None
-        author = self.player(state, prop["author"])
-        points = state["parameters"][self.policy.points[0 if passed else 1]]
+        self.record_outcome(prop, passed, reason, counts, ctx)
         lines = [
             f"Proposal {prop['number']} \"{prop['title']}\" by {prop['author']} has "
             f"{prop['status']}: "
@@ -100,8 +92,8 @@ class SidekickVotes(Proposals):
             lines.append(f"Not counted, having left the game: {', '.join(gone)}.")
         if late:
             lines.append(late)
-        if author:
-            author["score"] += points
+        if scored := self.score_author(state, prop, passed):
+            author, points = scored
             lines.append(
                 f"{author['name']} scores {points:+d} (rules 21–22) and now has {author['score']}."
             )
@@ -133,16 +125,7 @@ class SidekickVotes(Proposals):
         # The next turn opens once the changes are in force (rule 7: a passed amendment of rule 8
         # gives the next mover its new time), and before the ruleset mail, which shows the new
         # mover (rule 5).
-        failed = self.enact_changes(
-            state,
-            ctx,
-            changes,
-            f"proposal {prop['number']}",
-            f"Proposal {prop['number']} \"{prop['title']}\" is in effect",
-            then=next_turn,
-        )
-        if failed:
-            prop["reason"] += f"; its changes could not apply: {failed}"
+        self.enact(state, prop, ctx, "is in effect", then=next_turn)
 
     # ---- victory (rules 20 and 23) -----------------------------------------------
     def check_victory(self, state: GameState, ctx: Ctx) -> None:

@@ -107,7 +107,7 @@ class Resolution(Acting):
         self, state: GameState, m: Matter, ctx: Ctx, status: str, reason: str, note: str = ""
     ) -> None:
         _, _, counts = self.opinion(state, m, ctx.now)
-        m.update(status=status, reason=reason, closed=iso(ctx.now), tally=counts)
+        self.record_outcome(m, status == self.policy.passed_status, reason, counts, ctx)
         label = self.label(m)
         title = m.get("question") or m["title"]
         lines = [
@@ -203,15 +203,7 @@ class Resolution(Acting):
                 results.vars["lines"] += ["", "What it changes:", *done]
             if not m.get("changes"):
                 return
-        failed = self.enact_changes(
-            state,
-            ctx,
-            changes_from(m.get("changes", [])),
-            f"{label.lower()} {m['number']}",
-            f"{label} {m['number']} \"{m.get('question') or m['title']}\" is enacted",
-        )
-        if failed and m.get("changes"):
-            m["reason"] += f"; its changes could not apply: {failed}"
+        self.enact(state, m, ctx, "is enacted")
 
     def deadline_times(self, state: GameState, now: datetime) -> list[datetime]:
         # Thresholds already passed were weighed by the last resolve(); only later ones wake us.
