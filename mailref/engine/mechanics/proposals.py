@@ -24,6 +24,7 @@ rules differ; each hook's default is the plain case.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from mailref.engine import matters
@@ -32,7 +33,7 @@ from mailref.engine.mechanics.voting import VotingPolicy
 from mailref.engine.ruleset import changes_from
 from mailref.engine.state import Action, GameState, Matter, Player
 from mailref.engine.variants.actions import Acting, action
-from mailref.timeutil import iso
+from mailref.timeutil import iso, parse_iso
 
 if TYPE_CHECKING:
     from mailref.engine.change import RuleChange
@@ -52,6 +53,10 @@ class Proposals(Acting):
 
         @staticmethod
         def player(state: GameState, name: str) -> Player | None: ...
+
+        def reminder_at(
+            self, state: GameState, deadline: datetime, opened: str | None
+        ) -> datetime: ...
 
         def enact_changes(
             self,
@@ -241,6 +246,13 @@ class Proposals(Acting):
         if failed and note_failure and m.get("changes"):
             m["reason"] = f"{m.get('reason') or ''}; its changes could not apply: {failed}"
         return failed
+
+    def vote_times(self, state: GameState, m: Matter) -> list[datetime]:
+        """When M's vote wants the clock: its deadline, and its reminder until it is sent."""
+        d = parse_iso(m.get("deadline"))
+        if d is None:
+            return []
+        return [d] if m.get("reminded") else [d, self.reminder_at(state, d, m.get("opened"))]
 
     def waiting_for(self, state: GameState, m: Matter) -> list[str]:
         """Those of M's electorate who have not voted on it."""

@@ -188,9 +188,7 @@ class Imperial(ImperialProposals, ImperialActs, Variant):
         every = self.duration(state, "judge_reminder_every")
         for p in state["proposals"]:
             if p["status"] == "voting":
-                out.append(parse_iso(p["deadline"]))
-                if not p.get("reminded"):
-                    out.append(self.reminder_at(state, parse_iso(p["deadline"]), p.get("opened")))
+                out += self.vote_times(state, p)
             elif p["status"] == "awaiting-judgement":
                 out.append(parse_iso(p["last_reminded"]) + every)
         return out

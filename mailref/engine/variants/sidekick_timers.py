@@ -21,12 +21,8 @@ class SidekickTimers:
             out.append(d)
             if not t.get("reminded"):
                 out.append(self.reminder_at(state, d, t.get("started")))
-        prop = self.current_proposal(state)
-        if prop and prop.get("deadline"):
-            d = parse_iso(prop["deadline"])
-            out.append(d)
-            if not prop.get("reminded"):
-                out.append(self.reminder_at(state, d, prop.get("opened")))
+        if prop := self.current_proposal(state):
+            out += self.vote_times(state, prop)
         return out
 
     def fire_deadlines(self, state: GameState, ctx: Ctx) -> None:
