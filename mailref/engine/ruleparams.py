@@ -112,11 +112,11 @@ def says(param: Param, value: object) -> str:
     return param.says.replace("{v:+d}", "{v}").format(v=value)
 
 
-def marked(text: str, params: list[tuple[Param, object]]) -> list[dict]:
+def marked(text: str, params: list[tuple[Param, object]]) -> list[dict[str, str]]:
     """TEXT cut into pieces, each sentence that states one of PARAMS marked with what the
     referee runs it by ("a failed proposal scores -5 (fail_points = -5)"), for the ruleset page."""
     pieces = re.split(r"((?<=[.!?:])\s+|\n\s*)", text)  # sentences, and the lines of a list
-    out: list[dict] = []
+    out: list[dict[str, str]] = []
     for piece in pieces:
         notes = [
             f"{says(p, v)} ({p.name} = {v})"
