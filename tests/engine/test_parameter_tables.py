@@ -162,3 +162,15 @@ def test_an_unknown_parameter_is_refused_naming_the_known_ones():
         get_variant("orders").check_param("turn_timeout", "2d")
     assert e.value.reason == "unknown parameter 'turn_timeout' for orders"
     assert e.value.hint == "known: " + ", ".join(sorted({*DEFAULTS["orders"], "list_id"}))
+
+
+def test_a_parameter_declared_after_games_began_is_its_default_until_the_gm_sets_it():
+    """BlogNomic's `quiet_after` (the digest's Late Wizards) was read with a default of its own
+    and could not be set; new games' states still do not hold it, so older ones replay alike."""
+    blognomic = get_variant("blognomic")
+    assert "quiet_after" not in blognomic.defaults
+    state = {"parameters": dict(blognomic.defaults)}
+    assert blognomic.parameter(state, "quiet_after") == "7d"
+    state["parameters"]["quiet_after"] = blognomic.check_param("quiet_after", "72h")
+    assert blognomic.parameter(state, "quiet_after") == "3d"
+    assert "quiet_after" not in blognomic.duration_params
