@@ -77,6 +77,11 @@ class Table:
         v = values.get(name)
         return self.params[name].default if v is None or v == "" else v
 
+    def run_by(self, values: Mapping[str, object]) -> dict[str, object]:
+        """Every value a game with VALUES runs by: its own, and the default of each parameter
+        it holds none of (a game begun before the parameter was declared)."""
+        return {**{p.name: p.default for p in self if p.default is not None}, **values}
+
     def check(self, variant: str, key: str, value: object) -> Value:
         """VALUE of KEY as the GM sets it, in its stored form; Refused when KEY is no parameter
         of VARIANT's or VALUE is not of its kind."""
