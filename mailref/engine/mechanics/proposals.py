@@ -90,7 +90,7 @@ class Proposals(Acting):
         author: str,
         title: str,
         text: str,
-        deadline: Any = None,
+        deadline: datetime | None = None,
         collection: Literal["proposals", "judgements"] = "proposals",
         **extra: Any,
     ) -> Matter:
