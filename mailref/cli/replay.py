@@ -14,6 +14,7 @@ from mailref.safe import printable
 def cmd_replay(referee: StoreOnly, args: argparse.Namespace, who: str) -> int:
     from mailref.engine.archive import merge
     from mailref.engine.replay import differences, replay
+    from mailref.engine.schema import upgrade
     from mailref.engine.upgraded import set_apart
     from mailref.store.reads import replay_reads
 
@@ -33,7 +34,7 @@ def cmd_replay(referee: StoreOnly, args: argparse.Namespace, who: str) -> int:
             try:
                 cold: list = []
                 rebuilt = replay(g.initial, entries, cold)
-                live, rebuilt = merge(g.state, reads.archived(g.id)), merge(rebuilt, cold)
+                live, rebuilt = merge(upgrade(g.state), reads.archived(g.id)), merge(rebuilt, cold)
                 diffs = differences(live, rebuilt)
                 if diffs:  # an older mailref wrote the live state: what this one writes differently
                     rebuilt, newer = set_apart(live, rebuilt)

@@ -15,6 +15,7 @@ from typing import Any
 
 from mailref.engine.archive import take_cold
 from mailref.engine.context import Ctx, Refused
+from mailref.engine.schema import upgrade
 from mailref.engine.state import Action, GameState, Matter
 
 Entry = tuple[Action, datetime, list[int] | None]
@@ -158,7 +159,7 @@ def _walk(
     """Replay ENTRIES from INITIAL without the VOID ones (and their void ballots), silently;
     an entry left out keeps the numbers it CONSUMED, which a TIMELINE walk notes. Returns the
     state and the entries that no longer apply, with why."""
-    state = copy.deepcopy(initial)
+    state = upgrade(copy.deepcopy(initial))
     rng = random.Random(0)  # never drawn from: every draw is given back from the journal
     refused: list[tuple[int, str]] = []
     for n, (action, at, draws) in enumerate(entries, 1):

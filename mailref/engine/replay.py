@@ -9,6 +9,7 @@ import random
 from mailref.engine.archive import take_cold
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.court import Court
+from mailref.engine.schema import upgrade
 from mailref.engine.state import Action, GameState, Matter
 from mailref.engine.variants import get_variant
 
@@ -25,7 +26,7 @@ def replay(
     Nothing is copied or compared per entry: the caller compares once, at the end. An entry
     that orders undos replays the journal up to it again without the entries it voids
     (engine/court.py); COURT, when given, keeps what the last order did."""
-    state = copy.deepcopy(initial)
+    state = upgrade(copy.deepcopy(initial))
     variant = get_variant(state["variant"])
     handle, collections, still_open = (
         variant.handle,

@@ -24,6 +24,11 @@ class Player(TypedDict):
     tribe: NotRequired[str]  # Eire
     origin: NotRequired[str]  # Eire
     eliminated: NotRequired[bool]  # Eire
+    # announcements waiting for the player's digest (variants/inbox.py)
+    held: NotRequired[list[dict[str, Any]]]
+    digest_next: NotRequired[str]
+    # [level, since] pairs: since which victory check the player has held each score level
+    score_levels: NotRequired[list[list[int]]]
 
 
 class Ballot(TypedDict):
@@ -121,6 +126,7 @@ class GameState(TypedDict):
     digest_next: str
     paused_at: str | None
     rolls: list[Roll]
+    schema: int  # engine/schema.py: an older state is upgraded to it when read
     resume_status: NotRequired[str]
     # the daily counts behind the limits (variants/limits.py)
     opened: NotRequired[dict[str, Any]]

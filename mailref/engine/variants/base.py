@@ -11,6 +11,7 @@ from typing import Any
 
 from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
+from mailref.engine.schema import SCHEMA
 from mailref.engine.state import Action, GameState, Rule
 from mailref.engine.variants.absence import Absence
 from mailref.engine.variants.admin import AdminOverrides
@@ -170,6 +171,7 @@ class Variant(
             "digest_next": iso(self._next_digest(params, timezone, now)),
             "paused_at": None,
             "rolls": [],
+            "schema": SCHEMA,
         }
 
     def initial_rules(self) -> list[Rule]:
