@@ -21,7 +21,7 @@ from mailref.engine.archive import merge, take_cold
 from mailref.engine.context import Ctx, Outgoing, Refused
 from mailref.engine.dice import SeededDraws, commitment
 from mailref.engine.schema import upgrade
-from mailref.engine.state import Action
+from mailref.engine.state import Action, GameState
 from mailref.engine.variants import get_variant
 from mailref.engine.variants.base import READ_ONLY
 from mailref.outgoing import (
@@ -314,10 +314,10 @@ def create_game(
     return game
 
 
-def full_state(session: Session, game: Game) -> dict:
+def full_state(session: Session, game: Game) -> GameState:
     """The hot state with every archived matter back: what `game show --json`, the pages and
     `replay` need. The rules never need it (engine/archive.py)."""
-    return merge(game.state, archived(session, game.id))
+    return merge(upgrade(game.state), archived(session, game.id))
 
 
 __all__ = [

@@ -8,15 +8,15 @@ import random
 
 from mailref.engine.archive import take_cold
 from mailref.engine.context import Ctx, Refused
-from mailref.engine.court import Court
+from mailref.engine.court import Court, Entry
 from mailref.engine.schema import upgrade
-from mailref.engine.state import Action, GameState, Matter
+from mailref.engine.state import GameState, Matter
 from mailref.engine.variants import get_variant
 
 
 def replay(
     initial: GameState,
-    entries: list[tuple[Action, object, list[int]]],
+    entries: list[Entry],
     archived: list[tuple[str, Matter]] | None = None,
     court: Court | None = None,
 ) -> GameState:
