@@ -60,15 +60,17 @@ def cfj(env: Envelope, view: GameView) -> Action:
             view.variant.judgement_label,
             view.state.get("timezone") or "UTC",
         )
-    return {
+    action: Action = {
         "type": "cfj",
         "player": view.name,
         "question": question[:300],
         "text": env.text,
         "kind": "point-of-order" if env.subject.tag == "point-of-order" else "cfj",
         "changes": _changes(env.text),
-        **({"effects": effects_of(env.text, view)} if view.variant.votable_judgements else {}),
     }
+    if view.variant.votable_judgements:
+        action["effects"] = effects_of(env.text, view)
+    return action
 
 
 def effects_of(text: str, view: GameView) -> list[dict]:

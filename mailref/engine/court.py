@@ -11,7 +11,7 @@ import json
 import random
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from mailref.engine.archive import take_cold
 from mailref.engine.context import Ctx, Refused
@@ -122,10 +122,10 @@ class Court:
                 self._add(Voided(n, ballots=(number,)))
         else:
             number = int(ref["proposal"])
-            n = timeline.opened.get(number)
-            if n is None:
+            opened = timeline.opened.get(number)
+            if opened is None:
                 raise Refused(f"there is no proposal {number} that counts")
-            self._add(Voided(n))
+            self._add(Voided(opened))
 
     def _add(self, v: Voided) -> None:
         had = self.void.get(v.seq, set())
@@ -174,7 +174,7 @@ def _walk(
             action = {**action, "ballots": kept}
         ctx = Ctx(at, rng=rng, draws=draws)
         ctx.rerun = True
-        before = {k: state[k] for k in COUNTERS if k in state}
+        before = {k: _counters(state)[k] for k in COUNTERS if k in state}
         try:
             trial = json.loads(json.dumps(state))  # a state is JSON: faster than deepcopy
             variant.handle(trial, action, ctx)
@@ -184,7 +184,8 @@ def _walk(
             continue
         state = trial
         if timeline is not None:
-            took = {k: state[k] - v for k, v in before.items() if state[k] != v}
+            counted = _counters(state)
+            took = {k: counted[k] - v for k, v in before.items() if counted[k] != v}
             if took:
                 consumed[n] = took
             first = before.get("next_number", 0)
@@ -199,8 +200,14 @@ def _walk(
 
 def _keep_numbers(state: GameState, took: dict[str, int] | None) -> None:
     """Skip the numbers an entry left out had taken."""
+    counters = _counters(state)
     for k, c in (took or {}).items():
-        state[k] = state.get(k, 0) + c
+        counters[k] = counters.get(k, 0) + c
+
+
+def _counters(state: GameState) -> dict[str, int]:
+    """STATE's COUNTERS, by name (the state itself, seen as a dict)."""
+    return cast("dict[str, int]", state)
 
 
 def _cast(timeline: _Timeline, action: Action, n: int) -> None:

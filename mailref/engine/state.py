@@ -24,9 +24,12 @@ class Player(TypedDict):
     tribe: NotRequired[str]  # Eire
     origin: NotRequired[str]  # Eire
     eliminated: NotRequired[bool]  # Eire
+    away_from: NotRequired[str]  # a dated absence set ahead: it begins then
+    away_until: NotRequired[str | None]  # a dated absence ends by itself then
     # announcements waiting for the player's digest (variants/inbox.py)
     held: NotRequired[list[dict[str, Any]]]
     digest_next: NotRequired[str]
+    capped_on: NotRequired[str]  # the UTC day mails_per_player_day was last reached
     # [level, since] pairs: since which victory check the player has held each score level
     score_levels: NotRequired[list[list[int]]]
 
@@ -54,6 +57,7 @@ class Matter(TypedDict, total=False):
     ballots: list[Ballot]
     deadline: str | None
     closed: str | None
+    decided: str  # a judgement ruled (Sidekick)
     changes: list[dict[str, Any]]  # rule changes, as `ruleset.RuleChange.as_dict()`
     reminded: bool
     tally: dict[str, Any]
@@ -64,9 +68,17 @@ class Matter(TypedDict, total=False):
     by: str
     judge: str | None
     ruling: str | None
+    effects: list[Any]  # a judgement's effect lines, carried out when it is upheld
+    # deadlines
+    awaiting_since: str  # Imperial: since when a matter waits for the GM
+    last_reminded: str  # Imperial: the last reminder of the judge
+    vote_period: str  # Imperial: rule 6 as it read at submission
+    extensions: int  # extensions by mail (variants/extensions.py)
+    requests: dict[str, Any]  # player -> a deadline request waiting for the GM
     # BlogNomic proposals
     self_killed: bool
     vetoed: bool
+    withdrawn: bool
 
 
 class Turn(TypedDict, total=False):
@@ -78,12 +90,18 @@ class Turn(TypedDict, total=False):
     proposal: int | None  # Sidekick: the mover's proposal
     closed: str  # orders games: when the turn closed
     awaiting_results: bool  # a GM-adjudicated turn waits for [Results]
+    before: str | None  # Sidekick: the player before a mover who left, for the next turn
+    last: str | None  # Sidekick: the mover of a turn that ended with no mover
+    extensions: int  # extensions by mail (variants/extensions.py)
+    requests: dict[str, Any]  # player -> a deadline request waiting for the GM
 
 
 class Rule(TypedDict, total=False):
     number: Required[str]  # "12", "2.3"
     title: str
     text: str
+    type: str  # Imperial, as shown: A (always) or B (while a playtest runs)
+    inactive: bool  # Imperial, as shown: a B rule with no playtest running
 
 
 class Event(TypedDict):
@@ -132,8 +150,14 @@ class GameState(TypedDict):
     opened: NotRequired[dict[str, Any]]
     newcomers: NotRequired[dict[str, Any]]
     announced: NotRequired[dict[str, Any]]
+    taken: NotRequired[dict[str, Any]]  # {"day", "count"} of newcomers taken in (joins_per_day)
+    # joins waiting for their confirmation, and confirmed ones for the GM (variants/joining.py)
+    joining: NotRequired[list[dict[str, Any]]]
+    awaiting_gm: NotRequired[list[dict[str, Any]]]
+    preview: NotRequired[dict[str, Any]]  # a resolved turn the GM previews (variants/preview.py)
     # Sidekick
     next_judgement: NotRequired[int]
+    score_checks: NotRequired[int]  # victory checks so far: the clock of `score_levels`
     # BlogNomic
     historian: NotRequired[str | None]
     dynasty: NotRequired[int]
@@ -158,6 +182,7 @@ class VoteLine(TypedDict):
     vote: str
     word: str
     line: str
+    reason: NotRequired[str]  # the words after the vote
 
 
 class Action(TypedDict, total=False):
@@ -172,12 +197,17 @@ class Action(TypedDict, total=False):
     reason: str
     capped: bool  # counted against the daily limits (mail only)
     source: str
+    mailed: dict[str, int]  # player -> the game's mails to them today (SPEC §2.2), journaled
+    token: str  # a [Join]'s confirmation code
+    tokens: list[str]  # the codes a confirmation names
     # what a mail says
     title: str
     text: str
     question: str
     changes: list[dict[str, Any]]
     sentences: list[str]  # bold orders
+    loose: list[str]  # lines not bold that may be orders, told to the author
+    effects: list[Any]  # a CfJ's or an Emperor's effect lines
     ballots: list[VoteLine]
     ignored: list[Any]
     number: int
@@ -193,7 +223,8 @@ class Action(TypedDict, total=False):
     verdict: str
     choices: dict[str, str]  # Eire: Color, Tribe, Land of a joining player
     # what an admin says
-    values: dict[str, Any]  # `set`
+    values: dict[str, Any]  # `set`, `settings`
+    unsubscribe: bool  # `settings` from the one-click unsubscribe
     office: str
     holder: str | None
     status: str  # `player_status`
