@@ -61,6 +61,7 @@ class Matter(TypedDict, total=False):
     changes: list[dict[str, Any]]  # rule changes, as `ruleset.RuleChange.as_dict()`
     reminded: bool
     tally: dict[str, Any]
+    turn: int  # Sidekick: the turn the proposal was made in
     # judgements
     kind: str  # cfj | dov | point-of-order
     question: str
@@ -102,6 +103,7 @@ class Rule(TypedDict, total=False):
     text: str
     type: str  # Imperial, as shown: A (always) or B (while a playtest runs)
     inactive: bool  # Imperial, as shown: a B rule with no playtest running
+    section: str  # BlogNomic: the ruleset's section (core, dynastic, ...)
 
 
 class Event(TypedDict):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from support.declared import assert_declared
 from support.helpers import assert_replays
 from support.joining import confirm
 from support.sidekick import PLAYERS, PROPOSAL, G, addr, mover, others, send
@@ -35,3 +36,4 @@ def test_a_capped_player_closes_a_passing_vote_and_the_game_goes_on(referee, out
     send(referee, state["turn"]["player"], "[Proposal] More", 'Enact rule 25 "More":\nMore.\n')
     assert len(referee.state("nomes")["proposals"]) == 2
     assert_replays(referee)
+    assert_declared(referee)  # the digest's mail and the score levels, each under its own key
