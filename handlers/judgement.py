@@ -3,7 +3,7 @@
 import re
 
 from mailref.engine import Refused, matters
-from mailref.engine.state import Action
+from mailref.engine.state import Action, JudgementAction
 from mailref.handlers.registry import GameView, handles
 from mailref.handlers.vote import ballots
 from mailref.read import Envelope, RuleChangeError, read_rule_changes
@@ -60,7 +60,7 @@ def cfj(env: Envelope, view: GameView) -> Action:
             view.variant.judgement_label,
             view.state.get("timezone") or "UTC",
         )
-    action: Action = {
+    action: JudgementAction = {
         "type": "cfj",
         "player": view.name,
         "question": question[:300],

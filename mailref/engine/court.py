@@ -16,7 +16,7 @@ from typing import Any, cast
 from mailref.engine.archive import take_cold
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.schema import upgrade
-from mailref.engine.state import Action, GameState, Matter
+from mailref.engine.state import Action, GameState, Matter, VoteLine
 
 Entry = tuple[Action, datetime, list[int] | None]
 MARK = "Journal entries void:"  # begins the summary line of every entry that ordered undos
@@ -168,10 +168,10 @@ def _walk(
             _keep_numbers(state, consumed.get(n))
             continue
         if drop:
-            kept = [b for b in action.get("ballots") or () if int(b["number"]) not in drop]
+            kept = [b for b in _ballots(action) if int(b["number"]) not in drop]
             if action["type"] == "vote_override" and int(action["number"]) in drop or not kept:
                 continue
-            action = {**action, "ballots": kept}
+            action = cast(Action, {**action, "ballots": kept})
         ctx = Ctx(at, rng=rng, draws=draws)
         ctx.rerun = True
         before = {k: _counters(state)[k] for k in COUNTERS if k in state}
@@ -210,13 +210,18 @@ def _counters(state: GameState) -> dict[str, int]:
     return cast("dict[str, int]", state)
 
 
+def _ballots(action: Action) -> list[VoteLine]:
+    """The ballots ACTION casts: a [Vote]'s, or another's that carries them (none for most)."""
+    return list(cast("dict[str, Any]", action).get("ballots") or ())
+
+
 def _cast(timeline: _Timeline, action: Action, n: int) -> None:
     """Note the ballots entry N casts, by voter and matter."""
     who = str(action.get("player") or "").lower()
     numbers = (
         [action["number"]]
         if action["type"] == "vote_override"
-        else [b["number"] for b in action.get("ballots") or ()]
+        else [b["number"] for b in _ballots(action)]
     )
     for number in numbers:
         timeline.ballots.setdefault((who, int(number)), []).append(n)

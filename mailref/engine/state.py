@@ -4,7 +4,7 @@ Keys marked NotRequired belong to some variants only, or to records made after t
 
 from __future__ import annotations
 
-from typing import Any, NotRequired, Required, TypedDict
+from typing import Any, Literal, NotRequired, Required, TypedDict
 
 
 class Player(TypedDict):
@@ -187,46 +187,142 @@ class VoteLine(TypedDict):
     reason: NotRequired[str]  # the words after the vote
 
 
-class Action(TypedDict, total=False):
-    """What is applied to a game: from a mail (by its handler), a deadline (`tick`), or an
-    admin (`by` set). `type` names the handler; the other keys are those it reads."""
+class _Acting(TypedDict, total=False):
+    """What any action may carry besides its own keys: who and how."""
 
-    type: Required[str]
     player: str | None  # the sender's player name
-    address: str  # the sender's address
     by: str  # the admin who gave the command
     by_label: str
     reason: str
     capped: bool  # counted against the daily limits (mail only)
     source: str
     mailed: dict[str, int]  # player -> the game's mails to them today (SPEC §2.2), journaled
-    token: str  # a [Join]'s confirmation code
-    tokens: list[str]  # the codes a confirmation names
+    ignored: list[Any]  # lines of the mail set aside, told to the sender
+
+
+class JoinAction(_Acting, total=False):
+    type: Required[Literal["join"]]
+    name: Required[str]
+    address: Required[str]  # the sender's address
+    choices: dict[str, str]  # Eire: Color, Tribe, Land of a joining player
+    more: list[str]  # further addresses of a player the admin adds
+    name_keys: list[str]  # the name folded for look-alike letters
+    token: str  # the confirmation code, given when the join is kept
+
+
+class ConfirmAction(_Acting, total=False):
+    type: Required[Literal["confirm"]]
+    address: Required[str]
+    tokens: Required[list[str]]  # the codes the confirmation names
+
+
+class ProposalAction(_Acting, total=False):
+    type: Required[Literal["propose"]]
+    title: Required[str]
+    text: Required[str]
+    changes: Required[list[dict[str, Any]]]  # as `ruleset.RuleChange.as_dict()`
+
+
+class VoteAction(_Acting, total=False):
+    type: Required[Literal["vote"]]
+    ballots: Required[list[VoteLine]]
+
+
+class JudgementAction(_Acting, total=False):
+    """A CfJ, a Point of Order or a DoV (`kind` says which of the first two)."""
+
+    type: Required[Literal["cfj", "dov"]]
+    question: str
+    text: str
+    kind: str  # cfj | point-of-order
+    title: str
+    changes: list[dict[str, Any]]
+    effects: list[Any]  # effect lines, carried out when it is upheld
+
+
+class SettingsAction(_Acting, total=False):
+    type: Required[Literal["settings"]]
+    values: Required[dict[str, Any]]
+    unsubscribe: bool  # from the one-click unsubscribe
+
+
+class OrdersAction(_Acting, total=False):
+    type: Required[Literal["orders"]]
+    sentences: list[str]  # bold orders
+    loose: list[str]  # lines not bold that may be orders, told to the author
+    text: str
+
+
+OtherType = Literal[
+    "approve",
+    "ascension",
+    "away",
+    "back",
+    "deadline",
+    "deadline_answer",
+    "deadline_request",
+    "decide",
+    "dice_reveal",
+    "digest",
+    "directive",
+    "forfeit",
+    "help",
+    "historian",
+    "idle",
+    "judge",
+    "office",
+    "pause",
+    "player_add",
+    "player_remove",
+    "player_status",
+    "playtest",
+    "proclamation",
+    "publish",
+    "quit",
+    "results",
+    "resume",
+    "roll",
+    "rule",
+    "rules",
+    "ruling",
+    "score",
+    "set",
+    "start",
+    "status",
+    "tick",
+    "undo",
+    "unidle",
+    "vote_override",
+    "withdraw",
+]
+
+
+class OtherAction(_Acting, total=False):
+    """Every other action: `type` names its handler, the other keys are those it reads."""
+
+    type: Required[OtherType]
+    address: str  # the sender's address
+    name: str
+    more: list[str]
+    name_keys: list[str]
     # what a mail says
     title: str
     text: str
     question: str
     changes: list[dict[str, Any]]
-    sentences: list[str]  # bold orders
-    loose: list[str]  # lines not bold that may be orders, told to the author
-    effects: list[Any]  # a CfJ's or an Emperor's effect lines
+    sentences: list[str]
+    effects: list[Any]
     ballots: list[VoteLine]
-    ignored: list[Any]
     number: int
     kind: str
-    name: str
-    name_keys: list[str]
-    more: list[str]  # further addresses of a joining player
     dice: str
     why: str
     to: str
     theme: str
     fields: dict[str, str]
     verdict: str
-    choices: dict[str, str]  # Eire: Color, Tribe, Land of a joining player
     # what an admin says
-    values: dict[str, Any]  # `set`, `settings`
-    unsubscribe: bool  # `settings` from the one-click unsubscribe
+    values: dict[str, Any]  # `set`
     office: str
     holder: str | None
     status: str  # `player_status`
@@ -241,3 +337,17 @@ class Action(TypedDict, total=False):
     ok: bool  # `deadline_answer`: the GM grants the request waiting
     dates: str  # `away`: "until 6 Jan", "24 Dec to 6 Jan"
     on: bool  # Imperial `playtest`: on or off
+
+
+# What is applied to a game: from a mail (by its handler), a deadline (`tick`), or an admin
+# (`by` set). The common actions have types of their own, told apart by `type`.
+Action = (
+    JoinAction
+    | ConfirmAction
+    | ProposalAction
+    | VoteAction
+    | JudgementAction
+    | SettingsAction
+    | OrdersAction
+    | OtherAction
+)

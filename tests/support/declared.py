@@ -3,7 +3,7 @@ see (a key read or written through a variable) is checked here on games played."
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args, get_type_hints
 
 from mailref.engine.state import (
     Action,
@@ -21,6 +21,14 @@ from mailref.engine.state import (
 
 def keys(kind: Any) -> frozenset[str]:
     return kind.__required_keys__ | kind.__optional_keys__
+
+
+def action_type(kind: str) -> Any:
+    """The member of the Action union whose `type` is KIND, or None."""
+    for member in get_args(Action):
+        if kind in get_args(get_type_hints(member)["type"]):
+            return member
+    return None
 
 
 def _check(record: object, kind: Any, where: str, out: list[str]) -> None:
@@ -47,7 +55,11 @@ def undeclared(state: dict, actions: list[dict]) -> list[str]:
     for r in state.get("rolls") or []:
         _check(r, Roll, "rolls[]", out)
     for a in actions:
-        _check(a, Action, f"action {a.get('type')}", out)
+        kind = action_type(a["type"])
+        if kind is None:
+            out.append(f"action {a['type']}: a type Action does not name")
+            continue
+        _check(a, kind, f"action {a['type']}", out)
         for b in a.get("ballots") or []:
             _check(b, VoteLine, f"action {a.get('type')}.ballots[]", out)
     return sorted(set(out))
