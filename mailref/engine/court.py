@@ -174,7 +174,7 @@ def _walk(
             action = cast(Action, {**action, "ballots": kept})
         ctx = Ctx(at, rng=rng, draws=draws)
         ctx.rerun = True
-        before = {k: _counters(state)[k] for k in COUNTERS if k in state}
+        before = {k: counters(state)[k] for k in COUNTERS if k in state}
         try:
             trial = json.loads(json.dumps(state))  # a state is JSON: faster than deepcopy
             variant.handle(trial, action, ctx)
@@ -184,7 +184,7 @@ def _walk(
             continue
         state = trial
         if timeline is not None:
-            counted = _counters(state)
+            counted = counters(state)
             took = {k: counted[k] - v for k, v in before.items() if counted[k] != v}
             if took:
                 consumed[n] = took
@@ -200,12 +200,12 @@ def _walk(
 
 def _keep_numbers(state: GameState, took: dict[str, int] | None) -> None:
     """Skip the numbers an entry left out had taken."""
-    counters = _counters(state)
+    counts = counters(state)
     for k, c in (took or {}).items():
-        counters[k] = counters.get(k, 0) + c
+        counts[k] = counts.get(k, 0) + c
 
 
-def _counters(state: GameState) -> dict[str, int]:
+def counters(state: GameState) -> dict[str, int]:
     """STATE's COUNTERS, by name (the state itself, seen as a dict)."""
     return cast("dict[str, int]", state)
 

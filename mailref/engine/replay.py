@@ -8,7 +8,7 @@ import random
 
 from mailref.engine.archive import take_cold
 from mailref.engine.context import Ctx, Refused
-from mailref.engine.court import Court, Entry
+from mailref.engine.court import COUNTERS, Court, Entry, counters
 from mailref.engine.schema import upgrade
 from mailref.engine.state import GameState, Matter
 from mailref.engine.variants import get_variant
@@ -51,9 +51,10 @@ def replay(
             if ctx.court:
                 old = state
                 state = court.rule(variant, initial, entries[: i + 1], ctx.court, archived, old)
-                for key in ("next_number", "next_judgement"):  # a number is never given twice
-                    if key in old:
-                        state[key] = max(old[key], state.get(key, 0))
+                was, counts = counters(old), counters(state)
+                for key in COUNTERS:  # a number is never given twice
+                    if key in was:
+                        counts[key] = max(was[key], counts.get(key, 0))
                 continue
             cold = take_cold(state, collections, still_open, at)
             if cold and archived is not None:

@@ -157,10 +157,18 @@ class GameState(TypedDict):
     joining: NotRequired[list[dict[str, Any]]]
     awaiting_gm: NotRequired[list[dict[str, Any]]]
     preview: NotRequired[dict[str, Any]]  # a resolved turn the GM previews (variants/preview.py)
-    # Sidekick
+
+
+class SidekickState(GameState):
+    """Nomic Sidekick Nomic's state: judgements numbered apart, and the victory checks."""
+
     next_judgement: NotRequired[int]
     score_checks: NotRequired[int]  # victory checks so far: the clock of `score_levels`
-    # BlogNomic
+
+
+class BlogNomicState(GameState):
+    """BlogNomic's state: its dynasties, their Historian and theme, DoVs and Dormancy."""
+
     historian: NotRequired[str | None]
     dynasty: NotRequired[int]
     theme: NotRequired[str | None]
@@ -168,10 +176,18 @@ class GameState(TypedDict):
     dov_cooldown: NotRequired[dict[str, str]]
     terms: NotRequired[dict[str, str]]
     dormant: NotRequired[bool]
-    # orders games
+
+
+class OrdersState(GameState):
+    """An orders game's state: this turn's orders and the turns resolved."""
+
     orders: NotRequired[dict[str, dict[str, Any]]]
     history: NotRequired[list[dict[str, Any]]]
-    # Eire
+
+
+class EireState(OrdersState):
+    """Eire's state: the map's lands, each player's grain, the High King."""
+
     lands: NotRequired[list[dict[str, Any]]]
     grain: NotRequired[dict[str, int]]
     high_king: NotRequired[str | None]

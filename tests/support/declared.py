@@ -8,15 +8,28 @@ from typing import Any, get_args, get_type_hints
 from mailref.engine.state import (
     Action,
     Ballot,
+    BlogNomicState,
+    EireState,
     Event,
     GameState,
     Matter,
+    OrdersState,
     Player,
     Roll,
     Rule,
+    SidekickState,
     Turn,
     VoteLine,
 )
+
+# Each variant's state type: the keys of its own beside those of every game.
+STATES = {
+    "sidekick": SidekickState,
+    "imperial": GameState,
+    "blognomic": BlogNomicState,
+    "orders": OrdersState,
+    "eire": EireState,
+}
 
 
 def keys(kind: Any) -> frozenset[str]:
@@ -39,7 +52,7 @@ def _check(record: object, kind: Any, where: str, out: list[str]) -> None:
 def undeclared(state: dict, actions: list[dict]) -> list[str]:
     """The keys of STATE and of the journaled ACTIONS that their types do not declare."""
     out: list[str] = []
-    _check(state, GameState, "state", out)
+    _check(state, STATES[state["variant"]], "state", out)
     for p in state.get("players") or []:
         _check(p, Player, "players[]", out)
     for collection in ("proposals", "judgements"):
