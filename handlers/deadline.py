@@ -8,7 +8,7 @@ import re
 
 from mailref.engine import Refused
 from mailref.engine.dates import looks_like_moment, read_length
-from mailref.engine.state import Action
+from mailref.engine.state import Action, OtherAction
 from mailref.handlers.registry import GameView, handles, not_a_player
 from mailref.read import Envelope
 from mailref.timeutil import format_duration
@@ -79,14 +79,19 @@ def deadline(env: Envelope, view: GameView) -> Action:
     reason = " ".join(why)[:300]
     if gm:
         if op in ("pause", "resume"):
-            return {"type": op, "gm": True, "address": address, "reason": reason}
+            return {
+                "type": "pause" if op == "pause" else "resume",
+                "gm": True,
+                "address": address,
+                "reason": reason,
+            }
         if op in ("ok", "no"):
-            answer: Action = {"type": "deadline_answer", "ok": op == "ok", "address": address}
+            answer: OtherAction = {"type": "deadline_answer", "ok": op == "ok", "address": address}
             asked = _ASKS.match(env.subject.rest) if env.subject.is_reply else None
             if name := value or (asked and asked.group("name")):
                 answer["name"] = name
             return answer
-        out: Action = {"type": "deadline", "gm": True, "address": address, "reason": reason}
+        out: OtherAction = {"type": "deadline", "gm": True, "address": address, "reason": reason}
         if op == "extend":
             out["extend"] = value_as_duration(value)
         else:

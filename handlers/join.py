@@ -19,7 +19,8 @@ def join(env: Envelope, view: GameView) -> Action:
     name = person_name(
         fields.pop("name", "") or env.from_name or (env.from_addr or "").split("@")[0]
     )
-    return {"type": "join", "name": name, "address": env.from_addr, "choices": fields}
+    # a mail that names no sender is machine mail, never a command: "" is never read
+    return {"type": "join", "name": name, "address": env.from_addr or "", "choices": fields}
 
 
 # The Message-ID of a join's confirmation (outgoing.confirmation_id) carries its code.
@@ -40,7 +41,7 @@ def confirm(env: Envelope, view: GameView) -> Action:
     code = body_fields(env.text).get("code", "").strip().lower()
     return {
         "type": "confirm",
-        "address": env.from_addr,
+        "address": env.from_addr or "",
         "tokens": [*codes, *([code] if code else [])],
     }
 

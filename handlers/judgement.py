@@ -3,7 +3,7 @@
 import re
 
 from mailref.engine import Refused, matters
-from mailref.engine.state import Action
+from mailref.engine.state import Action, JudgementAction
 from mailref.handlers.registry import GameView, handles
 from mailref.handlers.vote import ballots
 from mailref.read import Envelope, RuleChangeError, read_rule_changes
@@ -60,15 +60,17 @@ def cfj(env: Envelope, view: GameView) -> Action:
             view.variant.judgement_label,
             view.state.get("timezone") or "UTC",
         )
-    return {
+    action: JudgementAction = {
         "type": "cfj",
         "player": view.name,
         "question": question[:300],
         "text": env.text,
         "kind": "point-of-order" if env.subject.tag == "point-of-order" else "cfj",
         "changes": _changes(env.text),
-        **({"effects": effects_of(env.text, view)} if view.variant.votable_judgements else {}),
     }
+    if view.variant.votable_judgements:
+        action["effects"] = effects_of(env.text, view)
+    return action
 
 
 def effects_of(text: str, view: GameView) -> list[dict]:

@@ -4,7 +4,7 @@
 import re
 
 from mailref.engine import Refused
-from mailref.engine.state import Action
+from mailref.engine.state import Action, OrdersAction
 from mailref.handlers.registry import GameView, handles, not_only_attached, read_whole
 from mailref.read import Envelope
 
@@ -17,7 +17,7 @@ def orders(env: Envelope, view: GameView) -> Action:
     ):  # words of one's own without bold (beside a signature's logo) are "no bold text"
         not_only_attached(env, "orders are", env.text, "nothing was recorded")
     check_named_turn(env, view)
-    action: Action = {"type": "orders", "player": view.name, "sentences": env.orders}
+    action: OrdersAction = {"type": "orders", "player": view.name, "sentences": env.orders}
     if loose := lines_not_bold(env.text, env.orders):
         action["loose"] = loose  # the engine tells the author which of them look like orders
     return action

@@ -24,7 +24,9 @@ def reply_to_turn(env: Envelope, view: GameView) -> Action:
         if gm and (env.from_addr or "").lower() == gm and view.variant.takes("results"):
             # The GM's plain Reply to "[Turn 3] Orders of all players" (the digest that asks for
             # the results) is the results; its subject is the digest's, not a title.
-            return {**REGISTRY["results"].fn(env, view), "title": ""}
+            results = REGISTRY["results"].fn(env, view)
+            results["title"] = ""
+            return results
         not_a_player(env, view)
     if view.variant.takes("orders"):
         return REGISTRY["orders"].fn(env, view)

@@ -2,7 +2,7 @@
 
 from mailref.engine import Refused
 from mailref.engine.matters import label, open_statuses
-from mailref.engine.state import Action
+from mailref.engine.state import Action, VoteLine
 from mailref.handlers.registry import GameView, handles
 from mailref.read import Envelope, read_ballots
 from mailref.read.ballots import how_to_vote
@@ -33,8 +33,10 @@ def ballots(env: Envelope, view: GameView) -> Action:
             hint,
         )
     words = view.variant.vote_words
-    out = []
+    out: list[VoteLine] = []
     for b in reading.ballots:
+        if b.number is None:  # never: read_ballots numbers each ballot it keeps
+            continue
         vote = view.variant.translate_vote(b.vote)
         if words and vote not in words:
             raise Refused(

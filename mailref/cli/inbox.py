@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mailref.cli.acting import deliver
 from mailref.cli.output import cut, print_json, table
@@ -14,9 +14,12 @@ from mailref.timeutil import iso
 
 if TYPE_CHECKING:
     from mailref.referee import Referee
+    from mailref.store import InboxMessage, OutboxMessage
 
 
-def newest(referee: Referee, model: type, args: argparse.Namespace) -> tuple[list, int | None]:
+def newest(
+    referee: Referee, model: type[InboxMessage | OutboxMessage], args: argparse.Namespace
+) -> tuple[list[Any], int | None]:
     """The newest rows of the inbox or outbox table, optionally of one status, without their
     raw bytes: a listing shows none, and 50 mails of 10 MB would take it to 600 MB. With them,
     how many rows match in all when --limit left some out (else None)."""

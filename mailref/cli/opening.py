@@ -42,7 +42,7 @@ class StoreOnly:
 
     def __init__(self, url: str):
         self.url = url
-        self._store = None
+        self._store: Store | None = None
 
     @property
     def store(self) -> Store:

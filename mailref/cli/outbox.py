@@ -14,7 +14,10 @@ from mailref.safe import printable
 from mailref.timeutil import iso, utcnow
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from mailref.referee import Referee
+    from mailref.store import OutboxMessage
 
 
 def cmd_outbox_list(referee: Referee, args: argparse.Namespace, who: str) -> int:
@@ -143,7 +146,7 @@ def cmd_outbox_drop(referee: Referee, args: argparse.Namespace, who: str) -> int
     return 0
 
 
-def _held(row, now) -> bool:
+def _held(row: OutboxMessage, now: datetime) -> bool:
     """Whether ROW is claimed by a process that may be sending it: its lease runs, and its
     claimant is not a process of this host that is gone (store/dead_claims.py)."""
     from mailref.store.dead_claims import process_gone

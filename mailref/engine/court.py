@@ -11,11 +11,12 @@ import json
 import random
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from mailref.engine.archive import take_cold
 from mailref.engine.context import Ctx, Refused
-from mailref.engine.state import Action, GameState, Matter
+from mailref.engine.schema import upgrade
+from mailref.engine.state import Action, GameState, Matter, VoteLine
 
 Entry = tuple[Action, datetime, list[int] | None]
 MARK = "Journal entries void:"  # begins the summary line of every entry that ordered undos
@@ -121,10 +122,10 @@ class Court:
                 self._add(Voided(n, ballots=(number,)))
         else:
             number = int(ref["proposal"])
-            n = timeline.opened.get(number)
-            if n is None:
+            opened = timeline.opened.get(number)
+            if opened is None:
                 raise Refused(f"there is no proposal {number} that counts")
-            self._add(Voided(n))
+            self._add(Voided(opened))
 
     def _add(self, v: Voided) -> None:
         had = self.void.get(v.seq, set())
@@ -158,7 +159,7 @@ def _walk(
     """Replay ENTRIES from INITIAL without the VOID ones (and their void ballots), silently;
     an entry left out keeps the numbers it CONSUMED, which a TIMELINE walk notes. Returns the
     state and the entries that no longer apply, with why."""
-    state = copy.deepcopy(initial)
+    state = upgrade(copy.deepcopy(initial))
     rng = random.Random(0)  # never drawn from: every draw is given back from the journal
     refused: list[tuple[int, str]] = []
     for n, (action, at, draws) in enumerate(entries, 1):
@@ -167,13 +168,13 @@ def _walk(
             _keep_numbers(state, consumed.get(n))
             continue
         if drop:
-            kept = [b for b in action.get("ballots") or () if int(b["number"]) not in drop]
+            kept = [b for b in _ballots(action) if int(b["number"]) not in drop]
             if action["type"] == "vote_override" and int(action["number"]) in drop or not kept:
                 continue
-            action = {**action, "ballots": kept}
+            action = cast(Action, {**action, "ballots": kept})
         ctx = Ctx(at, rng=rng, draws=draws)
         ctx.rerun = True
-        before = {k: state[k] for k in COUNTERS if k in state}
+        before = {k: counters(state)[k] for k in COUNTERS if k in state}
         try:
             trial = json.loads(json.dumps(state))  # a state is JSON: faster than deepcopy
             variant.handle(trial, action, ctx)
@@ -183,7 +184,8 @@ def _walk(
             continue
         state = trial
         if timeline is not None:
-            took = {k: state[k] - v for k, v in before.items() if state[k] != v}
+            counted = counters(state)
+            took = {k: counted[k] - v for k, v in before.items() if counted[k] != v}
             if took:
                 consumed[n] = took
             first = before.get("next_number", 0)
@@ -198,8 +200,19 @@ def _walk(
 
 def _keep_numbers(state: GameState, took: dict[str, int] | None) -> None:
     """Skip the numbers an entry left out had taken."""
+    counts = counters(state)
     for k, c in (took or {}).items():
-        state[k] = state.get(k, 0) + c
+        counts[k] = counts.get(k, 0) + c
+
+
+def counters(state: GameState) -> dict[str, int]:
+    """STATE's COUNTERS, by name (the state itself, seen as a dict)."""
+    return cast("dict[str, int]", state)
+
+
+def _ballots(action: Action) -> list[VoteLine]:
+    """The ballots ACTION casts: a [Vote]'s, or another's that carries them (none for most)."""
+    return list(cast("dict[str, Any]", action).get("ballots") or ())
 
 
 def _cast(timeline: _Timeline, action: Action, n: int) -> None:
@@ -208,7 +221,7 @@ def _cast(timeline: _Timeline, action: Action, n: int) -> None:
     numbers = (
         [action["number"]]
         if action["type"] == "vote_override"
-        else [b["number"] for b in action.get("ballots") or ()]
+        else [b["number"] for b in _ballots(action)]
     )
     for number in numbers:
         timeline.ballots.setdefault((who, int(number)), []).append(n)

@@ -84,7 +84,7 @@ def _decode_part(part: Message) -> str:
         payload = part.get_payload(decode=True)
     except Exception:
         payload = None
-    if payload is None:
+    if not isinstance(payload, bytes):
         raw = part.get_payload()
         return raw if isinstance(raw, str) else ""
     charset = (part.get_content_charset() or "utf-8").lower()
@@ -135,7 +135,7 @@ def body_parts(msg: Message) -> tuple[str | None, str | None, int]:
     return plain, html, attachments
 
 
-def _addresses(values: list) -> list[str]:
+def _addresses(values: list[object]) -> list[str]:
     return list(_addresses_of(tuple(str(v) for v in values)))
 
 

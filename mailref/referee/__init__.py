@@ -25,6 +25,7 @@ from mailref.claims import claim_due_game, claim_mail, worker_id
 from mailref.config import Config
 from mailref.door import Settings, Source
 from mailref.engine import Refused
+from mailref.engine.state import GameState
 from mailref.read import Envelope
 from mailref.referee import fair, steps
 from mailref.referee.facts import digest_facts
@@ -475,7 +476,7 @@ class Referee:
             )
         self._changed(slug)
 
-    def state(self, slug: str) -> dict:
+    def state(self, slug: str) -> GameState:
         """The game SLUG's full state, archived parts included."""
         with self.store() as s:
             game = s.scalar(select(Game).where(Game.slug == slug))

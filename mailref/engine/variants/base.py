@@ -12,6 +12,7 @@ from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.parameters import Span, Value
 from mailref.engine.ruleparams import Table
+from mailref.engine.schema import SCHEMA
 from mailref.engine.state import Action, GameState, Rule
 from mailref.engine.variants import rule_tables
 from mailref.engine.variants.absence import Absence
@@ -159,6 +160,7 @@ class Variant(
             "digest_next": iso(self._next_digest(params, timezone, now)),
             "paused_at": None,
             "rolls": [],
+            "schema": SCHEMA,
         }
 
     def initial_rules(self) -> list[Rule]:
