@@ -319,6 +319,243 @@ GOLDEN = [
         ),
     ),
     (
+        "no_matter",
+        {"label": "CfJ", "number": 12},
+        ("there is no CfJ 12", "send [Status] for the open matters"),
+        ("there is no CfJ 12", "`mailref game show SLUG` lists the open matters"),
+    ),
+    (
+        "matter_closed_to_votes",
+        {"label": "CfJ", "number": 12, "status": "sent"},
+        ("CfJ 12 is closed (sent); votes are no longer taken", ""),
+    ),
+    (
+        "repeats_matter",
+        {
+            "label": "CfJ",
+            "number": 12,
+            "opened": "Tue 1 Dec 2026 10:00 UTC",
+            "title": "Hats",
+            "withdraw": True,
+        },
+        (
+            'this repeats your CfJ 12 "Hats" of Tue 1 Dec 2026 10:00 UTC, word for word; it is still open, so no new CfJ was made',
+            "to change it, send [Withdraw] 12 and propose it again",
+        ),
+    ),
+    (
+        "first_turn_not_open",
+        {},
+        ("the first turn has not opened yet: it opens once two players are in", ""),
+    ),
+    (
+        "not_your_turn",
+        {"mover": "Ann"},
+        (
+            "it is not your turn: Ann is the mover (rule 8)",
+            "wait for the mail telling you it is your turn",
+        ),
+    ),
+    (
+        "moved_already",
+        {"number": 12},
+        ("you already moved this turn with proposal 12 (rule 8: a move is one proposal)", ""),
+    ),
+    (
+        "move_without_changes",
+        {"free": 31},
+        (
+            "a proposal must contain at least one rule change (rule 9)",
+            'write e.g.\n  Enact rule 31 "Title":\n  text of the rule\nor Amend rule 12 to read: / Repeal rule 15.',
+        ),
+    ),
+    (
+        "move_faults",
+        {"conflicts": ["rule 9 does not exist"], "free": 31, "unnumbered": ["Hats"]},
+        (
+            '2 faults:\n  - new rule "Hats" needs a reference number (rule 10)\n  - your rule changes cannot apply: rule 9 does not exist',
+            'write Enact rule 31 "Hats": (31 is free)',
+        ),
+    ),
+    (
+        "forfeit_not_yours",
+        {"mover": "Ann", "turn_open": True},
+        ("you can only forfeit your own turn", "the mover is Ann"),
+    ),
+    ("moved_already_no_forfeit", {"number": 12}, ("you already moved this turn (proposal 12)", "")),
+    (
+        "no_withdrawal_in_sidekick",
+        {},
+        (
+            "Nomic Sidekick Nomic has no withdrawal: a move, once mailed, is voted on until every other player has voted or abstained (rules 8 and 11), and the mover's vote is FOR and cannot change (rule 11)",
+            "on your turn, before proposing, send [Forfeit] to give up the turn (rule 8); to question a move, send [CfJ] with your question (rule 17)",
+        ),
+    ),
+    (
+        "not_a_sidekick_vote",
+        {"word": "MAYBE"},
+        ("MAYBE is not a vote in this game", "vote FOR, AGAINST or ABSTAIN"),
+    ),
+    (
+        "mover_votes_for",
+        {"number": 12},
+        (
+            'you are the mover of proposal 12: your vote is FOR and cannot change (rule 11: "The player moving is assumed to be voting for the proposal")',
+            "",
+        ),
+    ),
+    (
+        "no_judge_yet",
+        {},
+        (
+            "no judge can be named yet: judgements need a turn order with a present player before the mover",
+            "",
+        ),
+    ),
+    ("no_judgement", {"number": 12}, ("there is no judgement 12", "")),
+    ("judgement_decided", {"number": 12}, ("judgement 12 was already decided", "")),
+    (
+        "not_the_judge",
+        {"judge": "Bob", "number": 12},
+        ("you are not the judge of judgement 12; Bob is", ""),
+    ),
+    ("ruling_needs_answer", {}, ("a ruling needs its answer in the body", "")),
+    (
+        "ruling_cannot_apply",
+        {"why": "the reason given"},
+        ("the ruling's rule changes cannot apply: the reason given", ""),
+    ),
+    ("no_emperor", {}, ("there is no Emperor in whose name to judge", "")),
+    (
+        "no_withdrawal_in_imperial",
+        {},
+        (
+            "Imperial Nomic has no withdrawal: a posted proposal is voted on by the other Senators until its deadline and then judged by the Emperor, who may VETO it (rules 6 and 7)",
+            "to replace it, send a new [Proposal]: while you have three undecided proposals, a new one replaces your oldest undecided one (rule 12); or raise the matter with [Point of Order] (rule 13)",
+        ),
+    ),
+    (
+        "only_emperor_playtests",
+        {},
+        ("only the Emperor deems when a playtest of the B rules begins or ends (rule 15)", ""),
+    ),
+    ("only_emperor_proclaims", {}, ("only the Emperor issues Proclamations (rule 8)", "")),
+    (
+        "proclamation_without_changes",
+        {},
+        (
+            "a Proclamation changes rules: no rule change was found in it",
+            'Amend rule 21.3.1 to read: ... / Enact rule 27 "Title": ... / Repeal rule 23.',
+        ),
+    ),
+    (
+        "proclamation_cannot_apply",
+        {"why": "the reason given"},
+        ("the Proclamation cannot apply: the reason given", ""),
+    ),
+    ("only_emperor_directs", {}, ("only the Emperor issues Directives (rule 8)", "")),
+    ("no_point_of_order", {"number": 12}, ("there is no open Point of Order 12", "")),
+    ("emperor_answers_points", {}, ("the Emperor answers Points of Order", "")),
+    ("untitled_proposal", {}, ("a proposal must contain a title (rule 4)", "")),
+    (
+        "changes_cannot_apply",
+        {"why": "the reason given"},
+        ("your rule changes cannot apply: the reason given", ""),
+    ),
+    (
+        "only_senators_vote",
+        {},
+        (
+            "only Imperial Senators vote; you become one with your first proposal or Point of Order",
+            "",
+        ),
+    ),
+    (
+        "senators_vote_on_yours",
+        {"number": 12},
+        ("proposal 12 is yours: the other Senators vote on it (rule 6)", ""),
+    ),
+    (
+        "not_a_vote_here",
+        {"word": "MAYBE", "words": ["YES", "NO"]},
+        ("MAYBE is not a vote here", "vote YES or NO"),
+    ),
+    ("only_emperor_judges", {}, ("only the Emperor judges proposals (rule 7)", "")),
+    (
+        "not_awaiting_judgement",
+        {"number": 12, "status": "judged"},
+        ("proposal 12 is not awaiting judgement (it is judged)", ""),
+    ),
+    (
+        "ignore_cites_no_rule",
+        {},
+        (
+            "to ignore a proposal, the condition by which it is ignored must be explicit elsewhere in the ruleset (rule 7): cite that rule",
+            "write IGNORE followed by the rule that allows it, e.g. IGNORE under rule 12",
+        ),
+    ),
+    (
+        "ignore_condition_not_explicit",
+        {"cited": [("12", "missing", ""), ("15", "silent", "Hats")]},
+        (
+            'to ignore a proposal, the condition by which it is ignored must be explicit elsewhere in the ruleset (rule 7): there is no rule 12 in the current ruleset; rule 15 ("Hats") provides no condition for ignoring a proposal',
+            "write IGNORE followed by the rule that allows it, e.g. IGNORE under rule 12",
+        ),
+    ),
+    (
+        "no_proposals_in_hiatus",
+        {"why": "the reason given"},
+        ("no proposals now: the reason given", ""),
+    ),
+    (
+        "dormant",
+        {"least": 2},
+        (
+            'BlogNomic is Dormant with fewer than 2 Wizards: proposals may not be submitted (rule "Dormancy")',
+            "",
+        ),
+    ),
+    (
+        "pending_limit",
+        {"most": 10},
+        ('you already have 10 proposals pending (rule "Proposals")', ""),
+    ),
+    ("proposals_per_day", {"most": 10}, ("you already made 10 proposals today (UTC)", "")),
+    (
+        "needs_section_tag",
+        {"numbers": ["1.2", "1.4"], "tag": "Core", "title": "Hats"},
+        (
+            'a change to the Core Rules (rule 1.2, 1.4) needs the [Core] tag in the title (rule "Tags")',
+            "write the subject as: [Proposal] [Core] Hats",
+        ),
+    ),
+    (
+        "historian_cannot_declare",
+        {},
+        ('the Historian cannot declare victory (rule "Victory and Ascension")', ""),
+    ),
+    (
+        "no_dov_before_ascension",
+        {},
+        ("no DoV may be started between an enacted DoV and its Ascension Address", ""),
+    ),
+    (
+        "dov_in_downtime",
+        {"downtime": "24–27 December"},
+        ("the game is in Seasonal Downtime (24–27 December)", ""),
+    ),
+    (
+        "dov_cooldown",
+        {"until": "Sat 5 Dec 2026 10:00 UTC"},
+        (
+            "your last DoV failed with an AGAINST vote: no new DoV before Sat 5 Dec 2026 10:00 UTC (120 hours)",
+            "",
+        ),
+    ),
+    ("not_your_proposal", {"author": "Ann", "number": 12}, ("proposal 12 is Ann's, not yours", "")),
+    ("idle_not_counted", {}, ("idle Wizards are not counted: send [Unidle] first", "")),
+    ("only_historian_vetoes", {}, ("only the Historian may VETO, and only a proposal", "")),
+    (
         "no_player",
         {"name": "Ann", "players": ["Ann", "Bob"]},
         ("there is no player 'Ann' in this game", "players: Ann, Bob"),

@@ -7,7 +7,7 @@ from __future__ import annotations
 from functools import cache, lru_cache
 from typing import Any, Literal
 
-from mailref.engine.refusals import games, mail, operator, orders, players
+from mailref.engine.refusals import games, mail, nomic, operator, orders, players
 from mailref.engine.refusals.wording import Wording
 
 Face = Literal["mail", "cli", "alert"]
@@ -15,6 +15,7 @@ Face = Literal["mail", "cli", "alert"]
 CATALOGUE: dict[str, Wording] = {
     **operator.WORDS,
     **games.WORDS,
+    **nomic.WORDS,
     **players.WORDS,
     **orders.WORDS,
     **mail.WORDS,
