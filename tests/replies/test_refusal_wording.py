@@ -556,6 +556,66 @@ GOLDEN = [
     ("idle_not_counted", {}, ("idle Wizards are not counted: send [Unidle] first", "")),
     ("only_historian_vetoes", {}, ("only the Historian may VETO, and only a proposal", "")),
     (
+        "unknown_parameter",
+        {"key": "speed", "known": ["max_text", "turn_length"], "variant": "sidekick"},
+        ("unknown parameter 'speed' for sidekick", "known: max_text, turn_length"),
+    ),
+    (
+        "param_not_whole",
+        {"key": "digest", "value": "weekly"},
+        ("digest: 'weekly' is not a whole number", ""),
+    ),
+    (
+        "param_below_least",
+        {"key": "digest", "least": 0, "value": -1},
+        ("digest: -1 is less than 0", ""),
+    ),
+    (
+        "param_not_on_off",
+        {"key": "digest", "value": "weekly"},
+        ("digest: 'weekly' is not on/off", ""),
+    ),
+    (
+        "param_not_duration",
+        {"key": "digest", "why": "'soon' is not a duration like 2s, 30m, 12h, 5d or 1d12h"},
+        ("digest: 'soon' is not a duration like 2s, 30m, 12h, 5d or 1d12h", ""),
+    ),
+    (
+        "param_not_month_days",
+        {"key": "digest", "value": "weekly"},
+        ("digest: 'weekly' is not month-days like 12-24..12-27", ""),
+    ),
+    (
+        "param_not_share",
+        {"key": "digest", "value": "weekly"},
+        ("digest: 'weekly' is not a share like 1/2", ""),
+    ),
+    (
+        "param_not_rounding",
+        {"key": "digest", "value": "weekly"},
+        ("digest: 'weekly' is not down or up", ""),
+    ),
+    (
+        "param_not_quorum",
+        {"key": "digest", "value": "weekly"},
+        ("digest: 'weekly' is not a quorum like 1/2 down +1", ""),
+    ),
+    (
+        "param_not_either",
+        {"key": "digest", "value": "weekly", "words": ["FOR", "AGAINST"]},
+        ("digest: 'weekly' is not FOR or AGAINST", ""),
+    ),
+    (
+        "param_is_one_of",
+        {"key": "digest", "words": ["FOR", "AGAINST"]},
+        ("digest is one of FOR, AGAINST", ""),
+    ),
+    (
+        "param_not_time",
+        {"key": "digest", "value": "weekly"},
+        ("digest: 'weekly' is not a time like 08:00", ""),
+    ),
+    (
         "no_player",
         {"name": "Ann", "players": ["Ann", "Bob"]},
         ("there is no player 'Ann' in this game", "players: Ann, Bob"),

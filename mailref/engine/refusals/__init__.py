@@ -7,7 +7,7 @@ from __future__ import annotations
 from functools import cache, lru_cache
 from typing import Any, Literal
 
-from mailref.engine.refusals import games, mail, nomic, operator, orders, players
+from mailref.engine.refusals import games, mail, nomic, operator, orders, parameters, players
 from mailref.engine.refusals.wording import Wording
 
 Face = Literal["mail", "cli", "alert"]
@@ -16,6 +16,7 @@ CATALOGUE: dict[str, Wording] = {
     **operator.WORDS,
     **games.WORDS,
     **nomic.WORDS,
+    **parameters.WORDS,
     **players.WORDS,
     **orders.WORDS,
     **mail.WORDS,
