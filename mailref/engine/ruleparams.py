@@ -28,7 +28,8 @@ class Param:
     referee does by it (SAYS, `{v}` the value), and the RULE that states it (None: an operator's
     setting). PATTERNS are regular expressions in which `{v}` stands for the value as the rule
     writes it; WHERE says, for the docs, where it stands; with no pattern found, FALLBACK takes
-    the one amount of the kind in the whole rule."""
+    the one amount of the kind in the whole rule. A default not WRITTEN into a new game's state
+    (a parameter declared after games began) is the value until the GM sets one."""
 
     name: str
     kind: Kind
@@ -38,6 +39,7 @@ class Param:
     patterns: tuple[str, ...] = ()
     where: str = ""
     fallback: bool = True
+    written: bool = True
 
 
 class Table:
@@ -59,7 +61,7 @@ class Table:
     @cached_property
     def defaults(self) -> dict[str, Value]:
         """The values a new game starts with."""
-        return {p.name: p.default for p in self if p.default is not None}
+        return {p.name: p.default for p in self if p.default is not None and p.written}
 
     @cached_property
     def by_rule(self) -> dict[str, tuple[str, ...]]:
@@ -69,6 +71,16 @@ class Table:
             if p.rule is not None:
                 out[p.rule] = out.get(p.rule, ()) + (p.name,)
         return out
+
+    def value(self, values: Mapping[str, object], name: str) -> object:
+        """The value of NAME a game with VALUES runs by: its own, else the default."""
+        v = values.get(name)
+        return self.params[name].default if v is None or v == "" else v
+
+    def run_by(self, values: Mapping[str, object]) -> dict[str, object]:
+        """Every value a game with VALUES runs by: its own, and the default of each parameter
+        it holds none of (a game begun before the parameter was declared)."""
+        return {**{p.name: p.default for p in self if p.default is not None}, **values}
 
     def check(self, variant: str, key: str, value: object) -> Value:
         """VALUE of KEY as the GM sets it, in its stored form; Refused when KEY is no parameter
@@ -109,11 +121,11 @@ def says(param: Param, value: object) -> str:
     return param.says.replace("{v:+d}", "{v}").format(v=value)
 
 
-def marked(text: str, params: list[tuple[Param, object]]) -> list[dict]:
+def marked(text: str, params: list[tuple[Param, object]]) -> list[dict[str, str]]:
     """TEXT cut into pieces, each sentence that states one of PARAMS marked with what the
     referee runs it by ("a failed proposal scores -5 (fail_points = -5)"), for the ruleset page."""
     pieces = re.split(r"((?<=[.!?:])\s+|\n\s*)", text)  # sentences, and the lines of a list
-    out: list[dict] = []
+    out: list[dict[str, str]] = []
     for piece in pieces:
         notes = [
             f"{says(p, v)} ({p.name} = {v})"

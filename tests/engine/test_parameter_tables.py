@@ -3,6 +3,8 @@ says which parameters a rule states: the values and refusals as games have alway
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
 from mailref.engine.context import Refused
@@ -162,3 +164,34 @@ def test_an_unknown_parameter_is_refused_naming_the_known_ones():
         get_variant("orders").check_param("turn_timeout", "2d")
     assert e.value.reason == "unknown parameter 'turn_timeout' for orders"
     assert e.value.hint == "known: " + ", ".join(sorted({*DEFAULTS["orders"], "list_id"}))
+
+
+def test_a_parameter_declared_after_games_began_is_its_default_until_the_gm_sets_it():
+    """BlogNomic's `quiet_after` (the digest's Late Wizards) was read with a default of its own
+    and could not be set; new games' states still do not hold it, so older ones replay alike."""
+    blognomic = get_variant("blognomic")
+    assert "quiet_after" not in blognomic.defaults
+    state = {"parameters": dict(blognomic.defaults)}
+    assert blognomic.parameter(state, "quiet_after") == "7d"
+    state["parameters"]["quiet_after"] = blognomic.check_param("quiet_after", "72h")
+    assert blognomic.parameter(state, "quiet_after") == "3d"
+    assert "quiet_after" not in blognomic.duration_params
+
+
+def test_game_show_lists_every_value_the_game_runs_by():
+    """`game show --json` `parameters` showed only what the state held: a game begun before a
+    parameter was declared runs by its default, and now shows it too."""
+    from mailref.engine.public import public_view
+
+    state = get_variant("blognomic").initial_state(
+        "blog",
+        "Blog",
+        "blog@ref.example",
+        None,
+        "UTC",
+        {"min_open": "6h"},
+        datetime(2026, 3, 2, tzinfo=UTC),
+    )
+    del state["parameters"]["max_extension"]  # as in a state from before it was declared
+    shown = public_view(state)["parameters"]
+    assert shown == {**DEFAULTS["blognomic"], "min_open": "6h", "quiet_after": "7d"}

@@ -178,6 +178,11 @@ class Variant(
             if isinstance(p.kind, Span) and p.kind.times_deadlines
         }
 
+    def parameter(self, state: GameState, name: str) -> object:
+        """The value of parameter NAME the game runs by now: the GM's or the rules', else the
+        default."""
+        return self.parameter_table.value(state["parameters"], name)
+
     def check_param(self, key: str, value: object) -> Value:
         """VALUE of parameter KEY as the GM sets it, in its stored form; Refused if it is none."""
         return self.parameter_table.check(self.name, key, value)

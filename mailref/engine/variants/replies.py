@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from mailref.engine.context import Ctx
+from mailref.engine.ruleparams import Table
 from mailref.engine.state import Action, GameState, Rule
 from mailref.engine.variants.actions import Acting, action
 
@@ -11,6 +12,7 @@ class Replies(Acting):
     """Answers that change nothing."""
 
     commands: list[tuple[str, str]] = []
+    parameter_table: Table  # the variant's, whose values a command's help states
     dated_absence = True  # `[Away] until 6 Jan` (BlogNomic's Idle has no dates)
 
     @action("help")

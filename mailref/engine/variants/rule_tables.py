@@ -224,6 +224,13 @@ BLOGNOMIC = SHARED.extend(
     ),
     Param("seasonal_downtime", OnOff(), True, "on: Seasonal Downtime is kept (rule 3.4)"),
     Param(
+        "quiet_after",
+        Span(times_deadlines=False),
+        "7d",
+        "the GM's digest lists as Late a Wizard silent for {v}",
+        written=False,
+    ),
+    Param(
         "rejoin_after",
         Span(),
         "14d",
