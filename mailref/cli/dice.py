@@ -24,7 +24,7 @@ def cmd_dice_verify(referee: Referee, args: argparse.Namespace, who: str) -> int
     with referee.store() as s:
         game = s.scalar(select(Game).where(Game.slug == args.slug))
         if game is None:
-            raise Refused(f"there is no game {args.slug!r}")
+            raise Refused("no_game", slug=args.slug)
         report = verify(s, game)
     for line in report.lines():
         print(printable(line))

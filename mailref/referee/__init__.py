@@ -436,7 +436,7 @@ class Referee:
                 select(Game).where(Game.slug == slug).with_for_update()
             ).scalar_one_or_none()
             if game is None:
-                raise Refused(f"there is no game {slug!r}")
+                raise Refused("no_game", slug=slug)
             facts = self.facts(s, game) if action["type"] == "digest" else None
             outcome = door.apply(
                 s, game, action, Source(via, who), now, self.settings, self.rng, facts=facts
@@ -460,16 +460,13 @@ class Referee:
         """Create the game SLUG at its own ADDRESS; refused when either is taken."""
         with self.store() as s, s.begin():
             if s.scalar(select(Game.id).where(Game.slug == slug)):
-                raise Refused(f"a game {slug!r} exists already")
+                raise Refused("game_exists", slug=slug)
             if s.scalar(select(Game.id).where(Game.address == address.lower())):
-                raise Refused(f"the address {address} belongs to another game")
+                raise Refused("address_taken", address=address)
             if address.strip().lower() == self.settings.from_address.lower():
                 # Mail from the referee's own address is never answered (SPEC §2.2), and mail to it
                 # gets the list of games (§2.5): a game there would hear nobody.
-                raise Refused(
-                    f"the address {address} is the referee's own (from_address)",
-                    "give the game an address of its own, e.g. nomes@games.example.org",
-                )
+                raise Refused("address_is_referees", address=address)
             name = name or default_name(s, slug, variant)
             door.create_game(
                 s, slug, variant, address, name, gm, timezone, parameters or {}, self.clock()
@@ -481,7 +478,7 @@ class Referee:
         with self.store() as s:
             game = s.scalar(select(Game).where(Game.slug == slug))
             if game is None:
-                raise Refused(f"there is no game {slug!r}")
+                raise Refused("no_game", slug=slug)
             return door.full_state(s, game)
 
 

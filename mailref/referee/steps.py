@@ -78,9 +78,14 @@ class Case:
         return True
 
     def answer_error(
-        self, reason: str, hint: str, verdict: str | None = None, source: Source | None = None
+        self,
+        reason: str,
+        hint: str,
+        verdict: str | None = None,
+        source: Source | None = None,
+        refusal: str | None = None,
     ) -> bool:
-        """Answer with an error reply in the game (error.txt)."""
+        """Answer with an error reply in the game (error.txt); REFUSAL: its code, if it has one."""
         self.decide(verdicts.PROCESSED, verdict or verdicts.error(reason))
         source = source or self.source
         queue_reply(
@@ -91,7 +96,13 @@ class Case:
             self.now,
             "error",
             "error.txt",
-            {"reason": reason, "hint": hint, "subject": source.subject, "game": self.game.state},
+            {
+                "reason": reason,
+                "hint": hint,
+                "subject": source.subject,
+                "game": self.game.state,
+                "refusal": refusal,
+            },
         )
         return True
 
@@ -441,7 +452,7 @@ def apply_command(c: Case) -> None:
         try:
             action = dispatch(env, view, tag)
         except Refused as r:
-            c.answer_error(r.reason, r.hint + relayed_instead(c, r))
+            c.answer_error(r.reason, r.hint + relayed_instead(c, r), refusal=r.code)
             return
     action["source"] = f"mail:{c.row.id}"
     c.tag = "vote" if action["type"] == "vote" else tag
