@@ -125,7 +125,7 @@ def cmd_mail_reprocess(referee: Referee, args: argparse.Namespace, who: str) -> 
                 "only failed messages are reprocessed (no effect twice)"
             )
         m.status, m.error = "new", ""
-    status = referee.process(args.id)
+    status = referee.process([args.id])[args.id]
     print(f"message #{args.id}: {status}")
     deliver(referee, args)
     return 0 if status != "failed" else 1
