@@ -125,7 +125,7 @@ def cmd_mail_reprocess(referee: Referee, args: argparse.Namespace, who: str) -> 
         if m.status not in ("failed", "new"):
             raise Refused("message_not_failed", id=args.id, status=m.status)
         m.status, m.error = "new", ""
-    status = referee.process(args.id)
+    status = referee.process([args.id])[args.id]
     print(f"message #{args.id}: {status}")
     deliver(referee, args)
     return 0 if status != "failed" else 1
