@@ -1,5 +1,5 @@
 """A game fixture's opening (the game created, its players joined and confirmed by mail) played
-once a worker for each test module and database, then given to the module's other tests as the
+once a worker for each database and set of fixtures, then given to the later tests as the
 database and the referee's memory stood after it: the same rows, ids and sequences, the same
 random state, the same states held for the next batch. Each test still plays every mail of its
 own, and the replay and relay checks still read the whole database after it.
@@ -36,9 +36,8 @@ _TAKEN: dict[tuple, Snapshot] = {}
 
 def play_once(request, referee, opening: Callable[[], None]) -> None:
     """Run OPENING on REFEREE (whose database is empty), or give REFEREE what it left, when a
-    test of this module with the same fixtures, parameters, settings, clock and seed already
-    played it."""
-    key = _key(request, referee)
+    test with the same fixtures, parameters, settings, clock and seed already played it."""
+    key = _key(request, referee, opening)
     if key is None:
         opening()
         return
@@ -50,18 +49,25 @@ def play_once(request, referee, opening: Callable[[], None]) -> None:
     _give(request, referee, taken)
 
 
-def _key(request, referee) -> tuple | None:
+def _key(request, referee, opening) -> tuple | None:
     if not ENABLED or not hasattr(request.node, "callspec"):
         return None
     params = dict(request.node.callspec.params)
     kind = params.pop("database_url", None)
     if kind is None:
         return None
+    # Every fixture the test stands on, by the function that makes it: a module's own `referee`
+    # or autouse fixture gives its tests an opening of their own.
+    fixtures = request.node._fixtureinfo.name2fixturedefs
     clock = referee.clock
     return (
-        request.node.module.__name__,
-        request.fixturename,
-        tuple(sorted(request.fixturenames)),
+        f"{opening.__module__}.{opening.__qualname__}",
+        tuple(
+            sorted(
+                f"{n}={d[-1].func.__module__}.{d[-1].func.__qualname__}"
+                for n, d in fixtures.items()
+            )
+        ),
         repr(sorted(params.items())),
         kind,
         repr(referee.settings),
