@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from mailref.engine.state import GameState
+from mailref.engine.variants import get_variant
 from mailref.engine.variants.inbox import settings_of
 
 _PLAYER = ("name", "addresses", "status", "score", "offices")
@@ -19,7 +20,7 @@ def public_view(state: GameState) -> dict[str, Any]:
         "name": state["name"],
         "variant": state["variant"],
         "status": state["status"],
-        "parameters": dict(state["parameters"]),
+        "parameters": get_variant(state["variant"]).parameter_table.run_by(state["parameters"]),
         "players": [{k: p.get(k) for k in _PLAYER} | _extra_player(p) for p in state["players"]],
         "order": list(state.get("order", [])),
         "turn": {

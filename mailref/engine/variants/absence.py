@@ -20,7 +20,7 @@ class Absence(Acting):
     """Dated absences: `away_from` (ahead) and `away_until` on the player."""
 
     def max_absence(self, state: GameState) -> timedelta:
-        return parse_duration(str(state["parameters"].get("max_absence") or "30d"))
+        return parse_duration(str(self.parameter(state, "max_absence")))
 
     def away_dated(self, state: GameState, action: Action, ctx: Ctx) -> None:
         p = self.whose_absence(state, action)

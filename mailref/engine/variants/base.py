@@ -5,13 +5,15 @@ action to the handler declared for it."""
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 from typing import Any
 
 from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
+from mailref.engine.parameters import Span, Value
+from mailref.engine.ruleparams import Table
 from mailref.engine.state import Action, GameState, Rule
+from mailref.engine.variants import rule_tables
 from mailref.engine.variants.absence import Absence
 from mailref.engine.variants.admin import AdminOverrides
 from mailref.engine.variants.court import CourtOrders
@@ -25,7 +27,7 @@ from mailref.engine.variants.joining import Consent
 from mailref.engine.variants.limits import Limits
 from mailref.engine.variants.players import Players
 from mailref.engine.variants.replies import Replies
-from mailref.timeutil import format_duration, iso, parse_duration
+from mailref.timeutil import iso
 
 READ_ONLY = {"status", "rules", "help"}
 # Mail whose announcement to everybody is chatter, not play: capped per player and UTC day.
@@ -79,21 +81,8 @@ class Variant(
     title = "game"
     nomic = True
     judgement_label = "judgement"  # how players name a judgement ("judgement 3")
-    defaults: dict[str, Any] = {
-        "reminder_before": "1d",
-        "digest_at": "08:00",
-        "require_auth": False,  # SPEC §2.7: act only on verified mail
-        "max_text": 20_000,  # characters of a proposal, rule or other text
-        "announcements_per_day": 10,  # chatter announcements one player causes
-        "matters_per_day": 10,
-        "mails_per_player_day": 60,  # SPEC §2.2: all the game's mail to one player, a UTC day
-        "joins_per_day": 10,  # SPEC §2.3: newcomers the game takes in a UTC day
-        "join_approval": "auto",  # gm: each confirmed [Join] waits for the GM's [Approve]
-        "discussion": "relay",  # SPEC §2.3: players' words without a command reach the others
-        "max_absence": "30d",  # SPEC §2.5: the longest `[Away] until DATE`
-        "max_extension": 2,  # SPEC §2.5: extensions of one deadline by mail
-    }  # proposals, CfJs, DoVs one player opens a UTC day
-    duration_params: set[str] = {"reminder_before"}
+    # Every parameter once: its kind, default, the rule stating it (variants/rule_tables.py).
+    parameter_table: Table = rule_tables.SHARED
     offices: tuple[str, ...] = ("admin", "gm")
     capped_matters: frozenset[str] = OPENS_MATTER  # actions counted against matters_per_day
     commands: list[tuple[str, str]] = []
@@ -175,43 +164,28 @@ class Variant(
     def initial_rules(self) -> list[Rule]:
         return []
 
-    def check_param(self, key: str, value: Any) -> Any:
-        known = set(self.defaults)
-        if key not in known and key not in ("list_id",):
-            raise Refused(
-                f"unknown parameter {key!r} for {self.name}",
-                "known: " + ", ".join(sorted(known | {"list_id"})),
-            )
-        default = self.defaults.get(key)
-        if key in self.duration_params or key == "max_absence":
-            try:
-                return format_duration(parse_duration(str(value)))
-            except ValueError as e:
-                raise Refused(f"{key}: {e}") from None
-        if key == "discussion":
-            if str(value).lower() not in ("relay", "off"):
-                raise Refused(f"discussion: {value!r} is not relay or off")
-            return str(value).lower()
-        if key == "join_approval":
-            if str(value).lower() not in ("auto", "gm"):
-                raise Refused(f"join_approval: {value!r} is not auto or gm")
-            return str(value).lower()
-        if key == "digest_at":
-            if not re.fullmatch(r"([01]?\d|2[0-3]):[0-5]\d", str(value)):
-                raise Refused(f"digest_at: {value!r} is not a time like 08:00")
-            return str(value)
-        if isinstance(default, bool):
-            if str(value).lower() in ("on", "true", "yes", "1"):
-                return True
-            if str(value).lower() in ("off", "false", "no", "0"):
-                return False
-            raise Refused(f"{key}: {value!r} is not on/off")
-        if isinstance(default, int):
-            try:
-                return int(value)
-            except ValueError:
-                raise Refused(f"{key}: {value!r} is not a whole number") from None
-        return value
+    @property
+    def defaults(self) -> dict[str, Value]:
+        """The parameters a new game starts with."""
+        return self.parameter_table.defaults
+
+    @property
+    def duration_params(self) -> set[str]:
+        """The lengths of deadlines: a new one applies from the next deadline set."""
+        return {
+            p.name
+            for p in self.parameter_table
+            if isinstance(p.kind, Span) and p.kind.times_deadlines
+        }
+
+    def parameter(self, state: GameState, name: str) -> object:
+        """The value of parameter NAME the game runs by now: the GM's or the rules', else the
+        default."""
+        return self.parameter_table.value(state["parameters"], name)
+
+    def check_param(self, key: str, value: object) -> Value:
+        """VALUE of parameter KEY as the GM sets it, in its stored form; Refused if it is none."""
+        return self.parameter_table.check(self.name, key, value)
 
     def event(self, state: GameState, ctx: Ctx, text: str) -> None:
         state["events"].append({"at": iso(ctx.now), "text": text})

@@ -11,6 +11,7 @@ from mailref import resource
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.orders import Order, fold, order_like, read_eire_orders
 from mailref.engine.state import Action, GameState, Player
+from mailref.engine.variants import rule_tables
 from mailref.engine.variants.actions import action
 from mailref.engine.variants.eire_resolution import EireResolution
 from mailref.engine.variants.preview import Preview
@@ -29,26 +30,7 @@ class Eire(EireResolution, Preview, OrdersGame):
     title = "Eire"
     min_players = 2
     example_order = "**Defend Donal with 5 Grain.**"
-    defaults = {
-        **OrdersGame.defaults,
-        "orders_final": "refuse",
-        "start_grain": 0,
-        "carry_over": True,
-        "independent_defense": 10,
-        "origin_defense_bonus": 5,
-        "plainsmen_bonus": 5,
-        "merfolk_bonus": 2,
-        "woodkin_bonus": 5,
-        "high_king_bonus": 5,
-        "high_king_grain": 50,
-        "invest_per_output": 5,
-        "output_cap": 30,
-        "min_attack_output": 5,
-        "dominion": 22,
-        "communion": 7,
-        "walk_in": True,
-        "gm_preview": False,
-    }
+    parameter_table = rule_tables.EIRE
     commands = [
         (
             "[Join]",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from mailref.engine.context import Ctx, Refused
-from mailref.engine.ruleparams import Param, marked, read, says
+from mailref.engine.ruleparams import Table, marked, read, says
 from mailref.engine.ruleset import (
     RuleConflict,
     apply_changes,
@@ -26,8 +26,11 @@ class Enactment(Acting):
 
     # The parameters the referee runs rules by (variants/rule_tables.py), and rule number ->
     # the names of those it states (the GM is told when one cannot be read after a change).
-    parameter_table: tuple[Param, ...] = ()
-    rule_parameters: dict[str, tuple[str, ...]] = {}
+    parameter_table: Table = Table()
+
+    @property
+    def rule_parameters(self) -> dict[str, tuple[str, ...]]:
+        return self.parameter_table.by_rule
 
     # Rules whose wording the referee's code carries out (beside those run by parameters): a
     # passed rewording of one is flagged to the GM, since the referee goes on as written before.

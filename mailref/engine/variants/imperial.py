@@ -25,17 +25,7 @@ class Imperial(ImperialProposals, ImperialActs, Variant):
     name = "imperial"
     title = "Imperial Nomic"
     judgement_label = "Point of Order"
-    defaults = {
-        **Variant.defaults,
-        "vote_period": "4d",
-        "max_undecided": 3,
-        "playtest": False,
-        "judge_reminder_every": "1d",
-        "first_b_rule": 21,
-    }
     parameter_table = rule_tables.IMPERIAL
-    rule_parameters = rule_tables.by_rule(rule_tables.IMPERIAL)
-    duration_params = {"reminder_before", "vote_period", "judge_reminder_every"}
     vote_words = ("YES", "NO")
     # Senators, proposals, titles, comments, voting, judgement, proclamations, undecided
     # proposals, Points of Order, A and B rules (SPEC §5.3).
@@ -73,7 +63,7 @@ class Imperial(ImperialProposals, ImperialActs, Variant):
         ("[Directive] Title", "the Emperor calls for proposals in an area"),
         (
             "[Playtest] start / [Playtest] end",
-            "the Emperor begins or ends a playtest of the B rules (rules 21 and up)",
+            "the Emperor begins or ends a playtest of the B rules (rules {first_b_rule} and up)",
         ),
         ("[Status], [Rules], [Help]", "proposals, scores and the ruleset; this text"),
         (

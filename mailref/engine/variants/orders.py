@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.state import Action, GameState
+from mailref.engine.variants import rule_tables
 from mailref.engine.variants.actions import action
 from mailref.engine.variants.turns import OrdersGame
 from mailref.timeutil import iso
@@ -13,7 +14,7 @@ from mailref.timeutil import iso
 class Orders(OrdersGame):
     name = "orders"
     title = "Orders game"
-    defaults = {**OrdersGame.defaults, "orders_final": "replace"}
+    parameter_table = rule_tables.ORDERS
     commands = [
         ("[Join]", "with a body line `Name: YourName`, while the game is forming"),
         ("[Orders]", "your orders for this turn: every bold sentence is one order"),

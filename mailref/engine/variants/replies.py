@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from mailref.engine.context import Ctx
+from mailref.engine.ruleparams import Table
 from mailref.engine.state import Action, GameState, Rule
 from mailref.engine.variants.actions import Acting, action
 
@@ -11,6 +12,7 @@ class Replies(Acting):
     """Answers that change nothing."""
 
     commands: list[tuple[str, str]] = []
+    parameter_table: Table  # the variant's, whose values a command's help states
     dated_absence = True  # `[Away] until 6 Jan` (BlogNomic's Idle has no dates)
 
     @action("help")
@@ -18,14 +20,18 @@ class Replies(Acting):
         ctx.reply(
             "help",
             "help.txt",
-            commands=self.help_commands(),
+            commands=self.help_commands(state),
             game=state,
             reason=action.get("reason", ""),
         )
 
-    def help_commands(self) -> list[tuple[str, str]]:
-        """The variant's commands, and those of time every game takes (SPEC §2.5)."""
-        out = list(self.commands)
+    def help_commands(self, state: GameState | None = None) -> list[tuple[str, str]]:
+        """The variant's commands, and those of time every game takes (SPEC §2.5), each value
+        they state (`{unidle_after}`) as STATE's game runs by it now."""
+        values = state["parameters"] if state else {}
+        out = [
+            (usage, self.parameter_table.spoken_in(what, values)) for usage, what in self.commands
+        ]
         if self.dated_absence:
             out.append(
                 (

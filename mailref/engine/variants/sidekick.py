@@ -22,18 +22,7 @@ from mailref.timeutil import iso
 class Sidekick(SidekickVotes, SidekickJudges, SidekickTimers, Variant):
     name = "sidekick"
     title = "Nomic Sidekick Nomic"
-    defaults = {
-        **Variant.defaults,
-        "turn_timeout": "5d",
-        "vote_timeout": "5d",
-        "win_score": 100,
-        "pass_points": 10,
-        "fail_points": -5,
-        "founders": 2,
-    }
-    duration_params = {"reminder_before", "turn_timeout", "vote_timeout"}
     parameter_table = rule_tables.SIDEKICK
-    rule_parameters = rule_tables.by_rule(rule_tables.SIDEKICK)
     # Turn order, what a move holds, the vote and its outcome, absence, the judge, victory.
     runs_rules = frozenset({"6", "9", "10", "11", "12", "15", "17", "19", "20"})
     vote_words = ("FOR", "AGAINST", "ABSTAIN")

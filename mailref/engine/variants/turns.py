@@ -10,6 +10,7 @@ from datetime import datetime
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.orders import order_like
 from mailref.engine.state import Action, GameState, Player
+from mailref.engine.variants import rule_tables
 from mailref.engine.variants.actions import action
 from mailref.engine.variants.base import Variant
 from mailref.engine.variants.dice import committed_line
@@ -18,20 +19,8 @@ from mailref.timeutil import iso, parse_iso
 
 class OrdersGame(Variant):
     nomic = False
-    defaults = {
-        **Variant.defaults,
-        "turn_length": "2d",
-        "reminder_before": "12h",
-        "orders_final": "refuse",
-        "max_players": 10,
-    }
-    duration_params = {"reminder_before", "turn_length"}
+    parameter_table = rule_tables.ORDERS_GAME
     min_players = 1
-
-    def check_param(self, key: str, value: object) -> None:
-        if key == "orders_final" and value not in ("refuse", "add", "replace"):
-            raise Refused("orders_final is one of refuse, add, replace")
-        return super().check_param(key, value)
 
     def initial_state(self, *args, **kw) -> GameState:
         state = super().initial_state(*args, **kw)
@@ -342,9 +331,8 @@ class OrdersGame(Variant):
         ]
 
     def parameter_lines(self, state: GameState) -> list[str]:
-        shown = {True: "on", False: "off"}
         return [
-            f"{k} = {shown[v] if isinstance(v, bool) else v}"
+            f"{k} = {self.parameter_table.shown(k, v)}"
             for k, v in sorted(state["parameters"].items())
         ]
 

@@ -33,36 +33,7 @@ _GENERATOR = re.compile(
 class BlogNomic(Wizards, Hiatus, Submitting, Resolution, Dynasties, Variant):
     name = "blognomic"
     title = "BlogNomic"
-    defaults = {
-        **Variant.defaults,
-        "popular_after": "48h",
-        "min_open": "12h",
-        "stale_after": "7d",
-        "dov_open_min": "12h",
-        "dov_open_sure": "24h",
-        "dov_cooldown": "120h",
-        "max_pending": 2,
-        "max_per_day": 3,
-        "dormant_below": 5,
-        "seasonal_downtime": True,
-        "rejoin_after": "14d",
-        "unidle_after": "4d",
-        "quorum": "1/2 down +1",
-        "downtime": "12-24..12-27",
-    }
     parameter_table = rule_tables.BLOGNOMIC
-    rule_parameters = rule_tables.by_rule(rule_tables.BLOGNOMIC)
-    duration_params = {
-        "reminder_before",
-        "popular_after",
-        "min_open",
-        "stale_after",
-        "dov_open_min",
-        "dov_open_sure",
-        "dov_cooldown",
-        "rejoin_after",
-        "unidle_after",
-    }
     vote_words = ("FOR", "AGAINST", "DEFERENTIAL", "VETO")
     # Idle Wizards, matters, votes, enacting and failing, proposals, resolution, CfJs, victory;
     # Tags, Seasonal Downtime, Dormancy (SPEC §5.2).
@@ -99,7 +70,7 @@ class BlogNomic(Wizards, Hiatus, Submitting, Resolution, Dynasties, Variant):
         ),
         (
             "[Idle] / [Unidle]",
-            "idle Wizards are not counted as Wizards; no [Unidle] within 4 days of idling",
+            "idle Wizards are not counted as Wizards; no [Unidle] within {unidle_after} of idling",
         ),
         (
             "[Roll] DICE6, [Roll] FRUIT, [Roll] COLOUR",

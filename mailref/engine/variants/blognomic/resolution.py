@@ -321,7 +321,7 @@ class Resolution(Acting):
                 out.append(
                     (f"Not yet voted on {self.label(m)} {m['number']}: {', '.join(missing)}", None)
                 )
-        quiet = parse_duration(str(state["parameters"].get("quiet_after", "7d")))
+        quiet = parse_duration(str(self.parameter(state, "quiet_after")))
         for p in state["players"]:
             last = (
                 p.get("seen") or p.get("rejoined") or p.get("joined")

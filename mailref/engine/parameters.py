@@ -1,0 +1,380 @@
+"""The kinds of value a game's parameters take: each parses what the GM sets (`game set`), reads
+the value a rule's text states ("does not move within five days" is 5d), and shows a value as
+the GM writes it and as players read it. Values keep the forms the state has always stored:
+durations as "2d", Seasonal Downtime as "12-24..12-27", a quorum as "1/2 down +1"."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from mailref.engine.context import Refused
+from mailref.timeutil import format_duration, parse_duration
+
+Value = int | str | bool
+
+_WORDS = {
+    "zero": 0,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "fifteen": 15,
+    "twenty": 20,
+    "thirty": 30,
+    "fifty": 50,
+    "hundred": 100,
+    "a hundred": 100,
+    "one hundred": 100,
+    "a": 1,
+    "an": 1,
+}
+AMOUNT = r"(?:\d{1,6}|" + "|".join(sorted(_WORDS, key=len, reverse=True)) + r")"
+_SIGN = r"(?:[-−–]\s?|minus\s|negative\s|loses?\s|deduct(?:ed)?\s|forfeits?\s)?"
+_UNITS = r"(?:days?|hours?|weeks?|minutes?)"
+_MONTHS = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+]
+_DATE = r"(?:" + "|".join(m.title() for m in _MONTHS) + r")\s+\d{1,2}(?:st|nd|rd|th)?"
+_FRACTIONS = {
+    "half": "1/2",
+    "a half": "1/2",
+    "one half": "1/2",
+    "a third": "1/3",
+    "one third": "1/3",
+    "two thirds": "2/3",
+    "a quarter": "1/4",
+    "three quarters": "3/4",
+}
+_FRACTION = r"(?:" + "|".join(sorted(_FRACTIONS, key=len, reverse=True)) + r")"
+_ROUNDING = r"(?:down|up)"
+
+
+def number(word: str) -> int:
+    """An amount as a rule writes it: "12", "twelve", "a hundred"."""
+    word = word.strip().lower()
+    return int(word) if word.isdigit() else _WORDS[word]
+
+
+def one(values: Iterable[Value]) -> Value | None:
+    """The value every reading agrees on; None where they differ or there is none."""
+    found = set(values)
+    return found.pop() if len(found) == 1 else None
+
+
+def found(pattern: str, token: str, text: str) -> list[str]:
+    """The values PATTERN finds in TEXT, `{v}` standing for TOKEN."""
+    rx = pattern.replace("{v}", f"({token})")
+    return [m.group(1) for m in re.finditer(rx, text, re.I | re.S)]
+
+
+class Kind:
+    """A kind of parameter value. TOKEN is the value as a rule writes it, matched where a
+    pattern says `{v}`; PLACES names the other placeholders a kind's patterns may hold."""
+
+    token = AMOUNT
+    places: dict[str, str] = {}
+
+    def parse(self, key: str, value: object) -> Value:
+        """The value the GM set, in its stored form; Refused when it is not one."""
+        raise NotImplementedError
+
+    def value_of(self, text: str) -> Value:
+        """The value of one match of TOKEN."""
+        raise NotImplementedError
+
+    def read(self, patterns: tuple[str, ...], fallback: bool, text: str) -> Value | None:
+        """The value the rule TEXT states: every place PATTERNS find agrees (with none, and
+        FALLBACK, the one amount of the kind in the whole text); otherwise None."""
+        raw = [x for p in patterns for x in found(p, self.token, text)]
+        if not raw and fallback:
+            raw = found("{v}", self.token, text)
+        return one(self.value_of(x) for x in raw)
+
+    def regexes(self, patterns: tuple[str, ...], fallback: bool) -> list[str]:
+        """PATTERNS as regular expressions, to find the sentences that state the value."""
+        subs = {"{v}": f"({self.token})", **{k: f"({v})" for k, v in self.places.items()}}
+        out = []
+        for p in patterns or (("{v}",) if fallback else ()):
+            for k, v in subs.items():
+                p = p.replace(k, v)
+            out.append(p)
+        return out
+
+    def shown(self, value: Value) -> str:
+        """VALUE as the GM writes it (`game set`, the docs' defaults)."""
+        return str(value)
+
+    def spoken(self, value: Value) -> str:
+        """VALUE as players read it in a sentence ("4 days")."""
+        return self.shown(value)
+
+
+class Whole(Kind):
+    """A whole number (a cap the operator sets, a bonus), at least LEAST where one is given."""
+
+    def __init__(self, least: int | None = None) -> None:
+        self.least = least
+
+    def parse(self, key: str, value: object) -> Value:
+        try:
+            n = int(value) if isinstance(value, int | float) else int(str(value))
+        except ValueError:
+            raise Refused(f"{key}: {value!r} is not a whole number") from None
+        if self.least is not None and n < self.least:
+            raise Refused(f"{key}: {n} is less than {self.least}")
+        return n
+
+    def value_of(self, text: str) -> Value:
+        return number(text)
+
+
+class Count(Whole):
+    """How many of something ("already has 2 Proposals pending"): never fewer than none."""
+
+    def __init__(self) -> None:
+        super().__init__(least=0)
+
+
+class Points(Whole):
+    """Points a rule awards or takes ("receives -5 points"); a score to reach is ABSOLUTE:
+    "reach or exceed 100 points" is 100 however the text signs it."""
+
+    token = _SIGN + AMOUNT + r"\s+points?\b"
+
+    def __init__(self, absolute: bool = False) -> None:
+        super().__init__()
+        self.absolute = absolute
+
+    def value_of(self, text: str) -> Value:
+        m = re.match(r"(?P<sign>" + _SIGN + r")(?P<n>" + AMOUNT + r")", text.strip(), re.I)
+        if not m:
+            raise ValueError(f"{text!r} is not an amount of points")
+        n = number(m.group("n"))
+        return n if self.absolute or not m.group("sign").strip() else -n
+
+    def spoken(self, value: Value) -> str:
+        return f"{value} point" + ("" if value in (1, -1) else "s")
+
+
+class Boundary(Whole):
+    """The first rule number of a class: `{v}` stands for it, `{last}` for the last number
+    before it ("Rules number 1 through {last} inclusive", "numbered {v} or higher")."""
+
+    places = {"{last}": AMOUNT}
+
+    def read(self, patterns: tuple[str, ...], fallback: bool, text: str) -> Value | None:
+        values = []
+        for p in patterns:
+            if "{last}" in p:
+                values += [number(x) + 1 for x in found(p.replace("{last}", "{v}"), AMOUNT, text)]
+            else:
+                values += [number(x) for x in found(p, AMOUNT, text)]
+        return one(values)
+
+
+class OnOff(Kind):
+    """A switch: on or off (true/false, yes/no, 1/0)."""
+
+    def parse(self, key: str, value: object) -> Value:
+        word = str(value).lower()
+        if word in ("on", "true", "yes", "1"):
+            return True
+        if word in ("off", "false", "no", "0"):
+            return False
+        raise Refused(f"{key}: {value!r} is not on/off")
+
+    def read(self, patterns: tuple[str, ...], fallback: bool, text: str) -> Value | None:
+        return None  # no rule states a switch
+
+    def shown(self, value: Value) -> str:
+        return "on" if value else "off"
+
+
+class Span(Kind):
+    """A length of time, stored as the GM writes it ("5d", "1d12h"), read from "five days"."""
+
+    token = AMOUNT + r"\s+" + _UNITS + r"\b"
+
+    def __init__(self, times_deadlines: bool = True) -> None:
+        # A span that sets a deadline's length (a new one applies from the next deadline), not
+        # a cap on what a player asks for.
+        self.times_deadlines = times_deadlines
+
+    def parse(self, key: str, value: object) -> Value:
+        try:
+            return format_duration(parse_duration(str(value)))
+        except ValueError as e:
+            raise Refused(f"{key}: {e}") from None
+
+    def value_of(self, text: str) -> Value:
+        n, unit = text.split()[0], text.split()[-1].lower()
+        return format_duration(parse_duration(f"{number(n)}{unit[0]}"))
+
+    def spoken(self, value: Value) -> str:
+        secs, parts = int(parse_duration(str(value)).total_seconds()), []
+        for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+            n, secs = divmod(secs, size)
+            if n:
+                parts.append(f"{n} {unit}{'' if n == 1 else 's'}")
+        return " ".join(parts) or str(value)
+
+
+_MONTH_DAY = r"(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])"
+
+
+class DateSpan(Kind):
+    """Days of the year, "12-24..12-27" (month-day), read from "on {a}, ... until {b}"."""
+
+    places = {"{a}": _DATE, "{b}": _DATE}
+
+    def parse(self, key: str, value: object) -> Value:
+        text = str(value).strip()
+        if not re.fullmatch(_MONTH_DAY + r"\.\." + _MONTH_DAY, text):
+            raise Refused(f"{key}: {value!r} is not month-days like 12-24..12-27")
+        return text
+
+    @staticmethod
+    def month_day(text: str) -> str:
+        month, day = text.split()[0], re.sub(r"\D", "", text.split()[1])
+        return f"{_MONTHS.index(month.lower()) + 1:02d}-{int(day):02d}"
+
+    def read(self, patterns: tuple[str, ...], fallback: bool, text: str) -> Value | None:
+        pairs = []
+        for p in patterns:
+            m = re.search(p.replace("{a}", f"({_DATE})").replace("{b}", f"({_DATE})"), text, re.I)
+            if m:
+                pairs.append(f"{self.month_day(m.group(1))}..{self.month_day(m.group(2))}")
+        return one(pairs)
+
+
+class Fraction(Kind):
+    """A share in words, "half" or "two thirds", stored as "1/2"."""
+
+    token = _FRACTION
+
+    def parse(self, key: str, value: object) -> Value:
+        text = str(value).strip()
+        if not re.fullmatch(r"[1-9]\d*/[1-9]\d*", text):
+            raise Refused(f"{key}: {value!r} is not a share like 1/2")
+        return text
+
+    def value_of(self, text: str) -> Value:
+        return _FRACTIONS[" ".join(text.lower().split())]
+
+
+class Rounding(Kind):
+    """Which way a share is rounded: down or up."""
+
+    token = _ROUNDING
+
+    def parse(self, key: str, value: object) -> Value:
+        word = str(value).strip().lower()
+        if word not in ("down", "up"):
+            raise Refused(f"{key}: {value!r} is not down or up")
+        return word
+
+    def value_of(self, text: str) -> Value:
+        return text.lower()
+
+
+class Quorum(Kind):
+    """A share of the players, rounded, plus a number: "1/2 down +1", read from "half the
+    number of Wizards ..., rounded down, plus one" ({f} share, {r} rounding, {n} plus)."""
+
+    places = {"{f}": _FRACTION, "{r}": _ROUNDING, "{n}": AMOUNT}
+
+    def parse(self, key: str, value: object) -> Value:
+        text = " ".join(str(value).split())
+        if not re.fullmatch(r"[1-9]\d*/[1-9]\d* (down|up) \+\d+", text):
+            raise Refused(f"{key}: {value!r} is not a quorum like 1/2 down +1")
+        return text
+
+    def read(self, patterns: tuple[str, ...], fallback: bool, text: str) -> Value | None:
+        values = []
+        for p in patterns:
+            rx = (
+                p.replace("{f}", f"(?P<f>{_FRACTION})")
+                .replace("{r}", f"(?P<r>{_ROUNDING})")
+                .replace("{n}", f"(?P<n>{AMOUNT})")
+            )
+            for m in re.finditer(rx, text, re.I):
+                plus = number(m.group("n")) if m.groupdict().get("n") else 0
+                share = Fraction().value_of(m.group("f"))
+                values.append(f"{share} {m.group('r').lower()} +{plus}")
+        return one(values)
+
+
+def quorum_of(formula: str, count: int) -> int:
+    """The quorum of COUNT players by a formula read from the text ("1/2 down +1")."""
+    share, rounding, plus = formula.split()
+    num, den = (int(x) for x in share.split("/"))
+    whole = -(-count * num // den) if rounding == "up" else count * num // den
+    return whole + int(plus)
+
+
+class Choice(Kind):
+    """One of a few words. REFUSAL says what the GM may set, {either} being "a or b" and
+    {listed} "a, b, c"; STRICT words are taken only as written (no case folding)."""
+
+    def __init__(
+        self, *words: str, refusal: str = "{key}: {value!r} is not {either}", strict: bool = False
+    ) -> None:
+        self.words, self.refusal, self.strict = words, refusal, strict
+
+    def parse(self, key: str, value: object) -> Value:
+        word = str(value) if self.strict else str(value).lower()
+        if word not in self.words:
+            raise Refused(
+                self.refusal.format(
+                    key=key,
+                    value=value,
+                    either=" or ".join(self.words),
+                    listed=", ".join(self.words),
+                )
+            )
+        return word
+
+    def read(self, patterns: tuple[str, ...], fallback: bool, text: str) -> Value | None:
+        return None  # an operator's setting: no rule states it
+
+
+class TimeOfDay(Kind):
+    """A time of day, "08:00"."""
+
+    def parse(self, key: str, value: object) -> Value:
+        if not re.fullmatch(r"([01]?\d|2[0-3]):[0-5]\d", str(value)):
+            raise Refused(f"{key}: {value!r} is not a time like 08:00")
+        return str(value)
+
+    def read(self, patterns: tuple[str, ...], fallback: bool, text: str) -> Value | None:
+        return None  # an operator's setting: no rule states it
+
+
+class Text(Kind):
+    """Words taken as the GM writes them (a mailing list's id)."""
+
+    def parse(self, key: str, value: object) -> Value:
+        return str(value)
+
+    def read(self, patterns: tuple[str, ...], fallback: bool, text: str) -> Value | None:
+        return None  # an operator's setting: no rule states it
