@@ -31,10 +31,7 @@ class Wizards(Acting):
         “Ruleset and Gamestate”, “Wizards”, “Dynasties”, “Fair Play” and any of those Rules’
         subrules, Idle Wizards are not counted as Wizards"."""
         if name not in self.wizards(state):
-            raise Refused(
-                f"Idle Wizards are not counted as Wizards: an idle Wizard cannot {what}",
-                "send [Unidle] first",
-            )
+            raise Refused("idle_wizard_cannot", what=what)
 
     def valid_vote(self, state: GameState, m: Matter, name: str) -> str | None:
         """Rule "Votes": "A Wizard’s Vote on a Votable Matter is the last valid voting icon that
@@ -87,10 +84,7 @@ class Wizards(Acting):
 
     def _idle_self(self, state: GameState, action: Action, ctx: Ctx) -> None:
         if action.get("dates"):
-            raise Refused(
-                "in BlogNomic going Idle has no end date: you are Idle until you Unidle",
-                'send [Idle] now and [Unidle] when you are back (rule "Idle Wizards")',
-            )
+            raise Refused("idle_has_no_end")
         p = self.must_player(state, action.get("name") or action["player"])
         was = p["status"]
         self._set_away(state, action, ctx, "idle")
@@ -104,16 +98,15 @@ class Wizards(Acting):
         dynasty"."""
         p = self.must_player(state, action["player"])
         if p["status"] != "idle":
-            raise Refused("you are not idle")
+            raise Refused("not_idle")
         idled = p.get("self_idled")
         if idled and idled["dynasty"] == state["dynasty"]:
             until = parse_iso(idled["at"]) + self.duration(state, "unidle_after")
             if ctx.now < until:
                 raise Refused(
-                    f"you went Idle {self.when(state, idled['at'], ctx)}: no Unidle within four "
-                    "days of idling in the same "
-                    f"dynasty (rule \"Idle Wizards\")",
-                    f"send [Unidle] after {self.when(state, until, ctx)}",
+                    "unidle_too_soon",
+                    idled=self.when(state, idled["at"], ctx),
+                    until=self.when(state, until, ctx),
                 )
         self._set_away(state, {**action, "name": action["player"]}, ctx, "active")
 
@@ -139,10 +132,10 @@ class Wizards(Acting):
                 until = parse_iso(p["left_at"]) + self.duration(state, "rejoin_after")
                 if ctx.now < until:
                     raise Refused(
-                        f"{p['name']} ceased to be a Wizard {self.when(state, p['left_at'], ctx)} "
-                        "and may not become a Wizard "
-                        "again within the following two weeks (rule \"Wizards\")",
-                        f"join again after {self.when(state, until, ctx)}",
+                        "rejoin_too_soon",
+                        name=p["name"],
+                        left=self.when(state, p["left_at"], ctx),
+                        until=self.when(state, until, ctx),
                     )
         super().on_join(state, action, ctx)
 
