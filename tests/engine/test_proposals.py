@@ -209,7 +209,7 @@ def test_the_admin_decides_a_matter_through_the_same_lifecycle():
 def test_a_word_the_game_does_not_take_is_refused_alike_in_every_nomic():
     v, state = _sidekick("Ann", "Bob")
     prop = _propose(v, state, Ctx(NOW))
-    with pytest.raises(Refused, match="MAYBE is not a vote in this game") as e:
+    with pytest.raises(Refused, match="MAYBE is not a vote here") as e:
         _vote(v, state, "Bob", prop["number"], "MAYBE")
     assert e.value.hint == "vote FOR, AGAINST or ABSTAIN"
 
