@@ -30,11 +30,6 @@ _WORDS = {
 }
 _EXTEND = re.compile(r"^(?:\+\s*|extend\s+(?:by\s+)?)(?P<length>\d.*?)(?:\s+more)?$", re.I)
 _ASKS = re.compile(r"^(?P<name>.+?) asks for ")  # the subject of the request mail
-GM_HINT = (
-    "write one of these after the tag or on a line of its own: +2d (extend), Fri 18:00 (a new "
-    "deadline), pause, resume, or ok / no to a player's request"
-)
-PLAYER_HINT = "to ask the GM for more time, send [Deadline] +1d, and why on a line below"
 
 
 def read_command(line: str) -> tuple[str, str] | None:
@@ -74,7 +69,7 @@ def deadline(env: Envelope, view: GameView) -> Action:
         elif line.strip() and found is not None:
             why.append(line.strip())
     if found is None:
-        raise Refused("I found no deadline command in your mail", GM_HINT if gm else PLAYER_HINT)
+        raise Refused("no_deadline_command", gm=bool(gm))
     op, value = found
     reason = " ".join(why)[:300]
     if gm:
@@ -98,7 +93,7 @@ def deadline(env: Envelope, view: GameView) -> Action:
             out["at"] = value
         return out
     if op != "extend":
-        raise Refused("only the GM moves the deadline or pauses the game", PLAYER_HINT)
+        raise Refused("only_gm_moves_deadline")
     return {
         "type": "deadline_request",
         "player": view.name,

@@ -53,6 +53,7 @@ class Outcome:
     reason: str = ""
     hint: str = ""
     changed: bool = False
+    refusal: Refused | None = None  # what refused it, for a face to say in its own terms
 
 
 def apply(
@@ -106,9 +107,15 @@ def apply(
                 now,
                 "error",
                 "error.txt",
-                {"reason": r.reason, "hint": r.hint, "subject": source.subject, "game": game.state},
+                {
+                    "reason": r.reason,
+                    "hint": r.hint,
+                    "subject": source.subject,
+                    "game": game.state,
+                    "refusal": r.code,
+                },
             )
-        return Outcome(False, [], r.reason, r.hint)
+        return Outcome(False, [], r.reason, r.hint, refusal=r)
     if not read_only:
         cold = take_cold(state, variant.archived_collections, variant.still_open(), now)
         if cold:

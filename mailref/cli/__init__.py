@@ -27,7 +27,7 @@ from mailref.cli import court, db, dice, games, inbox, outbox, players, replay, 
 from mailref.cli.args import Usage  # noqa: E402
 from mailref.cli.opening import StoreOnly, open_referee  # noqa: E402
 from mailref.cli.parser import build_parser  # noqa: E402
-from mailref.cli.words import for_operator, refused  # noqa: E402
+from mailref.cli.words import refused  # noqa: E402
 from mailref.engine.context import Refused  # noqa: E402
 from mailref.safe import printable  # noqa: E402
 
@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except (Refused, config_mod.ConfigError) as e:
         if isinstance(e, Refused):
-            return refused(*for_operator(e.reason, e.hint))
+            return refused(e)
         return refused(str(e))
     except BrokenPipeError:
         # `mailref mail list | head`: the reader had enough. Quietly, like any Unix tool, and

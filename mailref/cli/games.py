@@ -24,15 +24,15 @@ def cmd_game_create(referee: Referee, args: argparse.Namespace, who: str) -> int
     from mailref.engine.variants import VARIANTS
 
     if args.variant not in VARIANTS:
-        raise Refused(f"unknown variant {args.variant!r} (known: {', '.join(sorted(VARIANTS))})")
+        raise Refused("unknown_variant", variant=args.variant, known=sorted(VARIANTS))
     if not re.fullmatch(r"[a-z0-9][a-z0-9_-]{0,63}", args.slug):
-        raise Refused(f"{args.slug!r} is not a slug (lower-case letters, digits, - and _)")
+        raise Refused("bad_slug", slug=args.slug)
     address = checked_address(args.address, "--address", ascii_local=True)
     gm = checked_address(args.gm, "--gm") if args.gm is not None else None
     cfg = config_mod.load(args.config)
     zone = args.timezone or cfg.timezone
     if not config_mod.valid_zone(zone):
-        raise Refused(f"--timezone {zone!r} is not a time zone (write e.g. Europe/Paris or UTC)")
+        raise Refused("bad_timezone_option", zone=zone)
     referee.create_game(args.slug, args.variant, address, args.name, gm, zone, kv(args.set))
     print(f"game {args.slug} ({args.variant}) created at {address}")
     warn_unverifiable(referee, args.slug)

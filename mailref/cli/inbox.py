@@ -96,7 +96,7 @@ def cmd_mail_show(referee: Referee, args: argparse.Namespace, who: str) -> int:
     with referee.store() as s:
         m = s.get(InboxMessage, args.id)
         if m is None:
-            raise Refused(f"there is no message #{args.id}")
+            raise Refused("no_message", id=args.id)
         for k in (
             "id",
             "status",
@@ -121,14 +121,11 @@ def cmd_mail_reprocess(referee: Referee, args: argparse.Namespace, who: str) -> 
     with referee.store() as s, s.begin():
         m = s.get(InboxMessage, args.id)
         if m is None:
-            raise Refused(f"there is no message #{args.id}")
+            raise Refused("no_message", id=args.id)
         if m.status not in ("failed", "new"):
-            raise Refused(
-                f"message #{args.id} is {m.status}; "
-                "only failed messages are reprocessed (no effect twice)"
-            )
+            raise Refused("message_not_failed", id=args.id, status=m.status)
         m.status, m.error = "new", ""
-    status = referee.process(args.id)
+    status = referee.process([args.id])[args.id]
     print(f"message #{args.id}: {status}")
     deliver(referee, args)
     return 0 if status != "failed" else 1

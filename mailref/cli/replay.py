@@ -32,7 +32,7 @@ def cmd_replay(referee: StoreOnly, args: argparse.Namespace, who: str) -> int:
     with replay_reads(url, lambda: referee.store) as reads:
         games = reads.games(args.slug)
         if args.slug and not games:
-            raise Refused(f"there is no game {args.slug!r}")
+            raise Refused("no_game", slug=args.slug)
         for g in games:
             entries = reads.journal(g.id)
             newer: list[str] = []

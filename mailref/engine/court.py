@@ -84,13 +84,13 @@ class Court:
                 except Refused as r:
                     if strict:
                         raise
-                    self.unresolved.append(f"{describe(ref)}: {r.reason}")
+                    self.unresolved.append(f"{describe(ref)}: {r.words('alert')[0]}")
         cold: list[tuple[str, Matter]] = []
         state, refused = _walk(variant, initial, entries, self.void, self.consumed, archived=cold)
         for n, why in refused:
             if n == seq:
                 if self.live:
-                    raise Refused(f"it can no longer apply once those entries are void: {why}")
+                    raise Refused("undo_leaves_entry_unapplied", why=why)
                 continue
             self.void[n] = None
             self.voided.append(Voided(n, why))
@@ -107,24 +107,24 @@ class Court:
         if "entry" in ref:
             n = int(ref["entry"])
             if not 0 < n < seq:
-                raise Refused(f"there is no journal entry {n} before this one")
+                raise Refused("no_entry_before", entry=n)
             if self.void.get(n, set()) is None:
-                raise Refused(f"journal entry {n} is void already")
+                raise Refused("entry_void_already", entry=n)
             if n in self.ordering:  # what it voided stays void (docs/decisions/judgements.md)
-                raise Refused(f"journal entry {n} is itself an undo, which cannot be undone")
+                raise Refused("entry_is_undo", entry=n)
             self._add(Voided(n))
         elif "vote" in ref:
             number, who = int(ref["vote"]), str(ref["player"])
             seqs = timeline.ballots.get((who.lower(), number))
             if not seqs:
-                raise Refused(f"{who} has no vote on {number} that counts")
+                raise Refused("no_vote_that_counts", player=who, number=number)
             for n in seqs:
                 self._add(Voided(n, ballots=(number,)))
         else:
             number = int(ref["proposal"])
             opened = timeline.opened.get(number)
             if opened is None:
-                raise Refused(f"there is no proposal {number} that counts")
+                raise Refused("no_proposal_that_counts", number=number)
             self._add(Voided(opened))
 
     def _add(self, v: Voided) -> None:
