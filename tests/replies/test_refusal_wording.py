@@ -392,9 +392,14 @@ GOLDEN = [
         ),
     ),
     (
-        "not_a_sidekick_vote",
-        {"word": "MAYBE"},
+        "not_a_vote_in_this_game",
+        {"offered": ["FOR", "AGAINST", "ABSTAIN"], "word": "MAYBE"},
         ("MAYBE is not a vote in this game", "vote FOR, AGAINST or ABSTAIN"),
+    ),
+    (
+        "proposal_is_yours",
+        {"number": 12},
+        ("proposal 12 is yours: the other players vote on it", ""),
     ),
     (
         "mover_votes_for",
@@ -474,11 +479,6 @@ GOLDEN = [
         "senators_vote_on_yours",
         {"number": 12},
         ("proposal 12 is yours: the other Senators vote on it (rule 6)", ""),
-    ),
-    (
-        "not_a_vote_here",
-        {"word": "MAYBE", "words": ["YES", "NO"]},
-        ("MAYBE is not a vote here", "vote YES or NO"),
     ),
     ("only_emperor_judges", {}, ("only the Emperor judges proposals (rule 7)", "")),
     (
@@ -1139,3 +1139,8 @@ def test_the_exception_says_its_mail_face():
         "players: Ann, Bob",
     )
     assert str(r) == r.reason
+
+
+def test_a_refusal_is_only_ever_a_code_of_the_catalogue():
+    with pytest.raises(KeyError):
+        Refused("there is no player 'Zed' in this game")

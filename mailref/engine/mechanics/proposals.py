@@ -137,7 +137,7 @@ class Proposals(Acting):
             vote = b["vote"]
             if vote not in self.policy.words:
                 raise Refused(
-                    f"{b['word']} is not a vote in this game", f"vote {self.policy.offered_text()}"
+                    "not_a_vote_in_this_game", word=b["word"], offered=self.policy.offered
                 )
             if name == m["author"] and not self.policy.author_may_change:
                 self.authors_ballot(state, m, vote, ctx)
@@ -280,7 +280,7 @@ class Proposals(Acting):
         return "Proposal"
 
     def authors_ballot(self, state: GameState, m: Matter, vote: str, ctx: Ctx) -> None:
-        raise Refused(f"proposal {m['number']} is yours: the other players vote on it")
+        raise Refused("proposal_is_yours", number=m["number"])
 
     def check_ballot(self, state: GameState, m: Matter, name: str, vote: str) -> None:
         """Every word of the policy is a valid ballot."""
