@@ -392,16 +392,6 @@ GOLDEN = [
         ),
     ),
     (
-        "not_a_vote_in_this_game",
-        {"offered": ["FOR", "AGAINST", "ABSTAIN"], "word": "MAYBE"},
-        ("MAYBE is not a vote in this game", "vote FOR, AGAINST or ABSTAIN"),
-    ),
-    (
-        "proposal_is_yours",
-        {"number": 12},
-        ("proposal 12 is yours: the other players vote on it", ""),
-    ),
-    (
         "mover_votes_for",
         {"number": 12},
         (
@@ -479,6 +469,11 @@ GOLDEN = [
         "senators_vote_on_yours",
         {"number": 12},
         ("proposal 12 is yours: the other Senators vote on it (rule 6)", ""),
+    ),
+    (
+        "not_a_vote_here",
+        {"word": "MAYBE", "words": ["YES", "NO"]},
+        ("MAYBE is not a vote here", "vote YES or NO"),
     ),
     ("only_emperor_judges", {}, ("only the Emperor judges proposals (rule 7)", "")),
     (
