@@ -90,7 +90,7 @@ class Proposals(Acting):
         author: str,
         title: str,
         text: str,
-        deadline: Any = None,
+        deadline: datetime | None = None,
         collection: Literal["proposals", "judgements"] = "proposals",
         **extra: Any,
     ) -> Matter:
@@ -136,9 +136,7 @@ class Proposals(Acting):
             m = self.open_to_votes(state, b["number"])
             vote = b["vote"]
             if vote not in self.policy.words:
-                raise Refused(
-                    f"{b['word']} is not a vote in this game", f"vote {self.policy.offered_text()}"
-                )
+                raise Refused("not_a_vote_here", word=b["word"], words=list(self.policy.offered))
             if name == m["author"] and not self.policy.author_may_change:
                 self.authors_ballot(state, m, vote, ctx)
                 continue
@@ -280,7 +278,8 @@ class Proposals(Acting):
         return "Proposal"
 
     def authors_ballot(self, state: GameState, m: Matter, vote: str, ctx: Ctx) -> None:
-        raise Refused(f"proposal {m['number']} is yours: the other players vote on it")
+        """A policy that fixes the author's ballot says what the author is told of theirs."""
+        raise NotImplementedError
 
     def check_ballot(self, state: GameState, m: Matter, name: str, vote: str) -> None:
         """Every word of the policy is a valid ballot."""
@@ -297,5 +296,5 @@ class Proposals(Acting):
     def before_deciding(self, state: GameState) -> None:
         """The admin may always decide."""
 
-    def decided_by_admin(self, state: GameState, m: Matter, action: Action, ctx: Ctx) -> None:
+    def decided_by_admin(self, state: GameState, m: Matter, action: OtherAction, ctx: Ctx) -> None:
         raise NotImplementedError
