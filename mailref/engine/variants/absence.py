@@ -11,7 +11,7 @@ from mailref.engine.dates import HOW, read_span
 from mailref.engine.state import Action, GameState, Player
 from mailref.engine.variants.actions import Acting
 from mailref.engine.variants.inbox import zone_of
-from mailref.timeutil import format_duration, iso, parse_duration, parse_iso
+from mailref.timeutil import TooLong, format_duration, iso, parse_duration, parse_iso
 
 AHEAD_MOST = timedelta(days=365)  # an absence begins within a year
 
@@ -24,14 +24,19 @@ class Absence(Acting):
 
     def away_dated(self, state: GameState, action: Action, ctx: Ctx) -> None:
         p = self.whose_absence(state, action)
+        longest = self.max_absence(state)
         try:
             span = read_span(str(action["dates"]), zone_of(state, p), ctx.now)
+        except TooLong as e:
+            raise Refused(
+                f"an absence is at most {format_duration(longest)} (max_absence), and {e}",
+                f"send [Away] for {format_duration(longest)} or less, and another when it ends",
+            ) from None
         except ValueError as e:
             raise Refused(str(e), HOW) from None
         if span is None:
             raise Refused(f"I could not read {action['dates']!r} as the dates of an absence", HOW)
         begins = span.start or ctx.now
-        longest = self.max_absence(state)
         if span.end <= begins:
             raise Refused(
                 f"the absence would end ({self.when(state, span.end)}) before it begins", HOW
