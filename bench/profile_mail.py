@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 from mailref.door import Settings  # noqa: E402
 from mailref.referee import Referee  # noqa: E402
 from mailref.store import open_store  # noqa: E402
-from support.helpers import Clock, mail  # noqa: E402
+from support.helpers import Clock, deliver, mail  # noqa: E402
 
 G = "nomes@ref.example"
 PLAYERS = 20
@@ -76,7 +76,8 @@ def setup_ballot(r: Referee, n: int) -> list[tuple[str, bytes]]:
     _with_players(r)
     mover = r.state("nomes")["turn"]["player"]
     addr = f"{mover.lower()}@players.example"
-    r.accept(
+    deliver(
+        r,
         mail(addr, G, "[Proposal] Hum", 'Enact rule 301 "Hum":\nPlayers may hum.\n'),
         "smtp",
         addr,
@@ -118,7 +119,7 @@ def run(
     if prof:
         prof.enable()
     for frm, raw in todo:
-        st = r.accept(raw, "smtp", frm, [G]).status
+        st = deliver(r, raw, "smtp", frm, [G]).status
         statuses[st] = statuses.get(st, 0) + 1
     if prof:
         prof.disable()

@@ -13,7 +13,7 @@ from datetime import timedelta
 from common import G
 
 from mailref.referee import Referee
-from support.helpers import Clock, mail
+from support.helpers import Clock, deliver, mail
 
 
 @dataclass(frozen=True)
@@ -106,7 +106,7 @@ def mail_cost(r: Referee, clock: Clock, turns: int, turn: Turn) -> tuple[float, 
             a = f"{who.lower()}@players.example"
             raw = mail(a, G, subject, body)
             t, c = time.perf_counter(), time.process_time()
-            r.accept(raw, "smtp", a, [G])
+            deliver(r, raw, "smtp", a, [G])
             wall += time.perf_counter() - t
             cpu += time.process_time() - c
             mails += 1

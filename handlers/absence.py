@@ -3,7 +3,7 @@
 in the subject or on a line of the body; the engine reads them (engine/dates.py)."""
 
 from mailref.engine.dates import names_a_day, names_a_span, read_span
-from mailref.engine.state import Action
+from mailref.engine.state import Action, OtherAction
 from mailref.handlers.registry import GameView, handles
 from mailref.read import Envelope
 from mailref.timeutil import utcnow
@@ -11,7 +11,7 @@ from mailref.timeutil import utcnow
 
 @handles("away")
 def away(env: Envelope, view: GameView) -> Action:
-    out: Action = {"type": "away", "player": view.name, "name": env.subject.name or view.name}
+    out: OtherAction = {"type": "away", "player": view.name, "name": env.subject.name or view.name}
     if dates := absence_dates(env):
         out["dates"] = dates
     return out

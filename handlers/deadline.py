@@ -9,7 +9,7 @@ from datetime import timedelta
 
 from mailref.engine import Refused
 from mailref.engine.dates import looks_like_moment, read_length
-from mailref.engine.state import Action
+from mailref.engine.state import Action, OtherAction
 from mailref.engine.variants.extensions import AHEAD_MOST, spoken
 from mailref.handlers.registry import GameView, handles, not_a_player
 from mailref.read import Envelope
@@ -32,11 +32,6 @@ _WORDS = {
 }
 _EXTEND = re.compile(r"^(?:\+\s*|extend\s+(?:by\s+)?)(?P<length>\d.*?)(?:\s+more)?$", re.I)
 _ASKS = re.compile(r"^(?P<name>.+?) asks for ")  # the subject of the request mail
-GM_HINT = (
-    "write one of these after the tag or on a line of its own: +2d (extend), Fri 18:00 (a new "
-    "deadline), pause, resume, or ok / no to a player's request"
-)
-PLAYER_HINT = "to ask the GM for more time, send [Deadline] +1d, and why on a line below"
 
 
 def read_command(line: str) -> tuple[str, str] | None:
@@ -78,26 +73,31 @@ def deadline(env: Envelope, view: GameView) -> Action:
         elif line.strip() and found is not None:
             why.append(line.strip())
     if found is None:
-        raise Refused("I found no deadline command in your mail", GM_HINT if gm else PLAYER_HINT)
+        raise Refused("no_deadline_command", gm=bool(gm))
     op, value = found
     reason = " ".join(why)[:300]
     if gm:
         if op in ("pause", "resume"):
-            return {"type": op, "gm": True, "address": address, "reason": reason}
+            return {
+                "type": "pause" if op == "pause" else "resume",
+                "gm": True,
+                "address": address,
+                "reason": reason,
+            }
         if op in ("ok", "no"):
-            answer: Action = {"type": "deadline_answer", "ok": op == "ok", "address": address}
+            answer: OtherAction = {"type": "deadline_answer", "ok": op == "ok", "address": address}
             asked = _ASKS.match(env.subject.rest) if env.subject.is_reply else None
             if name := value or (asked and asked.group("name")):
                 answer["name"] = name
             return answer
-        out: Action = {"type": "deadline", "gm": True, "address": address, "reason": reason}
+        out: OtherAction = {"type": "deadline", "gm": True, "address": address, "reason": reason}
         if op == "extend":
             out["extend"] = value_as_duration(value)
         else:
             out["at"] = value
         return out
     if op != "extend":
-        raise Refused("only the GM moves the deadline or pauses the game", PLAYER_HINT)
+        raise Refused("only_gm_moves_deadline")
     return {
         "type": "deadline_request",
         "player": view.name,
@@ -114,8 +114,6 @@ def value_as_duration(value: str) -> str:
         length = None
     if length is None or length > AHEAD_MOST:
         raise Refused(
-            f"{value.strip()[:40]!r} is more than {spoken(AHEAD_MOST)}: a deadline moves by mail "
-            f"at most {spoken(AHEAD_MOST)} ahead",
-            "ask for a shorter time, and again when it runs short",
+            "deadline_length_past_bound", value=value.strip()[:40], most=spoken(AHEAD_MOST)
         )
     return format_duration(length)

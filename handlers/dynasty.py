@@ -24,16 +24,9 @@ def ascension(env: Envelope, view: GameView) -> Action:
         # A plain Reply to the referee's own request: its subject is the request's, not a theme.
         theme = fields.get("theme", "")
         if not theme:
-            raise Refused(
-                "your Ascension Address needs its theme",
-                "add a line `Theme: your theme` (or send a mail with the subject [Ascension] Your "
-                "theme)",
-            )
+            raise Refused("ascension_needs_theme")
     if not theme:
-        raise Refused(
-            "an Ascension Address names the dynasty's theme",
-            "write the subject as: [Ascension] Your theme",
-        )
+        raise Refused("ascension_names_theme")
     # The address itself (what the players read), without the `Wizard: Dragon` lines the referee
     # acts on.
     said = "\n".join(
@@ -58,7 +51,5 @@ def historian(env: Envelope, view: GameView) -> Action:
     to = env.subject.rest.strip() or fields.get("to") or fields.get("historian") or ""
     to = to.removeprefix("to ").strip(" .")
     if not to:
-        raise Refused(
-            "name the Wizard who becomes Historian", "write the subject as: [Historian] Ben"
-        )
+        raise Refused("historian_names_no_one")
     return {"type": "historian", "player": view.name, "to": to[:60]}

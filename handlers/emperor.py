@@ -22,10 +22,7 @@ _VERDICT = re.compile(
 @handles("judge")
 def judge(env: Envelope, view: GameView) -> Action:
     if env.subject.number is None:
-        raise Refused(
-            "say which proposal you judge",
-            "write the subject as: [Judge] 12, and ACCEPT, VETO or IGNORE in the body",
-        )
+        raise Refused("judge_names_no_proposal")
     # A reply's subject is the judge mail's ("awaiting your judgement: Ignore the dragons"), never a
     # verdict.
     for text in (env.text,) if env.subject.is_reply else (env.subject.rest, env.text):
@@ -39,10 +36,7 @@ def judge(env: Envelope, view: GameView) -> Action:
                 "verdict": verdict,
                 "reason": " ".join(_reason(m.group(2), signer(env, view)).split())[:500],
             }
-    raise Refused(
-        "I found no judgement: ACCEPT, VETO or IGNORE must come first",
-        "ACCEPT\nVETO\nIGNORE under rule 12 (the rule that allows ignoring it)",
-    )
+    raise Refused("no_judgement_found")
 
 
 def _reason(text: str, names: str) -> str:
@@ -67,12 +61,8 @@ def proclamation(env: Envelope, view: GameView) -> Action:
     try:
         changes = read_rule_changes(without_effects(text), signer(env, view))
     except RuleChangeError as e:
-        read = [f"line {n}: {why}" for n, _, why in e.faults]
         raise Refused(
-            f"I could not read a rule change on {read[0]}"
-            if len(read) == 1
-            else f"I could not read {len(read)} rule changes:\n"
-            + "\n".join(f"  - on {x}" for x in read)
+            "unreadable_proclamation", faults=[(n, why) for n, _, why in e.faults]
         ) from None
     return {
         "type": "proclamation",
@@ -105,10 +95,7 @@ def playtest(env: Envelope, view: GameView) -> Action:
     words = (env.subject.rest + " " + env.text).lower().split()
     word = next((w.strip(".,:;!") for w in words if w.strip(".,:;!") in _START | _END), None)
     if word is None:
-        raise Refused(
-            "say whether the playtest starts or ends",
-            "write the subject as: [Playtest] start, or [Playtest] end",
-        )
+        raise Refused("playtest_says_neither")
     return {
         "type": "playtest",
         "player": view.name,

@@ -18,11 +18,7 @@ def rules(env: Envelope, view: GameView) -> Action:
     if env.subject.is_reply and env.subject.rest.strip():
         # "Re: [Nomes] [Rules] Proposal 2 … is in effect": a reply to the ruleset mail, with
         # words for the players ("Congrats!"), not a request for the whole rule list again.
-        raise Refused(
-            "your reply to the ruleset mail has no command in it, so nothing was done",
-            "send a mail with the subject [Rules] alone for the rule list; send [Help] for the "
-            "commands",
-        )
+        raise Refused("reply_to_ruleset")
     return {"type": "rules", "player": view.name}
 
 

@@ -12,14 +12,15 @@ from mailref.read import Envelope
 @handles("join", players_only=False)
 def join(env: Envelope, view: GameView) -> Action:
     if view.player:
-        raise Refused(f"you already play as {view.player['name']}")
+        raise Refused("plays_already", name=view.player["name"])
     fields = body_fields(env.text)
     if "colour" in fields:  # British (and Irish) spelling; the game says Color
         fields.setdefault("color", fields.pop("colour"))
     name = person_name(
         fields.pop("name", "") or env.from_name or (env.from_addr or "").split("@")[0]
     )
-    return {"type": "join", "name": name, "address": env.from_addr, "choices": fields}
+    # a mail that names no sender is machine mail, never a command: "" is never read
+    return {"type": "join", "name": name, "address": env.from_addr or "", "choices": fields}
 
 
 # The Message-ID of a join's confirmation (outgoing.confirmation_id) carries its code.
@@ -31,7 +32,7 @@ def confirm(env: Envelope, view: GameView) -> Action:
     """A reply to the confirmation names it (In-Reply-To, References); a new mail carries
     its `Code:` line."""
     if view.player:
-        raise Refused(f"you already play as {view.player['name']}")
+        raise Refused("plays_already", name=view.player["name"])
     codes = [
         m.group(1).lower()
         for r in env.in_reply_to + env.references
@@ -40,7 +41,7 @@ def confirm(env: Envelope, view: GameView) -> Action:
     code = body_fields(env.text).get("code", "").strip().lower()
     return {
         "type": "confirm",
-        "address": env.from_addr,
+        "address": env.from_addr or "",
         "tokens": [*codes, *([code] if code else [])],
     }
 
@@ -49,13 +50,10 @@ def confirm(env: Envelope, view: GameView) -> Action:
 def approve(env: Envelope, view: GameView) -> Action:
     gm = str(view.state.get("gm") or "").lower()
     if not gm or (env.from_addr or "").lower() != gm:
-        raise Refused(
-            "only the GM takes in a join that waits for approval",
-            f"the GM ({gm or 'the admin'}) sends [Approve] NAME, or `mailref player add`",
-        )
+        raise Refused("only_gm_approves", gm=gm)
     name = env.subject.rest.strip() or body_fields(env.text).get("name", "")
     if not name:
-        raise Refused("[Approve] names no one", "write the newcomer's name: [Approve] NAME")
+        raise Refused("approve_names_no_one")
     return {"type": "approve", "name": name, "player": view.name}
 
 

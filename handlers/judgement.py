@@ -3,7 +3,7 @@
 import re
 
 from mailref.engine import Refused, matters
-from mailref.engine.state import Action
+from mailref.engine.state import Action, JudgementAction
 from mailref.handlers.registry import GameView, handles
 from mailref.handlers.vote import ballots
 from mailref.read import Envelope, RuleChangeError, read_rule_changes
@@ -30,24 +30,14 @@ def cfj(env: Envelope, view: GameView) -> Action:
             # The judge's, or anyone's, reply once it is ruled ("Thanks", a Reply to the ruling's
             # ack)
             # is told that it was ruled on, not that only its judge answers it.
-            ruled = f" by {j['judge']}" if j.get("judge") else ""
             raise Refused(
-                f"judgement {env.subject.number} was already ruled on{ruled}; a reply to it "
-                "changes nothing",
-                "to ask another question, send a new mail with the subject [CfJ] Your question; "
-                "send [Help] for the other commands",
+                "judgement_ruled_already", number=env.subject.number, judge=j.get("judge")
             )
-        judge = f" ({j['judge']})" if j and j.get("judge") else ""
-        raise Refused(
-            f"that is a reply to judgement {env.subject.number}; only its judge{judge} answers it, "
-            f"with a mail [Ruling] {env.subject.number}",
-            "to ask another question, send a new mail with the subject [CfJ] Your question",
-        )
+        judge = j.get("judge") if j else None
+        raise Refused("only_judge_answers", number=env.subject.number, judge=judge)
     question = env.subject.rest.strip() or env.text.strip().split("\n")[0]
     if not question:
-        raise Refused(
-            "a call for judgement needs a question", "write the subject as: [CfJ] Your question"
-        )
+        raise Refused("cfj_needs_question")
     if not view.variant.votable_judgements:
         # The same question sent twice (Send pressed twice, a client's retry) is one judgement.
         # Here, not in the engine, so that a journal holding such a copy still replays.
@@ -60,15 +50,17 @@ def cfj(env: Envelope, view: GameView) -> Action:
             view.variant.judgement_label,
             view.state.get("timezone") or "UTC",
         )
-    return {
+    action: JudgementAction = {
         "type": "cfj",
         "player": view.name,
         "question": question[:300],
         "text": env.text,
         "kind": "point-of-order" if env.subject.tag == "point-of-order" else "cfj",
         "changes": _changes(env.text),
-        **({"effects": effects_of(env.text, view)} if view.variant.votable_judgements else {}),
     }
+    if view.variant.votable_judgements:
+        action["effects"] = effects_of(env.text, view)
+    return action
 
 
 def effects_of(text: str, view: GameView) -> list[dict]:
@@ -82,11 +74,7 @@ def effects_of(text: str, view: GameView) -> list[dict]:
             continue
         name = names.get(str(e[key]).lower())
         if name is None:
-            raise Refused(
-                f"the effect line naming {e[key]!r} names no player of this game",
-                "write it with a player's name, e.g. Score Alice -10 / Undo the vote of Bob on "
-                "proposal 3",
-            )
+            raise Refused("effect_names_no_player", name=e[key])
         e[key] = name
     return out
 
@@ -103,7 +91,7 @@ def _changes(text: str) -> list[dict]:
 @handles("ruling")
 def ruling(env: Envelope, view: GameView) -> Action:
     if env.subject.number is None:
-        raise Refused("say which judgement you rule on", "write the subject as: [Ruling] 3")
+        raise Refused("ruling_names_no_judgement")
     # "[Ruling] The Senate builds roads." typed at the top of a plain Reply: the tag is the
     # command, not the ruling's first words (they are announced to everybody).
     text = re.sub(r"^\s*\[ruling\]\s*(?:\d+\b)?\s*[:.-]?\s*", "", env.text, flags=re.I)

@@ -4,7 +4,7 @@
 import re
 
 from mailref.engine import Refused
-from mailref.engine.state import Action
+from mailref.engine.state import Action, OrdersAction
 from mailref.handlers.registry import GameView, handles, not_only_attached, read_whole
 from mailref.read import Envelope
 
@@ -15,9 +15,9 @@ def orders(env: Envelope, view: GameView) -> Action:
     if (
         not env.orders
     ):  # words of one's own without bold (beside a signature's logo) are "no bold text"
-        not_only_attached(env, "orders are", env.text, "nothing was recorded")
+        not_only_attached(env, "orders", env.text)
     check_named_turn(env, view)
-    action: Action = {"type": "orders", "player": view.name, "sentences": env.orders}
+    action: OrdersAction = {"type": "orders", "player": view.name, "sentences": env.orders}
     if loose := lines_not_bold(env.text, env.orders):
         action["loose"] = loose  # the engine tells the author which of them look like orders
     return action
@@ -53,18 +53,8 @@ def check_named_turn(env: Envelope, view: GameView) -> None:
     if named is None or now is None or named == now:
         return
     if named < now:
-        raise Refused(
-            f"your orders are for turn {named}, which is over; turn {now} is open now, and "
-            "nothing was "
-            f"recorded for it",
-            f"if you mean these orders for turn {now}, send them again with the "
-            f"subject [Orders] (or [Orders] turn {now})",
-        )
-    raise Refused(
-        f"your orders are for turn {named}, which has not opened yet: turn {now} is the current "
-        "one",
-        f"send them once turn {named} opens, or with the subject [Orders] for turn {now}",
-    )
+        raise Refused("orders_for_past_turn", named=named, now=now)
+    raise Refused("orders_for_future_turn", named=named, now=now)
 
 
 @handles("results", players_only=False)
@@ -73,7 +63,7 @@ def results(env: Envelope, view: GameView) -> Action:
     if (env.from_addr or "").lower() == str(
         view.state.get("gm") or ""
     ).lower():  # others: "only the GM"
-        not_only_attached(env, "results are", env.text, "nothing was sent to the players")
+        not_only_attached(env, "results", env.text)
         check_turn_closed(view)
     return {
         "type": "results",
@@ -108,16 +98,12 @@ def check_turn_closed(view: GameView) -> None:
     names = [p["name"] for p in state.get("players", []) if p.get("status") == "active"]
     sent = sum(1 for n in names if n in (state.get("orders") or {}))
     done = [h["turn"] for h in state.get("history") or []]
-    before = f"the results of turn {done[-1]} went out already, and " if done else ""
     raise Refused(
-        f"{before}turn {turn['number']} is still open for orders until "
-        f"{view.variant.when(state, turn['deadline'])} ({sent} of {len(names)} players have sent "
-        "theirs); "
-        "results are taken once it closes, and nothing was sent to the players",
-        f"the mail \"[Turn {turn['number']}] Orders of all players\" comes when it closes (at its "
-        "deadline, or "
-        "once every player has ordered); reply to it with the results. To close the turn early, "
-        "the operator "
-        f"sets its deadline to the time now: mailref deadline {state.get('slug')} set "
-        "YYYY-MM-DDTHH:MM:SSZ",
+        "results_while_open",
+        done=done[-1] if done else None,
+        turn=turn["number"],
+        deadline=view.variant.when(state, turn["deadline"]),
+        sent=sent,
+        players=len(names),
+        slug=state.get("slug"),
     )

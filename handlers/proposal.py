@@ -24,13 +24,11 @@ def proposal(env: Envelope, view: GameView) -> Action:
     title = env.subject.rest.strip()
     if env.truncated:
         raise Refused(
-            f"your mail is longer than the referee reads ({READ_MAX:,} characters, lines of "
-            f"{LINE_MAX:,}, {BOUNDARIES_MAX:,} MIME parts), so this proposal was not read",
-            "send a shorter proposal",
+            "proposal_too_long_to_read", most=READ_MAX, lines=LINE_MAX, parts=BOUNDARIES_MAX
         )
-    not_only_attached(env, "proposal's text is", env.text, "nothing was posted")
+    not_only_attached(env, "proposal", env.text)
     if not title:
-        raise Refused("a proposal needs a title", "write the subject as: [Proposal] Your title")
+        raise Refused("proposal_needs_title")
     text = env.text
     # Imperial "{ }" comments "will be removed before THS includes the new proposal into the
     # ruleset": the voters read them in the proposal, the rule changes never carry them.
@@ -39,16 +37,8 @@ def proposal(env: Envelope, view: GameView) -> Action:
         changes = read_rule_changes(readable, signer(env, view))
     except RuleChangeError as e:
         free = free_rule_number(view.state.get("rules", []), view.state.get("rule_history"))
-        read = [f'line {n} ("{text.strip()[:80]}"): {why}' for n, text, why in e.faults]
-        raise Refused(
-            f"I could not read a rule change on {read[0]}"
-            if len(read) == 1
-            else f"I could not read {len(read)} rule changes:\n"
-            + "\n".join(f"  - on {x}" for x in read),
-            f'Enact rule {free} "Title":\n<text>\nAmend rule 12 to read:\n<text>\n'
-            'In rule 12, replace "old words" with "new words".\nRepeal rule 15.\n'
-            'Retitle rule 12 to "New title".',
-        ) from None
+        faults = [(n, text.strip()[:80], why) for n, text, why in e.faults]
+        raise Refused("unreadable_rule_changes", faults=faults, free=free) from None
     return {
         "type": "propose",
         "player": view.name,
@@ -61,7 +51,7 @@ def proposal(env: Envelope, view: GameView) -> Action:
 @handles("withdraw")
 def withdraw(env: Envelope, view: GameView) -> Action:
     if env.subject.number is None:
-        raise Refused("say which proposal to withdraw", "write the subject as: [Withdraw] 12")
+        raise Refused("withdraw_names_no_proposal")
     return {"type": "withdraw", "player": view.name, "number": env.subject.number}
 
 

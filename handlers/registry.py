@@ -55,7 +55,7 @@ def dispatch(env: Envelope, view: GameView, tag: str) -> Action:
     tag = view.variant.same_as.get(tag, tag)  # [Idle] in Sidekick is its [Away]
     route = REGISTRY.get(tag)
     if route is None:
-        raise Refused(f"[{tag}] is not a command here", "send [Help] for the commands")
+        raise Refused("not_a_command_here", tag=tag)
     if route.players_only and view.player is None:
         not_a_player(env, view)
     if (
@@ -80,10 +80,7 @@ def reply_to_results(env: Envelope, view: GameView) -> Action:
     if env.orders and view.variant.takes("orders"):
         env.subject = dataclasses.replace(env.subject, tag="orders", number=None, rest="")
         return REGISTRY["orders"].fn(env, view)
-    raise Refused(
-        "I found no command in your reply, so nothing was done",
-        "to act, send a mail whose subject starts with a command tag; send [Help] for them",
-    )
+    raise Refused("no_command_in_reply")
 
 
 def forwarded(env: Envelope, tag: str) -> Refused:
@@ -92,27 +89,10 @@ def forwarded(env: Envelope, tag: str) -> Refused:
     messages are not commands). Nothing is recorded; the answer says how to act oneself."""
     number, rest = env.subject.number, env.subject.rest.strip()
     if tag == "proposal" and number is None:
-        return Refused(
-            f"your mail forwards a proposal{f' ({rest})' if rest else ''}: a forwarded text is not "
-            "submitted as your proposal (its author is whoever wrote it), so nothing was posted",
-            f"to propose it yourself, send a new mail (not a forward) with the subject [Proposal] "
-            f"{rest or 'Title'} and the text in its body",
-        )
+        return Refused("forwarded_proposal", title=rest)
     if tag in ("proposal", "vote"):
-        about = f"proposal {number}" if number is not None else "a proposal"
-        return Refused(
-            f"your mail forwards {about}: a forward is not a vote, so no vote was recorded",
-            "to vote, reply to the proposal's announcement, or send a new mail with the subject "
-            f"[Vote] {number if number is not None else 'N'} and your vote on a line of its own",
-        )
-    label = matters.label(tag)
-    return Refused(
-        f"your mail forwards a [{label}] mail: a forwarded mail is not a command, so nothing was "
-        "done",
-        f"to act yourself, send a new mail (not a forward) with the subject [{label}] … and your "
-        "own "
-        "words in its body; send [Help] for the commands",
-    )
+        return Refused("forwarded_vote", number=number)
+    return Refused("forwarded_command", tag=matters.label(tag))
 
 
 def not_a_player(env: Envelope, view: GameView) -> NoReturn:
@@ -123,11 +103,7 @@ def not_a_player(env: Envelope, view: GameView) -> NoReturn:
         None,
     )
     if gone:  # Carol, who sent [Quit], writing again
-        raise Refused(
-            f"you ({gone['name']}) have left {view.state['name']}; its commands are for its "
-            "players",
-            "send [Join] to play again ([Help] is answered for anyone)",
-        )
+        raise Refused("player_has_left", name=gone["name"], game=view.state["name"])
     named = (env.from_name or "").strip().lower()
     player = next(
         (
@@ -137,18 +113,12 @@ def not_a_player(env: Envelope, view: GameView) -> NoReturn:
         ),
         None,
     )
-    gm = f" ({view.state['gm']})" if view.state.get("gm") else ""
+    gm, game = view.state.get("gm"), view.state["name"]
     if player:  # Alice writing from her other address
         raise Refused(
-            f"{env.from_addr} is not an address of a player of {view.state['name']}",
-            f"if you are {player['name']}, write from the address you play from, or ask the GM{gm} "
-            "to add this one",
+            "not_a_players_address", address=env.from_addr, game=game, name=player["name"], gm=gm
         )
-    raise Refused(
-        f"{env.from_addr} is not a player of {view.state['name']}",
-        "send [Join] with a body line `Name: YourName` to play; if you play from another address, "
-        f"write from that one or ask the GM{gm} to add this one",
-    )
+    raise Refused("not_a_player", address=env.from_addr, game=game, gm=gm)
 
 
 def read_whole(env: Envelope, what: str) -> None:
@@ -157,13 +127,11 @@ def read_whole(env: Envelope, what: str) -> None:
         from mailref.read.limits import BOUNDARIES_MAX, LINE_MAX, READ_MAX
 
         raise Refused(
-            f"your mail is longer than the referee reads ({READ_MAX:,} characters, lines of "
-            f"{LINE_MAX:,}, {BOUNDARIES_MAX:,} MIME parts), so these {what} were not read",
-            f"send shorter {what}",
+            "too_long_to_read", what=what, most=READ_MAX, lines=LINE_MAX, parts=BOUNDARIES_MAX
         )
 
 
-def not_only_attached(env: Envelope, what: str, text: str, nothing: str) -> None:
+def not_only_attached(env: Envelope, what: str, text: str) -> None:
     """Refuse a mail whose TEXT (the proposal, the results; the orders found) is in an attachment
     the referee does not read: a PDF, a .docx, Outlook's winmail.dat. The players would be asked to
     vote on a bare title, or be sent empty results, or the orders would be "no bold text". A line
@@ -171,11 +139,7 @@ def not_only_attached(env: Envelope, what: str, text: str, nothing: str) -> None
     if env.attachments and not any(
         line.strip() and not _POINTS_AT_ATTACHMENT.search(line) for line in text.splitlines()
     ):
-        raise Refused(
-            f"your {what} in an attachment, and the referee reads only the mail's own text "
-            f"({nothing})",
-            "put the text in the body of the mail itself, not in an attachment",
-        )
+        raise Refused("text_only_attached", what=what)
 
 
 # "Orders attached.", "Please see the attached PDF": at most a few words around "attach…", each

@@ -21,8 +21,5 @@ def settings(env: Envelope, view: GameView) -> Action:
     if unsubscribe:
         values = {"digest": "daily"}
     elif rest and not _LINE.match(rest):
-        raise Refused(
-            f"I could not read {rest!r} as a setting",
-            "write one per line: digest: daily (or off), zone: Europe/Berlin, discussion: off",
-        )
+        raise Refused("unreadable_setting", line=rest)
     return {"type": "settings", "player": view.name, "values": values, "unsubscribe": unsubscribe}

@@ -24,7 +24,9 @@ def reply_to_turn(env: Envelope, view: GameView) -> Action:
         if gm and (env.from_addr or "").lower() == gm and view.variant.takes("results"):
             # The GM's plain Reply to "[Turn 3] Orders of all players" (the digest that asks for
             # the results) is the results; its subject is the digest's, not a title.
-            return {**REGISTRY["results"].fn(env, view), "title": ""}
+            results = REGISTRY["results"].fn(env, view)
+            results["title"] = ""
+            return results
         not_a_player(env, view)
     if view.variant.takes("orders"):
         return REGISTRY["orders"].fn(env, view)
@@ -38,16 +40,8 @@ def reply_to_turn(env: Envelope, view: GameView) -> Action:
         )
         return REGISTRY["proposal"].fn(env, view)
     if move:
-        raise Refused(
-            "a reply to the turn mail is a move only with rule changes in it, and I found none",
-            "reply with the rule changes (send [Help] for the forms) and, if you like, a first "
-            "line "
-            "`Title: Your title`; or send a new mail with the subject [Proposal] followed by your "
-            "title",
-        )
-    raise Refused(
-        "a reply to the turn mail is not a command", "send [Help] for the commands of this game"
-    )
+        raise Refused("turn_reply_without_changes")
+    raise Refused("turn_reply_not_a_command")
 
 
 _TITLE_LINE = re.compile(r"^\s*title\s*:\s*(?P<title>\S.{0,199}?)\s*$", re.I | re.M)

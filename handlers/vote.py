@@ -2,7 +2,7 @@
 
 from mailref.engine import Refused
 from mailref.engine.matters import label, open_statuses
-from mailref.engine.state import Action
+from mailref.engine.state import Action, VoteLine
 from mailref.handlers.registry import GameView, handles
 from mailref.read import Envelope, read_ballots
 from mailref.read.ballots import how_to_vote
@@ -20,26 +20,24 @@ def ballots(env: Envelope, view: GameView) -> Action:
     if not reading.ballots:
         if closed := closed_matter(view, env.subject.number):
             # Asking to rewrite a vote that cannot count any more only costs a second mail.
-            raise Refused(f"{closed} is closed; votes are no longer taken")
-        where = f"proposal {env.subject.number}" if env.subject.number else "any proposal"
+            raise Refused("matter_closed", matter=closed)
         words = view.variant.vote_words or ("FOR", "AGAINST", "ABSTAIN")
-        hint = how_to_vote(words) + "".join(
-            f'\nNot read as a ballot: "{ln}"' for ln in reading.near_misses
-        )
-        hint += "".join(f'\nSet aside: "{ln}" ({why})' for ln, why in reading.ignored)
         raise NoBallot(
-            f"No vote found for {where} in your own words (quoted text does not count)"
-            + still_taken(view, env.subject.number),
-            hint,
+            "no_ballot",
+            number=env.subject.number,
+            until=still_taken(view, env.subject.number),
+            how=how_to_vote(words),
+            near_misses=reading.near_misses,
+            ignored=reading.ignored,
         )
     words = view.variant.vote_words
-    out = []
+    out: list[VoteLine] = []
     for b in reading.ballots:
+        if b.number is None:  # never: read_ballots numbers each ballot it keeps
+            continue
         vote = view.variant.translate_vote(b.vote)
         if words and vote not in words:
-            raise Refused(
-                f'"{b.line}": {b.word} is not a vote in this game', "vote " + ", ".join(words)
-            )
+            raise Refused("not_a_vote_word", line=b.line, word=b.word, words=words)
         out.append(
             {"number": b.number, "vote": vote, "word": b.word, "line": b.line, "reason": b.reason}
         )
@@ -56,9 +54,9 @@ def numeric_meanings(view: GameView) -> tuple[str, ...]:
 
 
 def still_taken(view: GameView, number: int | None) -> str:
-    """ "; votes on it are taken until <deadline>" for an open matter with a deadline: a voter
-    whose Reply held no readable ballot (often a Reply to the reminder, near the deadline) is told
-    until when a second try counts, not only how to write it."""
+    """The deadline of an open matter, for people ("" when none): a voter whose Reply held no
+    readable ballot (often a Reply to the reminder, near the deadline) is told until when a second
+    try counts, not only how to write it."""
     if number is None:
         return ""
     m = next(
@@ -71,7 +69,7 @@ def still_taken(view: GameView, number: int | None) -> str:
     )
     if m is None or m.get("status") not in open_statuses(view.variant) or not m.get("deadline"):
         return ""
-    return f"; votes on it are taken until {view.variant.when(view.state, m['deadline'])}"
+    return view.variant.when(view.state, m["deadline"])
 
 
 def only_open_matter(view: GameView) -> int | None:

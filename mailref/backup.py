@@ -18,17 +18,14 @@ def backup_sqlite(url: str, target: Path) -> str:
     """Copy the database at URL to TARGET (a new file); returns the line to print."""
     source = sqlite_path(url)
     if source is None:
-        raise Refused(
-            "the database is not SQLite: back it up with its own tools (PostgreSQL: pg_dump -Fc)",
-            'docs/operating.md, "Backup and restore"',
-        )
+        raise Refused("backup_not_sqlite")
     target = target.absolute()
     if target.exists():
-        raise Refused(f"{target} exists; name a new file")
+        raise Refused("backup_target_exists", target=target)
     if target.resolve() == source.resolve():
-        raise Refused(f"{target} is the database itself")
+        raise Refused("backup_target_is_database", target=target)
     if not target.parent.is_dir():
-        raise Refused(f"there is no folder {target.parent}")
+        raise Refused("no_folder", folder=target.parent)
     partial = target.with_name(f".{target.name}.partial")
     # Players' addresses: readable by the owner only, whatever the umask of the shell it ran in.
     os.close(os.open(partial, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, 0o600))
@@ -50,7 +47,7 @@ def backup_sqlite(url: str, target: Path) -> str:
             dst.close()
     except sqlite3.Error as e:
         partial.unlink(missing_ok=True)
-        raise Refused(f"cannot back up {source}: {e}") from None
+        raise Refused("backup_failed", source=source, why=e) from None
     finally:
         src.close()
     os.replace(partial, target)

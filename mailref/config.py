@@ -142,7 +142,7 @@ def _size(value: object, where: str) -> int:
 class _Table:
     """Reads one TOML table, naming file and key in every complaint."""
 
-    def __init__(self, data: dict, name: str, file: str, base: Path):
+    def __init__(self, data: dict[str, Any], name: str, file: str, base: Path):
         self.data, self.name, self.file, self.base = dict(data), name, file, base
 
     def where(self, key: str) -> str:
@@ -170,7 +170,7 @@ class _Table:
             raise ConfigError(f"{self.where(key)}: {e}") from None
 
     def secret(self, default: str = "") -> str:
-        password = self.get("password", str, None)
+        password: str | None = self.get("password", str, None)
         pfile = self.get("password_file", str, "")
         if password is not None:
             return password
@@ -241,7 +241,7 @@ def _resolve_db(url: str, base: Path) -> str:
     return url
 
 
-def load(path: str | os.PathLike | None = None) -> Config:
+def load(path: str | os.PathLike[str] | None = None) -> Config:
     """The configuration from PATH, $MAILREF_CONFIG, ./mailref.toml, or embedded defaults."""
     if path is None:
         path = os.environ.get("MAILREF_CONFIG") or None
@@ -468,7 +468,7 @@ def state_dir_for(folder: Path) -> Path | None:
     return SERVICE_STATE if resolved == Path("/etc") or Path("/etc") in resolved.parents else None
 
 
-def init_text(folder: str | os.PathLike = ".") -> str:
+def init_text(folder: str | os.PathLike[str] = ".") -> str:
     """The commented mailref.toml `mailref init FOLDER` writes."""
     state = state_dir_for(Path(folder))
     if state is None:
@@ -482,7 +482,7 @@ def init_text(folder: str | os.PathLike = ".") -> str:
     )
 
 
-def init(folder: str | os.PathLike = ".") -> Path:
+def init(folder: str | os.PathLike[str] = ".") -> Path:
     """Write a commented mailref.toml with the defaults; refuse to overwrite."""
     p = Path(folder) / "mailref.toml"
     if p.exists():

@@ -40,10 +40,7 @@ def rule(
     try:
         state = replay(game.initial, entries, cold, court=court)
     except RuntimeError as e:  # a journal an older mailref wrote that this one cannot replay
-        raise Refused(
-            f"this game's journal does not replay ({e}), so nothing in it can be undone",
-            "`mailref replay SLUG` shows where it differs; correct the game by hand",
-        ) from None
+        raise Refused("journal_does_not_replay", why=e) from None
     old_cold = archived(session, game.id)
     variant = get_variant(game.variant)
     changed = what_changed(

@@ -231,7 +231,7 @@ class Daemon(DeadlineTimers):
                 self.referee,
                 size,
                 self.poke,
-                process=lambda ids: self._locked(self.referee.process_many, ids),
+                process=lambda ids: self._locked(self.referee.process, ids),
             )
             self.wait_for_mailbox(poller)
             threading.Thread(target=poller.run, name="imap", daemon=True).start()
@@ -338,7 +338,7 @@ class Daemon(DeadlineTimers):
                 # a short transaction: the listener's commits wait for it on SQLite
                 size = BATCH_WHILE_INTAKE
             try:
-                ids = await asyncio.to_thread(self._locked, self.referee.process_batch, skip, size)
+                ids = await asyncio.to_thread(self._locked, self.referee.process, None, size, skip)
                 self.faults.cleared("processing")
             except Exception as e:
                 self._failed("processing", e)
@@ -356,11 +356,17 @@ class Daemon(DeadlineTimers):
         return done
 
     async def _catch_up(self, skip: set[int]) -> bool:
+        """At the end of a pass that left mail awaiting (SKIP): fire the deadlines that waited
+        for older mail, now processed. True when one fired: SKIP is emptied, so the mail that
+        waited for it goes in the next batch."""
         try:
-            return await asyncio.to_thread(self._locked, self.referee.catch_up, skip)
+            fired = await asyncio.to_thread(self._locked, self.referee.tick)
         except Exception as e:
             self._failed("deadlines", e)
             return False
+        if fired:
+            skip.clear()
+        return bool(fired)
 
     async def deliver_now(self, within: float | None = None) -> None:
         """Deliver what is due, an outbox batch at a time; a round cut short by a slow relay

@@ -20,7 +20,8 @@ from mailref import court
 from mailref.engine.archive import merge, take_cold
 from mailref.engine.context import Ctx, Outgoing, Refused
 from mailref.engine.dice import SeededDraws, commitment
-from mailref.engine.state import Action
+from mailref.engine.schema import upgrade
+from mailref.engine.state import Action, GameState
 from mailref.engine.variants import get_variant
 from mailref.engine.variants.base import READ_ONLY
 from mailref.outgoing import (
@@ -52,6 +53,7 @@ class Outcome:
     reason: str = ""
     hint: str = ""
     changed: bool = False
+    refusal: Refused | None = None  # what refused it, for a face to say in its own terms
 
 
 def apply(
@@ -73,8 +75,8 @@ def apply(
     # The state changes where it lies; a refusal or a failure puts back its JSON, taken first.
     # A dump costs a fraction of a copy, so a mail costs nearly the same however long the
     # ruleset has grown.
-    kept = None if read_only else fastjson.dumps(game.state)
-    state = game.state
+    state = upgrade(game.state)  # a state an older mailref wrote, in today's shape
+    kept = None if read_only else fastjson.dumps(state)
     if not read_only:  # what each player had from the game today (SPEC §2.2), journaled
         had = mailed_today(session.connection(), game.slug, now.strftime("%Y-%m-%d"))
         action["mailed"] = {
@@ -105,9 +107,15 @@ def apply(
                 now,
                 "error",
                 "error.txt",
-                {"reason": r.reason, "hint": r.hint, "subject": source.subject, "game": game.state},
+                {
+                    "reason": r.reason,
+                    "hint": r.hint,
+                    "subject": source.subject,
+                    "game": game.state,
+                    "refusal": r.code,
+                },
             )
-        return Outcome(False, [], r.reason, r.hint)
+        return Outcome(False, [], r.reason, r.hint, refusal=r)
     if not read_only:
         cold = take_cold(state, variant.archived_collections, variant.still_open(), now)
         if cold:
@@ -313,10 +321,10 @@ def create_game(
     return game
 
 
-def full_state(session: Session, game: Game) -> dict:
+def full_state(session: Session, game: Game) -> GameState:
     """The hot state with every archived matter back: what `game show --json`, the pages and
     `replay` need. The rules never need it (engine/archive.py)."""
-    return merge(game.state, archived(session, game.id))
+    return merge(upgrade(game.state), archived(session, game.id))
 
 
 __all__ = [

@@ -437,12 +437,19 @@ def queue_reply(
         inline=inline,
         attachments=attachments,
         message_id=None if quota else message_id,
-        headers=list_headers(state),
+        headers={**list_headers(state), **refusal_header(vars)},
     )
     _add(conn, slug, kind, addr, msg, now, source.inbox_id)
     if slug:
         count_mailed(conn, slug, [source.reply_to], day)
     return not quota
+
+
+def refusal_header(vars: dict[str, Any]) -> dict[str, str]:
+    """An error reply names its refusal's code (engine/refusals/), for a filter or a test to
+    read; an error of no code (a refusal still written as prose) has none."""
+    code = vars.get("refusal")
+    return {"X-Mailref-Refusal": code} if code else {}
 
 
 def _carried_pictures(body: str, folded: list[Outgoing] | tuple) -> tuple[str | None, list, list]:

@@ -1,17 +1,101 @@
-"""Mail that belongs to no game, or to no command: the referee's own answers (SPEC §2.3,
-§2.5) — the list of the games it runs, and "did you mean [Proposal]?" for a misspelt tag."""
+"""Where a mail goes, decided once for each mail: the game its recipients name, else the one
+whose mail it answers (SPEC §2.3), and its subject read once in that game, with the game's
+labels. And mail that belongs to no game, or to no command: the referee's own answers (SPEC
+§2.3, §2.5) — the list of the games it runs, and "did you mean [Proposal]?" for a misspelt
+tag."""
 
 from __future__ import annotations
 
 import difflib
+from dataclasses import dataclass
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from mailref import engine
 from mailref.engine.variants.base import Variant
-from mailref.read.subject import TAGS, game_label
-from mailref.store import Game
+from mailref.read import Envelope, match_game
+from mailref.read.subject import TAGS, Subject, game_label, parse_subject
+from mailref.store import Game, OutboxMessage
+
+
+@dataclass(frozen=True)
+class Route:
+    """The game a mail is for, as routing found it."""
+
+    slug: str | None  # None: the mail is for no game (the referee's list of games answers it)
+    by_thread: bool  # the recipients named no game: the mail it answers did
+
+
+def route(s: Session, env: Envelope, games: dict[str, str]) -> Route:
+    """The game the recipients name (GAMES: slug -> address), else the one whose mail ENV
+    answers."""
+    slug = match_game(env.recipients, games)
+    return Route(slug, False) if slug else Route(game_of_thread(s, env), True)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A mail's subject as read in the game it was routed to: the command tag read there is the
+    one every step and handler goes by."""
+
+    subject: Subject
+    labels: tuple[str, ...]  # how the game names itself in subjects: its label, name and slug
+    foreign: bool  # a reply that may answer another game's mail
+
+
+def read_in_game(s: Session, env: Envelope, name: str, slug: str) -> Reading:
+    """ENV's subject read once, with the game's labels taken off (even when they spell a
+    command); a reply whose subject lost its tag takes the tag of the mail it answers."""
+    labels = (game_label(name, slug), name, slug)
+    subject = parse_subject(env.subject_line, game_tags=labels)
+    if subject.tag is None:
+        subject = subject_of_reply(s, env, subject, labels)
+    # A reply that does not carry this game's own label (every subject it sends does) may
+    # answer another game's mail: "[CfJ 4]" of Blog Nomic sent to Nomes Two is not Nomes Two's.
+    foreign = bool(
+        subject.tag
+        and env.in_reply_to
+        and not any(f"[{x}]".lower() in subject.raw.lower() for x in labels)
+    )
+    return Reading(subject, labels, foreign)
+
+
+def game_of_thread(s: Session, env: Envelope) -> str | None:
+    """When the recipients do not decide: the game that sent the mail this one answers."""
+    refs = list(dict.fromkeys(reversed(env.in_reply_to + env.references)))[:20]
+    if not refs:
+        return None
+    rows = dict(
+        s.execute(
+            select(OutboxMessage.message_id, OutboxMessage.game_slug).where(
+                OutboxMessage.message_id.in_(refs), OutboxMessage.game_slug.is_not(None)
+            )
+        ).all()
+    )
+    return next((rows[r] for r in refs if r in rows), None)
+
+
+def subject_of_reply(
+    s: Session, env: Envelope, subject: Subject, labels: tuple[str, ...] = ()
+) -> Subject:
+    """A reply whose SUBJECT lost its tag is tied to what it answers by In-Reply-To."""
+    for ref in reversed(env.in_reply_to + env.references):
+        subj = s.scalar(
+            select(OutboxMessage.subject).where(OutboxMessage.message_id == ref).limit(1)
+        )
+        if subj:
+            parsed = parse_subject(subj, game_tags=labels)
+            if parsed.tag:
+                return type(parsed)(
+                    subject.raw,
+                    parsed.tag,
+                    parsed.number,
+                    subject.rest,
+                    True,
+                    forwarded=subject.forwarded,
+                )
+    return subject
 
 
 def games_list(session: Session) -> list[dict]:

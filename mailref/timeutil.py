@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta, tzinfo
 from functools import lru_cache
+from typing import overload
 
 _PART = re.compile(r"(\d+)\s*([wdhms])", re.I)
 _UNITS = {"w": 604800, "d": 86400, "h": 3600, "m": 60, "s": 1}
@@ -62,6 +63,12 @@ _PARSED: dict[str, datetime] = {}
 _KEEP = 4096
 
 
+@overload
+def iso(dt: datetime) -> str: ...
+@overload
+def iso(dt: None) -> None: ...
+@overload
+def iso(dt: datetime | None) -> str | None: ...
 def iso(dt: datetime | None) -> str | None:
     if dt is None:
         return None
@@ -140,6 +147,8 @@ def _zone(name: str) -> tzinfo:
 )  # a game's few deadlines are written again and again (events, digests, replay)
 def _absolute(value: datetime | str, zone: str) -> tuple[str, datetime]:
     dt = parse_iso(value) if isinstance(value, str) else value
+    if dt is None:
+        raise ValueError("no time to write")
     if zone == "UTC":  # most games: no zone rules to look up, and no UTC beside it
         u = dt if dt.tzinfo is UTC else dt.astimezone(UTC)
         return (

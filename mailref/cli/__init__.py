@@ -16,7 +16,9 @@ if stopsignal.serving(
 import argparse  # noqa: E402
 import getpass  # noqa: E402
 import os  # noqa: E402
+from collections.abc import Callable  # noqa: E402
 from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
 
 # Light imports only: each command imports what it uses, so that a command's start-up
 # (`mailref replay`, SPEC §8) does not pay for the daemon, mail, templates or the site.
@@ -25,7 +27,7 @@ from mailref.cli import court, db, dice, games, inbox, outbox, players, replay, 
 from mailref.cli.args import Usage  # noqa: E402
 from mailref.cli.opening import StoreOnly, open_referee  # noqa: E402
 from mailref.cli.parser import build_parser  # noqa: E402
-from mailref.cli.words import for_operator, refused  # noqa: E402
+from mailref.cli.words import refused  # noqa: E402
 from mailref.engine.context import Refused  # noqa: E402
 from mailref.safe import printable  # noqa: E402
 
@@ -51,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except (Refused, config_mod.ConfigError) as e:
         if isinstance(e, Refused):
-            return refused(*for_operator(e.reason, e.hint))
+            return refused(e)
         return refused(str(e))
     except BrokenPipeError:
         # `mailref mail list | head`: the reader had enough. Quietly, like any Unix tool, and
@@ -103,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
 
         return check.run(cfg, lambda line: print(printable(line)))
     key = (args.cmd, getattr(args, "sub", None))
-    handler = COMMANDS.get(key) or COMMANDS.get((args.cmd, None))
+    handler = COMMANDS.get(key) or COMMANDS[(args.cmd, None)]
     referee = open_referee(cfg, key if key in COMMANDS else (args.cmd, None))
     who = args.who or os.environ.get("SUDO_USER") or getpass.getuser()
     try:
@@ -115,7 +117,9 @@ def run(args: argparse.Namespace) -> int:
             referee.store.dispose()
 
 
-COMMANDS = {
+# Each command: the referee (or StoreOnly, for those that need only the database), the
+# arguments, who gave it; its exit status.
+COMMANDS: dict[tuple[str, str | None], Callable[[Any, argparse.Namespace, str], int]] = {
     ("db", "upgrade"): db.cmd_db_upgrade,
     ("db", "backup"): db.cmd_db_backup,
     ("game", "create"): games.cmd_game_create,

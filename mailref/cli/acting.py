@@ -7,7 +7,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from mailref import config as config_mod
-from mailref.cli.words import for_operator, refused
+from mailref.cli.words import refused
 from mailref.safe import printable
 from mailref.timeutil import utcnow
 
@@ -26,7 +26,7 @@ def act(referee: Referee, args: argparse.Namespace, who: str, action: dict[str, 
 def done(outcome: Outcome) -> int:
     """Print what OUTCOME did (exit code 0), or say its refusal (1)."""
     if not outcome.ok:
-        return refused(*for_operator(outcome.reason, outcome.hint))
+        return refused(outcome.refusal or outcome.reason, outcome.hint)
     for line in outcome.lines:
         print(printable(line))
     return 0

@@ -43,7 +43,7 @@ def checked_address(value: str, what: str, ascii_local: bool = False) -> str:
     try:
         return check(value, what, ascii_local)
     except ValueError as e:
-        raise Refused(str(e)) from None
+        raise Refused("bad_address", why=e) from None
 
 
 def text_of(value: str) -> str:

@@ -24,7 +24,7 @@ def journal_rows(referee: Referee, slug: str) -> list[dict[str, Any]]:
     with referee.store() as s:
         game_id = s.scalar(select(Game.id).where(Game.slug == slug))
         if game_id is None:
-            raise Refused(f"there is no game {slug!r}")
+            raise Refused("no_game", slug=slug)
         rows = s.scalars(
             select(JournalEntry).where(JournalEntry.game_id == game_id).order_by(JournalEntry.seq)
         )

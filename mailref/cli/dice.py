@@ -4,7 +4,7 @@ and the results a GM is previewing (§5.4)."""
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mailref.cli.acting import act
 from mailref.engine.context import Refused
@@ -24,7 +24,7 @@ def cmd_dice_verify(referee: Referee, args: argparse.Namespace, who: str) -> int
     with referee.store() as s:
         game = s.scalar(select(Game).where(Game.slug == args.slug))
         if game is None:
-            raise Refused(f"there is no game {args.slug!r}")
+            raise Refused("no_game", slug=args.slug)
         report = verify(s, game)
     for line in report.lines():
         print(printable(line))
@@ -39,7 +39,7 @@ def cmd_turn_publish(referee: Referee, args: argparse.Namespace, who: str) -> in
     return act(referee, args, who, {"type": "publish"})
 
 
-def dice_chain(referee: Referee, slug: str) -> dict:
+def dice_chain(referee: Referee, slug: str) -> dict[str, Any]:
     """The game's seed chain as anyone may know it: each SHA-256, each seed once revealed."""
     from sqlalchemy import select
 
@@ -47,4 +47,7 @@ def dice_chain(referee: Referee, slug: str) -> dict:
     from mailref.store import dice as dice_store
 
     with referee.store() as s:
-        return dice_store.public(s, s.scalar(select(Game.id).where(Game.slug == slug)))
+        game_id = s.scalar(select(Game.id).where(Game.slug == slug))
+        if game_id is None:
+            raise Refused(f"there is no game {slug!r}")
+        return dice_store.public(s, game_id)

@@ -21,18 +21,18 @@ if TYPE_CHECKING:
 
 
 def cmd_game_create(referee: Referee, args: argparse.Namespace, who: str) -> int:
-    from mailref.engine import VARIANTS
+    from mailref.engine.variants import VARIANTS
 
     if args.variant not in VARIANTS:
-        raise Refused(f"unknown variant {args.variant!r} (known: {', '.join(sorted(VARIANTS))})")
+        raise Refused("unknown_variant", variant=args.variant, known=sorted(VARIANTS))
     if not re.fullmatch(r"[a-z0-9][a-z0-9_-]{0,63}", args.slug):
-        raise Refused(f"{args.slug!r} is not a slug (lower-case letters, digits, - and _)")
+        raise Refused("bad_slug", slug=args.slug)
     address = checked_address(args.address, "--address", ascii_local=True)
     gm = checked_address(args.gm, "--gm") if args.gm is not None else None
     cfg = config_mod.load(args.config)
     zone = args.timezone or cfg.timezone
     if not config_mod.valid_zone(zone):
-        raise Refused(f"--timezone {zone!r} is not a time zone (write e.g. Europe/Paris or UTC)")
+        raise Refused("bad_timezone_option", zone=zone)
     referee.create_game(args.slug, args.variant, address, args.name, gm, zone, kv(args.set))
     print(f"game {args.slug} ({args.variant}) created at {address}")
     warn_unverifiable(referee, args.slug)
@@ -142,9 +142,8 @@ def cmd_score(referee: Referee, args: argparse.Namespace, who: str) -> int:
     m = re.fullmatch(
         r"([+-])(\d+)|(=)(-?\d+)", args.change.strip()
     )  # =-5: scores go below zero (-5 a failed move)
-    if not m:
+    if not m or not (m := re.fullmatch(r"([+=-])(-?\d+)", args.change.strip())):
         raise Usage(f"{args.change!r}: write +N, -N or =N")
-    m = re.fullmatch(r"([+=-])(-?\d+)", args.change.strip())
     return act(
         referee,
         args,
@@ -172,7 +171,7 @@ def cmd_deadline(referee: Referee, args: argparse.Namespace, who: str) -> int:
         when = parse_iso(
             args.value if re.search(r"(Z|[+-]\d\d:?\d\d)$", args.value) else args.value + "Z"
         )
-        far = when - referee.clock() > DEADLINE_AHEAD_MOST
+        far = when is not None and when - referee.clock() > DEADLINE_AHEAD_MOST
     except ValueError:
         raise Usage(f"{args.value!r} is not an ISO time like 2026-12-05T10:00:00Z") from None
     except OverflowError:  # 9999-12-31T23:00-05:00 is past the last date Python has

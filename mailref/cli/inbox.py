@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mailref.cli.acting import deliver
 from mailref.cli.output import cut, print_json, table
@@ -14,9 +14,12 @@ from mailref.timeutil import iso
 
 if TYPE_CHECKING:
     from mailref.referee import Referee
+    from mailref.store import InboxMessage, OutboxMessage
 
 
-def newest(referee: Referee, model: type, args: argparse.Namespace) -> tuple[list, int | None]:
+def newest(
+    referee: Referee, model: type[InboxMessage | OutboxMessage], args: argparse.Namespace
+) -> tuple[list[Any], int | None]:
     """The newest rows of the inbox or outbox table, optionally of one status, without their
     raw bytes: a listing shows none, and 50 mails of 10 MB would take it to 600 MB. With them,
     how many rows match in all when --limit left some out (else None)."""
@@ -93,7 +96,7 @@ def cmd_mail_show(referee: Referee, args: argparse.Namespace, who: str) -> int:
     with referee.store() as s:
         m = s.get(InboxMessage, args.id)
         if m is None:
-            raise Refused(f"there is no message #{args.id}")
+            raise Refused("no_message", id=args.id)
         for k in (
             "id",
             "status",
@@ -118,14 +121,11 @@ def cmd_mail_reprocess(referee: Referee, args: argparse.Namespace, who: str) -> 
     with referee.store() as s, s.begin():
         m = s.get(InboxMessage, args.id)
         if m is None:
-            raise Refused(f"there is no message #{args.id}")
+            raise Refused("no_message", id=args.id)
         if m.status not in ("failed", "new"):
-            raise Refused(
-                f"message #{args.id} is {m.status}; "
-                "only failed messages are reprocessed (no effect twice)"
-            )
+            raise Refused("message_not_failed", id=args.id, status=m.status)
         m.status, m.error = "new", ""
-    status = referee.process(args.id)
+    status = referee.process([args.id])[args.id]
     print(f"message #{args.id}: {status}")
     deliver(referee, args)
     return 0 if status != "failed" else 1

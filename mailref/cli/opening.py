@@ -42,7 +42,7 @@ class StoreOnly:
 
     def __init__(self, url: str):
         self.url = url
-        self._store = None
+        self._store: Store | None = None
 
     @property
     def store(self) -> Store:
@@ -69,14 +69,11 @@ def open_referee(cfg: Config, key: tuple[str, str | None]) -> Referee | StoreOnl
             f" (configuration {cfg.path})" if cfg.path else f" ({config_mod.defaults_note(cfg)})"
         )
         if key in READ_ONLY:
-            raise Refused(f"there is no database at {path}{where}")
+            raise Refused("no_database", path=path, where=where)
         if key not in CREATES:
             # Every other command acts on a game or a row that an empty database cannot hold: run
             # in the wrong folder, it would make a stray database only to say "there is no game".
-            raise Refused(
-                f"there is no database at {path}{where}",
-                "`mailref game create` or `mailref serve` creates it",
-            )
+            raise Refused("no_database_yet", path=path, where=where)
     if key in STORE_ONLY:
         return StoreOnly(cfg.database)
     from mailref.referee import Referee

@@ -14,7 +14,10 @@ from mailref.safe import printable
 from mailref.timeutil import iso, utcnow
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from mailref.referee import Referee
+    from mailref.store import OutboxMessage
 
 
 def cmd_outbox_list(referee: Referee, args: argparse.Namespace, who: str) -> int:
@@ -80,13 +83,11 @@ def cmd_outbox_retry(referee: Referee, args: argparse.Namespace, who: str) -> in
         if args.id is not None:
             r = s.get(OutboxMessage, args.id)
             if r is None:
-                raise Refused(f"there is no outgoing message #{args.id}")
+                raise Refused("no_outgoing", id=args.id)
             if r.status in ("sent", "dropped"):
-                raise Refused(f"outgoing message #{args.id} is {r.status}; it is not sent again")
+                raise Refused("outgoing_not_resent", id=args.id, status=r.status)
             if _held(r, now):
-                raise Refused(
-                    f"outgoing message #{args.id} is being sent by {r.claimed_by} right now"
-                )
+                raise Refused("outgoing_being_sent", id=args.id, by=r.claimed_by)
             if r.status == "sending":  # claimed by a process of this host that is gone
                 r.status, r.claimed_by, r.lease_until = "queued", None, None
             rows = [r]
@@ -124,14 +125,11 @@ def cmd_outbox_drop(referee: Referee, args: argparse.Namespace, who: str) -> int
     with referee.store() as s, s.begin():
         r = s.get(OutboxMessage, args.id)
         if r is None:
-            raise Refused(f"there is no outgoing message #{args.id}")
+            raise Refused("no_outgoing", id=args.id)
         if r.status in ("sent", "dropped"):
-            raise Refused(f"outgoing message #{args.id} is {r.status} already")
+            raise Refused("outgoing_done_already", id=args.id, status=r.status)
         if _held(r, now):
-            raise Refused(
-                f"outgoing message #{args.id} is being sent by {r.claimed_by} right now; "
-                "try again in a minute"
-            )
+            raise Refused("outgoing_being_sent_try_later", id=args.id, by=r.claimed_by)
         r.status, r.dropped_by, r.dropped_at, r.drop_reason = "dropped", who, now, args.reason or ""
         r.claimed_by = r.lease_until = None
     print(
@@ -143,7 +141,7 @@ def cmd_outbox_drop(referee: Referee, args: argparse.Namespace, who: str) -> int
     return 0
 
 
-def _held(row, now) -> bool:
+def _held(row: OutboxMessage, now: datetime) -> bool:
     """Whether ROW is claimed by a process that may be sending it: its lease runs, and its
     claimant is not a process of this host that is gone (store/dead_claims.py)."""
     from mailref.store.dead_claims import process_gone

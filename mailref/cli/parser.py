@@ -16,7 +16,12 @@ def row_id(value: str) -> int:
     return n
 
 
-def _help(parent, name: str, help: str, parents: list) -> argparse.ArgumentParser:
+def _help(
+    parent: argparse._SubParsersAction[argparse.ArgumentParser],
+    name: str,
+    help: str,
+    parents: list[argparse.ArgumentParser],
+) -> argparse.ArgumentParser:
     """A subcommand; its one-line help shows in the parent's --help and as its own description."""
     return parent.add_parser(name, parents=parents, help=help, description=help)
 
@@ -45,10 +50,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = p.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
 
-    def cmd(parent: argparse._SubParsersAction, name: str, help: str) -> argparse.ArgumentParser:
+    def cmd(
+        parent: argparse._SubParsersAction[argparse.ArgumentParser], name: str, help: str
+    ) -> argparse.ArgumentParser:
         return _help(parent, name, help, [common])
 
-    def group(name: str, help: str) -> argparse._SubParsersAction:
+    def group(name: str, help: str) -> argparse._SubParsersAction[argparse.ArgumentParser]:
         return cmd(sub, name, help).add_subparsers(dest="sub", required=True, metavar="SUBCOMMAND")
 
     def json_flag(c: argparse.ArgumentParser) -> None:

@@ -5,15 +5,21 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING, Any, cast
 
 from mailref.cli.opening import StoreOnly
 from mailref.engine.context import Refused
 from mailref.safe import printable
 
+if TYPE_CHECKING:
+    from mailref.engine.court import Entry
+    from mailref.engine.state import GameState, Matter
+
 
 def cmd_replay(referee: StoreOnly, args: argparse.Namespace, who: str) -> int:
     from mailref.engine.archive import merge
     from mailref.engine.replay import differences, replay
+    from mailref.engine.schema import upgrade
     from mailref.engine.upgraded import set_apart
     from mailref.store.reads import replay_reads
 
@@ -26,18 +32,21 @@ def cmd_replay(referee: StoreOnly, args: argparse.Namespace, who: str) -> int:
     with replay_reads(url, lambda: referee.store) as reads:
         games = reads.games(args.slug)
         if args.slug and not games:
-            raise Refused(f"there is no game {args.slug!r}")
+            raise Refused("no_game", slug=args.slug)
         for g in games:
             entries = reads.journal(g.id)
             newer: list[str] = []
             try:
-                cold: list = []
-                rebuilt = replay(g.initial, entries, cold)
-                live, rebuilt = merge(g.state, reads.archived(g.id)), merge(rebuilt, cold)
-                diffs = differences(live, rebuilt)
+                # The store's JSON, in the shapes the engine declares for it
+                cold: list[tuple[str, Matter]] = []
+                rebuilt = replay(cast("GameState", g.initial), cast("list[Entry]", entries), cold)
+                archived = cast("list[tuple[str, Matter]]", reads.archived(g.id))
+                live = merge(upgrade(cast("GameState", g.state)), archived)
+                compared: Any = merge(rebuilt, cold)
+                diffs = differences(live, compared)
                 if diffs:  # an older mailref wrote the live state: what this one writes differently
-                    rebuilt, newer = set_apart(live, rebuilt)
-                    diffs = differences(live, rebuilt)
+                    compared, newer = set_apart(live, compared)
+                    diffs = differences(live, compared)
             except Exception as e:
                 diffs = [str(e)]
             if newer and not diffs:

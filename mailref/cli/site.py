@@ -17,20 +17,15 @@ def cmd_site_build(referee: Referee, args: argparse.Namespace, who: str) -> int:
 
     cfg = config_mod.load(args.config)
     if cfg.site is None:
-        raise Refused(
-            f"{cfg.path or 'the configuration'} has no [site] table; "
-            'add one with dir = "var/site"'
-        )
+        raise Refused("no_site_table", config=cfg.path)
     try:
         written = site.rebuild(referee.store, cfg.site, args.slug, referee.clock())
     except OSError as e:
         from mailref.site.trouble import why
 
-        raise Refused(
-            f"cannot write the pages in {cfg.site.dir} ([site] dir): {why(e, cfg.site.dir)}"
-        ) from None
+        raise Refused("site_unwritable", dir=cfg.site.dir, why=why(e, cfg.site.dir)) from None
     if args.slug and not written:
-        raise Refused(f"there is no game {args.slug!r}")
+        raise Refused("no_game", slug=args.slug)
     for slug in written:
         print(f"{slug}: {cfg.site.dir / slug / 'index.html'}")
     print(f"site: {cfg.site.dir / 'index.html'}")

@@ -11,6 +11,7 @@ No rule looks further back than the 120-hour DoV cooldown (a counter of its own)
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any, cast
 
 from mailref.engine.state import GameState, Matter
 from mailref.timeutil import iso
@@ -21,16 +22,17 @@ COLLECTIONS = ("proposals", "judgements")
 
 def take_cold(
     state: GameState, collections: tuple[str, ...], open_statuses: tuple[str, ...], now: datetime
-) -> list[tuple[str, dict]]:
+) -> list[tuple[str, Matter]]:
     """Remove the matters of COLLECTIONS that ended before NOW - ARCHIVE_AFTER from STATE;
     return them as (collection, matter) in the order they stood."""
-    cold: list[tuple[str, dict]] = []
+    cold: list[tuple[str, Matter]] = []
     cutoff = iso(now - ARCHIVE_AFTER)  # every stored time is iso(): the strings sort as the times
+    lists = cast("dict[str, list[Matter]]", state)  # COLLECTIONS name lists of matters
     for name in collections:
-        matters = state.get(name)
+        matters = lists.get(name)
         if not matters:
             continue
-        keep = []
+        keep: list[Matter] = []
         for m in matters:
             ended = m.get("closed") or m.get("decided")
             if ended and ended <= cutoff and m.get("status") not in open_statuses:
@@ -38,7 +40,7 @@ def take_cold(
             else:
                 keep.append(m)
         if len(keep) != len(matters):
-            state[name] = keep
+            lists[name] = keep
     return cold
 
 
@@ -46,9 +48,9 @@ def merge(state: GameState, archived: list[tuple[str, Matter]]) -> GameState:
     """The full state: the hot state with its archived matters back in number order."""
     if not archived:
         return state
-    full = dict(state)
+    full: dict[str, Any] = dict(state)
     for name in COLLECTIONS:
         old = [m for c, m in archived if c == name]
         if old:
-            full[name] = sorted(old + list(state.get(name, [])), key=lambda m: m["number"])
-    return full
+            full[name] = sorted(old + list(full.get(name, [])), key=lambda m: m["number"])
+    return cast(GameState, full)

@@ -11,11 +11,38 @@ from typing import Any, Protocol
 
 
 class Refused(Exception):
-    """The action is not allowed: nothing changes and the sender gets an `error` reply."""
+    """The action is not allowed: nothing changes and the sender gets an `error` reply.
 
-    def __init__(self, reason: str, hint: str = ""):
-        super().__init__(reason)
-        self.reason, self.hint = reason, hint
+    CODE names the refusal in the catalogue (engine/refusals/), PARAMS fill its words; each
+    face (the player's mail, the CLI, the GM's alert) renders them with `words`. A CODE the
+    catalogue does not hold is still prose (REASON, HINT) until its site is given a code."""
+
+    def __init__(self, code: str, hint: str = "", /, **params: Any):
+        from mailref.engine.refusals import CATALOGUE
+
+        super().__init__(code)
+        self.code: str | None = code if code in CATALOGUE else None
+        self.params = params
+        self._prose = None if self.code else (code, hint)
+
+    def words(self, face: str = "mail") -> tuple[str, str]:
+        """(reason, hint) as FACE says them: "mail", "cli" or "alert"."""
+        if self._prose is not None:
+            return self._prose
+        from mailref.engine.refusals import render
+
+        return render(self.code or "", self.params, face)
+
+    @property
+    def reason(self) -> str:
+        return self.words()[0]
+
+    @property
+    def hint(self) -> str:
+        return self.words()[1]
+
+    def __str__(self) -> str:
+        return self.reason
 
 
 class RandomSource(Protocol):

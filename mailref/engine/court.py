@@ -11,11 +11,12 @@ import json
 import random
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from mailref.engine.archive import take_cold
 from mailref.engine.context import Ctx, Refused
-from mailref.engine.state import Action, GameState, Matter
+from mailref.engine.schema import upgrade
+from mailref.engine.state import Action, GameState, Matter, VoteLine
 
 Entry = tuple[Action, datetime, list[int] | None]
 MARK = "Journal entries void:"  # begins the summary line of every entry that ordered undos
@@ -83,13 +84,13 @@ class Court:
                 except Refused as r:
                     if strict:
                         raise
-                    self.unresolved.append(f"{describe(ref)}: {r.reason}")
+                    self.unresolved.append(f"{describe(ref)}: {r.words('alert')[0]}")
         cold: list[tuple[str, Matter]] = []
         state, refused = _walk(variant, initial, entries, self.void, self.consumed, archived=cold)
         for n, why in refused:
             if n == seq:
                 if self.live:
-                    raise Refused(f"it can no longer apply once those entries are void: {why}")
+                    raise Refused("undo_leaves_entry_unapplied", why=why)
                 continue
             self.void[n] = None
             self.voided.append(Voided(n, why))
@@ -106,25 +107,25 @@ class Court:
         if "entry" in ref:
             n = int(ref["entry"])
             if not 0 < n < seq:
-                raise Refused(f"there is no journal entry {n} before this one")
+                raise Refused("no_entry_before", entry=n)
             if self.void.get(n, set()) is None:
-                raise Refused(f"journal entry {n} is void already")
+                raise Refused("entry_void_already", entry=n)
             if n in self.ordering:  # what it voided stays void (docs/decisions/judgements.md)
-                raise Refused(f"journal entry {n} is itself an undo, which cannot be undone")
+                raise Refused("entry_is_undo", entry=n)
             self._add(Voided(n))
         elif "vote" in ref:
             number, who = int(ref["vote"]), str(ref["player"])
             seqs = timeline.ballots.get((who.lower(), number))
             if not seqs:
-                raise Refused(f"{who} has no vote on {number} that counts")
+                raise Refused("no_vote_that_counts", player=who, number=number)
             for n in seqs:
                 self._add(Voided(n, ballots=(number,)))
         else:
             number = int(ref["proposal"])
-            n = timeline.opened.get(number)
-            if n is None:
-                raise Refused(f"there is no proposal {number} that counts")
-            self._add(Voided(n))
+            opened = timeline.opened.get(number)
+            if opened is None:
+                raise Refused("no_proposal_that_counts", number=number)
+            self._add(Voided(opened))
 
     def _add(self, v: Voided) -> None:
         had = self.void.get(v.seq, set())
@@ -158,7 +159,7 @@ def _walk(
     """Replay ENTRIES from INITIAL without the VOID ones (and their void ballots), silently;
     an entry left out keeps the numbers it CONSUMED, which a TIMELINE walk notes. Returns the
     state and the entries that no longer apply, with why."""
-    state = copy.deepcopy(initial)
+    state = upgrade(copy.deepcopy(initial))
     rng = random.Random(0)  # never drawn from: every draw is given back from the journal
     refused: list[tuple[int, str]] = []
     for n, (action, at, draws) in enumerate(entries, 1):
@@ -167,13 +168,13 @@ def _walk(
             _keep_numbers(state, consumed.get(n))
             continue
         if drop:
-            kept = [b for b in action.get("ballots") or () if int(b["number"]) not in drop]
+            kept = [b for b in _ballots(action) if int(b["number"]) not in drop]
             if action["type"] == "vote_override" and int(action["number"]) in drop or not kept:
                 continue
-            action = {**action, "ballots": kept}
+            action = cast(Action, {**action, "ballots": kept})
         ctx = Ctx(at, rng=rng, draws=draws)
         ctx.rerun = True
-        before = {k: state[k] for k in COUNTERS if k in state}
+        before = {k: counters(state)[k] for k in COUNTERS if k in state}
         try:
             trial = json.loads(json.dumps(state))  # a state is JSON: faster than deepcopy
             variant.handle(trial, action, ctx)
@@ -183,7 +184,8 @@ def _walk(
             continue
         state = trial
         if timeline is not None:
-            took = {k: state[k] - v for k, v in before.items() if state[k] != v}
+            counted = counters(state)
+            took = {k: counted[k] - v for k, v in before.items() if counted[k] != v}
             if took:
                 consumed[n] = took
             first = before.get("next_number", 0)
@@ -198,8 +200,19 @@ def _walk(
 
 def _keep_numbers(state: GameState, took: dict[str, int] | None) -> None:
     """Skip the numbers an entry left out had taken."""
+    counts = counters(state)
     for k, c in (took or {}).items():
-        state[k] = state.get(k, 0) + c
+        counts[k] = counts.get(k, 0) + c
+
+
+def counters(state: GameState) -> dict[str, int]:
+    """STATE's COUNTERS, by name (the state itself, seen as a dict)."""
+    return cast("dict[str, int]", state)
+
+
+def _ballots(action: Action) -> list[VoteLine]:
+    """The ballots ACTION casts: a [Vote]'s, or another's that carries them (none for most)."""
+    return list(cast("dict[str, Any]", action).get("ballots") or ())
 
 
 def _cast(timeline: _Timeline, action: Action, n: int) -> None:
@@ -208,7 +221,7 @@ def _cast(timeline: _Timeline, action: Action, n: int) -> None:
     numbers = (
         [action["number"]]
         if action["type"] == "vote_override"
-        else [b["number"] for b in action.get("ballots") or ()]
+        else [b["number"] for b in _ballots(action)]
     )
     for number in numbers:
         timeline.ballots.setdefault((who, int(number)), []).append(n)

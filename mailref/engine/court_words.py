@@ -4,9 +4,8 @@ their diff, statuses of players and matters, the turn, the winners."""
 from __future__ import annotations
 
 import difflib
-from typing import Any
 
-from mailref.engine.state import GameState
+from mailref.engine.state import GameState, Matter, Turn
 
 
 def what_changed(
@@ -69,9 +68,9 @@ def _rules(before: GameState, after: GameState) -> list[str]:
 def _matters(before: GameState, after: GameState, during: GameState, judgement: str) -> list[str]:
     out: list[str] = []
     for collection in ("proposals", "judgements"):
-        old = {m["number"]: m for m in before.get(collection, [])}
-        new = {m["number"]: m for m in after.get(collection, [])}
-        own = {m["number"]: m.get("status") for m in during.get(collection, [])}
+        old = {m["number"]: m for m in _listed(before, collection)}
+        new = {m["number"]: m for m in _listed(after, collection)}
+        own = {m["number"]: m.get("status") for m in _listed(during, collection)}
         for n, m in old.items():
             label = _label(m, collection, judgement)
             title = m.get("question") or m.get("title") or ""
@@ -90,7 +89,7 @@ def _matters(before: GameState, after: GameState, during: GameState, judgement: 
     return out
 
 
-def _label(m: dict[str, Any], collection: str, judgement: str) -> str:
+def _label(m: Matter, collection: str, judgement: str) -> str:
     if collection == "proposals":
         return "Proposal"
     if judgement:
@@ -98,12 +97,18 @@ def _label(m: dict[str, Any], collection: str, judgement: str) -> str:
     return {"cfj": "CfJ", "dov": "DoV"}.get(str(m.get("kind")), "Judgement")
 
 
+def _listed(state: GameState, collection: str) -> list[Matter]:
+    if collection == "proposals":
+        return state.get("proposals", [])
+    return state.get("judgements", [])
+
+
 def _turn(before: GameState, after: GameState) -> list[str]:
     old, new = _turn_words(before.get("turn")), _turn_words(after.get("turn"))
     return [f"The turn: {new} (was {old})."] if old != new else []
 
 
-def _turn_words(turn: dict[str, Any] | None) -> str:
+def _turn_words(turn: Turn | None) -> str:
     if not turn:
         return "none yet"
     who = turn.get("player")

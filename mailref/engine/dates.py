@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
+from typing import Literal, overload
 from zoneinfo import ZoneInfo
 
 from mailref.timeutil import parse_duration
@@ -199,6 +200,10 @@ def _weekday_name(word: str) -> str:
     return date(2024, 1, 1 + WEEKDAYS[word]).strftime("%A")
 
 
+@overload
+def _day(y: int, mo: int, d: int, text: str, leap_ok: Literal[False] = False) -> date: ...
+@overload
+def _day(y: int, mo: int, d: int, text: str, leap_ok: bool) -> date | None: ...
 def _day(y: int, mo: int, d: int, text: str, leap_ok: bool = False) -> date | None:
     try:
         return date(y, mo, d)

@@ -5,14 +5,19 @@ from __future__ import annotations
 
 from collections import Counter
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.state import GameState, Matter
 from mailref.timeutil import iso, when
 
-if TYPE_CHECKING:
-    from mailref.engine.variants.base import Variant
+
+class Votable(Protocol):
+    """A game whose matters take votes in some statuses (a variant): all this module asks of
+    one, so that the variants build on it without it knowing them."""
+
+    open_statuses: tuple[str, ...]
+
 
 # How a command's tag or a matter's kind is named to players: "[CfJ]", "DoV 4", "[Point of Order]".
 LABELS = {
@@ -29,7 +34,7 @@ def label(kind: str, default: str = "") -> str:
     return LABELS.get(kind) or default or kind.replace("-", " ").title()
 
 
-def open_statuses(variant: Variant) -> set[str]:
+def open_statuses(variant: Votable) -> set[str]:
     """The statuses in which VARIANT's matters take votes."""
     return set(variant.open_statuses)
 

@@ -141,9 +141,9 @@ class Whole(Kind):
         try:
             n = int(value) if isinstance(value, int | float) else int(str(value))
         except ValueError:
-            raise Refused(f"{key}: {value!r} is not a whole number") from None
+            raise Refused("param_not_whole", key=key, value=value) from None
         if self.least is not None and n < self.least:
-            raise Refused(f"{key}: {n} is less than {self.least}")
+            raise Refused("param_below_least", key=key, value=n, least=self.least)
         return n
 
     def value_of(self, text: str) -> Value:
@@ -203,7 +203,7 @@ class OnOff(Kind):
             return True
         if word in ("off", "false", "no", "0"):
             return False
-        raise Refused(f"{key}: {value!r} is not on/off")
+        raise Refused("param_not_on_off", key=key, value=value)
 
     def read(self, patterns: tuple[str, ...], fallback: bool, text: str) -> Value | None:
         return None  # no rule states a switch
@@ -228,13 +228,9 @@ class Span(Kind):
         except TooLong:
             length = None
         except ValueError as e:
-            raise Refused(f"{key}: {e}") from None
+            raise Refused("param_not_duration", key=key, why=e) from None
         if length is None or length > MAX_SPAN:
-            raise Refused(
-                f"{key}: {str(value)[:40]!r} is longer than a year, the longest span a game "
-                "runs by",
-                "a deadline a year away is as good as none: set a shorter one",
-            )
+            raise Refused("param_span_too_long", key=key, value=str(value)[:40])
         return format_duration(length)
 
     def value_of(self, text: str) -> Value:
@@ -264,7 +260,7 @@ class DateSpan(Kind):
     def parse(self, key: str, value: object) -> Value:
         text = str(value).strip()
         if not re.fullmatch(_MONTH_DAY + r"\.\." + _MONTH_DAY, text):
-            raise Refused(f"{key}: {value!r} is not month-days like 12-24..12-27")
+            raise Refused("param_not_month_days", key=key, value=value)
         return text
 
     @staticmethod
@@ -289,7 +285,7 @@ class Fraction(Kind):
     def parse(self, key: str, value: object) -> Value:
         text = str(value).strip()
         if not re.fullmatch(r"[1-9]\d*/[1-9]\d*", text):
-            raise Refused(f"{key}: {value!r} is not a share like 1/2")
+            raise Refused("param_not_share", key=key, value=value)
         return text
 
     def value_of(self, text: str) -> Value:
@@ -304,7 +300,7 @@ class Rounding(Kind):
     def parse(self, key: str, value: object) -> Value:
         word = str(value).strip().lower()
         if word not in ("down", "up"):
-            raise Refused(f"{key}: {value!r} is not down or up")
+            raise Refused("param_not_rounding", key=key, value=value)
         return word
 
     def value_of(self, text: str) -> Value:
@@ -320,7 +316,7 @@ class Quorum(Kind):
     def parse(self, key: str, value: object) -> Value:
         text = " ".join(str(value).split())
         if not re.fullmatch(r"[1-9]\d*/[1-9]\d* (down|up) \+\d+", text):
-            raise Refused(f"{key}: {value!r} is not a quorum like 1/2 down +1")
+            raise Refused("param_not_quorum", key=key, value=value)
         return text
 
     def read(self, patterns: tuple[str, ...], fallback: bool, text: str) -> Value | None:
@@ -347,25 +343,18 @@ def quorum_of(formula: str, count: int) -> int:
 
 
 class Choice(Kind):
-    """One of a few words. REFUSAL says what the GM may set, {either} being "a or b" and
-    {listed} "a, b, c"; STRICT words are taken only as written (no case folding)."""
+    """One of a few words. The refusal names them ("is not a or b"), or LISTED, lists them ("is
+    one of a, b, c"); STRICT words are taken only as written (no case folding)."""
 
-    def __init__(
-        self, *words: str, refusal: str = "{key}: {value!r} is not {either}", strict: bool = False
-    ) -> None:
-        self.words, self.refusal, self.strict = words, refusal, strict
+    def __init__(self, *words: str, listed: bool = False, strict: bool = False) -> None:
+        self.words, self.listed, self.strict = words, listed, strict
 
     def parse(self, key: str, value: object) -> Value:
         word = str(value) if self.strict else str(value).lower()
         if word not in self.words:
-            raise Refused(
-                self.refusal.format(
-                    key=key,
-                    value=value,
-                    either=" or ".join(self.words),
-                    listed=", ".join(self.words),
-                )
-            )
+            if self.listed:
+                raise Refused("param_is_one_of", key=key, words=list(self.words))
+            raise Refused("param_not_either", key=key, value=value, words=list(self.words))
         return word
 
     def read(self, patterns: tuple[str, ...], fallback: bool, text: str) -> Value | None:
@@ -377,7 +366,7 @@ class TimeOfDay(Kind):
 
     def parse(self, key: str, value: object) -> Value:
         if not re.fullmatch(r"([01]?\d|2[0-3]):[0-5]\d", str(value)):
-            raise Refused(f"{key}: {value!r} is not a time like 08:00")
+            raise Refused("param_not_time", key=key, value=value)
         return str(value)
 
     def read(self, patterns: tuple[str, ...], fallback: bool, text: str) -> Value | None:

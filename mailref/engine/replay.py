@@ -8,14 +8,15 @@ import random
 
 from mailref.engine.archive import take_cold
 from mailref.engine.context import Ctx, Refused
-from mailref.engine.court import Court
-from mailref.engine.state import Action, GameState, Matter
+from mailref.engine.court import COUNTERS, Court, Entry, counters
+from mailref.engine.schema import upgrade
+from mailref.engine.state import GameState, Matter
 from mailref.engine.variants import get_variant
 
 
 def replay(
     initial: GameState,
-    entries: list[tuple[Action, object, list[int]]],
+    entries: list[Entry],
     archived: list[tuple[str, Matter]] | None = None,
     court: Court | None = None,
 ) -> GameState:
@@ -25,7 +26,7 @@ def replay(
     Nothing is copied or compared per entry: the caller compares once, at the end. An entry
     that orders undos replays the journal up to it again without the entries it voids
     (engine/court.py); COURT, when given, keeps what the last order did."""
-    state = copy.deepcopy(initial)
+    state = upgrade(copy.deepcopy(initial))
     variant = get_variant(state["variant"])
     handle, collections, still_open = (
         variant.handle,
@@ -50,9 +51,10 @@ def replay(
             if ctx.court:
                 old = state
                 state = court.rule(variant, initial, entries[: i + 1], ctx.court, archived, old)
-                for key in ("next_number", "next_judgement"):  # a number is never given twice
-                    if key in old:
-                        state[key] = max(old[key], state.get(key, 0))
+                was, counts = counters(old), counters(state)
+                for key in COUNTERS:  # a number is never given twice
+                    if key in was:
+                        counts[key] = max(was[key], counts.get(key, 0))
                 continue
             cold = take_cold(state, collections, still_open, at)
             if cold and archived is not None:

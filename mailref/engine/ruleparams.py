@@ -86,10 +86,7 @@ class Table:
         """VALUE of KEY as the GM sets it, in its stored form; Refused when KEY is no parameter
         of VARIANT's or VALUE is not of its kind."""
         if key not in self.params:
-            raise Refused(
-                f"unknown parameter {key!r} for {variant}",
-                "known: " + ", ".join(sorted(self.params)),
-            )
+            raise Refused("unknown_parameter", key=key, variant=variant, known=sorted(self.params))
         return self.params[key].kind.parse(key, value)
 
     def shown(self, name: str, value: Value) -> str:

@@ -4,7 +4,7 @@ Keys marked NotRequired belong to some variants only, or to records made after t
 
 from __future__ import annotations
 
-from typing import Any, NotRequired, Required, TypedDict
+from typing import Any, Literal, NotRequired, Required, TypedDict
 
 
 class Player(TypedDict):
@@ -24,6 +24,14 @@ class Player(TypedDict):
     tribe: NotRequired[str]  # Eire
     origin: NotRequired[str]  # Eire
     eliminated: NotRequired[bool]  # Eire
+    away_from: NotRequired[str]  # a dated absence set ahead: it begins then
+    away_until: NotRequired[str | None]  # a dated absence ends by itself then
+    # announcements waiting for the player's digest (variants/inbox.py)
+    held: NotRequired[list[dict[str, Any]]]
+    digest_next: NotRequired[str]
+    capped_on: NotRequired[str]  # the UTC day mails_per_player_day was last reached
+    # [level, since] pairs: since which victory check the player has held each score level
+    score_levels: NotRequired[list[list[int]]]
 
 
 class Ballot(TypedDict):
@@ -49,9 +57,11 @@ class Matter(TypedDict, total=False):
     ballots: list[Ballot]
     deadline: str | None
     closed: str | None
+    decided: str  # a judgement ruled (Sidekick)
     changes: list[dict[str, Any]]  # rule changes, as `ruleset.RuleChange.as_dict()`
     reminded: bool
     tally: dict[str, Any]
+    turn: int  # Sidekick: the turn the proposal was made in
     # judgements
     kind: str  # cfj | dov | point-of-order
     question: str
@@ -59,9 +69,17 @@ class Matter(TypedDict, total=False):
     by: str
     judge: str | None
     ruling: str | None
+    effects: list[Any]  # a judgement's effect lines, carried out when it is upheld
+    # deadlines
+    awaiting_since: str  # Imperial: since when a matter waits for the GM
+    last_reminded: str  # Imperial: the last reminder of the judge
+    vote_period: str  # Imperial: rule 6 as it read at submission
+    extensions: int  # extensions by mail (variants/extensions.py)
+    requests: dict[str, Any]  # player -> a deadline request waiting for the GM
     # BlogNomic proposals
     self_killed: bool
     vetoed: bool
+    withdrawn: bool
 
 
 class Turn(TypedDict, total=False):
@@ -73,12 +91,19 @@ class Turn(TypedDict, total=False):
     proposal: int | None  # Sidekick: the mover's proposal
     closed: str  # orders games: when the turn closed
     awaiting_results: bool  # a GM-adjudicated turn waits for [Results]
+    before: str | None  # Sidekick: the player before a mover who left, for the next turn
+    last: str | None  # Sidekick: the mover of a turn that ended with no mover
+    extensions: int  # extensions by mail (variants/extensions.py)
+    requests: dict[str, Any]  # player -> a deadline request waiting for the GM
 
 
 class Rule(TypedDict, total=False):
     number: Required[str]  # "12", "2.3"
     title: str
     text: str
+    type: str  # Imperial, as shown: A (always) or B (while a playtest runs)
+    inactive: bool  # Imperial, as shown: a B rule with no playtest running
+    section: str  # BlogNomic: the ruleset's section (core, dynastic, ...)
 
 
 class Event(TypedDict):
@@ -121,14 +146,29 @@ class GameState(TypedDict):
     digest_next: str
     paused_at: str | None
     rolls: list[Roll]
+    schema: int  # engine/schema.py: an older state is upgraded to it when read
     resume_status: NotRequired[str]
     # the daily counts behind the limits (variants/limits.py)
     opened: NotRequired[dict[str, Any]]
     newcomers: NotRequired[dict[str, Any]]
     announced: NotRequired[dict[str, Any]]
-    # Sidekick
+    taken: NotRequired[dict[str, Any]]  # {"day", "count"} of newcomers taken in (joins_per_day)
+    # joins waiting for their confirmation, and confirmed ones for the GM (variants/joining.py)
+    joining: NotRequired[list[dict[str, Any]]]
+    awaiting_gm: NotRequired[list[dict[str, Any]]]
+    preview: NotRequired[dict[str, Any]]  # a resolved turn the GM previews (variants/preview.py)
+
+
+class SidekickState(GameState):
+    """Nomic Sidekick Nomic's state: judgements numbered apart, and the victory checks."""
+
     next_judgement: NotRequired[int]
-    # BlogNomic
+    score_checks: NotRequired[int]  # victory checks so far: the clock of `score_levels`
+
+
+class BlogNomicState(GameState):
+    """BlogNomic's state: its dynasties, their Historian and theme, DoVs and Dormancy."""
+
     historian: NotRequired[str | None]
     dynasty: NotRequired[int]
     theme: NotRequired[str | None]
@@ -136,10 +176,18 @@ class GameState(TypedDict):
     dov_cooldown: NotRequired[dict[str, str]]
     terms: NotRequired[dict[str, str]]
     dormant: NotRequired[bool]
-    # orders games
+
+
+class OrdersState(GameState):
+    """An orders game's state: this turn's orders and the turns resolved."""
+
     orders: NotRequired[dict[str, dict[str, Any]]]
     history: NotRequired[list[dict[str, Any]]]
-    # Eire
+
+
+class EireState(OrdersState):
+    """Eire's state: the map's lands, each player's grain, the High King."""
+
     lands: NotRequired[list[dict[str, Any]]]
     grain: NotRequired[dict[str, int]]
     high_king: NotRequired[str | None]
@@ -152,40 +200,143 @@ class VoteLine(TypedDict):
     vote: str
     word: str
     line: str
+    reason: NotRequired[str]  # the words after the vote
 
 
-class Action(TypedDict, total=False):
-    """What is applied to a game: from a mail (by its handler), a deadline (`tick`), or an
-    admin (`by` set). `type` names the handler; the other keys are those it reads."""
+class _Acting(TypedDict, total=False):
+    """What any action may carry besides its own keys: who and how."""
 
-    type: Required[str]
     player: str | None  # the sender's player name
-    address: str  # the sender's address
     by: str  # the admin who gave the command
     by_label: str
     reason: str
     capped: bool  # counted against the daily limits (mail only)
     source: str
+    mailed: dict[str, int]  # player -> the game's mails to them today (SPEC §2.2), journaled
+    ignored: list[Any]  # lines of the mail set aside, told to the sender
+
+
+class JoinAction(_Acting, total=False):
+    type: Required[Literal["join"]]
+    name: Required[str]
+    address: Required[str]  # the sender's address
+    choices: dict[str, str]  # Eire: Color, Tribe, Land of a joining player
+    more: list[str]  # further addresses of a player the admin adds
+    name_keys: list[str]  # the name folded for look-alike letters
+    token: str  # the confirmation code, given when the join is kept
+
+
+class ConfirmAction(_Acting, total=False):
+    type: Required[Literal["confirm"]]
+    address: Required[str]
+    tokens: Required[list[str]]  # the codes the confirmation names
+
+
+class ProposalAction(_Acting, total=False):
+    type: Required[Literal["propose"]]
+    title: Required[str]
+    text: Required[str]
+    changes: Required[list[dict[str, Any]]]  # as `ruleset.RuleChange.as_dict()`
+
+
+class VoteAction(_Acting, total=False):
+    type: Required[Literal["vote"]]
+    ballots: Required[list[VoteLine]]
+
+
+class JudgementAction(_Acting, total=False):
+    """A CfJ, a Point of Order or a DoV (`kind` says which of the first two)."""
+
+    type: Required[Literal["cfj", "dov"]]
+    question: str
+    text: str
+    kind: str  # cfj | point-of-order
+    title: str
+    changes: list[dict[str, Any]]
+    effects: list[Any]  # effect lines, carried out when it is upheld
+
+
+class SettingsAction(_Acting, total=False):
+    type: Required[Literal["settings"]]
+    values: Required[dict[str, Any]]
+    unsubscribe: bool  # from the one-click unsubscribe
+
+
+class OrdersAction(_Acting, total=False):
+    type: Required[Literal["orders"]]
+    sentences: list[str]  # bold orders
+    loose: list[str]  # lines not bold that may be orders, told to the author
+    text: str
+
+
+OtherType = Literal[
+    "approve",
+    "ascension",
+    "away",
+    "back",
+    "deadline",
+    "deadline_answer",
+    "deadline_request",
+    "decide",
+    "dice_reveal",
+    "digest",
+    "directive",
+    "forfeit",
+    "help",
+    "historian",
+    "idle",
+    "judge",
+    "office",
+    "pause",
+    "player_add",
+    "player_remove",
+    "player_status",
+    "playtest",
+    "proclamation",
+    "publish",
+    "quit",
+    "results",
+    "resume",
+    "roll",
+    "rule",
+    "rules",
+    "ruling",
+    "score",
+    "set",
+    "start",
+    "status",
+    "tick",
+    "undo",
+    "unidle",
+    "vote_override",
+    "withdraw",
+]
+
+
+class OtherAction(_Acting, total=False):
+    """Every other action: `type` names its handler, the other keys are those it reads."""
+
+    type: Required[OtherType]
+    address: str  # the sender's address
+    name: str
+    more: list[str]
+    name_keys: list[str]
     # what a mail says
     title: str
     text: str
     question: str
     changes: list[dict[str, Any]]
-    sentences: list[str]  # bold orders
+    sentences: list[str]
+    effects: list[Any]
     ballots: list[VoteLine]
-    ignored: list[Any]
     number: int
     kind: str
-    name: str
-    name_keys: list[str]
-    more: list[str]  # further addresses of a joining player
     dice: str
     why: str
     to: str
     theme: str
     fields: dict[str, str]
     verdict: str
-    choices: dict[str, str]  # Eire: Color, Tribe, Land of a joining player
     # what an admin says
     values: dict[str, Any]  # `set`
     office: str
@@ -202,3 +353,17 @@ class Action(TypedDict, total=False):
     ok: bool  # `deadline_answer`: the GM grants the request waiting
     dates: str  # `away`: "until 6 Jan", "24 Dec to 6 Jan"
     on: bool  # Imperial `playtest`: on or off
+
+
+# What is applied to a game: from a mail (by its handler), a deadline (`tick`), or an admin
+# (`by` set). The common actions have types of their own, told apart by `type`.
+Action = (
+    JoinAction
+    | ConfirmAction
+    | ProposalAction
+    | VoteAction
+    | JudgementAction
+    | SettingsAction
+    | OrdersAction
+    | OtherAction
+)

@@ -1,20 +1,21 @@
-"""What transport asks of the application, and all it may ask: keep mail durably, process
-what was kept, the referee's own address, and tell the GM of undelivered mail. The IMAP poller
-and the SMTP listener are given an object of this shape (the daemon gives them the Referee),
-the outbox an Alert; they import nothing of the referee or the door, so the application can
-change behind this face without transport knowing."""
+"""What transport asks of the application, and all it may ask: keep mail durably and process
+what was kept (the referee's two ways in), the referee's own address, and tell the GM of
+undelivered mail. The IMAP poller and the SMTP listener are given an object of this shape (the
+daemon gives them the Referee), the outbox an Alert; they import nothing of the referee or the
+door, so the application can change behind this face without transport knowing."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Protocol
 
 from sqlalchemy.orm import Session
 
 from mailref.store import Store
+from mailref.store.keep import Incoming
 
-Incoming = tuple[bytes, str, str, "list[str] | None"]  # raw, source, mail_from, rcpt_to
+__all__ = ["Alert", "Application", "Incoming", "Kept", "Settings"]
 
 
 class Kept(Protocol):
@@ -43,21 +44,11 @@ class Application(Protocol):
     settings: Settings
     clock: Callable[[], datetime]
 
-    def receive(
-        self, raw: bytes, source: str, mail_from: str = "", rcpt_to: list[str] | None = None
-    ) -> Kept:
-        """Commit RAW to the inbox; a second delivery of the same bytes is the first row."""
+    def keep(self, mails: Sequence[Incoming], wait: bool = True) -> list[Kept]:
+        """Commit MAILS in one transaction, one Kept each, in order, each received now (on the
+        application's clock) or at its own `received`; a second delivery of the same bytes is
+        the first row; WAIT=False raises store.keep.Busy instead of waiting for the store's
+        lock. A mail `over_limit` is kept as its header and its sender told."""
 
-    def receive_many(
-        self, mails: list[Incoming], wait: bool = True, received: list[datetime] | None = None
-    ) -> list[Kept]:
-        """Commit MAILS in one transaction, one Kept each, in order, received now or each at
-        its time in RECEIVED (on the application's clock); WAIT=False raises store.keep.Busy
-        instead of waiting for the store's lock."""
-
-    def process_many(self, ids: list[int]) -> dict[int, str]:
+    def process(self, ids: Sequence[int] | None = None) -> dict[int, str]:
         """Process the kept mails IDS; each one's status afterwards."""
-
-    def keep_too_large(self, source: str, head: bytes, size: int, max_size: int) -> str:
-        """Keep only HEAD of a mail of SIZE octets over MAX_SIZE and tell its sender; the
-        mail's status."""

@@ -19,6 +19,7 @@ from imapclient.exceptions import IMAPClientAbortError, IMAPClientError
 
 from mailref.config import Imap
 from mailref.mail.application import Application as Referee
+from mailref.mail.application import Incoming
 from mailref.mail.imap_cursor import advance, cursor
 from mailref.mail.imap_folders import FolderTrouble, ensure, on_server
 from mailref.mail.imap_leftovers import expunge_only, sweep
@@ -85,7 +86,7 @@ class Poller:
         process: Callable[[list[int]], dict[int, str]] | None = None,
     ):
         self.cfg, self.referee, self.max_size, self.on_stored = cfg, referee, max_size, on_stored
-        self.process = process or referee.process_many  # stored ids -> their status
+        self.process = process or referee.process  # kept ids -> their status
         self.held: int | None = None
         self.stop = threading.Event()
         self.wake = threading.Event()  # a pass now, out of IDLE or the wait between polls
@@ -281,13 +282,17 @@ class Poller:
             head = self._head(c, u)
             if head is not None:
                 source = f"imap:{self.cfg.folder}:{uidvalidity}:{u}"
-                status[u] = self.referee.keep_too_large(source, head, sizes[u], self.max_size)
+                too_large = Incoming(head, source, over_limit=(sizes[u], self.max_size))
+                status[u] = self.referee.keep([too_large])[0].status
         fetched = self._fetch([u for u in uids if u not in status and u not in self.unreadable], c)
         bodies = [(u, raw) for u, raw, _ in fetched]
         crash_point("after-fetch")
-        stored = self.referee.receive_many(
-            [(raw, f"imap:{self.cfg.folder}:{uidvalidity}:{u}", "", None) for u, raw in bodies],
-            received=self._received([at for _, _, at in fetched]),
+        received = self._received([at for _, _, at in fetched])
+        stored = self.referee.keep(
+            [
+                Incoming(raw, f"imap:{self.cfg.folder}:{uidvalidity}:{u}", received=at)
+                for (u, raw), at in zip(bodies, received, strict=True)
+            ]
         )
         self._left.difference_update(uids)
         if not self._left and self._began is not None:

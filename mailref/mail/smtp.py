@@ -22,6 +22,7 @@ from collections.abc import Callable
 from sqlalchemy import select
 
 from mailref.mail.application import Application as Referee
+from mailref.mail.application import Incoming
 from mailref.mail.smtp_server import LmtpServer, Room, Server
 from mailref.read import base_address
 from mailref.read.route import is_postmaster
@@ -207,7 +208,7 @@ class Intake:
             loop.call_soon(self.on_stored)  # after the session has written its 250
 
         assert self.committer is not None
-        mail = (raw, "smtp", mail_from, rcpt_to)
+        mail = Incoming(raw, "smtp", mail_from, rcpt_to)
         if self.inline and self.handed == 0 and len(raw) <= INLINE_AT_MOST:
             # Nothing is queued for the committer: try the store here, without waiting for its
             # lock. Uncontended (most of the time) that is one short commit on this thread and
@@ -215,7 +216,7 @@ class Intake:
             # machine makes expensive). A store another writer holds goes to the committer,
             # which waits for it while this loop serves the other sessions.
             try:
-                outcome: object = self.referee.receive_many([mail], wait=False)[0]
+                outcome: object = self.referee.keep([mail], wait=False)[0]
             except Busy:
                 outcome = None
             except Exception as e:
@@ -243,7 +244,7 @@ class Committer(threading.Thread):
         super().__init__(name="smtp-store", daemon=True)
         self.referee, self.inbox = referee, queue.SimpleQueue()
 
-    def submit(self, mail: tuple, done: Callable[[object], None]) -> None:
+    def submit(self, mail: Incoming, done: Callable[[object], None]) -> None:
         self.inbox.put((mail, done))
 
     def finish(self) -> None:
@@ -270,7 +271,7 @@ class Committer(threading.Thread):
 
     def _commit(self, group: list) -> None:
         try:
-            outcomes: list = self.referee.receive_many([mail for mail, _ in group])
+            outcomes: list = self.referee.keep([mail for mail, _ in group])
         except Exception as e:
             # A store that cannot be used (locked past the lock wait, unreachable) is every
             # mail's trouble, not one mail's: all are told 451 now. Tried one by one, a
@@ -280,9 +281,9 @@ class Committer(threading.Thread):
         for (_, done), outcome in zip(group, outcomes, strict=True):
             done(outcome)
 
-    def _alone(self, mail: tuple) -> object:
+    def _alone(self, mail: Incoming) -> object:
         try:
-            return self.referee.receive_many([mail])[0]
+            return self.referee.keep([mail])[0]
         except Exception as e:
             return e
 

@@ -58,7 +58,8 @@ def authserv_id(value: str) -> str | None:
     """The authserv-id an Authentication-Results VALUE names, lower-cased, read leniently;
     None when it names none."""
     text = " ".join(str(value).split())
-    m = _SERVER.match(text, _COMMENTS.match(text).end())
+    comments = _COMMENTS.match(text)  # it matches always, if only the empty string
+    m = _SERVER.match(text, comments.end() if comments else 0)
     if not m:
         return None
     return (m.group(1) if m.group(1) is not None else m.group(2)).strip().lower() or None

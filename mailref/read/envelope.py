@@ -33,7 +33,7 @@ class Envelope:
     from_name: str
     reply_to: str | None
     recipients: list[str]  # every address it was sent to, lower-cased
-    subject: Subject
+    subject_line: str  # the Subject header as text; read as `subject` where the mail is routed
     date: str | None
     in_reply_to: list[str]
     references: list[str]
@@ -51,6 +51,19 @@ class Envelope:
         default_factory=list
     )  # Authentication-Results values, top first
     truncated: bool = False  # the body is longer than reading looks at (limits.py)
+    _subject: Subject | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def subject(self) -> Subject:
+        """The subject as read where the mail was routed: routing reads it once with its game's
+        labels (mailref/routing.py) and sets it; read here without them for mail of no game."""
+        if self._subject is None:
+            self._subject = parse_subject(self.subject_line)
+        return self._subject
+
+    @subject.setter
+    def subject(self, subject: Subject | None) -> None:
+        self._subject = subject
 
 
 def clean(value: object) -> str:
@@ -84,7 +97,7 @@ def _decode_part(part: Message) -> str:
         payload = part.get_payload(decode=True)
     except Exception:
         payload = None
-    if payload is None:
+    if not isinstance(payload, bytes):
         raw = part.get_payload()
         return raw if isinstance(raw, str) else ""
     charset = (part.get_content_charset() or "utf-8").lower()
@@ -135,7 +148,7 @@ def body_parts(msg: Message) -> tuple[str | None, str | None, int]:
     return plain, html, attachments
 
 
-def _addresses(values: list) -> list[str]:
+def _addresses(values: list[object]) -> list[str]:
     return list(_addresses_of(tuple(str(v) for v in values)))
 
 
@@ -247,7 +260,7 @@ def read_envelope(
         truncated=bool(parts) or was_cut(body),
         reply_to=reply_to,
         recipients=recipients,
-        subject=parse_subject(headers.get("subject", "")),
+        subject_line=headers.get("subject", ""),
         date=headers.get("date"),
         in_reply_to=_ids(headers.get("in-reply-to", "")),
         references=_ids(headers.get("references", "")),

@@ -264,12 +264,13 @@ def _tame(html: str) -> str:
     out.append(html[i:])
     html = "".join(out)
 
-    def tag(m: re.Match) -> str:
-        inside = m.group(1)
+    def tag(m: re.Match[str]) -> str:
+        inside: str | None = m.group(1)
         if inside is None:
             return "&lt;"
         rest = _QUOTED.sub("", inside)
-        return m.group(0) if '"' not in rest and "'" not in rest else "&lt;" + inside + "&gt;"
+        whole: str = m.group(0)
+        return whole if '"' not in rest and "'" not in rest else "&lt;" + inside + "&gt;"
 
     return _TAG.sub(tag, html)
 

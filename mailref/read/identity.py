@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from email.headerregistry import HeaderRegistry
+from email.headerregistry import AddressHeader, HeaderRegistry
 from functools import lru_cache
+from typing import cast
 
 _REGISTRY = HeaderRegistry()
 # Defects that do not make the sender ambiguous: an SMTPUTF8 local part, a trailing comma.
@@ -77,7 +78,9 @@ def _parse_one(header: str, value: str) -> Sender:
         # (an AttributeError on a group inside a bad encoded word, found by fuzzing)
         return Sender(None, problem=f"the {header} header cannot be read ({e})")
     defects = [str(d) for d in parsed.defects if not str(d).startswith(_HARMLESS)]
-    addresses = [a for a in parsed.addresses if a.username or a.domain]
+    # the headers read here (From, Sender, Reply-To) are address headers
+    named = cast(AddressHeader, parsed).addresses
+    addresses = [a for a in named if a.username or a.domain]
     if len(addresses) != 1:
         return Sender(
             None, problem=f"the {header} header names {len(addresses)} addresses, not one"

@@ -209,8 +209,8 @@ def _failures(msg: Message) -> tuple[list[str], list[str]]:
     (found by scripts/fuzz). Its "temporary" failures are warnings ("Delayed Mail (still being
     retried)", "This is a warning only. You do not need to resend"): machine mail all the
     same, but no bounce to record against a player and show the GM as a broken address."""
-    found: set = set()
-    failed: set = set()
+    found: set[object] = set()
+    failed: set[object] = set()
     for detector in _detectors():
         try:
             temporary, permanent = detector().process(msg)
@@ -224,7 +224,7 @@ def _failures(msg: Message) -> tuple[list[str], list[str]]:
     return _addresses(found), _addresses(failed)
 
 
-def _addresses(found) -> list[str]:
+def _addresses(found: set[object]) -> list[str]:
     out = []
     for a in found:
         a = a.decode("utf-8", "replace") if isinstance(a, bytes) else str(a)

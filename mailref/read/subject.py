@@ -104,7 +104,7 @@ class Subject:
 
 def _forward(subject: str) -> bool:
     m = _PREFIX.match(subject)
-    return bool(m) and m.group(1).lower() in _FORWARD
+    return m is not None and m.group(1).lower() in _FORWARD
 
 
 def strip_prefixes(subject: str) -> tuple[str, bool]:

@@ -1,10 +1,12 @@
-"""The referee: accepts raw mail durably, turns it into actions through handlers, fires
-timers and admin actions, all through the engine's one door. The daemon, the CLI and the
-tests all drive this one object, each with its own clock.
+"""The referee: keeps raw mail durably, turns it into actions through handlers, fires
+timers and admin actions, all through the engine's one door. The daemon, the listener, the
+poller, the CLI and the tests all drive this one object, each with its own clock, and mail
+comes in two ways only: `keep` (raw mail to the inbox) and `process` (kept mail processed).
 
-Its parts: `mails` (a stored mail's row and Envelope), `steps` (processing one mail, step
-by step), `verdicts` (what is written on the row), `threads` (what the store tells about a
-mail), `quarantine` (a mail that failed), `facts` (the GM's digest's view of the inbox)."""
+Its parts: `mails` (a stored mail's row and Envelope), `chain` (the steps a mail runs through,
+as a table), `steps` (the steps themselves), `verdicts` (what is written on the row),
+`threads` (what the store tells about a mail), `quarantine` (a mail that failed), `facts`
+(the GM's digest's view of the inbox)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ import hashlib
 import logging
 import random
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -25,8 +27,9 @@ from mailref.claims import claim_due_game, claim_mail, worker_id
 from mailref.config import Config
 from mailref.door import Settings, Source
 from mailref.engine import Refused
+from mailref.engine.state import GameState
 from mailref.read import Envelope
-from mailref.referee import fair, steps
+from mailref.referee import chain, fair, steps
 from mailref.referee.facts import digest_facts
 from mailref.referee.mails import (
     MAILS,
@@ -42,7 +45,7 @@ from mailref.referee.quarantine import quarantine_mail
 from mailref.referee.threads import committed_states
 from mailref.store import Game, InboxMessage, Store, open_store
 from mailref.store.faults import is_store_fault
-from mailref.store.keep import keep
+from mailref.store.keep import Incoming, keep
 from mailref.testhooks import crash_point
 from mailref.timeutil import utcnow
 from mailref.write.lists import one_click_base
@@ -51,7 +54,6 @@ __all__ = ["BATCH", "BATCH_BYTES", "Clock", "Incoming", "Referee", "Stored", "me
 
 log = logging.getLogger("mailref")
 Clock = Callable[[], datetime]
-Incoming = tuple[bytes, str, str, "list[str] | None"]  # raw, source, mail_from, rcpt_to
 BATCH = 100  # stored mails processed in one transaction (docs/decisions/storage.md)
 # ...and at most this much raw mail of them: a batch answers its mail once all of it is done, so a
 # stranger's large mail goes nearly alone and holds nobody's small one up for long (fair.py)
@@ -119,104 +121,60 @@ class Referee:
             ):  # the game changed and its mail is queued; a page is not worth failing that
                 log.exception("after the change of %s", slug)
 
-    # ---- intake: durable first -------------------------------------------------
-    def receive(
-        self, raw: bytes, source: str, mail_from: str = "", rcpt_to: list[str] | None = None
-    ) -> Stored:
-        """Commit RAW to the inbox (the only way a message is accepted). A second delivery of
-        the same bytes returns the first row; a different message under a Message-ID we
-        already hold is kept but never processed twice."""
-        return self.receive_many([(raw, source, mail_from, rcpt_to)])[0]
+    # ---- the two ways in: keep mail, then process what is kept ----------------------
+    def keep(self, mails: Sequence[Incoming], wait: bool = True) -> list[Stored]:
+        """Commit MAILS to the inbox in ONE transaction: the only way mail is accepted (the
+        listener's 250, the poller's move, the tests' mail). One Stored per mail, in order. A
+        second delivery of the same bytes returns the first row (also within the batch); a
+        different message under a Message-ID we already hold is kept but never processed twice.
+        Each is received now, or at its own time (an IMAP server's INTERNALDATE). Without WAIT,
+        keep.Busy at once if another writer holds the store. A mail over the size limit
+        (`over_limit`) is kept as its header and answered at once (too_large.py)."""
+        from mailref.referee.too_large import kept_head, too_large
 
-    def receive_many(
-        self,
-        mails: list[Incoming],
-        wait: bool = True,
-        received: list[datetime] | None = None,
-    ) -> list[Stored]:
-        """Commit a batch of (raw, source, mail_from, rcpt_to) in ONE transaction, each
-        deduplicated as `receive` says (also against the others of the batch); one Stored per
-        mail, in order (mailref/store/keep.py: this runs before every SMTP 250). Each mail is
-        received now, or at its time in RECEIVED (an IMAP server's INTERNALDATE). Without
-        WAIT, keep.Busy at once if another writer holds the store."""
-        prepared = [
-            (
-                raw,
-                source,
-                mail_from or "",
-                list(rcpt or []),
-                hashlib.sha256(raw).hexdigest(),
-                message_id_of(raw),
+        mails = [Incoming(*m) for m in mails]
+        prepared = []
+        for raw, source, mail_from, rcpt, _, over in mails:
+            raw = kept_head(raw, *over) if over else raw
+            prepared.append(
+                (
+                    raw,
+                    source,
+                    mail_from or "",
+                    list(rcpt or []),
+                    hashlib.sha256(raw).hexdigest(),
+                    message_id_of(raw),
+                )
             )
-            for raw, source, mail_from, rcpt in mails
-        ]
         # A concurrent delivery of the same bytes (another daemon) is settled by the INSERT itself.
-        at = received if received is not None else self.clock()
-        return [Stored(*k) for k in keep(self.store, prepared, at, wait)]
+        now = self.clock()
+        at = [m.received or now for m in mails] if any(m.received for m in mails) else now
+        kept = [Stored(*k) for k in keep(self.store, prepared, at, wait)]
+        for m, stored in zip(mails, kept, strict=True):
+            if m.over_limit:
+                stored.status = too_large(self, stored, m.raw, *m.over_limit)
+        return kept
 
-    def accept(
-        self,
-        raw: bytes,
-        source: str = "smtp",
-        mail_from: str = "",
-        rcpt_to: list[str] | None = None,
-    ) -> Stored:
-        """Store, then process at once (the listener's and the poller's path)."""
-        stored = self.receive(raw, source, mail_from, rcpt_to)
-        if stored.new and stored.status == "new":
-            stored.status = self.process(stored.id)
-        return stored
-
-    def process_pending(self, limit: int | None = None) -> int:
-        """Process the stored mail awaiting it (at most LIMIT), fairly among senders, a batch
-        per transaction; returns how many mails were processed."""
-        done, skip = 0, set[int]()
-        while limit is None or done < limit:
-            ids = self.process_batch(skip, BATCH if limit is None else min(BATCH, limit - done))
-            if not ids and not self.catch_up(skip):
-                break
-            done += sum(i not in skip for i in ids)  # a mail left waiting counts once it goes
-        return done
-
-    def catch_up(self, skip: set[int]) -> bool:
-        """At the end of a pass that left mail awaiting (SKIP): fire the deadlines that waited
-        for older mail, now processed. True when one fired: SKIP is emptied, so the mail that
-        waited for it goes in the next pass."""
-        if not skip or not self.tick():
-            return False
-        skip.clear()
-        return True
-
-    def process_batch(self, skip: set[int] | None = None, limit: int = BATCH) -> list[int]:
-        """Process the next batch of stored mail (none of SKIP); returns the ids taken up, an
-        empty list when nothing awaits. A mail left awaiting (another process holds it, or it
-        waits for a deadline) joins SKIP, so a pass that carries SKIP along ends."""
+    def process(
+        self, ids: Sequence[int] | None = None, limit: int = BATCH, skip: set[int] | None = None
+    ) -> dict[int, str]:
+        """Process kept mail, in one transaction (_process_many): the mails IDS, or else the next
+        batch awaiting processing, fairly among senders (fair.py): at most LIMIT mails and
+        BATCH_BYTES of raw mail (at least one), none of SKIP. A mail left awaiting (another
+        process holds it, or it waits for a deadline) joins SKIP, so a pass that carries SKIP
+        along ends. Returns the status of each mail taken up: every one of IDS; none when
+        nothing awaits."""
+        if ids is not None:
+            return self._process_many(list(ids))
         skip = set() if skip is None else skip
-        ids = self.pending(limit, skip)
-        if ids:
-            statuses = self.process_many(ids)
-            skip.update(i for i in ids if statuses.get(i) == "new")
-        return ids
-
-    def pending(self, limit: int = BATCH, skip: set[int] | None = None) -> list[int]:
-        """The next stored mails awaiting processing that no other process holds, fairly among
-        senders (fair.py): at most LIMIT of them and BATCH_BYTES of raw mail (at least one);
-        none of SKIP."""
         # leases are wall-clock (claims.py)
-        return fair.pending(self.store, self.who, utcnow(), limit, BATCH_BYTES, skip or set())
+        taken = fair.pending(self.store, self.who, utcnow(), limit, BATCH_BYTES, skip)
+        statuses = self._process_many(taken) if taken else {}
+        skip.update(i for i in taken if statuses.get(i) == "new")
+        return statuses
 
     # ---- processing: one transaction per batch; a savepoint per mail once one fails
-    def process(self, inbox_id: int) -> str:
-        """Process one stored mail; returns its status."""
-        return self.process_many([inbox_id]).get(inbox_id, "missing")
-
-    def keep_too_large(self, source: str, head: bytes, size: int, max_size: int) -> str:
-        """Keep only HEAD of a mail over the size limit and tell its sender (too_large.py)."""
-        from mailref.referee.too_large import too_large
-
-        return too_large(self, source, head, size, max_size)
-
-    def process_many(self, ids: list[int]) -> dict[int, str]:
+    def _process_many(self, ids: list[int]) -> dict[int, str]:
         """Process stored mail IDS: read every mail first (bytes to Envelope, no transaction
         open), then claim and apply them in ONE transaction, grouped by game (each game
         loaded and locked once). A mail whose processing fails is rolled back alone and
@@ -265,7 +223,7 @@ class Referee:
             return True
 
     def _process_now(self, ids: list[int]) -> dict[int, str]:
-        """process_many for mail that no deadline due now has to precede."""
+        """_process_many for mail that no deadline due now has to precede."""
         if not ids:
             return {}
         read = read_mails(self.store, ids, self.settings.from_address)
@@ -281,7 +239,7 @@ class Referee:
     def _process_batch(
         self, ids: list[int], read: dict[int, Envelope | Exception], careful: bool
     ) -> dict[int, str]:
-        """One attempt at the batch (process_many). CAREFUL: each mail in its own savepoint,
+        """One attempt at the batch (_process_many). CAREFUL: each mail in its own savepoint,
         a failure quarantined; else a failure raises _MailFailed and nothing is committed."""
         now = self.clock()
         statuses: dict[int, str] = {}
@@ -307,7 +265,7 @@ class Referee:
                         if isinstance(env, Exception):
                             raise env
                         case = steps.Case(s, row, env, now, games, self.settings, self.rng)
-                        steps.process(case)
+                        chain.process(case)
                         row.processed_at, row.lease_until = now, None
                 except Exception as e:
                     if is_store_fault(e) and not isinstance(e, OSError):
@@ -387,7 +345,7 @@ class Referee:
                 if at is None or at > now:
                     continue
                 # Game time stops at the first mail still awaiting: what is due after it
-                # fires once it is processed (process_many, catch_up).
+                # fires once it is processed (_process_many; the daemon's pass fires it after).
                 upto = self.settled_until(s, now, at)
                 game = claim_due_game(s, g, upto)
                 if game is None:  # not due, or another daemon is firing it
@@ -439,7 +397,7 @@ class Referee:
                 select(Game).where(Game.slug == slug).with_for_update()
             ).scalar_one_or_none()
             if game is None:
-                raise Refused(f"there is no game {slug!r}")
+                raise Refused("no_game", slug=slug)
             facts = self.facts(s, game) if action["type"] == "digest" else None
             outcome = door.apply(
                 s, game, action, Source(via, who), now, self.settings, self.rng, facts=facts
@@ -463,28 +421,25 @@ class Referee:
         """Create the game SLUG at its own ADDRESS; refused when either is taken."""
         with self.store() as s, s.begin():
             if s.scalar(select(Game.id).where(Game.slug == slug)):
-                raise Refused(f"a game {slug!r} exists already")
+                raise Refused("game_exists", slug=slug)
             if s.scalar(select(Game.id).where(Game.address == address.lower())):
-                raise Refused(f"the address {address} belongs to another game")
+                raise Refused("address_taken", address=address)
             if address.strip().lower() == self.settings.from_address.lower():
                 # Mail from the referee's own address is never answered (SPEC §2.2), and mail to it
                 # gets the list of games (§2.5): a game there would hear nobody.
-                raise Refused(
-                    f"the address {address} is the referee's own (from_address)",
-                    "give the game an address of its own, e.g. nomes@games.example.org",
-                )
+                raise Refused("address_is_referees", address=address)
             name = name or default_name(s, slug, variant)
             door.create_game(
                 s, slug, variant, address, name, gm, timezone, parameters or {}, self.clock()
             )
         self._changed(slug)
 
-    def state(self, slug: str) -> dict:
+    def state(self, slug: str) -> GameState:
         """The game SLUG's full state, archived parts included."""
         with self.store() as s:
             game = s.scalar(select(Game).where(Game.slug == slug))
             if game is None:
-                raise Refused(f"there is no game {slug!r}")
+                raise Refused("no_game", slug=slug)
             return door.full_state(s, game)
 
 

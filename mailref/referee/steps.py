@@ -1,8 +1,8 @@
-"""Processing one stored mail as named steps, in order: each step makes one check and either
-decides the mail (sets its status and verdict, queues any answer, returns True) or passes it
-on. First what no game needs (a forged sender, a machine's mail, our own mail come back, mail
-to postmaster), then routing to a game, then the checks in the game (list posts, a tag
-mistyped, the wrong game's address, authentication), then the command itself."""
+"""The steps of processing one kept mail, run in the order chain.py declares: each step makes
+one check and either decides the mail (sets its status and verdict, queues any answer, returns
+True) or passes it on. First what no game needs (a forged sender, a machine's mail, our own
+mail come back, mail to postmaster), then routing to a game, then the checks in the game (list
+posts, a tag mistyped, the wrong game's address, authentication), then the command itself."""
 
 from __future__ import annotations
 
@@ -15,28 +15,24 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.orm import Session
 
-from mailref import door, engine, verification
+from mailref import door, engine, routing, verification
 from mailref.engine import Refused
 from mailref.engine.variants.base import OPENS_MATTER
 from mailref.outgoing import Settings, Source, queue_alert, queue_reply
-from mailref.read import Envelope, match_game, parse_subject
+from mailref.read import Envelope, match_game
 from mailref.read.lists import game_sending, through_its_list
 from mailref.read.route import is_postmaster
-from mailref.read.subject import bare_command, game_label, no_tag
+from mailref.read.subject import bare_command, no_tag
 from mailref.referee import verdicts
 from mailref.referee.mails import Mail
-from mailref.referee.threads import (
-    answers_own_mail,
-    game_of_thread,
-    locked_game,
-    record_bounces,
-    subject_of_reply,
-)
+from mailref.referee.threads import answers_own_mail, locked_game, record_bounces
 from mailref.routing import (
     did_you_mean,
     example_tags,
     game_named,
+    game_of_thread,
     games_list,
+    read_in_game,
     wrong_door,
     wrong_game,
 )
@@ -71,6 +67,7 @@ class Case:
     labels: tuple[str, ...] = ()
     foreign: bool = False  # a reply that may answer another game's mail
     tag: str | None = None  # the command as understood: a ballot sent as a Reply is a `vote`
+    step: str = ""  # the link of the chain (chain.py) the mail is at; in the end, what decided it
 
     def decide(self, status: str, verdict: str) -> bool:
         """Set the mail's STATUS and VERDICT (verdicts.py); True: no further step runs."""
@@ -78,9 +75,14 @@ class Case:
         return True
 
     def answer_error(
-        self, reason: str, hint: str, verdict: str | None = None, source: Source | None = None
+        self,
+        reason: str,
+        hint: str,
+        verdict: str | None = None,
+        source: Source | None = None,
+        refusal: str | None = None,
     ) -> bool:
-        """Answer with an error reply in the game (error.txt)."""
+        """Answer with an error reply in the game (error.txt); REFUSAL: its code, if it has one."""
         self.decide(verdicts.PROCESSED, verdict or verdicts.error(reason))
         source = source or self.source
         queue_reply(
@@ -91,65 +93,15 @@ class Case:
             self.now,
             "error",
             "error.txt",
-            {"reason": reason, "hint": hint, "subject": source.subject, "game": self.game.state},
+            {
+                "reason": reason,
+                "hint": hint,
+                "subject": source.subject,
+                "game": self.game.state,
+                "refusal": refusal,
+            },
         )
         return True
-
-
-def process(c: Case) -> None:
-    """Route and apply one stored message, in the caller's transaction; a mail whose
-    recipients name several games is answered by each of them, in the order named."""
-    subject = c.env.subject  # as read before any game's labels were taken off it
-    process_for_one(c)
-    if c.game is None or c.by_thread:
-        return  # not for a game (a machine's, the referee's own), or for the one it answers
-    first = (c.slug, c.row.status, c.row.verdict)
-    for slug in other_games_named(c):
-        c.env.subject = subject
-        again = Case(c.s, c.row, c.env, c.now, {slug: c.games[slug]}, c.settings, c.rng)
-        process_for_one(again)
-        verdict = f"{first[2]}; {slug}: {c.row.verdict}"
-        status = c.row.status if first[1] != verdicts.PROCESSED else first[1]
-        first = (first[0], status, verdict)
-    c.row.game_slug, c.row.status, c.row.verdict = first
-
-
-def other_games_named(c: Case) -> list[str]:
-    """The games other than the one answering whose addresses are among the recipients. A copy
-    an MTA hands each game is the same mail (Message-ID and author): the inbox keeps the first."""
-    named: list[str] = []
-    for r in c.env.recipients:
-        slug = match_game([r], c.games, named=True)
-        if slug and slug != c.slug and slug not in named:
-            named.append(slug)
-    return named
-
-
-def process_for_one(c: Case) -> None:
-    """Route and apply one stored message for the game its recipients name first."""
-    c.row.sender, c.row.subject = c.env.from_addr or "", c.env.subject.raw[:500]
-    if refuse_forged_sender(c) or ignore_machine(c) or ignore_own_mail(c):
-        return
-    keep_replies_off_games(c)
-    if pass_to_postmaster(c):
-        return
-    route(c)
-    if ignore_stray_list_mail(c) or list_the_games(c):
-        return
-    open_game(c)
-    if (
-        ignore_list_discussion(c)
-        or ignore_list_or_bulk(c)
-        or suggest_a_tag(c)
-        or point_to_labelled_game(c)
-        or point_to_thread_game(c)
-        or refuse_unverified(c)
-        or relay_discussion(c)
-        or refuse_reply_without_command(c)
-        or ignore_stranger_without_command(c)
-    ):
-        return
-    apply_command(c)
 
 
 # ---- before routing: what no game needs -------------------------------------------
@@ -213,7 +165,7 @@ def pass_to_postmaster(c: Case) -> bool:
     ):
         return c.decide(verdicts.PROCESSED, verdicts.POSTMASTER_OVER_ALLOWANCE)
     lines = [
-        f"Mail #{row.id} to postmaster from {sender}: {env.subject.raw[:200] or '(no subject)'}",
+        f"Mail #{row.id} to postmaster from {sender}: {env.subject_line[:200] or '(no subject)'}",
         "",
     ]
     lines += [line[:200] for line in env.body.strip().splitlines()[:20]]
@@ -226,19 +178,18 @@ def pass_to_postmaster(c: Case) -> bool:
 
 
 def route(c: Case) -> None:
-    """The game the recipients name, else the one whose mail this answers; and where an
-    answer goes."""
+    """The game the recipients name, else the one whose mail this answers (routing.py); and
+    where an answer goes."""
     env = c.env
-    c.slug = match_game(env.recipients, c.games)
-    c.by_thread = c.slug is None
-    c.slug = c.slug or game_of_thread(c.s, env)
+    where = routing.route(c.s, env, c.games)
+    c.slug, c.by_thread = where.slug, where.by_thread
     c.source = Source(
         "mail",
         str(c.row.id),
         reply_to=env.reply_to or env.from_addr,
         message_id=env.message_id,
         references=env.references,
-        subject=env.subject.raw[:200],
+        subject=env.subject_line[:200],
         inbox_id=c.row.id,
         identity=env.from_addr,
         stranger=True,
@@ -287,17 +238,8 @@ def open_game(c: Case) -> None:
     c.source.answering = bool(
         c.player and env.in_reply_to and answers_own_mail(c.s, env, slug, c.player["addresses"])
     )
-    c.labels = (game_label(c.game.state["name"], slug), c.game.state["name"], slug)
-    env.subject = parse_subject(env.subject.raw, game_tags=c.labels)
-    if env.subject.tag is None:
-        env.subject = subject_of_reply(c.s, env, c.labels)
-    # A reply that does not carry this game's own label (every subject it sends does) may
-    # answer another game's mail: "[CfJ 4]" of Blog Nomic sent to Nomes Two is not Nomes Two's.
-    c.foreign = bool(
-        env.subject.tag
-        and env.in_reply_to
-        and not any(f"[{x}]".lower() in env.subject.raw.lower() for x in c.labels)
-    )
+    reading = read_in_game(c.s, env, c.game.state["name"], slug)
+    env.subject, c.labels, c.foreign = reading.subject, reading.labels, reading.foreign
 
 
 # ---- in the game ----------------------------------------------------------------------
@@ -441,7 +383,7 @@ def apply_command(c: Case) -> None:
         try:
             action = dispatch(env, view, tag)
         except Refused as r:
-            c.answer_error(r.reason, r.hint + relayed_instead(c, r))
+            c.answer_error(r.reason, r.hint + relayed_instead(c, r), refusal=r.code)
             return
     action["source"] = f"mail:{c.row.id}"
     c.tag = "vote" if action["type"] == "vote" else tag

@@ -1,26 +1,22 @@
-"""What the store tells about a mail beyond its own bytes: the game and the subject of the
-mail it answers (by In-Reply-To and References), the game a bounce reports on, and each
-game's row, locked once per batch."""
+"""What the store tells about a mail beyond its own bytes (the game and the subject of the mail
+it answers are routing's: mailref/routing.py): whether it answers its sender's own mail, the
+game a bounce reports on, and each game's row, locked once per batch."""
 
 from __future__ import annotations
 
 import re
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 from sqlalchemy import bindparam, inspect, select
 from sqlalchemy.orm import Session, defer
 from sqlalchemy.orm.attributes import set_committed_value
 
 from mailref import engine
-from mailref.read import Envelope, parse_subject
+from mailref.read import Envelope
 from mailref.referee import verdicts
 from mailref.referee.mails import Mail
 from mailref.store import Bounce, Game, InboxMessage, OutboxMessage
 from mailref.testhooks import as_stored
-
-if TYPE_CHECKING:
-    from mailref.read.subject import Subject
 
 # Built once; the initial state (only replay reads it) stays in the database, and the state
 # is read only when this process does not hold it as last committed.
@@ -58,21 +54,6 @@ def committed_states(s: Session) -> dict[str, tuple[int, dict]]:
     return held
 
 
-def game_of_thread(s: Session, env: Envelope) -> str | None:
-    """When the recipients do not decide: the game that sent the mail this one answers."""
-    refs = list(dict.fromkeys(reversed(env.in_reply_to + env.references)))[:20]
-    if not refs:
-        return None
-    rows = dict(
-        s.execute(
-            select(OutboxMessage.message_id, OutboxMessage.game_slug).where(
-                OutboxMessage.message_id.in_(refs), OutboxMessage.game_slug.is_not(None)
-            )
-        ).all()
-    )
-    return next((rows[r] for r in refs if r in rows), None)
-
-
 # The Message-ID a matter's first mail gets (outgoing.thread_id) is made from what players
 # know (the game, the matter, a hash of the address): anyone can write it.
 _MADE_ID = re.compile(r"<[a-z-]+-\d+\.[^.@]+\.\d{14}\.[0-9a-f]{12}@")
@@ -91,26 +72,6 @@ def answers_own_mail(s: Session, env: Envelope, slug: str, addresses: list[str])
         )
     ).all()
     return any(mine & {str(a).lower() for a in rcpts or ()} for (rcpts,) in rows)
-
-
-def subject_of_reply(s: Session, env: Envelope, labels: tuple[str, ...] = ()) -> Subject:
-    """A reply whose subject lost its tag is tied to what it answers by In-Reply-To."""
-    for ref in reversed(env.in_reply_to + env.references):
-        subj = s.scalar(
-            select(OutboxMessage.subject).where(OutboxMessage.message_id == ref).limit(1)
-        )
-        if subj:
-            parsed = parse_subject(subj, game_tags=labels)
-            if parsed.tag:
-                return type(parsed)(
-                    env.subject.raw,
-                    parsed.tag,
-                    parsed.number,
-                    env.subject.rest,
-                    True,
-                    forwarded=env.subject.forwarded,
-                )
-    return env.subject
 
 
 def record_bounces(s: Session, env: Envelope, row: Mail, now: datetime) -> None:

@@ -1,5 +1,5 @@
 """A mail over the size limit in the IMAP folder: only its header is kept, and its sender is
-told from the game it was for. The poller hands the header over (Application.keep_too_large)."""
+told from the game it was for. The poller hands the header over (Referee.keep, `over_limit`)."""
 
 from __future__ import annotations
 
@@ -15,19 +15,24 @@ from mailref.safe import one_line
 
 if TYPE_CHECKING:
     from mailref.referee import Referee
+    from mailref.referee.mails import Stored
 
 log = logging.getLogger("mailref.imap")
 
 
-def too_large(referee: Referee, source: str, head: bytes, size: int, max_size: int) -> str:
-    """Keep only the header of a mail over the size limit and tell its sender, from the
-    game it was for (so a plain Reply reaches that game)."""
-    started = time.monotonic()
+def kept_head(head: bytes, size: int, max_size: int) -> bytes:
+    """What the inbox keeps of a mail over the size limit: its header, and a note of why."""
     note = (
         f"\r\nX-Mailref-Truncated: {size} bytes over the limit of {max_size}; only the header is "
         "kept\r\n\r\n"
     ).encode()
-    stored = referee.receive(head.rstrip(b"\r\n") + note, source)
+    return head.rstrip(b"\r\n") + note
+
+
+def too_large(referee: Referee, stored: Stored, head: bytes, size: int, max_size: int) -> str:
+    """Tell the sender of a mail over the size limit, kept as STORED (Referee.keep), from the
+    game it was for (so a plain Reply reaches that game); its status."""
+    started = time.monotonic()
     if not stored.new:
         return "ignored"
     env = read_envelope(head, own_address=referee.settings.from_address)

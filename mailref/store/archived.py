@@ -9,12 +9,12 @@ replay ≥ 5,000 journal entries/s). What comes back is exactly what the typed c
 
 from __future__ import annotations
 
-from datetime import datetime
+from typing import Any
 
 from sqlalchemy import Text, select, type_coerce
 from sqlalchemy.orm import Session
 
-from mailref.store.decode import decode_journal, decode_json
+from mailref.store.decode import Entry, decode_journal, decode_json
 from mailref.store.models import ArchivedMatter, JournalEntry
 
 _journal = JournalEntry.__table__
@@ -25,17 +25,17 @@ def _as_text(session: Session) -> bool:
     return session.get_bind().dialect.name == "sqlite"
 
 
-def journal(session: Session, game_id: int) -> list[tuple[dict, datetime, list[int]]]:
+def journal(session: Session, game_id: int) -> list[Entry]:
     """A game's journal as replay takes it: (action, at, draws) in order."""
     cols = (_journal.c.action, _journal.c.at, _journal.c.draws)
     query = select(*cols).where(_journal.c.game_id == game_id).order_by(_journal.c.seq)
     if not _as_text(session):
-        return [tuple(r) for r in session.execute(query)]
+        return [(r[0], r[1], r[2]) for r in session.execute(query)]
     query = query.with_only_columns(*(type_coerce(c, Text) for c in cols))
     return decode_journal(session.execute(query))
 
 
-def archived(session: Session, game_id: int) -> list[tuple[str, dict]]:
+def archived(session: Session, game_id: int) -> list[tuple[str, dict[str, Any]]]:
     """A game's archived matters, in the order they left the hot state."""
     query = (
         select(_archive.c.collection, _archive.c.data)

@@ -20,7 +20,8 @@ _COUNT_REPLY = text(
 
 def count_reply(conn: Connection, sender: str, day: str) -> int:
     """Add one to SENDER's replies on DAY (in CONN's transaction); returns the new count."""
-    return conn.execute(_COUNT_REPLY, {"sender": sender, "day": day}).scalar_one()
+    count: int = conn.execute(_COUNT_REPLY, {"sender": sender, "day": day}).scalar_one()
+    return count
 
 
 _ADD_MAILED = text(

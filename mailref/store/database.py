@@ -7,6 +7,7 @@ import logging
 import os
 import time
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Connection, Engine
@@ -48,7 +49,7 @@ class Store:
 
 def _sqlite_pragmas(engine: Engine) -> None:
     @event.listens_for(engine, "connect")
-    def _connect(dbapi_conn, _rec):
+    def _connect(dbapi_conn: Any, _rec: Any) -> None:
         # Let SQLAlchemy's BEGIN below be the only transaction control.
         dbapi_conn.isolation_level = None
         cur = dbapi_conn.cursor()
@@ -62,7 +63,7 @@ def _sqlite_pragmas(engine: Engine) -> None:
         )  # a full disk is then an error, not a SIGBUS (store/walindex.py)
 
     @event.listens_for(engine, "begin")
-    def _begin(conn):
+    def _begin(conn: Connection) -> None:
         # IMMEDIATE takes the write lock at BEGIN: the daemon and the CLI never interleave
         # a read-modify-write of the same game.
         conn.exec_driver_sql(
@@ -87,11 +88,11 @@ def _ping_when_rested(engine: Engine) -> None:
     connection: store/keep.py; a batch stays new, taken up on the next try)."""
 
     @event.listens_for(engine, "checkin")
-    def _rested(dbapi_conn, record) -> None:
+    def _rested(dbapi_conn: Any, record: Any) -> None:
         record.info["rested_since"] = time.monotonic()
 
     @event.listens_for(engine, "checkout")
-    def _awake(dbapi_conn, record, proxy) -> None:
+    def _awake(dbapi_conn: Any, record: Any, proxy: Any) -> None:
         since = record.info.pop("rested_since", None)
         if since is None or time.monotonic() - since < PING_RESTED:
             return

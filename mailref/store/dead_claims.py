@@ -87,7 +87,9 @@ def take_back(
                 .distinct()
             )
         )
-        done = TakenBack(dead=sorted(c for c in claimants if process_gone(c, host, me)))
+        done = TakenBack(
+            dead=sorted(c for c in claimants if c is not None and process_gone(c, host, me))
+        )
         if not done.dead:
             return done
         for who in done.dead:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -83,7 +84,7 @@ def draws(session: Session, game_id: int) -> dict[int, DiceDraw]:
     return {d.seq: d for d in session.scalars(select(DiceDraw).where(DiceDraw.game_id == game_id))}
 
 
-def public(session: Session, game_id: int) -> dict:
+def public(session: Session, game_id: int) -> dict[str, Any]:
     """What anyone may know of the chain: every commitment, and each seed once revealed."""
     chain = seeds(session, game_id)
     return {

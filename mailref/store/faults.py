@@ -19,13 +19,14 @@ def is_store_fault(exc: BaseException) -> bool:
     """The database could not be used (not a bug in what we asked of it)."""
     import sqlite3
 
+    faults: tuple[type[BaseException], ...] = (OperationalError, OSError, sqlite3.OperationalError)
     try:  # `mailref replay` reads PostgreSQL with psycopg alone (store/reads.py)
         from psycopg import OperationalError as ServerFault
+
+        faults += (ServerFault,)
     except ImportError:
-        ServerFault = sqlite3.OperationalError
-    return isinstance(exc, OperationalError | OSError | sqlite3.OperationalError | ServerFault) or (
-        isinstance(exc, DBAPIError) and exc.connection_invalidated
-    )
+        pass
+    return isinstance(exc, faults) or (isinstance(exc, DBAPIError) and exc.connection_invalidated)
 
 
 def describe(exc: BaseException, path: Path | None = None) -> str:

@@ -25,12 +25,26 @@ import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from typing import NamedTuple
 
 from sqlalchemy import bindparam, text
 
 from mailref.read.dedupe import author
 from mailref.store import Store, fastjson, lock_wait_ms
 from mailref.store.models import Json, UTCDateTime
+
+
+class Incoming(NamedTuple):
+    """One mail as transport hands it over to be kept."""
+
+    raw: bytes
+    source: str  # "smtp", "lmtp", "imap:FOLDER:UIDVALIDITY:UID", ...
+    mail_from: str = ""  # the SMTP envelope's sender ("<>": a machine's)
+    rcpt_to: list[str] | None = None  # the SMTP envelope's recipients
+    received: datetime | None = None  # when the mail server received it (IMAP); else now
+    # (size, limit): RAW is only the header of a mail too large to read (referee/too_large.py)
+    over_limit: tuple[int, int] | None = None
+
 
 Prepared = tuple[
     bytes, str, str, list[str], str, str

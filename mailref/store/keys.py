@@ -22,4 +22,5 @@ def secret(session: Session, name: str) -> bytes:
         except IntegrityError:
             pass
         value = session.scalar(select(Secret.value).where(Secret.name == name))
+    assert value is not None  # written just above, or by whoever won the race to it
     return bytes.fromhex(value)

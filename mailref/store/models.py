@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 from sqlalchemy import (
     JSON,
@@ -22,10 +23,10 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 # JSONB on PostgreSQL (indexable, compact; keys come back sorted, so nothing may rely on the
 # order of a JSON object's keys), plain JSON text elsewhere.
-Json = JSON().with_variant(JSONB(), "postgresql")
+Json = JSON().with_variant(JSONB(), "postgresql")  # type: ignore[no-untyped-call]
 
 
-class UTCDateTime(TypeDecorator):
+class UTCDateTime(TypeDecorator[datetime]):
     """Aware UTC datetimes in and out, whatever the database keeps."""
 
     impl = DateTime
@@ -52,8 +53,8 @@ class Game(Base):
     slug: Mapped[str] = mapped_column(String(64), unique=True)
     variant: Mapped[str] = mapped_column(String(32))
     address: Mapped[str] = mapped_column(String(255))
-    state: Mapped[dict] = mapped_column(Json)
-    initial: Mapped[dict] = mapped_column(Json)  # the state at creation: replay starts here
+    state: Mapped[dict[str, Any]] = mapped_column(Json)
+    initial: Mapped[dict[str, Any]] = mapped_column(Json)  # the state at creation: replays start
     version: Mapped[int] = mapped_column(Integer, default=0)
     # Indexed: the daemon asks for the earliest one every few seconds (10,000 idle games).
     next_wakeup: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True, index=True)
@@ -66,9 +67,9 @@ class JournalEntry(Base):
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
     seq: Mapped[int] = mapped_column(Integer)
     at: Mapped[datetime] = mapped_column(UTCDateTime)
-    action: Mapped[dict] = mapped_column(Json)
+    action: Mapped[dict[str, Any]] = mapped_column(Json)
     source: Mapped[str] = mapped_column(String(255))  # mail:ID | timer | admin:WHO
-    draws: Mapped[list] = mapped_column(Json, default=list)
+    draws: Mapped[list[Any]] = mapped_column(Json, default=list)
     summary: Mapped[str] = mapped_column(Text, default="")
     __table_args__ = (UniqueConstraint("game_id", "seq"),)
 
@@ -81,7 +82,7 @@ class ArchivedMatter(Base):
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
     collection: Mapped[str] = mapped_column(String(32))  # proposals | judgements
     number: Mapped[int] = mapped_column(Integer)
-    data: Mapped[dict] = mapped_column(JSON)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
 
 
 class InboxMessage(Base):
@@ -95,7 +96,7 @@ class InboxMessage(Base):
         String(255)
     )  # "smtp" | "imap:FOLDER:UIDVALIDITY:UID" | "cli"
     mail_from: Mapped[str] = mapped_column(String(998), default="")
-    rcpt_to: Mapped[list] = mapped_column(Json, default=list)
+    rcpt_to: Mapped[list[Any]] = mapped_column(Json, default=list)
     received_at: Mapped[datetime] = mapped_column(UTCDateTime)
     status: Mapped[str] = mapped_column(
         String(16), default="new", index=True
@@ -118,7 +119,7 @@ class OutboxMessage(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_slug: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     kind: Mapped[str] = mapped_column(String(32))
-    recipients: Mapped[list] = mapped_column(Json)
+    recipients: Mapped[list[Any]] = mapped_column(Json)
     message_id: Mapped[str] = mapped_column(String(998))
     subject: Mapped[str] = mapped_column(Text)
     raw: Mapped[bytes] = mapped_column(LargeBinary)
@@ -194,7 +195,7 @@ class DiceDraw(Base):
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
     seq: Mapped[int] = mapped_column(Integer)
     seed_number: Mapped[int] = mapped_column(Integer)
-    ranges: Mapped[list] = mapped_column(JSON)
+    ranges: Mapped[list[Any]] = mapped_column(JSON)
     __table_args__ = (UniqueConstraint("game_id", "seq"),)
 
 

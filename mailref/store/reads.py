@@ -26,8 +26,8 @@ from mailref.store.decode import Entry, decode_journal, decode_json
 class GameRow(NamedTuple):
     id: int
     slug: str
-    initial: dict
-    state: dict
+    initial: dict[str, Any]
+    state: dict[str, Any]
 
 
 class PlainReads:
@@ -63,7 +63,7 @@ class PlainReads:
     def journal(self, game_id: int) -> list[Entry]:
         return decode_journal(self.conn.execute(self._journal, (game_id,)))
 
-    def archived(self, game_id: int) -> list[tuple[str, dict]]:
+    def archived(self, game_id: int) -> list[tuple[str, dict[str, Any]]]:
         return [(c, decode_json(d)) for c, d in self.conn.execute(self._archived, (game_id,))]
 
 
@@ -89,7 +89,7 @@ class SessionReads:
 
         return journal(self.session, game_id)
 
-    def archived(self, game_id: int) -> list[tuple[str, dict]]:
+    def archived(self, game_id: int) -> list[tuple[str, dict[str, Any]]]:
         from mailref.store.archived import archived
 
         return archived(self.session, game_id)

@@ -134,7 +134,9 @@ def compose(
     # A non-ASCII local part travels with SMTPUTF8, its headers UTF-8 as written (RFC 6532):
     # the subject raw too (an encoded word would do, but UTF-8 is what such a reader expects).
     subject = header_safe(subject)
-    msg["Subject"] = subject if not to.isascii() and "=?" not in subject else _h(subject, "Subject")
+    raw = not to.isascii() and "=?" not in subject
+    # compat32 takes a Header object as a header's value; the stubs say str only
+    msg["Subject"] = subject if raw else _h(subject, "Subject")  # type: ignore[assignment]
     msg["Date"] = email.utils.format_datetime(now)
     address = email.utils.parseaddr(sender)[1] or sender
     domain = address.rpartition("@")[2] or "localhost"
@@ -163,6 +165,7 @@ class _Wire(Compat32):
     def fold_binary(self, name: str, value: Any) -> bytes:
         if (
             isinstance(value, str)
+            and self.max_line_length is not None
             and len(name) + 2 + len(value) <= self.max_line_length
             and _FITS.match(value)
         ):

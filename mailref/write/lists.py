@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+from typing import Any
 from urllib.parse import quote
 
 from mailref.write.compose import header_safe
@@ -37,7 +38,7 @@ def unsubscribe_token(key: bytes, slug: str, name: str) -> str:
 
 
 def list_headers(
-    state: dict | None, announcement: bool = False, one_click: str = ""
+    state: dict[str, Any] | None, announcement: bool = False, one_click: str = ""
 ) -> dict[str, str]:
     """The list headers of a mail of the game STATE (none for mail of no game); ONE_CLICK, on
     an announcement, is the https URI of its reader's one-click unsubscribe."""

@@ -22,7 +22,8 @@ def _render(digest: str, svg: str) -> bytes | None:
     except (ImportError, OSError) as e:  # OSError: libcairo2 is missing
         log.warning("maps go out as SVG only: CairoSVG is unusable here (%s); run scripts/setup", e)
         return None
-    return cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=2.0)
+    png: bytes = cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=2.0)
+    return png
 
 
 def svg_to_png(svg: str) -> bytes | None:

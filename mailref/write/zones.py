@@ -21,7 +21,7 @@ def rezone(text: str, zone: str) -> str:
     if not zone or zone == "UTC" or " UTC" not in text:
         return text
 
-    def local(m: re.Match) -> str:
+    def local(m: re.Match[str]) -> str:
         day, month, year, hh, mm = m.groups()
         dt = datetime(int(year), _MONTHS.index(month) + 1, int(day), int(hh), int(mm), tzinfo=UTC)
         return when(dt, zone)

@@ -12,8 +12,9 @@ from sqlalchemy import select
 
 from mailref.referee import BATCH_BYTES
 from mailref.store import InboxMessage
+from mailref.store.keep import Incoming
 from support.fair_time import DIPLO, addr, answer, gm_orders, orders, orders_game, turn_open
-from support.helpers import Outbox, mail
+from support.helpers import Outbox, mail, process_all
 from support.listener import storing, submit
 
 pytestmark = pytest.mark.spec("2.1")
@@ -50,7 +51,7 @@ def test_orders_received_before_the_deadline_behind_a_backlog_count_in_time(refe
     clock.now = deadline + timedelta(seconds=19)  # processing is that far behind
     assert referee.tick() == []  # the deadline waits for the mail received before it
     assert turn_open(referee)
-    assert referee.process_pending() == BACKLOG + 1
+    assert process_all(referee) == BACKLOG + 1
     assert referee.tick() == ["diplo"]
     ack = answer(outbox, "Bob")
     assert "Orders for turn 1 recorded" in ack and "too late" not in ack
@@ -72,7 +73,7 @@ def test_orders_received_after_the_deadline_are_late_while_it_waits_for_a_backlo
         clock.now = deadline + timedelta(seconds=5)
         submit(port, addr("Carol"), [DIPLO], orders("Carol", "Fleet Brest holds."))
     clock.now = deadline + timedelta(seconds=19)
-    assert referee.process_pending() == BACKLOG + 2
+    assert process_all(referee) == BACKLOG + 2
     late = answer(outbox, "Carol")
     assert "turn 1 closed" in late and "too late" in late
     digest = gm_orders(outbox)
@@ -93,11 +94,10 @@ def test_a_players_mail_is_answered_in_the_first_batch_before_a_strangers_backlo
             submit(port, sender, [DIPLO], large(n, sender))
         submit(port, addr("Bob"), [DIPLO], orders("Bob", "Army Paris holds."))
     bob = inbox_id(referee, addr("Bob"))
-    first = referee.pending()
+    first = list(referee.process())  # the first batch, in the order taken up
     assert first[0] == bob
     assert len(first) < BACKLOG  # a batch holds at most BATCH_BYTES of mail
     assert len(first) * 300_000 <= BATCH_BYTES + 300_000
-    referee.process_batch()
     assert "Orders for turn 1 recorded" in answer(outbox, "Bob")
     with referee.store() as s:
         waiting = s.query(InboxMessage).filter(InboxMessage.status == "new").count()
@@ -109,13 +109,13 @@ def test_a_deadline_fires_once_the_mail_received_before_it_is_processed(referee,
     processed the deadline fires, and mail after it waits for that and then goes on."""
     deadline = orders_game(referee, clock)
     clock.now = deadline - timedelta(seconds=1)
-    early = referee.receive(orders("Ann", "Army Munich holds."), "smtp")
+    (early,) = referee.keep([Incoming(orders("Ann", "Army Munich holds."), "smtp")])
     clock.now = deadline + timedelta(seconds=1)
-    after = referee.receive(orders("Bob", "Army Paris holds."), "smtp")
+    (after,) = referee.keep([Incoming(orders("Bob", "Army Paris holds."), "smtp")])
     assert referee.tick() == []
     # Bob's mail is taken up first: it waits for the deadline, which waits for Ann's mail.
-    assert referee.process_many([after.id]) == {after.id: "new"}
-    assert referee.process_many([early.id, after.id]) == {
+    assert referee.process([after.id]) == {after.id: "new"}
+    assert referee.process([early.id, after.id]) == {
         early.id: "processed",
         after.id: "processed",
     }
@@ -136,8 +136,8 @@ def test_a_deadline_that_fails_holds_up_no_mail_after_it(referee, clock, outbox,
 
     monkeypatch.setattr(OrdersGame, "fire_deadlines", broken)
     clock.now = deadline + timedelta(seconds=5)
-    stored = referee.receive(mail(addr("Bob"), DIPLO, "[Status]"), "smtp")
-    assert referee.process_many([stored.id]) == {stored.id: "processed"}
+    (stored,) = referee.keep([Incoming(mail(addr("Bob"), DIPLO, "[Status]"), "smtp")])
+    assert referee.process([stored.id]) == {stored.id: "processed"}
     status = outbox.to(addr("Bob"))[-1]
     assert "Status" in status["Subject"] and "Turn 1" in Outbox.body(status)
     assert referee.due_games() == ["diplo"]

@@ -615,14 +615,14 @@ def test_a_group_failing_on_a_locked_store_is_not_tried_again_mail_by_mail(
     kept."""
     monkeypatch.setenv("MAILREF_LOCK_WAIT", "1.5")
     referee.store.engine.dispose()
-    real, calls = referee.receive_many, []
+    real, calls = referee.keep, []
 
     def counted(mails, wait=True):
         if wait:  # not the listener's try without waiting (Busy at once: the store is held)
             calls.append(len(mails))
         return real(mails, wait)
 
-    monkeypatch.setattr(referee, "receive_many", counted)
+    monkeypatch.setattr(referee, "keep", counted)
     raws_sent = [mail(f"p{i}@x.org", G, "[Help]") for i in range(5)]
     codes: dict[int, int] = {}
 

@@ -176,7 +176,7 @@ REFUSED = [
     (Quorum(), "most", "x: 'most' is not a quorum like 1/2 down +1"),
     (Choice("relay", "off"), "loud", "x: 'loud' is not relay or off"),
     (
-        Choice("refuse", "add", "replace", refusal="{key} is one of {listed}", strict=True),
+        Choice("refuse", "add", "replace", listed=True, strict=True),
         "Add",
         "x is one of refuse, add, replace",
     ),

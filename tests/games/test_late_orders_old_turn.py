@@ -39,15 +39,17 @@ def test_late_orders_naming_an_old_turn_are_not_taken_for_the_next(referee, outb
         ),
         "smtp",
     )
-    answer = Outbox.body(last(outbox, addr("ann"), "error"))
+    error = last(outbox, addr("ann"), "error")
+    assert error["X-Mailref-Refusal"] == "orders_for_past_turn"
+    answer = Outbox.body(error)
     assert (
         "your orders are for turn 1, which is over; turn 2 is open now, and nothing was recorded "
         "for it" in answer
     )
     send(referee, "ben", "[Orders] turn 3", "**A Ruhr - Holland**", to=dip)
-    assert "your orders are for turn 3, which has not opened yet" in Outbox.body(
-        last(outbox, addr("ben"), "error")
-    )
+    error = last(outbox, addr("ben"), "error")
+    assert error["X-Mailref-Refusal"] == "orders_for_future_turn"
+    assert "your orders are for turn 3, which has not opened yet" in Outbox.body(error)
     assert not referee.state("dip")["orders"]
     send(referee, "ben", "[Orders] turn 2", "**A Ruhr - Holland**", to=dip)
     assert referee.state("dip")["orders"]["Ben"]

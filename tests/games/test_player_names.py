@@ -20,6 +20,7 @@ def test_names_as_people_write_them_and_what_a_name_may_hold(table):
     names = [p["name"] for p in table.referee.state("nomes")["players"]]
     assert names == ["Seán D'Arcy", "Carla Chen"]
     err = table.one(table.send("zed@x.org", NOMES, "[Join]", "Name: <Zed>"), "zed@x.org", "error")
+    assert err["X-Mailref-Refusal"] == "bad_player_name"
     body = " ".join(text(err).split())
     assert (
         "at most 40 characters, of letters, digits, spaces and . ' - _, starting with a letter, "

@@ -14,6 +14,7 @@ import pytest
 from sqlalchemy import select
 
 from mailref.store import InboxMessage
+from support.declared import assert_declared
 from support.helpers import Clock, assert_replays, mail, make_referee
 from support.joining import confirm_waiting
 
@@ -192,3 +193,4 @@ def test_random_mail_never_fails_and_every_game_replays(variant, tmp_path):
         ]
     assert failed == []
     assert_replays(r)
+    assert_declared(r)

@@ -24,7 +24,7 @@ from mailref import door
 from mailref.mail.smtp import Listener
 from mailref.store import InboxMessage
 from support.dovecot import free_port
-from support.helpers import Outbox, mail, make_referee, wait_for
+from support.helpers import Outbox, mail, make_referee, process_all, wait_for
 from support.helpers import maildir_mails as outbox_mails
 from support.joining import confirm_waiting, join
 
@@ -39,7 +39,7 @@ def test_one_failing_mail_in_a_batch_is_quarantined_alone(referee):
     from mailref.handlers import REGISTRY
 
     join(referee, "alice@x.org", G, "Alice")
-    stored = referee.receive_many(
+    stored = referee.keep(
         [
             (mail("alice@x.org", G, "[Roll] d6"), "smtp", "", [G]),
             (mail("alice@x.org", G, "[Status]"), "smtp", "", [G]),
@@ -49,7 +49,7 @@ def test_one_failing_mail_in_a_batch_is_quarantined_alone(referee):
     route = REGISTRY["status"]
     original, route.fn = route.fn, lambda env, view: 1 / 0  # a bug in one handler
     try:
-        statuses = referee.process_many([s.id for s in stored])
+        statuses = referee.process([s.id for s in stored])
     finally:
         route.fn = original
     assert list(statuses.values()) == ["processed", "failed", "processed"]
@@ -74,7 +74,7 @@ def test_one_failing_mail_in_a_batch_is_quarantined_alone(referee):
     ):  # the first run, without savepoints, left nothing behind: no gap, nothing twice
         assert s.scalars(text("SELECT seq FROM journal ORDER BY seq")).all() == [1, 2, 3, 4]
     queued = len(Outbox(referee).all())
-    assert referee.process_many([s.id for s in stored]) == statuses  # nothing twice
+    assert referee.process([s.id for s in stored]) == statuses  # nothing twice
     assert len(Outbox(referee).all()) == queued
 
 
@@ -84,7 +84,7 @@ def test_a_failing_mail_whose_alert_cannot_be_queued_still_holds_up_nothing(refe
     from mailref.handlers import REGISTRY
 
     join(referee, "alice@x.org", G, "Alice")
-    stored = referee.receive_many(
+    stored = referee.keep(
         [
             (mail("alice@x.org", G, "[Roll] d6"), "smtp", "", [G]),
             (mail("alice@x.org", G, "[Status]"), "smtp", "", [G]),
@@ -95,7 +95,7 @@ def test_a_failing_mail_whose_alert_cannot_be_queued_still_holds_up_nothing(refe
     monkeypatch.setattr(
         module, "queue_alert", lambda *a, **kw: 1 / 0
     )  # and the GM's alert breaks too
-    assert list(referee.process_many([s.id for s in stored]).values()) == [
+    assert list(referee.process([s.id for s in stored]).values()) == [
         "processed",
         "failed",
         "processed",
@@ -106,7 +106,7 @@ def test_a_failing_mail_whose_alert_cannot_be_queued_still_holds_up_nothing(refe
 
 def test_a_store_fault_mid_batch_leaves_the_whole_batch_waiting(referee, monkeypatch):
     referee.create_game("nomes", "sidekick", G)
-    stored = referee.receive_many(
+    stored = referee.keep(
         [
             (mail(f"{p}@x.org", G, "[Join]", f"Name: {p.title()}"), "smtp", "", [G])
             for p in ("alice", "bob", "carol")
@@ -122,12 +122,12 @@ def test_a_store_fault_mid_batch_leaves_the_whole_batch_waiting(referee, monkeyp
 
     monkeypatch.setattr(door, "apply", flaky)
     with pytest.raises(OperationalError):
-        referee.process_many([s.id for s in stored])
+        referee.process([s.id for s in stored])
     assert referee.state("nomes")["players"] == [] and Outbox(referee).all() == []
     with referee.store() as s:
         assert {s.get(InboxMessage, x.id).status for x in stored} == {"new"}
     monkeypatch.setattr(door, "apply", real)
-    assert referee.process_pending() == 3
+    assert process_all(referee) == 3
     confirm_waiting(referee)
     assert [p["name"] for p in referee.state("nomes")["players"]] == ["Alice", "Bob", "Carol"]
 
@@ -144,8 +144,8 @@ def test_a_batch_of_two_games_keeps_each_games_order_and_tells_each_game_once(re
         mail("yan@x.org", H, "[Join]", "Name: Yan"),
         mail("newbie@x.org", "referee@ref.example", "[Help]"),
     ]
-    referee.receive_many([(m, "smtp", "", None) for m in mails])
-    assert referee.process_pending() == 5
+    referee.keep([(m, "smtp", "", None) for m in mails])
+    assert process_all(referee) == 5
     assert sorted(changed) == ["hex", "nomes"]  # once per game, after the commit
     confirm_waiting(referee)
     assert [p["name"] for p in referee.state("nomes")["players"]] == ["Alice", "Bob"]
@@ -158,8 +158,8 @@ def test_a_stored_batch_dedupes_within_itself_and_against_the_inbox(referee):
     first = mail("alice@x.org", G, "[Help]", message_id="<same@x.org>")
     other = mail("alice@x.org", G, "[Status]", message_id="<same@x.org>")
     bare = b"From: a@x.org\r\nSubject: [Help]\r\n\r\nno Message-ID here\r\n"
-    (a,) = referee.receive_many([(first, "smtp", "", [G])])
-    b, c, d, e, f = referee.receive_many(
+    (a,) = referee.keep([(first, "smtp", "", [G])])
+    b, c, d, e, f = referee.keep(
         [
             (first, "imap:x:1:1", "", None),
             (other, "imap:x:1:2", "", None),
@@ -306,7 +306,7 @@ def test_sigkill_at_each_processing_boundary_answers_every_stored_mail_once(
         == 0
     )
     r = make_referee(tmp_path, clock, url=database_url)
-    r.receive_many(
+    r.keep(
         [
             (mail(f"{p}@x.org", G, "[Join]", f"Name: {p.title()}"), "smtp", f"{p}@x.org", [G])
             for p in PLAYERS

@@ -18,7 +18,7 @@ from sqlalchemy import func, select
 from mailref.mail.smtp import Listener
 from mailref.store import Bounce, InboxMessage, OutboxMessage
 from support.dovecot import free_port
-from support.helpers import Clock, mail, make_referee
+from support.helpers import Clock, mail, make_referee, process_all
 from support.joining import confirm_waiting
 
 pytestmark = pytest.mark.spec("2.2")
@@ -59,7 +59,7 @@ def league(tmp_path_factory):
         referee.accept(mail(a, G, "[Join]", f"Name: P{i}\n"), "smtp", a, [G])
         confirm_waiting(referee)
     port = free_port()
-    lst = Listener(referee, "127.0.0.1", port, 1_000_000, on_stored=referee.process_pending)
+    lst = Listener(referee, "127.0.0.1", port, 1_000_000, on_stored=lambda: process_all(referee))
     lst.start()
     yield referee, port
     lst.stop()

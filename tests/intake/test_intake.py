@@ -68,8 +68,10 @@ def test_failure_is_quarantined_alerted_and_reprocessed(referee, monkeypatch):
         route.fn = original
     with referee.store() as s, s.begin():
         s.get(InboxMessage, stored.id).status = "new"  # what `mailref mail reprocess` does
-    assert referee.process(stored.id) == "processed"
-    assert referee.process(stored.id) == "processed"  # a second call does nothing more
+    assert referee.process([stored.id]) == {stored.id: "processed"}
+    assert referee.process([stored.id]) == {
+        stored.id: "processed"
+    }  # a second call does nothing more
     statuses = [m for m in Outbox(referee).all() if m["X-Mailref-Kind"] == "status"]
     assert len(statuses) == 1
 

@@ -20,7 +20,7 @@ from mailref.mail.smtp import Listener
 from mailref.store import OutboxMessage
 from support.delivery import Deliverer
 from support.dovecot import free_port
-from support.helpers import Outbox, mail, wait_for
+from support.helpers import Outbox, mail, process_all, wait_for
 from support.joining import confirm_waiting
 from support.listener import game_on_sqlite, kept
 from support.postfix import MAILDIR_DOMAIN, Postfix, postfix_binary
@@ -179,7 +179,7 @@ def listening_on(referee, kind: str, port: int) -> Iterator[None]:
         "127.0.0.1",
         None if lmtp else port,
         200_000,
-        on_stored=referee.process_pending,
+        on_stored=lambda: process_all(referee),
         lmtp=lmtp,
     )
     listener.start()

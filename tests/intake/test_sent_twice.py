@@ -93,15 +93,17 @@ def test_the_same_orders_sent_twice_are_said_to_stand(referee, outbox, clock):
         "Again:\n\n**Defend Llanc with 5 Grain**\n**invest 5 Grain in Llanc.**",
         to=EIRE,
     )
-    text = Outbox.body(last(outbox, addr("finn"), "error"))
+    error = last(outbox, addr("finn"), "error")
+    assert error["X-Mailref-Refusal"] == "orders_sent_again"
+    text = Outbox.body(error)
     assert (
         "these are the orders you sent Tue 1 Dec 2026 10:00 UTC, word for word: they are recorded "
         "and stand" in text
     )
     send(referee, "finn", "[Orders]", "**Defend Llanc with 9 Grain.**", to=EIRE)
-    assert "you cannot edit your orders once you've sent them" in Outbox.body(
-        last(outbox, addr("finn"), "error")
-    )
+    error = last(outbox, addr("finn"), "error")
+    assert error["X-Mailref-Refusal"] == "orders_are_final"
+    assert "you cannot edit your orders once you've sent them" in Outbox.body(error)
     assert [o["text"] for o in referee.state("eire")["orders"]["Finn"]["orders"]] == [
         "Defend Llanc with 5 Grain",
         "Invest 5 Grain in Llanc",

@@ -87,17 +87,17 @@ def test_client_disconnect_mid_data_stores_nothing(referee, listener):
 
 
 def test_store_failure_answers_451_and_a_retry_succeeds(referee, listener, monkeypatch):
-    real = referee.receive_many
+    real = referee.keep
 
     def broken(*a, **kw):
         raise OSError("disk full")
 
-    monkeypatch.setattr(referee, "receive_many", broken)
+    monkeypatch.setattr(referee, "keep", broken)
     raw = mail("alice@x.org", G, "[Help]")
     with smtplib.SMTP("127.0.0.1", listener) as c, pytest.raises(smtplib.SMTPDataError) as e:
         c.sendmail("alice@x.org", [G], raw)
     assert e.value.smtp_code == 451
-    monkeypatch.setattr(referee, "receive_many", real)
+    monkeypatch.setattr(referee, "keep", real)
     with smtplib.SMTP("127.0.0.1", listener) as c:
         c.sendmail("alice@x.org", [G], raw)
         c.sendmail("alice@x.org", [G], raw)  # a re-delivery of the same bytes

@@ -213,7 +213,7 @@ def test_mail_arriving_together_is_committed_together_and_a_bad_one_fails_alone(
 ):
     """While the store is locked, five sessions hand over a mail each; one of them the store
     refuses. The others are kept (one transaction), the bad one alone gets 451."""
-    real = referee.receive_many
+    real = referee.keep
     groups = []
 
     def picky(mails, wait=True):
@@ -224,7 +224,7 @@ def test_mail_arriving_together_is_committed_together_and_a_bad_one_fails_alone(
             raise ValueError("this one cannot be kept")
         return real(mails)
 
-    monkeypatch.setattr(referee, "receive_many", picky)
+    monkeypatch.setattr(referee, "keep", picky)
     with listening(referee) as port:
         submit = [mail(f"p{i}@x.org", G, "[Help]", "poison" if i == 2 else "") for i in range(5)]
         results: dict[int, object] = {}
@@ -259,7 +259,7 @@ def test_a_free_store_is_written_on_the_sessions_loop_and_a_held_one_by_the_comm
     only after its commit. A mail over INLINE_AT_MOST always goes to the committer."""
     if referee.store.engine.dialect.name != "sqlite":
         pytest.skip("only SQLite's lock can be tried without waiting")
-    real, calls = referee.receive_many, []
+    real, calls = referee.keep, []
 
     def where(mails, wait=True):
         try:
@@ -270,7 +270,7 @@ def test_a_free_store_is_written_on_the_sessions_loop_and_a_held_one_by_the_comm
         calls.append((threading.current_thread().name, wait, "kept"))
         return out
 
-    monkeypatch.setattr(referee, "receive_many", where)
+    monkeypatch.setattr(referee, "keep", where)
     with listening(referee, max_size=1_000_000) as port:
         assert answer_to(port, "a@x.org", G, mail("a@x.org", G, "[Help]")) == 250
         assert calls == [("smtp", False, "kept")]

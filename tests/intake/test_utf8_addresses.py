@@ -21,6 +21,7 @@ from mailref.store import OutboxMessage
 from mailref.write.address import problem
 from support.delivery import Deliverer
 from support.dovecot import free_port
+from support.helpers import process_all
 from support.joining import confirm_waiting
 from support.ops import CountingSink, Site
 
@@ -46,7 +47,9 @@ def utf8_mail(frm: str, subject: str, body: str = "") -> bytes:
 @pytest.fixture
 def host(referee, tmp_path):
     port = free_port()
-    listener = Listener(referee, "127.0.0.1", port, 10_000_000, on_stored=referee.process_pending)
+    listener = Listener(
+        referee, "127.0.0.1", port, 10_000_000, on_stored=lambda: process_all(referee)
+    )
     listener.start()
     referee.create_game("nomes", "sidekick", G, name="Nomes", gm="gm@games.example")
 

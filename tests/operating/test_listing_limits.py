@@ -8,10 +8,9 @@ import sqlite3
 import pytest
 
 from mailref.door import Settings
-from mailref.referee import Referee
 from mailref.store import open_store
 from mailref.timeutil import utcnow
-from support.helpers import mail
+from support.helpers import MailedReferee, mail
 from support.ops import Site
 
 pytestmark = pytest.mark.spec("6")
@@ -24,7 +23,7 @@ def site(tmp_path) -> Site:
     """A game of 12 players the admin added (their welcomes and the join announcements fill the
     outbox past 50 mails) and an inbox of 55 status requests."""
     s = Site(tmp_path, smtp_in=False)
-    referee = Referee(
+    referee = MailedReferee(
         open_store(f"sqlite:///{s.db}"), Settings("referee@ref.example", "gm@ref.example"), utcnow
     )
     referee.create_game("nomes", "sidekick", G, gm="gm@ref.example")

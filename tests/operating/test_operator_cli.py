@@ -14,10 +14,9 @@ import pytest
 
 from mailref.cli import build_parser
 from mailref.door import Settings
-from mailref.referee import Referee
 from mailref.store import open_store
 from mailref.timeutil import utcnow
-from support.helpers import mail
+from support.helpers import MailedReferee, mail
 from support.ops import CountingSink, Site
 
 pytestmark = pytest.mark.spec("1.4")
@@ -49,7 +48,7 @@ def test_every_command_and_option_has_a_help_line():
 @pytest.fixture
 def site(tmp_path) -> Site:
     s = Site(tmp_path, smtp_in=False)
-    referee = Referee(
+    referee = MailedReferee(
         open_store(f"sqlite:///{s.db}"), Settings("referee@ref.example", "gm@ref.example"), utcnow
     )
     referee.create_game("nomes", "sidekick", G, gm="gm@ref.example")

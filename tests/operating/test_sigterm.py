@@ -13,7 +13,7 @@ import time
 import pytest
 
 from support.daemon_processes import G, has_open, listener_child, serve
-from support.helpers import wait_for
+from support.helpers import process_all, wait_for
 from support.ops import CountingSink, Site
 
 pytestmark = pytest.mark.spec("7")
@@ -134,7 +134,7 @@ def test_a_sigterm_during_the_backlog_at_start_does_not_wait_for_all_of_it(tmp_p
             == 0
         )
         referee = Referee.from_config(load(site.config))
-        referee.receive_many(
+        referee.keep(
             [
                 (
                     f"From: s{i}@example.org\r\nTo: {G}\r\nSubject: [Help]\r\nMessage-ID: "
@@ -190,7 +190,7 @@ def test_a_sigterm_with_many_replies_queued_for_a_slow_relay_stops_without_drain
             == 0
         )
         referee = Referee.from_config(load(site.config))
-        referee.receive_many(
+        referee.keep(
             [
                 (
                     f"From: s{i}@example.org\r\nTo: {G}\r\nSubject: [Help]\r\nMessage-ID: "
@@ -203,7 +203,7 @@ def test_a_sigterm_with_many_replies_queued_for_a_slow_relay_stops_without_drain
                 for i in range(n)
             ]
         )
-        assert referee.process_pending() == n  # n replies queued while no daemon runs
+        assert process_all(referee) == n  # n replies queued while no daemon runs
 
         def queued() -> int:
             with referee.store() as s:

@@ -16,9 +16,10 @@ from sqlalchemy import select
 from mailref.config import SmtpOut
 from mailref.mail.relay_lanes import FEWER_FOR, RELAY_SESSIONS
 from mailref.store import OutboxMessage
+from mailref.store.keep import Incoming
 from support.delivery import Deliverer
 from support.dovecot import free_port
-from support.helpers import mail
+from support.helpers import mail, process_all
 
 pytestmark = pytest.mark.spec("4.3")
 
@@ -95,8 +96,8 @@ class LaneSink:
 def queue_replies(referee, senders: list[str]) -> None:
     referee.create_game("nomes", "sidekick", G)
     for n, who in enumerate(senders):
-        referee.receive(mail(who, G, f"[Help] {n}"), "smtp", who, [G])
-    referee.process_pending()
+        referee.keep([Incoming(mail(who, G, f"[Help] {n}"), "smtp", who, [G])])
+    process_all(referee)
 
 
 def deliverer(referee, sink) -> Deliverer:
@@ -143,8 +144,8 @@ def test_a_relay_taking_one_connection_at_a_time_still_gets_every_row_once(refer
         sink.most, sink.peak, d.fewer_since = None, 0, d.fewer_since - FEWER_FOR - 1
         sink.together = RELAY_SESSIONS
         for n in range(6):
-            referee.receive(mail(f"q{n}@players.example", G, "[Help]"), "smtp", "q@x", [G])
-        referee.process_pending()
+            referee.keep([Incoming(mail(f"q{n}@players.example", G, "[Help]"), "smtp", "q@x", [G])])
+        process_all(referee)
         assert (
             d.deliver(clock()) == (6, 0)
             and d.sessions == RELAY_SESSIONS

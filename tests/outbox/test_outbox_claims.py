@@ -17,12 +17,11 @@ from mailref.config import SmtpOut
 from mailref.door import Settings
 from mailref.mail.outbox import LEASE
 from mailref.mail.relay_lanes import RELAY_SESSIONS
-from mailref.referee import Referee
 from mailref.store import OutboxMessage, open_store
 from mailref.timeutil import utcnow
 from mailref.write.compose import compose, wire
 from support.delivery import Deliverer
-from support.helpers import mail, make_referee, wait_for
+from support.helpers import MailedReferee, mail, make_referee, wait_for
 from support.ops import CountingSink, Site
 
 pytestmark = pytest.mark.spec("4.3")
@@ -68,7 +67,7 @@ def test_daemon_and_cli_commands_beside_it_deliver_each_row_exactly_once(tmp_pat
 
 def seed_game(site: Site, *players: str) -> None:
     """A game and its players in the site's database, as earlier CLI commands left them."""
-    referee = Referee(
+    referee = MailedReferee(
         open_store(f"sqlite:///{site.db}"),
         Settings("referee@ref.example", "gm@ref.example"),
         utcnow,

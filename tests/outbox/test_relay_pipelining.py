@@ -14,9 +14,10 @@ from sqlalchemy import select
 from mailref.config import SmtpOut
 from mailref.mail.smtp_server import Room, Server
 from mailref.store import OutboxMessage
+from mailref.store.keep import Incoming
 from support.delivery import Deliverer
 from support.dovecot import free_port
-from support.helpers import mail
+from support.helpers import mail, process_all
 
 pytestmark = pytest.mark.spec("4.3")
 
@@ -76,8 +77,8 @@ def test_mail_rcpt_and_data_go_in_one_write_to_a_pipelining_relay(referee, clock
     desk, port = pipelining_relay
     referee.create_game("nomes", "sidekick", G)
     for n in range(4):
-        referee.receive(mail(f"p{n}@players.example", G, "[Help]"), "smtp", "p@x", [G])
-    referee.process_pending()
+        referee.keep([Incoming(mail(f"p{n}@players.example", G, "[Help]"), "smtp", "p@x", [G])])
+    process_all(referee)
     d = Deliverer(
         referee.store,
         "referee@ref.example",
@@ -99,8 +100,8 @@ def test_a_refused_recipient_in_a_pipeline_fails_its_row_alone(referee, clock, p
     desk, port = pipelining_relay
     referee.create_game("nomes", "sidekick", G)
     for who in ("alice@players.example", "nobody@players.example", "bob@players.example"):
-        referee.receive(mail(who, G, "[Help]"), "smtp", who, [G])
-    referee.process_pending()
+        referee.keep([Incoming(mail(who, G, "[Help]"), "smtp", who, [G])])
+    process_all(referee)
     d = Deliverer(
         referee.store,
         "referee@ref.example",

@@ -28,6 +28,8 @@ def test_mail_to_an_ended_game_says_who_won_not_how_to_write_it(referee, outbox)
     assert referee.state("nomes")["status"] == "ended"
     send(referee, "dan", "[Join]", "Name: Dan")
     confirm_waiting(referee)
-    answer = Outbox.body(last(outbox, addr("dan"), "error"))
+    error = last(outbox, addr("dan"), "error")
+    assert error["X-Mailref-Refusal"] == "game_ended"
+    answer = Outbox.body(error)
     assert f"Not done: Nomic Sidekick Nomic has ended; won by {mover}." in answer
     assert "Send [Status] or [Rules] to read how it ended" in answer and "Winners:" not in answer

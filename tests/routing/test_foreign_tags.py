@@ -35,6 +35,7 @@ def test_a_tag_of_another_variant_is_no_command_here_whatever_its_body(referee, 
         host(mail(finn, EIRE, subject, body), finn, EIRE)
         (err,) = box.new()
         assert err["X-Mailref-Kind"] == "error" and said in Outbox.body(err), Outbox.body(err)
+        assert err["X-Mailref-Refusal"] == "not_a_command"
     host(mail("alice@x.org", NOMES, "[Judge] 1", "Nonsense"), "alice@x.org", NOMES)
     (err,) = box.new()
     assert "[Judge] is not a command of Nomes (Nomic Sidekick Nomic)." in Outbox.body(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import email
 
 from support import clients
-from support.helpers import Outbox
+from support.helpers import Outbox, deliver
 from support.joining import confirm
 from support.play import addr
 
@@ -15,7 +15,7 @@ NOMES = "nomes@ref.example"
 def play(referee, raw: bytes) -> None:
     msg = email.message_from_bytes(raw)
     frm = email.utils.parseaddr(msg["From"])[1]
-    referee.accept(raw, "smtp", frm, [email.utils.parseaddr(msg["To"])[1]])
+    deliver(referee, raw, "smtp", frm, [email.utils.parseaddr(msg["To"])[1]])
 
 
 def last(outbox: Outbox, who: str, kind: str | None = None, subject: str = ""):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from mailref.timeutil import parse_iso
-from support.helpers import Outbox, mail
+from support.helpers import Outbox, deliver, mail
 from support.joining import confirm
 
 DIPLO = "diplo@ref.example"
@@ -22,7 +22,7 @@ def orders_game(referee, clock) -> datetime:
     reminder sent); the deadline."""
     referee.create_game("diplo", "orders", DIPLO, gm=GM, parameters={"turn_length": "1d"})
     for name in ("Ann", "Bob", "Carol"):
-        referee.accept(mail(addr(name), DIPLO, "[Join]", f"Name: {name}"))
+        deliver(referee, mail(addr(name), DIPLO, "[Join]", f"Name: {name}"))
         confirm(referee, addr(name))
     assert referee.admin("diplo", {"type": "start"}, "gm").ok
     deadline = parse_iso(referee.state("diplo")["turn"]["deadline"])

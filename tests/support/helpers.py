@@ -20,8 +20,9 @@ from pathlib import Path
 from sqlalchemy import select
 
 from mailref.door import Settings
-from mailref.referee import Referee
+from mailref.referee import BATCH, Referee, Stored
 from mailref.store import OutboxMessage, open_store
+from mailref.store.keep import Incoming
 from support.parsed import outgoing
 
 _ids = itertools.count(1)
@@ -87,16 +88,62 @@ def migrated_sqlite(path: Path) -> str:
     return f"sqlite:///{path}"
 
 
+def deliver(
+    referee: Referee,
+    raw: bytes,
+    source: str = "smtp",
+    mail_from: str = "",
+    rcpt_to: list[str] | None = None,
+) -> Stored:
+    """RAW as the SMTP listener hands it over, processed at once as the IMAP poller does:
+    kept (Referee.keep), then processed if it is new (Referee.process); its Stored, with its
+    status."""
+    (stored,) = referee.keep([Incoming(raw, source, mail_from, rcpt_to)])
+    if stored.new and stored.status == "new":
+        stored.status = referee.process([stored.id])[stored.id]
+    return stored
+
+
+class MailedReferee(Referee):
+    """The referee the tests mail: `accept` keeps a mail and processes it at once (deliver)."""
+
+    def accept(
+        self,
+        raw: bytes,
+        source: str = "smtp",
+        mail_from: str = "",
+        rcpt_to: list[str] | None = None,
+    ) -> Stored:
+        return deliver(self, raw, source, mail_from, rcpt_to)
+
+
+def process_all(referee: Referee, limit: int | None = None) -> int:
+    """Process the kept mail awaiting it (at most LIMIT), a batch at a time as the daemon
+    does, firing a deadline that waited for older mail once that is processed; how many mails
+    were processed."""
+    done, skip = 0, set[int]()
+    while limit is None or done < limit:
+        taken = referee.process(
+            limit=BATCH if limit is None else min(BATCH, limit - done), skip=skip
+        )
+        if not taken:
+            if not skip or not referee.tick():
+                break
+            skip.clear()  # the deadline fired: the mail that waited for it goes now
+        done += sum(i not in skip for i in taken)  # a mail left waiting counts once it goes
+    return done
+
+
 REFEREES: list[Referee] = []  # every referee a test made; conftest replays their games at teardown
 
 
 def make_referee(
     tmp_path, clock: Clock | None = None, seed: int = 7, url: str | None = None, **settings
-) -> Referee:
+) -> MailedReferee:
     """A referee on URL (the `database_url` fixture), else on a SQLite file in TMP_PATH. Both
     are copies of a migrated database, so the migration check is skipped (0.1 s a referee)."""
     store = open_store(url or migrated_sqlite(Path(tmp_path) / "mailref.sqlite3"), migrate=False)
-    r = Referee(
+    r = MailedReferee(
         store,
         Settings(
             **{"from_address": "referee@ref.example", "admin_address": "gm@ref.example", **settings}
@@ -153,7 +200,7 @@ def send_mail(referee, frm: str, to: str, subject: str, body: str = "", envelope
     """The one way the tests send a person's mail: as the SMTP listener hands it to the referee,
     with its envelope (ENVELOPE=False: none, as a poller's mail without Delivered-To has)."""
     raw = mail(frm, to, subject, body, **kw)
-    return referee.accept(raw, "smtp", frm, [to]) if envelope else referee.accept(raw, "smtp")
+    return deliver(referee, raw, "smtp", frm, [to]) if envelope else deliver(referee, raw, "smtp")
 
 
 def maildir_mails(site: Path) -> list:

@@ -10,7 +10,7 @@ from email.message import EmailMessage
 from sqlalchemy import select
 
 from mailref.store import OutboxMessage
-from support.helpers import mail
+from support.helpers import deliver, mail
 from support.parsed import outgoing
 
 
@@ -46,14 +46,14 @@ def confirm(referee, address: str, body: str = "Yes, count me in.\n"):
     """ADDRESS answers its latest confirmation with a plain Reply; returns the stored mail."""
     reply = reply_to_confirmation(referee, address, body)
     game = confirmation(referee, address)["From"].addresses[0].addr_spec
-    return referee.accept(reply, "smtp", address, [game])
+    return deliver(referee, reply, "smtp", address, [game])
 
 
 def join(referee, address: str, game: str, name: str, more: str = "", **kw):
     """ADDRESS sends [Join] (a `Name:` line and MORE lines) to GAME and confirms it; returns
     the stored confirming mail."""
     body = f"Name: {name}\n{more}"
-    referee.accept(mail(address, game, "[Join]", body, **kw), "smtp", address, [game])
+    deliver(referee, mail(address, game, "[Join]", body, **kw), "smtp", address, [game])
     return confirm(referee, address)
 
 

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from mailref.mail.smtp import Listener
 from mailref.store import InboxMessage
 from support.dovecot import free_port
-from support.helpers import make_referee, migrated_sqlite
+from support.helpers import make_referee, migrated_sqlite, process_all
 
 GAME = "nomes@ref.example"
 
@@ -20,7 +20,7 @@ GAME = "nomes@ref.example"
 def listening(referee, max_size: int = 200_000) -> Iterator[int]:
     """The listener of REFEREE while the block runs; yields its port."""
     port = free_port()
-    lst = Listener(referee, "127.0.0.1", port, max_size, on_stored=referee.process_pending)
+    lst = Listener(referee, "127.0.0.1", port, max_size, on_stored=lambda: process_all(referee))
     lst.start()
     try:
         yield port
@@ -47,7 +47,12 @@ def lmtp_listening(referee, max_size: int = 200_000) -> Iterator[int]:
     `[smtp_in]`); yields the LMTP port."""
     port = free_port()
     lst = Listener(
-        referee, "", None, max_size, on_stored=referee.process_pending, lmtp=("127.0.0.1", port)
+        referee,
+        "",
+        None,
+        max_size,
+        on_stored=lambda: process_all(referee),
+        lmtp=("127.0.0.1", port),
     )
     lst.start()
     try:

@@ -3,7 +3,7 @@ posted results."""
 
 from __future__ import annotations
 
-from support.helpers import Outbox, assert_replays, mail, send_mail
+from support.helpers import Outbox, assert_replays, deliver, mail, send_mail
 from support.joining import confirm
 
 EIRE = "eire@ref.example"
@@ -152,8 +152,9 @@ def play_gm_orders(referee, clock, outbox):
     )
     send(referee, "Ben", DIPLO, "[Results]", "I won everything.")
     assert "only the GM" in Outbox.body(replies(referee, "Ben")[-1])
-    referee.accept(
-        mail("gm@ref.example", DIPLO, "[Results] Spring 1901", "Paris holds. Nothing else moved.")
+    deliver(
+        referee,
+        mail("gm@ref.example", DIPLO, "[Results] Spring 1901", "Paris holds. Nothing else moved."),
     )
     res = [m for m in outbox.all() if m["X-Mailref-Kind"] == "results"]
     assert sorted(m["To"] for m in res) == [addr("Ann"), addr("Ben")]

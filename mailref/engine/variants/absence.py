@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from mailref.engine.context import Ctx, Refused
-from mailref.engine.dates import HOW, read_span
+from mailref.engine.dates import read_span
 from mailref.engine.state import Action, GameState, Player
 from mailref.engine.variants.actions import Acting
 from mailref.engine.variants.inbox import zone_of
@@ -28,28 +28,22 @@ class Absence(Acting):
         try:
             span = read_span(str(action["dates"]), zone_of(state, p), ctx.now)
         except TooLong as e:
-            raise Refused(
-                f"an absence is at most {format_duration(longest)} (max_absence), and {e}",
-                f"send [Away] for {format_duration(longest)} or less, and another when it ends",
-            ) from None
+            raise Refused("absence_past_bound", longest=format_duration(longest), why=e) from None
         except ValueError as e:
-            raise Refused(str(e), HOW) from None
+            raise Refused("unreadable_date", why=e) from None
         if span is None:
-            raise Refused(f"I could not read {action['dates']!r} as the dates of an absence", HOW)
+            raise Refused("unreadable_absence", dates=action["dates"])
         begins = span.start or ctx.now
         if span.end <= begins:
-            raise Refused(
-                f"the absence would end ({self.when(state, span.end)}) before it begins", HOW
-            )
+            raise Refused("absence_ends_before_it_begins", end=self.when(state, span.end))
         if span.start and span.start - ctx.now > AHEAD_MOST:
-            raise Refused("an absence can be set at most a year ahead", HOW)
+            raise Refused("absence_too_far_ahead")
         if span.end - begins > longest:
             raise Refused(
-                f"an absence is at most {format_duration(longest)} (max_absence), and this one "
-                f"would last {format_duration(span.end - begins)}, until "
-                f"{self.when(state, span.end)}",
-                f"send [Away] until a date within {format_duration(longest)}, and another when "
-                "it ends",
+                "absence_too_long",
+                longest=format_duration(longest),
+                lasts=format_duration(span.end - begins),
+                end=self.when(state, span.end),
             )
         was, p["away_until"] = p.get("away_until"), iso(span.end)
         until = self.when(state, span.end)

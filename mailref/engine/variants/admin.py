@@ -67,7 +67,7 @@ class AdminOverrides(Acting):
                 try:
                     ZoneInfo(value)
                 except Exception:
-                    raise Refused(f"unknown time zone {value!r}") from None
+                    raise Refused("unknown_timezone", zone=value) from None
                 state["timezone"] = value
             else:
                 state["parameters"][key] = self.check_param(key, value)
@@ -110,7 +110,7 @@ class AdminOverrides(Acting):
     @action("pause")
     def on_pause(self, state: GameState, action: Action, ctx: Ctx) -> None:
         if state["status"] in ("paused", "ended"):
-            raise Refused(f"the game is {state['status']}")
+            raise Refused("game_not_pausable", status=state["status"])
         state["resume_status"] = state["status"]
         state["status"], state["paused_at"] = "paused", iso(ctx.now)
         ctx.ack("Game paused; deadlines stop.")
@@ -127,7 +127,7 @@ class AdminOverrides(Acting):
     @action("resume")
     def on_resume(self, state: GameState, action: Action, ctx: Ctx) -> None:
         if state["status"] != "paused":
-            raise Refused("the game is not paused")
+            raise Refused("game_not_paused")
         shift = ctx.now - parse_iso(state["paused_at"])
         self.shift_deadlines(state, shift)
         state["status"], state["paused_at"] = state.pop("resume_status", "active"), None

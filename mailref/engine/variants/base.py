@@ -12,6 +12,7 @@ from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.parameters import Span, Value
 from mailref.engine.ruleparams import Table
+from mailref.engine.schema import SCHEMA
 from mailref.engine.state import Action, GameState, Rule
 from mailref.engine.variants import rule_tables
 from mailref.engine.variants.absence import Absence
@@ -159,6 +160,7 @@ class Variant(
             "digest_next": iso(self._next_digest(params, timezone, now)),
             "paused_at": None,
             "rolls": [],
+            "schema": SCHEMA,
         }
 
     def initial_rules(self) -> list[Rule]:
@@ -205,11 +207,8 @@ class Variant(
         (Eire)"); or, for a word the player obviously meant, what the rules offer instead."""
         if tag in self.instead:
             return Refused(*self.instead[tag])
-        label = matters.label(tag)
-        game = state["name"] if state["name"] == self.title else f"{state['name']} ({self.title})"
-        return Refused(
-            f"[{label}] is not a command of {game}", "send [Help] for the commands of this game"
-        )
+        title = "" if state["name"] == self.title else self.title
+        return Refused("not_a_command", tag=matters.label(tag), game=state["name"], title=title)
 
     def handle(self, state: GameState, action: Action, ctx: Ctx) -> None:
         """Apply ACTION to STATE through the handler declared for its type, within the game's
@@ -219,16 +218,9 @@ class Variant(
         if fn is None:
             raise self.not_a_command(state, kind)
         if state["status"] == "ended" and kind not in AFTER_THE_END:
-            won = ", ".join(state["winners"])
-            raise Refused(
-                f"{state['name']} has ended" + (f"; won by {won}" if won else ""),
-                "send [Status] or [Rules] to read how it ended",
-            )
+            raise Refused("game_ended", game=state["name"], winners=state["winners"])
         if state["status"] == "paused" and kind not in WHILE_PAUSED:
-            raise Refused(
-                "this game is paused by its admin",
-                "the admin resumes it with `mailref game resume`",
-            )
+            raise Refused("game_paused")
         self.check_text_size(state, action)
         # Only actions that say so: a journal written before the cap holds matters it would
         # refuse now, and replaying them must give the same game (engine/replay.py).

@@ -19,7 +19,7 @@ class CourtOrders(Acting):
     def on_undo(self, state: GameState, action: Action, ctx: Ctx) -> None:
         entries = [int(n) for n in action.get("entries") or ()]
         if not entries:
-            raise Refused("say which journal entries to undo", "mailref undo SLUG ENTRY...")
+            raise Refused("undo_names_no_entry")
         undo = [{"entry": n} for n in entries]
         listed = ", ".join(str(n) for n in entries)
         self.event(state, ctx, f"The admin undid journal entries {listed}.")
@@ -53,7 +53,7 @@ class CourtOrders(Acting):
             p = self.player(state, e["score"])
             if p is None:
                 if strict:
-                    raise Refused(f'"Score {e["score"]} {e["amount"]:+d}": no such player')
+                    raise Refused("score_names_no_player", player=e["score"], amount=e["amount"])
                 told.append(f'"Score {e["score"]} {e["amount"]:+d}" names no player: not applied.')
                 continue
             before = p["score"]

@@ -91,16 +91,7 @@ class Dice(Acting):
             or int(m.group(4) or 0) > 1000
         ):
             dice = str(action.get("dice") or "").strip()
-            raise Refused(
-                f"{dice!r} is not a roll I can make" if dice else "say what to roll",
-                "write [Roll] d6, [Roll] DICE20, [Roll] 2d10 or [Roll] 2d6+1 (N from 1 to 21 "
-                "digits)"
-                + (
-                    ", or " + ", ".join(f"[Roll] {g}" for g in self.generators(state))
-                    if self.generators(state)
-                    else ""
-                ),
-            )
+            raise Refused("unreadable_roll", dice=dice, generators=list(self.generators(state)))
         count, sides = int(m.group(1) or 1), int(m.group(2))
         bonus = int(m.group(4) or 0) * (-1 if m.group(3) == "-" else 1)
         dice = f"{count}d{sides}" + (f"{bonus:+d}" if bonus else "")

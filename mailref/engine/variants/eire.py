@@ -89,47 +89,27 @@ class Eire(EireResolution, Preview, OrdersGame):
     def new_player_fields(self, state: GameState, action: Action) -> dict:
         choices = {k.lower(): v.strip() for k, v in (action.get("choices") or {}).items()}
         if len(self.active(state)) >= state["parameters"]["max_players"]:
-            raise Refused(f"the game has its {state['parameters']['max_players']} players")
+            raise Refused("game_full", most=state["parameters"]["max_players"])
         taken = {p.get("color") for p in state["players"] if p["status"] != "left"}
         free_colors = [c for c in COLORS if c not in taken]
         given = choices.get("color", "")
         color = next((c for c in COLORS if c.lower() == given.lower()), None)
         if color is None or color in taken:
-            why = (
-                f"{color} is taken"
-                if color
-                else f"{given} is not a color of this game"
-                if given
-                else "choose a Color"
-            )
-            raise Refused(
-                f"{why}; the free colors: {', '.join(free_colors)}",
-                f"add a body line `Color: {free_colors[0] if free_colors else 'Red'}`",
-            )
+            raise Refused("choose_color", color=color, given=given, free=free_colors)
         tribe = TRIBES.get(choices.get("tribe", "").lower())
         if tribe is None:
-            raise Refused(
-                "choose a Tribe: Plainsmen, Merfolk, Woodkin or Sidhe",
-                "add a body line `Tribe: Woodkin`",
-            )
+            raise Refused("choose_tribe")
         free = [x for x in state["lands"] if x["owner"] is None and self.origin_fits(tribe, x)]
         origin = self.find_land(state, choices.get("origin", ""))
         if origin is None or origin not in free:
-            given = choices.get("origin", "")
-            why = (
-                f"{origin['name']} is taken"
-                if origin and origin["owner"]
-                else f"a {tribe} must start {self.origin_rule(tribe)}"
-                if origin
-                else f"there is no land {given!r}"
-                if given
-                else "you gave none"
-            )
             raise Refused(
-                f"choose an Origin Land ({why}); free for {tribe}: "
-                f"{', '.join(x['name'] for x in free)}",
-                f"add a body line `Origin: {free[0]['name'] if free else 'LAND'}` (a land free "
-                f"for {tribe})",
+                "choose_origin",
+                origin=origin and origin["name"],
+                taken=bool(origin and origin["owner"]),
+                rule=self.origin_rule(tribe) if origin else "",
+                given=choices.get("origin", ""),
+                tribe=tribe,
+                free=[x["name"] for x in free],
             )
         return {"color": color, "tribe": tribe, "origin": origin["name"]}
 

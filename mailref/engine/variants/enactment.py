@@ -50,7 +50,7 @@ class Enactment(Acting):
                 self.whole_rule_numbers,
             )
         except RuleConflict as e:
-            raise Refused(str(e)) from None
+            raise Refused("rule_conflict", why=e) from None
         touched = self.touched_rules(state["rules"], changes)
         state["rules"] = rules
         state["rule_history"] += entries

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from mailref.engine.context import Ctx, Refused
-from mailref.engine.dates import HOW, read_moment
+from mailref.engine.dates import read_moment
 from mailref.engine.state import Action, GameState, Matter, Turn
 from mailref.engine.variants.actions import Acting, action
 from mailref.engine.variants.inbox import zone_of
@@ -35,7 +35,7 @@ class Extensions(Acting):
     def deadline_to_move(self, state: GameState) -> Turn | Matter:
         target = self.current_deadline_holder(state)
         if target is None or not target.get("deadline"):
-            raise Refused("nothing in this game has a deadline now")
+            raise Refused("no_deadline_now")
         return target
 
     @staticmethod
@@ -55,9 +55,10 @@ class Extensions(Acting):
         if self.extensions_left(state, target) <= 0:
             most = int(state["parameters"].get("max_extension", 2))
             raise Refused(
-                f"this deadline has been extended {target.get('extensions') or 0} times, the most "
-                f"max_extension allows ({most}); it stays {self.when(state, target['deadline'])}",
-                "the admin can still move it with `mailref deadline`",
+                "extensions_spent",
+                times=target.get("extensions") or 0,
+                most=most,
+                deadline=self.when(state, target["deadline"]),
             )
 
     @action("deadline")
@@ -71,7 +72,7 @@ class Extensions(Acting):
             try:
                 new = read_moment(str(action["at"]), zone_of(state, gm), ctx.now, day_end=True)
             except ValueError as e:
-                raise Refused(str(e), HOW) from None
+                raise Refused("unreadable_date", why=e) from None
         else:
             new = parse_iso(action["when"])
         if not action.get("by"):  # by mail (the admin's shell is not bounded)
@@ -83,9 +84,9 @@ class Extensions(Acting):
         self, state: GameState, target: Turn | Matter, old: datetime, new: datetime, ctx: Ctx
     ) -> None:
         if new <= ctx.now:
-            raise Refused(f"{self.when(state, new)} has passed", "name a time ahead")
+            raise Refused("deadline_passed", at=self.when(state, new))
         if new - ctx.now > AHEAD_MOST:
-            raise Refused("a deadline set by mail is at most a year ahead")
+            raise Refused("deadline_too_far_ahead")
         if new > old:
             self.check_extension(state, target)
             target["extensions"] = int(target.get("extensions") or 0) + 1
@@ -163,20 +164,12 @@ class Extensions(Acting):
         target = self.deadline_to_move(state)
         requests = target.get("requests") or {}
         if not requests:
-            raise Refused(
-                "no request for more time is waiting",
-                "to move the deadline yourself, send [Deadline] +2d or [Deadline] Fri 18:00",
-            )
+            raise Refused("no_request_waiting")
         named = str(action.get("name") or "").strip().lower()
         who = next((n for n in requests if n.lower() == named), None) if named else None
         if who is None and (named or len(requests) > 1):
             waiting = ", ".join(sorted(requests))
-            raise Refused(
-                f"no request for more time from {action['name']} is waiting (from: {waiting})"
-                if named
-                else f"several requests for more time are waiting (from: {waiting})",
-                "reply to the request's own mail, or write ok NAME (or no NAME)",
-            )
+            raise Refused("which_request", named=named, name=action.get("name"), waiting=waiting)
         who = who or next(iter(requests))
         asked = {"player": who, **requests.pop(who)}
         if not requests:

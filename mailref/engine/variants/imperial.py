@@ -7,8 +7,9 @@ import json
 from datetime import datetime
 
 from mailref import resource
-from mailref.engine import matters
-from mailref.engine.context import Ctx, Refused
+from mailref.engine.context import Ctx
+from mailref.engine.mechanics import voting
+from mailref.engine.mechanics.voting import VotingPolicy
 from mailref.engine.ruleset import (
     sort_key,
 )
@@ -20,13 +21,30 @@ from mailref.engine.variants.imperial_acts import ImperialActs
 from mailref.engine.variants.imperial_proposals import UNDECIDED, ImperialProposals
 from mailref.timeutil import parse_iso
 
+# Rules 6-7: the other Senators vote YES or NO until the deadline; a majority of all those
+# entitled to vote sends a proposal to the Emperor's judgement, else it is rejected.
+VOTING = VotingPolicy(
+    words=("YES", "NO"),
+    offered=("YES", "NO"),
+    open_status="voting",
+    undecided=UNDECIDED,
+    decision="majority of entitled",
+    closing="deadline",
+    passed_status="awaiting-judgement",
+    failed_status="rejected",
+    for_word="YES",
+    against_word="NO",
+    electorate_name="senators",
+)
+
 
 class Imperial(ImperialProposals, ImperialActs, Variant):
     name = "imperial"
     title = "Imperial Nomic"
     judgement_label = "Point of Order"
     parameter_table = rule_tables.IMPERIAL
-    vote_words = ("YES", "NO")
+    policy = VOTING
+    vote_words = VOTING.words
     # Senators, proposals, titles, comments, voting, judgement, proclamations, undecided
     # proposals, Points of Order, A and B rules (SPEC §5.3).
     runs_rules = frozenset({"2", "3", "4", "5", "6", "7", "8", "12", "13", "15"})
@@ -170,9 +188,7 @@ class Imperial(ImperialProposals, ImperialActs, Variant):
         every = self.duration(state, "judge_reminder_every")
         for p in state["proposals"]:
             if p["status"] == "voting":
-                out.append(parse_iso(p["deadline"]))
-                if not p.get("reminded"):
-                    out.append(self.reminder_at(state, parse_iso(p["deadline"]), p.get("opened")))
+                out += self.vote_times(state, p)
             elif p["status"] == "awaiting-judgement":
                 out.append(parse_iso(p["last_reminded"]) + every)
         return out
@@ -180,7 +196,9 @@ class Imperial(ImperialProposals, ImperialActs, Variant):
     def fire_deadlines(self, state: GameState, ctx: Ctx) -> None:
         every = self.duration(state, "judge_reminder_every")
         for p in sorted(state["proposals"], key=lambda x: x.get("deadline") or ""):
-            if p["status"] == "voting" and parse_iso(p["deadline"]) <= ctx.now:
+            if p["status"] == "voting" and voting.due(
+                self.policy, [], ctx.now, parse_iso(p["deadline"])
+            ):
                 self.close_vote(state, p, ctx, self.late_note(parse_iso(p["deadline"]), ctx))
             elif (
                 p["status"] == "awaiting-judgement"
@@ -202,12 +220,8 @@ class Imperial(ImperialProposals, ImperialActs, Variant):
         owed: dict[tuple[str, str], list[dict]] = {}
         for p in due:
             p["reminded"] = True
-            for n in self.senators(state):
-                if (
-                    n != p["author"]
-                    and n not in p["votes"]
-                    and self.player(state, n)["status"] == "active"
-                ):
+            for n in self.waiting_for(state, p):
+                if self.player(state, n)["status"] == "active":
                     owed.setdefault((n, p["deadline"]), []).append(p)
         for (name, deadline), props in owed.items():
             what = " and ".join(f"proposal {p['number']} \"{p['title']}\"" for p in props)
@@ -220,7 +234,7 @@ class Imperial(ImperialProposals, ImperialActs, Variant):
                 game=state,
                 what=f"your vote (YES or NO) on {what}",
                 deadline=self.when(state, deadline, ctx),
-                how="To vote, reply to this mail with YES or NO"
+                how=self.how_to_vote()
                 + ("." if len(props) == 1 else f", one line each: \"{props[0]['number']} YES\"."),
             )
 
@@ -233,9 +247,7 @@ class Imperial(ImperialProposals, ImperialActs, Variant):
         out: list[tuple[str, str | None]] = []
         for p in state["proposals"]:
             if p["status"] == "voting":
-                missing = [
-                    n for n in self.senators(state) if n != p["author"] and n not in p["votes"]
-                ]
+                missing = self.waiting_for(state, p)
                 if missing:
                     out.append(
                         (
@@ -274,53 +286,4 @@ class Imperial(ImperialProposals, ImperialActs, Variant):
                 f"Point of Order {j['number']}: {j['question']} ({j['status']})"
                 for j in state["judgements"]
             ]
-        )
-
-    @action("decide")
-    def on_decide(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        """The admin judges in the Emperor's name (an absent Emperor must not stall the game)."""
-        emperor = self.emperor(state)
-        if not emperor:
-            raise Refused("there is no Emperor in whose name to judge")
-        prop = matters.must_open(matters.find(state, action["number"]), action["number"], UNDECIDED)
-        prop["status"] = "awaiting-judgement"
-        verdict = {"enact": "ACCEPT", "fail": "VETO", "veto": "VETO"}[action["outcome"]]
-        self.on_judge(
-            state,
-            {
-                "player": emperor,
-                "number": prop["number"],
-                "verdict": verdict,
-                "reason": action.get("reason", ""),
-            },
-            ctx,
-        )
-
-    @action("vote_override")
-    def on_vote_override(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        prop = matters.must_open(
-            matters.find(state, action["number"]), action["number"], ("voting",)
-        )
-        p = self.must_player(state, action["player"])
-        previous = prop["votes"].get(p["name"])
-        ctx.ack(
-            matters.cast(
-                prop,
-                p["name"],
-                self.translate_vote(action["vote"]),
-                ctx,
-                f"admin {action.get('by')}",
-                zone=state.get("timezone") or "UTC",
-            )
-            + " (admin override)"
-        )
-        self.tell_vote_override(
-            state,
-            action,
-            ctx,
-            p["name"],
-            prop,
-            "Proposal",
-            self.translate_vote(action["vote"]),
-            previous,
         )

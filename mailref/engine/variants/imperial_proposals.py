@@ -7,6 +7,8 @@ import re
 
 from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
+from mailref.engine.mechanics import voting
+from mailref.engine.mechanics.proposals import Proposals
 from mailref.engine.ruleset import (
     RuleConflict,
     changes_from,
@@ -20,7 +22,7 @@ from mailref.timeutil import iso, parse_iso
 UNDECIDED = ("voting", "awaiting-judgement")
 
 
-class ImperialProposals:
+class ImperialProposals(Proposals):
     """Imperial's proposals, the Senate's vote and the Emperor's judgement."""
 
     # ---- proposals ---------------------------------------------------------------
@@ -57,18 +59,10 @@ class ImperialProposals:
                 deadline=None,
             )
         deadline = ctx.now + self.duration(state, "vote_period")
-        prop = matters.new_matter(
-            state,
-            ctx,
-            author,
-            action["title"],
-            action["text"],
-            "voting",
-            deadline,
-            changes=action["changes"],
+        prop = self.submit(
+            state, ctx, author, action["title"], action["text"], deadline, changes=action["changes"]
         )
         prop["vote_period"] = state["parameters"]["vote_period"]  # rule 6 as it reads at submission
-        state["proposals"].append(prop)
         ctx.ack(
             f"Proposal {prop['number']} \"{prop['title']}\" is posted; Senators vote YES or NO "
             f"until {self.when(state, prop['deadline'], ctx)}."
@@ -86,17 +80,12 @@ class ImperialProposals:
             + (f", replacing {replaced['number']}" if replaced else "")
             + ".",
         )
-        ctx.send(
-            "announcement",
-            "all",
-            f"[Proposal {prop['number']}] {prop['title']}",
-            "proposal.txt",
-            opens=True,
-            game=state,
-            proposal=prop,
-            changes=[c.describe() for c in changes],
-            voters=[s for s in self.senators(state) if s != author],
-            words=list(self.vote_words),
+        self.announce_proposal(
+            state,
+            ctx,
+            prop,
+            changes,
+            self.electorate(state, prop),
             # Rule 6: only "other Imperial Senators" vote; a player who is none is told so here
             # rather than by a refused ballot.
             who_votes=f"Senators other than {author}",
@@ -111,48 +100,57 @@ class ImperialProposals:
             else "",
         )
 
-    @action("vote")
-    def on_vote(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        name = action["player"]
+    def electorate(self, state: GameState, prop: Matter) -> list[str]:
+        # Rule 6: "other Imperial Senators may send in a vote".
+        return [n for n in self.senators(state) if n != prop["author"]]
+
+    def may_vote(self, state: GameState, name: str) -> None:
         if name not in self.senators(state):
             raise Refused(
                 "only Imperial Senators vote; you become one with your first proposal or Point of "
                 "Order"
             )
-        for b in action["ballots"]:
-            prop = matters.must_open(matters.find(state, b["number"]), b["number"], ("voting",))
-            if prop["author"] == name:
-                raise Refused(
-                    f"proposal {prop['number']} is yours: the other Senators vote on it (rule 6)"
-                )
-            if b["vote"] not in self.vote_words:
-                raise Refused(f"{b['word']} is not a vote here", "vote YES or NO")
-            ctx.ack(
-                matters.cast(
-                    prop,
-                    name,
-                    b["vote"],
-                    ctx,
-                    action.get("source", ""),
-                    zone=state.get("timezone") or "UTC",
-                    reason=b.get("reason") or "",
-                )
-            )
-            self.tell_away_voter(state, name, ctx)
+
+    def authors_ballot(self, state: GameState, prop: Matter, vote: str, ctx: Ctx) -> None:
+        raise Refused(f"proposal {prop['number']} is yours: the other Senators vote on it (rule 6)")
+
+    def after_ballot(self, state: GameState, prop: Matter, name: str, vote: str, ctx: Ctx) -> None:
+        self.tell_away_voter(state, name, ctx)
+
+    def before_deciding(self, state: GameState) -> None:
+        # The admin judges in the Emperor's name (an absent Emperor must not stall the game).
+        if not self.emperor(state):
+            raise Refused("there is no Emperor in whose name to judge")
+
+    def decided_by_admin(self, state: GameState, prop: Matter, action: Action, ctx: Ctx) -> None:
+        prop["status"] = "awaiting-judgement"
+        verdict = {"enact": "ACCEPT", "fail": "VETO", "veto": "VETO"}[action["outcome"]]
+        self.on_judge(
+            state,
+            {
+                "player": self.emperor(state),
+                "number": prop["number"],
+                "verdict": verdict,
+                "reason": action.get("reason", ""),
+            },
+            ctx,
+        )
 
     def close_vote(self, state: GameState, prop: Matter, ctx: Ctx, late: str = "") -> None:
         # Seed: "other Imperial Senators may send in a vote" and "there is a majority of Imperial
         # Senators who have sent in a vote of YES": the majority is of those entitled to vote,
         # every Senator but the author (SPEC §5.3).
-        voters = [n for n in self.senators(state) if n != prop["author"]]
-        yes = sum(1 for n, v in prop["votes"].items() if v == "YES" and n in voters)
-        no = sum(1 for n, v in prop["votes"].items() if v == "NO" and n in voters)
-        passed = yes * 2 > len(voters)
-        prop.update(
-            status="awaiting-judgement" if passed else "rejected",
-            deadline=None,
-            tally={"YES": yes, "NO": no, "senators": len(voters)},
-            reason=None if passed else "no majority of the Senators entitled to vote voted YES",
+        voters = self.electorate(state, prop)
+        outcome = voting.count(self.policy, prop["votes"], voters)
+        passed, yes, no = outcome.passes, outcome.counts["YES"], outcome.counts["NO"]
+        # Not closed yet where it passes: the Emperor's judgement closes it (rule 7).
+        self.record_outcome(
+            prop,
+            passed,
+            None if passed else "no majority of the Senators entitled to vote voted YES",
+            outcome.counts,
+            ctx,
+            final=False,
         )
         lines = [
             f"Proposal {prop['number']} \"{prop['title']}\": YES {yes}, NO {no} of {len(voters)} "
@@ -250,13 +248,7 @@ class ImperialProposals:
         )
         if status == "accepted":
             period = self.duration(state, "vote_period")
-            self.enact_changes(
-                state,
-                ctx,
-                changes,
-                f"proposal {prop['number']}",
-                f"Proposal {prop['number']} \"{prop['title']}\" is accepted",
-            )
+            self.enact(state, prop, ctx, "is accepted", note_failure=False)
             if self.duration(state, "vote_period") != period:
                 self.retime(state, ctx, prop["number"])
 

@@ -41,22 +41,16 @@ def zone_of(state: GameState, player: Player | None) -> str:
 def check_setting(key: str, value: str) -> str:
     """VALUE as KEY keeps it; refused when it is not one KEY takes."""
     if key not in SETTINGS:
-        raise Refused(
-            f"there is no setting {key!r}",
-            "settings: digest: daily / off, zone: Europe/Berlin, discussion: on / off",
-        )
+        raise Refused("no_setting", key=key)
     values, _ = SETTINGS[key]
     if values is None:
         try:
             zoneinfo.ZoneInfo(value)
         except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-            raise Refused(
-                f"zone: {value!r} is not a time zone I know",
-                "write a zone name like Europe/Berlin or America/New_York",
-            ) from None
+            raise Refused("setting_unknown_zone", zone=value) from None
         return value
     if value.lower() not in values:
-        raise Refused(f"{key}: {value!r} is not one of " + " / ".join(values))
+        raise Refused("setting_not_one_of", key=key, value=value, values=values)
     return value.lower()
 
 

@@ -54,16 +54,8 @@ class Consent(Acting):
         entry = next((e for e in mine if e["token"] in (action.get("tokens") or ())), None)
         if entry is None:
             if mine:
-                raise Refused(
-                    "this mail answers no confirmation I sent to this address",
-                    "reply to the latest confirmation mail itself (a plain Reply), or copy its "
-                    "`Code:` line into a mail with the subject [Confirm]",
-                )
-            raise Refused(
-                f"no join from {address} is waiting for its confirmation (a confirmation can "
-                f"be answered for {CONFIRM_FOR.days} days)",
-                "send [Join] with a body line `Name: YourName` to ask again",
-            )
+                raise Refused("confirms_nothing_sent")
+            raise Refused("no_join_waiting", address=address, days=CONFIRM_FOR.days)
         join = dict(entry["join"])
         if self.join_approval(state) == "gm":
             self.check_join(state, join)
@@ -93,8 +85,9 @@ class Consent(Acting):
         entry = next((e for e in held if e["join"]["name"].lower() == want), None)
         if entry is None:
             raise Refused(
-                f"no confirmed join of {action.get('name')!r} is waiting for the GM",
-                "waiting: " + (", ".join(e["join"]["name"] for e in held) or "none"),
+                "no_join_to_approve",
+                name=action.get("name"),
+                waiting=[e["join"]["name"] for e in held],
             )
         state["awaiting_gm"] = [e for e in held if e is not entry]
         self.on_join(state, dict(entry["join"]), ctx)
@@ -118,12 +111,7 @@ class Consent(Acting):
         limit = int(state["parameters"].get("joins_per_day", self.defaults["joins_per_day"]))
         taken = state.get("taken") or {}
         if taken.get("day") == ctx.now.strftime("%Y-%m-%d") and taken.get("count", 0) >= limit:
-            raise Refused(
-                f"{state['name']} has taken in {limit} newcomers today, the most it takes in a "
-                "day (joins_per_day)",
-                "send it again tomorrow (UTC): a confirmation you have can be answered for "
-                f"{CONFIRM_FOR.days} days",
-            )
+            raise Refused("joins_per_day", game=state["name"], limit=limit, days=CONFIRM_FOR.days)
 
     @staticmethod
     def count_newcomer(state: GameState, ctx: Ctx) -> None:

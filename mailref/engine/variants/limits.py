@@ -16,11 +16,7 @@ class Limits(Acting):
         limit = int(state["parameters"].get("max_text", self.defaults["max_text"]))
         size = len(action.get("text") or "") + sum(len(s) for s in action.get("sentences") or [])
         if size > limit and not action.get("by"):
-            raise Refused(
-                f"the text is {size:,} characters long; this game takes at most {limit:,} "
-                "(max_text)",
-                "shorten it; the admin can raise the limit with `mailref game set SLUG max_text=N`",
-            )
+            raise Refused("text_too_long", size=size, limit=limit)
 
     def check_matters_per_day(self, state: GameState, action: Action, ctx: Ctx) -> None:
         """Refuse a matter beyond `matters_per_day` opened by one player this UTC day: each is
@@ -35,13 +31,7 @@ class Limits(Acting):
             opened.get("day") == ctx.now.strftime("%Y-%m-%d")
             and opened.get("by", {}).get(who, 0) >= limit
         ):
-            raise Refused(
-                f"you have opened {limit} matters (proposals, CfJs, DoVs) today, the most this "
-                "game "
-                "takes from one player in a day (matters_per_day); nothing was posted",
-                "send it again tomorrow (UTC); the admin can raise the limit with "
-                "`mailref game set SLUG matters_per_day=N`",
-            )
+            raise Refused("matters_per_day", limit=limit)
 
     @staticmethod
     def count_matter(state: GameState, action: Action, ctx: Ctx) -> None:

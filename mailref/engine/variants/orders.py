@@ -93,10 +93,10 @@ class Orders(OrdersGame):
     def on_results(self, state: GameState, action: Action, ctx: Ctx) -> None:
         gm = (state.get("gm") or "").lower()
         if not gm or action["address"].lower() != gm:
-            raise Refused("only the GM posts results, from the GM's address")
+            raise Refused("only_gm_posts_results")
         t = state["turn"]
         if state["status"] != "active" or not t:
-            raise Refused("no turn is waiting for results")
+            raise Refused("no_turn_awaits_results")
         number = t["number"]
         state["history"].append(
             {"turn": number, "orders": state["orders"], "results": action["text"]}

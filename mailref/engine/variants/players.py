@@ -44,9 +44,9 @@ class Players(Acting):
         p = self.player(state, name)
         if p is None or p["status"] == "left":
             raise Refused(
-                f"there is no player {name!r} in this game",
-                "players: "
-                + ", ".join(q["name"] for q in state["players"] if q["status"] != "left"),
+                "no_player",
+                name=name,
+                players=[q["name"] for q in state["players"] if q["status"] != "left"],
             )
         return p
 
@@ -89,29 +89,18 @@ class Players(Acting):
         address = action["address"].lower()
         if not name or not re.fullmatch(r"[\w][\w .'\-]{0,39}", name):
             # The hint names exactly what the pattern above takes.
-            raise Refused(
-                f"{name!r} is not a usable player name",
-                "add a body line `Name: YourName`: at most 40 characters, of letters, digits, "
-                "spaces "
-                "and . ' - _, starting with a letter, digit or _",
-            )
+            raise Refused("bad_player_name", name=name)
         known = self.by_address(state, address)
         if known:
-            raise Refused(f"{address} already plays as {known['name']}")
+            raise Refused("address_plays_already", address=address, name=known["name"])
         keys = action.get("name_keys") or [name.lower()]
         old = self.same_name(state, name, keys)
         if old and old["status"] != "left":
-            looks = "" if old["name"].lower() == name.lower() else f" (it looks like {old['name']})"
-            raise Refused(
-                f"the name {name} is taken{looks}", "choose another with a body line `Name: ...`"
-            )
+            looks = "" if old["name"].lower() == name.lower() else old["name"]
+            raise Refused("name_taken", name=name, looks_like=looks)
         if old and address not in old["addresses"] and not action.get("by"):
             # A name stays its holder's after they leave: only they (or an admin) bring it back.
-            raise Refused(
-                f"the name {name} belongs to {old['name']}, who left the game; only one of "
-                f"{old['name']}'s addresses can rejoin under it",
-                "choose another with a body line `Name: ...`",
-            )
+            raise Refused("name_of_one_who_left", name=name, owner=old["name"])
         return name
 
     def admit(self, state: GameState, action: Action, ctx: Ctx) -> None:
@@ -293,7 +282,7 @@ class Players(Acting):
             and p["name"] != action["player"]
             and not action.get("by")
         ):
-            raise Refused(f"you can only say that of yourself, not of {p['name']}")
+            raise Refused("only_of_yourself", name=p["name"])
         return p
 
     def _set_away(self, state: GameState, action: Action, ctx: Ctx, status: str) -> None:

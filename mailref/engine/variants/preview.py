@@ -139,17 +139,10 @@ class Preview(Acting):
     def on_publish(self, state: GameState, action: Action, ctx: Ctx) -> None:
         gm = (state.get("gm") or "").lower()
         if not action.get("by") and (not gm or str(action.get("address") or "").lower() != gm):
-            raise Refused("only the GM publishes a turn's results, from the GM's address")
+            raise Refused("only_gm_publishes")
         p = state.get("preview")
         if not p:
-            raise Refused(
-                "no results are waiting to be published"
-                + (
-                    ""
-                    if state["parameters"].get("gm_preview")
-                    else " (this game has gm_preview off)"
-                )
-            )
+            raise Refused("no_results_waiting", preview=bool(state["parameters"].get("gm_preview")))
         del state["preview"]
         sub = Redraw(ctx, p["draws"], share=True)
         self.resolve(state, sub, p["why"], p["late"])

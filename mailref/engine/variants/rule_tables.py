@@ -316,7 +316,7 @@ ORDERS_GAME = SHARED.extend(
     Param("reminder_before", Span(), "12h", "a reminder goes out {v} before a deadline"),
     Param(
         "orders_final",
-        Choice("refuse", "add", "replace", refusal="{key} is one of {listed}", strict=True),
+        Choice("refuse", "add", "replace", listed=True, strict=True),
         "refuse",
         "orders sent again in a turn are refused, added, or replace the earlier ones",
     ),

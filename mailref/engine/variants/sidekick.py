@@ -6,8 +6,9 @@ import json
 from typing import Any
 
 from mailref import resource
-from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
+from mailref.engine.mechanics.turn_order import TurnOrder
+from mailref.engine.mechanics.voting import VotingPolicy
 from mailref.engine.ruleset import RuleConflict, changes_from, check_changes, free_rule_number
 from mailref.engine.state import Action, GameState, Player, Rule
 from mailref.engine.variants import rule_tables
@@ -18,6 +19,23 @@ from mailref.engine.variants.sidekick_timers import SidekickTimers
 from mailref.engine.variants.sidekick_votes import SidekickVotes
 from mailref.timeutil import iso
 
+# Rules 11-12 and 21-22: every other active player votes; the vote closes when all have voted
+# or at its deadline; a silent or away player abstains; more FOR than AGAINST passes (a tie
+# fails); the mover scores pass_points or fail_points and a passed move is enacted.
+VOTING = VotingPolicy(
+    words=("FOR", "AGAINST", "ABSTAIN"),
+    offered=("FOR", "AGAINST", "ABSTAIN"),
+    open_status="voting",
+    undecided=("voting",),
+    decision="majority of cast",
+    closing="all voted or deadline",
+    passed_status="passed",
+    failed_status="failed",
+    author_vote="FOR",
+    silent_counts_as="ABSTAIN",
+    points=("pass_points", "fail_points"),
+)
+
 
 class Sidekick(SidekickVotes, SidekickJudges, SidekickTimers, Variant):
     name = "sidekick"
@@ -25,7 +43,8 @@ class Sidekick(SidekickVotes, SidekickJudges, SidekickTimers, Variant):
     parameter_table = rule_tables.SIDEKICK
     # Turn order, what a move holds, the vote and its outcome, absence, the judge, victory.
     runs_rules = frozenset({"6", "9", "10", "11", "12", "15", "17", "19", "20"})
-    vote_words = ("FOR", "AGAINST", "ABSTAIN")
+    policy = VOTING
+    vote_words = VOTING.words
     whole_rule_numbers = True  # rule 10: "The reference number must be a positive integer."
     capped_matters = frozenset({"cfj"})  # a move is one proposal by the mover a turn (rule 8)
     instead = {
@@ -164,17 +183,17 @@ class Sidekick(SidekickVotes, SidekickJudges, SidekickTimers, Variant):
             deadline=self.when(state, deadline, ctx),
         )
 
-    def next_mover(self, state: GameState, after: str | None) -> str | None:
-        order = state["order"]
-        if not order:
-            return None
-        start = order.index(after) + 1 if after in order else 0
-        for i in range(len(order)):
-            name = order[(start + i) % len(order)]
+    def turn_order(self, state: GameState) -> TurnOrder:
+        """Rule 6's order; a player who is away or gone is passed over (rule 15)."""
+
+        def active(name: str) -> bool:
             p = self.player(state, name)
-            if p and p["status"] == "active":
-                return name
-        return None
+            return bool(p and p["status"] == "active")
+
+        return TurnOrder(state["order"], active)
+
+    def next_mover(self, state: GameState, after: str | None) -> str | None:
+        return self.turn_order(state).after(after)
 
     def next_turn(
         self,
@@ -305,19 +324,17 @@ class Sidekick(SidekickVotes, SidekickJudges, SidekickTimers, Variant):
                 else "",
             )
         deadline = ctx.now + self.duration(state, "vote_timeout")
-        prop = matters.new_matter(
+        # Rule 11: the mover is assumed to vote for (the policy's author_vote).
+        prop = self.submit(
             state,
             ctx,
             player,
             action["title"],
             action["text"],
-            "voting",
             deadline,
             changes=action["changes"],
             turn=t["number"],
         )
-        prop["votes"][player] = "FOR"  # rule 11: the mover is assumed to vote for
-        state["proposals"].append(prop)
         t["proposal"], t["deadline"] = prop["number"], None
         ctx.ack(
             f"Proposal {prop['number']} \"{prop['title']}\" is submitted; voting closes "
@@ -325,18 +342,7 @@ class Sidekick(SidekickVotes, SidekickJudges, SidekickTimers, Variant):
         )
         self.ack_changes(ctx, changes)
         self.event(state, ctx, f"{player} proposed {prop['number']} \"{prop['title']}\".")
-        ctx.send(
-            "announcement",
-            "all",
-            f"[Proposal {prop['number']}] {prop['title']}",
-            "proposal.txt",
-            opens=True,
-            game=state,
-            proposal=prop,
-            changes=[c.describe() for c in changes],
-            voters=self.voters(state, prop),
-            words=self.vote_words,
-        )
+        self.announce_proposal(state, ctx, prop, changes, self.electorate(state, prop))
         self.maybe_close(state, prop, ctx)
 
     @action("forfeit")

@@ -18,16 +18,8 @@ class SidekickJudges:
         order = state["order"]
         if not t or not order:
             return None
-        mover = t.get("player") or t.get("last") or order[0]
-        if mover not in order:
-            return None
-        i = order.index(mover)
-        for k in range(1, len(order)):
-            name = order[(i - k) % len(order)]
-            p = self.player(state, name)
-            if p and p["status"] == "active":
-                return name
-        return None
+        # Rule 17: the player before the mover judges (the one before them, if away).
+        return self.turn_order(state).before(t.get("player") or t.get("last") or order[0])
 
     def new_judges(self, state: GameState, gone: Player, ctx: Ctx) -> None:
         """A judge who leaves the game before ruling: rule 17 names the next present player

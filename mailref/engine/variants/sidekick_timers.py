@@ -21,12 +21,8 @@ class SidekickTimers:
             out.append(d)
             if not t.get("reminded"):
                 out.append(self.reminder_at(state, d, t.get("started")))
-        prop = self.current_proposal(state)
-        if prop and prop.get("deadline"):
-            d = parse_iso(prop["deadline"])
-            out.append(d)
-            if not prop.get("reminded"):
-                out.append(self.reminder_at(state, d, prop.get("opened")))
+        if prop := self.current_proposal(state):
+            out += self.vote_times(state, prop)
         return out
 
     def fire_deadlines(self, state: GameState, ctx: Ctx) -> None:
@@ -87,7 +83,7 @@ class SidekickTimers:
             and ctx.now >= self.reminder_at(state, parse_iso(prop["deadline"]), prop.get("opened"))
         ):
             prop["reminded"] = True
-            missing = [n for n in self.voters(state, prop) if n not in prop["votes"]]
+            missing = self.waiting_for(state, prop)
             if missing:
                 ctx.send(
                     "reminder",
@@ -97,7 +93,7 @@ class SidekickTimers:
                     "reminder.txt",
                     game=state,
                     what=f"your vote on proposal {prop['number']} \"{prop['title']}\"",
-                    how="To vote, reply to this mail with FOR, AGAINST or ABSTAIN.",
+                    how=self.how_to_vote() + ".",
                     deadline=self.when(state, prop["deadline"], ctx),
                 )
 
@@ -116,7 +112,7 @@ class SidekickTimers:
             )
         prop = self.current_proposal(state)
         if prop:
-            missing = [n for n in self.voters(state, prop) if n not in prop["votes"]]
+            missing = self.waiting_for(state, prop)
             if missing:
                 out.append(
                     (

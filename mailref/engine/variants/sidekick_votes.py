@@ -5,66 +5,49 @@ from __future__ import annotations
 
 from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
+from mailref.engine.mechanics import voting
+from mailref.engine.mechanics.proposals import Proposals
 from mailref.engine.ruleset import changes_from
 from mailref.engine.state import Action, GameState, Matter
-from mailref.engine.variants.actions import action
 from mailref.engine.variants.victory import first_to_reach, note_score
-from mailref.timeutil import iso, parse_iso
+from mailref.timeutil import parse_iso
 
 
-class SidekickVotes:
-    """Sidekick's votes, victory and the admin's decisions on them."""
+class SidekickVotes(Proposals):
+    """Sidekick's hooks of the proposal lifecycle, its close, victory and the admin's decisions."""
 
     # ---- votes (rules 11–14) -----------------------------------------------------
     def current_proposal(self, state: GameState) -> Matter | None:
         return next((p for p in state["proposals"] if p["status"] == "voting"), None)
 
-    def voters(self, state: GameState, prop: Matter) -> list[str]:
-        return [p["name"] for p in self.active(state) if p["name"] != prop["author"]]
-
-    @action("vote")
-    def on_vote(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        player = action["player"]
-        for b in action["ballots"]:
-            prop = matters.must_open(matters.find(state, b["number"]), b["number"], ("voting",))
-            if b["vote"] not in self.vote_words:
-                raise Refused(
-                    f"{b['word']} is not a vote in this game", "vote FOR, AGAINST or ABSTAIN"
-                )
-            if player == prop["author"]:
-                # Rule 11: "The player moving is assumed to be voting “for” the proposal"
-                # (docs/games/sidekick.md).
-                if b["vote"] == "FOR":
-                    ctx.ack(
-                        f"Proposal {prop['number']} is your move: your vote is already FOR (rule "
-                        "11); nothing changed."
-                    )
-                    continue
-                raise Refused(
-                    f"you are the mover of proposal {prop['number']}: your vote is FOR and cannot "
-                    "change "
-                    "(rule 11: \"The player moving is assumed to be voting for the proposal\")"
-                )
+    def authors_ballot(self, state: GameState, prop: Matter, vote: str, ctx: Ctx) -> None:
+        # Rule 11: "The player moving is assumed to be voting “for” the proposal"
+        # (docs/games/sidekick.md).
+        if vote == "FOR":
             ctx.ack(
-                matters.cast(
-                    prop,
-                    player,
-                    b["vote"],
-                    ctx,
-                    action.get("source", ""),
-                    zone=state.get("timezone") or "UTC",
-                    reason=b.get("reason") or "",
-                )
+                f"Proposal {prop['number']} is your move: your vote is already FOR (rule "
+                "11); nothing changed."
             )
-            self.tell_away_voter(
-                state, player, ctx, "the ABSTAIN counted for an away player who does not vote"
-            )
-            self.event(state, ctx, f"{player} voted on proposal {prop['number']}.")
-            self.maybe_close(state, prop, ctx)
+            return
+        raise Refused(
+            f"you are the mover of proposal {prop['number']}: your vote is FOR and cannot "
+            "change "
+            "(rule 11: \"The player moving is assumed to be voting for the proposal\")"
+        )
+
+    def after_ballot(self, state: GameState, prop: Matter, name: str, vote: str, ctx: Ctx) -> None:
+        self.tell_away_voter(
+            state, name, ctx, "the ABSTAIN counted for an away player who does not vote"
+        )
+        self.event(state, ctx, f"{name} voted on proposal {prop['number']}.")
+        self.maybe_close(state, prop, ctx)
+
+    def settle(self, state: GameState, prop: Matter, ctx: Ctx) -> None:
+        self.maybe_close(state, prop, ctx)
 
     def maybe_close(self, state: GameState, prop: Matter, ctx: Ctx, late: str = "") -> None:
-        waiting = [n for n in self.voters(state, prop) if n not in prop["votes"]]
-        if waiting and ctx.now < parse_iso(prop["deadline"]):
+        waiting = self.waiting_for(state, prop)
+        if not voting.due(self.policy, waiting, ctx.now, parse_iso(prop["deadline"])):
             return
         self.close(state, prop, ctx, late)
 
@@ -76,30 +59,19 @@ class SidekickVotes:
         for p in self.present(state):
             if p["name"] not in prop["votes"]:
                 (silent if p["status"] == "active" else away).append(p["name"])
-                prop["votes"][p["name"]] = "ABSTAIN"
+                prop["votes"][p["name"]] = self.policy.silent_counts_as
         # A vote is a player's: one who left the game before the vote closed has none (as in
         # BlogNomic and Imperial); the result says whose ballot it set aside.
         gone = sorted(
             n for n in prop["votes"] if (q := self.player(state, n)) and q["status"] == "left"
         )
-        counts = matters.tally({n: v for n, v in prop["votes"].items() if n not in gone})
-        passed = counts["FOR"] > counts["AGAINST"]  # rule 12: a tie fails
-        reason = (
-            "more FOR than AGAINST"
-            if passed
-            else ("tie" if counts["FOR"] == counts["AGAINST"] else "more AGAINST than FOR")
+        outcome = voting.count(
+            self.policy, {n: v for n, v in prop["votes"].items() if n not in gone}
         )
+        counts, passed, reason = outcome.counts, outcome.passes, outcome.reason
         if forced:
             passed, reason = forced.startswith("enact"), forced
-        prop["status"], prop["closed"], prop["reason"] = (
-            ("passed" if passed else "failed"),
-            iso(ctx.now),
-            reason,
-        )
-        prop["tally"] = dict(counts)
-        prop["deadline"] = None
-        author = self.player(state, prop["author"])
-        points = state["parameters"]["pass_points" if passed else "fail_points"]
+        self.record_outcome(prop, passed, reason, counts, ctx)
         lines = [
             f"Proposal {prop['number']} \"{prop['title']}\" by {prop['author']} has "
             f"{prop['status']}: "
@@ -120,8 +92,8 @@ class SidekickVotes:
             lines.append(f"Not counted, having left the game: {', '.join(gone)}.")
         if late:
             lines.append(late)
-        if author:
-            author["score"] += points
+        if scored := self.score_author(state, prop, passed):
+            author, points = scored
             lines.append(
                 f"{author['name']} scores {points:+d} (rules 21–22) and now has {author['score']}."
             )
@@ -153,16 +125,7 @@ class SidekickVotes:
         # The next turn opens once the changes are in force (rule 7: a passed amendment of rule 8
         # gives the next mover its new time), and before the ruleset mail, which shows the new
         # mover (rule 5).
-        failed = self.enact_changes(
-            state,
-            ctx,
-            changes,
-            f"proposal {prop['number']}",
-            f"Proposal {prop['number']} \"{prop['title']}\" is in effect",
-            then=next_turn,
-        )
-        if failed:
-            prop["reason"] += f"; its changes could not apply: {failed}"
+        self.enact(state, prop, ctx, "is in effect", then=next_turn)
 
     # ---- victory (rules 20 and 23) -----------------------------------------------
     def check_victory(self, state: GameState, ctx: Ctx) -> None:
@@ -203,11 +166,7 @@ class SidekickVotes:
             )
 
     # ---- admin decisions ---------------------------------------------------------
-    @action("decide")
-    def on_decide(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        prop = matters.must_open(
-            matters.find(state, action["number"]), action["number"], ("voting",)
-        )
+    def decided_by_admin(self, state: GameState, prop: Matter, action: Action, ctx: Ctx) -> None:
         outcome = action["outcome"]
         forced = {
             "enact": "enacted by the admin",
@@ -224,26 +183,3 @@ class SidekickVotes:
         )
         if outcome == "enact":
             prop["reason"] = "enacted by the admin"
-
-    @action("vote_override")
-    def on_vote_override(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        prop = matters.must_open(
-            matters.find(state, action["number"]), action["number"], ("voting",)
-        )
-        p = self.must_player(state, action["player"])
-        previous = prop["votes"].get(p["name"])
-        ctx.ack(
-            matters.cast(
-                prop,
-                p["name"],
-                action["vote"],
-                ctx,
-                f"admin {action.get('by')}",
-                zone=state.get("timezone") or "UTC",
-            )
-            + " (admin override)"
-        )
-        self.tell_vote_override(
-            state, action, ctx, p["name"], prop, "Proposal", action["vote"], previous
-        )
-        self.maybe_close(state, prop, ctx)

@@ -31,18 +31,8 @@ class OrdersGame(Variant):
         if tag != "withdraw":
             return super().not_a_command(state, tag)
         # A player withdrawing here means their orders: say what this game's orders_final allows.
-        how = {
-            "refuse": 'orders once sent cannot be changed (Eire: "You cannot edit your orders once '
-            "you've "
-            'send the post"); only orders the referee refused may be sent again, until the '
-            "deadline",
-            "add": "orders sent again are added to those already sent",
-            "replace": "orders sent again replace those already sent",
-        }[state["parameters"]["orders_final"]]
-        return Refused(
-            f"{state['name']} has no withdrawal: {how}",
-            "send [Status] for the turn and its deadline",
-        )
+        final = state["parameters"]["orders_final"]
+        return Refused("no_withdrawal_of_orders", game=state["name"], final=final)
 
     def active_names(self, state: GameState) -> list[str]:
         return [p["name"] for p in self.active(state)]
@@ -50,9 +40,9 @@ class OrdersGame(Variant):
     @action("start")
     def on_start(self, state: GameState, action: Action, ctx: Ctx) -> None:
         if state["status"] != "forming":
-            raise Refused(f"the game is {state['status']}, not forming")
+            raise Refused("game_not_forming", status=state["status"])
         if len(self.active(state)) < self.min_players:
-            raise Refused(f"a game needs at least {self.min_players} players to start")
+            raise Refused("too_few_to_start", least=self.min_players)
         state["status"] = "active"
         ctx.ack(f"{state['name']} starts with {', '.join(self.active_names(state))}.")
         self.event(state, ctx, "The game started.")
@@ -122,27 +112,15 @@ class OrdersGame(Variant):
         t = state["turn"]
         if state["status"] == "active" and t and t.get("closed") and not t.get("deadline"):
             # Late: the turn closed at its deadline and the GM is adjudicating it.
-            raise Refused(
-                f"turn {t['number']} closed {self.when(state, t['closed'])}, and the GM is "
-                "adjudicating it: "
-                "orders sent now are too late for it",
-                f"send them again when turn {t['number'] + 1} opens (the GM's results open it).",
-            )
+            raise Refused("orders_too_late", turn=t["number"], closed=self.when(state, t["closed"]))
         if state["status"] != "active" or not state["turn"] or not state["turn"].get("deadline"):
-            raise Refused(
-                "no turn is open for orders"
-                + (" (the game is still forming)" if state["status"] == "forming" else "")
-            )
+            raise Refused("no_turn_open", forming=state["status"] == "forming")
         p = self.must_player(state, name)
         if p["status"] != "active":
-            raise Refused("only active players order")
+            raise Refused("only_active_order")
         loose = self.orders_not_bold(action.get("loose") or [], action["sentences"])
         if not action["sentences"]:
-            raise Refused(
-                "I found no bold text in your own words: only bold text is an order"
-                + "".join(f'; "{t}" looks like one, but is not in bold' for t in loose),
-                f"{self.example_order} or <b>…</b> or [b]…[/b]",
-            )
+            raise Refused("no_bold_orders", loose=loose, example=self.example_order)
         had = state["orders"].get(name)
         mode = state["parameters"]["orders_final"]
         # A refused order does not count as sent (SPEC §3.3): while the last mail had one,
@@ -156,14 +134,8 @@ class OrdersGame(Variant):
 
             if [words(x) for x in action["sentences"]] == [words(o["text"]) for o in had["orders"]]:
                 # The same mail sent again (Send pressed twice, a second account): nothing is lost.
-                raise Refused(
-                    f"these are the orders you sent {self.when(state, had['at'])}, word for word: "
-                    "they are "
-                    "recorded and stand as they were (orders cannot be edited once sent)"
-                )
-            raise Refused(
-                "you cannot edit your orders once you've sent them (this game's orders are final)"
-            )
+                raise Refused("orders_sent_again", at=self.when(state, had["at"]))
+            raise Refused("orders_are_final")
         base = had["orders"] if had and (mode == "add" or correcting and mode == "refuse") else []
         accepted, rejected = self.read_orders(state, name, action["sentences"], base)
         state["orders"][name] = {

@@ -11,26 +11,26 @@ KEPT = 50
 
 
 def note_score(player: Player, at: int) -> None:
-    """Record PLAYER's score as of check AT (a count of the game's victory checks): `held`
+    """Record PLAYER's score as of check AT (a count of the game's victory checks): `score_levels`
     lists [level, since] pairs, each level the lowest score the player has had since that
     check (levels rising), so a fall forgets the runs above it."""
-    held: list = player.setdefault("held", [])
+    levels = player.setdefault("score_levels", [])
     score, since = player["score"], at
-    if held and held[-1][0] == score:
+    if levels and levels[-1][0] == score:
         return
-    while held and held[-1][0] >= score:
-        since = held.pop()[1]
-    held.append([score, since])
+    while levels and levels[-1][0] >= score:
+        since = levels.pop()[1]
+    levels.append([score, since])
     # The lowest levels go first past KEPT: a target lowered below them finds the player has
     # held it since the earliest check kept, which bounds the state of a long game.
-    del held[:-KEPT]
+    del levels[:-KEPT]
 
 
 def reached_at(player: Player, target: int) -> int | None:
     """Since when PLAYER has held TARGET or more without a break; None if they hold less now."""
     if player["score"] < target:
         return None
-    for level, since in player.get("held") or []:
+    for level, since in player.get("score_levels") or []:
         if level >= target:
             return since
     return None

@@ -13,6 +13,7 @@ from typing import Any
 from mailref import resource
 from mailref.engine import matters
 from mailref.engine.context import Ctx
+from mailref.engine.mechanics.voting import VotingPolicy
 from mailref.engine.state import Action, GameState, Matter, Rule
 from mailref.engine.variants import rule_tables
 from mailref.engine.variants.actions import action
@@ -30,11 +31,29 @@ _GENERATOR = re.compile(
 )
 
 
+# Rules "Votes" and "Resolution of Proposals": Wizards vote FOR, AGAINST or DEFERENTIAL (the
+# Historian also VETO); the author's vote is FOR until they vote; a matter is enacted the
+# moment it is Popular and failed the moment it is Unpopular, by quorum.
+VOTING = VotingPolicy(
+    words=("FOR", "AGAINST", "DEFERENTIAL", "VETO"),
+    offered=("FOR", "AGAINST", "DEFERENTIAL"),
+    open_status="pending",
+    undecided=("pending",),
+    decision="quorum",
+    closing="as soon as decided",
+    passed_status="enacted",
+    failed_status="failed",
+    author_vote="FOR",
+    author_may_change=True,
+)
+
+
 class BlogNomic(Wizards, Hiatus, Submitting, Resolution, Dynasties, Variant):
     name = "blognomic"
     title = "BlogNomic"
     parameter_table = rule_tables.BLOGNOMIC
-    vote_words = ("FOR", "AGAINST", "DEFERENTIAL", "VETO")
+    policy = VOTING
+    vote_words = VOTING.words
     # Idle Wizards, matters, votes, enacting and failing, proposals, resolution, CfJs, victory;
     # Tags, Seasonal Downtime, Dormancy (SPEC §5.2).
     runs_rules = frozenset(
@@ -123,49 +142,6 @@ class BlogNomic(Wizards, Hiatus, Submitting, Resolution, Dynasties, Variant):
         if action["office"].lower() == "historian":
             holder = self.holder(state, "historian")
             state["historian"] = holder["name"] if holder else None
-
-    @action("decide")
-    def on_decide(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        m = matters.must_open(
-            self.find_matter(state, action["number"]), action["number"], ("pending",)
-        )
-        status = "enacted" if action["outcome"] == "enact" else "failed"
-        reason = {"enact": "enacted by the admin", "fail": "failed by the admin", "veto": "vetoed"}[
-            action["outcome"]
-        ]
-        ctx.ack(f"{self.label(m)} {m['number']}: {reason}.")
-        self.close(
-            state,
-            m,
-            ctx,
-            status,
-            reason,
-            note=f"Admin: {action.get('reason') or 'no reason given'}",
-        )
-
-    @action("vote_override")
-    def on_vote_override(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        m = matters.must_open(
-            self.find_matter(state, action["number"]), action["number"], ("pending",)
-        )
-        p = self.must_player(state, action["player"])
-        previous = m["votes"].get(p["name"])
-        ctx.ack(
-            matters.cast(
-                m,
-                p["name"],
-                action["vote"],
-                ctx,
-                f"admin {action.get('by')}",
-                self.label(m),
-                zone=state.get("timezone") or "UTC",
-            )
-            + " (admin override)"
-        )
-        self.tell_vote_override(
-            state, action, ctx, p["name"], m, self.label(m), action["vote"], previous
-        )
-        self.resolve(state, ctx)
 
     def status_lines(self, state: GameState, ctx: Ctx | None = None) -> list[str]:
         lines = [

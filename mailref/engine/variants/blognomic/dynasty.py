@@ -85,13 +85,10 @@ class Dynasties(Acting):
         """Rule "Victory and Ascension": "That Wizard may pass this role to another Wizard at this
         point by making a post to that effect, if they wish": after the DoV, before the Address."""
         if not state["ascension_pending"] or action["player"] != state["historian"]:
-            raise Refused(
-                "only the new Historian may pass the role on, between the enacted DoV and the "
-                "Ascension Address"
-            )
+            raise Refused("only_new_historian_passes")
         to = self.must_player(state, action["to"])
         if to["name"] == action["player"]:
-            raise Refused("you already are the Historian")
+            raise Refused("historian_already")
         self.must_be_wizard(state, to["name"], "become Historian")
         self.player(state, action["player"])["offices"].remove("historian")
         to["offices"].append("historian")
@@ -108,17 +105,9 @@ class Dynasties(Acting):
     @action("ascension")
     def on_ascension(self, state: GameState, action: Action, ctx: Ctx) -> None:
         if not state["ascension_pending"] or action["player"] != state["historian"]:
-            raise Refused(
-                "only the new Historian makes the Ascension Address, once a DoV has been enacted"
-            )
+            raise Refused("only_new_historian_ascends")
         if self.downtime(state, ctx.now):
-            raise Refused(
-                f"the game is in Seasonal Downtime ({self.downtime_text(state)}): the Ascension "
-                "Address waits until "
-                '27 December (only "Votable Matters", "Gamestate Tracking" and "Call for '
-                'Judgement" '
-                "actions are allowed)"
-            )
+            raise Refused("ascension_waits_downtime", downtime=self.downtime_text(state))
         fields = action.get("fields", {})
         renames = {
             state["terms"]["player"]: fields.get("wizard")

@@ -107,7 +107,7 @@ class Resolution(Acting):
         self, state: GameState, m: Matter, ctx: Ctx, status: str, reason: str, note: str = ""
     ) -> None:
         _, _, counts = self.opinion(state, m, ctx.now)
-        m.update(status=status, reason=reason, closed=iso(ctx.now), tally=counts)
+        self.record_outcome(m, status == self.policy.passed_status, reason, counts, ctx)
         label = self.label(m)
         title = m.get("question") or m["title"]
         lines = [
@@ -203,15 +203,7 @@ class Resolution(Acting):
                 results.vars["lines"] += ["", "What it changes:", *done]
             if not m.get("changes"):
                 return
-        failed = self.enact_changes(
-            state,
-            ctx,
-            changes_from(m.get("changes", [])),
-            f"{label.lower()} {m['number']}",
-            f"{label} {m['number']} \"{m.get('question') or m['title']}\" is enacted",
-        )
-        if failed and m.get("changes"):
-            m["reason"] += f"; its changes could not apply: {failed}"
+        self.enact(state, m, ctx, "is enacted")
 
     def deadline_times(self, state: GameState, now: datetime) -> list[datetime]:
         # Thresholds already passed were weighed by the last resolve(); only later ones wake us.
@@ -276,8 +268,8 @@ class Resolution(Acting):
             if ctx.now < self.reminder_at(state, decidable, m["opened"]):
                 continue
             m["reminded"] = True
-            for name in self.wizards(state):
-                if name != m["author"] and name not in m["votes"]:
+            for name in self.waiting_for(state, m):
+                if name != m["author"]:
                     owed.setdefault((name, iso(decidable)), []).append(m)
         for (name, decidable), due in owed.items():
             what = [
@@ -300,7 +292,7 @@ class Resolution(Acting):
                     f"{'it' if len(due) == 1 else 'each'} may be decided "
                     "without your vote: enacted with more FOR than AGAINST, else failed (rule "
                     "\"Votable Matters\").",
-                    "To vote, reply to this mail with FOR, AGAINST or DEFERENTIAL"
+                    self.how_to_vote()
                     + ("" if len(due) == 1 else ', one line each: "12 FOR"')
                     + ".",
                 ],
@@ -315,9 +307,7 @@ class Resolution(Acting):
         proposal then fails at 48 hours. The referee does not idle them itself: the GM decides."""
         out: list[tuple[str, str | None]] = []
         for m in self.all_matters(state):
-            if m["status"] == "pending" and (
-                missing := [n for n in self.wizards(state) if n not in m["votes"]]
-            ):
+            if m["status"] == "pending" and (missing := self.waiting_for(state, m)):
                 out.append(
                     (f"Not yet voted on {self.label(m)} {m['number']}: {', '.join(missing)}", None)
                 )

@@ -6,14 +6,15 @@ from __future__ import annotations
 from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.court import describe as effect_words
+from mailref.engine.mechanics.proposals import Proposals
 from mailref.engine.ruleset import changes_from, find_rule, sort_key
-from mailref.engine.state import Action, GameState
-from mailref.engine.variants.actions import Acting, action
+from mailref.engine.state import Action, GameState, Matter
+from mailref.engine.variants.actions import action
 from mailref.timeutil import parse_iso
 
 
-class Submitting(Acting):
-    """Posting votable matters and voting on them."""
+class Submitting(Proposals):
+    """Posting votable matters, and BlogNomic's hooks of the proposal lifecycle."""
 
     @action("propose")
     def on_propose(self, state: GameState, action: Action, ctx: Ctx) -> None:
@@ -49,21 +50,18 @@ class Submitting(Acting):
             )
         changes = self.numbered(state, changes_from(action["changes"]))
         self.check_tags(state, action["title"], changes)
-        prop = matters.new_matter(
+        # The author's vote is FOR until they vote (the policy's author_vote).
+        prop = self.submit(
             state,
             ctx,
             author,
             action["title"],
             action["text"],
-            "pending",
-            None,
             changes=[c.as_dict() for c in changes],
             self_killed=False,
             vetoed=False,
             reminded=False,
         )
-        prop["votes"][author] = "FOR"  # the author's vote is FOR until they vote
-        state["proposals"].append(prop)
         ctx.ack(
             f"Proposal {prop['number']} \"{prop['title']}\" is pending; quorum is "
             f"{self.quorum(state)}."
@@ -86,17 +84,12 @@ class Submitting(Acting):
                 "it again."
             )
         self.event(state, ctx, f"{author} proposed {prop['number']} \"{prop['title']}\".")
-        ctx.send(
-            "announcement",
-            "all",
-            f"[Proposal {prop['number']}] {prop['title']}",
-            "proposal.txt",
-            opens=True,
-            game=state,
-            proposal=prop,
-            changes=[c.describe() for c in changes],
-            voters=self.wizards(state),
-            words=["FOR", "AGAINST", "DEFERENTIAL"],
+        self.announce_proposal(
+            state,
+            ctx,
+            prop,
+            changes,
+            self.electorate(state, prop),
             warning=warning,
             timing=self.decided_by(state, prop, ctx),
         )
@@ -180,17 +173,14 @@ class Submitting(Acting):
         )
         changes = self.numbered(state, changes_from(action.get("changes", [])))
         self.check_tags(state, action["question"], changes)
-        m = matters.new_matter(
+        m = self.submit(
             state,
             ctx,
             author,
             action["question"],
             action.get("text", ""),
-            "pending",
-            None,
+            collection="judgements",
             reminded=False,
-        )
-        m.update(
             kind=kind,
             question=action["question"],
             by=author,
@@ -199,8 +189,6 @@ class Submitting(Acting):
             changes=[c.as_dict() for c in changes],
             effects=list(action.get("effects") or []) if kind == "cfj" else [],
         )
-        m["votes"][author] = "FOR"
-        state["judgements"].append(m)
         label = self.label(m)
         ctx.ack(
             f"{label} {m['number']} \"{m['question']}\" is pending; quorum is {self.quorum(state)}."
@@ -244,44 +232,61 @@ class Submitting(Acting):
         else:
             ctx.ack(f"Proposal {m['number']} is withdrawn.")
 
-    @action("vote")
-    def on_vote(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        name = action["player"]
+    # ---- the proposal lifecycle's hooks (mechanics/proposals.py) ---------------------
+    def electorate(self, state: GameState, m: Matter) -> list[str]:
+        # "A non-Wizard never has a Vote": Wizards, the author among them.
+        return self.wizards(state)
+
+    def may_vote(self, state: GameState, name: str) -> None:
         if name not in self.wizards(state):
             raise Refused("idle Wizards are not counted: send [Unidle] first")
-        for b in action["ballots"]:
-            m = self.find_matter(state, b["number"])
-            label = self.label(m) if m else "matter"
-            m = matters.must_open(m, b["number"], ("pending",), label)
-            vote = b["vote"]
-            if vote not in self.vote_words:
-                raise Refused(f"{b['word']} is not a vote here", "vote FOR, AGAINST or DEFERENTIAL")
-            if vote == "VETO" and (name != state["historian"] or label != "Proposal"):
-                raise Refused("only the Historian may VETO, and only a proposal")
+
+    def voting_matter(self, state: GameState, number: int) -> Matter | None:
+        return self.find_matter(state, number)
+
+    def label_of(self, m: Matter | None) -> str:
+        return self.label(m) if m else "matter"
+
+    def heading_of(self, m: Matter) -> str:
+        return self.label(m)
+
+    def check_ballot(self, state: GameState, m: Matter, name: str, vote: str) -> None:
+        if vote == "VETO" and (name != state["historian"] or self.label(m) != "Proposal"):
+            raise Refused("only the Historian may VETO, and only a proposal")
+
+    def after_ballot(self, state: GameState, m: Matter, name: str, vote: str, ctx: Ctx) -> None:
+        label = self.label(m)
+        if (
+            label == "Proposal"
+            and name == m["author"]
+            and vote == "AGAINST"
+            and not m["self_killed"]
+        ):
+            m["self_killed"] = True
             ctx.ack(
-                matters.cast(
-                    m,
-                    name,
-                    vote,
-                    ctx,
-                    action.get("source", ""),
-                    label,
-                    zone=state.get("timezone") or "UTC",
-                    reason=b.get("reason") or "",
-                )
+                'Your AGAINST on your own proposal self-kills it (rule "Special Proposal Voting").'
             )
-            if (
-                label == "Proposal"
-                and name == m["author"]
-                and vote == "AGAINST"
-                and not m["self_killed"]
-            ):
-                m["self_killed"] = True
-                ctx.ack(
-                    'Your AGAINST on your own proposal self-kills it (rule "Special Proposal '
-                    'Voting").'
-                )
-            if vote == "VETO" and not m.get("vetoed"):
-                m["vetoed"] = True
-                ctx.ack(f"Proposal {m['number']} is Vetoed.")
+        if vote == "VETO" and not m.get("vetoed"):
+            m["vetoed"] = True
+            ctx.ack(f"Proposal {m['number']} is Vetoed.")
+
+    def after_votes(self, state: GameState, ctx: Ctx) -> None:
         self.resolve(state, ctx)
+
+    def settle(self, state: GameState, m: Matter, ctx: Ctx) -> None:
+        self.resolve(state, ctx)
+
+    def decided_by_admin(self, state: GameState, m: Matter, action: Action, ctx: Ctx) -> None:
+        status = "enacted" if action["outcome"] == "enact" else "failed"
+        reason = {"enact": "enacted by the admin", "fail": "failed by the admin", "veto": "vetoed"}[
+            action["outcome"]
+        ]
+        ctx.ack(f"{self.label(m)} {m['number']}: {reason}.")
+        self.close(
+            state,
+            m,
+            ctx,
+            status,
+            reason,
+            note=f"Admin: {action.get('reason') or 'no reason given'}",
+        )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from mailref.engine.context import Ctx, Refused
+from mailref.engine.mechanics import voting
 from mailref.engine.ruleparams import quorum_of
 from mailref.engine.state import Action, GameState, Matter, Player
 from mailref.engine.variants.actions import Acting, action
@@ -30,10 +31,7 @@ class Wizards(Acting):
         “Ruleset and Gamestate”, “Wizards”, “Dynasties”, “Fair Play” and any of those Rules’
         subrules, Idle Wizards are not counted as Wizards"."""
         if name not in self.wizards(state):
-            raise Refused(
-                f"Idle Wizards are not counted as Wizards: an idle Wizard cannot {what}",
-                "send [Unidle] first",
-            )
+            raise Refused("idle_wizard_cannot", what=what)
 
     def valid_vote(self, state: GameState, m: Matter, name: str) -> str | None:
         """Rule "Votes": "A Wizard’s Vote on a Votable Matter is the last valid voting icon that
@@ -66,14 +64,15 @@ class Wizards(Acting):
 
     def opinion(self, state: GameState, m: Matter, now: datetime) -> tuple[bool, bool, dict]:
         """(popular, unpopular, counts) exactly as rule "Votes" words them."""
-        votes = self.effective_votes(state, m)
-        q = self.quorum(state)
-        n_for = sum(v == "FOR" for v in votes.values())
-        n_against = sum(v == "AGAINST" for v in votes.values())
         long_open = now - parse_iso(m["opened"]) >= self.duration(state, "popular_after")
-        popular = n_for >= q or (long_open and len(votes) > 1 and n_for > n_against)
-        unpopular = len(self.wizards(state)) - n_against < q or (long_open and not popular)
-        return popular, unpopular, {"FOR": n_for, "AGAINST": n_against, "quorum": q}
+        outcome = voting.count(
+            self.policy,
+            self.effective_votes(state, m),
+            self.wizards(state),
+            self.quorum(state),
+            long_open,
+        )
+        return outcome.passes, outcome.fails, outcome.counts
 
     @action("idle")
     def on_idle(self, state: GameState, action: Action, ctx: Ctx) -> None:
@@ -85,10 +84,7 @@ class Wizards(Acting):
 
     def _idle_self(self, state: GameState, action: Action, ctx: Ctx) -> None:
         if action.get("dates"):
-            raise Refused(
-                "in BlogNomic going Idle has no end date: you are Idle until you Unidle",
-                'send [Idle] now and [Unidle] when you are back (rule "Idle Wizards")',
-            )
+            raise Refused("idle_has_no_end")
         p = self.must_player(state, action.get("name") or action["player"])
         was = p["status"]
         self._set_away(state, action, ctx, "idle")
@@ -102,16 +98,15 @@ class Wizards(Acting):
         dynasty"."""
         p = self.must_player(state, action["player"])
         if p["status"] != "idle":
-            raise Refused("you are not idle")
+            raise Refused("not_idle")
         idled = p.get("self_idled")
         if idled and idled["dynasty"] == state["dynasty"]:
             until = parse_iso(idled["at"]) + self.duration(state, "unidle_after")
             if ctx.now < until:
                 raise Refused(
-                    f"you went Idle {self.when(state, idled['at'], ctx)}: no Unidle within four "
-                    "days of idling in the same "
-                    f"dynasty (rule \"Idle Wizards\")",
-                    f"send [Unidle] after {self.when(state, until, ctx)}",
+                    "unidle_too_soon",
+                    idled=self.when(state, idled["at"], ctx),
+                    until=self.when(state, until, ctx),
                 )
         self._set_away(state, {**action, "name": action["player"]}, ctx, "active")
 
@@ -137,10 +132,10 @@ class Wizards(Acting):
                 until = parse_iso(p["left_at"]) + self.duration(state, "rejoin_after")
                 if ctx.now < until:
                     raise Refused(
-                        f"{p['name']} ceased to be a Wizard {self.when(state, p['left_at'], ctx)} "
-                        "and may not become a Wizard "
-                        "again within the following two weeks (rule \"Wizards\")",
-                        f"join again after {self.when(state, until, ctx)}",
+                        "rejoin_too_soon",
+                        name=p["name"],
+                        left=self.when(state, p["left_at"], ctx),
+                        until=self.when(state, until, ctx),
                     )
         super().on_join(state, action, ctx)
 

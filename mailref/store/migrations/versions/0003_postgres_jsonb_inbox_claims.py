@@ -26,7 +26,8 @@ JSON_COLUMNS = [
 def upgrade() -> None:
     if op.get_bind().dialect.name == "postgresql":
         for table, column in JSON_COLUMNS:
-            op.alter_column(table, column, type_=JSONB(), postgresql_using=f"{column}::jsonb")
+            jsonb = JSONB()  # type: ignore[no-untyped-call]
+            op.alter_column(table, column, type_=jsonb, postgresql_using=f"{column}::jsonb")
     with op.batch_alter_table("inbox", schema=None) as batch_op:
         batch_op.add_column(sa.Column("claimed_by", sa.String(length=255), nullable=True))
         batch_op.add_column(sa.Column("lease_until", sa.DateTime(), nullable=True))

@@ -1,0 +1,301 @@
+"""The proposal lifecycle, once for every Nomic: a matter is submitted, voted on, overridden
+or decided by the admin, decided under the game's `VotingPolicy` (mechanics/voting.py), and
+enacted or failed: its outcome recorded, its author scored, its changes put in force.
+
+A variant composes `Proposals`, sets `policy`, and overrides only the hooks below where its
+rules differ; each hook's default is the plain case.
+
+  electorate(state, matter)             who votes on MATTER (every active player but its author)
+  may_vote(state, name)                 refuse a player who has no vote (Senators, Wizards)
+  voting_matter(state, number)          the matter a ballot names (BlogNomic: any kind)
+  label_of(matter) / heading_of(matter) how acks and subjects name it ("proposal", "Proposal")
+  authors_ballot(state, matter, vote, ctx)
+                                        the author's ballot where the policy fixes it
+  check_ballot(state, matter, name, vote)
+                                        refuse a ballot the rules forbid (BlogNomic's VETO)
+  after_ballot(state, matter, name, vote, ctx) / after_votes(state, ctx)
+                                        what a counted ballot, and a mail of them, sets off
+  settle(state, matter, ctx)            decide MATTER if it is due (after the admin's ballot)
+  before_deciding(state)                refuse the admin's decision outright (no Emperor)
+  decided_by_admin(state, matter, action, ctx)
+                                        carry out the admin's enact, fail or veto
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+from mailref.engine import matters
+from mailref.engine.context import Ctx, Refused
+from mailref.engine.mechanics.voting import VotingPolicy
+from mailref.engine.ruleset import changes_from
+from mailref.engine.state import Action, GameState, Matter, Player
+from mailref.engine.variants.actions import Acting, action
+from mailref.timeutil import iso, parse_iso
+
+if TYPE_CHECKING:
+    from mailref.engine.change import RuleChange
+
+
+class Proposals(Acting):
+    """Submitting, voting on and deciding a game's matters under its `policy`."""
+
+    policy: ClassVar[VotingPolicy]
+
+    if TYPE_CHECKING:  # what the lifecycle asks of the variant it is part of (base.py's concerns)
+
+        @staticmethod
+        def active(state: GameState) -> list[Player]: ...
+
+        def must_player(self, state: GameState, name: str) -> Player: ...
+
+        @staticmethod
+        def player(state: GameState, name: str) -> Player | None: ...
+
+        def reminder_at(
+            self, state: GameState, deadline: datetime, opened: str | None
+        ) -> datetime: ...
+
+        def enact_changes(
+            self,
+            state: GameState,
+            ctx: Ctx,
+            changes: list[RuleChange],
+            by: str,
+            why: str,
+            then: Callable[[], None] | None = None,
+        ) -> str | None: ...
+
+        def translate_vote(self, meaning: str) -> str: ...
+
+        def tell_vote_override(
+            self,
+            state: GameState,
+            action: Action,
+            ctx: Ctx,
+            name: str,
+            matter: Matter,
+            label: str,
+            vote: str,
+            previous: str | None,
+        ) -> None: ...
+
+    # ---- submitting --------------------------------------------------------------
+    def submit(
+        self,
+        state: GameState,
+        ctx: Ctx,
+        author: str,
+        title: str,
+        text: str,
+        deadline: Any = None,
+        collection: Literal["proposals", "judgements"] = "proposals",
+        **extra: Any,
+    ) -> Matter:
+        """A new matter of AUTHOR, open to votes, with the author's vote the policy gives."""
+        m = matters.new_matter(
+            state, ctx, author, title, text, self.policy.open_status, deadline, **extra
+        )
+        if self.policy.author_vote:
+            m["votes"][author] = self.policy.author_vote
+        state[collection].append(m)
+        return m
+
+    def announce_proposal(
+        self,
+        state: GameState,
+        ctx: Ctx,
+        prop: Matter,
+        changes: list[RuleChange],
+        voters: list[str],
+        **extra: Any,
+    ) -> None:
+        """Every player's mail of a new proposal: its text, its changes, who votes and how."""
+        ctx.send(
+            "announcement",
+            "all",
+            f"[Proposal {prop['number']}] {prop['title']}",
+            "proposal.txt",
+            opens=True,
+            game=state,
+            proposal=prop,
+            changes=[c.describe() for c in changes],
+            voters=voters,
+            words=list(self.policy.offered),
+            **extra,
+        )
+
+    # ---- voting ------------------------------------------------------------------
+    @action("vote")
+    def on_vote(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        name = action["player"] or ""
+        self.may_vote(state, name)
+        for b in action["ballots"]:
+            m = self.open_to_votes(state, b["number"])
+            vote = b["vote"]
+            if vote not in self.policy.words:
+                raise Refused(
+                    f"{b['word']} is not a vote in this game", f"vote {self.policy.offered_text()}"
+                )
+            if name == m["author"] and not self.policy.author_may_change:
+                self.authors_ballot(state, m, vote, ctx)
+                continue
+            self.check_ballot(state, m, name, vote)
+            ctx.ack(
+                matters.cast(
+                    m,
+                    name,
+                    vote,
+                    ctx,
+                    action.get("source", ""),
+                    self.label_of(m),
+                    zone=state.get("timezone") or "UTC",
+                    reason=str(b.get("reason") or ""),
+                )
+            )
+            self.after_ballot(state, m, name, vote, ctx)
+        self.after_votes(state, ctx)
+
+    def open_to_votes(self, state: GameState, number: int) -> Matter:
+        m = self.voting_matter(state, number)
+        return matters.must_open(m, number, (self.policy.open_status,), self.label_of(m))
+
+    @action("vote_override")
+    def on_vote_override(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        m = self.open_to_votes(state, action["number"])
+        p = self.must_player(state, action["player"] or "")
+        previous = m["votes"].get(p["name"])
+        vote = self.translate_vote(action["vote"])
+        ctx.ack(
+            matters.cast(
+                m,
+                p["name"],
+                vote,
+                ctx,
+                f"admin {action.get('by')}",
+                self.label_of(m),
+                zone=state.get("timezone") or "UTC",
+            )
+            + " (admin override)"
+        )
+        self.tell_vote_override(
+            state, action, ctx, p["name"], m, self.heading_of(m), vote, previous
+        )
+        self.settle(state, m, ctx)
+
+    # ---- the admin's decision ----------------------------------------------------
+    @action("decide")
+    def on_decide(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        self.before_deciding(state)
+        number = action["number"]
+        m = self.voting_matter(state, number)
+        m = matters.must_open(m, number, self.policy.undecided, self.label_of(m))
+        self.decided_by_admin(state, m, action, ctx)
+
+    # ---- enacting or failing ------------------------------------------------------
+    def record_outcome(
+        self,
+        m: Matter,
+        passed: bool,
+        reason: str | None,
+        counts: dict[str, int],
+        ctx: Ctx,
+        final: bool = True,
+    ) -> None:
+        """M decided by its vote: the policy's status for a pass or a fail, why, the count; and
+        closed, unless a further step decides it (Imperial's Emperor: FINAL false)."""
+        m["status"] = self.policy.passed_status if passed else self.policy.failed_status
+        m["reason"], m["tally"] = reason, counts
+        if "deadline" in m:
+            m["deadline"] = None
+        if final:
+            m["closed"] = iso(ctx.now)
+
+    def score_author(self, state: GameState, m: Matter, passed: bool) -> tuple[Player, int] | None:
+        """The author scores what the policy gives for a pass or a fail: (author, points); None
+        where it gives nothing or the author is gone from the list."""
+        author = self.player(state, m["author"])
+        if not self.policy.points or author is None:
+            return None
+        points = int(state["parameters"][self.policy.points[0 if passed else 1]])
+        author["score"] += points
+        return author, points
+
+    def enact(
+        self,
+        state: GameState,
+        m: Matter,
+        ctx: Ctx,
+        verb: str,
+        then: Callable[[], None] | None = None,
+        note_failure: bool = True,
+    ) -> str | None:
+        """Put M's rule changes in force ("Proposal 3 "Title" VERB"), THEN (once they are) what
+        follows; returns why nothing applied, which M's reason notes unless NOTE_FAILURE is off."""
+        label = self.heading_of(m)
+        failed = self.enact_changes(
+            state,
+            ctx,
+            changes_from(m.get("changes") or []),
+            f"{label.lower()} {m['number']}",
+            f"{label} {m['number']} \"{m.get('question') or m['title']}\" {verb}",
+            then=then,
+        )
+        if failed and note_failure and m.get("changes"):
+            m["reason"] = f"{m.get('reason') or ''}; its changes could not apply: {failed}"
+        return failed
+
+    def vote_times(self, state: GameState, m: Matter) -> list[datetime]:
+        """When M's vote wants the clock: its deadline, and its reminder until it is sent."""
+        d = parse_iso(m.get("deadline"))
+        if d is None:
+            return []
+        return [d] if m.get("reminded") else [d, self.reminder_at(state, d, m.get("opened"))]
+
+    def waiting_for(self, state: GameState, m: Matter) -> list[str]:
+        """Those of M's electorate who have not voted on it."""
+        return [n for n in self.electorate(state, m) if n not in m["votes"]]
+
+    def how_to_vote(self) -> str:
+        """The line a mail asking for a vote ends with, naming the ballots players are told of."""
+        return f"To vote, reply to this mail with {self.policy.offered_text()}"
+
+    # ---- hooks (the plain case) --------------------------------------------------
+    def electorate(self, state: GameState, m: Matter) -> list[str]:
+        """Every active player but the author votes."""
+        return [p["name"] for p in self.active(state) if p["name"] != m["author"]]
+
+    def may_vote(self, state: GameState, name: str) -> None:
+        """Every player votes."""
+
+    def voting_matter(self, state: GameState, number: int) -> Matter | None:
+        return matters.find(state, number)
+
+    def label_of(self, m: Matter | None) -> str:
+        return "proposal"
+
+    def heading_of(self, m: Matter) -> str:
+        return "Proposal"
+
+    def authors_ballot(self, state: GameState, m: Matter, vote: str, ctx: Ctx) -> None:
+        raise Refused(f"proposal {m['number']} is yours: the other players vote on it")
+
+    def check_ballot(self, state: GameState, m: Matter, name: str, vote: str) -> None:
+        """Every word of the policy is a valid ballot."""
+
+    def after_ballot(self, state: GameState, m: Matter, name: str, vote: str, ctx: Ctx) -> None:
+        """Nothing follows a ballot."""
+
+    def after_votes(self, state: GameState, ctx: Ctx) -> None:
+        """Nothing follows a mail of ballots."""
+
+    def settle(self, state: GameState, m: Matter, ctx: Ctx) -> None:
+        """A matter is decided at its deadline only."""
+
+    def before_deciding(self, state: GameState) -> None:
+        """The admin may always decide."""
+
+    def decided_by_admin(self, state: GameState, m: Matter, action: Action, ctx: Ctx) -> None:
+        raise NotImplementedError
