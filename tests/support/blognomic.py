@@ -9,6 +9,7 @@ import pytest
 
 from support.helpers import Clock, Outbox, assert_replays, make_referee, send_mail
 from support.joining import confirm
+from support.snapshots import play_once
 
 G = "blog@ref.example"
 
@@ -38,14 +39,18 @@ def matter(r, n: int) -> dict:
 
 
 @pytest.fixture
-def blognomic_game(tmp_path, database_url):
+def blognomic_game(request, tmp_path, database_url):
     clock = Clock(datetime(2026, 3, 2, 9, 0, tzinfo=UTC))
     r = make_referee(tmp_path, clock, url=database_url)
     r.clock_ = clock
-    r.create_game("blog", "blognomic", G, gm="gm@ref.example")
-    for n in NAMES:
-        send(r, n, "[Join]", f"Name: {n}")
-        confirm(r, addr(n))
+
+    def opening() -> None:
+        r.create_game("blog", "blognomic", G, gm="gm@ref.example")
+        for n in NAMES:
+            send(r, n, "[Join]", f"Name: {n}")
+            confirm(r, addr(n))
+
+    play_once(request, r, opening)
     yield r
     assert_replays(r)
 

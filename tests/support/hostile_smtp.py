@@ -9,6 +9,7 @@ import pytest
 from support.helpers import mail
 from support.joining import confirm
 from support.listener import listening, submit
+from support.snapshots import play_once
 
 G = "nomes@ref.example"
 
@@ -23,11 +24,14 @@ def smtp_to(referee):
 
 
 @pytest.fixture
-def game(referee, smtp):
-    referee.create_game("nomes", "sidekick", G, gm="gm@ref.example")
-    for name, a in (("Alice", ALICE), ("Bob", BOB)):
-        smtp(mail(a, G, "[Join]", f"Name: {name}"), a)
-        confirm(referee, a)
+def game(request, referee, smtp):
+    def opening() -> None:
+        referee.create_game("nomes", "sidekick", G, gm="gm@ref.example")
+        for name, a in (("Alice", ALICE), ("Bob", BOB)):
+            smtp(mail(a, G, "[Join]", f"Name: {name}"), a)
+            confirm(referee, a)
+
+    play_once(request, referee, opening)
     return referee
 
 

@@ -7,6 +7,7 @@ import pytest
 
 from support.helpers import Outbox, assert_replays, send_mail
 from support.joining import confirm
+from support.snapshots import play_once
 
 G = "empire@ref.example"
 
@@ -35,17 +36,21 @@ def prop(r, n: int) -> dict:
 
 
 @pytest.fixture
-def imperial_game(referee, clock):
+def imperial_game(request, referee, clock):
     referee.clock_ = clock
-    referee.create_game("empire", "imperial", G)
-    for n in ["Joe"] + SENATORS:
-        send(referee, n, "[Join]", f"Name: {n}")
-        confirm(referee, addr(n))
-    assert (
-        "emperor" in referee.state("empire")["players"][0]["offices"]
-    )  # the first to join, no admin needed
-    for i, n in enumerate(SENATORS):  # each becomes a Senator with a first Point of Order
-        send(referee, n, "[Point of Order] Hello", f"Senator {i}")
+
+    def opening() -> None:
+        referee.create_game("empire", "imperial", G)
+        for n in ["Joe"] + SENATORS:
+            send(referee, n, "[Join]", f"Name: {n}")
+            confirm(referee, addr(n))
+        assert (
+            "emperor" in referee.state("empire")["players"][0]["offices"]
+        )  # the first to join, no admin needed
+        for i, n in enumerate(SENATORS):  # each becomes a Senator with a first Point of Order
+            send(referee, n, "[Point of Order] Hello", f"Senator {i}")
+
+    play_once(request, referee, opening)
     yield referee
     assert_replays(referee)
 

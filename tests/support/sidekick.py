@@ -7,6 +7,7 @@ import pytest
 
 from support.helpers import Clock, Outbox, assert_replays, mail, make_referee, send_mail
 from support.joining import confirm
+from support.snapshots import play_once
 
 G = "nomes@ref.example"
 
@@ -33,11 +34,14 @@ def last_reply(outbox: Outbox, who: str):
 
 
 @pytest.fixture
-def sidekick_game(referee, outbox):
-    referee.create_game("nomes", "sidekick", G, gm="gm@ref.example")
-    for p in PLAYERS:
-        send(referee, p, "[Join]", f"Name: {p.title()}\n")
-        confirm(referee, addr(p))
+def sidekick_game(request, referee, outbox):
+    def opening() -> None:
+        referee.create_game("nomes", "sidekick", G, gm="gm@ref.example")
+        for p in PLAYERS:
+            send(referee, p, "[Join]", f"Name: {p.title()}\n")
+            confirm(referee, addr(p))
+
+    play_once(request, referee, opening)
     state = referee.state("nomes")
     assert state["turn"]["number"] == 1
     yield referee
