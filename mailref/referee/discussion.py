@@ -9,6 +9,7 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session
 
+from mailref.engine.variants.rule_tables import SHARED
 from mailref.outgoing import Settings, _add, game_subject, thread_id, thread_key
 from mailref.read import Envelope
 from mailref.store import Game
@@ -27,6 +28,34 @@ def relays(state: dict) -> bool:
 def mails_per_player_day(state: dict) -> int:
     """The most mail the game sends one player a UTC day (a game made before it: 60)."""
     return int(state.get("parameters", {}).get("mails_per_player_day", 60))
+
+
+def max_relayed(state: dict) -> int:
+    """The most characters of a mail the game relays (its table's default until the GM sets
+    one: not written into games' states, so replay is unchanged)."""
+    return int(str(SHARED.value(state.get("parameters", {}), "max_relayed")))
+
+
+def cut(text: str, most: int) -> str:
+    """TEXT, or its first MOST characters (to the last line break among them) and a line
+    saying how much of it was cut."""
+    if len(text) <= most:
+        return text
+    kept = text[:most]
+    if (nl := kept.rfind("\n")) > most // 2:
+        kept = kept[:nl]
+    return kept.rstrip() + (
+        f"\n\n[{len(text) - len(kept):,} more characters cut: the game relays at most "
+        f"{most:,} characters of a mail]"
+    )
+
+
+def reads_as_orders(env: Envelope) -> bool:
+    """Whether the sender's own words are mostly bold (orders): at least half their letters."""
+    if not env.orders:
+        return False
+    bold = sum(len("".join(o.split())) for o in env.orders)
+    return 2 * bold >= len("".join(env.text.split()))
 
 
 def wants_discussion(player: dict) -> bool:
@@ -52,7 +81,7 @@ def relay(
     key = next((k for i, ch in enumerate(raw) if ch == "[" and (k := thread_key(raw[i:]))), None)
     parent = env.in_reply_to[0] if env.in_reply_to else None
     mine = {a.lower() for a in player["addresses"]}
-    body = env.body.rstrip("\n") + (
+    body = cut(env.body.rstrip("\n"), max_relayed(state)) + (
         f"\n\n-- \n{player['name']}'s words to the players of {name}, relayed by its referee."
         " A Reply reaches all players; a mail with a command tag acts in the game.\n"
     )

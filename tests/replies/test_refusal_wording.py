@@ -804,6 +804,16 @@ GOLDEN = [
         ),
     ),
     (
+        "orders_without_tag",
+        {"count": 2},
+        (
+            "your mail is mostly bold lines (2 read as orders) and its subject has no [Orders] "
+            "tag, so it was neither taken as orders nor relayed to the other players",
+            "add [Orders] to the subject to send them as your orders; words to the players "
+            "without bold reach them",
+        ),
+    ),
+    (
         "orders_sent_again",
         {"at": "Fri 4 Dec 2026 18:00 UTC"},
         (

@@ -72,6 +72,13 @@ SHARED = Table(
     ),
     Param("max_extension", Whole(), 2, "mail extends one deadline at most {v} times (SPEC §2.5)"),
     Param(
+        "max_relayed",
+        Whole(least=500),
+        6000,
+        "a mail relayed as discussion carries at most {v} characters, and says how much was cut",
+        written=False,
+    ),
+    Param(
         "list_id",
         Text(),
         None,
