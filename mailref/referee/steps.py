@@ -24,7 +24,7 @@ from mailref.read.lists import game_sending, through_its_list
 from mailref.read.route import is_postmaster
 from mailref.read.subject import bare_command, no_tag
 from mailref.referee import verdicts
-from mailref.referee.mails import Mail
+from mailref.referee.mails import Mail, release_shadowed
 from mailref.referee.threads import answers_own_mail, locked_game, record_bounces
 from mailref.routing import (
     did_you_mean,
@@ -306,6 +306,7 @@ def refuse_unverified(c: Case) -> bool:
     unverified = verification.refusal(c.game.state, c.env, c.player, c.settings)
     if not unverified:
         return False
+    release_shadowed(c.s, c.row)
     return c.answer_error(
         unverified.reason,
         unverified.hint,
