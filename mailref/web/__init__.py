@@ -11,7 +11,7 @@ import hmac
 import logging
 from collections.abc import Callable
 from html import escape
-from typing import Any
+from typing import Any, cast
 
 from aiohttp import web
 
@@ -69,7 +69,8 @@ def unsubscribe(referee: Referee, token: str) -> tuple[str, str] | None:
         return None
     slug, name = found
     p = next(p for p in referee.state(slug)["players"] if p["name"] == name)
-    if (p.get("settings") or {}).get("digest") == "daily":
+    settings: dict[str, Any] = cast(dict[str, Any], p).get("settings") or {}
+    if settings.get("digest") == "daily":
         return found  # a link used again (or replayed) changes nothing: nothing is journaled
     action = {"type": "settings", "player": name, "values": {"digest": "daily"}}
     referee.admin(slug, {**action, "unsubscribe": True}, name, via="web")
