@@ -132,6 +132,17 @@ SIDEKICK = SHARED.extend(
         where='rule 22 "receives -5 points"',
     ),
     Param(
+        "penalty",
+        Points(),
+        -10,
+        "a rule broken costs {v} points; a ruling's score line beyond that either way waits for "
+        "the GM",
+        "4",
+        (r"receive an? {v} penalty",),
+        'rule 4 "will receive a -10 point penalty"',
+        written=False,
+    ),
+    Param(
         "founders", Whole(), 2, "the turn order is drawn once {v} players (at least 2) have joined"
     ),
 )
