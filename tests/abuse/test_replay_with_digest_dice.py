@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from support.helpers import Outbox, assert_replays, mail
+from support.helpers import assert_replays, mail
 from support.hostile_smtp import ALICE, BOB, G
 
 pytestmark = pytest.mark.spec("8")
