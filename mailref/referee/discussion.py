@@ -5,6 +5,8 @@ Reply-To the game, so that a Reply reaches the game and, through it, everybody."
 from __future__ import annotations
 
 import email.utils
+import hashlib
+import re
 from datetime import datetime
 
 from sqlalchemy.orm import Session
@@ -58,6 +60,14 @@ def reads_as_orders(env: Envelope) -> bool:
     return 2 * bold >= len("".join(env.text.split()))
 
 
+def talk_key(subject: str) -> str:
+    """The thread of words under SUBJECT (its "Re:"s and case aside), made from what players
+    know, as a matter's is (outgoing.thread_id)."""
+    words = re.sub(r"^(?:\s*(?:re|aw|sv|fwd?)\s*:)+", "", subject, flags=re.I)
+    words = " ".join(words.lower().split())
+    return "talk-" + hashlib.sha256(words.encode("utf-8")).hexdigest()[:12]
+
+
 def wants_discussion(player: dict) -> bool:
     return str(player.get("settings", {}).get("discussion", "on")) != "off"
 
@@ -79,7 +89,10 @@ def relay(
     raw = env.subject.raw
     # A reply in a matter's thread stays in each reader's own copy of that thread.
     key = next((k for i, ch in enumerate(raw) if ch == "[" and (k := thread_key(raw[i:]))), None)
-    parent = env.in_reply_to[0] if env.in_reply_to else None
+    # Never the author's In-Reply-To or References: they may name a mail the game sent the
+    # author alone, which a reader could name to spend the author's answers. Each reader's
+    # copy answers that reader's own thread of the matter, or of the subject.
+    key = key or talk_key(env.subject.rest)
     mine = {a.lower() for a in player["addresses"]}
     body = cut(env.body.rstrip("\n"), max_relayed(state)) + (
         f"\n\n-- \n{player['name']}'s words to the players of {name}, relayed by its referee."
@@ -98,12 +111,13 @@ def relay(
     # (none left: as if over the sender's allowance).
     had, limit = mailed_today(conn, state["slug"], day), mails_per_player_day(state)
     readers = [to for to in readers if had.get(to.lower(), 0) < limit]
-    if not readers or count_reply(conn, f"discussion:{player['addresses'][0].lower()}", day) > (
-        settings.replies_per_day
-    ):
+    # Counted per game: words forged in one game spend nothing of the author's in another.
+    spent = f"discussion:{state['slug']}:{player['addresses'][0].lower()}"
+    if not readers or count_reply(conn, spent, day) > (settings.replies_per_day):
         return None
     count_mailed(conn, state["slug"], readers, day)
     for to in readers:
+        parent = thread_id(game, key, to, settings)
         msg = compose(
             sender=email.utils.formataddr((f"{player['name']} via {name}", address)),
             to=to,
@@ -112,8 +126,8 @@ def relay(
             kind="discussion",
             game=state["slug"],
             now=now,
-            in_reply_to=thread_id(game, key, to, settings) if key else parent,
-            references=env.references,
+            in_reply_to=parent,
+            references=[parent],
             loop=settings.from_address,
             headers={"Reply-To": address, **list_headers(state)},
         )
