@@ -311,7 +311,7 @@ def refuse_unverified(c: Case) -> bool:
         unverified.reason,
         unverified.hint,
         verdicts.not_verified(unverified.why),
-        dataclasses.replace(c.source, reply_to=unverified.reply_to),
+        dataclasses.replace(c.source, reply_to=unverified.reply_to, unverified=c.slug or "-"),
     )
 
 
