@@ -54,7 +54,8 @@ Kept = tuple[int, bool, str]  # the row's id, whether it is new, its status
 Row = Sequence[Any]  # a row as a driver gives it: (id, status)
 
 # "ignored" when another message of the same author (From) holds this Message-ID, or this is a
-# list's copy (mail/dedupe.py: a Message-ID alone is a sender's to choose); nothing at all
+# list's copy (mail/dedupe.py: a Message-ID alone is a sender's to choose), unless that one was
+# refused as not verified (verdicts.not_verified: a forger's copy sent first); nothing at all
 # when these very bytes are held under it (the unique (message_id, sha256) pair). SQLite
 # needs the WHERE to read ON CONFLICT as the upsert and not as part of the join.
 _INSERT = """
@@ -67,7 +68,8 @@ SELECT :mid, :sha, :raw, :size, :source, :mail_from, :rcpt_to, :received_at,
 held.id END,
        '', 0, :sender, ''
 FROM (SELECT min(id) AS id FROM inbox WHERE message_id = :mid AND message_id != ''
-      AND (sender = :sender OR :listed)) AS held
+      AND (sender = :sender OR :listed)
+      AND substr(verdict, 1, 19) != 'error: not verified') AS held
 WHERE true
 ON CONFLICT (message_id, sha256) DO NOTHING
 RETURNING id, status"""
