@@ -95,6 +95,8 @@ class Ctx:
         # The seed chain (SPEC §4.4), set by the door: the seed in use, by number and SHA-256,
         # and how to reveal it. Only mail says them; the state never holds them (replay has none).
         self.dice: dict[str, Any] | None = None
+        # The lines saying the seed (above): a digest holds none of them, as the state does not.
+        self.seed_lines: set[str] = set()
         self._reveal: Any = None
         self.revealed: dict[str, Any] | None = None
         # Undo orders this entry gives (engine/court.py), and whether the entry is being
