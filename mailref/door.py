@@ -20,6 +20,7 @@ from mailref import court
 from mailref.engine.archive import merge, take_cold
 from mailref.engine.context import Ctx, Outgoing, Refused
 from mailref.engine.dice import SeededDraws, commitment
+from mailref.engine.ruleset_file import Ruleset
 from mailref.engine.schema import upgrade
 from mailref.engine.state import Action, GameState
 from mailref.engine.variants import get_variant
@@ -301,9 +302,15 @@ def create_game(
     timezone: str,
     parameters: dict[str, Any],
     now: datetime,
+    ruleset: Ruleset | None = None,
 ) -> Game:
     v = get_variant(variant)
+    if ruleset is not None:  # the GM's own file: its rules, and the values they state
+        parameters = {**ruleset.values, **parameters}
     state = v.initial_state(slug, name or v.title, address.lower(), gm, timezone, parameters, now)
+    if ruleset is not None:
+        state["rules"] = [dict(r) for r in ruleset.rules]  # type: ignore[misc]
+        state["ruleset"] = ruleset.state_part()
     wake = v.wakeups(state, now)
     game = Game(
         slug=slug,

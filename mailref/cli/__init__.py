@@ -95,6 +95,12 @@ def run(args: argparse.Namespace) -> int:
                 "in their environment"
             )
         return 0
+    if args.cmd == "game" and getattr(args, "ruleset", None):  # checked before any database
+        from mailref.cli import rulesets
+
+        args.ruleset = rulesets.read_ruleset(args.ruleset)
+        if args.ruleset is None or args.dry_run:
+            return rulesets.dry_run(args.ruleset)
     cfg = config_mod.load(args.config)
     if args.cmd == "serve":
         from mailref.daemon import serve

@@ -83,12 +83,16 @@ def build_parser() -> argparse.ArgumentParser:
     game = group("game", "create, list, show and steer games")
     c = cmd(game, "create", "create a game at its own mail address")
     c.add_argument("slug", help="short name: lower-case letters, digits, - and _")
+    c.add_argument("--variant", help="the rules: sidekick, blognomic, imperial, eire or orders")
     c.add_argument(
-        "--variant", required=True, help="the rules: sidekick, blognomic, imperial, eire or orders"
+        "--ruleset", metavar="FILE", help="the game's own ruleset file (docs/rulesets.md)"
     )
     c.add_argument(
-        "--address", required=True, help="the game's own mail address, where players write"
+        "--dry-run",
+        action="store_true",
+        help="with --ruleset: print the game it would make, and make none",
     )
+    c.add_argument("--address", help="the game's own mail address, where players write")
     c.add_argument("--name", help="the game's display name (default: the variant's title)")
     c.add_argument("--gm", help="the game master's mail address (digests and alerts)")
     c.add_argument(

@@ -157,6 +157,8 @@ class GameState(TypedDict):
     joining: NotRequired[list[dict[str, Any]]]
     awaiting_gm: NotRequired[list[dict[str, Any]]]
     preview: NotRequired[dict[str, Any]]  # a resolved turn the GM previews (variants/preview.py)
+    # a game made from a ruleset file: its mechanics, parameter bindings, coded rules, noun
+    ruleset: NotRequired[dict[str, Any]]
 
 
 class SidekickState(GameState):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from mailref.engine.context import Ctx, Refused
-from mailref.engine.ruleparams import Table, marked, read, says
+from mailref.engine.ruleparams import Param, Table, bound, marked, read, says
 from mailref.engine.ruleset import (
     RuleConflict,
     apply_changes,
@@ -32,6 +32,28 @@ class Enactment(Acting):
     def rule_parameters(self) -> dict[str, tuple[str, ...]]:
         return self.parameter_table.by_rule
 
+    def rules_stating(self, state: GameState) -> dict[str, tuple[str, ...]]:
+        """Rule number -> the parameters it states: as the game's ruleset file binds them
+        (docs/rulesets.md), else as the variant's table does."""
+        bindings = state.get("ruleset", {}).get("bindings")
+        if bindings is None:
+            return self.rule_parameters
+        out: dict[str, tuple[str, ...]] = {}
+        for name, number in bindings.items():
+            out[number] = out.get(number, ()) + (name,)
+        return out
+
+    def stating_param(self, state: GameState, name: str) -> Param:
+        """Parameter NAME as this game binds it to a rule."""
+        bindings = state.get("ruleset", {}).get("bindings")
+        p = self.parameter_table[name]
+        return bound(p, bindings[name]) if bindings and name in bindings else p
+
+    def coded_rules(self, state: GameState) -> frozenset[str]:
+        """The rules whose wording the referee's code carries out in this game."""
+        part = state.get("ruleset")
+        return frozenset(part.get("runs", {})) if part else self.runs_rules
+
     # Rules whose wording the referee's code carries out (beside those run by parameters): a
     # passed rewording of one is flagged to the GM, since the referee goes on as written before.
     runs_rules: frozenset[str] = frozenset()
@@ -51,7 +73,7 @@ class Enactment(Acting):
             )
         except RuleConflict as e:
             raise Refused("rule_conflict", why=e) from None
-        touched = self.touched_rules(state["rules"], changes)
+        touched = self.touched_rules(state["rules"], changes, state)
         state["rules"] = rules
         state["rule_history"] += entries
         for c in changes:
@@ -73,7 +95,8 @@ class Enactment(Acting):
         value it runs them by (the ruleset page)."""
         number = str(rule["number"])
         params = [
-            (p, state["parameters"].get(p.name)) for p in self.parameter_table if p.rule == number
+            (self.stating_param(state, name), state["parameters"].get(name))
+            for name in self.rules_stating(state).get(number, ())
         ]
         return (
             marked(str(rule.get("text", "")), params)
@@ -81,7 +104,9 @@ class Enactment(Acting):
             else [{"text": rule.get("text", ""), "mark": ""}]
         )
 
-    def touched_rules(self, rules: list, changes: list) -> list[str]:
+    def touched_rules(
+        self, rules: list, changes: list, state: GameState | None = None
+    ) -> list[str]:
         """The numbers of the rules run by parameters that CHANGES amend, repeal or renumber."""
         titles = {str(r.get("title", "")).lower(): r["number"] for r in rules}
         touched = {
@@ -92,7 +117,8 @@ class Enactment(Acting):
         touched |= {
             c.number for c in changes if c.kind == "enact"
         }  # a rule enacted again in its place
-        return sorted(x for x in touched if x in self.rule_parameters)
+        stating = self.rules_stating(state) if state is not None else self.rule_parameters
+        return sorted(x for x in touched if x in stating)
 
     def check_victory(self, state: GameState, ctx: Ctx) -> None:
         pass
@@ -162,7 +188,7 @@ class Enactment(Acting):
                 then()
             return str(e)
         titles = {str(r.get("title", "")).lower(): r["number"] for r in state["rules"]}
-        touched = self.touched_rules(state["rules"], changes)
+        touched = self.touched_rules(state["rules"], changes, state)
         state["rules"], state["rule_history"] = rules, state["rule_history"] + entries
         reworded = {
             c.number or titles.get(str(c.ref_title or "").lower())
@@ -170,7 +196,11 @@ class Enactment(Acting):
             if c.kind not in ("enact", "retitle")
         }
         coded = sorted(
-            (x for x in reworded if x in self.runs_rules and x not in self.rule_parameters),
+            (
+                x
+                for x in reworded
+                if x in self.coded_rules(state) and x not in self.rules_stating(state)
+            ),
             key=sort_key,
         )
         new = [c for c in changes if c.kind == "enact"]
@@ -232,9 +262,10 @@ class Enactment(Acting):
             for r in state["rules"]
             if str(r["number"]) in wanted
         }
-        table = {p.name: p for p in self.parameter_table}
+        table = {p.name: self.stating_param(state, p.name) for p in self.parameter_table}
+        stating = self.rules_stating(state)
         for n in sorted(numbers, key=lambda x: [int(p) for p in x.split(".") if p.isdigit()]):
-            for name in self.rule_parameters[n]:
+            for name in stating[n]:
                 before = state["parameters"].get(name)
                 value = read(table[name], texts[n]) if n in texts else None
                 if value is None:
