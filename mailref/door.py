@@ -21,7 +21,7 @@ from mailref.engine.archive import merge, take_cold
 from mailref.engine.context import Ctx, Outgoing, Refused
 from mailref.engine.dice import SeededDraws, commitment
 from mailref.engine.ruleset_file import Ruleset
-from mailref.engine.schema import upgrade
+from mailref.engine.schema import SCHEMA, upgrade
 from mailref.engine.state import Action, GameState
 from mailref.engine.variants import get_variant
 from mailref.engine.variants.base import READ_ONLY
@@ -328,6 +328,30 @@ def create_game(
     return game
 
 
+def import_game(
+    session: Session, slug: str, address: str, state: dict[str, Any], now: datetime
+) -> Game:
+    """A game that went on elsewhere, as its file says it stands (engine/game_file.py): its
+    state is the game's initial one, so that replay starts from it."""
+    state = {**state, "slug": slug, "address": address.lower(), "schema": SCHEMA}
+    v = get_variant(state["variant"])
+    wake = v.wakeups(state, now)  # type: ignore[arg-type]
+    game = Game(
+        slug=slug,
+        variant=state["variant"],
+        address=address.lower(),
+        state=state,
+        initial=copy.deepcopy(state),
+        version=0,
+        next_wakeup=min(wake) if wake else None,
+        created_at=now,
+    )
+    session.add(game)
+    session.flush()
+    dice_store.commit(session, game.id, 1, 0, now)
+    return game
+
+
 def full_state(session: Session, game: Game) -> GameState:
     """The hot state with every archived matter back: what `game show --json`, the pages and
     `replay` need. The rules never need it (engine/archive.py)."""
@@ -342,4 +366,5 @@ __all__ = [
     "Source",
     "apply",
     "create_game",
+    "import_game",
 ]

@@ -107,6 +107,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="a game parameter; repeatable",
     )
     json_flag(cmd(game, "list", "list the games"))
+    c = cmd(game, "export", "write the game as it stands: its ruleset, players and open matters")
+    c.add_argument("slug", help=slug_help)
+    c.add_argument("--to", metavar="FILE", help="the file to write (default: standard output)")
+    c = cmd(game, "import", "make a game from the file `game export` wrote; it goes on here")
+    c.add_argument("slug", help="short name: lower-case letters, digits, - and _")
+    c.add_argument("file", help="the game's file")
+    c.add_argument("--address", help="the game's mail address here (default: the file's)")
     c = cmd(game, "show", "show a game's state")
     c.add_argument("slug", help=slug_help)
     c.add_argument(

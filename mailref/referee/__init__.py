@@ -442,6 +442,19 @@ class Referee:
             )
         self._changed(slug)
 
+    def import_game(self, slug: str, address: str, state: dict[str, Any], who: str) -> None:
+        """Make the game SLUG at ADDRESS from STATE, as a game file says it stands; its first
+        journal entry is the import, which mails each player once that the game runs here."""
+        with self.store() as s, s.begin():
+            if s.scalar(select(Game.id).where(Game.slug == slug)):
+                raise Refused("game_exists", slug=slug)
+            if s.scalar(select(Game.id).where(Game.address == address.lower())):
+                raise Refused("address_taken", address=address)
+            if address.strip().lower() == self.settings.from_address.lower():
+                raise Refused("address_is_referees", address=address)
+            door.import_game(s, slug, address, state, self.clock())
+        self.admin(slug, {"type": "imported"}, who)
+
     def state(self, slug: str) -> GameState:
         """The game SLUG's full state, archived parts included."""
         with self.store() as s:

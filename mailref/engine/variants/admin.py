@@ -56,6 +56,26 @@ class AdminOverrides(Acting):
             ],
         )
 
+    @action("imported")
+    def on_imported(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        """The game, made from the file of a game played elsewhere, is told once where it
+        runs now and how to leave (engine/game_file.py)."""
+        ctx.ack(f"{len(self.active(state))} players told that the game runs here")
+        ctx.send(
+            "notice",
+            "all",
+            "The game now runs here",
+            "notice.txt",
+            game=state,
+            heading=f"{state['name']} now runs at {state['address']}, refereed by mail.",
+            lines=[
+                "Your name, score and standing are as they were; the rules and open matters too.",
+                "Send [Help] to this address for the commands, and [Status] for the game.",
+                "If you do not want to play here, send [Quit] to this address: you will get no "
+                "more mail from the game.",
+            ],
+        )
+
     @action("set")
     def on_set(self, state: GameState, action: Action, ctx: Ctx) -> None:
         for key, value in action["values"].items():
