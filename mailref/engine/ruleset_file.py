@@ -1,5 +1,6 @@
 """A ruleset file a GM writes by hand (docs/rulesets.md): a header of `key: value` lines, then
-the rules, each opened by a `## NUMBER Title` line and followed by its text, kept verbatim.
+the rules, each opened by a `## NUMBER Title` line and followed by its text, kept verbatim
+(a line `# section: NAME` puts the rules after it in that section).
 `load` checks it whole and gives every problem as one line: its line number and what to write
 instead, so that a GM mends the file in one pass."""
 
@@ -8,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from mailref import resource
 from mailref.engine.context import Refused
 from mailref.engine.ruleparams import Table, bound, read
 from mailref.engine.ruleset import sort_key
@@ -81,6 +83,11 @@ class Ruleset:
         }
 
 
+def shipped_rules(variant: str) -> list[dict[str, str]]:
+    """The initial rules of a shipped Nomic, from its file `data/VARIANT.nomic`."""
+    return load((resource("data") / f"{variant}.nomic").read_text(encoding="utf-8"), variant).rules
+
+
 def load(text: str, source: str = "ruleset") -> Ruleset:
     """The ruleset TEXT says; RulesetProblems with every problem found, one line each."""
     out, problems = Ruleset(), []
@@ -88,6 +95,7 @@ def load(text: str, source: str = "ruleset") -> Ruleset:
     where: dict[str, int] = {}  # what was said -> its line, for problems found later
     rule: dict[str, str] | None = None
     body: list[str] = []
+    in_rules, section = False, ""
 
     def close() -> None:
         if rule is not None:
@@ -95,12 +103,17 @@ def load(text: str, source: str = "ruleset") -> Ruleset:
             out.rules.append(rule)
 
     for i, line in enumerate(lines, 1):
+        part = re.fullmatch(r"#\s*section:\s*(\S+)\s*", line)
+        if part:  # the rules that follow are of this section (BlogNomic's core, dynastic, ...)
+            close()
+            rule, body, section = None, [], part.group(1)
+            continue
         head = re.match(r"##\s+(\S+)\s*(.*)$", line)
         if head:
             close()
-            number, title = head.group(1).rstrip("."), head.group(2).strip()
+            in_rules, number, title = True, head.group(1).rstrip("."), head.group(2).strip()
             body = []
-            rule = {"number": number, "title": title}
+            rule = {"number": number, "title": title} | ({"section": section} if section else {})
             if not re.fullmatch(r"[1-9]\d*(\.[1-9]\d*)*", number):
                 problems.append(
                     f"line {i}: {number!r} is not a rule number: write `## 7 Title`, or "
@@ -116,7 +129,7 @@ def load(text: str, source: str = "ruleset") -> Ruleset:
             else:
                 where[f"rule {number}"] = i
             continue
-        if rule is not None or out.rules:
+        if in_rules:
             body.append(line)
             continue
         if not line.strip() or line.lstrip().startswith("#"):

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from mailref import resource
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.mechanics.turn_order import TurnOrder
 from mailref.engine.mechanics.voting import VotingPolicy
 from mailref.engine.ruleset import RuleConflict, changes_from, check_changes, free_rule_number
+from mailref.engine.ruleset_file import shipped_rules
 from mailref.engine.state import Action, GameState, Player, Rule
 from mailref.engine.variants import rule_tables
 from mailref.engine.variants.actions import action
@@ -79,7 +78,7 @@ class Sidekick(SidekickVotes, SidekickJudges, SidekickTimers, Variant):
     ]
 
     def initial_rules(self) -> list[Rule]:
-        return json.loads((resource("data") / "sidekick_rules.json").read_text())
+        return shipped_rules("sidekick")  # type: ignore[return-value]
 
     def initial_state(self, *args: Any, **kw: Any) -> GameState:
         state = super().initial_state(*args, **kw)
