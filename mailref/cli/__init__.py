@@ -106,6 +106,12 @@ def run(args: argparse.Namespace) -> int:
                 "in their environment"
             )
         return 0
+    if args.cmd == "game" and getattr(args, "from_text", None):  # read before any database
+        args.from_text = rulesets.from_text(args)
+        if args.dry_run:
+            for line in args.read_lines:
+                print(printable(line))
+            return 0
     if args.cmd == "game" and getattr(args, "ruleset", None):  # checked before any database
         args.ruleset = rulesets.read_ruleset(args.ruleset)
         if args.ruleset is None or args.dry_run:
@@ -141,6 +147,7 @@ COMMANDS: dict[tuple[str, str | None], Callable[[Any, argparse.Namespace, str], 
     ("game", "list"): games.cmd_game_list,
     ("game", "export"): rulesets.cmd_game_export,
     ("game", "import"): rulesets.cmd_game_import,
+    ("game", "bind"): rulesets.cmd_game_bind,
     ("game", "show"): games.cmd_game_show,
     ("game", "set"): games.cmd_game_set,
     ("game", "start"): games.cmd_game_simple,

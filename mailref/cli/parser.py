@@ -112,8 +112,23 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--to", metavar="FILE", help="the file to write (default: standard output)")
     c = cmd(game, "import", "make a game from the file `game export` wrote; it goes on here")
     c.add_argument("slug", help="short name: lower-case letters, digits, - and _")
-    c.add_argument("file", help="the game's file")
+    c.add_argument("file", nargs="?", help="the game's file, as `game export` wrote it")
     c.add_argument("--address", help="the game's mail address here (default: the file's)")
+    c.add_argument(
+        "--from-text",
+        metavar="RULES",
+        help="a new game from a plain ruleset (numbered or headed rules), each judged by people",
+    )
+    c.add_argument("--variant", help="with --from-text: the engine (default: sidekick)")
+    c.add_argument("--name", help="with --from-text: the game's name")
+    c.add_argument("--gm", help="with --from-text: the game master's mail address")
+    c.add_argument(
+        "--dry-run", action="store_true", help="with --from-text: print what was read, make none"
+    )
+    c = cmd(game, "bind", "bind a parameter to the rule that states it, in a game of its own rules")
+    c.add_argument("slug", help=slug_help)
+    c.add_argument("param", help="the parameter, e.g. win_score")
+    c.add_argument("rule", help="the rule's number")
     c = cmd(game, "show", "show a game's state")
     c.add_argument("slug", help=slug_help)
     c.add_argument(

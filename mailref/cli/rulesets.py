@@ -81,8 +81,14 @@ def cmd_game_export(referee: Referee, args: argparse.Namespace, who: str) -> int
 
 
 def cmd_game_import(referee: Referee, args: argparse.Namespace, who: str) -> int:
-    """A game from the file `game export` wrote, going on here from where it stood."""
+    """A game from the file `game export` wrote, going on here from where it stood; or, with
+    --from-text, a new game from a plain published ruleset."""
     from mailref.cli.args import checked_address
+
+    if args.from_text:
+        return cmd_game_import_text(referee, args, who)
+    if not args.file:
+        raise Usage("name the game's file, or --from-text RULES.txt")
     from mailref.engine.game_file import parse
 
     try:
@@ -99,3 +105,65 @@ def cmd_game_import(referee: Referee, args: argparse.Namespace, who: str) -> int
     referee.import_game(args.slug, address, state, who)
     print(f"game {args.slug} ({state['variant']}) imported at {address}; its players are told")
     return 0
+
+
+def from_text(args: argparse.Namespace) -> Ruleset:
+    """The ruleset of a plain published text (engine/rules_text.py), every rule judged by people
+    until the GM binds parameters to them (`game bind`)."""
+    from mailref.engine.rules_text import read_rules
+    from mailref.engine.ruleset_file import MECHANICS
+
+    try:
+        read = read_rules(Path(args.from_text).read_text(encoding="utf-8"))
+    except OSError as e:
+        raise Usage(f"--from-text {args.from_text}: {e.strerror}") from None
+    if not read.rules:
+        raise Usage(f"--from-text {args.from_text}: no numbered or headed rules in it")
+    variant = args.variant or "sidekick"
+    main = next((k for k, m in MECHANICS.items() if m.main and variant in m.variants), None)
+    if main is None:
+        raise Usage(f"--variant {variant}: a text makes a Nomic: sidekick, blognomic or imperial")
+    rules = [{k: r[k] for k in ("number", "title", "text")} for r in read.rules]
+    lines = [
+        f"  rule {r['number']} " + (r["title"] or '"' + " ".join(r["text"].split()[:8]) + ' ..."')
+        for r in read.rules
+    ]
+    kept = f"; the words before rule {rules[0]['number']} kept as the preamble"
+    args.read_lines = [
+        f"{len(rules)} rules, each kept verbatim and judged by people until `mailref game bind`"
+        + (kept if read.preamble else ""),
+        *(
+            line + (f" (written as {r['written']})" if r.get("written") else "")
+            for line, r in zip(lines, read.rules, strict=True)
+        ),
+    ]
+    return Ruleset(
+        name=args.name or "",
+        mechanics=[main],
+        variant=variant,
+        rules=rules,
+        preamble=read.preamble,
+    )
+
+
+def cmd_game_import_text(referee: Referee, args: argparse.Namespace, who: str) -> int:
+    """A new game from a plain published ruleset, its players joining by mail."""
+    from mailref.cli.args import checked_address
+
+    ruleset = args.from_text
+    if not args.address:
+        raise Usage("the game needs its own mail address: --address ADDRESS")
+    address = checked_address(args.address, "--address", ascii_local=True)
+    gm = checked_address(args.gm, "--gm") if args.gm is not None else None
+    referee.create_game(args.slug, ruleset.variant, address, args.name, gm, "UTC", {}, ruleset)
+    print(f"game {args.slug} ({ruleset.variant}) created at {address} from the text")
+    for line in args.read_lines[:1]:
+        print(printable(line))
+    return 0
+
+
+def cmd_game_bind(referee: Referee, args: argparse.Namespace, who: str) -> int:
+    """Parameter PARAM is stated by RULE: the game runs by the value the rule says."""
+    from mailref.cli.acting import act
+
+    return act(referee, args, who, {"type": "bind", "key": args.param, "rule": args.rule})

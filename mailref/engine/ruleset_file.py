@@ -67,6 +67,7 @@ class Ruleset:
     bindings: dict[str, str] = field(default_factory=dict)  # parameter -> rule number
     values: dict[str, object] = field(default_factory=dict)  # parameter -> value
     runs: dict[str, str] = field(default_factory=dict)  # rule number -> what the code does
+    preamble: str = ""  # a published ruleset's words before its first rule (rules_text.py)
 
     def judged_by_people(self) -> list[dict[str, str]]:
         """The rules the referee neither runs by a parameter nor by code: people judge them."""
@@ -80,7 +81,7 @@ class Ruleset:
             "bindings": dict(self.bindings),
             "runs": dict(self.runs),
             "noun": self.noun,
-        }
+        } | ({"preamble": self.preamble} if self.preamble else {})
 
 
 def shipped_rules(variant: str) -> list[dict[str, str]]:

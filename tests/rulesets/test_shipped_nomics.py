@@ -19,7 +19,9 @@ def test_a_shipped_nomic_is_a_ruleset_file_agreeing_with_its_table(variant):
     assert ruleset.bindings == {p.name: p.rule for p in v.parameter_table if p.rule}
     assert v.initial_rules() == ruleset.rules
     for name in ruleset.bindings:  # the rules state what a new game starts with
-        assert v.check_param(name, ruleset.values[name]) == v.check_param(name, v.defaults[name])
+        assert v.check_param(name, ruleset.values[name]) == v.check_param(
+            name, v.parameter_table[name].default
+        )
 
 
 def test_blognomic_rules_keep_their_sections():
