@@ -79,3 +79,11 @@ def test_an_amended_winning_score_is_followed_to_a_winner(pebble):
     assert state["status"] == "ended"
     assert state["winners"] == [first]
     assert max(p["score"] for p in state["players"]) == 20
+
+
+def test_the_replies_call_players_by_the_rulesets_noun(pebble):
+    send(pebble, "Ann", "[Status]")
+    status = [m for m in Outbox(pebble).all() if m["To"] == addr("Ann")][-1]
+    body = Outbox.body(status)
+    assert "Pebblers: Ann (active, 0), Ben (active, 0), Cat (active, 0)" in body
+    assert "Players:" not in body

@@ -251,7 +251,7 @@ class Sidekick(SidekickVotes, SidekickJudges, SidekickTimers, Variant):
             if t
             else "The first turn opens once two players are in."
         ]
-        lines.append("Players in turn order:")
+        lines.append(f"{self.players_word(state)} in turn order:")
         seated = [self.player(state, n) for n in state["order"]]
         waiting = [p for p in self.present(state) if p["name"] not in state["order"]]
         for i, p in enumerate([p for p in seated if p] + waiting, 1):
