@@ -21,7 +21,7 @@ from mailref.engine.archive import merge, take_cold
 from mailref.engine.context import Ctx, Outgoing, Refused
 from mailref.engine.dice import SeededDraws, commitment
 from mailref.engine.ruleset_file import Ruleset
-from mailref.engine.schema import SCHEMA, upgrade
+from mailref.engine.schema import upgrade
 from mailref.engine.state import Action, GameState
 from mailref.engine.variants import get_variant
 from mailref.engine.variants.base import READ_ONLY
@@ -333,7 +333,8 @@ def import_game(
 ) -> Game:
     """A game that went on elsewhere, as its file says it stands (engine/game_file.py): its
     state is the game's initial one, so that replay starts from it."""
-    state = {**state, "slug": slug, "address": address.lower(), "schema": SCHEMA}
+    # a file an older mailref wrote is brought to today's shape first; a newer one is refused
+    state = upgrade({**state, "slug": slug, "address": address.lower()})  # type: ignore[arg-type]
     v = get_variant(state["variant"])
     wake = v.wakeups(state, now)  # type: ignore[arg-type]
     game = Game(

@@ -65,9 +65,11 @@ def dry_run(ruleset: Ruleset | None) -> int:
 def cmd_game_export(referee: Referee, args: argparse.Namespace, who: str) -> int:
     """The game as it stands, as a file `game import` reads (docs/rulesets.md)."""
     from mailref.engine import get_variant
-    from mailref.engine.game_file import export, shown_values
+    from mailref.engine.game_file import MAIN, export, shown_values
 
     state = referee.state(args.slug)
+    if state["variant"] not in MAIN:
+        raise Usage(f"{args.slug} is an orders game: only a Nomic's rules and matters export")
     table = get_variant(state["variant"]).parameter_table
     values = state["parameters"]
     shown = shown_values(table, values)

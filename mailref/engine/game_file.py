@@ -10,6 +10,7 @@ from typing import Any
 
 from mailref.engine.ruleparams import Table
 from mailref.engine.ruleset_file import MECHANICS, Ruleset, RulesetProblems, load
+from mailref.engine.schema import SCHEMA
 from mailref.engine.state import GameState
 
 MARK = "=== the game as it stands ==="
@@ -74,6 +75,11 @@ def parse(text: str, source: str = "game") -> tuple[Ruleset, dict[str, Any]]:
     if missing:
         raise RulesetProblems(
             source, [f"line {at + 2}: the game's state lacks {', '.join(missing)}: export it again"]
+        )
+    if int(rest.get("schema", 0)) > SCHEMA:
+        raise RulesetProblems(
+            source,
+            [f"line {at + 2}: a newer mailref wrote this game: import it with that version"],
         )
     if rest["variant"] != ruleset.variant:
         raise RulesetProblems(

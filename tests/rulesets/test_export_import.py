@@ -107,3 +107,16 @@ def test_export_then_import_by_the_cli_replays_identical(tmp_path):
     assert show("q")["ruleset"]["bindings"]["win_score"] == "7"
     replay = cli(tmp_path, "replay")
     assert replay.returncode == 0 and "identical" in replay.stdout
+
+
+def test_a_game_file_of_a_newer_mailref_is_refused_with_its_line(sidekick_game):
+    from mailref.engine.ruleset_file import RulesetProblems
+
+    text = exported(sidekick_game, "nomes")
+    newer = text.replace(f'"schema": {sidekick_game.state("nomes")["schema"]}', '"schema": 999')
+    with pytest.raises(RulesetProblems) as e:
+        parse(newer, "game.nomic")
+    mark = text.splitlines().index("=== the game as it stands ===") + 1
+    assert e.value.problems == [
+        f"line {mark + 1}: a newer mailref wrote this game: import it with that version"
+    ]
