@@ -29,7 +29,10 @@ def test_a_newcomer_joins_by_mail_and_replies_to_the_confirmation(referee, smtp,
     assert conf["To"] == "bob@x.org" and conf["X-Mailref-Kind"] == "confirm"
     assert "[Confirm] Join" in conf["Subject"] and conf["In-Reply-To"]
     text = Outbox.body(conf)
-    assert "to join Nomic Sidekick Nomic as Bob" in text and "a plain Reply will do" in text
+    assert (
+        "to join Nomic Sidekick Nomic as Bob" in text
+        and "reply to this mail with the word yes" in text
+    )
     assert [p["name"] for p in referee.state("nomes")["players"]] == ["Alice"]
     reply = mail("bob@x.org", G, f"Re: {conf['Subject']}", "ok!", in_reply_to=conf["Message-ID"])
     smtp(reply, "bob@x.org")

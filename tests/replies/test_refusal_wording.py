@@ -1052,6 +1052,15 @@ GOLDEN = [
     ),
     ("plays_already", {"name": "Ann"}, ("you already play as Ann", "")),
     (
+        "reply_is_no_consent",
+        {},
+        (
+            "your reply to the confirmation does not say yes, so you have not joined (an "
+            "automatic answer names the confirmation too)",
+            "to join, reply once more with the word yes as its first line",
+        ),
+    ),
+    (
         "only_gm_approves",
         {"gm": "gm@example.org"},
         (

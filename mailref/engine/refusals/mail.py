@@ -139,6 +139,11 @@ WORDS = {
         "commands",
     ),
     "plays_already": W("you already play as {{ name }}"),
+    "reply_is_no_consent": W(
+        "your reply to the confirmation does not say yes, so you have not joined (an automatic "
+        "answer names the confirmation too)",
+        "to join, reply once more with the word yes as its first line",
+    ),
     "only_gm_approves": W(
         "only the GM takes in a join that waits for approval",
         "the GM ({{ gm or 'the admin' }}) sends [Approve] NAME, or `mailref player add`",
