@@ -453,7 +453,7 @@ def queue_reply(
 
 def refusal_header(vars: dict[str, Any]) -> dict[str, str]:
     """An error reply names its refusal's code (engine/refusals/), for a filter or a test to
-    read; an error of no code (a refusal still written as prose) has none."""
+    read; an error that is no refusal (an oversize mail) has none."""
     code = vars.get("refusal")
     return {"X-Mailref-Refusal": code} if code else {}
 

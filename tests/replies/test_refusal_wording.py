@@ -392,11 +392,6 @@ GOLDEN = [
         ),
     ),
     (
-        "not_a_sidekick_vote",
-        {"word": "MAYBE"},
-        ("MAYBE is not a vote in this game", "vote FOR, AGAINST or ABSTAIN"),
-    ),
-    (
         "mover_votes_for",
         {"number": 12},
         (
@@ -1182,3 +1177,8 @@ def test_the_exception_says_its_mail_face():
         "players: Ann, Bob",
     )
     assert str(r) == r.reason
+
+
+def test_a_refusal_is_only_ever_a_code_of_the_catalogue():
+    with pytest.raises(KeyError):
+        Refused("there is no player 'Zed' in this game")

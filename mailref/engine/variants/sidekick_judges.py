@@ -101,10 +101,7 @@ class SidekickJudges:
         asker = action["player"] if action.get("asker_not_judge") else None
         judge = self.judge_for(state, asker)
         if judge is None:
-            raise Refused(
-                "no judge can be named yet: judgements need a turn order with a present player "
-                "before the mover"
-            )
+            raise Refused("no_judge_yet")
         number = state["next_judgement"]
         state["next_judgement"] += 1
         j = {
@@ -155,14 +152,14 @@ class SidekickJudges:
     def on_ruling(self, state: GameState, action: Action, ctx: Ctx) -> None:
         j = next((x for x in state["judgements"] if x["number"] == action["number"]), None)
         if j is None:
-            raise Refused(f"there is no judgement {action['number']}")
+            raise Refused("no_judgement", number=action["number"])
         if j["status"] != "open":
-            raise Refused(f"judgement {j['number']} was already decided")
+            raise Refused("judgement_decided", number=j["number"])
         if j["judge"] != action["player"] and not ctx.rerun:
             # Replayed by an undo, a ruling stands as it was made (docs/decisions/judgements.md).
-            raise Refused(f"you are not the judge of judgement {j['number']}; {j['judge']} is")
+            raise Refused("not_the_judge", number=j["number"], judge=j["judge"])
         if not action.get("text", "").strip():
-            raise Refused("a ruling needs its answer in the body")
+            raise Refused("ruling_needs_answer")
         j.update(status="decided", ruling=action["text"].strip(), decided=iso(ctx.now))
         effects, changes = action.get("effects") or [], changes_from(action.get("changes") or [])
         held = self.past_penalty(state, effects) if action.get("bounded") else []
@@ -174,7 +171,7 @@ class SidekickJudges:
         if changes:  # rule 17: "All necessary changes, based on the decision of the Judge"
             problem = self.cannot_apply(state, changes)
             if problem:
-                raise Refused(f"the ruling's rule changes cannot apply: {problem}")
+                raise Refused("ruling_cannot_apply", why=problem)
             self.enact_changes(state, ctx, changes, by, f"Ruling on judgement {j['number']}")
         self.announce(
             state,
