@@ -78,7 +78,7 @@ def test_join_approval_gm_holds_each_confirmed_join_for_the_gm(referee, outbox):
     referee.admin("nomes", {"type": "player_add", "name": "Carol", "address": "carol@x.org"}, "a")
     referee.accept(mail("carol@x.org", G, "[Approve] Bob"), "smtp", "carol@x.org", [G])
     assert "only the GM" in Outbox.body(outbox.to("carol@x.org", outbox.new(), kind="error")[0])
-    referee.accept(mail(GM, G, "[Approve] Bob"), "smtp", GM, [G])
+    referee.accept(mail(GM, G, "[Approve] Bob", in_reply_to=alert["Message-ID"]), "smtp", GM, [G])
     sent = outbox.new()
     assert "Bob joined" in Outbox.body(outbox.to(GM, sent, kind="ack")[0])
     assert "[Nomic Sidekick Nomic] Bob joins the game" in [

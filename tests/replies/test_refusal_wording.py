@@ -1047,6 +1047,16 @@ GOLDEN = [
     ),
     ("plays_already", {"name": "Ann"}, ("you already play as Ann", "")),
     (
+        "approve_needs_the_alert",
+        {},
+        (
+            "an [Approve] takes a newcomer in only as a Reply to the alert that asked for it "
+            "(anyone can write a mail From your address), so nobody was taken in",
+            "reply to the alert naming the newcomer with [Approve] NAME, or use `mailref player "
+            "add`",
+        ),
+    ),
+    (
         "reply_is_no_consent",
         {},
         (

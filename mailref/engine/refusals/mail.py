@@ -139,6 +139,12 @@ WORDS = {
         "commands",
     ),
     "plays_already": W("you already play as {{ name }}"),
+    "approve_needs_the_alert": W(
+        "an [Approve] takes a newcomer in only as a Reply to the alert that asked for it (anyone "
+        "can write a mail From your address), so nobody was taken in",
+        "reply to the alert naming the newcomer with [Approve] NAME, or use `mailref player "
+        "add`",
+    ),
     "reply_is_no_consent": W(
         "your reply to the confirmation does not say yes, so you have not joined (an automatic "
         "answer names the confirmation too)",
