@@ -10,6 +10,7 @@ from datetime import datetime
 from mailref.engine.context import Ctx, Outgoing, Refused
 from mailref.engine.state import Action, GameState, Player
 from mailref.engine.variants.actions import Acting, action
+from mailref.engine.variants.digests import next_digest
 from mailref.timeutil import iso, parse_iso
 
 # The mail to the players that a daily digest holds back (SPEC §2.5 `digest: daily`).
@@ -87,7 +88,7 @@ class Inbox(Acting):
             item["capped"] = True
         p.setdefault("held", []).append(item)
         p.setdefault(
-            "digest_next", iso(self._next_digest(state["parameters"], zone_of(state, p), ctx.now))
+            "digest_next", iso(next_digest(state["parameters"], zone_of(state, p), ctx.now))
         )
 
     def cap_mail_per_player(self, state: GameState, action: Action, ctx: Ctx, sent: int) -> None:

@@ -80,7 +80,7 @@ class Replies(Acting):
             "Players: "
             + ", ".join(f"{p['name']} ({p['status']}, {p['score']})" for p in self.present(state))
         )
-        lines += self.absence_lines(state)
+        lines += self.absence.lines(state)
         if state["order"]:
             lines.append("Turn order: " + ", ".join(state["order"]))
         if state["turn"]:
