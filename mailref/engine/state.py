@@ -30,6 +30,8 @@ class Player(TypedDict):
     held: NotRequired[list[dict[str, Any]]]
     digest_next: NotRequired[str]
     capped_on: NotRequired[str]  # the UTC day mails_per_player_day was last reached
+    settings: NotRequired[dict[str, str]]  # [Settings] the player changed from their defaults
+    unsubscribed: NotRequired[bool]  # the digest's one-click unsubscribe, told in the next one
     # [level, since] pairs: since which victory check the player has held each score level
     score_levels: NotRequired[list[list[int]]]
 

@@ -12,9 +12,16 @@ from mailref.engine.variants.base import Variant
 from mailref.engine.variants.components import Held, held
 from mailref.engine.variants.dice import Dice
 from mailref.engine.variants.digests import Digests
+from mailref.engine.variants.inbox import Inbox
 from mailref.engine.variants.limits import Limits
 
-COMPONENTS = {"absence": Absence, "dice": Dice, "digests": Digests, "limits": Limits}
+COMPONENTS = {
+    "absence": Absence,
+    "dice": Dice,
+    "digests": Digests,
+    "inbox": Inbox,
+    "limits": Limits,
+}
 # The concerns `Variant` still inherits: this list only shrinks.
 MIXINS = {
     "Players",
@@ -25,7 +32,6 @@ MIXINS = {
     "Enactment",
     "Deadlines",
     "Replies",
-    "Inbox",
 }
 
 
@@ -55,7 +61,7 @@ def test_each_variant_holds_its_own_components_given_the_variant(name):
 
 
 def test_a_components_actions_join_the_variants_table():
-    for kind in ("roll", "dice_reveal", "digest"):
+    for kind in ("roll", "dice_reveal", "digest", "settings"):
         assert kind in Variant.actions
         assert Variant.actions[kind].__qualname__.split(".")[0] in COMPONENTS
 

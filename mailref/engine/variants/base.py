@@ -1,6 +1,6 @@
 """The variant every game's rules build on. `Variant` composes the shared concerns (players,
 consent to join, admin commands, extensions, enactment, deadlines, replies), holds those made
-components (absence, dice, digests, limits: variants/components.py), declares what a variant
+components (absence, dice, digests, inbox, limits: variants/components.py), declares what a variant
 offers the handlers and the site, and dispatches each action to the handler declared for it."""
 
 from __future__ import annotations
@@ -70,7 +70,6 @@ class Variant(
     Enactment,
     Deadlines,
     Replies,
-    Inbox,
 ):
     """A game's rules over its state. A variant overrides these declarations and the hooks of
     the concerns it composes; its handlers are its methods declared with `@action`, and those
@@ -78,6 +77,7 @@ class Variant(
 
     absence = Held(Absence)
     dice = Held(Dice)
+    inbox = Held(Inbox)
     digests = Held(Digests)
     limits = Held(Limits)
 
@@ -255,8 +255,8 @@ class Variant(
             self.limits.cap_chatter(state, action, ctx, sent)
         if action.get("by") and (why := str(action.get("reason") or "").strip()):
             self.tell_why(ctx, sent, why)
-        self.hold_for_digests(state, ctx, sent)
-        self.cap_mail_per_player(state, action, ctx, sent)
+        self.inbox.hold_for_digests(state, ctx, sent)
+        self.inbox.cap_mail_per_player(state, action, ctx, sent)
 
     def check_victory(self, state: GameState, ctx: Ctx) -> None:
         pass

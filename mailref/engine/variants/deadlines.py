@@ -50,7 +50,7 @@ class Deadlines(Acting):
     def wakeups(self, state: GameState, now: datetime) -> list[datetime]:
         """Every moment this game must be woken at; the earliest is scheduled. A deadline
         still owed (at or before NOW) is included, so it fires as soon as possible."""
-        times = [parse_iso(state["digest_next"]), *self.player_digest_times(state)]
+        times = [parse_iso(state["digest_next"]), *self.inbox.digest_times(state)]
         if state["status"] != "ended":
             times += self.absence.times(state)
         if state["status"] in ("paused", "ended"):
@@ -68,7 +68,7 @@ class Deadlines(Acting):
             self.fire_deadlines(state, ctx)
         if ctx.now >= parse_iso(state["digest_next"]):
             self.digests.send(state, ctx)
-        self.send_player_digests(state, ctx)
+        self.inbox.send_digests(state, ctx)
 
     def fire_deadlines(self, state: GameState, ctx: Ctx) -> None:
         pass
