@@ -24,6 +24,7 @@ rules differ; each hook's default is the plain case.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import fields, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
@@ -81,6 +82,14 @@ class Proposals(Acting):
             vote: str,
             previous: str | None,
         ) -> None: ...
+
+    def policy_in(self, state: GameState) -> VotingPolicy:
+        """The policy as the rules now read: a switch of it the game holds a parameter of (bound
+        to the rule that states it, followed when that rule changes) takes the game's value."""
+        switches = {f.name for f in fields(VotingPolicy)} & set(state["parameters"])
+        if not switches:
+            return self.policy
+        return replace(self.policy, **{k: state["parameters"][k] for k in switches})
 
     # ---- submitting --------------------------------------------------------------
     def submit(

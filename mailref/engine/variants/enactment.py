@@ -73,7 +73,9 @@ class Enactment(Acting):
         value it runs them by (the ruleset page)."""
         number = str(rule["number"])
         params = [
-            (p, state["parameters"].get(p.name)) for p in self.parameter_table if p.rule == number
+            (p, self.parameter_table.value(state["parameters"], p.name))
+            for p in self.parameter_table
+            if p.rule == number
         ]
         return (
             marked(str(rule.get("text", "")), params)
@@ -169,8 +171,11 @@ class Enactment(Acting):
             for c in changes
             if c.kind not in ("enact", "retitle")
         }
+        # A rule the code runs is the GM's to watch unless its parameters and switches say all
+        # of it: each read from the new text (Sidekick rule 12 "a tie passes" is; "two thirds of
+        # the votes cast" is not).
         coded = sorted(
-            (x for x in reworded if x in self.runs_rules and x not in self.rule_parameters),
+            (x for x in reworded if x in self.runs_rules and not self.read_whole(state, x)),
             key=sort_key,
         )
         new = [c for c in changes if c.kind == "enact"]
@@ -189,6 +194,16 @@ class Enactment(Acting):
             then()
         self.mail_ruleset(state, ctx, why, diff + ([""] + followed if followed else []))
         return None
+
+    def read_whole(self, state: GameState, number: str) -> bool:
+        """Whether rule NUMBER states parameters and its text says each unmistakably."""
+        names = self.rule_parameters.get(number, ())
+        text = next((str(r.get("text", "")) for r in state["rules"] if r["number"] == number), None)
+        return (
+            bool(names)
+            and text is not None
+            and all(read(self.parameter_table[n], text) is not None for n in names)
+        )
 
     def ack_changes(self, ctx: Ctx, changes: list) -> None:
         """The mover's ack names each rule change read from the proposal, in full, and the
@@ -235,7 +250,7 @@ class Enactment(Acting):
         table = {p.name: p for p in self.parameter_table}
         for n in sorted(numbers, key=lambda x: [int(p) for p in x.split(".") if p.isdigit()]):
             for name in self.rule_parameters[n]:
-                before = state["parameters"].get(name)
+                before = self.parameter_table.value(state["parameters"], name)
                 value = read(table[name], texts[n]) if n in texts else None
                 if value is None:
                     ask.append(

@@ -21,6 +21,7 @@ from mailref.engine.parameters import (
     Whole,
 )
 from mailref.engine.ruleparams import Param, Table
+from mailref.engine.switches import TIE
 
 # What every game runs by: operator settings, none stated by a rule.
 SHARED = Table(
@@ -123,6 +124,17 @@ SIDEKICK = SHARED.extend(
         "a failed proposal scores {v:+d}",
         "22",
         where='rule 22 "receives -5 points"',
+    ),
+    Param(
+        "tie",
+        TIE,
+        "fails",
+        "a tie {v}",
+        "12",
+        where='rule 12 "or if the number of “for” votes and “against” votes is tied, the proposal '
+        'is said to have failed" (a switch: the forms read are listed below)',
+        fallback=False,
+        written=False,
     ),
     Param(
         "founders", Whole(), 2, "the turn order is drawn once {v} players (at least 2) have joined"

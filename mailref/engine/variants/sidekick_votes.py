@@ -66,7 +66,7 @@ class SidekickVotes(Proposals):
             n for n in prop["votes"] if (q := self.player(state, n)) and q["status"] == "left"
         )
         outcome = voting.count(
-            self.policy, {n: v for n, v in prop["votes"].items() if n not in gone}
+            self.policy_in(state), {n: v for n, v in prop["votes"].items() if n not in gone}
         )
         counts, passed, reason = outcome.counts, outcome.passes, outcome.reason
         if forced:
