@@ -71,6 +71,8 @@ class Proposals(Acting):
 
         def translate_vote(self, meaning: str) -> str: ...
 
+        def in_force(self, state: GameState, name: str) -> bool: ...
+
         def tell_vote_override(
             self,
             state: GameState,
@@ -222,11 +224,14 @@ class Proposals(Acting):
 
     def score_author(self, state: GameState, m: Matter, passed: bool) -> tuple[Player, int] | None:
         """The author scores what the policy gives for a pass or a fail: (author, points); None
-        where it gives nothing or the author is gone from the list."""
+        where it gives nothing (or the rule giving it is repealed) or the author is gone."""
         author = self.player(state, m["author"])
         if not self.policy.points or author is None:
             return None
-        points = int(state["parameters"][self.policy.points[0 if passed else 1]])
+        param = self.policy.points[0 if passed else 1]
+        if not self.in_force(state, param):  # its rule repealed: no points
+            return None
+        points = int(state["parameters"][param])
         author["score"] += points
         return author, points
 

@@ -196,14 +196,19 @@ class Enactment(Acting):
         return None
 
     def read_whole(self, state: GameState, number: str) -> bool:
-        """Whether rule NUMBER states parameters and its text says each unmistakably."""
+        """Whether rule NUMBER states parameters and its text says each unmistakably (repealed,
+        it says that none applies)."""
         names = self.rule_parameters.get(number, ())
         text = next((str(r.get("text", "")) for r in state["rules"] if r["number"] == number), None)
-        return (
-            bool(names)
-            and text is not None
-            and all(read(self.parameter_table[n], text) is not None for n in names)
+        return bool(names) and (
+            text is None or all(read(self.parameter_table[n], text) is not None for n in names)
         )
+
+    def in_force(self, state: GameState, name: str) -> bool:
+        """Whether the rule stating parameter NAME is on the rule list (rule 2 of Sidekick: "Any
+        rules that are not on the rule list do not apply"); an operator's setting always is."""
+        rule = self.parameter_table[name].rule
+        return rule is None or any(str(r["number"]) == rule for r in state["rules"])
 
     def ack_changes(self, ctx: Ctx, changes: list) -> None:
         """The mover's ack names each rule change read from the proposal, in full, and the
@@ -249,6 +254,15 @@ class Enactment(Acting):
         }
         table = {p.name: p for p in self.parameter_table}
         for n in sorted(numbers, key=lambda x: [int(p) for p in x.split(".") if p.isdigit()]):
+            if n not in texts:  # repealed: what it stated no longer applies (rule 2)
+                stated = "; ".join(
+                    says(table[name], self.parameter_table.value(state["parameters"], name))
+                    for name in self.rule_parameters[n]
+                )
+                line = f"Rule {n} is repealed, so no longer: {stated}."
+                told.append(line)
+                self.event(state, ctx, line)
+                continue
             for name in self.rule_parameters[n]:
                 before = self.parameter_table.value(state["parameters"], name)
                 value = read(table[name], texts[n]) if n in texts else None
@@ -280,7 +294,7 @@ class Enactment(Acting):
                 sets.append(f"{name}=...")
                 self.event(state, ctx, line)
         if told or ask:  # ALSO (what else is the GM's) rides along, never alone
-            told_gm = [x for x in told if x.startswith("From now on")]
+            told_gm = [x for x in told if x.startswith(("From now on", "Rule "))]
             undo = (
                 [
                     "If a reading is wrong, set it with `mailref game set "

@@ -92,10 +92,22 @@ class SidekickVotes(Proposals):
             lines.append(f"Not counted, having left the game: {', '.join(gone)}.")
         if late:
             lines.append(late)
+        # Rules 21 and 22 score the mover; a repealed one gives nothing and is never cited.
+        scoring = "pass_points" if passed else "fail_points"
         if scored := self.score_author(state, prop, passed):
             author, points = scored
+            cited = (
+                "rules 21–22"
+                if self.in_force(state, "pass_points") and self.in_force(state, "fail_points")
+                else f"rule {self.parameter_table[scoring].rule}"
+            )
             lines.append(
-                f"{author['name']} scores {points:+d} (rules 21–22) and now has {author['score']}."
+                f"{author['name']} scores {points:+d} ({cited}) and now has {author['score']}."
+            )
+        elif self.player(state, prop["author"]) and not self.in_force(state, scoring):
+            lines.append(
+                f"{prop['author']} scores nothing: rule "
+                f"{self.parameter_table[scoring].rule}, which scored it, is repealed."
             )
         changes = changes_from(prop["changes"])
         if passed and (note := self.enactment_note(state, changes)):
