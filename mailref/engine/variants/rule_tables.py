@@ -73,6 +73,13 @@ SHARED = Table(
     ),
     Param("max_extension", Whole(), 2, "mail extends one deadline at most {v} times (SPEC §2.5)"),
     Param(
+        "max_relayed",
+        Whole(least=500),
+        6000,
+        "a mail relayed as discussion carries at most {v} characters, and says how much was cut",
+        written=False,
+    ),
+    Param(
         "list_id",
         Text(),
         None,
@@ -134,6 +141,17 @@ SIDEKICK = SHARED.extend(
         where='rule 12 "or if the number of “for” votes and “against” votes is tied, the proposal '
         'is said to have failed" (a switch: the forms read are listed below)',
         fallback=False,
+        written=False,
+    ),
+    Param(
+        "penalty",
+        Points(),
+        -10,
+        "a rule broken costs {v} points; a ruling's score line beyond that either way waits for "
+        "the GM",
+        "4",
+        (r"receive an? {v} penalty",),
+        'rule 4 "will receive a -10 point penalty"',
         written=False,
     ),
     Param(
