@@ -390,15 +390,19 @@ _NEGATED = r"\b(?:not|never|no longer|neither|nor)\b|n't\b"
 class Switch(Kind):
     """A way the game is played, one of a few words ("a tie passes" or "fails"), read from the
     sentence forms players word it in: FORMS pairs a regular expression with the word it says.
-    A rule says the word only where every form found in it agrees and none is negated."""
+    A rule says the word only where every form found in it agrees and none is negated; one that
+    says none of them says SILENT (where given) to a parameter read with FALLBACK: rule 12,
+    silent on abstaining, counts only "for" and "against"."""
 
-    def __init__(self, *forms: tuple[str, str]) -> None:
-        self.forms = forms
-        self.words = tuple(dict.fromkeys(word for _, word in forms))
+    def __init__(self, *forms: tuple[str, str], silent: str | None = None) -> None:
+        self.forms, self.silent = forms, silent
+        self.words = tuple(dict.fromkeys([w for _, w in forms] + ([silent] if silent else [])))
 
     def parse(self, key: str, value: object) -> Value:
         word = str(value).strip().lower()
         if word not in self.words:
+            if len(self.words) > 2:
+                raise Refused("param_is_one_of", key=key, words=list(self.words))
             raise Refused("param_not_either", key=key, value=value, words=list(self.words))
         return word
 
@@ -409,6 +413,8 @@ class Switch(Kind):
                 if re.search(_NEGATED, m.group(0), re.I):
                     return None
                 said.append(word)
+        if not said and fallback and self.silent:
+            return self.silent
         return one(said)
 
     def regexes(self, patterns: tuple[str, ...], fallback: bool) -> list[str]:

@@ -21,3 +21,18 @@ TIE = Switch(
     (r"\b" + _FAIL + r"\b[^.;]*?" + _ON_A_TIE, "fails"),
     (r"\bat least as many " + _Q + r"(?:for|yes)" + _Q + r" votes as " + _Q, "passes"),
 )
+
+_COUNTED_AS = r"\b(?:count(?:s|ed)?|considered|treated|taken|deemed|regarded)\s+as\s+(?:an?\s+)?"
+_ABSTAINING = r"\b(?:abstain\w*|abstentions?)\b" + _Q
+
+# What an ABSTAIN counts as where votes are counted (Sidekick rule 12 counts only "for" and
+# "against"; a new rule may say otherwise): "A vote of abstaining is counted as a vote against."
+ABSTAIN = Switch(
+    (
+        _ABSTAINING + r"[^.;]*?" + _COUNTED_AS + r"(?:votes?\s+)?(?:of\s+)?" + _Q + r"against\b",
+        "against",
+    ),
+    (_ABSTAINING + r"[^.;]*?" + _COUNTED_AS + r"(?:votes?\s+)?(?:of\s+)?" + _Q + r"for\b", "for"),
+    (_ABSTAINING + r"[^.;]*?\b(?:is|are) (?:ignored|disregarded|left out)\b", "nothing"),
+    silent="nothing",
+)

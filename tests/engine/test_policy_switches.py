@@ -62,3 +62,35 @@ def test_the_count_follows_the_tie_switch(tie, passes, reason):
     policy = replace(VOTING, tie=tie)
     outcome = voting.count(policy, {"Ann": "FOR", "Bob": "AGAINST", "Cy": "ABSTAIN"})
     assert (outcome.passes, outcome.fails, outcome.reason) == (passes, not passes, reason)
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        (RULE_12, "nothing"),  # rule 12 counts only "for" and "against"
+        ("A vote of abstaining is counted as a vote against.", "against"),
+        ("Abstentions count as votes against the proposal.", "against"),
+        ("An abstention counts as a vote against the proposal.", "against"),
+        ("A vote of “abstaining” shall be considered as a “for” vote.", "for"),
+        ("Abstaining votes are treated as against.", "against"),
+        ("Abstentions are ignored.", "nothing"),
+        ("A vote of abstaining is not counted as a vote against.", None),
+    ],
+)
+def test_a_rule_says_what_an_abstain_counts_as(text, word):
+    assert read(SIDEKICK["abstain"], text) == word
+
+
+def test_a_new_rule_says_an_abstain_only_where_it_speaks_of_one():
+    kind = SIDEKICK["abstain"].kind
+    assert kind.read((), False, "Every player wears a hat.") is None
+    assert kind.read((), False, "A vote of abstaining is counted as a vote against.") == "against"
+
+
+@pytest.mark.parametrize(
+    ("abstain", "passes"), [("nothing", True), ("against", False), ("for", True)]
+)
+def test_the_count_follows_what_an_abstain_counts_as(abstain, passes):
+    policy = replace(VOTING, abstain=abstain)
+    outcome = voting.count(policy, {"Ann": "FOR", "Bob": "ABSTAIN", "Cy": "ABSTAIN"})
+    assert outcome.passes is passes

@@ -47,3 +47,55 @@ def test_rule_12_amended_so_a_tie_passes_makes_the_next_tie_pass(referee, outbox
     assert (prop["status"], prop["reason"]) == ("passed", "a tie passes")
     assert "(a tie passes)" in _last(outbox, "results", addr(first))
     assert_replays(referee)
+
+
+def test_a_new_rule_counting_an_abstain_as_against_makes_abstentions_defeat_a_proposal(
+    referee, outbox
+):
+    """A new rule "a vote of abstaining is counted as a vote against" passes; FOR 1, ABSTAIN 2
+    used to pass as rule 12 first counted. Now it fails, and the ruleset mail says the referee
+    runs the new rule."""
+    first = nomes(referee)
+    send(
+        referee,
+        first,
+        "[Proposal] Abstentions",
+        'Enact rule 30 "Abstentions":\nA vote of abstaining is counted as a vote against.\n',
+    )
+    for p in PLAYERS:
+        if p.title() != first:
+            send(referee, p, "[Vote] 1", "FOR")
+    state = referee.state("nomes")
+    assert state["parameters"]["abstain"] == "against"
+    ruleset = _last(outbox, "ruleset", addr(first))
+    assert (
+        "runs new rule 30 as it reads: an ABSTAIN counts as against (abstain: nothing -> against)"
+    ) in ruleset
+    assert "does not run its new rule 30" not in ruleset
+
+    mover = state["turn"]["player"]
+    send(referee, mover, "[Proposal] Quiet", 'Enact rule 31 "Quiet":\nAll is quiet.\n')
+    for p in PLAYERS:
+        if p.title() != mover:
+            send(referee, p, "[Vote] 2", "ABSTAIN")
+    prop = referee.state("nomes")["proposals"][-1]
+    assert (prop["status"], prop["reason"]) == (
+        "failed",
+        "more AGAINST than FOR, each ABSTAIN counted as AGAINST",
+    )
+
+    # Rule 12 amended, still silent on abstaining: the new rule's ABSTAIN holds.
+    mover = referee.state("nomes")["turn"]["player"]
+    send(
+        referee,
+        mover,
+        "[Proposal] Ties pass",
+        'In rule 12, replace "is tied, the proposal is said to have failed" with "is tied, the '
+        'proposal is said to have passed".\n',
+    )
+    for p in PLAYERS:
+        if p.title() != mover:
+            send(referee, p, "[Vote] 3", "FOR")
+    assert referee.state("nomes")["parameters"]["tie"] == "passes"
+    assert referee.state("nomes")["parameters"]["abstain"] == "against"
+    assert_replays(referee)

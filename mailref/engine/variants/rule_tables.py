@@ -21,7 +21,7 @@ from mailref.engine.parameters import (
     Whole,
 )
 from mailref.engine.ruleparams import Param, Table
-from mailref.engine.switches import TIE
+from mailref.engine.switches import ABSTAIN, TIE
 
 # What every game runs by: operator settings, none stated by a rule.
 SHARED = Table(
@@ -141,6 +141,16 @@ SIDEKICK = SHARED.extend(
         where='rule 12 "or if the number of “for” votes and “against” votes is tied, the proposal '
         'is said to have failed" (a switch: the forms read are listed below)',
         fallback=False,
+        written=False,
+    ),
+    Param(
+        "abstain",
+        ABSTAIN,
+        "nothing",
+        "an ABSTAIN counts as {v}",
+        "12",
+        where="rule 12, which counts only “for” and “against” votes (a switch: a new rule may "
+        "state it too; the forms read are listed below)",
         written=False,
     ),
     Param(
