@@ -36,3 +36,22 @@ ABSTAIN = Switch(
     (_ABSTAINING + r"[^.;]*?\b(?:is|are) (?:ignored|disregarded|left out)\b", "nothing"),
     silent="nothing",
 )
+
+_MOVER = r"\b(?:player moving|moving player|mover|player whose turn it is)\b"
+
+# Whether the mover's vote is fixed (Sidekick rule 11: "The player moving is assumed to be voting
+# “for” the proposal") or their own to cast; a rule 11 that no longer says so leaves it their own.
+MOVER_VOTE = Switch(
+    (
+        _MOVER
+        + r"[^.;]*?\b(?:is|are) (?:assumed|considered|deemed|taken) to (?:be )?vot\w* "
+        + _Q
+        + r"for\b",
+        "for",
+    ),
+    (_MOVER + r"[^.;]*?\bvotes? (?:like|as) (?:any|every) other\b", "own"),
+    # "may not vote" matches too, and its negation leaves the switch to the GM
+    (_MOVER + r"[^.;]*?\b(?:must|may|shall) (?:not )?(?:also )?vote\b", "own"),
+    (r"\ball players,? including the " + _MOVER + r",? (?:must|may|shall) vote\b", "own"),
+    silent="own",
+)

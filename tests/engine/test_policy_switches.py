@@ -94,3 +94,30 @@ def test_the_count_follows_what_an_abstain_counts_as(abstain, passes):
     policy = replace(VOTING, abstain=abstain)
     outcome = voting.count(policy, {"Ann": "FOR", "Bob": "ABSTAIN", "Cy": "ABSTAIN"})
     assert outcome.passes is passes
+
+
+RULE_11 = (
+    "As soon as the moving player has emailed a proposal to the group, all other players must "
+    "email a reply that provides a vote. If, when a player is required to vote, he or she does "
+    "not vote within five days, his or her vote is automatically considered to be “abstaining.” "
+    "The player moving is assumed to be voting “for” the proposal, and does not need to state this."
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        (RULE_11, "for"),
+        (
+            RULE_11.replace("is assumed to be voting “for” the proposal", "votes like any other"),
+            "own",
+        ),
+        ("The moving player must also vote within five days.", "own"),
+        ("All players, including the player moving, must vote within five days.", "own"),
+        ("Each player votes within five days.", "own"),  # the assumption is gone
+        ("The player moving is not assumed to be voting “for” the proposal.", "own"),
+        ("The mover may not vote.", None),
+    ],
+)
+def test_rule_11_says_whether_the_movers_vote_is_fixed(text, word):
+    assert read(SIDEKICK["mover_vote"], text) == word

@@ -99,3 +99,33 @@ def test_a_new_rule_counting_an_abstain_as_against_makes_abstentions_defeat_a_pr
     assert referee.state("nomes")["parameters"]["tie"] == "passes"
     assert referee.state("nomes")["parameters"]["abstain"] == "against"
     assert_replays(referee)
+
+
+def test_rule_11_amended_so_the_mover_votes_lets_the_mover_vote_against(referee, outbox):
+    """Rule 11 amended so that the mover votes like any other player; the mover's AGAINST used to
+    be refused, quoting the sentence just removed. Now it counts."""
+    first = nomes(referee)
+    send(
+        referee,
+        first,
+        "[Proposal] Movers vote",
+        "Amend rule 11 to read:\nAll players, including the player moving, must vote on the "
+        "current proposal. If a player does not vote within five days, his or her vote is "
+        "automatically considered to be abstaining.\n",
+    )
+    for p in PLAYERS:
+        if p.title() != first:
+            send(referee, p, "[Vote] 1", "FOR")
+    assert referee.state("nomes")["parameters"]["mover_vote"] == "own"
+    assert "(mover_vote: for -> own)" in _last(outbox, "ruleset", addr(first))
+
+    mover = referee.state("nomes")["turn"]["player"]
+    others = [p for p in PLAYERS if p.title() != mover]
+    send(referee, mover, "[Proposal] Doubt", 'Enact rule 30 "Doubt":\nAll is doubtful.\n')
+    send(referee, mover, "[Vote] 2", "AGAINST")
+    send(referee, others[0], "[Vote] 2", "FOR")
+    send(referee, others[1], "[Vote] 2", "AGAINST")
+    prop = referee.state("nomes")["proposals"][-1]
+    assert prop["votes"][mover] == "AGAINST"
+    assert (prop["status"], prop["reason"]) == ("failed", "more AGAINST than FOR")
+    assert_replays(referee)

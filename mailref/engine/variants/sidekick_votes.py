@@ -22,7 +22,13 @@ class SidekickVotes(Proposals):
 
     def authors_ballot(self, state: GameState, prop: Matter, vote: str, ctx: Ctx) -> None:
         # Rule 11: "The player moving is assumed to be voting “for” the proposal"
-        # (docs/games/sidekick.md).
+        # (docs/games/sidekick.md); amended so that the mover votes, theirs to change.
+        if self.parameter_table.value(state["parameters"], "mover_vote") == "own":
+            ctx.ack(
+                matters.cast(prop, prop["author"], vote, ctx, zone=state.get("timezone") or "UTC")
+            )
+            self.after_ballot(state, prop, prop["author"], vote, ctx)
+            return
         if vote == "FOR":
             ctx.ack(
                 f"Proposal {prop['number']} is your move: your vote is already FOR (rule "
