@@ -121,6 +121,27 @@ class Roll(TypedDict):
     why: str
 
 
+class Alteration(TypedDict):
+    """One value of the gamestate changed: by whom, when, why and from which mail."""
+
+    at: str
+    by: str
+    player: str  # whose value
+    column: str  # the column's name
+    old: Any
+    new: Any
+    why: str
+    source: str
+
+
+class Gamestate(TypedDict):
+    """The per-player values the rules declare (engine/mechanics/columns.py), as a table."""
+
+    columns: list[dict[str, Any]]  # `columns.Column`
+    values: dict[str, dict[str, Any]]  # player -> column slug -> value
+    log: list[Alteration]  # the latest alterations, newest last
+
+
 class GameState(TypedDict):
     """The whole state of one game, as `Variant.initial_state` makes it and actions change it."""
 
@@ -157,6 +178,7 @@ class GameState(TypedDict):
     joining: NotRequired[list[dict[str, Any]]]
     awaiting_gm: NotRequired[list[dict[str, Any]]]
     preview: NotRequired[dict[str, Any]]  # a resolved turn the GM previews (variants/preview.py)
+    gamestate: NotRequired[Gamestate]  # the columns a ruleset declares (mechanics/gamestate.py)
 
 
 class SidekickState(GameState):
@@ -308,6 +330,7 @@ OtherType = Literal[
     "tick",
     "undo",
     "unidle",
+    "update",
     "vote_override",
     "withdraw",
 ]
@@ -329,6 +352,7 @@ class OtherAction(_Acting, total=False):
     sentences: list[str]
     effects: list[Any]
     ballots: list[VoteLine]
+    lines: list[dict[str, Any]]  # `update`: the alterations, one a line
     number: int
     kind: str
     dice: str

@@ -55,6 +55,8 @@ TAGS: dict[str, str] = {
     "idle": "idle",
     "unidle": "unidle",
     "roll": "roll",
+    "update": "update",  # an alteration of the gamestate (mechanics/gamestate.py)
+    "gndt": "update",
     "status": "status",
     "rules": "rules",
     "ruleset": "rules",

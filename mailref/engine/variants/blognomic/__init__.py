@@ -13,6 +13,7 @@ from typing import Any
 from mailref import resource
 from mailref.engine import matters
 from mailref.engine.context import Ctx
+from mailref.engine.mechanics.gamestate import Gamestate
 from mailref.engine.mechanics.voting import VotingPolicy
 from mailref.engine.state import Action, GameState, Matter, Rule
 from mailref.engine.variants import rule_tables
@@ -48,7 +49,7 @@ VOTING = VotingPolicy(
 )
 
 
-class BlogNomic(Wizards, Hiatus, Submitting, Resolution, Dynasties, Variant):
+class BlogNomic(Wizards, Hiatus, Submitting, Resolution, Dynasties, Gamestate, Variant):
     name = "blognomic"
     title = "BlogNomic"
     parameter_table = rule_tables.BLOGNOMIC

@@ -1,0 +1,53 @@
+"""[Update]: alterations of the gamestate, one a line (`Thaum -3`, `Thaum of Bob +2`,
+`Hand: Fox, Owl`, `Home = Wilderness`), each with an optional `because ...`."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from mailref.engine import Refused
+from mailref.engine.state import Action
+from mailref.handlers.registry import GameView, handles
+from mailref.read import Envelope
+
+# The column, whose (else the sender's), and the alteration: a number added or taken away, an
+# item added to or taken from a list, or a value set.
+_LINE = re.compile(
+    r"(?P<column>[A-Za-z][\w-]*)(?:\s+of\s+(?P<of>[^\s:=+-][^:=+]*?))?\s*"
+    r"(?:(?P<sign>[+-])\s*(?P<change>\S.*)|[:=]\s*(?P<value>.*))"
+)
+_BECAUSE = re.compile(r"\s+because\s+", re.I)
+
+
+def read_line(line: str) -> dict[str, Any] | None:
+    """One alteration as the engine takes it, or None when LINE is none."""
+    said, because = (_BECAUSE.split(line.strip(), maxsplit=1) + [""])[:2]
+    m = _LINE.fullmatch(said.strip())
+    if m is None:
+        return None
+    op = m.group("sign") or "="
+    value = m.group("change") if m.group("sign") else m.group("value")
+    return {
+        "line": line.strip(),
+        "column": m.group("column"),
+        "of": (m.group("of") or "").strip(),
+        "op": op,
+        "value": (value or "").strip(),
+        "because": because.strip().rstrip("."),
+    }
+
+
+@handles("update")
+def update(env: Envelope, view: GameView) -> Action:
+    """Every line is read or the mail is refused whole, before the engine checks the columns."""
+    written = [env.subject.rest, *env.text.splitlines()]
+    lines = []
+    for line in (x.strip() for x in written):
+        if not line:
+            continue
+        read = read_line(line)
+        if read is None:
+            raise Refused("update_unreadable", line=line)
+        lines.append(read)
+    return {"type": "update", "player": view.name, "lines": lines}

@@ -1,0 +1,52 @@
+"""What an alteration of the gamestate refuses: a column nobody declared, a value its kind or
+bounds forbid, a line that says no alteration. One such line refuses the whole mail."""
+
+from mailref.engine.refusals.wording import Wording as W
+
+HOW = (
+    "write one alteration a line: `Thaum -3`, `Thaum of Bob +2`, `Hand: Fox, Owl`, "
+    "`Home = Wilderness`, each with an optional `because ...`; nothing was changed"
+)
+
+WORDS = {
+    "update_empty": W("your [Update] names no alteration", HOW),
+    "update_unreadable": W("this line is no alteration: {{ line }}", HOW),
+    "no_column": W(
+        'there is no column "{{ column }}" in the gamestate ({{ line }})',
+        "{% if columns %}the columns are {{ columns|join(', ') }}{% else %}no rule declares a "
+        "column yet{% endif %}; nothing was changed",
+    ),
+    "column_no_owner": W(
+        'there is no player "{{ name }}" to alter ({{ line }})', "nothing was changed"
+    ),
+    "column_unreadable": W(
+        '{{ column }} holds {{ kind }} values; "{{ value }}" is none ({{ line }})',
+        "nothing was changed",
+    ),
+    "column_below": W(
+        "{{ column }} may not go below {{ bound }}: it would be {{ value }} ({{ line }})",
+        "nothing was changed",
+    ),
+    "column_above": W(
+        "{{ column }} may not go above {{ bound }}: it would be {{ value }} ({{ line }})",
+        "nothing was changed",
+    ),
+    "column_too_long": W(
+        "{{ column }} holds at most {{ most }}: it would hold {{ count }} ({{ line }})",
+        "nothing was changed",
+    ),
+    "column_repeats": W(
+        "{{ column }} may not hold one thing twice ({{ line }})", "nothing was changed"
+    ),
+    "column_lacks": W(
+        '{{ column }} of {{ name }} holds no "{{ value }}" to take away ({{ line }})',
+        "nothing was changed",
+    ),
+    "column_not_a_choice": W(
+        '{{ column }} is one of {{ choices|join(", ") }}, not "{{ value }}" ({{ line }})',
+        "nothing was changed",
+    ),
+    "column_not_a_player": W(
+        '{{ column }} names a player; "{{ value }}" is none ({{ line }})', "nothing was changed"
+    ),
+}
