@@ -135,3 +135,30 @@ def test_the_json_view_and_the_journal_show_each_alteration(game):
         "Ann updated Thaum of Ann: 0 -> 3",
         "Ann updated Home of Ann: Wilderness -> Swamp (because rule 2.14)",
     ]
+
+
+def test_an_enacted_cfj_sets_a_value_and_the_game_replays(game):
+    """Rule 1.11: "When a CfJ is Enacted, the Admin Enacting it shall ... correct the GNDT ... as
+    specified in the CFJ"; `Set Thaum of Ben to 5` is carried out, and `replay` is identical (the
+    fixture's replay check)."""
+    send(game, "Ann", "[Update] Thaum +1")
+    send(game, "Ann", "[CfJ] Ben's Thaum was lost", "Ben scored Fire.\nSet Thaum of Ben to 5")
+    assert "Set Thaum of Ben to 5" in Outbox.body(reply(game, "Ann"))
+    for n in ("Ben", "Cat", "Dan"):
+        send(game, n, "[Vote] 1", "FOR")
+    at(game, hours=12)
+    assert values(game)["Ben"]["thaum"] == 5
+    last = game.state("blog")["gamestate"]["log"][-1]
+    assert (last["player"], last["old"], last["new"], last["by"]) == ("Ben", 0, 5, "cfj 1")
+    results = [m for m in Outbox(game).all() if m["X-Mailref-Kind"] == "results"][-1]
+    assert "Thaum of Ben: 0 -> 5 (cfj 1)." in Outbox.body(results)
+
+
+def test_a_cfj_set_line_its_column_forbids_is_not_applied(game):
+    send(game, "Ann", "[CfJ] Ben's Thaum", "Set Thaum of Ben to -2")
+    for n in ("Ben", "Cat", "Dan"):
+        send(game, n, "[Vote] 1", "FOR")
+    at(game, hours=12)
+    assert values(game)["Ben"]["thaum"] == 0
+    results = [m for m in Outbox(game).all() if m["X-Mailref-Kind"] == "results"][-1]
+    assert "not applied" in Outbox.body(results)

@@ -58,13 +58,71 @@ def table_lines(state: GameState) -> list[str]:
     return lines
 
 
+def alter(
+    state: GameState, lines: list[dict[str, Any]], who: str, at: str, source: str, why: str = ""
+) -> list[str]:
+    """Make the alterations LINES ({"line", "column", "of", "op", "value", "because"}) by WHO,
+    all or none: the first that its column forbids refuses them all, before anything changes.
+    Returns what each did, in words ("Thaum of Ann: 0 -> 3")."""
+    gs = state.get("gamestate") or {"columns": [], "values": {}, "log": []}
+    players = {p["name"].lower(): p["name"] for p in state["players"] if p["status"] != "left"}
+    after: dict[tuple[str, str], Any] = {}
+    made: list[tuple[str, Column, Any, Any, str]] = []
+    for ln in lines:
+        line = str(ln.get("line") or "")
+        col = next(
+            (c for c in gs["columns"] if c["slug"] == str(ln.get("column", "")).lower()), None
+        )
+        if col is None:
+            raise Refused(
+                "no_column",
+                column=ln.get("column", ""),
+                line=line,
+                columns=[c["name"] for c in gs["columns"]],
+            )
+        column: Column = col  # type: ignore[assignment]
+        whose = str(ln.get("of") or who)
+        name = players.get(whose.lower())
+        if name is None:
+            raise Refused("column_no_owner", name=whose, line=line)
+        key = (name, column["slug"])
+        old = after.get(key, gs["values"].get(name, {}).get(column["slug"]))
+        new = _altered(column, old, str(ln.get("op") or "="), str(ln.get("value") or ""), line)
+        if new is _LACKING:
+            raise Refused(
+                "column_lacks", column=column["name"], name=name, value=ln.get("value"), line=line
+            )
+        if (refused := columns.fault(column, new, list(players.values()), line)) is not None:
+            raise refused
+        after[key] = new
+        made.append((name, column, old, new, str(ln.get("because") or "")))
+    told = []
+    for name, column, old, new, because in made:
+        gs["values"].setdefault(name, {})[column["slug"]] = copy.deepcopy(new)
+        entry: Alteration = {
+            "at": at,
+            "by": who,
+            "player": name,
+            "column": column["name"],
+            "old": old,
+            "new": new,
+            "why": because or why,
+            "source": source,
+        }
+        gs.setdefault("log", []).append(entry)
+        told.append(
+            f"{column['name']} of {name}: {columns.shown(old)} -> {columns.shown(new)}"
+            + (f" (because {because})" if because else "")
+        )
+    del gs["log"][:-KEPT]
+    state["gamestate"] = gs
+    return told
+
+
 class Gamestate(Acting):
     """`[Update]`: the alterations of one mail checked against their columns and made at once."""
 
     if TYPE_CHECKING:  # what it asks of the variant it is part of (base.py's concerns)
-
-        @staticmethod
-        def player(state: GameState, name: str) -> Player | None: ...
 
         def must_player(self, state: GameState, name: str) -> Player: ...
 
@@ -76,67 +134,13 @@ class Gamestate(Acting):
         lines: list[dict[str, Any]] = list(written or [])
         if not lines:
             raise Refused("update_empty")
-        by = str(action.get("by") or "")
-        mover = str(action.get("player") or "")
-        if not by:
-            mover = self.must_player(state, mover)["name"]
-        gs = state.get("gamestate") or {"columns": [], "values": {}, "log": []}
-        names = [p["name"] for p in state["players"] if p["status"] != "left"]
-        after: dict[tuple[str, str], Any] = {}
-        made: list[tuple[str, Column, Any, Any, str]] = []
-        for ln in lines:
-            line = str(ln.get("line") or "")
-            col = next(
-                (c for c in gs["columns"] if c["slug"] == str(ln.get("column", "")).lower()), None
-            )
-            if col is None:
-                raise Refused(
-                    "no_column",
-                    column=ln.get("column", ""),
-                    line=line,
-                    columns=[c["name"] for c in gs["columns"]],
-                )
-            column: Column = col  # type: ignore[assignment]
-            whose = str(ln.get("of") or mover)
-            p = self.player(state, whose)
-            if p is None or p["status"] == "left":
-                raise Refused("column_no_owner", name=whose, line=line)
-            key = (p["name"], column["slug"])
-            old = after.get(key, gs["values"].get(p["name"], {}).get(column["slug"]))
-            new = _altered(column, old, str(ln.get("op") or "="), str(ln.get("value") or ""), line)
-            if new is _LACKING:
-                raise Refused(
-                    "column_lacks",
-                    column=column["name"],
-                    name=p["name"],
-                    value=ln.get("value"),
-                    line=line,
-                )
-            if (refused := columns.fault(column, new, names, line)) is not None:
-                raise refused
-            after[key] = new
-            made.append((p["name"], column, old, new, str(ln.get("because") or "")))
-        who = mover or by
-        for name, column, old, new, because in made:
-            gs["values"].setdefault(name, {})[column["slug"]] = copy.deepcopy(new)
-            entry: Alteration = {
-                "at": iso(ctx.now),
-                "by": who,
-                "player": name,
-                "column": column["name"],
-                "old": old,
-                "new": new,
-                "why": because or str(action.get("reason") or ""),
-                "source": str(action.get("source") or ""),
-            }
-            gs.setdefault("log", []).append(entry)
-            text = f"{column['name']} of {name}: {columns.shown(old)} -> {columns.shown(new)}" + (
-                f" (because {because})" if because else ""
-            )
+        who = str(action.get("by") or "")
+        if not who:
+            who = self.must_player(state, str(action.get("player") or ""))["name"]
+        source, why = str(action.get("source") or ""), str(action.get("reason") or "")
+        for text in alter(state, lines, who, iso(ctx.now), source, why):
             ctx.ack(text)
             self.event(state, ctx, f"{who} updated {text}")
-        del gs["log"][:-KEPT]
-        state["gamestate"] = gs
 
 
 _LACKING = object()  # a list item to take away that is not there
