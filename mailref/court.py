@@ -5,17 +5,17 @@ its archived matters, and the players are told what changed and what no longer h
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import delete, insert, select
 from sqlalchemy.orm import Session
 
 from mailref.engine.archive import merge
 from mailref.engine.context import Ctx, Refused
-from mailref.engine.court import MARK, Court
+from mailref.engine.court import MARK, Court, Entry
 from mailref.engine.court_words import what_changed
 from mailref.engine.replay import replay
-from mailref.engine.state import Action, GameState
+from mailref.engine.state import Action, GameState, Matter
 from mailref.engine.variants import get_variant
 from mailref.store import ArchivedMatter, Game, JournalEntry
 from mailref.store.archived import archived, journal
@@ -35,13 +35,14 @@ def rule(
     order names nothing or the action can no longer apply. Replaces the archived matters; tells
     the players; returns the hot state."""
     court = Court(live=True)
-    cold: list = []
-    entries = [*journal(session, game.id), (action, now, list(ctx.draws))]
+    cold: list[tuple[str, Matter]] = []
+    # the store's JSON, in the shapes the engine declares for it
+    entries = [*cast("list[Entry]", journal(session, game.id)), (action, now, list(ctx.draws))]
     try:
-        state = replay(game.initial, entries, cold, court=court)
+        state = replay(cast(GameState, game.initial), entries, cold, court=court)
     except RuntimeError as e:  # a journal an older mailref wrote that this one cannot replay
         raise Refused("journal_does_not_replay", why=e) from None
-    old_cold = archived(session, game.id)
+    old_cold = cast("list[tuple[str, Matter]]", archived(session, game.id))
     variant = get_variant(game.variant)
     changed = what_changed(
         merge(before, old_cold),

@@ -66,13 +66,12 @@ def game_of_thread(s: Session, env: Envelope) -> str | None:
     refs = list(dict.fromkeys(reversed(env.in_reply_to + env.references)))[:20]
     if not refs:
         return None
-    rows = dict(
-        s.execute(
-            select(OutboxMessage.message_id, OutboxMessage.game_slug).where(
-                OutboxMessage.message_id.in_(refs), OutboxMessage.game_slug.is_not(None)
-            )
-        ).all()
-    )
+    found = s.execute(
+        select(OutboxMessage.message_id, OutboxMessage.game_slug).where(
+            OutboxMessage.message_id.in_(refs), OutboxMessage.game_slug.is_not(None)
+        )
+    ).all()
+    rows = {message_id: slug for message_id, slug in found}
     return next((rows[r] for r in refs if r in rows), None)
 
 

@@ -49,5 +49,5 @@ def dice_chain(referee: Referee, slug: str) -> dict[str, Any]:
     with referee.store() as s:
         game_id = s.scalar(select(Game.id).where(Game.slug == slug))
         if game_id is None:
-            raise Refused(f"there is no game {slug!r}")
+            raise Refused("no_game", slug=slug)
         return dice_store.public(s, game_id)

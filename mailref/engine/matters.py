@@ -3,9 +3,10 @@ last valid vote counts, and tallies."""
 
 from __future__ import annotations
 
+import typing
 from collections import Counter
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.state import GameState, Matter
@@ -39,7 +40,11 @@ def open_statuses(variant: Votable) -> set[str]:
     return set(variant.open_statuses)
 
 
-def find(state: GameState, number: int, collection: str = "proposals") -> Matter | None:
+def find(
+    state: GameState,
+    number: int,
+    collection: Literal["proposals", "judgements"] = "proposals",
+) -> Matter | None:
     return next((m for m in state[collection] if m["number"] == number), None)
 
 
@@ -55,21 +60,24 @@ def new_matter(
 ) -> Matter:
     number = state["next_number"]
     state["next_number"] += 1
-    matter = {
-        "number": number,
-        "title": title,
-        "author": author,
-        "text": text,
-        "status": status,
-        "reason": None,
-        "votes": {},
-        "ballots": [],
-        "opened": iso(ctx.now),
-        "deadline": iso(deadline) if deadline else None,
-        "closed": None,
-        **extra,
-    }
-    return matter
+    # The variant's own keys (EXTRA) are declared on Matter (state.py), not checked here.
+    return typing.cast(
+        Matter,
+        {
+            "number": number,
+            "title": title,
+            "author": author,
+            "text": text,
+            "status": status,
+            "reason": None,
+            "votes": {},
+            "ballots": [],
+            "opened": iso(ctx.now),
+            "deadline": iso(deadline) if deadline else None,
+            "closed": None,
+            **extra,
+        },
+    )
 
 
 def cast(

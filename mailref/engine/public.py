@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
-from mailref.engine.state import GameState
+from mailref.engine.state import GameState, Matter, Player
 from mailref.engine.variants import get_variant
 from mailref.engine.variants.inbox import settings_of
 
@@ -45,9 +45,10 @@ def public_view(state: GameState) -> dict[str, Any]:
     }
     if state.get("gm"):
         view["gm"] = state["gm"]
+    own = cast("dict[str, Any]", state)  # the keys of some variants' states (state.py)
     for key in ("lands", "grain", "high_king", "orders", "historian", "dynasty"):
-        if key in state:
-            view[key] = state[key]
+        if key in own:
+            view[key] = own[key]
     if gs := state.get("gamestate"):  # the columns the rules declare, and each player's values
         view["gamestate"] = {"columns": gs["columns"], "values": gs["values"]}
     # Joins by mail not yet taken in (SPEC §2.3), without their confirmation codes.
@@ -61,17 +62,23 @@ def public_view(state: GameState) -> dict[str, Any]:
     return view
 
 
-def _extra_player(p: dict) -> dict:
-    return {k: p[k] for k in ("color", "tribe", "origin") if k in p} | {
+def _extra_player(p: Player) -> dict[str, Any]:
+    return _picked(p, ("color", "tribe", "origin")) | {
         "settings": settings_of(p),
         "away_until": p.get("away_until"),  # a dated absence ends by itself then (ISO 8601)
         "away_from": p.get("away_from"),  # set ahead: it begins then
     }
 
 
-def _extra_matter(m: dict) -> dict:
-    return {k: m[k] for k in ("kind", "tally", "text") if k in m}
+def _extra_matter(m: Matter) -> dict[str, Any]:
+    return _picked(m, ("kind", "tally", "text"))
 
 
-def _extra_judgement(j: dict) -> dict:
-    return {k: j[k] for k in ("votes", "reason", "deadline") if k in j}
+def _extra_judgement(j: Matter) -> dict[str, Any]:
+    return _picked(j, ("votes", "reason", "deadline"))
+
+
+def _picked(record: Matter | Player, keys: tuple[str, ...]) -> dict[str, Any]:
+    """KEYS of RECORD that it has, in that order."""
+    fields = cast("dict[str, Any]", record)
+    return {k: fields[k] for k in keys if k in fields}

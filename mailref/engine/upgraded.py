@@ -8,7 +8,11 @@ e.g. a deadline once written in ISO, now "Sat 5 Dec 2026 10:00 UTC"). Every game
 DIFFERS after an upgrade; these are now set apart and named, and only real differences count
 (a value that differs, a field only the live state has, a matter more or less, a live log line
 missing). Log lines today's code adds beside every older one (BlogNomic now says when Dormancy
-ends) are set apart too."""
+ends) are set apart too.
+
+This is for games begun before states had a schema (their initial state has no `schema`):
+since then a change of the state's shape is an ordered step of engine/schema.py, and
+`mailref replay` sets nothing apart for a game begun later."""
 
 from __future__ import annotations
 

@@ -21,6 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import and_, or_, select, update
 from sqlalchemy.orm import Session
@@ -139,7 +140,8 @@ class Deliverer(RelayLanes):
         """A transaction that is on disk when it returns, even on SQLite with synchronous=NORMAL:
         a claim lost to a crash or a failing disk would send the whole batch again."""
         with self.store.engine.connect() as conn:
-            raw = conn.connection.dbapi_connection if conn.dialect.name == "sqlite" else None
+            # sqlite3's own connection, whose execute() runs outside SQLAlchemy's transaction
+            raw: Any = conn.connection.dbapi_connection if conn.dialect.name == "sqlite" else None
             if raw is not None:
                 raw.execute("PRAGMA synchronous=FULL")  # not allowed inside the transaction
             try:

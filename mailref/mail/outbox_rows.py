@@ -8,15 +8,16 @@ import os
 import socket
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import cast
 
-from sqlalchemy import bindparam, text, update
+from sqlalchemy import Table, bindparam, text, update
 
 from mailref.store import OutboxMessage, Store
 from mailref.store.keep import sqlite_stamp, sqlite_write
 from mailref.store.models import UTCDateTime
 
 # Built once: they run for every row sent.
-_outbox = OutboxMessage.__table__
+_outbox = cast(Table, OutboxMessage.__table__)  # a mapped class's table is a Table
 # The same text on both stores, as keeping mail is (store/keep.py).
 _MARK_SENT = (
     "UPDATE outbox SET status = 'sent', sent_at = :at, last_error = '', attempts = attempts + 1, "

@@ -136,7 +136,7 @@ class Relay(smtplib.SMTP):
         if code != 354:
             self._failed(code)
             raise smtplib.SMTPDataError(code, resp)
-        body = smtplib._quote_periods(raw)
+        body = smtplib._quote_periods(raw)  # type: ignore[attr-defined]  # smtplib's own, unstubbed
         if not body.endswith(b"\r\n"):
             body += b"\r\n"
         self.send(body)  # the relay reads it meanwhile; only the final dot makes it take the mail
@@ -175,7 +175,7 @@ class Relay(smtplib.SMTP):
         if data is not None and data[0] == 354:
             self.send(b".\r\n")
             self.getreply()
-        self._rset()
+        self._rset()  # type: ignore[attr-defined]  # smtplib's own, unstubbed
 
 
 class RelayOverTls(Relay, smtplib.SMTP_SSL):

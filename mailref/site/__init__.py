@@ -72,7 +72,7 @@ def rebuild(
         _take(lock)
         listed = _listed.setdefault(where, {})
         with store() as s:  # read everything first: no transaction is held while pages are made
-            versions = dict(s.execute(select(Game.slug, Game.version)).all())
+            versions = {g: v for g, v in s.execute(select(Game.slug, Game.version)).all()}
             if slug is not None and slug not in versions:
                 return []
             wanted = [
@@ -82,9 +82,12 @@ def rebuild(
                 or _published(root, where, g, versions[g]) != versions[g]
                 and trouble.page_due(where, g, versions[g])
             ][:most]
-            snaps = [history.read(s, s.scalar(select(Game).where(Game.slug == g))) for g in wanted]
+            snaps = [
+                history.read(s, s.scalars(select(Game).where(Game.slug == g)).one()) for g in wanted
+            ]
             rolls = {
-                g: dice.verify(s, s.scalar(select(Game).where(Game.slug == g))) for g in wanted
+                g: dice.verify(s, s.scalars(select(Game).where(Game.slug == g)).one())
+                for g in wanted
             }
             stale = [g for g in versions if g not in listed or listed[g][0] != versions[g]]
             for g in s.scalars(select(Game).where(Game.slug.in_(stale))) if stale else []:

@@ -47,7 +47,13 @@ class Report:
                     f"{c.seed_number})"
                 )
         if n := self.count("unrevealed"):
-            waiting = sorted({c.seed_number for c in self.checked if c.verdict == "unrevealed"})
+            waiting = sorted(
+                {
+                    c.seed_number
+                    for c in self.checked
+                    if c.verdict == "unrevealed" and c.seed_number is not None
+                }
+            )
             out.append(
                 f"{n} draws come from seed {', '.join(map(str, waiting))}, not revealed yet: "
                 "checkable once "

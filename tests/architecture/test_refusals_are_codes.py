@@ -18,13 +18,12 @@ REFUSALS = {"Refused", "NoBallot"}
 STILL_PROSE = {
     "mailref/engine/matters.py": 3,
     "mailref/engine/variants/base.py": 1,
-    "mailref/engine/variants/blognomic/submitting.py": 13,
-    "mailref/engine/variants/imperial.py": 1,
+    "mailref/engine/variants/blognomic/submitting.py": 12,
     "mailref/engine/variants/imperial_acts.py": 7,
     "mailref/engine/variants/imperial_proposals.py": 9,
     "mailref/engine/variants/sidekick.py": 7,
     "mailref/engine/variants/sidekick_judges.py": 6,
-    "mailref/engine/variants/sidekick_votes.py": 2,
+    "mailref/engine/variants/sidekick_votes.py": 1,
 }
 
 

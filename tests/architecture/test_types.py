@@ -9,7 +9,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 BASELINE = Path(__file__).with_name("types_baseline.txt")
-STRICT = ("mailref.read", "mailref.write", "mailref.store", "mailref.config", "mailref.cli")
+STRICT = (
+    "mailref.read",
+    "mailref.write",
+    "mailref.store",
+    "mailref.config",
+    "mailref.cli",
+    "mailref.engine.mechanics",
+)
 
 
 def _mypy() -> dict:

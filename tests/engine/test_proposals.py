@@ -209,7 +209,7 @@ def test_the_admin_decides_a_matter_through_the_same_lifecycle():
 def test_a_word_the_game_does_not_take_is_refused_alike_in_every_nomic():
     v, state = _sidekick("Ann", "Bob")
     prop = _propose(v, state, Ctx(NOW))
-    with pytest.raises(Refused, match="MAYBE is not a vote in this game") as e:
+    with pytest.raises(Refused, match="MAYBE is not a vote here") as e:
         _vote(v, state, "Bob", prop["number"], "MAYBE")
     assert e.value.hint == "vote FOR, AGAINST or ABSTAIN"
 
@@ -259,3 +259,34 @@ def test_the_senate_rejecting_a_matter_gives_why():
     v.close_vote(state, prop, Ctx(NOW + timedelta(days=5)))
     assert prop["status"] == "rejected"
     assert prop["reason"] == "no majority of the Senators entitled to vote voted YES"
+
+
+def test_the_admin_decides_in_the_emperors_name():
+    v, state = _imperial()
+    prop = v.submit(state, Ctx(NOW), "Bob", "Title", "text", NOW + timedelta(days=4), changes=[])
+    ctx = Ctx(NOW)
+    v.handle(
+        state, {"type": "decide", "number": prop["number"], "outcome": "fail", "by": "gm"}, ctx
+    )
+    assert prop["status"] == "vetoed"
+    assert "Proposal 1 is vetoed." in ctx.ack_lines
+
+
+def test_without_an_emperor_the_admin_cannot_decide():
+    v, state = _imperial()
+    prop = v.submit(state, Ctx(NOW), "Bob", "Title", "text", NOW + timedelta(days=4), changes=[])
+    state["players"][0]["offices"] = []
+    with pytest.raises(Refused, match="no Emperor in whose name"):
+        v.handle(state, {"type": "decide", "number": prop["number"], "outcome": "enact"}, Ctx(NOW))
+    assert prop["status"] == "voting"
+
+
+def test_the_admin_sets_a_ballot_in_the_games_own_words():
+    v, state = _imperial()
+    prop = v.submit(state, Ctx(NOW), "Bob", "Title", "text", NOW + timedelta(days=4), changes=[])
+    ctx = Ctx(NOW)
+    override = {"type": "vote_override", "number": 1, "player": "Cy", "vote": "FOR", "by": "gm"}
+    v.handle(state, override, ctx)
+    assert prop["votes"] == {"Cy": "YES"}  # FOR, as Imperial says it
+    assert ctx.ack_lines[0].endswith("(admin override)")
+    assert [o.to for o in ctx.out] == [["Cy"]]  # Cy is told; the vote closes at its deadline

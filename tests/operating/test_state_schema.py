@@ -112,3 +112,42 @@ def test_a_game_an_older_mailref_wrote_replays_identical(tmp_path):
     assert next(p for p in shown["players"] if p["name"] == "Bob")["score"] == 8
     r = run(tmp_path, "replay")
     assert r.returncode == 0 and "nomes: identical after 5 journal entries" in r.stdout
+
+
+def _played(where) -> None:
+    assert run(where, "init").returncode == 0
+    create = ("game", "create", "nomes", "--variant", "sidekick", "--address", G)
+    assert run(where, *create).returncode == 0
+    for name in ("Alice", "Bob"):
+        assert run(where, "player", "add", "nomes", name, f"{name.lower()}@x.org").returncode == 0
+
+
+def _without_name_keys(where, *, schema: bool) -> None:
+    """The live state without Alice's name_keys (a field an older mailref did not write), and
+    the initial state without `schema` unless SCHEMA."""
+    with sqlite3.connect(where / "var" / "mailref.sqlite3", isolation_level=None) as conn:
+        state, initial = (
+            json.loads(t) for t in conn.execute("SELECT state, initial FROM games").fetchone()
+        )
+        del state["players"][0]["name_keys"]
+        if not schema:
+            del initial["schema"]
+        conn.execute(
+            "UPDATE games SET state = ?, initial = ?", (json.dumps(state), json.dumps(initial))
+        )
+
+
+def test_a_game_begun_before_the_schema_has_older_writing_set_apart(tmp_path):
+    _played(tmp_path)
+    _without_name_keys(tmp_path, schema=False)
+    r = run(tmp_path, "replay")
+    assert r.returncode == 0 and "players[].name_keys added (1)" in r.stdout, r.stdout
+
+
+def test_a_game_begun_with_a_schema_has_nothing_set_apart(tmp_path):
+    """Since states have a schema, a field the live state lacks is a difference: a change of
+    shape comes with an upgrade step, not a guess."""
+    _played(tmp_path)
+    _without_name_keys(tmp_path, schema=True)
+    r = run(tmp_path, "replay")
+    assert r.returncode == 1 and "nomes: DIFFERS" in r.stdout and "name_keys" in r.stdout

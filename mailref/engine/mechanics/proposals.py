@@ -31,7 +31,7 @@ from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.mechanics.voting import VotingPolicy
 from mailref.engine.ruleset import changes_from
-from mailref.engine.state import Action, GameState, Matter, Player
+from mailref.engine.state import Action, GameState, Matter, OtherAction, Player, VoteAction
 from mailref.engine.variants.actions import Acting, action
 from mailref.timeutil import iso, parse_iso
 
@@ -90,7 +90,7 @@ class Proposals(Acting):
         author: str,
         title: str,
         text: str,
-        deadline: Any = None,
+        deadline: datetime | None = None,
         collection: Literal["proposals", "judgements"] = "proposals",
         **extra: Any,
     ) -> Matter:
@@ -129,16 +129,14 @@ class Proposals(Acting):
 
     # ---- voting ------------------------------------------------------------------
     @action("vote")
-    def on_vote(self, state: GameState, action: Action, ctx: Ctx) -> None:
+    def on_vote(self, state: GameState, action: VoteAction, ctx: Ctx) -> None:
         name = action["player"] or ""
         self.may_vote(state, name)
         for b in action["ballots"]:
             m = self.open_to_votes(state, b["number"])
             vote = b["vote"]
             if vote not in self.policy.words:
-                raise Refused(
-                    f"{b['word']} is not a vote in this game", f"vote {self.policy.offered_text()}"
-                )
+                raise Refused("not_a_vote_here", word=b["word"], words=list(self.policy.offered))
             if name == m["author"] and not self.policy.author_may_change:
                 self.authors_ballot(state, m, vote, ctx)
                 continue
@@ -163,7 +161,7 @@ class Proposals(Acting):
         return matters.must_open(m, number, (self.policy.open_status,), self.label_of(m))
 
     @action("vote_override")
-    def on_vote_override(self, state: GameState, action: Action, ctx: Ctx) -> None:
+    def on_vote_override(self, state: GameState, action: OtherAction, ctx: Ctx) -> None:
         m = self.open_to_votes(state, action["number"])
         p = self.must_player(state, action["player"] or "")
         previous = m["votes"].get(p["name"])
@@ -187,7 +185,7 @@ class Proposals(Acting):
 
     # ---- the admin's decision ----------------------------------------------------
     @action("decide")
-    def on_decide(self, state: GameState, action: Action, ctx: Ctx) -> None:
+    def on_decide(self, state: GameState, action: OtherAction, ctx: Ctx) -> None:
         self.before_deciding(state)
         number = action["number"]
         m = self.voting_matter(state, number)
@@ -280,7 +278,8 @@ class Proposals(Acting):
         return "Proposal"
 
     def authors_ballot(self, state: GameState, m: Matter, vote: str, ctx: Ctx) -> None:
-        raise Refused(f"proposal {m['number']} is yours: the other players vote on it")
+        """A policy that fixes the author's ballot says what the author is told of theirs."""
+        raise NotImplementedError
 
     def check_ballot(self, state: GameState, m: Matter, name: str, vote: str) -> None:
         """Every word of the policy is a valid ballot."""
@@ -297,5 +296,5 @@ class Proposals(Acting):
     def before_deciding(self, state: GameState) -> None:
         """The admin may always decide."""
 
-    def decided_by_admin(self, state: GameState, m: Matter, action: Action, ctx: Ctx) -> None:
+    def decided_by_admin(self, state: GameState, m: Matter, action: OtherAction, ctx: Ctx) -> None:
         raise NotImplementedError
