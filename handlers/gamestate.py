@@ -51,3 +51,32 @@ def update(env: Envelope, view: GameView) -> Action:
             raise Refused("update_unreadable", line=line)
         lines.append(read)
     return {"type": "update", "player": view.name, "lines": lines}
+
+
+_OFFER = re.compile(
+    r"(?P<to>[^:\s][^:]*?)\s*:\s*my\s+(?P<give>\S.*?)\s+for\s+(?:your|their|his|her)\s+"
+    r"(?P<take>\S.*?)\s*\.?",
+    re.I,
+)
+_ACCEPT = re.compile(
+    r"(?:accept(?:ed)?|yes|agreed?)\s+#?(?P<n>\d{1,6})|#?(?P<m>\d{1,6})\s+accept", re.I
+)
+
+
+@handles("trade")
+def trade(env: Envelope, view: GameView) -> Action:
+    """`[Trade] Ben: my Fox for your Owl` offers a trade; `[Trade] Accept 3` accepts trade 3."""
+    said = env.subject.rest.strip() or next(
+        (x.strip() for x in env.text.splitlines() if x.strip()), ""
+    )
+    if m := _ACCEPT.fullmatch(said):
+        return {"type": "trade", "player": view.name, "number": int(m.group("n") or m.group("m"))}
+    if m := _OFFER.fullmatch(said):
+        return {
+            "type": "trade",
+            "player": view.name,
+            "to": m.group("to").strip(),
+            "give": m.group("give").strip(),
+            "take": m.group("take").strip(),
+        }
+    raise Refused("trade_unreadable", line=said)

@@ -140,6 +140,7 @@ class Gamestate(TypedDict):
     columns: list[dict[str, Any]]  # `columns.Column`
     values: dict[str, dict[str, Any]]  # player -> column slug -> value
     log: list[Alteration]  # the latest alterations, newest last
+    trades: NotRequired[list[dict[str, Any]]]  # offers (mechanics/trades.py), open or closed
 
 
 class GameState(TypedDict):
@@ -328,6 +329,7 @@ OtherType = Literal[
     "start",
     "status",
     "tick",
+    "trade",
     "undo",
     "unidle",
     "update",
@@ -353,6 +355,8 @@ class OtherAction(_Acting, total=False):
     effects: list[Any]
     ballots: list[VoteLine]
     lines: list[dict[str, Any]]  # `update`: the alterations, one a line
+    give: str  # `trade`: the item offered
+    take: str  # `trade`: the item asked for
     number: int
     kind: str
     dice: str

@@ -57,6 +57,7 @@ TAGS: dict[str, str] = {
     "roll": "roll",
     "update": "update",  # an alteration of the gamestate (mechanics/gamestate.py)
     "gndt": "update",
+    "trade": "trade",
     "status": "status",
     "rules": "rules",
     "ruleset": "rules",

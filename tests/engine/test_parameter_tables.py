@@ -194,4 +194,9 @@ def test_game_show_lists_every_value_the_game_runs_by():
     )
     del state["parameters"]["max_extension"]  # as in a state from before it was declared
     shown = public_view(state)["parameters"]
-    assert shown == {**DEFAULTS["blognomic"], "min_open": "6h", "quiet_after": "7d"}
+    assert shown == {
+        **DEFAULTS["blognomic"],
+        "min_open": "6h",
+        "quiet_after": "7d",
+        "trade_window": "24h",
+    }

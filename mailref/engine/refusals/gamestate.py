@@ -49,4 +49,19 @@ WORDS = {
     "column_not_a_player": W(
         '{{ column }} names a player; "{{ value }}" is none ({{ line }})', "nothing was changed"
     ),
+    "trade_unreadable": W(
+        "this is no trade: {{ line }}",
+        "write `[Trade] Ben: my Fox for your Owl`, or `[Trade] Accept 3` to accept trade 3",
+    ),
+    "trade_with_oneself": W("a trade is with another player"),
+    "trade_not_held": W(
+        '{{ name }} holds no "{{ item }}"', "both items must be in their holders' hands to trade"
+    ),
+    "no_trade_for_you": W(
+        "there is no trade {{ number }} offered to you", "send [Status] for the open trades"
+    ),
+    "trade_closed": W(
+        "trade {{ number }} is {{ status }}",
+        "{% if status == 'expired' %}offer it again with a new [Trade]{% endif %}",
+    ),
 }

@@ -8,7 +8,7 @@ from typing import Any
 
 from mailref.engine.context import Ctx, Outgoing, Refused
 from mailref.engine.court import describe
-from mailref.engine.mechanics.gamestate import alter
+from mailref.engine.mechanics.alterations import alter
 from mailref.engine.state import Action, GameState
 from mailref.engine.variants.actions import Acting, action
 from mailref.timeutil import iso
