@@ -96,6 +96,15 @@ class BlogNomic(Wizards, Hiatus, Submitting, Resolution, Dynasties, Gamestate, V
             "[Roll] DICE6, [Roll] FRUIT, [Roll] COLOUR",
             'a random result (rule "Random Generators"), journaled and announced',
         ),
+        (
+            "[Update] Thaum -3",
+            "alter the gamestate (the GNDT), one line each: `Thaum of Ben +2`, `Hand: Fox, Owl`, "
+            "`Home = Wilderness`, each with an optional `because ...`; all lines or none",
+        ),
+        (
+            "[Trade] Ben: my Fox for your Owl",
+            "offer a trade; the other accepts with [Trade] Accept N within {trade_window}",
+        ),
         ("[Status], [Rules], [Help]", "the state, the ruleset, this text"),
         ("[Quit]", "leave the game"),
     ]
