@@ -297,6 +297,7 @@ OtherType = Literal[
     "ascension",
     "away",
     "back",
+    "column",
     "deadline",
     "deadline_answer",
     "deadline_request",

@@ -5,6 +5,7 @@ seed's Atomic Actions), answering with the old and new values."""
 from __future__ import annotations
 
 import copy
+import re
 from typing import TYPE_CHECKING, Any
 
 from mailref.engine.context import Ctx, Refused
@@ -80,3 +81,54 @@ class Gamestate(Trading):
         for text in alter(state, lines, who, iso(ctx.now), source, why):
             ctx.ack(text)
             self.event(state, ctx, f"{who} updated {text}")
+
+    @action("column")
+    def on_column(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        """`mailref column add SLUG NAME KIND`: a column the GM declares where no rule's
+        sentence is read as one; it stays until the GM's game ends, whatever the rules say."""
+        fields: Any = action.get("fields") or {}
+        name, kind = str(action.get("name") or "").strip(), str(fields.get("kind") or "")
+        if kind not in columns.KINDS:
+            raise Refused("column_kind_unknown", kind=kind, kinds=list(columns.KINDS))
+        if not re.fullmatch(r"[A-Za-z][\w-]{0,39}", name):
+            raise Refused("column_name_unreadable", name=name)
+        gs = state.get("gamestate") or {"columns": [], "values": {}, "log": []}
+        if any(c["slug"] == name.lower() for c in gs["columns"]):
+            raise Refused("column_exists", name=name)
+        column: columns.Column = {
+            "slug": name.lower(),
+            "name": name,
+            "kind": kind,
+            "default": "",
+            "rule": "",
+        }
+        if kind == "integer":
+            column["min"], column["max"], column["default"] = (
+                fields.get("min"),
+                fields.get("max"),
+                0,
+            )
+        elif kind == "list":
+            column["max_len"], column["default"] = fields.get("max_len"), []
+        elif kind == "choice":
+            column["choices"] = list(fields.get("choices") or [])
+            if not column["choices"]:
+                raise Refused("column_needs_choices", name=name)
+            column["default"] = column["choices"][0]
+        if fields.get("default") is not None:
+            try:
+                column["default"] = columns.read_value(column, str(fields["default"]))
+            except ValueError:
+                raise Refused(
+                    "column_unreadable", column=name, kind=kind, value=fields["default"], line=""
+                ) from None
+            names = [p["name"] for p in state["players"]]
+            if (refused := columns.fault(column, column["default"], names)) is not None:
+                raise refused
+        gs["columns"].append(dict(column))
+        state["gamestate"] = gs
+        keep_columns(state)
+        start = columns.shown(column["default"])
+        text = f"The GM declared the column {name} ({kind}), starting at {start}."
+        ctx.ack(text)
+        self.event(state, ctx, text)

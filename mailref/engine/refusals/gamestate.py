@@ -64,4 +64,14 @@ WORDS = {
         "trade {{ number }} is {{ status }}",
         "{% if status == 'expired' %}offer it again with a new [Trade]{% endif %}",
     ),
+    "column_kind_unknown": W(
+        'there is no kind of column "{{ kind }}"', "the kinds are {{ kinds|join(', ') }}"
+    ),
+    "column_name_unreadable": W(
+        'a column\'s name is one word of letters, digits and dashes, not "{{ name }}"'
+    ),
+    "column_exists": W("there is a column {{ name }} already"),
+    "column_needs_choices": W(
+        "column {{ name }} is one of a set: name its values", "give --choices A,B,C"
+    ),
 }
