@@ -80,3 +80,31 @@ def trade(env: Envelope, view: GameView) -> Action:
             "take": m.group("take").strip(),
         }
     raise Refused("trade_unreadable", line=said)
+
+
+_TRANSFER = re.compile(
+    r"(?:transfer\s+)?(?P<amount>-?\d{1,9})\s+(?P<column>[A-Za-z][\w-]*)\s+to\s+(?P<to>\S.*?)\.?"
+)
+
+
+@handles("transfer")
+def transfer(env: Envelope, view: GameView) -> Action:
+    """`[Transfer] 5 Thaum to Ben`, one transfer a line, each with an optional `because ...`."""
+    lines = []
+    for line in (x.strip() for x in [env.subject.rest, *env.text.splitlines()]):
+        if not line:
+            continue
+        said, because = (_BECAUSE.split(line, maxsplit=1) + [""])[:2]
+        m = _TRANSFER.fullmatch(said.strip())
+        if m is None:
+            raise Refused("transfer_unreadable", line=line)
+        lines.append(
+            {
+                "line": line,
+                "amount": int(m.group("amount")),
+                "column": m.group("column"),
+                "to": m.group("to").strip(),
+                "because": because.strip().rstrip("."),
+            }
+        )
+    return {"type": "transfer", "player": view.name, "lines": lines}

@@ -331,6 +331,7 @@ OtherType = Literal[
     "status",
     "tick",
     "trade",
+    "transfer",
     "undo",
     "unidle",
     "update",

@@ -58,6 +58,7 @@ TAGS: dict[str, str] = {
     "update": "update",  # an alteration of the gamestate (mechanics/gamestate.py)
     "gndt": "update",
     "trade": "trade",
+    "transfer": "transfer",
     "status": "status",
     "rules": "rules",
     "ruleset": "rules",

@@ -132,3 +132,36 @@ class Gamestate(Trading):
         text = f"The GM declared the column {name} ({kind}), starting at {start}."
         ctx.ack(text)
         self.event(state, ctx, text)
+
+    @action("transfer")
+    def on_transfer(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        """`[Transfer] 5 Thaum to Ben`: "subtract X from A's V and add X to B's V" (the seed's
+        Clarifications), both sides in one alteration, never below the column's bound."""
+        written: Any = action.get("lines")
+        lines: list[dict[str, Any]] = list(written or [])
+        if not lines:
+            raise Refused("update_empty")
+        me = self.must_player(state, str(action.get("player") or ""))["name"]
+        gs: Any = state.get("gamestate") or {"columns": []}
+        made: list[dict[str, Any]] = []
+        for ln in lines:
+            line, amount, name = str(ln["line"]), int(ln["amount"]), str(ln["column"])
+            col = next((c for c in gs["columns"] if c["slug"] == name.lower()), None)
+            if col is not None and col["kind"] != "integer":
+                raise Refused("transfer_not_an_amount", column=col["name"], line=line)
+            if amount <= 0:
+                raise Refused("transfer_not_positive", line=line)
+            if str(ln["to"]).lower() == me.lower():
+                raise Refused("transfer_to_oneself", line=line)
+            because = str(ln.get("because") or "")
+            made.append(
+                {"line": line, "column": name, "op": "-", "value": str(amount), "because": because}
+            )
+            made.append(
+                {"line": line, "column": name, "of": ln["to"], "op": "+", "value": str(amount)}
+                | {"because": because}
+            )
+        source, why = str(action.get("source") or ""), str(action.get("reason") or "")
+        for text in alter(state, made, me, iso(ctx.now), source, why):
+            ctx.ack(text)
+            self.event(state, ctx, f"{me} transferred: {text}")

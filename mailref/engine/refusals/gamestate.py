@@ -74,4 +74,16 @@ WORDS = {
     "column_needs_choices": W(
         "column {{ name }} is one of a set: name its values", "give --choices A,B,C"
     ),
+    "transfer_not_an_amount": W(
+        "{{ column }} is no amount to transfer ({{ line }})", "only a number column is transferred"
+    ),
+    "transfer_not_positive": W(
+        "only a positive amount is transferred ({{ line }})", "nothing was changed"
+    ),
+    "transfer_to_oneself": W("a transfer is to another player ({{ line }})", "nothing was changed"),
+    "transfer_unreadable": W(
+        "this line is no transfer: {{ line }}",
+        "write `[Transfer] 5 Thaum to Ben`, one transfer a line, each with an optional "
+        "`because ...`; nothing was changed",
+    ),
 }

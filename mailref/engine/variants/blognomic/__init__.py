@@ -101,6 +101,7 @@ class BlogNomic(Wizards, Hiatus, Submitting, Resolution, Dynasties, Gamestate, V
             "alter the gamestate (the GNDT), one line each: `Thaum of Ben +2`, `Hand: Fox, Owl`, "
             "`Home = Wilderness`, each with an optional `because ...`; all lines or none",
         ),
+        ("[Transfer] 5 Thaum to Ben", "give another Wizard an amount of yours"),
         (
             "[Trade] Ben: my Fox for your Owl",
             "offer a trade; the other accepts with [Trade] Accept N within {trade_window}",
