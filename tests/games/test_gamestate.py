@@ -162,3 +162,25 @@ def test_a_cfj_set_line_its_column_forbids_is_not_applied(game):
     assert values(game)["Ben"]["thaum"] == 0
     results = [m for m in Outbox(game).all() if m["X-Mailref-Kind"] == "results"][-1]
     assert "not applied" in Outbox.body(results)
+
+
+def test_an_undone_update_is_as_if_never_made(game):
+    """`mailref undo` works on columns as on scores: the journal is replayed without it."""
+    from mailref.cli.court import journal_rows
+
+    send(game, "Ann", "[Update] Thaum +3")
+    entry = journal_rows(game, "blog")[-1]["number"]
+    send(game, "Ben", "[Update] Thaum of Ann +1")
+    game.admin("blog", {"type": "undo", "entries": [entry]}, "gm")
+    assert values(game)["Ann"]["thaum"] == 1
+
+
+def test_the_ascension_address_keeps_only_the_kept_rules_columns(game):
+    """The dynastic rules the Address does not keep are repealed, and their columns go."""
+    from support.blognomic import play_a_dynasty_change
+
+    send(game, "Ann", "[Update] Thaum +3")
+    play_a_dynasty_change(game)  # keeps 2.1 "No Lame Scams" alone
+    gs = game.state("blog")["gamestate"]
+    assert gs["columns"] == [] and gs["values"]["Ann"] == {}
+    assert gs["log"][0]["new"] == 3  # what was altered stays on record
