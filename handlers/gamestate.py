@@ -23,6 +23,10 @@ _BECAUSE = re.compile(r"\s+because\s+", re.I)
 def read_line(line: str) -> dict[str, Any] | None:
     """One alteration as the engine takes it, or None when LINE is none."""
     said, because = (_BECAUSE.split(line.strip(), maxsplit=1) + [""])[:2]
+    # A roll, as in the GNDT: "DICE20", "DICE20 for the deal", "DICE6 because rule 2.5".
+    if d := re.fullmatch(r"(?i)dice\s*(\d{1,21})(?:\s+(\S.*))?", said.strip()):
+        why = because.strip() or (d.group(2) or "")
+        return {"line": line.strip(), "roll": int(d.group(1)), "because": why}
     m = _LINE.fullmatch(said.strip())
     if m is None:
         return None

@@ -184,3 +184,15 @@ def test_the_ascension_address_keeps_only_the_kept_rules_columns(game):
     gs = game.state("blog")["gamestate"]
     assert gs["columns"] == [] and gs["values"]["Ann"] == {}
     assert gs["log"][0]["new"] == 3  # what was altered stays on record
+
+
+def test_a_dice_roll_in_an_update_is_used_as_the_gndt_does(game):
+    """Rule 4.1, Dice: "post DICEX in the comments field of the GNDT"; a `DICE6` line is a roll
+    journaled with the update, and `Thaum +DICE6` adds the roll."""
+    send(game, "Ann", "[Update] Thaum +DICE6 because rule 2.6", "DICE20 for the deal")
+    st = game.state("blog")
+    first, second = st["rolls"][-2:]
+    assert (first["dice"], second["dice"], second["why"]) == ("DICE6", "DICE20", "for the deal")
+    assert values(game)["Ann"]["thaum"] == first["values"][0]
+    body = Outbox.body(reply(game, "Ann"))
+    assert f"Ann rolled DICE20: {second['values'][0]}" in body

@@ -16,6 +16,8 @@ from mailref.engine.state import Action, GameState, Player
 from mailref.engine.variants.actions import action
 from mailref.timeutil import iso
 
+_DICE = re.compile(r"(?i)dice\s*(\d{1,21})")
+
 
 def keep_columns(state: GameState) -> None:
     """The columns as the rules now declare them (the GM's own kept), and every player's value in
@@ -78,9 +80,27 @@ class Gamestate(Trading):
         if not who:
             who = self.must_player(state, str(action.get("player") or ""))["name"]
         source, why = str(action.get("source") or ""), str(action.get("reason") or "")
-        for text in alter(state, lines, who, iso(ctx.now), source, why):
+        # The seed's GNDT rolls in place: a `DICE6` line is a roll, `Thaum +DICE6` adds one.
+        rolled: list[tuple[int, int, str]] = []
+        altered: list[dict[str, Any]] = []
+        for ln in lines:
+            m = _DICE.fullmatch(str(ln.get("value") or "")) if ln.get("op") in ("+", "-") else None
+            sides = int(ln.get("roll") or (m.group(1) if m else 0))
+            if sides:
+                if not 1 <= sides < 10**21:
+                    raise Refused("unreadable_roll", dice=f"DICE{sides}", generators=[])
+                rolled.append((sides, ctx.randint(1, sides), str(ln.get("because") or "")))
+            if ln.get("roll"):
+                continue
+            altered.append({**ln, "value": str(rolled[-1][1])} if m else ln)
+        for text in alter(state, altered, who, iso(ctx.now), source, why) if altered else []:
             ctx.ack(text)
             self.event(state, ctx, f"{who} updated {text}")
+        for sides, value, because in rolled:
+            roll = {"dice": f"DICE{sides}", "values": [value], "why": because or "[Update]"}
+            state["rolls"].append({"at": iso(ctx.now), "player": who, **roll})  # type: ignore[typeddict-item]
+            ctx.ack(f"{who} rolled DICE{sides}: {value}")
+            self.event(state, ctx, f"{who} rolled DICE{sides}: {value} (in an [Update])")
 
     @action("column")
     def on_column(self, state: GameState, action: Action, ctx: Ctx) -> None:
