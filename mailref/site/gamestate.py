@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from mailref.engine.mechanics.columns import shown
+from mailref.engine.state import GameState
 from mailref.site.pages import when
 
 
@@ -28,7 +29,7 @@ def _says(c: dict[str, Any]) -> str:
     return says + (f" (rule {c['rule']})" if c.get("rule") else " (declared by the GM)")
 
 
-def page_context(state: dict[str, Any]) -> dict[str, Any] | None:
+def page_context(state: GameState) -> dict[str, Any] | None:
     """What gamestate.html shows, or None for a game that keeps no gamestate."""
     gs = state.get("gamestate")
     if not gs:
@@ -45,7 +46,7 @@ def page_context(state: dict[str, Any]) -> dict[str, Any] | None:
         "history": [
             {
                 **a,
-                "at": when(a["at"], zone),
+                "at": when(a["at"], zone),  # type: ignore[dict-item]
                 "old": shown(a["old"]),
                 "new": shown(a["new"]),
                 "source": a["source"].replace("mail:", "mail ") or "the referee",
