@@ -112,3 +112,25 @@ def transfer(env: Envelope, view: GameView) -> Action:
             }
         )
     return {"type": "transfer", "player": view.name, "lines": lines}
+
+
+@handles("column", players_only=False)
+def column(env: Envelope, view: GameView) -> Action:
+    """`[Column] Gold integer` from the GM, with body lines `Default: 10`, `Min: 0`, `Max: 20`,
+    `Max length: 4`, `Choices: Happy, Sad`: a column no rule's sentence declares."""
+    if not view.gm or (env.from_addr or "").lower() != view.gm.lower():
+        raise Refused("only_gm_declares_columns")
+    words = env.subject.rest.split()
+    if len(words) != 2:
+        raise Refused("column_unwritten")
+    fields: dict[str, Any] = {"kind": words[1].lower()}
+    for line in env.text.splitlines():
+        key, _, value = line.partition(":")
+        key = key.strip().lower().replace(" ", "_")
+        if key in ("min", "max", "max_length") and re.fullmatch(r"-?\d{1,9}", value.strip()):
+            fields["max_len" if key == "max_length" else key] = int(value)
+        elif key == "default":
+            fields["default"] = value.strip()
+        elif key == "choices":
+            fields["choices"] = [c.strip() for c in value.split(",") if c.strip()]
+    return {"type": "column", "name": words[0], "fields": fields, "gm": True}

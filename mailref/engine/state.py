@@ -366,7 +366,7 @@ class OtherAction(_Acting, total=False):
     why: str
     to: str
     theme: str
-    fields: dict[str, str]
+    fields: dict[str, Any]  # `column`: kind, bounds, default; others: `Key: value` lines
     verdict: str
     # what an admin says
     values: dict[str, Any]  # `set`

@@ -59,6 +59,7 @@ TAGS: dict[str, str] = {
     "gndt": "update",
     "trade": "trade",
     "transfer": "transfer",
+    "column": "column",
     "status": "status",
     "rules": "rules",
     "ruleset": "rules",

@@ -196,3 +196,16 @@ def test_a_dice_roll_in_an_update_is_used_as_the_gndt_does(game):
     assert values(game)["Ann"]["thaum"] == first["values"][0]
     body = Outbox.body(reply(game, "Ann"))
     assert f"Ann rolled DICE20: {second['values'][0]}" in body
+
+
+def test_the_gm_declares_a_column_by_mail_and_a_player_may_not(game):
+    from support.helpers import send_mail
+
+    send(game, "Ann", "[Column] Gold integer", "Default: 10")
+    assert refusal(game, "Ann") == "only_gm_declares_columns"
+    send_mail(
+        game, "gm@ref.example", "blog@ref.example", "[Column] Gold integer", "Default: 10\nMin: 0"
+    )
+    assert all(values(game)[n]["gold"] == 10 for n in NAMES)
+    send(game, "Ann", "[Update] Gold -11")
+    assert refusal(game, "Ann") == "column_below"

@@ -104,8 +104,10 @@ class Gamestate(Trading):
 
     @action("column")
     def on_column(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        """`mailref column add SLUG NAME KIND`: a column the GM declares where no rule's
-        sentence is read as one; it stays until the GM's game ends, whatever the rules say."""
+        """`mailref column add SLUG NAME KIND` or the GM's `[Column]`: a column where no rule's
+        sentence is read as one; it stays whatever the rules say, unless a rule declares it."""
+        if not action.get("by") and not action.get("gm"):
+            raise Refused("only_gm_declares_columns")
         fields: Any = action.get("fields") or {}
         name, kind = str(action.get("name") or "").strip(), str(fields.get("kind") or "")
         if kind not in columns.KINDS:

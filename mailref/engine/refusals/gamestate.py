@@ -61,7 +61,8 @@ WORDS = {
         "there is no trade {{ number }} offered to you", "send [Status] for the open trades"
     ),
     "trade_closed": W(
-        "trade {{ number }} is {{ status }}",
+        "trade {{ number }} {% if status == 'expired' %}has expired: it was not accepted in time"
+        "{% else %}is {{ status }} already{% endif %}",
         "{% if status == 'expired' %}offer it again with a new [Trade]{% endif %}",
     ),
     "column_kind_unknown": W(
@@ -85,5 +86,13 @@ WORDS = {
         "this line is no transfer: {{ line }}",
         "write `[Transfer] 5 Thaum to Ben`, one transfer a line, each with an optional "
         "`because ...`; nothing was changed",
+    ),
+    "only_gm_declares_columns": W(
+        "only the GM declares a column", "a rule declares one by its words once enacted"
+    ),
+    "column_unwritten": W(
+        "write the column's name and kind: [Column] Gold integer",
+        "the kinds are integer, text, list, choice, player; body lines `Default: 10`, `Min: 0`, "
+        "`Max: 20`, `Max length: 4`, `Choices: Happy, Sad`",
     ),
 }
