@@ -373,6 +373,7 @@ class OtherAction(_Acting, total=False):
     office: str
     holder: str | None
     status: str  # `player_status`
+    entries: list[int]  # `undo`: the journal entries voided
     op: str  # `score`: = + -
     amount: int | str
     outcome: str  # `decide`: enact | fail | veto

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from support.blognomic import NAMES, at, reply, send
+from support.declared import assert_declared
 from support.helpers import Outbox
 
 pytestmark = pytest.mark.spec("5.2")
@@ -19,7 +20,8 @@ GOLD = (
 
 @pytest.fixture
 def game(blognomic_game):
-    return blognomic_game
+    yield blognomic_game
+    assert_declared(blognomic_game)  # every key the gamestate writes is declared
 
 
 def values(game) -> dict:

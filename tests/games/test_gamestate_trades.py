@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from support.blognomic import addr, at, reply, send
+from support.declared import assert_declared
 from support.helpers import Outbox
 
 pytestmark = pytest.mark.spec("5.2")
@@ -15,7 +16,8 @@ pytestmark = pytest.mark.spec("5.2")
 def game(blognomic_game):
     send(blognomic_game, "Ann", "[Update] Hand: Fox, Fire")
     send(blognomic_game, "Ben", "[Update] Hand: Owl")
-    return blognomic_game
+    yield blognomic_game
+    assert_declared(blognomic_game)
 
 
 def hands(game) -> tuple[list, list]:

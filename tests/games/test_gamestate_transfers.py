@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from support.blognomic import reply, send
+from support.declared import assert_declared
 from support.helpers import Outbox
 
 pytestmark = pytest.mark.spec("5.2")
@@ -15,7 +16,8 @@ pytestmark = pytest.mark.spec("5.2")
 @pytest.fixture
 def game(blognomic_game):
     send(blognomic_game, "Ann", "[Update] Thaum +5")
-    return blognomic_game
+    yield blognomic_game
+    assert_declared(blognomic_game)
 
 
 def thaum(game, who: str) -> int:
