@@ -211,3 +211,10 @@ def test_the_gm_declares_a_column_by_mail_and_a_player_may_not(game):
     assert all(values(game)[n]["gold"] == 10 for n in NAMES)
     send(game, "Ann", "[Update] Gold -11")
     assert refusal(game, "Ann") == "column_below"
+
+
+def test_the_gms_digest_shows_the_table(game):
+    send(game, "Ann", "[Update] Thaum +3")
+    game.admin("blog", {"type": "digest"}, "gm")
+    digest = [m for m in Outbox(game).all() if m["X-Mailref-Kind"] == "digest"][-1]
+    assert "Thaum: Ann 3, Ben 0" in Outbox.body(digest)

@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from mailref.engine.context import Ctx
+from mailref.engine.mechanics.gamestate import table_lines
 from mailref.engine.state import Action, GameState
 from mailref.engine.variants.actions import Acting, action
 from mailref.timeutil import iso, parse_iso
@@ -41,7 +42,7 @@ class Digests(Acting):
             "digest.txt",
             game=state,
             events=list(state["events"]),
-            pending=self.status_lines(state),
+            pending=self.status_lines(state) + table_lines(state),
             late=[line for line, due in waited if due and parse_iso(due) <= ctx.now],
             waiting=[line for line, due in waited if not due or parse_iso(due) > ctx.now],
             refused=self.refused_orders(state),
