@@ -374,11 +374,13 @@ def queue_reply(
     vars: dict[str, Any],
     folded: list[Outgoing] | tuple = (),
     message_id: str | None = None,
+    subject: str = "",
 ) -> bool:
     """The one reply to a command, within the sender's daily allowance (SPEC §2.2): past it,
     one notice and then silence until the next UTC day. FOLDED: the mail to players the reply
     carries (apply), whose pictures it carries too; MESSAGE_ID: the thread that mail opens for
-    the author (thread_id), so its reminders and results follow the ack. False when the reply
+    the author (thread_id), so its reminders and results follow the ack; SUBJECT: what the
+    reply answers, in place of the mail's own (a confirmation's). False when the reply
     asked for was not queued (the quota notice instead, or nothing)."""
     addr = source.reply_to
     if addr and not addr.isascii():
@@ -408,9 +410,9 @@ def queue_reply(
         return False
     quota = count == limit + 1
     if quota:
-        kind, template, folded = "error", "quota.txt", ()
+        kind, template, folded, subject = "error", "quota.txt", (), ""
         vars = {"limit": limit, "game": vars.get("game") or {}}
-    subject = reply_subject(source.subject)
+    subject = reply_subject(subject or source.subject)
     state = vars.get("game") if slug and isinstance(vars.get("game"), dict) else None
     body = render(template, **{**_page(settings, slug), "now": now, **vars})
     if zone := reader_zone(state, addr):

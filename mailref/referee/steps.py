@@ -234,7 +234,12 @@ def open_game(c: Case) -> None:
     c.variant = engine.get_variant(c.game.variant)
     c.player = c.variant.by_address(c.game.state, env.from_addr)
     c.gm = str(c.game.state.get("gm") or c.settings.admin_address).lower()
-    c.source.stranger = c.player is None and env.from_addr.lower() != c.gm  # fewer answers a day
+    # Fewer answers a day to an address that plays no game here.
+    c.source.stranger = (
+        c.player is None
+        and env.from_addr.lower() != c.gm
+        and not routing.plays_here(c.s, env.from_addr, c.settings.admin_address)
+    )
     c.source.answering = bool(
         c.player and env.in_reply_to and answers_own_mail(c.s, env, slug, c.player["addresses"])
     )
