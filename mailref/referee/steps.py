@@ -20,6 +20,7 @@ from mailref.engine import Refused
 from mailref.engine.variants.base import OPENS_MATTER
 from mailref.outgoing import Settings, Source, queue_alert, queue_reply
 from mailref.read import Envelope, match_game
+from mailref.read.administrivia import administrivia
 from mailref.read.lists import game_sending, through_its_list
 from mailref.read.route import is_postmaster
 from mailref.read.subject import bare_command, no_tag
@@ -317,6 +318,17 @@ def refuse_unverified(c: Case) -> bool:
         verdicts.not_verified(unverified.why),
         dataclasses.replace(c.source, reply_to=unverified.reply_to),
     )
+
+
+def answer_administrivia(c: Case) -> bool:
+    """A player's "unsubscribe" alone asks for less mail: answered with how, never relayed.
+    A stranger's is left unanswered, as any of a stranger's words (SPEC §2.2)."""
+    if c.env.subject.tag is not None or not administrivia(c.env.subject.rest, c.env.text):
+        return False
+    if c.player is None and c.env.from_addr.lower() != c.gm:
+        return False
+    asked = Refused("unsubscribe_request", game=c.game.state["name"])
+    return c.answer_error(asked.reason, asked.hint, refusal=asked.code)
 
 
 def relay_discussion(c: Case) -> bool:

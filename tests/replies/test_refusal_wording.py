@@ -458,6 +458,15 @@ GOLDEN = [
     ("emperor_answers_points", {}, ("the Emperor answers Points of Order", "")),
     ("untitled_proposal", {}, ("a proposal must contain a title (rule 4)", "")),
     (
+        "unsubscribe_request",
+        {"game": "Nomes"},
+        (
+            "your mail asks to stop the mail; it was not passed on to the other players",
+            "to get one mail a day instead of each one, send [Settings] digest: daily; to leave "
+            "Nomes, send [Quit]",
+        ),
+    ),
+    (
         "changes_cannot_apply",
         {"why": "the reason given"},
         ("your rule changes cannot apply: the reason given", ""),
