@@ -21,6 +21,7 @@ from mailref.engine.variants.base import OPENS_MATTER
 from mailref.outgoing import Settings, Source, queue_alert, queue_reply
 from mailref.read import Envelope, match_game
 from mailref.read.administrivia import administrivia
+from mailref.read.ballots import quoted_ballot, vote_like
 from mailref.read.lists import game_sending, through_its_list
 from mailref.read.route import is_postmaster
 from mailref.read.subject import bare_command, no_tag
@@ -400,7 +401,8 @@ def apply_command(c: Case) -> None:
         try:
             action = dispatch(env, view, tag)
         except Refused as r:
-            c.answer_error(r.reason, r.hint + relayed_instead(c, r), refusal=r.code)
+            if not talking(c, r):
+                c.answer_error(r.reason, r.hint + relayed_instead(c, r), refusal=r.code)
             return
     action["source"] = f"mail:{c.row.id}"
     c.tag = "vote" if action["type"] == "vote" else tag
@@ -416,6 +418,28 @@ def apply_command(c: Case) -> None:
         verdicts.PROCESSED,
         verdicts.ok(outcome.lines) if outcome.ok else verdicts.error(outcome.reason),
     )
+
+
+def talking(c: Case, refused: Refused) -> bool:
+    """A Reply in a matter's thread with no line that looks like a ballot, in the sender's
+    words or the quote ("Lovely idea, Alice."), is the players talking: relayed, not told
+    "No vote found". A line with a vote word, or a ballot left in the quote, is still asked
+    about again."""
+    from mailref.handlers.vote import NoBallot
+    from mailref.referee.discussion import relay, relays
+
+    if not (isinstance(refused, NoBallot) and c.env.subject.is_reply and c.player is not None):
+        return False
+    if refused.params.get("ignored") or vote_like(c.env.text) or quoted_ballot(c.env.body):
+        return False
+    if not relays(c.game.state):
+        return False
+    sent = relay(c.s, c.settings, c.game, c.player, c.env, c.now, c.row.id)
+    if sent == 0:  # nobody to read it: the sender is answered as before
+        return False
+    if sent is None:
+        return c.decide(verdicts.IGNORED, verdicts.DISCUSSION_OVER_ALLOWANCE)
+    return c.decide(verdicts.PROCESSED, verdicts.discussion(sent))
 
 
 def relayed_instead(c: Case, refused: Refused) -> str:
