@@ -218,6 +218,12 @@ def database_problem(url: str) -> str | None:
     dialect, driver = m.group(1).lower(), (m.group(2) or "").lower()
     if dialect == "postgres":
         return 'is written "postgresql+psycopg://..." (SQLAlchemy does not know "postgres://")'
+    if dialect == "sqlite" and url[m.end() :] and not url[m.end() :].startswith("/"):
+        # "sqlite://var/x.sqlite3" names a host, "var": SQLAlchemy's answer is a traceback.
+        return (
+            f'needs three slashes before a file: "sqlite:///{url[m.end() :]}" (relative to this '
+            "file's folder), or four before an absolute path"
+        )
     if dialect not in ("sqlite", "postgresql", "mysql", "mariadb", "oracle", "mssql"):
         return (
             f'names the database kind {dialect!r}, unknown to SQLAlchemy: write "sqlite:///..." '
