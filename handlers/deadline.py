@@ -5,13 +5,15 @@ of the body (a Reply to the GM's request mail: the body)."""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 from mailref.engine import Refused
 from mailref.engine.dates import looks_like_moment, read_length
 from mailref.engine.state import Action, OtherAction
+from mailref.engine.variants.extensions import AHEAD_MOST, spoken
 from mailref.handlers.registry import GameView, handles, not_a_player
 from mailref.read import Envelope
-from mailref.timeutil import format_duration
+from mailref.timeutil import TooLong, format_duration
 
 _WORDS = {
     "pause": "pause",
@@ -45,6 +47,8 @@ def read_command(line: str) -> tuple[str, str] | None:
     if m := _EXTEND.match(s):
         try:
             read_length(m.group("length"))
+        except TooLong:
+            pass  # a command all the same: its answer says how long a length may be
         except ValueError:
             return None
         return "extend", m.group("length")
@@ -104,4 +108,12 @@ def deadline(env: Envelope, view: GameView) -> Action:
 
 def value_as_duration(value: str) -> str:
     """ "2 days" -> "2d": the form the engine's parameters and the journal keep."""
-    return format_duration(read_length(value))
+    try:
+        length: timedelta | None = read_length(value)
+    except TooLong:
+        length = None
+    if length is None or length > AHEAD_MOST:
+        raise Refused(
+            "deadline_length_past_bound", value=value.strip()[:40], most=spoken(AHEAD_MOST)
+        )
+    return format_duration(length)

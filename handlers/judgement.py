@@ -57,6 +57,7 @@ def cfj(env: Envelope, view: GameView) -> Action:
         "text": env.text,
         "kind": "point-of-order" if env.subject.tag == "point-of-order" else "cfj",
         "changes": _changes(env.text),
+        "asker_not_judge": True,  # rule 17 as the engine now reads it (variants/sidekick_judges)
     }
     if view.variant.votable_judgements:
         action["effects"] = effects_of(env.text, view)
@@ -102,4 +103,5 @@ def ruling(env: Envelope, view: GameView) -> Action:
         "text": text,
         "effects": effects_of(text, view),
         "changes": _changes(text),
+        "bounded": True,  # score lines past rule 4's penalty wait for the GM (journaled)
     }

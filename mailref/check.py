@@ -11,6 +11,7 @@ import ssl
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from mailref.config import (  # noqa: F401 - callers import it from here too
     Config,
@@ -73,6 +74,9 @@ def check_database(cfg: Config) -> Check:
         engine.dispose()
 
 
+T = TypeVar("T")
+
+
 def _has_schema(conn) -> bool:
     from sqlalchemy import inspect
 
@@ -102,7 +106,7 @@ def check_imap(cfg: Config) -> Check:
     from mailref.mail.imap import open_imap
     from mailref.mail.imap_folders import on_server
 
-    i = cfg.imap
+    i = configured(cfg.imap, "[imap]")
     what = f"IMAP {i.username}@{i.host}:{i.port}"
     try:
         c = open_imap(i, timeout=TIMEOUT)
@@ -132,14 +136,14 @@ def check_imap(cfg: Config) -> Check:
 
 
 def check_smtp_out(cfg: Config) -> Check:
-    r = cfg.smtp_out
+    r = configured(cfg.smtp_out, "[smtp_out]")
     what = f"SMTP relay {r.host}:{r.port}"
     from mailref.mail.relay import Relay, RelayOverTls, tls_context  # as the outbox connects
 
     name = r.ehlo_name or None
     try:
         if r.tls == "implicit":  # as the outbox connects: the certificate checked
-            smtp = RelayOverTls(
+            smtp: Relay = RelayOverTls(
                 r.host,
                 r.port,
                 local_hostname=name,
@@ -177,8 +181,10 @@ def check_smtp_out(cfg: Config) -> Check:
         if code not in (250, 251):
             from mailref.mail.relay_trouble import refuses_us
 
-            said = said.decode("utf-8", "replace") if isinstance(said, bytes) else str(said)
-            return Check(False, what, refuses_us(code, said, r) or f"refuses {whom}: {code} {said}")
+            words = said.decode("utf-8", "replace") if isinstance(said, bytes) else str(said)
+            return Check(
+                False, what, refuses_us(code, words, r) or f"refuses {whom}: {code} {words}"
+            )
         steps.append("takes mail from from_address to admin_address")
         steps.append(
             "SMTPUTF8 offered"
@@ -187,9 +193,7 @@ def check_smtp_out(cfg: Config) -> Check:
         )
         return Check(True, what, ", ".join(steps))
     except smtplib.SMTPAuthenticationError as e:
-        return Check(
-            False, what, f"login refused: {e.smtp_code} {e.smtp_error.decode('utf-8', 'replace')}"
-        )
+        return Check(False, what, f"login refused: {e.smtp_code} {_text(e.smtp_error)}")
     except (OSError, smtplib.SMTPException) as e:
         from mailref.mail.relay_trouble import relay_trouble
 
@@ -203,11 +207,11 @@ def check_smtp_out(cfg: Config) -> Check:
 
 
 def check_smtp_in(cfg: Config) -> Check:
-    return _check_listener(cfg.smtp_in, "SMTP")
+    return _check_listener(configured(cfg.smtp_in, "[smtp_in]"), "SMTP")
 
 
 def check_lmtp_in(cfg: Config) -> Check:
-    return _check_listener(cfg.lmtp_in, "LMTP")
+    return _check_listener(configured(cfg.lmtp_in, "[lmtp_in]"), "LMTP")
 
 
 def _check_listener(s: SmtpIn | LmtpIn, kind: str) -> Check:
@@ -240,13 +244,24 @@ def check_maildir(cfg: Config) -> Check:
 def check_site(cfg: Config) -> Check:
     from mailref.site import trouble
 
-    p = Path(cfg.site.dir)
+    p = Path(configured(cfg.site, "[site]").dir)
     e = trouble.probe(
         p
     )  # written to, as the daemon will (os.access says yes to root where root cannot)
     return Check(
         e is None, f"site {p}", "writable" if e is None else f"not writable: {trouble.why(e, p)}"
     )
+
+
+def configured(section: T | None, name: str) -> T:
+    """SECTION of the configuration, which `checks` runs its check only when it is set."""
+    if section is None:
+        raise RuntimeError(f"{name} is not configured")
+    return section
+
+
+def _text(said: bytes | str) -> str:
+    return said.decode("utf-8", "replace") if isinstance(said, bytes) else said
 
 
 def _why(e: BaseException) -> str:

@@ -75,6 +75,7 @@ class Daemon(DeadlineTimers):
         self.loop: asyncio.AbstractEventLoop | None = None
         self.scheduled: datetime | None = None  # the deadline the one timer is set for
         self.firing = False
+        self.failing = {}
         self.faults = FaultLog(log, sqlite_file(self.referee.store.engine))
         self.intake: Intake | None = None
         self.noted_at = self.processed_at = self.behind_since = 0.0  # monotonic: intake_first()

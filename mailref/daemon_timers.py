@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
@@ -14,7 +15,8 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from mailref.mail.imap import Poller
 from mailref.referee import Referee
-from mailref.store.faults import FaultLog
+from mailref.referee.quarantine import alert_timer_failed
+from mailref.store.faults import FaultLog, is_store_fault
 from mailref.timeutil import utcnow
 
 log = logging.getLogger("mailref")
@@ -22,6 +24,9 @@ SYNC_EVERY = 2.0  # seconds: how soon a CLI change to a deadline is noticed
 # How long a deadline waits for a pass over the mailbox that began after it: beyond that the
 # server is down or too slow to hear from, and the deadline fires (docs/decisions/fair-time.md).
 IMAP_PATIENCE = timedelta(minutes=2)
+# A game whose deadline fails (not the database: a bug, or a value it cannot run by) is tried
+# again after these many seconds, doubling: the GM is told once, not a traceback every 2 s.
+RETRY_FIRST, RETRY_MOST = 2.0, 3600.0
 
 
 class SkippedChecks(logging.Filter):
@@ -64,6 +69,8 @@ class DeadlineTimers:
     stopping: asyncio.Event
     scheduled: datetime | None  # the deadline the one timer is set for
     firing: bool
+    # Games whose deadline failed: when (time.monotonic) it is tried again, and the wait.
+    failing: dict[str, tuple[float, float]]
     _failed: Callable[[str, BaseException], None]
     _locked: Callable[..., Any]
 
@@ -115,11 +122,45 @@ class DeadlineTimers:
         for slug in slugs:
             if self.stopping.is_set():
                 return
+            if slug in self.failing and self.failing[slug][0] > time.monotonic():
+                continue  # failed: tried again when its wait is over
             try:
                 await asyncio.to_thread(self._locked, self.referee.tick, slug)
                 self.faults.cleared(f"timer of {slug}")
+                if self.failing.pop(slug, None):
+                    log.info("the deadline of %s fired again", slug)
             except Exception as e:
-                self._failed(f"timer of {slug}", e)
+                if is_store_fault(e):
+                    self._failed(f"timer of {slug}", e)
+                else:
+                    await asyncio.to_thread(self.timer_failed, slug, e)
+
+    def timer_failed(self, slug: str, e: Exception) -> None:
+        """Said once, with its traceback, to the log and to the GM; tried again later and later."""
+        wait = self.failing[slug][1] * 2 if slug in self.failing else RETRY_FIRST
+        wait = min(wait, RETRY_MOST)
+        first = slug not in self.failing
+        self.failing[slug] = (time.monotonic() + wait, wait)
+        if not first:
+            return
+        log.error(
+            "the deadline of %s failed; the GM is alerted, and it is tried again with a growing "
+            "wait (at most %s s)",
+            slug,
+            f"{RETRY_MOST:g}",
+            exc_info=e,
+        )
+        try:
+            alert_timer_failed(self.referee.store, self.referee.settings, slug, e, utcnow())
+        except Exception as alert:
+            log.error("the alert for the deadline of %s could not be queued: %s", slug, alert)
+
+    def earliest_retry(self) -> datetime | None:
+        """When the first failed deadline is tried again, as a time of day."""
+        if not self.failing:
+            return None
+        soonest = min(at for at, _ in self.failing.values())
+        return utcnow() + timedelta(seconds=max(0.0, soonest - time.monotonic()))
 
     async def sync_timers(self, scheduler: AsyncIOScheduler) -> None:
         """ONE timer, at the earliest deadline of all games. One job per game made 10,000 idle
@@ -128,7 +169,9 @@ class DeadlineTimers:
         if self.firing:
             return  # fire() goes through every game due; the timer is set again after it
         try:
-            at = await asyncio.to_thread(self.referee.earliest_wakeup)
+            at = await asyncio.to_thread(self.referee.earliest_wakeup, set(self.failing))
+            retry = self.earliest_retry()
+            at = min(at, retry) if at and retry else at or retry
         except asyncio.CancelledError:  # the daemon is stopping (APScheduler would log a traceback)
             return
         except Exception as e:

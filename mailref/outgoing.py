@@ -76,6 +76,9 @@ class Source:
     # A player's reply to a mail the game sent that player (SPEC §2.2): answered within an
     # allowance of its own, which forged mail cannot spend.
     answering: bool = False
+    # The refusal of mail not verified as the sender's (SPEC §2.7), in this game: answered
+    # within an allowance of its own per sender and game, which the player's mail never spends.
+    unverified: str = ""
 
     def label(self) -> str:
         return f"{self.kind}:{self.ref}" if self.ref else self.kind
@@ -395,7 +398,10 @@ def queue_reply(
     # finding its connection, each time) cost more than the statements.
     conn, count = session.connection(), 0
     for who in dict.fromkeys(a for a in (addr, source.identity) if a):
-        who = f"answers:{who}" if source.answering else who
+        if source.unverified:
+            who = f"unverified:{source.unverified}:{who}"
+        elif source.answering:
+            who = f"answers:{who}"
         count = max(count, count_reply(conn, who, day))
     # Anyone can write From (or Reply-To) any address: a stranger's mail could make the referee
     # mail a third party of the stranger's choosing 21 times a day, its subject echoed back
@@ -403,7 +409,7 @@ def queue_reply(
     # refusal, the [Join] that makes it a player); a player the full allowance.
     limit = (
         min(settings.replies_per_stranger, settings.replies_per_day)
-        if source.stranger
+        if source.stranger or source.unverified
         else settings.replies_per_day
     )
     if count > limit + 1:
@@ -449,7 +455,7 @@ def queue_reply(
 
 def refusal_header(vars: dict[str, Any]) -> dict[str, str]:
     """An error reply names its refusal's code (engine/refusals/), for a filter or a test to
-    read; an error of no code (a refusal still written as prose) has none."""
+    read; an error that is no refusal (an oversize mail) has none."""
     code = vars.get("refusal")
     return {"X-Mailref-Refusal": code} if code else {}
 

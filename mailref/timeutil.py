@@ -9,6 +9,13 @@ from typing import overload
 
 _PART = re.compile(r"(\d+)\s*([wdhms])", re.I)
 _UNITS = {"w": 604800, "d": 86400, "h": 3600, "m": 60, "s": 1}
+# The longest length read from anyone's words: a longer one cannot be added to a date (Python's
+# calendar ends in 9999), and no game waits that long. Each kind of length has a shorter bound.
+MAX_DURATION = timedelta(days=3653)  # ten years
+
+
+class TooLong(ValueError):
+    """A length written correctly, longer than MAX_DURATION."""
 
 
 @lru_cache(maxsize=256)  # the same few parameters are read on every action and on replay
@@ -18,7 +25,7 @@ def parse_duration(text: str) -> timedelta:
     if not s:
         raise ValueError("empty duration")
     if s.isdigit():
-        return timedelta(seconds=int(s))
+        return _bounded(text, int(s))
     pos, total = 0, 0
     for m in _PART.finditer(s):
         if m.start() != pos:
@@ -27,7 +34,13 @@ def parse_duration(text: str) -> timedelta:
         pos = m.end()
     if pos != len(s):
         raise ValueError(f"{text!r} is not a duration like 2s, 30m, 12h, 5d or 1d12h")
-    return timedelta(seconds=total)
+    return _bounded(text, total)
+
+
+def _bounded(text: str, seconds: int) -> timedelta:
+    if seconds > MAX_DURATION.total_seconds():
+        raise TooLong(f"{str(text).strip()[:40]!r} is longer than ten years")
+    return timedelta(seconds=seconds)
 
 
 def format_duration(td: timedelta) -> str:

@@ -14,7 +14,7 @@ from mailref.cli.args import Usage, checked_address, kv, text_of
 from mailref.cli.output import print_json, table
 from mailref.engine.context import Refused
 from mailref.safe import printable
-from mailref.timeutil import iso, parse_duration, parse_iso
+from mailref.timeutil import TooLong, iso, parse_duration, parse_iso
 
 if TYPE_CHECKING:
     from mailref.referee import Referee
@@ -160,10 +160,10 @@ def cmd_deadline(referee: Referee, args: argparse.Namespace, who: str) -> int:
     if args.how == "extend":
         try:
             by = parse_duration(args.value)
-        except (ValueError, OverflowError) as e:
-            raise Usage(
-                str(e) if isinstance(e, ValueError) else f"{args.value!r} is too long; {ten_years}"
-            ) from None
+        except TooLong:
+            raise Usage(f"{args.value!r} is more than ten years; {ten_years}") from None
+        except ValueError as e:
+            raise Usage(str(e)) from None
         if by > DEADLINE_AHEAD_MOST:
             raise Usage(f"{args.value!r} is more than ten years; {ten_years}")
         return act(referee, args, who, {"type": "deadline", "extend": args.value})

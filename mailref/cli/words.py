@@ -9,19 +9,12 @@ import sys
 from mailref.engine.context import Refused
 from mailref.safe import printable
 
-# A refusal still written as prose (the proposal lifecycle's) with the one hint the operator
-# acts on otherwise; it goes when that refusal is a code.
-_PROSE_HINTS = {
-    "send [Status] for the open matters": "`mailref game show SLUG` lists the open matters",
-}
-
 
 def refused(reason: str | Refused, hint: str = "") -> int:
     """Say REASON (and HINT) on standard error as a refusal; the exit code 1. A Refused is said
     as the CLI says it."""
     if isinstance(reason, Refused):
         reason, hint = reason.words("cli")
-    hint = _PROSE_HINTS.get(hint, hint)
     # One line (SPEC 1.4): the engine's hint, e.g. the known keys, follows the reason.
     print(
         f"mailref: refused: {printable(reason)}" + (f"; {printable(hint)}" if hint.strip() else ""),

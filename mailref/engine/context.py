@@ -14,24 +14,21 @@ class Refused(Exception):
     """The action is not allowed: nothing changes and the sender gets an `error` reply.
 
     CODE names the refusal in the catalogue (engine/refusals/), PARAMS fill its words; each
-    face (the player's mail, the CLI, the GM's alert) renders them with `words`. A CODE the
-    catalogue does not hold is still prose (REASON, HINT) until its site is given a code."""
+    face (the player's mail, the CLI, the GM's alert) renders them with `words`."""
 
-    def __init__(self, code: str, hint: str = "", /, **params: Any):
+    def __init__(self, code: str, /, **params: Any):
         from mailref.engine.refusals import CATALOGUE
 
+        if code not in CATALOGUE:
+            raise KeyError(f"no refusal {code!r} in the catalogue (engine/refusals/)")
         super().__init__(code)
-        self.code: str | None = code if code in CATALOGUE else None
-        self.params = params
-        self._prose = None if self.code else (code, hint)
+        self.code, self.params = code, params
 
     def words(self, face: str = "mail") -> tuple[str, str]:
         """(reason, hint) as FACE says them: "mail", "cli" or "alert"."""
-        if self._prose is not None:
-            return self._prose
         from mailref.engine.refusals import render
 
-        return render(self.code or "", self.params, face)
+        return render(self.code, self.params, face)
 
     @property
     def reason(self) -> str:
@@ -98,6 +95,8 @@ class Ctx:
         # The seed chain (SPEC §4.4), set by the door: the seed in use, by number and SHA-256,
         # and how to reveal it. Only mail says them; the state never holds them (replay has none).
         self.dice: dict[str, Any] | None = None
+        # The lines saying the seed (above): a digest holds none of them, as the state does not.
+        self.seed_lines: set[str] = set()
         self._reveal: Any = None
         self.revealed: dict[str, Any] | None = None
         # Undo orders this entry gives (engine/court.py), and whether the entry is being

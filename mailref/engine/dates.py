@@ -129,9 +129,12 @@ def _clock(m: re.Match) -> time | None:
 def _at(day: date, clock: time | None, zone: ZoneInfo, day_end: bool) -> datetime:
     """DAY at CLOCK in ZONE, in UTC; a day without a time is its start, or with DAY_END the
     start of the next day (the day named is included)."""
-    if clock is None:
-        day, clock = (day + timedelta(days=1), time(0)) if day_end else (day, time(0))
-    return datetime.combine(day, clock, tzinfo=zone).astimezone(UTC)
+    try:  # 31 Dec 9999 ends past the last day of Python's calendar
+        if clock is None:
+            day, clock = (day + timedelta(days=1), time(0)) if day_end else (day, time(0))
+        return datetime.combine(day, clock, tzinfo=zone).astimezone(UTC)
+    except OverflowError:
+        raise ValueError(f"{day.isoformat()} is past the dates a game keeps") from None
 
 
 def read_moment(

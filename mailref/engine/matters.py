@@ -118,9 +118,9 @@ def must_open(
     matter: Matter | None, number: int, open_statuses: tuple[str, ...], label: str = "proposal"
 ) -> Matter:
     if matter is None:
-        raise Refused(f"there is no {label} {number}", "send [Status] for the open matters")
+        raise Refused("no_matter", label=label, number=number)
     if matter["status"] not in open_statuses:
-        raise Refused(f"{label} {number} is closed ({matter['status']}); votes are no longer taken")
+        raise Refused("matter_closed_to_votes", label=label, number=number, status=matter["status"])
     return matter
 
 
@@ -132,12 +132,13 @@ def must_not_repeat(
     open_statuses: tuple[str, ...],
     label: str = "proposal",
     zone: str = "UTC",
-    hint: str = "",
+    withdraw: bool = False,
 ) -> None:
     """The same matter sent again (the client's Send pressed twice, an Outbox retry under a new
     Message-ID, the mail sent from two accounts) is no new matter: a copy would count against
     the author's limits (BlogNomic's two pending, Imperial's oldest replaced) and be voted on
-    twice. Same author, title and text, while the first is still open."""
+    twice. Same author, title and text, while the first is still open. WITHDRAW: the answer
+    says to withdraw the first and propose it again (BlogNomic)."""
 
     def words(s: str | None) -> str:
         return " ".join((s or "").split())
@@ -155,9 +156,10 @@ def must_not_repeat(
     )
     if first:
         raise Refused(
-            f"this repeats your {label} {first['number']} "
-            f"\"{first.get('question') or first['title']}\" of "
-            f"{when(first['opened'], zone)}, word for word; it is still open, so no new {label} "
-            "was made",
-            hint.replace("N", str(first["number"])),
+            "repeats_matter",
+            label=label,
+            number=first["number"],
+            title=first.get("question") or first["title"],
+            opened=when(first["opened"], zone),
+            withdraw=withdraw,
         )

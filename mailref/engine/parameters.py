@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from datetime import timedelta
 
 from mailref.engine.context import Refused
-from mailref.timeutil import format_duration, parse_duration
+from mailref.timeutil import TooLong, format_duration, parse_duration
 
 Value = int | str | bool
+MAX_SPAN = timedelta(days=365)  # the longest span a game runs by (a turn, a vote, a wait)
 
 _WORDS = {
     "zero": 0,
@@ -222,13 +224,21 @@ class Span(Kind):
 
     def parse(self, key: str, value: object) -> Value:
         try:
-            return format_duration(parse_duration(str(value)))
+            length = parse_duration(str(value))
+        except TooLong:
+            length = None
         except ValueError as e:
             raise Refused("param_not_duration", key=key, why=e) from None
+        if length is None or length > MAX_SPAN:
+            raise Refused("param_span_too_long", key=key, value=str(value)[:40])
+        return format_duration(length)
 
     def value_of(self, text: str) -> Value:
         n, unit = text.split()[0], text.split()[-1].lower()
-        return format_duration(parse_duration(f"{number(n)}{unit[0]}"))
+        try:
+            return format_duration(parse_duration(f"{number(n)}{unit[0]}"))
+        except TooLong:  # checked as the GM's value is: refused, the GM told (enactment)
+            return f"{number(n)}{unit[0]}"
 
     def spoken(self, value: Value) -> str:
         secs, parts = int(parse_duration(str(value)).total_seconds()), []

@@ -254,6 +254,7 @@ class JudgementAction(_Acting, total=False):
     title: str
     changes: list[dict[str, Any]]
     effects: list[Any]  # effect lines, carried out when it is upheld
+    asker_not_judge: bool  # the asker is never the judge (journaled: older CfJs replay alike)
 
 
 class SettingsAction(_Acting, total=False):
@@ -353,6 +354,7 @@ class OtherAction(_Acting, total=False):
     ok: bool  # `deadline_answer`: the GM grants the request waiting
     dates: str  # `away`: "until 6 Jan", "24 Dec to 6 Jan"
     on: bool  # Imperial `playtest`: on or off
+    bounded: bool  # `ruling`: score lines past rule 4's penalty wait for the GM
 
 
 # What is applied to a game: from a mail (by its handler), a deadline (`tick`), or an admin

@@ -17,7 +17,7 @@ def cursor(store: Store, folder: str, uidvalidity: int) -> int:
         if cur is None:
             # Several daemons may start at once: the first insert wins, the rest read it.
             s.execute(_insert_cursor(s, folder, uidvalidity))
-            cur = s.get(ImapCursor, folder, with_for_update=True, populate_existing=True)
+            cur = s.get_one(ImapCursor, folder, with_for_update=True, populate_existing=True)
         if cur.uidvalidity != uidvalidity:
             log.warning(
                 "UIDVALIDITY of %s changed (%s -> %s): re-reading; duplicates are recognised",
@@ -32,7 +32,7 @@ def cursor(store: Store, folder: str, uidvalidity: int) -> int:
 def advance(store: Store, folder: str, uidvalidity: int, uid: int) -> None:
     """Past UID, unless FOLDER's UIDVALIDITY changed or the cursor is further already."""
     with store() as s, s.begin():
-        cur = s.get(ImapCursor, folder, with_for_update=True)
+        cur = s.get_one(ImapCursor, folder, with_for_update=True)  # `cursor` made it
         if cur.uidvalidity == uidvalidity and uid > cur.last_uid:
             cur.last_uid = uid
 

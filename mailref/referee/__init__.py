@@ -15,7 +15,7 @@ import hashlib
 import logging
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -321,10 +321,14 @@ class Referee:
                 )
             )
 
-    def earliest_wakeup(self) -> datetime | None:
-        """When the next deadline of any game falls (an index lookup, however many games)."""
+    def earliest_wakeup(self, failing: Collection[str] = ()) -> datetime | None:
+        """When the next deadline of any game falls (an index lookup, however many games), of
+        games whose deadline has not failed (FAILING: tried again at their own times)."""
+        q = select(func.min(Game.next_wakeup))
+        if failing:
+            q = q.where(Game.slug.not_in(failing))
         with self.store() as s:
-            return s.scalar(select(func.min(Game.next_wakeup)))
+            return s.scalar(q)
 
     def tick(self, slug: str | None = None) -> list[str]:
         """Fire every deadline that is due (of one game, or all) once every mail received

@@ -5,10 +5,13 @@ Reply-To the game, so that a Reply reaches the game and, through it, everybody."
 from __future__ import annotations
 
 import email.utils
+import hashlib
+import re
 from datetime import datetime
 
 from sqlalchemy.orm import Session
 
+from mailref.engine.variants.rule_tables import SHARED
 from mailref.outgoing import Settings, _add, game_subject, thread_id, thread_key
 from mailref.read import Envelope
 from mailref.store import Game
@@ -27,6 +30,42 @@ def relays(state: dict) -> bool:
 def mails_per_player_day(state: dict) -> int:
     """The most mail the game sends one player a UTC day (a game made before it: 60)."""
     return int(state.get("parameters", {}).get("mails_per_player_day", 60))
+
+
+def max_relayed(state: dict) -> int:
+    """The most characters of a mail the game relays (its table's default until the GM sets
+    one: not written into games' states, so replay is unchanged)."""
+    return int(str(SHARED.value(state.get("parameters", {}), "max_relayed")))
+
+
+def cut(text: str, most: int) -> str:
+    """TEXT, or its first MOST characters (to the last line break among them) and a line
+    saying how much of it was cut."""
+    if len(text) <= most:
+        return text
+    kept = text[:most]
+    if (nl := kept.rfind("\n")) > most // 2:
+        kept = kept[:nl]
+    return kept.rstrip() + (
+        f"\n\n[{len(text) - len(kept):,} more characters cut: the game relays at most "
+        f"{most:,} characters of a mail]"
+    )
+
+
+def reads_as_orders(env: Envelope) -> bool:
+    """Whether the sender's own words are mostly bold (orders): at least half their letters."""
+    if not env.orders:
+        return False
+    bold = sum(len("".join(o.split())) for o in env.orders)
+    return 2 * bold >= len("".join(env.text.split()))
+
+
+def talk_key(subject: str) -> str:
+    """The thread of words under SUBJECT (its "Re:"s and case aside), made from what players
+    know, as a matter's is (outgoing.thread_id)."""
+    words = re.sub(r"^(?:\s*(?:re|aw|sv|fwd?)\s*:)+", "", subject, flags=re.I)
+    words = " ".join(words.lower().split())
+    return "talk-" + hashlib.sha256(words.encode("utf-8")).hexdigest()[:12]
 
 
 def wants_discussion(player: dict) -> bool:
@@ -50,9 +89,12 @@ def relay(
     raw = env.subject.raw
     # A reply in a matter's thread stays in each reader's own copy of that thread.
     key = next((k for i, ch in enumerate(raw) if ch == "[" and (k := thread_key(raw[i:]))), None)
-    parent = env.in_reply_to[0] if env.in_reply_to else None
+    # Never the author's In-Reply-To or References: they may name a mail the game sent the
+    # author alone, which a reader could name to spend the author's answers. Each reader's
+    # copy answers that reader's own thread of the matter, or of the subject.
+    key = key or talk_key(env.subject.rest)
     mine = {a.lower() for a in player["addresses"]}
-    body = env.body.rstrip("\n") + (
+    body = cut(env.body.rstrip("\n"), max_relayed(state)) + (
         f"\n\n-- \n{player['name']}'s words to the players of {name}, relayed by its referee."
         " A Reply reaches all players; a mail with a command tag acts in the game.\n"
     )
@@ -69,12 +111,13 @@ def relay(
     # (none left: as if over the sender's allowance).
     had, limit = mailed_today(conn, state["slug"], day), mails_per_player_day(state)
     readers = [to for to in readers if had.get(to.lower(), 0) < limit]
-    if not readers or count_reply(conn, f"discussion:{player['addresses'][0].lower()}", day) > (
-        settings.replies_per_day
-    ):
+    # Counted per game: words forged in one game spend nothing of the author's in another.
+    spent = f"discussion:{state['slug']}:{player['addresses'][0].lower()}"
+    if not readers or count_reply(conn, spent, day) > (settings.replies_per_day):
         return None
     count_mailed(conn, state["slug"], readers, day)
     for to in readers:
+        parent = thread_id(game, key, to, settings)
         msg = compose(
             sender=email.utils.formataddr((f"{player['name']} via {name}", address)),
             to=to,
@@ -83,8 +126,8 @@ def relay(
             kind="discussion",
             game=state["slug"],
             now=now,
-            in_reply_to=thread_id(game, key, to, settings) if key else parent,
-            references=env.references,
+            in_reply_to=parent,
+            references=[parent],
             loop=settings.from_address,
             headers={"Reply-To": address, **list_headers(state)},
         )

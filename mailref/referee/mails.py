@@ -121,3 +121,18 @@ def log_handled(row: Mail, ms: float, tag: str | None, game: str | None = None) 
         one_line(row.verdict[:200]),
         ms,
     )
+
+
+def release_shadowed(s: Session, row: Mail) -> None:
+    """ROW was refused as not verified (SPEC §2.7): a later mail with its Message-ID and From,
+    kept as its duplicate before ROW was read, is no copy of it, and is read in its turn."""
+    held = select(_inbox.c.message_id).where(_inbox.c.id == row.id).scalar_subquery()
+    s.execute(
+        update(_inbox)
+        .where(
+            _inbox.c.message_id == held,
+            _inbox.c.status == "ignored",
+            _inbox.c.verdict == f"duplicate: Message-ID already received as #{row.id}",
+        )
+        .values(status="new", verdict="")
+    )

@@ -65,3 +65,26 @@ def quarantine_mail(s: Session, settings: Settings, row: Mail, e: Exception, now
         if is_store_fault(alert) and not isinstance(alert, OSError):
             raise
         log.error("the alert for message #%s could not be queued", row.id, exc_info=alert)
+
+
+def alert_timer_failed(store, settings: Settings, slug: str, e: Exception, now: datetime) -> None:
+    """Tell the GM, once, that the game's deadline cannot fire (it is tried again, less often):
+    the game waits until the cause is fixed, `mailref proposal fail` or a new value set."""
+    with store() as s, s.begin():
+        game = s.scalar(select(Game).where(Game.slug == slug))
+        state = game.state if game is not None else {}
+        queue_alert(
+            s,
+            settings,
+            slug,
+            state.get("gm"),
+            f"Alert: the deadline of {slug} cannot fire",
+            [
+                f"The game's deadline failed: {type(e).__name__}: {e}",
+                "The referee tries it again, less and less often, and says when it fires. "
+                "Until then the game waits: look at `mailref game show "
+                f"{slug}` and the log, and correct what it names.",
+            ],
+            now,
+            label=game_label(state.get("name", ""), slug),
+        )

@@ -26,7 +26,7 @@ from mailref.read.lists import game_sending, through_its_list
 from mailref.read.route import is_postmaster
 from mailref.read.subject import bare_command, no_tag
 from mailref.referee import verdicts
-from mailref.referee.mails import Mail
+from mailref.referee.mails import Mail, release_shadowed
 from mailref.referee.threads import answers_own_mail, locked_game, record_bounces
 from mailref.routing import (
     did_you_mean,
@@ -313,11 +313,12 @@ def refuse_unverified(c: Case) -> bool:
     unverified = verification.refusal(c.game.state, c.env, c.player, c.settings)
     if not unverified:
         return False
+    release_shadowed(c.s, c.row)
     return c.answer_error(
         unverified.reason,
         unverified.hint,
         verdicts.not_verified(unverified.why),
-        dataclasses.replace(c.source, reply_to=unverified.reply_to),
+        dataclasses.replace(c.source, reply_to=unverified.reply_to, unverified=c.slug or "-"),
     )
 
 
@@ -335,7 +336,7 @@ def answer_administrivia(c: Case) -> bool:
 def relay_discussion(c: Case) -> bool:
     """A player's mail in which nothing was read as a command is the players talking (SPEC
     §2.3): relayed to the other players; its sender gets no copy back and no answer."""
-    from mailref.referee.discussion import relay, relays
+    from mailref.referee.discussion import reads_as_orders, relay, relays
 
     subject = c.env.subject
     if subject.tag is not None or c.player is None or not relays(c.game.state):
@@ -344,6 +345,10 @@ def relay_discussion(c: Case) -> bool:
         return False
     if verification.refusal(c.game.state, c.env, c.player, c.settings):  # §2.7: maybe forged
         return False
+    if c.variant is not None and c.variant.takes("orders") and reads_as_orders(c.env):
+        # Bold orders without their tag: the opponents must not read them as words.
+        r = Refused("orders_without_tag", count=len(c.env.orders))
+        return c.answer_error(r.reason, r.hint, refusal=r.code)
     sent = relay(c.s, c.settings, c.game, c.player, c.env, c.now, c.row.id)
     if sent == 0:  # nobody to read it: the sender is answered as before
         return False

@@ -14,7 +14,7 @@ import logging
 import re
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -22,6 +22,8 @@ from sqlalchemy.orm import Session
 from mailref.engine.archive import merge
 from mailref.engine.context import Ctx, Outgoing
 from mailref.engine.court import MARK, Court
+from mailref.engine.schema import upgrade
+from mailref.engine.state import Action, EireState, GameState, Matter
 from mailref.engine.variants import get_variant
 from mailref.render import render
 from mailref.site import journal
@@ -73,7 +75,7 @@ class TurnRecord:
 @dataclass
 class Chronicle:
     version: int
-    state: dict
+    state: GameState
     rules: dict[str, list[RuleEvent]] = field(default_factory=dict)
     announcements: list[Announcement] = field(default_factory=list)
     turns: list[TurnRecord] = field(default_factory=list)
@@ -96,23 +98,23 @@ class Snapshot:
     address: str
     version: int
     created: str
-    state: dict
+    state: GameState
     start: Chronicle  # the replay resumes from here
-    entries: list[tuple[int, Any, dict, list]]  # (seq, at, action, draws) after start
+    entries: list[tuple[int, Any, Action, list[int] | None]]  # (seq, at, action, draws) after start
     journal: list[dict] = field(default_factory=list)  # every entry, as the journal page shows
 
 
 def read(session: Session, game: Game) -> Snapshot:
-    key = (str(session.get_bind().url), game.slug, iso(game.created_at))
+    key = (str(session.get_bind().engine.url), game.slug, iso(game.created_at))
     if not journal.holds(session, game, key):  # another game under the same key
         journal.forget(key)
         _CACHE.pop(key, None)
     cached = _CACHE.get(key)
     rows_ = journal.rows(session, game, key)
     if cached is None or cached.version > game.version or not cached.complete:
-        start = Chronicle(0, game.initial)
+        start = Chronicle(0, cast(GameState, game.initial))
     elif any(_undoes(r) for r in rows_[cached.version :]):
-        start = Chronicle(0, game.initial)  # an undo replays the whole journal anew
+        start = Chronicle(0, cast(GameState, game.initial))  # an undo replays it all anew
     else:
         start = cached
     rows = session.execute(
@@ -121,7 +123,10 @@ def read(session: Session, game: Game) -> Snapshot:
         .order_by(JournalEntry.seq)
     )
     # The full state: ended matters archived out of the hot state are published too.
-    full = merge(game.state, archived(session, game.id))
+    full = merge(
+        upgrade(cast(GameState, game.state)),
+        cast("list[tuple[str, Matter]]", archived(session, game.id)),
+    )
     return Snapshot(
         key,
         game.slug,
@@ -152,7 +157,7 @@ def chronicle(snap: Snapshot) -> Chronicle:
     else:  # from the game's initial state, which is the ORM row's own dict
         ch = Chronicle(
             s.version,
-            copy.deepcopy(s.state),
+            upgrade(copy.deepcopy(s.state)),  # as `replay` takes it: in today's shape
             {k: list(v) for k, v in s.rules.items()},
             list(s.announcements),
             list(s.turns),
@@ -184,24 +189,24 @@ def _step(
     ch: Chronicle,
     seq: int,
     at_: Any,
-    action: dict,
-    draws: list,
-    whole: list | None = None,
+    action: Action,
+    draws: list[int] | None,
+    whole: list[tuple[int, Any, Action, list[int] | None]] | None = None,
     court: Court | None = None,
-    initial: dict | None = None,
+    initial: GameState | None = None,
 ) -> None:
     state = ch.state
     variant = get_variant(state["variant"])
     before = {r["number"]: r for r in state["rules"]}
     labels_at = len(state.get("rule_history", []))
-    turns_at = len(state.get("history", []))
+    turns_at = len(cast(EireState, state).get("history", []))
     ctx = Ctx(at_, draws=draws)
     statuses = _statuses(state)
     variant.handle(state, action, ctx)
     if ctx.court:  # an undo replays the whole journal anew (engine/court.py)
         if whole is None or court is None or initial is None:
             raise RuntimeError(f"journal entry {seq} undoes earlier entries")
-        cold: list = []
+        cold: list[tuple[str, Matter]] = []
         upto = [(a, t, d) for _, t, a, d in whole[:seq]]
         state = merge(court.rule(variant, initial, upto, ctx.court, cold, state), cold)
         ch.state = state
@@ -259,12 +264,13 @@ def _step(
             ch.announcements.append(
                 Announcement(f"{seq}.{i}", at, out.kind, out.subject, _text_of(out))
             )
-    history = state.get("history", [])
+    orders = cast(EireState, state)  # the keys of an orders game, Eire's map among them
+    history = orders.get("history", [])
     if len(history) > turns_at:
         results = next((o for o in ctx.out if o.kind == "results"), None)
         svg = _svg_of(results) if results else None
         holdings: dict[str, list[str]] = {}
-        for land in state.get("lands", []):
+        for land in orders.get("lands", []):
             if land.get("owner"):
                 holdings.setdefault(land["owner"], []).append(land["name"])
         ch.turns.append(
@@ -281,12 +287,15 @@ def _step(
     ch.version = seq
 
 
-def _statuses(state: dict) -> dict[tuple[str, int], str]:
+def _statuses(state: GameState) -> dict[tuple[str, int], str]:
     """Each matter of the hot state by (collection, number), and its status."""
     return {
         (c, m["number"]): str(m.get("status"))
-        for c in ("proposals", "judgements")
-        for m in state.get(c) or ()
+        for c, matters in (
+            ("proposals", state.get("proposals")),
+            ("judgements", state.get("judgements")),
+        )
+        for m in matters or ()
     }
 
 
@@ -316,7 +325,7 @@ def text_diff(old: str, new: str) -> list[tuple[str, str]]:
     return out
 
 
-def _who(action: dict[str, Any]) -> str:
+def _who(action: Action) -> str:
     """Who changed a rule, when the variant kept no label for it."""
     kind = action.get("type", "")
     if kind == "rule":

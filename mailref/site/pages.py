@@ -7,7 +7,7 @@ import os
 import re
 from datetime import datetime
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote
 from xml.sax.saxutils import escape
 from zoneinfo import ZoneInfo
@@ -17,6 +17,7 @@ from markupsafe import Markup
 
 from mailref import resource
 from mailref.engine.matters import label as label_of
+from mailref.engine.state import EireState, GameState, Matter, OrdersState, Rule
 from mailref.engine.variants import get_variant
 from mailref.site import journal
 from mailref.site.history import Chronicle
@@ -122,7 +123,8 @@ def paged(all_matters: list[dict]) -> tuple[list[dict], list[dict], dict[str, st
     per = MATTERS_PER_PAGE
     full = max(0, (len(all_matters) - per) // per)
     oldest_first = all_matters[::-1]
-    older, where = [], {}
+    older: list[dict[str, Any]] = []
+    where: dict[str, str] = {}
     for k in range(full):
         chunk = oldest_first[k * per : (k + 1) * per]
         name = f"proposals-{k + 1}.html"
@@ -136,7 +138,7 @@ def matter_link(by: str) -> str | None:
     return f"proposals.html#{anchor(by)}" if m else None
 
 
-def matters(state: dict) -> list[dict[str, Any]]:
+def matters(state: GameState) -> list[dict[str, Any]]:
     """Proposals and judgements alike: number, label, title, author, status, votes …"""
     zone = state.get("timezone", "UTC")
     out = []
@@ -169,13 +171,13 @@ def _tally_order(item: tuple[str, Any]) -> tuple[int, str]:
 
 
 def _matter(
-    m: dict, label: str, title: str, author: str | None, text: str, zone: str
+    m: Matter, label: str, title: str, author: str | None, text: str, zone: str
 ) -> dict[str, Any]:
     votes = m.get("votes") or {}
     counts: dict[str, int] = {}
     for v in votes.values():
         counts[v] = counts.get(v, 0) + 1
-    opened = m.get("opened") or m.get("at")
+    opened = m.get("opened") or cast("dict[str, Any]", m).get("at")  # as older records said
     return {
         "number": m["number"],
         "label": label,
@@ -203,7 +205,7 @@ def _matter(
     }
 
 
-def rule_tree(rules: list[dict], chron: Chronicle, zone: str, marks: Any = None) -> list[dict]:
+def rule_tree(rules: list[Rule], chron: Chronicle, zone: str, marks: Any = None) -> list[dict]:
     """Rules in order, each sub-rule (21.3.1) under its parent (21.3) where that exists; MARKS
     (a rule -> its text in pieces) marks the sentences the referee runs by a parameter."""
     roots: list[dict] = []
@@ -255,7 +257,7 @@ def _events(events: list, zone: str) -> list[dict]:
     ]
 
 
-def repealed(state: dict, chron: Chronicle, zone: str) -> list[dict]:
+def repealed(state: GameState, chron: Chronicle, zone: str) -> list[dict]:
     """Rules no longer in the ruleset whose last change was a repeal, with their history."""
     current = {r["number"] for r in state["rules"]}
     out = []
@@ -272,16 +274,17 @@ def repealed(state: dict, chron: Chronicle, zone: str) -> list[dict]:
     return sorted(out, key=lambda r: [int(x) for x in re.findall(r"\d+", r["number"])])
 
 
-def players(state: dict) -> list[dict]:
-    grain = state.get("grain") or {}
+def players(state: GameState) -> list[dict]:
+    grain = cast(EireState, state).get("grain") or {}
     rows = []
     for p in state.get("players", []):
         if p.get("status") == "left":
             continue
         # Grain first: on a phone the table scrolls sideways, and the number a player looks for
         # should not be the one past the screen's edge.
-        extra = {"grain": grain[p["name"]]} if p["name"] in grain else {}
-        extra.update({k: p[k] for k in ("color", "tribe", "origin") if p.get(k)})
+        extra: dict[str, Any] = {"grain": grain[p["name"]]} if p["name"] in grain else {}
+        fields = cast("dict[str, Any]", p)
+        extra.update({k: fields[k] for k in ("color", "tribe", "origin") if fields.get(k)})
         rows.append(
             {
                 "name": p["name"],
@@ -295,12 +298,12 @@ def players(state: dict) -> list[dict]:
 
 
 def holdings_alt(
-    state: dict, holdings: dict[str, list[str]] | None = None, title: str = "Map of the island"
+    state: GameState, holdings: dict[str, list[str]] | None = None, title: str = "Map of the island"
 ) -> str:
     """The map in words: who holds which land (the alt text of every map)."""
     if holdings is None:
         holdings = {}
-        for land in state.get("lands", []):
+        for land in cast(EireState, state).get("lands", []):
             if land.get("owner"):
                 holdings.setdefault(land["owner"], []).append(land["name"])
     held = "; ".join(f"{who}: {', '.join(lands)}" for who, lands in sorted(holdings.items()))
@@ -310,7 +313,7 @@ def holdings_alt(
 
 
 def game_context(
-    state: dict, chron: Chronicle, now: datetime, base_url: str, has_png: bool
+    state: GameState, chron: Chronicle, now: datetime, base_url: str, has_png: bool
 ) -> dict[str, Any]:
     variant = get_variant(state["variant"])
     zone = state.get("timezone", "UTC")
@@ -358,17 +361,20 @@ def game_context(
         "lands": [],
         "map_svg": None,
         "map_alt": "",
-        "ordered": len(state.get("orders") or {}),
+        "ordered": len(cast(OrdersState, state).get("orders") or {}),
         # BlogNomic decides by quorum (FOR >= quorum enacts): the page said nothing of it.
         "quorum": variant.quorum(state),
     }
-    if state.get("lands"):
+    eire = cast(EireState, state)
+    if eire.get("lands"):
         from mailref.engine.variants.eire_svg import map_svg
 
         colors = {p["name"]: p.get("color", "") for p in state.get("players", [])}
-        ctx["map_svg"] = Markup(map_svg(state, colors))
+        ctx["map_svg"] = Markup(map_svg(eire, colors))
         ctx["map_alt"] = holdings_alt(state, title=f"Map of {state['name']} now")
-        ctx["lands"] = sorted(state["lands"], key=lambda x: ((x.get("owner") or "~"), x["name"]))
+        ctx["lands"] = sorted(
+            eire.get("lands", []), key=lambda x: ((x.get("owner") or "~"), x["name"])
+        )
     for t in chron.turns:
         ctx["turns"].append(
             {
@@ -410,7 +416,7 @@ def _walk(nodes: list[dict]):
         stack.extend((c, depth + 1) for c in reversed(n.get("children", [])))
 
 
-def feed(state: dict, chron: Chronicle, now: datetime, base_url: str, created: str) -> str:
+def feed(state: GameState, chron: Chronicle, now: datetime, base_url: str, created: str) -> str:
     """The Atom feed: one entry per announcement to all players, newest first."""
     domain_id = f"tag:{state['address']},{created[:10]}:{state['slug']}"
     entries = [

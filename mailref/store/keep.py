@@ -25,7 +25,8 @@ import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
-from typing import NamedTuple
+from functools import partial
+from typing import Any, NamedTuple, cast
 
 from sqlalchemy import bindparam, text
 
@@ -50,9 +51,11 @@ Prepared = tuple[
     bytes, str, str, list[str], str, str
 ]  # raw, source, mail_from, rcpt_to, sha256, message_id
 Kept = tuple[int, bool, str]  # the row's id, whether it is new, its status
+Row = Sequence[Any]  # a row as a driver gives it: (id, status)
 
 # "ignored" when another message of the same author (From) holds this Message-ID, or this is a
-# list's copy (mail/dedupe.py: a Message-ID alone is a sender's to choose); nothing at all
+# list's copy (mail/dedupe.py: a Message-ID alone is a sender's to choose), unless that one was
+# refused as not verified (verdicts.not_verified: a forger's copy sent first); nothing at all
 # when these very bytes are held under it (the unique (message_id, sha256) pair). SQLite
 # needs the WHERE to read ON CONFLICT as the upsert and not as part of the join.
 _INSERT = """
@@ -65,7 +68,8 @@ SELECT :mid, :sha, :raw, :size, :source, :mail_from, :rcpt_to, :received_at,
 held.id END,
        '', 0, :sender, ''
 FROM (SELECT min(id) AS id FROM inbox WHERE message_id = :mid AND message_id != ''
-      AND (sender = :sender OR :listed)) AS held
+      AND (sender = :sender OR :listed)
+      AND substr(verdict, 1, 19) != 'error: not verified') AS held
 WHERE true
 ON CONFLICT (message_id, sha256) DO NOTHING
 RETURNING id, status"""
@@ -102,7 +106,7 @@ def keep(
     return _keep_core(store, prepared, now)
 
 
-def _params(mail: Prepared) -> dict:
+def _params(mail: Prepared) -> dict[str, Any]:
     raw, source, mail_from, rcpt, sha, mid = mail
     sender, listed = author(raw) if mid else ("", False)
     return {
@@ -134,8 +138,9 @@ def sqlite_write(store: Store, wait: bool = True) -> Iterator[sqlite3.Cursor]:
     on any error), past SQLAlchemy's execution machinery: for the statements run per mail.
     Without WAIT, Busy at once when another connection holds the write lock."""
     conn = store.engine.raw_connection()
+    driver = cast(sqlite3.Connection, conn.driver_connection)  # the pool's, on SQLite
     try:
-        cur = conn.cursor()
+        cur = driver.cursor()
         if wait:
             cur.execute(
                 "BEGIN IMMEDIATE"
@@ -146,7 +151,7 @@ def sqlite_write(store: Store, wait: bool = True) -> Iterator[sqlite3.Cursor]:
             yield cur
             cur.execute("COMMIT")
         except BaseException:
-            if conn.dbapi_connection.in_transaction:
+            if driver.in_transaction:
                 cur.execute("ROLLBACK")
             raise
         finally:
@@ -182,7 +187,7 @@ def _keep_sqlite(
             out.append(
                 _kept(
                     cur.execute(_INSERT, params).fetchone(),
-                    lambda p=params: cur.execute(_HELD, p).fetchone(),
+                    partial(_fetched, cur.execute, _HELD, params),
                 )
             )
         return out
@@ -205,7 +210,7 @@ def _keep_psycopg(
     now, stamp = _each(now, len(prepared)), UTCDateTime()
     conn = store.engine.raw_connection()
     try:
-        pg = conn.driver_connection
+        pg: Any = conn.driver_connection  # psycopg's own connection
         try:
             pg.autocommit = len(prepared) == 1  # one mail: one round trip; more: one transaction
             with pg.cursor() as cur:
@@ -217,7 +222,10 @@ def _keep_psycopg(
                     params["rcpt_to"] = Jsonb(params["rcpt_to"], fastjson.dumps)
                     cur.execute(_PG_INSERT, params)
                     out.append(
-                        _kept(cur.fetchone(), lambda p=params: cur.execute(_PG_HELD, p).fetchone())
+                        _kept(
+                            cur.fetchone(),
+                            partial(_fetched, cur.execute, _PG_HELD, params),
+                        )
                     )
             if not pg.autocommit:
                 pg.commit()
@@ -249,13 +257,23 @@ def _keep_core(
             out.append(
                 _kept(
                     conn.execute(_CORE_INSERT, params).first(),
-                    lambda p=params: conn.execute(_CORE_HELD, p).one(),
+                    partial(_one, conn.execute, _CORE_HELD, params),
                 )
             )
         return out
 
 
-def _kept(inserted: Sequence | None, held: Callable[[], Sequence]) -> Kept:
+def _fetched(execute: Callable[..., Any], sql: Any, params: dict[str, Any]) -> Row:
+    """The row of SQL that a DBAPI cursor's EXECUTE finds (HELD's, for _kept)."""
+    return cast(Row, execute(sql, params).fetchone())
+
+
+def _one(execute: Callable[..., Any], sql: Any, params: dict[str, Any]) -> Row:
+    """The one row of SQL that a SQLAlchemy connection's EXECUTE finds."""
+    return cast(Row, execute(sql, params).one())
+
+
+def _kept(inserted: Row | None, held: Callable[[], Row]) -> Kept:
     """The INSERT's row (id, status): a new row; none: these bytes were kept before, in HELD's
     row."""
     if inserted is not None:

@@ -65,8 +65,7 @@ def test_the_strict_rooms_are_strict_and_not_passed_over():
     strict = set(_overrides("disallow_untyped_defs"))
     for room in STRICT:
         assert room in strict or f"{room}.*" in strict, room
-    # the one module of these rooms still passed over: how mail is kept
-    assert {m for m in passed_over() if m.startswith(STRICT)} <= {"mailref.store.keep"}
+    assert [m for m in passed_over() if m.startswith(STRICT)] == []
 
 
 def test_mypy_runs_in_the_suite_script_after_ruff():

@@ -108,7 +108,7 @@ def test_the_lengths_of_deadlines_are_the_spans_but_the_longest_absence(variant,
         (
             "sidekick",
             {"8": ("turn_timeout",), "11": ("vote_timeout",), "21": ("pass_points",)}
-            | {"22": ("fail_points",), "23": ("win_score",)},
+            | {"22": ("fail_points",), "23": ("win_score",), "4": ("penalty",)},
         ),
         ("imperial", {"6": ("vote_period",), "12": ("max_undecided",), "15": ("first_b_rule",)}),
         ("eire", {}),
@@ -163,7 +163,9 @@ def test_an_unknown_parameter_is_refused_naming_the_known_ones():
     with pytest.raises(Refused) as e:
         get_variant("orders").check_param("turn_timeout", "2d")
     assert e.value.reason == "unknown parameter 'turn_timeout' for orders"
-    assert e.value.hint == "known: " + ", ".join(sorted({*DEFAULTS["orders"], "list_id"}))
+    assert e.value.hint == "known: " + ", ".join(
+        sorted({*DEFAULTS["orders"], "list_id", "max_relayed"})
+    )
 
 
 def test_a_parameter_declared_after_games_began_is_its_default_until_the_gm_sets_it():
@@ -194,4 +196,9 @@ def test_game_show_lists_every_value_the_game_runs_by():
     )
     del state["parameters"]["max_extension"]  # as in a state from before it was declared
     shown = public_view(state)["parameters"]
-    assert shown == {**DEFAULTS["blognomic"], "min_open": "6h", "quiet_after": "7d"}
+    assert shown == {
+        **DEFAULTS["blognomic"],
+        "min_open": "6h",
+        "quiet_after": "7d",
+        "max_relayed": 6000,
+    }

@@ -6,53 +6,23 @@ mailref/web.py, asked over HTTP."""
 
 from __future__ import annotations
 
-import asyncio
-import threading
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime
 
 import pytest
 from sqlalchemy import select
 
-from mailref import web
 from mailref.config import ConfigError, load
 from mailref.store import Game, JournalEntry
 from mailref.write.lists import one_click_base
-from support.dovecot import free_port
+from support.one_click import serving
 from support.table import Table, table_at, text
 
 pytestmark = pytest.mark.spec("4.3")
 
 G = "nomes@ref.example"
 BASE = "https://games.example.org/"
-
-
-@contextmanager
-def serving(referee) -> Iterator[str]:
-    """The one-click endpoint of REFEREE on a loopback port, in a loop of its own while the
-    block runs; yields its http base (what the site's web server proxies /unsubscribe/ to)."""
-    loop, port, ready = asyncio.new_event_loop(), free_port(), threading.Event()
-    holder: list = []
-
-    def run() -> None:
-        asyncio.set_event_loop(loop)
-        holder.append(loop.run_until_complete(web.start(referee, f"127.0.0.1:{port}")))
-        ready.set()
-        loop.run_forever()
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    assert ready.wait(10)
-    try:
-        yield f"http://127.0.0.1:{port}/"
-    finally:
-        asyncio.run_coroutine_threadsafe(holder[0].cleanup(), loop).result(10)
-        loop.call_soon_threadsafe(loop.stop)
-        thread.join(10)
-        loop.close()
 
 
 @pytest.fixture

@@ -392,11 +392,6 @@ GOLDEN = [
         ),
     ),
     (
-        "not_a_sidekick_vote",
-        {"word": "MAYBE"},
-        ("MAYBE is not a vote in this game", "vote FOR, AGAINST or ABSTAIN"),
-    ),
-    (
         "mover_votes_for",
         {"number": 12},
         (
@@ -590,6 +585,14 @@ GOLDEN = [
         ("digest: 'soon' is not a duration like 2s, 30m, 12h, 5d or 1d12h", ""),
     ),
     (
+        "param_span_too_long",
+        {"key": "turn_timeout", "value": "999999w"},
+        (
+            "turn_timeout: '999999w' is longer than a year, the longest span a game runs by",
+            "a deadline a year away is as good as none: set a shorter one",
+        ),
+    ),
+    (
         "param_not_month_days",
         {"key": "digest", "value": "weekly"},
         ("digest: 'weekly' is not month-days like 12-24..12-27", ""),
@@ -729,6 +732,14 @@ GOLDEN = [
             "send [Away] until a date within 30d, and another when it ends",
         ),
     ),
+    (
+        "absence_past_bound",
+        {"longest": "30d", "why": "'999999999d' is longer than ten years"},
+        (
+            "an absence is at most 30d (max_absence), and '999999999d' is longer than ten years",
+            "send [Away] for 30d or less, and another when it ends",
+        ),
+    ),
     ("game_full", {"most": 10}, ("the game has its 10 players", "")),
     (
         "choose_color",
@@ -794,6 +805,16 @@ GOLDEN = [
         (
             'I found no bold text in your own words: only bold text is an order; "Army Tara -> Meath" looks like one, but is not in bold',
             "**Army Tara -> Meath** or <b>…</b> or [b]…[/b]",
+        ),
+    ),
+    (
+        "orders_without_tag",
+        {"count": 2},
+        (
+            "your mail is mostly bold lines (2 read as orders) and its subject has no [Orders] "
+            "tag, so it was neither taken as orders nor relayed to the other players",
+            "add [Orders] to the subject to send them as your orders; words to the players "
+            "without bold reach them",
         ),
     ),
     (
@@ -973,6 +994,14 @@ GOLDEN = [
         ),
     ),
     (
+        "deadline_length_past_bound",
+        {"value": "+99999999d", "most": "365 days"},
+        (
+            "'+99999999d' is more than 365 days: a deadline moves by mail at most 365 days ahead",
+            "ask for a shorter time, and again when it runs short",
+        ),
+    ),
+    (
         "ascension_needs_theme",
         {},
         (
@@ -1148,3 +1177,8 @@ def test_the_exception_says_its_mail_face():
         "players: Ann, Bob",
     )
     assert str(r) == r.reason
+
+
+def test_a_refusal_is_only_ever_a_code_of_the_catalogue():
+    with pytest.raises(KeyError):
+        Refused("there is no player 'Zed' in this game")

@@ -5,10 +5,13 @@ says the reason alone. Sites raise `Refused(code, **params)` and never write the
 from __future__ import annotations
 
 from functools import cache, lru_cache
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from mailref.engine.refusals import games, mail, nomic, operator, orders, parameters, players
 from mailref.engine.refusals.wording import Wording
+
+if TYPE_CHECKING:
+    from jinja2 import Environment, Template
 
 Face = Literal["mail", "cli", "alert"]
 
@@ -35,12 +38,12 @@ def render(code: str, params: dict[str, Any], face: Face | str = "mail") -> tupl
 
 
 @cache
-def _template(text: str) -> Any:
+def _template(text: str) -> Template:
     return _environment().from_string(text)
 
 
 @lru_cache(maxsize=1)
-def _environment() -> Any:
+def _environment() -> Environment:
     from jinja2 import Environment, StrictUndefined
 
     env = Environment(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=True)

@@ -107,6 +107,11 @@ WORDS = {
         "I found no deadline command in your mail",
         "{% if gm %}" + GM_DEADLINE + "{% else %}" + PLAYER_DEADLINE + "{% endif %}",
     ),
+    "deadline_length_past_bound": W(
+        "{{ value|repr }} is more than {{ most }}: a deadline moves by mail at most {{ most }} "
+        "ahead",
+        "ask for a shorter time, and again when it runs short",
+    ),
     "only_gm_moves_deadline": W(
         "only the GM moves the deadline or pauses the game", PLAYER_DEADLINE
     ),

@@ -61,9 +61,6 @@ WORDS = {
         "on your turn, before proposing, send [Forfeit] to give up the turn (rule 8); to question "
         "a move, send [CfJ] with your question (rule 17)",
     ),
-    "not_a_sidekick_vote": W(
-        "{{ word }} is not a vote in this game", "vote FOR, AGAINST or ABSTAIN"
-    ),
     "mover_votes_for": W(
         "you are the mover of proposal {{ number }}: your vote is FOR and cannot change (rule 11: "
         '"The player moving is assumed to be voting for the proposal")'
@@ -105,6 +102,7 @@ WORDS = {
     "senators_vote_on_yours": W(
         "proposal {{ number }} is yours: the other Senators vote on it (rule 6)"
     ),
+    # WORDS: the ballots as players are told them (the voting policy's offered words).
     "not_a_vote_here": W(
         "{{ word }} is not a vote here", "vote {{ words[:-1]|join(', ') }} or {{ words[-1] }}"
     ),

@@ -27,6 +27,12 @@ WORDS = {
         '{% for t in loose %}; "{{ t }}" looks like one, but is not in bold{% endfor %}',
         "{{ example }} or <b>…</b> or [b]…[/b]",
     ),
+    "orders_without_tag": W(
+        "your mail is mostly bold lines ({{ count }} read as orders) and its subject has no "
+        "[Orders] tag, so it was neither taken as orders nor relayed to the other players",
+        "add [Orders] to the subject to send them as your orders; words to the players "
+        "without bold reach them",
+    ),
     "orders_sent_again": W(
         "these are the orders you sent {{ at }}, word for word: they are recorded and stand as "
         "they were (orders cannot be edited once sent)"

@@ -13,6 +13,10 @@ WORDS = {
     "param_not_on_off": W(NOT + "on/off"),
     # WHY: the duration reader's own sentence (engine/dates.py).
     "param_not_duration": W("{{ key }}: {{ why }}"),
+    "param_span_too_long": W(
+        "{{ key }}: {{ value|repr }} is longer than a year, the longest span a game runs by",
+        "a deadline a year away is as good as none: set a shorter one",
+    ),
     "param_not_month_days": W(NOT + "month-days like 12-24..12-27"),
     "param_not_share": W(NOT + "a share like 1/2"),
     "param_not_rounding": W(NOT + "down or up"),

@@ -62,6 +62,10 @@ WORDS = {
         "until {{ end }}",
         "send [Away] until a date within {{ longest }}, and another when it ends",
     ),
+    "absence_past_bound": W(
+        "an absence is at most {{ longest }} (max_absence), and {{ why }}",
+        "send [Away] for {{ longest }} or less, and another when it ends",
+    ),
     "game_full": W("the game has its {{ most }} players"),
     # Eire's choices: a [Join]'s "Color: Green" body line is `player add --choice color=Green`.
     "choose_color": W(

@@ -11,7 +11,7 @@ from mailref.engine.dates import read_span
 from mailref.engine.state import Action, GameState, Player
 from mailref.engine.variants.actions import Acting
 from mailref.engine.variants.inbox import zone_of
-from mailref.timeutil import format_duration, iso, parse_duration, parse_iso
+from mailref.timeutil import TooLong, format_duration, iso, parse_duration, parse_iso
 
 AHEAD_MOST = timedelta(days=365)  # an absence begins within a year
 
@@ -24,14 +24,16 @@ class Absence(Acting):
 
     def away_dated(self, state: GameState, action: Action, ctx: Ctx) -> None:
         p = self.whose_absence(state, action)
+        longest = self.max_absence(state)
         try:
             span = read_span(str(action["dates"]), zone_of(state, p), ctx.now)
+        except TooLong as e:
+            raise Refused("absence_past_bound", longest=format_duration(longest), why=e) from None
         except ValueError as e:
             raise Refused("unreadable_date", why=e) from None
         if span is None:
             raise Refused("unreadable_absence", dates=action["dates"])
         begins = span.start or ctx.now
-        longest = self.max_absence(state)
         if span.end <= begins:
             raise Refused("absence_ends_before_it_begins", end=self.when(state, span.end))
         if span.start and span.start - ctx.now > AHEAD_MOST:

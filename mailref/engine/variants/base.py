@@ -88,9 +88,9 @@ class Variant(
     capped_matters: frozenset[str] = OPENS_MATTER  # actions counted against matters_per_day
     commands: list[tuple[str, str]] = []
     # Tags a player obviously means but this game's rules do not offer: what the rules offer
-    # instead, as (reason, hint), said in place of "[X] is not a command"
+    # instead, as the code of the refusal said in place of "[X] is not a command"
     # (docs/decisions/withdraw.md).
-    instead: dict[str, tuple[str, str]] = {}
+    instead: dict[str, str] = {}
     # Tags that mean another of this game's commands: [Idle] is plainly being away, where a
     # game has absence but no idling (BlogNomic has its own, and takes [Away] as idling).
     same_as: dict[str, str] = {"idle": "away", "unidle": "back"}
@@ -206,7 +206,7 @@ class Variant(
         ("[Proposal]", not the action "[Propose]"), the variant named once ("of Eire", not "of Eire
         (Eire)"); or, for a word the player obviously meant, what the rules offer instead."""
         if tag in self.instead:
-            return Refused(*self.instead[tag])
+            return Refused(self.instead[tag])
         title = "" if state["name"] == self.title else self.title
         return Refused("not_a_command", tag=matters.label(tag), game=state["name"], title=title)
 

@@ -14,10 +14,20 @@ def committed_line(ctx: Ctx) -> list[str]:
     """The SHA-256 of the seed the next draws come from (SPEC §4.4), told before they are made."""
     if not ctx.dice:
         return []
-    return [
-        f"Dice: the rolls from now on come from seed {ctx.dice['number']}, whose SHA-256 is "
-        f"{ctx.dice['sha256']}. It is revealed later, so that anyone can check every roll."
-    ]
+    return said_live(
+        ctx,
+        [
+            f"Dice: the rolls from now on come from seed {ctx.dice['number']}, whose SHA-256 is "
+            f"{ctx.dice['sha256']}. It is revealed later, so that anyone can check every roll."
+        ],
+    )
+
+
+def said_live(ctx: Ctx, lines: list[str]) -> list[str]:
+    """LINES, which name the seed: only the live door knows it, so a digest holds none of them
+    (replay rebuilds what a digest holds, SPEC §8)."""
+    ctx.seed_lines.update(lines)
+    return lines
 
 
 def revealed_lines(ctx: Ctx) -> list[str]:
@@ -25,12 +35,17 @@ def revealed_lines(ctx: Ctx) -> list[str]:
     r = ctx.reveal_dice()
     if not r:
         return []
-    return [
-        f"Dice: seed {r['number']} is revealed: {r['seed']}",
-        f"  (its SHA-256 {r['sha256']} was published before its first roll).",
-        "  Every roll it gave can be recomputed: `mailref dice verify`, or the game's dice page.",
-        f"  The next rolls come from seed {r['next_number']}, whose SHA-256 is {r['next_sha256']}.",
-    ]
+    return said_live(
+        ctx,
+        [
+            f"Dice: seed {r['number']} is revealed: {r['seed']}",
+            f"  (its SHA-256 {r['sha256']} was published before its first roll).",
+            "  Every roll it gave can be recomputed: `mailref dice verify`, or the game's dice "
+            "page.",
+            f"  The next rolls come from seed {r['next_number']}, whose SHA-256 is "
+            f"{r['next_sha256']}.",
+        ],
+    )
 
 
 class Dice(Acting):
@@ -126,6 +141,11 @@ class Dice(Acting):
             return []
         return [
             "",
-            f"Drawn from seed {ctx.dice['number']} (SHA-256 {ctx.dice['sha256']}), "
-            "checkable once the seed is revealed.",
+            *said_live(
+                ctx,
+                [
+                    f"Drawn from seed {ctx.dice['number']} (SHA-256 {ctx.dice['sha256']}), "
+                    "checkable once the seed is revealed."
+                ],
+            ),
         ]

@@ -7,6 +7,7 @@ import math
 from functools import lru_cache
 
 from mailref import resource
+from mailref.engine.state import EireState
 
 FILL = {
     "Red": "#d33",
@@ -53,7 +54,7 @@ def fitted_name(name: str) -> tuple[str, float]:
     return name[: fit - 1].rstrip() + ".", 6.0
 
 
-def map_svg(state: dict, colors: dict[str, str]) -> str:
+def map_svg(state: EireState, colors: dict[str, str]) -> str:
     """The island coloured by owner, a legend (each player's colour and land count, and the
     independent lands), every land's name, type mark and output."""
     pos = _layout()

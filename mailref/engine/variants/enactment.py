@@ -256,7 +256,20 @@ class Enactment(Acting):
                         f"({name} = {before}) until the GM sets it."
                     )
                     continue
-                value = self.check_param(name, value)
+                try:
+                    value = self.check_param(name, value)
+                except Refused as e:  # "within 999999 weeks": a value no game runs by
+                    ask.append(
+                        f"It changes rule {n}, and its new text says {name} = {value}, which the "
+                        f"referee cannot run by ({e.reason}). It still runs {name} = {before}; "
+                        f"set another with `mailref game set {state['slug']} {name}=...`."
+                    )
+                    told.append(
+                        f"Rule {n} changed, and its new text says a value the referee cannot run "
+                        f"{name} by ({e.reason}): the referee still runs it as "
+                        f"{says(table[name], before)} ({name} = {before}) until the GM sets it."
+                    )
+                    continue
                 if before is not None and self.check_param(name, before) == value:
                     continue
                 state["parameters"][name] = value

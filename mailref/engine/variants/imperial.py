@@ -54,16 +54,7 @@ class Imperial(ImperialProposals, ImperialActs, Variant):
     # Rule 5 publishes the list of all proposals with every ruleset, and Points of Order
     # are numbered by count: nothing leaves Imperial's state.
     archived_collections = ()
-    instead = {
-        "withdraw": (
-            "Imperial Nomic has no withdrawal: a posted proposal is voted on by the other "
-            "Senators until its deadline "
-            "and then judged by the Emperor, who may VETO it (rules 6 and 7)",
-            "to replace it, send a new [Proposal]: while you have three undecided proposals, a "
-            "new one replaces your "
-            "oldest undecided one (rule 12); or raise the matter with [Point of Order] (rule 13)",
-        )
-    }
+    instead = {"withdraw": "no_withdrawal_in_imperial"}
     commands = [
         ("[Join]", "with a body line `Name: YourName` to choose your name"),
         (

@@ -26,9 +26,7 @@ class ImperialActs:
         (represented by the "B" rules) should then begin."
         """
         if action["player"] != self.emperor(state):
-            raise Refused(
-                "only the Emperor deems when a playtest of the B rules begins or ends (rule 15)"
-            )
+            raise Refused("only_emperor_playtests")
         on = action["on"]
         if state["parameters"]["playtest"] == on:
             ctx.ack(f"A playtest is already {'running' if on else 'not running'}; nothing changed.")
@@ -54,17 +52,14 @@ class ImperialActs:
     def on_proclamation(self, state: GameState, action: Action, ctx: Ctx) -> None:
         if action["player"] != self.emperor(state) and not ctx.rerun:
             # Replayed by an undo, a Proclamation stands as it was made.
-            raise Refused("only the Emperor issues Proclamations (rule 8)")
+            raise Refused("only_emperor_proclaims")
         changes, effects = changes_from(action["changes"]), action.get("effects") or []
         if not changes and not effects:
-            raise Refused(
-                "a Proclamation changes rules: no rule change was found in it",
-                'Amend rule 21.3.1 to read: ... / Enact rule 27 "Title": ... / Repeal rule 23.',
-            )
+            raise Refused("proclamation_without_changes")
         try:
             check_changes(state["rules"], changes, state["rule_history"])
         except RuleConflict as e:
-            raise Refused(f"the Proclamation cannot apply: {e}") from None
+            raise Refused("proclamation_cannot_apply", why=e) from None
         for c in changes:
             ctx.ack(c.describe())
         self.event(state, ctx, f"The Emperor proclaimed \"{action['title']}\".")
@@ -91,7 +86,7 @@ class ImperialActs:
     @action("directive")
     def on_directive(self, state: GameState, action: Action, ctx: Ctx) -> None:
         if action["player"] != self.emperor(state):
-            raise Refused("only the Emperor issues Directives (rule 8)")
+            raise Refused("only_emperor_directs")
         ctx.ack(f"Directive \"{action['title']}\" announced.")
         self.event(state, ctx, f"The Emperor's Directive: {action['title']}.")
         self.announce(
@@ -147,9 +142,9 @@ class ImperialActs:
     def on_ruling(self, state: GameState, action: Action, ctx: Ctx) -> None:
         j = next((x for x in state["judgements"] if x["number"] == action["number"]), None)
         if j is None or j["status"] != "open":
-            raise Refused(f"there is no open Point of Order {action['number']}")
+            raise Refused("no_point_of_order", number=action["number"])
         if action["player"] != self.emperor(state):
-            raise Refused("the Emperor answers Points of Order")
+            raise Refused("emperor_answers_points")
         j.update(
             status="decided",
             ruling=action["text"].strip(),

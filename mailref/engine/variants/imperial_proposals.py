@@ -30,7 +30,7 @@ class ImperialProposals(Proposals):
     def on_propose(self, state: GameState, action: Action, ctx: Ctx) -> None:
         author = action["player"]
         if not action["title"].strip():
-            raise Refused("a proposal must contain a title (rule 4)")
+            raise Refused("untitled_proposal")
         # Before rule 12's replacement: a copy sent again must not replace the author's oldest.
         matters.must_not_repeat(
             state["proposals"],
@@ -44,7 +44,7 @@ class ImperialProposals(Proposals):
         try:
             check_changes(state["rules"], changes, state["rule_history"])
         except RuleConflict as e:
-            raise Refused(f"your rule changes cannot apply: {e}") from None
+            raise Refused("changes_cannot_apply", why=e) from None
         self.make_senator(state, author, ctx)
         undecided = [
             p for p in state["proposals"] if p["author"] == author and p["status"] in UNDECIDED
@@ -106,13 +106,10 @@ class ImperialProposals(Proposals):
 
     def may_vote(self, state: GameState, name: str) -> None:
         if name not in self.senators(state):
-            raise Refused(
-                "only Imperial Senators vote; you become one with your first proposal or Point of "
-                "Order"
-            )
+            raise Refused("only_senators_vote")
 
     def authors_ballot(self, state: GameState, prop: Matter, vote: str, ctx: Ctx) -> None:
-        raise Refused(f"proposal {prop['number']} is yours: the other Senators vote on it (rule 6)")
+        raise Refused("senators_vote_on_yours", number=prop["number"])
 
     def after_ballot(self, state: GameState, prop: Matter, name: str, vote: str, ctx: Ctx) -> None:
         self.tell_away_voter(state, name, ctx)
@@ -120,7 +117,7 @@ class ImperialProposals(Proposals):
     def before_deciding(self, state: GameState) -> None:
         # The admin judges in the Emperor's name (an absent Emperor must not stall the game).
         if not self.emperor(state):
-            raise Refused("there is no Emperor in whose name to judge")
+            raise Refused("no_emperor")
 
     def decided_by_admin(self, state: GameState, prop: Matter, action: Action, ctx: Ctx) -> None:
         prop["status"] = "awaiting-judgement"
@@ -218,12 +215,13 @@ class ImperialProposals(Proposals):
     @action("judge")
     def on_judge(self, state: GameState, action: Action, ctx: Ctx) -> None:
         if action["player"] != self.emperor(state):
-            raise Refused("only the Emperor judges proposals (rule 7)")
+            raise Refused("only_emperor_judges")
         prop = matters.find(state, action["number"])
         if prop is None or prop["status"] != "awaiting-judgement":
             raise Refused(
-                f"proposal {action['number']} is not awaiting judgement"
-                + (f" (it is {prop['status']})" if prop else "")
+                "not_awaiting_judgement",
+                number=action["number"],
+                status=prop["status"] if prop else None,
             )
         verdict, reason = action["verdict"], action.get("reason", "").strip()
         if verdict == "IGNORE":
@@ -283,35 +281,21 @@ class ImperialProposals(Proposals):
         """Seed: "To ignore a proposal, the condition by which it is ignored must be explicit
         elsewhere in the ruleset." The reason must cite a rule of the current ruleset, in force now
         (a B rule only during a playtest), that speaks of ignoring: not the rule that demands it."""
-        hint = "write IGNORE followed by the rule that allows it, e.g. IGNORE under rule 12"
         cited = re.findall(r"\brules?\s+#?(\d+(?:\.\d+)*)", reason, re.I)
         if not cited:
-            raise Refused(
-                "to ignore a proposal, the condition by which it is ignored must be explicit "
-                "elsewhere "
-                "in the ruleset (rule 7): cite that rule",
-                hint,
-            )
+            raise Refused("ignore_cites_no_rule")
         rules = {sort_key(r["number"]): r for r in self.rules_for_display(state)}
-        why = []
+        wrong = []  # (number, what is wrong with citing it, its title)
         for number in cited:
             r = rules.get(sort_key(number))
             if r is None:
-                why.append(f"there is no rule {number} in the current ruleset")
+                wrong.append((number, "missing", ""))
             elif r.get("inactive"):
-                why.append(f"rule {number} is a B rule, not in force outside a playtest")
+                wrong.append((number, "inactive", r["title"]))
             elif "explicit elsewhere" in r["text"]:
-                why.append(f"rule {number} asks for the condition; it must be explicit elsewhere")
+                wrong.append((number, "asks", r["title"]))
             elif not re.search(r"\bignor", r["text"], re.I):
-                why.append(
-                    f"rule {number} (\"{r['title']}\") provides no condition for ignoring a "
-                    "proposal"
-                )
+                wrong.append((number, "silent", r["title"]))
             else:
                 return
-        raise Refused(
-            "to ignore a proposal, the condition by which it is ignored must be explicit "
-            "elsewhere in the "
-            "ruleset (rule 7): " + "; ".join(why),
-            hint,
-        )
+        raise Refused("ignore_condition_not_explicit", cited=wrong)

@@ -81,7 +81,7 @@ class Inbox(Acting):
         item = {
             "at": iso(ctx.now),
             "subject": out.subject,
-            "lines": list(out.vars.get("lines") or []),
+            "lines": without_seed(out.vars.get("lines") or [], ctx.seed_lines),
         }
         if capped:
             item["capped"] = True
@@ -181,3 +181,15 @@ class Inbox(Acting):
         game_zone = f"the game's ({zone_of(state, None)})"
         listed = "; ".join(f"{k}: {setting(p, k) or game_zone}" for k in SETTINGS)
         ctx.ack(f"Your settings: {listed}.")
+
+
+def without_seed(lines: list[str], seed_lines: set[str]) -> list[str]:
+    """LINES without those naming the seed (SEED_LINES) and the blank line before each."""
+    out: list[str] = []
+    for line in lines:
+        if line in seed_lines:
+            if out and not out[-1].strip():
+                out.pop()
+            continue
+        out.append(line)
+    return out

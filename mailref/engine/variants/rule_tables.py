@@ -72,6 +72,13 @@ SHARED = Table(
     ),
     Param("max_extension", Whole(), 2, "mail extends one deadline at most {v} times (SPEC §2.5)"),
     Param(
+        "max_relayed",
+        Whole(least=500),
+        6000,
+        "a mail relayed as discussion carries at most {v} characters, and says how much was cut",
+        written=False,
+    ),
+    Param(
         "list_id",
         Text(),
         None,
@@ -123,6 +130,17 @@ SIDEKICK = SHARED.extend(
         "a failed proposal scores {v:+d}",
         "22",
         where='rule 22 "receives -5 points"',
+    ),
+    Param(
+        "penalty",
+        Points(),
+        -10,
+        "a rule broken costs {v} points; a ruling's score line beyond that either way waits for "
+        "the GM",
+        "4",
+        (r"receive an? {v} penalty",),
+        'rule 4 "will receive a -10 point penalty"',
+        written=False,
     ),
     Param(
         "founders", Whole(), 2, "the turn order is drawn once {v} players (at least 2) have joined"

@@ -47,17 +47,7 @@ class Sidekick(SidekickVotes, SidekickJudges, SidekickTimers, Variant):
     vote_words = VOTING.words
     whole_rule_numbers = True  # rule 10: "The reference number must be a positive integer."
     capped_matters = frozenset({"cfj"})  # a move is one proposal by the mover a turn (rule 8)
-    instead = {
-        "withdraw": (
-            "Nomic Sidekick Nomic has no withdrawal: a move, once mailed, is voted on until every "
-            "other player has "
-            "voted or abstained (rules 8 and 11), and the mover's vote is FOR and cannot change "
-            "(rule 11)",
-            "on your turn, before proposing, send [Forfeit] to give up the turn (rule 8); to "
-            "question a move, send "
-            "[CfJ] with your question (rule 17)",
-        )
-    }
+    instead = {"withdraw": "no_withdrawal_in_sidekick"}
     commands = [
         ("[Join]", "with a body line `Name: YourName` to choose your name"),
         (
@@ -286,43 +276,27 @@ class Sidekick(SidekickVotes, SidekickJudges, SidekickTimers, Variant):
         player = action["player"]
         t = state["turn"]
         if t is None:
-            raise Refused("the first turn has not opened yet: it opens once two players are in")
+            raise Refused("first_turn_not_open")
         if t.get("player") != player:
-            raise Refused(
-                f"it is not your turn: {t.get('player') or 'nobody'} is the mover (rule 8)",
-                "wait for the mail telling you it is your turn",
-            )
+            raise Refused("not_your_turn", mover=t.get("player"))
         if t.get("proposal"):
-            raise Refused(
-                f"you already moved this turn with proposal {t['proposal']} (rule 8: a move is "
-                "one proposal)"
-            )
+            raise Refused("moved_already", number=t["proposal"])
         changes = changes_from(action["changes"])
         free = free_rule_number(state["rules"], state["rule_history"])
         if not changes:
-            raise Refused(
-                "a proposal must contain at least one rule change (rule 9)",
-                f'write e.g.\n  Enact rule {free} "Title":\n  text of the rule\nor Amend rule 12 '
-                "to read: / Repeal rule 15.",
-            )
+            raise Refused("move_without_changes", free=free)
         # Every fault of the move at once (SPEC §2.6): the unnumbered new rules and what the
         # numbered changes cannot do to the ruleset.
         unnumbered = [c for c in changes if c.kind == "enact" and not c.number]
-        faults = [f'new rule "{c.title}" needs a reference number (rule 10)' for c in unnumbered]
+        conflicts: list[str] = []
         try:
             numbered = [c for c in changes if c not in unnumbered]
             check_changes(state["rules"], numbered, state["rule_history"], whole_numbers=True)
         except RuleConflict as e:
-            faults += [f"your rule changes cannot apply: {f}" for f in e.faults]
-        if faults:
-            raise Refused(
-                faults[0]
-                if len(faults) == 1
-                else f"{len(faults)} faults:\n" + "\n".join(f"  - {f}" for f in faults),
-                f'write Enact rule {free} "{unnumbered[0].title}": ({free} is free)'
-                if unnumbered
-                else "",
-            )
+            conflicts = list(e.faults)
+        if unnumbered or conflicts:
+            titles = [c.title for c in unnumbered]
+            raise Refused("move_faults", unnumbered=titles, conflicts=conflicts, free=free)
         deadline = ctx.now + self.duration(state, "vote_timeout")
         # Rule 11: the mover is assumed to vote for (the policy's author_vote).
         prop = self.submit(
@@ -350,10 +324,9 @@ class Sidekick(SidekickVotes, SidekickJudges, SidekickTimers, Variant):
         t = state["turn"]
         if t is None or t.get("player") != action["player"]:
             raise Refused(
-                "you can only forfeit your own turn",
-                f"the mover is {t.get('player') if t else 'nobody yet'}",
+                "forfeit_not_yours", mover=t.get("player") if t else None, turn_open=bool(t)
             )
         if t.get("proposal"):
-            raise Refused(f"you already moved this turn (proposal {t['proposal']})")
+            raise Refused("moved_already_no_forfeit", number=t["proposal"])
         ctx.ack(f"You forfeit turn {t['number']}.")
         self.next_turn(state, ctx, skipped="forfeited (rule 8)")

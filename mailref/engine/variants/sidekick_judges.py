@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.ruleset import changes_from
 from mailref.engine.state import Action, GameState, Player
@@ -13,13 +15,17 @@ class SidekickJudges:
     """Sidekick's judges and Calls for Judgement."""
 
     # ---- judgements (rule 17) ----------------------------------------------------
-    def judge_for(self, state: GameState) -> str | None:
+    def judge_for(self, state: GameState, asker: str | None = None) -> str | None:
         t = state["turn"]
         order = state["order"]
         if not t or not order:
             return None
-        # Rule 17: the player before the mover judges (the one before them, if away).
-        return self.turn_order(state).before(t.get("player") or t.get("last") or order[0])
+        # Rule 17: the player before the mover judges (the one before them, if away); never
+        # the ASKER of the question: the next present player before them is.
+        judge = self.turn_order(state).before(t.get("player") or t.get("last") or order[0])
+        if asker is not None and judge == asker:
+            judge = self.turn_order(state).before(asker)
+        return judge
 
     def new_judges(self, state: GameState, gone: Player, ctx: Ctx) -> None:
         """A judge who leaves the game before ruling: rule 17 names the next present player
@@ -28,7 +34,7 @@ class SidekickJudges:
         for j in state["judgements"]:
             if j["status"] != "open" or j["judge"] != gone["name"]:
                 continue
-            judge = self.judge_for(state)
+            judge = self.judge_for(state, j["by"] if j.get("asker_not_judge") else None)
             if judge is None:
                 ctx.alert(
                     f"Judgement {j['number']}: its judge {gone['name']} left the game and rule 17 "
@@ -91,12 +97,11 @@ class SidekickJudges:
 
     @action("cfj")
     def on_cfj(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        judge = self.judge_for(state)
+        # Journaled by the handler: older journals named the asker, and replay as they were.
+        asker = action["player"] if action.get("asker_not_judge") else None
+        judge = self.judge_for(state, asker)
         if judge is None:
-            raise Refused(
-                "no judge can be named yet: judgements need a turn order with a present player "
-                "before the mover"
-            )
+            raise Refused("no_judge_yet")
         number = state["next_judgement"]
         state["next_judgement"] += 1
         j = {
@@ -110,6 +115,8 @@ class SidekickJudges:
             "ruling": None,
             "opened": iso(ctx.now),
         }
+        if asker is not None:
+            j["asker_not_judge"] = True
         state["judgements"].append(j)
         ctx.ack(f"Judgement {number} is open; the judge is {judge} (rule 17).")
         self.event(
@@ -145,16 +152,18 @@ class SidekickJudges:
     def on_ruling(self, state: GameState, action: Action, ctx: Ctx) -> None:
         j = next((x for x in state["judgements"] if x["number"] == action["number"]), None)
         if j is None:
-            raise Refused(f"there is no judgement {action['number']}")
+            raise Refused("no_judgement", number=action["number"])
         if j["status"] != "open":
-            raise Refused(f"judgement {j['number']} was already decided")
+            raise Refused("judgement_decided", number=j["number"])
         if j["judge"] != action["player"] and not ctx.rerun:
             # Replayed by an undo, a ruling stands as it was made (docs/decisions/judgements.md).
-            raise Refused(f"you are not the judge of judgement {j['number']}; {j['judge']} is")
+            raise Refused("not_the_judge", number=j["number"], judge=j["judge"])
         if not action.get("text", "").strip():
-            raise Refused("a ruling needs its answer in the body")
+            raise Refused("ruling_needs_answer")
         j.update(status="decided", ruling=action["text"].strip(), decided=iso(ctx.now))
         effects, changes = action.get("effects") or [], changes_from(action.get("changes") or [])
+        held = self.past_penalty(state, effects) if action.get("bounded") else []
+        effects = [e for e in effects if e not in held]
         by = f"judgement {j['number']}"
         done = self.carry_out(state, ctx, effects, by, strict=True)
         ctx.ack(f"Your ruling on judgement {j['number']} is recorded and announced.")
@@ -162,7 +171,7 @@ class SidekickJudges:
         if changes:  # rule 17: "All necessary changes, based on the decision of the Judge"
             problem = self.cannot_apply(state, changes)
             if problem:
-                raise Refused(f"the ruling's rule changes cannot apply: {problem}")
+                raise Refused("ruling_cannot_apply", why=problem)
             self.enact_changes(state, ctx, changes, by, f"Ruling on judgement {j['number']}")
         self.announce(
             state,
@@ -176,10 +185,41 @@ class SidekickJudges:
             mail.vars["lines"] += ["", "What the ruling changes:", *done]
             for line in done:
                 ctx.ack(line)
-        if not effects and not changes:
+        if held:
+            self.hold_for_gm(state, ctx, j, held, mail)
+        elif not effects and not changes:
             ctx.alert(
                 f"Judgement {j['number']} was ruled by {j['judge']} with no effect lines: apply "
                 "its effects (penalties of rule 4, reversals) with `mailref score` / "
                 "`mailref rule` / `mailref undo`.",
                 f"apply the ruling of judgement {j['number']}",
             )
+
+    def past_penalty(self, state: GameState, effects: list) -> list:
+        """The score lines of EFFECTS beyond rule 4's penalty either way (`penalty`): no ruling
+        of one judge gives more than the rules do without the GM."""
+        most = abs(int(str(self.parameter(state, "penalty"))))
+        return [e for e in effects if "score" in e and abs(int(e["amount"])) > most]
+
+    def hold_for_gm(self, state: GameState, ctx: Ctx, j: dict, held: list, mail: Any) -> None:
+        """HELD score lines of the ruling J wait for the GM, who applies them with `mailref
+        score`; the announcement and the judge say so."""
+        most = abs(int(str(self.parameter(state, "penalty"))))
+        lines = [f"Score {e['score']} {int(e['amount']):+d}" for e in held]
+        j["held"] = lines
+        said = (
+            f"Held for the GM: {', '.join(lines)} (more than rule 4's penalty of {most} points "
+            "either way; the GM applies it if it stands)."
+        )
+        mail.vars["lines"] += ["", said]
+        ctx.ack(said)
+        ctx.alert(
+            f"Judgement {j['number']}, ruled by {j['judge']}, gives {', '.join(lines)}: more "
+            f"than rule 4's penalty of {most} points either way, so it waits for you. If it "
+            "stands, apply it with "
+            + "; ".join(
+                f"`mailref score {state['slug']} {e['score']} {int(e['amount']):+d}`" for e in held
+            )
+            + ".",
+            f"a ruling's score waits for the GM (judgement {j['number']})",
+        )

@@ -29,11 +29,7 @@ class SidekickVotes(Proposals):
                 "11); nothing changed."
             )
             return
-        raise Refused(
-            f"you are the mover of proposal {prop['number']}: your vote is FOR and cannot "
-            "change "
-            "(rule 11: \"The player moving is assumed to be voting for the proposal\")"
-        )
+        raise Refused("mover_votes_for", number=prop["number"])
 
     def after_ballot(self, state: GameState, prop: Matter, name: str, vote: str, ctx: Ctx) -> None:
         self.tell_away_voter(

@@ -21,13 +21,9 @@ class Submitting(Proposals):
         author = action["player"]
         self.must_be_wizard(state, author, "submit a Proposal")
         if why := self.hiatus_reason(state, ctx.now):
-            raise Refused(f"no proposals now: {why}")
+            raise Refused("no_proposals_in_hiatus", why=why)
         if self.dormant(state):
-            raise Refused(
-                f"BlogNomic is Dormant with fewer than {state['parameters']['dormant_below']} "
-                "Wizards: "
-                "proposals may not be submitted (rule \"Dormancy\")"
-            )
+            raise Refused("dormant", least=state["parameters"]["dormant_below"])
         matters.must_not_repeat(
             state["proposals"],
             author,
@@ -35,19 +31,14 @@ class Submitting(Proposals):
             action["text"],
             ("pending",),
             zone=state.get("timezone") or "UTC",
-            hint="to change it, send [Withdraw] N and propose it again",
+            withdraw=True,  # the answer says to withdraw it and propose it again
         )
         mine = [p for p in state["proposals"] if p["author"] == author]
         if sum(p["status"] == "pending" for p in mine) >= state["parameters"]["max_pending"]:
-            raise Refused(
-                f"you already have {state['parameters']['max_pending']} proposals pending (rule "
-                "\"Proposals\")"
-            )
+            raise Refused("pending_limit", most=state["parameters"]["max_pending"])
         today = ctx.now.strftime("%Y-%m-%d")
         if sum(p["opened"].startswith(today) for p in mine) >= state["parameters"]["max_per_day"]:
-            raise Refused(
-                f"you already made {state['parameters']['max_per_day']} proposals today (UTC)"
-            )
+            raise Refused("proposals_per_day", most=state["parameters"]["max_per_day"])
         changes = self.numbered(state, changes_from(action["changes"]))
         self.check_tags(state, action["title"], changes)
         # The author's vote is FOR until they vote (the policy's author_vote).
@@ -126,12 +117,7 @@ class Submitting(Proposals):
                 need.setdefault(self.TAGGED[section], []).append(number)
         for tag, numbers in need.items():
             if f"[{tag.lower()}]" not in title.lower():
-                raise Refused(
-                    f"a change to the {tag} Rules (rule {', '.join(numbers)}) needs the [{tag}] "
-                    "tag in the title "
-                    "(rule \"Tags\")",
-                    f"write the subject as: [Proposal] [{tag}] {title}",
-                )
+                raise Refused("needs_section_tag", tag=tag, numbers=numbers, title=title)
 
     TAGGED = {"1": "Core", "4": "Appendix"}
 
@@ -144,17 +130,14 @@ class Submitting(Proposals):
         author = action["player"]
         self.must_be_wizard(state, author, "declare victory")
         if author == state["historian"]:
-            raise Refused('the Historian cannot declare victory (rule "Victory and Ascension")')
+            raise Refused("historian_cannot_declare")
         if state["ascension_pending"]:
-            raise Refused("no DoV may be started between an enacted DoV and its Ascension Address")
+            raise Refused("no_dov_before_ascension")
         if self.downtime(state, ctx.now):
-            raise Refused(f"the game is in Seasonal Downtime ({self.downtime_text(state)})")
+            raise Refused("dov_in_downtime", downtime=self.downtime_text(state))
         until = state["dov_cooldown"].get(author)
         if until and ctx.now < parse_iso(until):
-            raise Refused(
-                "your last DoV failed with an AGAINST vote: no new DoV before "
-                f"{self.when(state, until, ctx)} (120 hours)"
-            )
+            raise Refused("dov_cooldown", until=self.when(state, until, ctx))
         self._new_judgement(state, action, ctx, "dov")
 
     def _new_judgement(self, state: GameState, action: Action, ctx: Ctx, kind: str) -> None:
@@ -214,7 +197,7 @@ class Submitting(Proposals):
     def on_withdraw(self, state: GameState, action: Action, ctx: Ctx) -> None:
         m = matters.must_open(matters.find(state, action["number"]), action["number"], ("pending",))
         if m["author"] != action["player"]:
-            raise Refused(f"proposal {m['number']} is {m['author']}'s, not yours")
+            raise Refused("not_your_proposal", number=m["number"], author=m["author"])
         # BlogNomic's withdrawal is the author's self-kill (rule "Special Proposal Voting"); rule
         # "Resolution of Proposals" fails only the oldest pending proposal
         # (docs/games/blognomic.md).
@@ -239,7 +222,7 @@ class Submitting(Proposals):
 
     def may_vote(self, state: GameState, name: str) -> None:
         if name not in self.wizards(state):
-            raise Refused("idle Wizards are not counted: send [Unidle] first")
+            raise Refused("idle_not_counted")
 
     def voting_matter(self, state: GameState, number: int) -> Matter | None:
         return self.find_matter(state, number)
@@ -252,7 +235,7 @@ class Submitting(Proposals):
 
     def check_ballot(self, state: GameState, m: Matter, name: str, vote: str) -> None:
         if vote == "VETO" and (name != state["historian"] or self.label(m) != "Proposal"):
-            raise Refused("only the Historian may VETO, and only a proposal")
+            raise Refused("only_historian_vetoes")
 
     def after_ballot(self, state: GameState, m: Matter, name: str, vote: str, ctx: Ctx) -> None:
         label = self.label(m)
