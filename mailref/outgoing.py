@@ -172,6 +172,7 @@ def queue(
     """Queue OUT to each of its recipients but EXCLUDE (the author, whose ack carries it);
     returns the rendered body."""
     page = {**_page(settings, state.get("slug")), "now": now, "mail_subject": out.subject}
+    page["to_gm"] = out.to == "gm"  # the footer names the GM to everybody else
     body = render(out.template, **{**page, **out.vars})
     zoned: dict[str, str] = {}  # body in a player's own zone (SPEC §2.5 `zone:`)
     inline, attachments = pictures(out)
@@ -420,10 +421,11 @@ def queue_reply(
         vars = {"limit": limit, "game": vars.get("game") or {}}
     subject = reply_subject(subject or source.subject)
     state = vars.get("game") if slug and isinstance(vars.get("game"), dict) else None
-    body = render(template, **{**_page(settings, slug), "now": now, **vars})
+    page = {**_page(settings, slug), "now": now, "to_gm": _is_gm(state, addr, settings)}
+    body = render(template, **{**page, **vars})
     if zone := reader_zone(state, addr):
         local = {**vars, "game": {**state, "timezone": zone}}
-        body = rezone(render(template, **{**_page(settings, slug), "now": now, **local}), zone)
+        body = rezone(render(template, **{**page, **local}), zone)
     html, inline, attachments = (
         _carried_pictures(body, folded)
         if any(o.images or o.attachments for o in folded)
@@ -451,6 +453,12 @@ def queue_reply(
     if slug:
         count_mailed(conn, slug, [source.reply_to], day)
     return not quota
+
+
+def _is_gm(state: dict | None, addr: str | None, settings: Settings) -> bool:
+    """Whether ADDR is the GM of the game of STATE (the admin, where it names none)."""
+    gm = (state or {}).get("gm") or settings.admin_address
+    return bool(state and addr and addr.lower() == str(gm).lower())
 
 
 def refusal_header(vars: dict[str, Any]) -> dict[str, str]:

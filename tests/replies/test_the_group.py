@@ -116,6 +116,16 @@ def test_the_footer_says_a_reply_reaches_all_players_and_names_the_gm(table):
     )
 
 
+def test_the_gms_own_mail_does_not_point_the_gm_at_the_gms_address(table):
+    """The GM's answers ended "words for the GM alone: " and the GM's own address."""
+    r, g = table.referee, "nomes@ref.example"
+    r.create_game("nomes", "sidekick", g, name="Nomes", gm="gm@ref.example")
+    table.join("alice@x.org", g, "Name: Alice")
+    got = table.send("gm@ref.example", g, "[Help]")
+    (answer,) = got["gm@ref.example"]
+    assert "words for the GM alone" not in text(answer)
+
+
 def test_the_last_eire_orderer_gets_the_results_mail_with_the_map(table):
     r, g = table.referee, "eire@ref.example"
     r.create_game("eire", "eire", g, gm="gm@ref.example", parameters={"start_grain": "30"})
