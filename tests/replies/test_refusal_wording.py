@@ -516,7 +516,7 @@ GOLDEN = [
         {"least": 2},
         (
             'BlogNomic is Dormant with fewer than 2 Wizards: proposals may not be submitted (rule "Dormancy")',
-            "",
+            "it wakes once 2 Wizards play: more players may send [Join], or the GM may lower the number (the game's parameter dormant_below)",
         ),
     ),
     (
