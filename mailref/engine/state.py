@@ -230,6 +230,7 @@ class ConfirmAction(_Acting, total=False):
     type: Required[Literal["confirm"]]
     address: Required[str]
     tokens: Required[list[str]]  # the codes the confirmation names
+    consents: bool  # its own words say yes, or carry the code (older journals: unset)
 
 
 class ProposalAction(_Acting, total=False):

@@ -396,6 +396,10 @@ def apply_command(c: Case) -> None:
         # Reply-To says.
         c.source = dataclasses.replace(c.source, reply_to=env.from_addr)
     view = GameView(c.game.state, c.variant, c.player, c.gm)
+    if tag == "approve" and not gm_vouched(c):
+        r = Refused("approve_needs_the_alert")
+        c.answer_error(r.reason, r.hint, refusal=r.code)
+        return
     if tag is None:
         action: dict[str, Any] = {
             "type": "help",
@@ -445,6 +449,15 @@ def talking(c: Case, refused: Refused) -> bool:
     if sent is None:
         return c.decide(verdicts.IGNORED, verdicts.DISCUSSION_OVER_ALLOWANCE)
     return c.decide(verdicts.PROCESSED, verdicts.discussion(sent))
+
+
+def gm_vouched(c: Case) -> bool:
+    """Whether the GM's [Approve] is the GM's beyond a From anyone can write: verified where
+    the game requires it (refuse_unverified ran), else a Reply to mail the game sent the GM
+    (the alert asking for it), whose Message-ID only the GM has. Others are refused later."""
+    if c.env.from_addr.lower() != c.gm or c.game.state["parameters"].get("require_auth"):
+        return True
+    return answers_own_mail(c.s, c.env, c.slug or "", [c.gm])
 
 
 def relayed_instead(c: Case, refused: Refused) -> str:

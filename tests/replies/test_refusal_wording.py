@@ -1056,6 +1056,25 @@ GOLDEN = [
     ),
     ("plays_already", {"name": "Ann"}, ("you already play as Ann", "")),
     (
+        "approve_needs_the_alert",
+        {},
+        (
+            "an [Approve] takes a newcomer in only as a Reply to the alert that asked for it "
+            "(anyone can write a mail From your address), so nobody was taken in",
+            "reply to the alert naming the newcomer with [Approve] NAME, or use `mailref player "
+            "add`",
+        ),
+    ),
+    (
+        "reply_is_no_consent",
+        {},
+        (
+            "your reply to the confirmation does not say yes, so you have not joined (an "
+            "automatic answer names the confirmation too)",
+            "to join, reply once more with the word yes as its first line",
+        ),
+    ),
+    (
         "only_gm_approves",
         {"gm": "gm@example.org"},
         (
