@@ -30,6 +30,8 @@ class Player(TypedDict):
     held: NotRequired[list[dict[str, Any]]]
     digest_next: NotRequired[str]
     capped_on: NotRequired[str]  # the UTC day mails_per_player_day was last reached
+    settings: NotRequired[dict[str, str]]  # [Settings] the player changed from their defaults
+    unsubscribed: NotRequired[bool]  # the digest's one-click unsubscribe, told in the next one
     # [level, since] pairs: since which victory check the player has held each score level
     score_levels: NotRequired[list[list[int]]]
 
@@ -382,7 +384,7 @@ class OtherAction(_Acting, total=False):
     extend: str  # `deadline`, `deadline_request`
     when: str
     at: str  # `deadline` by mail: "Fri 18:00", read in the GM's zone
-    gm: bool  # by mail from the game's GM (`deadline`, `pause`, `resume`)
+    gm: bool  # by mail from the game's GM, else the admin (`deadline`, `pause`, `publish`)
     ok: bool  # `deadline_answer`: the GM grants the request waiting
     dates: str  # `away`: "until 6 Jan", "24 Dec to 6 Jan"
     on: bool  # Imperial `playtest`: on or off
