@@ -453,6 +453,15 @@ GOLDEN = [
     ("emperor_answers_points", {}, ("the Emperor answers Points of Order", "")),
     ("untitled_proposal", {}, ("a proposal must contain a title (rule 4)", "")),
     (
+        "unsubscribe_request",
+        {"game": "Nomes"},
+        (
+            "your mail asks to stop the mail; it was not passed on to the other players",
+            "to get one mail a day instead of each one, send [Settings] digest: daily; to leave "
+            "Nomes, send [Quit]",
+        ),
+    ),
+    (
         "changes_cannot_apply",
         {"why": "the reason given"},
         ("your rule changes cannot apply: the reason given", ""),
@@ -507,7 +516,7 @@ GOLDEN = [
         {"least": 2},
         (
             'BlogNomic is Dormant with fewer than 2 Wizards: proposals may not be submitted (rule "Dormancy")',
-            "",
+            "it wakes once 2 Wizards play: more players may send [Join], or the GM may lower the number (the game's parameter dormant_below)",
         ),
     ),
     (
@@ -1335,6 +1344,14 @@ GOLDEN = [
         (
             "write the column's name and kind: [Column] Gold integer",
             "the kinds are integer, text, list, choice, player; body lines `Default: 10`, `Min: 0`, `Max: 20`, `Max length: 4`, `Choices: Happy, Sad`",
+        ),
+    ),
+    (
+        "column_not_yours",
+        {"name": "Ben", "line": "Thaum of Ben +1"},
+        (
+            "in this game you update only your own values, not those of Ben (Thaum of Ben +1)",
+            "nothing was changed",
         ),
     ),
 ]
