@@ -67,7 +67,10 @@ def read_rules(text: str) -> ReadRules:
     lines = text.replace("\r\n", "\n").split("\n")
     # Numbered where at least three lines number a rule's words or title (not a list of "7. ?").
     numbered = sum(1 for x in lines if (m := NUMBERED.match(x)) and _says(m.group(2))) >= 3
-    out, current, last = ReadRules(), None, (0,)
+    out = ReadRules()
+    last: tuple[int, ...] = (0,)
+    body: list[str] | None = None  # the lines of the rule being read
+    bodies: list[list[str]] = []
     taken: set[str] = set()
     preamble: list[str] = []
     for i, line in enumerate(lines):
@@ -85,13 +88,15 @@ def read_rules(text: str) -> ReadRules:
             if title is not None:
                 start = (str(len(out.rules) + 1), title, "")
         if start is None:
-            (current["body"] if current else preamble).append(line)
+            (body if body is not None else preamble).append(line)
             continue
         written, title, first = start
         number = written
         if number in taken or sort_key(number) <= last:  # a repeat, or a sub-game's own 1, 2
             number = str(max(sort_key(n)[0] for n in taken) + 1)
-        current = {"number": number, "title": title, "body": [first] if first else []}
+        current = {"number": number, "title": title}
+        body = [first] if first else []
+        bodies.append(body)
         if number != written:
             current["written"] = written
         taken.add(number)
@@ -99,8 +104,8 @@ def read_rules(text: str) -> ReadRules:
         out.rules.append(current)
         out.headings.append(line)
     out.preamble = "\n".join(preamble).strip("\n")
-    for r in out.rules:
-        r["text"] = "\n".join(r.pop("body")).strip("\n")
+    for r, lines_of_rule in zip(out.rules, bodies, strict=True):
+        r["text"] = "\n".join(lines_of_rule).strip("\n")
     return out
 
 

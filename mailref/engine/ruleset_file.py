@@ -76,12 +76,15 @@ class Ruleset:
 
     def state_part(self) -> dict[str, object]:
         """What a game made from this file keeps of it beside its rules and parameters."""
-        return {
+        part: dict[str, object] = {
             "mechanics": list(self.mechanics),
             "bindings": dict(self.bindings),
             "runs": dict(self.runs),
             "noun": self.noun,
-        } | ({"preamble": self.preamble} if self.preamble else {})
+        }
+        if self.preamble:
+            part["preamble"] = self.preamble
+        return part
 
 
 def shipped_rules(variant: str) -> list[dict[str, str]]:
@@ -214,7 +217,7 @@ def _check(out: Ruleset, where: dict[str, int], problems: list[str]) -> None:
                 )
             else:
                 out.values[name] = value
-    for name, value in list(out.values.items()):
+    for name, given in list(out.values.items()):
         if name in out.bindings:
             continue
         line = f"line {where[f'param {name}']}"
@@ -222,10 +225,10 @@ def _check(out: Ruleset, where: dict[str, int], problems: list[str]) -> None:
             problems.append(f"{line}: no parameter {name!r}: write one of {known}")
             continue
         try:
-            out.values[name] = table.check(out.variant, name, value)
+            out.values[name] = table.check(out.variant, name, given)
         except Refused:
             problems.append(
-                f"{line}: {value!r} is no value of {name}: write one as `mailref game set` takes "
+                f"{line}: {given!r} is no value of {name}: write one as `mailref game set` takes "
                 f"it, e.g. `set {name}: {table.shown(name, table[name].default or '')}`"
             )
     for number in out.runs:
