@@ -21,7 +21,7 @@ from mailref.engine.parameters import (
     Whole,
 )
 from mailref.engine.ruleparams import Param, Table
-from mailref.engine.switches import ABSTAIN, MOVER_VOTE, TIE
+from mailref.engine.switches import ABSTAIN, JUDGE, MOVER_VOTE, TIE
 
 # What every game runs by: operator settings, none stated by a rule.
 SHARED = Table(
@@ -161,6 +161,17 @@ SIDEKICK = SHARED.extend(
         "12",
         where="rule 12, which counts only “for” and “against” votes (a switch: a new rule may "
         "state it too; the forms read are listed below)",
+        written=False,
+    ),
+    Param(
+        "judge",
+        JUDGE,
+        "before",
+        "the judge is the nearest present player {v} the mover",
+        "17",
+        where='rule 17 "The person preceeding the person currently moving becomes the “Judge,”" '
+        "(a switch: the forms read are listed below)",
+        fallback=False,
         written=False,
     ),
     Param(
