@@ -30,6 +30,8 @@ class Player(TypedDict):
     held: NotRequired[list[dict[str, Any]]]
     digest_next: NotRequired[str]
     capped_on: NotRequired[str]  # the UTC day mails_per_player_day was last reached
+    settings: NotRequired[dict[str, str]]  # [Settings] the player changed from their defaults
+    unsubscribed: NotRequired[bool]  # the digest's one-click unsubscribe, told in the next one
     # [level, since] pairs: since which victory check the player has held each score level
     score_levels: NotRequired[list[list[int]]]
 
@@ -121,6 +123,28 @@ class Roll(TypedDict):
     why: str
 
 
+class Alteration(TypedDict):
+    """One value of the gamestate changed: by whom, when, why and from which mail."""
+
+    at: str
+    by: str
+    player: str  # whose value
+    column: str  # the column's name
+    old: Any
+    new: Any
+    why: str
+    source: str
+
+
+class Gamestate(TypedDict):
+    """The per-player values the rules declare (engine/mechanics/columns.py), as a table."""
+
+    columns: list[dict[str, Any]]  # `columns.Column`
+    values: dict[str, dict[str, Any]]  # player -> column slug -> value
+    log: list[Alteration]  # the latest alterations, newest last
+    trades: NotRequired[list[dict[str, Any]]]  # offers (mechanics/trades.py), open or closed
+
+
 class GameState(TypedDict):
     """The whole state of one game, as `Variant.initial_state` makes it and actions change it."""
 
@@ -157,6 +181,7 @@ class GameState(TypedDict):
     joining: NotRequired[list[dict[str, Any]]]
     awaiting_gm: NotRequired[list[dict[str, Any]]]
     preview: NotRequired[dict[str, Any]]  # a resolved turn the GM previews (variants/preview.py)
+    gamestate: NotRequired[Gamestate]  # the columns a ruleset declares (mechanics/gamestate.py)
 
 
 class SidekickState(GameState):
@@ -230,6 +255,7 @@ class ConfirmAction(_Acting, total=False):
     type: Required[Literal["confirm"]]
     address: Required[str]
     tokens: Required[list[str]]  # the codes the confirmation names
+    consents: bool  # its own words say yes, or carry the code (older journals: unset)
 
 
 class ProposalAction(_Acting, total=False):
@@ -275,6 +301,7 @@ OtherType = Literal[
     "ascension",
     "away",
     "back",
+    "column",
     "deadline",
     "deadline_answer",
     "deadline_request",
@@ -307,8 +334,11 @@ OtherType = Literal[
     "start",
     "status",
     "tick",
+    "trade",
+    "transfer",
     "undo",
     "unidle",
+    "update",
     "vote_override",
     "withdraw",
 ]
@@ -330,19 +360,23 @@ class OtherAction(_Acting, total=False):
     sentences: list[str]
     effects: list[Any]
     ballots: list[VoteLine]
+    lines: list[dict[str, Any]]  # `update`: the alterations, one a line
+    give: str  # `trade`: the item offered
+    take: str  # `trade`: the item asked for
     number: int
     kind: str
     dice: str
     why: str
     to: str
     theme: str
-    fields: dict[str, str]
+    fields: dict[str, Any]  # `column`: kind, bounds, default; others: `Key: value` lines
     verdict: str
     # what an admin says
     values: dict[str, Any]  # `set`
     office: str
     holder: str | None
     status: str  # `player_status`
+    entries: list[int]  # `undo`: the journal entries voided
     op: str  # `score`: = + -
     amount: int | str
     outcome: str  # `decide`: enact | fail | veto

@@ -378,6 +378,10 @@ def apply_command(c: Case) -> None:
         # Reply-To says.
         c.source = dataclasses.replace(c.source, reply_to=env.from_addr)
     view = GameView(c.game.state, c.variant, c.player, c.gm)
+    if tag == "approve" and not gm_vouched(c):
+        r = Refused("approve_needs_the_alert")
+        c.answer_error(r.reason, r.hint, refusal=r.code)
+        return
     if tag is None:
         action: dict[str, Any] = {
             "type": "help",
@@ -404,6 +408,15 @@ def apply_command(c: Case) -> None:
         verdicts.PROCESSED,
         verdicts.ok(outcome.lines) if outcome.ok else verdicts.error(outcome.reason),
     )
+
+
+def gm_vouched(c: Case) -> bool:
+    """Whether the GM's [Approve] is the GM's beyond a From anyone can write: verified where
+    the game requires it (refuse_unverified ran), else a Reply to mail the game sent the GM
+    (the alert asking for it), whose Message-ID only the GM has. Others are refused later."""
+    if c.env.from_addr.lower() != c.gm or c.game.state["parameters"].get("require_auth"):
+        return True
+    return answers_own_mail(c.s, c.env, c.slug or "", [c.gm])
 
 
 def relayed_instead(c: Case, refused: Refused) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from support.eire_table import BRAN, FINN, MAEVE, OISIN, SIDHE, Row, V, check, position
+from support.eire_table import BRAN, FINN, MAEVE, OISIN, SIDHE, Row, V, check, play, position
 
 pytestmark = pytest.mark.spec("5.4")
 
@@ -408,3 +408,15 @@ def test_orders_the_position_refuses(holds, output, sentence, why):
     state = position((FINN, MAEVE), holds, output)
     accepted, rejected = V.read_orders(state, "Finn", [sentence], [])
     assert accepted == [] and len(rejected) == 1 and why in rejected[0][1]
+
+
+def test_a_player_eliminated_in_the_turn_reads_its_results_and_has_no_next_turn():
+    """Everybody who played the turn gets its results, the one it eliminated too; the next turn
+    is not theirs (the engine's side of tests/games/test_eire_elimination.py)."""
+    state, ctx = play(
+        DEVASTATION["the last land lost eliminates its holder, who is told in the results"]
+    )
+    (results,) = [o for o in ctx.out if o.kind == "results"]
+    assert sorted(results.to) == ["Finn", "Maeve"]
+    assert V.player(state, "Maeve")["status"] == "left"
+    assert [p["name"] for p in V.active(state)] == ["Finn"]

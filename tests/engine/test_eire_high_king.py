@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from support.eire_table import FINN, MAEVE, OISIN, SIDHE, Row, check
+from support.eire_table import FINN, MAEVE, OISIN, SIDHE, Row, V, check, position
 
 pytestmark = pytest.mark.spec("5.4")
 
@@ -190,3 +190,36 @@ def test_high_king(row):
 @pytest.mark.parametrize("row", VICTORY.values(), ids=VICTORY.keys())
 def test_victory(row):
     check(row)
+
+
+# ---- the claim's ack: "decided at resolution; as things stand you lack ..." --------------------
+LACKING = {
+    "one's Origin held, 20 Grain, no other Origin Land": (
+        {**CROWNED, "Reudh": "Maeve", "Cashel": "Oisin"},
+        20,
+        ["50 Grain (you have 20)", "the Origin Lands of two other players"],
+    ),
+    "one's Origin lost, 60 Grain, two other Origin Lands": (
+        {**CROWNED, "Bain": "Maeve"},
+        60,
+        ["your Origin Land Bain"],
+    ),
+}
+
+
+@pytest.mark.parametrize(("holds", "grain", "lacking"), LACKING.values(), ids=LACKING.keys())
+def test_a_claim_is_accepted_with_what_is_lacking_as_things_stand(holds, grain, lacking):
+    """The engine's side of tests/games/test_eire_victory.py: the claim is judged at resolution,
+    and its acceptance says what is lacking now, and only that."""
+    state = position(THREE, holds, {})
+    state["grain"]["Finn"] = grain
+    accepted, rejected = V.read_orders(state, "Finn", ["Declare High King"], [])
+    assert rejected == [] and [o["kind"] for o in accepted] == ["high-king"]
+    note = accepted[0]["note"]
+    assert note == "decided at resolution; as things stand you lack " + ", ".join(lacking)
+
+
+def test_a_claim_meeting_every_requirement_is_accepted_without_a_note():
+    state = position(THREE, CROWNED, {})
+    accepted, rejected = V.read_orders(state, "Finn", ["Declare High King"], [])
+    assert rejected == [] and "note" not in accepted[0]

@@ -67,8 +67,9 @@ def position(
     return state
 
 
-def play(row: Row) -> tuple[dict, list[str]]:
-    """ROW's position, its orders, and the turn resolved: (the state after, the results lines)."""
+def play(row: Row) -> tuple[dict, Ctx]:
+    """ROW's position, its orders, and the turn resolved: (the state after, the context of the
+    action that resolved it, whose mail holds the results)."""
     state = position(row.players, row.holds, row.output, row.params)
     state["grain"].update(row.grain)
     state["high_king"] = row.high_king
@@ -84,13 +85,12 @@ def play(row: Row) -> tuple[dict, list[str]]:
     played = state["history"][-1]["orders"]
     for name, sentences in row.orders.items():
         assert [o["text"] for o in played[name]["orders"]] == list(sentences), "all accepted"
-    results = next(o for o in ctx.out if o.kind == "results")
-    return state, results.vars["lines"]
+    return state, ctx
 
 
 def check(row: Row) -> None:
-    state, lines = play(row)
-    text = "\n".join(lines)
+    state, ctx = play(row)
+    text = "\n".join(next(o for o in ctx.out if o.kind == "results").vars["lines"])
     for land, owner in row.owners.items():
         assert V.land(state, land)["owner"] == owner, land
     for land, output in row.outputs.items():

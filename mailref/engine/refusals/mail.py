@@ -139,6 +139,17 @@ WORDS = {
         "commands",
     ),
     "plays_already": W("you already play as {{ name }}"),
+    "approve_needs_the_alert": W(
+        "an [Approve] takes a newcomer in only as a Reply to the alert that asked for it (anyone "
+        "can write a mail From your address), so nobody was taken in",
+        "reply to the alert naming the newcomer with [Approve] NAME, or use `mailref player "
+        "add`",
+    ),
+    "reply_is_no_consent": W(
+        "your reply to the confirmation does not say yes, so you have not joined (an automatic "
+        "answer names the confirmation too)",
+        "to join, reply once more with the word yes as its first line",
+    ),
     "only_gm_approves": W(
         "only the GM takes in a join that waits for approval",
         "the GM ({{ gm or 'the admin' }}) sends [Approve] NAME, or `mailref player add`",

@@ -132,6 +132,11 @@ class Extensions(Acting):
             "at": iso(ctx.now),
         }
         gm = state.get("gm") or "the admin"
+        day = ctx.now.strftime("%Y-%m-%d")
+        # One alert a day for a player's request however often it is replaced (a forger's
+        # flood From a player): the GM's `ok` grants the one waiting, and says which.
+        told = bool(replaced) and replaced.get("alerted") == day
+        requests[p["name"]]["alerted"] = day
         if replaced:
             ctx.ack(f"It replaces your request for {spoken(replaced['extend'])} more.")
         ctx.ack(
@@ -141,6 +146,8 @@ class Extensions(Acting):
         )
         self.event(state, ctx, f"{p['name']} asked the GM for {spoken(more)} more.")
         reason = requests[p["name"]]["reason"]
+        if told:
+            return
         ctx.send(
             "alert",
             "gm",

@@ -56,6 +56,8 @@ class Consent(Acting):
             if mine:
                 raise Refused("confirms_nothing_sent")
             raise Refused("no_join_waiting", address=address, days=CONFIRM_FOR.days)
+        if action.get("consents") is False:
+            raise Refused("reply_is_no_consent")
         join = dict(entry["join"])
         if self.join_approval(state) == "gm":
             self.check_join(state, join)

@@ -261,7 +261,7 @@ class Players(Acting):
     @action("away")
     def on_away(self, state: GameState, action: Action, ctx: Ctx) -> None:
         if action.get("dates"):  # "[Away] until 6 Jan": variants/absence.py
-            self.away_dated(state, action, ctx)
+            self.absence.away_dated(state, action, ctx)
             return
         self._set_away(state, action, ctx, "away")
 

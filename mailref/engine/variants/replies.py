@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from mailref.engine.context import Ctx
+from mailref.engine.mechanics.gamestate import table_lines
 from mailref.engine.ruleparams import Table
 from mailref.engine.state import Action, GameState, Rule
 from mailref.engine.variants.actions import Acting, action
@@ -50,7 +51,8 @@ class Replies(Acting):
 
     @action("status")
     def on_status(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        ctx.reply("status", "status.txt", game=state, lines=self.status_lines(state, ctx))
+        lines = self.status_lines(state, ctx) + table_lines(state)
+        ctx.reply("status", "status.txt", game=state, lines=lines)
 
     @action("rules")
     def on_rules(self, state: GameState, action: Action, ctx: Ctx) -> None:
@@ -80,7 +82,7 @@ class Replies(Acting):
             "Players: "
             + ", ".join(f"{p['name']} ({p['status']}, {p['score']})" for p in self.present(state))
         )
-        lines += self.absence_lines(state)
+        lines += self.absence.lines(state)
         if state["order"]:
             lines.append("Turn order: " + ", ".join(state["order"]))
         if state["turn"]:

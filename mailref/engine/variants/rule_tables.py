@@ -312,6 +312,17 @@ BLOGNOMIC = SHARED.extend(
         fallback=False,
     ),
     Param(
+        "trade_window",
+        Span(),
+        "24h",
+        "a trade not accepted within {v} has expired",
+        "2.10",
+        (r"The other Wizard may then, within {v}, perform this trade",),
+        'rule 2.10 "The other Wizard may then, within 24 hours, perform this trade"',
+        fallback=False,
+        written=False,
+    ),
+    Param(
         "quorum",
         Quorum(),
         "1/2 down +1",
