@@ -384,7 +384,7 @@ class OtherAction(_Acting, total=False):
     extend: str  # `deadline`, `deadline_request`
     when: str
     at: str  # `deadline` by mail: "Fri 18:00", read in the GM's zone
-    gm: bool  # by mail from the game's GM (`deadline`, `pause`, `resume`)
+    gm: bool  # by mail from the game's GM, else the admin (`deadline`, `pause`, `publish`)
     ok: bool  # `deadline_answer`: the GM grants the request waiting
     dates: str  # `away`: "until 6 Jan", "24 Dec to 6 Jan"
     on: bool  # Imperial `playtest`: on or off

@@ -453,6 +453,15 @@ GOLDEN = [
     ("emperor_answers_points", {}, ("the Emperor answers Points of Order", "")),
     ("untitled_proposal", {}, ("a proposal must contain a title (rule 4)", "")),
     (
+        "unsubscribe_request",
+        {"game": "Nomes"},
+        (
+            "your mail asks to stop the mail; it was not passed on to the other players",
+            "to get one mail a day instead of each one, send [Settings] digest: daily; to leave "
+            "Nomes, send [Quit]",
+        ),
+    ),
+    (
         "changes_cannot_apply",
         {"why": "the reason given"},
         ("your rule changes cannot apply: the reason given", ""),
@@ -507,7 +516,7 @@ GOLDEN = [
         {"least": 2},
         (
             'BlogNomic is Dormant with fewer than 2 Wizards: proposals may not be submitted (rule "Dormancy")',
-            "",
+            "it wakes once 2 Wizards play: more players may send [Join], or the GM may lower the number (the game's parameter dormant_below)",
         ),
     ),
     (

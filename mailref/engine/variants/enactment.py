@@ -242,9 +242,13 @@ class Enactment(Acting):
 
     def ack_changes(self, ctx: Ctx, changes: list) -> None:
         """The mover's ack names each rule change read from the proposal, in full, and the
-        closing words set aside from it."""
+        explanation and closing words set aside from it."""
         for c in changes:
             ctx.ack("  " + c.describe(full=True))
+            if c.aside:
+                said = " ".join(c.aside.split())
+                said = said if len(said) <= 200 else said[:199] + "…"
+                ctx.ack(f'  (Set aside as your explanation, not rule text: "{said}")')
             if c.signoff:
                 ctx.ack(f'  (Set aside as your closing words, not rule text: "{c.signoff}")')
 

@@ -164,6 +164,12 @@ class BlogNomic(Wizards, Hiatus, Submitting, Resolution, Dynasties, Gamestate, V
         idle = [p["name"] for p in state["players"] if p["status"] == "idle"]
         if idle:
             lines.append("Idle: " + ", ".join(idle))
+        if self.dormant(state):
+            least = state["parameters"]["dormant_below"]
+            lines.append(
+                f"Dormant: fewer than {least} Wizards, so proposals may not be submitted "
+                f"until {least} play"
+            )
         for m in self.all_matters(state):
             if m["status"] == "pending":
                 lines.append(
