@@ -70,3 +70,21 @@ JUDGE = Switch(
     (r"\bthe (?:preceeding|preceding|previous) (?:person|player)\b", "before"),
     (r"\bthe (?:next|following|succeeding) (?:person|player)\b", "after"),
 )
+
+_SENATORS = r"(?:Imperial )?Senators?"
+
+# How many YES pass a proposal to the Emperor (Imperial rule 6: "there is a majority of Imperial
+# Senators who have sent in a vote of YES"): a majority of those entitled, or one.
+MAJORITY = Switch(
+    (
+        r"\ba majority of " + _SENATORS + r" (?:who have )?(?:sent in )?(?:a vote of )?YES",
+        "majority",
+    ),
+    (r"\b(?:one|a single|1) YES(?: vote)? (?:suffices|is enough|is sufficient)", "one"),
+    (
+        r"\bat least one "
+        + _SENATORS
+        + r" (?:who )?(?:has |have )?(?:sent in )?(?:a vote of )?YES",
+        "one",
+    ),
+)

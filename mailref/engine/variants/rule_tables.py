@@ -21,7 +21,7 @@ from mailref.engine.parameters import (
     Whole,
 )
 from mailref.engine.ruleparams import Param, Table
-from mailref.engine.switches import ABSTAIN, JUDGE, MOVER_VOTE, TIE
+from mailref.engine.switches import ABSTAIN, JUDGE, MAJORITY, MOVER_VOTE, TIE
 
 # What every game runs by: operator settings, none stated by a rule.
 SHARED = Table(
@@ -352,6 +352,17 @@ IMPERIAL = SHARED.extend(
         "6",
         (r"which is {v} from",),
         'rule 6 "a voting deadline ... which is 4 days from the day THS posts the proposal"',
+    ),
+    Param(
+        "majority",
+        MAJORITY,
+        "majority",
+        "a proposal goes to the Emperor with YES from {v} of the Senators entitled to vote",
+        "6",
+        where='rule 6 "there is a majority of Imperial Senators who have sent in a vote of YES" '
+        "(a switch: the forms read are listed below)",
+        fallback=False,
+        written=False,
     ),
     Param(
         "max_undecided",
