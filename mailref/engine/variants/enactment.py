@@ -306,6 +306,13 @@ class Enactment(Acting):
                 "`mailref score`, "
                 "`mailref game set`)."
             )
+            # Every player learns it too, in the ruleset mail: never a silent "as first written".
+            told.append(
+                f"Rule{'s' if len(coded) > 1 else ''} {named} changed, and the referee does not "
+                f"read all the new text asks: it still carries {'them' if len(coded) > 1 else 'it'}"
+                " out as first written where the new text differs, and the GM, told of it, "
+                "settles by hand what the new text decides otherwise."
+            )
         wanted = set(numbers)
         texts = {
             str(r["number"]): str(r.get("text", ""))
@@ -385,7 +392,7 @@ class Enactment(Acting):
                 sets.append(f"{name}=...")
                 self.event(state, ctx, line)
         if told or ask:  # ALSO (what else is the GM's) rides along, never alone
-            told_gm = [x for x in told if x.startswith(("From now on", "Rule "))]
+            told_gm = [x for x in told if x.startswith("From now on") or " is repealed, " in x]
             undo = (
                 [
                     "If a reading is wrong, set it with `mailref game set "
