@@ -3,12 +3,10 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from mailref import resource
 from mailref.engine.mechanics import columns
+from mailref.engine.ruleset_file import shipped_rules
 
 FORMS = [
     (
@@ -69,7 +67,7 @@ def test_a_sentence_form_declares_its_column(text, want):
 
 
 def test_the_seed_dynasty_declares_thaum_hand_and_home():
-    rules = json.loads((resource("data") / "blognomic_rules.json").read_text())
+    rules = shipped_rules("blognomic")
     got = {c["slug"]: c for c in columns.from_rules(rules)}
     assert sorted(got) == ["hand", "home", "thaum"]
     assert (got["hand"]["max_len"], got["home"]["default"], got["thaum"]["min"]) == (
