@@ -1,7 +1,8 @@
 """The variant every game's rules build on. `Variant` composes the shared concerns (players,
 consent to join, admin commands, extensions, enactment, deadlines, replies), holds those made
-components (absence, dice, digests, inbox, limits: variants/components.py), declares what a variant
-offers the handlers and the site, and dispatches each action to the handler declared for it."""
+components (absence, court orders, dice, digests, inbox, limits: variants/components.py),
+declares what a variant offers the handlers and the site, and dispatches each action to the
+handler declared for it."""
 
 from __future__ import annotations
 
@@ -66,7 +67,6 @@ class Variant(
     Consent,
     AdminOverrides,
     Extensions,
-    CourtOrders,
     Enactment,
     Deadlines,
     Replies,
@@ -76,6 +76,7 @@ class Variant(
     of the components it holds (variants/components.py)."""
 
     absence = Held(Absence)
+    court = Held(CourtOrders)
     dice = Held(Dice)
     inbox = Held(Inbox)
     digests = Held(Digests)
@@ -114,6 +115,9 @@ class Variant(
     def quorum(self, state: GameState) -> int | None:
         """The votes a matter needs, where the game decides by quorum; None elsewhere."""
         return None
+
+    def after_undo(self, before: GameState, state: GameState, ctx: Ctx) -> None:
+        """What an undo reopened (STATE, against BEFORE) that its players must hear of; none."""
 
     def generators(self, state: GameState) -> dict[str, list[str]]:
         """Named random generators besides dice (BlogNomic's FRUIT and COLOUR)."""
