@@ -46,6 +46,10 @@ from mailref.store.counters import mailed_today
 log = logging.getLogger("mailref.door")
 
 
+# Said on the inbox row of a [Join] whose confirmation the day's allowance held back.
+NO_CONFIRMATION = "no confirmation sent: the sender's answers for the day are spent"
+
+
 @dataclass
 class Outcome:
     ok: bool
@@ -184,33 +188,34 @@ def apply(
     if source.reply_to:
         if action["type"] == "confirm" and ctx.reply_kind == "ack":  # now a player
             source = dataclasses.replace(source, stranger=False)
+        subject = ""  # the answer's own subject; a quota notice in its place answers the mail
         if ctx.reply_kind == "confirm":  # SPEC §2.3: its Message-ID carries the code
             opened = confirmation_id(game, action["token"], settings)
-            source = dataclasses.replace(
-                source, subject=f"[Confirm] Join {state['name']} as {action['name']}"
-            )
+            subject = f"[Confirm] Join {state['name']} as {action['name']}"
         vars_ = {
             "lines": _lines_read(action) + ctx.ack_lines,
-            "subject": source.subject,
+            "subject": subject or source.subject,
             "game": state,
             "told": told,
             **ctx.reply_vars,
         }
-        if (
-            not queue_reply(
-                session,
-                settings,
-                game.slug,
-                source,
-                now,
-                ctx.reply_kind,
-                ctx.reply_template,
-                vars_,
-                folded,
-                message_id=opened,
-            )
-            and folded
-        ):
+        answered = queue_reply(
+            session,
+            settings,
+            game.slug,
+            source,
+            now,
+            ctx.reply_kind,
+            ctx.reply_template,
+            vars_,
+            folded,
+            message_id=opened,
+            subject=subject,
+        )
+        if not answered and ctx.reply_kind == "confirm":
+            # Without it nobody can join: the inbox row and the GM's digest say it never went.
+            return Outcome(True, [*ctx.ack_lines, NO_CONFIRMATION], changed=not read_only)
+        if not answered and folded:
             # No ack went (the day's allowance is spent, an unusable reply address): the
             # author still gets what everybody else got.
             for out in folded:

@@ -152,6 +152,18 @@ def cmd_score(referee: Referee, args: argparse.Namespace, who: str) -> int:
     )
 
 
+def cmd_column_add(referee: Referee, args: argparse.Namespace, who: str) -> int:
+    fields = {
+        "kind": args.kind,
+        "default": args.default,
+        "min": args.min,
+        "max": args.max,
+        "max_len": args.max_len,
+        "choices": [c.strip() for c in (args.choices or "").split(",") if c.strip()],
+    }
+    return act(referee, args, who, {"type": "column", "name": args.name, "fields": fields})
+
+
 DEADLINE_AHEAD_MOST = timedelta(days=3653)  # ten years: further off, a date's arithmetic overflows
 
 

@@ -49,6 +49,8 @@ def public_view(state: GameState) -> dict[str, Any]:
     for key in ("lands", "grain", "high_king", "orders", "historian", "dynasty"):
         if key in own:
             view[key] = own[key]
+    if gs := state.get("gamestate"):  # the columns the rules declare, and each player's values
+        view["gamestate"] = {"columns": gs["columns"], "values": gs["values"]}
     # Joins by mail not yet taken in (SPEC §2.3), without their confirmation codes.
     waiting = [(e, "confirmation") for e in state.get("joining") or ()]
     waiting += [(e, "gm") for e in state.get("awaiting_gm") or ()]

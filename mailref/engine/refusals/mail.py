@@ -17,6 +17,11 @@ ASK_THE_GM = "ask the GM{% if gm %} ({{ gm }}){% endif %} to add this one"
 
 WORDS = {
     "not_a_command_here": W("[{{ tag }}] is not a command here", "send [Help] for the commands"),
+    "unsubscribe_request": W(
+        "your mail asks to stop the mail; it was not passed on to the other players",
+        "to get one mail a day instead of each one, send [Settings] digest: daily; to leave "
+        "{{ game }}, send [Quit]",
+    ),
     "no_command_in_reply": W(
         "I found no command in your reply, so nothing was done",
         "to act, send a mail whose subject starts with a command tag; send [Help] for them",

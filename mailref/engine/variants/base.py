@@ -11,6 +11,7 @@ from typing import Any
 
 from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
+from mailref.engine.mechanics.gamestate import keep_columns
 from mailref.engine.parameters import Span, Value
 from mailref.engine.ruleparams import Table
 from mailref.engine.schema import SCHEMA
@@ -159,7 +160,7 @@ class Variant(
         params = {**self.defaults}
         for k, v in parameters.items():
             params[k] = self.check_param(k, v)
-        return {
+        state: GameState = {
             "slug": slug,
             "name": name or slug,
             "variant": self.name,
@@ -184,6 +185,8 @@ class Variant(
             "rolls": [],
             "schema": SCHEMA,
         }
+        keep_columns(state)  # the gamestate the shipped rules declare
+        return state
 
     def initial_rules(self) -> list[Rule]:
         return []
@@ -251,6 +254,7 @@ class Variant(
             self.limits.check_matters_per_day(state, action, ctx)
         sent = len(ctx.out)
         fn(self, state, action, ctx)
+        keep_columns(state)  # a rule enacted or repealed, a newcomer: the columns follow
         if capped:
             self.limits.count_matter(state, action, ctx)
         if kind in ("join", "confirm", "approve") and action.get("capped") and not action.get("by"):

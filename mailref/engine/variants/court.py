@@ -9,8 +9,10 @@ from typing import Any, Protocol, cast
 
 from mailref.engine.context import Ctx, Outgoing, Refused
 from mailref.engine.court import describe
+from mailref.engine.mechanics.alterations import alter
 from mailref.engine.state import GameState, OtherAction, Player
 from mailref.engine.variants.actions import action
+from mailref.timeutil import iso
 
 
 class CourtHost(Protocol):
@@ -55,11 +57,15 @@ class CourtOrders:
     def carry_out(
         self, state: GameState, ctx: Ctx, effects: list[dict[str, Any]], by: str, strict: bool
     ) -> list[str]:
-        """Apply the score lines of EFFECTS at once; order its undo lines (the door replays
-        the journal without what they name). Returns the lines saying what was done; a score of
-        a player not in the game refuses when STRICT, else is named."""
+        """Apply the score and set lines of EFFECTS at once; order its undo lines (the door
+        replays the journal without what they name). Returns the lines saying what was done; a
+        score of a player not in the game, or a value its column forbids, refuses when STRICT,
+        else is named."""
         told: list[str] = []
         for e in effects:
+            if "set" in e:
+                told += self.set_value(state, ctx, e, by, strict)
+                continue
             if "score" not in e:
                 continue
             p = self.game.player(state, e["score"])
@@ -76,12 +82,28 @@ class CourtOrders:
             self.game.check_victory(state, ctx)
         return told
 
+    def set_value(
+        self, state: GameState, ctx: Ctx, e: dict[str, Any], by: str, strict: bool
+    ) -> list[str]:
+        """A `Set Thaum of Bob to 5` line carried out on the gamestate, as an [Update] by BY."""
+        line = describe(e)
+        set_line = {"line": line, "column": e["set"], "of": e["player"], "value": e["value"]}
+        try:
+            done = alter(state, [set_line], by, iso(ctx.now), by)
+        except Refused as r:
+            if strict:
+                raise
+            return [f'"{line}" cannot be carried out ({r.words("alert")[0]}): not applied.']
+        for text in done:
+            self.game.event(state, ctx, f"{text} ({by}).")
+        return [f"{text} ({by})." for text in done]
+
     @staticmethod
     def order_undos(
         ctx: Ctx, effects: list[dict[str, Any]], by: str, strict: bool, mail: Outgoing | None
     ) -> list[str]:
         """Order the undo lines of EFFECTS; the lines that say what was ordered."""
-        undo = [e for e in effects if "score" not in e]
+        undo = [e for e in effects if "score" not in e and "set" not in e]
         if undo:
             ctx.order(undo, by, strict=strict, mail=mail)
         return [describe(e) + "." for e in undo]

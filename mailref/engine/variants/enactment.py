@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from mailref.engine.context import Ctx, Refused
+from mailref.engine.parameters import Switch, Value
 from mailref.engine.ruleparams import Table, marked, read, says
 from mailref.engine.ruleset import (
     RuleConflict,
@@ -58,7 +59,9 @@ class Enactment(Acting):
             ctx.ack(c.describe())
         self.event(state, ctx, f"Rule change by {by}: " + "; ".join(c.describe() for c in changes))
         why = f"Ruleset updated by {by}"
-        followed = self.follow_rule_parameters(state, ctx, touched, why)
+        followed = self.follow_rule_parameters(
+            state, ctx, touched, why, new=self.new_switch_rules(state, changes)
+        )
         self.check_victory(state, ctx)
         self.mail_ruleset(
             state,
@@ -73,7 +76,9 @@ class Enactment(Acting):
         value it runs them by (the ruleset page)."""
         number = str(rule["number"])
         params = [
-            (p, state["parameters"].get(p.name)) for p in self.parameter_table if p.rule == number
+            (p, self.parameter_table.value(state["parameters"], p.name))
+            for p in self.parameter_table
+            if p.rule == number
         ]
         return (
             marked(str(rule.get("text", "")), params)
@@ -169,11 +174,15 @@ class Enactment(Acting):
             for c in changes
             if c.kind not in ("enact", "retitle")
         }
+        # A rule the code runs is the GM's to watch unless its parameters and switches say all
+        # of it: each read from the new text (Sidekick rule 12 "a tie passes" is; "two thirds of
+        # the votes cast" is not).
         coded = sorted(
-            (x for x in reworded if x in self.runs_rules and x not in self.rule_parameters),
+            (x for x in reworded if x in self.runs_rules and not self.read_whole(state, x)),
             key=sort_key,
         )
-        new = [c for c in changes if c.kind == "enact"]
+        switching = self.new_switch_rules(state, changes)
+        new = [c for c in changes if c.kind == "enact" and c.number not in switching]
         also = ""
         if (
             new
@@ -184,17 +193,62 @@ class Enactment(Acting):
                 "what they require is the GM's to apply (`mailref score`, `mailref rule`)."
             )
             self.event(state, ctx, f"{why}. {also}")
-        followed = self.follow_rule_parameters(state, ctx, touched, why, coded=coded, also=also)
+        followed = self.follow_rule_parameters(
+            state, ctx, touched, why, coded=coded, also=also, new=switching
+        )
         if then:
             then()
         self.mail_ruleset(state, ctx, why, diff + ([""] + followed if followed else []))
         return None
 
+    def read_whole(self, state: GameState, number: str) -> bool:
+        """Whether rule NUMBER states parameters and its text says each unmistakably (repealed,
+        it says that none applies)."""
+        names = self.rule_parameters.get(number, ())
+        text = next((str(r.get("text", "")) for r in state["rules"] if r["number"] == number), None)
+        return bool(names) and (
+            text is None or all(read(self.parameter_table[n], text) is not None for n in names)
+        )
+
+    def switches_stated(self, state: GameState, number: str) -> dict[str, Value]:
+        """The switches of the voting policy the text of rule NUMBER states in one of their
+        forms (a new "Abstentions" rule sets one just as an amendment of its own rule does)."""
+        text = next((str(r.get("text", "")) for r in state["rules"] if r["number"] == number), "")
+        out = {}
+        for p in self.parameter_table:
+            if isinstance(p.kind, Switch):
+                value = p.kind.read(p.patterns, False, " ".join(text.split()))
+                if value is not None:
+                    out[p.name] = value
+        return out
+
+    def new_switch_rules(self, state: GameState, changes: list) -> list[str]:
+        """The rules CHANGES enact anew (none the referee runs by a parameter) that state a
+        switch."""
+        return [
+            str(c.number)
+            for c in changes
+            if c.kind == "enact"
+            and c.number
+            and c.number not in self.rule_parameters
+            and self.switches_stated(state, str(c.number))
+        ]
+
+    def in_force(self, state: GameState, name: str) -> bool:
+        """Whether the rule stating parameter NAME is on the rule list (rule 2 of Sidekick: "Any
+        rules that are not on the rule list do not apply"); an operator's setting always is."""
+        rule = self.parameter_table[name].rule
+        return rule is None or any(str(r["number"]) == rule for r in state["rules"])
+
     def ack_changes(self, ctx: Ctx, changes: list) -> None:
         """The mover's ack names each rule change read from the proposal, in full, and the
-        closing words set aside from it."""
+        explanation and closing words set aside from it."""
         for c in changes:
             ctx.ack("  " + c.describe(full=True))
+            if c.aside:
+                said = " ".join(c.aside.split())
+                said = said if len(said) <= 200 else said[:199] + "…"
+                ctx.ack(f'  (Set aside as your explanation, not rule text: "{said}")')
             if c.signoff:
                 ctx.ack(f'  (Set aside as your closing words, not rule text: "{c.signoff}")')
 
@@ -206,6 +260,7 @@ class Enactment(Acting):
         why: str,
         coded: list[str] | None = None,
         also: str = "",
+        new: list[str] | None = None,
     ) -> list[str]:
         """The referee runs some rules by parameters (Sidekick rule 22 is fail_points). When a
         passed change rewrites such a rule, the parameter follows the new text where it says the
@@ -234,9 +289,22 @@ class Enactment(Acting):
         }
         table = {p.name: p for p in self.parameter_table}
         for n in sorted(numbers, key=lambda x: [int(p) for p in x.split(".") if p.isdigit()]):
+            if n not in texts:  # repealed: what it stated no longer applies (rule 2)
+                stated = "; ".join(
+                    says(table[name], self.parameter_table.value(state["parameters"], name))
+                    for name in self.rule_parameters[n]
+                )
+                line = f"Rule {n} is repealed, so no longer: {stated}."
+                told.append(line)
+                self.event(state, ctx, line)
+                continue
             for name in self.rule_parameters[n]:
-                before = state["parameters"].get(name)
+                before = self.parameter_table.value(state["parameters"], name)
                 value = read(table[name], texts[n]) if n in texts else None
+                kind = table[name].kind
+                if isinstance(kind, Switch) and kind.read((), False, texts[n]) is None:
+                    if value == kind.silent:  # it says nothing of it: what a new rule set holds
+                        continue
                 if value is None:
                     ask.append(
                         f"It changes rule {n}, which the referee runs as {name} = {before}, and "
@@ -277,8 +345,21 @@ class Enactment(Acting):
                 told.append(line)
                 sets.append(f"{name}=...")
                 self.event(state, ctx, line)
+        for n in new or ():  # a new rule stating a switch: followed as it reads
+            for name, value in self.switches_stated(state, n).items():
+                before = self.parameter_table.value(state["parameters"], name)
+                if value == before:
+                    continue
+                state["parameters"][name] = value
+                line = (
+                    f"From now on the referee runs new rule {n} as it reads: "
+                    f"{says(table[name], value)} ({name}: {before} -> {value})."
+                )
+                told.append(line)
+                sets.append(f"{name}=...")
+                self.event(state, ctx, line)
         if told or ask:  # ALSO (what else is the GM's) rides along, never alone
-            told_gm = [x for x in told if x.startswith("From now on")]
+            told_gm = [x for x in told if x.startswith(("From now on", "Rule "))]
             undo = (
                 [
                     "If a reading is wrong, set it with `mailref game set "

@@ -9,6 +9,7 @@ from datetime import datetime
 from mailref import resource
 from mailref.engine.context import Ctx
 from mailref.engine.mechanics import voting
+from mailref.engine.mechanics.gamestate import Gamestate
 from mailref.engine.mechanics.voting import VotingPolicy
 from mailref.engine.ruleset import (
     sort_key,
@@ -38,7 +39,7 @@ VOTING = VotingPolicy(
 )
 
 
-class Imperial(ImperialProposals, ImperialActs, Variant):
+class Imperial(ImperialProposals, ImperialActs, Gamestate, Variant):
     name = "imperial"
     title = "Imperial Nomic"
     judgement_label = "Point of Order"

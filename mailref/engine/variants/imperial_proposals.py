@@ -50,7 +50,11 @@ class ImperialProposals(Proposals):
             p for p in state["proposals"] if p["author"] == author and p["status"] in UNDECIDED
         ]
         replaced = None
-        if len(undecided) >= state["parameters"]["max_undecided"]:
+        # Rule 12 replaces the oldest; repealed, nothing is replaced.
+        if (
+            self.in_force(state, "max_undecided")
+            and len(undecided) >= state["parameters"]["max_undecided"]
+        ):
             replaced = undecided[0]
             replaced.update(
                 status="replaced",

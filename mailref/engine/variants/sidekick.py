@@ -7,6 +7,7 @@ from typing import Any
 
 from mailref import resource
 from mailref.engine.context import Ctx, Refused
+from mailref.engine.mechanics.gamestate import Gamestate
 from mailref.engine.mechanics.turn_order import TurnOrder
 from mailref.engine.mechanics.voting import VotingPolicy
 from mailref.engine.ruleset import RuleConflict, changes_from, check_changes, free_rule_number
@@ -37,7 +38,7 @@ VOTING = VotingPolicy(
 )
 
 
-class Sidekick(SidekickVotes, SidekickJudges, SidekickTimers, Variant):
+class Sidekick(SidekickVotes, SidekickJudges, SidekickTimers, Gamestate, Variant):
     name = "sidekick"
     title = "Nomic Sidekick Nomic"
     parameter_table = rule_tables.SIDEKICK

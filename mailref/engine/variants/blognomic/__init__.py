@@ -13,6 +13,7 @@ from typing import Any
 from mailref import resource
 from mailref.engine import matters
 from mailref.engine.context import Ctx
+from mailref.engine.mechanics.gamestate import Gamestate
 from mailref.engine.mechanics.voting import VotingPolicy
 from mailref.engine.state import Action, GameState, Matter, Rule
 from mailref.engine.variants import rule_tables
@@ -48,7 +49,7 @@ VOTING = VotingPolicy(
 )
 
 
-class BlogNomic(Wizards, Hiatus, Submitting, Resolution, Dynasties, Variant):
+class BlogNomic(Wizards, Hiatus, Submitting, Resolution, Dynasties, Gamestate, Variant):
     name = "blognomic"
     title = "BlogNomic"
     parameter_table = rule_tables.BLOGNOMIC
@@ -94,6 +95,16 @@ class BlogNomic(Wizards, Hiatus, Submitting, Resolution, Dynasties, Variant):
         (
             "[Roll] DICE6, [Roll] FRUIT, [Roll] COLOUR",
             'a random result (rule "Random Generators"), journaled and announced',
+        ),
+        (
+            "[Update] Thaum -3",
+            "alter the gamestate (the GNDT), one line each: `Thaum of Ben +2`, `Hand: Fox, Owl`, "
+            "`Home = Wilderness`, each with an optional `because ...`; all lines or none",
+        ),
+        ("[Transfer] 5 Thaum to Ben", "give another Wizard an amount of yours"),
+        (
+            "[Trade] Ben: my Fox for your Owl",
+            "offer a trade; the other accepts with [Trade] Accept N within {trade_window}",
         ),
         ("[Status], [Rules], [Help]", "the state, the ruleset, this text"),
         ("[Quit]", "leave the game"),
@@ -153,6 +164,12 @@ class BlogNomic(Wizards, Hiatus, Submitting, Resolution, Dynasties, Variant):
         idle = [p["name"] for p in state["players"] if p["status"] == "idle"]
         if idle:
             lines.append("Idle: " + ", ".join(idle))
+        if self.dormant(state):
+            least = state["parameters"]["dormant_below"]
+            lines.append(
+                f"Dormant: fewer than {least} Wizards, so proposals may not be submitted "
+                f"until {least} play"
+            )
         for m in self.all_matters(state):
             if m["status"] == "pending":
                 lines.append(
