@@ -14,10 +14,12 @@ from mailref.engine.variants.court import CourtOrders
 from mailref.engine.variants.dice import Dice
 from mailref.engine.variants.digests import Digests
 from mailref.engine.variants.inbox import Inbox
+from mailref.engine.variants.joining import Consent
 from mailref.engine.variants.limits import Limits
 
 COMPONENTS = {
     "absence": Absence,
+    "consent": Consent,
     "court": CourtOrders,
     "dice": Dice,
     "digests": Digests,
@@ -27,7 +29,6 @@ COMPONENTS = {
 # The concerns `Variant` still inherits: this list only shrinks.
 MIXINS = {
     "Players",
-    "Consent",
     "AdminOverrides",
     "Extensions",
     "Enactment",
@@ -62,7 +63,7 @@ def test_each_variant_holds_its_own_components_given_the_variant(name):
 
 
 def test_a_components_actions_join_the_variants_table():
-    for kind in ("roll", "dice_reveal", "digest", "settings", "undo"):
+    for kind in ("roll", "dice_reveal", "digest", "settings", "undo", "confirm", "approve"):
         assert kind in Variant.actions
         assert Variant.actions[kind].__qualname__.split(".")[0] in COMPONENTS
 

@@ -1,6 +1,6 @@
 """The variant every game's rules build on. `Variant` composes the shared concerns (players,
-consent to join, admin commands, extensions, enactment, deadlines, replies), holds those made
-components (absence, court orders, dice, digests, inbox, limits: variants/components.py),
+admin commands, extensions, enactment, deadlines, replies), holds those made components
+(absence, consent to join, court orders, dice, digests, inbox, limits: variants/components.py),
 declares what a variant offers the handlers and the site, and dispatches each action to the
 handler declared for it."""
 
@@ -65,7 +65,6 @@ WHILE_PAUSED = AFTER_THE_END | {
 
 class Variant(
     Players,
-    Consent,
     AdminOverrides,
     Extensions,
     Enactment,
@@ -77,6 +76,7 @@ class Variant(
     of the components it holds (variants/components.py)."""
 
     absence = Held(Absence)
+    consent = Held(Consent)
     court = Held(CourtOrders)
     dice = Held(Dice)
     inbox = Held(Inbox)
