@@ -1,6 +1,7 @@
 """The variant every game's rules build on. `Variant` composes the shared concerns (players,
-admin commands, extensions, enactment, deadlines, replies), holds those made components
-(absence, consent to join, court orders, dice, digests, inbox, limits: variants/components.py),
+admin commands, enactment, deadlines, replies), holds those made components (absence,
+consent to join, court orders, dice, digests, extensions, inbox, limits:
+variants/components.py),
 declares what a variant offers the handlers and the site, and dispatches each action to the
 handler declared for it."""
 
@@ -66,7 +67,6 @@ WHILE_PAUSED = AFTER_THE_END | {
 class Variant(
     Players,
     AdminOverrides,
-    Extensions,
     Enactment,
     Deadlines,
     Replies,
@@ -79,6 +79,7 @@ class Variant(
     consent = Held(Consent)
     court = Held(CourtOrders)
     dice = Held(Dice)
+    extensions = Held(Extensions)
     inbox = Held(Inbox)
     digests = Held(Digests)
     limits = Held(Limits)
