@@ -203,5 +203,6 @@ def test_game_show_lists_every_value_the_game_runs_by():
         "min_open": "6h",
         "quiet_after": "7d",
         "trade_window": "24h",
+        "own_data_only": False,
         "max_relayed": 6000,
     }

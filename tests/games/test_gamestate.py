@@ -211,3 +211,23 @@ def test_the_gm_declares_a_column_by_mail_and_a_player_may_not(game):
     assert all(values(game)[n]["gold"] == 10 for n in NAMES)
     send(game, "Ann", "[Update] Gold -11")
     assert refusal(game, "Ann") == "column_below"
+
+
+def test_the_gms_digest_shows_the_table(game):
+    send(game, "Ann", "[Update] Thaum +3")
+    game.admin("blog", {"type": "digest"}, "gm")
+    digest = [m for m in Outbox(game).all() if m["X-Mailref-Kind"] == "digest"][-1]
+    assert "Thaum: Ann 3, Ben 0" in Outbox.body(digest)
+
+
+def test_a_game_may_restrict_updates_to_ones_own_values(game):
+    """Rule 4.2: "Any Wizard may update any Wizard's data" is the default; `own_data_only` keeps
+    each to their own (the GM's decision)."""
+    send(game, "Ann", "[Update] Thaum of Ben +1")
+    assert values(game)["Ben"]["thaum"] == 1
+    game.admin("blog", {"type": "set", "values": {"own_data_only": "on"}}, "gm")
+    send(game, "Ann", "[Update] Thaum +1", "Thaum of Ben +1")
+    assert refusal(game, "Ann") == "column_not_yours"
+    assert (values(game)["Ann"]["thaum"], values(game)["Ben"]["thaum"]) == (0, 1)
+    send(game, "Ann", "[Update] Thaum of Ann +1")
+    assert values(game)["Ann"]["thaum"] == 1

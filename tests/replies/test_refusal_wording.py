@@ -1329,6 +1329,14 @@ GOLDEN = [
             "the kinds are integer, text, list, choice, player; body lines `Default: 10`, `Min: 0`, `Max: 20`, `Max length: 4`, `Choices: Happy, Sad`",
         ),
     ),
+    (
+        "column_not_yours",
+        {"name": "Ben", "line": "Thaum of Ben +1"},
+        (
+            "in this game you update only your own values, not those of Ben (Thaum of Ben +1)",
+            "nothing was changed",
+        ),
+    ),
 ]
 
 

@@ -70,6 +70,16 @@ class Gamestate(Trading):
 
         def event(self, state: GameState, ctx: Ctx, text: str) -> None: ...
 
+        def parameter(self, state: GameState, name: str) -> object: ...
+
+        parameter_table: Any
+
+    def own_data_only(self, state: GameState) -> bool:
+        """Whether the game restricts a player's updates to their own values (`own_data_only`);
+        else "Any Wizard may update any Wizard's data", as the seed's rule 4.2 has it."""
+        known = "own_data_only" in self.parameter_table.params
+        return bool(known and self.parameter(state, "own_data_only"))
+
     @action("update")
     def on_update(self, state: GameState, action: Action, ctx: Ctx) -> None:
         written: Any = action.get("lines")  # only `update` actions carry lines
@@ -79,6 +89,10 @@ class Gamestate(Trading):
         who = str(action.get("by") or "")
         if not who:
             who = self.must_player(state, str(action.get("player") or ""))["name"]
+        if not action.get("by") and self.own_data_only(state):
+            for ln in lines:
+                if ln.get("of") and str(ln["of"]).lower() != who.lower():
+                    raise Refused("column_not_yours", name=ln["of"], line=ln.get("line", ""))
         source, why = str(action.get("source") or ""), str(action.get("reason") or "")
         # The seed's GNDT rolls in place: a `DICE6` line is a roll, `Thaum +DICE6` adds one.
         rolled: list[tuple[int, int, str]] = []

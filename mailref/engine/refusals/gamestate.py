@@ -95,4 +95,8 @@ WORDS = {
         "the kinds are integer, text, list, choice, player; body lines `Default: 10`, `Min: 0`, "
         "`Max: 20`, `Max length: 4`, `Choices: Happy, Sad`",
     ),
+    "column_not_yours": W(
+        "in this game you update only your own values, not those of {{ name }} ({{ line }})",
+        "nothing was changed",
+    ),
 }

@@ -7,6 +7,7 @@ from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
 from mailref.engine.context import Ctx
+from mailref.engine.mechanics.gamestate import table_lines
 from mailref.engine.state import Action, GameState
 from mailref.engine.variants.actions import action
 from mailref.timeutil import iso, parse_iso
@@ -58,7 +59,7 @@ class Digests:
             "digest.txt",
             game=state,
             events=list(state["events"]),
-            pending=self.game.status_lines(state),
+            pending=self.game.status_lines(state) + table_lines(state),
             late=[line for line, due in waited if (at := parse_iso(due)) and at <= ctx.now],
             waiting=[line for line, due in waited if not (at := parse_iso(due)) or at > ctx.now],
             refused=self.game.refused_orders(state),

@@ -281,6 +281,13 @@ BLOGNOMIC = SHARED.extend(
         written=False,
     ),
     Param(
+        "own_data_only",
+        OnOff(),
+        False,
+        "on: a Wizard's [Update] alters only their own values (off: any Wizard's, rule 4.2)",
+        written=False,
+    ),
+    Param(
         "rejoin_after",
         Span(),
         "14d",
