@@ -72,6 +72,8 @@ class Matter(TypedDict, total=False):
     judge: str | None
     ruling: str | None
     effects: list[Any]  # a judgement's effect lines, carried out when it is upheld
+    asker_not_judge: bool  # a CfJ opened since the asker is never its judge
+    held: list[str]  # a ruling's score lines past rule 4's penalty, waiting for the GM
     # deadlines
     awaiting_since: str  # Imperial: since when a matter waits for the GM
     last_reminded: str  # Imperial: the last reminder of the judge
@@ -181,6 +183,8 @@ class GameState(TypedDict):
     joining: NotRequired[list[dict[str, Any]]]
     awaiting_gm: NotRequired[list[dict[str, Any]]]
     preview: NotRequired[dict[str, Any]]  # a resolved turn the GM previews (variants/preview.py)
+    # a game made from a ruleset file: its mechanics, parameter bindings, coded rules, noun
+    ruleset: NotRequired[dict[str, Any]]
     gamestate: NotRequired[Gamestate]  # the columns a ruleset declares (mechanics/gamestate.py)
 
 

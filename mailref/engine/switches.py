@@ -55,3 +55,36 @@ MOVER_VOTE = Switch(
     (r"\ball players,? including the " + _MOVER + r",? (?:must|may|shall) vote\b", "own"),
     silent="own",
 )
+
+_ONE = r"\b(?:person|player)"
+_MOVING = r"(?:the )?(?:person|player) (?:who is )?(?:currently )?(?:moving|whose turn it is)"
+
+# Who judges (Sidekick rule 17: "The person preceeding the person currently moving becomes the
+# “Judge,”"): the nearest present player before the mover, or after.
+JUDGE = Switch(
+    (_ONE + r" (?:preceeding|preceding|before|previous to) " + _MOVING, "before"),
+    (_ONE + r" whose turn (?:preceeds|precedes|comes before|came before)", "before"),
+    (_ONE + r" (?:following|after|next after|succeeding) " + _MOVING, "after"),
+    (_ONE + r" whose turn (?:follows|comes after|is next)", "after"),
+    # rule 17's fallback for an away judge: "then the preceeding person becomes the Judge"
+    (r"\bthe (?:preceeding|preceding|previous) (?:person|player)\b", "before"),
+    (r"\bthe (?:next|following|succeeding) (?:person|player)\b", "after"),
+)
+
+_SENATORS = r"(?:Imperial )?Senators?"
+
+# How many YES pass a proposal to the Emperor (Imperial rule 6: "there is a majority of Imperial
+# Senators who have sent in a vote of YES"): a majority of those entitled, or one.
+MAJORITY = Switch(
+    (
+        r"\ba majority of " + _SENATORS + r" (?:who have )?(?:sent in )?(?:a vote of )?YES",
+        "majority",
+    ),
+    (r"\b(?:one|a single|1) YES(?: vote)? (?:suffices|is enough|is sufficient)", "one"),
+    (
+        r"\bat least one "
+        + _SENATORS
+        + r" (?:who )?(?:has |have )?(?:sent in )?(?:a vote of )?YES",
+        "one",
+    ),
+)

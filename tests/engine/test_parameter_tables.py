@@ -110,9 +110,12 @@ def test_the_lengths_of_deadlines_are_the_spans_but_the_longest_absence(variant,
             {"8": ("turn_timeout",), "21": ("pass_points",)}
             | {"11": ("vote_timeout", "mover_vote"), "12": ("tie", "abstain")}
             | {"22": ("fail_points",), "23": ("win_score",)}
-            | {"4": ("penalty",)},
+            | {"17": ("judge",), "4": ("penalty",)},
         ),
-        ("imperial", {"6": ("vote_period",), "12": ("max_undecided",), "15": ("first_b_rule",)}),
+        (
+            "imperial",
+            {"6": ("vote_period", "majority"), "12": ("max_undecided",), "15": ("first_b_rule",)},
+        ),
         ("eire", {}),
     ],
 )

@@ -121,3 +121,30 @@ RULE_11 = (
 )
 def test_rule_11_says_whether_the_movers_vote_is_fixed(text, word):
     assert read(SIDEKICK["mover_vote"], text) == word
+
+
+RULE_17 = (
+    "The person preceeding the person currently moving becomes the “Judge,” and must decide the "
+    "correct answer to the question. If the person whose turn preceeds the person moving is "
+    "“away,” then the preceeding person becomes the Judge."
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        (RULE_17, "before"),
+        (RULE_17.replace("preceeding the", "following the").replace("preceeds", "follows"), None),
+        (
+            RULE_17.replace("preceeding the", "following the")
+            .replace("whose turn preceeds", "whose turn follows")
+            .replace("the preceeding person", "the next person"),
+            "after",
+        ),
+        ("The player after the player currently moving becomes the Judge.", "after"),
+        ("The Judge is the player whose turn is next.", "after"),
+        ("The GM becomes the Judge.", None),
+    ],
+)
+def test_rule_17_says_whether_the_judge_comes_before_or_after_the_mover(text, word):
+    assert read(SIDEKICK["judge"], text) == word

@@ -129,3 +129,57 @@ def test_rule_11_amended_so_the_mover_votes_lets_the_mover_vote_against(referee,
     assert prop["votes"][mover] == "AGAINST"
     assert (prop["status"], prop["reason"]) == ("failed", "more AGAINST than FOR")
     assert_replays(referee)
+
+
+def test_rule_17_amended_so_the_player_after_the_mover_judges_names_that_judge(referee, outbox):
+    """Rule 17 amended so that the player after the mover judges; the player before still judged.
+    Now a CfJ goes to the nearest present player after the mover."""
+    first = nomes(referee)
+    send(
+        referee,
+        first,
+        "[Proposal] Later judges",
+        "Amend rule 17 to read:\nWhen any player wishes to question the validity of something "
+        "that has taken place, he or she must email the question to the list. The person "
+        "following the person currently moving becomes the Judge. If that person is away, the "
+        "next person becomes the Judge.\n",
+    )
+    for p in PLAYERS:
+        if p.title() != first:
+            send(referee, p, "[Vote] 1", "FOR")
+    state = referee.state("nomes")
+    assert state["parameters"]["judge"] == "after"
+    assert "(judge: before -> after)" in _last(outbox, "ruleset", addr(first))
+
+    order, mover = state["order"], state["turn"]["player"]
+    after = order[(order.index(mover) + 1) % len(order)]
+    asker = next(p for p in order if p not in (after,))
+    send(referee, asker, "[CfJ] Is rule 5 being followed?", "Details here.")
+    assert referee.state("nomes")["judgements"][0]["judge"] == after
+    assert_replays(referee)
+
+
+def test_a_rewording_the_referee_cannot_read_is_told_to_every_player(referee, outbox):
+    """Rule 12 amended to "two thirds of the votes cast", a form no switch reads: only the GM was
+    alerted. Now every player's ruleset mail names the rule and says what the referee still does
+    and that the GM settles the rest."""
+    first = nomes(referee)
+    send(
+        referee,
+        first,
+        "[Proposal] Two thirds",
+        "Amend rule 12 to read:\nA proposal passes when two thirds of the votes cast are for it.\n",
+    )
+    for p in PLAYERS:
+        if p.title() != first:
+            send(referee, p, "[Vote] 1", "FOR")
+    told = (
+        'Rule 12 "Passing and Failing" changed, and the referee does not read all the new text '
+        "asks: it still carries it out as first written where the new text differs, and the GM, "
+        "told of it, settles by hand what the new text decides otherwise."
+    )
+    for p in PLAYERS:
+        assert told in " ".join(_last(outbox, "ruleset", addr(p)).split()), p
+    alert = Outbox.body([m for m in outbox.all() if m["X-Mailref-Kind"] == "alert"][-1])
+    assert "It rewrites rule 12" in alert and told not in " ".join(alert.split())
+    assert_replays(referee)

@@ -628,6 +628,23 @@ GOLDEN = [
         ("digest: 'weekly' is not a time like 08:00", ""),
     ),
     (
+        "bind_shipped_ruleset",
+        {"slug": "nomes"},
+        (
+            "nomes runs a shipped ruleset, whose rules are bound already",
+            "a game made with --ruleset or --from-text binds its own",
+        ),
+    ),
+    ("bind_no_rule", {"rule": "99", "slug": "ours"}, ("there is no rule 99 in ours", "")),
+    (
+        "bind_not_stated",
+        {"key": "win_score", "rule": "102"},
+        (
+            "rule 102 does not state win_score once and plainly",
+            "bind win_score to the rule that does, or `mailref game set` it",
+        ),
+    ),
+    (
         "no_player",
         {"name": "Ann", "players": ["Ann", "Bob"]},
         ("there is no player 'Ann' in this game", "players: Ann, Bob"),

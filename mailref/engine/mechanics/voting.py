@@ -52,6 +52,8 @@ class VotingPolicy:
     # what an ABSTAIN ballot counts as: "nothing" (neither side), "against" or "for".
     abstain: str = "nothing"
     abstain_word: str = "ABSTAIN"
+    # how many FOR pass a matter ("majority of entitled"): a "majority" of those entitled, or "one".
+    majority: str = "majority"
 
     def offered_text(self) -> str:
         """ "FOR, AGAINST or ABSTAIN": the ballots as players are told them."""
@@ -105,7 +107,7 @@ def count(
     if policy.decision == "majority of entitled":
         n_for = sum(1 for n, v in votes.items() if v == yes and n in electorate)
         n_against = sum(1 for n, v in votes.items() if v == no and n in electorate)
-        passed = n_for * 2 > len(electorate)
+        passed = n_for >= 1 if policy.majority == "one" else n_for * 2 > len(electorate)
         counts = {yes: n_for, no: n_against, policy.electorate_name: len(electorate)}
         return Outcome(passed, not passed, counts)
     n_for = sum(v == yes for v in votes.values())

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.parameters import Switch, Value
-from mailref.engine.ruleparams import Table, marked, read, says
+from mailref.engine.ruleparams import Param, Table, bound, marked, read, says
 from mailref.engine.ruleset import (
     RuleConflict,
     apply_changes,
@@ -33,6 +33,28 @@ class Enactment(Acting):
     def rule_parameters(self) -> dict[str, tuple[str, ...]]:
         return self.parameter_table.by_rule
 
+    def rules_stating(self, state: GameState) -> dict[str, tuple[str, ...]]:
+        """Rule number -> the parameters it states: as the game's ruleset file binds them
+        (docs/rulesets.md), else as the variant's table does."""
+        bindings = state.get("ruleset", {}).get("bindings")
+        if bindings is None:
+            return self.rule_parameters
+        out: dict[str, tuple[str, ...]] = {}
+        for name, number in bindings.items():
+            out[number] = out.get(number, ()) + (name,)
+        return out
+
+    def stating_param(self, state: GameState, name: str) -> Param:
+        """Parameter NAME as this game binds it to a rule."""
+        bindings = state.get("ruleset", {}).get("bindings")
+        p = self.parameter_table[name]
+        return bound(p, bindings[name]) if bindings and name in bindings else p
+
+    def coded_rules(self, state: GameState) -> frozenset[str]:
+        """The rules whose wording the referee's code carries out in this game."""
+        part = state.get("ruleset")
+        return frozenset(part.get("runs", {})) if part else self.runs_rules
+
     # Rules whose wording the referee's code carries out (beside those run by parameters): a
     # passed rewording of one is flagged to the GM, since the referee goes on as written before.
     runs_rules: frozenset[str] = frozenset()
@@ -52,7 +74,7 @@ class Enactment(Acting):
             )
         except RuleConflict as e:
             raise Refused("rule_conflict", why=e) from None
-        touched = self.touched_rules(state["rules"], changes)
+        touched = self.touched_rules(state["rules"], changes, state)
         state["rules"] = rules
         state["rule_history"] += entries
         for c in changes:
@@ -76,9 +98,8 @@ class Enactment(Acting):
         value it runs them by (the ruleset page)."""
         number = str(rule["number"])
         params = [
-            (p, self.parameter_table.value(state["parameters"], p.name))
-            for p in self.parameter_table
-            if p.rule == number
+            (self.stating_param(state, name), self.parameter_table.value(state["parameters"], name))
+            for name in self.rules_stating(state).get(number, ())
         ]
         return (
             marked(str(rule.get("text", "")), params)
@@ -86,7 +107,9 @@ class Enactment(Acting):
             else [{"text": rule.get("text", ""), "mark": ""}]
         )
 
-    def touched_rules(self, rules: list, changes: list) -> list[str]:
+    def touched_rules(
+        self, rules: list, changes: list, state: GameState | None = None
+    ) -> list[str]:
         """The numbers of the rules run by parameters that CHANGES amend, repeal or renumber."""
         titles = {str(r.get("title", "")).lower(): r["number"] for r in rules}
         touched = {
@@ -97,7 +120,8 @@ class Enactment(Acting):
         touched |= {
             c.number for c in changes if c.kind == "enact"
         }  # a rule enacted again in its place
-        return sorted(x for x in touched if x in self.rule_parameters)
+        stating = self.rules_stating(state) if state is not None else self.rule_parameters
+        return sorted(x for x in touched if x in stating)
 
     def check_victory(self, state: GameState, ctx: Ctx) -> None:
         pass
@@ -167,7 +191,7 @@ class Enactment(Acting):
                 then()
             return str(e)
         titles = {str(r.get("title", "")).lower(): r["number"] for r in state["rules"]}
-        touched = self.touched_rules(state["rules"], changes)
+        touched = self.touched_rules(state["rules"], changes, state)
         state["rules"], state["rule_history"] = rules, state["rule_history"] + entries
         reworded = {
             c.number or titles.get(str(c.ref_title or "").lower())
@@ -178,7 +202,7 @@ class Enactment(Acting):
         # of it: each read from the new text (Sidekick rule 12 "a tie passes" is; "two thirds of
         # the votes cast" is not).
         coded = sorted(
-            (x for x in reworded if x in self.runs_rules and not self.read_whole(state, x)),
+            (x for x in reworded if x in self.coded_rules(state) and not self.read_whole(state, x)),
             key=sort_key,
         )
         switching = self.new_switch_rules(state, changes)
@@ -204,10 +228,10 @@ class Enactment(Acting):
     def read_whole(self, state: GameState, number: str) -> bool:
         """Whether rule NUMBER states parameters and its text says each unmistakably (repealed,
         it says that none applies)."""
-        names = self.rule_parameters.get(number, ())
+        names = self.rules_stating(state).get(number, ())
         text = next((str(r.get("text", "")) for r in state["rules"] if r["number"] == number), None)
         return bool(names) and (
-            text is None or all(read(self.parameter_table[n], text) is not None for n in names)
+            text is None or all(read(self.stating_param(state, n), text) is not None for n in names)
         )
 
     def switches_stated(self, state: GameState, number: str) -> dict[str, Value]:
@@ -230,14 +254,15 @@ class Enactment(Acting):
             for c in changes
             if c.kind == "enact"
             and c.number
-            and c.number not in self.rule_parameters
+            and c.number not in self.rules_stating(state)
             and self.switches_stated(state, str(c.number))
         ]
 
     def in_force(self, state: GameState, name: str) -> bool:
         """Whether the rule stating parameter NAME is on the rule list (rule 2 of Sidekick: "Any
         rules that are not on the rule list do not apply"); an operator's setting always is."""
-        rule = self.parameter_table[name].rule
+        part = state.get("ruleset")  # a game of its own rules: a parameter no rule states is set
+        rule = part.get("bindings", {}).get(name) if part else self.parameter_table[name].rule
         return rule is None or any(str(r["number"]) == rule for r in state["rules"])
 
     def ack_changes(self, ctx: Ctx, changes: list) -> None:
@@ -281,24 +306,32 @@ class Enactment(Acting):
                 "`mailref score`, "
                 "`mailref game set`)."
             )
+            # Every player learns it too, in the ruleset mail: never a silent "as first written".
+            told.append(
+                f"Rule{'s' if len(coded) > 1 else ''} {named} changed, and the referee does not "
+                f"read all the new text asks: it still carries {'them' if len(coded) > 1 else 'it'}"
+                " out as first written where the new text differs, and the GM, told of it, "
+                "settles by hand what the new text decides otherwise."
+            )
         wanted = set(numbers)
         texts = {
             str(r["number"]): str(r.get("text", ""))
             for r in state["rules"]
             if str(r["number"]) in wanted
         }
-        table = {p.name: p for p in self.parameter_table}
+        table = {p.name: self.stating_param(state, p.name) for p in self.parameter_table}
+        stating = self.rules_stating(state)
         for n in sorted(numbers, key=lambda x: [int(p) for p in x.split(".") if p.isdigit()]):
             if n not in texts:  # repealed: what it stated no longer applies (rule 2)
                 stated = "; ".join(
                     says(table[name], self.parameter_table.value(state["parameters"], name))
-                    for name in self.rule_parameters[n]
+                    for name in stating[n]
                 )
                 line = f"Rule {n} is repealed, so no longer: {stated}."
                 told.append(line)
                 self.event(state, ctx, line)
                 continue
-            for name in self.rule_parameters[n]:
+            for name in stating[n]:
                 before = self.parameter_table.value(state["parameters"], name)
                 value = read(table[name], texts[n]) if n in texts else None
                 kind = table[name].kind
@@ -359,7 +392,7 @@ class Enactment(Acting):
                 sets.append(f"{name}=...")
                 self.event(state, ctx, line)
         if told or ask:  # ALSO (what else is the GM's) rides along, never alone
-            told_gm = [x for x in told if x.startswith(("From now on", "Rule "))]
+            told_gm = [x for x in told if x.startswith("From now on") or " is repealed, " in x]
             undo = (
                 [
                     "If a reading is wrong, set it with `mailref game set "

@@ -85,11 +85,16 @@ class Replies(Acting):
     def score_lines(self, state: GameState) -> list[str]:
         return [f"{p['name']}: {p['score']}" for p in self.present(state)]
 
+    def players_word(self, state: GameState) -> str:
+        """What the game's own rules call its players ("Pebblers"), else "Players"."""
+        noun = str(state.get("ruleset", {}).get("noun") or "Player")
+        return noun if noun.endswith("s") else noun + "s"
+
     def status_lines(self, state: GameState, ctx: Ctx | None = None) -> list[str]:
         """The state in lines; with CTX, each deadline says how far off it is ("in 4 days")."""
         lines = [f"Status: {state['status']}"]
         lines.append(
-            "Players: "
+            f"{self.players_word(state)}: "
             + ", ".join(f"{p['name']} ({p['status']}, {p['score']})" for p in self.present(state))
         )
         lines += self.absence.lines(state)

@@ -21,7 +21,7 @@ from mailref.engine.parameters import (
     Whole,
 )
 from mailref.engine.ruleparams import Param, Table
-from mailref.engine.switches import ABSTAIN, MOVER_VOTE, TIE
+from mailref.engine.switches import ABSTAIN, JUDGE, MAJORITY, MOVER_VOTE, TIE
 
 # What every game runs by: operator settings, none stated by a rule.
 SHARED = Table(
@@ -161,6 +161,17 @@ SIDEKICK = SHARED.extend(
         "12",
         where="rule 12, which counts only “for” and “against” votes (a switch: a new rule may "
         "state it too; the forms read are listed below)",
+        written=False,
+    ),
+    Param(
+        "judge",
+        JUDGE,
+        "before",
+        "the judge is the nearest present player {v} the mover",
+        "17",
+        where='rule 17 "The person preceeding the person currently moving becomes the “Judge,”" '
+        "(a switch: the forms read are listed below)",
+        fallback=False,
         written=False,
     ),
     Param(
@@ -348,6 +359,17 @@ IMPERIAL = SHARED.extend(
         "6",
         (r"which is {v} from",),
         'rule 6 "a voting deadline ... which is 4 days from the day THS posts the proposal"',
+    ),
+    Param(
+        "majority",
+        MAJORITY,
+        "majority",
+        "a proposal goes to the Emperor with YES from {v} of the Senators entitled to vote",
+        "6",
+        where='rule 6 "there is a majority of Imperial Senators who have sent in a vote of YES" '
+        "(a switch: the forms read are listed below)",
+        fallback=False,
+        written=False,
     ),
     Param(
         "max_undecided",

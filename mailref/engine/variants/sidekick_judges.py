@@ -20,11 +20,18 @@ class SidekickJudges:
         order = state["order"]
         if not t or not order:
             return None
-        # Rule 17: the player before the mover judges (the one before them, if away); never
-        # the ASKER of the question: the next present player before them is.
-        judge = self.turn_order(state).before(t.get("player") or t.get("last") or order[0])
+        # Rule 17: the player before the mover judges (the one before them, if away), or after
+        # where rule 17 now says so; never the ASKER of the question: the next present player
+        # on that side of them is.
+        turns = self.turn_order(state)
+        side = (
+            turns.after
+            if self.parameter_table.value(state["parameters"], "judge") == "after"
+            else turns.before
+        )
+        judge = side(t.get("player") or t.get("last") or order[0])
         if asker is not None and judge == asker:
-            judge = self.turn_order(state).before(asker)
+            judge = side(asker)
         return judge
 
     def new_judges(self, state: GameState, gone: Player, ctx: Ctx) -> None:

@@ -6,15 +6,14 @@ resolving (`resolution`), dynasties (`dynasty`)."""
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
-from mailref import resource
 from mailref.engine import matters
 from mailref.engine.context import Ctx
 from mailref.engine.mechanics.gamestate import Gamestate
 from mailref.engine.mechanics.voting import VotingPolicy
+from mailref.engine.ruleset_file import shipped_rules
 from mailref.engine.state import Action, GameState, Matter, Rule
 from mailref.engine.variants import rule_tables
 from mailref.engine.variants.actions import action
@@ -111,7 +110,7 @@ class BlogNomic(Wizards, Hiatus, Submitting, Resolution, Dynasties, Gamestate, V
     ]
 
     def initial_rules(self) -> list[Rule]:
-        return json.loads((resource("data") / "blognomic_rules.json").read_text())
+        return shipped_rules("blognomic")  # type: ignore[return-value]
 
     def initial_state(self, *args: Any, **kw: Any) -> GameState:
         state = super().initial_state(*args, **kw)
