@@ -10,25 +10,28 @@ from mailref.engine.variants import VARIANTS
 from mailref.engine.variants.absence import Absence
 from mailref.engine.variants.base import Variant
 from mailref.engine.variants.components import Held, held
+from mailref.engine.variants.court import CourtOrders
 from mailref.engine.variants.dice import Dice
 from mailref.engine.variants.digests import Digests
+from mailref.engine.variants.extensions import Extensions
 from mailref.engine.variants.inbox import Inbox
+from mailref.engine.variants.joining import Consent
 from mailref.engine.variants.limits import Limits
 
 COMPONENTS = {
     "absence": Absence,
+    "consent": Consent,
+    "court": CourtOrders,
     "dice": Dice,
     "digests": Digests,
+    "extensions": Extensions,
     "inbox": Inbox,
     "limits": Limits,
 }
 # The concerns `Variant` still inherits: this list only shrinks.
 MIXINS = {
     "Players",
-    "Consent",
     "AdminOverrides",
-    "Extensions",
-    "CourtOrders",
     "Enactment",
     "Deadlines",
     "Replies",
@@ -61,7 +64,16 @@ def test_each_variant_holds_its_own_components_given_the_variant(name):
 
 
 def test_a_components_actions_join_the_variants_table():
-    for kind in ("roll", "dice_reveal", "digest", "settings"):
+    for kind in (
+        "roll",
+        "dice_reveal",
+        "digest",
+        "settings",
+        "undo",
+        "confirm",
+        "approve",
+        "deadline_request",
+    ):
         assert kind in Variant.actions
         assert Variant.actions[kind].__qualname__.split(".")[0] in COMPONENTS
 

@@ -1,7 +1,9 @@
 """The variant every game's rules build on. `Variant` composes the shared concerns (players,
-consent to join, admin commands, extensions, enactment, deadlines, replies), holds those made
-components (absence, dice, digests, inbox, limits: variants/components.py), declares what a variant
-offers the handlers and the site, and dispatches each action to the handler declared for it."""
+admin commands, enactment, deadlines, replies), holds those made components (absence,
+consent to join, court orders, dice, digests, extensions, inbox, limits:
+variants/components.py),
+declares what a variant offers the handlers and the site, and dispatches each action to the
+handler declared for it."""
 
 from __future__ import annotations
 
@@ -64,10 +66,7 @@ WHILE_PAUSED = AFTER_THE_END | {
 
 class Variant(
     Players,
-    Consent,
     AdminOverrides,
-    Extensions,
-    CourtOrders,
     Enactment,
     Deadlines,
     Replies,
@@ -77,7 +76,10 @@ class Variant(
     of the components it holds (variants/components.py)."""
 
     absence = Held(Absence)
+    consent = Held(Consent)
+    court = Held(CourtOrders)
     dice = Held(Dice)
+    extensions = Held(Extensions)
     inbox = Held(Inbox)
     digests = Held(Digests)
     limits = Held(Limits)
@@ -115,6 +117,9 @@ class Variant(
     def quorum(self, state: GameState) -> int | None:
         """The votes a matter needs, where the game decides by quorum; None elsewhere."""
         return None
+
+    def after_undo(self, before: GameState, state: GameState, ctx: Ctx) -> None:
+        """What an undo reopened (STATE, against BEFORE) that its players must hear of; none."""
 
     def generators(self, state: GameState) -> dict[str, list[str]]:
         """Named random generators besides dice (BlogNomic's FRUIT and COLOUR)."""

@@ -25,7 +25,7 @@ HOOKS: dict[str, tuple[str, str]] = {
     "current_deadline_holder": ("Deadlines", "the turn or matter whose deadline is extended"),
     "late_players": ("Variant", "who is late, for the GM's digest"),
     "refused_orders": ("Variant", "the orders refused this turn, for the GM's digest"),
-    "after_undo": ("CourtOrders", "what an undo gives back besides the state"),
+    "after_undo": ("Variant", "what an undo gives back besides the state"),
     # what players read
     "rules_for_display": ("Replies", "the rules as shown (Imperial's A and B rules)"),
     "standing_lines": ("Replies", "the standing the rule list shows (scores, the mover)"),

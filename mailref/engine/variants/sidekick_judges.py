@@ -172,7 +172,7 @@ class SidekickJudges:
         held = self.past_penalty(state, effects) if action.get("bounded") else []
         effects = [e for e in effects if e not in held]
         by = f"judgement {j['number']}"
-        done = self.carry_out(state, ctx, effects, by, strict=True)
+        done = self.court.carry_out(state, ctx, effects, by, strict=True)
         ctx.ack(f"Your ruling on judgement {j['number']} is recorded and announced.")
         self.event(state, ctx, f"{j['judge']} ruled on judgement {j['number']}.")
         if changes:  # rule 17: "All necessary changes, based on the decision of the Judge"
@@ -187,7 +187,7 @@ class SidekickJudges:
             [f"Question: {j['question']}", "Ruling:", *j["ruling"].splitlines()],
         )
         mail = ctx.out[-1]
-        ordered = self.order_undos(ctx, effects, by, strict=True, mail=mail)
+        ordered = self.court.order_undos(ctx, effects, by, strict=True, mail=mail)
         if not ordered and done:
             mail.vars["lines"] += ["", "What the ruling changes:", *done]
             for line in done:
