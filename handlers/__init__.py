@@ -8,6 +8,7 @@ from mailref.handlers import (  # noqa: F401 - each module registers its tags
     deadline,
     dynasty,
     emperor,
+    gamestate,
     info,
     join,
     judgement,

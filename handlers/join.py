@@ -43,7 +43,23 @@ def confirm(env: Envelope, view: GameView) -> Action:
         "type": "confirm",
         "address": env.from_addr or "",
         "tokens": [*codes, *([code] if code else [])],
+        # A ticket system's or an absence notice's answer names the confirmation too: only
+        # words saying yes, or the code, consent (journaled: older confirmations replay).
+        "consents": bool(code) or consents(env.text, codes),
     }
+
+
+_YES = re.compile(
+    r"^\W*(?:yes|yeah|yep|yup|ok|okay|sure|confirm(?:ed)?|i\s+confirm|agreed?|i\s+agree|"
+    r"count\s+me\s+in|i'?m\s+in|join|y|ja|oui|s[ií]|sim|da|tak)\b",
+    re.I,
+)
+
+
+def consents(text: str, codes: list[str]) -> bool:
+    """Whether a reply's own words say yes (their first line), or carry a code it names."""
+    first = next((ln for ln in text.splitlines() if ln.strip()), "")
+    return bool(_YES.match(first)) or any(c in text.lower() for c in codes)
 
 
 @handles("approve", players_only=False)

@@ -76,7 +76,11 @@ def results(env: Envelope, view: GameView) -> Action:
 
 @handles("publish", players_only=False)
 def publish(env: Envelope, view: GameView) -> Action:
-    """[Publish] from the GM: the results the GM is previewing go to every player (SPEC §5.4)."""
+    """[Publish] from the GM: the results the GM is previewing go to every player (SPEC §5.4).
+    A game made without a GM is run by the admin, whom its preview went to."""
+    address = (env.from_addr or "").lower()
+    if view.gm and address == view.gm.lower():
+        return {"type": "publish", "address": address, "gm": True}
     return {"type": "publish", "address": env.from_addr or ""}
 
 

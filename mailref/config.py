@@ -10,6 +10,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from mailref.config_database import database_problem
 from mailref.config_template import DEFAULT_TOML
 from mailref.timeutil import parse_duration
 
@@ -188,50 +189,6 @@ class _Table:
         if self.data:
             key = sorted(self.data)[0]
             raise ConfigError(f"{self.where(key)}: unknown key")
-
-
-# The Python module SQLAlchemy loads for a dialect (and driver) it knows; "" is its default.
-_DRIVER_MODULES = {
-    ("sqlite", ""): "sqlite3",
-    ("sqlite", "pysqlite"): "sqlite3",
-    ("postgresql", ""): "psycopg2",
-    ("postgresql", "psycopg2"): "psycopg2",
-    ("postgresql", "psycopg"): "psycopg",
-    ("postgresql", "pg8000"): "pg8000",
-    ("mysql", ""): "MySQLdb",
-    ("mysql", "mysqldb"): "MySQLdb",
-    ("mysql", "pymysql"): "pymysql",
-    ("mariadb", ""): "MySQLdb",
-    ("mariadb", "pymysql"): "pymysql",
-}
-
-
-def database_problem(url: str) -> str | None:
-    """Why URL cannot be opened, said before SQLAlchemy is asked (its answer is a traceback:
-    "No module named 'psycopg2'", "Could not parse SQLAlchemy URL"). Any SQLAlchemy URL whose
-    driver is installed passes; SQLite and PostgreSQL through psycopg 3 are what is tested."""
-    import importlib.util
-
-    m = re.match(r"([A-Za-z0-9]+)(?:\+([A-Za-z0-9_]+))?://", url)
-    if not m:
-        return 'is not a database URL like "sqlite:///var/mailref.sqlite3" or "postgresql+psycopg://user@host/db"'
-    dialect, driver = m.group(1).lower(), (m.group(2) or "").lower()
-    if dialect == "postgres":
-        return 'is written "postgresql+psycopg://..." (SQLAlchemy does not know "postgres://")'
-    if dialect not in ("sqlite", "postgresql", "mysql", "mariadb", "oracle", "mssql"):
-        return (
-            f'names the database kind {dialect!r}, unknown to SQLAlchemy: write "sqlite:///..." '
-            'or "postgresql+psycopg://..."'
-        )
-    module = _DRIVER_MODULES.get((dialect, driver))
-    if module is None or importlib.util.find_spec(module) is not None:
-        return None
-    hint = (
-        'write "postgresql+psycopg://..." (psycopg 3 comes with mailref)'
-        if dialect == "postgresql"
-        else 'mailref is tested on "sqlite:///..." and "postgresql+psycopg://..."'
-    )
-    return f"needs the Python module {module}, which is not installed: {hint}"
 
 
 def _resolve_db(url: str, base: Path) -> str:

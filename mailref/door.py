@@ -20,6 +20,7 @@ from mailref import court
 from mailref.engine.archive import merge, take_cold
 from mailref.engine.context import Ctx, Outgoing, Refused
 from mailref.engine.dice import SeededDraws, commitment
+from mailref.engine.ruleset_file import Ruleset
 from mailref.engine.schema import upgrade
 from mailref.engine.state import Action, GameState
 from mailref.engine.variants import get_variant
@@ -44,6 +45,10 @@ from mailref.store.archived import archived
 from mailref.store.counters import mailed_today
 
 log = logging.getLogger("mailref.door")
+
+
+# Said on the inbox row of a [Join] whose confirmation the day's allowance held back.
+NO_CONFIRMATION = "no confirmation sent: the sender's answers for the day are spent"
 
 
 @dataclass
@@ -184,33 +189,34 @@ def apply(
     if source.reply_to:
         if action["type"] == "confirm" and ctx.reply_kind == "ack":  # now a player
             source = dataclasses.replace(source, stranger=False)
+        subject = ""  # the answer's own subject; a quota notice in its place answers the mail
         if ctx.reply_kind == "confirm":  # SPEC §2.3: its Message-ID carries the code
             opened = confirmation_id(game, action["token"], settings)
-            source = dataclasses.replace(
-                source, subject=f"[Confirm] Join {state['name']} as {action['name']}"
-            )
+            subject = f"[Confirm] Join {state['name']} as {action['name']}"
         vars_ = {
             "lines": _lines_read(action) + ctx.ack_lines,
-            "subject": source.subject,
+            "subject": subject or source.subject,
             "game": state,
             "told": told,
             **ctx.reply_vars,
         }
-        if (
-            not queue_reply(
-                session,
-                settings,
-                game.slug,
-                source,
-                now,
-                ctx.reply_kind,
-                ctx.reply_template,
-                vars_,
-                folded,
-                message_id=opened,
-            )
-            and folded
-        ):
+        answered = queue_reply(
+            session,
+            settings,
+            game.slug,
+            source,
+            now,
+            ctx.reply_kind,
+            ctx.reply_template,
+            vars_,
+            folded,
+            message_id=opened,
+            subject=subject,
+        )
+        if not answered and ctx.reply_kind == "confirm":
+            # Without it nobody can join: the inbox row and the GM's digest say it never went.
+            return Outcome(True, [*ctx.ack_lines, NO_CONFIRMATION], changed=not read_only)
+        if not answered and folded:
             # No ack went (the day's allowance is spent, an unusable reply address): the
             # author still gets what everybody else got.
             for out in folded:
@@ -301,9 +307,15 @@ def create_game(
     timezone: str,
     parameters: dict[str, Any],
     now: datetime,
+    ruleset: Ruleset | None = None,
 ) -> Game:
     v = get_variant(variant)
+    if ruleset is not None:  # the GM's own file: its rules, and the values they state
+        parameters = {**ruleset.values, **parameters}
     state = v.initial_state(slug, name or v.title, address.lower(), gm, timezone, parameters, now)
+    if ruleset is not None:
+        state["rules"] = [dict(r) for r in ruleset.rules]  # type: ignore[misc]
+        state["ruleset"] = ruleset.state_part()
     wake = v.wakeups(state, now)
     game = Game(
         slug=slug,
@@ -321,6 +333,31 @@ def create_game(
     return game
 
 
+def import_game(
+    session: Session, slug: str, address: str, state: dict[str, Any], now: datetime
+) -> Game:
+    """A game that went on elsewhere, as its file says it stands (engine/game_file.py): its
+    state is the game's initial one, so that replay starts from it."""
+    # a file an older mailref wrote is brought to today's shape first; a newer one is refused
+    state = upgrade({**state, "slug": slug, "address": address.lower()})  # type: ignore[arg-type]
+    v = get_variant(state["variant"])
+    wake = v.wakeups(state, now)  # type: ignore[arg-type]
+    game = Game(
+        slug=slug,
+        variant=state["variant"],
+        address=address.lower(),
+        state=state,
+        initial=copy.deepcopy(state),
+        version=0,
+        next_wakeup=min(wake) if wake else None,
+        created_at=now,
+    )
+    session.add(game)
+    session.flush()
+    dice_store.commit(session, game.id, 1, 0, now)
+    return game
+
+
 def full_state(session: Session, game: Game) -> GameState:
     """The hot state with every archived matter back: what `game show --json`, the pages and
     `replay` need. The rules never need it (engine/archive.py)."""
@@ -335,4 +372,5 @@ __all__ = [
     "Source",
     "apply",
     "create_game",
+    "import_game",
 ]

@@ -172,6 +172,7 @@ def queue(
     """Queue OUT to each of its recipients but EXCLUDE (the author, whose ack carries it);
     returns the rendered body."""
     page = {**_page(settings, state.get("slug")), "now": now, "mail_subject": out.subject}
+    page["to_gm"] = out.to == "gm"  # the footer names the GM to everybody else
     body = render(out.template, **{**page, **out.vars})
     zoned: dict[str, str] = {}  # body in a player's own zone (SPEC §2.5 `zone:`)
     inline, attachments = pictures(out)
@@ -377,11 +378,13 @@ def queue_reply(
     vars: dict[str, Any],
     folded: list[Outgoing] | tuple = (),
     message_id: str | None = None,
+    subject: str = "",
 ) -> bool:
     """The one reply to a command, within the sender's daily allowance (SPEC §2.2): past it,
     one notice and then silence until the next UTC day. FOLDED: the mail to players the reply
     carries (apply), whose pictures it carries too; MESSAGE_ID: the thread that mail opens for
-    the author (thread_id), so its reminders and results follow the ack. False when the reply
+    the author (thread_id), so its reminders and results follow the ack; SUBJECT: what the
+    reply answers, in place of the mail's own (a confirmation's). False when the reply
     asked for was not queued (the quota notice instead, or nothing)."""
     addr = source.reply_to
     if addr and not addr.isascii():
@@ -414,14 +417,15 @@ def queue_reply(
         return False
     quota = count == limit + 1
     if quota:
-        kind, template, folded = "error", "quota.txt", ()
+        kind, template, folded, subject = "error", "quota.txt", (), ""
         vars = {"limit": limit, "game": vars.get("game") or {}}
-    subject = reply_subject(source.subject)
+    subject = reply_subject(subject or source.subject)
     state = vars.get("game") if slug and isinstance(vars.get("game"), dict) else None
-    body = render(template, **{**_page(settings, slug), "now": now, **vars})
+    page = {**_page(settings, slug), "now": now, "to_gm": _is_gm(state, addr, settings)}
+    body = render(template, **{**page, **vars})
     if zone := reader_zone(state, addr):
         local = {**vars, "game": {**state, "timezone": zone}}
-        body = rezone(render(template, **{**_page(settings, slug), "now": now, **local}), zone)
+        body = rezone(render(template, **{**page, **local}), zone)
     html, inline, attachments = (
         _carried_pictures(body, folded)
         if any(o.images or o.attachments for o in folded)
@@ -449,6 +453,12 @@ def queue_reply(
     if slug:
         count_mailed(conn, slug, [source.reply_to], day)
     return not quota
+
+
+def _is_gm(state: dict | None, addr: str | None, settings: Settings) -> bool:
+    """Whether ADDR is the GM of the game of STATE (the admin, where it names none)."""
+    gm = (state or {}).get("gm") or settings.admin_address
+    return bool(state and addr and addr.lower() == str(gm).lower())
 
 
 def refusal_header(vars: dict[str, Any]) -> dict[str, str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 
-from sqlalchemy import select
+from sqlalchemy import Text, cast, select
 from sqlalchemy.orm import Session
 
 from mailref import engine
@@ -209,3 +209,23 @@ def wrong_door(session: Session, subject: str, sender: str | None) -> str:
             f"go to the address of the game they are for; you play {games}."
         )
     return ""
+
+
+def plays_here(s: Session, address: str, admin: str) -> bool:
+    """Whether ADDRESS plays (or is the GM of) any game on this host, or is its admin: no
+    stranger, answered with a player's allowance (SPEC §2.2) whichever game it writes to."""
+    a = address.lower()
+    if a == admin.lower():
+        return True
+    # The games' state holds the address as a JSON string: only those are read whole.
+    text = cast(Game.state, Text)
+    candidates = select(Game.state).where(text.contains(f'"{a}"', autoescape=True))
+    for (state,) in s.execute(candidates):
+        if str(state.get("gm") or "").lower() == a:
+            return True
+        if any(
+            a in p.get("addresses", ()) and p.get("status") != "left"
+            for p in state.get("players", ())
+        ):
+            return True
+    return False

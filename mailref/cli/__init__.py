@@ -23,7 +23,18 @@ from typing import Any  # noqa: E402
 # Light imports only: each command imports what it uses, so that a command's start-up
 # (`mailref replay`, SPEC §8) does not pay for the daemon, mail, templates or the site.
 from mailref import config as config_mod  # noqa: E402
-from mailref.cli import court, db, dice, games, inbox, outbox, players, replay, site  # noqa: E402
+from mailref.cli import (  # noqa: E402
+    court,
+    db,
+    dice,
+    games,
+    inbox,
+    outbox,
+    players,
+    replay,
+    rulesets,
+    site,
+)
 from mailref.cli.args import Usage  # noqa: E402
 from mailref.cli.opening import StoreOnly, open_referee  # noqa: E402
 from mailref.cli.parser import build_parser  # noqa: E402
@@ -95,6 +106,16 @@ def run(args: argparse.Namespace) -> int:
                 "in their environment"
             )
         return 0
+    if args.cmd == "game" and getattr(args, "from_text", None):  # read before any database
+        args.from_text = rulesets.from_text(args)
+        if args.dry_run:
+            for line in args.read_lines:
+                print(printable(line))
+            return 0
+    if args.cmd == "game" and getattr(args, "ruleset", None):  # checked before any database
+        args.ruleset = rulesets.read_ruleset(args.ruleset)
+        if args.ruleset is None or args.dry_run:
+            return rulesets.dry_run(args.ruleset)
     cfg = config_mod.load(args.config)
     if args.cmd == "serve":
         from mailref.daemon import serve
@@ -124,6 +145,9 @@ COMMANDS: dict[tuple[str, str | None], Callable[[Any, argparse.Namespace, str], 
     ("db", "backup"): db.cmd_db_backup,
     ("game", "create"): games.cmd_game_create,
     ("game", "list"): games.cmd_game_list,
+    ("game", "export"): rulesets.cmd_game_export,
+    ("game", "import"): rulesets.cmd_game_import,
+    ("game", "bind"): rulesets.cmd_game_bind,
     ("game", "show"): games.cmd_game_show,
     ("game", "set"): games.cmd_game_set,
     ("game", "start"): games.cmd_game_simple,
@@ -139,6 +163,7 @@ COMMANDS: dict[tuple[str, str | None], Callable[[Any, argparse.Namespace, str], 
     ("vote", None): games.cmd_vote,
     ("rule", None): games.cmd_rule,
     ("score", None): games.cmd_score,
+    ("column", "add"): games.cmd_column_add,
     ("deadline", None): games.cmd_deadline,
     ("mail", "list"): inbox.cmd_mail_list,
     ("mail", "show"): inbox.cmd_mail_show,

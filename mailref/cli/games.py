@@ -23,6 +23,15 @@ if TYPE_CHECKING:
 def cmd_game_create(referee: Referee, args: argparse.Namespace, who: str) -> int:
     from mailref.engine.variants import VARIANTS
 
+    ruleset = args.ruleset  # read and checked before the database was opened (cli/rulesets.py)
+    if ruleset is not None:
+        if args.variant:
+            raise Usage("--ruleset names the game's mechanics: leave out --variant")
+        args.variant = ruleset.variant
+    if not args.variant:
+        raise Usage("name the game's rules: --variant NAME or --ruleset FILE")
+    if not args.address:
+        raise Usage("the game needs its own mail address: --address ADDRESS")
     if args.variant not in VARIANTS:
         raise Refused("unknown_variant", variant=args.variant, known=sorted(VARIANTS))
     if not re.fullmatch(r"[a-z0-9][a-z0-9_-]{0,63}", args.slug):
@@ -33,7 +42,9 @@ def cmd_game_create(referee: Referee, args: argparse.Namespace, who: str) -> int
     zone = args.timezone or cfg.timezone
     if not config_mod.valid_zone(zone):
         raise Refused("bad_timezone_option", zone=zone)
-    referee.create_game(args.slug, args.variant, address, args.name, gm, zone, kv(args.set))
+    referee.create_game(
+        args.slug, args.variant, address, args.name, gm, zone, kv(args.set), ruleset
+    )
     print(f"game {args.slug} ({args.variant}) created at {address}")
     warn_unverifiable(referee, args.slug)
     return 0
@@ -150,6 +161,18 @@ def cmd_score(referee: Referee, args: argparse.Namespace, who: str) -> int:
         who,
         {"type": "score", "player": args.player, "op": m.group(1), "amount": int(m.group(2))},
     )
+
+
+def cmd_column_add(referee: Referee, args: argparse.Namespace, who: str) -> int:
+    fields = {
+        "kind": args.kind,
+        "default": args.default,
+        "min": args.min,
+        "max": args.max,
+        "max_len": args.max_len,
+        "choices": [c.strip() for c in (args.choices or "").split(",") if c.strip()],
+    }
+    return act(referee, args, who, {"type": "column", "name": args.name, "fields": fields})
 
 
 DEADLINE_AHEAD_MOST = timedelta(days=3653)  # ten years: further off, a date's arithmetic overflows

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 READ_ONLY = {
     ("game", "list"),
     ("game", "show"),
+    ("game", "export"),
     ("mail", "list"),
     ("mail", "show"),
     ("outbox", "list"),
@@ -30,7 +31,7 @@ READ_ONLY = {
     ("journal", None),
 }
 # Commands that may create the database (serve and check are not routed here).
-CREATES = {("game", "create"), ("db", "upgrade")}
+CREATES = {("game", "create"), ("game", "import"), ("db", "upgrade")}
 # Commands that need the database and nothing of the referee (mail, templates, the site):
 # their start-up counts (SPEC §8: replay, start-up included, ≥ 5,000 journal entries/s).
 STORE_ONLY = {("replay", None), ("db", "backup")}

@@ -83,12 +83,16 @@ def build_parser() -> argparse.ArgumentParser:
     game = group("game", "create, list, show and steer games")
     c = cmd(game, "create", "create a game at its own mail address")
     c.add_argument("slug", help="short name: lower-case letters, digits, - and _")
+    c.add_argument("--variant", help="the rules: sidekick, blognomic, imperial, eire or orders")
     c.add_argument(
-        "--variant", required=True, help="the rules: sidekick, blognomic, imperial, eire or orders"
+        "--ruleset", metavar="FILE", help="the game's own ruleset file (docs/rulesets.md)"
     )
     c.add_argument(
-        "--address", required=True, help="the game's own mail address, where players write"
+        "--dry-run",
+        action="store_true",
+        help="with --ruleset: print the game it would make, and make none",
     )
+    c.add_argument("--address", help="the game's own mail address, where players write")
     c.add_argument("--name", help="the game's display name (default: the variant's title)")
     c.add_argument("--gm", help="the game master's mail address (digests and alerts)")
     c.add_argument(
@@ -103,6 +107,28 @@ def build_parser() -> argparse.ArgumentParser:
         help="a game parameter; repeatable",
     )
     json_flag(cmd(game, "list", "list the games"))
+    c = cmd(game, "export", "write the game as it stands: its ruleset, players and open matters")
+    c.add_argument("slug", help=slug_help)
+    c.add_argument("--to", metavar="FILE", help="the file to write (default: standard output)")
+    c = cmd(game, "import", "make a game from the file `game export` wrote; it goes on here")
+    c.add_argument("slug", help="short name: lower-case letters, digits, - and _")
+    c.add_argument("file", nargs="?", help="the game's file, as `game export` wrote it")
+    c.add_argument("--address", help="the game's mail address here (default: the file's)")
+    c.add_argument(
+        "--from-text",
+        metavar="RULES",
+        help="a new game from a plain ruleset (numbered or headed rules), each judged by people",
+    )
+    c.add_argument("--variant", help="with --from-text: the engine (default: sidekick)")
+    c.add_argument("--name", help="with --from-text: the game's name")
+    c.add_argument("--gm", help="with --from-text: the game master's mail address")
+    c.add_argument(
+        "--dry-run", action="store_true", help="with --from-text: print what was read, make none"
+    )
+    c = cmd(game, "bind", "bind a parameter to the rule that states it, in a game of its own rules")
+    c.add_argument("slug", help=slug_help)
+    c.add_argument("param", help="the parameter, e.g. win_score")
+    c.add_argument("rule", help="the rule's number")
     c = cmd(game, "show", "show a game's state")
     c.add_argument("slug", help=slug_help)
     c.add_argument(
@@ -186,6 +212,16 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("slug", help=slug_help)
     c.add_argument("player", help="whose score")
     c.add_argument("change", help="+N, -N or =N")
+    column = group("column", "the gamestate's columns: per-player values the rules track")
+    c = cmd(column, "add", "declare a column no rule's sentence declares")
+    c.add_argument("slug", help=slug_help)
+    c.add_argument("name", help="the column's name, one word: Gold")
+    c.add_argument("kind", choices=["integer", "text", "list", "choice", "player"])
+    c.add_argument("--default", help="the value every player starts with")
+    c.add_argument("--min", type=int, help="integer: the least value (0: nonnegative)")
+    c.add_argument("--max", type=int, help="integer: the greatest value")
+    c.add_argument("--max-len", type=int, help="list: the most items")
+    c.add_argument("--choices", help="choice: the values, comma-separated")
     c = cmd(sub, "deadline", "extend or set the current deadline")
     c.add_argument("slug", help=slug_help)
     c.add_argument("how", choices=["extend", "set"], help="extend by a duration, or set a time")

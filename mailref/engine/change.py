@@ -18,6 +18,7 @@ class RuleChange:
     new: str | None = None
     line: int = 0
     signoff: str | None = None  # the mail's closing words, set aside from the last rule text
+    aside: str | None = None  # the paragraphs under a rule text given on its own line: why
     placed: bool | None = None  # True: the referee chose the number (the proposal named none)
 
     @property

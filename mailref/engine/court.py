@@ -137,7 +137,9 @@ class Court:
 
 
 def describe(ref: dict[str, Any]) -> str:
-    """An effect line (an undo, a score) as the players write it."""
+    """An effect line (an undo, a score, a value set) as the players write it."""
+    if "set" in ref:
+        return f"Set {ref['set']} of {ref['player']} to {ref['value']}"
     if "score" in ref:
         return f"Score {ref['score']} {int(ref['amount']):+d}"
     if "entry" in ref:

@@ -381,3 +381,41 @@ class Text(Kind):
 
     def read(self, patterns: tuple[str, ...], fallback: bool, text: str) -> Value | None:
         return None  # an operator's setting: no rule states it
+
+
+# A negation inside a form's match ("a tie does not pass") leaves the switch to the GM.
+_NEGATED = r"\b(?:not|never|no longer|neither|nor)\b|n't\b"
+
+
+class Switch(Kind):
+    """A way the game is played, one of a few words ("a tie passes" or "fails"), read from the
+    sentence forms players word it in: FORMS pairs a regular expression with the word it says.
+    A rule says the word only where every form found in it agrees and none is negated; one that
+    says none of them says SILENT (where given) to a parameter read with FALLBACK: rule 12,
+    silent on abstaining, counts only "for" and "against"."""
+
+    def __init__(self, *forms: tuple[str, str], silent: str | None = None) -> None:
+        self.forms, self.silent = forms, silent
+        self.words = tuple(dict.fromkeys([w for _, w in forms] + ([silent] if silent else [])))
+
+    def parse(self, key: str, value: object) -> Value:
+        word = str(value).strip().lower()
+        if word not in self.words:
+            if len(self.words) > 2:
+                raise Refused("param_is_one_of", key=key, words=list(self.words))
+            raise Refused("param_not_either", key=key, value=value, words=list(self.words))
+        return word
+
+    def read(self, patterns: tuple[str, ...], fallback: bool, text: str) -> Value | None:
+        said = []
+        for rx, word in self.forms:
+            for m in re.finditer(rx, text, re.I):
+                if re.search(_NEGATED, m.group(0), re.I):
+                    return None
+                said.append(word)
+        if not said and fallback and self.silent:
+            return self.silent
+        return one(said)
+
+    def regexes(self, patterns: tuple[str, ...], fallback: bool) -> list[str]:
+        return [rx for rx, _ in self.forms]

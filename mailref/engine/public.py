@@ -46,9 +46,11 @@ def public_view(state: GameState) -> dict[str, Any]:
     if state.get("gm"):
         view["gm"] = state["gm"]
     own = cast("dict[str, Any]", state)  # the keys of some variants' states (state.py)
-    for key in ("lands", "grain", "high_king", "orders", "historian", "dynasty"):
+    for key in ("lands", "grain", "high_king", "orders", "historian", "dynasty", "ruleset"):
         if key in own:
             view[key] = own[key]
+    if gs := state.get("gamestate"):  # the columns the rules declare, and each player's values
+        view["gamestate"] = {"columns": gs["columns"], "values": gs["values"]}
     # Joins by mail not yet taken in (SPEC §2.3), without their confirmation codes.
     waiting = [(e, "confirmation") for e in state.get("joining") or ()]
     waiting += [(e, "gm") for e in state.get("awaiting_gm") or ()]

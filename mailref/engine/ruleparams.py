@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 from mailref.engine.context import Refused
 from mailref.engine.parameters import Kind, Value, quorum_of
 
-__all__ = ["Param", "Table", "marked", "quorum_of", "read", "says"]
+__all__ = ["Param", "Table", "bound", "marked", "quorum_of", "read", "says"]
 
 
 @dataclass(frozen=True)
@@ -107,6 +107,12 @@ class Table:
             return p.kind.spoken(v) if isinstance(v, int | str) else m.group(0)
 
         return re.sub(r"\{(\w+)\}", value, text)
+
+
+def bound(param: Param, rule: str) -> Param:
+    """PARAM as a game's own ruleset binds it to RULE (docs/rulesets.md): its patterns where
+    they find the value, else the one amount of its kind in that rule."""
+    return replace(param, rule=rule, fallback=True)
 
 
 def read(param: Param, text: str) -> Value | None:

@@ -32,7 +32,16 @@ def _split_held(state: dict[str, Any]) -> None:
             del player["held"]
 
 
-STEPS: list[Callable[[dict[str, Any]], None]] = [_split_held]
+def _gamestate(state: dict[str, Any]) -> None:
+    """1 -> 2: the columns a game's rules declare ("Each Wizard has an amount of Thaum ...
+    tracked in the GNDT") are kept in `gamestate`, every player's value at its default."""
+    from mailref.engine.mechanics.gamestate import keep_columns
+
+    if isinstance(state.get("rules"), list) and isinstance(state.get("players"), list):
+        keep_columns(state)  # type: ignore[arg-type]
+
+
+STEPS: list[Callable[[dict[str, Any]], None]] = [_split_held, _gamestate]
 SCHEMA = len(STEPS)  # the schema this mailref writes
 
 

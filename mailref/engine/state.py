@@ -30,6 +30,8 @@ class Player(TypedDict):
     held: NotRequired[list[dict[str, Any]]]
     digest_next: NotRequired[str]
     capped_on: NotRequired[str]  # the UTC day mails_per_player_day was last reached
+    settings: NotRequired[dict[str, str]]  # [Settings] the player changed from their defaults
+    unsubscribed: NotRequired[bool]  # the digest's one-click unsubscribe, told in the next one
     # [level, since] pairs: since which victory check the player has held each score level
     score_levels: NotRequired[list[list[int]]]
 
@@ -70,6 +72,8 @@ class Matter(TypedDict, total=False):
     judge: str | None
     ruling: str | None
     effects: list[Any]  # a judgement's effect lines, carried out when it is upheld
+    asker_not_judge: bool  # a CfJ opened since the asker is never its judge
+    held: list[str]  # a ruling's score lines past rule 4's penalty, waiting for the GM
     # deadlines
     awaiting_since: str  # Imperial: since when a matter waits for the GM
     last_reminded: str  # Imperial: the last reminder of the judge
@@ -121,6 +125,28 @@ class Roll(TypedDict):
     why: str
 
 
+class Alteration(TypedDict):
+    """One value of the gamestate changed: by whom, when, why and from which mail."""
+
+    at: str
+    by: str
+    player: str  # whose value
+    column: str  # the column's name
+    old: Any
+    new: Any
+    why: str
+    source: str
+
+
+class Gamestate(TypedDict):
+    """The per-player values the rules declare (engine/mechanics/columns.py), as a table."""
+
+    columns: list[dict[str, Any]]  # `columns.Column`
+    values: dict[str, dict[str, Any]]  # player -> column slug -> value
+    log: list[Alteration]  # the latest alterations, newest last
+    trades: NotRequired[list[dict[str, Any]]]  # offers (mechanics/trades.py), open or closed
+
+
 class GameState(TypedDict):
     """The whole state of one game, as `Variant.initial_state` makes it and actions change it."""
 
@@ -157,6 +183,9 @@ class GameState(TypedDict):
     joining: NotRequired[list[dict[str, Any]]]
     awaiting_gm: NotRequired[list[dict[str, Any]]]
     preview: NotRequired[dict[str, Any]]  # a resolved turn the GM previews (variants/preview.py)
+    # a game made from a ruleset file: its mechanics, parameter bindings, coded rules, noun
+    ruleset: NotRequired[dict[str, Any]]
+    gamestate: NotRequired[Gamestate]  # the columns a ruleset declares (mechanics/gamestate.py)
 
 
 class SidekickState(GameState):
@@ -230,6 +259,7 @@ class ConfirmAction(_Acting, total=False):
     type: Required[Literal["confirm"]]
     address: Required[str]
     tokens: Required[list[str]]  # the codes the confirmation names
+    consents: bool  # its own words say yes, or carry the code (older journals: unset)
 
 
 class ProposalAction(_Acting, total=False):
@@ -275,6 +305,7 @@ OtherType = Literal[
     "ascension",
     "away",
     "back",
+    "column",
     "deadline",
     "deadline_answer",
     "deadline_request",
@@ -307,8 +338,11 @@ OtherType = Literal[
     "start",
     "status",
     "tick",
+    "trade",
+    "transfer",
     "undo",
     "unidle",
+    "update",
     "vote_override",
     "withdraw",
 ]
@@ -330,19 +364,23 @@ class OtherAction(_Acting, total=False):
     sentences: list[str]
     effects: list[Any]
     ballots: list[VoteLine]
+    lines: list[dict[str, Any]]  # `update`: the alterations, one a line
+    give: str  # `trade`: the item offered
+    take: str  # `trade`: the item asked for
     number: int
     kind: str
     dice: str
     why: str
     to: str
     theme: str
-    fields: dict[str, str]
+    fields: dict[str, Any]  # `column`: kind, bounds, default; others: `Key: value` lines
     verdict: str
     # what an admin says
     values: dict[str, Any]  # `set`
     office: str
     holder: str | None
     status: str  # `player_status`
+    entries: list[int]  # `undo`: the journal entries voided
     op: str  # `score`: = + -
     amount: int | str
     outcome: str  # `decide`: enact | fail | veto
@@ -350,7 +388,7 @@ class OtherAction(_Acting, total=False):
     extend: str  # `deadline`, `deadline_request`
     when: str
     at: str  # `deadline` by mail: "Fri 18:00", read in the GM's zone
-    gm: bool  # by mail from the game's GM (`deadline`, `pause`, `resume`)
+    gm: bool  # by mail from the game's GM, else the admin (`deadline`, `pause`, `publish`)
     ok: bool  # `deadline_answer`: the GM grants the request waiting
     dates: str  # `away`: "until 6 Jan", "24 Dec to 6 Jan"
     on: bool  # Imperial `playtest`: on or off

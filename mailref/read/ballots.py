@@ -8,8 +8,9 @@ worse than asking again. A line is a ballot when, once emphasis (`**x**`, `*x*`,
                              `12. I vote FOR`
     +1                       `-1`, `0`: FOR, AGAINST, ABSTAIN where the game has them
 
-and may go on after a sentence break (`.`, `!`, `;`, `:` or a dash) with a reason, which is
-kept: "AGAINST. It breaks rule 5.", "FOR — nice one". Any other word right after the vote makes
+and may go on after a sentence break (`.`, `!`, `;`, `:` or a dash, or a comma after the
+vote in capitals) with a reason, which is kept: "AGAINST. It breaks rule 5.", "FOR — nice
+one", "FOR, biscuits are great". Any other word right after the vote makes
 the line prose ("For what it's worth, I'm AGAINST this.", "No, wait", "No strong feelings
 yet"), never a ballot, and so does a reason that takes the vote back ("No. Wait, …"). Within
 one mail the last ballot for a matter wins; what was set aside is said, with why."""
@@ -67,6 +68,9 @@ _HEAD = re.compile(
 # A sentence break after the vote: a full stop, !, ;, : (each followed by a space or the end), or
 # a dash ("FOR - nice", "FOR — nice", "FOR—nice"). A comma or a question mark is none.
 _BREAK = re.compile(r"^(?:[.!;:]+(?=\s|$)|\s*(?:--?|[–—])(?=\s)|\s*[–—])")
+# A comma after a vote word in capitals: "FOR, biscuits are great" (a sentence's "For, …"
+# or "No, …" is written in lower case).
+_SHOUTED = re.compile(r"^,(?=\s)")
 _ENDING = re.compile(r"^[.!]*" + _D + r"$")
 # A reason that takes the vote back is no reason: "No. Wait, let me think about it."
 _TAKEN_BACK = re.compile(
@@ -74,6 +78,7 @@ _TAKEN_BACK = re.compile(
     r"never ?mind|not yet|maybe|or not)\b",
     re.I,
 )
+_NUMERIC_START = re.compile(r"\s*[+-]1(?!\d)")
 _HAS_WORD = re.compile(r"\b(?:" + "|".join(VOTE_WORDS) + r")\b")  # on a lower-cased line
 HOW_TO_VOTE = (
     "write the vote word alone on a line ({w}), or `I vote {w}`, `Vote: {w}`, "
@@ -133,7 +138,7 @@ def read_ballot_line(
             word,
             line.strip(),
         )
-    brk = _BREAK.match(rest)
+    brk = _BREAK.match(rest) or (_SHOUTED.match(rest) if word.isupper() else None)
     if brk is None:
         return None  # another word follows the vote: prose
     reason = re.sub(r"^" + _D, "", rest[brk.end() :]).strip()
@@ -178,3 +183,18 @@ def read_ballots(
             if len(ln) <= 500 and _HAS_WORD.search(ln.lower()) and ln.strip() not in set_aside
         ][:3]
     return reading
+
+
+def vote_like(text: str) -> bool:
+    """Whether a line of TEXT holds a vote word or starts with `+1`/`-1`: an attempt at a
+    ballot, asked about again, where prose without one is the players talking."""
+    return any(
+        _HAS_WORD.search(ln.lower()) or _NUMERIC_START.match(ln)
+        for ln in bounded(text).splitlines()
+    )
+
+
+def quoted_ballot(body: str) -> bool:
+    """Whether a line of BODY, its quote marks set aside, reads as a ballot: a vote written
+    into the quote, or a quoted one, that a reply without a ballot of its own may have meant."""
+    return any(read_ballot_line(ln.lstrip("> \t")) is not None for ln in bounded(body).splitlines())

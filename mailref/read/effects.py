@@ -2,6 +2,7 @@
 
     Undo entry 57            Undo proposal 3            Undo the vote of Bob on proposal 3
     Score Alice -10          Score Alice +5
+    Set Thaum of Bob to 5    (a column of the gamestate, engine/mechanics/gamestate.py)
 
 Other lines are the judgement's words (or rule changes, read by read/rulechanges.py)."""
 
@@ -27,9 +28,13 @@ _SCORE = re.compile(
     re.I,
 )
 
+_SET = re.compile(
+    r"^\s*set\s+([A-Za-z][\w-]{0,39})\s+of\s+(\S.{0,79}?)\s+to\s+(\S.{0,199}?)\s*[.;!]?\s*$", re.I
+)
+
 
 def _is_effect(line: str) -> bool:
-    return any(p.match(line) for p in (_ENTRY, _PROPOSAL, _VOTE, _SCORE))
+    return any(p.match(line) for p in (_ENTRY, _PROPOSAL, _VOTE, _SCORE, _SET))
 
 
 def without_effects(text: str) -> str:
@@ -40,7 +45,8 @@ def without_effects(text: str) -> str:
 
 def read_effects(text: str) -> list[dict[str, Any]]:
     """The effect lines of TEXT, in order: {"entry": N}, {"proposal": N}, {"vote": N,
-    "player": NAME} and {"score": NAME, "amount": ±N}, names as written."""
+    "player": NAME}, {"score": NAME, "amount": ±N} and {"set": COLUMN, "player": NAME,
+    "value": TEXT}, names as written."""
     out: list[dict[str, Any]] = []
     for line in text.splitlines():
         if m := _ENTRY.match(line):
@@ -52,4 +58,6 @@ def read_effects(text: str) -> list[dict[str, Any]]:
         elif m := _SCORE.match(line):
             amount = re.sub(r"[\u2212\u2013]", "-", m.group(2)).replace(" ", "")
             out.append({"score": m.group(1).strip(), "amount": int(amount)})
+        elif m := _SET.match(line):
+            out.append({"set": m.group(1), "player": m.group(2).strip(), "value": m.group(3)})
     return out

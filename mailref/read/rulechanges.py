@@ -71,6 +71,7 @@ def read_rule_changes(text: str, signer: str = "") -> list[RuleChange]:
     changes: list[RuleChange] = []
     lines = bounded(text).splitlines()
     body: list[str] | None = None  # the text being collected for an enact / amend
+    inline = False  # that text began on the change's own line
     faults: list[tuple[int, str, str]] = []
     for no, line in enumerate(lines, 1):
         if not _STARTS.match(line):
@@ -78,7 +79,7 @@ def read_rule_changes(text: str, signer: str = "") -> list[RuleChange]:
                 body.append(line)
             continue
         if body is not None:
-            changes[-1].text = _clean_body(body)
+            changes[-1].text, changes[-1].aside = _first_paragraph(_clean_body(body), inline)
             body = None
         if m := _ENACT.match(line):
             if not m.group("title"):
@@ -89,12 +90,14 @@ def read_rule_changes(text: str, signer: str = "") -> list[RuleChange]:
             changes.append(
                 RuleChange("enact", number=m.group("num"), title=m.group("title").strip(), line=no)
             )
-            body = [m.group("after")] if m.group("after").strip() else []
+            inline = bool(m.group("after").strip())
+            body = [m.group("after")] if inline else []
         elif m := _AMEND.match(line):
             changes.append(
                 RuleChange("amend", number=m.group("num"), ref_title=m.group("qtitle"), line=no)
             )
-            body = [m.group("after")] if m.group("after").strip() else []
+            inline = bool(m.group("after").strip())
+            body = [m.group("after")] if inline else []
         elif m := _REPLACE.match(line):
             changes.append(
                 RuleChange(
@@ -131,7 +134,8 @@ def read_rule_changes(text: str, signer: str = "") -> list[RuleChange]:
                 )
             )
     if body is not None:
-        changes[-1].text, changes[-1].signoff = without_sign_off(_clean_body(body), signer)
+        text, changes[-1].signoff = without_sign_off(_clean_body(body), signer)
+        changes[-1].text, changes[-1].aside = _first_paragraph(text, inline)
     for c in changes:
         if c.number and (why := number_fault(c.number)):
             faults.append((c.line, lines[c.line - 1][:200], why))
@@ -296,3 +300,13 @@ def _clean_body(body: list[str]) -> str:
     while body and not body[0].strip():
         body.pop(0)
     return "\n".join(ln.rstrip() for ln in body).strip()
+
+
+def _first_paragraph(text: str, inline: bool) -> tuple[str, str | None]:
+    """A rule text written on its change's own line (`Enact rule "Tea": Tea is free.`) is that
+    paragraph: the paragraphs under it are the author's explanation, set aside. A text begun
+    on the next line may run to several paragraphs."""
+    if not inline:
+        return text, None
+    first, _, rest = text.partition("\n\n")
+    return first.rstrip(), (rest.strip() or None)

@@ -55,6 +55,11 @@ TAGS: dict[str, str] = {
     "idle": "idle",
     "unidle": "unidle",
     "roll": "roll",
+    "update": "update",  # an alteration of the gamestate (mechanics/gamestate.py)
+    "gndt": "update",
+    "trade": "trade",
+    "transfer": "transfer",
+    "column": "column",
     "status": "status",
     "rules": "rules",
     "ruleset": "rules",

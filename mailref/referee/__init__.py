@@ -27,6 +27,7 @@ from mailref.claims import claim_due_game, claim_mail, worker_id
 from mailref.config import Config
 from mailref.door import Settings, Source
 from mailref.engine import Refused
+from mailref.engine.ruleset_file import Ruleset
 from mailref.engine.state import GameState
 from mailref.read import Envelope
 from mailref.referee import chain, fair, steps
@@ -417,8 +418,10 @@ class Referee:
         gm: str | None = None,
         timezone: str = "UTC",
         parameters: dict[str, Any] | None = None,
+        ruleset: Ruleset | None = None,
     ) -> None:
-        """Create the game SLUG at its own ADDRESS; refused when either is taken."""
+        """Create the game SLUG at its own ADDRESS, from RULESET where the GM wrote one
+        (docs/rulesets.md); refused when either is taken."""
         with self.store() as s, s.begin():
             if s.scalar(select(Game.id).where(Game.slug == slug)):
                 raise Refused("game_exists", slug=slug)
@@ -428,11 +431,33 @@ class Referee:
                 # Mail from the referee's own address is never answered (SPEC §2.2), and mail to it
                 # gets the list of games (§2.5): a game there would hear nobody.
                 raise Refused("address_is_referees", address=address)
-            name = name or default_name(s, slug, variant)
+            name = name or (ruleset.name if ruleset else "") or default_name(s, slug, variant)
             door.create_game(
-                s, slug, variant, address, name, gm, timezone, parameters or {}, self.clock()
+                s,
+                slug,
+                variant,
+                address,
+                name,
+                gm,
+                timezone,
+                parameters or {},
+                self.clock(),
+                ruleset,
             )
         self._changed(slug)
+
+    def import_game(self, slug: str, address: str, state: dict[str, Any], who: str) -> None:
+        """Make the game SLUG at ADDRESS from STATE, as a game file says it stands; its first
+        journal entry is the import, which mails each player once that the game runs here."""
+        with self.store() as s, s.begin():
+            if s.scalar(select(Game.id).where(Game.slug == slug)):
+                raise Refused("game_exists", slug=slug)
+            if s.scalar(select(Game.id).where(Game.address == address.lower())):
+                raise Refused("address_taken", address=address)
+            if address.strip().lower() == self.settings.from_address.lower():
+                raise Refused("address_is_referees", address=address)
+            door.import_game(s, slug, address, state, self.clock())
+        self.admin(slug, {"type": "imported"}, who)
 
     def state(self, slug: str) -> GameState:
         """The game SLUG's full state, archived parts included."""

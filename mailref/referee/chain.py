@@ -33,6 +33,7 @@ CHAIN: tuple[tuple[str, Step, str], ...] = (
     ("labelled-game", steps.point_to_labelled_game, "A subject naming another game."),
     ("thread-game", steps.point_to_thread_game, "A Reply to another game's mail."),
     ("unverified", steps.refuse_unverified, "A command not verified as the sender's."),
+    ("administrivia", steps.answer_administrivia, "A player's unsubscribe, answered."),
     ("discussion", steps.relay_discussion, "A player's words, relayed to the others."),
     ("reply-without-command", steps.refuse_reply_without_command, "A reply with no command."),
     ("stranger-without-command", steps.ignore_stranger_without_command, "A stranger's words."),

@@ -31,8 +31,12 @@ def pending(
     """The next stored mails awaiting processing that no other process holds (NOW is the wall
     clock of the leases), fairly among senders: at most LIMIT of them and BUDGET bytes of raw
     mail (at least one); none of SKIP."""
-    sender = func.coalesce(
-        func.nullif(func.lower(InboxMessage.sender), ""), InboxMessage.mail_from, literal("")
+    # The sender is the From and the envelope's sender together: a backlog forged From a
+    # player, sent by another envelope, is a queue of its own and never puts hers last.
+    sender = (
+        func.coalesce(func.lower(InboxMessage.sender), literal(""))
+        .concat(literal(" "))
+        .concat(func.coalesce(InboxMessage.mail_from, literal("")))
     )
     queued = (
         func.sum(InboxMessage.size + PER_MAIL)

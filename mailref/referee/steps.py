@@ -20,6 +20,8 @@ from mailref.engine import Refused
 from mailref.engine.variants.base import OPENS_MATTER
 from mailref.outgoing import Settings, Source, queue_alert, queue_reply
 from mailref.read import Envelope, match_game
+from mailref.read.administrivia import administrivia
+from mailref.read.ballots import quoted_ballot, vote_like
 from mailref.read.lists import game_sending, through_its_list
 from mailref.read.route import is_postmaster
 from mailref.read.subject import bare_command, no_tag
@@ -234,7 +236,12 @@ def open_game(c: Case) -> None:
     c.variant = engine.get_variant(c.game.variant)
     c.player = c.variant.by_address(c.game.state, env.from_addr)
     c.gm = str(c.game.state.get("gm") or c.settings.admin_address).lower()
-    c.source.stranger = c.player is None and env.from_addr.lower() != c.gm  # fewer answers a day
+    # Fewer answers a day to an address that plays no game here.
+    c.source.stranger = (
+        c.player is None
+        and env.from_addr.lower() != c.gm
+        and not routing.plays_here(c.s, env.from_addr, c.settings.admin_address)
+    )
     c.source.answering = bool(
         c.player and env.in_reply_to and answers_own_mail(c.s, env, slug, c.player["addresses"])
     )
@@ -315,6 +322,17 @@ def refuse_unverified(c: Case) -> bool:
     )
 
 
+def answer_administrivia(c: Case) -> bool:
+    """A player's "unsubscribe" alone asks for less mail: answered with how, never relayed.
+    A stranger's is left unanswered, as any of a stranger's words (SPEC §2.2)."""
+    if c.env.subject.tag is not None or not administrivia(c.env.subject.rest, c.env.text):
+        return False
+    if c.player is None and c.env.from_addr.lower() != c.gm:
+        return False
+    asked = Refused("unsubscribe_request", game=c.game.state["name"])
+    return c.answer_error(asked.reason, asked.hint, refusal=asked.code)
+
+
 def relay_discussion(c: Case) -> bool:
     """A player's mail in which nothing was read as a command is the players talking (SPEC
     §2.3): relayed to the other players; its sender gets no copy back and no answer."""
@@ -378,6 +396,10 @@ def apply_command(c: Case) -> None:
         # Reply-To says.
         c.source = dataclasses.replace(c.source, reply_to=env.from_addr)
     view = GameView(c.game.state, c.variant, c.player, c.gm)
+    if tag == "approve" and not gm_vouched(c):
+        r = Refused("approve_needs_the_alert")
+        c.answer_error(r.reason, r.hint, refusal=r.code)
+        return
     if tag is None:
         action: dict[str, Any] = {
             "type": "help",
@@ -388,7 +410,8 @@ def apply_command(c: Case) -> None:
         try:
             action = dispatch(env, view, tag)
         except Refused as r:
-            c.answer_error(r.reason, r.hint + relayed_instead(c, r), refusal=r.code)
+            if not talking(c, r):
+                c.answer_error(r.reason, r.hint + relayed_instead(c, r), refusal=r.code)
             return
     action["source"] = f"mail:{c.row.id}"
     c.tag = "vote" if action["type"] == "vote" else tag
@@ -404,6 +427,37 @@ def apply_command(c: Case) -> None:
         verdicts.PROCESSED,
         verdicts.ok(outcome.lines) if outcome.ok else verdicts.error(outcome.reason),
     )
+
+
+def talking(c: Case, refused: Refused) -> bool:
+    """A Reply in a matter's thread with no line that looks like a ballot, in the sender's
+    words or the quote ("Lovely idea, Alice."), is the players talking: relayed, not told
+    "No vote found". A line with a vote word, or a ballot left in the quote, is still asked
+    about again."""
+    from mailref.handlers.vote import NoBallot
+    from mailref.referee.discussion import relay, relays
+
+    if not (isinstance(refused, NoBallot) and c.env.subject.is_reply and c.player is not None):
+        return False
+    if refused.params.get("ignored") or vote_like(c.env.text) or quoted_ballot(c.env.body):
+        return False
+    if not relays(c.game.state):
+        return False
+    sent = relay(c.s, c.settings, c.game, c.player, c.env, c.now, c.row.id)
+    if sent == 0:  # nobody to read it: the sender is answered as before
+        return False
+    if sent is None:
+        return c.decide(verdicts.IGNORED, verdicts.DISCUSSION_OVER_ALLOWANCE)
+    return c.decide(verdicts.PROCESSED, verdicts.discussion(sent))
+
+
+def gm_vouched(c: Case) -> bool:
+    """Whether the GM's [Approve] is the GM's beyond a From anyone can write: verified where
+    the game requires it (refuse_unverified ran), else a Reply to mail the game sent the GM
+    (the alert asking for it), whose Message-ID only the GM has. Others are refused later."""
+    if c.env.from_addr.lower() != c.gm or c.game.state["parameters"].get("require_auth"):
+        return True
+    return answers_own_mail(c.s, c.env, c.slug or "", [c.gm])
 
 
 def relayed_instead(c: Case, refused: Refused) -> str:

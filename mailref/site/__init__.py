@@ -8,6 +8,7 @@ committed change and replaced atomically, so a reader never sees half a site.
     DIR/SLUG/proposals.html   every matter: text, votes, outcome; judgements and rulings
     DIR/SLUG/feed.atom        one entry per announcement
     DIR/SLUG/journal.html     the court record: every journal entry, anchored by its number
+    DIR/SLUG/gamestate.html   each player's values the rules declare, each change with its mail
     DIR/SLUG/dice.html        every seed's SHA-256, the seeds revealed, each roll recomputed
     DIR/SLUG/turns.html       orders games: every turn's results with its map (turn-N.svg)
     DIR/SLUG/map.svg          orders games with a map: the island now (map.png beside it when
@@ -29,7 +30,7 @@ from sqlalchemy import select
 
 from mailref import resource
 from mailref.config import SiteConfig
-from mailref.site import dice, history, journal, pages, trouble
+from mailref.site import dice, gamestate, history, journal, pages, trouble
 from mailref.site.publish import replace_dir, replace_file
 from mailref.store import Game, Store
 from mailref.timeutil import iso, utcnow
@@ -168,6 +169,7 @@ def game_files(
     chron = history.chronicle(snap)
     ctx = pages.game_context(state, chron, now, base_url, has_png=False)
     ctx["dice"] = rolls
+    ctx["gamestate"] = gamestate.page_context(state)
     last = snap.journal[-1]["number"] if snap.journal else 0
     ctx["journal_link"] = lambda n: journal.link(n, last)
     files: dict[str, bytes] = {}
@@ -184,6 +186,8 @@ def game_files(
     pages_ = ["index.html", "rules.html", "proposals.html"] + (
         ["turns.html"] if ctx["orders_game"] else []
     )
+    if ctx["gamestate"] is not None:
+        pages_.append("gamestate.html")
     for name in pages_:
         files[name] = pages.render_page(name, page=name, **ctx).encode()
     older = [name for name, _ in journal.pages(snap.journal)][1:]

@@ -203,3 +203,39 @@ def test_newcomers_are_announced_a_few_times_a_day_in_all(game, smtp, outbox):
     assert len(game.state("nomes")["players"]) == 27
     (last,) = [m for m in outbox.to("sybil24@evil24.example", sent) if m["X-Mailref-Kind"] == "ack"]
     assert "Not announced to the other players" in Outbox.body(last)
+
+
+def test_a_player_of_one_game_joining_another_on_the_host_is_asked_to_confirm(game, smtp, outbox):
+    """Players of one game sent [Join] to a new game on the same host: their day's answers
+    in the first game had spent a stranger's allowance, so two got no answer at all and the
+    third a quota notice dressed as the confirmation. A player of any game here is no stranger."""
+    sidekick = "tea@ref.example"
+    game.create_game("tea", "sidekick", sidekick, gm="gm@ref.example")
+    for _ in range(7):
+        smtp(mail(ALICE, G, "[Status]"), ALICE)
+    outbox.new()
+    smtp(mail(ALICE, sidekick, "[Join]", "Name: Alice"), ALICE, sidekick)
+    sent = [m for m in outbox.new() if m["To"] == ALICE]
+    assert [m["X-Mailref-Kind"] for m in sent] == ["confirm"]
+    confirm(game, ALICE)
+    assert [p["name"] for p in game.state("tea")["players"]] == ["Alice"]
+
+
+def test_a_confirmation_not_sent_is_said_so(game, smtp, outbox):
+    """A newcomer past the strangers' allowance is not asked to confirm that day: the notice
+    saying so was subjected as the confirmation, and the mail's verdict said only "ok". The
+    notice answers the [Join], and each verdict says no confirmation went."""
+    from mailref.store import InboxMessage
+
+    carol = "carol@example.org"
+    for _ in range(5):
+        smtp(mail(carol, G, "[Help]"), carol)
+    outbox.new()
+    for _ in range(2):
+        smtp(mail(carol, G, "[Join]", "Name: Carol"), carol)
+    sent = [m for m in outbox.new() if m["To"] == carol]
+    assert [m["X-Mailref-Kind"] for m in sent] == ["error"]
+    assert "[Confirm]" not in str(sent[0]["Subject"]) and "[Join]" in str(sent[0]["Subject"])
+    with game.store() as s:
+        rows = s.query(InboxMessage).order_by(InboxMessage.id.desc()).limit(2).all()
+        assert all("no confirmation sent" in r.verdict for r in rows), [r.verdict for r in rows]

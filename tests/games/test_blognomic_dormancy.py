@@ -38,3 +38,25 @@ def test_the_wizards_are_told_when_dormancy_begins_and_ends(referee, outbox):
         in Outbox.body(told)
     )
     assert_replays(referee)
+
+
+def test_a_new_game_short_of_wizards_says_it_is_dormant_and_what_wakes_it(referee, outbox):
+    """A BlogNomic game with fewer than five Wizards is Dormant from creation: its first
+    [Proposal] was refused with no hint of what to do, and [Status] never said "Dormant"."""
+    referee.create_game("blog", "blognomic", BLOG, gm="gm@ref.example")
+    for p in PLAYERS:
+        send(referee, p, "[Join]", f"Name: {p.title()}\n", to=BLOG)
+        confirm_waiting(referee)
+    send(referee, "alice", "[Status]", to=BLOG)
+    said = " ".join(Outbox.body(last(outbox, addr("alice"), "status")).split())
+    assert "Dormant: fewer than 5 Wizards, so proposals may not be submitted until 5 play" in said
+    send(
+        referee,
+        "alice",
+        "[Proposal] Gold",
+        'Enact a new rule "Gold":\nEach Wizard has Gold.\n',
+        to=BLOG,
+    )
+    refused = " ".join(Outbox.body(last(outbox, addr("alice"), "error")).split())
+    assert "Dormant" in refused and "more players may send [Join]" in refused
+    assert_replays(referee)

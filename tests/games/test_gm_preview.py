@@ -139,3 +139,31 @@ def test_publish_is_the_gms_and_only_when_results_wait(referee, outbox):
     assert "only the GM" in body(outbox.to(addr("alice"))[-1])
     referee.accept(mail(GM, EIRE, "[Publish]"), "smtp", GM, [EIRE])
     assert "no results are waiting" in body(outbox.to(GM)[-1])
+
+
+def test_a_game_without_a_gm_previews_to_the_admin_whose_publish_is_honoured(referee, outbox):
+    """An Eire game with gm_preview=on made without --gm sent its preview to the host's admin
+    address with "send [Publish]", and that address's [Publish] was refused ("only the GM
+    publishes"): the turn could never go out by mail."""
+    referee.rng = None
+    referee.create_game("eire", "eire", EIRE, parameters={"turn_length": "1d", "gm_preview": "on"})
+    for name, color, origin in (("alice", "Red", "Donal"), ("bob", "Gold", "Llanc")):
+        body_ = f"Name: {name.title()}\nColor: {color}\nTribe: Plainsmen\nOrigin: {origin}"
+        send(referee, name, "[Join]", body_, to=EIRE)
+        confirm_waiting(referee)
+    referee.admin("eire", {"type": "start"}, "admin")
+    send(referee, "alice", "[Orders]", "**Invest 5 Grain in Donal**", to=EIRE)
+    outbox.new()
+    send(referee, "bob", "[Orders]", "**Invest 5 Grain in Llanc**", to=EIRE)
+    [preview] = [m for m in outbox.new() if m["X-Mailref-Kind"] == "preview"]
+    assert preview["To"] == GM and "[Publish]" in body(preview)  # GM: the admin here
+    send(referee, "alice", "[Publish]", to=EIRE)
+    assert "only the GM" in body(outbox.to(addr("alice"))[-1])
+    referee.accept(mail(GM, EIRE, "[Publish]"), "smtp", GM, [EIRE])
+    sent = outbox.new()
+    assert {m["To"] for m in sent if m["X-Mailref-Kind"] == "results"} == {
+        addr("alice"),
+        addr("bob"),
+    }
+    assert referee.state("eire")["turn"]["number"] == 2
+    assert_replays(referee)

@@ -29,7 +29,10 @@ def test_a_newcomer_joins_by_mail_and_replies_to_the_confirmation(referee, smtp,
     assert conf["To"] == "bob@x.org" and conf["X-Mailref-Kind"] == "confirm"
     assert "[Confirm] Join" in conf["Subject"] and conf["In-Reply-To"]
     text = Outbox.body(conf)
-    assert "to join Nomic Sidekick Nomic as Bob" in text and "a plain Reply will do" in text
+    assert (
+        "to join Nomic Sidekick Nomic as Bob" in text
+        and "reply to this mail with the word yes" in text
+    )
     assert [p["name"] for p in referee.state("nomes")["players"]] == ["Alice"]
     reply = mail("bob@x.org", G, f"Re: {conf['Subject']}", "ok!", in_reply_to=conf["Message-ID"])
     smtp(reply, "bob@x.org")
@@ -75,7 +78,7 @@ def test_join_approval_gm_holds_each_confirmed_join_for_the_gm(referee, outbox):
     referee.admin("nomes", {"type": "player_add", "name": "Carol", "address": "carol@x.org"}, "a")
     referee.accept(mail("carol@x.org", G, "[Approve] Bob"), "smtp", "carol@x.org", [G])
     assert "only the GM" in Outbox.body(outbox.to("carol@x.org", outbox.new(), kind="error")[0])
-    referee.accept(mail(GM, G, "[Approve] Bob"), "smtp", GM, [G])
+    referee.accept(mail(GM, G, "[Approve] Bob", in_reply_to=alert["Message-ID"]), "smtp", GM, [G])
     sent = outbox.new()
     assert "Bob joined" in Outbox.body(outbox.to(GM, sent, kind="ack")[0])
     assert "[Nomic Sidekick Nomic] Bob joins the game" in [

@@ -1,16 +1,15 @@
-"""Every shipped rule text (data/*_rules.json) against the seed it was taken from, sentence by
+"""Every shipped rule text (data/*.nomic) against the seed it was taken from, sentence by
 sentence, both ways: no sentence is shipped that the seed does not say, and no sentence of the
 seed's rules is missing from what ships (rule 4.4 had lost Prioritisation item 5)."""
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
 import pytest
 
-from mailref import resource
+from mailref.engine.ruleset_file import shipped_rules
 
 pytestmark = pytest.mark.spec("5")
 
@@ -66,7 +65,7 @@ def seed_text(variant: str) -> str:
 
 
 def shipped(variant: str) -> list[dict]:
-    return json.loads((resource("data") / f"{variant}_rules.json").read_text(encoding="utf-8"))
+    return shipped_rules(variant)
 
 
 @pytest.mark.parametrize("variant", sorted(SOURCES))

@@ -34,6 +34,8 @@ pytestmark = pytest.mark.spec("7")
         ("mysql://mailref@127.0.0.1/mailref", "needs the Python module MySQLdb"),
         ("foo://x", "names the database kind 'foo', unknown to SQLAlchemy"),
         ("var/mailref.sqlite3", "is not a database URL like"),
+        # Two slashes name a host, "var": a 30-line traceback from serve, "\x0a" in check.
+        ("sqlite://var/x.sqlite3", 'needs three slashes before a file: "sqlite:///var/x.sqlite3"'),
     ],
 )
 @pytest.mark.parametrize("command", [["serve"], ["check"], ["game", "list"]])

@@ -47,6 +47,34 @@ def test_a_state_without_schema_has_its_held_mail_and_score_levels_apart():
     assert upgrade(json.loads(json.dumps(state))) == state  # once upgraded, left as it is
 
 
+def test_a_game_whose_rules_declare_no_column_carries_no_gamestate():
+    from datetime import UTC, datetime
+
+    for variant in ("sidekick", "imperial", "eire"):
+        v = get_variant(variant)
+        state = v.initial_state("g", "", G, None, "UTC", {}, datetime(2026, 1, 1, tzinfo=UTC))
+        assert "gamestate" not in state
+    blog = get_variant("blognomic")
+    state = blog.initial_state("g", "", G, None, "UTC", {}, datetime(2026, 1, 1, tzinfo=UTC))
+    assert [c["name"] for c in state["gamestate"]["columns"]] == ["Hand", "Home", "Thaum"]
+
+
+def test_a_state_of_schema_1_is_given_the_columns_its_rules_declare():
+    """Before schema 2 the gamestate was not kept: each player gets each column's default."""
+    rule = {
+        "number": "2.1",
+        "title": "Gold",
+        "text": "Each Wizard has an amount of Gold, which "
+        "is a nonnegative integer, tracked in the GNDT. Gold defaults to 10.",
+    }
+    state = {"schema": 1, "rules": [rule], "players": [{"name": "Ann"}]}
+    upgrade(state)  # type: ignore[arg-type]
+    assert state["gamestate"]["values"] == {"Ann": {"gold": 10}}  # type: ignore[typeddict-item]
+    bare = {"schema": 1, "rules": [], "players": [{"name": "Ann"}]}
+    upgrade(bare)  # type: ignore[arg-type]
+    assert "gamestate" not in bare
+
+
 def test_a_state_of_a_newer_schema_is_not_misread():
     with pytest.raises(ValueError, match="newer than this mailref"):
         upgrade({"schema": SCHEMA + 1})  # type: ignore[typeddict-item]

@@ -46,6 +46,10 @@ pytestmark = pytest.mark.spec("3.2")
         ("+1. Long overdue.", "FOR", "Long overdue."),
         ("AGAINST:", "AGAINST", ""),
         ("FOR!!!", "FOR", ""),
+        # A comma after the vote in capitals: the vote, then why.
+        ("FOR, biscuits are great", "FOR", "biscuits are great"),
+        ("FOR, nice idea.", "FOR", "nice idea."),
+        ("AGAINST, it breaks rule 5", "AGAINST", "it breaks rule 5"),
     ],
 )
 def test_a_ballot_and_its_reason(line, vote, reason):
@@ -72,6 +76,7 @@ def test_numbered_ballots_with_reasons(line, number, vote, reason):
     "line",
     [
         "No, wait",
+        "NO, wait",
         "No, wait, I need to read it.",
         "For what it's worth, I'm AGAINST this.",
         "For what it's worth…",
@@ -81,7 +86,7 @@ def test_numbered_ballots_with_reasons(line, number, vote, reason):
         "No. Wait, let me think about it.",
         "Yes. Just kidding, I haven't read it.",
         "FOR? Not sure.",
-        "FOR, nice idea.",
+        "For, as you know, it is late.",
         "FOR-ish, I suppose.",
         "+1 if the typo is fixed",
         "+1, great",

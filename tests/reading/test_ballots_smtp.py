@@ -54,7 +54,6 @@ def reply_to(outbox: Outbox, who: str):
     [
         "No strong feelings yet -- what does this mean?",
         "For what it's worth, I'm AGAINST this.",
-        "Pro tip: read rule 5 first.",
         "Present company excepted, I vote against.",
     ],
 )
@@ -65,8 +64,20 @@ def test_prose_gets_no_vote_found_and_how_to_write_one(referee, outbox, game, pr
     body = Outbox.body(answer)
     assert answer["X-Mailref-Kind"] == "error" and "No vote found for proposal 1" in body
     assert "I vote FOR" in body  # how to write one
-    if not prose.startswith("Pro tip"):  # a line holding a vote word is named as not read
-        assert f'Not read as a ballot: "{prose}"' in body
+    assert f'Not read as a ballot: "{prose}"' in body  # a line holding a vote word is named
+    assert voter.title() not in referee.state("nomes")["proposals"][0]["votes"]
+
+
+def test_prose_without_a_vote_word_is_discussion(referee, outbox, game):
+    """No line of it looks like a ballot: the players talking, not asked about again."""
+    send, (voter, _) = game
+    outbox.new()
+    send(
+        voter, mail(addr(voter), G, "Re: [Proposal 1] Daily dice", "Pro tip: read rule 5 first.\n")
+    )
+    sent = outbox.new()
+    assert [m["X-Mailref-Kind"] for m in sent if m["To"] == addr(voter)] == []
+    assert {m["X-Mailref-Kind"] for m in sent} == {"discussion"}
     assert voter.title() not in referee.state("nomes")["proposals"][0]["votes"]
 
 

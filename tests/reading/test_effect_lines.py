@@ -45,3 +45,14 @@ def test_rule_changes_are_read_without_the_effect_lines():
 def test_a_long_line_is_read_as_no_effect():
     assert read_effects("undo entry " + "1, " * 5000 + "x") == []
     assert read_effects("Score " + "a " * 10000 + "x") == []
+
+
+def test_a_set_line_names_a_column_a_player_and_a_value():
+    from mailref.read.effects import read_effects, without_effects
+
+    text = "Bob lost it.\nSet Thaum of Bob to 5.\nSet Hand of Ann to Fox, Owl"
+    assert read_effects(text) == [
+        {"set": "Thaum", "player": "Bob", "value": "5"},
+        {"set": "Hand", "player": "Ann", "value": "Fox, Owl"},
+    ]
+    assert without_effects(text) == "Bob lost it."

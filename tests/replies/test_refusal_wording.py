@@ -453,6 +453,15 @@ GOLDEN = [
     ("emperor_answers_points", {}, ("the Emperor answers Points of Order", "")),
     ("untitled_proposal", {}, ("a proposal must contain a title (rule 4)", "")),
     (
+        "unsubscribe_request",
+        {"game": "Nomes"},
+        (
+            "your mail asks to stop the mail; it was not passed on to the other players",
+            "to get one mail a day instead of each one, send [Settings] digest: daily; to leave "
+            "Nomes, send [Quit]",
+        ),
+    ),
+    (
         "changes_cannot_apply",
         {"why": "the reason given"},
         ("your rule changes cannot apply: the reason given", ""),
@@ -507,7 +516,7 @@ GOLDEN = [
         {"least": 2},
         (
             'BlogNomic is Dormant with fewer than 2 Wizards: proposals may not be submitted (rule "Dormancy")',
-            "",
+            "it wakes once 2 Wizards play: more players may send [Join], or the GM may lower the number (the game's parameter dormant_below)",
         ),
     ),
     (
@@ -617,6 +626,23 @@ GOLDEN = [
         "param_not_time",
         {"key": "digest", "value": "weekly"},
         ("digest: 'weekly' is not a time like 08:00", ""),
+    ),
+    (
+        "bind_shipped_ruleset",
+        {"slug": "nomes"},
+        (
+            "nomes runs a shipped ruleset, whose rules are bound already",
+            "a game made with --ruleset or --from-text binds its own",
+        ),
+    ),
+    ("bind_no_rule", {"rule": "99", "slug": "ours"}, ("there is no rule 99 in ours", "")),
+    (
+        "bind_not_stated",
+        {"key": "win_score", "rule": "102"},
+        (
+            "rule 102 does not state win_score once and plainly",
+            "bind win_score to the rule that does, or `mailref game set` it",
+        ),
     ),
     (
         "no_player",
@@ -1047,6 +1073,25 @@ GOLDEN = [
     ),
     ("plays_already", {"name": "Ann"}, ("you already play as Ann", "")),
     (
+        "approve_needs_the_alert",
+        {},
+        (
+            "an [Approve] takes a newcomer in only as a Reply to the alert that asked for it "
+            "(anyone can write a mail From your address), so nobody was taken in",
+            "reply to the alert naming the newcomer with [Approve] NAME, or use `mailref player "
+            "add`",
+        ),
+    ),
+    (
+        "reply_is_no_consent",
+        {},
+        (
+            "your reply to the confirmation does not say yes, so you have not joined (an "
+            "automatic answer names the confirmation too)",
+            "to join, reply once more with the word yes as its first line",
+        ),
+    ),
+    (
         "only_gm_approves",
         {"gm": "gm@example.org"},
         (
@@ -1143,6 +1188,170 @@ GOLDEN = [
         (
             "the results of turn 2 went out already, and turn 3 is still open for orders until Sat 5 Dec 2026 10:00 UTC, in 4 days (1 of 3 players have sent theirs); results are taken once it closes, and nothing was sent to the players",
             'the mail "[Turn 3] Orders of all players" comes when it closes (at its deadline, or once every player has ordered); reply to it with the results. To close the turn early, the operator sets its deadline to the time now: mailref deadline nomes set YYYY-MM-DDTHH:MM:SSZ',
+        ),
+    ),
+    (
+        "update_empty",
+        {},
+        (
+            "your [Update] names no alteration",
+            "write one alteration a line: `Thaum -3`, `Thaum of Bob +2`, `Hand: Fox, Owl`, `Home = Wilderness`, each with an optional `because ...`; nothing was changed",
+        ),
+    ),
+    (
+        "update_unreadable",
+        {"line": "more Thaum please"},
+        (
+            "this line is no alteration: more Thaum please",
+            "write one alteration a line: `Thaum -3`, `Thaum of Bob +2`, `Hand: Fox, Owl`, `Home = Wilderness`, each with an optional `because ...`; nothing was changed",
+        ),
+    ),
+    (
+        "no_column",
+        {"column": "Gold", "line": "Gold +1", "columns": ["Hand", "Home", "Thaum"]},
+        (
+            'there is no column "Gold" in the gamestate (Gold +1)',
+            "the columns are Hand, Home, Thaum; nothing was changed",
+        ),
+    ),
+    (
+        "column_no_owner",
+        {"name": "Bob", "line": "Thaum of Bob +2"},
+        ('there is no player "Bob" to alter (Thaum of Bob +2)', "nothing was changed"),
+    ),
+    (
+        "column_unreadable",
+        {"column": "Thaum", "kind": "integer", "value": "lots", "line": "Thaum + lots"},
+        ('Thaum holds integer values; "lots" is none (Thaum + lots)', "nothing was changed"),
+    ),
+    (
+        "column_below",
+        {"column": "Thaum", "value": -3, "bound": 0, "line": "Thaum -3"},
+        ("Thaum may not go below 0: it would be -3 (Thaum -3)", "nothing was changed"),
+    ),
+    (
+        "column_above",
+        {"column": "Thaum", "value": 21, "bound": 20, "line": "Thaum +21"},
+        ("Thaum may not go above 20: it would be 21 (Thaum +21)", "nothing was changed"),
+    ),
+    (
+        "column_too_long",
+        {"column": "Hand", "count": 5, "most": 4, "line": "Hand: A, B, C, D, E"},
+        ("Hand holds at most 4: it would hold 5 (Hand: A, B, C, D, E)", "nothing was changed"),
+    ),
+    (
+        "column_repeats",
+        {"column": "Hand", "line": "Hand: Fox, Fox"},
+        ("Hand may not hold one thing twice (Hand: Fox, Fox)", "nothing was changed"),
+    ),
+    (
+        "column_lacks",
+        {"column": "Hand", "name": "Ann", "value": "Fox", "line": "Hand - Fox"},
+        ('Hand of Ann holds no "Fox" to take away (Hand - Fox)', "nothing was changed"),
+    ),
+    (
+        "column_not_a_choice",
+        {"column": "Mood", "choices": ["Happy", "Sad"], "value": "Angry", "line": "Mood = Angry"},
+        ('Mood is one of Happy, Sad, not "Angry" (Mood = Angry)', "nothing was changed"),
+    ),
+    (
+        "column_not_a_player",
+        {"column": "Patron", "value": "Zed", "line": "Patron = Zed"},
+        ('Patron names a player; "Zed" is none (Patron = Zed)', "nothing was changed"),
+    ),
+    (
+        "trade_unreadable",
+        {"line": "let's swap"},
+        (
+            "this is no trade: let's swap",
+            "write `[Trade] Ben: my Fox for your Owl`, or `[Trade] Accept 3` to accept trade 3",
+        ),
+    ),
+    (
+        "trade_with_oneself",
+        {},
+        ("a trade is with another player", ""),
+    ),
+    (
+        "trade_not_held",
+        {"name": "Ann", "item": "Owl"},
+        ('Ann holds no "Owl"', "both items must be in their holders' hands to trade"),
+    ),
+    (
+        "no_trade_for_you",
+        {"number": 1},
+        ("there is no trade 1 offered to you", "send [Status] for the open trades"),
+    ),
+    (
+        "trade_closed",
+        {"number": 1, "status": "expired"},
+        (
+            "trade 1 has expired: it was not accepted in time",
+            "offer it again with a new [Trade]",
+        ),
+    ),
+    (
+        "transfer_not_an_amount",
+        {"column": "Hand", "line": "1 Hand to Ben"},
+        ("Hand is no amount to transfer (1 Hand to Ben)", "only a number column is transferred"),
+    ),
+    (
+        "transfer_not_positive",
+        {"line": "0 Thaum to Ben"},
+        ("only a positive amount is transferred (0 Thaum to Ben)", "nothing was changed"),
+    ),
+    (
+        "transfer_to_oneself",
+        {"line": "1 Thaum to Ann"},
+        ("a transfer is to another player (1 Thaum to Ann)", "nothing was changed"),
+    ),
+    (
+        "transfer_unreadable",
+        {"line": "some Thaum to Ben"},
+        (
+            "this line is no transfer: some Thaum to Ben",
+            "write `[Transfer] 5 Thaum to Ben`, one transfer a line, each with an optional `because ...`; nothing was changed",
+        ),
+    ),
+    (
+        "column_kind_unknown",
+        {"kind": "money", "kinds": ["integer", "text", "list", "choice", "player"]},
+        ('there is no kind of column "money"', "the kinds are integer, text, list, choice, player"),
+    ),
+    (
+        "column_name_unreadable",
+        {"name": "Gold Coins"},
+        ('a column\'s name is one word of letters, digits and dashes, not "Gold Coins"', ""),
+    ),
+    (
+        "column_exists",
+        {"name": "Gold"},
+        ("there is a column Gold already", ""),
+    ),
+    (
+        "column_needs_choices",
+        {"name": "Mood"},
+        ("column Mood is one of a set: name its values", "give --choices A,B,C"),
+    ),
+    (
+        "only_gm_declares_columns",
+        {},
+        ("only the GM declares a column", "a rule declares one by its words once enacted"),
+    ),
+    (
+        "column_unwritten",
+        {},
+        (
+            "write the column's name and kind: [Column] Gold integer",
+            "the kinds are integer, text, list, choice, player; body lines `Default: 10`, `Min: 0`, `Max: 20`, `Max length: 4`, `Choices: Happy, Sad`",
+        ),
+    ),
+    (
+        "column_not_yours",
+        {"name": "Ben", "line": "Thaum of Ben +1"},
+        (
+            "in this game you update only your own values, not those of Ben (Thaum of Ben +1)",
+            "nothing was changed",
         ),
     ),
 ]

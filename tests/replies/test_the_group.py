@@ -116,6 +116,16 @@ def test_the_footer_says_a_reply_reaches_all_players_and_names_the_gm(table):
     )
 
 
+def test_the_gms_own_mail_does_not_point_the_gm_at_the_gms_address(table):
+    """The GM's answers ended "words for the GM alone: " and the GM's own address."""
+    r, g = table.referee, "nomes@ref.example"
+    r.create_game("nomes", "sidekick", g, name="Nomes", gm="gm@ref.example")
+    table.join("alice@x.org", g, "Name: Alice")
+    got = table.send("gm@ref.example", g, "[Help]")
+    (answer,) = got["gm@ref.example"]
+    assert "words for the GM alone" not in text(answer)
+
+
 def test_the_last_eire_orderer_gets_the_results_mail_with_the_map(table):
     r, g = table.referee, "eire@ref.example"
     r.create_game("eire", "eire", g, gm="gm@ref.example", parameters={"start_grain": "30"})
@@ -142,16 +152,18 @@ def test_the_last_eire_orderer_gets_the_results_mail_with_the_map(table):
     assert text(theirs) == text(results)
 
 
-def test_a_reply_without_a_ballot_is_relayed_and_its_sender_told_both(table):
+def test_a_reply_of_prose_in_a_proposals_thread_is_discussion(table):
+    """A Reply discussing a proposal was answered "Not done: No vote found" every time. With
+    no line that looks like a ballot it is the players talking: relayed, and not answered."""
     mover = nomes(table)
     g = "nomes@ref.example"
     news = table.send(f"{mover}@x.org", g, "[Proposal] Tea", 'Enact rule 301 "Tea":\nTea.\n')
     other, third = [n for n in ("alice", "bob", "carol") if n != mover]
     got = table.send(f"{other}@x.org", g, "Re: [Nomes] [Proposal 1] Tea", "Lovely idea, Alice.")
-    (err,) = got[f"{other}@x.org"]
-    said = " ".join(text(err).split())
-    assert err["X-Mailref-Kind"] == "error" and "No vote found for proposal 1" in said
-    assert "Your words went to the other players as discussion." in said
+    assert f"{other}@x.org" not in got
+    with table.referee.store() as s:
+        row = s.query(InboxMessage).order_by(InboxMessage.id.desc()).first()
+        assert row.verdict == "discussion: relayed to 2 players"
     for who in (mover, third):
         (m,) = got[f"{who}@x.org"]
         assert m["X-Mailref-Kind"] == "discussion" and "Lovely idea, Alice." in text(m)
@@ -160,6 +172,30 @@ def test_a_reply_without_a_ballot_is_relayed_and_its_sender_told_both(table):
         (ann,) = [a for a in news[f"{who}@x.org"] if a["X-Mailref-Kind"] == "announcement"]
         assert m["In-Reply-To"] == ann["Message-ID"]
     assert other.title() not in table.referee.state("nomes")["proposals"][0]["votes"]
+
+
+def test_a_reply_with_a_vote_word_in_prose_is_relayed_and_its_sender_told_both(table):
+    mover = nomes(table)
+    g = "nomes@ref.example"
+    table.send(f"{mover}@x.org", g, "[Proposal] Tea", 'Enact rule 301 "Tea":\nTea.\n')
+    other, third = [n for n in ("alice", "bob", "carol") if n != mover]
+    got = table.send(f"{other}@x.org", g, "Re: [Nomes] [Proposal 1] Tea", "For what it's worth…")
+    (err,) = got[f"{other}@x.org"]
+    said = " ".join(text(err).split())
+    assert err["X-Mailref-Kind"] == "error" and "No vote found for proposal 1" in said
+    assert "Your words went to the other players as discussion." in said
+    assert [m["X-Mailref-Kind"] for m in got[f"{third}@x.org"]] == ["discussion"]
+
+
+def test_a_vote_in_capitals_then_a_comma_and_why_is_a_ballot(table):
+    """`FOR, biscuits are great` was refused as prose, and still relayed."""
+    mover = nomes(table)
+    g = "nomes@ref.example"
+    table.send(f"{mover}@x.org", g, "[Proposal] Tea", 'Enact rule 301 "Tea":\nTea.\n')
+    other, third = [n for n in ("alice", "bob", "carol") if n != mover]
+    got = table.send(f"{other}@x.org", g, "Re: [Nomes] [Proposal 1] Tea", "FOR, biscuits are great")
+    assert table.referee.state("nomes")["proposals"][0]["votes"][other.title()] == "FOR"
+    assert "discussion" not in [m["X-Mailref-Kind"] for m in got.get(f"{third}@x.org", [])]
 
 
 @pytest.mark.parametrize("table", [{"replies_per_day": 2}], indirect=True, ids=["two-a-day"])

@@ -24,6 +24,7 @@ rules differ; each hook's default is the plain case.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import fields, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
@@ -70,6 +71,8 @@ class Proposals(Acting):
 
         def translate_vote(self, meaning: str) -> str: ...
 
+        def in_force(self, state: GameState, name: str) -> bool: ...
+
         def tell_vote_override(
             self,
             state: GameState,
@@ -81,6 +84,14 @@ class Proposals(Acting):
             vote: str,
             previous: str | None,
         ) -> None: ...
+
+    def policy_in(self, state: GameState) -> VotingPolicy:
+        """The policy as the rules now read: a switch of it the game holds a parameter of (bound
+        to the rule that states it, followed when that rule changes) takes the game's value."""
+        switches = {f.name for f in fields(VotingPolicy)} & set(state["parameters"])
+        if not switches:
+            return self.policy
+        return replace(self.policy, **{k: state["parameters"][k] for k in switches})
 
     # ---- submitting --------------------------------------------------------------
     def submit(
@@ -213,11 +224,14 @@ class Proposals(Acting):
 
     def score_author(self, state: GameState, m: Matter, passed: bool) -> tuple[Player, int] | None:
         """The author scores what the policy gives for a pass or a fail: (author, points); None
-        where it gives nothing or the author is gone from the list."""
+        where it gives nothing (or the rule giving it is repealed) or the author is gone."""
         author = self.player(state, m["author"])
         if not self.policy.points or author is None:
             return None
-        points = int(state["parameters"][self.policy.points[0 if passed else 1]])
+        param = self.policy.points[0 if passed else 1]
+        if not self.in_force(state, param):  # its rule repealed: no points
+            return None
+        points = int(state["parameters"][param])
         author["score"] += points
         return author, points
 

@@ -46,6 +46,14 @@ class VotingPolicy:
     points: tuple[str, str] | None = None
     # How the count names those entitled to vote ("majority of entitled").
     electorate_name: str = "voters"
+    # Switches a rule states (variants/rule_tables.py binds each to its rule by the same name):
+    # whether a tie passes or fails ("majority of cast").
+    tie: str = "fails"
+    # what an ABSTAIN ballot counts as: "nothing" (neither side), "against" or "for".
+    abstain: str = "nothing"
+    abstain_word: str = "ABSTAIN"
+    # how many FOR pass a matter ("majority of entitled"): a "majority" of those entitled, or "one".
+    majority: str = "majority"
 
     def offered_text(self) -> str:
         """ "FOR, AGAINST or ABSTAIN": the ballots as players are told them."""
@@ -78,17 +86,28 @@ def count(
     if policy.decision == "majority of cast":
         counts = dict(Counter(votes.values()))
         n_for, n_against = counts.get(yes, 0), counts.get(no, 0)
-        passed = n_for > n_against
+        if policy.abstain != "nothing":  # a rule counts an ABSTAIN as one side
+            sided = counts.get(policy.abstain_word, 0)
+            n_for, n_against = (
+                (n_for, n_against + sided)
+                if policy.abstain == "against"
+                else (n_for + sided, n_against)
+            )
+        tied = n_for == n_against
+        passed = n_for > n_against or (tied and policy.tie == "passes")
         reason = (
-            f"more {yes} than {no}"
+            ("a tie passes" if tied else f"more {yes} than {no}")
             if passed
-            else ("tie" if n_for == n_against else f"more {no} than {yes}")
+            else ("tie" if tied else f"more {no} than {yes}")
         )
+        if policy.abstain != "nothing" and counts.get(policy.abstain_word):
+            side = yes if policy.abstain == "for" else no
+            reason += f", each {policy.abstain_word} counted as {side}"
         return Outcome(passed, not passed, counts, reason)
     if policy.decision == "majority of entitled":
         n_for = sum(1 for n, v in votes.items() if v == yes and n in electorate)
         n_against = sum(1 for n, v in votes.items() if v == no and n in electorate)
-        passed = n_for * 2 > len(electorate)
+        passed = n_for >= 1 if policy.majority == "one" else n_for * 2 > len(electorate)
         counts = {yes: n_for, no: n_against, policy.electorate_name: len(electorate)}
         return Outcome(passed, not passed, counts)
     n_for = sum(v == yes for v in votes.values())

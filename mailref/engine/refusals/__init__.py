@@ -7,7 +7,16 @@ from __future__ import annotations
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any, Literal
 
-from mailref.engine.refusals import games, mail, nomic, operator, orders, parameters, players
+from mailref.engine.refusals import (
+    games,
+    gamestate,
+    mail,
+    nomic,
+    operator,
+    orders,
+    parameters,
+    players,
+)
 from mailref.engine.refusals.wording import Wording
 
 if TYPE_CHECKING:
@@ -18,6 +27,7 @@ Face = Literal["mail", "cli", "alert"]
 CATALOGUE: dict[str, Wording] = {
     **operator.WORDS,
     **games.WORDS,
+    **gamestate.WORDS,
     **nomic.WORDS,
     **parameters.WORDS,
     **players.WORDS,

@@ -17,6 +17,11 @@ ASK_THE_GM = "ask the GM{% if gm %} ({{ gm }}){% endif %} to add this one"
 
 WORDS = {
     "not_a_command_here": W("[{{ tag }}] is not a command here", "send [Help] for the commands"),
+    "unsubscribe_request": W(
+        "your mail asks to stop the mail; it was not passed on to the other players",
+        "to get one mail a day instead of each one, send [Settings] digest: daily; to leave "
+        "{{ game }}, send [Quit]",
+    ),
     "no_command_in_reply": W(
         "I found no command in your reply, so nothing was done",
         "to act, send a mail whose subject starts with a command tag; send [Help] for them",
@@ -139,6 +144,17 @@ WORDS = {
         "commands",
     ),
     "plays_already": W("you already play as {{ name }}"),
+    "approve_needs_the_alert": W(
+        "an [Approve] takes a newcomer in only as a Reply to the alert that asked for it (anyone "
+        "can write a mail From your address), so nobody was taken in",
+        "reply to the alert naming the newcomer with [Approve] NAME, or use `mailref player "
+        "add`",
+    ),
+    "reply_is_no_consent": W(
+        "your reply to the confirmation does not say yes, so you have not joined (an automatic "
+        "answer names the confirmation too)",
+        "to join, reply once more with the word yes as its first line",
+    ),
     "only_gm_approves": W(
         "only the GM takes in a join that waits for approval",
         "the GM ({{ gm or 'the admin' }}) sends [Approve] NAME, or `mailref player add`",

@@ -128,7 +128,9 @@ WORDS = {
     "no_proposals_in_hiatus": W("no proposals now: {{ why }}"),
     "dormant": W(
         "BlogNomic is Dormant with fewer than {{ least }} Wizards: proposals may not be "
-        'submitted (rule "Dormancy")'
+        'submitted (rule "Dormancy")',
+        "it wakes once {{ least }} Wizards play: more players may send [Join], or the GM may "
+        "lower the number (the game's parameter dormant_below)",
     ),
     "pending_limit": W('you already have {{ most }} proposals pending (rule "Proposals")'),
     "proposals_per_day": W("you already made {{ most }} proposals today (UTC)"),

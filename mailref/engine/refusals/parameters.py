@@ -24,4 +24,14 @@ WORDS = {
     "param_not_either": W(NOT + "{{ words|join(' or ') }}"),
     "param_is_one_of": W("{{ key }} is one of {{ words|join(', ') }}"),
     "param_not_time": W(NOT + "a time like 08:00"),
+    # `game bind`: a parameter bound to the rule that states it (docs/rulesets.md)
+    "bind_shipped_ruleset": W(
+        "{{ slug }} runs a shipped ruleset, whose rules are bound already",
+        "a game made with --ruleset or --from-text binds its own",
+    ),
+    "bind_no_rule": W("there is no rule {{ rule }} in {{ slug }}"),
+    "bind_not_stated": W(
+        "rule {{ rule }} does not state {{ key }} once and plainly",
+        "bind {{ key }} to the rule that does, or `mailref game set` it",
+    ),
 }

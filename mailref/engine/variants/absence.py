@@ -5,25 +5,51 @@ read in the player's zone (`[Settings] zone:`), else the game's. See docs/decisi
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any, Protocol
 
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.dates import read_span
-from mailref.engine.state import Action, GameState, Player
-from mailref.engine.variants.actions import Acting
+from mailref.engine.state import Action, GameState, OtherAction, Player
 from mailref.engine.variants.inbox import zone_of
 from mailref.timeutil import TooLong, format_duration, iso, parse_duration, parse_iso
 
 AHEAD_MOST = timedelta(days=365)  # an absence begins within a year
 
 
-class Absence(Acting):
+class AbsenceHost(Protocol):
+    """What dated absences ask of the game: its players, its parameters, its clock's words and
+    its announcements."""
+
+    def parameter(self, state: GameState, name: str) -> object: ...
+
+    def whose_absence(self, state: GameState, action: Action) -> Player: ...
+
+    def present(self, state: GameState) -> list[Any]: ...
+
+    def change_status(
+        self, state: GameState, p: Player, ctx: Ctx, status: str, text: str = ""
+    ) -> None: ...
+
+    def when(
+        self, state: GameState, value: datetime | str | None, ctx: Ctx | None = None
+    ) -> str: ...
+
+    def event(self, state: GameState, ctx: Ctx, text: str) -> None: ...
+
+    def announce(self, state: GameState, ctx: Ctx, subject: str, lines: list[str]) -> None: ...
+
+
+class Absence:
     """Dated absences: `away_from` (ahead) and `away_until` on the player."""
 
-    def max_absence(self, state: GameState) -> timedelta:
-        return parse_duration(str(self.parameter(state, "max_absence")))
+    def __init__(self, game: AbsenceHost) -> None:
+        self.game = game
 
-    def away_dated(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        p = self.whose_absence(state, action)
+    def max_absence(self, state: GameState) -> timedelta:
+        return parse_duration(str(self.game.parameter(state, "max_absence")))
+
+    def away_dated(self, state: GameState, action: OtherAction, ctx: Ctx) -> None:
+        p = self.game.whose_absence(state, action)
         longest = self.max_absence(state)
         try:
             span = read_span(str(action["dates"]), zone_of(state, p), ctx.now)
@@ -35,7 +61,7 @@ class Absence(Acting):
             raise Refused("unreadable_absence", dates=action["dates"])
         begins = span.start or ctx.now
         if span.end <= begins:
-            raise Refused("absence_ends_before_it_begins", end=self.when(state, span.end))
+            raise Refused("absence_ends_before_it_begins", end=self.game.when(state, span.end))
         if span.start and span.start - ctx.now > AHEAD_MOST:
             raise Refused("absence_too_far_ahead")
         if span.end - begins > longest:
@@ -43,21 +69,22 @@ class Absence(Acting):
                 "absence_too_long",
                 longest=format_duration(longest),
                 lasts=format_duration(span.end - begins),
-                end=self.when(state, span.end),
+                end=self.game.when(state, span.end),
             )
         was, p["away_until"] = p.get("away_until"), iso(span.end)
-        until = self.when(state, span.end)
+        until = self.game.when(state, span.end)
         if span.start:
             p["away_from"] = iso(span.start)
             ctx.ack(
-                f"{p['name']} will be away from {self.when(state, span.start)} until {until}. "
+                f"{p['name']} will be away from {self.game.when(state, span.start)} until {until}. "
                 "The game marks you away when it begins and back when it ends; [Back] before "
                 "then cancels it."
             )
-            self.event(
+            self.game.event(
                 state,
                 ctx,
-                f"{p['name']} will be away from {self.when(state, span.start)}" f" until {until}.",
+                f"{p['name']} will be away from {self.game.when(state, span.start)}"
+                f" until {until}.",
             )
             return
         p.pop("away_from", None)
@@ -66,59 +93,59 @@ class Absence(Acting):
             ctx.ack(f"{p['name']} is already away until {until}; nothing changed.")
             return
         if p["status"] == "away":
-            ctx.ack(f"{p['name']} is now away until {self.when(state, span.end, ctx)}.")
-            self.event(state, ctx, text)
-            self.announce(state, ctx, text, [text])
+            ctx.ack(f"{p['name']} is now away until {self.game.when(state, span.end, ctx)}.")
+            self.game.event(state, ctx, text)
+            self.game.announce(state, ctx, text, [text])
             return
-        self.change_status(state, p, ctx, "away", text)
-        ctx.ack(f"Your absence ends by itself {self.when(state, span.end, ctx)}.")
+        self.game.change_status(state, p, ctx, "away", text)
+        ctx.ack(f"Your absence ends by itself {self.game.when(state, span.end, ctx)}.")
 
-    def absence_lines(self, state: GameState) -> list[str]:
+    def lines(self, state: GameState) -> list[str]:
         """The dated absences, for [Status]: who is away until when, and who will be."""
         out = []
-        for p in self.present(state):
+        for p in self.game.present(state):
             if p.get("away_from"):
                 out.append(
-                    f"{p['name']} will be away from {self.when(state, p['away_from'])} until "
-                    f"{self.when(state, p['away_until'])}."
+                    f"{p['name']} will be away from {self.game.when(state, p['away_from'])} until "
+                    f"{self.game.when(state, p['away_until'])}."
                 )
             elif p.get("away_until") and p["status"] == "away":
-                out.append(f"{p['name']} is away until {self.when(state, p['away_until'])}.")
+                out.append(f"{p['name']} is away until {self.game.when(state, p['away_until'])}.")
         return out
 
-    def absence_times(self, state: GameState) -> list[datetime]:
+    def times(self, state: GameState) -> list[datetime]:
         """When a dated absence begins or ends: the game is woken then."""
         return [
-            parse_iso(p[key])
+            at
             for p in state["players"]
             if p["status"] != "left"
-            for key in ("away_from", "away_until")
-            if p.get(key)
+            for at in (parse_iso(p.get("away_from")), parse_iso(p.get("away_until")))
+            if at
         ]
 
-    def run_absences(self, state: GameState, ctx: Ctx) -> None:
+    def run(self, state: GameState, ctx: Ctx) -> None:
         """Begin and end the dated absences that are due, before any deadline is acted on, so
         that a skip or an abstention follows who is away at that time."""
         for p in state["players"]:
             if p["status"] == "left":
                 continue
-            if p.get("away_from") and parse_iso(p["away_from"]) <= ctx.now:
+            if (begins := parse_iso(p.get("away_from"))) and begins <= ctx.now:
                 del p["away_from"]
                 if p["status"] == "active":
-                    self.begin_absence(state, p, ctx)
-            if not p.get("away_from") and p.get("away_until"):
-                if parse_iso(p["away_until"]) <= ctx.now:
+                    self.begin(state, p, ctx)
+            if not p.get("away_from") and (ends := parse_iso(p.get("away_until"))):
+                if ends <= ctx.now:
                     until = p.pop("away_until")
                     if p["status"] == "away":
-                        self.change_status(
+                        self.game.change_status(
                             state,
                             p,
                             ctx,
                             "active",
                             f"{p['name']} has returned (the absence ended "
-                            f"{self.when(state, until)}).",
+                            f"{self.game.when(state, until)}).",
                         )
 
-    def begin_absence(self, state: GameState, p: Player, ctx: Ctx) -> None:
-        text = f"{p['name']} is away until {self.when(state, p['away_until'])}."
-        self.change_status(state, p, ctx, "away", text)
+    def begin(self, state: GameState, p: Player, ctx: Ctx) -> None:
+        text = f"{p['name']} is away until {self.game.when(state, p['away_until'])}."
+        self.game.change_status(state, p, ctx, "away", text)

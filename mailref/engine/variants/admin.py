@@ -6,6 +6,7 @@ from __future__ import annotations
 from zoneinfo import ZoneInfo
 
 from mailref.engine.context import Ctx, Refused
+from mailref.engine.ruleparams import bound, read, says
 from mailref.engine.state import Action, GameState, Matter
 from mailref.engine.variants.actions import Acting, action
 from mailref.timeutil import format_duration, iso, parse_iso
@@ -55,6 +56,48 @@ class AdminOverrides(Acting):
                 "Your own vote, sent later, replaces it as any vote does.",
             ],
         )
+
+    @action("imported")
+    def on_imported(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        """The game, made from the file of a game played elsewhere, is told once where it
+        runs now and how to leave (engine/game_file.py)."""
+        ctx.ack(f"{len(self.active(state))} players told that the game runs here")
+        ctx.send(
+            "notice",
+            "all",
+            "The game now runs here",
+            "notice.txt",
+            game=state,
+            heading=f"{state['name']} now runs at {state['address']}, refereed by mail.",
+            lines=[
+                "Your name, score and standing are as they were; the rules and open matters too.",
+                "Send [Help] to this address for the commands, and [Status] for the game.",
+                "If you do not want to play here, send [Quit] to this address: you will get no "
+                "more mail from the game.",
+            ],
+        )
+
+    @action("bind")
+    def on_bind(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        """Parameter KEY is stated by RULE from now on: the referee runs the game by the value
+        the rule says, and follows it when the rule is amended (docs/rulesets.md)."""
+        key, number, part = action["key"], str(action["rule"]), state.get("ruleset")
+        if part is None:
+            raise Refused("bind_shipped_ruleset", slug=state["slug"])
+        if key not in self.parameter_table.params:
+            known = sorted(self.parameter_table.params)
+            raise Refused("unknown_parameter", key=key, variant=self.name, known=known)
+        rule = next((r for r in state["rules"] if str(r["number"]) == number), None)
+        if rule is None:
+            raise Refused("bind_no_rule", rule=number, slug=state["slug"])
+        value = read(bound(self.parameter_table[key], number), str(rule.get("text", "")))
+        if value is None:
+            raise Refused("bind_not_stated", key=key, rule=number)
+        state["parameters"][key] = self.check_param(key, value)
+        part.setdefault("bindings", {})[key] = number
+        line = f"{key} is stated by rule {number}: {says(self.parameter_table[key], value)}."
+        ctx.ack(line)
+        self.event(state, ctx, f"{line} (bound by {action.get('by')})")
 
     @action("set")
     def on_set(self, state: GameState, action: Action, ctx: Ctx) -> None:

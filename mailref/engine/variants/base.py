@@ -1,7 +1,9 @@
 """The variant every game's rules build on. `Variant` composes the shared concerns (players,
-consent to join, absence, limits, admin commands, extensions, enactment, deadlines, digests,
-replies, dice), declares what a variant offers the handlers and the site, and dispatches each
-action to the handler declared for it."""
+admin commands, enactment, deadlines, replies), holds those made components (absence,
+consent to join, court orders, dice, digests, extensions, inbox, limits:
+variants/components.py),
+declares what a variant offers the handlers and the site, and dispatches each action to the
+handler declared for it."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from typing import Any
 
 from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
+from mailref.engine.mechanics.gamestate import keep_columns
 from mailref.engine.parameters import Span, Value
 from mailref.engine.ruleparams import Table
 from mailref.engine.schema import SCHEMA
@@ -17,10 +20,11 @@ from mailref.engine.state import Action, GameState, Rule
 from mailref.engine.variants import rule_tables
 from mailref.engine.variants.absence import Absence
 from mailref.engine.variants.admin import AdminOverrides
+from mailref.engine.variants.components import Held
 from mailref.engine.variants.court import CourtOrders
 from mailref.engine.variants.deadlines import Deadlines
 from mailref.engine.variants.dice import Dice
-from mailref.engine.variants.digests import Digests
+from mailref.engine.variants.digests import Digests, next_digest
 from mailref.engine.variants.enactment import Enactment
 from mailref.engine.variants.extensions import Extensions
 from mailref.engine.variants.inbox import Inbox
@@ -62,21 +66,23 @@ WHILE_PAUSED = AFTER_THE_END | {
 
 class Variant(
     Players,
-    Consent,
-    Absence,
-    Limits,
     AdminOverrides,
-    Extensions,
-    CourtOrders,
     Enactment,
     Deadlines,
-    Digests,
     Replies,
-    Dice,
-    Inbox,
 ):
     """A game's rules over its state. A variant overrides these declarations and the hooks of
-    the concerns it composes; its handlers are its methods declared with `@action`."""
+    the concerns it composes; its handlers are its methods declared with `@action`, and those
+    of the components it holds (variants/components.py)."""
+
+    absence = Held(Absence)
+    consent = Held(Consent)
+    court = Held(CourtOrders)
+    dice = Held(Dice)
+    extensions = Held(Extensions)
+    inbox = Held(Inbox)
+    digests = Held(Digests)
+    limits = Held(Limits)
 
     name = "base"
     title = "game"
@@ -112,6 +118,24 @@ class Variant(
         """The votes a matter needs, where the game decides by quorum; None elsewhere."""
         return None
 
+    def after_undo(self, before: GameState, state: GameState, ctx: Ctx) -> None:
+        """What an undo reopened (STATE, against BEFORE) that its players must hear of; none."""
+
+    def generators(self, state: GameState) -> dict[str, list[str]]:
+        """Named random generators besides dice (BlogNomic's FRUIT and COLOUR)."""
+        return {}
+
+    def late_players(
+        self, state: GameState, now: datetime | None = None
+    ) -> list[tuple[str, str | None]]:
+        """(line, deadline) of everyone the game waits for; the digest lists under "Late" only
+        those whose deadline has passed, the rest under "Waiting for"."""
+        return []
+
+    def refused_orders(self, state: GameState) -> list[str]:
+        """The orders refused this turn, for the GM's digest."""
+        return []
+
     def rules_told(self, state: GameState) -> list[str]:
         """How a game without a rule list is played: a first sentence, then points; none here."""
         return []
@@ -137,7 +161,7 @@ class Variant(
         params = {**self.defaults}
         for k, v in parameters.items():
             params[k] = self.check_param(k, v)
-        return {
+        state: GameState = {
             "slug": slug,
             "name": name or slug,
             "variant": self.name,
@@ -157,11 +181,13 @@ class Variant(
             "next_number": 1,
             "created": iso(now),
             "events": [],
-            "digest_next": iso(self._next_digest(params, timezone, now)),
+            "digest_next": iso(next_digest(params, timezone, now)),
             "paused_at": None,
             "rolls": [],
             "schema": SCHEMA,
         }
+        keep_columns(state)  # the gamestate the shipped rules declare
+        return state
 
     def initial_rules(self) -> list[Rule]:
         return []
@@ -221,24 +247,25 @@ class Variant(
             raise Refused("game_ended", game=state["name"], winners=state["winners"])
         if state["status"] == "paused" and kind not in WHILE_PAUSED:
             raise Refused("game_paused")
-        self.check_text_size(state, action)
+        self.limits.check_text_size(state, action)
         # Only actions that say so: a journal written before the cap holds matters it would
         # refuse now, and replaying them must give the same game (engine/replay.py).
         capped = kind in self.capped_matters and action.get("capped") and not action.get("by")
         if capped:
-            self.check_matters_per_day(state, action, ctx)
+            self.limits.check_matters_per_day(state, action, ctx)
         sent = len(ctx.out)
         fn(self, state, action, ctx)
+        keep_columns(state)  # a rule enacted or repealed, a newcomer: the columns follow
         if capped:
-            self.count_matter(state, action, ctx)
+            self.limits.count_matter(state, action, ctx)
         if kind in ("join", "confirm", "approve") and action.get("capped") and not action.get("by"):
-            self.cap_newcomers(state, ctx, sent)
+            self.limits.cap_newcomers(state, ctx, sent)
         if kind in CHATTER and not action.get("by"):
-            self.cap_chatter(state, action, ctx, sent)
+            self.limits.cap_chatter(state, action, ctx, sent)
         if action.get("by") and (why := str(action.get("reason") or "").strip()):
             self.tell_why(ctx, sent, why)
-        self.hold_for_digests(state, ctx, sent)
-        self.cap_mail_per_player(state, action, ctx, sent)
+        self.inbox.hold_for_digests(state, ctx, sent)
+        self.inbox.cap_mail_per_player(state, action, ctx, sent)
 
     def check_victory(self, state: GameState, ctx: Ctx) -> None:
         pass

@@ -4,25 +4,42 @@ The undos themselves are the court's (engine/court.py): the door replays the jou
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Protocol, cast
 
 from mailref.engine.context import Ctx, Outgoing, Refused
 from mailref.engine.court import describe
-from mailref.engine.state import Action, GameState
-from mailref.engine.variants.actions import Acting, action
+from mailref.engine.mechanics.alterations import alter
+from mailref.engine.state import GameState, OtherAction, Player
+from mailref.engine.variants.actions import action
+from mailref.timeutil import iso
 
 
-class CourtOrders(Acting):
+class CourtHost(Protocol):
+    """What the court asks of the game: its players, its journal of events, its victory."""
+
+    def player(self, state: GameState, name: str) -> Player | None: ...
+
+    def event(self, state: GameState, ctx: Ctx, text: str) -> None: ...
+
+    def check_victory(self, state: GameState, ctx: Ctx) -> None: ...
+
+
+class CourtOrders:
     """The admin's undo, and the effect lines every variant's judgements carry out."""
 
+    def __init__(self, game: CourtHost) -> None:
+        self.game = game
+
     @action("undo")
-    def on_undo(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        entries = [int(n) for n in action.get("entries") or ()]
+    def on_undo(self, state: GameState, action: OtherAction, ctx: Ctx) -> None:
+        named = cast(Sequence[int | str], action.get("entries") or ())  # journal numbers
+        entries = [int(n) for n in named]
         if not entries:
             raise Refused("undo_names_no_entry")
         undo = [{"entry": n} for n in entries]
         listed = ", ".join(str(n) for n in entries)
-        self.event(state, ctx, f"The admin undid journal entries {listed}.")
+        self.game.event(state, ctx, f"The admin undid journal entries {listed}.")
         lines = [f"The admin voids journal {'entries' if len(entries) > 1 else 'entry'} {listed}."]
         if action.get("reason"):
             lines.append(f"Reason: {action['reason']}")
@@ -37,20 +54,21 @@ class CourtOrders(Acting):
         )
         ctx.order(undo, f"admin {action.get('by')}", strict=True, mail=mail)
 
-    def after_undo(self, before: GameState, state: GameState, ctx: Ctx) -> None:
-        """What an undo reopened (STATE, against BEFORE) that its players must hear of; none."""
-
     def carry_out(
         self, state: GameState, ctx: Ctx, effects: list[dict[str, Any]], by: str, strict: bool
     ) -> list[str]:
-        """Apply the score lines of EFFECTS at once; order its undo lines (the door replays
-        the journal without what they name). Returns the lines saying what was done; a score of
-        a player not in the game refuses when STRICT, else is named."""
+        """Apply the score and set lines of EFFECTS at once; order its undo lines (the door
+        replays the journal without what they name). Returns the lines saying what was done; a
+        score of a player not in the game, or a value its column forbids, refuses when STRICT,
+        else is named."""
         told: list[str] = []
         for e in effects:
+            if "set" in e:
+                told += self.set_value(state, ctx, e, by, strict)
+                continue
             if "score" not in e:
                 continue
-            p = self.player(state, e["score"])
+            p = self.game.player(state, e["score"])
             if p is None:
                 if strict:
                     raise Refused("score_names_no_player", player=e["score"], amount=e["amount"])
@@ -59,17 +77,33 @@ class CourtOrders(Acting):
             before = p["score"]
             p["score"] = before + int(e["amount"])
             told.append(f"Score of {p['name']}: {before} -> {p['score']} ({by}).")
-            self.event(state, ctx, told[-1])
+            self.game.event(state, ctx, told[-1])
         if any("score" in e for e in effects):
-            self.check_victory(state, ctx)
+            self.game.check_victory(state, ctx)
         return told
+
+    def set_value(
+        self, state: GameState, ctx: Ctx, e: dict[str, Any], by: str, strict: bool
+    ) -> list[str]:
+        """A `Set Thaum of Bob to 5` line carried out on the gamestate, as an [Update] by BY."""
+        line = describe(e)
+        set_line = {"line": line, "column": e["set"], "of": e["player"], "value": e["value"]}
+        try:
+            done = alter(state, [set_line], by, iso(ctx.now), by)
+        except Refused as r:
+            if strict:
+                raise
+            return [f'"{line}" cannot be carried out ({r.words("alert")[0]}): not applied.']
+        for text in done:
+            self.game.event(state, ctx, f"{text} ({by}).")
+        return [f"{text} ({by})." for text in done]
 
     @staticmethod
     def order_undos(
         ctx: Ctx, effects: list[dict[str, Any]], by: str, strict: bool, mail: Outgoing | None
     ) -> list[str]:
         """Order the undo lines of EFFECTS; the lines that say what was ordered."""
-        undo = [e for e in effects if "score" not in e]
+        undo = [e for e in effects if "score" not in e and "set" not in e]
         if undo:
             ctx.order(undo, by, strict=strict, mail=mail)
         return [describe(e) + "." for e in undo]

@@ -50,9 +50,9 @@ class Deadlines(Acting):
     def wakeups(self, state: GameState, now: datetime) -> list[datetime]:
         """Every moment this game must be woken at; the earliest is scheduled. A deadline
         still owed (at or before NOW) is included, so it fires as soon as possible."""
-        times = [parse_iso(state["digest_next"]), *self.player_digest_times(state)]
+        times = [parse_iso(state["digest_next"]), *self.inbox.digest_times(state)]
         if state["status"] != "ended":
-            times += self.absence_times(state)
+            times += self.absence.times(state)
         if state["status"] in ("paused", "ended"):
             return times
         return times + self.deadline_times(state, now)
@@ -63,12 +63,12 @@ class Deadlines(Acting):
     @action("tick")
     def on_tick(self, state: GameState, action: Action, ctx: Ctx) -> None:
         if state["status"] != "ended":
-            self.run_absences(state, ctx)
+            self.absence.run(state, ctx)
         if state["status"] not in ("paused", "ended"):
             self.fire_deadlines(state, ctx)
         if ctx.now >= parse_iso(state["digest_next"]):
-            self.send_digest(state, ctx)
-        self.send_player_digests(state, ctx)
+            self.digests.send(state, ctx)
+        self.inbox.send_digests(state, ctx)
 
     def fire_deadlines(self, state: GameState, ctx: Ctx) -> None:
         pass

@@ -3,11 +3,22 @@
 from __future__ import annotations
 
 import re
+from typing import Protocol
 
 from mailref.engine.context import Ctx, Refused
-from mailref.engine.state import Action, GameState
-from mailref.engine.variants.actions import Acting, action
+from mailref.engine.state import GameState, OtherAction
+from mailref.engine.variants.actions import action
 from mailref.timeutil import iso
+
+
+class DiceHost(Protocol):
+    """What the dice ask of the game they are rolled in."""
+
+    def event(self, state: GameState, ctx: Ctx, text: str) -> None: ...
+
+    def announce(self, state: GameState, ctx: Ctx, subject: str, lines: list[str]) -> None: ...
+
+    def generators(self, state: GameState) -> dict[str, list[str]]: ...
 
 
 def committed_line(ctx: Ctx) -> list[str]:
@@ -48,27 +59,26 @@ def revealed_lines(ctx: Ctx) -> list[str]:
     )
 
 
-class Dice(Acting):
+class Dice:
     """Random draws announced to the players; each draw is journaled through the context."""
 
+    def __init__(self, game: DiceHost) -> None:
+        self.game = game
+
     @action("dice_reveal")
-    def on_dice_reveal(self, state: GameState, action: Action, ctx: Ctx) -> None:
+    def on_dice_reveal(self, state: GameState, action: OtherAction, ctx: Ctx) -> None:
         """`mailref dice reveal`: the seed in use is revealed and the next one committed."""
         lines = revealed_lines(ctx)
-        self.event(state, ctx, "A dice seed was revealed.")
+        self.game.event(state, ctx, "A dice seed was revealed.")
         for line in lines:
             ctx.ack(line)
         if lines:
-            self.announce(state, ctx, "Dice: a seed is revealed", lines)
-
-    def generators(self, state: GameState) -> dict[str, list[str]]:
-        """Named random generators besides dice (BlogNomic's FRUIT and COLOUR)."""
-        return {}
+            self.game.announce(state, ctx, "Dice: a seed is revealed", lines)
 
     @action("roll")
-    def on_roll(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        word = (action.get("dice") or "").strip().upper()
-        options = self.generators(state).get(word)
+    def on_roll(self, state: GameState, action: OtherAction, ctx: Ctx) -> None:
+        word = str(action.get("dice") or "").strip().upper()
+        options = self.game.generators(state).get(word)
         if options:
             pick = options[ctx.randint(1, len(options)) - 1]
             p = action["player"]
@@ -76,15 +86,15 @@ class Dice(Acting):
             state["rolls"].append(
                 {
                     "at": iso(ctx.now),
-                    "player": p,
+                    "player": p,  # type: ignore[typeddict-item]  # a non-player's: None  # type: ignore[typeddict-item]  # a non-player's: None
                     "dice": word,
                     "values": [pick],
-                    "why": action.get("why", ""),
+                    "why": str(action.get("why", "")),
                 }
             )
             ctx.ack(text)
-            self.event(state, ctx, text)
-            self.announce(
+            self.game.event(state, ctx, text)
+            self.game.announce(
                 state,
                 ctx,
                 f"Roll: {p} rolled {word}",
@@ -95,7 +105,7 @@ class Dice(Acting):
             return
         # NdM+K, the notation players write: d6, DICE20, 2d10, 2d6+1, 3d8-2.
         m = re.fullmatch(
-            r"\s*(\d*)\s*d\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*", (action.get("dice") or "").lower()
+            r"\s*(\d*)\s*d\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*", str(action.get("dice") or "").lower()
         )
         # BlogNomic: "The DICEN command can be used to generate a random number between 1 and N"
         # (any N >= 1; "DICEN cannot be rolled in the GNDT if N is 22 or more digits long").
@@ -106,7 +116,9 @@ class Dice(Acting):
             or int(m.group(4) or 0) > 1000
         ):
             dice = str(action.get("dice") or "").strip()
-            raise Refused("unreadable_roll", dice=dice, generators=list(self.generators(state)))
+            raise Refused(
+                "unreadable_roll", dice=dice, generators=list(self.game.generators(state))
+            )
         count, sides = int(m.group(1) or 1), int(m.group(2))
         bonus = int(m.group(4) or 0) * (-1 if m.group(3) == "-" else 1)
         dice = f"{count}d{sides}" + (f"{bonus:+d}" if bonus else "")
@@ -118,15 +130,15 @@ class Dice(Acting):
         state["rolls"].append(
             {
                 "at": iso(ctx.now),
-                "player": p,
+                "player": p,  # type: ignore[typeddict-item]  # a non-player's: None
                 "dice": dice,
                 "values": values,
-                "why": action.get("why", ""),
+                "why": str(action.get("why", "")),
             }
         )
         ctx.ack(text)
-        self.event(state, ctx, text)
-        self.announce(
+        self.game.event(state, ctx, text)
+        self.game.announce(
             state,
             ctx,
             f"Die roll: {p} rolled {dice}",

@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from mailref.engine.context import Ctx, Refused
-from mailref.engine.ruleparams import Table, marked, read, says
+from mailref.engine.parameters import Switch, Value
+from mailref.engine.ruleparams import Param, Table, bound, marked, read, says
 from mailref.engine.ruleset import (
     RuleConflict,
     apply_changes,
@@ -32,6 +33,28 @@ class Enactment(Acting):
     def rule_parameters(self) -> dict[str, tuple[str, ...]]:
         return self.parameter_table.by_rule
 
+    def rules_stating(self, state: GameState) -> dict[str, tuple[str, ...]]:
+        """Rule number -> the parameters it states: as the game's ruleset file binds them
+        (docs/rulesets.md), else as the variant's table does."""
+        bindings = state.get("ruleset", {}).get("bindings")
+        if bindings is None:
+            return self.rule_parameters
+        out: dict[str, tuple[str, ...]] = {}
+        for name, number in bindings.items():
+            out[number] = out.get(number, ()) + (name,)
+        return out
+
+    def stating_param(self, state: GameState, name: str) -> Param:
+        """Parameter NAME as this game binds it to a rule."""
+        bindings = state.get("ruleset", {}).get("bindings")
+        p = self.parameter_table[name]
+        return bound(p, bindings[name]) if bindings and name in bindings else p
+
+    def coded_rules(self, state: GameState) -> frozenset[str]:
+        """The rules whose wording the referee's code carries out in this game."""
+        part = state.get("ruleset")
+        return frozenset(part.get("runs", {})) if part else self.runs_rules
+
     # Rules whose wording the referee's code carries out (beside those run by parameters): a
     # passed rewording of one is flagged to the GM, since the referee goes on as written before.
     runs_rules: frozenset[str] = frozenset()
@@ -51,14 +74,16 @@ class Enactment(Acting):
             )
         except RuleConflict as e:
             raise Refused("rule_conflict", why=e) from None
-        touched = self.touched_rules(state["rules"], changes)
+        touched = self.touched_rules(state["rules"], changes, state)
         state["rules"] = rules
         state["rule_history"] += entries
         for c in changes:
             ctx.ack(c.describe())
         self.event(state, ctx, f"Rule change by {by}: " + "; ".join(c.describe() for c in changes))
         why = f"Ruleset updated by {by}"
-        followed = self.follow_rule_parameters(state, ctx, touched, why)
+        followed = self.follow_rule_parameters(
+            state, ctx, touched, why, new=self.new_switch_rules(state, changes)
+        )
         self.check_victory(state, ctx)
         self.mail_ruleset(
             state,
@@ -73,7 +98,8 @@ class Enactment(Acting):
         value it runs them by (the ruleset page)."""
         number = str(rule["number"])
         params = [
-            (p, state["parameters"].get(p.name)) for p in self.parameter_table if p.rule == number
+            (self.stating_param(state, name), self.parameter_table.value(state["parameters"], name))
+            for name in self.rules_stating(state).get(number, ())
         ]
         return (
             marked(str(rule.get("text", "")), params)
@@ -81,7 +107,9 @@ class Enactment(Acting):
             else [{"text": rule.get("text", ""), "mark": ""}]
         )
 
-    def touched_rules(self, rules: list, changes: list) -> list[str]:
+    def touched_rules(
+        self, rules: list, changes: list, state: GameState | None = None
+    ) -> list[str]:
         """The numbers of the rules run by parameters that CHANGES amend, repeal or renumber."""
         titles = {str(r.get("title", "")).lower(): r["number"] for r in rules}
         touched = {
@@ -92,7 +120,8 @@ class Enactment(Acting):
         touched |= {
             c.number for c in changes if c.kind == "enact"
         }  # a rule enacted again in its place
-        return sorted(x for x in touched if x in self.rule_parameters)
+        stating = self.rules_stating(state) if state is not None else self.rule_parameters
+        return sorted(x for x in touched if x in stating)
 
     def check_victory(self, state: GameState, ctx: Ctx) -> None:
         pass
@@ -162,18 +191,22 @@ class Enactment(Acting):
                 then()
             return str(e)
         titles = {str(r.get("title", "")).lower(): r["number"] for r in state["rules"]}
-        touched = self.touched_rules(state["rules"], changes)
+        touched = self.touched_rules(state["rules"], changes, state)
         state["rules"], state["rule_history"] = rules, state["rule_history"] + entries
         reworded = {
             c.number or titles.get(str(c.ref_title or "").lower())
             for c in changes
             if c.kind not in ("enact", "retitle")
         }
+        # A rule the code runs is the GM's to watch unless its parameters and switches say all
+        # of it: each read from the new text (Sidekick rule 12 "a tie passes" is; "two thirds of
+        # the votes cast" is not).
         coded = sorted(
-            (x for x in reworded if x in self.runs_rules and x not in self.rule_parameters),
+            (x for x in reworded if x in self.coded_rules(state) and not self.read_whole(state, x)),
             key=sort_key,
         )
-        new = [c for c in changes if c.kind == "enact"]
+        switching = self.new_switch_rules(state, changes)
+        new = [c for c in changes if c.kind == "enact" and c.number not in switching]
         also = ""
         if (
             new
@@ -184,17 +217,63 @@ class Enactment(Acting):
                 "what they require is the GM's to apply (`mailref score`, `mailref rule`)."
             )
             self.event(state, ctx, f"{why}. {also}")
-        followed = self.follow_rule_parameters(state, ctx, touched, why, coded=coded, also=also)
+        followed = self.follow_rule_parameters(
+            state, ctx, touched, why, coded=coded, also=also, new=switching
+        )
         if then:
             then()
         self.mail_ruleset(state, ctx, why, diff + ([""] + followed if followed else []))
         return None
 
+    def read_whole(self, state: GameState, number: str) -> bool:
+        """Whether rule NUMBER states parameters and its text says each unmistakably (repealed,
+        it says that none applies)."""
+        names = self.rules_stating(state).get(number, ())
+        text = next((str(r.get("text", "")) for r in state["rules"] if r["number"] == number), None)
+        return bool(names) and (
+            text is None or all(read(self.stating_param(state, n), text) is not None for n in names)
+        )
+
+    def switches_stated(self, state: GameState, number: str) -> dict[str, Value]:
+        """The switches of the voting policy the text of rule NUMBER states in one of their
+        forms (a new "Abstentions" rule sets one just as an amendment of its own rule does)."""
+        text = next((str(r.get("text", "")) for r in state["rules"] if r["number"] == number), "")
+        out = {}
+        for p in self.parameter_table:
+            if isinstance(p.kind, Switch):
+                value = p.kind.read(p.patterns, False, " ".join(text.split()))
+                if value is not None:
+                    out[p.name] = value
+        return out
+
+    def new_switch_rules(self, state: GameState, changes: list) -> list[str]:
+        """The rules CHANGES enact anew (none the referee runs by a parameter) that state a
+        switch."""
+        return [
+            str(c.number)
+            for c in changes
+            if c.kind == "enact"
+            and c.number
+            and c.number not in self.rules_stating(state)
+            and self.switches_stated(state, str(c.number))
+        ]
+
+    def in_force(self, state: GameState, name: str) -> bool:
+        """Whether the rule stating parameter NAME is on the rule list (rule 2 of Sidekick: "Any
+        rules that are not on the rule list do not apply"); an operator's setting always is."""
+        part = state.get("ruleset")  # a game of its own rules: a parameter no rule states is set
+        rule = part.get("bindings", {}).get(name) if part else self.parameter_table[name].rule
+        return rule is None or any(str(r["number"]) == rule for r in state["rules"])
+
     def ack_changes(self, ctx: Ctx, changes: list) -> None:
         """The mover's ack names each rule change read from the proposal, in full, and the
-        closing words set aside from it."""
+        explanation and closing words set aside from it."""
         for c in changes:
             ctx.ack("  " + c.describe(full=True))
+            if c.aside:
+                said = " ".join(c.aside.split())
+                said = said if len(said) <= 200 else said[:199] + "…"
+                ctx.ack(f'  (Set aside as your explanation, not rule text: "{said}")')
             if c.signoff:
                 ctx.ack(f'  (Set aside as your closing words, not rule text: "{c.signoff}")')
 
@@ -206,6 +285,7 @@ class Enactment(Acting):
         why: str,
         coded: list[str] | None = None,
         also: str = "",
+        new: list[str] | None = None,
     ) -> list[str]:
         """The referee runs some rules by parameters (Sidekick rule 22 is fail_points). When a
         passed change rewrites such a rule, the parameter follows the new text where it says the
@@ -226,17 +306,38 @@ class Enactment(Acting):
                 "`mailref score`, "
                 "`mailref game set`)."
             )
+            # Every player learns it too, in the ruleset mail: never a silent "as first written".
+            told.append(
+                f"Rule{'s' if len(coded) > 1 else ''} {named} changed, and the referee does not "
+                f"read all the new text asks: it still carries {'them' if len(coded) > 1 else 'it'}"
+                " out as first written where the new text differs, and the GM, told of it, "
+                "settles by hand what the new text decides otherwise."
+            )
         wanted = set(numbers)
         texts = {
             str(r["number"]): str(r.get("text", ""))
             for r in state["rules"]
             if str(r["number"]) in wanted
         }
-        table = {p.name: p for p in self.parameter_table}
+        table = {p.name: self.stating_param(state, p.name) for p in self.parameter_table}
+        stating = self.rules_stating(state)
         for n in sorted(numbers, key=lambda x: [int(p) for p in x.split(".") if p.isdigit()]):
-            for name in self.rule_parameters[n]:
-                before = state["parameters"].get(name)
+            if n not in texts:  # repealed: what it stated no longer applies (rule 2)
+                stated = "; ".join(
+                    says(table[name], self.parameter_table.value(state["parameters"], name))
+                    for name in stating[n]
+                )
+                line = f"Rule {n} is repealed, so no longer: {stated}."
+                told.append(line)
+                self.event(state, ctx, line)
+                continue
+            for name in stating[n]:
+                before = self.parameter_table.value(state["parameters"], name)
                 value = read(table[name], texts[n]) if n in texts else None
+                kind = table[name].kind
+                if isinstance(kind, Switch) and kind.read((), False, texts[n]) is None:
+                    if value == kind.silent:  # it says nothing of it: what a new rule set holds
+                        continue
                 if value is None:
                     ask.append(
                         f"It changes rule {n}, which the referee runs as {name} = {before}, and "
@@ -277,8 +378,21 @@ class Enactment(Acting):
                 told.append(line)
                 sets.append(f"{name}=...")
                 self.event(state, ctx, line)
+        for n in new or ():  # a new rule stating a switch: followed as it reads
+            for name, value in self.switches_stated(state, n).items():
+                before = self.parameter_table.value(state["parameters"], name)
+                if value == before:
+                    continue
+                state["parameters"][name] = value
+                line = (
+                    f"From now on the referee runs new rule {n} as it reads: "
+                    f"{says(table[name], value)} ({name}: {before} -> {value})."
+                )
+                told.append(line)
+                sets.append(f"{name}=...")
+                self.event(state, ctx, line)
         if told or ask:  # ALSO (what else is the GM's) rides along, never alone
-            told_gm = [x for x in told if x.startswith("From now on")]
+            told_gm = [x for x in told if x.startswith("From now on") or " is repealed, " in x]
             undo = (
                 [
                     "If a reading is wrong, set it with `mailref game set "

@@ -6,11 +6,12 @@ answers `[Deadline] ok` (or `no`). Extensions by mail are bounded per turn by `m
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Protocol
 
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.dates import read_moment
-from mailref.engine.state import Action, GameState, Matter, Turn
-from mailref.engine.variants.actions import Acting, action
+from mailref.engine.state import GameState, Matter, OtherAction, Player, Turn
+from mailref.engine.variants.actions import action
 from mailref.engine.variants.inbox import zone_of
 from mailref.timeutil import format_duration, iso, parse_duration, parse_iso
 
@@ -29,11 +30,40 @@ def spoken(length: str | timedelta) -> str:
     return " ".join(parts) or format_duration(td)
 
 
-class Extensions(Acting):
+def moment(text: str | None) -> datetime:
+    """The moment TEXT names: a deadline that is set (`deadline_to_move` refuses none)."""
+    at = parse_iso(text)
+    assert at is not None, text
+    return at
+
+
+class ExtensionsHost(Protocol):
+    """What moving a deadline asks of the game: the deadline that runs now, its players, how
+    it words a deadline, and its announcements."""
+
+    def current_deadline_holder(self, state: GameState) -> Turn | Matter | None: ...
+
+    def must_player(self, state: GameState, name: str) -> Player: ...
+
+    def by_address(self, state: GameState, address: str) -> Player | None: ...
+
+    def when(
+        self, state: GameState, value: datetime | str | None, ctx: Ctx | None = None
+    ) -> str: ...
+
+    def event(self, state: GameState, ctx: Ctx, text: str) -> None: ...
+
+    def announce(self, state: GameState, ctx: Ctx, subject: str, lines: list[str]) -> None: ...
+
+
+class Extensions:
     """The deadline that runs now, moved; the extensions of it that mail has made."""
 
+    def __init__(self, game: ExtensionsHost) -> None:
+        self.game = game
+
     def deadline_to_move(self, state: GameState) -> Turn | Matter:
-        target = self.current_deadline_holder(state)
+        target = self.game.current_deadline_holder(state)
         if target is None or not target.get("deadline"):
             raise Refused("no_deadline_now")
         return target
@@ -58,23 +88,23 @@ class Extensions(Acting):
                 "extensions_spent",
                 times=target.get("extensions") or 0,
                 most=most,
-                deadline=self.when(state, target["deadline"]),
+                deadline=self.game.when(state, target["deadline"]),
             )
 
     @action("deadline")
-    def on_deadline(self, state: GameState, action: Action, ctx: Ctx) -> None:
+    def on_deadline(self, state: GameState, action: OtherAction, ctx: Ctx) -> None:
         target = self.deadline_to_move(state)
-        old = parse_iso(target["deadline"])
+        old = moment(target["deadline"])
         if action.get("extend"):
             new = old + parse_duration(action["extend"])
         elif action.get("at"):  # the GM's "Fri 18:00", read in the GM's zone
-            gm = self.by_address(state, str(action.get("address") or ""))
+            gm = self.game.by_address(state, str(action.get("address") or ""))
             try:
                 new = read_moment(str(action["at"]), zone_of(state, gm), ctx.now, day_end=True)
             except ValueError as e:
                 raise Refused("unreadable_date", why=e) from None
         else:
-            new = parse_iso(action["when"])
+            new = moment(action["when"])
         if not action.get("by"):  # by mail (the admin's shell is not bounded)
             self.check_by_mail(state, target, old, new, ctx)
         why = [f"Reason: {action['reason']}"] if action.get("reason") else []
@@ -84,7 +114,7 @@ class Extensions(Acting):
         self, state: GameState, target: Turn | Matter, old: datetime, new: datetime, ctx: Ctx
     ) -> None:
         if new <= ctx.now:
-            raise Refused("deadline_passed", at=self.when(state, new))
+            raise Refused("deadline_passed", at=self.game.when(state, new))
         if new - ctx.now > AHEAD_MOST:
             raise Refused("deadline_too_far_ahead")
         if new > old:
@@ -94,7 +124,7 @@ class Extensions(Acting):
     def move_deadline(
         self, state: GameState, target: Turn | Matter, new: datetime, ctx: Ctx, lines: list[str]
     ) -> None:
-        old = parse_iso(target["deadline"])
+        old = moment(target["deadline"])
         target["deadline"] = iso(new)
         target.pop("reminded", None)
         what = self.deadline_label(target)
@@ -102,28 +132,30 @@ class Extensions(Acting):
         # a deadline due at once says so as of the change, never "now".
         due = (new - ctx.now).total_seconds()
         to = (
-            f"{self.when(state, new)} (already past when it was set)"
+            f"{self.game.when(state, new)} (already past when it was set)"
             if due < -30
-            else f"{self.when(state, new)} (due at once when it was set)"
+            else f"{self.game.when(state, new)} (due at once when it was set)"
             if due < 30
-            else self.when(state, new, ctx)
+            else self.game.when(state, new, ctx)
         )
-        text = f"{what} moved from {self.when(state, old)} to {to}."
+        text = f"{what} moved from {self.game.when(state, old)} to {to}."
         ctx.ack(text)
         # Read later: no "in 1 minute".
-        self.event(
-            state, ctx, f"{what} moved from {self.when(state, old)} to {self.when(state, new)}."
+        self.game.event(
+            state,
+            ctx,
+            f"{what} moved from {self.game.when(state, old)} to {self.game.when(state, new)}.",
         )
-        self.announce(state, ctx, "Deadline changed", [text, *lines])
+        self.game.announce(state, ctx, "Deadline changed", [text, *lines])
 
     @action("deadline_request")
-    def on_deadline_request(self, state: GameState, action: Action, ctx: Ctx) -> None:
+    def on_deadline_request(self, state: GameState, action: OtherAction, ctx: Ctx) -> None:
         """A player asks for more time: the GM is asked, the deadline stays until granted."""
-        p = self.must_player(state, action["player"])
+        p = self.game.must_player(state, action["player"] or "")
         target = self.deadline_to_move(state)
         self.check_extension(state, target)
         more = parse_duration(action["extend"])
-        old = parse_iso(target["deadline"])
+        old = moment(target["deadline"])
         requests = target.setdefault("requests", {})
         replaced = requests.get(p["name"])
         requests[p["name"]] = {
@@ -132,15 +164,22 @@ class Extensions(Acting):
             "at": iso(ctx.now),
         }
         gm = state.get("gm") or "the admin"
+        day = ctx.now.strftime("%Y-%m-%d")
+        # One alert a day for a player's request however often it is replaced (a forger's
+        # flood From a player): the GM's `ok` grants the one waiting, and says which.
+        told = bool(replaced and replaced.get("alerted") == day)
+        requests[p["name"]]["alerted"] = day
         if replaced:
             ctx.ack(f"It replaces your request for {spoken(replaced['extend'])} more.")
         ctx.ack(
             f"Your request for {spoken(more)} more went to the GM ({gm}); "
-            f"{self.deadline_label(target).lower()} stays {self.when(state, old, ctx)} unless "
+            f"{self.deadline_label(target).lower()} stays {self.game.when(state, old, ctx)} unless "
             "the GM grants it, and you will hear the answer."
         )
-        self.event(state, ctx, f"{p['name']} asked the GM for {spoken(more)} more.")
+        self.game.event(state, ctx, f"{p['name']} asked the GM for {spoken(more)} more.")
         reason = requests[p["name"]]["reason"]
+        if told:
+            return
         ctx.send(
             "alert",
             "gm",
@@ -149,8 +188,8 @@ class Extensions(Acting):
             game=state,
             heading=f"{p['name']} asks for {spoken(more)} more time.",
             lines=[
-                f"{self.deadline_label(target)} is {self.when(state, old, ctx)}; granted, it "
-                f"would be {self.when(state, old + more, ctx)}.",
+                f"{self.deadline_label(target)} is {self.game.when(state, old, ctx)}; granted, it "
+                f"would be {self.game.when(state, old + more, ctx)}.",
                 *([f"Reason: {reason}"] if reason else []),
                 f"Extensions left this turn: {self.extensions_left(state, target)}.",
                 "",
@@ -159,7 +198,7 @@ class Extensions(Acting):
         )
 
     @action("deadline_answer")
-    def on_deadline_answer(self, state: GameState, action: Action, ctx: Ctx) -> None:
+    def on_deadline_answer(self, state: GameState, action: OtherAction, ctx: Ctx) -> None:
         """The GM's `[Deadline] ok` (or `no`) to the request waiting."""
         target = self.deadline_to_move(state)
         requests = target.get("requests") or {}
@@ -176,7 +215,9 @@ class Extensions(Acting):
             target.pop("requests", None)
         if not action.get("ok"):
             ctx.ack(f"{asked['player']}'s request for {spoken(asked['extend'])} more is refused.")
-            self.event(state, ctx, f"The GM refused {asked['player']}'s request for more time.")
+            self.game.event(
+                state, ctx, f"The GM refused {asked['player']}'s request for more time."
+            )
             ctx.send(
                 "announcement",
                 [asked["player"]],
@@ -186,11 +227,11 @@ class Extensions(Acting):
                 heading=f"The GM refused your request for {spoken(asked['extend'])} more.",
                 lines=[
                     f"{self.deadline_label(target)} stays "
-                    f"{self.when(state, target['deadline'], ctx)}."
+                    f"{self.game.when(state, target['deadline'], ctx)}."
                 ],
             )
             return
-        old = parse_iso(target["deadline"])
+        old = moment(target["deadline"])
         new = old + parse_duration(asked["extend"])
         self.check_by_mail(state, target, old, new, ctx)
         self.move_deadline(

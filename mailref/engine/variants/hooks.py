@@ -23,9 +23,9 @@ HOOKS: dict[str, tuple[str, str]] = {
     "deadline_times": ("Deadlines", "when the game next has something to do"),
     "fire_deadlines": ("Deadlines", "what falls due at a tick"),
     "current_deadline_holder": ("Deadlines", "the turn or matter whose deadline is extended"),
-    "late_players": ("Digests", "who is late, for the GM's digest"),
-    "refused_orders": ("Digests", "the orders refused this turn, for the GM's digest"),
-    "after_undo": ("CourtOrders", "what an undo gives back besides the state"),
+    "late_players": ("Variant", "who is late, for the GM's digest"),
+    "refused_orders": ("Variant", "the orders refused this turn, for the GM's digest"),
+    "after_undo": ("Variant", "what an undo gives back besides the state"),
     # what players read
     "rules_for_display": ("Replies", "the rules as shown (Imperial's A and B rules)"),
     "standing_lines": ("Replies", "the standing the rule list shows (scores, the mover)"),
@@ -38,5 +38,5 @@ HOOKS: dict[str, tuple[str, str]] = {
     "check_victory": ("Variant", "whether the game is won, and the announcement"),
     "quorum": ("Variant", "the votes a matter needs, where the game decides by quorum"),
     "translate_vote": ("Variant", "the game's word for a ballot read as FOR, AGAINST, ABSTAIN"),
-    "generators": ("Dice", "named random generators besides dice"),
+    "generators": ("Variant", "named random generators besides dice, which [Roll] offers"),
 }

@@ -3,16 +3,16 @@ Senate passes, issues Proclamations and Directives; the referee is the Humble Sc
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 
-from mailref import resource
 from mailref.engine.context import Ctx
 from mailref.engine.mechanics import voting
+from mailref.engine.mechanics.gamestate import Gamestate
 from mailref.engine.mechanics.voting import VotingPolicy
 from mailref.engine.ruleset import (
     sort_key,
 )
+from mailref.engine.ruleset_file import shipped_rules
 from mailref.engine.state import Action, GameState, Matter, Player, Rule, Turn
 from mailref.engine.variants import rule_tables
 from mailref.engine.variants.actions import action
@@ -38,7 +38,7 @@ VOTING = VotingPolicy(
 )
 
 
-class Imperial(ImperialProposals, ImperialActs, Variant):
+class Imperial(ImperialProposals, ImperialActs, Gamestate, Variant):
     name = "imperial"
     title = "Imperial Nomic"
     judgement_label = "Point of Order"
@@ -84,7 +84,7 @@ class Imperial(ImperialProposals, ImperialActs, Variant):
     ]
 
     def initial_rules(self) -> list[Rule]:
-        return json.loads((resource("data") / "imperial_rules.json").read_text())
+        return shipped_rules("imperial")  # type: ignore[return-value]
 
     def translate_vote(self, meaning: str) -> str:
         return {"FOR": "YES", "AGAINST": "NO"}.get(meaning, meaning)

@@ -69,7 +69,7 @@ class ImperialActs:
         if not effects:
             return
         # Its effect lines (SPEC §4.4): scores at once, undos by the court; one announcement.
-        done = self.carry_out(state, ctx, effects, by, strict=True)
+        done = self.court.carry_out(state, ctx, effects, by, strict=True)
         self.announce(
             state,
             ctx,
@@ -78,7 +78,7 @@ class ImperialActs:
         )
         mail = ctx.out[-1]
         ctx.ack("Your Proclamation is announced to every player.")
-        if not self.order_undos(ctx, effects, by, strict=True, mail=mail) and done:
+        if not self.court.order_undos(ctx, effects, by, strict=True, mail=mail) and done:
             mail.vars["lines"] += ["", "What changes:", *done]
             for line in done:
                 ctx.ack(line)

@@ -50,7 +50,11 @@ class ImperialProposals(Proposals):
             p for p in state["proposals"] if p["author"] == author and p["status"] in UNDECIDED
         ]
         replaced = None
-        if len(undecided) >= state["parameters"]["max_undecided"]:
+        # Rule 12 replaces the oldest; repealed, nothing is replaced.
+        if (
+            self.in_force(state, "max_undecided")
+            and len(undecided) >= state["parameters"]["max_undecided"]
+        ):
             replaced = undecided[0]
             replaced.update(
                 status="replaced",
@@ -138,13 +142,17 @@ class ImperialProposals(Proposals):
         # Senators who have sent in a vote of YES": the majority is of those entitled to vote,
         # every Senator but the author (SPEC §5.3).
         voters = self.electorate(state, prop)
-        outcome = voting.count(self.policy, prop["votes"], voters)
+        outcome = voting.count(self.policy_in(state), prop["votes"], voters)
         passed, yes, no = outcome.passes, outcome.counts["YES"], outcome.counts["NO"]
         # Not closed yet where it passes: the Emperor's judgement closes it (rule 7).
         self.record_outcome(
             prop,
             passed,
-            None if passed else "no majority of the Senators entitled to vote voted YES",
+            None
+            if passed
+            else "no majority of the Senators entitled to vote voted YES"
+            if self.policy_in(state).majority == "majority"
+            else "no Senator entitled to vote voted YES",
             outcome.counts,
             ctx,
             final=False,
@@ -152,9 +160,17 @@ class ImperialProposals(Proposals):
         lines = [
             f"Proposal {prop['number']} \"{prop['title']}\": YES {yes}, NO {no} of {len(voters)} "
             f"Senator{'' if len(voters) == 1 else 's'} entitled to vote (all but the author).",
-            "A majority of them voted YES: it goes to the Emperor for judgement."
-            if passed
-            else "No majority of them voted YES: it is rejected.",
+            (
+                "A majority of them voted YES: it goes to the Emperor for judgement."
+                if passed
+                else "No majority of them voted YES: it is rejected."
+            )
+            if self.policy_in(state).majority == "majority"
+            else (
+                "One YES suffices (rule 6): it goes to the Emperor for judgement."
+                if passed
+                else "Not one of them voted YES: it is rejected."
+            ),
         ]
         if late:
             lines.append(late)

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import zoneinfo
 from datetime import datetime
+from typing import Any, Protocol
 
 from mailref.engine.context import Ctx, Outgoing, Refused
-from mailref.engine.state import Action, GameState, Player
-from mailref.engine.variants.actions import Acting, action
+from mailref.engine.parameters import Value
+from mailref.engine.state import Action, GameState, OtherAction, Player
+from mailref.engine.variants.actions import action
+from mailref.engine.variants.digests import next_digest
 from mailref.timeutil import iso, parse_iso
 
 # The mail to the players that a daily digest holds back (SPEC §2.5 `digest: daily`).
@@ -54,8 +57,22 @@ def check_setting(key: str, value: str) -> str:
     return value.lower()
 
 
-class Inbox(Acting):
+class InboxHost(Protocol):
+    """What the inbox asks of the game: its players, and the parameters' defaults."""
+
+    @property
+    def defaults(self) -> dict[str, Value]: ...
+
+    def player(self, state: GameState, name: str) -> Player | None: ...
+
+    def must_player(self, state: GameState, name: str) -> Player: ...
+
+
+class Inbox:
     """The `[Settings]` command, and the daily digest of the players who asked for one."""
+
+    def __init__(self, game: InboxHost) -> None:
+        self.game = game
 
     def hold_for_digests(self, state: GameState, ctx: Ctx, sent: int) -> None:
         """The announcements of this action (ctx.out from SENT on) are held for each player
@@ -71,14 +88,16 @@ class Inbox(Acting):
                 continue
             names = [p["name"] for p in daily if out.to == "all" or p["name"] in out.to]
             for name in names:
-                self.hold_for(state, self.player(state, name), out, ctx)
+                p = self.game.player(state, name)
+                assert p is not None  # one of `daily`, players of this game
+                self.hold_for(state, p, out, ctx)
             out.held = tuple(names)
 
     def hold_for(
         self, state: GameState, p: Player, out: Outgoing, ctx: Ctx, capped: bool = False
     ) -> None:
         """Keep OUT for P's next digest (CAPPED: past the day's mails_per_player_day)."""
-        item = {
+        item: dict[str, Any] = {
             "at": iso(ctx.now),
             "subject": out.subject,
             "lines": without_seed(out.vars.get("lines") or [], ctx.seed_lines),
@@ -87,7 +106,7 @@ class Inbox(Acting):
             item["capped"] = True
         p.setdefault("held", []).append(item)
         p.setdefault(
-            "digest_next", iso(self._next_digest(state["parameters"], zone_of(state, p), ctx.now))
+            "digest_next", iso(next_digest(state["parameters"], zone_of(state, p), ctx.now))
         )
 
     def cap_mail_per_player(self, state: GameState, action: Action, ctx: Ctx, sent: int) -> None:
@@ -101,7 +120,9 @@ class Inbox(Acting):
         if had is None:
             return
         limit = int(
-            state["parameters"].get("mails_per_player_day", self.defaults["mails_per_player_day"])
+            state["parameters"].get(
+                "mails_per_player_day", self.game.defaults["mails_per_player_day"]
+            )
         )
         day, counts = ctx.now.strftime("%Y-%m-%d"), dict(had)
         for out in list(ctx.out[sent:]):
@@ -140,13 +161,14 @@ class Inbox(Acting):
             ],
         )
 
-    def player_digest_times(self, state: GameState) -> list[datetime]:
-        return [parse_iso(p["digest_next"]) for p in state["players"] if p.get("digest_next")]
+    def digest_times(self, state: GameState) -> list[datetime]:
+        """When a player's digest is due: the game is woken then."""
+        return [at for p in state["players"] if (at := parse_iso(p.get("digest_next")))]
 
-    def send_player_digests(self, state: GameState, ctx: Ctx) -> None:
+    def send_digests(self, state: GameState, ctx: Ctx) -> None:
         """Each player's held announcements whose digest time has come, in one mail."""
         for p in state["players"]:
-            if not p.get("digest_next") or parse_iso(p["digest_next"]) > ctx.now:
+            if not (due := parse_iso(p.get("digest_next"))) or due > ctx.now:
                 continue
             held = p.pop("held", [])
             del p["digest_next"]
@@ -163,8 +185,8 @@ class Inbox(Acting):
                 )
 
     @action("settings")
-    def on_settings(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        p = self.must_player(state, action["player"])
+    def on_settings(self, state: GameState, action: OtherAction, ctx: Ctx) -> None:
+        p = self.game.must_player(state, action["player"] or "")
         values = {k.lower(): check_setting(k.lower(), str(v)) for k, v in action["values"].items()}
         mine = p.setdefault("settings", {})
         for key, value in values.items():

@@ -6,10 +6,12 @@ most `joins_per_day` newcomers a UTC day."""
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any, Protocol, cast
 
 from mailref.engine.context import Ctx, Refused
-from mailref.engine.state import Action, GameState
-from mailref.engine.variants.actions import Acting, action
+from mailref.engine.parameters import Value
+from mailref.engine.state import ConfirmAction, GameState, JoinAction, OtherAction
+from mailref.engine.variants.actions import action
 from mailref.timeutil import iso, parse_iso
 
 # How long a confirmation can be answered.
@@ -18,18 +20,35 @@ CONFIRM_FOR = timedelta(days=7)
 _KEPT = ("type", "name", "address", "more", "choices", "name_keys", "capped")
 
 
-class Consent(Acting):
+class ConsentHost(Protocol):
+    """What consent asks of the game: its checks of a join, and the join itself."""
+
+    @property
+    def defaults(self) -> dict[str, Value]: ...
+
+    def check_join(self, state: GameState, action: Any) -> str: ...
+
+    def new_player_fields(self, state: GameState, action: Any) -> dict[str, Any]: ...
+
+    def on_join(self, state: GameState, action: Any, ctx: Ctx) -> None: ...
+
+
+class Consent:
     """Joins that wait for their address's confirmation, and for the GM's approval."""
 
-    def ask_consent(self, state: GameState, action: Action, ctx: Ctx) -> None:
+    def __init__(self, game: ConsentHost) -> None:
+        self.game = game
+
+    def ask(self, state: GameState, action: JoinAction, ctx: Ctx) -> None:
         """Check the [Join] as a join, then keep it and answer with the confirmation."""
-        name = self.check_join(state, action)
-        self.new_player_fields(state, action)  # the variant's own choices, refused at once
+        name = self.game.check_join(state, action)
+        self.game.new_player_fields(state, action)  # the variant's own choices, refused at once
         if self.join_approval(state) == "auto":
             self.check_joins_per_day(state, ctx)
         address = action["address"].lower()
         waiting = [e for e in self.fresh(state, "joining", ctx) if e["address"] != address]
-        join = {k: action[k] for k in _KEPT if k in action}
+        asked: dict[str, Any] = dict(action)
+        join = {k: asked[k] for k in _KEPT if k in asked}
         waiting.append({"address": address, "token": action["token"], "asked": iso(ctx.now)})
         waiting[-1]["join"] = {**join, "name": name}
         state["joining"] = waiting
@@ -46,7 +65,7 @@ class Consent(Acting):
         )
 
     @action("confirm")
-    def on_confirm(self, state: GameState, action: Action, ctx: Ctx) -> None:
+    def on_confirm(self, state: GameState, action: ConfirmAction, ctx: Ctx) -> None:
         """The reply to a confirmation: the join it confirms goes ahead (or waits for the GM)."""
         address = str(action.get("address") or "").lower()
         waiting = self.fresh(state, "joining", ctx)
@@ -56,9 +75,11 @@ class Consent(Acting):
             if mine:
                 raise Refused("confirms_nothing_sent")
             raise Refused("no_join_waiting", address=address, days=CONFIRM_FOR.days)
+        if action.get("consents") is False:
+            raise Refused("reply_is_no_consent")
         join = dict(entry["join"])
         if self.join_approval(state) == "gm":
-            self.check_join(state, join)
+            self.game.check_join(state, join)
             state["joining"] = [e for e in waiting if e is not entry]
             held = [e for e in state.get("awaiting_gm") or [] if e["address"] != address]
             held.append({**entry, "confirmed": iso(ctx.now)})
@@ -74,11 +95,13 @@ class Consent(Acting):
             return
         self.check_joins_per_day(state, ctx)
         state["joining"] = [e for e in waiting if e is not entry]
-        self.on_join(state, join, ctx)  # the variant's checks run again: a name may be taken now
+        self.game.on_join(
+            state, join, ctx
+        )  # the variant's checks run again: a name may be taken now
         self.count_newcomer(state, ctx)
 
     @action("approve")
-    def on_approve(self, state: GameState, action: Action, ctx: Ctx) -> None:
+    def on_approve(self, state: GameState, action: OtherAction, ctx: Ctx) -> None:
         """The GM's [Approve] NAME takes in a confirmed join that waits for the GM."""
         held = state.get("awaiting_gm") or []
         want = str(action.get("name") or "").strip().lower()
@@ -90,7 +113,7 @@ class Consent(Acting):
                 waiting=[e["join"]["name"] for e in held],
             )
         state["awaiting_gm"] = [e for e in held if e is not entry]
-        self.on_join(state, dict(entry["join"]), ctx)
+        self.game.on_join(state, dict(entry["join"]), ctx)
 
     def forget_join_requests(self, state: GameState, address: str) -> None:
         """An address that plays now (the admin added it) waits for nothing."""
@@ -103,12 +126,13 @@ class Consent(Acting):
         return str(state["parameters"].get("join_approval") or "auto")
 
     @staticmethod
-    def fresh(state: GameState, key: str, ctx: Ctx) -> list[dict]:
+    def fresh(state: GameState, key: str, ctx: Ctx) -> list[dict[str, Any]]:
         """The requests kept under KEY that can still be answered."""
-        return [e for e in state.get(key) or [] if parse_iso(e["asked"]) + CONFIRM_FOR > ctx.now]
+        kept = cast(list[dict[str, Any]], state.get(key) or [])
+        return [e for e in kept if (at := parse_iso(e["asked"])) and at + CONFIRM_FOR > ctx.now]
 
     def check_joins_per_day(self, state: GameState, ctx: Ctx) -> None:
-        limit = int(state["parameters"].get("joins_per_day", self.defaults["joins_per_day"]))
+        limit = int(state["parameters"].get("joins_per_day", self.game.defaults["joins_per_day"]))
         taken = state.get("taken") or {}
         if taken.get("day") == ctx.now.strftime("%Y-%m-%d") and taken.get("count", 0) >= limit:
             raise Refused("joins_per_day", game=state["name"], limit=limit, days=CONFIRM_FOR.days)

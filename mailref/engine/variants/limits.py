@@ -3,18 +3,31 @@ opens a day, and the announcements one player (or a stream of newcomers) causes 
 
 from __future__ import annotations
 
+from typing import Protocol, cast
+
 from mailref.engine.context import Ctx, Refused
+from mailref.engine.parameters import Value
 from mailref.engine.state import Action, GameState
-from mailref.engine.variants.actions import Acting
 
 
-class Limits(Acting):
+class LimitsHost(Protocol):
+    """What the limits ask of the game: the parameters' defaults, where the GM set none."""
+
+    @property
+    def defaults(self) -> dict[str, Value]: ...
+
+
+class Limits:
     """Caps on what one player's mail sends to everybody."""
+
+    def __init__(self, game: LimitsHost) -> None:
+        self.game = game
 
     def check_text_size(self, state: GameState, action: Action) -> None:
         """A text a player sends is kept in the game and mailed to everybody: it has a size."""
-        limit = int(state["parameters"].get("max_text", self.defaults["max_text"]))
-        size = len(action.get("text") or "") + sum(len(s) for s in action.get("sentences") or [])
+        limit = int(state["parameters"].get("max_text", self.game.defaults["max_text"]))
+        sentences = cast(list[str], action.get("sentences") or [])
+        size = len(str(action.get("text") or "")) + sum(len(s) for s in sentences)
         if size > limit and not action.get("by"):
             raise Refused("text_too_long", size=size, limit=limit)
 
@@ -24,7 +37,9 @@ class Limits(Acting):
         of mails to each of the others (Imperial's replacement of the oldest undecided proposal
         limits what is pending, not what is sent). BlogNomic's own rules call more than ten
         entries a day spam."""
-        limit = int(state["parameters"].get("matters_per_day", self.defaults["matters_per_day"]))
+        limit = int(
+            state["parameters"].get("matters_per_day", self.game.defaults["matters_per_day"])
+        )
         opened = state.get("opened") or {}
         who = str(action.get("player") or "").lower()
         if (
@@ -55,7 +70,9 @@ class Limits(Acting):
         seen = seen or {"day": day, "count": 0}
         state["newcomers"] = seen
         limit = int(
-            state["parameters"].get("announcements_per_day", self.defaults["announcements_per_day"])
+            state["parameters"].get(
+                "announcements_per_day", self.game.defaults["announcements_per_day"]
+            )
         )
         if seen["count"] >= limit:
             for o in mine:
@@ -81,7 +98,9 @@ class Limits(Acting):
         counts = counts or {"day": day, "by": {}}
         state["announced"] = counts
         limit = int(
-            state["parameters"].get("announcements_per_day", self.defaults["announcements_per_day"])
+            state["parameters"].get(
+                "announcements_per_day", self.game.defaults["announcements_per_day"]
+            )
         )
         if counts["by"].get(who, 0) >= limit:
             for o in mine:

@@ -79,7 +79,7 @@ class Players(Acting):
         player exists once the confirmation is answered. An admin's join, and a join journaled
         before confirmations, takes the player in at once."""
         if action.get("token") and not action.get("by"):
-            self.ask_consent(state, action, ctx)
+            self.consent.ask(state, action, ctx)
             return
         self.admit(state, action, ctx)
 
@@ -107,7 +107,7 @@ class Players(Acting):
         """Take in the player ACTION names (a confirmed or approved join, or the admin's)."""
         name = self.check_join(state, action)
         address = action["address"].lower()
-        self.forget_join_requests(state, address)
+        self.consent.forget_join_requests(state, address)
         keys = action.get("name_keys") or [name.lower()]
         old = self.same_name(state, name, keys)
         if old:  # a returning player keeps their record but starts afresh, as a newcomer does
@@ -261,7 +261,7 @@ class Players(Acting):
     @action("away")
     def on_away(self, state: GameState, action: Action, ctx: Ctx) -> None:
         if action.get("dates"):  # "[Away] until 6 Jan": variants/absence.py
-            self.away_dated(state, action, ctx)
+            self.absence.away_dated(state, action, ctx)
             return
         self._set_away(state, action, ctx, "away")
 

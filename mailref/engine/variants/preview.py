@@ -138,7 +138,8 @@ class Preview(Acting):
     @action("publish")
     def on_publish(self, state: GameState, action: Action, ctx: Ctx) -> None:
         gm = (state.get("gm") or "").lower()
-        if not action.get("by") and (not gm or str(action.get("address") or "").lower() != gm):
+        by_gm = action.get("gm") or (gm and str(action.get("address") or "").lower() == gm)
+        if not action.get("by") and not by_gm:
             raise Refused("only_gm_publishes")
         p = state.get("preview")
         if not p:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from mailref.engine.context import Ctx
+from mailref.engine.mechanics.gamestate import table_lines
 from mailref.engine.ruleparams import Table
 from mailref.engine.state import Action, GameState, Rule
 from mailref.engine.variants.actions import Acting, action
@@ -33,10 +34,11 @@ class Replies(Acting):
             (usage, self.parameter_table.spoken_in(what, values)) for usage, what in self.commands
         ]
         if self.dated_absence:
+            away = "away for those dates (at most {max_absence} ahead); it ends by itself"
             out.append(
                 (
                     "[Away] until 6 Jan, or [Away] 24 Dec to 6 Jan",
-                    "away for those dates (at most max_absence); it ends by itself",
+                    self.parameter_table.spoken_in(away, values),
                 )
             )
         out.append(
@@ -46,11 +48,21 @@ class Replies(Acting):
                 "or no to a request",
             )
         )
+        out.append(
+            (
+                "[Settings] digest: daily (or off), zone: Europe/Paris, discussion: off",
+                "how the game's mail reaches you: one digest a day, times in your zone, "
+                "the players' words or not; [Settings] alone shows yours",
+            )
+        )
+        if values.get("join_approval") == "gm":
+            out.append(("[Approve] NAME", "the GM's: take in a newcomer who has confirmed"))
         return out
 
     @action("status")
     def on_status(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        ctx.reply("status", "status.txt", game=state, lines=self.status_lines(state, ctx))
+        lines = self.status_lines(state, ctx) + table_lines(state)
+        ctx.reply("status", "status.txt", game=state, lines=lines)
 
     @action("rules")
     def on_rules(self, state: GameState, action: Action, ctx: Ctx) -> None:
@@ -73,14 +85,19 @@ class Replies(Acting):
     def score_lines(self, state: GameState) -> list[str]:
         return [f"{p['name']}: {p['score']}" for p in self.present(state)]
 
+    def players_word(self, state: GameState) -> str:
+        """What the game's own rules call its players ("Pebblers"), else "Players"."""
+        noun = str(state.get("ruleset", {}).get("noun") or "Player")
+        return noun if noun.endswith("s") else noun + "s"
+
     def status_lines(self, state: GameState, ctx: Ctx | None = None) -> list[str]:
         """The state in lines; with CTX, each deadline says how far off it is ("in 4 days")."""
         lines = [f"Status: {state['status']}"]
         lines.append(
-            "Players: "
+            f"{self.players_word(state)}: "
             + ", ".join(f"{p['name']} ({p['status']}, {p['score']})" for p in self.present(state))
         )
-        lines += self.absence_lines(state)
+        lines += self.absence.lines(state)
         if state["order"]:
             lines.append("Turn order: " + ", ".join(state["order"]))
         if state["turn"]:

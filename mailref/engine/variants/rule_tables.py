@@ -21,6 +21,7 @@ from mailref.engine.parameters import (
     Whole,
 )
 from mailref.engine.ruleparams import Param, Table
+from mailref.engine.switches import ABSTAIN, JUDGE, MAJORITY, MOVER_VOTE, TIE
 
 # What every game runs by: operator settings, none stated by a rule.
 SHARED = Table(
@@ -130,6 +131,48 @@ SIDEKICK = SHARED.extend(
         "a failed proposal scores {v:+d}",
         "22",
         where='rule 22 "receives -5 points"',
+    ),
+    Param(
+        "mover_vote",
+        MOVER_VOTE,
+        "for",
+        "the mover's vote is {v} (for: FOR, fixed; own: FOR until the mover votes otherwise)",
+        "11",
+        where='rule 11 "The player moving is assumed to be voting “for” the proposal" (a switch: '
+        "the forms read are listed below)",
+        written=False,
+    ),
+    Param(
+        "tie",
+        TIE,
+        "fails",
+        "a tie {v}",
+        "12",
+        where='rule 12 "or if the number of “for” votes and “against” votes is tied, the proposal '
+        'is said to have failed" (a switch: the forms read are listed below)',
+        fallback=False,
+        written=False,
+    ),
+    Param(
+        "abstain",
+        ABSTAIN,
+        "nothing",
+        "an ABSTAIN counts as {v}",
+        "12",
+        where="rule 12, which counts only “for” and “against” votes (a switch: a new rule may "
+        "state it too; the forms read are listed below)",
+        written=False,
+    ),
+    Param(
+        "judge",
+        JUDGE,
+        "before",
+        "the judge is the nearest present player {v} the mover",
+        "17",
+        where='rule 17 "The person preceeding the person currently moving becomes the “Judge,”" '
+        "(a switch: the forms read are listed below)",
+        fallback=False,
+        written=False,
     ),
     Param(
         "penalty",
@@ -249,6 +292,13 @@ BLOGNOMIC = SHARED.extend(
         written=False,
     ),
     Param(
+        "own_data_only",
+        OnOff(),
+        False,
+        "on: a Wizard's [Update] alters only their own values (off: any Wizard's, rule 4.2)",
+        written=False,
+    ),
+    Param(
         "rejoin_after",
         Span(),
         "14d",
@@ -267,6 +317,17 @@ BLOGNOMIC = SHARED.extend(
         (r"Idle within the previous {v}",),
         'rule 1.3 "asked to become (or rendered themselves) Idle within the previous four days"',
         fallback=False,
+    ),
+    Param(
+        "trade_window",
+        Span(),
+        "24h",
+        "a trade not accepted within {v} has expired",
+        "2.10",
+        (r"The other Wizard may then, within {v}, perform this trade",),
+        'rule 2.10 "The other Wizard may then, within 24 hours, perform this trade"',
+        fallback=False,
+        written=False,
     ),
     Param(
         "quorum",
@@ -298,6 +359,17 @@ IMPERIAL = SHARED.extend(
         "6",
         (r"which is {v} from",),
         'rule 6 "a voting deadline ... which is 4 days from the day THS posts the proposal"',
+    ),
+    Param(
+        "majority",
+        MAJORITY,
+        "majority",
+        "a proposal goes to the Emperor with YES from {v} of the Senators entitled to vote",
+        "6",
+        where='rule 6 "there is a majority of Imperial Senators who have sent in a vote of YES" '
+        "(a switch: the forms read are listed below)",
+        fallback=False,
+        written=False,
     ),
     Param(
         "max_undecided",

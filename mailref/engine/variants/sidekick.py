@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from mailref import resource
 from mailref.engine.context import Ctx, Refused
+from mailref.engine.mechanics.gamestate import Gamestate
 from mailref.engine.mechanics.turn_order import TurnOrder
 from mailref.engine.mechanics.voting import VotingPolicy
 from mailref.engine.ruleset import RuleConflict, changes_from, check_changes, free_rule_number
+from mailref.engine.ruleset_file import shipped_rules
 from mailref.engine.state import Action, GameState, Player, Rule
 from mailref.engine.variants import rule_tables
 from mailref.engine.variants.actions import action
@@ -37,7 +37,7 @@ VOTING = VotingPolicy(
 )
 
 
-class Sidekick(SidekickVotes, SidekickJudges, SidekickTimers, Variant):
+class Sidekick(SidekickVotes, SidekickJudges, SidekickTimers, Gamestate, Variant):
     name = "sidekick"
     title = "Nomic Sidekick Nomic"
     parameter_table = rule_tables.SIDEKICK
@@ -69,7 +69,7 @@ class Sidekick(SidekickVotes, SidekickJudges, SidekickTimers, Variant):
     ]
 
     def initial_rules(self) -> list[Rule]:
-        return json.loads((resource("data") / "sidekick_rules.json").read_text())
+        return shipped_rules("sidekick")  # type: ignore[return-value]
 
     def initial_state(self, *args: Any, **kw: Any) -> GameState:
         state = super().initial_state(*args, **kw)
@@ -252,7 +252,7 @@ class Sidekick(SidekickVotes, SidekickJudges, SidekickTimers, Variant):
             if t
             else "The first turn opens once two players are in."
         ]
-        lines.append("Players in turn order:")
+        lines.append(f"{self.players_word(state)} in turn order:")
         seated = [self.player(state, n) for n in state["order"]]
         waiting = [p for p in self.present(state) if p["name"] not in state["order"]]
         for i, p in enumerate([p for p in seated if p] + waiting, 1):

@@ -20,11 +20,18 @@ class SidekickJudges:
         order = state["order"]
         if not t or not order:
             return None
-        # Rule 17: the player before the mover judges (the one before them, if away); never
-        # the ASKER of the question: the next present player before them is.
-        judge = self.turn_order(state).before(t.get("player") or t.get("last") or order[0])
+        # Rule 17: the player before the mover judges (the one before them, if away), or after
+        # where rule 17 now says so; never the ASKER of the question: the next present player
+        # on that side of them is.
+        turns = self.turn_order(state)
+        side = (
+            turns.after
+            if self.parameter_table.value(state["parameters"], "judge") == "after"
+            else turns.before
+        )
+        judge = side(t.get("player") or t.get("last") or order[0])
         if asker is not None and judge == asker:
-            judge = self.turn_order(state).before(asker)
+            judge = side(asker)
         return judge
 
     def new_judges(self, state: GameState, gone: Player, ctx: Ctx) -> None:
@@ -165,7 +172,7 @@ class SidekickJudges:
         held = self.past_penalty(state, effects) if action.get("bounded") else []
         effects = [e for e in effects if e not in held]
         by = f"judgement {j['number']}"
-        done = self.carry_out(state, ctx, effects, by, strict=True)
+        done = self.court.carry_out(state, ctx, effects, by, strict=True)
         ctx.ack(f"Your ruling on judgement {j['number']} is recorded and announced.")
         self.event(state, ctx, f"{j['judge']} ruled on judgement {j['number']}.")
         if changes:  # rule 17: "All necessary changes, based on the decision of the Judge"
@@ -180,7 +187,7 @@ class SidekickJudges:
             [f"Question: {j['question']}", "Ruling:", *j["ruling"].splitlines()],
         )
         mail = ctx.out[-1]
-        ordered = self.order_undos(ctx, effects, by, strict=True, mail=mail)
+        ordered = self.court.order_undos(ctx, effects, by, strict=True, mail=mail)
         if not ordered and done:
             mail.vars["lines"] += ["", "What the ruling changes:", *done]
             for line in done:

@@ -22,7 +22,13 @@ class SidekickVotes(Proposals):
 
     def authors_ballot(self, state: GameState, prop: Matter, vote: str, ctx: Ctx) -> None:
         # Rule 11: "The player moving is assumed to be voting “for” the proposal"
-        # (docs/games/sidekick.md).
+        # (docs/games/sidekick.md); amended so that the mover votes, theirs to change.
+        if self.parameter_table.value(state["parameters"], "mover_vote") == "own":
+            ctx.ack(
+                matters.cast(prop, prop["author"], vote, ctx, zone=state.get("timezone") or "UTC")
+            )
+            self.after_ballot(state, prop, prop["author"], vote, ctx)
+            return
         if vote == "FOR":
             ctx.ack(
                 f"Proposal {prop['number']} is your move: your vote is already FOR (rule "
@@ -62,7 +68,7 @@ class SidekickVotes(Proposals):
             n for n in prop["votes"] if (q := self.player(state, n)) and q["status"] == "left"
         )
         outcome = voting.count(
-            self.policy, {n: v for n, v in prop["votes"].items() if n not in gone}
+            self.policy_in(state), {n: v for n, v in prop["votes"].items() if n not in gone}
         )
         counts, passed, reason = outcome.counts, outcome.passes, outcome.reason
         if forced:
@@ -88,10 +94,22 @@ class SidekickVotes(Proposals):
             lines.append(f"Not counted, having left the game: {', '.join(gone)}.")
         if late:
             lines.append(late)
+        # Rules 21 and 22 score the mover; a repealed one gives nothing and is never cited.
+        scoring = "pass_points" if passed else "fail_points"
         if scored := self.score_author(state, prop, passed):
             author, points = scored
+            cited = (
+                "rules 21–22"
+                if self.in_force(state, "pass_points") and self.in_force(state, "fail_points")
+                else f"rule {self.parameter_table[scoring].rule}"
+            )
             lines.append(
-                f"{author['name']} scores {points:+d} (rules 21–22) and now has {author['score']}."
+                f"{author['name']} scores {points:+d} ({cited}) and now has {author['score']}."
+            )
+        elif self.player(state, prop["author"]) and not self.in_force(state, scoring):
+            lines.append(
+                f"{prop['author']} scores nothing: rule "
+                f"{self.parameter_table[scoring].rule}, which scored it, is repealed."
             )
         changes = changes_from(prop["changes"])
         if passed and (note := self.enactment_note(state, changes)):

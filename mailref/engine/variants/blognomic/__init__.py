@@ -6,14 +6,14 @@ resolving (`resolution`), dynasties (`dynasty`)."""
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
-from mailref import resource
 from mailref.engine import matters
 from mailref.engine.context import Ctx
+from mailref.engine.mechanics.gamestate import Gamestate
 from mailref.engine.mechanics.voting import VotingPolicy
+from mailref.engine.ruleset_file import shipped_rules
 from mailref.engine.state import Action, GameState, Matter, Rule
 from mailref.engine.variants import rule_tables
 from mailref.engine.variants.actions import action
@@ -48,7 +48,7 @@ VOTING = VotingPolicy(
 )
 
 
-class BlogNomic(Wizards, Hiatus, Submitting, Resolution, Dynasties, Variant):
+class BlogNomic(Wizards, Hiatus, Submitting, Resolution, Dynasties, Gamestate, Variant):
     name = "blognomic"
     title = "BlogNomic"
     parameter_table = rule_tables.BLOGNOMIC
@@ -95,12 +95,22 @@ class BlogNomic(Wizards, Hiatus, Submitting, Resolution, Dynasties, Variant):
             "[Roll] DICE6, [Roll] FRUIT, [Roll] COLOUR",
             'a random result (rule "Random Generators"), journaled and announced',
         ),
+        (
+            "[Update] Thaum -3",
+            "alter the gamestate (the GNDT), one line each: `Thaum of Ben +2`, `Hand: Fox, Owl`, "
+            "`Home = Wilderness`, each with an optional `because ...`; all lines or none",
+        ),
+        ("[Transfer] 5 Thaum to Ben", "give another Wizard an amount of yours"),
+        (
+            "[Trade] Ben: my Fox for your Owl",
+            "offer a trade; the other accepts with [Trade] Accept N within {trade_window}",
+        ),
         ("[Status], [Rules], [Help]", "the state, the ruleset, this text"),
         ("[Quit]", "leave the game"),
     ]
 
     def initial_rules(self) -> list[Rule]:
-        return json.loads((resource("data") / "blognomic_rules.json").read_text())
+        return shipped_rules("blognomic")  # type: ignore[return-value]
 
     def initial_state(self, *args: Any, **kw: Any) -> GameState:
         state = super().initial_state(*args, **kw)
@@ -153,6 +163,12 @@ class BlogNomic(Wizards, Hiatus, Submitting, Resolution, Dynasties, Variant):
         idle = [p["name"] for p in state["players"] if p["status"] == "idle"]
         if idle:
             lines.append("Idle: " + ", ".join(idle))
+        if self.dormant(state):
+            least = state["parameters"]["dormant_below"]
+            lines.append(
+                f"Dormant: fewer than {least} Wizards, so proposals may not be submitted "
+                f"until {least} play"
+            )
         for m in self.all_matters(state):
             if m["status"] == "pending":
                 lines.append(

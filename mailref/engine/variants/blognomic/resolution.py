@@ -198,8 +198,8 @@ class Resolution(Acting):
         if effects := m.get("effects"):
             # An enacted CfJ's effect lines (SPEC §4.4): scores at once, undos by the court.
             by, results = f"{label.lower()} {m['number']}", ctx.out[-1]
-            done = self.carry_out(state, ctx, effects, by, strict=False)
-            if not self.order_undos(ctx, effects, by, strict=False, mail=results) and done:
+            done = self.court.carry_out(state, ctx, effects, by, strict=False)
+            if not self.court.order_undos(ctx, effects, by, strict=False, mail=results) and done:
                 results.vars["lines"] += ["", "What it changes:", *done]
             if not m.get("changes"):
                 return

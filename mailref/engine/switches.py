@@ -1,0 +1,90 @@
+"""The ways players word a switch of the voting policy: per switch, the sentence forms a rule
+states it in and the word each says. A form matches within one sentence (no full stop or
+semicolon between its parts); quotes around a ballot's word may be straight or curly."""
+
+from __future__ import annotations
+
+from mailref.engine.parameters import Switch
+
+_Q = r"[\"“”']?"
+_PASS = r"(?:pass(?:es|ed)?|is adopted|carries|is carried|is enacted|succeeds)"
+_FAIL = r"(?:fail(?:s|ed)?|is rejected|is defeated|is lost)"
+_TIED = r"(?:\btie[sd]?\b|\bvotes are (?:equal|even|level)\b|\bequal number)"
+_ON_A_TIE = r"\b(?:on|in|with|at|by) (?:a|the case of a|the event of a) tie\b"
+
+# Sidekick rule 12: "... or if the number of “for” votes and “against” votes is tied, the
+# proposal is said to have failed."
+TIE = Switch(
+    (_TIED + r"[^.;]*?\b" + _PASS + r"\b", "passes"),
+    (_TIED + r"[^.;]*?\b" + _FAIL + r"\b", "fails"),
+    (r"\b" + _PASS + r"\b[^.;]*?" + _ON_A_TIE, "passes"),
+    (r"\b" + _FAIL + r"\b[^.;]*?" + _ON_A_TIE, "fails"),
+    (r"\bat least as many " + _Q + r"(?:for|yes)" + _Q + r" votes as " + _Q, "passes"),
+)
+
+_COUNTED_AS = r"\b(?:count(?:s|ed)?|considered|treated|taken|deemed|regarded)\s+as\s+(?:an?\s+)?"
+_ABSTAINING = r"\b(?:abstain\w*|abstentions?)\b" + _Q
+
+# What an ABSTAIN counts as where votes are counted (Sidekick rule 12 counts only "for" and
+# "against"; a new rule may say otherwise): "A vote of abstaining is counted as a vote against."
+ABSTAIN = Switch(
+    (
+        _ABSTAINING + r"[^.;]*?" + _COUNTED_AS + r"(?:votes?\s+)?(?:of\s+)?" + _Q + r"against\b",
+        "against",
+    ),
+    (_ABSTAINING + r"[^.;]*?" + _COUNTED_AS + r"(?:votes?\s+)?(?:of\s+)?" + _Q + r"for\b", "for"),
+    (_ABSTAINING + r"[^.;]*?\b(?:is|are) (?:ignored|disregarded|left out)\b", "nothing"),
+    silent="nothing",
+)
+
+_MOVER = r"\b(?:player moving|moving player|mover|player whose turn it is)\b"
+
+# Whether the mover's vote is fixed (Sidekick rule 11: "The player moving is assumed to be voting
+# “for” the proposal") or their own to cast; a rule 11 that no longer says so leaves it their own.
+MOVER_VOTE = Switch(
+    (
+        _MOVER
+        + r"[^.;]*?\b(?:is|are) (?:assumed|considered|deemed|taken) to (?:be )?vot\w* "
+        + _Q
+        + r"for\b",
+        "for",
+    ),
+    (_MOVER + r"[^.;]*?\bvotes? (?:like|as) (?:any|every) other\b", "own"),
+    # "may not vote" matches too, and its negation leaves the switch to the GM
+    (_MOVER + r"[^.;]*?\b(?:must|may|shall) (?:not )?(?:also )?vote\b", "own"),
+    (r"\ball players,? including the " + _MOVER + r",? (?:must|may|shall) vote\b", "own"),
+    silent="own",
+)
+
+_ONE = r"\b(?:person|player)"
+_MOVING = r"(?:the )?(?:person|player) (?:who is )?(?:currently )?(?:moving|whose turn it is)"
+
+# Who judges (Sidekick rule 17: "The person preceeding the person currently moving becomes the
+# “Judge,”"): the nearest present player before the mover, or after.
+JUDGE = Switch(
+    (_ONE + r" (?:preceeding|preceding|before|previous to) " + _MOVING, "before"),
+    (_ONE + r" whose turn (?:preceeds|precedes|comes before|came before)", "before"),
+    (_ONE + r" (?:following|after|next after|succeeding) " + _MOVING, "after"),
+    (_ONE + r" whose turn (?:follows|comes after|is next)", "after"),
+    # rule 17's fallback for an away judge: "then the preceeding person becomes the Judge"
+    (r"\bthe (?:preceeding|preceding|previous) (?:person|player)\b", "before"),
+    (r"\bthe (?:next|following|succeeding) (?:person|player)\b", "after"),
+)
+
+_SENATORS = r"(?:Imperial )?Senators?"
+
+# How many YES pass a proposal to the Emperor (Imperial rule 6: "there is a majority of Imperial
+# Senators who have sent in a vote of YES"): a majority of those entitled, or one.
+MAJORITY = Switch(
+    (
+        r"\ba majority of " + _SENATORS + r" (?:who have )?(?:sent in )?(?:a vote of )?YES",
+        "majority",
+    ),
+    (r"\b(?:one|a single|1) YES(?: vote)? (?:suffices|is enough|is sufficient)", "one"),
+    (
+        r"\bat least one "
+        + _SENATORS
+        + r" (?:who )?(?:has |have )?(?:sent in )?(?:a vote of )?YES",
+        "one",
+    ),
+)
