@@ -37,8 +37,8 @@ from mailref.cli import (  # noqa: E402
 )
 from mailref.cli.args import Usage  # noqa: E402
 from mailref.cli.opening import StoreOnly, open_referee  # noqa: E402
+from mailref.cli.output import refused  # noqa: E402
 from mailref.cli.parser import build_parser  # noqa: E402
-from mailref.cli.words import refused  # noqa: E402
 from mailref.engine.context import Refused  # noqa: E402
 from mailref.safe import printable  # noqa: E402
 

@@ -7,7 +7,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from mailref import config as config_mod
-from mailref.cli.words import refused
+from mailref.cli.output import refused
 from mailref.safe import printable
 from mailref.timeutil import utcnow
 

@@ -1,12 +1,14 @@
-"""What the CLI prints: tables with a header row and JSON documents, every cell and string
-escaped so that mail text cannot drive the terminal."""
+"""What the CLI prints: tables with a header row, JSON documents and refusals, every cell and
+string escaped so that mail text cannot drive the terminal."""
 
 from __future__ import annotations
 
 import json
 import re
+import sys
 from typing import Any
 
+from mailref.engine.context import Refused
 from mailref.safe import printable
 
 
@@ -34,3 +36,17 @@ def table(headers: list[str], rows: list[list[Any]]) -> None:
 def cut(text: str, n: int) -> str:
     """TEXT cut to N characters, an ellipsis marking the cut."""
     return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def refused(reason: str | Refused, hint: str = "") -> int:
+    """Say REASON (and HINT) on standard error as a refusal; the exit code 1. A Refused is said
+    in the operator's terms, its catalogue's CLI face (`mailref game show SLUG` where a player's
+    mail says "send [Status]")."""
+    if isinstance(reason, Refused):
+        reason, hint = reason.words("cli")
+    # One line (SPEC 1.4): the engine's hint, e.g. the known keys, follows the reason.
+    print(
+        f"mailref: refused: {printable(reason)}" + (f"; {printable(hint)}" if hint.strip() else ""),
+        file=sys.stderr,
+    )
+    return 1

@@ -28,7 +28,6 @@ ROOMS = {
     "mailref.safe": "ground",
     "mailref.testhooks": "ground",
     "mailref.stopsignal": "ground",
-    "mailref.cli_words": "ground",
     "mailref.render": "render",
     "mailref.config": "config",
     "mailref.read": "read",
