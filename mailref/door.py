@@ -316,21 +316,7 @@ def create_game(
     if ruleset is not None:
         state["rules"] = [dict(r) for r in ruleset.rules]  # type: ignore[misc]
         state["ruleset"] = ruleset.state_part()
-    wake = v.wakeups(state, now)
-    game = Game(
-        slug=slug,
-        variant=variant,
-        address=address.lower(),
-        state=state,
-        initial=copy.deepcopy(state),
-        version=0,
-        next_wakeup=min(wake) if wake else None,
-        created_at=now,
-    )
-    session.add(game)
-    session.flush()
-    dice_store.commit(session, game.id, 1, 0, now)  # published from the start, before any draw
-    return game
+    return _begin(session, slug, state, now)
 
 
 def import_game(
@@ -340,12 +326,16 @@ def import_game(
     state is the game's initial one, so that replay starts from it."""
     # a file an older mailref wrote is brought to today's shape first; a newer one is refused
     state = upgrade({**state, "slug": slug, "address": address.lower()})  # type: ignore[arg-type]
-    v = get_variant(state["variant"])
-    wake = v.wakeups(state, now)  # type: ignore[arg-type]
+    return _begin(session, slug, state, now)
+
+
+def _begin(session: Session, slug: str, state: GameState, now: datetime) -> Game:
+    """The stored game whose initial state is STATE, its dice chain published before any draw."""
+    wake = get_variant(state["variant"]).wakeups(state, now)
     game = Game(
         slug=slug,
         variant=state["variant"],
-        address=address.lower(),
+        address=state["address"],
         state=state,
         initial=copy.deepcopy(state),
         version=0,
@@ -354,7 +344,7 @@ def import_game(
     )
     session.add(game)
     session.flush()
-    dice_store.commit(session, game.id, 1, 0, now)
+    dice_store.commit(session, game.id, 1, 0, now)  # published from the start, before any draw
     return game
 
 
