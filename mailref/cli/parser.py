@@ -216,7 +216,11 @@ def build_parser() -> argparse.ArgumentParser:
     c = cmd(column, "add", "declare a column no rule's sentence declares")
     c.add_argument("slug", help=slug_help)
     c.add_argument("name", help="the column's name, one word: Gold")
-    c.add_argument("kind", choices=["integer", "text", "list", "choice", "player"])
+    c.add_argument(
+        "kind",
+        choices=["integer", "text", "list", "choice", "player"],
+        help="what its values are: a whole number, words, a list, one of --choices, a player",
+    )
     c.add_argument("--default", help="the value every player starts with")
     c.add_argument("--min", type=int, help="integer: the least value (0: nonnegative)")
     c.add_argument("--max", type=int, help="integer: the greatest value")

@@ -10,15 +10,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mailref.cli.args import Usage
-from mailref.engine.ruleset_file import TABLES, Ruleset, RulesetProblems, load
 from mailref.safe import printable
 
+# The ruleset readers load the variants: imported where a command uses them, so that
+# `mailref --help` and the other commands start without them (tests/operating/test_startup.py).
 if TYPE_CHECKING:
+    from mailref.engine.ruleset_file import Ruleset
     from mailref.referee import Referee
 
 
 def read_ruleset(path: str) -> Ruleset | None:
     """The ruleset in the file at PATH; None, with each problem printed on stderr, if any."""
+    from mailref.engine.ruleset_file import RulesetProblems, load
+
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as e:
@@ -33,6 +37,8 @@ def read_ruleset(path: str) -> Ruleset | None:
 
 def game_lines(ruleset: Ruleset) -> list[str]:
     """The game a ruleset makes, as `--dry-run` prints it."""
+    from mailref.engine.ruleset_file import TABLES
+
     table = TABLES[ruleset.variant]
     lines = [
         f"name: {ruleset.name or '(the variant title)'}",
@@ -92,6 +98,7 @@ def cmd_game_import(referee: Referee, args: argparse.Namespace, who: str) -> int
     if not args.file:
         raise Usage("name the game's file, or --from-text RULES.txt")
     from mailref.engine.game_file import parse
+    from mailref.engine.ruleset_file import RulesetProblems
 
     try:
         text = Path(args.file).read_text(encoding="utf-8")
@@ -113,7 +120,7 @@ def from_text(args: argparse.Namespace) -> Ruleset:
     """The ruleset of a plain published text (engine/rules_text.py), every rule judged by people
     until the GM binds parameters to them (`game bind`)."""
     from mailref.engine.rules_text import read_rules
-    from mailref.engine.ruleset_file import MECHANICS
+    from mailref.engine.ruleset_file import MECHANICS, Ruleset
 
     try:
         read = read_rules(Path(args.from_text).read_text(encoding="utf-8"))
