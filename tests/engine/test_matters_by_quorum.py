@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from mailref.engine.context import Ctx, Refused
-from mailref.engine.variants import get_variant
+from support.seated import seated
 
 NOW = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 LATER = NOW + timedelta(hours=13)  # past min_open (12 h), before popular_after (48 h)
@@ -16,19 +16,7 @@ WIZARDS = ("Ann", "Bob", "Cy", "Di", "Ed")  # quorum 3
 
 
 def _game():
-    v = get_variant("blognomic")
-    state = v.initial_state("b", "B", "b@example.org", None, "UTC", {}, NOW)
-    for n in WIZARDS:
-        state["players"].append(
-            {
-                "name": n,
-                "addresses": [f"{n.lower()}@example.org"],
-                "status": "active",
-                "score": 0,
-                "offices": [],
-                "joined": "2026-03-01T00:00:00Z",
-            }
-        )
+    v, state = seated("blognomic", "b", WIZARDS, NOW)
     prop = v.submit(
         state, Ctx(NOW), "Ann", "Title", "text", changes=[], self_killed=False, vetoed=False
     )

@@ -13,6 +13,7 @@ from mailref.engine.variants import get_variant
 from mailref.engine.variants.blognomic import VOTING as BLOGNOMIC
 from mailref.engine.variants.imperial import VOTING as IMPERIAL
 from mailref.engine.variants.sidekick import VOTING as SIDEKICK
+from support.seated import seated
 
 NOW = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 
@@ -106,19 +107,7 @@ def test_the_policy_names_the_ballots_as_players_are_told_them():
 
 # ---- the lifecycle on a game's state -------------------------------------------------
 def _sidekick(*names: str):
-    v = get_variant("sidekick")
-    state = v.initial_state("g", "G", "g@example.org", None, "UTC", {}, NOW)
-    for n in names:
-        state["players"].append(
-            {
-                "name": n,
-                "addresses": [f"{n.lower()}@example.org"],
-                "status": "active",
-                "score": 0,
-                "offices": [],
-                "joined": "2026-03-01T00:00:00Z",
-            }
-        )
+    v, state = seated("sidekick", "g", names, NOW)
     state["order"] = list(names)
     state["turn"] = {"number": 1, "player": names[0], "deadline": None, "proposal": None}
     return v, state
