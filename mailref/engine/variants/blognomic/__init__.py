@@ -7,6 +7,7 @@ resolving (`resolution`), dynasties (`dynasty`)."""
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from typing import Any
 
 from mailref.engine import matters
@@ -49,8 +50,9 @@ VOTING = VotingPolicy(
 )
 
 
-class BlogNomic(Wizards, Submitting, Resolution, Gamestate, Variant):
+class BlogNomic(Wizards, Submitting, Gamestate, Variant):
     hiatus = Held(Hiatus)
+    resolution = Held(Resolution)
     dynasty = Held(Dynasties)
 
     name = "blognomic"
@@ -139,6 +141,18 @@ class BlogNomic(Wizards, Submitting, Resolution, Gamestate, Variant):
                     ctx.now
                 )  # rule "Idle Wizards": "has not posted ... in the last seven days"
             self.hiatus.sync_status(state, ctx.now)
+
+    # ---- the clock: resolving matters and the reminders before (resolution.py) -------
+    def deadline_times(self, state: GameState, now: datetime) -> list[datetime]:
+        return self.resolution.deadline_times(state, now)
+
+    def fire_deadlines(self, state: GameState, ctx: Ctx) -> None:
+        self.resolution.fire_deadlines(state, ctx)
+
+    def late_players(
+        self, state: GameState, now: datetime | None = None
+    ) -> list[tuple[str, str | None]]:
+        return self.resolution.late_players(state, now)
 
     def all_matters(self, state: GameState) -> list[dict]:
         return sorted(state["proposals"] + state["judgements"], key=lambda m: m["number"])

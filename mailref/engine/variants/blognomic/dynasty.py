@@ -38,7 +38,9 @@ class Dynasties:
             )
             for other in state["judgements"]:
                 if other["kind"] == "dov" and other["status"] == "pending":
-                    self.game.close(state, other, ctx, "failed", "another DoV was enacted")
+                    self.game.resolution.close(
+                        state, other, ctx, "failed", "another DoV was enacted"
+                    )
             text = (
                 f"{winner['name']} wins the dynasty and is the Historian of dynasty "
                 f"{state['dynasty']}. "
@@ -173,4 +175,4 @@ class Dynasties:
                 else ""
             ),
         )
-        self.game.resolve(state, ctx)
+        self.game.resolution.resolve(state, ctx)

@@ -82,9 +82,9 @@ class Submitting(Proposals):
             changes,
             self.electorate(state, prop),
             warning=warning,
-            timing=self.decided_by(state, prop, ctx),
+            timing=self.resolution.decided_by(state, prop, ctx),
         )
-        self.resolve(state, ctx)
+        self.resolution.resolve(state, ctx)
 
     def numbered(self, state: GameState, changes: list) -> list:
         """A new rule whose place is not named goes at the end of the Dynastic Rules. The number
@@ -187,11 +187,11 @@ class Submitting(Proposals):
             "",
             f"Reply with FOR, AGAINST or DEFERENTIAL. Quorum is {self.quorum(state)}.",
         ]
-        lines[-1:-1] = [self.decided_by(state, m, ctx), ""]
+        lines[-1:-1] = [self.resolution.decided_by(state, m, ctx), ""]
         if kind == "dov":
             lines.insert(1, "The game is in Hiatus while this DoV is pending.")
         self.announce(state, ctx, f"[{label} {m['number']}] {m['question']}", lines, opens=True)
-        self.resolve(state, ctx)
+        self.resolution.resolve(state, ctx)
 
     @action("withdraw")
     def on_withdraw(self, state: GameState, action: Action, ctx: Ctx) -> None:
@@ -202,7 +202,7 @@ class Submitting(Proposals):
         # "Resolution of Proposals" fails only the oldest pending proposal
         # (docs/games/blognomic.md).
         m["self_killed"], m["withdrawn"] = True, True
-        self.resolve(state, ctx)
+        self.resolution.resolve(state, ctx)
         if m["status"] == "pending":
             ctx.ack(
                 f"Proposal {m['number']} is withdrawn: it is Self-Killed and fails once it is the "
@@ -254,10 +254,10 @@ class Submitting(Proposals):
             ctx.ack(f"Proposal {m['number']} is Vetoed.")
 
     def after_votes(self, state: GameState, ctx: Ctx) -> None:
-        self.resolve(state, ctx)
+        self.resolution.resolve(state, ctx)
 
     def settle(self, state: GameState, m: Matter, ctx: Ctx) -> None:
-        self.resolve(state, ctx)
+        self.resolution.resolve(state, ctx)
 
     def decided_by_admin(self, state: GameState, m: Matter, action: Action, ctx: Ctx) -> None:
         status = "enacted" if action["outcome"] == "enact" else "failed"
@@ -265,7 +265,7 @@ class Submitting(Proposals):
             action["outcome"]
         ]
         ctx.ack(f"{self.label(m)} {m['number']}: {reason}.")
-        self.close(
+        self.resolution.close(
             state,
             m,
             ctx,

@@ -190,7 +190,7 @@ class Wizards(Acting):
 
     def after_status_change(self, state: GameState, player: Player, ctx: Ctx) -> None:
         self.tell_dormancy(state, ctx)
-        self.resolve(state, ctx)  # quorum follows at once
+        self.resolution.resolve(state, ctx)  # quorum follows at once
 
     def after_join(self, state: GameState, player: Player, action: Action, ctx: Ctx) -> None:
         # Every Wizard's record has `seen` from the join on, so that `mailref replay` after an
@@ -198,7 +198,7 @@ class Wizards(Acting):
         player["seen"] = iso(ctx.now)
         super().after_join(state, player, action, ctx)
         self.tell_dormancy(state, ctx)
-        self.resolve(state, ctx)
+        self.resolution.resolve(state, ctx)
 
     def tell_dormancy(self, state: GameState, ctx: Ctx) -> None:
         """Rule "Dormancy": the Wizards learn when it begins or ends (an Idle or a join changes
