@@ -79,7 +79,7 @@ class Dynasties:
             )
             return
         # "A non-Wizard never has a Vote": an AGAINST of one who has since idled or left is none.
-        if "AGAINST" in self.game.effective_votes(state, dov).values():
+        if "AGAINST" in self.game.wizards.effective_votes(state, dov).values():
             state["dov_cooldown"][dov["author"]] = iso(
                 ctx.now + self.game.duration(state, "dov_cooldown")
             )
@@ -95,7 +95,7 @@ class Dynasties:
         to = self.game.must_player(state, action["to"])
         if to["name"] == action["player"]:
             raise Refused("historian_already")
-        self.game.must_be_wizard(state, to["name"], "become Historian")
+        self.game.wizards.must_be_wizard(state, to["name"], "become Historian")
         self.game.player(state, action["player"])["offices"].remove("historian")
         to["offices"].append("historian")
         state["historian"] = to["name"]

@@ -37,7 +37,7 @@ class Resolution:
         for j in state["judgements"]:
             if j["status"] != "pending":
                 continue
-            popular, unpopular, _ = self.game.opinion(state, j, now)
+            popular, unpopular, _ = self.game.wizards.opinion(state, j, now)
             age = now - parse_iso(j["opened"])
             if j["kind"] == "cfj":
                 if popular:
@@ -53,10 +53,10 @@ class Resolution:
                 # (docs/games/blognomic.md).
                 continue
             else:
-                votes = self.game.effective_votes(state, j)
+                votes = self.game.wizards.effective_votes(state, j)
                 hist_for = (
-                    state["historian"] in self.game.wizards(state)
-                    and self.game.valid_vote(state, j, state["historian"]) == "FOR"
+                    state["historian"] in self.game.wizards.names(state)
+                    and self.game.wizards.valid_vote(state, j, state["historian"]) == "FOR"
                 )
                 no_against = "AGAINST" not in votes.values()
                 if popular and (
@@ -83,7 +83,7 @@ class Resolution:
         if oldest["vetoed"]:
             self.close(state, oldest, ctx, "failed", "vetoed")
             return True
-        popular, unpopular, _ = self.game.opinion(state, oldest, now)
+        popular, unpopular, _ = self.game.wizards.opinion(state, oldest, now)
         if popular and now - parse_iso(oldest["opened"]) >= self.game.duration(state, "min_open"):
             self.close(state, oldest, ctx, "enacted", "popular")
             return True
@@ -102,7 +102,7 @@ class Resolution:
             )
         if (
             reason == "unpopular"
-            and len(self.game.wizards(state)) - counts["AGAINST"] >= counts["quorum"]
+            and len(self.game.wizards.names(state)) - counts["AGAINST"] >= counts["quorum"]
         ):
             return f"Unpopular: open {after} or more without being Popular."
         return ""
@@ -110,7 +110,7 @@ class Resolution:
     def close(
         self, state: GameState, m: Matter, ctx: Ctx, status: str, reason: str, note: str = ""
     ) -> None:
-        _, _, counts = self.game.opinion(state, m, ctx.now)
+        _, _, counts = self.game.wizards.opinion(state, m, ctx.now)
         self.game.record_outcome(m, status == self.game.policy.passed_status, reason, counts, ctx)
         label = self.game.label(m)
         title = m.get("question") or m["title"]
@@ -121,7 +121,7 @@ class Resolution:
             "Votes: " + (", ".join(f"{k} {v}" for k, v in sorted(m["votes"].items())) or "none"),
             "Resolved by the referee acting as Admin.",
         ]
-        wizards = set(self.game.wizards(state))
+        wizards = set(self.game.wizards.names(state))
         if gone := sorted(k for k in m["votes"] if k not in wizards):
             # "A non-Wizard never has a Vote": listed beside a tally that leaves them out, say why.
             lines.insert(
@@ -135,11 +135,16 @@ class Resolution:
             lines.insert(2, why)
         hist = state.get("historian")
         hist_vote = (
-            self.game.valid_vote(state, m, hist) if hist in self.game.wizards(state) else None
+            self.game.wizards.valid_vote(state, m, hist)
+            if hist in self.game.wizards.names(state)
+            else None
         )
         if label == "DoV" and status == "enacted":
             # Rule "Victory and Ascension": which of its two clauses enacted it.
-            if hist_vote == "FOR" or "AGAINST" not in self.game.effective_votes(state, m).values():
+            if (
+                hist_vote == "FOR"
+                or "AGAINST" not in self.game.wizards.effective_votes(state, m).values()
+            ):
                 clause = (
                     f"{format_duration(self.game.duration(state, 'dov_open_min'))} or more, "
                     + (

@@ -19,7 +19,7 @@ class Submitting(Proposals):
     @action("propose")
     def on_propose(self, state: GameState, action: Action, ctx: Ctx) -> None:
         author = action["player"]
-        self.must_be_wizard(state, author, "submit a Proposal")
+        self.wizards.must_be_wizard(state, author, "submit a Proposal")
         if why := self.hiatus.hiatus_reason(state, ctx.now):
             raise Refused("no_proposals_in_hiatus", why=why)
         if self.hiatus.dormant(state):
@@ -128,7 +128,7 @@ class Submitting(Proposals):
     @action("dov")
     def on_dov(self, state: GameState, action: Action, ctx: Ctx) -> None:
         author = action["player"]
-        self.must_be_wizard(state, author, "declare victory")
+        self.wizards.must_be_wizard(state, author, "declare victory")
         if author == state["historian"]:
             raise Refused("historian_cannot_declare")
         if state["ascension_pending"]:
@@ -142,7 +142,7 @@ class Submitting(Proposals):
 
     def _new_judgement(self, state: GameState, action: Action, ctx: Ctx, kind: str) -> None:
         author = action["player"]
-        self.must_be_wizard(
+        self.wizards.must_be_wizard(
             state, author, "raise a Call for Judgement" if kind == "cfj" else "declare victory"
         )
         matters.must_not_repeat(
@@ -218,10 +218,10 @@ class Submitting(Proposals):
     # ---- the proposal lifecycle's hooks (mechanics/proposals.py) ---------------------
     def electorate(self, state: GameState, m: Matter) -> list[str]:
         # "A non-Wizard never has a Vote": Wizards, the author among them.
-        return self.wizards(state)
+        return self.wizards.names(state)
 
     def may_vote(self, state: GameState, name: str) -> None:
-        if name not in self.wizards(state):
+        if name not in self.wizards.names(state):
             raise Refused("idle_not_counted")
 
     def voting_matter(self, state: GameState, number: int) -> Matter | None:
