@@ -50,8 +50,9 @@ VOTING = VotingPolicy(
 )
 
 
-class BlogNomic(Submitting, Gamestate, Variant):
+class BlogNomic(Submitting, Variant):
     wizards = Held(Wizards)
+    gamestate = Held(Gamestate)
     hiatus = Held(Hiatus)
     resolution = Held(Resolution)
     dynasty = Held(Dynasties)
