@@ -191,6 +191,9 @@ class GameState(TypedDict):
     preview: NotRequired[dict[str, Any]]  # a resolved turn the GM previews (variants/preview.py)
     # a game made from a ruleset file: its mechanics, parameter bindings, coded rules, noun
     ruleset: NotRequired[dict[str, Any]]
+    # a game imported from a file: the journal entries it had where it ran before, which its
+    # dice draws count on from (engine/dice.py `drawn_as`)
+    entries_before: NotRequired[int]
     gamestate: NotRequired[Gamestate]  # the columns a ruleset declares (mechanics/gamestate.py)
 
 

@@ -279,6 +279,10 @@ class Inbox:
         game_zone = f"the game's ({zone_of(state, None)})"
         listed = "; ".join(f"{k}: {setting(p, k) or game_zone}" for k in SETTINGS)
         ctx.ack(f"Your settings: {listed}.")
+        ctx.ack(
+            "To change one, send [Settings] with a line for each: digest: daily (or off), "
+            "zone: Europe/Paris (a zone name), discussion: off (or on)."
+        )
 
 
 def without_seed(lines: list[str], seed_lines: set[str]) -> list[str]:
