@@ -2,8 +2,9 @@
 or decided by the admin, decided under the game's `VotingPolicy` (mechanics/voting.py), and
 enacted or failed: its outcome recorded, its author scored, its changes put in force.
 
-A variant composes `Proposals`, sets `policy`, and overrides only the hooks below where its
-rules differ; each hook's default is the plain case.
+A variant holds `Proposals` (or its own subclass of it) as `proposals`, sets `policy`, and its
+subclass overrides only the hooks below where its rules differ; each hook's default is the plain
+case.
 
   electorate(state, matter)             who votes on MATTER (every active player but its author)
   may_vote(state, name)                 refuse a player who has no vote (Senators, Wizards)
@@ -26,64 +27,71 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import fields, replace
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.mechanics.voting import VotingPolicy
 from mailref.engine.ruleset import changes_from
 from mailref.engine.state import Action, GameState, Matter, OtherAction, Player, VoteAction
-from mailref.engine.variants.actions import Acting, action
+from mailref.engine.variants.actions import action
 from mailref.timeutil import iso, parse_iso
 
 if TYPE_CHECKING:
     from mailref.engine.change import RuleChange
 
 
-class Proposals(Acting):
-    """Submitting, voting on and deciding a game's matters under its `policy`."""
+class ProposalsHost(Protocol):
+    """What the lifecycle asks of the game it is held by (base.py's concerns)."""
 
-    policy: ClassVar[VotingPolicy]
+    policy: VotingPolicy
 
-    if TYPE_CHECKING:  # what the lifecycle asks of the variant it is part of (base.py's concerns)
+    def active(self, state: GameState) -> list[Player]: ...
 
-        @staticmethod
-        def active(state: GameState) -> list[Player]: ...
+    def must_player(self, state: GameState, name: str) -> Player: ...
 
-        def must_player(self, state: GameState, name: str) -> Player: ...
+    def player(self, state: GameState, name: str) -> Player | None: ...
 
-        @staticmethod
-        def player(state: GameState, name: str) -> Player | None: ...
+    def reminder_at(self, state: GameState, deadline: datetime, opened: str | None) -> datetime: ...
 
-        def reminder_at(
-            self, state: GameState, deadline: datetime, opened: str | None
-        ) -> datetime: ...
+    def enact_changes(
+        self,
+        state: GameState,
+        ctx: Ctx,
+        changes: list[RuleChange],
+        by: str,
+        why: str,
+        then: Callable[[], None] | None = None,
+    ) -> str | None: ...
 
-        def enact_changes(
-            self,
-            state: GameState,
-            ctx: Ctx,
-            changes: list[RuleChange],
-            by: str,
-            why: str,
-            then: Callable[[], None] | None = None,
-        ) -> str | None: ...
+    def translate_vote(self, meaning: str) -> str: ...
 
-        def translate_vote(self, meaning: str) -> str: ...
+    def in_force(self, state: GameState, name: str) -> bool: ...
 
-        def in_force(self, state: GameState, name: str) -> bool: ...
+    def tell_vote_override(
+        self,
+        state: GameState,
+        action: Action,
+        ctx: Ctx,
+        name: str,
+        matter: Matter,
+        label: str,
+        vote: str,
+        previous: str | None,
+    ) -> None: ...
 
-        def tell_vote_override(
-            self,
-            state: GameState,
-            action: Action,
-            ctx: Ctx,
-            name: str,
-            matter: Matter,
-            label: str,
-            vote: str,
-            previous: str | None,
-        ) -> None: ...
+
+class Proposals:
+    """Submitting, voting on and deciding a game's matters under its `policy`: held by the game
+    as `proposals` (a Nomic holds its subclass, which overrides the hooks below)."""
+
+    def __init__(self, game: ProposalsHost) -> None:
+        self.game = game
+
+    @property
+    def policy(self) -> VotingPolicy:
+        """The game's voting policy, as its class declares it."""
+        return self.game.policy
 
     def policy_in(self, state: GameState) -> VotingPolicy:
         """The policy as the rules now read: a switch of it the game holds a parameter of (bound
@@ -174,9 +182,9 @@ class Proposals(Acting):
     @action("vote_override")
     def on_vote_override(self, state: GameState, action: OtherAction, ctx: Ctx) -> None:
         m = self.open_to_votes(state, action["number"])
-        p = self.must_player(state, action["player"] or "")
+        p = self.game.must_player(state, action["player"] or "")
         previous = m["votes"].get(p["name"])
-        vote = self.translate_vote(action["vote"])
+        vote = self.game.translate_vote(action["vote"])
         ctx.ack(
             matters.cast(
                 m,
@@ -189,7 +197,7 @@ class Proposals(Acting):
             )
             + " (admin override)"
         )
-        self.tell_vote_override(
+        self.game.tell_vote_override(
             state, action, ctx, p["name"], m, self.heading_of(m), vote, previous
         )
         self.settle(state, m, ctx)
@@ -225,11 +233,11 @@ class Proposals(Acting):
     def score_author(self, state: GameState, m: Matter, passed: bool) -> tuple[Player, int] | None:
         """The author scores what the policy gives for a pass or a fail: (author, points); None
         where it gives nothing (or the rule giving it is repealed) or the author is gone."""
-        author = self.player(state, m["author"])
+        author = self.game.player(state, m["author"])
         if not self.policy.points or author is None:
             return None
         param = self.policy.points[0 if passed else 1]
-        if not self.in_force(state, param):  # its rule repealed: no points
+        if not self.game.in_force(state, param):  # its rule repealed: no points
             return None
         points = int(state["parameters"][param])
         author["score"] += points
@@ -247,7 +255,7 @@ class Proposals(Acting):
         """Put M's rule changes in force ("Proposal 3 "Title" VERB"), THEN (once they are) what
         follows; returns why nothing applied, which M's reason notes unless NOTE_FAILURE is off."""
         label = self.heading_of(m)
-        failed = self.enact_changes(
+        failed = self.game.enact_changes(
             state,
             ctx,
             changes_from(m.get("changes") or []),
@@ -264,7 +272,7 @@ class Proposals(Acting):
         d = parse_iso(m.get("deadline"))
         if d is None:
             return []
-        return [d] if m.get("reminded") else [d, self.reminder_at(state, d, m.get("opened"))]
+        return [d] if m.get("reminded") else [d, self.game.reminder_at(state, d, m.get("opened"))]
 
     def waiting_for(self, state: GameState, m: Matter) -> list[str]:
         """Those of M's electorate who have not voted on it."""
@@ -277,7 +285,7 @@ class Proposals(Acting):
     # ---- hooks (the plain case) --------------------------------------------------
     def electorate(self, state: GameState, m: Matter) -> list[str]:
         """Every active player but the author votes."""
-        return [p["name"] for p in self.active(state) if p["name"] != m["author"]]
+        return [p["name"] for p in self.game.active(state) if p["name"] != m["author"]]
 
     def may_vote(self, state: GameState, name: str) -> None:
         """Every player votes."""

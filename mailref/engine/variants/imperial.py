@@ -39,7 +39,8 @@ VOTING = VotingPolicy(
 )
 
 
-class Imperial(ImperialProposals, Variant):
+class Imperial(Variant):
+    proposals = Held(ImperialProposals)
     acts = Held(ImperialActs)
     gamestate = Held(Gamestate)
 
@@ -183,7 +184,7 @@ class Imperial(ImperialProposals, Variant):
         every = self.duration(state, "judge_reminder_every")
         for p in state["proposals"]:
             if p["status"] == "voting":
-                out += self.vote_times(state, p)
+                out += self.proposals.vote_times(state, p)
             elif p["status"] == "awaiting-judgement":
                 out.append(parse_iso(p["last_reminded"]) + every)
         return out
@@ -194,12 +195,14 @@ class Imperial(ImperialProposals, Variant):
             if p["status"] == "voting" and voting.due(
                 self.policy, [], ctx.now, parse_iso(p["deadline"])
             ):
-                self.close_vote(state, p, ctx, self.late_note(parse_iso(p["deadline"]), ctx))
+                self.proposals.close_vote(
+                    state, p, ctx, self.late_note(parse_iso(p["deadline"]), ctx)
+                )
             elif (
                 p["status"] == "awaiting-judgement"
                 and parse_iso(p["last_reminded"]) + every <= ctx.now
             ):
-                self.ask_emperor(state, p, ctx, reminder=True)
+                self.proposals.ask_emperor(state, p, ctx, reminder=True)
         self.remind_senators(state, ctx)
 
     def remind_senators(self, state: GameState, ctx: Ctx) -> None:
@@ -215,7 +218,7 @@ class Imperial(ImperialProposals, Variant):
         owed: dict[tuple[str, str], list[dict]] = {}
         for p in due:
             p["reminded"] = True
-            for n in self.waiting_for(state, p):
+            for n in self.proposals.waiting_for(state, p):
                 if self.player(state, n)["status"] == "active":
                     owed.setdefault((n, p["deadline"]), []).append(p)
         for (name, deadline), props in owed.items():
@@ -229,7 +232,7 @@ class Imperial(ImperialProposals, Variant):
                 game=state,
                 what=f"your vote (YES or NO) on {what}",
                 deadline=self.when(state, deadline, ctx),
-                how=self.how_to_vote()
+                how=self.proposals.how_to_vote()
                 + ("." if len(props) == 1 else f", one line each: \"{props[0]['number']} YES\"."),
             )
 
@@ -242,7 +245,7 @@ class Imperial(ImperialProposals, Variant):
         out: list[tuple[str, str | None]] = []
         for p in state["proposals"]:
             if p["status"] == "voting":
-                missing = self.waiting_for(state, p)
+                missing = self.proposals.waiting_for(state, p)
                 if missing:
                     out.append(
                         (

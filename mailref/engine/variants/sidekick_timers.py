@@ -26,8 +26,8 @@ class SidekickTimers:
             out.append(d)
             if not t.get("reminded"):
                 out.append(self.game.reminder_at(state, d, t.get("started")))
-        if prop := self.game.current_proposal(state):
-            out += self.game.vote_times(state, prop)
+        if prop := self.game.proposals.current_proposal(state):
+            out += self.game.proposals.vote_times(state, prop)
         return out
 
     def fire_deadlines(self, state: GameState, ctx: Ctx) -> None:
@@ -35,7 +35,7 @@ class SidekickTimers:
             100
         ):  # a long outage may owe several deadlines: fire them in order, once each
             t = state["turn"]
-            prop = self.game.current_proposal(state)
+            prop = self.game.proposals.current_proposal(state)
             due: list[tuple[datetime, str]] = []
             if t and t.get("deadline"):
                 due.append((parse_iso(t["deadline"]), "turn"))
@@ -55,7 +55,7 @@ class SidekickTimers:
                     missed=True,
                 )
             else:
-                self.game.close(state, prop, ctx, late)
+                self.game.proposals.close(state, prop, ctx, late)
         self.remind(state, ctx)
 
     def remind(self, state: GameState, ctx: Ctx) -> None:
@@ -80,7 +80,7 @@ class SidekickTimers:
                 'Your title" names the '
                 "proposal), or send [Forfeit] to give up the turn.",
             )
-        prop = self.game.current_proposal(state)
+        prop = self.game.proposals.current_proposal(state)
         if (
             prop
             and prop.get("deadline")
@@ -89,7 +89,7 @@ class SidekickTimers:
             >= self.game.reminder_at(state, parse_iso(prop["deadline"]), prop.get("opened"))
         ):
             prop["reminded"] = True
-            missing = self.game.waiting_for(state, prop)
+            missing = self.game.proposals.waiting_for(state, prop)
             if missing:
                 ctx.send(
                     "reminder",
@@ -99,7 +99,7 @@ class SidekickTimers:
                     "reminder.txt",
                     game=state,
                     what=f"your vote on proposal {prop['number']} \"{prop['title']}\"",
-                    how=self.game.how_to_vote() + ".",
+                    how=self.game.proposals.how_to_vote() + ".",
                     deadline=self.game.when(state, prop["deadline"], ctx),
                 )
 
@@ -116,9 +116,9 @@ class SidekickTimers:
                     t["deadline"],
                 )
             )
-        prop = self.game.current_proposal(state)
+        prop = self.game.proposals.current_proposal(state)
         if prop:
-            missing = self.game.waiting_for(state, prop)
+            missing = self.game.proposals.waiting_for(state, prop)
             if missing:
                 out.append(
                     (

@@ -50,7 +50,8 @@ VOTING = VotingPolicy(
 )
 
 
-class BlogNomic(Submitting, Variant):
+class BlogNomic(Variant):
+    proposals = Held(Submitting)
     wizards = Held(Wizards)
     gamestate = Held(Gamestate)
     hiatus = Held(Hiatus)

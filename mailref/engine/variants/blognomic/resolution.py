@@ -111,7 +111,9 @@ class Resolution:
         self, state: GameState, m: Matter, ctx: Ctx, status: str, reason: str, note: str = ""
     ) -> None:
         _, _, counts = self.game.wizards.opinion(state, m, ctx.now)
-        self.game.record_outcome(m, status == self.game.policy.passed_status, reason, counts, ctx)
+        self.game.proposals.record_outcome(
+            m, status == self.game.policy.passed_status, reason, counts, ctx
+        )
         label = self.game.label(m)
         title = m.get("question") or m["title"]
         lines = [
@@ -187,7 +189,7 @@ class Resolution:
             # The numbers the referee chose, as the ruleset reads now (an earlier matter may have
             # taken them).
             m["changes"] = [
-                c.as_dict() for c in self.game.numbered(state, changes_from(m["changes"]))
+                c.as_dict() for c in self.game.proposals.numbered(state, changes_from(m["changes"]))
             ]
         if (
             status == "enacted"
@@ -224,7 +226,7 @@ class Resolution:
                 results.vars["lines"] += ["", "What it changes:", *done]
             if not m.get("changes"):
                 return
-        self.game.enact(state, m, ctx, "is enacted")
+        self.game.proposals.enact(state, m, ctx, "is enacted")
 
     def deadline_times(self, state: GameState, now: datetime) -> list[datetime]:
         # Thresholds already passed were weighed by the last resolve(); only later ones wake us.
@@ -290,7 +292,7 @@ class Resolution:
             if ctx.now < self.game.reminder_at(state, decidable, m["opened"]):
                 continue
             m["reminded"] = True
-            for name in self.game.waiting_for(state, m):
+            for name in self.game.proposals.waiting_for(state, m):
                 if name != m["author"]:
                     owed.setdefault((name, iso(decidable)), []).append(m)
         for (name, decidable), due in owed.items():
@@ -314,7 +316,7 @@ class Resolution:
                     f"{'it' if len(due) == 1 else 'each'} may be decided "
                     "without your vote: enacted with more FOR than AGAINST, else failed (rule "
                     "\"Votable Matters\").",
-                    self.game.how_to_vote()
+                    self.game.proposals.how_to_vote()
                     + ("" if len(due) == 1 else ', one line each: "12 FOR"')
                     + ".",
                 ],
@@ -329,7 +331,7 @@ class Resolution:
         proposal then fails at 48 hours. The referee does not idle them itself: the GM decides."""
         out: list[tuple[str, str | None]] = []
         for m in self.game.all_matters(state):
-            if m["status"] == "pending" and (missing := self.game.waiting_for(state, m)):
+            if m["status"] == "pending" and (missing := self.game.proposals.waiting_for(state, m)):
                 out.append(
                     (
                         f"Not yet voted on {self.game.label(m)} {m['number']}: "
