@@ -89,6 +89,7 @@ def apply(
             for p in state["players"]
             if p["status"] != "left" and (a := p["addresses"][0].lower()) in had
         }
+        action["mailed_gm"] = had.get((state.get("gm") or settings.admin_address).lower(), 0)
     chain = None if read_only or rng is not None else _seeded(session, game, now)
     ctx = Ctx(now, rng=chain.draws if chain else rng, facts=facts)
     if chain is not None:
