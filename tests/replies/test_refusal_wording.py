@@ -486,6 +486,15 @@ GOLDEN = [
     ),
     ("only_emperor_judges", {}, ("only the Emperor judges proposals (rule 7)", "")),
     (
+        "emperor_has_no_veto",
+        {"text": "TIE will judge each proposal and accept or ignore it."},
+        (
+            'rule 7 now reads "TIE will judge each proposal and accept or ignore it.": it gives '
+            "the Emperor no VETO",
+            "judge it ACCEPT, or IGNORE citing the rule that allows it",
+        ),
+    ),
+    (
         "not_awaiting_judgement",
         {"number": 12, "status": "judged"},
         ("proposal 12 is not awaiting judgement (it is judged)", ""),

@@ -107,6 +107,11 @@ WORDS = {
         "{{ word }} is not a vote here", "vote {{ words[:-1]|join(', ') }} or {{ words[-1] }}"
     ),
     "only_emperor_judges": W("only the Emperor judges proposals (rule 7)"),
+    # TEXT: rule 7 as it now reads, which names no veto.
+    "emperor_has_no_veto": W(
+        'rule 7 now reads "{{ text }}": it gives the Emperor no VETO',
+        "judge it ACCEPT, or IGNORE citing the rule that allows it",
+    ),
     "not_awaiting_judgement": W(
         "proposal {{ number }} is not awaiting judgement"
         "{% if status is not none %} (it is {{ status }}){% endif %}"

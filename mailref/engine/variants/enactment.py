@@ -246,6 +246,15 @@ class Enactment(Acting):
                     out[p.name] = value
         return out
 
+    def stated_elsewhere(self, state: GameState, name: str, number: str) -> bool:
+        """Whether a rule in force other than NUMBER states switch NAME (a new "Abstentions"
+        rule), so that NUMBER saying nothing of it leaves it as that rule sets it."""
+        return any(
+            name in self.switches_stated(state, str(r["number"]))
+            for r in state["rules"]
+            if str(r["number"]) != number
+        )
+
     def new_switch_rules(self, state: GameState, changes: list) -> list[str]:
         """The rules CHANGES enact anew (none the referee runs by a parameter) that state a
         switch."""
@@ -335,9 +344,13 @@ class Enactment(Acting):
                 before = self.parameter_table.value(state["parameters"], name)
                 value = read(table[name], texts[n]) if n in texts else None
                 kind = table[name].kind
-                if isinstance(kind, Switch) and kind.read((), False, texts[n]) is None:
-                    if value == kind.silent:  # it says nothing of it: what a new rule set holds
-                        continue
+                if (
+                    isinstance(kind, Switch)
+                    and value == kind.silent
+                    and kind.read((), False, texts[n]) is None
+                    and self.stated_elsewhere(state, name, n)
+                ):
+                    continue  # it says nothing of it: what another rule states holds
                 if value is None:
                     ask.append(
                         f"It changes rule {n}, which the referee runs as {name} = {before}, and "
