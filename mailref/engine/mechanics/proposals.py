@@ -232,6 +232,9 @@ class Proposals(Acting):
         if not self.in_force(state, param):  # its rule repealed: no points
             return None
         points = int(state["parameters"][param])
+        bonus = self.policy.unopposed_bonus
+        if passed and bonus and self.policy.against_word not in m["votes"].values():
+            points += int(state["parameters"].get(bonus, 0))
         author["score"] += points
         return author, points
 

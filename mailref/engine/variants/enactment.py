@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from mailref.engine.context import Ctx, Refused
-from mailref.engine.parameters import Switch, Value
+from mailref.engine.parameters import Bonus, Switch, Value
 from mailref.engine.ruleparams import Param, Table, bound, marked, read, says
 from mailref.engine.ruleset import (
     RuleConflict,
@@ -332,9 +332,11 @@ class Enactment(Acting):
         stating = self.rules_stating(state)
         for n in sorted(numbers, key=lambda x: [int(p) for p in x.split(".") if p.isdigit()]):
             if n not in texts:  # repealed: what it stated no longer applies (rule 2)
+                values = {x: self.parameter_table.value(state["parameters"], x) for x in stating[n]}
                 stated = "; ".join(
-                    says(table[name], self.parameter_table.value(state["parameters"], name))
-                    for name in stating[n]
+                    says(table[name], value)
+                    for name, value in values.items()
+                    if value or not isinstance(table[name].kind, Bonus)  # no bonus: nothing lost
                 )
                 line = f"Rule {n} is repealed, so no longer: {stated}."
                 told.append(line)

@@ -7,6 +7,7 @@ states, and the orders games' tables, are in setting_tables.py."""
 from __future__ import annotations
 
 from mailref.engine.parameters import (
+    Bonus,
     Boundary,
     Count,
     DateSpan,
@@ -72,6 +73,21 @@ SIDEKICK = SHARED.extend(
         "a passed proposal scores {v:+d}",
         "21",
         where='rule 21 "receives 10 points"',
+    ),
+    Param(
+        "unopposed_bonus",
+        Bonus(),
+        0,
+        "a passed proposal no player voted AGAINST scores {v} more",
+        "21",
+        (
+            r"\b{v} (?:more|additional|extra|bonus) points?\b[^.;]*?\bif no (?:other )?"
+            r"(?:player|one|voter)\b[^.;]*?\bagainst\b",
+        ),
+        'rule 21, which names no such bonus as first written ("and 5 more points if no player '
+        'voted against it")',
+        fallback=False,
+        written=False,
     ),
     Param(
         "fail_points",
