@@ -183,6 +183,12 @@ def build_parser() -> argparse.ArgumentParser:
         c = cmd(prop, name, f"{name} a proposal now")
         c.add_argument("slug", help=slug_help)
         c.add_argument("number", type=int, help="the proposal's number")
+        c.add_argument(
+            "--reopen",
+            action="store_true",
+            help="reverse a result the referee already closed (a fail into a pass, or a pass "
+            "into a fail); every player is told",
+        )
 
     c = cmd(sub, "vote", "set or override a player's ballot")
     c.add_argument("slug", help=slug_help)

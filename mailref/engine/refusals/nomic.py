@@ -16,6 +16,14 @@ WORDS = {
         "send [Status] for the open matters",
         cli_hint="`mailref game show SLUG` lists the open matters",
     ),
+    "reopen_still_open": W(
+        "proposal {{ number }} is still open: nothing to reverse",
+        "decide it without --reopen",
+    ),
+    "reopen_not_reversible": W(
+        "proposal {{ number }} is {{ status }}: --reopen reverses only a pass into a fail or a "
+        "fail into a pass"
+    ),
     "matter_closed_to_votes": W(
         "{{ label }} {{ number }} is closed ({{ status }}); votes are no longer taken"
     ),
