@@ -152,3 +152,21 @@ def test_quorum_reworded_as_one_third_of_the_number_is_read(blognomic_game):
     bn.send(game, "Dan", "Re: [Proposal 2] Gold", "FOR")  # FOR 3 of 7 Wizards: quorum 3
     bn.at(game, hours=12, seconds=1)
     assert bn.matter(game, 2)["status"] == "enacted"
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "word"),
+    [
+        ("All votes of DEFERENTIAL are counted as AGAINST.", "deferential", "against"),
+        ("When a DoV is enacted, a new Dynasty begins with no Historian.", "dov_historian", "none"),
+    ],
+)
+def test_a_new_rule_stating_a_switch_sets_it(blognomic_game, text, name, word):
+    """A new dynastic rule that states a switch sets it as an amendment of its own rule does,
+    and the ruleset mail says the referee runs the new rule."""
+    game = blognomic_game
+    _enact(
+        game, "New way", f'Enact a new rule entitled "New Way" with the following text:\n{text}\n'
+    )
+    assert game.state("blog")["parameters"][name] == word
+    assert f"({name}: " in _last(game, "ruleset", "Eve")

@@ -99,3 +99,19 @@ def test_rule_3_senators_only_by_directive_keeps_a_newcomer_from_the_senate(impe
     assert "makes Senators only by the Emperor's Directive" in ack
     kim = next(p for p in game.state("empire")["players"] if p["name"] == "Kim")
     assert "senator" not in kim["offices"]
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "word"),
+    [
+        ("One YES suffices to pass a proposal to the Emperor.", "majority", "one"),
+        ("A person becomes an Imperial Senator only by Directive.", "senators", "directive"),
+    ],
+)
+def test_a_new_rule_stating_a_switch_sets_it(imperial_game, text, name, word):
+    """A new rule that states a switch sets it as an amendment of its own rule does, and the
+    ruleset mail says the referee runs the new rule."""
+    game = imperial_game
+    _accepted(game, "New way", f'Enact rule 40 "New Way":\n{text}\n')
+    assert game.state("empire")["parameters"][name] == word
+    assert "runs new rule 40 as it reads" in Outbox.body(emp.reply(game, "Ben"))
