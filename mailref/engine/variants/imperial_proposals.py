@@ -277,9 +277,12 @@ class ImperialProposals(Proposals):
         )
         if status == "accepted":
             period = self.duration(state, "vote_period")
-            self.enact(state, prop, ctx, "is accepted", note_failure=False)
-            if self.duration(state, "vote_period") != period:
-                self.retime(state, ctx, prop["number"])
+
+            def retimed() -> None:  # before the ruleset mail, which lists the deadlines
+                if self.duration(state, "vote_period") != period:
+                    self.retime(state, ctx, prop["number"])
+
+            self.enact(state, prop, ctx, "is accepted", then=retimed, note_failure=False)
 
     def retime(self, state: GameState, ctx: Ctx, number: int) -> None:
         """Rule 17: "a new rule will apply to all submissions numbered greater than or equal to
