@@ -244,6 +244,7 @@ class Submitting(Proposals):
             and name == m["author"]
             and vote == "AGAINST"
             and not m["self_killed"]
+            and self.parameter_table.value(state["parameters"], "self_kill") == "kills"
         ):
             m["self_killed"] = True
             ctx.ack(
