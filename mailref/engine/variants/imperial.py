@@ -102,11 +102,20 @@ class Imperial(Variant):
         return [p["name"] for p in self.present(state) if "senator" in p["offices"]]
 
     def make_senator(self, state: GameState, name: str, ctx: Ctx) -> None:
+        """Rule 3: one's first proposal or Point of Order makes one a Senator, unless rule 3 now
+        makes Senators only by the Emperor's Directive."""
         p = self.player(state, name)
-        if "senator" not in p["offices"]:
-            p["offices"].append("senator")
-            ctx.ack("You are now an Imperial Senator.")
-            self.event(state, ctx, f"{name} became an Imperial Senator.")
+        if "senator" in p["offices"]:
+            return
+        if self.parameter_table.value(state["parameters"], "senators") == "directive":
+            ctx.ack(
+                "Rule 3 as it now reads makes Senators only by the Emperor's Directive: this "
+                "does not make you an Imperial Senator."
+            )
+            return
+        p["offices"].append("senator")
+        ctx.ack("You are now an Imperial Senator.")
+        self.event(state, ctx, f"{name} became an Imperial Senator.")
 
     def after_join(self, state: GameState, player: Player, action: Action, ctx: Ctx) -> None:
         crowned = self.emperor(state) is None

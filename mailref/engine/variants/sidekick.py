@@ -37,6 +37,7 @@ VOTING = VotingPolicy(
     author_vote="FOR",
     silent_counts_as="ABSTAIN",
     points=("pass_points", "fail_points"),
+    unopposed_bonus="unopposed_bonus",
 )
 
 

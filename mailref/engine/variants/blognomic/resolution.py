@@ -162,11 +162,16 @@ class Resolution:
             n for n, v in m["votes"].items() if v == "DEFERENTIAL" and n != hist
         ):
             # The tally counts them as the Historian's vote: say so, or "FOR 4" reads as a miscount.
+            deferential = self.game.parameter_table.value(state["parameters"], "deferential")
             lines.insert(
                 2,
                 f"DEFERENTIAL ({', '.join(deferring)}) "
                 + (
-                    f"counts as the Historian's vote, {hist_vote}."
+                    "counts as AGAINST (rule 1.6 as it now reads)."
+                    if deferential == "against"
+                    else "does not count (rule 1.6 as it now reads; an earlier vote stands)."
+                    if deferential == "nothing"
+                    else f"counts as the Historian's vote, {hist_vote}."
                     if hist_vote in ("FOR", "AGAINST")
                     else (
                         "does not count: there is no Historian (the Metadynasty; an earlier vote "

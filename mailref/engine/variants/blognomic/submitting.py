@@ -247,6 +247,7 @@ class Submitting(Proposals):
             and name == m["author"]
             and vote == "AGAINST"
             and not m["self_killed"]
+            and self.game.parameter_table.value(state["parameters"], "self_kill") == "kills"
         ):
             m["self_killed"] = True
             ctx.ack(

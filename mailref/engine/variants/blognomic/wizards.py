@@ -43,9 +43,15 @@ class Wizards:
         (docs/games/blognomic.md); and "if the author ... has not used a valid voting icon ..., then
         the author’s Vote is FOR"."""
         hist = state["historian"]
+        deferential = self.game.parameter_table.value(state["parameters"], "deferential")
         for b in reversed([b for b in m.get("ballots", []) if b["player"] == name]):
             if b["vote"] in ("FOR", "AGAINST"):
                 return b["vote"]
+            if b["vote"] == "DEFERENTIAL" and name != hist and deferential != "historian":
+                # rule 1.6 reworded: DEFERENTIAL is AGAINST, or no vote (the one before stands)
+                if deferential == "against":
+                    return "AGAINST"
+                continue
             # "A non-Wizard never has a Vote, even if they were a Wizard previously and had cast a
             # valid Vote": an Idle Historian's vote is none, so DEFERENTIAL follows nothing.
             if b["vote"] == "DEFERENTIAL" and hist and name != hist and hist in self.names(state):
