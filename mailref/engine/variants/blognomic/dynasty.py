@@ -100,7 +100,8 @@ class Dynasties:
         )
         for other in state["judgements"]:
             if other["kind"] == "dov" and other["status"] == "pending":
-                self.game.close(state, other, ctx, "failed", "another DoV was enacted")
+                why = "another DoV was enacted"
+                self.game.resolution.close(state, other, ctx, "failed", why)
         text = (
             f"{dov['author']} wins the dynasty. Dynasty {state['dynasty']} begins with no "
             "Historian (rule 1.12 as it now reads): a Metadynasty, and the Hiatus ends."
