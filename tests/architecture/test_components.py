@@ -18,6 +18,7 @@ from mailref.engine.variants.blognomic.submitting import Submitting
 from mailref.engine.variants.blognomic.wizards import Wizards
 from mailref.engine.variants.components import Held, held
 from mailref.engine.variants.court import CourtOrders
+from mailref.engine.variants.deadlines import Deadlines
 from mailref.engine.variants.dice import Dice
 from mailref.engine.variants.digests import Digests
 from mailref.engine.variants.eire_resolution import EireResolution
@@ -28,6 +29,7 @@ from mailref.engine.variants.inbox import Inbox
 from mailref.engine.variants.joining import Consent
 from mailref.engine.variants.limits import Limits
 from mailref.engine.variants.preview import Preview
+from mailref.engine.variants.replies import Replies
 from mailref.engine.variants.sidekick_judges import SidekickJudges
 from mailref.engine.variants.sidekick_timers import SidekickTimers
 from mailref.engine.variants.sidekick_votes import SidekickVotes
@@ -36,19 +38,19 @@ COMPONENTS = {
     "absence": Absence,
     "consent": Consent,
     "court": CourtOrders,
+    "deadlines": Deadlines,
     "dice": Dice,
     "digests": Digests,
     "extensions": Extensions,
     "inbox": Inbox,
     "limits": Limits,
+    "replies": Replies,
 }
 # The concerns `Variant` still inherits: this list only shrinks.
 MIXINS = {
     "Players",
     "AdminOverrides",
     "Enactment",
-    "Deadlines",
-    "Replies",
 }
 # Each variant's own concerns, held as components (the attribute, the class).
 OWN = {
@@ -107,6 +109,9 @@ def test_a_components_actions_join_the_variants_table():
         "confirm",
         "approve",
         "deadline_request",
+        "tick",
+        "help",
+        "status",
     ):
         assert kind in Variant.actions
         assert Variant.actions[kind].__qualname__.split(".")[0] in COMPONENTS

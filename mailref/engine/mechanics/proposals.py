@@ -41,6 +41,12 @@ if TYPE_CHECKING:
     from mailref.engine.change import RuleChange
 
 
+class Reminders(Protocol):
+    """When the game reminds of a deadline."""
+
+    def reminder_at(self, state: GameState, deadline: datetime, opened: str | None) -> datetime: ...
+
+
 class ProposalsHost(Protocol):
     """What the lifecycle asks of the game it is held by (base.py's concerns)."""
 
@@ -52,7 +58,8 @@ class ProposalsHost(Protocol):
 
     def player(self, state: GameState, name: str) -> Player | None: ...
 
-    def reminder_at(self, state: GameState, deadline: datetime, opened: str | None) -> datetime: ...
+    @property
+    def deadlines(self) -> Reminders: ...
 
     def enact_changes(
         self,
@@ -336,7 +343,11 @@ class Proposals:
         d = parse_iso(m.get("deadline"))
         if d is None:
             return []
-        return [d] if m.get("reminded") else [d, self.game.reminder_at(state, d, m.get("opened"))]
+        return (
+            [d]
+            if m.get("reminded")
+            else [d, self.game.deadlines.reminder_at(state, d, m.get("opened"))]
+        )
 
     def waiting_for(self, state: GameState, m: Matter) -> list[str]:
         """Those of M's electorate who have not voted on it."""

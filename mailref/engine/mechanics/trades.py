@@ -26,6 +26,14 @@ def _holder(gs: dict[str, Any], name: str, item: str) -> str | None:
     return None
 
 
+class DeadlineWords(Protocol):
+    """How the game words a deadline for people."""
+
+    def when(
+        self, state: GameState, value: datetime | str | None, ctx: Ctx | None = None
+    ) -> str: ...
+
+
 class GamestateHost(Protocol):
     """What the gamestate's commands ([Update], [Column], [Transfer], [Trade]) ask of the game
     they are played in."""
@@ -49,9 +57,8 @@ class GamestateHost(Protocol):
         opens: bool = False,
     ) -> None: ...
 
-    def when(
-        self, state: GameState, value: datetime | str | None, ctx: Ctx | None = None
-    ) -> str: ...
+    @property
+    def deadlines(self) -> DeadlineWords: ...
 
 
 class Trading:
@@ -102,7 +109,7 @@ class Trading:
         trades.append(t)
         state["gamestate"] = gs
         text = f"{me} offers {other} a trade: {me}'s {give} for {other}'s {take}"
-        until = self.game.when(state, ctx.now + self.trade_window(state), ctx)
+        until = self.game.deadlines.when(state, ctx.now + self.trade_window(state), ctx)
         ctx.ack(f"Trade {t['number']}: {text}; {other} may accept it until {until}.")
         self.game.event(state, ctx, f"Trade {t['number']}: {text}.")
         self.game.announce(

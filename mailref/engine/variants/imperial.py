@@ -150,7 +150,7 @@ class Imperial(Variant):
         return [
             f"{p['number']}. \"{p['title']}\" by {p['author']}: {p['status']}"
             + (
-                f" (votes due {self.when(state, p['deadline'], ctx)})"
+                f" (votes due {self.deadlines.when(state, p['deadline'], ctx)})"
                 if p["status"] == "voting"
                 else ""
             )
@@ -190,7 +190,7 @@ class Imperial(Variant):
     # ---- timers ------------------------------------------------------------------
     def deadline_times(self, state: GameState, now: datetime) -> list[datetime]:
         out = []
-        every = self.duration(state, "judge_reminder_every")
+        every = self.deadlines.duration(state, "judge_reminder_every")
         for p in state["proposals"]:
             if p["status"] == "voting":
                 out += self.proposals.vote_times(state, p)
@@ -199,13 +199,13 @@ class Imperial(Variant):
         return out
 
     def fire_deadlines(self, state: GameState, ctx: Ctx) -> None:
-        every = self.duration(state, "judge_reminder_every")
+        every = self.deadlines.duration(state, "judge_reminder_every")
         for p in sorted(state["proposals"], key=lambda x: x.get("deadline") or ""):
             if p["status"] == "voting" and voting.due(
                 self.policy, [], ctx.now, parse_iso(p["deadline"])
             ):
                 self.proposals.close_vote(
-                    state, p, ctx, self.late_note(parse_iso(p["deadline"]), ctx)
+                    state, p, ctx, self.deadlines.late_note(parse_iso(p["deadline"]), ctx)
                 )
             elif (
                 p["status"] == "awaiting-judgement"
@@ -222,7 +222,8 @@ class Imperial(Variant):
             for p in state["proposals"]
             if p["status"] == "voting"
             and not p.get("reminded")
-            and ctx.now >= self.reminder_at(state, parse_iso(p["deadline"]), p.get("opened"))
+            and ctx.now
+            >= self.deadlines.reminder_at(state, parse_iso(p["deadline"]), p.get("opened"))
         ]
         owed: dict[tuple[str, str], list[dict]] = {}
         for p in due:
@@ -236,11 +237,11 @@ class Imperial(Variant):
                 "reminder",
                 [name],
                 f"[Proposal {props[0]['number']}] Reminder: your vote is due "
-                f"{self.when(state, deadline)}",
+                f"{self.deadlines.when(state, deadline)}",
                 "reminder.txt",
                 game=state,
                 what=f"your vote (YES or NO) on {what}",
-                deadline=self.when(state, deadline, ctx),
+                deadline=self.deadlines.when(state, deadline, ctx),
                 how=self.proposals.how_to_vote()
                 + ("." if len(props) == 1 else f", one line each: \"{props[0]['number']} YES\"."),
             )
@@ -259,7 +260,7 @@ class Imperial(Variant):
                     out.append(
                         (
                             f"Not yet voted on proposal {p['number']} (due "
-                            f"{self.when(state, p['deadline'])}): "
+                            f"{self.deadlines.when(state, p['deadline'])}): "
                             f"{', '.join(missing)}",
                             p["deadline"],
                         )
@@ -270,7 +271,7 @@ class Imperial(Variant):
                     (
                         f"The Emperor ({self.emperor(state) or 'vacant'}) has not judged proposal "
                         f"{p['number']}, "
-                        f"awaiting judgement since {self.when(state, since)}",
+                        f"awaiting judgement since {self.deadlines.when(state, since)}",
                         since,
                     )
                 )

@@ -62,14 +62,14 @@ class ImperialProposals(Proposals):
                 closed=iso(ctx.now),
                 deadline=None,
             )
-        deadline = ctx.now + self.game.duration(state, "vote_period")
+        deadline = ctx.now + self.game.deadlines.duration(state, "vote_period")
         prop = self.submit(
             state, ctx, author, action["title"], action["text"], deadline, changes=action["changes"]
         )
         prop["vote_period"] = state["parameters"]["vote_period"]  # rule 6 as it reads at submission
         ctx.ack(
             f"Proposal {prop['number']} \"{prop['title']}\" is posted; Senators vote YES or NO "
-            f"until {self.game.when(state, prop['deadline'], ctx)}."
+            f"until {self.game.deadlines.when(state, prop['deadline'], ctx)}."
         )
         self.game.ack_changes(ctx, changes)
         if replaced:
@@ -282,10 +282,10 @@ class ImperialProposals(Proposals):
             lines=[note] if note else [],
         )
         if status == "accepted":
-            period = self.game.duration(state, "vote_period")
+            period = self.game.deadlines.duration(state, "vote_period")
 
             def retimed() -> None:  # before the ruleset mail, which lists the deadlines
-                if self.game.duration(state, "vote_period") != period:
+                if self.game.deadlines.duration(state, "vote_period") != period:
                     self.retime(state, ctx, prop["number"])
 
             self.enact(state, prop, ctx, "is accepted", then=retimed, note_failure=False)
@@ -298,12 +298,12 @@ class ImperialProposals(Proposals):
         for p in state["proposals"]:
             if p["number"] >= number and p["status"] == "voting" and p.get("deadline"):
                 p["deadline"] = iso(
-                    parse_iso(p["opened"]) + self.game.duration(state, "vote_period")
+                    parse_iso(p["opened"]) + self.game.deadlines.duration(state, "vote_period")
                 )
                 p["vote_period"] = state["parameters"]["vote_period"]
                 lines.append(
                     f"Proposal {p['number']} \"{p['title']}\": votes are now due "
-                    f"{self.game.when(state, p['deadline'], ctx)}."
+                    f"{self.game.deadlines.when(state, p['deadline'], ctx)}."
                 )
         if lines:
             self.game.event(state, ctx, f"Rule 6 changed by proposal {number}: " + " ".join(lines))

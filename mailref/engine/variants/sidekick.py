@@ -163,7 +163,7 @@ class Sidekick(Variant):
             return
         if (mover, t.get("number")) == (was.get("player"), was.get("number")):
             return
-        deadline = ctx.now + self.duration(state, "turn_timeout")
+        deadline = ctx.now + self.deadlines.duration(state, "turn_timeout")
         t["deadline"] = iso(deadline)
         t.pop("reminded", None)
         ctx.send(
@@ -175,7 +175,7 @@ class Sidekick(Variant):
             game=state,
             mover=mover,
             number=t["number"],
-            deadline=self.when(state, deadline, ctx),
+            deadline=self.deadlines.when(state, deadline, ctx),
         )
 
     # ---- the clock: the turn's and the vote's deadlines (sidekick_timers.py) ---------
@@ -200,7 +200,7 @@ class Sidekick(Variant):
                 state, ctx, "Nobody present can move; the game waits for a player to return."
             )
             return
-        deadline = ctx.now + self.duration(state, "turn_timeout")
+        deadline = ctx.now + self.deadlines.duration(state, "turn_timeout")
         state["turn"] = {
             "number": number,
             "player": mover,
@@ -208,7 +208,9 @@ class Sidekick(Variant):
             "started": iso(ctx.now),
             "proposal": None,
         }
-        self.event(state, ctx, f"Turn {number}: {mover} to move by {self.when(state, deadline)}.")
+        self.event(
+            state, ctx, f"Turn {number}: {mover} to move by {self.deadlines.when(state, deadline)}."
+        )
         ctx.send(
             "turn",
             [mover],
@@ -218,7 +220,7 @@ class Sidekick(Variant):
             game=state,
             mover=mover,
             number=number,
-            deadline=self.when(state, deadline, ctx),
+            deadline=self.deadlines.when(state, deadline, ctx),
         )
 
     def turn_order(self, state: GameState) -> TurnOrder:
@@ -338,7 +340,7 @@ class Sidekick(Variant):
             if t
             else "The first turn opens once two players are in."
         ]
-        lines.append(f"{self.players_word(state)} in turn order:")
+        lines.append(f"{self.replies.players_word(state)} in turn order:")
         seated = [self.player(state, n) for n in state["order"]]
         waiting = [p for p in self.present(state) if p["name"] not in state["order"]]
         for i, p in enumerate([p for p in seated if p] + waiting, 1):
@@ -383,7 +385,7 @@ class Sidekick(Variant):
         if unnumbered or conflicts:
             titles = [c.title for c in unnumbered]
             raise Refused("move_faults", unnumbered=titles, conflicts=conflicts, free=free)
-        deadline = ctx.now + self.duration(state, "vote_timeout")
+        deadline = ctx.now + self.deadlines.duration(state, "vote_timeout")
         # Rule 11: the mover is assumed to vote for (the policy's author_vote).
         prop = self.proposals.submit(
             state,
@@ -398,7 +400,7 @@ class Sidekick(Variant):
         t["proposal"], t["deadline"] = prop["number"], None
         ctx.ack(
             f"Proposal {prop['number']} \"{prop['title']}\" is submitted; voting closes "
-            f"{self.when(state, prop['deadline'], ctx)}."
+            f"{self.deadlines.when(state, prop['deadline'], ctx)}."
         )
         self.ack_changes(ctx, changes)
         self.event(state, ctx, f"{player} proposed {prop['number']} \"{prop['title']}\".")

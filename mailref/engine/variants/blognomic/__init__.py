@@ -189,12 +189,12 @@ class BlogNomic(Variant):
             raise Refused("not_idle")
         idled = p.get("self_idled")
         if idled and idled["dynasty"] == state["dynasty"]:
-            until = parse_iso(idled["at"]) + self.duration(state, "unidle_after")
+            until = parse_iso(idled["at"]) + self.deadlines.duration(state, "unidle_after")
             if ctx.now < until:
                 raise Refused(
                     "unidle_too_soon",
-                    idled=self.when(state, idled["at"], ctx),
-                    until=self.when(state, until, ctx),
+                    idled=self.deadlines.when(state, idled["at"], ctx),
+                    until=self.deadlines.when(state, until, ctx),
                 )
         self._set_away(state, {**action, "name": action["player"]}, ctx, "active")
 
@@ -217,13 +217,13 @@ class BlogNomic(Variant):
                 and not p.get("removed")
                 and (p["name"].lower() == name or address in p["addresses"])
             ):
-                until = parse_iso(p["left_at"]) + self.duration(state, "rejoin_after")
+                until = parse_iso(p["left_at"]) + self.deadlines.duration(state, "rejoin_after")
                 if ctx.now < until:
                     raise Refused(
                         "rejoin_too_soon",
                         name=p["name"],
-                        left=self.when(state, p["left_at"], ctx),
-                        until=self.when(state, until, ctx),
+                        left=self.deadlines.when(state, p["left_at"], ctx),
+                        until=self.deadlines.when(state, until, ctx),
                     )
         super().on_join(state, action, ctx)
 

@@ -84,7 +84,7 @@ class Dynasties:
         # "A non-Wizard never has a Vote": an AGAINST of one who has since idled or left is none.
         if "AGAINST" in self.game.wizards.effective_votes(state, dov).values():
             state["dov_cooldown"][dov["author"]] = iso(
-                ctx.now + self.game.duration(state, "dov_cooldown")
+                ctx.now + self.game.deadlines.duration(state, "dov_cooldown")
             )
         if not self.game.hiatus.hiatus_reason(state, ctx.now):
             self.game.announce(state, ctx, "Hiatus ends", ["No DoV is pending: the Hiatus ends."])

@@ -137,7 +137,7 @@ class Submitting(Proposals):
             raise Refused("dov_in_downtime", downtime=self.game.hiatus.downtime_text(state))
         until = state["dov_cooldown"].get(author)
         if until and ctx.now < parse_iso(until):
-            raise Refused("dov_cooldown", until=self.game.when(state, until, ctx))
+            raise Refused("dov_cooldown", until=self.game.deadlines.when(state, until, ctx))
         self._new_judgement(state, action, ctx, "dov")
 
     def _new_judgement(self, state: GameState, action: Action, ctx: Ctx, kind: str) -> None:
