@@ -367,6 +367,7 @@ class OtherAction(_Acting, total=False):
     lines: list[dict[str, Any]]  # `update`: the alterations, one a line
     give: str  # `trade`: the item offered
     take: str  # `trade`: the item asked for
+    answer: str  # `trade`: "decline" (the one offered) or withdraw (the one who offered)
     number: int
     kind: str
     dice: str

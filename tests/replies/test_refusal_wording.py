@@ -1264,7 +1264,15 @@ GOLDEN = [
         {"line": "let's swap"},
         (
             "this is no trade: let's swap",
-            "write `[Trade] Ben: my Fox for your Owl`, or `[Trade] Accept 3` to accept trade 3",
+            "write `[Trade] Ben: my Fox for your Owl`, or `[Trade] Accept 3` to accept trade 3 (`[Trade] Decline 3` declines it)",
+        ),
+    ),
+    (
+        "trade_no_answer",
+        {"number": 1},
+        (
+            "your reply to trade 1 neither accepts nor declines it",
+            "reply with yes (or ok, accept) to accept it, or no (or decline) to decline it; the one who offered it withdraws it with no",
         ),
     ),
     (

@@ -51,7 +51,13 @@ WORDS = {
     ),
     "trade_unreadable": W(
         "this is no trade: {{ line }}",
-        "write `[Trade] Ben: my Fox for your Owl`, or `[Trade] Accept 3` to accept trade 3",
+        "write `[Trade] Ben: my Fox for your Owl`, or `[Trade] Accept 3` to accept trade 3 "
+        "(`[Trade] Decline 3` declines it)",
+    ),
+    "trade_no_answer": W(
+        "your reply to trade {{ number }} neither accepts nor declines it",
+        "reply with yes (or ok, accept) to accept it, or no (or decline) to decline it; "
+        "the one who offered it withdraws it with no",
     ),
     "trade_with_oneself": W("a trade is with another player"),
     "trade_not_held": W(

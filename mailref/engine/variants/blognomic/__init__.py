@@ -103,7 +103,8 @@ class BlogNomic(Wizards, Hiatus, Submitting, Resolution, Dynasties, Gamestate, V
         ("[Transfer] 5 Thaum to Ben", "give another Wizard an amount of yours"),
         (
             "[Trade] Ben: my Fox for your Owl",
-            "offer a trade; the other accepts with [Trade] Accept N within {trade_window}",
+            "offer a trade; the other accepts by replying yes (or [Trade] Accept N) within "
+            "{trade_window}, or declines by replying no",
         ),
         ("[Status], [Rules], [Help]", "the state, the ruleset, this text"),
         ("[Quit]", "leave the game"),
