@@ -125,6 +125,7 @@ class Roll(TypedDict):
     dice: str
     values: list[Any]
     why: str
+    used: NotRequired[str]  # the mail whose [Update] used it (mechanics/named_rolls.py)
 
 
 class Alteration(TypedDict):

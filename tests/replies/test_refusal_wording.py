@@ -1268,6 +1268,38 @@ GOLDEN = [
         ),
     ),
     (
+        "no_such_roll",
+        {"number": 9, "count": 2, "line": "Thaum +roll 9"},
+        (
+            "there is no roll 9 (Thaum +roll 9)",
+            "the rolls are numbered 1 to 2; nothing was changed",
+        ),
+    ),
+    (
+        "roll_not_yours",
+        {"number": 1, "player": "Ann", "line": "Thaum +roll 1"},
+        (
+            "roll 1 is Ann's, not yours (Thaum +roll 1)",
+            "use a roll of your own: send [Roll] first; nothing was changed",
+        ),
+    ),
+    (
+        "roll_used",
+        {"number": 1, "line": "Thaum +roll 1"},
+        (
+            "roll 1 was used already (Thaum +roll 1)",
+            "a roll is used once: send [Roll] again; nothing was changed",
+        ),
+    ),
+    (
+        "roll_other_dice",
+        {"number": 1, "dice": "1d6", "named": "DICE20", "line": "Thaum +DICE20 from roll 1"},
+        (
+            "roll 1 was of 1d6, not DICE20 (Thaum +DICE20 from roll 1)",
+            "name the dice it was rolled with, or just `roll 1`; nothing was changed",
+        ),
+    ),
+    (
         "trade_no_answer",
         {"number": 1},
         (
