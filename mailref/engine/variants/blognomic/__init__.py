@@ -102,9 +102,13 @@ class BlogNomic(Wizards, Submitting, Resolution, Gamestate, Variant):
         (
             "[Update] Thaum -3",
             "alter the gamestate (the GNDT), one line each: `Thaum of Ben +2`, `Hand: Fox, Owl`, "
-            "`Home = Wilderness`, each with an optional `because ...`; all lines or none",
+            "`Home = Wilderness`, `Thaum +DICE6 from roll 3` (a roll of yours, once), each with an "
+            "optional `because ...`; all lines or none",
         ),
-        ("[Transfer] 5 Thaum to Ben", "give another Wizard an amount of yours"),
+        (
+            "[Transfer] 5 Thaum to Ben",
+            "give another Wizard an amount of yours (an asset, such as a currency, moves only so)",
+        ),
         (
             "[Trade] Ben: my Fox for your Owl",
             "offer a trade; the other accepts by replying yes (or [Trade] Accept N) within "
