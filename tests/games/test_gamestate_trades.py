@@ -143,3 +143,12 @@ def test_a_trade_left_unanswered_expires_at_its_window_and_both_are_told(game):
     told = [m for m in Outbox(game).all()[sent:] if "[Trade 1] expired" in m["Subject"]]
     assert sorted(m["To"] for m in told) == [addr("Ann"), addr("Ben")]
     assert hands(game) == (["Fox", "Fire"], ["Owl"])
+
+
+def test_a_trade_is_declined_by_its_command_too(game):
+    send(game, "Ann", "[Trade] Ben: my Fox for your Owl")
+    send(game, "Cat", "[Trade] Decline 1")
+    assert reply(game, "Cat")["X-Mailref-Refusal"] == "no_trade_for_you"
+    send(game, "Ben", "[Trade] Decline 1")
+    assert "Ben declined trade 1" in Outbox.body(reply(game, "Ben"))
+    assert game.state("blog")["gamestate"]["trades"][0]["status"] == "declined"
