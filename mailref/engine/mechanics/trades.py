@@ -6,12 +6,12 @@ expires at its window, by the game's timer, and both are told."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.mechanics.alterations import alter
 from mailref.engine.state import Action, GameState, Player
-from mailref.engine.variants.actions import Acting, action
+from mailref.engine.variants.actions import action
 from mailref.timeutil import iso, parse_duration, parse_iso
 
 WINDOW = "24h"  # rule "Trading": "within 24 hours", where a game states no trade_window
@@ -75,50 +75,57 @@ def _holder(gs: dict[str, Any], name: str, item: str) -> str | None:
     return None
 
 
-class Trading(Acting):
+class GamestateHost(Protocol):
+    """What the gamestate's commands ([Update], [Column], [Transfer], [Trade]) ask of the game
+    they are played in."""
+
+    parameter_table: Any
+
+    def must_player(self, state: GameState, name: str) -> Player: ...
+
+    def event(self, state: GameState, ctx: Ctx, text: str) -> None: ...
+
+    def parameter(self, state: GameState, name: str) -> object: ...
+
+    def announce(
+        self,
+        state: GameState,
+        ctx: Ctx,
+        subject: str,
+        lines: list[str],
+        kind: str = "announcement",
+        to: list[str] | str = "all",
+        opens: bool = False,
+    ) -> None: ...
+
+    def when(
+        self, state: GameState, value: datetime | str | None, ctx: Ctx | None = None
+    ) -> str: ...
+
+
+class Trading:
     """`[Trade]`: an offer of one item for another, and the other's acceptance."""
 
-    if TYPE_CHECKING:  # what it asks of the variant it is part of (base.py's concerns)
-
-        def must_player(self, state: GameState, name: str) -> Player: ...
-
-        def event(self, state: GameState, ctx: Ctx, text: str) -> None: ...
-
-        def parameter(self, state: GameState, name: str) -> object: ...
-
-        def announce(
-            self,
-            state: GameState,
-            ctx: Ctx,
-            subject: str,
-            lines: list[str],
-            kind: str = "announcement",
-            to: list[str] | str = "all",
-            opens: bool = False,
-        ) -> None: ...
-
-        parameter_table: Any
-
-        @staticmethod
-        def when(state: GameState, value: datetime | str | None, ctx: Ctx | None = None) -> str: ...
+    def __init__(self, game: GamestateHost) -> None:
+        self.game = game
 
     def trade_window(self, state: GameState) -> timedelta:
-        known = "trade_window" in self.parameter_table.params
-        return parse_duration(str(self.parameter(state, "trade_window") if known else WINDOW))
+        known = "trade_window" in self.game.parameter_table.params
+        return parse_duration(str(self.game.parameter(state, "trade_window") if known else WINDOW))
 
     @action("trade")
     def on_trade(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        me = self.must_player(state, str(action.get("player") or ""))["name"]
+        me = self.game.must_player(state, str(action.get("player") or ""))["name"]
         gs: Any = state.get("gamestate") or {"columns": [], "values": {}, "log": []}
         trades: list[dict[str, Any]] = gs.setdefault("trades", [])
-        expire(self, state, ctx)  # a window closed while the timer could not run
+        expire(self.game, state, ctx)  # a window closed while the timer could not run
         if number := action.get("number"):
             if action.get("answer") == "decline":
                 self.decline_trade(state, gs, int(str(number)), me, ctx)
             else:
                 self.accept_trade(state, gs, int(str(number)), me, action, ctx)
             return
-        other = self.must_player(state, str(action.get("to") or ""))["name"]
+        other = self.game.must_player(state, str(action.get("to") or ""))["name"]
         give, take = str(action.get("give") or ""), str(action.get("take") or "")
         if other == me:
             raise Refused("trade_with_oneself")
@@ -141,10 +148,10 @@ class Trading(Acting):
         trades.append(t)
         state["gamestate"] = gs
         text = f"{me} offers {other} a trade: {me}'s {give} for {other}'s {take}"
-        until = self.when(state, str(t["until"]), ctx)
+        until = self.game.when(state, str(t["until"]), ctx)
         ctx.ack(f"Trade {t['number']}: {text}; {other} may accept it until {until}.")
-        self.event(state, ctx, f"Trade {t['number']}: {text}.")
-        self.announce(
+        self.game.event(state, ctx, f"Trade {t['number']}: {text}.")
+        self.game.announce(
             state,
             ctx,
             f"[Trade {t['number']}] {me}'s {give} for {other}'s {take}",
@@ -180,8 +187,8 @@ class Trading(Acting):
         ctx.ack(f"Trade {number} is done:")
         for text in done:
             ctx.ack("  " + text)
-            self.event(state, ctx, f"{text} (trade {number})")
-        self.announce(
+            self.game.event(state, ctx, f"{text} (trade {number})")
+        self.game.announce(
             state,
             ctx,
             f"[Trade {number}] done",
@@ -200,7 +207,7 @@ class Trading(Acting):
         what = f"{t['from']}'s {t['give']} for {t['to']}'s {t['take']}"
         text = f"{me} {t['status']} trade {number} ({what}); nothing changes hands."
         ctx.ack(text)
-        self.event(state, ctx, text)
-        self.announce(
+        self.game.event(state, ctx, text)
+        self.game.announce(
             state, ctx, f"[Trade {number}] {t['status']}", [text], to=[t["from"], t["to"]]
         )
