@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 
 from mailref.engine.context import Outgoing
 from mailref.engine.variants.inbox import setting
+from mailref.engine.variants.watching import watchers_of
 from mailref.read.subject import game_label, reply_subject, with_game_label
 from mailref.render import render
 from mailref.store import Game, OutboxMessage
@@ -26,7 +27,12 @@ from mailref.store.counters import count_mailed, count_reply
 from mailref.store.keys import secret
 from mailref.write import address
 from mailref.write.compose import compose, wire
-from mailref.write.lists import list_headers, unsubscribe_token
+from mailref.write.lists import (
+    UNSUBSCRIBE_SUBJECT,
+    UNWATCH_SUBJECT,
+    list_headers,
+    unsubscribe_token,
+)
 from mailref.write.picture import svg_to_png
 from mailref.write.zones import rezone
 
@@ -179,7 +185,8 @@ def queue(
     key = thread_key(out.subject) if game is not None else None
     on_digest = held(state, out)
     mailed: list[str] = []
-    for addr in dict.fromkeys(recipients(state, out.to, settings)):
+    watching = set(watchers_of(state, out.kind, out.to))
+    for addr in dict.fromkeys([*recipients(state, out.to, settings), *watching]):
         counted = addr  # as the door reads it back (mailed_today)
         if not addr.isascii():
             addr = address.ascii_domain(
@@ -216,6 +223,8 @@ def queue(
                 state,
                 announcement=out.kind in ANNOUNCING,
                 one_click=one_click(session, settings, state, addr, out.kind) if game else "",
+                # A watcher's unsubscribe ends the watching: a watcher has no digest to go to.
+                unsubscribe=UNWATCH_SUBJECT if counted in watching else UNSUBSCRIBE_SUBJECT,
             ),
         )
         _add(session.connection(), game.slug if game else None, out.kind, addr, msg, now)

@@ -17,6 +17,7 @@ from mailref.engine.variants.extensions import Extensions
 from mailref.engine.variants.inbox import Inbox
 from mailref.engine.variants.joining import Consent
 from mailref.engine.variants.limits import Limits
+from mailref.engine.variants.watching import Watching
 
 COMPONENTS = {
     "absence": Absence,
@@ -27,6 +28,7 @@ COMPONENTS = {
     "extensions": Extensions,
     "inbox": Inbox,
     "limits": Limits,
+    "watching": Watching,
 }
 # The concerns `Variant` still inherits: this list only shrinks.
 MIXINS = {
@@ -80,3 +82,16 @@ def test_a_components_actions_join_the_variants_table():
 
 def test_held_is_a_declaration_on_the_class():
     assert isinstance(vars(Variant)["dice"], Held)
+
+
+def test_an_orders_game_holds_press_and_an_agreed_end_of_its_own():
+    """Press and draws are the orders games' (docs/decisions/agreed-end.md): a Nomic has none."""
+    from mailref.engine.variants.agreed_end import AgreedEnd
+    from mailref.engine.variants.press import Press
+    from mailref.engine.variants.turns import OrdersGame
+
+    own = {name: h.kind for name, h in held(OrdersGame).items() if name not in COMPONENTS}
+    assert own == {"press": Press, "agreed_end": AgreedEnd}
+    for kind in ("press", "draw", "concede", "end_vote"):
+        assert OrdersGame.actions[kind].__qualname__.split(".")[0] in own
+        assert kind not in Variant.actions

@@ -32,6 +32,7 @@ from mailref.engine.variants.joining import Consent
 from mailref.engine.variants.limits import Limits
 from mailref.engine.variants.players import Players
 from mailref.engine.variants.replies import Replies
+from mailref.engine.variants.watching import Watching
 from mailref.timeutil import iso
 
 READ_ONLY = {"status", "rules", "help"}
@@ -83,6 +84,7 @@ class Variant(
     inbox = Held(Inbox)
     digests = Held(Digests)
     limits = Held(Limits)
+    watching = Held(Watching)
 
     name = "base"
     title = "game"
