@@ -5,6 +5,8 @@ sets what a game allows."""
 
 from __future__ import annotations
 
+from mailref.config import SiteConfig
+from mailref.site import rebuild
 from support.helpers import Outbox, assert_replays
 from support.joining import confirm
 from support.orders_play import EIRE, addr, send
@@ -68,9 +70,9 @@ def test_press_to_one_player_reaches_that_player_and_the_gm_only(referee, outbox
     assert_replays(referee)
 
 
-def test_grey_press_hides_the_sender_from_the_players_not_from_the_gm(referee, outbox):
+def test_grey_press_hides_the_sender_from_the_players_not_from_the_gm(referee, outbox, tmp_path):
     """With `press=grey`, `[Press] grey to all` reaches every other player without Finn's name;
-    the GM's copy names him."""
+    the GM's copy names him; the published journal keeps the entry without his name."""
     _eire(referee, outbox, press="grey")
     send(referee, "Finn", EIRE, "[Press] grey to all", "Beware the Merfolk.\n\nFinn")
     sent = outbox.new()
@@ -83,6 +85,10 @@ def test_grey_press_hides_the_sender_from_the_players_not_from_the_gm(referee, o
     assert outbox.to(WANDA, sent) == []
     (copy,) = outbox.to(GM, sent, "press")
     assert "Finn to Maeve, Oisin (grey)" in copy["Subject"]
+    rebuild(referee.store, SiteConfig(tmp_path / "site"), "eire", referee.clock())
+    journal = (tmp_path / "site" / "eire" / "journal.html").read_text()
+    (row,) = [r for r in journal.split("<tr ") if "Press went to 2 players" in r]
+    assert "Finn" not in row and "Beware" not in row
     assert_replays(referee)
 
 

@@ -1,6 +1,6 @@
 """The variant every game's rules build on. `Variant` composes the shared concerns (players,
 admin commands, enactment, deadlines, replies), holds those made components (absence,
-consent to join, court orders, dice, digests, extensions, inbox, limits:
+consent to join, court orders, dice, digests, extensions, inbox, limits, watchers:
 variants/components.py),
 declares what a variant offers the handlers and the site, and dispatches each action to the
 handler declared for it."""
