@@ -218,10 +218,24 @@ def _check_listener(s: SmtpIn | LmtpIn, kind: str) -> Check:
     what = f"{kind} listener {s.host}:{s.port}"
     try:
         with socket.create_connection((s.host, s.port), timeout=2) as c:
-            banner = c.recv(200).decode("ascii", "replace").strip()
-        return Check(True, what, f"in use, answering {banner[:60]!r} (a running mailref serve?)")
+            try:
+                banner = c.recv(200).decode("ascii", "replace").strip()
+            except OSError:
+                banner = ""
     except OSError:
         pass
+    else:
+        # Ok only when mailref itself answers there: Postfix on 25 or any other holder of the
+        # port leaves `mailref serve` unable to listen.
+        if f"{kind} mailref" in banner.split("\n", 1)[0]:
+            return Check(True, what, f"in use by a running mailref serve ({banner[:60]!r})")
+        said = f"answering {banner[:60]!r}" if banner else "silent"
+        return Check(
+            False,
+            what,
+            f"held by another process ({said}): `mailref serve` cannot listen there; stop that "
+            "process or give mailref another port (and have your MX deliver to it)",
+        )
     try:
         with socket.socket(socket.AF_INET6 if ":" in s.host else socket.AF_INET) as sock:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

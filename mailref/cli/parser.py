@@ -218,8 +218,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("name", help="the column's name, one word: Gold")
     c.add_argument(
         "kind",
-        choices=["integer", "text", "list", "choice", "player"],
-        help="what its values are: a whole number, words, a list, one of --choices, a player",
+        choices=["integer", "asset", "text", "list", "choice", "player"],
+        help="what its values are: a whole number, an asset (moved by [Transfer], never below "
+        "0), words, a list, one of --choices, a player",
     )
     c.add_argument("--default", help="the value every player starts with")
     c.add_argument("--min", type=int, help="integer: the least value (0: nonnegative)")

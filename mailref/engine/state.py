@@ -30,6 +30,8 @@ class Player(TypedDict):
     held: NotRequired[list[dict[str, Any]]]
     digest_next: NotRequired[str]
     capped_on: NotRequired[str]  # the UTC day mails_per_player_day was last reached
+    # requests past the day's allowance, {"due", "items"} (variants/waiting.py)
+    waiting: NotRequired[dict[str, Any]]
     settings: NotRequired[dict[str, str]]  # [Settings] the player changed from their defaults
     unsubscribed: NotRequired[bool]  # the digest's one-click unsubscribe, told in the next one
     # [level, since] pairs: since which victory check the player has held each score level
@@ -179,6 +181,10 @@ class GameState(TypedDict):
     newcomers: NotRequired[dict[str, Any]]
     announced: NotRequired[dict[str, Any]]
     taken: NotRequired[dict[str, Any]]  # {"day", "count"} of newcomers taken in (joins_per_day)
+    # the GM's mail past the day's allowance: the day it was reached, and what waits
+    # ({"due", "items"}, variants/waiting.py)
+    gm_capped_on: NotRequired[str]
+    gm_waiting: NotRequired[dict[str, Any]]
     # joins waiting for their confirmation, and confirmed ones for the GM (variants/joining.py)
     joining: NotRequired[list[dict[str, Any]]]
     awaiting_gm: NotRequired[list[dict[str, Any]]]
@@ -188,6 +194,9 @@ class GameState(TypedDict):
     preview: NotRequired[dict[str, Any]]  # a resolved turn the GM previews (variants/preview.py)
     # a game made from a ruleset file: its mechanics, parameter bindings, coded rules, noun
     ruleset: NotRequired[dict[str, Any]]
+    # a game imported from a file: the journal entries it had where it ran before, which its
+    # dice draws count on from (engine/dice.py `drawn_as`)
+    entries_before: NotRequired[int]
     gamestate: NotRequired[Gamestate]  # the columns a ruleset declares (mechanics/gamestate.py)
 
 
@@ -246,6 +255,7 @@ class _Acting(TypedDict, total=False):
     capped: bool  # counted against the daily limits (mail only)
     source: str
     mailed: dict[str, int]  # player -> the game's mails to them today (SPEC §2.2), journaled
+    mailed_gm: int  # the game's mails to its GM today, journaled the same way
     ignored: list[Any]  # lines of the mail set aside, told to the sender
 
 

@@ -28,8 +28,8 @@ def test_help_lists_the_absence_roll_and_quit_every_variant_takes(referee, smtp,
 
 @pytest.mark.parametrize("approval", ["auto", "gm"])
 def test_help_lists_settings_and_says_the_longest_absence_in_words(referee, smtp, approval):
-    """[Help] did not list [Settings] (nor [Approve] where the GM takes newcomers in), and said
-    [Away] reaches "at most max_absence", the parameter's name."""
+    """[Help] did not list [Settings] or [Confirm] (nor [Approve] where the GM takes newcomers
+    in), and said [Away] reaches "at most max_absence", the parameter's name."""
     address = "nomes@ref.example"
     referee.create_game(
         "nomes", "sidekick", address, gm="gm@ref.example", parameters={"join_approval": approval}
@@ -41,4 +41,5 @@ def test_help_lists_settings_and_says_the_longest_absence_in_words(referee, smtp
     said = " ".join(Outbox.body(reply).split())
     assert "[Settings] digest: daily" in said and "max_absence" not in said, said
     assert "at most 30 days ahead" in said, said
+    assert "[Confirm] Code:" in said, said  # how a [Join] is finished
     assert ("[Approve] NAME" in said) == (approval == "gm")

@@ -40,6 +40,7 @@ def player(table: Table, name: str) -> dict:
 
 
 def test_the_answer_to_settings_lists_them_all(table, capsys):
+    """[Settings] lists every setting, and says how to change one (it did not)."""
     nomes(table)
     got = table.send("bob@x.org", G, "[Settings]", "zone: Europe/Berlin\ndiscussion: off\n")
     ack = text(table.one(got, "bob@x.org"))
@@ -50,6 +51,10 @@ def test_the_answer_to_settings_lists_them_all(table, capsys):
     shown = {p["name"]: p["settings"] for p in json.loads(capsys.readouterr().out)["players"]}
     assert shown["Bob"] == {"digest": "off", "zone": "Europe/Berlin", "discussion": "off"}
     assert shown["Alice"] == {"digest": "off", "zone": "", "discussion": "on"}
+    got = table.send("bob@x.org", G, "[Settings]", "")
+    shown_only = " ".join(text(table.one(got, "bob@x.org")).split())
+    assert "No setting changed." in shown_only  # [Settings] alone shows them, and how to change
+    assert "To change one, send [Settings] with a line for each: digest: daily" in shown_only
     got = table.send("bob@x.org", G, "[Settings]", "zone: Mars/Olympus")
     assert "is not a time zone I know" in text(table.one(got, "bob@x.org", "error"))
 

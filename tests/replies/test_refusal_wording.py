@@ -1293,7 +1293,18 @@ GOLDEN = [
     (
         "transfer_not_an_amount",
         {"column": "Hand", "line": "1 Hand to Ben"},
-        ("Hand is no amount to transfer (1 Hand to Ben)", "only a number column is transferred"),
+        (
+            "Hand is no amount to transfer (1 Hand to Ben)",
+            "only an asset or a number column is transferred; nothing was changed",
+        ),
+    ),
+    (
+        "asset_by_transfer_only",
+        {"column": "Coins", "line": "Coins +5"},
+        (
+            "Coins is an asset: it moves only by [Transfer] (Coins +5)",
+            "send `[Transfer] 5 Coins to Ben`; the GM alone writes it directly; nothing was changed",
+        ),
     ),
     (
         "transfer_not_positive",
@@ -1343,7 +1354,7 @@ GOLDEN = [
         {},
         (
             "write the column's name and kind: [Column] Gold integer",
-            "the kinds are integer, text, list, choice, player; body lines `Default: 10`, `Min: 0`, `Max: 20`, `Max length: 4`, `Choices: Happy, Sad`",
+            "the kinds are integer, asset, text, list, choice, player; body lines `Default: 10`, `Min: 0`, `Max: 20`, `Max length: 4`, `Choices: Happy, Sad`",
         ),
     ),
     (

@@ -60,6 +60,11 @@ def table_lines(state: GameState) -> list[str]:
     return lines
 
 
+def _columns(state: GameState) -> list[dict[str, Any]]:
+    gs = state.get("gamestate")
+    return gs["columns"] if gs else []
+
+
 class Gamestate(Trading):
     """`[Update]`: the alterations of one mail checked against their columns and made at once;
     `[Trade]` (mechanics/trades.py)."""
@@ -86,10 +91,18 @@ class Gamestate(Trading):
         lines: list[dict[str, Any]] = list(written or [])
         if not lines:
             raise Refused("update_empty")
+        officer = bool(action.get("by") or action.get("gm"))  # the GM, by mail or command
         who = str(action.get("by") or "")
         if not who:
-            who = self.must_player(state, str(action.get("player") or ""))["name"]
-        if not action.get("by") and self.own_data_only(state):
+            who = "the GM" if action.get("gm") else ""
+            who = who or self.must_player(state, str(action.get("player") or ""))["name"]
+        if not officer:
+            ledgers = {c["slug"]: c["name"] for c in _columns(state) if c["kind"] == "asset"}
+            for ln in lines:
+                if (slug := str(ln.get("column") or "").lower()) in ledgers:
+                    line = str(ln.get("line") or "")
+                    raise Refused("asset_by_transfer_only", column=ledgers[slug], line=line)
+        if not officer and self.own_data_only(state):
             for ln in lines:
                 if ln.get("of") and str(ln["of"]).lower() != who.lower():
                     raise Refused("column_not_yours", name=ln["of"], line=ln.get("line", ""))
@@ -138,12 +151,9 @@ class Gamestate(Trading):
             "default": "",
             "rule": "",
         }
-        if kind == "integer":
-            column["min"], column["max"], column["default"] = (
-                fields.get("min"),
-                fields.get("max"),
-                0,
-            )
+        if kind in columns.NUMERIC:
+            low = 0 if kind == "asset" else fields.get("min")  # a ledger never goes below zero
+            column["min"], column["max"], column["default"] = low, fields.get("max"), 0
         elif kind == "list":
             column["max_len"], column["default"] = fields.get("max_len"), []
         elif kind == "choice":
@@ -183,7 +193,7 @@ class Gamestate(Trading):
         for ln in lines:
             line, amount, name = str(ln["line"]), int(ln["amount"]), str(ln["column"])
             col = next((c for c in gs["columns"] if c["slug"] == name.lower()), None)
-            if col is not None and col["kind"] != "integer":
+            if col is not None and col["kind"] not in columns.NUMERIC:
                 raise Refused("transfer_not_an_amount", column=col["name"], line=line)
             if amount <= 0:
                 raise Refused("transfer_not_positive", line=line)

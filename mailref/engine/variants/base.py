@@ -255,7 +255,7 @@ class Variant(
         capped = kind in self.capped_matters and action.get("capped") and not action.get("by")
         if capped:
             self.limits.check_matters_per_day(state, action, ctx)
-        sent = len(ctx.out)
+        sent, alerted = len(ctx.out), len(ctx.alerts)
         fn(self, state, action, ctx)
         keep_columns(state)  # a rule enacted or repealed, a newcomer: the columns follow
         if capped:
@@ -266,8 +266,10 @@ class Variant(
             self.limits.cap_chatter(state, action, ctx, sent)
         if action.get("by") and (why := str(action.get("reason") or "").strip()):
             self.tell_why(ctx, sent, why)
+        self.inbox.refresh_waiting(state, ctx, sent)
         self.inbox.hold_for_digests(state, ctx, sent)
         self.inbox.cap_mail_per_player(state, action, ctx, sent)
+        self.inbox.cap_mail_to_gm(state, action, ctx, sent, alerted)
 
     def check_victory(self, state: GameState, ctx: Ctx) -> None:
         pass

@@ -17,6 +17,7 @@ from mailref.engine.state import Action, GameState, Matter, Player, Rule, Turn
 from mailref.engine.variants import rule_tables
 from mailref.engine.variants.actions import action
 from mailref.engine.variants.base import Variant
+from mailref.engine.variants.components import Held
 from mailref.engine.variants.imperial_acts import ImperialActs
 from mailref.engine.variants.imperial_proposals import UNDECIDED, ImperialProposals
 from mailref.timeutil import parse_iso
@@ -38,7 +39,9 @@ VOTING = VotingPolicy(
 )
 
 
-class Imperial(ImperialProposals, ImperialActs, Gamestate, Variant):
+class Imperial(ImperialProposals, Gamestate, Variant):
+    acts = Held(ImperialActs)
+
     name = "imperial"
     title = "Imperial Nomic"
     judgement_label = "Point of Order"

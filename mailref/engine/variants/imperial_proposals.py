@@ -218,6 +218,8 @@ class ImperialProposals(Proposals):
             f"{prop['title']}",
             "notice.txt",
             game=state,
+            act=f'a mail with the subject "[Judge] {prop["number"]}" and ACCEPT, VETO, or IGNORE '
+            "followed by the rule that allows ignoring it.",
             heading=f"Proposal {prop['number']} \"{prop['title']}\" by {prop['author']}",
             lines=[
                 *(result + [""] if result else []),

@@ -8,7 +8,6 @@ import re
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.state import Action, GameState, Player
 from mailref.engine.variants.actions import Acting, action
-from mailref.engine.variants.dice import committed_line
 from mailref.timeutil import iso
 
 
@@ -145,8 +144,6 @@ class Players(Acting):
         self.event(state, ctx, f"{name} joined.")
         self.after_join(state, player, action, ctx)
         ctx.ack(f"{name} joined {state['name']} ({', '.join(player['addresses'])}).")
-        for line in committed_line(ctx):  # told before any roll of theirs (SPEC §4.4)
-            ctx.ack(line)
 
     @action("player_add")
     def on_player_add(self, state: GameState, action: Action, ctx: Ctx) -> None:

@@ -55,6 +55,13 @@ class Replies(Acting):
                 "the players' words or not; [Settings] alone shows yours",
             )
         )
+        out.append(
+            (
+                "[Confirm] Code: ...",
+                "finish a [Join]: a plain Reply to the confirmation mail does it, or this with "
+                "the mail's Code: line",
+            )
+        )
         if values.get("join_approval") == "gm":
             out.append(("[Approve] NAME", "the GM's: take in a newcomer who has confirmed"))
         return out

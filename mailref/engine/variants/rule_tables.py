@@ -45,7 +45,8 @@ SHARED = Table(
         "mails_per_player_day",
         Whole(),
         60,
-        "the game mails one player at most {v} times a UTC day (SPEC §2.2)",
+        "the game mails one address (a player, a judge, the GM) at most {v} times a UTC day; "
+        "past it requests wait for one mail (SPEC §2.2)",
     ),
     Param(
         "joins_per_day",

@@ -23,6 +23,7 @@ from mailref.engine.variants.blognomic.hiatus import Hiatus
 from mailref.engine.variants.blognomic.resolution import Resolution
 from mailref.engine.variants.blognomic.submitting import Submitting
 from mailref.engine.variants.blognomic.wizards import Wizards
+from mailref.engine.variants.components import Held
 from mailref.timeutil import iso
 
 _GENERATOR = re.compile(
@@ -48,7 +49,10 @@ VOTING = VotingPolicy(
 )
 
 
-class BlogNomic(Wizards, Hiatus, Submitting, Resolution, Dynasties, Gamestate, Variant):
+class BlogNomic(Wizards, Submitting, Resolution, Gamestate, Variant):
+    hiatus = Held(Hiatus)
+    dynasty = Held(Dynasties)
+
     name = "blognomic"
     title = "BlogNomic"
     parameter_table = rule_tables.BLOGNOMIC
@@ -134,7 +138,7 @@ class BlogNomic(Wizards, Hiatus, Submitting, Resolution, Dynasties, Gamestate, V
                 p["seen"] = iso(
                     ctx.now
                 )  # rule "Idle Wizards": "has not posted ... in the last seven days"
-            self.sync_status(state, ctx.now)
+            self.hiatus.sync_status(state, ctx.now)
 
     def all_matters(self, state: GameState) -> list[dict]:
         return sorted(state["proposals"] + state["judgements"], key=lambda m: m["number"])
@@ -163,7 +167,7 @@ class BlogNomic(Wizards, Hiatus, Submitting, Resolution, Dynasties, Gamestate, V
         idle = [p["name"] for p in state["players"] if p["status"] == "idle"]
         if idle:
             lines.append("Idle: " + ", ".join(idle))
-        if self.dormant(state):
+        if self.hiatus.dormant(state):
             least = state["parameters"]["dormant_below"]
             lines.append(
                 f"Dormant: fewer than {least} Wizards, so proposals may not be submitted "

@@ -42,7 +42,7 @@ class Resolution(Acting):
                 if unpopular:
                     self.close(state, j, ctx, "failed", "unpopular")
                     return True
-            elif self.downtime(state, now):
+            elif self.hiatus.downtime(state, now):
                 # Seasonal Downtime allows only "Votable Matters", "Gamestate Tracking" and "Call
                 # for
                 # Judgement": enacting a DoV is "Victory and Ascension" business
@@ -64,7 +64,7 @@ class Resolution(Acting):
                 if unpopular and age >= self.duration(state, "dov_open_min"):
                     self.close(state, j, ctx, "failed", "unpopular")
                     return True
-        if self.hiatus_reason(state, now) or not pending:
+        if self.hiatus.hiatus_reason(state, now) or not pending:
             return False
         oldest = pending[0]  # numbering follows submission, so the first pending is the oldest
         if oldest["self_killed"]:
@@ -191,7 +191,7 @@ class Resolution(Acting):
         if status == "enacted" and label != "DoV":
             self.apply_matter(state, m, ctx)
         if label == "DoV":
-            self.after_dov(state, m, ctx)
+            self.dynasty.after_dov(state, m, ctx)
 
     def apply_matter(self, state: GameState, m: Matter, ctx: Ctx) -> None:
         label = self.label(m)
@@ -233,7 +233,7 @@ class Resolution(Acting):
                 )
         if p["seasonal_downtime"]:
             now_year = parse_iso(state["digest_next"]).year
-            (m1, d1), (m2, d2) = self.downtime_days(state)
+            (m1, d1), (m2, d2) = self.hiatus.downtime_days(state)
             for y in (now_year, now_year + 1):  # Downtime begins (status hiatus) and ends
                 out += [datetime(y, m1, d1, tzinfo=UTC), datetime(y, m2, d2, tzinfo=UTC)]
         return [t for t in out if t > now]

@@ -20,9 +20,9 @@ class Submitting(Proposals):
     def on_propose(self, state: GameState, action: Action, ctx: Ctx) -> None:
         author = action["player"]
         self.must_be_wizard(state, author, "submit a Proposal")
-        if why := self.hiatus_reason(state, ctx.now):
+        if why := self.hiatus.hiatus_reason(state, ctx.now):
             raise Refused("no_proposals_in_hiatus", why=why)
-        if self.dormant(state):
+        if self.hiatus.dormant(state):
             raise Refused("dormant", least=state["parameters"]["dormant_below"])
         matters.must_not_repeat(
             state["proposals"],
@@ -103,7 +103,7 @@ class Submitting(Proposals):
         """Rule "Tags": "Votable Matters require the [Core] tag in order to make changes to the
         Core Rules, and the [Appendix] tag in order to make changes to the Appendix Rules."
         """
-        if not self.special_active(state, "Tags"):
+        if not self.hiatus.special_active(state, "Tags"):
             return
         need = {}
         for c in changes:
@@ -133,8 +133,8 @@ class Submitting(Proposals):
             raise Refused("historian_cannot_declare")
         if state["ascension_pending"]:
             raise Refused("no_dov_before_ascension")
-        if self.downtime(state, ctx.now):
-            raise Refused("dov_in_downtime", downtime=self.downtime_text(state))
+        if self.hiatus.downtime(state, ctx.now):
+            raise Refused("dov_in_downtime", downtime=self.hiatus.downtime_text(state))
         until = state["dov_cooldown"].get(author)
         if until and ctx.now < parse_iso(until):
             raise Refused("dov_cooldown", until=self.when(state, until, ctx))

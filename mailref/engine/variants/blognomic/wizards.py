@@ -169,7 +169,7 @@ class Wizards(Acting):
             return
         waiting = state["ascension_pending"]
         state.update(historian=None, ascension_pending=False)
-        self.sync_status(state, ctx.now)
+        self.hiatus.sync_status(state, ctx.now)
         text = (
             f"{name}, the Historian, has left the game: there is no Historian, and dynasty "
             f"{state['dynasty']} "
@@ -177,7 +177,7 @@ class Wizards(Acting):
         )
         if waiting:
             text += " No Ascension Address will come from them" + (
-                "." if self.hiatus_reason(state, ctx.now) else ": the Hiatus ends."
+                "." if self.hiatus.hiatus_reason(state, ctx.now) else ": the Hiatus ends."
             )
         self.event(state, ctx, text)
         self.announce(state, ctx, "No Historian: a Metadynasty", [text])
@@ -204,7 +204,7 @@ class Wizards(Acting):
         """Rule "Dormancy": the Wizards learn when it begins or ends (an Idle or a join changes
         it), not from a refused proposal. A state that does not yet say whether the game is
         Dormant learns it silently."""
-        now = self.dormant(state)
+        now = self.hiatus.dormant(state)
         if "dormant" not in state:
             state["dormant"] = now
             return
