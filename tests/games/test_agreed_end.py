@@ -130,3 +130,18 @@ def test_a_watchers_ballot_and_a_stray_one_are_refused(referee, outbox):
     (refused,) = outbox.new()
     assert refused["X-Mailref-Refusal"] == "no_end_ballot"
     assert referee.state("eire")["endings"][0]["votes"] == {"Finn": "yes"}
+
+
+def test_a_draw_waiting_only_for_one_who_leaves_is_accepted_when_they_leave(referee, outbox):
+    """Every survivor's YES is all a draw needs: when Oisin, the one it waits for, quits, the
+    draw between Finn and Maeve is accepted at once."""
+    _eire(referee, outbox)
+    send(referee, "Finn", EIRE, "[Draw] Finn, Maeve")
+    _reply(referee, "Maeve", _ballot_mail(outbox, outbox.new(), "Maeve"), "yes")
+    assert referee.state("eire")["status"] == "active"
+    send(referee, "Oisin", EIRE, "[Quit]")
+    state = referee.state("eire")
+    assert state["status"] == "ended" and state["winners"] == ["Finn", "Maeve"]
+    (news,) = [m for m in outbox.to(addr("Finn"), outbox.new()) if "Accepted" in m["Subject"]]
+    assert "Finn, Maeve share it" in Outbox.body(news)
+    assert_replays(referee)

@@ -1509,6 +1509,14 @@ GOLDEN = [
         ("you are no longer in the game, so you have no vote on draw 1", ""),
     ),
     (
+        "ending_voter_came_later",
+        {"label": "draw 1"},
+        (
+            "draw 1 was proposed before you joined, so its vote is for those who played then",
+            "",
+        ),
+    ),
+    (
         "no_end_ballot",
         {"number": 1, "tag": "draw"},
         (

@@ -78,6 +78,9 @@ WORDS = {
         "send [Status] for the game; [Draw] or [Concede] to NAME to propose one",
     ),
     "ending_voter_left": W("you are no longer in the game, so you have no vote on {{ label }}"),
+    "ending_voter_came_later": W(
+        "{{ label }} was proposed before you joined, so its vote is for those who played then"
+    ),
     "no_end_ballot": W(
         "I found no YES or NO on {{ tag }} {{ number }} as the first word of your reply",
         "reply again with YES or NO on its first line",

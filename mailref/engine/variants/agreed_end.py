@@ -69,6 +69,8 @@ class AgreedEnd:
         name = self.game.must_player(state, str(action.get("player")))["name"]
         if name not in self.survivors(state):
             raise Refused("ending_voter_left", label=label(e))
+        if name not in self.voters(state, e):
+            raise Refused("ending_voter_came_later", label=label(e))
         vote = str(action.get("vote"))
         e["votes"][name] = vote
         ctx.ack(
@@ -89,6 +91,7 @@ class AgreedEnd:
             "kind": kind,
             "by": by,
             "winners": winners,
+            "voters": self.survivors(state),  # a newcomer since has no vote on it
             "votes": {by: "yes"},
             "opened": iso(ctx.now),
             "deadline": iso(deadline),
@@ -132,15 +135,20 @@ class AgreedEnd:
         votes = e["votes"]
         if "no" in votes.values():
             self.close(state, ctx, e, "refused")
-        elif all(votes.get(n) == "yes" for n in self.survivors(state)):
+        elif all(votes.get(n) == "yes" for n in self.voters(state, e)):
             self.close(state, ctx, e, "accepted")
+
+    def settle_open(self, state: GameState, ctx: Ctx) -> None:
+        """A voter left: the proposal open may now have every YES it needs."""
+        if state["status"] == "active" and (e := self.current(state)) is not None:
+            self.settle(state, ctx, e)
 
     def close(self, state: GameState, ctx: Ctx, e: dict[str, Any], status: str) -> None:
         e["status"], e["closed"] = status, iso(ctx.now)
-        survivors = self.survivors(state)
-        yes = sum(1 for n in survivors if e["votes"].get(n) == "yes")
-        no = sum(1 for n in survivors if e["votes"].get(n) == "no")
-        counts = f"{yes} YES, {no} NO, {len(survivors) - yes - no} without a ballot."
+        voters = self.voters(state, e)
+        yes = sum(1 for n in voters if e["votes"].get(n) == "yes")
+        no = sum(1 for n in voters if e["votes"].get(n) == "no")
+        counts = f"{yes} YES, {no} NO, {len(voters) - yes - no} without a ballot."
         outcome = {
             "accepted": "accepted by every survivor",
             "refused": "refused",
@@ -196,6 +204,11 @@ class AgreedEnd:
     def survivors(self, state: GameState) -> list[str]:
         """The players still in the game (away ones among them): its voters."""
         return [str(p["name"]) for p in self.game.present(state)]
+
+    def voters(self, state: GameState, e: dict[str, Any]) -> list[str]:
+        """Who votes on E: the survivors when it was proposed who are still in the game."""
+        now = self.survivors(state)
+        return [n for n in e.get("voters") or now if n in now]
 
     def survivor(self, state: GameState, name: str) -> str:
         """NAME as the game spells it; Refused where it is no survivor's."""

@@ -212,6 +212,7 @@ class OrdersGame(Variant):
         so the turn resolves now, as it would have on that player's orders (SPEC §5.4: "resolved
         early when all have ordered"), not at the deadline."""
         super().after_status_change(state, player, ctx)
+        self.agreed_end.settle_open(state, ctx)  # the one survivor a draw waited for has left
         t = state["turn"]
         names = self.active_names(state)
         if (
