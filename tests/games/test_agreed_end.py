@@ -145,3 +145,23 @@ def test_a_draw_waiting_only_for_one_who_leaves_is_accepted_when_they_leave(refe
     (news,) = [m for m in outbox.to(addr("Finn"), outbox.new()) if "Accepted" in m["Subject"]]
     assert "Finn, Maeve share it" in Outbox.body(news)
     assert_replays(referee)
+
+
+def test_a_pause_moves_a_draws_deadline_with_the_turns(referee, outbox, clock):
+    """Deadlines stop while a game is paused: a draw open then keeps the time it had left."""
+    _eire(referee, outbox, draw_length="1d", turn_length="5d")
+    send(referee, "Finn", EIRE, "[Draw]")
+    clock.advance(hours=12)
+    referee.admin("eire", {"type": "pause"}, "gm")
+    clock.advance(days=3)
+    referee.tick()
+    referee.admin("eire", {"type": "resume"}, "gm")
+    referee.tick()
+    assert referee.state("eire")["endings"][0]["status"] == "open"
+    clock.advance(hours=11)
+    referee.tick()
+    assert referee.state("eire")["endings"][0]["status"] == "open"
+    clock.advance(hours=2)
+    referee.tick()
+    assert referee.state("eire")["endings"][0]["status"] == "expired"
+    assert_replays(referee)

@@ -122,3 +122,23 @@ def test_a_watcher_of_a_nomic_is_refused_a_vote(referee, outbox):
     (refused,) = outbox.to(WANDA, outbox.new())
     assert refused["X-Mailref-Refusal"] == "watchers_do_not_play"
     assert_replays(referee)
+
+
+def test_a_watcher_who_joins_reads_the_game_once_as_a_player(referee, outbox):
+    """Wanda watches, then joins and plays: each result reaches her once, as a player's, and its
+    unsubscribe moves her to the digest as any player's does."""
+    _eire(referee)
+    _watch(referee)
+    send(referee, WANDA, EIRE, "[Join]", "Name: Wanda\nColor: Gold\nTribe: Plainsmen\nOrigin: Tara")
+    confirm(referee, WANDA)
+    assert [p["name"] for p in referee.state("eire")["players"]][-1] == "Wanda"
+    assert referee.admin("eire", {"type": "start"}, "gm").ok
+    for who, order in (
+        ("Finn", "**Invest 5 Grain in Llanc.**"),
+        ("Maeve", "**Defend Donal with 5 Grain.**"),
+        (WANDA, "**Defend Tara with 5 Grain.**"),
+    ):
+        send(referee, who, EIRE, "[Orders]", order)
+    (results,) = outbox.to(WANDA, outbox.new(), "results")
+    assert "[Settings] digest" in unquote(results["List-Unsubscribe"])
+    assert_replays(referee)

@@ -113,4 +113,8 @@ def watchers_of(state: GameState | dict[str, Any], kind: str, to: list[str] | st
     players, and a turn's results (Eire mails them to those who played it, the eliminated
     too; the GM's preview is another kind)."""
     public = kind == "announcement" and to == "all" or kind == "results" and to != "gm"
-    return watchers(state) if public else []
+    if not public:
+        return []
+    # One who watched and then joined reads the game as a player, once.
+    playing = {a.lower() for p in state["players"] if p["status"] != "left" for a in p["addresses"]}
+    return [a for a in watchers(state) if a not in playing]
