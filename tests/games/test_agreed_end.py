@@ -94,16 +94,27 @@ def test_a_draw_refused_by_one_no_is_announced_and_the_game_goes_on(referee, out
 
 
 def test_a_concession_without_every_yes_expires_at_its_deadline(referee, outbox, clock):
-    """`draw_ballots=counts`: Finn concedes to Maeve, Maeve says yes, Oisin says nothing. At
-    the deadline (the game's clock) it expires, announced with the counts and nobody's name."""
+    """`draw_ballots=counts`: Finn concedes to Maeve, Maeve says yes, Oisin says nothing; [Status]
+    says it is open and how many have voted, and Oisin is reminded once. At the deadline (the
+    game's clock) it expires, announced with the counts and nobody's name."""
     _eire(referee, outbox, draw_ballots="counts", draw_length="1d", turn_length="5d")
     send(referee, "Finn", EIRE, "[Concede] to Maeve")
     sent = outbox.new()
     _reply(referee, "Maeve", _ballot_mail(outbox, sent, "Maeve"), "yes")
     outbox.new()
-    clock.advance(hours=23)
+    send(referee, "Oisin", EIRE, "[Status]")
+    (status,) = outbox.to(addr("Oisin"), outbox.new())
+    assert "Concede 1 (Finn concedes to Maeve) is open to votes until" in Outbox.body(status)
+    assert "2 of 3 have voted" in Outbox.body(status)
+    clock.advance(hours=12)
     referee.tick()
-    assert not [m for m in outbox.new() if "Expired" in m["Subject"]]
+    # Half its time gone: the one who has not voted is reminded, once; the others are not.
+    (reminder,) = outbox.new()
+    assert reminder["To"] == addr("Oisin") and reminder["X-Mailref-Kind"] == "reminder"
+    assert "[Concede 1] Reminder" in reminder["Subject"]
+    clock.advance(hours=11)
+    referee.tick()
+    assert not [m for m in outbox.new() if "Reminder" in m["Subject"]]
     clock.advance(hours=2)
     referee.tick()
     sent = outbox.new()

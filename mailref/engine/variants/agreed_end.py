@@ -27,6 +27,8 @@ class AgreedEndHost(Protocol):
 
     def duration(self, state: GameState, key: str) -> timedelta: ...
 
+    def reminder_at(self, state: GameState, deadline: datetime, opened: str | None) -> datetime: ...
+
     def when(
         self, state: GameState, value: datetime | str | None, ctx: Ctx | None = None
     ) -> str: ...
@@ -183,17 +185,49 @@ class AgreedEnd:
 
     # ---- the clock ------------------------------------------------------------------
     def times(self, state: GameState) -> list[datetime]:
-        """The deadline of the proposal open, if any."""
+        """The deadline of the proposal open, if any, and its reminder while not yet sent."""
         e = self.current(state)
         at = parse_iso(e["deadline"]) if e else None
-        return [at] if at else []
+        if e is None or at is None:
+            return []
+        return [at] if e.get("reminded") else [at, self.game.reminder_at(state, at, e["opened"])]
 
     def expire(self, state: GameState, ctx: Ctx) -> None:
-        """The proposal whose deadline has passed without every YES expires."""
+        """The proposal whose deadline has passed without every YES expires; before that, those
+        who have not voted are reminded once (a draw must not lapse unseen)."""
         e = self.current(state)
         at = parse_iso(e["deadline"]) if e else None
-        if e is not None and at is not None and ctx.now >= at:
+        if e is None or at is None:
+            return
+        if ctx.now >= at:
             self.close(state, ctx, e, "expired")
+        elif not e.get("reminded") and ctx.now >= self.game.reminder_at(state, at, e["opened"]):
+            e["reminded"] = True
+            silent = [n for n in self.voters(state, e) if n not in e["votes"]]
+            if silent:
+                ctx.send(
+                    "reminder",
+                    silent,
+                    f"[{label(e).capitalize()}] Reminder: your YES or NO is due "
+                    f"{self.game.when(state, at)}",
+                    "reminder.txt",
+                    game=state,
+                    what=f"your YES or NO on {label(e)} ({self.proposal(e)})",
+                    deadline=self.game.when(state, at, ctx),
+                    how="Reply to this mail with YES or NO; without every YES it expires.",
+                )
+
+    def status_line(self, state: GameState, ctx: Ctx | None = None) -> list[str]:
+        """What [Status] says of the proposal open: what it is, until when, how many voted."""
+        e = self.current(state)
+        if e is None:
+            return []
+        voters = self.voters(state, e)
+        cast_ = sum(1 for n in voters if n in e["votes"])
+        return [
+            f"{label(e).capitalize()} ({self.proposal(e)}) is open to votes until "
+            f"{self.game.when(state, e['deadline'], ctx)}: {cast_} of {len(voters)} have voted."
+        ]
 
     # ---- what it reads of the game ----------------------------------------------------
     @staticmethod

@@ -363,6 +363,7 @@ class OrdersGame(Variant):
             )
         if state["winners"]:
             lines.append("Winners: " + ", ".join(state["winners"]))
+        lines += self.agreed_end.status_line(state, ctx)
         if (
             t and t.get("deadline") and state["status"] == "active"
         ):  # not "nobody yet" once it is closed
