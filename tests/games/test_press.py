@@ -123,3 +123,12 @@ def test_press_off_and_press_to_a_stranger_are_refused(referee, outbox):
     send(referee, WANDA, EIRE, "[Press] to Maeve", "Hello from the gallery.")
     (refused,) = outbox.new()
     assert refused["X-Mailref-Refusal"] == "watchers_do_not_play"
+
+
+def test_press_goes_while_the_game_is_paused(referee, outbox):
+    """A pause stops the deadlines, not the talk."""
+    _eire(referee, outbox)
+    referee.admin("eire", {"type": "pause"}, "gm")
+    outbox.new()
+    send(referee, "Finn", EIRE, "[Press] to Maeve", "While we wait: truce?")
+    assert outbox.to(addr("Maeve"), outbox.new(), "press")

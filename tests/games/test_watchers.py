@@ -142,3 +142,20 @@ def test_a_watcher_who_joins_reads_the_game_once_as_a_player(referee, outbox):
     (results,) = outbox.to(WANDA, outbox.new(), "results")
     assert "[Settings] digest" in unquote(results["List-Unsubscribe"])
     assert_replays(referee)
+
+
+def test_a_watcher_may_stop_watching_an_ended_game(referee, outbox):
+    """The unsubscribe of the announcement that the game ended still works: [Unwatch] is taken
+    after the end, as a setting is."""
+    _eire(referee)
+    _watch(referee)
+    assert referee.admin("eire", {"type": "start"}, "gm").ok
+    send(referee, "Finn", EIRE, "[Draw]")
+    (ballot,) = outbox.to(addr("Maeve"), outbox.new(), "ending")
+    send(referee, "Maeve", EIRE, f"Re: {ballot['Subject']}", "yes")
+    assert referee.state("eire")["status"] == "ended"
+    (news,) = outbox.to(WANDA, outbox.new(), "announcement")
+    assert "[Unwatch]" in unquote(news["List-Unsubscribe"])
+    send(referee, WANDA, EIRE, "[Unwatch]")
+    assert not referee.state("eire").get("watchers")
+    assert_replays(referee)

@@ -51,6 +51,7 @@ AFTER_THE_END = READ_ONLY | {
     "digest",
     "settings",
     "undo",
+    "unwatch",  # the unsubscribe of the last announcement's mail
 }
 WHILE_PAUSED = AFTER_THE_END | {
     "resume",
@@ -62,6 +63,9 @@ WHILE_PAUSED = AFTER_THE_END | {
     "quit",
     "score",
     "rule",
+    "watch",
+    "watch_confirm",
+    "press",  # talk needs no deadline
 }
 
 
