@@ -73,6 +73,7 @@ def test_a_watcher_gets_the_results_and_not_the_orders_nor_a_vote(referee, outbo
     page = (tmp_path / "site" / "eire" / "index.html").read_text()
     assert "1 person watches this game" in page
     assert WANDA not in page  # counted, never named
+    assert "2 players, 1 watcher" in (tmp_path / "site" / "index.html").read_text()
     assert_replays(referee)
 
 
