@@ -160,3 +160,17 @@ def test_a_watcher_may_stop_watching_an_ended_game(referee, outbox):
     send(referee, WANDA, EIRE, "[Unwatch]")
     assert not referee.state("eire").get("watchers")
     assert_replays(referee)
+
+
+def test_help_offers_watching_where_the_game_allows_it(referee, outbox):
+    """[Help] names [Watch] in a game open to watchers, and not in one with `watching=off`."""
+    _eire(referee)
+    outbox.new()
+    send(referee, "Finn", EIRE, "[Help]")
+    (help_,) = outbox.to(addr("Finn"), outbox.new())
+    assert "[Watch] / [Unwatch]" in Outbox.body(help_)
+    referee.admin("eire", {"type": "set", "values": {"watching": "off"}}, "gm")
+    outbox.new()
+    send(referee, "Finn", EIRE, "[Help]")
+    (help_,) = outbox.to(addr("Finn"), outbox.new())
+    assert "[Watch]" not in Outbox.body(help_)
