@@ -105,24 +105,26 @@ class AgreedEnd:
         ctx.send(
             "ending",
             voters,
-            f"[{label(e).capitalize()}] {what}",
+            f"[{label(e).capitalize()}] {what[0].upper()}{what[1:]}",
             "notice.txt",
             game=state,
-            heading=f"{by} proposes {what}." if kind == "draw" else f"{what}.",
+            heading=f"{by} proposes that {state['name']} end"
+            + (
+                f" in a draw shared by {', '.join(winners)}."
+                if kind == "draw"
+                else f" with {winners[0]} the winner: {by} concedes."
+            ),
             lines=[
-                f"{by} proposes that {state['name']} end"
-                + (
-                    f" in a draw shared by {', '.join(winners)}."
-                    if kind == "draw"
-                    else f" with {winners[0]} the winner."
-                ),
                 "Every surviving player votes: reply to this mail with YES or NO before "
                 f"{self.game.when(state, deadline, ctx)}.",
                 "It is accepted only by every survivor's YES; one NO refuses it, and without "
-                "every YES by then it expires. Either way the result is announced to all,",
-                "with the counts of YES and NO and nobody's name."
-                if not self.secret(state)
-                else "and the ballots are secret: only the outcome is told.",
+                "every YES by then it expires.",
+                "The result is announced to all whichever way it goes: "
+                + (
+                    "the outcome alone, as the ballots are secret."
+                    if self.secret(state)
+                    else "with the counts of YES and NO, never who voted how."
+                ),
             ],
         )
         ctx.ack(
