@@ -113,7 +113,7 @@ def watchers_of(state: GameState | dict[str, Any], kind: str, to: list[str] | st
     players, and a turn's results (Eire mails them to those who played it, the eliminated
     too; the GM's preview is another kind)."""
     public = kind == "announcement" and to == "all" or kind == "results" and to != "gm"
-    if not public:
+    if not public or not state.get("watchers"):
         return []
     # One who watched and then joined reads the game as a player, once.
     playing = {a.lower() for p in state["players"] if p["status"] != "left" for a in p["addresses"]}
