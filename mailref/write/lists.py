@@ -43,17 +43,18 @@ def list_headers(
     state: dict[str, Any] | None,
     announcement: bool = False,
     one_click: str = "",
-    unsubscribe: str = UNSUBSCRIBE_SUBJECT,
+    watcher: bool = False,
 ) -> dict[str, str]:
     """The list headers of a mail of the game STATE (none for mail of no game); ONE_CLICK, on
-    an announcement, is the https URI of its reader's one-click unsubscribe; UNSUBSCRIBE the
-    subject of its mailto."""
+    an announcement, is the https URI of its reader's one-click unsubscribe. A WATCHER's
+    unsubscribe ends the watching: a watcher has no digest to go to."""
     if not state or not state.get("address") or not state.get("slug"):
         return {}
     address, slug = state["address"], state["slug"]
     out = {"List-Id": list_id(state.get("name") or slug, slug, address)}
     if announcement:
-        mailto = f"<mailto:{address}?subject={quote(unsubscribe)}>"
+        subject = UNWATCH_SUBJECT if watcher else UNSUBSCRIBE_SUBJECT
+        mailto = f"<mailto:{address}?subject={quote(subject)}>"
         out["List-Unsubscribe"] = f"<{one_click}>, {mailto}" if one_click else mailto
         out["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     return out
