@@ -174,3 +174,19 @@ def test_help_offers_watching_where_the_game_allows_it(referee, outbox):
     send(referee, "Finn", EIRE, "[Help]")
     (help_,) = outbox.to(addr("Finn"), outbox.new())
     assert "[Watch]" not in Outbox.body(help_)
+
+
+def test_a_watcher_gets_a_previewed_turn_only_once_it_is_published(referee, outbox):
+    """With `gm_preview=on` the results go to the GM alone first: the watcher, like the
+    players, reads them only once they are published."""
+    _eire(referee, gm_preview="on")
+    _watch(referee)
+    assert referee.admin("eire", {"type": "start"}, "gm").ok
+    outbox.new()
+    send(referee, "Finn", EIRE, "[Orders]", "**Invest 5 Grain in Llanc.**")
+    send(referee, "Maeve", EIRE, "[Orders]", "**Defend Donal with 5 Grain.**")
+    assert outbox.to(WANDA, outbox.new()) == []
+    assert referee.admin("eire", {"type": "publish"}, "gm").ok
+    (results,) = outbox.to(WANDA, outbox.new(), "results")
+    assert "Results of turn 1" in Outbox.body(results)
+    assert_replays(referee)
