@@ -132,3 +132,15 @@ def test_press_goes_while_the_game_is_paused(referee, outbox):
     outbox.new()
     send(referee, "Finn", EIRE, "[Press] to Maeve", "While we wait: truce?")
     assert outbox.to(addr("Maeve"), outbox.new(), "press")
+
+
+def test_press_names_players_as_people_write_them(referee, outbox):
+    """`to Maeve and oisin`, `to Maeve, Oisin`: each named player has it once; naming oneself
+    among them sends nothing to oneself."""
+    _eire(referee, outbox)
+    for subject in ("[Press] to Maeve and oisin", "[Press] To: Maeve, Oisin, Finn"):
+        send(referee, "Finn", EIRE, subject, "The north is yours.")
+        sent = outbox.new()
+        assert sorted(m["To"] for m in sent if m["X-Mailref-Kind"] == "press") == sorted(
+            [addr("Maeve"), addr("Oisin"), GM]
+        )
