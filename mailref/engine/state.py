@@ -394,6 +394,7 @@ class OtherAction(_Acting, total=False):
     op: str  # `score`: = + -
     amount: int | str
     outcome: str  # `decide`: enact | fail | veto
+    reopen: bool  # `decide`: reverse a result the referee closed
     vote: str  # `vote_override`
     extend: str  # `deadline`, `deadline_request`
     when: str

@@ -325,6 +325,20 @@ GOLDEN = [
         ("there is no CfJ 12", "`mailref game show SLUG` lists the open matters"),
     ),
     (
+        "reopen_still_open",
+        {"number": 12},
+        ("proposal 12 is still open: nothing to reverse", "decide it without --reopen"),
+    ),
+    (
+        "reopen_not_reversible",
+        {"number": 12, "status": "vetoed"},
+        (
+            "proposal 12 is vetoed: --reopen reverses only a pass into a fail or a fail into a "
+            "pass",
+            "",
+        ),
+    ),
+    (
         "matter_closed_to_votes",
         {"label": "CfJ", "number": 12, "status": "sent"},
         ("CfJ 12 is closed (sent); votes are no longer taken", ""),
@@ -485,6 +499,15 @@ GOLDEN = [
         ("MAYBE is not a vote here", "vote YES or NO"),
     ),
     ("only_emperor_judges", {}, ("only the Emperor judges proposals (rule 7)", "")),
+    (
+        "emperor_has_no_veto",
+        {"text": "TIE will judge each proposal and accept or ignore it."},
+        (
+            'rule 7 now reads "TIE will judge each proposal and accept or ignore it.": it gives '
+            "the Emperor no VETO",
+            "judge it ACCEPT, or IGNORE citing the rule that allows it",
+        ),
+    ),
     (
         "not_awaiting_judgement",
         {"number": 12, "status": "judged"},
