@@ -125,6 +125,7 @@ class Roll(TypedDict):
     dice: str
     values: list[Any]
     why: str
+    used: NotRequired[str]  # the mail whose [Update] used it (mechanics/named_rolls.py)
 
 
 class Alteration(TypedDict):
@@ -188,6 +189,9 @@ class GameState(TypedDict):
     # joins waiting for their confirmation, and confirmed ones for the GM (variants/joining.py)
     joining: NotRequired[list[dict[str, Any]]]
     awaiting_gm: NotRequired[list[dict[str, Any]]]
+    # who watches the game, and the requests to watch awaiting a reply (variants/watching.py)
+    watchers: NotRequired[list[dict[str, Any]]]
+    watch_asked: NotRequired[list[dict[str, Any]]]
     preview: NotRequired[dict[str, Any]]  # a resolved turn the GM previews (variants/preview.py)
     # a game made from a ruleset file: its mechanics, parameter bindings, coded rules, noun
     ruleset: NotRequired[dict[str, Any]]
@@ -221,6 +225,7 @@ class OrdersState(GameState):
 
     orders: NotRequired[dict[str, dict[str, Any]]]
     history: NotRequired[list[dict[str, Any]]]
+    endings: NotRequired[list[dict[str, Any]]]  # draws and concessions (variants/agreed_end.py)
 
 
 class EireState(OrdersState):
@@ -316,6 +321,7 @@ OtherType = Literal[
     "away",
     "back",
     "column",
+    "concede",
     "deadline",
     "deadline_answer",
     "deadline_request",
@@ -323,6 +329,8 @@ OtherType = Literal[
     "dice_reveal",
     "digest",
     "directive",
+    "draw",
+    "end_vote",
     "forfeit",
     "help",
     "historian",
@@ -334,6 +342,7 @@ OtherType = Literal[
     "player_remove",
     "player_status",
     "playtest",
+    "press",
     "proclamation",
     "publish",
     "quit",
@@ -352,8 +361,11 @@ OtherType = Literal[
     "transfer",
     "undo",
     "unidle",
+    "unwatch",
     "update",
     "vote_override",
+    "watch",
+    "watch_confirm",
     "withdraw",
 ]
 
@@ -377,6 +389,7 @@ class OtherAction(_Acting, total=False):
     lines: list[dict[str, Any]]  # `update`: the alterations, one a line
     give: str  # `trade`: the item offered
     take: str  # `trade`: the item asked for
+    answer: str  # `trade`: "decline" (the one offered) or withdraw (the one who offered)
     number: int
     kind: str
     dice: str
@@ -387,6 +400,9 @@ class OtherAction(_Acting, total=False):
     verdict: str
     # what an admin says
     values: dict[str, Any]  # `set`
+    key: str  # `bind`: the parameter
+    rule: str  # `bind`: the rule stating it
+    shipped: dict[str, Any]  # `bind` in a shipped Nomic's game: the table's bindings it takes on
     office: str
     holder: str | None
     status: str  # `player_status`
@@ -404,6 +420,12 @@ class OtherAction(_Acting, total=False):
     dates: str  # `away`: "until 6 Jan", "24 Dec to 6 Jan"
     on: bool  # Imperial `playtest`: on or off
     bounded: bool  # `ruling`: score lines past rule 4's penalty wait for the GM
+    token: str  # `watch`: the confirmation code, given when the request is kept
+    tokens: list[str]  # `watch_confirm`: the codes the reply names
+    consents: bool  # `watch_confirm`: its own words say yes
+    recipients: list[str]  # `press`: the players it is for ("all": every other player)
+    grey: bool  # `press`: without the sender's name
+    names: list[str]  # `draw`: the players who share the game (none: every survivor)
 
 
 # What is applied to a game: from a mail (by its handler), a deadline (`tick`), or an admin

@@ -23,8 +23,17 @@ SHARED = {
     "discussion": "relay",
     "max_absence": "30d",
     "max_extension": 2,
+    "watching": True,
 }
-ORDERS_GAME = {**SHARED, "turn_length": "2d", "reminder_before": "12h", "max_players": 10}
+ORDERS_GAME = {
+    **SHARED,
+    "turn_length": "2d",
+    "reminder_before": "12h",
+    "max_players": 10,
+    "press": "white",
+    "draw_ballots": "secret",
+    "draw_length": "2d",
+}
 DEFAULTS = {
     "sidekick": {
         **SHARED,

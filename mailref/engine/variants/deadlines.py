@@ -6,9 +6,10 @@ as `deadlines`; what falls due at a tick and when is the game's own (its hooks
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from mailref.engine.context import Ctx
+from mailref.engine.mechanics import trades
 from mailref.engine.state import GameState, OtherAction
 from mailref.engine.variants import waiting
 from mailref.engine.variants.actions import action
@@ -22,9 +23,10 @@ if TYPE_CHECKING:
 LATE_GRACE = timedelta(seconds=90)  # a deadline acted on later than this is announced as late
 
 
-class DeadlinesHost(Protocol):
-    """What the clock asks of the game: when its own deadlines fall and what they do, and the
-    components that keep time besides (absences, digests, held mail)."""
+class DeadlinesHost(trades.TradeHost, Protocol):
+    """What the clock asks of the game: when its own deadlines fall and what they do, the
+    components that keep time besides (absences, digests, held mail), and its announcements
+    (of trades expired)."""
 
     @property
     def absence(self) -> Absence: ...
@@ -75,6 +77,10 @@ class Deadlines:
         for p in state["proposals"] + state["judgements"]:
             if p.get("deadline"):
                 p["deadline"] = later(p["deadline"])
+        endings: Any = state.get("endings")  # an orders game's (OrdersState)
+        for e in endings or []:  # a draw open to votes
+            if e["status"] == "open":
+                e["deadline"] = later(e["deadline"])
 
     def wakeups(self, state: GameState, now: datetime) -> list[datetime]:
         """Every moment this game must be woken at; the earliest is scheduled. A deadline
@@ -89,7 +95,7 @@ class Deadlines:
             times += self.game.absence.times(state)
         if state["status"] in ("paused", "ended"):
             return times
-        return times + self.game.deadline_times(state, now)
+        return times + self.game.deadline_times(state, now) + trades.expiry_times(state)
 
     @action("tick")
     def on_tick(self, state: GameState, action: OtherAction, ctx: Ctx) -> None:
@@ -97,6 +103,7 @@ class Deadlines:
             self.game.absence.run(state, ctx)
         if state["status"] not in ("paused", "ended"):
             self.game.fire_deadlines(state, ctx)
+            trades.expire(self.game, state, ctx)  # any game whose rules let players trade
         digest = parse_iso(state["digest_next"])
         if digest is not None and ctx.now >= digest:
             self.game.digests.send(state, ctx)
