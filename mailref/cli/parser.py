@@ -125,7 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument(
         "--dry-run", action="store_true", help="with --from-text: print what was read, make none"
     )
-    c = cmd(game, "bind", "bind a parameter to the rule that states it, in a game of its own rules")
+    c = cmd(game, "bind", "bind a parameter to the rule of the game's rule list that states it")
     c.add_argument("slug", help=slug_help)
     c.add_argument("param", help="the parameter, e.g. win_score")
     c.add_argument("rule", help="the rule's number")

@@ -651,11 +651,11 @@ GOLDEN = [
         ("digest: 'weekly' is not a time like 08:00", ""),
     ),
     (
-        "bind_shipped_ruleset",
-        {"slug": "nomes"},
+        "bind_no_rules",
+        {"slug": "eire"},
         (
-            "nomes runs a shipped ruleset, whose rules are bound already",
-            "a game made with --ruleset or --from-text binds its own",
+            "eire is an orders game: it keeps no rules to bind a parameter to",
+            "`mailref game set` its parameters",
         ),
     ),
     ("bind_no_rule", {"rule": "99", "slug": "ours"}, ("there is no rule 99 in ours", "")),

@@ -39,8 +39,9 @@ VOTING = VotingPolicy(
 )
 
 
-class Imperial(ImperialProposals, Gamestate, Variant):
+class Imperial(ImperialProposals, Variant):
     acts = Held(ImperialActs)
+    gamestate = Held(Gamestate)
 
     name = "imperial"
     title = "Imperial Nomic"

@@ -40,8 +40,9 @@ VOTING = VotingPolicy(
 )
 
 
-class Sidekick(SidekickVotes, Gamestate, Variant):
+class Sidekick(SidekickVotes, Variant):
     judges = Held(SidekickJudges)
+    gamestate = Held(Gamestate)
     timers = Held(SidekickTimers)
 
     name = "sidekick"

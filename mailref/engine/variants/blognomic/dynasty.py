@@ -41,7 +41,9 @@ class Dynasties:
             )
             for other in state["judgements"]:
                 if other["kind"] == "dov" and other["status"] == "pending":
-                    self.game.close(state, other, ctx, "failed", "another DoV was enacted")
+                    self.game.resolution.close(
+                        state, other, ctx, "failed", "another DoV was enacted"
+                    )
             text = (
                 f"{winner['name']} wins the dynasty and is the Historian of dynasty "
                 f"{state['dynasty']}. "
@@ -80,7 +82,7 @@ class Dynasties:
             )
             return
         # "A non-Wizard never has a Vote": an AGAINST of one who has since idled or left is none.
-        if "AGAINST" in self.game.effective_votes(state, dov).values():
+        if "AGAINST" in self.game.wizards.effective_votes(state, dov).values():
             state["dov_cooldown"][dov["author"]] = iso(
                 ctx.now + self.game.duration(state, "dov_cooldown")
             )
@@ -117,7 +119,7 @@ class Dynasties:
         to = self.game.must_player(state, action["to"])
         if to["name"] == action["player"]:
             raise Refused("historian_already")
-        self.game.must_be_wizard(state, to["name"], "become Historian")
+        self.game.wizards.must_be_wizard(state, to["name"], "become Historian")
         self.game.player(state, action["player"])["offices"].remove("historian")
         to["offices"].append("historian")
         state["historian"] = to["name"]
@@ -197,4 +199,4 @@ class Dynasties:
                 else ""
             ),
         )
-        self.game.resolve(state, ctx)
+        self.game.resolution.resolve(state, ctx)
