@@ -160,7 +160,7 @@ class Resolution:
             n for n, v in m["votes"].items() if v == "DEFERENTIAL" and n != hist
         ):
             # The tally counts them as the Historian's vote: say so, or "FOR 4" reads as a miscount.
-            deferential = self.parameter_table.value(state["parameters"], "deferential")
+            deferential = self.game.parameter_table.value(state["parameters"], "deferential")
             lines.insert(
                 2,
                 f"DEFERENTIAL ({', '.join(deferring)}) "

@@ -43,7 +43,7 @@ class Wizards:
         (docs/games/blognomic.md); and "if the author ... has not used a valid voting icon ..., then
         the author’s Vote is FOR"."""
         hist = state["historian"]
-        deferential = self.parameter_table.value(state["parameters"], "deferential")
+        deferential = self.game.parameter_table.value(state["parameters"], "deferential")
         for b in reversed([b for b in m.get("ballots", []) if b["player"] == name]):
             if b["vote"] in ("FOR", "AGAINST"):
                 return b["vote"]
