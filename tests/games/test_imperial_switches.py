@@ -115,3 +115,25 @@ def test_a_new_rule_stating_a_switch_sets_it(imperial_game, text, name, word):
     _accepted(game, "New way", f'Enact rule 40 "New Way":\n{text}\n')
     assert game.state("empire")["parameters"][name] == word
     assert "runs new rule 40 as it reads" in Outbox.body(emp.reply(game, "Ben"))
+
+
+def test_a_new_rule_allowing_abstain_lets_a_senator_abstain(imperial_game, outbox):
+    """A new rule "A Senator may vote ABSTAIN." is accepted; a Senator's ABSTAIN used to be
+    refused. Now it is recorded, and counts for neither side: YES 1 of 3 entitled is still no
+    majority."""
+    game = imperial_game
+    emp.send(game, "Ben", "[Proposal] Hats", 'Enact rule 40 "Hats":\nHats exist.\n')
+    emp.send(game, "Cat", "Re: [Proposal 1] Hats", "ABSTAIN")
+    assert "not a vote" in Outbox.body(emp.reply(game, "Cat"))
+    emp.at(game, days=4, seconds=1)
+    _accepted(game, "Abstentions", 'Enact rule 41 "Abstentions":\nA Senator may vote ABSTAIN.\n')
+    assert game.state("empire")["parameters"]["abstain_vote"] == "taken"
+
+    emp.send(game, "Ben", "[Proposal] Caps", 'Enact rule 42 "Caps":\nCaps exist.\n')
+    number = max(p["number"] for p in game.state("empire")["proposals"])
+    emp.send(game, "Cat", f"Re: [Proposal {number}] Caps", "ABSTAIN")
+    emp.send(game, "Dan", f"Re: [Proposal {number}] Caps", "ABSTAIN")
+    emp.send(game, "Ann", f"Re: [Proposal {number}] Caps", "YES")
+    assert emp.prop(game, number)["votes"]["Cat"] == "ABSTAIN"
+    emp.at(game, days=4, seconds=1)
+    assert emp.prop(game, number)["status"] == "rejected"

@@ -110,6 +110,10 @@ class Variant(
     strip_braces = False  # "{ }" in a proposal is a comment the rule changes never carry
     archived_collections: tuple[str, ...] = ("proposals", "judgements")  # see engine/archive.py
 
+    def ballots_taken(self, state: GameState) -> tuple[str, ...]:
+        """The ballots the game takes now (a Nomic's policy says; none: no votes here)."""
+        return self.vote_words
+
     def translate_vote(self, meaning: str) -> str:
         """The vote word this game uses for a ballot read as MEANING (FOR, AGAINST, ...)."""
         return meaning
