@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 
 from mailref.engine.context import Outgoing
 from mailref.engine.variants.inbox import setting
+from mailref.engine.variants.watching import watchers_of
 from mailref.read.subject import game_label, reply_subject, with_game_label
 from mailref.render import render
 from mailref.store import Game, OutboxMessage
@@ -188,7 +189,8 @@ def queue(
     key = thread_key(out.subject) if game is not None else None
     on_digest = held(state, out)
     mailed: list[str] = []
-    for addr in dict.fromkeys(recipients(state, out.to, settings)):
+    watching = set(watchers_of(state, out.kind, out.to))
+    for addr in dict.fromkeys([*recipients(state, out.to, settings), *watching]):
         counted = addr  # as the door reads it back (mailed_today)
         if not addr.isascii():
             addr = address.ascii_domain(
@@ -225,6 +227,7 @@ def queue(
                 state,
                 announcement=out.kind in ANNOUNCING,
                 one_click=one_click(session, settings, state, addr, out.kind) if game else "",
+                watcher=counted in watching,
             ),
         )
         _add(session.connection(), game.slug if game else None, out.kind, addr, msg, now)

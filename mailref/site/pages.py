@@ -330,6 +330,7 @@ def game_context(
         "zone": zone,
         "generated": when(iso(now), zone),
         "players": players(state),
+        "watchers": len(state.get("watchers") or []),
         "turn": (
             {
                 "number": turn.get("number"),

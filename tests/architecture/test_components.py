@@ -10,6 +10,7 @@ import pytest
 from mailref.engine.mechanics.gamestate import Gamestate
 from mailref.engine.variants import VARIANTS
 from mailref.engine.variants.absence import Absence
+from mailref.engine.variants.agreed_end import AgreedEnd
 from mailref.engine.variants.base import Variant
 from mailref.engine.variants.blognomic.dynasty import Dynasties
 from mailref.engine.variants.blognomic.hiatus import Hiatus
@@ -25,9 +26,11 @@ from mailref.engine.variants.imperial_acts import ImperialActs
 from mailref.engine.variants.inbox import Inbox
 from mailref.engine.variants.joining import Consent
 from mailref.engine.variants.limits import Limits
+from mailref.engine.variants.press import Press
 from mailref.engine.variants.preview import Preview
 from mailref.engine.variants.sidekick_judges import SidekickJudges
 from mailref.engine.variants.sidekick_timers import SidekickTimers
+from mailref.engine.variants.watching import Watching
 
 COMPONENTS = {
     "absence": Absence,
@@ -38,6 +41,7 @@ COMPONENTS = {
     "extensions": Extensions,
     "inbox": Inbox,
     "limits": Limits,
+    "watching": Watching,
 }
 # The concerns `Variant` still inherits: this list only shrinks.
 MIXINS = {
@@ -58,8 +62,13 @@ OWN = {
         "dynasty": Dynasties,
         "gamestate": Gamestate,
     },
-    "eire": {"adjudication": EireResolution, "preview": Preview},
-    "orders": {},
+    "eire": {
+        "adjudication": EireResolution,
+        "preview": Preview,
+        "press": Press,
+        "agreed_end": AgreedEnd,
+    },
+    "orders": {"press": Press, "agreed_end": AgreedEnd},
 }
 # The concerns a variant class still inherits besides its base: each Nomic's hooks of the
 # proposal lifecycle, and the lifecycle itself. This list only shrinks.
@@ -130,3 +139,15 @@ def test_a_variant_holds_its_own_concerns_given_the_variant(name):
         component = getattr(variant, attr)
         assert type(component) is kind
         assert component.game is variant
+
+
+def test_press_and_an_agreed_end_are_the_orders_games_own():
+    """Press and draws are held by the orders games' base (docs/decisions/table.md): a Nomic
+    takes none of their actions."""
+    from mailref.engine.variants.turns import OrdersGame
+
+    own = {name: h.kind for name, h in held(OrdersGame).items() if name not in COMPONENTS}
+    assert own == {"press": Press, "agreed_end": AgreedEnd}
+    for kind in ("press", "draw", "concede", "end_vote"):
+        assert OrdersGame.actions[kind].__qualname__.split(".")[0] in own
+        assert kind not in Variant.actions

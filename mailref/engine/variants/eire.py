@@ -53,6 +53,8 @@ class Eire(OrdersGame):
         ),
         ("[Away] / [Back]", "absence, and the return from it"),
         ("[Roll] d6", "a die roll, announced"),
+        ("[Press] to NAME, NAME", "words to those players (or to all), copied to the GM"),
+        ("[Draw] / [Concede] to NAME", "propose an end shared (or to NAME); all vote by Reply"),
         (
             "[Publish]",
             "the GM, with gm_preview=on: send the turn's results the GM has seen to every player",

@@ -58,6 +58,13 @@ SHARED = Table(
         "30d",
         "`[Away] until DATE` reaches at most {v} ahead (SPEC §2.5)",
     ),
+    Param(
+        "watching",
+        OnOff(),
+        True,
+        "on: anyone may [Watch] the game and get its announcements and results; off: only its "
+        "players",
+    ),
     Param("max_extension", Whole(), 2, "mail extends one deadline at most {v} times (SPEC §2.5)"),
     Param(
         "max_relayed",
@@ -86,6 +93,25 @@ ORDERS_GAME = SHARED.extend(
         "orders sent again in a turn are refused, added, or replace the earlier ones",
     ),
     Param("max_players", Whole(), 10, "at most {v} players are active at once"),
+    Param(
+        "press",
+        Choice("off", "white", "grey"),
+        "white",
+        "[Press] between players: off, white (naming its sender), or grey (white, or without "
+        "the sender's name)",
+    ),
+    Param(
+        "draw_ballots",
+        Choice("secret", "counts"),
+        "secret",
+        "the result of a [Draw] or [Concede] tells the outcome alone (secret) or the counts",
+    ),
+    Param(
+        "draw_length",
+        Span(times_deadlines=False),
+        "2d",
+        "a [Draw] or [Concede] is open to votes for {v}",
+    ),
 )
 
 # The orders game the GM adjudicates: orders sent again replace those sent.
