@@ -221,4 +221,6 @@ def test_game_show_lists_every_value_the_game_runs_by():
         "deferential": "historian",
         "dov_historian": "author",
         "self_kill": "kills",
+        "abstain_vote": "none",
+        "abstain": "nothing",
     }
