@@ -125,6 +125,7 @@ class Roll(TypedDict):
     dice: str
     values: list[Any]
     why: str
+    used: NotRequired[str]  # the mail whose [Update] used it (mechanics/named_rolls.py)
 
 
 class Alteration(TypedDict):
@@ -388,6 +389,7 @@ class OtherAction(_Acting, total=False):
     lines: list[dict[str, Any]]  # `update`: the alterations, one a line
     give: str  # `trade`: the item offered
     take: str  # `trade`: the item asked for
+    answer: str  # `trade`: "decline" (the one offered) or withdraw (the one who offered)
     number: int
     kind: str
     dice: str
