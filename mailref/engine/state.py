@@ -400,6 +400,9 @@ class OtherAction(_Acting, total=False):
     verdict: str
     # what an admin says
     values: dict[str, Any]  # `set`
+    key: str  # `bind`: the parameter
+    rule: str  # `bind`: the rule stating it
+    shipped: dict[str, Any]  # `bind` in a shipped Nomic's game: the table's bindings it takes on
     office: str
     holder: str | None
     status: str  # `player_status`
