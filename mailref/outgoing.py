@@ -28,6 +28,7 @@ from mailref.write import address
 from mailref.write.compose import compose, wire
 from mailref.write.lists import list_headers, unsubscribe_token
 from mailref.write.picture import svg_to_png
+from mailref.write.taps import link, tap_lines, with_taps
 from mailref.write.zones import rezone
 
 log = logging.getLogger("mailref.door")  # the name operators filter the door's lines by
@@ -173,7 +174,23 @@ def queue(
     returns the rendered body."""
     page = {**_page(settings, state.get("slug")), "now": now, "mail_subject": out.subject}
     page["to_gm"] = out.to == "gm"  # the footer names the GM to everybody else
+    if out.kind == "digest" and state.get("address"):  # each item's own link (write/taps.py)
+        page["reply_links"] = {
+            h["subject"]: link(state["address"], "Re: " + game_subject(state, h["subject"]))
+            for h in out.vars.get("held", ())
+        }
     body = render(out.template, **{**page, **out.vars})
+    taps = (
+        tap_lines(
+            state,
+            out.subject,
+            game_subject(state, out.subject),
+            out.vars.get("words"),
+            page["to_gm"],
+        )
+        if game is not None and out.kind in ANNOUNCING
+        else ([], [])
+    )
     zoned: dict[str, str] = {}  # body in a player's own zone (SPEC §2.5 `zone:`)
     inline, attachments = pictures(out)
     key = thread_key(out.subject) if game is not None else None
@@ -202,7 +219,7 @@ def queue(
             sender=sender(state, settings),
             to=addr,
             subject=subject,
-            body=text,
+            body=with_taps(text, taps),
             kind=out.kind,
             game=state.get("slug"),
             now=now,
