@@ -26,9 +26,9 @@ from mailref.store.counters import count_mailed, count_reply
 from mailref.store.keys import secret
 from mailref.write import address
 from mailref.write.compose import compose, wire
-from mailref.write.lists import list_headers, unsubscribe_token
+from mailref.write.lists import ANNOUNCING, list_headers, unsubscribe_token
 from mailref.write.picture import svg_to_png
-from mailref.write.taps import link, tap_lines, with_taps
+from mailref.write.taps import reply_links, taps_of, with_taps
 from mailref.write.zones import rezone
 
 log = logging.getLogger("mailref.door")  # the name operators filter the door's lines by
@@ -46,10 +46,6 @@ class Settings:
     # The https base of the one-click unsubscribe ([site] base_url where [web] listen is set).
     one_click_url: str = ""
     trusted_authserv_ids: tuple[str, ...] = ()  # [auth]: whose Authentication-Results count (§2.7)
-
-
-# The kinds of mail to the players that carry List-Unsubscribe (SPEC §4.3).
-ANNOUNCING = frozenset({"announcement", "turn", "results", "ruleset"})
 
 
 def _page(settings: Settings, slug: str | None) -> dict[str, str]:
@@ -174,23 +170,9 @@ def queue(
     returns the rendered body."""
     page = {**_page(settings, state.get("slug")), "now": now, "mail_subject": out.subject}
     page["to_gm"] = out.to == "gm"  # the footer names the GM to everybody else
-    if out.kind == "digest" and state.get("address"):  # each item's own link (write/taps.py)
-        page["reply_links"] = {
-            h["subject"]: link(state["address"], "Re: " + game_subject(state, h["subject"]))
-            for h in out.vars.get("held", ())
-        }
+    page["reply_links"] = reply_links(state, out, game_subject)  # a digest item's own
     body = render(out.template, **{**page, **out.vars})
-    taps = (
-        tap_lines(
-            state,
-            out.subject,
-            game_subject(state, out.subject),
-            out.vars.get("words"),
-            page["to_gm"],
-        )
-        if game is not None and out.kind in ANNOUNCING
-        else ([], [])
-    )
+    taps = taps_of(state, out, game_subject) if game is not None else ([], [])
     zoned: dict[str, str] = {}  # body in a player's own zone (SPEC §2.5 `zone:`)
     inline, attachments = pictures(out)
     key = thread_key(out.subject) if game is not None else None

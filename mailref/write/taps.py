@@ -7,8 +7,21 @@ of its own, which phones make tappable."""
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol
 from urllib.parse import quote
+
+from mailref.write.lists import ANNOUNCING
+
+
+class Outgoing(Protocol):
+    """What of the engine's outgoing mail the links are made from."""
+
+    kind: str
+    to: list[str] | str
+    subject: str
+    vars: dict[str, Any]
+
 
 # The matters voted on by "[Vote] N" (BlogNomic's CfJs and DoVs share the proposals' numbers).
 _MATTER = re.compile(r"^\[(?:Proposal|CfJ|DoV) (\d+)\]")
@@ -65,3 +78,24 @@ def with_taps(body: str, taps: tuple[list[str], list[str]]) -> str:
     if not sep:
         return body.rstrip("\n") + "\n\n" + block
     return head.rstrip("\n") + "\n\n" + block + sep + tail
+
+
+Labelled = Callable[[dict[str, Any], str], str]  # a subject as the game's readers see it
+
+
+def taps_of(state: dict[str, Any], out: Outgoing, shown: Labelled) -> tuple[list[str], list[str]]:
+    """The links of OUT, where it is an announcement of STATE's game."""
+    if out.kind not in ANNOUNCING:
+        return [], []
+    subject = out.subject
+    return tap_lines(state, subject, shown(state, subject), out.vars.get("words"), out.to == "gm")
+
+
+def reply_links(state: dict[str, Any], out: Outgoing, shown: Labelled) -> dict[str, str]:
+    """A digest's items' own links, by their subjects: a Reply to each, in its thread."""
+    if out.kind != "digest" or not state.get("address"):
+        return {}
+    return {
+        h["subject"]: link(state["address"], "Re: " + shown(state, h["subject"]))
+        for h in out.vars.get("held", ())
+    }

@@ -13,7 +13,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from support.helpers import mail
+from support.helpers import Outbox, mail
 from support.table import Table, table_at, text
 
 pytestmark = pytest.mark.spec("2.6")
@@ -139,3 +139,21 @@ def test_the_orders_link_of_a_turn_is_read_as_that_turns_orders(table):
     )
     assert "Invest 5 Grain in Llanc" in text(ack)
     assert opened(found["Reply privately to the GM"])[0] == GM
+
+
+def test_a_cfjs_announcement_has_a_link_per_vote_word_it_offers(blognomic_game):
+    from support.blognomic import addr, matter, send
+
+    game = blognomic_game
+    send(game, "Ann", "[CfJ] Is Gold legal?", "Please judge.")
+    (news,) = [
+        m
+        for m in Outbox(game).all()
+        if m["To"] == addr("Ben") and m["Subject"].endswith("[CfJ 1] Is Gold legal?")
+    ]
+    found = links_in(Outbox.body(news))
+    assert {w for w in found if w.isupper()} == {"FOR", "AGAINST", "DEFERENTIAL"}
+    to, subject, body = opened(found["DEFERENTIAL"])
+    assert (to, subject, body) == ("blog@ref.example", "[Vote] 1", "DEFERENTIAL")
+    send(game, "Ben", subject, body)
+    assert matter(game, 1)["votes"]["Ben"] == "DEFERENTIAL"
