@@ -188,6 +188,9 @@ class GameState(TypedDict):
     # joins waiting for their confirmation, and confirmed ones for the GM (variants/joining.py)
     joining: NotRequired[list[dict[str, Any]]]
     awaiting_gm: NotRequired[list[dict[str, Any]]]
+    # who watches the game, and the requests to watch awaiting a reply (variants/watching.py)
+    watchers: NotRequired[list[dict[str, Any]]]
+    watch_asked: NotRequired[list[dict[str, Any]]]
     preview: NotRequired[dict[str, Any]]  # a resolved turn the GM previews (variants/preview.py)
     # a game made from a ruleset file: its mechanics, parameter bindings, coded rules, noun
     ruleset: NotRequired[dict[str, Any]]
@@ -221,6 +224,7 @@ class OrdersState(GameState):
 
     orders: NotRequired[dict[str, dict[str, Any]]]
     history: NotRequired[list[dict[str, Any]]]
+    endings: NotRequired[list[dict[str, Any]]]  # draws and concessions (variants/agreed_end.py)
 
 
 class EireState(OrdersState):
@@ -316,6 +320,7 @@ OtherType = Literal[
     "away",
     "back",
     "column",
+    "concede",
     "deadline",
     "deadline_answer",
     "deadline_request",
@@ -323,6 +328,8 @@ OtherType = Literal[
     "dice_reveal",
     "digest",
     "directive",
+    "draw",
+    "end_vote",
     "forfeit",
     "help",
     "historian",
@@ -334,6 +341,7 @@ OtherType = Literal[
     "player_remove",
     "player_status",
     "playtest",
+    "press",
     "proclamation",
     "publish",
     "quit",
@@ -352,8 +360,11 @@ OtherType = Literal[
     "transfer",
     "undo",
     "unidle",
+    "unwatch",
     "update",
     "vote_override",
+    "watch",
+    "watch_confirm",
     "withdraw",
 ]
 
@@ -394,6 +405,7 @@ class OtherAction(_Acting, total=False):
     op: str  # `score`: = + -
     amount: int | str
     outcome: str  # `decide`: enact | fail | veto
+    reopen: bool  # `decide`: reverse a result the referee closed
     vote: str  # `vote_override`
     extend: str  # `deadline`, `deadline_request`
     when: str
@@ -403,6 +415,12 @@ class OtherAction(_Acting, total=False):
     dates: str  # `away`: "until 6 Jan", "24 Dec to 6 Jan"
     on: bool  # Imperial `playtest`: on or off
     bounded: bool  # `ruling`: score lines past rule 4's penalty wait for the GM
+    token: str  # `watch`: the confirmation code, given when the request is kept
+    tokens: list[str]  # `watch_confirm`: the codes the reply names
+    consents: bool  # `watch_confirm`: its own words say yes
+    recipients: list[str]  # `press`: the players it is for ("all": every other player)
+    grey: bool  # `press`: without the sender's name
+    names: list[str]  # `draw`: the players who share the game (none: every survivor)
 
 
 # What is applied to a game: from a mail (by its handler), a deadline (`tick`), or an admin

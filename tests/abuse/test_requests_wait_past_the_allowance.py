@@ -94,3 +94,24 @@ def test_a_flood_of_cfjs_reaches_the_judge_within_the_allowance(referee, smtp, o
     last = next(j for j in referee.state("nomes")["judgements"] if j["number"] == last["number"])
     assert last["status"] != "open"
     assert_replays(referee)
+
+
+def test_requests_waiting_come_with_the_gms_digest_when_it_comes_first(
+    referee, smtp, outbox, clock
+):
+    """Flooded after midnight, the GM has the requests waiting with the morning's digest."""
+    spam = [f"Spam{i}" for i in range(2 * LIMIT)]
+    _game(referee, ["Alice", "Bob", *spam])
+    clock.now = datetime(2026, 12, 2, 3, 0, tzinfo=UTC)
+    referee.tick()
+    outbox.new()
+    for n in spam:
+        smtp(mail(f"{n.lower()}@x.example", G, "[Deadline] +1d"), "forger@evil.example")
+    assert len(outbox.to(GM, outbox.new())) <= LIMIT
+    clock.now = datetime(2026, 12, 2, 8, 0, 1, tzinfo=UTC)  # digest_at, before the day turns
+    referee.tick()
+    subjects = [str(m["Subject"]) for m in outbox.to(GM, outbox.new(), kind="digest")]
+    assert len(subjects) == 2, subjects  # the GM's digest and the requests beside it
+    assert sum("requests wait for you" in s for s in subjects) == 1, subjects
+    assert not referee.state("nomes").get("gm_waiting")
+    assert_replays(referee)

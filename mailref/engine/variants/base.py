@@ -1,6 +1,6 @@
 """The variant every game's rules build on. `Variant` composes the shared concerns (players,
 admin commands, enactment, deadlines, replies), holds those made components (absence,
-consent to join, court orders, dice, digests, extensions, inbox, limits:
+consent to join, court orders, dice, digests, extensions, inbox, limits, watchers:
 variants/components.py),
 declares what a variant offers the handlers and the site, and dispatches each action to the
 handler declared for it."""
@@ -32,6 +32,7 @@ from mailref.engine.variants.joining import Consent
 from mailref.engine.variants.limits import Limits
 from mailref.engine.variants.players import Players
 from mailref.engine.variants.replies import Replies
+from mailref.engine.variants.watching import Watching
 from mailref.timeutil import iso
 
 READ_ONLY = {"status", "rules", "help"}
@@ -50,6 +51,7 @@ AFTER_THE_END = READ_ONLY | {
     "digest",
     "settings",
     "undo",
+    "unwatch",  # the unsubscribe of the last announcement's mail
 }
 WHILE_PAUSED = AFTER_THE_END | {
     "resume",
@@ -61,6 +63,9 @@ WHILE_PAUSED = AFTER_THE_END | {
     "quit",
     "score",
     "rule",
+    "watch",
+    "watch_confirm",
+    "press",  # talk needs no deadline
 }
 
 
@@ -83,6 +88,7 @@ class Variant(
     inbox = Held(Inbox)
     digests = Held(Digests)
     limits = Held(Limits)
+    watching = Held(Watching)
 
     name = "base"
     title = "game"

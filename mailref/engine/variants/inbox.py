@@ -153,18 +153,18 @@ class Inbox:
         """The GM has the same allowance a day (SPEC §2.2): ACTION's `mailed_gm` (journaled by
         the door) plus this action's mail to the GM. Past it, the alerts and requests wait and
         go together in one mail at the GM's digest or the turn of the day, said once; the
-        digests (the GM's, a turn's orders) still go. Journals without `mailed_gm` replay
-        uncapped."""
+        rest (digests, a turn's orders, a preview) still goes. Journals without `mailed_gm`
+        replay uncapped."""
         had = action.get("mailed_gm")
         if had is None:
             return
         limit, day, n = self.mails_per_day(state), ctx.now.strftime("%Y-%m-%d"), int(had)
         mine = [o for o in ctx.out[sent:] if o.to == "gm"]
         items: list[tuple[Outgoing | None, dict[str, Any]]] = [
-            (o, waiting.item_of(o, ctx)) for o in mine if o.kind != "digest"
+            (o, waiting.item_of(o, ctx)) for o in mine if o.kind in waiting.REQUEST_KINDS
         ]
         items += [(None, waiting.alert_item(a, line, ctx)) for a, line in ctx.alerts[alerted:]]
-        n += sum(o.kind == "digest" for o in mine)  # never held, but counted
+        n += sum(o.kind not in waiting.REQUEST_KINDS for o in mine)  # never held, but counted
         held = 0
         for out, item in items:
             if n < limit - 1:
