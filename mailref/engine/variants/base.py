@@ -291,6 +291,19 @@ class Variant(
         kind: str = "announcement",
         to: list[str] | str = "all",
         opens: bool = False,
+        words: list[str] | None = None,
     ) -> None:
-        # The subject already says it: the body does not repeat it as a heading.
-        ctx.send(kind, to, subject, "notice.txt", game=state, heading="", lines=lines, opens=opens)
+        # The subject already says it: the body does not repeat it as a heading. WORDS: the vote
+        # words a matter it opens offers (each gets its one-tap link).
+        more: dict[str, Any] = {"words": words} if words else {}
+        ctx.send(
+            kind,
+            to,
+            subject,
+            "notice.txt",
+            game=state,
+            heading="",
+            lines=lines,
+            opens=opens,
+            **more,
+        )
