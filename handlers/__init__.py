@@ -14,7 +14,9 @@ from mailref.handlers import (  # noqa: F401 - each module registers its tags
     judgement,
     orders,
     proposal,
+    record,
     settings,
+    substitutes,
     turn,
     vote,
 )

@@ -172,6 +172,9 @@ def build_parser() -> argparse.ArgumentParser:
         c = cmd(player, name, text)
         c.add_argument("slug", help=slug_help)
         c.add_argument("name", help="the player's name")
+    c = cmd(player, "vacate", "open a player's seat to a substitute's [Takeover]")
+    c.add_argument("slug", help=slug_help)
+    c.add_argument("name", help="the seat's name (the player who holds it)")
 
     c = cmd(sub, "office", "assign or vacate an office (admin, gm, historian, emperor, scribe ...)")
     c.add_argument("slug", help=slug_help)

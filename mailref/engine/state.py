@@ -36,6 +36,11 @@ class Player(TypedDict):
     unsubscribed: NotRequired[bool]  # the digest's one-click unsubscribe, told in the next one
     # [level, since] pairs: since which victory check the player has held each score level
     score_levels: NotRequired[list[list[int]]]
+    # substitutes (variants/substitutes.py): since when the seat is open, each holder's
+    # {"holder", "address", "from", "to"}, and the turns it missed in a row
+    vacant: NotRequired[str]
+    tenures: NotRequired[list[dict[str, Any]]]
+    missed_in_a_row: NotRequired[int]
 
 
 class Ballot(TypedDict):
@@ -82,6 +87,7 @@ class Matter(TypedDict, total=False):
     vote_period: str  # Imperial: rule 6 as it read at submission
     extensions: int  # extensions by mail (variants/extensions.py)
     requests: dict[str, Any]  # player -> a deadline request waiting for the GM
+    takeover_extended: bool  # moved once for a seat taken over (variants/substitutes.py)
     # BlogNomic proposals
     self_killed: bool
     vetoed: bool
@@ -101,6 +107,7 @@ class Turn(TypedDict, total=False):
     last: str | None  # Sidekick: the mover of a turn that ended with no mover
     extensions: int  # extensions by mail (variants/extensions.py)
     requests: dict[str, Any]  # player -> a deadline request waiting for the GM
+    takeover_extended: bool  # moved once for a seat taken over (variants/substitutes.py)
 
 
 class Rule(TypedDict, total=False):
@@ -188,6 +195,8 @@ class GameState(TypedDict):
     # joins waiting for their confirmation, and confirmed ones for the GM (variants/joining.py)
     joining: NotRequired[list[dict[str, Any]]]
     awaiting_gm: NotRequired[list[dict[str, Any]]]
+    # each holder's turns played, missed and late, and time away (variants/record.py)
+    records: NotRequired[dict[str, dict[str, Any]]]
     preview: NotRequired[dict[str, Any]]  # a resolved turn the GM previews (variants/preview.py)
     # a game made from a ruleset file: its mechanics, parameter bindings, coded rules, noun
     ruleset: NotRequired[dict[str, Any]]
@@ -326,6 +335,7 @@ OtherType = Literal[
     "forfeit",
     "help",
     "historian",
+    "history",
     "idle",
     "judge",
     "office",
@@ -346,13 +356,16 @@ OtherType = Literal[
     "score",
     "set",
     "start",
+    "stats",
     "status",
+    "takeover",
     "tick",
     "trade",
     "transfer",
     "undo",
     "unidle",
     "update",
+    "vacate",
     "vote_override",
     "withdraw",
 ]
@@ -403,6 +416,8 @@ class OtherAction(_Acting, total=False):
     dates: str  # `away`: "until 6 Jan", "24 Dec to 6 Jan"
     on: bool  # Imperial `playtest`: on or off
     bounded: bool  # `ruling`: score lines past rule 4's penalty wait for the GM
+    seat: str  # `takeover`: the open seat the newcomer takes
+    token: str  # `takeover`: the confirmation code, given when the request is kept
 
 
 # What is applied to a game: from a mail (by its handler), a deadline (`tick`), or an admin

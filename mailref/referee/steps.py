@@ -391,13 +391,17 @@ def apply_command(c: Case) -> None:
     from mailref.handlers import GameView, dispatch
 
     env, tag = c.env, c.env.subject.tag
-    if tag in ("join", "confirm") and c.player is None:
+    if tag in ("join", "confirm", "takeover") and c.player is None:
         # SPEC §2.3: the address that would play is the one asked and answered, whatever
         # Reply-To says.
         c.source = dataclasses.replace(c.source, reply_to=env.from_addr)
     view = GameView(c.game.state, c.variant, c.player, c.gm)
-    if tag == "approve" and not gm_vouched(c):
-        r = Refused("approve_needs_the_alert")
+    if tag in ("approve", "vacate") and not gm_vouched(c):
+        r = (
+            Refused("approve_needs_the_alert")
+            if tag == "approve"
+            else Refused("vacate_needs_a_reply")
+        )
         c.answer_error(r.reason, r.hint, refusal=r.code)
         return
     if tag is None:
@@ -419,7 +423,7 @@ def apply_command(c: Case) -> None:
         action["capped"] = (
             True  # counted against matters_per_day, or the newcomers announced (variants/base.py)
         )
-    if action["type"] == "join":
+    if action["type"] in ("join", "takeover"):
         # The code of its confirmation is made here and journaled, so replay needs no secret.
         action["token"] = secrets.token_hex(16)
     outcome = door.apply(c.s, c.game, action, c.source, c.now, c.settings, c.rng)

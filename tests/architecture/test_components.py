@@ -17,6 +17,8 @@ from mailref.engine.variants.extensions import Extensions
 from mailref.engine.variants.inbox import Inbox
 from mailref.engine.variants.joining import Consent
 from mailref.engine.variants.limits import Limits
+from mailref.engine.variants.record import Record
+from mailref.engine.variants.substitutes import Substitutes
 
 COMPONENTS = {
     "absence": Absence,
@@ -27,6 +29,8 @@ COMPONENTS = {
     "extensions": Extensions,
     "inbox": Inbox,
     "limits": Limits,
+    "record": Record,
+    "substitutes": Substitutes,
 }
 # The concerns `Variant` still inherits: this list only shrinks.
 MIXINS = {

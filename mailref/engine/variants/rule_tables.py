@@ -72,6 +72,12 @@ SHARED = Table(
         "30d",
         "`[Away] until DATE` reaches at most {v} ahead (SPEC §2.5)",
     ),
+    Param(
+        "takeover_extension",
+        Span(times_deadlines=False),
+        "1d",
+        "a seat taken over moves the deadline running then once, by {v} (0: not at all)",
+    ),
     Param("max_extension", Whole(), 2, "mail extends one deadline at most {v} times (SPEC §2.5)"),
     Param(
         "max_relayed",
@@ -412,6 +418,13 @@ ORDERS_GAME = SHARED.extend(
         "orders sent again in a turn are refused, added, or replace the earlier ones",
     ),
     Param("max_players", Whole(), 10, "at most {v} players are active at once"),
+    Param(
+        "abandon_after",
+        Whole(),
+        0,
+        "a seat whose turns pass {v} in a row without its orders opens to a [Takeover] (0: "
+        "never)",
+    ),
 )
 
 # The orders game the GM adjudicates: orders sent again replace those sent.
