@@ -193,7 +193,9 @@ def apply(
         subject = ""  # the answer's own subject; a quota notice in its place answers the mail
         if ctx.reply_kind == "confirm":  # SPEC §2.3: its Message-ID carries the code
             opened = confirmation_id(game, action["token"], settings)
-            subject = f"[Confirm] Join {state['name']} as {action['name']}"
+            subject = ctx.reply_vars.get("confirm_subject") or (
+                f"[Confirm] Join {state['name']} as {action['name']}"
+            )
         vars_ = {
             "lines": _lines_read(action) + ctx.ack_lines,
             "subject": subject or source.subject,

@@ -125,7 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument(
         "--dry-run", action="store_true", help="with --from-text: print what was read, make none"
     )
-    c = cmd(game, "bind", "bind a parameter to the rule that states it, in a game of its own rules")
+    c = cmd(game, "bind", "bind a parameter to the rule of the game's rule list that states it")
     c.add_argument("slug", help=slug_help)
     c.add_argument("param", help="the parameter, e.g. win_score")
     c.add_argument("rule", help="the rule's number")
@@ -172,6 +172,13 @@ def build_parser() -> argparse.ArgumentParser:
         c = cmd(player, name, text)
         c.add_argument("slug", help=slug_help)
         c.add_argument("name", help="the player's name")
+        if name == "away":
+            c.add_argument(
+                "--until",
+                metavar="DATE",
+                help="the day the absence ends by itself, as a player writes it in [Away] "
+                'until DATE ("6 Jan", "2027-01-06"); at most max_absence ahead',
+            )
     c = cmd(player, "vacate", "open a player's seat to a substitute's [Takeover]")
     c.add_argument("slug", help=slug_help)
     c.add_argument("name", help="the seat's name (the player who holds it)")
@@ -186,6 +193,12 @@ def build_parser() -> argparse.ArgumentParser:
         c = cmd(prop, name, f"{name} a proposal now")
         c.add_argument("slug", help=slug_help)
         c.add_argument("number", type=int, help="the proposal's number")
+        c.add_argument(
+            "--reopen",
+            action="store_true",
+            help="reverse a result the referee already closed (a fail into a pass, or a pass "
+            "into a fail); every player is told",
+        )
 
     c = cmd(sub, "vote", "set or override a player's ballot")
     c.add_argument("slug", help=slug_help)

@@ -95,9 +95,14 @@ class Ruleset:
         return part
 
 
+def shipped(variant: str) -> Ruleset:
+    """The ruleset of a shipped Nomic, from its file `data/VARIANT.nomic`."""
+    return load((resource("data") / f"{variant}.nomic").read_text(encoding="utf-8"), variant)
+
+
 def shipped_rules(variant: str) -> list[dict[str, str]]:
     """The initial rules of a shipped Nomic, from its file `data/VARIANT.nomic`."""
-    return load((resource("data") / f"{variant}.nomic").read_text(encoding="utf-8"), variant).rules
+    return shipped(variant).rules
 
 
 def load(text: str, source: str = "ruleset") -> Ruleset:

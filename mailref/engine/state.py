@@ -197,6 +197,9 @@ class GameState(TypedDict):
     awaiting_gm: NotRequired[list[dict[str, Any]]]
     # each holder's turns played, missed and late, and time away (variants/record.py)
     records: NotRequired[dict[str, dict[str, Any]]]
+    # who watches the game, and the requests to watch awaiting a reply (variants/watching.py)
+    watchers: NotRequired[list[dict[str, Any]]]
+    watch_asked: NotRequired[list[dict[str, Any]]]
     preview: NotRequired[dict[str, Any]]  # a resolved turn the GM previews (variants/preview.py)
     # a game made from a ruleset file: its mechanics, parameter bindings, coded rules, noun
     ruleset: NotRequired[dict[str, Any]]
@@ -230,6 +233,7 @@ class OrdersState(GameState):
 
     orders: NotRequired[dict[str, dict[str, Any]]]
     history: NotRequired[list[dict[str, Any]]]
+    endings: NotRequired[list[dict[str, Any]]]  # draws and concessions (variants/agreed_end.py)
 
 
 class EireState(OrdersState):
@@ -325,6 +329,7 @@ OtherType = Literal[
     "away",
     "back",
     "column",
+    "concede",
     "deadline",
     "deadline_answer",
     "deadline_request",
@@ -332,6 +337,8 @@ OtherType = Literal[
     "dice_reveal",
     "digest",
     "directive",
+    "draw",
+    "end_vote",
     "forfeit",
     "help",
     "historian",
@@ -344,6 +351,7 @@ OtherType = Literal[
     "player_remove",
     "player_status",
     "playtest",
+    "press",
     "proclamation",
     "publish",
     "quit",
@@ -364,9 +372,12 @@ OtherType = Literal[
     "transfer",
     "undo",
     "unidle",
+    "unwatch",
     "update",
     "vacate",
     "vote_override",
+    "watch",
+    "watch_confirm",
     "withdraw",
 ]
 
@@ -407,6 +418,7 @@ class OtherAction(_Acting, total=False):
     op: str  # `score`: = + -
     amount: int | str
     outcome: str  # `decide`: enact | fail | veto
+    reopen: bool  # `decide`: reverse a result the referee closed
     vote: str  # `vote_override`
     extend: str  # `deadline`, `deadline_request`
     when: str
@@ -417,7 +429,12 @@ class OtherAction(_Acting, total=False):
     on: bool  # Imperial `playtest`: on or off
     bounded: bool  # `ruling`: score lines past rule 4's penalty wait for the GM
     seat: str  # `takeover`: the open seat the newcomer takes
-    token: str  # `takeover`: the confirmation code, given when the request is kept
+    token: str  # `watch`, `takeover`: the confirmation code, given when the request is kept
+    tokens: list[str]  # `watch_confirm`: the codes the reply names
+    consents: bool  # `watch_confirm`: its own words say yes
+    recipients: list[str]  # `press`: the players it is for ("all": every other player)
+    grey: bool  # `press`: without the sender's name
+    names: list[str]  # `draw`: the players who share the game (none: every survivor)
 
 
 # What is applied to a game: from a mail (by its handler), a deadline (`tick`), or an admin

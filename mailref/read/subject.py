@@ -30,6 +30,11 @@ TAGS: dict[str, str] = {
     "take over": "takeover",
     "history": "history",  # the game's results so far
     "stats": "stats",  # a player's record
+    "watch": "watch",  # follow a game without playing it
+    "unwatch": "unwatch",
+    "press": "press",  # words to some players through the referee (orders games)
+    "draw": "draw",  # end the game shared, by every survivor's yes
+    "concede": "concede",
     "proposal": "proposal",
     "propose": "proposal",
     "vote": "vote",

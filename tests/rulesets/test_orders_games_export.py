@@ -8,10 +8,15 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import json
 
-from mailref.cli.dice import cmd_dice_verify
+import pytest
+
+from mailref.cli.dice import cmd_dice_verify, dice_chain
 from mailref.cli.rulesets import cmd_game_export, cmd_game_import
+from mailref.engine.game_file import MARK, parse
 from mailref.engine.public import public_view
+from mailref.engine.ruleset_file import RulesetProblems
 from support.helpers import Outbox, assert_replays
 from support.joining import confirm
 from support.orders_play import addr, send
@@ -122,3 +127,22 @@ def test_a_gm_orders_game_goes_on_from_its_file_with_its_results(referee, clock,
     assert "Ann moves to Lyon" in body and "Bob moves to Nice" in body
     assert referee.state("copy")["turn"]["awaiting_results"]
     assert_replays(referee)
+
+
+def test_a_dice_seed_changed_in_the_file_is_refused_with_its_line(referee, tmp_path):
+    eire_mid_turn(referee)
+    text = exported_and_imported(referee, "eire", tmp_path)
+    head, _, tail = text.partition(MARK)
+    rest = json.loads(tail)
+    assert rest["dice"]["sha256"] in {s["sha256"] for s in dice_seeds(referee, "eire")}
+    rest["dice"]["seed"] = "0" * 64
+    with pytest.raises(RulesetProblems) as e:
+        parse(head + MARK + "\n" + json.dumps(rest), "eire.game")
+    line = len(head.splitlines()) + 2
+    assert e.value.problems == [
+        f"line {line}: the dice seed does not hash to its SHA-256: export the game again"
+    ]
+
+
+def dice_seeds(referee, slug: str) -> list[dict]:
+    return dice_chain(referee, slug)["seeds"]

@@ -17,6 +17,7 @@ from mailref.engine.refusals import (
     parameters,
     players,
     seats,
+    table,
 )
 from mailref.engine.refusals.wording import Wording
 
@@ -34,6 +35,7 @@ CATALOGUE: dict[str, Wording] = {
     **players.WORDS,
     **orders.WORDS,
     **seats.WORDS,
+    **table.WORDS,
     **mail.WORDS,
 }
 

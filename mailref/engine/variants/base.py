@@ -1,7 +1,7 @@
 """The variant every game's rules build on. `Variant` composes the shared concerns (players,
 admin commands, enactment, deadlines, replies), holds those made components (absence,
 consent to join, court orders, dice, digests, extensions, inbox, limits, a player's record,
-substitutes: variants/components.py),
+substitutes, watchers: variants/components.py),
 declares what a variant offers the handlers and the site, and dispatches each action to the
 handler declared for it."""
 
@@ -34,6 +34,7 @@ from mailref.engine.variants.players import Players
 from mailref.engine.variants.record import Record
 from mailref.engine.variants.replies import Replies
 from mailref.engine.variants.substitutes import Substitutes
+from mailref.engine.variants.watching import Watching
 from mailref.timeutil import iso
 
 READ_ONLY = {"status", "rules", "help", "history", "stats"}
@@ -52,6 +53,7 @@ AFTER_THE_END = READ_ONLY | {
     "digest",
     "settings",
     "undo",
+    "unwatch",  # the unsubscribe of the last announcement's mail
 }
 WHILE_PAUSED = AFTER_THE_END | {
     "resume",
@@ -63,6 +65,9 @@ WHILE_PAUSED = AFTER_THE_END | {
     "quit",
     "score",
     "rule",
+    "watch",
+    "watch_confirm",
+    "press",  # talk needs no deadline
 }
 
 
@@ -87,6 +92,7 @@ class Variant(
     limits = Held(Limits)
     record = Held(Record)
     substitutes = Held(Substitutes)
+    watching = Held(Watching)
 
     name = "base"
     title = "game"

@@ -47,6 +47,9 @@ class Deadlines(Acting):
         for p in state["proposals"] + state["judgements"]:
             if p.get("deadline"):
                 p["deadline"] = later(p["deadline"])
+        for e in state.get("endings") or []:  # an orders game's draw open to votes
+            if e["status"] == "open":
+                e["deadline"] = later(e["deadline"])
 
     def wakeups(self, state: GameState, now: datetime) -> list[datetime]:
         """Every moment this game must be woken at; the earliest is scheduled. A deadline

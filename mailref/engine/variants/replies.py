@@ -64,6 +64,14 @@ class Replies(Acting):
         )
         if values.get("join_approval") == "gm":
             out.append(("[Approve] NAME", "the GM's: take in a newcomer who has confirmed"))
+        if values.get("watching") is not False:
+            out.append(
+                (
+                    "[Watch] / [Unwatch]",
+                    "anyone's: follow the game's announcements and results without playing, "
+                    "and stop",
+                )
+            )
         out += [
             ("[History]", "the game's results so far, in one mail"),
             (
@@ -72,7 +80,7 @@ class Replies(Acting):
             ),
             (
                 "[Takeover] NAME",
-                "one who does not play takes NAME's open seat; the GM's [Vacate] " "NAME opens it",
+                "one who does not play takes NAME's open seat; the GM's [Vacate] NAME opens it",
             ),
         ]
         return out

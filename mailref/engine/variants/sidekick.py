@@ -36,11 +36,13 @@ VOTING = VotingPolicy(
     author_vote="FOR",
     silent_counts_as="ABSTAIN",
     points=("pass_points", "fail_points"),
+    unopposed_bonus="unopposed_bonus",
 )
 
 
-class Sidekick(SidekickVotes, Gamestate, Variant):
+class Sidekick(SidekickVotes, Variant):
     judges = Held(SidekickJudges)
+    gamestate = Held(Gamestate)
     timers = Held(SidekickTimers)
 
     name = "sidekick"

@@ -117,6 +117,7 @@ class Substitutes:
             address=address,
             code=action["token"],
             until=ctx.now + CONFIRM_FOR,
+            confirm_subject=f"[Confirm] Take over {seat['name']} in {state['name']} as {name}",
             approval=state["parameters"].get("join_approval") == "gm",
         )
 

@@ -28,6 +28,9 @@ class Dynasties:
             for p in state["players"]:
                 if "historian" in p["offices"]:
                     p["offices"].remove("historian")
+            if self.game.parameter_table.value(state["parameters"], "dov_historian") == "none":
+                self.metadynasty_after(state, dov, ctx)
+                return
             winner = self.game.player(state, dov["author"])
             winner["offices"].append("historian")
             state.update(
@@ -38,7 +41,9 @@ class Dynasties:
             )
             for other in state["judgements"]:
                 if other["kind"] == "dov" and other["status"] == "pending":
-                    self.game.close(state, other, ctx, "failed", "another DoV was enacted")
+                    self.game.resolution.close(
+                        state, other, ctx, "failed", "another DoV was enacted"
+                    )
             text = (
                 f"{winner['name']} wins the dynasty and is the Historian of dynasty "
                 f"{state['dynasty']}. "
@@ -77,12 +82,33 @@ class Dynasties:
             )
             return
         # "A non-Wizard never has a Vote": an AGAINST of one who has since idled or left is none.
-        if "AGAINST" in self.game.effective_votes(state, dov).values():
+        if "AGAINST" in self.game.wizards.effective_votes(state, dov).values():
             state["dov_cooldown"][dov["author"]] = iso(
                 ctx.now + self.game.duration(state, "dov_cooldown")
             )
         if not self.game.hiatus.hiatus_reason(state, ctx.now):
             self.game.announce(state, ctx, "Hiatus ends", ["No DoV is pending: the Hiatus ends."])
+
+    def metadynasty_after(self, state: GameState, dov: Matter, ctx: Ctx) -> None:
+        """Rule 1.12 reworded so that "a new Dynasty begins with no Historian": the DoV's author
+        wins, nobody becomes Historian, no Ascension Address is awaited, and the Hiatus ends."""
+        state.update(
+            historian=None,
+            dynasty=state["dynasty"] + 1,
+            ascension_pending=False,
+            winners=[dov["author"]],
+        )
+        for other in state["judgements"]:
+            if other["kind"] == "dov" and other["status"] == "pending":
+                self.game.close(state, other, ctx, "failed", "another DoV was enacted")
+        text = (
+            f"{dov['author']} wins the dynasty. Dynasty {state['dynasty']} begins with no "
+            "Historian (rule 1.12 as it now reads): a Metadynasty, and the Hiatus ends."
+        )
+        self.game.event(state, ctx, text)
+        self.game.announce(
+            state, ctx, f"A new dynasty: {dov['author']} wins", [text], kind="results"
+        )
 
     @action("historian")
     def on_historian(self, state: GameState, action: Action, ctx: Ctx) -> None:
@@ -93,7 +119,7 @@ class Dynasties:
         to = self.game.must_player(state, action["to"])
         if to["name"] == action["player"]:
             raise Refused("historian_already")
-        self.game.must_be_wizard(state, to["name"], "become Historian")
+        self.game.wizards.must_be_wizard(state, to["name"], "become Historian")
         self.game.player(state, action["player"])["offices"].remove("historian")
         to["offices"].append("historian")
         state["historian"] = to["name"]
@@ -173,4 +199,4 @@ class Dynasties:
                 else ""
             ),
         )
-        self.game.resolve(state, ctx)
+        self.game.resolution.resolve(state, ctx)

@@ -77,7 +77,7 @@ class Hiatus:
     def dormant(self, state: GameState) -> bool:
         return (
             self.special_active(state, "Dormancy")
-            and len(self.game.wizards(state)) < state["parameters"]["dormant_below"]
+            and len(self.game.wizards.names(state)) < state["parameters"]["dormant_below"]
         )
 
     def hiatus_reason(self, state: GameState, now: datetime) -> str | None:
