@@ -429,6 +429,7 @@ class OtherAction(_Acting, total=False):
     on: bool  # Imperial `playtest`: on or off
     bounded: bool  # `ruling`: score lines past rule 4's penalty wait for the GM
     seat: str  # `takeover`: the open seat the newcomer takes
+    elsewhere: dict[str, int]  # `stats`: the holder's figures summed over the host's other games
     token: str  # `watch`, `takeover`: the confirmation code, given when the request is kept
     tokens: list[str]  # `watch_confirm`: the codes the reply names
     consents: bool  # `watch_confirm`: its own words say yes

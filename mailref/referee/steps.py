@@ -27,6 +27,7 @@ from mailref.read.route import is_postmaster
 from mailref.read.subject import bare_command, no_tag
 from mailref.referee import verdicts
 from mailref.referee.mails import Mail, release_shadowed
+from mailref.referee.records import elsewhere
 from mailref.referee.threads import answers_own_mail, locked_game, record_bounces
 from mailref.routing import (
     did_you_mean,
@@ -423,6 +424,8 @@ def apply_command(c: Case) -> None:
         action["capped"] = (
             True  # counted against matters_per_day, or the newcomers announced (variants/base.py)
         )
+    if action["type"] == "stats" and c.game is not None:
+        action["elsewhere"] = elsewhere(c.s, c.game.slug, c.game.state, action, c.now)
     if action["type"] in ("join", "takeover", "watch"):
         # The code of its confirmation is made here and journaled, so replay needs no secret.
         action["token"] = secrets.token_hex(16)

@@ -51,6 +51,19 @@ def test_stats_counts_a_missed_turn_a_late_one_and_time_away(referee, outbox, cl
     send(referee, "Maeve", EIRE, "[Stats] Zed")
     (refused,) = outbox.to(addr("Maeve"), outbox.new())
     assert refused["X-Mailref-Refusal"] == "no_record"
+
+    # In another game of the host, Maeve's [Stats] sums what her address did in Eire.
+    referee.create_game("diplo", "orders", DIPLO, gm=GM)
+    send(referee, "Maeve", DIPLO, "[Join]", "Name: Maeve")
+    confirm(referee, addr("Maeve"))
+    outbox.new()
+    send(referee, "Maeve", DIPLO, "[Stats]")
+    said = _answer(outbox, "Maeve")
+    assert "Turns played: 0; missed: 0;" in said
+    assert (
+        "In the host's 1 other game from the same address: turns played 0, missed 1, late 0; "
+        "votes cast 0, abstentions 0; time away 1 day; won 0." in said
+    )
     assert_replays(referee)
 
 

@@ -14,6 +14,8 @@ from mailref.engine.variants.extensions import spoken
 from mailref.engine.variants.substitutes import holder, tenures
 from mailref.timeutil import iso, parse_iso
 
+# What [Stats] sums across the host's games.
+FIGURES = ("games", "played", "missed", "late", "votes", "abstained", "away", "won")
 # The words a Nomic's ballot uses to abstain.
 ABSTAINING = frozenset({"ABSTAIN", "DEFERENTIAL"})
 
@@ -31,6 +33,44 @@ class RecordHost(Protocol):
     def when(
         self, state: GameState, value: datetime | str | None, ctx: Ctx | None = None
     ) -> str: ...
+
+
+def figures(state: GameState, address: str, now: datetime) -> dict[str, int]:
+    """What the holder(s) of ADDRESS did in the game of STATE, summed: its turns played, missed
+    and late, votes cast, abstentions, seconds away, and whether they won it."""
+    out = dict.fromkeys(FIGURES, 0)
+    names = {
+        str(t["holder"])
+        for p in state["players"]
+        for t in tenures(p)
+        if str(t.get("address") or "").lower() == address.lower()
+    }
+    for name in names:
+        counts = (state.get("records") or {}).get(name) or {}
+        for key in ("played", "missed", "late", "away"):
+            out[key] += int(counts.get(key, 0))
+        if since := parse_iso(counts.get("away_since")):
+            out["away"] += int((now - since).total_seconds())
+        cast, abstained = Record.votes(state, name)
+        out["votes"] += cast
+        out["abstained"] += abstained
+        out["won"] += name in state["winners"] or any(
+            p["name"] in state["winners"] and holder(p) == name for p in state["players"]
+        )
+    out["games"] = 1 if names else 0
+    return out
+
+
+def figures_line(summed: dict[str, int]) -> str:
+    """The line of [Stats] that sums a holder's other games on the host."""
+    away = summed.get("away", 0)
+    return (
+        f"In the host's {summed['games']} other game{'' if summed['games'] == 1 else 's'} from "
+        f"the same address: turns played {summed['played']}, missed {summed['missed']}, late "
+        f"{summed['late']}; votes cast {summed['votes']}, abstentions {summed['abstained']}; "
+        f"time away {spoken(timedelta(seconds=away)) if away else 'none'}; "
+        f"won {summed['won']}."
+    )
 
 
 def record_of(state: GameState, name: str) -> dict[str, Any]:
@@ -80,6 +120,9 @@ class Record:
         """[Stats] NAME (or the sender's own): the record of one who plays or played."""
         name = str(action.get("name") or action.get("player") or "").strip()
         lines = self.stats_lines(state, name, ctx.now)
+        elsewhere = action.get("elsewhere")  # summed by the referee, journaled with the mail
+        if lines and elsewhere and elsewhere.get("games"):
+            lines.append(figures_line(elsewhere))
         if not lines:
             raise Refused(
                 "no_record",

@@ -53,7 +53,12 @@ def holder(seat: Player) -> str:
 def tenures(seat: Player) -> list[dict[str, Any]]:
     """Each holder of SEAT with the time they held it (`to` None: holds it now)."""
     return seat.get("tenures") or [
-        {"holder": seat["name"], "from": seat.get("rejoined") or seat["joined"], "to": None}
+        {
+            "holder": seat["name"],
+            "address": seat["addresses"][0],
+            "from": seat.get("rejoined") or seat["joined"],
+            "to": None,
+        }
     ]
 
 
