@@ -6,6 +6,8 @@ from __future__ import annotations
 from support.helpers import Outbox, assert_replays
 from support.joining import confirm
 from support.orders_play import DIPLO, EIRE, addr, play_eire, send
+from support.sidekick import PROPOSAL, last_reply, mover, others, sidekick_game  # noqa: F401
+from support.sidekick import send as sk_send
 
 GM = "gm@ref.example"
 
@@ -93,3 +95,23 @@ def test_history_of_an_ended_game_names_its_winner(referee, outbox, clock):
     said = _answer(outbox, "Maeve")
     assert "Turn 3: orders from Bran, Finn, Maeve, Oisin." in said
     assert "Won by Finn." in said
+
+
+def test_stats_in_a_nomic_counts_votes_cast_and_abstentions(sidekick_game, outbox):  # noqa: F811
+    """A decided proposal: one voter's AGAINST is a vote cast, the other's ABSTAIN an
+    abstention; the mover's own proposal counts for neither."""
+    m = mover(sidekick_game)
+    sk_send(sidekick_game, m, "[Proposal] Tie", PROPOSAL)
+    a, b = others(sidekick_game)
+    sk_send(sidekick_game, a, "[Vote] 1", "AGAINST")
+    sk_send(sidekick_game, b, "[Vote] 1", "ABSTAIN")
+    assert sidekick_game.state("nomes")["proposals"][0]["status"] == "failed"
+    outbox.new()
+    sk_send(sidekick_game, m, f"[Stats] {a}")
+    assert "Votes cast: 1; abstentions: 0." in Outbox.body(last_reply(outbox, m))
+    sk_send(sidekick_game, m, f"[Stats] {b}")
+    assert "Votes cast: 0; abstentions: 1." in Outbox.body(last_reply(outbox, m))
+    sk_send(sidekick_game, a, f"[Stats] {m}")
+    assert "Votes cast: 0; abstentions: 0." in Outbox.body(last_reply(outbox, a))
+    sk_send(sidekick_game, a, "[History]")
+    assert "Proposal 1 (Tie) by" in Outbox.body(last_reply(outbox, a))
