@@ -60,6 +60,7 @@ def test_a_vacated_eire_seat_is_taken_over_and_the_deadline_moves_once(referee, 
     (asked,) = outbox.new()
     assert asked["To"] == NIAMH and asked["X-Mailref-Kind"] == "confirm"
     assert "take over the seat of Maeve" in Outbox.body(asked)
+    assert "[Confirm] Take over Maeve in Eire as Niamh" in asked["Subject"]
     assert _seat(referee, "eire", "Maeve")["addresses"] == [addr("Maeve")]  # not before the reply
     confirm(referee, NIAMH)
     seat = _seat(referee, "eire", "Maeve")
