@@ -37,6 +37,7 @@ HOOKS: dict[str, tuple[str, str]] = {
     "not_a_command": ("Variant", "the answer to a tag the game has no use for"),
     "check_victory": ("Variant", "whether the game is won, and the announcement"),
     "quorum": ("Variant", "the votes a matter needs, where the game decides by quorum"),
+    "ballots_taken": ("Variant", "the ballots the game takes now (a Nomic's lifecycle says)"),
     "translate_vote": ("Variant", "the game's word for a ballot read as FOR, AGAINST, ABSTAIN"),
     "generators": ("Variant", "named random generators besides dice, which [Roll] offers"),
 }

@@ -36,6 +36,7 @@ VOTING = VotingPolicy(
     for_word="YES",
     against_word="NO",
     electorate_name="senators",
+    abstain_vote="none",  # no ABSTAIN unless a new rule allows it
 )
 
 
@@ -90,6 +91,9 @@ class Imperial(Variant):
 
     def initial_rules(self) -> list[Rule]:
         return shipped_rules("imperial")  # type: ignore[return-value]
+
+    def ballots_taken(self, state: GameState) -> tuple[str, ...]:
+        return self.proposals.ballots_taken(state)  # the lifecycle's policy as the rules read
 
     def translate_vote(self, meaning: str) -> str:
         return {"FOR": "YES", "AGAINST": "NO"}.get(meaning, meaning)

@@ -178,6 +178,9 @@ class Sidekick(Variant):
             deadline=self.deadlines.when(state, deadline, ctx),
         )
 
+    def ballots_taken(self, state: GameState) -> tuple[str, ...]:
+        return self.proposals.ballots_taken(state)  # the lifecycle's policy as the rules read
+
     # ---- the clock: the turn's and the vote's deadlines (sidekick_timers.py) ---------
     def deadline_times(self, state: GameState, now: datetime) -> list[datetime]:
         return self.timers.deadline_times(state, now)

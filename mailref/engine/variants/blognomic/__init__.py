@@ -47,6 +47,7 @@ VOTING = VotingPolicy(
     failed_status="failed",
     author_vote="FOR",
     author_may_change=True,
+    abstain_vote="none",  # no ABSTAIN unless a new rule allows it
 )
 
 
@@ -161,6 +162,9 @@ class BlogNomic(Variant):
         self, state: GameState, now: datetime | None = None
     ) -> list[tuple[str, str | None]]:
         return self.resolution.late_players(state, now)
+
+    def ballots_taken(self, state: GameState) -> tuple[str, ...]:
+        return self.proposals.ballots_taken(state)  # the lifecycle's policy as the rules read
 
     # ---- who counts (wizards.py): rule 4.1's quorum of the Wizards --------------------
     def quorum(self, state: GameState) -> int:

@@ -192,7 +192,12 @@ class Submitting(Proposals):
         if kind == "dov":
             lines.insert(1, "The game is in Hiatus while this DoV is pending.")
         self.game.announce(
-            state, ctx, f"[{label} {m['number']}] {m['question']}", lines, opens=True
+            state,
+            ctx,
+            f"[{label} {m['number']}] {m['question']}",
+            lines,
+            opens=True,
+            words=list(self.policy.offered),
         )
         self.game.resolution.resolve(state, ctx)
 
