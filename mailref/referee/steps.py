@@ -27,6 +27,7 @@ from mailref.read.route import is_postmaster
 from mailref.read.subject import bare_command, no_tag
 from mailref.referee import verdicts
 from mailref.referee.mails import Mail, release_shadowed
+from mailref.referee.records import elsewhere
 from mailref.referee.threads import answers_own_mail, locked_game, record_bounces
 from mailref.routing import (
     did_you_mean,
@@ -391,13 +392,17 @@ def apply_command(c: Case) -> None:
     from mailref.handlers import GameView, dispatch
 
     env, tag = c.env, c.env.subject.tag
-    if tag in ("join", "confirm", "watch") and c.player is None:
+    if tag in ("join", "confirm", "takeover", "watch") and c.player is None:
         # SPEC §2.3: the address that would play is the one asked and answered, whatever
         # Reply-To says.
         c.source = dataclasses.replace(c.source, reply_to=env.from_addr)
     view = GameView(c.game.state, c.variant, c.player, c.gm)
-    if tag == "approve" and not gm_vouched(c):
-        r = Refused("approve_needs_the_alert")
+    if tag in ("approve", "vacate") and not gm_vouched(c):
+        r = (
+            Refused("approve_needs_the_alert")
+            if tag == "approve"
+            else Refused("vacate_needs_a_reply")
+        )
         c.answer_error(r.reason, r.hint, refusal=r.code)
         return
     if tag is None:
@@ -419,7 +424,9 @@ def apply_command(c: Case) -> None:
         action["capped"] = (
             True  # counted against matters_per_day, or the newcomers announced (variants/base.py)
         )
-    if action["type"] in ("join", "watch"):
+    if action["type"] == "stats" and c.game is not None:
+        action["elsewhere"] = elsewhere(c.s, c.game.slug, c.game.state, action, c.now)
+    if action["type"] in ("join", "takeover", "watch"):
         # The code of its confirmation is made here and journaled, so replay needs no secret.
         action["token"] = secrets.token_hex(16)
     outcome = door.apply(c.s, c.game, action, c.source, c.now, c.settings, c.rng)
@@ -434,12 +441,15 @@ def talking(c: Case, refused: Refused) -> bool:
     words or the quote ("Lovely idea, Alice."), is the players talking: relayed, not told
     "No vote found". A line with a vote word, or a ballot left in the quote, is still asked
     about again."""
+    from mailref.handlers.registry import Talk
     from mailref.handlers.vote import NoBallot
     from mailref.referee.discussion import relay, relays
 
-    if not (isinstance(refused, NoBallot) and c.env.subject.is_reply and c.player is not None):
+    if not (isinstance(refused, Talk) and c.env.subject.is_reply and c.player is not None):
         return False
-    if refused.params.get("ignored") or vote_like(c.env.text) or quoted_ballot(c.env.body):
+    if isinstance(refused, NoBallot) and (
+        refused.params.get("ignored") or vote_like(c.env.text) or quoted_ballot(c.env.body)
+    ):
         return False
     if not relays(c.game.state):
         return False
@@ -463,10 +473,10 @@ def gm_vouched(c: Case) -> bool:
 def relayed_instead(c: Case, refused: Refused) -> str:
     """A Reply in which a ballot was looked for and none found is the players talking too
     (SPEC §2.3): relayed as discussion, and the refusal says so."""
-    from mailref.handlers.vote import NoBallot
+    from mailref.handlers.registry import Talk
     from mailref.referee.discussion import relay, relays
 
-    if not (isinstance(refused, NoBallot) and c.env.subject.is_reply and c.player is not None):
+    if not (isinstance(refused, Talk) and c.env.subject.is_reply and c.player is not None):
         return ""
     if not relays(c.game.state):
         return ""

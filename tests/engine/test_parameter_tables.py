@@ -23,8 +23,19 @@ SHARED = {
     "discussion": "relay",
     "max_absence": "30d",
     "max_extension": 2,
+    "watching": True,
+    "takeover_extension": "1d",
 }
-ORDERS_GAME = {**SHARED, "turn_length": "2d", "reminder_before": "12h", "max_players": 10}
+ORDERS_GAME = {
+    **SHARED,
+    "turn_length": "2d",
+    "reminder_before": "12h",
+    "max_players": 10,
+    "press": "white",
+    "draw_ballots": "secret",
+    "draw_length": "2d",
+    "abandon_after": 0,
+}
 DEFAULTS = {
     "sidekick": {
         **SHARED,
@@ -212,4 +223,6 @@ def test_game_show_lists_every_value_the_game_runs_by():
         "deferential": "historian",
         "dov_historian": "author",
         "self_kill": "kills",
+        "abstain_vote": "none",
+        "abstain": "nothing",
     }

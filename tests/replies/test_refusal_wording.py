@@ -1287,7 +1287,47 @@ GOLDEN = [
         {"line": "let's swap"},
         (
             "this is no trade: let's swap",
-            "write `[Trade] Ben: my Fox for your Owl`, or `[Trade] Accept 3` to accept trade 3",
+            "write `[Trade] Ben: my Fox for your Owl`, or `[Trade] Accept 3` to accept trade 3 (`[Trade] Decline 3` declines it)",
+        ),
+    ),
+    (
+        "no_such_roll",
+        {"number": 9, "count": 2, "line": "Thaum +roll 9"},
+        (
+            "there is no roll 9 (Thaum +roll 9)",
+            "the rolls are numbered 1 to 2; nothing was changed",
+        ),
+    ),
+    (
+        "roll_not_yours",
+        {"number": 1, "player": "Ann", "line": "Thaum +roll 1"},
+        (
+            "roll 1 is Ann's, not yours (Thaum +roll 1)",
+            "use a roll of your own: send [Roll] first; nothing was changed",
+        ),
+    ),
+    (
+        "roll_used",
+        {"number": 1, "line": "Thaum +roll 1"},
+        (
+            "roll 1 was used already (Thaum +roll 1)",
+            "a roll is used once: send [Roll] again; nothing was changed",
+        ),
+    ),
+    (
+        "roll_other_dice",
+        {"number": 1, "dice": "1d6", "named": "DICE20", "line": "Thaum +DICE20 from roll 1"},
+        (
+            "roll 1 was of 1d6, not DICE20 (Thaum +DICE20 from roll 1)",
+            "name the dice it was rolled with, or just `roll 1`; nothing was changed",
+        ),
+    ),
+    (
+        "trade_no_answer",
+        {"number": 1},
+        (
+            "your reply to trade 1 neither accepts nor declines it",
+            "reply with yes (or ok, accept) to accept it, or no (or decline) to decline it; the one who offered it withdraws it with no",
         ),
     ),
     (
@@ -1387,6 +1427,51 @@ GOLDEN = [
             "in this game you update only your own values, not those of Ben (Thaum of Ben +1)",
             "nothing was changed",
         ),
+    ),
+    (
+        "only_gm_vacates",
+        {"gm": "gm@example.org"},
+        (
+            "only the GM opens a seat to a substitute",
+            "the GM (gm@example.org) sends [Vacate] NAME, or `mailref player vacate`",
+        ),
+    ),
+    (
+        "vacate_names_no_one",
+        {},
+        ("[Vacate] names no one", "write whose seat to open: [Vacate] NAME"),
+    ),
+    (
+        "vacate_needs_a_reply",
+        {},
+        (
+            "a [Vacate] opens a seat only as a Reply to mail the game sent you (anyone can write a mail From your address), so no seat was opened",
+            "reply to the game's last mail to you with [Vacate] NAME, or use `mailref player vacate`",
+        ),
+    ),
+    ("seat_open_already", {"name": "Maeve"}, ("the seat of Maeve is open already", "")),
+    (
+        "no_open_seat",
+        {"name": "Finn", "open": ["Maeve"]},
+        ("the seat of 'Finn' is not open to a substitute", "open seats: Maeve"),
+    ),
+    (
+        "takeover_names_no_seat",
+        {},
+        ("[Takeover] names no seat", "write whose seat you take: [Takeover] NAME"),
+    ),
+    (
+        "seat_is_open",
+        {"name": "Maeve"},
+        (
+            "the seat of Maeve is open to a substitute: its mail no longer plays it",
+            "[Status], [Rules], [History] and [Stats] still answer; write to the GM to have it back",
+        ),
+    ),
+    (
+        "no_record",
+        {"name": "Zed", "known": ["Finn", "Maeve"]},
+        ("nobody named 'Zed' has played this game", "who has: Finn, Maeve"),
     ),
     (
         "watching_off",
