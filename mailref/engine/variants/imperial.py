@@ -162,7 +162,13 @@ class Imperial(Variant):
         ]
 
     def mail_ruleset(
-        self, state: GameState, ctx: Ctx, why: str, diff: list[str], reason: str | None = None
+        self,
+        state: GameState,
+        ctx: Ctx,
+        why: str,
+        diff: list[str],
+        reason: str | None = None,
+        whole: bool = False,
     ) -> None:
         # Rule 5: the current rules, the list of proposals and the scores of all, published
         # together.
@@ -174,7 +180,7 @@ class Imperial(Variant):
             game=state,
             why=why,
             diff=diff,
-            **self.rule_list(state),
+            **self.rule_list(state, whole),
             scores=self.score_lines(state),
             reason=reason or "",
             proposals=self.proposal_lines(state, ctx),

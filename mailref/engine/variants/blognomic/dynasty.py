@@ -199,5 +199,6 @@ class Dynasties:
                 if action.get("text")
                 else ""
             ),
+            whole=True,  # a new dynasty's rules are a new game's: each player gets them whole
         )
         self.game.resolution.resolve(state, ctx)
