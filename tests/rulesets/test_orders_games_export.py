@@ -24,12 +24,15 @@ from support.orders_play import addr, send
 EIRE, DIPLO, COPY = "eire@ref.example", "diplo@ref.example", "copy@ref.example"
 
 
-def exported_and_imported(referee, slug: str, tmp_path) -> str:
-    """The game SLUG by `game export --to FILE`, then `game import copy FILE`; the file's text."""
+def exported_and_imported(
+    referee, slug: str, tmp_path, into: str = "copy", address: str = COPY
+) -> str:
+    """The game SLUG by `game export --to FILE`, then `game import INTO FILE` at ADDRESS; the
+    file's text."""
     path = tmp_path / f"{slug}.game"
     with contextlib.redirect_stdout(io.StringIO()):
         assert cmd_game_export(referee, argparse.Namespace(slug=slug, to=str(path)), "gm") == 0
-        made = argparse.Namespace(slug="copy", file=str(path), address=COPY, from_text=None)
+        made = argparse.Namespace(slug=into, file=str(path), address=address, from_text=None)
         assert cmd_game_import(referee, made, "gm") == 0
     return path.read_text(encoding="utf-8")
 
@@ -106,6 +109,25 @@ def test_an_eire_turn_with_orders_in_resolves_the_same_after_import(referee, tmp
     assert_replays(referee)
 
 
+def test_a_game_imported_twice_draws_as_it_would_have_where_it_began(referee, tmp_path):
+    """Moved once, played on (Maeve rolls a die in each), moved again: the third game still
+    draws the d10s the first one draws."""
+    eire_mid_turn(referee)
+    exported_and_imported(referee, "eire", tmp_path)
+    send(referee, "Maeve", EIRE, "[Roll] d100")
+    send(referee, "Maeve", COPY, "[Roll] d100")
+    assert referee.state("copy")["rolls"] == referee.state("eire")["rolls"]
+    again = "again@ref.example"
+    text = exported_and_imported(referee, "copy", tmp_path, "again", again)
+    assert referee.state("again")["entries_before"] > referee.state("copy")["entries_before"]
+    assert '"entries_before"' not in text
+    for game in (EIRE, COPY, again):
+        send(referee, "Oisin", game, "[Orders]", "**Invest 4 Grain in Llanc**")
+    first, second, third = (referee.state(g)["history"] for g in ("eire", "copy", "again"))
+    assert len(first[-1]["rolls"]) == 4 and first == second == third
+    assert_replays(referee)
+
+
 def test_a_gm_orders_game_goes_on_from_its_file_with_its_results(referee, clock, tmp_path):
     referee.create_game("diplo", "orders", DIPLO, gm="gm@ref.example")
     for name in ("Ann", "Bob"):
@@ -146,3 +168,20 @@ def test_a_dice_seed_changed_in_the_file_is_refused_with_its_line(referee, tmp_p
 
 def dice_seeds(referee, slug: str) -> list[dict]:
     return dice_chain(referee, slug)["seeds"]
+
+
+def test_the_players_of_an_orders_game_imported_mid_turn_are_told_the_turn(referee, tmp_path):
+    """The mail that an imported Eire game now runs here tells its players the turn going on,
+    that the orders already sent stand and when the rest are due, and speaks of no score."""
+    eire_mid_turn(referee)
+    exported_and_imported(referee, "eire", tmp_path)
+    (told,) = [
+        m
+        for m in Outbox(referee).to(addr("Oisin"), kind="notice")
+        if "now runs here" in str(m["Subject"])
+    ]
+    text = " ".join(Outbox.body(told).split())
+    assert "Turn 1 goes on here: orders sent for it before the move stand" in text
+    assert "the rest are due Thu 3 Dec 2026 10:00 UTC, in 2 days" in text
+    assert "score" not in text
+    assert_replays(referee)
