@@ -258,6 +258,7 @@ class Proposals(Acting):
             heading="",
             lines=[x.strip() for x in lines],
         )
+        self.after_reopen(state, m, ctx)
         if passed and m["status"] not in self.policy.undecided:
             self.enact(state, m, ctx, "is in effect, the GM reversing its result")
 
@@ -374,6 +375,9 @@ class Proposals(Acting):
 
     def settle(self, state: GameState, m: Matter, ctx: Ctx) -> None:
         """A matter is decided at its deadline only."""
+
+    def after_reopen(self, state: GameState, m: Matter, ctx: Ctx) -> None:
+        """Nothing follows a result the GM reversed but its mail."""
 
     def before_deciding(self, state: GameState) -> None:
         """The admin may always decide."""
