@@ -273,6 +273,7 @@ class Proposals:
             heading="",
             lines=[x.strip() for x in lines],
         )
+        self.after_reopen(state, m, ctx)
         if passed and m["status"] not in self.policy.undecided:
             self.enact(state, m, ctx, "is in effect, the GM reversing its result")
 
@@ -393,6 +394,9 @@ class Proposals:
 
     def settle(self, state: GameState, m: Matter, ctx: Ctx) -> None:
         """A matter is decided at its deadline only."""
+
+    def after_reopen(self, state: GameState, m: Matter, ctx: Ctx) -> None:
+        """Nothing follows a result the GM reversed but its mail."""
 
     def before_deciding(self, state: GameState) -> None:
         """The admin may always decide."""

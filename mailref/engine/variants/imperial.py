@@ -89,6 +89,24 @@ class Imperial(Variant):
         ("[Quit]", "leave the game"),
     ]
 
+    def help_commands(self, state: GameState | None = None) -> list[tuple[str, str]]:
+        """[Help] as rules 3 and 7 now read: no VETO once rule 7 names none, and no Senator
+        made by a proposal once rule 3 makes them only by Directive."""
+        out = super().help_commands(state)
+        if state is None:
+            return out
+        veto, directive = self.may_veto(state), self.by_directive(state)
+        senator = "your first proposal makes you an Imperial Senator"
+        return [
+            (
+                usage if veto else usage.replace("ACCEPT|VETO|IGNORE", "ACCEPT|IGNORE"),
+                what.replace(senator, "Senators are made only by the Emperor's Directive")
+                if directive
+                else what,
+            )
+            for usage, what in out
+        ]
+
     def initial_rules(self) -> list[Rule]:
         return shipped_rules("imperial")  # type: ignore[return-value]
 

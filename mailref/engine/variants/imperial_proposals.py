@@ -208,6 +208,13 @@ class ImperialProposals(Proposals):
             prop["awaiting_since"] = iso(ctx.now)
             self.ask_emperor(state, prop, ctx, result=lines)
 
+    def after_reopen(self, state: GameState, prop: Matter, ctx: Ctx) -> None:
+        """A rejection the GM reversed awaits judgement: the Emperor is asked at once, as when
+        the Senate passes a proposal."""
+        if prop["status"] == "awaiting-judgement":
+            prop["awaiting_since"] = iso(ctx.now)
+            self.ask_emperor(state, prop, ctx)
+
     def ask_emperor(
         self,
         state: GameState,
@@ -233,8 +240,9 @@ class ImperialProposals(Proposals):
             f"{prop['title']}",
             "notice.txt",
             game=state,
-            act=f'a mail with the subject "[Judge] {prop["number"]}" and ACCEPT, VETO, or IGNORE '
-            "followed by the rule that allows ignoring it.",
+            act=f'a mail with the subject "[Judge] {prop["number"]}" and '
+            + ("ACCEPT, VETO, or IGNORE " if self.may_veto(state) else "ACCEPT or IGNORE ")
+            + "followed by the rule that allows ignoring it.",
             heading=f"Proposal {prop['number']} \"{prop['title']}\" by {prop['author']}",
             lines=[
                 *(result + [""] if result else []),
