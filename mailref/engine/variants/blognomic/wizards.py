@@ -200,6 +200,27 @@ class Wizards(Acting):
         self.tell_dormancy(state, ctx)
         self.resolve(state, ctx)
 
+    @action("set")
+    def on_set(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        """A changed `dormant_below` is told as what the game now needs, and whether it is
+        Dormant by it; the game's Dormancy is then as told, so the Idle or join that changes it
+        next is announced."""
+        sent = len(ctx.out)
+        super().on_set(state, action, ctx)
+        if "dormant_below" not in action["values"]:
+            return
+        least, have = state["parameters"]["dormant_below"], len(self.wizards(state))
+        words = f"The game now needs {least} Wizards to leave Dormancy, and has {have}: " + (
+            f"it is Dormant, so proposals may not be submitted until {least} play."
+            if self.dormant(state)
+            else "it is not Dormant, so proposals may be submitted."
+        )
+        ctx.ack(words)
+        for o in ctx.out[sent:]:
+            if o.template == "notice.txt" and isinstance(o.vars.get("lines"), list):
+                o.vars["lines"] = [words, *o.vars["lines"]]
+        state["dormant"] = self.dormant(state)
+
     def tell_dormancy(self, state: GameState, ctx: Ctx) -> None:
         """Rule "Dormancy": the Wizards learn when it begins or ends (an Idle or a join changes
         it), not from a refused proposal. A state that does not yet say whether the game is
