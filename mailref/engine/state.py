@@ -80,6 +80,7 @@ class Matter(TypedDict, total=False):
     vote_period: str  # Imperial: rule 6 as it read at submission
     extensions: int  # extensions by mail (variants/extensions.py)
     requests: dict[str, Any]  # player -> a deadline request waiting for the GM
+    decidable: str  # BlogNomic: when the GM's [Deadline] lets it be decided on the votes cast
     # BlogNomic proposals
     self_killed: bool
     vetoed: bool
@@ -99,6 +100,7 @@ class Turn(TypedDict, total=False):
     last: str | None  # Sidekick: the mover of a turn that ended with no mover
     extensions: int  # extensions by mail (variants/extensions.py)
     requests: dict[str, Any]  # player -> a deadline request waiting for the GM
+    decidable: str  # BlogNomic: when the GM's [Deadline] lets it be decided on the votes cast
 
 
 class Rule(TypedDict, total=False):

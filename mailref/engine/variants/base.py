@@ -16,7 +16,7 @@ from mailref.engine.mechanics.gamestate import keep_columns
 from mailref.engine.parameters import Span, Value
 from mailref.engine.ruleparams import Table
 from mailref.engine.schema import SCHEMA
-from mailref.engine.state import Action, GameState, Rule
+from mailref.engine.state import Action, GameState, Matter, Rule
 from mailref.engine.variants import rule_tables
 from mailref.engine.variants.absence import Absence
 from mailref.engine.variants.admin import AdminOverrides
@@ -138,6 +138,19 @@ class Variant(
 
     def rules_told(self, state: GameState) -> list[str]:
         """How a game without a rule list is played: a first sentence, then points; none here."""
+        return []
+
+    def outlook(self, state: GameState, m: Matter, now: datetime) -> str:
+        """Where the open matter M stands at NOW and when it is decided, in a line; none here
+        (a deadline says it)."""
+        return ""
+
+    def ballot_words(self, state: GameState) -> list[str]:
+        """The words a ballot may say in STATE's game now, as the site offers them."""
+        return list(self.vote_words)
+
+    def gm_news(self, state: GameState) -> list[str]:
+        """What the GM is told of a new game besides how to run it by mail; nothing here."""
         return []
 
     def parameter_lines(self, state: GameState) -> list[str]:

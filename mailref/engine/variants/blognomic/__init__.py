@@ -176,6 +176,31 @@ class BlogNomic(Wizards, Hiatus, Submitting, Resolution, Dynasties, Gamestate, V
                     f"{m['author']}: "
                     + ", ".join(f"{k} {v}" for k, v in sorted(m["votes"].items()))
                 )
+                if ctx is not None:
+                    lines.append("  " + self.outlook(state, m, ctx.now))
+        return lines
+
+    def ballot_words(self, state: GameState) -> list[str]:
+        """VETO is the Historian's: in a Metadynasty nobody may cast it."""
+        words = list(self.vote_words)
+        return words if state["historian"] else [w for w in words if w != "VETO"]
+
+    def gm_news(self, state: GameState) -> list[str]:
+        """A new game is a Metadynasty, and Dormant until enough Wizards play: the GM hears
+        both before the first ballot or proposal meets them."""
+        slug, least = state["slug"], state["parameters"]["dormant_below"]
+        lines = [
+            f"The game begins in dynasty {state['dynasty']} as a Metadynasty: there is no "
+            "Historian, so a DEFERENTIAL vote follows nobody and nobody may VETO (rule "
+            f'"Dynasties"). To name a Historian, on the host: `mailref office {slug} historian '
+            "NAME`."
+        ]
+        if self.dormant(state):
+            lines.append(
+                f"It is Dormant until {least} Wizards play: no proposal may be submitted before "
+                f'(rule "Dormancy"). For a smaller game, on the host: `mailref game set {slug} '
+                "dormant_below=3`."
+            )
         return lines
 
     def score_lines(self, state: GameState) -> list[str]:

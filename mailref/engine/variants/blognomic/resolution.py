@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from mailref.engine.context import Ctx
+from mailref.engine.context import Ctx, Refused
+from mailref.engine.dates import read_moment
 from mailref.engine.ruleset import changes_from
-from mailref.engine.state import GameState, Matter
-from mailref.engine.variants.actions import Acting
+from mailref.engine.state import Action, GameState, Matter
+from mailref.engine.variants.actions import Acting, action
+from mailref.engine.variants.inbox import zone_of
 from mailref.timeutil import format_duration, iso, parse_duration, parse_iso
 
 
@@ -225,12 +227,9 @@ class Resolution(Acting):
                     + self.duration(state, key)
                     + timedelta(seconds=1 if key == "stale_after" else 0)
                 )
+            out.append(self.decidable_at(state, m))
             if m.get("reminded") is False:
-                out.append(
-                    self.reminder_at(
-                        state, opened + self.duration(state, "popular_after"), m["opened"]
-                    )
-                )
+                out.append(self.reminder_at(state, self.decidable_at(state, m), m["opened"]))
         if p["seasonal_downtime"]:
             now_year = parse_iso(state["digest_next"]).year
             (m1, d1), (m2, d2) = self.downtime_days(state)
@@ -245,12 +244,89 @@ class Resolution(Acting):
     def decided_by(self, state: GameState, m: Matter, ctx: Ctx) -> str:
         """The matter's announcement says by when it is decided: BlogNomic has no vote deadline,
         but open `popular_after` (48 h) a matter is Popular or Unpopular on the votes cast."""
-        at = parse_iso(m["opened"]) + self.duration(state, "popular_after")
+        at = self.decidable_at(state, m)
         return (
             f"It is decided as soon as it is Popular or Unpopular (quorum {self.quorum(state)}), "
             "and at the "
             f"latest from {self.when(state, at, ctx)}, on the votes cast by then."
         )
+
+    def outlook(self, state: GameState, m: Matter, now: datetime) -> str:
+        """Whether the open matter M is Popular at NOW, and when it is enacted or decided:
+        BlogNomic has no vote deadline, and a Popular proposal may still wait (`min_open`, the
+        proposals before it, a Hiatus)."""
+        popular, unpopular, counts = self.opinion(state, m, now)
+        tally = f"FOR {counts['FOR']}, AGAINST {counts['AGAINST']}, quorum {counts['quorum']}"
+        opened = parse_iso(m["opened"])
+        if m.get("kind") == "dov":
+            least, sure = (
+                opened + self.duration(state, k) for k in ("dov_open_min", "dov_open_sure")
+            )
+            if popular:
+                return (
+                    f"Popular ({tally}): enacted from {self.when(state, least)} with the "
+                    f"Historian's FOR or no AGAINST, else from {self.when(state, sure)}."
+                )
+            if unpopular:
+                return f"Unpopular ({tally}): it fails from {self.when(state, least)}."
+        elif (popular or unpopular) and m.get("kind") == "cfj":
+            return f"{'Popular' if popular else 'Unpopular'} ({tally}): it is decided now."
+        elif popular or unpopular:
+            older = any(
+                p["status"] == "pending" and p["number"] < m["number"] for p in state["proposals"]
+            )
+            word = "Popular" if popular else "Unpopular"
+            held = self.hiatus_reason(state, now)
+            if held:
+                return f"{word} ({tally}); nothing is decided while {held}."
+            if older:
+                return (
+                    f"{word} ({tally}): it is {'enacted' if popular else 'failed'} once the "
+                    "proposals before it are decided."
+                )
+            at = opened + self.duration(state, "min_open")
+            if popular and at > now:
+                return f"Popular ({tally}): it is enacted at {self.when(state, at)}."
+            return f"{word} ({tally}): it is {'enacted' if popular else 'failed'} now."
+        return (
+            f"Not yet Popular ({tally}): it is enacted as soon as it is Popular, and decided on "
+            f"the votes cast from {self.when(state, self.decidable_at(state, m))}."
+        )
+
+    @action("deadline")
+    def on_deadline(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        """BlogNomic has no vote deadline, but its players are told when each open matter may
+        be decided on the votes cast: the GM's `[Deadline] +2d` (or a moment) moves that, for
+        every open matter, as another game's deadline moves."""
+        pending = [m for m in self.all_matters(state) if m["status"] == "pending"]
+        if not pending:
+            raise Refused("no_deadline_now")
+        lines = []
+        for m in pending:
+            old = self.decidable_at(state, m)
+            if action.get("extend"):
+                new = old + parse_duration(action["extend"])
+            elif action.get("at"):
+                gm = self.by_address(state, str(action.get("address") or ""))
+                try:
+                    new = read_moment(str(action["at"]), zone_of(state, gm), ctx.now, day_end=True)
+                except ValueError as e:
+                    raise Refused("unreadable_date", why=e) from None
+            else:
+                new = parse_iso(action["when"])
+            if not action.get("by"):  # by mail, bounded as any deadline moved by mail
+                self.extensions.check_by_mail(state, m, old, new, ctx)
+            m["decidable"] = iso(new)
+            lines.append(
+                f"{self.label(m)} {m['number']} \"{m.get('question') or m['title']}\" may be "
+                f"decided on the votes cast from {self.when(state, new, ctx)} (it was "
+                f"{self.when(state, old)}); as soon as it is Popular or Unpopular, as before."
+            )
+        for line in lines:
+            ctx.ack(line)
+        self.event(state, ctx, f"The GM gave the open matters until {self.when(state, new)}.")
+        why = [f"Reason: {action['reason']}"] if action.get("reason") else []
+        self.announce(state, ctx, "Deadline changed", [*lines, *why])
 
     def remind_wizards(self, state: GameState, ctx: Ctx) -> None:
         """A matter open 48 hours (`popular_after`) may be decided without the votes not yet
@@ -264,7 +340,7 @@ class Resolution(Acting):
         for m in self.all_matters(state):
             if m["status"] != "pending" or m.get("reminded") is not False:
                 continue
-            decidable = parse_iso(m["opened"]) + self.duration(state, "popular_after")
+            decidable = self.decidable_at(state, m)
             if ctx.now < self.reminder_at(state, decidable, m["opened"]):
                 continue
             m["reminded"] = True

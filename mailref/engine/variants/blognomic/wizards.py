@@ -62,9 +62,16 @@ class Wizards(Acting):
                 out[name] = vote
         return out
 
+    def decidable_at(self, state: GameState, m: Matter) -> datetime:
+        """When M may be decided on the votes cast: open `popular_after` (rule "Votes"), or
+        when the GM's [Deadline] moved it to."""
+        if m.get("decidable"):
+            return parse_iso(m["decidable"])
+        return parse_iso(m["opened"]) + self.duration(state, "popular_after")
+
     def opinion(self, state: GameState, m: Matter, now: datetime) -> tuple[bool, bool, dict]:
         """(popular, unpopular, counts) exactly as rule "Votes" words them."""
-        long_open = now - parse_iso(m["opened"]) >= self.duration(state, "popular_after")
+        long_open = now >= self.decidable_at(state, m)
         outcome = voting.count(
             self.policy,
             self.effective_votes(state, m),
@@ -204,22 +211,23 @@ class Wizards(Acting):
     def on_set(self, state: GameState, action: Action, ctx: Ctx) -> None:
         """A changed `dormant_below` is told as what the game now needs, and whether it is
         Dormant by it; the game's Dormancy is then as told, so the Idle or join that changes it
-        next is announced."""
+        next is announced. What the new values decide (a Popular proposal open longer than a
+        shorter `min_open`) is decided at once, not at the next ballot."""
         sent = len(ctx.out)
         super().on_set(state, action, ctx)
-        if "dormant_below" not in action["values"]:
-            return
-        least, have = state["parameters"]["dormant_below"], len(self.wizards(state))
-        words = f"The game now needs {least} Wizards to leave Dormancy, and has {have}: " + (
-            f"it is Dormant, so proposals may not be submitted until {least} play."
-            if self.dormant(state)
-            else "it is not Dormant, so proposals may be submitted."
-        )
-        ctx.ack(words)
-        for o in ctx.out[sent:]:
-            if o.template == "notice.txt" and isinstance(o.vars.get("lines"), list):
-                o.vars["lines"] = [words, *o.vars["lines"]]
-        state["dormant"] = self.dormant(state)
+        if "dormant_below" in action["values"]:
+            least, have = state["parameters"]["dormant_below"], len(self.wizards(state))
+            words = f"The game now needs {least} Wizards to leave Dormancy, and has {have}: " + (
+                f"it is Dormant, so proposals may not be submitted until {least} play."
+                if self.dormant(state)
+                else "it is not Dormant, so proposals may be submitted."
+            )
+            ctx.ack(words)
+            for o in ctx.out[sent:]:
+                if o.template == "notice.txt" and isinstance(o.vars.get("lines"), list):
+                    o.vars["lines"] = [words, *o.vars["lines"]]
+            state["dormant"] = self.dormant(state)
+        self.resolve(state, ctx)
 
     def tell_dormancy(self, state: GameState, ctx: Ctx) -> None:
         """Rule "Dormancy": the Wizards learn when it begins or ends (an Idle or a join changes
