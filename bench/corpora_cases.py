@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib.util
 import inspect
+import io
 import os
 import re
 import sys
@@ -332,7 +333,14 @@ def _stub_modules(rec: _Recorder) -> dict[str, types.ModuleType]:
     nose_tools.__all__ = ["eq_", "assert_equal", "ok_", "assert_true", "assert_false"]
     nose = types.ModuleType("nose")
     nose.tools = nose_tools
+    # talon's tests are written for Python 2 and 3 through `six`; what they use of it.
+    six = types.ModuleType("six")
+    six.text_type, six.StringIO = str, io.StringIO
+    six.moves = types.ModuleType("six.moves")
+    six.moves.range = range
     return {
+        "six": six,
+        "six.moves": six.moves,
         "talon": talon,
         "talon.quotations": quotations,
         "talon.utils": utils,
@@ -353,6 +361,8 @@ def talon_cases(root: Path) -> list[Case]:
             "nose",
             "nose.tools",
             "mock",
+            "six",
+            "six.moves",
             "tests",
             "tests.fixtures",
         )

@@ -129,8 +129,8 @@ def main() -> None:
     for (corpus, kind), (n, ok, tok) in sorted(
         rows.items(), key=lambda kv: (kv[0][0] == "all", kv[0])
     ):
-        line = f"{corpus:28} {kind:24} {n:5} {100 * ok / n:7.0f}%"
-        print(line + (f" {100 * tok / n:7.0f}%" if theirs else ""))
+        line = f"{corpus:28} {kind:24} {n:5} {100 * ok / n:7.1f}%"
+        print(line + (f" {100 * tok / n:7.1f}%" if theirs else ""))
     if not theirs:
         print("(talon not installed: pass --talon PYTHON for a Python that has it)")
     if args.verbose:

@@ -8,15 +8,18 @@ from mailref.handlers import (  # noqa: F401 - each module registers its tags
     deadline,
     dynasty,
     emperor,
+    ending,
     gamestate,
     info,
     join,
     judgement,
     orders,
+    press,
     proposal,
     settings,
     turn,
     vote,
+    watch,
 )
 from mailref.handlers.registry import (  # noqa: F401 - the package's face
     REGISTRY,

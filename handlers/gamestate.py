@@ -7,8 +7,8 @@ import re
 from typing import Any
 
 from mailref.engine import Refused
-from mailref.engine.state import Action
-from mailref.handlers.registry import GameView, handles
+from mailref.engine.state import Action, OtherAction
+from mailref.handlers.registry import GameView, handles, not_a_player
 from mailref.read import Envelope
 
 # The column, whose (else the sender's), and the alteration: a number added or taken away, an
@@ -42,9 +42,13 @@ def read_line(line: str) -> dict[str, Any] | None:
     }
 
 
-@handles("update")
+@handles("update", players_only=False)
 def update(env: Envelope, view: GameView) -> Action:
-    """Every line is read or the mail is refused whole, before the engine checks the columns."""
+    """Every line is read or the mail is refused whole, before the engine checks the columns.
+    The GM's [Update] is the officer's: it alone writes an asset directly."""
+    gm = bool(view.gm) and (env.from_addr or "").lower() == view.gm.lower()
+    if view.player is None and not gm:
+        not_a_player(env, view)
     written = [env.subject.rest, *env.text.splitlines()]
     lines = []
     for line in (x.strip() for x in written):
@@ -54,7 +58,10 @@ def update(env: Envelope, view: GameView) -> Action:
         if read is None:
             raise Refused("update_unreadable", line=line)
         lines.append(read)
-    return {"type": "update", "player": view.name, "lines": lines}
+    action: OtherAction = {"type": "update", "player": view.name, "lines": lines}
+    if gm:
+        action["gm"] = True
+    return action
 
 
 _OFFER = re.compile(

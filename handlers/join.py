@@ -1,10 +1,12 @@
 """[Join]: ask to play; name from a `Name:` line, else the From display name. [Confirm]:
-the answer to the confirmation of a join; [Approve] NAME: the GM takes in a confirmed join."""
+the answer to the confirmation of a join or of a [Watch]; [Approve] NAME: the GM takes in a
+confirmed join."""
 
 import re
 
 from mailref.engine import Refused
 from mailref.engine.state import Action
+from mailref.engine.variants.watching import watching_asked
 from mailref.handlers.registry import GameView, body_fields, handles
 from mailref.read import Envelope
 
@@ -39,10 +41,18 @@ def confirm(env: Envelope, view: GameView) -> Action:
         if (m := _CONFIRMATION.match(r))
     ]
     code = body_fields(env.text).get("code", "").strip().lower()
+    tokens = [*codes, *([code] if code else [])]
+    if watching_asked(view.state, tokens):  # the confirmation of a [Watch], not of a join
+        return {
+            "type": "watch_confirm",
+            "address": env.from_addr or "",
+            "tokens": tokens,
+            "consents": bool(code) or consents(env.text, codes),
+        }
     return {
         "type": "confirm",
         "address": env.from_addr or "",
-        "tokens": [*codes, *([code] if code else [])],
+        "tokens": tokens,
         # A ticket system's or an absence notice's answer names the confirmation too: only
         # words saying yes, or the code, consent (journaled: older confirmations replay).
         "consents": bool(code) or consents(env.text, codes),

@@ -13,6 +13,7 @@ from typing import NoReturn
 from mailref.engine import Refused, matters
 from mailref.engine.state import Action, GameState, Player
 from mailref.engine.variants.base import Variant
+from mailref.engine.variants.watching import watchers
 from mailref.read import Envelope
 
 
@@ -114,6 +115,8 @@ def not_a_player(env: Envelope, view: GameView) -> NoReturn:
         None,
     )
     gm, game = view.state.get("gm"), view.state["name"]
+    if a and a in watchers(view.state):  # a watcher's [Vote] or [Orders]
+        raise Refused("watchers_do_not_play", game=game)
     if player:  # Alice writing from her other address
         raise Refused(
             "not_a_players_address", address=env.from_addr, game=game, name=player["name"], gm=gm

@@ -14,7 +14,7 @@ timezone = "UTC"                            # default display zone for new games
 replies_per_sender_per_day = 20             # then one notice, then silence until tomorrow
 replies_per_stranger_per_day = 5           # the same for mail from an address that is no player's
 # Per game (`mailref game set SLUG KEY=VALUE`, or `--set` at `game create`), not here:
-# mails_per_player_day = 60 (mail to one player a day; the rest wait in the digest),
+# mails_per_player_day = 60 (mail to one address a day, the GM too; the rest wait),
 # joins_per_day = 10 (newcomers a day), join_approval = "auto" ("gm": [Approve] NAME).
 
 [smtp_in]          # built-in listener (omit the table to disable)

@@ -19,7 +19,7 @@ from sqlalchemy.orm.attributes import flag_modified, set_committed_value
 from mailref import court
 from mailref.engine.archive import merge, take_cold
 from mailref.engine.context import Ctx, Outgoing, Refused
-from mailref.engine.dice import SeededDraws, commitment
+from mailref.engine.dice import SeededDraws, commitment, drawn_as
 from mailref.engine.ruleset_file import Ruleset
 from mailref.engine.schema import upgrade
 from mailref.engine.state import Action, GameState
@@ -89,6 +89,7 @@ def apply(
             for p in state["players"]
             if p["status"] != "left" and (a := p["addresses"][0].lower()) in had
         }
+        action["mailed_gm"] = had.get((state.get("gm") or settings.admin_address).lower(), 0)
     chain = None if read_only or rng is not None else _seeded(session, game, now)
     ctx = Ctx(now, rng=chain.draws if chain else rng, facts=facts)
     if chain is not None:
@@ -192,7 +193,9 @@ def apply(
         subject = ""  # the answer's own subject; a quota notice in its place answers the mail
         if ctx.reply_kind == "confirm":  # SPEC §2.3: its Message-ID carries the code
             opened = confirmation_id(game, action["token"], settings)
-            subject = f"[Confirm] Join {state['name']} as {action['name']}"
+            subject = ctx.reply_vars.get("confirm_subject") or (
+                f"[Confirm] Join {state['name']} as {action['name']}"
+            )
         vars_ = {
             "lines": _lines_read(action) + ctx.ack_lines,
             "subject": subject or source.subject,
@@ -256,7 +259,13 @@ class _Chain:
 def _seeded(session: Session, game: Game, now: datetime) -> _Chain:
     """The game's unrevealed seed, drawn from for the journal entry about to be written."""
     seed = dice_store.current(session, game.id, game.version, now)
-    return _Chain(seed, SeededDraws(seed.seed, game.version + 1))
+    return _Chain(seed, SeededDraws(seed.seed, drawn_as(game.version + 1, _before(game))))
+
+
+def _before(game: Game) -> int | None:
+    """The entries an imported game had where it ran before (engine/dice.py `drawn_as`)."""
+    before = (game.state or {}).get("entries_before")
+    return None if before is None else int(before)
 
 
 def _settle(session: Session, game: Game, ctx: Ctx, chain: _Chain, now: datetime) -> None:
@@ -325,12 +334,24 @@ def import_game(
     """A game that went on elsewhere, as its file says it stands (engine/game_file.py): its
     state is the game's initial one, so that replay starts from it."""
     # a file an older mailref wrote is brought to today's shape first; a newer one is refused
-    state = upgrade({**state, "slug": slug, "address": address.lower()})  # type: ignore[arg-type]
-    return _begin(session, slug, state, now)
+    given = {**state, "slug": slug, "address": address.lower()}
+    dice = given.pop("dice", None)
+    if dice:  # the seed the players were told of goes on, and the draws count on
+        given["entries_before"] = int(dice["entries"])
+    state = upgrade(given)  # type: ignore[arg-type]
+    seed = (int(dice["number"]), str(dice["seed"])) if dice else None
+    return _begin(session, slug, state, now, seed)
 
 
-def _begin(session: Session, slug: str, state: GameState, now: datetime) -> Game:
-    """The stored game whose initial state is STATE, its dice chain published before any draw."""
+def _begin(
+    session: Session,
+    slug: str,
+    state: GameState,
+    now: datetime,
+    seed: tuple[int, str] | None = None,
+) -> Game:
+    """The stored game whose initial state is STATE, its dice chain published before any draw:
+    from SEED (its number, the seed) where the game drew from it elsewhere, else a new one."""
     wake = get_variant(state["variant"]).wakeups(state, now)
     game = Game(
         slug=slug,
@@ -344,7 +365,8 @@ def _begin(session: Session, slug: str, state: GameState, now: datetime) -> Game
     )
     session.add(game)
     session.flush()
-    dice_store.commit(session, game.id, 1, 0, now)  # published from the start, before any draw
+    number, kept = seed or (1, None)
+    dice_store.commit(session, game.id, number, 0, now, kept)  # published before any draw
     return game
 
 

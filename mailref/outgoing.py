@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 
 from mailref.engine.context import Outgoing
 from mailref.engine.variants.inbox import setting
+from mailref.engine.variants.watching import watchers_of
 from mailref.read.subject import game_label, reply_subject, with_game_label
 from mailref.render import render
 from mailref.store import Game, OutboxMessage
@@ -27,6 +28,7 @@ from mailref.store.keys import secret
 from mailref.write import address
 from mailref.write.compose import compose, wire
 from mailref.write.lists import list_headers, unsubscribe_token
+from mailref.write.nouns import reworded
 from mailref.write.picture import svg_to_png
 from mailref.write.zones import rezone
 
@@ -108,9 +110,17 @@ def sender(state: dict | None, settings: Settings) -> str:
     return settings.from_address
 
 
+def said(template: str, **vars: Any) -> str:
+    """TEMPLATE's text, in the game's own noun for a player where its ruleset gives one."""
+    text = render(template, **vars)
+    game = vars.get("game")
+    return reworded(text, game) if isinstance(game, dict) else text
+
+
 def game_subject(state: dict | None, subject: str) -> str:
     """Every subject a game sends names it: "[Nomes] [Proposal 12] Title"."""
     if state and state.get("slug") and state.get("name"):
+        subject = reworded(subject, state)
         return with_game_label(subject, game_label(state["name"], state["slug"]))
     return subject
 
@@ -173,13 +183,14 @@ def queue(
     returns the rendered body."""
     page = {**_page(settings, state.get("slug")), "now": now, "mail_subject": out.subject}
     page["to_gm"] = out.to == "gm"  # the footer names the GM to everybody else
-    body = render(out.template, **{**page, **out.vars})
+    body = said(out.template, **{**page, **out.vars})
     zoned: dict[str, str] = {}  # body in a player's own zone (SPEC §2.5 `zone:`)
     inline, attachments = pictures(out)
     key = thread_key(out.subject) if game is not None else None
     on_digest = held(state, out)
     mailed: list[str] = []
-    for addr in dict.fromkeys(recipients(state, out.to, settings)):
+    watching = set(watchers_of(state, out.kind, out.to))
+    for addr in dict.fromkeys([*recipients(state, out.to, settings), *watching]):
         counted = addr  # as the door reads it back (mailed_today)
         if not addr.isascii():
             addr = address.ascii_domain(
@@ -196,7 +207,7 @@ def queue(
         if zone := reader_zone(state, addr):
             if zone not in zoned:
                 local = {**out.vars, "game": {**state, "timezone": zone}}
-                zoned[zone] = rezone(render(out.template, **{**page, **local}), zone)
+                zoned[zone] = rezone(said(out.template, **{**page, **local}), zone)
             text, subject = zoned[zone], rezone(subject, zone)
         msg = compose(
             sender=sender(state, settings),
@@ -216,6 +227,7 @@ def queue(
                 state,
                 announcement=out.kind in ANNOUNCING,
                 one_click=one_click(session, settings, state, addr, out.kind) if game else "",
+                watcher=counted in watching,
             ),
         )
         _add(session.connection(), game.slug if game else None, out.kind, addr, msg, now)
@@ -422,10 +434,10 @@ def queue_reply(
     subject = reply_subject(subject or source.subject)
     state = vars.get("game") if slug and isinstance(vars.get("game"), dict) else None
     page = {**_page(settings, slug), "now": now, "to_gm": _is_gm(state, addr, settings)}
-    body = render(template, **{**page, **vars})
+    body = said(template, **{**page, **vars})
     if zone := reader_zone(state, addr):
         local = {**vars, "game": {**state, "timezone": zone}}
-        body = rezone(render(template, **{**page, **local}), zone)
+        body = rezone(said(template, **{**page, **local}), zone)
     html, inline, attachments = (
         _carried_pictures(body, folded)
         if any(o.images or o.attachments for o in folded)

@@ -112,7 +112,10 @@ def cmd_office(referee: Referee, args: argparse.Namespace, who: str) -> int:
 
 
 def cmd_proposal(referee: Referee, args: argparse.Namespace, who: str) -> int:
-    return act(referee, args, who, {"type": "decide", "number": args.number, "outcome": args.sub})
+    action = {"type": "decide", "number": args.number, "outcome": args.sub}
+    if args.reopen:  # left out otherwise, so that earlier journals read alike
+        action["reopen"] = True
+    return act(referee, args, who, action)
 
 
 def cmd_vote(referee: Referee, args: argparse.Namespace, who: str) -> int:

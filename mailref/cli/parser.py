@@ -125,7 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument(
         "--dry-run", action="store_true", help="with --from-text: print what was read, make none"
     )
-    c = cmd(game, "bind", "bind a parameter to the rule that states it, in a game of its own rules")
+    c = cmd(game, "bind", "bind a parameter to the rule of the game's rule list that states it")
     c.add_argument("slug", help=slug_help)
     c.add_argument("param", help="the parameter, e.g. win_score")
     c.add_argument("rule", help="the rule's number")
@@ -172,6 +172,13 @@ def build_parser() -> argparse.ArgumentParser:
         c = cmd(player, name, text)
         c.add_argument("slug", help=slug_help)
         c.add_argument("name", help="the player's name")
+        if name == "away":
+            c.add_argument(
+                "--until",
+                metavar="DATE",
+                help="the day the absence ends by itself, as a player writes it in [Away] "
+                'until DATE ("6 Jan", "2027-01-06"); at most max_absence ahead',
+            )
 
     c = cmd(sub, "office", "assign or vacate an office (admin, gm, historian, emperor, scribe ...)")
     c.add_argument("slug", help=slug_help)
@@ -183,6 +190,12 @@ def build_parser() -> argparse.ArgumentParser:
         c = cmd(prop, name, f"{name} a proposal now")
         c.add_argument("slug", help=slug_help)
         c.add_argument("number", type=int, help="the proposal's number")
+        c.add_argument(
+            "--reopen",
+            action="store_true",
+            help="reverse a result the referee already closed (a fail into a pass, or a pass "
+            "into a fail); every player is told",
+        )
 
     c = cmd(sub, "vote", "set or override a player's ballot")
     c.add_argument("slug", help=slug_help)
@@ -218,8 +231,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("name", help="the column's name, one word: Gold")
     c.add_argument(
         "kind",
-        choices=["integer", "text", "list", "choice", "player"],
-        help="what its values are: a whole number, words, a list, one of --choices, a player",
+        choices=["integer", "asset", "text", "list", "choice", "player"],
+        help="what its values are: a whole number, an asset (moved by [Transfer], never below "
+        "0), words, a list, one of --choices, a player",
     )
     c.add_argument("--default", help="the value every player starts with")
     c.add_argument("--min", type=int, help="integer: the least value (0: nonnegative)")

@@ -32,5 +32,9 @@ def cmd_player_add(referee: Referee, args: argparse.Namespace, who: str) -> int:
 def cmd_player_status(referee: Referee, args: argparse.Namespace, who: str) -> int:
     if args.sub == "remove":
         return act(referee, args, who, {"type": "player_remove", "player": args.name})
+    if args.sub == "away" and args.until:  # a dated absence, read as [Away] until DATE is
+        return act(
+            referee, args, who, {"type": "away", "name": args.name, "dates": f"until {args.until}"}
+        )
     status = {"away": "away", "back": "active", "idle": "idle"}[args.sub]
     return act(referee, args, who, {"type": "player_status", "name": args.name, "status": status})

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mailref.cli.args import Usage
 from mailref.safe import printable
@@ -71,21 +71,39 @@ def dry_run(ruleset: Ruleset | None) -> int:
 def cmd_game_export(referee: Referee, args: argparse.Namespace, who: str) -> int:
     """The game as it stands, as a file `game import` reads (docs/rulesets.md)."""
     from mailref.engine import get_variant
-    from mailref.engine.game_file import MAIN, export, shown_values
+    from mailref.engine.game_file import export, shown_values
 
     state = referee.state(args.slug)
-    if state["variant"] not in MAIN:
-        raise Usage(f"{args.slug} is an orders game: only a Nomic's rules and matters export")
     table = get_variant(state["variant"]).parameter_table
     values = state["parameters"]
     shown = shown_values(table, values)
-    text = export(state, shown)
+    text = export(state, shown, dice_in_use(referee, args.slug))
     if args.to:
         Path(args.to).write_text(text, encoding="utf-8")
         print(f"game {args.slug} written to {args.to}")
     else:
         sys.stdout.write(text)
     return 0
+
+
+def dice_in_use(referee: Referee, slug: str) -> dict[str, Any] | None:
+    """The game's unrevealed seed and the entries drawn by: the file's dice part, secret as the
+    orders of the turn are (the file is the GM's, as the database is the host's)."""
+    from sqlalchemy import select
+
+    from mailref.engine.game_file import seed_in_use
+    from mailref.store import Game
+    from mailref.store import dice as dice_store
+
+    with referee.store() as s:
+        game = s.scalar(select(Game).where(Game.slug == slug))
+        if game is None:
+            return None
+        unrevealed = [x for x in dice_store.seeds(s, game.id) if x.revealed_at is None]
+        if not unrevealed:
+            return None
+        before = game.state.get("entries_before")
+        return seed_in_use(game.version, before, unrevealed[-1].number, unrevealed[-1].seed)
 
 
 def cmd_game_import(referee: Referee, args: argparse.Namespace, who: str) -> int:

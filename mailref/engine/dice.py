@@ -42,6 +42,13 @@ def derive(seed: str, seq: int, index: int, lo: int, hi: int) -> int:
         attempt += 1
 
 
+def drawn_as(seq: int, entries_before: int | None) -> int:
+    """The entry number the draws of journal entry SEQ are derived with: SEQ, or in a game
+    imported after ENTRIES_BEFORE entries elsewhere, the count going on from them (the import
+    entry, which draws nothing, takes the last one's place), so that it draws as it would have."""
+    return seq if entries_before is None else entries_before + seq - 1
+
+
 @dataclass
 class SeededDraws:
     """The random source of one journal entry: `randint` as `random.Random` has it, each draw

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from mailref.engine.dice import commitment, drawn_as
 from mailref.engine.ruleparams import Table
 from mailref.engine.ruleset_file import MECHANICS, Ruleset, RulesetProblems, load
 from mailref.engine.schema import SCHEMA
@@ -25,10 +26,11 @@ def shown_values(table: Table, values: dict[str, Any]) -> dict[str, str]:
     }
 
 
-def export(state: GameState, shown: dict[str, str]) -> str:
+def export(state: GameState, shown: dict[str, str], dice: dict[str, Any] | None = None) -> str:
     """STATE as a file: its own ruleset header where it was made from one, else its variant's
     mechanics, with every parameter no rule binds set (SHOWN: each value as the GM writes it,
-    in the order of the variant's table)."""
+    in the order of the variant's table). DICE, the seed in use and the journal entries it
+    served after (`seed_in_use`), goes with it, so that the game draws on as it would have."""
     part = state.get("ruleset") or {}
     lines = [f"name: {state['name']}"]
     lines.append(f"mechanics: {', '.join(part.get('mechanics') or [MAIN[state['variant']]])}")
@@ -40,7 +42,9 @@ def export(state: GameState, shown: dict[str, str]) -> str:
     lines += [f"set {k}: {v}" for k, v in shown.items() if k not in bindings]
     for r in state["rules"]:
         lines += ["", f"## {r['number']} {r.get('title', '')}".rstrip(), str(r.get("text", ""))]
-    rest = {k: v for k, v in state.items() if k != "rules"}
+    rest = {k: v for k, v in state.items() if k not in ("rules", "entries_before")}
+    if dice:
+        rest["dice"] = dice
     rest["rule_fields"] = {
         r["number"]: {k: v for k, v in r.items() if k not in TEXT_KEYS}
         for r in state["rules"]
@@ -89,7 +93,35 @@ def parse(text: str, source: str = "game") -> tuple[Ruleset, dict[str, Any]]:
                 f"{ruleset.variant}: write `mechanics: {MAIN[rest['variant']]}`"
             ],
         )
+    if "dice" in rest and not _seed_kept(rest["dice"]):
+        raise RulesetProblems(
+            source,
+            [f"line {at + 2}: the dice seed does not hash to its SHA-256: export the game again"],
+        )
     return ruleset, rest
 
 
-__all__ = ["MARK", "export", "parse", "shown_values"]
+def seed_in_use(entries: int, before: int | None, number: int, seed: str) -> dict[str, Any]:
+    """The dice part of a game file: seed NUMBER, in use and unrevealed, and how many journal
+    entries the game has drawn by (ENTRIES, its own, on from BEFORE where it was imported)."""
+    return {
+        "number": number,
+        "seed": seed,
+        "sha256": commitment(seed),
+        "entries": drawn_as(entries, before),
+    }
+
+
+def _seed_kept(dice: Any) -> bool:
+    """DICE is a seed whose SHA-256 is the one the players were told, and a count of entries."""
+    try:
+        return (
+            commitment(dice["seed"]) == dice["sha256"]
+            and int(dice["number"]) > 0
+            and int(dice["entries"]) >= 0
+        )
+    except (KeyError, TypeError, ValueError):
+        return False
+
+
+__all__ = ["MARK", "export", "parse", "seed_in_use", "shown_values"]

@@ -161,7 +161,7 @@ class Points(Whole):
     """Points a rule awards or takes ("receives -5 points"); a score to reach is ABSOLUTE:
     "reach or exceed 100 points" is 100 however the text signs it."""
 
-    token = _SIGN + AMOUNT + r"\s+points?\b"
+    token = _SIGN + r"\b" + AMOUNT + r"\s+points?\b"  # "extra points" holds no "a points"
 
     def __init__(self, absolute: bool = False) -> None:
         super().__init__()
@@ -176,6 +176,15 @@ class Points(Whole):
 
     def spoken(self, value: Value) -> str:
         return f"{value} point" + ("" if value in (1, -1) else "s")
+
+
+class Bonus(Whole):
+    """Points beyond a rule's first amount on a condition ("and 5 more points if no player voted
+    against it"): PATTERNS find it; a rule that names none gives none (0)."""
+
+    def read(self, patterns: tuple[str, ...], fallback: bool, text: str) -> Value | None:
+        raw = [x for p in patterns for x in found(p, self.token, text)]
+        return one(number(x) for x in raw) if raw else 0
 
 
 class Boundary(Whole):

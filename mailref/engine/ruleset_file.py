@@ -24,6 +24,7 @@ class Mechanic:
     variants: tuple[str, ...]
     needs: tuple[str, ...] = ()
     main: bool = False  # the way matters move: exactly one per game
+    rules: bool = True  # the engine keeps a rule list (an orders game keeps none)
 
 
 ALL_NOMICS = ("sidekick", "blognomic", "imperial")
@@ -31,16 +32,23 @@ MECHANICS: dict[str, Mechanic] = {
     "turn-order": Mechanic(("sidekick",), ("turn_timeout", "vote_timeout"), main=True),
     "concurrent-matters": Mechanic(("blognomic",), ("popular_after", "quorum"), main=True),
     "senate": Mechanic(("imperial",), ("vote_period", "first_b_rule"), main=True),
+    # The orders games, which keep no rule list: a game of them exports and imports.
+    "eire": Mechanic(("eire",), main=True, rules=False),
+    "orders": Mechanic(("orders",), main=True, rules=False),
     "points": Mechanic(("sidekick",), ("win_score", "pass_points", "fail_points")),
     "judges": Mechanic(ALL_NOMICS),
     "absence": Mechanic(ALL_NOMICS),
     "dice": Mechanic(ALL_NOMICS),
     "offices": Mechanic(ALL_NOMICS),
 }
+# What a GM's own ruleset may name; `eire` and `orders` are written by `game export` alone.
+NOMIC = [name for name, m in MECHANICS.items() if m.rules]
 TABLES: dict[str, Table] = {
     "sidekick": rule_tables.SIDEKICK,
     "blognomic": rule_tables.BLOGNOMIC,
     "imperial": rule_tables.IMPERIAL,
+    "eire": rule_tables.EIRE,
+    "orders": rule_tables.ORDERS,
 }
 HEADER_KEYS = ("name", "mechanics", "noun", "bind", "set", "runs")
 
@@ -87,9 +95,14 @@ class Ruleset:
         return part
 
 
+def shipped(variant: str) -> Ruleset:
+    """The ruleset of a shipped Nomic, from its file `data/VARIANT.nomic`."""
+    return load((resource("data") / f"{variant}.nomic").read_text(encoding="utf-8"), variant)
+
+
 def shipped_rules(variant: str) -> list[dict[str, str]]:
     """The initial rules of a shipped Nomic, from its file `data/VARIANT.nomic`."""
-    return load((resource("data") / f"{variant}.nomic").read_text(encoding="utf-8"), variant).rules
+    return shipped(variant).rules
 
 
 def load(text: str, source: str = "ruleset") -> Ruleset:
@@ -140,8 +153,14 @@ def load(text: str, source: str = "ruleset") -> Ruleset:
             continue  # a blank line or a comment in the header
         _header(out, line, i, where, problems)
     close()
-    if not out.rules:
+    keeps_rules = next((m.rules for m in map(MECHANICS.get, out.mechanics) if m and m.main), True)
+    if not out.rules and keeps_rules:
         problems.append(f"line {len(lines) + 1}: no rules: write each as `## 1 Title` and its text")
+    elif out.rules and not keeps_rules:
+        problems.append(
+            f"line {where['rule ' + out.rules[0]['number']]}: an orders game keeps no rules: "
+            "leave them out"
+        )
     _check(out, where, problems)
     if problems:
         raise RulesetProblems(source, problems)
@@ -189,10 +208,10 @@ def _check(out: Ruleset, where: dict[str, int], problems: list[str]) -> None:
     at = where.get("mechanics", 1)
     unknown = [m for m in out.mechanics if m not in MECHANICS]
     for m in unknown:
-        problems.append(f"line {at}: no mechanic {m!r}: write some of {', '.join(MECHANICS)}")
+        problems.append(f"line {at}: no mechanic {m!r}: write some of {', '.join(NOMIC)}")
     main = [m for m in out.mechanics if m in MECHANICS and MECHANICS[m].main]
     if len(main) != 1:
-        mains = ", ".join(k for k, v in MECHANICS.items() if v.main)
+        mains = ", ".join(k for k in NOMIC if MECHANICS[k].main)
         problems.append(f"line {at}: name exactly one of {mains} in `mechanics:`")
         return
     out.variant = MECHANICS[main[0]].variants[0]

@@ -30,6 +30,8 @@ class Player(TypedDict):
     held: NotRequired[list[dict[str, Any]]]
     digest_next: NotRequired[str]
     capped_on: NotRequired[str]  # the UTC day mails_per_player_day was last reached
+    # requests past the day's allowance, {"due", "items"} (variants/waiting.py)
+    waiting: NotRequired[dict[str, Any]]
     settings: NotRequired[dict[str, str]]  # [Settings] the player changed from their defaults
     unsubscribed: NotRequired[bool]  # the digest's one-click unsubscribe, told in the next one
     # [level, since] pairs: since which victory check the player has held each score level
@@ -181,12 +183,22 @@ class GameState(TypedDict):
     newcomers: NotRequired[dict[str, Any]]
     announced: NotRequired[dict[str, Any]]
     taken: NotRequired[dict[str, Any]]  # {"day", "count"} of newcomers taken in (joins_per_day)
+    # the GM's mail past the day's allowance: the day it was reached, and what waits
+    # ({"due", "items"}, variants/waiting.py)
+    gm_capped_on: NotRequired[str]
+    gm_waiting: NotRequired[dict[str, Any]]
     # joins waiting for their confirmation, and confirmed ones for the GM (variants/joining.py)
     joining: NotRequired[list[dict[str, Any]]]
     awaiting_gm: NotRequired[list[dict[str, Any]]]
+    # who watches the game, and the requests to watch awaiting a reply (variants/watching.py)
+    watchers: NotRequired[list[dict[str, Any]]]
+    watch_asked: NotRequired[list[dict[str, Any]]]
     preview: NotRequired[dict[str, Any]]  # a resolved turn the GM previews (variants/preview.py)
     # a game made from a ruleset file: its mechanics, parameter bindings, coded rules, noun
     ruleset: NotRequired[dict[str, Any]]
+    # a game imported from a file: the journal entries it had where it ran before, which its
+    # dice draws count on from (engine/dice.py `drawn_as`)
+    entries_before: NotRequired[int]
     gamestate: NotRequired[Gamestate]  # the columns a ruleset declares (mechanics/gamestate.py)
 
 
@@ -214,6 +226,7 @@ class OrdersState(GameState):
 
     orders: NotRequired[dict[str, dict[str, Any]]]
     history: NotRequired[list[dict[str, Any]]]
+    endings: NotRequired[list[dict[str, Any]]]  # draws and concessions (variants/agreed_end.py)
 
 
 class EireState(OrdersState):
@@ -244,6 +257,7 @@ class _Acting(TypedDict, total=False):
     capped: bool  # counted against the daily limits (mail only)
     source: str
     mailed: dict[str, int]  # player -> the game's mails to them today (SPEC §2.2), journaled
+    mailed_gm: int  # the game's mails to its GM today, journaled the same way
     ignored: list[Any]  # lines of the mail set aside, told to the sender
 
 
@@ -308,6 +322,7 @@ OtherType = Literal[
     "away",
     "back",
     "column",
+    "concede",
     "deadline",
     "deadline_answer",
     "deadline_request",
@@ -315,6 +330,8 @@ OtherType = Literal[
     "dice_reveal",
     "digest",
     "directive",
+    "draw",
+    "end_vote",
     "forfeit",
     "help",
     "historian",
@@ -326,6 +343,7 @@ OtherType = Literal[
     "player_remove",
     "player_status",
     "playtest",
+    "press",
     "proclamation",
     "publish",
     "quit",
@@ -344,8 +362,11 @@ OtherType = Literal[
     "transfer",
     "undo",
     "unidle",
+    "unwatch",
     "update",
     "vote_override",
+    "watch",
+    "watch_confirm",
     "withdraw",
 ]
 
@@ -386,6 +407,7 @@ class OtherAction(_Acting, total=False):
     op: str  # `score`: = + -
     amount: int | str
     outcome: str  # `decide`: enact | fail | veto
+    reopen: bool  # `decide`: reverse a result the referee closed
     vote: str  # `vote_override`
     extend: str  # `deadline`, `deadline_request`
     when: str
@@ -395,6 +417,12 @@ class OtherAction(_Acting, total=False):
     dates: str  # `away`: "until 6 Jan", "24 Dec to 6 Jan"
     on: bool  # Imperial `playtest`: on or off
     bounded: bool  # `ruling`: score lines past rule 4's penalty wait for the GM
+    token: str  # `watch`: the confirmation code, given when the request is kept
+    tokens: list[str]  # `watch_confirm`: the codes the reply names
+    consents: bool  # `watch_confirm`: its own words say yes
+    recipients: list[str]  # `press`: the players it is for ("all": every other player)
+    grey: bool  # `press`: without the sender's name
+    names: list[str]  # `draw`: the players who share the game (none: every survivor)
 
 
 # What is applied to a game: from a mail (by its handler), a deadline (`tick`), or an admin

@@ -88,3 +88,76 @@ MAJORITY = Switch(
         "one",
     ),
 )
+
+_DEFERENTIAL = r"\bDEFERENTIAL\b" + _Q
+_AS_A_VOTE_OF = r"(?:(?:a|an)\s+)?(?:(?:valid\s+)?votes?\s+)?(?:of\s+)?" + _Q
+
+# What a DEFERENTIAL counts as (BlogNomic rule 1.6: "all votes of DEFERENTIAL ... are instead
+# considered to be valid and the same as the Historian's Vote"): the Historian's vote, AGAINST,
+# or nothing.
+DEFERENTIAL = Switch(
+    (_DEFERENTIAL + r"[^.;]*?\bthe same as the Historian'?s'? Vote\b", "historian"),
+    (_DEFERENTIAL + r"[^.;]*?\bthe same as " + _AS_A_VOTE_OF + r"AGAINST\b", "against"),
+    (_DEFERENTIAL + r"[^.;]*?" + _COUNTED_AS + _AS_A_VOTE_OF + r"AGAINST\b", "against"),
+    (
+        _DEFERENTIAL
+        + r"[^.;]*?\b(?:is|are) (?:ignored|disregarded|left out|counted as nothing"
+        + r"|invalid|never valid)\b",
+        "nothing",
+    ),
+    (_DEFERENTIAL + r"[^.;]*?\bcounts? (?:as|for) nothing\b", "nothing"),
+)
+
+# Whether the author's AGAINST on their own proposal kills it (BlogNomic rule 1.9: "When a Wizard
+# casts a vote AGAINST their own Proposal ..., this renders the Proposal Self-Killed"); a rule
+# 1.9 that no longer says so lets that AGAINST count as any other.
+SELF_KILL = Switch(
+    (r"\b(?:renders?|makes?) (?:the|their|that|such a) Proposal Self-Killed\b", "kills"),
+    (
+        r"\bAGAINST (?:on )?(?:their|his|her|its author'?s?) own Proposal[^.;()]*?\bSelf-Kill",
+        "kills",
+    ),
+    silent="counts",
+)
+
+# Who is Historian when a DoV is enacted (BlogNomic rule 1.12: "a new Dynasty begins with the
+# Wizard who made the DoV as its Historian"): its author, or nobody (a Metadynasty).
+DOV_HISTORIAN = Switch(
+    (
+        r"\bnew Dynasty begins with the Wizard who (?:made|posted|wrote) (?:the|that) DoV as its "
+        r"Historian\b",
+        "author",
+    ),
+    (
+        r"\b(?:author|poster|maker) of (?:the|that|an enacted) DoV becomes (?:the )?Historian\b",
+        "author",
+    ),
+    (r"\bnew Dynasty begins (?:with|without) (?:no|any) Historian\b", "none"),
+    (r"\bnew Dynasty begins as a Metadynasty\b", "none"),
+)
+
+_EMPEROR = r"(?:TIE|IE|the (?:Imperial )?(?:Emperor|Empress|Emporer))"
+
+# Whether the Emperor may VETO (Imperial rule 7: "TIE will judge each proposal submitted and
+# accept, veto or ignore it"); a rule 7 that names no veto leaves accept and ignore.
+VETO = Switch(
+    (r"\b(?:judge|accept)\w*\b[^.;]*?\bveto(?:es|ed)?\b", "allowed"),
+    (_EMPEROR + r" may veto\b", "allowed"),
+    silent="refused",
+)
+
+# How one becomes a Senator (Imperial rule 3: "A person then becomes an Imperial Senator at the
+# submission of their first Proposal or Point of Order"): by a first submission, or only by the
+# Emperor's Directive.
+SENATORS = Switch(
+    (
+        r"\bbecomes? an? " + _SENATORS + r"[^.;]*?\b(?:submission of|submit\w*) (?:their|his|her|"
+        r"a) first\b",
+        "submission",
+    ),
+    (_SENATORS + r"[^.;]*?\bonly by (?:an? )?(?:Imperial )?Directive\b", "directive"),
+    (
+        r"\bonly (?:an? )?(?:Imperial )?Directive[^.;]*?\b(?:makes?|names?|appoints?) " + _SENATORS,
+        "directive",
+    ),
+)

@@ -18,7 +18,9 @@ _VERBS_END = tuple(
     "het volgende geschreven|geschreven|ha scritto|scrisse|escreveu|skrev|skrifaði|kirjoitti|pisze|"
     "napisał(a)|napisała|napisał|napisal|napsal(a)|napsala|napsal|пишет|написал(а)|написала|"
     "написал|написав(ла)|написав|kirjutas|rašė|rakstīja|napisao|napisala|a scris|yazdı|έγραψε|"
-    "đã viết|写道|寫道|のメッセージ|さんは書きました|님이 작성|님이작성|작성|쓴 글|쓴글".split("|")
+    "đã viết|写道|寫道|のメッセージ|さんは書きました|님이 작성|님이작성|작성|쓴 글|쓴글|"
+    "írta|ezt írta|napísal(a)|napísala|napísal|je napisal(a)|je napisala|je napisal|написа|"
+    "пише|escribiu|het geskryf|menulis|kirjoitti seuraavaa|skriver|schrijft".split("|")
 )
 _VERBS_INSIDE = (
     r"schrieb|skrev|kirjoitti|escribió|escreveu|napisał\(a\)|napsal\(a\)|пишет|написал\(а\)"
@@ -134,7 +136,12 @@ _SEPARATOR_WORDS = (
     r"Missatge reenviat|Messaggio inoltrato|Mensagem encaminhada|Doorgestuurd bericht|"
     r"Vidarebefordrat meddelande|Videresendt meddelelse|Videresendt melding|Välitetty viesti|"
     r"Przekazana wiadomość|Přeposlaná zpráva|Пересылаемое сообщение|Пересланное сообщение|"
-    r"Переслане повідомлення|転送されたメッセージ|전달된 메시지|转发的邮件|轉寄的郵件|Reply message"
+    r"Переслане повідомлення|転送されたメッセージ|전달된 메시지|转发的邮件|轉寄的郵件|"
+    r"Reply message|Oprindelig besked|Videresendt besked|Originalt meddelande|Eredeti üzenet|"
+    r"Továbbított üzenet|"
+    r"Orijinal mesaj|Özgün ileti|İletilen mesaj|Αρχικό μήνυμα|Προωθημένο μήνυμα|Mesaj original|"
+    r"Mesaj redirecționat|Izvorna poruka|Proslijeđena poruka|Izvirno sporočilo|"
+    r"Оригінальне повідомлення|Algne kiri|Pradinis laiškas|Sākotnējā ziņa|Mensagem encaminhada"
 )
 _SEPARATOR = re.compile(
     rf"^\s*(?:[-=_]{{2,}}\s*(?:{_SEPARATOR_WORDS})\s*[-=_]{{2,}}|[-=]{{2,}}\s*(?:{_SEPARATOR_WORDS})\s*$|"
@@ -221,3 +228,28 @@ def header_block_at(lines: list[str], i: int) -> bool:
         and "first" in kinds[:2]
         and bool(_ADDR.search(window[0]) or _ADDR.search(window[1]))
     )
+
+
+# A From line alone, the rest of its block left out ("De: Bob <bob@x.org>", "Van: bob@x.org",
+# "From: Bob [mailto:bob@x.org]"): nothing but the header word, a name and the address.
+_LONE_FROM = re.compile(
+    rf"^\s*[*_]{{0,2}}(?:{HEADER_FROM_WORDS})\s*[*_]{{0,2}}\s*[:：]\s*[*_]{{0,2}}\s*"
+    r"(?:\"?[^\"<>\[\]@:]{0,60}\"?\s*)?"
+    r"(?:<[^<>\s@]+@[^<>\s@]+>|\[mailto:[^\[\]\s@]+@[^\[\]\s@]+\]|[^\s<>@:]+@[^\s<>@]+\.\w+)"
+    r"\s*[*_]{0,2}\s*$",
+    re.I,
+)
+
+
+def lone_from(line: str) -> bool:
+    """Is LINE a header block's From line standing alone, a name and an address?"""
+    return len(line) <= 200 and bool(_LONE_FROM.match(line))
+
+
+_RULE_LINE = re.compile(r"^\s*(?:[-=_*~#]\s?){3,}\s*$")
+
+
+def is_rule_line(line: str) -> bool:
+    """A line of dashes or equals signs alone ("-----", "====="): what a mail program's quote
+    header leaves above the block it cut."""
+    return bool(_RULE_LINE.match(line))

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
-from mailref.read.attribution import header_block_at
+from mailref.read.attribution import header_block_at, is_attribution
 from mailref.read.limits import HTML_MAX
 
 _BLOCK = {
@@ -99,6 +99,9 @@ class _ToText(HTMLParser):
         self.paragraphs: list[
             tuple[bool, int]
         ] = []  # per open <p>: set apart by a blank line? its first line
+        # Line ranges of blockquotes no program marked (no attributes), outside any quote.
+        self.bare: list[tuple[int, int]] = []
+        self.in_bare = False
 
     def _flush(self) -> None:
         line = "".join(self.cur).strip()
@@ -144,6 +147,9 @@ class _ToText(HTMLParser):
                 self.cited.append(tag)
                 self.quoted = True
         if tag == "blockquote":
+            if not a and not self.quote and not self.cited:
+                self.bare.append((len(self.lines), len(self.lines)))
+                self.in_bare = True
             self.quote += 1
         if tag == "li":
             self.cur.append("- ")
@@ -178,6 +184,9 @@ class _ToText(HTMLParser):
             self.pre = max(0, self.pre - 1)
         if tag == "blockquote":
             self.quote = max(0, self.quote - 1)
+            if self.in_bare and not self.quote:
+                self.bare[-1] = (self.bare[-1][0], len(self.lines))
+                self.in_bare = False
         if self.cited and tag in self.cited:
             # Close up to the innermost open element of this name (browsers forgive
             # unclosed inner tags the same way); the quote ends when its own tag closes.
@@ -291,7 +300,7 @@ def html_texts(html: str) -> tuple[str, str]:
     except Exception:  # the parser is lenient; this is belt and braces for odd input
         flat = re.sub(r"<[^>]+>", "", html)
         return flat, flat
-    lines = parser.lines
+    lines = _own_blockquotes(parser)
     if parser.cut is None and not parser.quoted and not parser.marks:
         full = _join(lines)  # nothing quoted as HTML: the own words are the whole text
         return full, full
@@ -302,6 +311,21 @@ def html_texts(html: str) -> tuple[str, str]:
             own = own[:i]
             break
     return _join(lines), _join(own)
+
+
+def _own_blockquotes(parser: _ToText) -> list[str]:
+    """The lines, a blockquote the sender set in their own words unquoted: one no program
+    marked, above the attribution of the mail answered (a program quotes below its
+    attribution, and marks what it quotes above one)."""
+    lines = parser.lines
+    for start, end in parser.bare:
+        if end > start and any(is_attribution(ln.strip()) for ln in lines[end : end + 12]):
+            lines = [
+                *lines[:start],
+                *(ln[2:] if ln.startswith("> ") else ln for ln in lines[start:end]),
+                *lines[end:],
+            ]
+    return lines
 
 
 def html_to_text(html: str) -> str:

@@ -18,46 +18,17 @@ from mailref.read.attribution import (
     header_block_at,
     header_field,
     is_attribution,
+    is_rule_line,
     is_separator,
+    lone_from,
     may_end_attribution,
     trailing_attribution,
 )
+from mailref.read.footers import is_footer
 from mailref.read.limits import bounded
 
 __all__ = ["ATTRIBUTION_MAX", "HEADER_FROM_WORDS", "HEADER_NEXT_WORDS", "is_footer", "own_words"]
 
-# A phone's or a webmail's footer: the whole line, of a known form ("Sent from my iPhone",
-# "Sent from my Verizon Wireless BlackBerry", "Get Outlook for iOS"); a sentence that merely
-# begins like one ("Sent from my desk, is much easier …") is the sender's own.
-_DEVICE = (
-    r"(?:[\w'’+-]+\s){0,3}(?:iPhone|iPad|iPod|Android|BlackBerry|Galaxy|Samsung|Pixel|Huawei|Xiaomi|Nokia|"
-    r"Motorola|OnePlus|Xperia|HTC|phone|smartphone|mobile|mobile device|device|tablet|Kindle|Watch|"
-    r"Windows Phone|Fairphone|Oppo|Honor)\w*(?:\s\w+)?\s?"
-)
-_FOOTER = re.compile(
-    r"^\s*(?:Sent from my "
-    + _DEVICE
-    + r"|Sent from (?:Outlook|Mail|Yahoo Mail|ProtonMail|Samsung Mobile|"
-    r"Gmail Mobile|Mail for Windows(?: 10)?)(?: for \w+)?|Get Outlook for \w+|Sent with Proton "
-    r"Mail|"
-    r"Sent with Sparrow|Sent using \w+(?: \w+)?|Sent via \w+(?: \w+)?|"
-    r"Von meinem "
-    + _DEVICE
-    + r"gesendet|Envoyé de mon "
-    + _DEVICE
-    + r"|Enviado desde mi "
-    + _DEVICE
-    + r"|"
-    r"Verzonden vanaf mijn " + _DEVICE + r"|Verstuurd vanaf mijn " + _DEVICE + r"|"
-    r"(?:Skickat från min|Sendt fra min|Inviato da(?: il mio)?|Enviado do meu|Enviado de "
-    r"meu|Enviat des del meu|"
-    r"Wysłane z(?: mojego)?|Odesláno z(?: mého)?|Отправлено с|Lähetetty|Envoyé depuis(?: mon)?|"
-    r"Gesendet von(?: meinem)?)\s+"
-    r"(?:iPhon|iPad|Android|Galaxy|Samsung|Pixel|Huawei|Xiaomi|smartphone|telefon|mobil)[\w'’]*|"
-    r"从我的\s?iPhone发送|從我的\s?iPhone傳送|iPhoneから送信|iPadから送信|내 iPhone에서 보냄)"
-    r"\s*[.!]?\s*(?:<https?://[^\s<>]+>)?\s*$",
-    re.I,
-)
 # A wrapped quote line that lost its `>`: between two quoted lines, the tail of a link or a
 # parenthesis ("(http://x.org/a) >", "_nonce=3dd518)").
 _LOST_MARK = re.compile(r"^\s*[(\[_=&?/#)\]]|://|>\s*$")
@@ -68,10 +39,6 @@ _BANNER = re.compile(r"^>>[^<]*<<+$")
 _SEPARATOR_FIRST = frozenset("-=_BADIbadi")  # how every separator line starts (attribution.py)
 _BLANK_OR_QUOTE = ("", " ", "\t", ">")
 _ENDS = frozenset(":：-]")
-
-
-def is_footer(line: str) -> bool:
-    return len(line) <= 120 and bool(_FOOTER.match(line))
 
 
 def own_words(text: str) -> str:
@@ -107,7 +74,7 @@ def own_words(text: str) -> str:
         if (
             (":" in line[:48] or "：" in line[:48])
             and header_field(line)
-            and header_block_at(lines, i)
+            and (header_block_at(lines, i) or lone_from(line))
         ):
             while out and out[-1].strip() and header_field(out[-1]):
                 out.pop()  # GMX puts "Gesendet: <date>" above "Von:", webmails "Message du …"
@@ -133,7 +100,7 @@ def own_words(text: str) -> str:
                     i += 1
                     continue
                 break
-        if len(line) <= 120 and _FOOTER.match(line):
+        if is_footer(line):
             break  # the phone's footer closes what the sender wrote; the original may follow
         if (
             0 < i < n - 1
@@ -146,8 +113,8 @@ def own_words(text: str) -> str:
         out.append(line)
         src.append(i)
         i += 1
-    while out and not out[-1].strip():
-        out.pop()
+    while out and (not out[-1].strip() or i < n and is_rule_line(out[-1])):
+        out.pop()  # what was cut leaves no separator line ("-----", "=====") behind
     while out and not out[0].strip():
         out.pop(0)
     return "\n".join(out)

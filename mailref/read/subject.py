@@ -25,6 +25,11 @@ TAGS: dict[str, str] = {
     "join": "join",
     "confirm": "confirm",  # the answer to a join's confirmation (SPEC §2.3)
     "approve": "approve",  # the GM takes in a confirmed join
+    "watch": "watch",  # follow a game without playing it
+    "unwatch": "unwatch",
+    "press": "press",  # words to some players through the referee (orders games)
+    "draw": "draw",  # end the game shared, by every survivor's yes
+    "concede": "concede",
     "proposal": "proposal",
     "propose": "proposal",
     "vote": "vote",

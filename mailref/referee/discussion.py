@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from mailref.engine.variants.rule_tables import SHARED
 from mailref.outgoing import Settings, _add, game_subject, thread_id, thread_key
 from mailref.read import Envelope
-from mailref.store import Game
+from mailref.store import Game, InboxMessage
 from mailref.store.counters import count_mailed, count_reply, mailed_today
 from mailref.write.compose import compose
 from mailref.write.lists import list_headers
@@ -68,6 +68,10 @@ def talk_key(subject: str) -> str:
     return "talk-" + hashlib.sha256(words.encode("utf-8")).hexdigest()[:12]
 
 
+def _lower(player: dict) -> set[str]:
+    return {a.lower() for a in player["addresses"]}
+
+
 def wants_discussion(player: dict) -> bool:
     return str(player.get("settings", {}).get("discussion", "on")) != "off"
 
@@ -94,7 +98,12 @@ def relay(
     # copy answers that reader's own thread of the matter, or of the subject.
     key = key or talk_key(env.subject.rest)
     mine = {a.lower() for a in player["addresses"]}
-    body = cut(env.body.rstrip("\n"), max_relayed(state)) + (
+    said = env.text.strip("\n")
+    if not said.strip():
+        return 0  # nothing of the author's own: no words to relay
+    # The author's new words only: the mail answered (perhaps the author's own ack, with its
+    # footer) and the signature are the author's copy, not the players' discussion.
+    body = cut(said, max_relayed(state)) + (
         f"\n\n-- \n{player['name']}'s words to the players of {name}, relayed by its referee."
         " A Reply reaches all players; a mail with a command tag acts in the game.\n"
     )
@@ -116,8 +125,18 @@ def relay(
     if not readers or count_reply(conn, spent, day) > (settings.replies_per_day):
         return None
     count_mailed(conn, state["slug"], readers, day)
+    answered = copy_answered(game, env, player["addresses"], settings)
+    written = words_written(session, game, answered) if answered else None
+    if written:  # the parent's author as a reader is named by their first address
+        first = [p["addresses"][0] for p in state["players"] if written[0] in _lower(p)]
+        written = (first[0].lower(), written[1]) if first else None
     for to in readers:
-        parent = thread_id(game, key, to, settings)
+        root = thread_id(game, key, to, settings)
+        parent = root
+        if written and written[0] == to.lower():
+            parent = written[1]  # the parent's author has no copy of it: the mail they sent
+        elif answered:
+            parent = thread_id(game, answered, to, settings)
         msg = compose(
             sender=email.utils.formataddr((f"{player['name']} via {name}", address)),
             to=to,
@@ -127,9 +146,43 @@ def relay(
             game=state["slug"],
             now=now,
             in_reply_to=parent,
-            references=[parent],
+            references=list(dict.fromkeys([root, parent])),
+            message_id=thread_id(game, said_key(env), to, settings),
             loop=settings.from_address,
             headers={"Reply-To": address, **list_headers(state)},
         )
         _add(conn, state["slug"], "discussion", to, msg, now, inbox_id)
     return len(readers)
+
+
+def said_key(env: Envelope) -> str:
+    """The thread key of the copies of ENV's words: each reader's copy has the Message-ID
+    `thread_id` makes of it for that reader, so a Reply to any copy names its words."""
+    return "said-" + env.sha256[:16]
+
+
+def copy_answered(game: Game, env: Envelope, authors: list[str], settings: Settings) -> str | None:
+    """The thread key of the game's mail ENV answers, when what it names is the author's own
+    copy of it (relayed words, an announcement): each reader's copy then answers the reader's
+    copy of the same mail. A Message-ID of mail sent to anyone else is never followed."""
+    for mid in [*env.in_reply_to, *reversed(env.references)][:8]:
+        key = mid[1:].partition(".")[0]
+        if not re.fullmatch(r"[a-z]+(?:-[a-z0-9]+)+", key):
+            continue
+        if any(thread_id(game, key, a, settings) == mid for a in authors):
+            return key
+    return None
+
+
+def words_written(session: Session, game: Game, key: str) -> tuple[str, str] | None:
+    """(author's address, Message-ID) of the mail whose words were relayed under KEY: its
+    author got no copy, and threads a Reply to it under the mail they sent."""
+    if not key.startswith("said-"):
+        return None
+    row = (
+        session.query(InboxMessage.sender, InboxMessage.message_id)
+        .filter(InboxMessage.game_slug == game.slug)
+        .filter(InboxMessage.sha256.startswith(key[5:]))
+        .first()
+    )
+    return (row.sender.lower(), row.message_id) if row and row.message_id else None

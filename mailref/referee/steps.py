@@ -391,7 +391,7 @@ def apply_command(c: Case) -> None:
     from mailref.handlers import GameView, dispatch
 
     env, tag = c.env, c.env.subject.tag
-    if tag in ("join", "confirm") and c.player is None:
+    if tag in ("join", "confirm", "watch") and c.player is None:
         # SPEC §2.3: the address that would play is the one asked and answered, whatever
         # Reply-To says.
         c.source = dataclasses.replace(c.source, reply_to=env.from_addr)
@@ -419,7 +419,7 @@ def apply_command(c: Case) -> None:
         action["capped"] = (
             True  # counted against matters_per_day, or the newcomers announced (variants/base.py)
         )
-    if action["type"] == "join":
+    if action["type"] in ("join", "watch"):
         # The code of its confirmation is made here and journaled, so replay needs no secret.
         action["token"] = secrets.token_hex(16)
     outcome = door.apply(c.s, c.game, action, c.source, c.now, c.settings, c.rng)

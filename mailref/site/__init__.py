@@ -265,6 +265,7 @@ def host_row(g: Game) -> dict:
         "status": st["status"],
         "address": g.address,
         "players": len([p for p in st["players"] if p.get("status") != "left"]),
+        "watchers": len(st.get("watchers") or []),
         "turn": turn.get("number"),
         "deadline": pages.when(turn.get("deadline"), st.get("timezone", "UTC")),
         "winners": st.get("winners", []),

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from mailref.engine.dice import Checked, check
+from mailref.engine.dice import Checked, check, drawn_as
 from mailref.store import dice as dice_store
 from mailref.store.models import Game, JournalEntry
 
@@ -18,7 +18,8 @@ HOW = (
     "big-endian "
     "number, for the first attempt A = 0, 1, ... with x < 2^256 - (2^256 mod n). Each seed's "
     "SHA-256 "
-    "was published before its first draw."
+    "was published before its first draw. A game imported from another referee counts SEQ on "
+    "from the entries it had there, the import entry taking the last one's place."
 )
 
 
@@ -80,6 +81,7 @@ def verify(session: Session, game: Game) -> Report:
         .where(JournalEntry.game_id == game.id)
         .order_by(JournalEntry.seq)
     )
+    before = (game.state or {}).get("entries_before")
     for seq, draws in rows:
         if not draws:
             continue
@@ -87,7 +89,7 @@ def verify(session: Session, game: Game) -> Report:
         seed = chain.get(d.seed_number) if d else None
         report.checked.append(
             check(
-                seq,
+                drawn_as(seq, before),
                 draws,
                 d.seed_number if d else None,
                 seed.seed if seed is not None and seed.revealed_at else None,

@@ -13,7 +13,9 @@ from mailref.site.pages import when
 def _says(c: dict[str, Any]) -> str:
     """What a column holds, in words: "a whole number, at least 0, from rule 2.15"."""
     kind = c["kind"]
-    if kind == "integer":
+    if kind == "asset":
+        says = "an asset, at least 0, moved by [Transfer]"
+    elif kind == "integer":
         bounds = [f"at least {c['min']}" if c.get("min") is not None else ""]
         bounds.append(f"at most {c['max']}" if c.get("max") is not None else "")
         says = ", ".join(["a whole number", *filter(None, bounds)])

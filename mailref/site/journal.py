@@ -67,6 +67,8 @@ def row(seq: int, at: Any, source: str, action: dict, summary: str) -> dict[str,
     """One journal entry as the page and `mailref journal` show it."""
     kind, _, detail = source.partition(":")
     who = action.get("player") or (detail if kind == "admin" else "") or action.get("by") or ""
+    if action.get("type") == "press" and action.get("grey"):
+        who = ""  # grey press: only the GM knows its sender
     what = [line for line in (summary or "").splitlines() if line.strip()]
     if not what:
         what = [f"{action.get('type')}" + (f" by {who}" if who else "")]

@@ -22,6 +22,7 @@ from mailref.engine.variants import get_variant
 from mailref.site import journal
 from mailref.site.history import Chronicle
 from mailref.timeutil import iso, parse_iso
+from mailref.write.nouns import reworded
 
 FEED_ENTRIES = 50
 
@@ -339,6 +340,7 @@ def game_context(
         "zone": zone,
         "generated": when(iso(now), zone),
         "players": players(state),
+        "watchers": len(state.get("watchers") or []),
         "turn": (
             {
                 "number": turn.get("number"),
@@ -468,4 +470,7 @@ def as_text(page: str) -> str:
 
 
 def render_page(template: str, **ctx: Any) -> str:
-    return as_text(environment().get_template(f"site/{template}").render(**ctx))
+    """The page, in the game's own noun for a player where its ruleset gives one."""
+    page = environment().get_template(f"site/{template}").render(**ctx)
+    game = ctx.get("game")
+    return as_text(reworded(page, game, html=True) if isinstance(game, dict) else page)

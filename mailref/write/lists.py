@@ -16,6 +16,8 @@ from mailref.write.compose import header_safe
 # What a mail program's unsubscribe button sends: a [Settings] command, so that leaving the
 # single announcements never means leaving the game (short: a URI cannot be folded).
 UNSUBSCRIBE_SUBJECT = "[Settings] digest"
+# What it sends for a watcher, who has no digest to go to: the end of the watching.
+UNWATCH_SUBJECT = "[Unwatch]"
 
 
 def list_id(name: str, slug: str, address: str) -> str:
@@ -38,16 +40,21 @@ def unsubscribe_token(key: bytes, slug: str, name: str) -> str:
 
 
 def list_headers(
-    state: dict[str, Any] | None, announcement: bool = False, one_click: str = ""
+    state: dict[str, Any] | None,
+    announcement: bool = False,
+    one_click: str = "",
+    watcher: bool = False,
 ) -> dict[str, str]:
     """The list headers of a mail of the game STATE (none for mail of no game); ONE_CLICK, on
-    an announcement, is the https URI of its reader's one-click unsubscribe."""
+    an announcement, is the https URI of its reader's one-click unsubscribe. A WATCHER's
+    unsubscribe ends the watching: a watcher has no digest to go to."""
     if not state or not state.get("address") or not state.get("slug"):
         return {}
     address, slug = state["address"], state["slug"]
     out = {"List-Id": list_id(state.get("name") or slug, slug, address)}
     if announcement:
-        mailto = f"<mailto:{address}?subject={quote(UNSUBSCRIBE_SUBJECT)}>"
+        subject = UNWATCH_SUBJECT if watcher else UNSUBSCRIBE_SUBJECT
+        mailto = f"<mailto:{address}?subject={quote(subject)}>"
         out["List-Unsubscribe"] = f"<{one_click}>, {mailto}" if one_click else mailto
         out["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     return out

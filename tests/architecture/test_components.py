@@ -1,22 +1,36 @@
-"""The shared concerns a variant holds as components rather than inherits: each converted
-concern is a base of no variant class, and the concerns still inherited as mixins may only
-grow fewer (engine/variants/components.py)."""
+"""The concerns a variant holds as components rather than inherits: each converted concern is a
+base of no variant class, a variant class has one base (`Variant`, or an orders game on it) and
+its own concerns held, and the concerns still inherited may only grow fewer
+(engine/variants/components.py)."""
 
 from __future__ import annotations
 
 import pytest
 
+from mailref.engine.mechanics.gamestate import Gamestate
 from mailref.engine.variants import VARIANTS
 from mailref.engine.variants.absence import Absence
+from mailref.engine.variants.agreed_end import AgreedEnd
 from mailref.engine.variants.base import Variant
+from mailref.engine.variants.blognomic.dynasty import Dynasties
+from mailref.engine.variants.blognomic.hiatus import Hiatus
+from mailref.engine.variants.blognomic.resolution import Resolution
+from mailref.engine.variants.blognomic.wizards import Wizards
 from mailref.engine.variants.components import Held, held
 from mailref.engine.variants.court import CourtOrders
 from mailref.engine.variants.dice import Dice
 from mailref.engine.variants.digests import Digests
+from mailref.engine.variants.eire_resolution import EireResolution
 from mailref.engine.variants.extensions import Extensions
+from mailref.engine.variants.imperial_acts import ImperialActs
 from mailref.engine.variants.inbox import Inbox
 from mailref.engine.variants.joining import Consent
 from mailref.engine.variants.limits import Limits
+from mailref.engine.variants.press import Press
+from mailref.engine.variants.preview import Preview
+from mailref.engine.variants.sidekick_judges import SidekickJudges
+from mailref.engine.variants.sidekick_timers import SidekickTimers
+from mailref.engine.variants.watching import Watching
 
 COMPONENTS = {
     "absence": Absence,
@@ -27,6 +41,7 @@ COMPONENTS = {
     "extensions": Extensions,
     "inbox": Inbox,
     "limits": Limits,
+    "watching": Watching,
 }
 # The concerns `Variant` still inherits: this list only shrinks.
 MIXINS = {
@@ -36,6 +51,28 @@ MIXINS = {
     "Deadlines",
     "Replies",
 }
+# Each variant's own concerns, held as components (the attribute, the class).
+OWN = {
+    "sidekick": {"judges": SidekickJudges, "timers": SidekickTimers, "gamestate": Gamestate},
+    "imperial": {"acts": ImperialActs, "gamestate": Gamestate},
+    "blognomic": {
+        "wizards": Wizards,
+        "hiatus": Hiatus,
+        "resolution": Resolution,
+        "dynasty": Dynasties,
+        "gamestate": Gamestate,
+    },
+    "eire": {
+        "adjudication": EireResolution,
+        "preview": Preview,
+        "press": Press,
+        "agreed_end": AgreedEnd,
+    },
+    "orders": {"press": Press, "agreed_end": AgreedEnd},
+}
+# The concerns a variant class still inherits besides its base: each Nomic's hooks of the
+# proposal lifecycle, and the lifecycle itself. This list only shrinks.
+LIFECYCLES = {"SidekickVotes", "ImperialProposals", "Submitting", "Proposals", "Acting"}
 
 
 def test_the_mixins_left_are_only_those_not_yet_components():
@@ -80,3 +117,37 @@ def test_a_components_actions_join_the_variants_table():
 
 def test_held_is_a_declaration_on_the_class():
     assert isinstance(vars(Variant)["dice"], Held)
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_a_variant_class_has_one_base_and_inherits_no_concern_of_its_own(name):
+    cls = type(VARIANTS[name])
+    bases = [b for b in cls.__bases__ if b.__name__ not in LIFECYCLES]
+    assert len(bases) == 1, bases
+    base = bases[0]
+    assert base is Variant or base.__bases__ == (Variant,)
+    inherited = {c.__name__ for c in cls.__mro__[1:] if c not in base.__mro__}
+    assert inherited <= LIFECYCLES
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_a_variant_holds_its_own_concerns_given_the_variant(name):
+    variant = VARIANTS[name]
+    own = {attr: h.kind for attr, h in held(type(variant)).items() if attr not in COMPONENTS}
+    assert own == OWN[name]
+    for attr, kind in own.items():
+        component = getattr(variant, attr)
+        assert type(component) is kind
+        assert component.game is variant
+
+
+def test_press_and_an_agreed_end_are_the_orders_games_own():
+    """Press and draws are held by the orders games' base (docs/decisions/table.md): a Nomic
+    takes none of their actions."""
+    from mailref.engine.variants.turns import OrdersGame
+
+    own = {name: h.kind for name, h in held(OrdersGame).items() if name not in COMPONENTS}
+    assert own == {"press": Press, "agreed_end": AgreedEnd}
+    for kind in ("press", "draw", "concede", "end_vote"):
+        assert OrdersGame.actions[kind].__qualname__.split(".")[0] in own
+        assert kind not in Variant.actions

@@ -51,6 +51,14 @@ FORMS = [
         "Each Wizard has a Patron, which is the name of a Wizard, tracked in the GNDT.",
         [{"slug": "patron", "kind": "player", "default": ""}],
     ),
+    (
+        "Each Wizard has an amount of Coins, which is an asset. Coins defaults to 10.",
+        [{"slug": "coins", "kind": "asset", "min": 0, "default": 10}],
+    ),
+    (
+        "Each Player has an amount of Spendies, which is a currency, tracked in the GNDT.",
+        [{"slug": "spendies", "kind": "asset", "min": 0, "default": 0}],
+    ),
     # Not unmistakable: nothing is declared.
     ("Each Wizard has 3 Gold.", []),
     ("Each Community has a Name (between one and two words).", []),

@@ -74,7 +74,7 @@ def test_deferential_without_a_historian_does_not_count():
     for n in ("Bob", "Cy"):
         _vote(v, state, n, "DEFERENTIAL")
     assert prop["status"] == "pending"
-    assert v.effective_votes(state, prop) == {"Ann": "FOR"}
+    assert v.wizards.effective_votes(state, prop) == {"Ann": "FOR"}
 
 
 def test_an_idle_wizard_has_no_vote():

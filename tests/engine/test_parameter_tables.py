@@ -23,8 +23,17 @@ SHARED = {
     "discussion": "relay",
     "max_absence": "30d",
     "max_extension": 2,
+    "watching": True,
 }
-ORDERS_GAME = {**SHARED, "turn_length": "2d", "reminder_before": "12h", "max_players": 10}
+ORDERS_GAME = {
+    **SHARED,
+    "turn_length": "2d",
+    "reminder_before": "12h",
+    "max_players": 10,
+    "press": "white",
+    "draw_ballots": "secret",
+    "draw_length": "2d",
+}
 DEFAULTS = {
     "sidekick": {
         **SHARED,
@@ -107,14 +116,15 @@ def test_the_lengths_of_deadlines_are_the_spans_but_the_longest_absence(variant,
     [
         (
             "sidekick",
-            {"8": ("turn_timeout",), "21": ("pass_points",)}
+            {"8": ("turn_timeout",), "21": ("pass_points", "unopposed_bonus")}
             | {"11": ("vote_timeout", "mover_vote"), "12": ("tie", "abstain")}
             | {"22": ("fail_points",), "23": ("win_score",)}
             | {"17": ("judge",), "4": ("penalty",)},
         ),
         (
             "imperial",
-            {"6": ("vote_period", "majority"), "12": ("max_undecided",), "15": ("first_b_rule",)},
+            {"6": ("vote_period", "majority"), "12": ("max_undecided",), "15": ("first_b_rule",)}
+            | {"3": ("senators",), "7": ("veto",)},
         ),
         ("eire", {}),
     ],
@@ -208,4 +218,7 @@ def test_game_show_lists_every_value_the_game_runs_by():
         "trade_window": "24h",
         "own_data_only": False,
         "max_relayed": 6000,
+        "deferential": "historian",
+        "dov_historian": "author",
+        "self_kill": "kills",
     }

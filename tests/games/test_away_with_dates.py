@@ -184,3 +184,23 @@ def test_blognomic_idling_takes_no_dates(table):
     got = table.send("ann@x.org", b, "[Away] until 4 Dec")
     assert "going Idle has no end date" in text(table.one(got, "ann@x.org", "error"))
     assert next(p for p in table.referee.state("blog")["players"])["status"] == "active"
+
+
+def test_the_gm_sets_a_player_away_until_a_date_from_the_command_line(table, capsys):
+    """`mailref player away nomes NAME --until DATE` was missing: the GM could only set a
+    player away with no end. Now the absence ends by itself that day, as `[Away] until DATE`
+    does, and the command says so."""
+    from mailref.cli.parser import build_parser
+    from mailref.cli.players import cmd_player_status
+
+    _, who = nomes(table)
+    args = build_parser().parse_args(
+        ["player", "away", "nomes", who, "--until", "Fri 4 Dec", "--reason", "on holiday"]
+    )
+    assert cmd_player_status(table.referee, args, "gm@ref.example") == 0
+    assert f"{who} is now away" in capsys.readouterr().out
+    assert player(table, who)["away_until"] == "2026-12-04T00:00:00Z"
+    table.referee.clock.advance(days=2, hours=14, minutes=1)  # Fri 4 Dec 00:01
+    table.referee.tick()
+    assert player(table, who)["status"] == "active"
+    assert_replays(table.referee)

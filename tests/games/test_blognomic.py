@@ -576,7 +576,7 @@ def test_for_then_def_without_a_historian_vote_stays_for(game):
         send(game, n, "[Vote] 2", "FOR")
     send(game, "Dan", "[Vote] 2", "DEF")
     send(game, "Gus", "[Vote] 2", "AGAINST")  # now Dan's DEF is valid and follows the Historian
-    _, _, counts = get_variant("blognomic").opinion(
+    _, _, counts = get_variant("blognomic").wizards.opinion(
         game.state("blog"), matter(game, 2), game.clock_.now
     )
     assert (counts["FOR"], counts["AGAINST"]) == (

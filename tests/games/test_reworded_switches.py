@@ -183,3 +183,24 @@ def test_a_rewording_the_referee_cannot_read_is_told_to_every_player(referee, ou
     alert = Outbox.body([m for m in outbox.all() if m["X-Mailref-Kind"] == "alert"][-1])
     assert "It rewrites rule 12" in alert and told not in " ".join(alert.split())
     assert_replays(referee)
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "word"),
+    [
+        ("A proposal passes on a tie.", "tie", "passes"),
+        ("The player moving votes like any other player.", "mover_vote", "own"),
+        ("The person following the person currently moving becomes the Judge.", "judge", "after"),
+    ],
+)
+def test_a_new_rule_stating_a_switch_sets_it(referee, outbox, text, name, word):
+    """A new rule that states a switch sets it as an amendment of its own rule does, and the
+    ruleset mail says the referee runs the new rule."""
+    first = nomes(referee)
+    send(referee, first, "[Proposal] New way", f'Enact rule 30 "New Way":\n{text}\n')
+    for p in PLAYERS:
+        if p.title() != first:
+            send(referee, p, "[Vote] 1", "FOR")
+    assert referee.state("nomes")["parameters"][name] == word
+    assert "runs new rule 30 as it reads" in _last(outbox, "ruleset", addr(first))
+    assert_replays(referee)

@@ -141,6 +141,14 @@ def test_imperial_rule_6_amended_to_2_days_applies_from_its_own_proposal_on(impe
         if "New voting deadlines" in str(m["Subject"]) and m["To"] == imp.addr("Ben")
     ]
     assert retimed and 'Proposal 3 "Bridges": votes are now due' in Outbox.body(retimed[0])
+    # The ruleset mail sent with the change lists proposal 3's new deadline, not its old one.
+    ruleset = [
+        m
+        for m in Outbox(game).all()
+        if m["X-Mailref-Kind"] == "ruleset" and m["To"] == imp.addr("Ben")
+    ][-1]
+    due = next(line for line in Outbox.body(retimed[0]).splitlines() if "Bridges" in line)
+    assert due.split("votes are now due ")[1].rstrip(".") in Outbox.body(ruleset)
     imp.send(game, "Ben", "[Proposal] Walls", 'Enact rule 30 "Walls":\nWalls exist.\n')
     fourth = imp.prop(game, 4)
     assert fourth["vote_period"] == "2d"

@@ -87,3 +87,38 @@ def test_an_html_only_reply_votes_with_the_senders_line_only(quote):
 def test_a_rule_in_the_senders_own_words_is_kept():
     html = "<p>FOR</p><hr><p>Date: whenever suits</p><p>See you then.</p>"
     assert html_texts(html)[1] == "FOR\n\nDate: whenever suits\n\nSee you then."
+
+
+ATTRIBUTION = "<div>On Tue, 1 Dec 2026 at 10:00, Nora Quill &lt;nora@quill.example&gt; wrote:</div>"
+
+
+def test_a_blockquote_the_sender_set_above_the_attribution_is_their_own_words():
+    """A plain <blockquote> (no program marks its quote so) above the attribution of the mail
+    answered is the sender's own indented text; the quote below the attribution is not."""
+    html = (
+        f"{MINE_HTML}<blockquote>Rule 5 reads: tea at five.</blockquote>"
+        f"{ATTRIBUTION}<blockquote><div>FOR</div></blockquote>"
+    )
+    own = html_texts(html)[1]
+    assert "Rule 5 reads: tea at five." in own and "> Rule 5" not in own
+    env = read_envelope(mail("oisin@x.org", "g@ref.example", "Re: [Proposal 5]", html=html))
+    assert env.text == f"{MINE}\nRule 5 reads: tea at five."
+
+
+@pytest.mark.parametrize(
+    "blockquote",
+    [
+        '<blockquote type="cite">FOR</blockquote>',
+        '<blockquote class="gmail_quote">FOR</blockquote>',
+    ],
+)
+def test_a_quote_a_program_marked_stays_a_quote_above_an_attribution(blockquote):
+    html = f"{MINE_HTML}{blockquote}{ATTRIBUTION}<blockquote>FOR</blockquote>"
+    env = read_envelope(mail("oisin@x.org", "g@ref.example", "Re: [Proposal 5]", html=html))
+    assert env.text == MINE
+
+
+def test_a_plain_blockquote_with_no_attribution_below_stays_a_quote():
+    html = f"{MINE_HTML}<blockquote>FOR</blockquote>"
+    env = read_envelope(mail("oisin@x.org", "g@ref.example", "Re: [Proposal 5]", html=html))
+    assert env.text == MINE

@@ -325,6 +325,20 @@ GOLDEN = [
         ("there is no CfJ 12", "`mailref game show SLUG` lists the open matters"),
     ),
     (
+        "reopen_still_open",
+        {"number": 12},
+        ("proposal 12 is still open: nothing to reverse", "decide it without --reopen"),
+    ),
+    (
+        "reopen_not_reversible",
+        {"number": 12, "status": "vetoed"},
+        (
+            "proposal 12 is vetoed: --reopen reverses only a pass into a fail or a fail into a "
+            "pass",
+            "",
+        ),
+    ),
+    (
         "matter_closed_to_votes",
         {"label": "CfJ", "number": 12, "status": "sent"},
         ("CfJ 12 is closed (sent); votes are no longer taken", ""),
@@ -486,6 +500,15 @@ GOLDEN = [
     ),
     ("only_emperor_judges", {}, ("only the Emperor judges proposals (rule 7)", "")),
     (
+        "emperor_has_no_veto",
+        {"text": "TIE will judge each proposal and accept or ignore it."},
+        (
+            'rule 7 now reads "TIE will judge each proposal and accept or ignore it.": it gives '
+            "the Emperor no VETO",
+            "judge it ACCEPT, or IGNORE citing the rule that allows it",
+        ),
+    ),
+    (
         "not_awaiting_judgement",
         {"number": 12, "status": "judged"},
         ("proposal 12 is not awaiting judgement (it is judged)", ""),
@@ -628,11 +651,11 @@ GOLDEN = [
         ("digest: 'weekly' is not a time like 08:00", ""),
     ),
     (
-        "bind_shipped_ruleset",
-        {"slug": "nomes"},
+        "bind_no_rules",
+        {"slug": "eire"},
         (
-            "nomes runs a shipped ruleset, whose rules are bound already",
-            "a game made with --ruleset or --from-text binds its own",
+            "eire is an orders game: it keeps no rules to bind a parameter to",
+            "`mailref game set` its parameters",
         ),
     ),
     ("bind_no_rule", {"rule": "99", "slug": "ours"}, ("there is no rule 99 in ours", "")),
@@ -1293,7 +1316,18 @@ GOLDEN = [
     (
         "transfer_not_an_amount",
         {"column": "Hand", "line": "1 Hand to Ben"},
-        ("Hand is no amount to transfer (1 Hand to Ben)", "only a number column is transferred"),
+        (
+            "Hand is no amount to transfer (1 Hand to Ben)",
+            "only an asset or a number column is transferred; nothing was changed",
+        ),
+    ),
+    (
+        "asset_by_transfer_only",
+        {"column": "Coins", "line": "Coins +5"},
+        (
+            "Coins is an asset: it moves only by [Transfer] (Coins +5)",
+            "send `[Transfer] 5 Coins to Ben`; the GM alone writes it directly; nothing was changed",
+        ),
     ),
     (
         "transfer_not_positive",
@@ -1343,7 +1377,7 @@ GOLDEN = [
         {},
         (
             "write the column's name and kind: [Column] Gold integer",
-            "the kinds are integer, text, list, choice, player; body lines `Default: 10`, `Min: 0`, `Max: 20`, `Max length: 4`, `Choices: Happy, Sad`",
+            "the kinds are integer, asset, text, list, choice, player; body lines `Default: 10`, `Min: 0`, `Max: 20`, `Max length: 4`, `Choices: Happy, Sad`",
         ),
     ),
     (
@@ -1352,6 +1386,165 @@ GOLDEN = [
         (
             "in this game you update only your own values, not those of Ben (Thaum of Ben +1)",
             "nothing was changed",
+        ),
+    ),
+    (
+        "watching_off",
+        {"game": "Eire"},
+        (
+            "Eire is not open to watchers (its GM set watching off)",
+            "ask the GM, or send [Join] to play",
+        ),
+    ),
+    (
+        "player_watches_already",
+        {"game": "Eire"},
+        ("you play Eire: its announcements and results come to you already", ""),
+    ),
+    (
+        "watches_already",
+        {"game": "Eire"},
+        ("you watch Eire already", "send [Unwatch] to stop getting its mail"),
+    ),
+    (
+        "watchers_full",
+        {"game": "Eire", "most": 500},
+        ("Eire has 500 watchers, as many as it takes", ""),
+    ),
+    (
+        "no_watch_waiting",
+        {"address": "wanda@x.org", "days": 7},
+        (
+            "no request to watch from wanda@x.org is waiting for its confirmation (a confirmation can be answered for 7 days)",
+            "send [Watch] to ask again",
+        ),
+    ),
+    (
+        "watch_reply_is_no_consent",
+        {},
+        (
+            "your reply to the confirmation does not say yes, so you do not watch the game (an automatic answer names the confirmation too)",
+            "to watch, reply once more with the word yes as its first line",
+        ),
+    ),
+    (
+        "not_watching",
+        {"address": "wanda@x.org", "game": "Eire"},
+        ("wanda@x.org does not watch Eire", "send [Watch] to follow its announcements"),
+    ),
+    (
+        "watchers_do_not_play",
+        {"game": "Eire"},
+        (
+            "you watch Eire: a watcher gets its announcements and results, and does not vote, order or send press",
+            "send [Join] with a body line `Name: YourName` to play; [Unwatch] to stop watching",
+        ),
+    ),
+    (
+        "press_off",
+        {"game": "Eire"},
+        ("Eire has no press (its GM set press off)", ""),
+    ),
+    (
+        "grey_press_off",
+        {"game": "Eire"},
+        (
+            "Eire has no grey press: press here always names its sender",
+            "send it again without `grey`",
+        ),
+    ),
+    (
+        "press_without_text",
+        {},
+        ("your press has no words of your own, so nothing was sent", ""),
+    ),
+    (
+        "press_to_nobody",
+        {"name": "Brian", "players": ["Maeve", "Oisin"]},
+        (
+            "Brian is not a player of this game, so your press went to nobody",
+            "name players after the tag: [Press] to Maeve, Oisin (or to all)",
+        ),
+    ),
+    (
+        "press_names_no_one",
+        {"players": ["Maeve", "Oisin"]},
+        (
+            "your press names nobody to send it to, so it went to nobody",
+            "name players after the tag: [Press] to Maeve, Oisin (or to all)",
+        ),
+    ),
+    (
+        "press_holds_orders",
+        {"count": 1},
+        (
+            "your press holds bold text, which is read as orders: orders go with [Orders], so nothing was sent",
+            "send your orders in a mail with the subject [Orders], and your press without bold",
+        ),
+    ),
+    (
+        "no_game_to_end",
+        {"status": "forming"},
+        ("the game is forming: only a game under way ends by agreement", ""),
+    ),
+    (
+        "not_a_survivor",
+        {"name": "Brian", "survivors": ["Finn", "Maeve"]},
+        ("Brian is not a player still in the game", "the players still in it: Finn, Maeve"),
+    ),
+    (
+        "draw_of_one",
+        {"name": "Finn"},
+        (
+            "a draw is shared by two players or more; Finn alone would be a concession",
+            "send [Concede] to Finn",
+        ),
+    ),
+    (
+        "concede_to_self",
+        {},
+        ("you cannot concede to yourself", "send [Concede] to NAME, the player you concede to"),
+    ),
+    (
+        "concede_names_no_one",
+        {},
+        ("a concession names the one player it ends the game for", "send [Concede] to NAME"),
+    ),
+    (
+        "ending_open",
+        {"label": "draw 1"},
+        (
+            "draw 1 is still open to votes: one draw or concession at a time",
+            "vote on it by replying YES or NO to its mail",
+        ),
+    ),
+    (
+        "no_ending_open",
+        {"number": 2},
+        (
+            "no draw or concession 2 is open to votes",
+            "send [Status] for the game; [Draw] or [Concede] to NAME to propose one",
+        ),
+    ),
+    (
+        "ending_voter_left",
+        {"label": "draw 1"},
+        ("you are no longer in the game, so you have no vote on draw 1", ""),
+    ),
+    (
+        "ending_voter_came_later",
+        {"label": "draw 1"},
+        (
+            "draw 1 was proposed before you joined, so its vote is for those who played then",
+            "",
+        ),
+    ),
+    (
+        "no_end_ballot",
+        {"number": 1, "tag": "draw"},
+        (
+            "I found no YES or NO on draw 1 as the first word of your reply",
+            "reply again with YES or NO on its first line",
         ),
     ),
 ]

@@ -85,7 +85,7 @@ def _altered(column: Column, old: Any, op: str, written: str, line: str) -> Any:
     try:
         if op == "=":
             return columns.read_value(column, written)
-        if column["kind"] == "integer":
+        if column["kind"] in columns.NUMERIC:
             n = int(written)
             return (old or 0) + (n if op == "+" else -n)
         if column["kind"] == "list":

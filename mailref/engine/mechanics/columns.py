@@ -14,7 +14,7 @@ from mailref.engine.context import Refused
 class Column(TypedDict):
     slug: str  # lower case name, how a mail names it
     name: str  # as the rule writes it: "Thaum"
-    kind: str  # integer | text | list | choice | player
+    kind: str  # integer | asset | text | list | choice | player
     default: Any
     rule: str  # the rule that declares it ("2.15"), or "" when the GM declared it
     min: NotRequired[int | None]
@@ -23,7 +23,8 @@ class Column(TypedDict):
     choices: NotRequired[list[str]]
 
 
-KINDS = ("integer", "text", "list", "choice", "player")
+KINDS = ("integer", "asset", "text", "list", "choice", "player")
+NUMERIC = ("integer", "asset")  # an asset is a nonnegative integer moved by transfers
 _NUMBERS = {
     w: i for i, w in enumerate("zero one two three four five six seven eight nine ten".split())
 }
@@ -41,6 +42,11 @@ _ITEM = re.compile(
 # "the contents of each Wizard's hand are tracked as a comma-delineated list in the field "Hand""
 _LIST = re.compile(
     r"tracked as a comma-delineated list in the field [\"“”](?P<name>[A-Z][\w-]*)[\"“”]"
+)
+# "Each Wizard has an amount of Coins, which is an asset." (a ledger's: Agora's currencies)
+_ASSET = re.compile(
+    _OWNER + r" has an amount of (?P<name>[A-Z][\w-]*),? which (?:is|are) an? "
+    r"(?:fungible )?(?:asset|currency)\b"
 )
 _UP_TO = re.compile(r"may have up to (?P<n>\d+|[a-z]+) ")
 _ONE_OF = re.compile(
@@ -70,6 +76,11 @@ def _column(name: str, kind: str, rule: str, **kw: Any) -> Column:
 def declared(number: str, text: str) -> list[Column]:
     """The columns one rule's TEXT declares, in the forms read unmistakably; none else."""
     out: list[Column] = []
+    for m in _ASSET.finditer(text):
+        c = _column(m.group("name"), "asset", number, min=0, max=None)
+        given = _default(text, c["name"])
+        c["default"] = int(given) if given and given.isdigit() else 0
+        out.append(c)
     for m in _AMOUNT.finditer(text):
         what = (m.group("what") or "nonnegative integer").lower()
         if "integer" not in what and "number" not in what:
@@ -116,7 +127,7 @@ def from_rules(rules: list[Any]) -> list[Column]:
 def read_value(column: Column, written: str) -> Any:
     """A value as a mail writes it, in the column's kind: "Fox, Owl" is a list of two."""
     written = written.strip()
-    if column["kind"] == "integer":
+    if column["kind"] in NUMERIC:
         if not re.fullmatch(r"-?\d+", written):
             raise ValueError(written)
         return int(written)
@@ -128,7 +139,7 @@ def read_value(column: Column, written: str) -> Any:
 def fault(column: Column, value: Any, players: list[str], line: str = "") -> Refused | None:
     """Why VALUE may not stand in COLUMN, as the refusal of the LINE that writes it, or None."""
     name = column["name"]
-    if column["kind"] == "integer":
+    if column["kind"] in NUMERIC:
         low, high = column.get("min"), column.get("max")
         if low is not None and value < low:
             return Refused("column_below", column=name, value=value, bound=low, line=line)

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import copy
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.mechanics import columns
 from mailref.engine.mechanics.alterations import alter
 from mailref.engine.mechanics.trades import Trading
-from mailref.engine.state import Action, GameState, Player
+from mailref.engine.state import Action, GameState
 from mailref.engine.variants.actions import action
 from mailref.timeutil import iso
 
@@ -60,25 +60,20 @@ def table_lines(state: GameState) -> list[str]:
     return lines
 
 
+def _columns(state: GameState) -> list[dict[str, Any]]:
+    gs = state.get("gamestate")
+    return gs["columns"] if gs else []
+
+
 class Gamestate(Trading):
     """`[Update]`: the alterations of one mail checked against their columns and made at once;
-    `[Trade]` (mechanics/trades.py)."""
-
-    if TYPE_CHECKING:  # what it asks of the variant it is part of (base.py's concerns)
-
-        def must_player(self, state: GameState, name: str) -> Player: ...
-
-        def event(self, state: GameState, ctx: Ctx, text: str) -> None: ...
-
-        def parameter(self, state: GameState, name: str) -> object: ...
-
-        parameter_table: Any
+    `[Trade]` (mechanics/trades.py). Held by the game as `gamestate`."""
 
     def own_data_only(self, state: GameState) -> bool:
         """Whether the game restricts a player's updates to their own values (`own_data_only`);
         else "Any Wizard may update any Wizard's data", as the seed's rule 4.2 has it."""
-        known = "own_data_only" in self.parameter_table.params
-        return bool(known and self.parameter(state, "own_data_only"))
+        known = "own_data_only" in self.game.parameter_table.params
+        return bool(known and self.game.parameter(state, "own_data_only"))
 
     @action("update")
     def on_update(self, state: GameState, action: Action, ctx: Ctx) -> None:
@@ -86,10 +81,18 @@ class Gamestate(Trading):
         lines: list[dict[str, Any]] = list(written or [])
         if not lines:
             raise Refused("update_empty")
+        officer = bool(action.get("by") or action.get("gm"))  # the GM, by mail or command
         who = str(action.get("by") or "")
         if not who:
-            who = self.must_player(state, str(action.get("player") or ""))["name"]
-        if not action.get("by") and self.own_data_only(state):
+            who = "the GM" if action.get("gm") else ""
+            who = who or self.game.must_player(state, str(action.get("player") or ""))["name"]
+        if not officer:
+            ledgers = {c["slug"]: c["name"] for c in _columns(state) if c["kind"] == "asset"}
+            for ln in lines:
+                if (slug := str(ln.get("column") or "").lower()) in ledgers:
+                    line = str(ln.get("line") or "")
+                    raise Refused("asset_by_transfer_only", column=ledgers[slug], line=line)
+        if not officer and self.own_data_only(state):
             for ln in lines:
                 if ln.get("of") and str(ln["of"]).lower() != who.lower():
                     raise Refused("column_not_yours", name=ln["of"], line=ln.get("line", ""))
@@ -109,12 +112,12 @@ class Gamestate(Trading):
             altered.append({**ln, "value": str(rolled[-1][1])} if m else ln)
         for text in alter(state, altered, who, iso(ctx.now), source, why) if altered else []:
             ctx.ack(text)
-            self.event(state, ctx, f"{who} updated {text}")
+            self.game.event(state, ctx, f"{who} updated {text}")
         for sides, value, because in rolled:
             roll = {"dice": f"DICE{sides}", "values": [value], "why": because or "[Update]"}
             state["rolls"].append({"at": iso(ctx.now), "player": who, **roll})  # type: ignore[typeddict-item]
             ctx.ack(f"{who} rolled DICE{sides}: {value}")
-            self.event(state, ctx, f"{who} rolled DICE{sides}: {value} (in an [Update])")
+            self.game.event(state, ctx, f"{who} rolled DICE{sides}: {value} (in an [Update])")
 
     @action("column")
     def on_column(self, state: GameState, action: Action, ctx: Ctx) -> None:
@@ -138,12 +141,9 @@ class Gamestate(Trading):
             "default": "",
             "rule": "",
         }
-        if kind == "integer":
-            column["min"], column["max"], column["default"] = (
-                fields.get("min"),
-                fields.get("max"),
-                0,
-            )
+        if kind in columns.NUMERIC:
+            low = 0 if kind == "asset" else fields.get("min")  # a ledger never goes below zero
+            column["min"], column["max"], column["default"] = low, fields.get("max"), 0
         elif kind == "list":
             column["max_len"], column["default"] = fields.get("max_len"), []
         elif kind == "choice":
@@ -167,7 +167,7 @@ class Gamestate(Trading):
         start = columns.shown(column["default"])
         text = f"The GM declared the column {name} ({kind}), starting at {start}."
         ctx.ack(text)
-        self.event(state, ctx, text)
+        self.game.event(state, ctx, text)
 
     @action("transfer")
     def on_transfer(self, state: GameState, action: Action, ctx: Ctx) -> None:
@@ -177,13 +177,13 @@ class Gamestate(Trading):
         lines: list[dict[str, Any]] = list(written or [])
         if not lines:
             raise Refused("update_empty")
-        me = self.must_player(state, str(action.get("player") or ""))["name"]
+        me = self.game.must_player(state, str(action.get("player") or ""))["name"]
         gs: Any = state.get("gamestate") or {"columns": []}
         made: list[dict[str, Any]] = []
         for ln in lines:
             line, amount, name = str(ln["line"]), int(ln["amount"]), str(ln["column"])
             col = next((c for c in gs["columns"] if c["slug"] == name.lower()), None)
-            if col is not None and col["kind"] != "integer":
+            if col is not None and col["kind"] not in columns.NUMERIC:
                 raise Refused("transfer_not_an_amount", column=col["name"], line=line)
             if amount <= 0:
                 raise Refused("transfer_not_positive", line=line)
@@ -200,4 +200,4 @@ class Gamestate(Trading):
         source, why = str(action.get("source") or ""), str(action.get("reason") or "")
         for text in alter(state, made, me, iso(ctx.now), source, why):
             ctx.ack(text)
-            self.event(state, ctx, f"{me} transferred: {text}")
+            self.game.event(state, ctx, f"{me} transferred: {text}")

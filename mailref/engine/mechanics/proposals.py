@@ -71,6 +71,8 @@ class Proposals(Acting):
 
         def translate_vote(self, meaning: str) -> str: ...
 
+        def event(self, state: GameState, ctx: Ctx, text: str) -> None: ...
+
         def in_force(self, state: GameState, name: str) -> bool: ...
 
         def tell_vote_override(
@@ -200,8 +202,60 @@ class Proposals(Acting):
         self.before_deciding(state)
         number = action["number"]
         m = self.voting_matter(state, number)
+        if action.get("reopen"):
+            self.reopen(state, m, action, ctx)
+            return
         m = matters.must_open(m, number, self.policy.undecided, self.label_of(m))
         self.decided_by_admin(state, m, action, ctx)
+
+    def reopen(self, state: GameState, m: Matter | None, action: OtherAction, ctx: Ctx) -> None:
+        """The GM reverses a result the referee closed (`mailref proposal enact|fail N --reopen`):
+        a proposal failed on a rule the referee still ran as first written (a self-kill, a tie)
+        is enacted, or one passed is failed; the author's points follow, and everyone is told."""
+        number, passed = action["number"], action["outcome"] == "enact"
+        if m is None or m not in state["proposals"]:
+            raise Refused("no_matter", label="proposal", number=number)
+        was, why = m["status"], m.get("reason") or "no reason given"
+        if was in self.policy.undecided:
+            raise Refused("reopen_still_open", number=number)
+        if was != (self.policy.failed_status if passed else self.policy.passed_status):
+            raise Refused("reopen_not_reversible", number=number, status=was)
+        undone, scored = self.points_for(state, m, not passed), self.points_for(state, m, passed)
+        author = self.player(state, m["author"])
+        m["status"] = self.policy.passed_status if passed else self.policy.failed_status
+        m["reason"] = f"{'passed' if passed else 'failed'} by the GM, reversing the result ({was})"
+        if m["status"] not in self.policy.undecided:
+            m["closed"] = iso(ctx.now)
+        head = self.heading_of(m)
+        lines = [
+            f"The GM reverses the result of {head.lower()} {number} \"{m['title']}\": it was "
+            f"{was} ({why}), and is now {m['status']}. " + (action.get("reason") or "")
+        ]
+        if author is not None and (undone is not None or scored is not None):
+            author["score"] += (scored or 0) - (undone or 0)
+            lines.append(
+                f"{author['name']} scores {(scored or 0) - (undone or 0):+d} for the reversal and "
+                f"now has {author['score']}."
+            )
+        if not passed and m.get("changes"):
+            lines.append(
+                "Its rule changes stay in force until the GM undoes them (`mailref rule`)."
+            )
+        if m["status"] in self.policy.undecided:
+            lines.append("It awaits its next step as a passed proposal does.")
+        self.event(state, ctx, lines[0].strip())
+        ctx.ack(lines[0].strip())
+        ctx.send(
+            "results",
+            "all",
+            f"[{head} {number}] {m['status'].upper()} (reversed by the GM): {m['title']}",
+            "notice.txt",
+            game=state,
+            heading="",
+            lines=[x.strip() for x in lines],
+        )
+        if passed and m["status"] not in self.policy.undecided:
+            self.enact(state, m, ctx, "is in effect, the GM reversing its result")
 
     # ---- enacting or failing ------------------------------------------------------
     def record_outcome(
@@ -225,15 +279,25 @@ class Proposals(Acting):
     def score_author(self, state: GameState, m: Matter, passed: bool) -> tuple[Player, int] | None:
         """The author scores what the policy gives for a pass or a fail: (author, points); None
         where it gives nothing (or the rule giving it is repealed) or the author is gone."""
-        author = self.player(state, m["author"])
-        if not self.policy.points or author is None:
+        author, points = self.player(state, m["author"]), self.points_for(state, m, passed)
+        if author is None or points is None:
+            return None
+        author["score"] += points
+        return author, points
+
+    def points_for(self, state: GameState, m: Matter, passed: bool) -> int | None:
+        """What the policy gives M's author for a pass or a fail, as the rules now read; None
+        where it gives nothing (or the rule giving it is repealed)."""
+        if not self.policy.points:
             return None
         param = self.policy.points[0 if passed else 1]
         if not self.in_force(state, param):  # its rule repealed: no points
             return None
         points = int(state["parameters"][param])
-        author["score"] += points
-        return author, points
+        bonus = self.policy.unopposed_bonus
+        if passed and bonus and self.policy.against_word not in m["votes"].values():
+            points += int(state["parameters"].get(bonus, 0))
+        return points
 
     def enact(
         self,

@@ -5,12 +5,12 @@ items changing hands at once; a trade not accepted in time has expired."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.mechanics.alterations import alter
 from mailref.engine.state import Action, GameState, Player
-from mailref.engine.variants.actions import Acting, action
+from mailref.engine.variants.actions import action
 from mailref.timeutil import iso, parse_duration, parse_iso
 
 WINDOW = "24h"  # rule "Trading": "within 24 hours", where a game states no trade_window
@@ -26,36 +26,43 @@ def _holder(gs: dict[str, Any], name: str, item: str) -> str | None:
     return None
 
 
-class Trading(Acting):
+class GamestateHost(Protocol):
+    """What the gamestate's commands ([Update], [Column], [Transfer], [Trade]) ask of the game
+    they are played in."""
+
+    parameter_table: Any
+
+    def must_player(self, state: GameState, name: str) -> Player: ...
+
+    def event(self, state: GameState, ctx: Ctx, text: str) -> None: ...
+
+    def parameter(self, state: GameState, name: str) -> object: ...
+
+    def announce(
+        self,
+        state: GameState,
+        ctx: Ctx,
+        subject: str,
+        lines: list[str],
+        kind: str = "announcement",
+        to: list[str] | str = "all",
+        opens: bool = False,
+    ) -> None: ...
+
+    def when(
+        self, state: GameState, value: datetime | str | None, ctx: Ctx | None = None
+    ) -> str: ...
+
+
+class Trading:
     """`[Trade]`: an offer of one item for another, and the other's acceptance."""
 
-    if TYPE_CHECKING:  # what it asks of the variant it is part of (base.py's concerns)
-
-        def must_player(self, state: GameState, name: str) -> Player: ...
-
-        def event(self, state: GameState, ctx: Ctx, text: str) -> None: ...
-
-        def parameter(self, state: GameState, name: str) -> object: ...
-
-        def announce(
-            self,
-            state: GameState,
-            ctx: Ctx,
-            subject: str,
-            lines: list[str],
-            kind: str = "announcement",
-            to: list[str] | str = "all",
-            opens: bool = False,
-        ) -> None: ...
-
-        parameter_table: Any
-
-        @staticmethod
-        def when(state: GameState, value: datetime | str | None, ctx: Ctx | None = None) -> str: ...
+    def __init__(self, game: GamestateHost) -> None:
+        self.game = game
 
     def trade_window(self, state: GameState) -> timedelta:
-        known = "trade_window" in self.parameter_table.params
-        return parse_duration(str(self.parameter(state, "trade_window") if known else WINDOW))
+        known = "trade_window" in self.game.parameter_table.params
+        return parse_duration(str(self.game.parameter(state, "trade_window") if known else WINDOW))
 
     def open_trade(self, state: GameState, t: dict[str, Any], now: datetime) -> bool:
         opened = parse_iso(t["opened"])
@@ -64,7 +71,7 @@ class Trading(Acting):
 
     @action("trade")
     def on_trade(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        me = self.must_player(state, str(action.get("player") or ""))["name"]
+        me = self.game.must_player(state, str(action.get("player") or ""))["name"]
         gs: Any = state.get("gamestate") or {"columns": [], "values": {}, "log": []}
         trades: list[dict[str, Any]] = gs.setdefault("trades", [])
         for t in trades:  # those past their window have expired
@@ -73,7 +80,7 @@ class Trading(Acting):
         if number := action.get("number"):
             self.accept_trade(state, gs, int(str(number)), me, action, ctx)
             return
-        other = self.must_player(state, str(action.get("to") or ""))["name"]
+        other = self.game.must_player(state, str(action.get("to") or ""))["name"]
         give, take = str(action.get("give") or ""), str(action.get("take") or "")
         if other == me:
             raise Refused("trade_with_oneself")
@@ -95,10 +102,10 @@ class Trading(Acting):
         trades.append(t)
         state["gamestate"] = gs
         text = f"{me} offers {other} a trade: {me}'s {give} for {other}'s {take}"
-        until = self.when(state, ctx.now + self.trade_window(state), ctx)
+        until = self.game.when(state, ctx.now + self.trade_window(state), ctx)
         ctx.ack(f"Trade {t['number']}: {text}; {other} may accept it until {until}.")
-        self.event(state, ctx, f"Trade {t['number']}: {text}.")
-        self.announce(
+        self.game.event(state, ctx, f"Trade {t['number']}: {text}.")
+        self.game.announce(
             state,
             ctx,
             f"[Trade {t['number']}] {me}'s {give} for {other}'s {take}",
@@ -133,8 +140,8 @@ class Trading(Acting):
         ctx.ack(f"Trade {number} is done:")
         for text in done:
             ctx.ack("  " + text)
-            self.event(state, ctx, f"{text} (trade {number})")
-        self.announce(
+            self.game.event(state, ctx, f"{text} (trade {number})")
+        self.game.announce(
             state,
             ctx,
             f"[Trade {number}] done",

@@ -44,6 +44,8 @@ class VotingPolicy:
     silent_counts_as: str | None = None
     # The parameters whose values the author scores on a pass and on a fail (None: no points).
     points: tuple[str, str] | None = None
+    # The parameter whose value a passed matter no one voted AGAINST scores beyond its points.
+    unopposed_bonus: str | None = None
     # How the count names those entitled to vote ("majority of entitled").
     electorate_name: str = "voters"
     # Switches a rule states (variants/rule_tables.py binds each to its rule by the same name):

@@ -16,6 +16,7 @@ from mailref.engine.refusals import (
     orders,
     parameters,
     players,
+    table,
 )
 from mailref.engine.refusals.wording import Wording
 
@@ -32,6 +33,7 @@ CATALOGUE: dict[str, Wording] = {
     **parameters.WORDS,
     **players.WORDS,
     **orders.WORDS,
+    **table.WORDS,
     **mail.WORDS,
 }
 

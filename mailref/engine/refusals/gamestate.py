@@ -76,7 +76,13 @@ WORDS = {
         "column {{ name }} is one of a set: name its values", "give --choices A,B,C"
     ),
     "transfer_not_an_amount": W(
-        "{{ column }} is no amount to transfer ({{ line }})", "only a number column is transferred"
+        "{{ column }} is no amount to transfer ({{ line }})",
+        "only an asset or a number column is transferred; nothing was changed",
+    ),
+    "asset_by_transfer_only": W(
+        "{{ column }} is an asset: it moves only by [Transfer] ({{ line }})",
+        "send `[Transfer] 5 {{ column }} to Ben`; the GM alone writes it directly; "
+        "nothing was changed",
     ),
     "transfer_not_positive": W(
         "only a positive amount is transferred ({{ line }})", "nothing was changed"
@@ -92,8 +98,8 @@ WORDS = {
     ),
     "column_unwritten": W(
         "write the column's name and kind: [Column] Gold integer",
-        "the kinds are integer, text, list, choice, player; body lines `Default: 10`, `Min: 0`, "
-        "`Max: 20`, `Max length: 4`, `Choices: Happy, Sad`",
+        "the kinds are integer, asset, text, list, choice, player; body lines `Default: 10`, "
+        "`Min: 0`, `Max: 20`, `Max length: 4`, `Choices: Happy, Sad`",
     ),
     "column_not_yours": W(
         "in this game you update only your own values, not those of {{ name }} ({{ line }})",

@@ -16,6 +16,14 @@ WORDS = {
         "send [Status] for the open matters",
         cli_hint="`mailref game show SLUG` lists the open matters",
     ),
+    "reopen_still_open": W(
+        "proposal {{ number }} is still open: nothing to reverse",
+        "decide it without --reopen",
+    ),
+    "reopen_not_reversible": W(
+        "proposal {{ number }} is {{ status }}: --reopen reverses only a pass into a fail or a "
+        "fail into a pass"
+    ),
     "matter_closed_to_votes": W(
         "{{ label }} {{ number }} is closed ({{ status }}); votes are no longer taken"
     ),
@@ -107,6 +115,11 @@ WORDS = {
         "{{ word }} is not a vote here", "vote {{ words[:-1]|join(', ') }} or {{ words[-1] }}"
     ),
     "only_emperor_judges": W("only the Emperor judges proposals (rule 7)"),
+    # TEXT: rule 7 as it now reads, which names no veto.
+    "emperor_has_no_veto": W(
+        'rule 7 now reads "{{ text }}": it gives the Emperor no VETO',
+        "judge it ACCEPT, or IGNORE citing the rule that allows it",
+    ),
     "not_awaiting_judgement": W(
         "proposal {{ number }} is not awaiting judgement"
         "{% if status is not none %} (it is {{ status }}){% endif %}"

@@ -25,9 +25,9 @@ WORDS = {
     "param_is_one_of": W("{{ key }} is one of {{ words|join(', ') }}"),
     "param_not_time": W(NOT + "a time like 08:00"),
     # `game bind`: a parameter bound to the rule that states it (docs/rulesets.md)
-    "bind_shipped_ruleset": W(
-        "{{ slug }} runs a shipped ruleset, whose rules are bound already",
-        "a game made with --ruleset or --from-text binds its own",
+    "bind_no_rules": W(
+        "{{ slug }} is an orders game: it keeps no rules to bind a parameter to",
+        "`mailref game set` its parameters",
     ),
     "bind_no_rule": W("there is no rule {{ rule }} in {{ slug }}"),
     "bind_not_stated": W(

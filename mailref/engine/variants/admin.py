@@ -3,6 +3,7 @@ scores, and telling the players why (deadlines: variants/extensions.py)."""
 
 from __future__ import annotations
 
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from mailref.engine.context import Ctx, Refused
@@ -82,8 +83,8 @@ class AdminOverrides(Acting):
         """Parameter KEY is stated by RULE from now on: the referee runs the game by the value
         the rule says, and follows it when the rule is amended (docs/rulesets.md)."""
         key, number, part = action["key"], str(action["rule"]), state.get("ruleset")
-        if part is None:
-            raise Refused("bind_shipped_ruleset", slug=state["slug"])
+        if not state["rules"]:
+            raise Refused("bind_no_rules", slug=state["slug"])
         if key not in self.parameter_table.params:
             known = sorted(self.parameter_table.params)
             raise Refused("unknown_parameter", key=key, variant=self.name, known=known)
@@ -94,10 +95,22 @@ class AdminOverrides(Acting):
         if value is None:
             raise Refused("bind_not_stated", key=key, rule=number)
         state["parameters"][key] = self.check_param(key, value)
+        if part is None:  # a shipped ruleset's game: from now on its rules are bound as its own
+            part = state["ruleset"] = self.shipped_bindings()
         part.setdefault("bindings", {})[key] = number
         line = f"{key} is stated by rule {number}: {says(self.parameter_table[key], value)}."
         ctx.ack(line)
         self.event(state, ctx, f"{line} (bound by {action.get('by')})")
+
+    def shipped_bindings(self) -> dict[str, Any]:
+        """The ruleset part of a game of the shipped ruleset: its mechanics, the rules its
+        variant's table binds each parameter to, and the rules its code runs."""
+        from mailref.engine.ruleset_file import shipped
+
+        part = shipped(self.name).state_part()
+        part["bindings"] = {p.name: p.rule for p in self.parameter_table if p.rule}
+        part["runs"] = {n: "run by the referee's code" for n in sorted(self.runs_rules)}
+        return part
 
     @action("set")
     def on_set(self, state: GameState, action: Action, ctx: Ctx) -> None:

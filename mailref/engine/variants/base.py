@@ -1,6 +1,6 @@
 """The variant every game's rules build on. `Variant` composes the shared concerns (players,
 admin commands, enactment, deadlines, replies), holds those made components (absence,
-consent to join, court orders, dice, digests, extensions, inbox, limits:
+consent to join, court orders, dice, digests, extensions, inbox, limits, watchers:
 variants/components.py),
 declares what a variant offers the handlers and the site, and dispatches each action to the
 handler declared for it."""
@@ -32,6 +32,7 @@ from mailref.engine.variants.joining import Consent
 from mailref.engine.variants.limits import Limits
 from mailref.engine.variants.players import Players
 from mailref.engine.variants.replies import Replies
+from mailref.engine.variants.watching import Watching
 from mailref.timeutil import iso
 
 READ_ONLY = {"status", "rules", "help"}
@@ -50,6 +51,7 @@ AFTER_THE_END = READ_ONLY | {
     "digest",
     "settings",
     "undo",
+    "unwatch",  # the unsubscribe of the last announcement's mail
 }
 WHILE_PAUSED = AFTER_THE_END | {
     "resume",
@@ -61,6 +63,9 @@ WHILE_PAUSED = AFTER_THE_END | {
     "quit",
     "score",
     "rule",
+    "watch",
+    "watch_confirm",
+    "press",  # talk needs no deadline
 }
 
 
@@ -83,6 +88,7 @@ class Variant(
     inbox = Held(Inbox)
     digests = Held(Digests)
     limits = Held(Limits)
+    watching = Held(Watching)
 
     name = "base"
     title = "game"
@@ -266,7 +272,7 @@ class Variant(
         capped = kind in self.capped_matters and action.get("capped") and not action.get("by")
         if capped:
             self.limits.check_matters_per_day(state, action, ctx)
-        sent = len(ctx.out)
+        sent, alerted = len(ctx.out), len(ctx.alerts)
         fn(self, state, action, ctx)
         keep_columns(state)  # a rule enacted or repealed, a newcomer: the columns follow
         if capped:
@@ -277,8 +283,10 @@ class Variant(
             self.limits.cap_chatter(state, action, ctx, sent)
         if action.get("by") and (why := str(action.get("reason") or "").strip()):
             self.tell_why(ctx, sent, why)
+        self.inbox.refresh_waiting(state, ctx, sent)
         self.inbox.hold_for_digests(state, ctx, sent)
         self.inbox.cap_mail_per_player(state, action, ctx, sent)
+        self.inbox.cap_mail_to_gm(state, action, ctx, sent, alerted)
 
     def check_victory(self, state: GameState, ctx: Ctx) -> None:
         pass

@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 
 from mailref.engine.context import Ctx
 from mailref.engine.state import Action, GameState, Matter, Turn
+from mailref.engine.variants import waiting
 from mailref.engine.variants.actions import Acting, action
 from mailref.timeutil import iso, parse_duration, parse_iso, when
 
@@ -46,11 +47,18 @@ class Deadlines(Acting):
         for p in state["proposals"] + state["judgements"]:
             if p.get("deadline"):
                 p["deadline"] = later(p["deadline"])
+        for e in state.get("endings") or []:  # an orders game's draw open to votes
+            if e["status"] == "open":
+                e["deadline"] = later(e["deadline"])
 
     def wakeups(self, state: GameState, now: datetime) -> list[datetime]:
         """Every moment this game must be woken at; the earliest is scheduled. A deadline
         still owed (at or before NOW) is included, so it fires as soon as possible."""
-        times = [parse_iso(state["digest_next"]), *self.inbox.digest_times(state)]
+        times = [
+            parse_iso(state["digest_next"]),
+            *self.inbox.digest_times(state),
+            *waiting.times(state),
+        ]
         if state["status"] != "ended":
             times += self.absence.times(state)
         if state["status"] in ("paused", "ended"):
@@ -69,6 +77,7 @@ class Deadlines(Acting):
         if ctx.now >= parse_iso(state["digest_next"]):
             self.digests.send(state, ctx)
         self.inbox.send_digests(state, ctx)
+        waiting.send_due(state, ctx)
 
     def fire_deadlines(self, state: GameState, ctx: Ctx) -> None:
         pass

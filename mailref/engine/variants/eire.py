@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import textwrap
+from datetime import datetime
 
 from mailref import resource
 from mailref.engine.context import Ctx, Refused
@@ -13,6 +14,7 @@ from mailref.engine.orders import Order, fold, order_like, read_eire_orders
 from mailref.engine.state import Action, GameState, Player
 from mailref.engine.variants import rule_tables
 from mailref.engine.variants.actions import action
+from mailref.engine.variants.components import Held
 from mailref.engine.variants.eire_resolution import EireResolution
 from mailref.engine.variants.preview import Preview
 from mailref.engine.variants.turns import OrdersGame
@@ -25,7 +27,10 @@ def load_map() -> list[dict]:
     return json.loads((resource("data") / "eire_map.json").read_text())["lands"]
 
 
-class Eire(EireResolution, Preview, OrdersGame):
+class Eire(OrdersGame):
+    adjudication = Held(EireResolution)
+    preview = Held(Preview)
+
     name = "eire"
     title = "Eire"
     min_players = 2
@@ -48,6 +53,8 @@ class Eire(EireResolution, Preview, OrdersGame):
         ),
         ("[Away] / [Back]", "absence, and the return from it"),
         ("[Roll] d6", "a die roll, announced"),
+        ("[Press] to NAME, NAME", "words to those players (or to all), copied to the GM"),
+        ("[Draw] / [Concede] to NAME", "propose an end shared (or to NAME); all vote by Reply"),
         (
             "[Publish]",
             "the GM, with gm_preview=on: send the turn's results the GM has seen to every player",
@@ -158,6 +165,26 @@ class Eire(EireResolution, Preview, OrdersGame):
         # them.
         super().on_quit(state, action, ctx)
 
+    # ---- the turn resolved: adjudication, through the GM's preview ----------------
+    def resolve_turn(self, state: GameState, ctx: Ctx, why: str, late: str = "") -> None:
+        self.preview.resolve_turn(state, ctx, why, late)
+
+    def resolve(self, state: GameState, ctx: Ctx, why: str, late: str = "") -> None:
+        """Adjudicate the open turn and mail the results (eire_resolution.py)."""
+        self.adjudication.resolve(state, ctx, why, late)
+
+    def check_victory(self, state: GameState, ctx: Ctx, lines: list[str] | None = None) -> None:
+        self.adjudication.check_victory(state, ctx, lines)
+
+    def handle(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        super().handle(state, action, ctx)
+        self.preview.correct_preview(state, action, ctx)
+
+    def late_players(
+        self, state: GameState, now: datetime | None = None
+    ) -> list[tuple[str, str | None]]:
+        return super().late_players(state, now) + self.preview.waiting(state)
+
     # ---- economy -----------------------------------------------------------------
     def income(self, state: GameState, name: str) -> int:
         p = self.player(state, name)
@@ -218,7 +245,9 @@ class Eire(EireResolution, Preview, OrdersGame):
                 continue
             budget -= o.grain or 0
             accepted.append({"kind": o.kind, "land": o.land, "grain": o.grain, "text": o.text})
-            if o.kind == "high-king" and (lacking := self.high_king_lacking(state, player)):
+            if o.kind == "high-king" and (
+                lacking := self.adjudication.high_king_lacking(state, player)
+            ):
                 # Judged at resolution, after this turn's combats; said now so nobody is surprised.
                 accepted[-1]["note"] = (
                     "decided at resolution; as things stand you lack " + ", ".join(lacking)

@@ -4,6 +4,7 @@ elimination and victory."""
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import Any
 
 from mailref.engine.context import Ctx
 from mailref.engine.state import GameState
@@ -13,7 +14,11 @@ from mailref.timeutil import iso
 
 
 class EireResolution:
-    """Resolves a turn of Eire: its orders, combat, High King, elimination, victory."""
+    """Resolves a turn of Eire: its orders, combat, High King, elimination, victory. Held by
+    the game as `adjudication`."""
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
 
     # ---- resolution --------------------------------------------------------------
     def resolve(self, state: GameState, ctx: Ctx, why: str, late: str = "") -> None:
@@ -31,7 +36,7 @@ class EireResolution:
             for n, os_ in sorted(orders.items())
             if os_
         ]
-        silent = sorted(p["name"] for p in self.active(state) if not orders.get(p["name"]))
+        silent = sorted(p["name"] for p in self.game.active(state) if not orders.get(p["name"]))
         # Whose orders were all refused is said (how many, not what: orders stay private).
         refused = {n: len(o.get("rejected") or []) for n, o in state["orders"].items()}
         lines += (
@@ -64,7 +69,7 @@ class EireResolution:
         for land_name in sorted(
             attacks, key=lambda n: [x["name"] for x in state["lands"]].index(n)
         ):
-            land = self.land(state, land_name)
+            land = self.game.land(state, land_name)
             out, winner = self.combat(
                 state, ctx, land, attacks[land_name], defend[land_name], start_owners
             )
@@ -77,7 +82,7 @@ class EireResolution:
             lines.append("  none")
         lines += ["", "Investments:"]
         for (name, land_name), g in sorted(invest.items()):
-            land = self.land(state, land_name)
+            land = self.game.land(state, land_name)
             if land["owner"] != name:
                 lines.append(
                     f"  {name}'s {g} Grain in {land_name} is lost: the land fell this turn."
@@ -95,7 +100,7 @@ class EireResolution:
             )
         if not invest:
             lines.append("  none")
-        fought = [p["name"] for p in self.active(state)]
+        fought = [p["name"] for p in self.game.active(state)]
         self.eliminate(state, ctx, lines)
         self.check_high_king(state, ctx, lines)
         state["history"].append(
@@ -104,10 +109,10 @@ class EireResolution:
         t.update(deadline=None, closed=iso(ctx.now))
         self.check_victory(state, ctx, lines)
         lines += ["", "Grain after the turn (next turn's income is added when it opens):"] + [
-            f"  {p['name']}: {state['grain'][p['name']]}" for p in self.active(state)
+            f"  {p['name']}: {state['grain'][p['name']]}" for p in self.game.active(state)
         ]
-        self.event(state, ctx, f"Turn {t['number']} resolved.")
-        lines += ["", "Who holds which land (as on the map):"] + self.holdings(state)
+        self.game.event(state, ctx, f"Turn {t['number']} resolved.")
+        lines += ["", "Who holds which land (as on the map):"] + self.game.holdings(state)
         if revealed := revealed_lines(ctx):
             lines += ["", *revealed]
         # Everybody who played the turn, those it eliminated too: they learn it from this mail.
@@ -123,7 +128,7 @@ class EireResolution:
             heading=f"Results of turn {t['number']}",
             lines=lines,
         )
-        svg = map_svg(state, self.player_colors(state))
+        svg = map_svg(state, self.game.player_colors(state))
         cid = f"eire-map-{state['slug']}-{t['number']}@mailref"
         out.images.append((cid, f"eire-turn-{t['number']}", svg))
         out.html = (
@@ -132,7 +137,7 @@ class EireResolution:
             f'{t["number"]}"></p></body></html>'
         )
         if state["status"] != "ended":
-            self.begin_turn(state, ctx, t["number"] + 1)
+            self.game.begin_turn(state, ctx, t["number"] + 1)
 
     def combat(
         self,
@@ -164,7 +169,7 @@ class EireResolution:
             shares[0] += defence - sum(shares)  # the leftover stands against the largest attack
             bonus = 0
             if owner is not None:
-                op = self.player(state, owner)
+                op = self.game.player(state, owner)
                 bonus += prm["origin_defense_bonus"] if land["name"] == op["origin"] else 0
                 bonus += (
                     prm["woodkin_bonus"]
@@ -202,7 +207,7 @@ class EireResolution:
     ) -> int:
         """ "+1 Grain bonus to all Attack/Defense rolls per controlled Menhir Valley", counted
         on OWNERS (the start-of-turn map during resolution)."""
-        p = self.player(state, name)
+        p = self.game.player(state, name)
         if not p or p.get("tribe") != "Sidhe":
             return 0
         owners = owners or {x["name"]: x["owner"] for x in state["lands"]}
@@ -221,11 +226,11 @@ class EireResolution:
     def high_king_lacking(self, state: GameState, name: str, grain: int | None = None) -> list[str]:
         """The requirements NAME does not meet (seed: Origin Land held, 50 Grain, two other Origin
         Lands), in words; GRAIN: the total to judge by (default: what NAME holds now)."""
-        p = self.player(state, name)
+        p = self.game.player(state, name)
         others = {
             q["origin"] for q in state["players"] if q["name"] != name and q.get("origin")
         } - {p["origin"]}
-        mine = {x["name"] for x in self.owned(state, name)}
+        mine = {x["name"] for x in self.game.owned(state, name)}
         need, grain = (
             state["parameters"]["high_king_grain"],
             state["grain"].get(name, 0) if grain is None else grain,
@@ -265,12 +270,12 @@ class EireResolution:
             return
         state["high_king"] = fit[0]
         lines.append(f"  {fit[0]} is proclaimed High King of Eire!")
-        self.event(state, ctx, f"{fit[0]} became High King of Eire.")
+        self.game.event(state, ctx, f"{fit[0]} became High King of Eire.")
 
     def check_high_king(self, state: GameState, ctx: Ctx, lines: list[str]) -> None:
         hk = state["high_king"]
         if hk and (
-            self.player(state, hk)["status"] != "active"
+            self.game.player(state, hk)["status"] != "active"
             or self.high_king_shortfalls(state, hk, state["grain"].get(hk, 0)) >= 2
         ):
             state["high_king"] = None
@@ -282,17 +287,17 @@ class EireResolution:
 
     # ---- elimination and victory -------------------------------------------------
     def eliminate(self, state: GameState, ctx: Ctx, lines: list[str]) -> None:
-        for p in self.active(state):
-            if not self.owned(state, p["name"]):
+        for p in self.game.active(state):
+            if not self.game.owned(state, p["name"]):
                 p["status"], p["eliminated"] = "left", True
                 lines += [
                     "",
                     f"{p['name']} holds no land and is eliminated; the color {p['color']} is free.",
                 ]
-                self.event(state, ctx, f"{p['name']} was eliminated.")
+                self.game.event(state, ctx, f"{p['name']} was eliminated.")
 
     def largest_realm(self, state: GameState, name: str) -> int:
-        mine = {x["name"]: x for x in self.owned(state, name)}
+        mine = {x["name"]: x for x in self.game.owned(state, name)}
         seen, best = set(), 0
         for start in mine:
             if start in seen:
@@ -312,12 +317,14 @@ class EireResolution:
     def check_victory(self, state: GameState, ctx: Ctx, lines: list[str] | None = None) -> None:
         prm = state["parameters"]
         winners = []
-        for p in self.active(state):
+        for p in self.game.active(state):
             if self.largest_realm(state, p["name"]) >= prm["dominion"]:
                 winners.append((p["name"], "Dominion"))
             elif (
                 state["high_king"] != p["name"]
-                and sum(1 for x in self.owned(state, p["name"]) if x["type"] == "Menhir Valley")
+                and sum(
+                    1 for x in self.game.owned(state, p["name"]) if x["type"] == "Menhir Valley"
+                )
                 >= prm["communion"]
             ):
                 winners.append((p["name"], "Communion"))  # the High King is locked to Dominion
@@ -329,7 +336,7 @@ class EireResolution:
                 + ("s" if len(winners) == 1 else "")
                 + " Eire!"
             )
-            self.event(state, ctx, text)
+            self.game.event(state, ctx, text)
             if lines is not None:
                 lines += ["", text]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from mailref.engine.context import Ctx, Refused
-from mailref.engine.parameters import Switch, Value
+from mailref.engine.parameters import Bonus, Switch, Value
 from mailref.engine.ruleparams import Param, Table, bound, marked, read, says
 from mailref.engine.ruleset import (
     RuleConflict,
@@ -246,6 +246,15 @@ class Enactment(Acting):
                     out[p.name] = value
         return out
 
+    def stated_elsewhere(self, state: GameState, name: str, number: str) -> bool:
+        """Whether a rule in force other than NUMBER states switch NAME (a new "Abstentions"
+        rule), so that NUMBER saying nothing of it leaves it as that rule sets it."""
+        return any(
+            name in self.switches_stated(state, str(r["number"]))
+            for r in state["rules"]
+            if str(r["number"]) != number
+        )
+
     def new_switch_rules(self, state: GameState, changes: list) -> list[str]:
         """The rules CHANGES enact anew (none the referee runs by a parameter) that state a
         switch."""
@@ -323,9 +332,11 @@ class Enactment(Acting):
         stating = self.rules_stating(state)
         for n in sorted(numbers, key=lambda x: [int(p) for p in x.split(".") if p.isdigit()]):
             if n not in texts:  # repealed: what it stated no longer applies (rule 2)
+                values = {x: self.parameter_table.value(state["parameters"], x) for x in stating[n]}
                 stated = "; ".join(
-                    says(table[name], self.parameter_table.value(state["parameters"], name))
-                    for name in stating[n]
+                    says(table[name], value)
+                    for name, value in values.items()
+                    if value or not isinstance(table[name].kind, Bonus)  # no bonus: nothing lost
                 )
                 line = f"Rule {n} is repealed, so no longer: {stated}."
                 told.append(line)
@@ -335,9 +346,13 @@ class Enactment(Acting):
                 before = self.parameter_table.value(state["parameters"], name)
                 value = read(table[name], texts[n]) if n in texts else None
                 kind = table[name].kind
-                if isinstance(kind, Switch) and kind.read((), False, texts[n]) is None:
-                    if value == kind.silent:  # it says nothing of it: what a new rule set holds
-                        continue
+                if (
+                    isinstance(kind, Switch)
+                    and value == kind.silent
+                    and kind.read((), False, texts[n]) is None
+                    and self.stated_elsewhere(state, name, n)
+                ):
+                    continue  # it says nothing of it: what another rule states holds
                 if value is None:
                     ask.append(
                         f"It changes rule {n}, which the referee runs as {name} = {before}, and "

@@ -178,14 +178,18 @@ class Extensions:
         )
         self.game.event(state, ctx, f"{p['name']} asked the GM for {spoken(more)} more.")
         reason = requests[p["name"]]["reason"]
-        if told:
-            return
+        # Told already: the alert is not sent again, but where it still waits for the GM (the
+        # day's allowance spent, variants/waiting.py) the request in its place is updated.
         ctx.send(
             "alert",
             "gm",
             f"[Deadline] {p['name']} asks for {spoken(more)} more",
             "notice.txt",
             game=state,
+            about=f"deadline-request:{p['name']}",
+            refresh=told,
+            act=f'a mail with the subject "[Deadline] ok {p["name"]}" (or "[Deadline] no '
+            f'{p["name"]}").',
             heading=f"{p['name']} asks for {spoken(more)} more time.",
             lines=[
                 f"{self.deadline_label(target)} is {self.game.when(state, old, ctx)}; granted, it "

@@ -17,6 +17,7 @@ from mailref.engine.state import Action, GameState, Matter, Player, Rule, Turn
 from mailref.engine.variants import rule_tables
 from mailref.engine.variants.actions import action
 from mailref.engine.variants.base import Variant
+from mailref.engine.variants.components import Held
 from mailref.engine.variants.imperial_acts import ImperialActs
 from mailref.engine.variants.imperial_proposals import UNDECIDED, ImperialProposals
 from mailref.timeutil import parse_iso
@@ -38,7 +39,10 @@ VOTING = VotingPolicy(
 )
 
 
-class Imperial(ImperialProposals, ImperialActs, Gamestate, Variant):
+class Imperial(ImperialProposals, Variant):
+    acts = Held(ImperialActs)
+    gamestate = Held(Gamestate)
+
     name = "imperial"
     title = "Imperial Nomic"
     judgement_label = "Point of Order"
@@ -97,11 +101,20 @@ class Imperial(ImperialProposals, ImperialActs, Gamestate, Variant):
         return [p["name"] for p in self.present(state) if "senator" in p["offices"]]
 
     def make_senator(self, state: GameState, name: str, ctx: Ctx) -> None:
+        """Rule 3: one's first proposal or Point of Order makes one a Senator, unless rule 3 now
+        makes Senators only by the Emperor's Directive."""
         p = self.player(state, name)
-        if "senator" not in p["offices"]:
-            p["offices"].append("senator")
-            ctx.ack("You are now an Imperial Senator.")
-            self.event(state, ctx, f"{name} became an Imperial Senator.")
+        if "senator" in p["offices"]:
+            return
+        if self.parameter_table.value(state["parameters"], "senators") == "directive":
+            ctx.ack(
+                "Rule 3 as it now reads makes Senators only by the Emperor's Directive: this "
+                "does not make you an Imperial Senator."
+            )
+            return
+        p["offices"].append("senator")
+        ctx.ack("You are now an Imperial Senator.")
+        self.event(state, ctx, f"{name} became an Imperial Senator.")
 
     def after_join(self, state: GameState, player: Player, action: Action, ctx: Ctx) -> None:
         crowned = self.emperor(state) is None

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.court import describe as effect_words
@@ -17,7 +19,11 @@ from mailref.timeutil import iso
 
 
 class ImperialActs:
-    """Imperial's playtests, the Emperor's own acts and Points of Order."""
+    """Imperial's playtests, the Emperor's own acts and Points of Order: held by the game as
+    `acts`."""
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
 
     # ---- playtests of the B rules (rule 15) --------------------------------------
     @action("playtest")
@@ -25,7 +31,7 @@ class ImperialActs:
         """Seed: ""B" rules are only active when IE deems that a new playtest of the sub-game
         (represented by the "B" rules) should then begin."
         """
-        if action["player"] != self.emperor(state):
+        if action["player"] != self.game.emperor(state):
             raise Refused("only_emperor_playtests")
         on = action["on"]
         if state["parameters"]["playtest"] == on:
@@ -38,8 +44,8 @@ class ImperialActs:
             else "The Emperor ends the playtest: the B rules are inactive."
         )
         ctx.ack(text)
-        self.event(state, ctx, text)
-        self.mail_ruleset(
+        self.game.event(state, ctx, text)
+        self.game.mail_ruleset(
             state,
             ctx,
             "Playtest begins" if on else "Playtest ends",
@@ -50,7 +56,7 @@ class ImperialActs:
     # ---- the Emperor's own acts (rule 8) -----------------------------------------
     @action("proclamation")
     def on_proclamation(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        if action["player"] != self.emperor(state) and not ctx.rerun:
+        if action["player"] != self.game.emperor(state) and not ctx.rerun:
             # Replayed by an undo, a Proclamation stands as it was made.
             raise Refused("only_emperor_proclaims")
         changes, effects = changes_from(action["changes"]), action.get("effects") or []
@@ -62,15 +68,17 @@ class ImperialActs:
             raise Refused("proclamation_cannot_apply", why=e) from None
         for c in changes:
             ctx.ack(c.describe())
-        self.event(state, ctx, f"The Emperor proclaimed \"{action['title']}\".")
+        self.game.event(state, ctx, f"The Emperor proclaimed \"{action['title']}\".")
         by = f"proclamation \"{action['title']}\""
         if changes:
-            self.enact_changes(state, ctx, changes, by, f"Imperial Proclamation: {action['title']}")
+            self.game.enact_changes(
+                state, ctx, changes, by, f"Imperial Proclamation: {action['title']}"
+            )
         if not effects:
             return
         # Its effect lines (SPEC §4.4): scores at once, undos by the court; one announcement.
-        done = self.court.carry_out(state, ctx, effects, by, strict=True)
-        self.announce(
+        done = self.game.court.carry_out(state, ctx, effects, by, strict=True)
+        self.game.announce(
             state,
             ctx,
             f"[Proclamation] {action['title']}",
@@ -78,18 +86,18 @@ class ImperialActs:
         )
         mail = ctx.out[-1]
         ctx.ack("Your Proclamation is announced to every player.")
-        if not self.court.order_undos(ctx, effects, by, strict=True, mail=mail) and done:
+        if not self.game.court.order_undos(ctx, effects, by, strict=True, mail=mail) and done:
             mail.vars["lines"] += ["", "What changes:", *done]
             for line in done:
                 ctx.ack(line)
 
     @action("directive")
     def on_directive(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        if action["player"] != self.emperor(state):
+        if action["player"] != self.game.emperor(state):
             raise Refused("only_emperor_directs")
         ctx.ack(f"Directive \"{action['title']}\" announced.")
-        self.event(state, ctx, f"The Emperor's Directive: {action['title']}.")
-        self.announce(
+        self.game.event(state, ctx, f"The Emperor's Directive: {action['title']}.")
+        self.game.announce(
             state,
             ctx,
             f"[Directive] {action['title']}",
@@ -108,7 +116,7 @@ class ImperialActs:
             "Point of Order",
             state.get("timezone") or "UTC",
         )
-        self.make_senator(state, action["player"], ctx)
+        self.game.make_senator(state, action["player"], ctx)
         number = len(state["judgements"]) + 1
         j = {
             "number": number,
@@ -116,17 +124,17 @@ class ImperialActs:
             "question": action["question"],
             "detail": action.get("text", ""),
             "by": action["player"],
-            "judge": self.emperor(state),
+            "judge": self.game.emperor(state),
             "status": "open",
             "ruling": None,
             "opened": iso(ctx.now),
         }
         state["judgements"].append(j)
         ctx.ack(f"Point of Order {number} is raised; the Emperor answers it.")
-        self.event(
+        self.game.event(
             state, ctx, f"{action['player']} raised Point of Order {number}: {j['question']}."
         )
-        self.announce(
+        self.game.announce(
             state,
             ctx,
             f"[Point of Order {number}] {j['question']}",
@@ -143,7 +151,7 @@ class ImperialActs:
         j = next((x for x in state["judgements"] if x["number"] == action["number"]), None)
         if j is None or j["status"] != "open":
             raise Refused("no_point_of_order", number=action["number"])
-        if action["player"] != self.emperor(state):
+        if action["player"] != self.game.emperor(state):
             raise Refused("emperor_answers_points")
         j.update(
             status="decided",
@@ -152,8 +160,8 @@ class ImperialActs:
             decided=iso(ctx.now),
         )
         ctx.ack(f"Your ruling on Point of Order {j['number']} is announced.")
-        self.event(state, ctx, f"The Emperor ruled on Point of Order {j['number']}.")
-        self.announce(
+        self.game.event(state, ctx, f"The Emperor ruled on Point of Order {j['number']}.")
+        self.game.announce(
             state,
             ctx,
             f"[Point of Order {j['number']}] The Emperor rules",

@@ -218,15 +218,26 @@ class ImperialProposals(Proposals):
             f"{prop['title']}",
             "notice.txt",
             game=state,
+            act=f'a mail with the subject "[Judge] {prop["number"]}" and ACCEPT, VETO, or IGNORE '
+            "followed by the rule that allows ignoring it.",
             heading=f"Proposal {prop['number']} \"{prop['title']}\" by {prop['author']}",
             lines=[
                 *(result + [""] if result else []),
                 prop["text"],
                 "",
-                "Reply to this mail with ACCEPT, VETO, or IGNORE followed by the rule that allows "
+                "Reply to this mail with ACCEPT, "
+                + ("VETO, " if self.may_veto(state) else "")
+                + "or IGNORE followed by the rule that allows "
                 f"ignoring it (or send a mail \"[Judge] {prop['number']}\" with it in the body).",
             ],
         )
+
+    def may_veto(self, state: GameState) -> bool:
+        """Rule 7 "accept, veto or ignore": reworded to name no veto (and in force), the
+        Emperor's VETO is refused, citing the rule as it now reads."""
+        return self.parameter_table.value(
+            state["parameters"], "veto"
+        ) == "allowed" or not self.in_force(state, "veto")
 
     @action("judge")
     def on_judge(self, state: GameState, action: Action, ctx: Ctx) -> None:
@@ -240,6 +251,10 @@ class ImperialProposals(Proposals):
                 status=prop["status"] if prop else None,
             )
         verdict, reason = action["verdict"], action.get("reason", "").strip()
+        if verdict == "VETO" and not self.may_veto(state):
+            number = self.stating_param(state, "veto").rule
+            rule = next(r for r in state["rules"] if str(r["number"]) == number)
+            raise Refused("emperor_has_no_veto", text=" ".join(str(rule["text"]).split()))
         if verdict == "IGNORE":
             self.check_ignore_reason(state, reason)
         status = {"ACCEPT": "accepted", "VETO": "vetoed", "IGNORE": "ignored"}[verdict]
@@ -262,9 +277,12 @@ class ImperialProposals(Proposals):
         )
         if status == "accepted":
             period = self.duration(state, "vote_period")
-            self.enact(state, prop, ctx, "is accepted", note_failure=False)
-            if self.duration(state, "vote_period") != period:
-                self.retime(state, ctx, prop["number"])
+
+            def retimed() -> None:  # before the ruleset mail, which lists the deadlines
+                if self.duration(state, "vote_period") != period:
+                    self.retime(state, ctx, prop["number"])
+
+            self.enact(state, prop, ctx, "is accepted", then=retimed, note_failure=False)
 
     def retime(self, state: GameState, ctx: Ctx, number: int) -> None:
         """Rule 17: "a new rule will apply to all submissions numbered greater than or equal to

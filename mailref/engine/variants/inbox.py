@@ -11,6 +11,7 @@ from typing import Any, Protocol
 from mailref.engine.context import Ctx, Outgoing, Refused
 from mailref.engine.parameters import Value
 from mailref.engine.state import Action, GameState, OtherAction, Player
+from mailref.engine.variants import waiting
 from mailref.engine.variants.actions import action
 from mailref.engine.variants.digests import next_digest
 from mailref.timeutil import iso, parse_iso
@@ -113,36 +114,91 @@ class Inbox:
         """No number of players together makes the game mail one player more than
         `mails_per_player_day` a UTC day (SPEC §2.2): ACTION's `mailed` (the door's count of
         what each player had today, journaled) plus this action's mail. Past it, that day's
-        announcements wait in the player's next digest, said once in one last mail; replies
-        and reminders, which concern the player alone, still go. Older journals, without
+        announcements wait in the player's next digest and requests (a question to judge) in
+        one mail of them (variants/waiting.py), said once in one last mail; replies and
+        reminders, which answer the player's own doing, still go. Older journals, without
         `mailed`, replay uncapped."""
         had = action.get("mailed")
         if had is None:
             return
-        limit = int(
-            state["parameters"].get(
-                "mails_per_player_day", self.game.defaults["mails_per_player_day"]
-            )
-        )
+        limit = self.mails_per_day(state)
         day, counts = ctx.now.strftime("%Y-%m-%d"), dict(had)
         for out in list(ctx.out[sent:]):
             if out.to == "gm":
                 continue
             present = {p["name"]: p for p in state["players"] if p["status"] != "left"}
             names = list(present) if out.to == "all" else [n for n in out.to if n in present]
+            request = out.kind in waiting.REQUEST_KINDS
             for name in names:
                 if name in out.held:
                     continue
                 n = counts.get(name, 0)
-                if out.kind not in HELD_KINDS or n < limit - 1:
+                if (out.kind not in HELD_KINDS and not request) or n < limit - 1:
                     counts[name] = n + 1
                     continue
-                self.hold_for(state, present[name], out, ctx, capped=True)
+                p = present[name]
+                if request:
+                    waiting.hold(state, p, waiting.item_of(out, ctx), zone_of(state, p), ctx.now)
+                else:
+                    self.hold_for(state, p, out, ctx, capped=True)
                 out.held = (*out.held, name)
-                if present[name].get("capped_on") != day:
-                    present[name]["capped_on"] = day
+                if p.get("capped_on") != day:
+                    p["capped_on"] = day
                     counts[name] = n + 1
                     self.tell_capped(state, ctx, name, limit)
+
+    def cap_mail_to_gm(
+        self, state: GameState, action: Action, ctx: Ctx, sent: int, alerted: int
+    ) -> None:
+        """The GM has the same allowance a day (SPEC §2.2): ACTION's `mailed_gm` (journaled by
+        the door) plus this action's mail to the GM. Past it, the alerts and requests wait and
+        go together in one mail at the GM's digest or the turn of the day, said once; the
+        rest (digests, a turn's orders, a preview) still goes. Journals without `mailed_gm`
+        replay uncapped."""
+        had = action.get("mailed_gm")
+        if had is None:
+            return
+        limit, day, n = self.mails_per_day(state), ctx.now.strftime("%Y-%m-%d"), int(had)
+        mine = [o for o in ctx.out[sent:] if o.to == "gm"]
+        items: list[tuple[Outgoing | None, dict[str, Any]]] = [
+            (o, waiting.item_of(o, ctx)) for o in mine if o.kind in waiting.REQUEST_KINDS
+        ]
+        items += [(None, waiting.alert_item(a, line, ctx)) for a, line in ctx.alerts[alerted:]]
+        n += sum(o.kind not in waiting.REQUEST_KINDS for o in mine)  # never held, but counted
+        held = 0
+        for out, item in items:
+            if n < limit - 1:
+                n += 1
+                continue
+            waiting.hold(state, None, item, state["timezone"], ctx.now)
+            if out is None:
+                held += 1
+            else:
+                ctx.out.remove(out)
+            if state.get("gm_capped_on") != day:
+                state["gm_capped_on"] = day
+                n += 1
+                self.tell_gm_capped(state, ctx, limit)
+        if held:
+            ctx.alerts[len(ctx.alerts) - held :] = []
+
+    def refresh_waiting(self, state: GameState, ctx: Ctx, sent: int) -> None:
+        """A request sent only to update one that waits (`refresh`, its `about` the same):
+        it takes that one's place if it waits, and is mailed to nobody either way."""
+        for out in [o for o in ctx.out[sent:] if o.vars.get("refresh")]:
+            ctx.out.remove(out)
+            if out.to == "gm":
+                waiting.refresh(state, None, out, ctx)
+                continue
+            for name in out.to:
+                waiting.refresh(state, self.game.player(state, name), out, ctx)
+
+    def mails_per_day(self, state: GameState) -> int:
+        return int(
+            state["parameters"].get(
+                "mails_per_player_day", self.game.defaults["mails_per_player_day"]
+            )
+        )
 
     def tell_capped(self, state: GameState, ctx: Ctx, name: str, limit: int) -> None:
         """The one mail that says the day's further announcements come in the digest."""
@@ -158,6 +214,26 @@ class Inbox:
                 "player in a day (mails_per_player_day). The rest of today's announcements "
                 "come in one digest, at the next digest time; replies to your own mail "
                 "still come at once.",
+                "Requests for you to act on (a question to judge) wait too, and come together "
+                "in one mail at your digest time or when the day turns (UTC), whichever is "
+                "first.",
+            ],
+        )
+
+    def tell_gm_capped(self, state: GameState, ctx: Ctx, limit: int) -> None:
+        """The one mail that says the day's further requests to the GM wait."""
+        ctx.send(
+            "alert",
+            "gm",
+            "Today's further requests wait for one mail",
+            "notice.txt",
+            game=state,
+            heading="",
+            lines=[
+                f"This game has sent you {limit} mails today (UTC), the most it sends one "
+                "address in a day (mails_per_player_day). Today's further alerts and requests "
+                "wait, and come together in one mail at your digest time or when the day "
+                "turns (UTC), whichever is first; replies to your own mail still come at once.",
             ],
         )
 

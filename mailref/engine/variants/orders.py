@@ -25,6 +25,8 @@ class Orders(OrdersGame):
         ("[Status], [Rules], [Help], [Quit]", "the state, the game's parameters, this text, leave"),
         ("[Away] / [Back]", "absence, and the return from it"),
         ("[Roll] d6", "a die roll, announced"),
+        ("[Press] to NAME, NAME", "words to those players (or to all), copied to the GM"),
+        ("[Draw] / [Concede] to NAME", "propose an end shared (or to NAME); all vote by Reply"),
     ]
 
     def read_orders(

@@ -5,12 +5,11 @@ same draws; a GM correction in between resolves it again, from the same draws, f
 from __future__ import annotations
 
 import copy
-from datetime import datetime
 from typing import Any
 
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.state import Action, GameState
-from mailref.engine.variants.actions import Acting, action
+from mailref.engine.variants.actions import action
 from mailref.timeutil import iso
 
 # What the GM may correct while the results wait: parameters, a player removed or away, a score.
@@ -56,15 +55,17 @@ class Redraw(Ctx):
         return revealed
 
 
-class Preview(Acting):
-    """For a variant whose `resolve` adjudicates a turn and mails `results` to the players."""
+class Preview:
+    """For a variant whose `resolve` adjudicates a turn and mails `results` to the players:
+    held by the game as `preview`; the game's `resolve_turn`, `handle` and `late_players` hand
+    their part here."""
 
-    def resolve(self, state: GameState, ctx: Ctx, why: str, late: str = "") -> None:
-        raise NotImplementedError
+    def __init__(self, game: Any) -> None:
+        self.game = game
 
     def resolve_turn(self, state: GameState, ctx: Ctx, why: str, late: str = "") -> None:
         if not state["parameters"].get("gm_preview"):
-            self.resolve(state, ctx, why, late)
+            self.game.resolve(state, ctx, why, late)
             return
         t = state["turn"]
         state["preview"] = {
@@ -75,7 +76,7 @@ class Preview(Acting):
             "at": iso(ctx.now),
         }
         t.update(deadline=None, closed=iso(ctx.now))
-        self.event(state, ctx, f"Turn {t['number']} is resolved for the GM's preview.")
+        self.game.event(state, ctx, f"Turn {t['number']} is resolved for the GM's preview.")
         self.send_preview(state, ctx, f"Turn {t['number']} closed ({why}).")
 
     def send_preview(self, state: GameState, ctx: Ctx, first: str) -> None:
@@ -83,7 +84,7 @@ class Preview(Acting):
         asks for more rolls), and mail the results to the GM alone."""
         p = state["preview"]
         trial, sub = copy.deepcopy(state), Redraw(ctx, p["draws"], share=False)
-        self.resolve(trial, sub, p["why"], p["late"])
+        self.game.resolve(trial, sub, p["why"], p["late"])
         p["draws"] = sub.draws
         results = next(o for o in sub.out if o.kind == "results")
         results.kind, results.to = "preview", "gm"
@@ -116,24 +117,17 @@ class Preview(Acting):
                 f"({CORRECTIONS[action['type']]}), from the same rolls.",
             )
 
-    def handle(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        super().handle(state, action, ctx)  # type: ignore[misc]
-        self.correct_preview(state, action, ctx)
-
-    def late_players(
-        self, state: GameState, now: datetime | None = None
-    ) -> list[tuple[str, str | None]]:
+    def waiting(self, state: GameState) -> list[tuple[str, str | None]]:
         """The digest's "Waiting for": a previewed turn waits for the GM."""
-        waiting = super().late_players(state, now)  # type: ignore[misc]
         if p := state.get("preview"):
-            waiting.append(
+            return [
                 (
                     f"The results of turn {p['turn']} wait for your [Publish] "
                     f"(or `mailref turn publish {state['slug']}`).",
                     None,
                 )
-            )
-        return waiting
+            ]
+        return []
 
     @action("publish")
     def on_publish(self, state: GameState, action: Action, ctx: Ctx) -> None:
@@ -146,7 +140,7 @@ class Preview(Acting):
             raise Refused("no_results_waiting", preview=bool(state["parameters"].get("gm_preview")))
         del state["preview"]
         sub = Redraw(ctx, p["draws"], share=True)
-        self.resolve(state, sub, p["why"], p["late"])
+        self.game.resolve(state, sub, p["why"], p["late"])
         ctx.ack(
             f"The results of turn {p['turn']} went to every player"
             + ("." if state["status"] == "ended" else f"; turn {p['turn'] + 1} is open.")

@@ -64,6 +64,14 @@ class Replies(Acting):
         )
         if values.get("join_approval") == "gm":
             out.append(("[Approve] NAME", "the GM's: take in a newcomer who has confirmed"))
+        if values.get("watching") is not False:
+            out.append(
+                (
+                    "[Watch] / [Unwatch]",
+                    "anyone's: follow the game's announcements and results without playing, "
+                    "and stop",
+                )
+            )
         return out
 
     @action("status")

@@ -1,93 +1,43 @@
 """The parameter table of each variant: every parameter once, with its kind, its default, the
 rule that states it (none: an operator's setting) and where in the rule's text the value stands.
 Defaults, the GM's `game set`, the values followed when a rule is amended, [Help] and the tables
-of docs/games/<variant>.md all come from here (engine/ruleparams.py)."""
+of docs/games/<variant>.md all come from here (engine/ruleparams.py). The settings no rule
+states, and the orders games' tables, are in setting_tables.py."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from mailref.engine.parameters import (
+    Bonus,
     Boundary,
-    Choice,
     Count,
     DateSpan,
     OnOff,
     Points,
     Quorum,
     Span,
-    Text,
-    TimeOfDay,
     Whole,
 )
-from mailref.engine.ruleparams import Param, Table
-from mailref.engine.switches import ABSTAIN, JUDGE, MAJORITY, MOVER_VOTE, TIE
-
-# What every game runs by: operator settings, none stated by a rule.
-SHARED = Table(
-    Param("reminder_before", Span(), "1d", "a reminder goes out {v} before a deadline"),
-    Param("digest_at", TimeOfDay(), "08:00", "a digest is mailed daily at {v}"),
-    Param("require_auth", OnOff(), False, "on: the referee acts only on verified mail (SPEC §2.7)"),
-    Param("max_text", Whole(), 20_000, "a proposal, rule or other text has at most {v} characters"),
-    Param(
-        "announcements_per_day",
-        Whole(),
-        10,
-        "one player's chatter causes at most {v} announcements a UTC day",
-    ),
-    Param(
-        "matters_per_day",
-        Whole(),
-        10,
-        "a player opens at most {v} proposals, CfJs and DoVs a UTC day",
-    ),
-    Param(
-        "mails_per_player_day",
-        Whole(),
-        60,
-        "the game mails one player at most {v} times a UTC day (SPEC §2.2)",
-    ),
-    Param(
-        "joins_per_day",
-        Whole(),
-        10,
-        "the game takes in at most {v} newcomers a UTC day (SPEC §2.3)",
-    ),
-    Param(
-        "join_approval",
-        Choice("auto", "gm"),
-        "auto",
-        "gm: each confirmed [Join] waits for the GM's [Approve]; auto: it is taken in (SPEC §2.3)",
-    ),
-    Param(
-        "discussion",
-        Choice("relay", "off"),
-        "relay",
-        "relay: players' words without a command reach the others (SPEC §2.3); off: they do not",
-    ),
-    Param(
-        "max_absence",
-        Span(times_deadlines=False),
-        "30d",
-        "`[Away] until DATE` reaches at most {v} ahead (SPEC §2.5)",
-    ),
-    Param("max_extension", Whole(), 2, "mail extends one deadline at most {v} times (SPEC §2.5)"),
-    Param(
-        "max_relayed",
-        Whole(least=500),
-        6000,
-        "a mail relayed as discussion carries at most {v} characters, and says how much was cut",
-        written=False,
-    ),
-    Param(
-        "list_id",
-        Text(),
-        None,
-        "the List-Id of the game's own mailing list: mail from it is players'",
-    ),
+from mailref.engine.ruleparams import Param
+from mailref.engine.switches import (
+    ABSTAIN,
+    DEFERENTIAL,
+    DOV_HISTORIAN,
+    JUDGE,
+    MAJORITY,
+    MOVER_VOTE,
+    SELF_KILL,
+    SENATORS,
+    TIE,
+    VETO,
 )
+from mailref.engine.variants.setting_tables import EIRE, ORDERS, ORDERS_GAME, SHARED
 
-_QUORUM = r"Quorum of a subset of Wizards is {f} the number of Wizards in that subset, rounded {r}"
+__all__ = ["BLOGNOMIC", "EIRE", "IMPERIAL", "ORDERS", "ORDERS_GAME", "SHARED", "SIDEKICK"]
+
+_QUORUM = (
+    r"Quorum of a subset of Wizards is {f}(?: of)? the number of Wizards in that subset, "
+    r"rounded {r}"
+)
 
 SIDEKICK = SHARED.extend(
     Param(
@@ -123,6 +73,21 @@ SIDEKICK = SHARED.extend(
         "a passed proposal scores {v:+d}",
         "21",
         where='rule 21 "receives 10 points"',
+    ),
+    Param(
+        "unopposed_bonus",
+        Bonus(),
+        0,
+        "a passed proposal no player voted AGAINST scores {v} more",
+        "21",
+        (
+            r"\b{v} (?:more|additional|extra|bonus) points?\b[^.;]*?\bif no (?:other )?"
+            r"(?:player|one|voter)\b[^.;]*?\bagainst\b",
+        ),
+        'rule 21, which names no such bonus as first written ("and 5 more points if no player '
+        'voted against it")',
+        fallback=False,
+        written=False,
     ),
     Param(
         "fail_points",
@@ -283,6 +248,40 @@ BLOGNOMIC = SHARED.extend(
         'rule 3.5 "If there are fewer than five Wizards"',
         fallback=False,
     ),
+    Param(
+        "deferential",
+        DEFERENTIAL,
+        "historian",
+        "a DEFERENTIAL counts as {v} (historian: the Historian's valid vote)",
+        "1.6",
+        where='rule 1.6 "all votes of DEFERENTIAL ... are instead considered to be valid and the '
+        "same as the Historian's Vote\" (a switch: the forms read are listed below)",
+        fallback=False,
+        written=False,
+    ),
+    Param(
+        "self_kill",
+        SELF_KILL,
+        "kills",
+        "an author's AGAINST on their own proposal {v} (kills: self-kills it; counts: counts "
+        "as any AGAINST)",
+        "1.9",
+        where='rule 1.9 "When a Wizard casts a vote AGAINST their own Proposal ..., this renders '
+        'the Proposal Self-Killed" (a switch: the forms read are listed below)',
+        written=False,
+    ),
+    Param(
+        "dov_historian",
+        DOV_HISTORIAN,
+        "author",
+        "an enacted DoV's new Dynasty has as Historian: {v} (author: the DoV's author; none: a "
+        "Metadynasty)",
+        "1.12",
+        where='rule 1.12 "a new Dynasty begins with the Wizard who made the DoV as its Historian" '
+        "(a switch: the forms read are listed below)",
+        fallback=False,
+        written=False,
+    ),
     Param("seasonal_downtime", OnOff(), True, "on: Seasonal Downtime is kept (rule 3.4)"),
     Param(
         "quiet_after",
@@ -372,6 +371,28 @@ IMPERIAL = SHARED.extend(
         written=False,
     ),
     Param(
+        "veto",
+        VETO,
+        "allowed",
+        "the Emperor's VETO is {v}",
+        "7",
+        where='rule 7 "TIE will judge each proposal submitted and accept, veto or ignore it" '
+        "(a switch: the forms read are listed below)",
+        written=False,
+    ),
+    Param(
+        "senators",
+        SENATORS,
+        "submission",
+        "one becomes a Senator by {v} (submission: at one's first proposal or Point of "
+        "Order; directive: only by the Emperor's Directive)",
+        "3",
+        where='rule 3 "A person then becomes an Imperial Senator at the submission of their '
+        'first Proposal or Point of Order" (a switch: the forms read are listed below)',
+        fallback=False,
+        written=False,
+    ),
+    Param(
         "max_undecided",
         Count(),
         3,
@@ -398,44 +419,4 @@ IMPERIAL = SHARED.extend(
         'rule 15 "Rules number 1 through 20 inclusive ... rules numbered 21 or higher" '
         "(both must agree)",
     ),
-)
-
-# Simultaneous-orders games: no rule list; the GM sets what the house rules leave open.
-ORDERS_GAME = SHARED.extend(
-    Param("turn_length", Span(), "2d", "a turn lasts {v}"),
-    Param("reminder_before", Span(), "12h", "a reminder goes out {v} before a deadline"),
-    Param(
-        "orders_final",
-        Choice("refuse", "add", "replace", listed=True, strict=True),
-        "refuse",
-        "orders sent again in a turn are refused, added, or replace the earlier ones",
-    ),
-    Param("max_players", Whole(), 10, "at most {v} players are active at once"),
-)
-
-# The orders game the GM adjudicates: orders sent again replace those sent.
-ORDERS = ORDERS_GAME.extend(replace(ORDERS_GAME["orders_final"], default="replace"))
-
-# Eire: every gap in its text is a house rule and a parameter (docs/games/eire.md).
-EIRE = ORDERS_GAME.extend(
-    Param("start_grain", Whole(), 0, "each player starts with {v} Grain"),
-    Param("carry_over", OnOff(), True, "on: unspent Grain carries over to the next turn"),
-    Param("independent_defense", Whole(), 10, "an independent land defends with {v}"),
-    Param("origin_defense_bonus", Whole(), 5, "an Origin Land adds {v} to its defence"),
-    Param(
-        "plainsmen_bonus", Whole(), 5, "Plainsmen earn {v} Grain more while holding their Origin"
-    ),
-    Param("merfolk_bonus", Whole(), 2, "Merfolk earn {v} Grain more per coastal land held"),
-    Param("woodkin_bonus", Whole(), 5, "Woodkin add {v} to the defence of a Deep Forest"),
-    Param("high_king_bonus", Whole(), 5, "the High King earns {v} Grain more"),
-    Param("high_king_grain", Whole(), 50, "a claim to be High King needs {v} Grain"),
-    Param("invest_per_output", Whole(), 5, "{v} Grain invested add 1 to a land's output"),
-    Param("output_cap", Whole(), 30, "investment raises a land's output to at most {v}"),
-    Param("min_attack_output", Whole(), 5, "only a land of output {v} or more may be attacked"),
-    Param("dominion", Whole(), 22, "a contiguous realm of {v} lands wins by Dominion"),
-    Param("communion", Whole(), 7, "{v} Menhir Valleys win by Communion"),
-    Param(
-        "walk_in", OnOff(), True, "on: a player's land with no Defend order is taken without rolls"
-    ),
-    Param("gm_preview", OnOff(), False, "on: the GM sees each turn's results before the players"),
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from mailref.engine.context import Ctx, Refused
@@ -10,10 +11,11 @@ from mailref.engine.mechanics.turn_order import TurnOrder
 from mailref.engine.mechanics.voting import VotingPolicy
 from mailref.engine.ruleset import RuleConflict, changes_from, check_changes, free_rule_number
 from mailref.engine.ruleset_file import shipped_rules
-from mailref.engine.state import Action, GameState, Player, Rule
+from mailref.engine.state import Action, GameState, Matter, Player, Rule, Turn
 from mailref.engine.variants import rule_tables
 from mailref.engine.variants.actions import action
 from mailref.engine.variants.base import Variant
+from mailref.engine.variants.components import Held
 from mailref.engine.variants.sidekick_judges import SidekickJudges
 from mailref.engine.variants.sidekick_timers import SidekickTimers
 from mailref.engine.variants.sidekick_votes import SidekickVotes
@@ -34,10 +36,15 @@ VOTING = VotingPolicy(
     author_vote="FOR",
     silent_counts_as="ABSTAIN",
     points=("pass_points", "fail_points"),
+    unopposed_bonus="unopposed_bonus",
 )
 
 
-class Sidekick(SidekickVotes, SidekickJudges, SidekickTimers, Gamestate, Variant):
+class Sidekick(SidekickVotes, Variant):
+    judges = Held(SidekickJudges)
+    gamestate = Held(Gamestate)
+    timers = Held(SidekickTimers)
+
     name = "sidekick"
     title = "Nomic Sidekick Nomic"
     parameter_table = rule_tables.SIDEKICK
@@ -131,7 +138,7 @@ class Sidekick(SidekickVotes, SidekickJudges, SidekickTimers, Gamestate, Variant
         if t is None:
             return
         if player["status"] == "left":
-            self.new_judges(state, player, ctx)
+            self.judges.new_judges(state, player, ctx)
         if (
             player["status"] != "active"
             and t.get("player") == player["name"]
@@ -144,6 +151,45 @@ class Sidekick(SidekickVotes, SidekickJudges, SidekickTimers, Gamestate, Variant
             prop = self.current_proposal(state)
             if prop:
                 self.maybe_close(state, prop, ctx)
+
+    def after_undo(self, before: GameState, state: GameState, ctx: Ctx) -> None:
+        """A turn an undo gave back to its mover (the move undone) runs a full turn_timeout from
+        the undo, and the mover is told it is their move again."""
+        t, was = state.get("turn") or {}, before.get("turn") or {}
+        mover = t.get("player")
+        if not mover or t.get("proposal") or state["status"] != "active":
+            return
+        if (mover, t.get("number")) == (was.get("player"), was.get("number")):
+            return
+        deadline = ctx.now + self.duration(state, "turn_timeout")
+        t["deadline"] = iso(deadline)
+        t.pop("reminded", None)
+        ctx.send(
+            "turn",
+            [mover],
+            f"[Turn {t['number']}] Your move",
+            "turn.txt",
+            opens=True,
+            game=state,
+            mover=mover,
+            number=t["number"],
+            deadline=self.when(state, deadline, ctx),
+        )
+
+    # ---- the clock: the turn's and the vote's deadlines (sidekick_timers.py) ---------
+    def deadline_times(self, state: GameState, now: datetime) -> list[datetime]:
+        return self.timers.deadline_times(state, now)
+
+    def fire_deadlines(self, state: GameState, ctx: Ctx) -> None:
+        self.timers.fire_deadlines(state, ctx)
+
+    def late_players(
+        self, state: GameState, now: datetime | None = None
+    ) -> list[tuple[str, str | None]]:
+        return self.timers.late_players(state, now)
+
+    def current_deadline_holder(self, state: GameState) -> Turn | Matter | None:
+        return self.current_proposal(state) or super().current_deadline_holder(state)
 
     def open_turn(self, state: GameState, ctx: Ctx, mover: str | None, number: int) -> None:
         if mover is None:

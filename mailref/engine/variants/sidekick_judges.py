@@ -12,7 +12,10 @@ from mailref.timeutil import iso
 
 
 class SidekickJudges:
-    """Sidekick's judges and Calls for Judgement."""
+    """Sidekick's judges and Calls for Judgement: held by the game as `judges`."""
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
 
     # ---- judgements (rule 17) ----------------------------------------------------
     def judge_for(self, state: GameState, asker: str | None = None) -> str | None:
@@ -23,10 +26,10 @@ class SidekickJudges:
         # Rule 17: the player before the mover judges (the one before them, if away), or after
         # where rule 17 now says so; never the ASKER of the question: the next present player
         # on that side of them is.
-        turns = self.turn_order(state)
+        turns = self.game.turn_order(state)
         side = (
             turns.after
-            if self.parameter_table.value(state["parameters"], "judge") == "after"
+            if self.game.parameter_table.value(state["parameters"], "judge") == "after"
             else turns.before
         )
         judge = side(t.get("player") or t.get("last") or order[0])
@@ -51,7 +54,7 @@ class SidekickJudges:
                 )
                 continue
             j["judge"] = judge
-            self.event(
+            self.game.event(
                 state,
                 ctx,
                 f"Judgement {j['number']}: {gone['name']} left; the judge is now {judge} (rule "
@@ -65,7 +68,7 @@ class SidekickJudges:
                 game=state,
                 judgement=j,
             )
-            self.announce(
+            self.game.announce(
                 state,
                 ctx,
                 f"[Judgement {j['number']}] New judge: {judge}",
@@ -75,32 +78,8 @@ class SidekickJudges:
                     f"The judge is now {judge} (rule 17), who answers with a mail [Ruling] "
                     f"{j['number']}.",
                 ],
-                to=[p["name"] for p in self.present(state) if p["name"] != judge],
+                to=[p["name"] for p in self.game.present(state) if p["name"] != judge],
             )
-
-    def after_undo(self, before: GameState, state: GameState, ctx: Ctx) -> None:
-        """A turn an undo gave back to its mover (the move undone) runs a full turn_timeout from
-        the undo, and the mover is told it is their move again."""
-        t, was = state.get("turn") or {}, before.get("turn") or {}
-        mover = t.get("player")
-        if not mover or t.get("proposal") or state["status"] != "active":
-            return
-        if (mover, t.get("number")) == (was.get("player"), was.get("number")):
-            return
-        deadline = ctx.now + self.duration(state, "turn_timeout")
-        t["deadline"] = iso(deadline)
-        t.pop("reminded", None)
-        ctx.send(
-            "turn",
-            [mover],
-            f"[Turn {t['number']}] Your move",
-            "turn.txt",
-            opens=True,
-            game=state,
-            mover=mover,
-            number=t["number"],
-            deadline=self.when(state, deadline, ctx),
-        )
 
     @action("cfj")
     def on_cfj(self, state: GameState, action: Action, ctx: Ctx) -> None:
@@ -126,7 +105,7 @@ class SidekickJudges:
             j["asker_not_judge"] = True
         state["judgements"].append(j)
         ctx.ack(f"Judgement {number} is open; the judge is {judge} (rule 17).")
-        self.event(
+        self.game.event(
             state,
             ctx,
             f"{action['player']} asked judgement {number}: {j['question']} (judge {judge}).",
@@ -142,7 +121,7 @@ class SidekickJudges:
         )
         # The judge's own mail says all the announcement says: one mail for one judgement (SPEC
         # §2.6).
-        self.announce(
+        self.game.announce(
             state,
             ctx,
             f"[Judgement {number}] {j['question']}",
@@ -151,7 +130,7 @@ class SidekickJudges:
                 *([""] + j["detail"].splitlines() + [""] if j["detail"] else []),
                 f"The judge is {judge} (rule 17), who answers with a mail [Ruling] {number}.",
             ],
-            to=[p["name"] for p in self.present(state) if p["name"] != judge],
+            to=[p["name"] for p in self.game.present(state) if p["name"] != judge],
             opens=True,
         )
 
@@ -172,22 +151,22 @@ class SidekickJudges:
         held = self.past_penalty(state, effects) if action.get("bounded") else []
         effects = [e for e in effects if e not in held]
         by = f"judgement {j['number']}"
-        done = self.court.carry_out(state, ctx, effects, by, strict=True)
+        done = self.game.court.carry_out(state, ctx, effects, by, strict=True)
         ctx.ack(f"Your ruling on judgement {j['number']} is recorded and announced.")
-        self.event(state, ctx, f"{j['judge']} ruled on judgement {j['number']}.")
+        self.game.event(state, ctx, f"{j['judge']} ruled on judgement {j['number']}.")
         if changes:  # rule 17: "All necessary changes, based on the decision of the Judge"
-            problem = self.cannot_apply(state, changes)
+            problem = self.game.cannot_apply(state, changes)
             if problem:
                 raise Refused("ruling_cannot_apply", why=problem)
-            self.enact_changes(state, ctx, changes, by, f"Ruling on judgement {j['number']}")
-        self.announce(
+            self.game.enact_changes(state, ctx, changes, by, f"Ruling on judgement {j['number']}")
+        self.game.announce(
             state,
             ctx,
             f"[Judgement {j['number']}] Ruling by {j['judge']}",
             [f"Question: {j['question']}", "Ruling:", *j["ruling"].splitlines()],
         )
         mail = ctx.out[-1]
-        ordered = self.court.order_undos(ctx, effects, by, strict=True, mail=mail)
+        ordered = self.game.court.order_undos(ctx, effects, by, strict=True, mail=mail)
         if not ordered and done:
             mail.vars["lines"] += ["", "What the ruling changes:", *done]
             for line in done:
@@ -205,13 +184,13 @@ class SidekickJudges:
     def past_penalty(self, state: GameState, effects: list) -> list:
         """The score lines of EFFECTS beyond rule 4's penalty either way (`penalty`): no ruling
         of one judge gives more than the rules do without the GM."""
-        most = abs(int(str(self.parameter(state, "penalty"))))
+        most = abs(int(str(self.game.parameter(state, "penalty"))))
         return [e for e in effects if "score" in e and abs(int(e["amount"])) > most]
 
     def hold_for_gm(self, state: GameState, ctx: Ctx, j: dict, held: list, mail: Any) -> None:
         """HELD score lines of the ruling J wait for the GM, who applies them with `mailref
         score`; the announcement and the judge say so."""
-        most = abs(int(str(self.parameter(state, "penalty"))))
+        most = abs(int(str(self.game.parameter(state, "penalty"))))
         lines = [f"Score {e['score']} {int(e['amount']):+d}" for e in held]
         j["held"] = lines
         said = (

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from mailref.engine.context import Ctx
-from mailref.engine.state import GameState, Matter, Turn
+from mailref.engine.state import GameState
 from mailref.timeutil import parse_iso
 
 
 class SidekickTimers:
-    """Sidekick's deadlines and reminders."""
+    """Sidekick's deadlines and reminders: held by the game as `timers`, whose clock hooks
+    hand them here."""
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
 
     # ---- timers ------------------------------------------------------------------
     def deadline_times(self, state: GameState, now: datetime) -> list[datetime]:
@@ -20,9 +25,9 @@ class SidekickTimers:
             d = parse_iso(t["deadline"])
             out.append(d)
             if not t.get("reminded"):
-                out.append(self.reminder_at(state, d, t.get("started")))
-        if prop := self.current_proposal(state):
-            out += self.vote_times(state, prop)
+                out.append(self.game.reminder_at(state, d, t.get("started")))
+        if prop := self.game.current_proposal(state):
+            out += self.game.vote_times(state, prop)
         return out
 
     def fire_deadlines(self, state: GameState, ctx: Ctx) -> None:
@@ -30,7 +35,7 @@ class SidekickTimers:
             100
         ):  # a long outage may owe several deadlines: fire them in order, once each
             t = state["turn"]
-            prop = self.current_proposal(state)
+            prop = self.game.current_proposal(state)
             due: list[tuple[datetime, str]] = []
             if t and t.get("deadline"):
                 due.append((parse_iso(t["deadline"]), "turn"))
@@ -40,9 +45,9 @@ class SidekickTimers:
             if not due:
                 break
             when, what = due[0]
-            late = self.late_note(when, ctx)
+            late = self.game.late_note(when, ctx)
             if what == "turn":
-                self.next_turn(
+                self.game.next_turn(
                     state,
                     ctx,
                     skipped="no move within the turn timeout (rule 8)",
@@ -50,7 +55,7 @@ class SidekickTimers:
                     missed=True,
                 )
             else:
-                self.close(state, prop, ctx, late)
+                self.game.close(state, prop, ctx, late)
         self.remind(state, ctx)
 
     def remind(self, state: GameState, ctx: Ctx) -> None:
@@ -59,42 +64,43 @@ class SidekickTimers:
             t
             and t.get("deadline")
             and not t.get("reminded")
-            and ctx.now >= self.reminder_at(state, parse_iso(t["deadline"]), t.get("started"))
+            and ctx.now >= self.game.reminder_at(state, parse_iso(t["deadline"]), t.get("started"))
         ):
             t["reminded"] = True
             ctx.send(
                 "reminder",
                 [t["player"]],
                 f"[Turn {t['number']}] Reminder: your move is due "
-                f"{self.when(state, t['deadline'])}",
+                f"{self.game.when(state, t['deadline'])}",
                 "reminder.txt",
                 game=state,
                 what=f"your move (turn {t['number']})",
-                deadline=self.when(state, t["deadline"], ctx),
+                deadline=self.game.when(state, t["deadline"], ctx),
                 how='To move, reply to this mail with your rule changes (a first line "Title: '
                 'Your title" names the '
                 "proposal), or send [Forfeit] to give up the turn.",
             )
-        prop = self.current_proposal(state)
+        prop = self.game.current_proposal(state)
         if (
             prop
             and prop.get("deadline")
             and not prop.get("reminded")
-            and ctx.now >= self.reminder_at(state, parse_iso(prop["deadline"]), prop.get("opened"))
+            and ctx.now
+            >= self.game.reminder_at(state, parse_iso(prop["deadline"]), prop.get("opened"))
         ):
             prop["reminded"] = True
-            missing = self.waiting_for(state, prop)
+            missing = self.game.waiting_for(state, prop)
             if missing:
                 ctx.send(
                     "reminder",
                     missing,
                     f"[Proposal {prop['number']}] Reminder: your vote is due "
-                    f"{self.when(state, prop['deadline'])}",
+                    f"{self.game.when(state, prop['deadline'])}",
                     "reminder.txt",
                     game=state,
                     what=f"your vote on proposal {prop['number']} \"{prop['title']}\"",
-                    how=self.how_to_vote() + ".",
-                    deadline=self.when(state, prop["deadline"], ctx),
+                    how=self.game.how_to_vote() + ".",
+                    deadline=self.game.when(state, prop["deadline"], ctx),
                 )
 
     def late_players(
@@ -106,26 +112,20 @@ class SidekickTimers:
             out.append(
                 (
                     f"{t['player']} has not moved (turn {t['number']}, due "
-                    f"{self.when(state, t['deadline'])})",
+                    f"{self.game.when(state, t['deadline'])})",
                     t["deadline"],
                 )
             )
-        prop = self.current_proposal(state)
+        prop = self.game.current_proposal(state)
         if prop:
-            missing = self.waiting_for(state, prop)
+            missing = self.game.waiting_for(state, prop)
             if missing:
                 out.append(
                     (
                         f"Not yet voted on proposal {prop['number']} (due "
-                        f"{self.when(state, prop.get('deadline'))}): "
+                        f"{self.game.when(state, prop.get('deadline'))}): "
                         f"{', '.join(missing)}",
                         prop.get("deadline"),
                     )
                 )
         return out
-
-    def current_deadline_holder(self, state: GameState) -> Turn | Matter | None:
-        prop = self.current_proposal(state)
-        if prop:
-            return prop
-        return super().current_deadline_holder(state)

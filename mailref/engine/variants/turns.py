@@ -12,8 +12,11 @@ from mailref.engine.orders import order_like
 from mailref.engine.state import Action, GameState, Player
 from mailref.engine.variants import rule_tables
 from mailref.engine.variants.actions import action
+from mailref.engine.variants.agreed_end import AgreedEnd
 from mailref.engine.variants.base import Variant
+from mailref.engine.variants.components import Held
 from mailref.engine.variants.dice import committed_line
+from mailref.engine.variants.press import Press
 from mailref.timeutil import iso, parse_iso
 
 
@@ -21,6 +24,8 @@ class OrdersGame(Variant):
     nomic = False
     parameter_table = rule_tables.ORDERS_GAME
     min_players = 1
+    press = Held(Press)
+    agreed_end = Held(AgreedEnd)
 
     def initial_state(self, *args, **kw) -> GameState:
         state = super().initial_state(*args, **kw)
@@ -207,6 +212,7 @@ class OrdersGame(Variant):
         so the turn resolves now, as it would have on that player's orders (SPEC §5.4: "resolved
         early when all have ordered"), not at the deadline."""
         super().after_status_change(state, player, ctx)
+        self.agreed_end.settle_open(state, ctx)  # the one survivor a draw waited for has left
         t = state["turn"]
         names = self.active_names(state)
         if (
@@ -242,13 +248,16 @@ class OrdersGame(Variant):
 
     # ---- timers ------------------------------------------------------------------
     def deadline_times(self, state: GameState, now: datetime) -> list[datetime]:
-        t = state["turn"]
+        t, ends = state["turn"], self.agreed_end.times(state)
         if state["status"] != "active" or not t or not t.get("deadline"):
-            return []
+            return ends
         d = parse_iso(t["deadline"])
-        return [d] if t.get("reminded") else [d, self.reminder_at(state, d, t.get("started"))]
+        return ends + (
+            [d] if t.get("reminded") else [d, self.reminder_at(state, d, t.get("started"))]
+        )
 
     def fire_deadlines(self, state: GameState, ctx: Ctx) -> None:
+        self.agreed_end.expire(state, ctx)
         t = state["turn"]
         if state["status"] != "active" or not t or not t.get("deadline"):
             return
@@ -354,6 +363,7 @@ class OrdersGame(Variant):
             )
         if state["winners"]:
             lines.append("Winners: " + ", ".join(state["winners"]))
+        lines += self.agreed_end.status_line(state, ctx)
         if (
             t and t.get("deadline") and state["status"] == "active"
         ):  # not "nobody yet" once it is closed

@@ -7,14 +7,15 @@ resolving (`resolution`), dynasties (`dynasty`)."""
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from typing import Any
 
 from mailref.engine import matters
-from mailref.engine.context import Ctx
+from mailref.engine.context import Ctx, Refused
 from mailref.engine.mechanics.gamestate import Gamestate
 from mailref.engine.mechanics.voting import VotingPolicy
 from mailref.engine.ruleset_file import shipped_rules
-from mailref.engine.state import Action, GameState, Matter, Rule
+from mailref.engine.state import Action, GameState, Matter, Player, Rule
 from mailref.engine.variants import rule_tables
 from mailref.engine.variants.actions import action
 from mailref.engine.variants.base import READ_ONLY, Variant
@@ -23,7 +24,8 @@ from mailref.engine.variants.blognomic.hiatus import Hiatus
 from mailref.engine.variants.blognomic.resolution import Resolution
 from mailref.engine.variants.blognomic.submitting import Submitting
 from mailref.engine.variants.blognomic.wizards import Wizards
-from mailref.timeutil import iso
+from mailref.engine.variants.components import Held
+from mailref.timeutil import iso, parse_iso
 
 _GENERATOR = re.compile(
     r"The (?P<name>[A-Z]+) (?:\(or (?P<alias>[A-Z]+)\) )?command will return a random result "
@@ -48,7 +50,13 @@ VOTING = VotingPolicy(
 )
 
 
-class BlogNomic(Wizards, Hiatus, Submitting, Resolution, Dynasties, Gamestate, Variant):
+class BlogNomic(Submitting, Variant):
+    wizards = Held(Wizards)
+    gamestate = Held(Gamestate)
+    hiatus = Held(Hiatus)
+    resolution = Held(Resolution)
+    dynasty = Held(Dynasties)
+
     name = "blognomic"
     title = "BlogNomic"
     parameter_table = rule_tables.BLOGNOMIC
@@ -134,7 +142,172 @@ class BlogNomic(Wizards, Hiatus, Submitting, Resolution, Dynasties, Gamestate, V
                 p["seen"] = iso(
                     ctx.now
                 )  # rule "Idle Wizards": "has not posted ... in the last seven days"
-            self.sync_status(state, ctx.now)
+            self.hiatus.sync_status(state, ctx.now)
+
+    # ---- the clock: resolving matters and the reminders before (resolution.py) -------
+    def deadline_times(self, state: GameState, now: datetime) -> list[datetime]:
+        return self.resolution.deadline_times(state, now)
+
+    def fire_deadlines(self, state: GameState, ctx: Ctx) -> None:
+        self.resolution.fire_deadlines(state, ctx)
+
+    def late_players(
+        self, state: GameState, now: datetime | None = None
+    ) -> list[tuple[str, str | None]]:
+        return self.resolution.late_players(state, now)
+
+    # ---- who counts (wizards.py): rule 4.1's quorum of the Wizards --------------------
+    def quorum(self, state: GameState) -> int:
+        return self.wizards.quorum(state)
+
+    # ---- Wizards' comings and goings: idling, joining, leaving, Dormancy ----------------
+    @action("idle")
+    def on_idle(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        self._idle_self(state, {**action, "name": action["player"]}, ctx)
+
+    @action("away")
+    def on_away(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        self._idle_self(state, action, ctx)
+
+    def _idle_self(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        if action.get("dates"):
+            raise Refused("idle_has_no_end")
+        p = self.must_player(state, action.get("name") or action["player"])
+        was = p["status"]
+        self._set_away(state, action, ctx, "idle")
+        if was != "idle" and p["name"] == action["player"]:
+            p["self_idled"] = {"at": iso(ctx.now), "dynasty": state["dynasty"]}
+
+    @action("unidle")
+    def on_unidle(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        """Rule "Idle Wizards": no Unidle "if ... the Wizard who would be Unidled asked to become
+        (or rendered themselves) Idle within the previous four days, and within the current
+        dynasty"."""
+        p = self.must_player(state, action["player"])
+        if p["status"] != "idle":
+            raise Refused("not_idle")
+        idled = p.get("self_idled")
+        if idled and idled["dynasty"] == state["dynasty"]:
+            until = parse_iso(idled["at"]) + self.duration(state, "unidle_after")
+            if ctx.now < until:
+                raise Refused(
+                    "unidle_too_soon",
+                    idled=self.when(state, idled["at"], ctx),
+                    until=self.when(state, until, ctx),
+                )
+        self._set_away(state, {**action, "name": action["player"]}, ctx, "active")
+
+    @action("back")
+    def on_back(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        self.on_unidle(state, action, ctx)
+
+    @action("join")
+    def on_join(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        """Rule "Wizards": "A human who has ceased to be a Wizard in this way may not become a
+        Wizard again within the following two weeks." Known by name or by address."""
+        name, address = (
+            str(action.get("name") or "").strip().lower(),
+            str(action.get("address") or "").lower(),
+        )
+        for p in state["players"]:
+            if (
+                p["status"] == "left"
+                and p.get("left_at")
+                and not p.get("removed")
+                and (p["name"].lower() == name or address in p["addresses"])
+            ):
+                until = parse_iso(p["left_at"]) + self.duration(state, "rejoin_after")
+                if ctx.now < until:
+                    raise Refused(
+                        "rejoin_too_soon",
+                        name=p["name"],
+                        left=self.when(state, p["left_at"], ctx),
+                        until=self.when(state, until, ctx),
+                    )
+        super().on_join(state, action, ctx)
+
+    @action("player_add")
+    def on_player_add(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        sent = len(ctx.out)
+        Variant.on_join(self, state, action, ctx)  # the admin may add anyone at any time
+        self.welcome_added(state, action, ctx, sent)
+
+    @action("quit")
+    def on_quit(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        super().on_quit(state, action, ctx)
+        self.player(state, action["player"])["removed"] = False
+        self.historian_left(state, action["player"], ctx)
+
+    @action("player_remove")
+    def on_player_remove(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        super().on_quit(state, action, ctx)
+        self.historian_left(state, action["player"], ctx)
+        self.tell_removed(state, action, ctx)
+        # The two weeks bar those who ceased "by posting an entry", not those the admin removed.
+        self.player(state, action["player"])["removed"] = True
+
+    def historian_left(self, state: GameState, name: str, ctx: Ctx) -> None:
+        """Rule "Dynasties": "If there is no Historian, the Dynasty is a Metadynasty." When the
+        Historian leaves, the game has none, and an Ascension Address awaited from them no longer
+        holds the game in Hiatus."""
+        if state["historian"] is None or self.player(state, state["historian"]) is not self.player(
+            state, name
+        ):
+            return
+        waiting = state["ascension_pending"]
+        state.update(historian=None, ascension_pending=False)
+        self.hiatus.sync_status(state, ctx.now)
+        text = (
+            f"{name}, the Historian, has left the game: there is no Historian, and dynasty "
+            f"{state['dynasty']} "
+            "is a Metadynasty (rule \"Dynasties\")."
+        )
+        if waiting:
+            text += " No Ascension Address will come from them" + (
+                "." if self.hiatus.hiatus_reason(state, ctx.now) else ": the Hiatus ends."
+            )
+        self.event(state, ctx, text)
+        self.announce(state, ctx, "No Historian: a Metadynasty", [text])
+
+    @action("player_status")
+    def on_player_status(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        self._set_away(
+            state, action, ctx, "idle" if action["status"] == "away" else action["status"]
+        )
+
+    def after_status_change(self, state: GameState, player: Player, ctx: Ctx) -> None:
+        self.tell_dormancy(state, ctx)
+        self.resolution.resolve(state, ctx)  # quorum follows at once
+
+    def after_join(self, state: GameState, player: Player, action: Action, ctx: Ctx) -> None:
+        # Every Wizard's record has `seen` from the join on, so that `mailref replay` after an
+        # upgrade finds the same fields in every record (engine/upgraded.py).
+        player["seen"] = iso(ctx.now)
+        super().after_join(state, player, action, ctx)
+        self.tell_dormancy(state, ctx)
+        self.resolution.resolve(state, ctx)
+
+    def tell_dormancy(self, state: GameState, ctx: Ctx) -> None:
+        """Rule "Dormancy": the Wizards learn when it begins or ends (an Idle or a join changes
+        it), not from a refused proposal. A state that does not yet say whether the game is
+        Dormant learns it silently."""
+        now = self.hiatus.dormant(state)
+        if "dormant" not in state:
+            state["dormant"] = now
+            return
+        if now == state["dormant"]:
+            return
+        state["dormant"] = now
+        text = (
+            f"BlogNomic is Dormant: there are fewer than {state['parameters']['dormant_below']} "
+            "Wizards, so "
+            "proposals may not be submitted (rule \"Dormancy\")."
+            if now
+            else "BlogNomic is no longer Dormant: proposals may be submitted again."
+        )
+        # Announced, not logged: replaying a journal must give no event its live state lacks
+        # (engine/upgraded.py sets apart added fields, never added events).
+        self.announce(state, ctx, "Dormant" if now else "No longer Dormant", [text])
 
     def all_matters(self, state: GameState) -> list[dict]:
         return sorted(state["proposals"] + state["judgements"], key=lambda m: m["number"])
@@ -158,12 +331,12 @@ class BlogNomic(Wizards, Hiatus, Submitting, Resolution, Dynasties, Gamestate, V
             f"Dynasty {state['dynasty']}"
             + (f" ({state['theme']})" if state["theme"] else "")
             + f", Historian: {state['historian'] or 'none (Metadynasty)'}",
-            f"Wizards: {', '.join(self.wizards(state))}; quorum {self.quorum(state)}",
+            f"Wizards: {', '.join(self.wizards.names(state))}; quorum {self.quorum(state)}",
         ]
         idle = [p["name"] for p in state["players"] if p["status"] == "idle"]
         if idle:
             lines.append("Idle: " + ", ".join(idle))
-        if self.dormant(state):
+        if self.hiatus.dormant(state):
             least = state["parameters"]["dormant_below"]
             lines.append(
                 f"Dormant: fewer than {least} Wizards, so proposals may not be submitted "
@@ -180,6 +353,36 @@ class BlogNomic(Wizards, Hiatus, Submitting, Resolution, Dynasties, Gamestate, V
                     lines.append("  " + self.outlook(state, m, ctx.now))
         return lines
 
+    def outlook(self, state: GameState, m: Matter, now: datetime) -> str:
+        return self.resolution.outlook(state, m, now)
+
+    @action("deadline")
+    def on_deadline(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        self.resolution.move_decidable(state, action, ctx)
+
+    @action("set")
+    def on_set(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        """A changed `dormant_below` is told as what the game now needs, and whether it is
+        Dormant by it; the game's Dormancy is then as told, so the Idle or join that changes it
+        next is announced. What the new values decide (a Popular proposal open longer than a
+        shorter `min_open`) is decided at once, not at the next ballot."""
+        sent = len(ctx.out)
+        super().on_set(state, action, ctx)
+        if "dormant_below" in action["values"]:
+            least, have = state["parameters"]["dormant_below"], len(self.wizards.names(state))
+            dormant = self.hiatus.dormant(state)
+            words = f"The game now needs {least} Wizards to leave Dormancy, and has {have}: " + (
+                f"it is Dormant, so proposals may not be submitted until {least} play."
+                if dormant
+                else "it is not Dormant, so proposals may be submitted."
+            )
+            ctx.ack(words)
+            for o in ctx.out[sent:]:
+                if o.template == "notice.txt" and isinstance(o.vars.get("lines"), list):
+                    o.vars["lines"] = [words, *o.vars["lines"]]
+            state["dormant"] = dormant
+        self.resolution.resolve(state, ctx)
+
     def ballot_words(self, state: GameState) -> list[str]:
         """VETO is the Historian's: in a Metadynasty nobody may cast it."""
         words = list(self.vote_words)
@@ -195,7 +398,7 @@ class BlogNomic(Wizards, Hiatus, Submitting, Resolution, Dynasties, Gamestate, V
             f'"Dynasties"). To name a Historian, on the host: `mailref office {slug} historian '
             "NAME`."
         ]
-        if self.dormant(state):
+        if self.hiatus.dormant(state):
             lines.append(
                 f"It is Dormant until {least} Wizards play: no proposal may be submitted before "
                 f'(rule "Dormancy"). For a smaller game, on the host: `mailref game set {slug} '

@@ -4,18 +4,22 @@ on and then makes the Ascension Address that starts the new dynasty."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.state import Action, GameState, Matter
-from mailref.engine.variants.actions import Acting, action
+from mailref.engine.variants.actions import action
 from mailref.timeutil import iso
 
 # The subject of the new Historian's own mail; a plain Reply to it is the Ascension Address.
 ASCENSION_ASK = "[Ascension] Your Ascension Address as Historian of dynasty {n}"
 
 
-class Dynasties(Acting):
-    """Victory, the Historian, and the Ascension Address."""
+class Dynasties:
+    """Victory, the Historian, and the Ascension Address: held by the game as `dynasty`."""
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
 
     def after_dov(self, state: GameState, dov: Matter, ctx: Ctx) -> None:
         if dov["status"] == "enacted":
@@ -24,7 +28,10 @@ class Dynasties(Acting):
             for p in state["players"]:
                 if "historian" in p["offices"]:
                     p["offices"].remove("historian")
-            winner = self.player(state, dov["author"])
+            if self.game.parameter_table.value(state["parameters"], "dov_historian") == "none":
+                self.metadynasty_after(state, dov, ctx)
+                return
+            winner = self.game.player(state, dov["author"])
             winner["offices"].append("historian")
             state.update(
                 historian=winner["name"],
@@ -34,15 +41,17 @@ class Dynasties(Acting):
             )
             for other in state["judgements"]:
                 if other["kind"] == "dov" and other["status"] == "pending":
-                    self.close(state, other, ctx, "failed", "another DoV was enacted")
+                    self.game.resolution.close(
+                        state, other, ctx, "failed", "another DoV was enacted"
+                    )
             text = (
                 f"{winner['name']} wins the dynasty and is the Historian of dynasty "
                 f"{state['dynasty']}. "
                 "The Hiatus continues until their Ascension Address ([Ascension] Theme)."
             )
-            self.event(state, ctx, text)
-            others = [p["name"] for p in self.present(state) if p["name"] != winner["name"]]
-            self.announce(
+            self.game.event(state, ctx, text)
+            others = [p["name"] for p in self.game.present(state) if p["name"] != winner["name"]]
+            self.game.announce(
                 state,
                 ctx,
                 f"A new dynasty: {winner['name']} is Historian",
@@ -73,12 +82,33 @@ class Dynasties(Acting):
             )
             return
         # "A non-Wizard never has a Vote": an AGAINST of one who has since idled or left is none.
-        if "AGAINST" in self.effective_votes(state, dov).values():
+        if "AGAINST" in self.game.wizards.effective_votes(state, dov).values():
             state["dov_cooldown"][dov["author"]] = iso(
-                ctx.now + self.duration(state, "dov_cooldown")
+                ctx.now + self.game.duration(state, "dov_cooldown")
             )
-        if not self.hiatus_reason(state, ctx.now):
-            self.announce(state, ctx, "Hiatus ends", ["No DoV is pending: the Hiatus ends."])
+        if not self.game.hiatus.hiatus_reason(state, ctx.now):
+            self.game.announce(state, ctx, "Hiatus ends", ["No DoV is pending: the Hiatus ends."])
+
+    def metadynasty_after(self, state: GameState, dov: Matter, ctx: Ctx) -> None:
+        """Rule 1.12 reworded so that "a new Dynasty begins with no Historian": the DoV's author
+        wins, nobody becomes Historian, no Ascension Address is awaited, and the Hiatus ends."""
+        state.update(
+            historian=None,
+            dynasty=state["dynasty"] + 1,
+            ascension_pending=False,
+            winners=[dov["author"]],
+        )
+        for other in state["judgements"]:
+            if other["kind"] == "dov" and other["status"] == "pending":
+                self.game.close(state, other, ctx, "failed", "another DoV was enacted")
+        text = (
+            f"{dov['author']} wins the dynasty. Dynasty {state['dynasty']} begins with no "
+            "Historian (rule 1.12 as it now reads): a Metadynasty, and the Hiatus ends."
+        )
+        self.game.event(state, ctx, text)
+        self.game.announce(
+            state, ctx, f"A new dynasty: {dov['author']} wins", [text], kind="results"
+        )
 
     @action("historian")
     def on_historian(self, state: GameState, action: Action, ctx: Ctx) -> None:
@@ -86,11 +116,11 @@ class Dynasties(Acting):
         point by making a post to that effect, if they wish": after the DoV, before the Address."""
         if not state["ascension_pending"] or action["player"] != state["historian"]:
             raise Refused("only_new_historian_passes")
-        to = self.must_player(state, action["to"])
+        to = self.game.must_player(state, action["to"])
         if to["name"] == action["player"]:
             raise Refused("historian_already")
-        self.must_be_wizard(state, to["name"], "become Historian")
-        self.player(state, action["player"])["offices"].remove("historian")
+        self.game.wizards.must_be_wizard(state, to["name"], "become Historian")
+        self.game.player(state, action["player"])["offices"].remove("historian")
         to["offices"].append("historian")
         state["historian"] = to["name"]
         text = (
@@ -99,15 +129,17 @@ class Dynasties(Acting):
             "([Ascension] Theme); the Hiatus continues until then."
         )
         ctx.ack(text)
-        self.event(state, ctx, text)
-        self.announce(state, ctx, f"{to['name']} is the new Historian", [text])
+        self.game.event(state, ctx, text)
+        self.game.announce(state, ctx, f"{to['name']} is the new Historian", [text])
 
     @action("ascension")
     def on_ascension(self, state: GameState, action: Action, ctx: Ctx) -> None:
         if not state["ascension_pending"] or action["player"] != state["historian"]:
             raise Refused("only_new_historian_ascends")
-        if self.downtime(state, ctx.now):
-            raise Refused("ascension_waits_downtime", downtime=self.downtime_text(state))
+        if self.game.hiatus.downtime(state, ctx.now):
+            raise Refused(
+                "ascension_waits_downtime", downtime=self.game.hiatus.downtime_text(state)
+            )
         fields = action.get("fields", {})
         renames = {
             state["terms"]["player"]: fields.get("wizard")
@@ -155,8 +187,8 @@ class Dynasties(Acting):
             f"= Rule {x} (kept)" for x in kept
         ]
         diff += [f"~ the term {o} is now {n}" for o, n in renames.items() if n and n != o]
-        self.event(state, ctx, f"Ascension Address: theme {action['theme']}.")
-        self.mail_ruleset(
+        self.game.event(state, ctx, f"Ascension Address: theme {action['theme']}.")
+        self.game.mail_ruleset(
             state,
             ctx,
             f"Dynasty {state['dynasty']} begins: {action['theme']}",
@@ -167,4 +199,4 @@ class Dynasties(Acting):
                 else ""
             ),
         )
-        self.resolve(state, ctx)
+        self.game.resolution.resolve(state, ctx)

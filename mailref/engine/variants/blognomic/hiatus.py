@@ -4,9 +4,9 @@ Seasonal Downtime and Dormancy, and the Special Case rules that switch them."""
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from mailref.engine.state import GameState
-from mailref.engine.variants.actions import Acting
 
 _MONTH = (
     "January",
@@ -24,8 +24,11 @@ _MONTH = (
 )
 
 
-class Hiatus(Acting):
-    """Game-wide states that hold play back."""
+class Hiatus:
+    """Game-wide states that hold play back: held by the game as `hiatus`."""
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
 
     @staticmethod
     def downtime_days(state: GameState) -> tuple[tuple[int, int], tuple[int, int]]:
@@ -74,7 +77,7 @@ class Hiatus(Acting):
     def dormant(self, state: GameState) -> bool:
         return (
             self.special_active(state, "Dormancy")
-            and len(self.wizards(state)) < state["parameters"]["dormant_below"]
+            and len(self.game.wizards.names(state)) < state["parameters"]["dormant_below"]
         )
 
     def hiatus_reason(self, state: GameState, now: datetime) -> str | None:

@@ -5,18 +5,22 @@ may be decided on the votes cast."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.dates import read_moment
 from mailref.engine.ruleset import changes_from
-from mailref.engine.state import Action, GameState, Matter
-from mailref.engine.variants.actions import Acting, action
+from mailref.engine.state import GameState, Matter
 from mailref.engine.variants.inbox import zone_of
 from mailref.timeutil import format_duration, iso, parse_duration, parse_iso
 
 
-class Resolution(Acting):
-    """Resolving matters, and the timers that lead to it."""
+class Resolution:
+    """Resolving matters, and the timers that lead to it: held by the game as `resolution`,
+    whose clock hooks hand them here."""
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
 
     def resolve(self, state: GameState, ctx: Ctx) -> None:
         """Enact or fail every matter whose condition holds now, until nothing changes."""
@@ -26,7 +30,7 @@ class Resolution(Acting):
 
     def _resolve_one(self, state: GameState, ctx: Ctx) -> bool:
         now = ctx.now
-        stale = self.duration(state, "stale_after")
+        stale = self.game.duration(state, "stale_after")
         pending = [p for p in state["proposals"] if p["status"] == "pending"]
         for p in pending:
             if now - parse_iso(p["opened"]) > stale:
@@ -35,7 +39,7 @@ class Resolution(Acting):
         for j in state["judgements"]:
             if j["status"] != "pending":
                 continue
-            popular, unpopular, _ = self.opinion(state, j, now)
+            popular, unpopular, _ = self.game.wizards.opinion(state, j, now)
             age = now - parse_iso(j["opened"])
             if j["kind"] == "cfj":
                 if popular:
@@ -44,29 +48,29 @@ class Resolution(Acting):
                 if unpopular:
                     self.close(state, j, ctx, "failed", "unpopular")
                     return True
-            elif self.downtime(state, now):
+            elif self.game.hiatus.downtime(state, now):
                 # Seasonal Downtime allows only "Votable Matters", "Gamestate Tracking" and "Call
                 # for
                 # Judgement": enacting a DoV is "Victory and Ascension" business
                 # (docs/games/blognomic.md).
                 continue
             else:
-                votes = self.effective_votes(state, j)
+                votes = self.game.wizards.effective_votes(state, j)
                 hist_for = (
-                    state["historian"] in self.wizards(state)
-                    and self.valid_vote(state, j, state["historian"]) == "FOR"
+                    state["historian"] in self.game.wizards.names(state)
+                    and self.game.wizards.valid_vote(state, j, state["historian"]) == "FOR"
                 )
                 no_against = "AGAINST" not in votes.values()
                 if popular and (
-                    (age >= self.duration(state, "dov_open_min") and (hist_for or no_against))
-                    or age >= self.duration(state, "dov_open_sure")
+                    (age >= self.game.duration(state, "dov_open_min") and (hist_for or no_against))
+                    or age >= self.game.duration(state, "dov_open_sure")
                 ):
                     self.close(state, j, ctx, "enacted", "popular")
                     return True
-                if unpopular and age >= self.duration(state, "dov_open_min"):
+                if unpopular and age >= self.game.duration(state, "dov_open_min"):
                     self.close(state, j, ctx, "failed", "unpopular")
                     return True
-        if self.hiatus_reason(state, now) or not pending:
+        if self.game.hiatus.hiatus_reason(state, now) or not pending:
             return False
         oldest = pending[0]  # numbering follows submission, so the first pending is the oldest
         if oldest["self_killed"]:
@@ -81,8 +85,8 @@ class Resolution(Acting):
         if oldest["vetoed"]:
             self.close(state, oldest, ctx, "failed", "vetoed")
             return True
-        popular, unpopular, _ = self.opinion(state, oldest, now)
-        if popular and now - parse_iso(oldest["opened"]) >= self.duration(state, "min_open"):
+        popular, unpopular, _ = self.game.wizards.opinion(state, oldest, now)
+        if popular and now - parse_iso(oldest["opened"]) >= self.game.duration(state, "min_open"):
             self.close(state, oldest, ctx, "enacted", "popular")
             return True
         if unpopular:
@@ -93,14 +97,14 @@ class Resolution(Acting):
     def why_opinion(self, state: GameState, m: Matter, counts: dict, reason: str) -> str:
         """The clause of rule "Votes" that made a matter Popular or Unpopular when the tally alone
         does not show it (FOR 2 with quorum 3 enacted after 48 hours)."""
-        after = format_duration(self.duration(state, "popular_after"))
+        after = format_duration(self.game.duration(state, "popular_after"))
         if reason == "popular" and counts["FOR"] < counts["quorum"]:
             return (
                 f"Popular: open {after} or more, with more than one vote and more FOR than AGAINST."
             )
         if (
             reason == "unpopular"
-            and len(self.wizards(state)) - counts["AGAINST"] >= counts["quorum"]
+            and len(self.game.wizards.names(state)) - counts["AGAINST"] >= counts["quorum"]
         ):
             return f"Unpopular: open {after} or more without being Popular."
         return ""
@@ -108,9 +112,9 @@ class Resolution(Acting):
     def close(
         self, state: GameState, m: Matter, ctx: Ctx, status: str, reason: str, note: str = ""
     ) -> None:
-        _, _, counts = self.opinion(state, m, ctx.now)
-        self.record_outcome(m, status == self.policy.passed_status, reason, counts, ctx)
-        label = self.label(m)
+        _, _, counts = self.game.wizards.opinion(state, m, ctx.now)
+        self.game.record_outcome(m, status == self.game.policy.passed_status, reason, counts, ctx)
+        label = self.game.label(m)
         title = m.get("question") or m["title"]
         lines = [
             f"{label} {m['number']} \"{title}\" by {m['author']} "
@@ -119,7 +123,7 @@ class Resolution(Acting):
             "Votes: " + (", ".join(f"{k} {v}" for k, v in sorted(m["votes"].items())) or "none"),
             "Resolved by the referee acting as Admin.",
         ]
-        wizards = set(self.wizards(state))
+        wizards = set(self.game.wizards.names(state))
         if gone := sorted(k for k in m["votes"] if k not in wizards):
             # "A non-Wizard never has a Vote": listed beside a tally that leaves them out, say why.
             lines.insert(
@@ -132,25 +136,42 @@ class Resolution(Acting):
         ):
             lines.insert(2, why)
         hist = state.get("historian")
-        hist_vote = self.valid_vote(state, m, hist) if hist in self.wizards(state) else None
+        hist_vote = (
+            self.game.wizards.valid_vote(state, m, hist)
+            if hist in self.game.wizards.names(state)
+            else None
+        )
         if label == "DoV" and status == "enacted":
             # Rule "Victory and Ascension": which of its two clauses enacted it.
-            if hist_vote == "FOR" or "AGAINST" not in self.effective_votes(state, m).values():
-                clause = f"{format_duration(self.duration(state, 'dov_open_min'))} or more, " + (
-                    "with the Historian's FOR." if hist_vote == "FOR" else "with no AGAINST vote."
+            if (
+                hist_vote == "FOR"
+                or "AGAINST" not in self.game.wizards.effective_votes(state, m).values()
+            ):
+                clause = (
+                    f"{format_duration(self.game.duration(state, 'dov_open_min'))} or more, "
+                    + (
+                        "with the Historian's FOR."
+                        if hist_vote == "FOR"
+                        else "with no AGAINST vote."
+                    )
                 )
             else:
-                clause = f"{format_duration(self.duration(state, 'dov_open_sure'))} or more."
+                clause = f"{format_duration(self.game.duration(state, 'dov_open_sure'))} or more."
             lines.insert(2, "Popular and open " + clause)
         if deferring := sorted(
             n for n, v in m["votes"].items() if v == "DEFERENTIAL" and n != hist
         ):
             # The tally counts them as the Historian's vote: say so, or "FOR 4" reads as a miscount.
+            deferential = self.game.parameter_table.value(state["parameters"], "deferential")
             lines.insert(
                 2,
                 f"DEFERENTIAL ({', '.join(deferring)}) "
                 + (
-                    f"counts as the Historian's vote, {hist_vote}."
+                    "counts as AGAINST (rule 1.6 as it now reads)."
+                    if deferential == "against"
+                    else "does not count (rule 1.6 as it now reads; an earlier vote stands)."
+                    if deferential == "nothing"
+                    else f"counts as the Historian's vote, {hist_vote}."
                     if hist_vote in ("FOR", "AGAINST")
                     else (
                         "does not count: there is no Historian (the Metadynasty; an earlier vote "
@@ -172,15 +193,17 @@ class Resolution(Acting):
         ):
             # The numbers the referee chose, as the ruleset reads now (an earlier matter may have
             # taken them).
-            m["changes"] = [c.as_dict() for c in self.numbered(state, changes_from(m["changes"]))]
+            m["changes"] = [
+                c.as_dict() for c in self.game.numbered(state, changes_from(m["changes"]))
+            ]
         if (
             status == "enacted"
             and label != "DoV"
             and (m.get("changes") or not m.get("effects"))  # effect lines are carried out
-            and (why := self.enactment_note(state, changes_from(m.get("changes", []))))
+            and (why := self.game.enactment_note(state, changes_from(m.get("changes", []))))
         ):
             lines.append(why)
-        self.event(state, ctx, lines[0])
+        self.game.event(state, ctx, lines[0])
         ctx.send(
             "results",
             "all",
@@ -193,25 +216,28 @@ class Resolution(Acting):
         if status == "enacted" and label != "DoV":
             self.apply_matter(state, m, ctx)
         if label == "DoV":
-            self.after_dov(state, m, ctx)
+            self.game.dynasty.after_dov(state, m, ctx)
 
     def apply_matter(self, state: GameState, m: Matter, ctx: Ctx) -> None:
-        label = self.label(m)
+        label = self.game.label(m)
         if effects := m.get("effects"):
             # An enacted CfJ's effect lines (SPEC §4.4): scores at once, undos by the court.
             by, results = f"{label.lower()} {m['number']}", ctx.out[-1]
-            done = self.court.carry_out(state, ctx, effects, by, strict=False)
-            if not self.court.order_undos(ctx, effects, by, strict=False, mail=results) and done:
+            done = self.game.court.carry_out(state, ctx, effects, by, strict=False)
+            if (
+                not self.game.court.order_undos(ctx, effects, by, strict=False, mail=results)
+                and done
+            ):
                 results.vars["lines"] += ["", "What it changes:", *done]
             if not m.get("changes"):
                 return
-        self.enact(state, m, ctx, "is enacted")
+        self.game.enact(state, m, ctx, "is enacted")
 
     def deadline_times(self, state: GameState, now: datetime) -> list[datetime]:
         # Thresholds already passed were weighed by the last resolve(); only later ones wake us.
         out = []
         p = state["parameters"]
-        for m in self.all_matters(state):
+        for m in self.game.all_matters(state):
             if m["status"] != "pending":
                 continue
             opened = parse_iso(m["opened"])
@@ -224,15 +250,16 @@ class Resolution(Acting):
             ):
                 out.append(
                     opened
-                    + self.duration(state, key)
+                    + self.game.duration(state, key)
                     + timedelta(seconds=1 if key == "stale_after" else 0)
                 )
-            out.append(self.decidable_at(state, m))
+            decidable = self.game.wizards.decidable_at(state, m)
+            out.append(decidable)
             if m.get("reminded") is False:
-                out.append(self.reminder_at(state, self.decidable_at(state, m), m["opened"]))
+                out.append(self.game.reminder_at(state, decidable, m["opened"]))
         if p["seasonal_downtime"]:
             now_year = parse_iso(state["digest_next"]).year
-            (m1, d1), (m2, d2) = self.downtime_days(state)
+            (m1, d1), (m2, d2) = self.game.hiatus.downtime_days(state)
             for y in (now_year, now_year + 1):  # Downtime begins (status hiatus) and ends
                 out += [datetime(y, m1, d1, tzinfo=UTC), datetime(y, m2, d2, tzinfo=UTC)]
         return [t for t in out if t > now]
@@ -244,70 +271,68 @@ class Resolution(Acting):
     def decided_by(self, state: GameState, m: Matter, ctx: Ctx) -> str:
         """The matter's announcement says by when it is decided: BlogNomic has no vote deadline,
         but open `popular_after` (48 h) a matter is Popular or Unpopular on the votes cast."""
-        at = self.decidable_at(state, m)
+        at = self.game.wizards.decidable_at(state, m)
         return (
-            f"It is decided as soon as it is Popular or Unpopular (quorum {self.quorum(state)}), "
+            "It is decided as soon as it is Popular or Unpopular "
+            f"(quorum {self.game.quorum(state)}), "
             "and at the "
-            f"latest from {self.when(state, at, ctx)}, on the votes cast by then."
+            f"latest from {self.game.when(state, at, ctx)}, on the votes cast by then."
         )
 
     def outlook(self, state: GameState, m: Matter, now: datetime) -> str:
         """Whether the open matter M is Popular at NOW, and when it is enacted or decided:
         BlogNomic has no vote deadline, and a Popular proposal may still wait (`min_open`, the
         proposals before it, a Hiatus)."""
-        popular, unpopular, counts = self.opinion(state, m, now)
+        game = self.game
+        popular, unpopular, counts = game.wizards.opinion(state, m, now)
         tally = f"FOR {counts['FOR']}, AGAINST {counts['AGAINST']}, quorum {counts['quorum']}"
         opened = parse_iso(m["opened"])
+        word = "Popular" if popular else "Unpopular"
         if m.get("kind") == "dov":
             least, sure = (
-                opened + self.duration(state, k) for k in ("dov_open_min", "dov_open_sure")
+                opened + game.duration(state, k) for k in ("dov_open_min", "dov_open_sure")
             )
             if popular:
                 return (
-                    f"Popular ({tally}): enacted from {self.when(state, least)} with the "
-                    f"Historian's FOR or no AGAINST, else from {self.when(state, sure)}."
+                    f"Popular ({tally}): enacted from {game.when(state, least)} with the "
+                    f"Historian's FOR or no AGAINST, else from {game.when(state, sure)}."
                 )
             if unpopular:
-                return f"Unpopular ({tally}): it fails from {self.when(state, least)}."
+                return f"Unpopular ({tally}): it fails from {game.when(state, least)}."
         elif (popular or unpopular) and m.get("kind") == "cfj":
-            return f"{'Popular' if popular else 'Unpopular'} ({tally}): it is decided now."
+            return f"{word} ({tally}): it is decided now."
         elif popular or unpopular:
-            older = any(
-                p["status"] == "pending" and p["number"] < m["number"] for p in state["proposals"]
-            )
-            word = "Popular" if popular else "Unpopular"
-            held = self.hiatus_reason(state, now)
-            if held:
+            if held := game.hiatus.hiatus_reason(state, now):
                 return f"{word} ({tally}); nothing is decided while {held}."
-            if older:
-                return (
-                    f"{word} ({tally}): it is {'enacted' if popular else 'failed'} once the "
-                    "proposals before it are decided."
-                )
-            at = opened + self.duration(state, "min_open")
+            done = "enacted" if popular else "failed"
+            if any(
+                p["status"] == "pending" and p["number"] < m["number"] for p in state["proposals"]
+            ):
+                return f"{word} ({tally}): it is {done} once the proposals before it are decided."
+            at = opened + game.duration(state, "min_open")
             if popular and at > now:
-                return f"Popular ({tally}): it is enacted at {self.when(state, at)}."
-            return f"{word} ({tally}): it is {'enacted' if popular else 'failed'} now."
+                return f"Popular ({tally}): it is enacted at {game.when(state, at)}."
+            return f"{word} ({tally}): it is {done} now."
         return (
             f"Not yet Popular ({tally}): it is enacted as soon as it is Popular, and decided on "
-            f"the votes cast from {self.when(state, self.decidable_at(state, m))}."
+            f"the votes cast from {game.when(state, game.wizards.decidable_at(state, m))}."
         )
 
-    @action("deadline")
-    def on_deadline(self, state: GameState, action: Action, ctx: Ctx) -> None:
+    def move_decidable(self, state: GameState, action: Any, ctx: Ctx) -> None:
         """BlogNomic has no vote deadline, but its players are told when each open matter may
         be decided on the votes cast: the GM's `[Deadline] +2d` (or a moment) moves that, for
         every open matter, as another game's deadline moves."""
-        pending = [m for m in self.all_matters(state) if m["status"] == "pending"]
+        game = self.game
+        pending = [m for m in game.all_matters(state) if m["status"] == "pending"]
         if not pending:
             raise Refused("no_deadline_now")
         lines = []
         for m in pending:
-            old = self.decidable_at(state, m)
+            old = game.wizards.decidable_at(state, m)
             if action.get("extend"):
                 new = old + parse_duration(action["extend"])
             elif action.get("at"):
-                gm = self.by_address(state, str(action.get("address") or ""))
+                gm = game.by_address(state, str(action.get("address") or ""))
                 try:
                     new = read_moment(str(action["at"]), zone_of(state, gm), ctx.now, day_end=True)
                 except ValueError as e:
@@ -315,18 +340,18 @@ class Resolution(Acting):
             else:
                 new = parse_iso(action["when"])
             if not action.get("by"):  # by mail, bounded as any deadline moved by mail
-                self.extensions.check_by_mail(state, m, old, new, ctx)
+                game.extensions.check_by_mail(state, m, old, new, ctx)
             m["decidable"] = iso(new)
             lines.append(
-                f"{self.label(m)} {m['number']} \"{m.get('question') or m['title']}\" may be "
-                f"decided on the votes cast from {self.when(state, new, ctx)} (it was "
-                f"{self.when(state, old)}); as soon as it is Popular or Unpopular, as before."
+                f"{game.label(m)} {m['number']} \"{m.get('question') or m['title']}\" may be "
+                f"decided on the votes cast from {game.when(state, new, ctx)} (it was "
+                f"{game.when(state, old)}); as soon as it is Popular or Unpopular, as before."
             )
         for line in lines:
             ctx.ack(line)
-        self.event(state, ctx, f"The GM gave the open matters until {self.when(state, new)}.")
+        game.event(state, ctx, f"The GM gave the open matters until {game.when(state, new)}.")
         why = [f"Reason: {action['reason']}"] if action.get("reason") else []
-        self.announce(state, ctx, "Deadline changed", [*lines, *why])
+        game.announce(state, ctx, "Deadline changed", [*lines, *why])
 
     def remind_wizards(self, state: GameState, ctx: Ctx) -> None:
         """A matter open 48 hours (`popular_after`) may be decided without the votes not yet
@@ -337,19 +362,19 @@ class Resolution(Acting):
         missed the announcement would otherwise learn of the matter from its result. Once a
         matter; none for a matter resolved before, nor for one without `reminded`."""
         owed: dict[tuple[str, str], list[dict]] = {}
-        for m in self.all_matters(state):
+        for m in self.game.all_matters(state):
             if m["status"] != "pending" or m.get("reminded") is not False:
                 continue
-            decidable = self.decidable_at(state, m)
-            if ctx.now < self.reminder_at(state, decidable, m["opened"]):
+            decidable = self.game.wizards.decidable_at(state, m)
+            if ctx.now < self.game.reminder_at(state, decidable, m["opened"]):
                 continue
             m["reminded"] = True
-            for name in self.waiting_for(state, m):
+            for name in self.game.waiting_for(state, m):
                 if name != m["author"]:
                     owed.setdefault((name, iso(decidable)), []).append(m)
         for (name, decidable), due in owed.items():
             what = [
-                f"{self.label(m)} {m['number']} \"{m.get('question') or m['title']}\" by "
+                f"{self.game.label(m)} {m['number']} \"{m.get('question') or m['title']}\" by "
                 f"{m['author']}"
                 for m in due
             ]
@@ -357,18 +382,18 @@ class Resolution(Acting):
             ctx.send(
                 "reminder",
                 [name],
-                f"[{self.label(first)} {first['number']}] Reminder: you have not voted; "
-                f"it may be decided from {self.when(state, decidable)}",
+                f"[{self.game.label(first)} {first['number']}] Reminder: you have not voted; "
+                f"it may be decided from {self.game.when(state, decidable)}",
                 "notice.txt",
                 game=state,
                 heading=f"A reminder from the referee of {state['name']}: you have not voted on "
                 f"{' and '.join(what)}.",
                 lines=[
-                    f"From {self.when(state, decidable, ctx)}, "
+                    f"From {self.game.when(state, decidable, ctx)}, "
                     f"{'it' if len(due) == 1 else 'each'} may be decided "
                     "without your vote: enacted with more FOR than AGAINST, else failed (rule "
                     "\"Votable Matters\").",
-                    self.how_to_vote()
+                    self.game.how_to_vote()
                     + ("" if len(due) == 1 else ', one line each: "12 FOR"')
                     + ".",
                 ],
@@ -382,12 +407,16 @@ class Resolution(Acting):
         who stopped playing without [Idle] or [Quit] still counts in the quorum, and every
         proposal then fails at 48 hours. The referee does not idle them itself: the GM decides."""
         out: list[tuple[str, str | None]] = []
-        for m in self.all_matters(state):
-            if m["status"] == "pending" and (missing := self.waiting_for(state, m)):
+        for m in self.game.all_matters(state):
+            if m["status"] == "pending" and (missing := self.game.waiting_for(state, m)):
                 out.append(
-                    (f"Not yet voted on {self.label(m)} {m['number']}: {', '.join(missing)}", None)
+                    (
+                        f"Not yet voted on {self.game.label(m)} {m['number']}: "
+                        f"{', '.join(missing)}",
+                        None,
+                    )
                 )
-        quiet = parse_duration(str(self.parameter(state, "quiet_after")))
+        quiet = parse_duration(str(self.game.parameter(state, "quiet_after")))
         for p in state["players"]:
             last = (
                 p.get("seen") or p.get("rejoined") or p.get("joined")
@@ -395,7 +424,8 @@ class Resolution(Acting):
             if p["status"] == "active" and last and now and now - parse_iso(last) >= quiet:
                 out.append(
                     (
-                        f"{p['name']} has sent nothing since {self.when(state, last)}: an Admin "
+                        f"{p['name']} has sent nothing since {self.game.when(state, last)}: "
+                        "an Admin "
                         "may render them "
                         "Idle (rule \"Idle Wizards\"), which lowers the quorum: `mailref player "
                         "away "

@@ -19,10 +19,10 @@ class Submitting(Proposals):
     @action("propose")
     def on_propose(self, state: GameState, action: Action, ctx: Ctx) -> None:
         author = action["player"]
-        self.must_be_wizard(state, author, "submit a Proposal")
-        if why := self.hiatus_reason(state, ctx.now):
+        self.wizards.must_be_wizard(state, author, "submit a Proposal")
+        if why := self.hiatus.hiatus_reason(state, ctx.now):
             raise Refused("no_proposals_in_hiatus", why=why)
-        if self.dormant(state):
+        if self.hiatus.dormant(state):
             raise Refused("dormant", least=state["parameters"]["dormant_below"])
         matters.must_not_repeat(
             state["proposals"],
@@ -82,9 +82,9 @@ class Submitting(Proposals):
             changes,
             self.electorate(state, prop),
             warning=warning,
-            timing=self.decided_by(state, prop, ctx),
+            timing=self.resolution.decided_by(state, prop, ctx),
         )
-        self.resolve(state, ctx)
+        self.resolution.resolve(state, ctx)
 
     def numbered(self, state: GameState, changes: list) -> list:
         """A new rule whose place is not named goes at the end of the Dynastic Rules. The number
@@ -103,7 +103,7 @@ class Submitting(Proposals):
         """Rule "Tags": "Votable Matters require the [Core] tag in order to make changes to the
         Core Rules, and the [Appendix] tag in order to make changes to the Appendix Rules."
         """
-        if not self.special_active(state, "Tags"):
+        if not self.hiatus.special_active(state, "Tags"):
             return
         need = {}
         for c in changes:
@@ -128,13 +128,13 @@ class Submitting(Proposals):
     @action("dov")
     def on_dov(self, state: GameState, action: Action, ctx: Ctx) -> None:
         author = action["player"]
-        self.must_be_wizard(state, author, "declare victory")
+        self.wizards.must_be_wizard(state, author, "declare victory")
         if author == state["historian"]:
             raise Refused("historian_cannot_declare")
         if state["ascension_pending"]:
             raise Refused("no_dov_before_ascension")
-        if self.downtime(state, ctx.now):
-            raise Refused("dov_in_downtime", downtime=self.downtime_text(state))
+        if self.hiatus.downtime(state, ctx.now):
+            raise Refused("dov_in_downtime", downtime=self.hiatus.downtime_text(state))
         until = state["dov_cooldown"].get(author)
         if until and ctx.now < parse_iso(until):
             raise Refused("dov_cooldown", until=self.when(state, until, ctx))
@@ -142,7 +142,7 @@ class Submitting(Proposals):
 
     def _new_judgement(self, state: GameState, action: Action, ctx: Ctx, kind: str) -> None:
         author = action["player"]
-        self.must_be_wizard(
+        self.wizards.must_be_wizard(
             state, author, "raise a Call for Judgement" if kind == "cfj" else "declare victory"
         )
         matters.must_not_repeat(
@@ -187,11 +187,11 @@ class Submitting(Proposals):
             "",
             f"Reply with FOR, AGAINST or DEFERENTIAL. Quorum is {self.quorum(state)}.",
         ]
-        lines[-1:-1] = [self.decided_by(state, m, ctx), ""]
+        lines[-1:-1] = [self.resolution.decided_by(state, m, ctx), ""]
         if kind == "dov":
             lines.insert(1, "The game is in Hiatus while this DoV is pending.")
         self.announce(state, ctx, f"[{label} {m['number']}] {m['question']}", lines, opens=True)
-        self.resolve(state, ctx)
+        self.resolution.resolve(state, ctx)
 
     @action("withdraw")
     def on_withdraw(self, state: GameState, action: Action, ctx: Ctx) -> None:
@@ -202,7 +202,7 @@ class Submitting(Proposals):
         # "Resolution of Proposals" fails only the oldest pending proposal
         # (docs/games/blognomic.md).
         m["self_killed"], m["withdrawn"] = True, True
-        self.resolve(state, ctx)
+        self.resolution.resolve(state, ctx)
         if m["status"] == "pending":
             ctx.ack(
                 f"Proposal {m['number']} is withdrawn: it is Self-Killed and fails once it is the "
@@ -218,10 +218,10 @@ class Submitting(Proposals):
     # ---- the proposal lifecycle's hooks (mechanics/proposals.py) ---------------------
     def electorate(self, state: GameState, m: Matter) -> list[str]:
         # "A non-Wizard never has a Vote": Wizards, the author among them.
-        return self.wizards(state)
+        return self.wizards.names(state)
 
     def may_vote(self, state: GameState, name: str) -> None:
-        if name not in self.wizards(state):
+        if name not in self.wizards.names(state):
             raise Refused("idle_not_counted")
 
     def voting_matter(self, state: GameState, number: int) -> Matter | None:
@@ -244,6 +244,7 @@ class Submitting(Proposals):
             and name == m["author"]
             and vote == "AGAINST"
             and not m["self_killed"]
+            and self.parameter_table.value(state["parameters"], "self_kill") == "kills"
         ):
             m["self_killed"] = True
             ctx.ack(
@@ -262,10 +263,10 @@ class Submitting(Proposals):
             ctx.ack(f"{label} {m['number']}: " + self.outlook(state, m, ctx.now))
 
     def after_votes(self, state: GameState, ctx: Ctx) -> None:
-        self.resolve(state, ctx)
+        self.resolution.resolve(state, ctx)
 
     def settle(self, state: GameState, m: Matter, ctx: Ctx) -> None:
-        self.resolve(state, ctx)
+        self.resolution.resolve(state, ctx)
 
     def decided_by_admin(self, state: GameState, m: Matter, action: Action, ctx: Ctx) -> None:
         status = "enacted" if action["outcome"] == "enact" else "failed"
@@ -273,7 +274,7 @@ class Submitting(Proposals):
             action["outcome"]
         ]
         ctx.ack(f"{self.label(m)} {m['number']}: {reason}.")
-        self.close(
+        self.resolution.close(
             state,
             m,
             ctx,

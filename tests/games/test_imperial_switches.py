@@ -1,0 +1,117 @@
+"""Imperial's mechanics as switches bound to the rules that state them: the Senate passes an
+amendment, the Emperor accepts it, and the referee follows the new text."""
+
+from __future__ import annotations
+
+import pytest
+
+from mailref.engine.ruleparams import read
+from mailref.engine.variants.rule_tables import IMPERIAL
+from support import imperial as emp
+from support.helpers import Outbox
+from support.joining import confirm
+
+pytestmark = pytest.mark.spec("5.1")
+
+
+def _accepted(game, title: str, body: str) -> int:
+    """Ann proposes; Ben, Cat and Dan vote YES; the Emperor accepts it at the deadline."""
+    emp.send(game, "Ann", f"[Proposal] {title}", body)
+    number = max(p["number"] for p in game.state("empire")["proposals"])
+    for n in ("Ben", "Cat", "Dan"):
+        emp.send(game, n, f"Re: [Proposal {number}] {title}", "YES")
+    emp.at(game, days=4, seconds=1)
+    emp.send(game, "Joe", f"[Judge] {number}", "ACCEPT")
+    assert emp.prop(game, number)["status"] == "accepted"
+    return number
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "word"),
+    [
+        (
+            "veto",
+            "TIE will judge each proposal submitted and accept, veto or ignore it.",
+            "allowed",
+        ),
+        ("veto", "TIE will judge each proposal submitted and accept or ignore it.", "refused"),
+        ("veto", "TIE will judge each proposal and may not veto it.", None),
+        (
+            "senators",
+            "A person then becomes an Imperial Senator at the submission of their first Proposal.",
+            "submission",
+        ),
+        ("senators", "A person becomes an Imperial Senator only by Directive.", "directive"),
+        ("senators", "Only a Directive makes Senators.", "directive"),
+        ("senators", "Proposals are sent to THS.", None),
+    ],
+)
+def test_imperial_switch_forms(name, text, word):
+    assert read(IMPERIAL[name], text) == word
+
+
+def test_rule_7_without_veto_refuses_the_emperors_veto_citing_rule_7_as_it_reads(
+    imperial_game, outbox
+):
+    """Rule 7 amended to "accept or ignore"; the Emperor's VETO used to be accepted. Now it is
+    refused, quoting rule 7 as it now reads, and the judge mail no longer offers it."""
+    game = imperial_game
+    _accepted(
+        game,
+        "No veto",
+        'In rule 7, replace "accept, veto or ignore it" with "accept or ignore it".\n',
+    )
+    assert game.state("empire")["parameters"]["veto"] == "refused"
+    assert "(veto: allowed -> refused)" in Outbox.body(emp.reply(game, "Ben"))
+
+    emp.send(game, "Ben", "[Proposal] Hats", 'Enact rule 40 "Hats":\nHats exist.\n')
+    for n in ("Ann", "Cat", "Dan"):
+        emp.send(game, n, "Re: [Proposal 2] Hats", "YES")
+    emp.at(game, days=4, seconds=1)
+    judge = [m for m in outbox.all() if m["X-Mailref-Kind"] == "judge"][-1]
+    assert "ACCEPT, or IGNORE" in " ".join(Outbox.body(judge).split())
+    emp.send(game, "Joe", "[Judge] 2", "VETO")
+    refusal = " ".join(Outbox.body(emp.reply(game, "Joe")).split())
+    assert 'rule 7 now reads "TIE will judge each proposal submitted and accept or ignore it.' in (
+        refusal
+    )
+    assert emp.prop(game, 2)["status"] == "awaiting-judgement"
+    emp.send(game, "Joe", "[Judge] 2", "ACCEPT")
+    assert emp.prop(game, 2)["status"] == "accepted"
+
+
+def test_rule_3_senators_only_by_directive_keeps_a_newcomer_from_the_senate(imperial_game):
+    """Rule 3 amended so that Senators are made only by Directive; a newcomer's first proposal
+    used to make her a Senator still. Now it does not, and her ack says why."""
+    game = imperial_game
+    _accepted(
+        game,
+        "Senators by Directive",
+        "Amend rule 3 to read:\nA Proposal is submitted by sending it by electronic mail or the "
+        "World Wide Web to THS. A person becomes an Imperial Senator only by Directive of the "
+        "Emperor.\n",
+    )
+    assert game.state("empire")["parameters"]["senators"] == "directive"
+    emp.send(game, "Kim", "[Join]", "Name: Kim")
+    confirm(game, emp.addr("Kim"))
+    emp.send(game, "Kim", "[Proposal] Boats", 'Enact rule 41 "Boats":\nBoats exist.\n')
+    ack = " ".join(Outbox.body(emp.reply(game, "Kim")).split())
+    assert "makes Senators only by the Emperor's Directive" in ack
+    kim = next(p for p in game.state("empire")["players"] if p["name"] == "Kim")
+    assert "senator" not in kim["offices"]
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "word"),
+    [
+        ("One YES suffices to pass a proposal to the Emperor.", "majority", "one"),
+        ("A person becomes an Imperial Senator only by Directive.", "senators", "directive"),
+    ],
+)
+def test_a_new_rule_stating_a_switch_sets_it(imperial_game, text, name, word):
+    """A new rule that states a switch sets it as an amendment of its own rule does, and the
+    ruleset mail says the referee runs the new rule."""
+    game = imperial_game
+    _accepted(game, "New way", f'Enact rule 40 "New Way":\n{text}\n')
+    assert game.state("empire")["parameters"][name] == word
+    assert "runs new rule 40 as it reads" in Outbox.body(emp.reply(game, "Ben"))
