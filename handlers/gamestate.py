@@ -8,7 +8,7 @@ from typing import Any
 
 from mailref.engine import Refused
 from mailref.engine.state import Action, OtherAction
-from mailref.handlers.registry import GameView, handles, not_a_player
+from mailref.handlers.registry import GameView, Talk, handles, not_a_player
 from mailref.read import Envelope
 
 # The column, whose (else the sender's), and the alteration: a number added or taken away, an
@@ -72,16 +72,43 @@ _OFFER = re.compile(
 _ACCEPT = re.compile(
     r"(?:accept(?:ed)?|yes|agreed?)\s+#?(?P<n>\d{1,6})|#?(?P<m>\d{1,6})\s+accept", re.I
 )
+_DECLINE = re.compile(r"(?:decline|withdraw|no)\s+#?(?P<n>\d{1,6})", re.I)
+# The first word of a Reply to a trade's announcement: "yes", "Accept.", "No thanks."
+_YES = frozenset({"yes", "accept", "accepted", "ok", "okay", "agreed", "deal"})
+_NO = frozenset({"no", "decline", "declined", "withdraw", "withdrawn"})
+
+
+class TradeTalk(Talk):
+    """A Reply to a trade's announcement that neither accepts nor declines it: discussion."""
+
+
+def answer_to_trade(env: Envelope, view: GameView, number: int) -> Action:
+    """A Reply in trade NUMBER's thread: its first word accepts ("yes", "ok") or declines ("no")
+    it, from the side that may; any other words are the players talking."""
+    first = re.match(r"\s*([A-Za-z]+)", env.text)
+    word = first.group(1).lower() if first else ""
+    gs: Any = view.state.get("gamestate") or {}
+    t = next((t for t in gs.get("trades") or [] if t.get("number") == number), None)
+    if t is not None and word in _YES and view.name == t["to"]:
+        return {"type": "trade", "player": view.name, "number": number}
+    if t is not None and word in _NO and view.name in (t["to"], t["from"]):
+        return {"type": "trade", "player": view.name, "number": number, "answer": "decline"}
+    raise TradeTalk("trade_no_answer", number=number)
 
 
 @handles("trade")
 def trade(env: Envelope, view: GameView) -> Action:
-    """`[Trade] Ben: my Fox for your Owl` offers a trade; `[Trade] Accept 3` accepts trade 3."""
+    """`[Trade] Ben: my Fox for your Owl` offers a trade; `[Trade] Accept 3` accepts trade 3,
+    `[Trade] Decline 3` declines (or withdraws) it, and so does a Reply of "yes" or "no"."""
+    if env.subject.is_reply and env.subject.number is not None:
+        return answer_to_trade(env, view, env.subject.number)
     said = env.subject.rest.strip() or next(
         (x.strip() for x in env.text.splitlines() if x.strip()), ""
     )
     if m := _ACCEPT.fullmatch(said):
         return {"type": "trade", "player": view.name, "number": int(m.group("n") or m.group("m"))}
+    if m := _DECLINE.fullmatch(said):
+        return {"type": "trade", "player": view.name, "number": int(m["n"]), "answer": "decline"}
     if m := _OFFER.fullmatch(said):
         return {
             "type": "trade",

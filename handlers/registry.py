@@ -17,6 +17,11 @@ from mailref.engine.variants.watching import watchers
 from mailref.read import Envelope
 
 
+class Talk(Refused):
+    """A Reply in a thread whose words hold none of what was looked for (a ballot, an answer to
+    a trade): the players talking, relayed as discussion where the game relays it."""
+
+
 @dataclass
 class GameView:
     state: GameState

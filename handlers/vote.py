@@ -3,12 +3,12 @@
 from mailref.engine import Refused
 from mailref.engine.matters import label, open_statuses
 from mailref.engine.state import Action, VoteLine
-from mailref.handlers.registry import GameView, handles
+from mailref.handlers.registry import GameView, Talk, handles
 from mailref.read import Envelope, read_ballots
 from mailref.read.ballots import how_to_vote
 
 
-class NoBallot(Refused):
+class NoBallot(Talk):
     """A mail in which a ballot was looked for and none found: its words may be discussion."""
 
 

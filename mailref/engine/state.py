@@ -127,6 +127,7 @@ class Roll(TypedDict):
     dice: str
     values: list[Any]
     why: str
+    used: NotRequired[str]  # the mail whose [Update] used it (mechanics/named_rolls.py)
 
 
 class Alteration(TypedDict):
@@ -390,6 +391,7 @@ class OtherAction(_Acting, total=False):
     lines: list[dict[str, Any]]  # `update`: the alterations, one a line
     give: str  # `trade`: the item offered
     take: str  # `trade`: the item asked for
+    answer: str  # `trade`: "decline" (the one offered) or withdraw (the one who offered)
     number: int
     kind: str
     dice: str
@@ -400,6 +402,9 @@ class OtherAction(_Acting, total=False):
     verdict: str
     # what an admin says
     values: dict[str, Any]  # `set`
+    key: str  # `bind`: the parameter
+    rule: str  # `bind`: the rule stating it
+    shipped: dict[str, Any]  # `bind` in a shipped Nomic's game: the table's bindings it takes on
     office: str
     holder: str | None
     status: str  # `player_status`

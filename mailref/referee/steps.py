@@ -434,12 +434,15 @@ def talking(c: Case, refused: Refused) -> bool:
     words or the quote ("Lovely idea, Alice."), is the players talking: relayed, not told
     "No vote found". A line with a vote word, or a ballot left in the quote, is still asked
     about again."""
+    from mailref.handlers.registry import Talk
     from mailref.handlers.vote import NoBallot
     from mailref.referee.discussion import relay, relays
 
-    if not (isinstance(refused, NoBallot) and c.env.subject.is_reply and c.player is not None):
+    if not (isinstance(refused, Talk) and c.env.subject.is_reply and c.player is not None):
         return False
-    if refused.params.get("ignored") or vote_like(c.env.text) or quoted_ballot(c.env.body):
+    if isinstance(refused, NoBallot) and (
+        refused.params.get("ignored") or vote_like(c.env.text) or quoted_ballot(c.env.body)
+    ):
         return False
     if not relays(c.game.state):
         return False
@@ -463,10 +466,10 @@ def gm_vouched(c: Case) -> bool:
 def relayed_instead(c: Case, refused: Refused) -> str:
     """A Reply in which a ballot was looked for and none found is the players talking too
     (SPEC §2.3): relayed as discussion, and the refusal says so."""
-    from mailref.handlers.vote import NoBallot
+    from mailref.handlers.registry import Talk
     from mailref.referee.discussion import relay, relays
 
-    if not (isinstance(refused, NoBallot) and c.env.subject.is_reply and c.player is not None):
+    if not (isinstance(refused, Talk) and c.env.subject.is_reply and c.player is not None):
         return ""
     if not relays(c.game.state):
         return ""

@@ -442,7 +442,7 @@ def feed(state: GameState, chron: Chronicle, now: datetime, base_url: str, creat
         for a in reversed(chron.announcements[-FEED_ENTRIES:])
     ]
     base = (base_url.rstrip("/") + f"/{state['slug']}/") if base_url else ""
-    return as_text(
+    feed = (
         environment()
         .get_template("site/feed.atom")
         .render(
@@ -454,6 +454,7 @@ def feed(state: GameState, chron: Chronicle, now: datetime, base_url: str, creat
             xml_escape=escape,
         )
     )
+    return as_text(reworded(feed, cast("dict[str, Any]", state), html=True))
 
 
 # What XML 1.0 does not allow, and HTML takes for a parse error: C0 controls but tab, line feed

@@ -36,3 +36,16 @@ def test_the_gm_declares_a_column_every_player_starts_at(tmp_path):
     assert shown["values"]["Carol"] == {"gold": 10}
     r = run(tmp_path, "replay")
     assert r.returncode == 0 and "identical" in r.stdout
+
+
+def test_the_gm_declares_an_asset_that_never_goes_below_zero(tmp_path):
+    """`column add SLUG Coins asset`: a ledger, at least 0 whatever --min says."""
+    assert run(tmp_path, "init").returncode == 0
+    create = ("game", "create", "nomes", "--variant", "sidekick", "--address", G)
+    assert run(tmp_path, *create).returncode == 0
+    assert run(tmp_path, "player", "add", "nomes", "Alice", "alice@x.org").returncode == 0
+    r = run(tmp_path, "column", "add", "nomes", "Coins", "asset", "--default", "3", "--min", "-5")
+    assert "The GM declared the column Coins (asset), starting at 3." in r.stdout
+    shown = json.loads(run(tmp_path, "game", "show", "nomes", "--json").stdout)["gamestate"]
+    (coins,) = shown["columns"]
+    assert (coins["kind"], coins["min"], shown["values"]["Alice"]) == ("asset", 0, {"coins": 3})

@@ -1287,7 +1287,47 @@ GOLDEN = [
         {"line": "let's swap"},
         (
             "this is no trade: let's swap",
-            "write `[Trade] Ben: my Fox for your Owl`, or `[Trade] Accept 3` to accept trade 3",
+            "write `[Trade] Ben: my Fox for your Owl`, or `[Trade] Accept 3` to accept trade 3 (`[Trade] Decline 3` declines it)",
+        ),
+    ),
+    (
+        "no_such_roll",
+        {"number": 9, "count": 2, "line": "Thaum +roll 9"},
+        (
+            "there is no roll 9 (Thaum +roll 9)",
+            "the rolls are numbered 1 to 2; nothing was changed",
+        ),
+    ),
+    (
+        "roll_not_yours",
+        {"number": 1, "player": "Ann", "line": "Thaum +roll 1"},
+        (
+            "roll 1 is Ann's, not yours (Thaum +roll 1)",
+            "use a roll of your own: send [Roll] first; nothing was changed",
+        ),
+    ),
+    (
+        "roll_used",
+        {"number": 1, "line": "Thaum +roll 1"},
+        (
+            "roll 1 was used already (Thaum +roll 1)",
+            "a roll is used once: send [Roll] again; nothing was changed",
+        ),
+    ),
+    (
+        "roll_other_dice",
+        {"number": 1, "dice": "1d6", "named": "DICE20", "line": "Thaum +DICE20 from roll 1"},
+        (
+            "roll 1 was of 1d6, not DICE20 (Thaum +DICE20 from roll 1)",
+            "name the dice it was rolled with, or just `roll 1`; nothing was changed",
+        ),
+    ),
+    (
+        "trade_no_answer",
+        {"number": 1},
+        (
+            "your reply to trade 1 neither accepts nor declines it",
+            "reply with yes (or ok, accept) to accept it, or no (or decline) to decline it; the one who offered it withdraws it with no",
         ),
     ),
     (

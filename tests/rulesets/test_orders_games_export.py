@@ -24,12 +24,15 @@ from support.orders_play import addr, send
 EIRE, DIPLO, COPY = "eire@ref.example", "diplo@ref.example", "copy@ref.example"
 
 
-def exported_and_imported(referee, slug: str, tmp_path) -> str:
-    """The game SLUG by `game export --to FILE`, then `game import copy FILE`; the file's text."""
+def exported_and_imported(
+    referee, slug: str, tmp_path, into: str = "copy", address: str = COPY
+) -> str:
+    """The game SLUG by `game export --to FILE`, then `game import INTO FILE` at ADDRESS; the
+    file's text."""
     path = tmp_path / f"{slug}.game"
     with contextlib.redirect_stdout(io.StringIO()):
         assert cmd_game_export(referee, argparse.Namespace(slug=slug, to=str(path)), "gm") == 0
-        made = argparse.Namespace(slug="copy", file=str(path), address=COPY, from_text=None)
+        made = argparse.Namespace(slug=into, file=str(path), address=address, from_text=None)
         assert cmd_game_import(referee, made, "gm") == 0
     return path.read_text(encoding="utf-8")
 
@@ -103,6 +106,25 @@ def test_an_eire_turn_with_orders_in_resolves_the_same_after_import(referee, tmp
     with contextlib.redirect_stdout(out):
         assert cmd_dice_verify(referee, argparse.Namespace(slug="copy"), "gm") == 0
     assert "4 draws recomputed from revealed seeds: all match." in out.getvalue()
+    assert_replays(referee)
+
+
+def test_a_game_imported_twice_draws_as_it_would_have_where_it_began(referee, tmp_path):
+    """Moved once, played on (Maeve rolls a die in each), moved again: the third game still
+    draws the d10s the first one draws."""
+    eire_mid_turn(referee)
+    exported_and_imported(referee, "eire", tmp_path)
+    send(referee, "Maeve", EIRE, "[Roll] d100")
+    send(referee, "Maeve", COPY, "[Roll] d100")
+    assert referee.state("copy")["rolls"] == referee.state("eire")["rolls"]
+    again = "again@ref.example"
+    text = exported_and_imported(referee, "copy", tmp_path, "again", again)
+    assert referee.state("again")["entries_before"] > referee.state("copy")["entries_before"]
+    assert '"entries_before"' not in text
+    for game in (EIRE, COPY, again):
+        send(referee, "Oisin", game, "[Orders]", "**Invest 4 Grain in Llanc**")
+    first, second, third = (referee.state(g)["history"] for g in ("eire", "copy", "again"))
+    assert len(first[-1]["rolls"]) == 4 and first == second == third
     assert_replays(referee)
 
 

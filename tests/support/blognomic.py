@@ -21,8 +21,8 @@ def addr(n: str) -> str:
     return f"{n.lower()}@wiz.example"
 
 
-def send(r, who: str, subject: str, body: str = ""):
-    return send_mail(r, addr(who), G, subject, body)
+def send(r, who: str, subject: str, body: str = "", **kw):
+    return send_mail(r, addr(who), G, subject, body, **kw)
 
 
 def reply(r, who: str):

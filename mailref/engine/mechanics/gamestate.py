@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from mailref.engine.context import Ctx, Refused
-from mailref.engine.mechanics import columns
+from mailref.engine.mechanics import columns, named_rolls
 from mailref.engine.mechanics.alterations import alter
 from mailref.engine.mechanics.trades import Trading
 from mailref.engine.state import Action, GameState
@@ -98,25 +98,32 @@ class Gamestate(Trading):
                     raise Refused("column_not_yours", name=ln["of"], line=ln.get("line", ""))
         source, why = str(action.get("source") or ""), str(action.get("reason") or "")
         # The seed's GNDT rolls in place: a `DICE6` line is a roll, `Thaum +DICE6` adds one.
-        rolled: list[tuple[int, int, str]] = []
+        rolled: list[tuple[int, int, str, bool]] = []  # sides, value, why, used in place
         altered: list[dict[str, Any]] = []
+        taken: set[int] = set()  # rolls of earlier mails this one names
         for ln in lines:
+            if not ln.get("roll") and named_rolls.named(str(ln.get("value") or "")) is not None:
+                altered.append(named_rolls.take(state, ln, who, officer, taken))
+                continue
             m = _DICE.fullmatch(str(ln.get("value") or "")) if ln.get("op") in ("+", "-") else None
             sides = int(ln.get("roll") or (m.group(1) if m else 0))
             if sides:
                 if not 1 <= sides < 10**21:
                     raise Refused("unreadable_roll", dice=f"DICE{sides}", generators=[])
-                rolled.append((sides, ctx.randint(1, sides), str(ln.get("because") or "")))
+                value = ctx.randint(1, sides)
+                rolled.append((sides, value, str(ln.get("because") or ""), bool(m)))
             if ln.get("roll"):
                 continue
             altered.append({**ln, "value": str(rolled[-1][1])} if m else ln)
         for text in alter(state, altered, who, iso(ctx.now), source, why) if altered else []:
             ctx.ack(text)
             self.game.event(state, ctx, f"{who} updated {text}")
-        for sides, value, because in rolled:
+        named_rolls.mark_used(state, taken, source)
+        for sides, value, because, used in rolled:
             roll = {"dice": f"DICE{sides}", "values": [value], "why": because or "[Update]"}
+            roll |= {"used": source or "used"} if used else {}
             state["rolls"].append({"at": iso(ctx.now), "player": who, **roll})  # type: ignore[typeddict-item]
-            ctx.ack(f"{who} rolled DICE{sides}: {value}")
+            ctx.ack(f"{who} rolled DICE{sides}: {value} (roll {len(state['rolls'])})")
             self.game.event(state, ctx, f"{who} rolled DICE{sides}: {value} (in an [Update])")
 
     @action("column")

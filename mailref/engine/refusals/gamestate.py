@@ -51,7 +51,30 @@ WORDS = {
     ),
     "trade_unreadable": W(
         "this is no trade: {{ line }}",
-        "write `[Trade] Ben: my Fox for your Owl`, or `[Trade] Accept 3` to accept trade 3",
+        "write `[Trade] Ben: my Fox for your Owl`, or `[Trade] Accept 3` to accept trade 3 "
+        "(`[Trade] Decline 3` declines it)",
+    ),
+    "no_such_roll": W(
+        "there is no roll {{ number }} ({{ line }})",
+        "{% if count %}the rolls are numbered 1 to {{ count }}{% else %}no roll was made yet"
+        "{% endif %}; nothing was changed",
+    ),
+    "roll_not_yours": W(
+        "roll {{ number }} is {{ player }}'s, not yours ({{ line }})",
+        "use a roll of your own: send [Roll] first; nothing was changed",
+    ),
+    "roll_used": W(
+        "roll {{ number }} was used already ({{ line }})",
+        "a roll is used once: send [Roll] again; nothing was changed",
+    ),
+    "roll_other_dice": W(
+        "roll {{ number }} was of {{ dice }}, not {{ named }} ({{ line }})",
+        "name the dice it was rolled with, or just `roll {{ number }}`; nothing was changed",
+    ),
+    "trade_no_answer": W(
+        "your reply to trade {{ number }} neither accepts nor declines it",
+        "reply with yes (or ok, accept) to accept it, or no (or decline) to decline it; "
+        "the one who offered it withdraws it with no",
     ),
     "trade_with_oneself": W("a trade is with another player"),
     "trade_not_held": W(

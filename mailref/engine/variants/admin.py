@@ -3,6 +3,7 @@ scores, and telling the players why (deadlines: variants/extensions.py)."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -96,7 +97,9 @@ class AdminOverrides(Acting):
             raise Refused("bind_not_stated", key=key, rule=number)
         state["parameters"][key] = self.check_param(key, value)
         if part is None:  # a shipped ruleset's game: from now on its rules are bound as its own
-            part = state["ruleset"] = self.shipped_bindings()
+            # journaled with the action, so that replay binds as the table bound when it ran
+            shipped = action.setdefault("shipped", self.shipped_bindings())
+            part = state["ruleset"] = copy.deepcopy(shipped)
         part.setdefault("bindings", {})[key] = number
         line = f"{key} is stated by rule {number}: {says(self.parameter_table[key], value)}."
         ctx.ack(line)

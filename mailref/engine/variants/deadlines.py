@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from mailref.engine.context import Ctx
+from mailref.engine.mechanics import trades
 from mailref.engine.state import Action, GameState, Matter, Turn
 from mailref.engine.variants import waiting
 from mailref.engine.variants.actions import Acting, action
@@ -63,7 +64,7 @@ class Deadlines(Acting):
             times += self.absence.times(state)
         if state["status"] in ("paused", "ended"):
             return times
-        return times + self.deadline_times(state, now)
+        return times + self.deadline_times(state, now) + trades.expiry_times(state)
 
     def deadline_times(self, state: GameState, now: datetime) -> list[datetime]:
         return []
@@ -74,6 +75,7 @@ class Deadlines(Acting):
             self.absence.run(state, ctx)
         if state["status"] not in ("paused", "ended"):
             self.fire_deadlines(state, ctx)
+            trades.expire(self, state, ctx)  # any game whose rules let players trade
         if ctx.now >= parse_iso(state["digest_next"]):
             self.digests.send(state, ctx)
         self.inbox.send_digests(state, ctx)

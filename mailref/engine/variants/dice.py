@@ -6,6 +6,7 @@ import re
 from typing import Protocol
 
 from mailref.engine.context import Ctx, Refused
+from mailref.engine.mechanics import named_rolls
 from mailref.engine.state import GameState, OtherAction
 from mailref.engine.variants.actions import action
 from mailref.timeutil import iso
@@ -93,6 +94,8 @@ class Dice:
                 }
             )
             ctx.ack(text)
+            for line in named_rolls.told(state):  # its number, for an [Update] to name
+                ctx.ack(line)
             self.game.event(state, ctx, text)
             self.game.announce(
                 state,
@@ -137,6 +140,8 @@ class Dice:
             }
         )
         ctx.ack(text)
+        for line in named_rolls.told(state):  # its number, for an [Update] to name
+            ctx.ack(line)
         self.game.event(state, ctx, text)
         self.game.announce(
             state,

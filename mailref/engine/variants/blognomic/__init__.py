@@ -106,12 +106,17 @@ class BlogNomic(Submitting, Variant):
         (
             "[Update] Thaum -3",
             "alter the gamestate (the GNDT), one line each: `Thaum of Ben +2`, `Hand: Fox, Owl`, "
-            "`Home = Wilderness`, each with an optional `because ...`; all lines or none",
+            "`Home = Wilderness`, `Thaum +DICE6 from roll 3` (a roll of yours, once), each with an "
+            "optional `because ...`; all lines or none",
         ),
-        ("[Transfer] 5 Thaum to Ben", "give another Wizard an amount of yours"),
+        (
+            "[Transfer] 5 Thaum to Ben",
+            "give another Wizard an amount of yours (an asset, such as a currency, moves only so)",
+        ),
         (
             "[Trade] Ben: my Fox for your Owl",
-            "offer a trade; the other accepts with [Trade] Accept N within {trade_window}",
+            "offer a trade; the other accepts by replying yes (or [Trade] Accept N) within "
+            "{trade_window}, or declines by replying no",
         ),
         ("[Status], [Rules], [Help]", "the state, the ruleset, this text"),
         ("[Quit]", "leave the game"),
