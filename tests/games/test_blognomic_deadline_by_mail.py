@@ -4,8 +4,11 @@ decided on the votes cast ("at the latest from ..."). The GM's `[Deadline] +2d` 
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
+from mailref.timeutil import parse_iso
 from support.helpers import Outbox, assert_replays, send_mail
 from support.play import addr, send
 from support.play_four import BLOG, blog, last
@@ -37,4 +40,24 @@ def test_the_gms_deadline_gives_the_open_matters_two_more_days(referee, outbox, 
     clock.advance(hours=48)
     referee.tick()
     assert referee.state("blog")["proposals"][0]["status"] == "enacted"
+    assert_replays(referee)
+
+
+def test_a_pause_moves_the_time_the_gm_gave_by_as_long(referee, outbox, clock):
+    """The time the GM's [Deadline] gave is a deadline like any: a pause moves it on."""
+    blog(referee)
+    send(
+        referee,
+        "alice",
+        "[Proposal] Gold",
+        'Enact a new rule "Gold":\nEach Wizard has Gold.\n',
+        to=BLOG,
+    )
+    send_mail(referee, GM, BLOG, "[Deadline] +2d", "")
+    given = referee.state("blog")["proposals"][0]["decidable"]
+    send_mail(referee, GM, BLOG, "[Deadline] pause", "")
+    clock.advance(days=1)
+    send_mail(referee, GM, BLOG, "[Deadline] resume", "")
+    moved = referee.state("blog")["proposals"][0]["decidable"]
+    assert parse_iso(moved) - parse_iso(given) == timedelta(days=1)
     assert_replays(referee)

@@ -48,6 +48,8 @@ class Deadlines(Acting):
         for p in state["proposals"] + state["judgements"]:
             if p.get("deadline"):
                 p["deadline"] = later(p["deadline"])
+            if p.get("decidable"):  # BlogNomic: the moment the GM's [Deadline] gave it
+                p["decidable"] = later(p["decidable"])
         for e in state.get("endings") or []:  # an orders game's draw open to votes
             if e["status"] == "open":
                 e["deadline"] = later(e["deadline"])
