@@ -30,7 +30,7 @@ def ballots(env: Envelope, view: GameView) -> Action:
             near_misses=reading.near_misses,
             ignored=reading.ignored,
         )
-    words = view.variant.vote_words
+    words = view.variant.ballots_taken(view.state)
     out: list[VoteLine] = []
     for b in reading.ballots:
         if b.number is None:  # never: read_ballots numbers each ballot it keeps

@@ -58,7 +58,8 @@ def rule(
     if court.unresolved:
         lines += ["", "Not carried out (they name nothing that counts):", *court.unresolved]
         ctx.alert("Undo lines that named nothing: " + "; ".join(court.unresolved))
-    _tell(ctx, lines, state)
+    # A turn whose results wait for the GM's [Publish] is the GM's alone to hear of (SPEC §5.4).
+    _tell(ctx, lines, state, "gm" if state.get("preview") else "all")
     ctx.out += court.mail
     voided = ", ".join(str(v.seq) for v in court.voided) or "none"
     ctx.note(f"{MARK} {voided}.")
@@ -145,16 +146,17 @@ def describe_entry(action: dict[str, Any], summary: str) -> str:
     return f"{action.get('type')}" + (f" by {who}" if who else "")
 
 
-def _tell(ctx: Ctx, lines: list[str], state: GameState) -> None:
-    """The order's announcement carries LINES to every player; the ack lists them too."""
+def _tell(ctx: Ctx, lines: list[str], state: GameState, to: str) -> None:
+    """The order's announcement carries LINES to TO ("all", or "gm"); the ack lists them too."""
     orders = [o for o in ctx.court if o.get("mail") is not None]
     if orders:
         mail = orders[0]["mail"]
+        mail.to = to
         mail.vars["lines"] = [*mail.vars.get("lines", []), "", "What changes:", *lines]
     else:
         ctx.send(
             "announcement",
-            "all",
+            to,
             f"[Undo] By {ctx.court[0]['label']}",
             "notice.txt",
             game=state,

@@ -27,9 +27,10 @@ from mailref.store.counters import count_mailed, count_reply
 from mailref.store.keys import secret
 from mailref.write import address
 from mailref.write.compose import compose, wire
-from mailref.write.lists import list_headers, unsubscribe_token
+from mailref.write.lists import ANNOUNCING, list_headers, unsubscribe_token
 from mailref.write.nouns import reworded
 from mailref.write.picture import svg_to_png
+from mailref.write.taps import reply_links, taps_of, with_taps
 from mailref.write.zones import rezone
 
 log = logging.getLogger("mailref.door")  # the name operators filter the door's lines by
@@ -47,10 +48,6 @@ class Settings:
     # The https base of the one-click unsubscribe ([site] base_url where [web] listen is set).
     one_click_url: str = ""
     trusted_authserv_ids: tuple[str, ...] = ()  # [auth]: whose Authentication-Results count (§2.7)
-
-
-# The kinds of mail to the players that carry List-Unsubscribe (SPEC §4.3).
-ANNOUNCING = frozenset({"announcement", "turn", "results", "ruleset"})
 
 
 def _page(settings: Settings, slug: str | None) -> dict[str, str]:
@@ -183,13 +180,16 @@ def queue(
     returns the rendered body."""
     page = {**_page(settings, state.get("slug")), "now": now, "mail_subject": out.subject}
     page["to_gm"] = out.to == "gm"  # the footer names the GM to everybody else
+    page["reply_links"] = reply_links(state, out, game_subject)  # a digest item's own
     body = said(out.template, **{**page, **out.vars})
+    taps = taps_of(state, out, game_subject) if game is not None else ([], [])
     zoned: dict[str, str] = {}  # body in a player's own zone (SPEC §2.5 `zone:`)
     inline, attachments = pictures(out)
     key = thread_key(out.subject) if game is not None else None
     on_digest = held(state, out)
     mailed: list[str] = []
     watching = set(watchers_of(state, out.kind, out.to))
+    watched = said(out.template, **{**page, **out.vars, "to_watcher": True}) if watching else ""
     for addr in dict.fromkeys([*recipients(state, out.to, settings), *watching]):
         counted = addr  # as the door reads it back (mailed_today)
         if not addr.isascii():
@@ -203,7 +203,7 @@ def queue(
         ):
             continue
         thread = thread_id(game, key, addr, settings) if key else None
-        text, subject = body, game_subject(state, out.subject)
+        text, subject = watched if counted in watching else body, game_subject(state, out.subject)
         if zone := reader_zone(state, addr):
             if zone not in zoned:
                 local = {**out.vars, "game": {**state, "timezone": zone}}
@@ -213,7 +213,7 @@ def queue(
             sender=sender(state, settings),
             to=addr,
             subject=subject,
-            body=text,
+            body=with_taps(text, taps),
             kind=out.kind,
             game=state.get("slug"),
             now=now,
@@ -434,6 +434,7 @@ def queue_reply(
     subject = reply_subject(subject or source.subject)
     state = vars.get("game") if slug and isinstance(vars.get("game"), dict) else None
     page = {**_page(settings, slug), "now": now, "to_gm": _is_gm(state, addr, settings)}
+    page["to_watcher"] = bool(state) and addr.lower() in watchers_of(state, "announcement", "all")
     body = said(template, **{**page, **vars})
     if zone := reader_zone(state, addr):
         local = {**vars, "game": {**state, "timezone": zone}}

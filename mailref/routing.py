@@ -129,7 +129,11 @@ def did_you_mean(word: str, examples: tuple[str, ...] = ("[Status]", "[Vote]")) 
     """(reason, hint) for a subject whose leading [WORD] is no command; EXAMPLES: tags of the
     game's own to offer instead."""
     names = sorted({k for k in TAGS} | {t.replace("-", " ") for t in TAGS.values()})
-    close = difflib.get_close_matches(word.strip().lower(), names, n=1, cutoff=0.7)
+    typed = word.strip().lower()
+    # Letters swapped are the likeliest slip: [Stauts] is [Status], though [Stats] is as near.
+    close = [n for n in names if sorted(n) == sorted(typed)][:1] or difflib.get_close_matches(
+        typed, names, n=1, cutoff=0.7
+    )
     if close:
         tag = close[0].title().replace("Cfj", "CfJ").replace("Dov", "DoV")
         return (

@@ -179,6 +179,9 @@ def build_parser() -> argparse.ArgumentParser:
                 help="the day the absence ends by itself, as a player writes it in [Away] "
                 'until DATE ("6 Jan", "2027-01-06"); at most max_absence ahead',
             )
+    c = cmd(player, "vacate", "open a player's seat to a substitute's [Takeover]")
+    c.add_argument("slug", help=slug_help)
+    c.add_argument("name", help="the seat's name (the player who holds it)")
 
     c = cmd(sub, "office", "assign or vacate an office (admin, gm, historian, emperor, scribe ...)")
     c.add_argument("slug", help=slug_help)

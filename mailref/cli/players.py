@@ -1,4 +1,5 @@
-"""Commands on a game's players: add one, remove one, mark one away, back or idle."""
+"""Commands on a game's players: add one, remove one, mark one away, back or idle, open a
+seat to a substitute."""
 
 from __future__ import annotations
 
@@ -27,6 +28,10 @@ def cmd_player_add(referee: Referee, args: argparse.Namespace, who: str) -> int:
             "choices": {k.lower(): v for k, v in kv(args.choice).items()},
         },
     )
+
+
+def cmd_player_vacate(referee: Referee, args: argparse.Namespace, who: str) -> int:
+    return act(referee, args, who, {"type": "vacate", "name": args.name})
 
 
 def cmd_player_status(referee: Referee, args: argparse.Namespace, who: str) -> int:

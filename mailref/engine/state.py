@@ -36,6 +36,11 @@ class Player(TypedDict):
     unsubscribed: NotRequired[bool]  # the digest's one-click unsubscribe, told in the next one
     # [level, since] pairs: since which victory check the player has held each score level
     score_levels: NotRequired[list[list[int]]]
+    # substitutes (variants/substitutes.py): since when the seat is open, each holder's
+    # {"holder", "address", "from", "to"}, and the turns it missed in a row
+    vacant: NotRequired[str]
+    tenures: NotRequired[list[dict[str, Any]]]
+    missed_in_a_row: NotRequired[int]
 
 
 class Ballot(TypedDict):
@@ -82,6 +87,7 @@ class Matter(TypedDict, total=False):
     vote_period: str  # Imperial: rule 6 as it read at submission
     extensions: int  # extensions by mail (variants/extensions.py)
     requests: dict[str, Any]  # player -> a deadline request waiting for the GM
+    takeover_extended: bool  # moved once for a seat taken over (variants/substitutes.py)
     decidable: str  # BlogNomic: when the GM's [Deadline] lets it be decided on the votes cast
     # BlogNomic proposals
     self_killed: bool
@@ -102,7 +108,7 @@ class Turn(TypedDict, total=False):
     last: str | None  # Sidekick: the mover of a turn that ended with no mover
     extensions: int  # extensions by mail (variants/extensions.py)
     requests: dict[str, Any]  # player -> a deadline request waiting for the GM
-    decidable: str  # BlogNomic: when the GM's [Deadline] lets it be decided on the votes cast
+    takeover_extended: bool  # moved once for a seat taken over (variants/substitutes.py)
 
 
 class Rule(TypedDict, total=False):
@@ -191,6 +197,8 @@ class GameState(TypedDict):
     # joins waiting for their confirmation, and confirmed ones for the GM (variants/joining.py)
     joining: NotRequired[list[dict[str, Any]]]
     awaiting_gm: NotRequired[list[dict[str, Any]]]
+    # each holder's turns played, missed and late, and time away (variants/record.py)
+    records: NotRequired[dict[str, dict[str, Any]]]
     # who watches the game, and the requests to watch awaiting a reply (variants/watching.py)
     watchers: NotRequired[list[dict[str, Any]]]
     watch_asked: NotRequired[list[dict[str, Any]]]
@@ -336,6 +344,7 @@ OtherType = Literal[
     "forfeit",
     "help",
     "historian",
+    "history",
     "idle",
     "judge",
     "office",
@@ -357,7 +366,9 @@ OtherType = Literal[
     "score",
     "set",
     "start",
+    "stats",
     "status",
+    "takeover",
     "tick",
     "trade",
     "transfer",
@@ -365,6 +376,7 @@ OtherType = Literal[
     "unidle",
     "unwatch",
     "update",
+    "vacate",
     "vote_override",
     "watch",
     "watch_confirm",
@@ -422,7 +434,9 @@ class OtherAction(_Acting, total=False):
     dates: str  # `away`: "until 6 Jan", "24 Dec to 6 Jan"
     on: bool  # Imperial `playtest`: on or off
     bounded: bool  # `ruling`: score lines past rule 4's penalty wait for the GM
-    token: str  # `watch`: the confirmation code, given when the request is kept
+    seat: str  # `takeover`: the open seat the newcomer takes
+    elsewhere: dict[str, int]  # `stats`: the holder's figures summed over the host's other games
+    token: str  # `watch`, `takeover`: the confirmation code, given when the request is kept
     tokens: list[str]  # `watch_confirm`: the codes the reply names
     consents: bool  # `watch_confirm`: its own words say yes
     recipients: list[str]  # `press`: the players it is for ("all": every other player)

@@ -37,6 +37,20 @@ ABSTAIN = Switch(
     silent="nothing",
 )
 
+# Whether ABSTAIN is a ballot at all where the game's rules offer none (BlogNomic, Imperial): a
+# new rule that allows it ("Wizards may also vote ABSTAIN"), or counts it, makes it one.
+ABSTAIN_VOTE = Switch(
+    (
+        r"\b(?:may|can) (?:also )?(?:vote|cast(?: a vote of)?|use(?: the voting icon)?)\s+"
+        + _Q
+        + r"ABSTAIN\b",
+        "taken",
+    ),
+    (r"\bABSTAIN\b" + _Q + r" is (?:also )?an? (?:valid )?(?:vote|voting icon)\b", "taken"),
+    (_ABSTAINING + r"[^.;]*?" + _COUNTED_AS, "taken"),
+    silent="none",
+)
+
 _MOVER = r"\b(?:player moving|moving player|mover|player whose turn it is)\b"
 
 # Whether the mover's vote is fixed (Sidekick rule 11: "The player moving is assumed to be voting

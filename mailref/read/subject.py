@@ -25,6 +25,11 @@ TAGS: dict[str, str] = {
     "join": "join",
     "confirm": "confirm",  # the answer to a join's confirmation (SPEC §2.3)
     "approve": "approve",  # the GM takes in a confirmed join
+    "vacate": "vacate",  # the GM opens a seat to a substitute
+    "takeover": "takeover",  # a newcomer takes an open seat
+    "take over": "takeover",
+    "history": "history",  # the game's results so far
+    "stats": "stats",  # a player's record
     "watch": "watch",  # follow a game without playing it
     "unwatch": "unwatch",
     "press": "press",  # words to some players through the referee (orders games)

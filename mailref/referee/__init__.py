@@ -432,7 +432,9 @@ class Referee:
                 # Mail from the referee's own address is never answered (SPEC §2.2), and mail to it
                 # gets the list of games (§2.5): a game there would hear nobody.
                 raise Refused("address_is_referees", address=address)
-            name = name or (ruleset.name if ruleset else "") or default_name(s, slug, variant)
+            name = distinct_name(
+                s, slug, name or (ruleset.name if ruleset else "") or default_name(variant)
+            )
             game = door.create_game(
                 s,
                 slug,
@@ -470,12 +472,18 @@ class Referee:
             return door.full_state(s, game)
 
 
-def default_name(s: Session, slug: str, variant: str) -> str:
-    """A new game's name when none is given: the variant's title, with the slug after it when
-    another game of this host has that name already, so that subjects and senders tell the
-    two apart ("[Nomic Sidekick Nomic (nomes2)] …")."""
+def default_name(variant: str) -> str:
+    """A new game's name when none is given: the variant's title."""
     from mailref.engine.variants import get_variant
 
-    title = get_variant(variant).title
-    taken = s.scalar(select(Game.id).where(Game.state["name"].as_string() == title).limit(1))
-    return f"{title} ({slug})" if taken is not None else title
+    return get_variant(variant).title
+
+
+def distinct_name(s: Session, slug: str, name: str) -> str:
+    """NAME, with the slug after it when another game of this host has that name already
+    (given with --name, from the same ruleset, or by default), so that subjects and senders
+    tell the two apart ("[Nomic Sidekick Nomic (nomes2)] …")."""
+    taken = s.scalar(
+        select(Game.id).where(func.lower(Game.state["name"].as_string()) == name.lower()).limit(1)
+    )
+    return f"{name} ({slug})" if taken is not None else name

@@ -27,6 +27,7 @@ from mailref.read.route import is_postmaster
 from mailref.read.subject import bare_command, no_tag
 from mailref.referee import verdicts
 from mailref.referee.mails import Mail, release_shadowed
+from mailref.referee.records import elsewhere
 from mailref.referee.threads import answers_own_mail, locked_game, record_bounces
 from mailref.routing import (
     did_you_mean,
@@ -391,13 +392,17 @@ def apply_command(c: Case) -> None:
     from mailref.handlers import GameView, dispatch
 
     env, tag = c.env, c.env.subject.tag
-    if tag in ("join", "confirm", "watch") and c.player is None:
+    if tag in ("join", "confirm", "takeover", "watch") and c.player is None:
         # SPEC §2.3: the address that would play is the one asked and answered, whatever
         # Reply-To says.
         c.source = dataclasses.replace(c.source, reply_to=env.from_addr)
     view = GameView(c.game.state, c.variant, c.player, c.gm)
-    if tag == "approve" and not gm_vouched(c):
-        r = Refused("approve_needs_the_alert")
+    if tag in ("approve", "vacate") and not gm_vouched(c):
+        r = (
+            Refused("approve_needs_the_alert")
+            if tag == "approve"
+            else Refused("vacate_needs_a_reply")
+        )
         c.answer_error(r.reason, r.hint, refusal=r.code)
         return
     if tag is None:
@@ -419,7 +424,9 @@ def apply_command(c: Case) -> None:
         action["capped"] = (
             True  # counted against matters_per_day, or the newcomers announced (variants/base.py)
         )
-    if action["type"] in ("join", "watch"):
+    if action["type"] == "stats" and c.game is not None:
+        action["elsewhere"] = elsewhere(c.s, c.game.slug, c.game.state, action, c.now)
+    if action["type"] in ("join", "takeover", "watch"):
         # The code of its confirmation is made here and journaled, so replay needs no secret.
         action["token"] = secrets.token_hex(16)
     outcome = door.apply(c.s, c.game, action, c.source, c.now, c.settings, c.rng)

@@ -121,6 +121,18 @@ def rebuild(
                     game=None,
                 ).encode(),
             )
+            ended = [listed[g][1] for g in sorted(listed) if listed[g][1]["status"] == "ended"]
+            replace_file(
+                root / "hall.html",
+                pages.render_page(
+                    "hall.html",
+                    games=ended,
+                    champions=pages.champions(ended),
+                    root="",
+                    generated=pages.when(iso(now)),
+                    game=None,
+                ).encode(),
+            )
     return written
 
 

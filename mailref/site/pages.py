@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections import Counter
 from datetime import datetime
 from functools import lru_cache
 from typing import Any, cast
@@ -277,6 +278,7 @@ def repealed(state: GameState, chron: Chronicle, zone: str) -> list[dict]:
 
 def players(state: GameState) -> list[dict]:
     grain = cast(EireState, state).get("grain") or {}
+    zone = state.get("timezone") or "UTC"
     rows = []
     for p in state.get("players", []):
         if p.get("status") == "left":
@@ -293,9 +295,25 @@ def players(state: GameState) -> list[dict]:
                 "score": p.get("score", 0),
                 "offices": list(p.get("offices", [])),
                 "extra": extra,
+                "open": bool(p.get("vacant")),
+                # each holder of a seat taken over, with the time they held it
+                "tenures": [
+                    {
+                        "holder": t["holder"],
+                        "from": when(t["from"], zone),
+                        "to": when(t["to"], zone),
+                    }
+                    for t in p.get("tenures") or []
+                ],
             }
         )
     return rows
+
+
+def champions(ended: list[dict]) -> list[tuple[str, int]]:
+    """Who won the host's ended games, and how many, most first (a shared win counts)."""
+    won = Counter(w for g in ended for w in g.get("winners") or [])
+    return sorted(won.items(), key=lambda x: (-x[1], x[0]))
 
 
 def holdings_alt(

@@ -13,6 +13,10 @@ from urllib.parse import quote
 
 from mailref.write.compose import header_safe
 
+# The kinds of mail to the players that are announcements: they carry List-Unsubscribe (SPEC
+# §4.3) and the one-tap links (taps.py).
+ANNOUNCING = frozenset({"announcement", "turn", "results", "ruleset"})
+
 # What a mail program's unsubscribe button sends: a [Settings] command, so that leaving the
 # single announcements never means leaving the game (short: a URI cannot be folded).
 UNSUBSCRIBE_SUBJECT = "[Settings] digest"

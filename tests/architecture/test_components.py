@@ -28,8 +28,10 @@ from mailref.engine.variants.joining import Consent
 from mailref.engine.variants.limits import Limits
 from mailref.engine.variants.press import Press
 from mailref.engine.variants.preview import Preview
+from mailref.engine.variants.record import Record
 from mailref.engine.variants.sidekick_judges import SidekickJudges
 from mailref.engine.variants.sidekick_timers import SidekickTimers
+from mailref.engine.variants.substitutes import Substitutes
 from mailref.engine.variants.watching import Watching
 
 COMPONENTS = {
@@ -41,6 +43,8 @@ COMPONENTS = {
     "extensions": Extensions,
     "inbox": Inbox,
     "limits": Limits,
+    "record": Record,
+    "substitutes": Substitutes,
     "watching": Watching,
 }
 # The concerns `Variant` still inherits: this list only shrinks.

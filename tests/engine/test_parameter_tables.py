@@ -24,6 +24,7 @@ SHARED = {
     "max_absence": "30d",
     "max_extension": 2,
     "watching": True,
+    "takeover_extension": "1d",
 }
 ORDERS_GAME = {
     **SHARED,
@@ -33,6 +34,7 @@ ORDERS_GAME = {
     "press": "white",
     "draw_ballots": "secret",
     "draw_length": "2d",
+    "abandon_after": 0,
 }
 DEFAULTS = {
     "sidekick": {
@@ -221,4 +223,6 @@ def test_game_show_lists_every_value_the_game_runs_by():
         "deferential": "historian",
         "dov_historian": "author",
         "self_kill": "kills",
+        "abstain_vote": "none",
+        "abstain": "nothing",
     }

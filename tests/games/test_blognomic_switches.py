@@ -57,6 +57,11 @@ def _last(game, kind: str, who: str) -> str:
             "author",
         ),
         ("dov_historian", "a new Dynasty begins.", None),
+        ("abstain_vote", "A Wizard may vote ABSTAIN.", "taken"),
+        ("abstain_vote", 'Wizards may also cast a vote of "ABSTAIN".', "taken"),
+        ("abstain_vote", "ABSTAIN is a valid vote.", "taken"),
+        ("abstain_vote", "A vote of ABSTAIN is counted as a vote of AGAINST.", "taken"),
+        ("abstain_vote", "Wizards may not vote ABSTAIN.", "none"),
     ],
 )
 def test_blognomic_switch_forms(name, text, word):
@@ -170,3 +175,33 @@ def test_a_new_rule_stating_a_switch_sets_it(blognomic_game, text, name, word):
     )
     assert game.state("blog")["parameters"][name] == word
     assert f"({name}: " in _last(game, "ruleset", "Eve")
+
+
+def test_a_new_rule_allowing_abstain_counted_as_against_makes_it_a_vote(blognomic_game):
+    """A new rule "A Wizard may vote ABSTAIN. A vote of ABSTAIN is counted as a vote of
+    AGAINST."; an ABSTAIN used to be refused ("ABSTAIN is not a vote in this game"). Now it is
+    taken, and four ABSTAIN make a proposal Unpopular."""
+    game = blognomic_game
+    bn.send(game, "Ben", "[Proposal] Gold", bn.PROP)
+    bn.send(game, "Cat", "Re: [Proposal 1] Gold", "ABSTAIN")
+    assert "is not a vote" in Outbox.body(bn.reply(game, "Cat"))
+    bn.at(game, hours=48, seconds=1)  # Ben's FOR alone: Popular, the oldest, enacted
+    _enact(
+        game,
+        "Abstentions",
+        'Enact a new rule entitled "Abstentions" with the following text:\nA Wizard may vote '
+        "ABSTAIN. A vote of ABSTAIN is counted as a vote of AGAINST.\n",
+    )
+    params = game.state("blog")["parameters"]
+    assert (params["abstain_vote"], params["abstain"]) == ("taken", "against")
+
+    bn.send(game, "Ben", "[Proposal] Silver", bn.PROP)
+    number = max(m["number"] for m in game.state("blog")["proposals"])
+    bn.send(game, "Cat", f"Re: [Proposal {number}] Silver", "ABSTAIN")
+    assert "is not a vote" not in Outbox.body(bn.reply(game, "Cat"))
+    for n in ("Dan", "Eve", "Fay"):
+        bn.send(game, n, f"Re: [Proposal {number}] Silver", "ABSTAIN")
+    assert (bn.matter(game, number)["status"], bn.matter(game, number)["reason"]) == (
+        "failed",
+        "unpopular",
+    )

@@ -80,9 +80,10 @@ def test_rule_7_without_veto_refuses_the_emperors_veto_citing_rule_7_as_it_reads
     assert emp.prop(game, 2)["status"] == "accepted"
 
 
-def test_rule_3_senators_only_by_directive_keeps_a_newcomer_from_the_senate(imperial_game):
+def test_rule_3_senators_only_by_directive_keeps_a_newcomer_from_the_senate(imperial_game, outbox):
     """Rule 3 amended so that Senators are made only by Directive; a newcomer's first proposal
-    used to make her a Senator still. Now it does not, and her ack says why."""
+    used to make her a Senator still. Now it does not, her ack says why, and neither the
+    proposal's announcement nor a refused ballot quotes rule 3 as it first read."""
     game = imperial_game
     _accepted(
         game,
@@ -99,6 +100,16 @@ def test_rule_3_senators_only_by_directive_keeps_a_newcomer_from_the_senate(impe
     assert "makes Senators only by the Emperor's Directive" in ack
     kim = next(p for p in game.state("empire")["players"] if p["name"] == "Kim")
     assert "senator" not in kim["offices"]
+    # Nobody is told rule 3's removed sentence: not the voters, not Kim refused a ballot.
+    number = max(p["number"] for p in game.state("empire")["proposals"])
+    assert "only by the Emperor's Directive (rule 3)" in Outbox.body(
+        [m for m in outbox.all() if m["X-Mailref-Kind"] == "announcement"][-1]
+    )
+    emp.send(game, "Ben", "[Proposal] Roads", 'Enact rule 42 "Roads":\nRoads exist.\n')
+    emp.send(game, "Kim", f"[Vote] {number + 1}", "YES")
+    refusal = " ".join(Outbox.body(emp.reply(game, "Kim")).split())
+    assert "rule 3 now makes Senators only by the Emperor's Directive" in refusal
+    assert "first proposal" not in refusal
 
 
 @pytest.mark.parametrize(
@@ -115,3 +126,25 @@ def test_a_new_rule_stating_a_switch_sets_it(imperial_game, text, name, word):
     _accepted(game, "New way", f'Enact rule 40 "New Way":\n{text}\n')
     assert game.state("empire")["parameters"][name] == word
     assert "runs new rule 40 as it reads" in Outbox.body(emp.reply(game, "Ben"))
+
+
+def test_a_new_rule_allowing_abstain_lets_a_senator_abstain(imperial_game, outbox):
+    """A new rule "A Senator may vote ABSTAIN." is accepted; a Senator's ABSTAIN used to be
+    refused. Now it is recorded, and counts for neither side: YES 1 of 3 entitled is still no
+    majority."""
+    game = imperial_game
+    emp.send(game, "Ben", "[Proposal] Hats", 'Enact rule 40 "Hats":\nHats exist.\n')
+    emp.send(game, "Cat", "Re: [Proposal 1] Hats", "ABSTAIN")
+    assert "not a vote" in Outbox.body(emp.reply(game, "Cat"))
+    emp.at(game, days=4, seconds=1)
+    _accepted(game, "Abstentions", 'Enact rule 41 "Abstentions":\nA Senator may vote ABSTAIN.\n')
+    assert game.state("empire")["parameters"]["abstain_vote"] == "taken"
+
+    emp.send(game, "Ben", "[Proposal] Caps", 'Enact rule 42 "Caps":\nCaps exist.\n')
+    number = max(p["number"] for p in game.state("empire")["proposals"])
+    emp.send(game, "Cat", f"Re: [Proposal {number}] Caps", "ABSTAIN")
+    emp.send(game, "Dan", f"Re: [Proposal {number}] Caps", "ABSTAIN")
+    emp.send(game, "Ann", f"Re: [Proposal {number}] Caps", "YES")
+    assert emp.prop(game, number)["votes"]["Cat"] == "ABSTAIN"
+    emp.at(game, days=4, seconds=1)
+    assert emp.prop(game, number)["status"] == "rejected"

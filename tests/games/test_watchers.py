@@ -190,3 +190,28 @@ def test_a_watcher_gets_a_previewed_turn_only_once_it_is_published(referee, outb
     (results,) = outbox.to(WANDA, outbox.new(), "results")
     assert "Results of turn 1" in Outbox.body(results)
     assert_replays(referee)
+
+
+def test_a_watchers_mail_never_says_a_reply_reaches_the_players(referee, outbox):
+    """A watcher's words without a command reach nobody, so neither the answer to the watch
+    nor the results a watcher gets say that a reply reaches all players; they say how to stop
+    watching. The players' copy of the same results still says it."""
+    _eire(referee)
+    outbox.new()
+    send(referee, WANDA, EIRE, "[Watch]")
+    outbox.new()
+    confirm(referee, WANDA)
+    (ack,) = outbox.to(WANDA, outbox.new())
+    assert "A reply without a command reaches all players" not in Outbox.body(ack)
+    assert "[Unwatch]" in Outbox.body(ack)
+
+    assert referee.admin("eire", {"type": "start"}, "gm").ok
+    send(referee, "Finn", EIRE, "[Orders]", "**Invest 5 Grain in Llanc.**")
+    send(referee, "Maeve", EIRE, "[Orders]", "**Defend Donal with 5 Grain.**")
+    sent = outbox.new()
+    (watched,) = outbox.to(WANDA, sent)
+    assert "A reply without a command reaches all players" not in Outbox.body(watched)
+    assert "You watch Eire: [Unwatch] stops it" in Outbox.body(watched)
+    (played,) = [m for m in outbox.to(addr("Finn"), sent) if m["X-Mailref-Kind"] == "results"]
+    assert "A reply without a command reaches all players" in Outbox.body(played)
+    assert_replays(referee)

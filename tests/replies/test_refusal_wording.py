@@ -1429,6 +1429,51 @@ GOLDEN = [
         ),
     ),
     (
+        "only_gm_vacates",
+        {"gm": "gm@example.org"},
+        (
+            "only the GM opens a seat to a substitute",
+            "the GM (gm@example.org) sends [Vacate] NAME, or `mailref player vacate`",
+        ),
+    ),
+    (
+        "vacate_names_no_one",
+        {},
+        ("[Vacate] names no one", "write whose seat to open: [Vacate] NAME"),
+    ),
+    (
+        "vacate_needs_a_reply",
+        {},
+        (
+            "a [Vacate] opens a seat only as a Reply to mail the game sent you (anyone can write a mail From your address), so no seat was opened",
+            "reply to the game's last mail to you with [Vacate] NAME, or use `mailref player vacate`",
+        ),
+    ),
+    ("seat_open_already", {"name": "Maeve"}, ("the seat of Maeve is open already", "")),
+    (
+        "no_open_seat",
+        {"name": "Finn", "open": ["Maeve"]},
+        ("the seat of 'Finn' is not open to a substitute", "open seats: Maeve"),
+    ),
+    (
+        "takeover_names_no_seat",
+        {},
+        ("[Takeover] names no seat", "write whose seat you take: [Takeover] NAME"),
+    ),
+    (
+        "seat_is_open",
+        {"name": "Maeve"},
+        (
+            "the seat of Maeve is open to a substitute: its mail no longer plays it",
+            "[Status], [Rules], [History] and [Stats] still answer; write to the GM to have it back",
+        ),
+    ),
+    (
+        "no_record",
+        {"name": "Zed", "known": ["Finn", "Maeve"]},
+        ("nobody named 'Zed' has played this game", "who has: Finn, Maeve"),
+    ),
+    (
         "watching_off",
         {"game": "Eire"},
         (

@@ -34,3 +34,17 @@ def test_two_games_with_the_default_name_are_told_apart_in_every_subject(referee
     # A name given is kept as given.
     referee.create_game("nomes3", "sidekick", "nomes3@ref.example", name="The Nomes")
     assert referee.state("nomes3")["name"] == "The Nomes"
+
+
+def test_two_games_given_the_same_name_are_told_apart_in_every_subject(referee, outbox):
+    """`--name "The Nomes"` given to two games: both used to send "[The Nomes] …", so a player
+    of both could not tell them apart. Now the second's name carries its slug."""
+    referee.create_game("nomes", "sidekick", G1, name="The Nomes")
+    referee.create_game("nomes2", "sidekick", G2, name="the nomes")
+    assert referee.state("nomes2")["name"] == "the nomes (nomes2)"
+    outbox.new()
+    referee.accept(mail("alice@x.org", G1, "[Help]"))
+    referee.accept(mail("alice@x.org", G2, "[Help]"))
+    first, second = outbox.new()
+    assert first["Subject"] == "Re: [The Nomes] [Help]"
+    assert second["Subject"] == "Re: [the nomes (nomes2)] [Help]"

@@ -260,6 +260,7 @@ def test_the_swap_is_atomic_and_readers_keep_the_old_pages(referee, tmp_path):
     assert "Ann" in (site / "nomes" / "index.html").read_text()
     assert sorted(p.name for p in site.iterdir()) == [
         ".mailref-site.lock",
+        "hall.html",
         "index.html",
         "nomes",
         "style.css",
@@ -281,6 +282,7 @@ def test_without_an_atomic_exchange_the_old_pages_step_aside(referee, tmp_path, 
     assert "Ann" in (site / "nomes" / "index.html").read_text()
     assert sorted(p.name for p in site.iterdir()) == [
         ".mailref-site.lock",
+        "hall.html",
         "index.html",
         "nomes",
         "style.css",

@@ -95,6 +95,10 @@ class Proposals(Acting):
             return self.policy
         return replace(self.policy, **{k: state["parameters"][k] for k in switches})
 
+    def ballots_taken(self, state: GameState) -> tuple[str, ...]:
+        """The ballots the game takes as its rules now read (a new rule may allow ABSTAIN)."""
+        return self.policy_in(state).takes()
+
     # ---- submitting --------------------------------------------------------------
     def submit(
         self,
@@ -147,9 +151,9 @@ class Proposals(Acting):
         self.may_vote(state, name)
         for b in action["ballots"]:
             m = self.open_to_votes(state, b["number"])
-            vote = b["vote"]
-            if vote not in self.policy.words:
-                raise Refused("not_a_vote_here", word=b["word"], words=list(self.policy.offered))
+            vote, policy = b["vote"], self.policy_in(state)
+            if vote not in policy.takes():
+                raise Refused("not_a_vote_here", word=b["word"], words=list(policy.offered_now()))
             if name == m["author"] and not self.policy.author_may_change:
                 self.authors_ballot(state, m, vote, ctx)
                 continue

@@ -54,8 +54,22 @@ class VotingPolicy:
     # what an ABSTAIN ballot counts as: "nothing" (neither side), "against" or "for".
     abstain: str = "nothing"
     abstain_word: str = "ABSTAIN"
+    # whether ABSTAIN is a ballot where `words` has none: "none", or "taken" (a rule allows it).
+    abstain_vote: str = "taken"
     # how many FOR pass a matter ("majority of entitled"): a "majority" of those entitled, or "one".
     majority: str = "majority"
+
+    def takes(self) -> tuple[str, ...]:
+        """The ballots the game takes: its words, and ABSTAIN where a rule allows it."""
+        if self.abstain_vote == "taken" and self.abstain_word not in self.words:
+            return (*self.words, self.abstain_word)
+        return self.words
+
+    def offered_now(self) -> tuple[str, ...]:
+        """The ballots players are told of: those offered, and ABSTAIN where a rule allows it."""
+        if self.abstain_vote == "taken" and self.abstain_word not in self.words:
+            return (*self.offered, self.abstain_word)
+        return self.offered
 
     def offered_text(self) -> str:
         """ "FOR, AGAINST or ABSTAIN": the ballots as players are told them."""
@@ -85,6 +99,10 @@ def count(
     who is entitled to vote; QUORUM and LONG_OPEN (open so long that the votes cast decide it)
     for a decision by quorum."""
     yes, no = policy.for_word, policy.against_word
+    if policy.abstain in ("for", "against") and policy.decision != "majority of cast":
+        # a rule counts an ABSTAIN as one side (the count by cast ballots says so itself)
+        side = yes if policy.abstain == "for" else no
+        votes = {n: side if v == policy.abstain_word else v for n, v in votes.items()}
     if policy.decision == "majority of cast":
         counts = dict(Counter(votes.values()))
         n_for, n_against = counts.get(yes, 0), counts.get(no, 0)

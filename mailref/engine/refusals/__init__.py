@@ -16,6 +16,7 @@ from mailref.engine.refusals import (
     orders,
     parameters,
     players,
+    seats,
     table,
 )
 from mailref.engine.refusals.wording import Wording
@@ -33,6 +34,7 @@ CATALOGUE: dict[str, Wording] = {
     **parameters.WORDS,
     **players.WORDS,
     **orders.WORDS,
+    **seats.WORDS,
     **table.WORDS,
     **mail.WORDS,
 }

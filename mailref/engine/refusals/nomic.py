@@ -104,8 +104,12 @@ WORDS = {
     "emperor_answers_points": W("the Emperor answers Points of Order"),
     "untitled_proposal": W("a proposal must contain a title (rule 4)"),
     "changes_cannot_apply": W("your rule changes cannot apply: {{ why }}"),
+    # BY_DIRECTIVE: rule 3 now makes Senators only by the Emperor's Directive.
     "only_senators_vote": W(
-        "only Imperial Senators vote; you become one with your first proposal or Point of Order"
+        "only Imperial Senators vote; "
+        "{% if by_directive is defined and by_directive %}"
+        "rule 3 now makes Senators only by the Emperor's Directive"
+        "{% else %}you become one with your first proposal or Point of Order{% endif %}"
     ),
     "senators_vote_on_yours": W(
         "proposal {{ number }} is yours: the other Senators vote on it (rule 6)"

@@ -1,7 +1,7 @@
 """The variant every game's rules build on. `Variant` composes the shared concerns (players,
 admin commands, enactment, deadlines, replies), holds those made components (absence,
-consent to join, court orders, dice, digests, extensions, inbox, limits, watchers:
-variants/components.py),
+consent to join, court orders, dice, digests, extensions, inbox, limits, a player's record,
+substitutes, watchers: variants/components.py),
 declares what a variant offers the handlers and the site, and dispatches each action to the
 handler declared for it."""
 
@@ -31,11 +31,13 @@ from mailref.engine.variants.inbox import Inbox
 from mailref.engine.variants.joining import Consent
 from mailref.engine.variants.limits import Limits
 from mailref.engine.variants.players import Players
+from mailref.engine.variants.record import Record
 from mailref.engine.variants.replies import Replies
+from mailref.engine.variants.substitutes import Substitutes
 from mailref.engine.variants.watching import Watching
 from mailref.timeutil import iso
 
-READ_ONLY = {"status", "rules", "help"}
+READ_ONLY = {"status", "rules", "help", "history", "stats"}
 # Mail whose announcement to everybody is chatter, not play: capped per player and UTC day.
 CHATTER = {"roll", "join", "away", "back", "quit", "idle", "unidle"}
 # Mail that opens a matter every player is told of and asked to vote on or read.
@@ -88,6 +90,8 @@ class Variant(
     inbox = Held(Inbox)
     digests = Held(Digests)
     limits = Held(Limits)
+    record = Held(Record)
+    substitutes = Held(Substitutes)
     watching = Held(Watching)
 
     name = "base"
@@ -115,6 +119,10 @@ class Variant(
     votable_judgements = False  # judgements (CfJs, DoVs) are decided by vote, as proposals are
     strip_braces = False  # "{ }" in a proposal is a comment the rule changes never carry
     archived_collections: tuple[str, ...] = ("proposals", "judgements")  # see engine/archive.py
+
+    def ballots_taken(self, state: GameState) -> tuple[str, ...]:
+        """The ballots the game takes now (a Nomic's policy says; none: no votes here)."""
+        return self.vote_words
 
     def translate_vote(self, meaning: str) -> str:
         """The vote word this game uses for a ballot read as MEANING (FOR, AGAINST, ...)."""
@@ -267,6 +275,7 @@ class Variant(
         if state["status"] == "paused" and kind not in WHILE_PAUSED:
             raise Refused("game_paused")
         self.limits.check_text_size(state, action)
+        self.substitutes.check_holder(state, action)
         # Only actions that say so: a journal written before the cap holds matters it would
         # refuse now, and replaying them must give the same game (engine/replay.py).
         capped = kind in self.capped_matters and action.get("capped") and not action.get("by")
@@ -300,6 +309,19 @@ class Variant(
         kind: str = "announcement",
         to: list[str] | str = "all",
         opens: bool = False,
+        words: list[str] | None = None,
     ) -> None:
-        # The subject already says it: the body does not repeat it as a heading.
-        ctx.send(kind, to, subject, "notice.txt", game=state, heading="", lines=lines, opens=opens)
+        # The subject already says it: the body does not repeat it as a heading. WORDS: the vote
+        # words a matter it opens offers (each gets its one-tap link).
+        more: dict[str, Any] = {"words": words} if words else {}
+        ctx.send(
+            kind,
+            to,
+            subject,
+            "notice.txt",
+            game=state,
+            heading="",
+            lines=lines,
+            opens=opens,
+            **more,
+        )

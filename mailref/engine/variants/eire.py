@@ -185,6 +185,9 @@ class Eire(OrdersGame):
     ) -> list[tuple[str, str | None]]:
         return super().late_players(state, now) + self.preview.waiting(state)
 
+    def after_undo(self, before: GameState, state: GameState, ctx: Ctx) -> None:
+        self.preview.after_undo(state, ctx)
+
     # ---- economy -----------------------------------------------------------------
     def income(self, state: GameState, name: str) -> int:
         p = self.player(state, name)

@@ -36,6 +36,7 @@ VOTING = VotingPolicy(
     for_word="YES",
     against_word="NO",
     electorate_name="senators",
+    abstain_vote="none",  # no ABSTAIN unless a new rule allows it
 )
 
 

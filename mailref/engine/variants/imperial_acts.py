@@ -159,6 +159,10 @@ class ImperialActs:
             judge=action["player"],
             decided=iso(ctx.now),
         )
+        # Its effect lines (SPEC §4.4) are carried out, or the ruling is refused naming the one
+        # that cannot be: never announced as done with nothing done.
+        effects, by = action.get("effects") or [], f"Point of Order {j['number']}"
+        done = self.game.court.carry_out(state, ctx, effects, by, strict=True)
         ctx.ack(f"Your ruling on Point of Order {j['number']} is announced.")
         self.game.event(state, ctx, f"The Emperor ruled on Point of Order {j['number']}.")
         self.game.announce(
@@ -167,3 +171,8 @@ class ImperialActs:
             f"[Point of Order {j['number']}] The Emperor rules",
             [f"Question: {j['question']}", "Ruling:", *j["ruling"].splitlines()],
         )
+        mail = ctx.out[-1]
+        if not self.game.court.order_undos(ctx, effects, by, strict=True, mail=mail) and done:
+            mail.vars["lines"] += ["", "What the ruling changes:", *done]
+            for line in done:
+                ctx.ack(line)

@@ -94,7 +94,11 @@ class ImperialProposals(Proposals):
             # rather than by a refused ballot.
             who_votes=f"Senators other than {author}",
             who_votes_note="Players who are not Senators do not vote: a player becomes a Senator "
-            "with their first proposal or Point of Order (rule 3).",
+            + (
+                "only by the Emperor's Directive (rule 3)."
+                if self.by_directive(state)
+                else "with their first proposal or Point of Order (rule 3)."
+            ),
             # The voters learn that the replaced one takes no more votes (rule 12).
             warning=(
                 f"It replaces {author}'s oldest undecided proposal, {replaced['number']} "
@@ -110,7 +114,12 @@ class ImperialProposals(Proposals):
 
     def may_vote(self, state: GameState, name: str) -> None:
         if name not in self.senators(state):
-            raise Refused("only_senators_vote")
+            raise Refused("only_senators_vote", by_directive=self.by_directive(state))
+
+    def by_directive(self, state: GameState) -> bool:
+        """Whether rule 3 now makes Senators only by the Emperor's Directive (never quoted as it
+        first read once it no longer does)."""
+        return self.parameter_table.value(state["parameters"], "senators") == "directive"
 
     def authors_ballot(self, state: GameState, prop: Matter, vote: str, ctx: Ctx) -> None:
         raise Refused("senators_vote_on_yours", number=prop["number"])

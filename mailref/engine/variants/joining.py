@@ -6,7 +6,7 @@ most `joins_per_day` newcomers a UTC day."""
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.parameters import Value
@@ -14,10 +14,13 @@ from mailref.engine.state import ConfirmAction, GameState, JoinAction, OtherActi
 from mailref.engine.variants.actions import action
 from mailref.timeutil import iso, parse_iso
 
+if TYPE_CHECKING:
+    from mailref.engine.variants.substitutes import Substitutes
+
 # How long a confirmation can be answered.
 CONFIRM_FOR = timedelta(days=7)
 # What a confirmed join keeps of the [Join]: the rest (its token, its counts) is the mail's.
-_KEPT = ("type", "name", "address", "more", "choices", "name_keys", "capped")
+_KEPT = ("type", "name", "address", "more", "choices", "name_keys", "capped", "seat")
 
 
 class ConsentHost(Protocol):
@@ -31,6 +34,9 @@ class ConsentHost(Protocol):
     def new_player_fields(self, state: GameState, action: Any) -> dict[str, Any]: ...
 
     def on_join(self, state: GameState, action: Any, ctx: Ctx) -> None: ...
+
+    @property
+    def substitutes(self) -> Substitutes: ...
 
 
 class Consent:
@@ -88,16 +94,15 @@ class Consent:
                 f"Your join as {join['name']} is confirmed. The GM of {state['name']} takes in "
                 "each newcomer; you will get word by mail."
             )
+            asks = f"to take over the seat of {join['seat']}" if join.get("seat") else "to join"
             ctx.alert(
-                f"{join['name']} ({address}) asks to join {state['name']}: send [Approve] "
+                f"{join['name']} ({address}) asks {asks} {state['name']}: send [Approve] "
                 f"{join['name']} to take them in, or `mailref player add`."
             )
             return
         self.check_joins_per_day(state, ctx)
         state["joining"] = [e for e in waiting if e is not entry]
-        self.game.on_join(
-            state, join, ctx
-        )  # the variant's checks run again: a name may be taken now
+        self.take_in(state, join, ctx)  # the variant's checks run again: a name may be taken now
         self.count_newcomer(state, ctx)
 
     @action("approve")
@@ -113,7 +118,14 @@ class Consent:
                 waiting=[e["join"]["name"] for e in held],
             )
         state["awaiting_gm"] = [e for e in held if e is not entry]
-        self.game.on_join(state, dict(entry["join"]), ctx)
+        self.take_in(state, dict(entry["join"]), ctx)
+
+    def take_in(self, state: GameState, join: dict[str, Any], ctx: Ctx) -> None:
+        """A confirmed newcomer joins, or takes the open seat their [Takeover] names."""
+        if join.get("seat"):
+            self.game.substitutes.take_seat(state, join, ctx)
+        else:
+            self.game.on_join(state, join, ctx)
 
     def forget_join_requests(self, state: GameState, address: str) -> None:
         """An address that plays now (the admin added it) waits for nothing."""

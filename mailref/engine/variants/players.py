@@ -301,6 +301,7 @@ class Players(Acting):
         """P becomes STATUS: the ack, the log, everybody told (TEXT, else the usual words)."""
         word = {"away": "away", "active": "back", "idle": "idle"}[status]
         p["status"] = status
+        self.record.status_changed(state, p, ctx)
         ctx.ack(f"{p['name']} is now {word}.")
         self.event(state, ctx, f"{p['name']} is {word}.")
         text = text or (

@@ -117,6 +117,14 @@ class Preview:
                 f"({CORRECTIONS[action['type']]}), from the same rolls.",
             )
 
+    def after_undo(self, state: GameState, ctx: Ctx) -> None:
+        """An undo while the results wait: the turn resolved again from the same draws, for the
+        GM, who alone has seen it."""
+        if p := state.get("preview"):
+            self.send_preview(
+                state, ctx, f"Turn {p['turn']} resolved again after an undo, from the same rolls."
+            )
+
     def waiting(self, state: GameState) -> list[tuple[str, str | None]]:
         """The digest's "Waiting for": a previewed turn waits for the GM."""
         if p := state.get("preview"):

@@ -72,6 +72,17 @@ class Replies(Acting):
                     "and stop",
                 )
             )
+        out += [
+            ("[History]", "the game's results so far, in one mail"),
+            (
+                "[Stats] NAME",
+                "turns played, missed and late, votes, time away (yours without NAME)",
+            ),
+            (
+                "[Takeover] NAME",
+                "one who does not play takes NAME's open seat; the GM's [Vacate] NAME opens it",
+            ),
+        ]
         return out
 
     @action("status")

@@ -20,6 +20,7 @@ from mailref.engine.parameters import (
 from mailref.engine.ruleparams import Param
 from mailref.engine.switches import (
     ABSTAIN,
+    ABSTAIN_VOTE,
     DEFERENTIAL,
     DOV_HISTORIAN,
     JUDGE,
@@ -33,6 +34,27 @@ from mailref.engine.switches import (
 from mailref.engine.variants.setting_tables import EIRE, ORDERS, ORDERS_GAME, SHARED
 
 __all__ = ["BLOGNOMIC", "EIRE", "IMPERIAL", "ORDERS", "ORDERS_GAME", "SHARED", "SIDEKICK"]
+
+# Where the rules offer no ABSTAIN (BlogNomic, Imperial), a new rule may allow one and say what
+# it counts as: no rule states these as first written.
+_ABSTAINING = (
+    Param(
+        "abstain_vote",
+        ABSTAIN_VOTE,
+        "none",
+        "ABSTAIN is {v} as a ballot (none: it is no vote; taken: a new rule allows it)",
+        where="a new rule that allows it or counts it",
+        written=False,
+    ),
+    Param(
+        "abstain",
+        ABSTAIN,
+        "nothing",
+        "an ABSTAIN counts as {v}",
+        where="a new rule that counts it",
+        written=False,
+    ),
+)
 
 _QUORUM = (
     r"Quorum of a subset of Wizards is {f}(?: of)? the number of Wizards in that subset, "
@@ -156,6 +178,7 @@ SIDEKICK = SHARED.extend(
 )
 
 BLOGNOMIC = SHARED.extend(
+    *_ABSTAINING,
     Param(
         "popular_after",
         Span(),
@@ -350,6 +373,7 @@ BLOGNOMIC = SHARED.extend(
 )
 
 IMPERIAL = SHARED.extend(
+    *_ABSTAINING,
     Param(
         "vote_period",
         Span(),

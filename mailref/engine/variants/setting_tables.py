@@ -65,6 +65,12 @@ SHARED = Table(
         "on: anyone may [Watch] the game and get its announcements and results; off: only its "
         "players",
     ),
+    Param(
+        "takeover_extension",
+        Span(times_deadlines=False),
+        "1d",
+        "a seat taken over moves the deadline running then once, by {v} (0: not at all)",
+    ),
     Param("max_extension", Whole(), 2, "mail extends one deadline at most {v} times (SPEC §2.5)"),
     Param(
         "max_relayed",
@@ -111,6 +117,13 @@ ORDERS_GAME = SHARED.extend(
         Span(times_deadlines=False),
         "2d",
         "a [Draw] or [Concede] is open to votes for {v}",
+    ),
+    Param(
+        "abandon_after",
+        Whole(),
+        0,
+        "a seat whose turns pass {v} in a row without its orders opens to a [Takeover] (0: "
+        "never)",
     ),
 )
 

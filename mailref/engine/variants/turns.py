@@ -190,7 +190,7 @@ class OrdersGame(Variant):
             + (f" ({len(rejected)} refused, awaiting a correction)." if rejected else "."),
         )
         if all(self.has_ordered(state, n) for n in self.active_names(state)):
-            self.resolve_turn(state, ctx, "every player has ordered")
+            self.close_turn(state, ctx, "every player has ordered")
 
     @action("quit")
     def on_quit(self, state: GameState, action: Action, ctx: Ctx) -> None:
@@ -222,7 +222,7 @@ class OrdersGame(Variant):
             and names
             and all(self.has_ordered(state, n) for n in names)
         ):
-            self.resolve_turn(state, ctx, "every player still in the game has ordered")
+            self.close_turn(state, ctx, "every player still in the game has ordered")
 
     @staticmethod
     def has_ordered(state: GameState, name: str) -> bool:
@@ -263,7 +263,7 @@ class OrdersGame(Variant):
             return
         d = parse_iso(t["deadline"])
         if ctx.now >= d:
-            self.resolve_turn(state, ctx, "the deadline passed", self.late_note(d, ctx))
+            self.close_turn(state, ctx, "the deadline passed", self.late_note(d, ctx))
             return
         if not t.get("reminded") and ctx.now >= self.reminder_at(state, d, t.get("started")):
             t["reminded"] = True
@@ -281,6 +281,14 @@ class OrdersGame(Variant):
                     deadline=self.when(state, t["deadline"], ctx),
                     how="Reply to this mail with your orders, each in bold.",
                 )
+
+    def close_turn(self, state: GameState, ctx: Ctx, why: str, late: str = "") -> None:
+        """The turn closes: each seat's record counts it, the variant resolves it, and a seat
+        that missed `abandon_after` turns in a row opens to a substitute."""
+        missing = [n for n in self.active_names(state) if not self.has_ordered(state, n)]
+        self.record.turn_closed(state, missing)
+        self.resolve_turn(state, ctx, why, late)
+        self.substitutes.missed(state, missing, ctx)
 
     def resolve_turn(self, state: GameState, ctx: Ctx, why: str, late: str = "") -> None:
         raise NotImplementedError

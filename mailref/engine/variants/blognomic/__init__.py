@@ -47,6 +47,7 @@ VOTING = VotingPolicy(
     failed_status="failed",
     author_vote="FOR",
     author_may_change=True,
+    abstain_vote="none",  # no ABSTAIN unless a new rule allows it
 )
 
 

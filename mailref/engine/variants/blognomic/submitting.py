@@ -190,7 +190,14 @@ class Submitting(Proposals):
         lines[-1:-1] = [self.resolution.decided_by(state, m, ctx), ""]
         if kind == "dov":
             lines.insert(1, "The game is in Hiatus while this DoV is pending.")
-        self.announce(state, ctx, f"[{label} {m['number']}] {m['question']}", lines, opens=True)
+        self.announce(
+            state,
+            ctx,
+            f"[{label} {m['number']}] {m['question']}",
+            lines,
+            opens=True,
+            words=list(self.policy.offered),
+        )
         self.resolution.resolve(state, ctx)
 
     @action("withdraw")

@@ -45,7 +45,7 @@ class Wizards:
         hist = state["historian"]
         deferential = self.game.parameter_table.value(state["parameters"], "deferential")
         for b in reversed([b for b in m.get("ballots", []) if b["player"] == name]):
-            if b["vote"] in ("FOR", "AGAINST"):
+            if b["vote"] in ("FOR", "AGAINST", "ABSTAIN"):  # ABSTAIN only where a rule allows it
                 return b["vote"]
             if b["vote"] == "DEFERENTIAL" and name != hist and deferential != "historian":
                 # rule 1.6 reworded: DEFERENTIAL is AGAINST, or no vote (the one before stands)
@@ -82,7 +82,7 @@ class Wizards:
         """(popular, unpopular, counts) exactly as rule "Votes" words them."""
         long_open = now >= self.decidable_at(state, m)
         outcome = voting.count(
-            self.game.policy,
+            self.game.policy_in(state),
             self.effective_votes(state, m),
             self.names(state),
             self.quorum(state),
