@@ -146,7 +146,7 @@ class AdminOverrides(Acting):
                 state["parameters"][key] = self.check_param(key, value)
             ctx.ack(f"{key} = {value}")
             self.event(state, ctx, f"Parameter {key} set to {value} by {action.get('by')}.")
-        lines = [f"{k} is now {v}" for k, v in action["values"].items()]
+        lines = [self.set_line(state, k, v) for k, v in action["values"].items()]
         timing = [
             k for k in action["values"] if k in self.duration_params and k != "reminder_before"
         ]
@@ -163,6 +163,13 @@ class AdminOverrides(Acting):
             )
             lines.append(note)
         self.announce(state, ctx, "Game parameters changed", lines)
+
+    def set_line(self, state: GameState, key: str, value: object) -> str:
+        """What a changed parameter does now, in the players' words, its name after it."""
+        param = self.parameter_table.params.get(key)
+        if param is None:
+            return f"{key} is now {value}"
+        return f"From now on: {says(param, state['parameters'][key])} ({key} = {value})."
 
     @action("office")
     def on_office(self, state: GameState, action: Action, ctx: Ctx) -> None:
