@@ -95,7 +95,7 @@ class Imperial(Variant):
         out = super().help_commands(state)
         if state is None:
             return out
-        veto, directive = self.may_veto(state), self.by_directive(state)
+        veto, directive = self.proposals.may_veto(state), self.proposals.by_directive(state)
         senator = "your first proposal makes you an Imperial Senator"
         return [
             (

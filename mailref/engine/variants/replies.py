@@ -19,6 +19,8 @@ class RepliesHost(Protocol):
     parameter_table: Table  # the game's, whose values a command's help states
     dated_absence: bool  # `[Away] until 6 Jan` (BlogNomic's Idle has no dates)
 
+    def help_commands(self, state: GameState | None = None) -> list[tuple[str, str]]: ...
+
     def status_lines(self, state: GameState, ctx: Ctx | None = None) -> list[str]: ...
 
     def rules_for_display(self, state: GameState) -> list[Rule]: ...
@@ -39,7 +41,7 @@ class Replies:
         ctx.reply(
             "help",
             "help.txt",
-            commands=self.help_commands(state),
+            commands=self.game.help_commands(state),
             game=state,
             reason=action.get("reason", ""),
         )
