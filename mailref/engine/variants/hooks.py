@@ -20,17 +20,17 @@ HOOKS: dict[str, tuple[str, str]] = {
     "before_leaving_order": ("Players", "what a leaving player's turn becomes"),
     "after_status_change": ("Players", "what follows a player's going away, return or leaving"),
     # time
-    "deadline_times": ("Deadlines", "when the game next has something to do"),
-    "fire_deadlines": ("Deadlines", "what falls due at a tick"),
-    "current_deadline_holder": ("Deadlines", "the turn or matter whose deadline is extended"),
+    "deadline_times": ("Variant", "when the game next has something to do"),
+    "fire_deadlines": ("Variant", "what falls due at a tick"),
+    "current_deadline_holder": ("Variant", "the turn or matter whose deadline is extended"),
     "late_players": ("Variant", "who is late, for the GM's digest"),
     "refused_orders": ("Variant", "the orders refused this turn, for the GM's digest"),
     "after_undo": ("Variant", "what an undo gives back besides the state"),
     # what players read
-    "rules_for_display": ("Replies", "the rules as shown (Imperial's A and B rules)"),
-    "standing_lines": ("Replies", "the standing the rule list shows (scores, the mover)"),
-    "score_lines": ("Replies", "the scores as told"),
-    "status_lines": ("Replies", "the answer to [Status]"),
+    "rules_for_display": ("Variant", "the rules as shown (Imperial's A and B rules)"),
+    "standing_lines": ("Variant", "the standing the rule list shows (scores, the mover)"),
+    "score_lines": ("Variant", "the scores as told"),
+    "status_lines": ("Variant", "the answer to [Status]"),
     "mail_ruleset": ("Enactment", "the ruleset mail after a change"),
     "help_commands": ("Replies", "the commands [Help] lists, as the rules now read them"),
     # play
@@ -38,6 +38,7 @@ HOOKS: dict[str, tuple[str, str]] = {
     "not_a_command": ("Variant", "the answer to a tag the game has no use for"),
     "check_victory": ("Variant", "whether the game is won, and the announcement"),
     "quorum": ("Variant", "the votes a matter needs, where the game decides by quorum"),
+    "ballots_taken": ("Variant", "the ballots the game takes now (a Nomic's lifecycle says)"),
     "translate_vote": ("Variant", "the game's word for a ballot read as FOR, AGAINST, ABSTAIN"),
     "generators": ("Variant", "named random generators besides dice, which [Roll] offers"),
 }

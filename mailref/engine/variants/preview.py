@@ -89,6 +89,7 @@ class Preview:
             self.game.resolve(state, ctx, why, late)
             return
         t = state["turn"]
+        assert t is not None  # a turn is open: it is being resolved
         state["preview"] = {
             "turn": t["number"],
             "why": why,
@@ -96,7 +97,7 @@ class Preview:
             "draws": [],
             "at": iso(ctx.now),
         }
-        t.update(deadline=None, closed=iso(ctx.now))
+        t["deadline"], t["closed"] = None, iso(ctx.now)
         self.game.event(state, ctx, f"Turn {t['number']} is resolved for the GM's preview.")
         self.send_preview(state, ctx, f"Turn {t['number']} closed ({why}).")
 
