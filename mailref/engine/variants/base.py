@@ -145,6 +145,10 @@ class Variant(
         return state["turn"] if state["turn"] and state["turn"].get("deadline") else None
 
     # ---- what players read: the hooks of [Status] and [Rules] (replies.py) -----------
+    def commands_in(self, state: GameState) -> list[tuple[str, str]]:
+        """The game's commands as STATE's rules now read; as the game first states them."""
+        return self.commands
+
     def rules_for_display(self, state: GameState) -> list[Rule]:
         return state["rules"]
 

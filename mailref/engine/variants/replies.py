@@ -19,6 +19,8 @@ class RepliesHost(Protocol):
     parameter_table: Table  # the game's, whose values a command's help states
     dated_absence: bool  # `[Away] until 6 Jan` (BlogNomic's Idle has no dates)
 
+    def commands_in(self, state: GameState) -> list[tuple[str, str]]: ...
+
     def status_lines(self, state: GameState, ctx: Ctx | None = None) -> list[str]: ...
 
     def rules_for_display(self, state: GameState) -> list[Rule]: ...
@@ -50,7 +52,7 @@ class Replies:
         values = state["parameters"] if state else {}
         out = [
             (usage, self.game.parameter_table.spoken_in(what, values))
-            for usage, what in self.game.commands
+            for usage, what in (self.game.commands_in(state) if state else self.game.commands)
         ]
         if self.game.dated_absence:
             away = "away for those dates (at most {max_absence} ahead); it ends by itself"
