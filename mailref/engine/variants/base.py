@@ -144,10 +144,10 @@ class Variant(
         """The turn or matter whose deadline runs now, which [Deadline] moves."""
         return state["turn"] if state["turn"] and state["turn"].get("deadline") else None
 
-    # ---- what players read: the hooks of [Status] and [Rules] (replies.py) -----------
-    def commands_in(self, state: GameState) -> list[tuple[str, str]]:
-        """The game's commands as STATE's rules now read; as the game first states them."""
-        return self.commands
+    # ---- what players read: the hooks of [Help], [Status] and [Rules] (replies.py) ----
+    def help_commands(self, state: GameState | None = None) -> list[tuple[str, str]]:
+        """The commands [Help] lists, as the rules now read them (replies.py's plain list)."""
+        return self.replies.help_commands(state)
 
     def rules_for_display(self, state: GameState) -> list[Rule]:
         return state["rules"]

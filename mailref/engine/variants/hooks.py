@@ -32,7 +32,7 @@ HOOKS: dict[str, tuple[str, str]] = {
     "score_lines": ("Variant", "the scores as told"),
     "status_lines": ("Variant", "the answer to [Status]"),
     "mail_ruleset": ("Enactment", "the ruleset mail after a change"),
-    "commands_in": ("Variant", "the game's commands [Help] lists, as its rules now read"),
+    "help_commands": ("Variant", "the commands [Help] lists, as the rules now read them"),
     # play
     "handle": ("Variant", "what every action does besides its handler"),
     "not_a_command": ("Variant", "the answer to a tag the game has no use for"),

@@ -89,9 +89,12 @@ class Imperial(Variant):
         ("[Quit]", "leave the game"),
     ]
 
-    def commands_in(self, state: GameState) -> list[tuple[str, str]]:
+    def help_commands(self, state: GameState | None = None) -> list[tuple[str, str]]:
         """[Help] as rules 3 and 7 now read: no VETO once rule 7 names none, and no Senator
         made by a proposal once rule 3 makes them only by Directive."""
+        out = super().help_commands(state)
+        if state is None:
+            return out
         veto, directive = self.proposals.may_veto(state), self.proposals.by_directive(state)
         senator = "your first proposal makes you an Imperial Senator"
         return [
@@ -101,7 +104,7 @@ class Imperial(Variant):
                 if directive
                 else what,
             )
-            for usage, what in self.commands
+            for usage, what in out
         ]
 
     def initial_rules(self) -> list[Rule]:

@@ -19,7 +19,7 @@ class RepliesHost(Protocol):
     parameter_table: Table  # the game's, whose values a command's help states
     dated_absence: bool  # `[Away] until 6 Jan` (BlogNomic's Idle has no dates)
 
-    def commands_in(self, state: GameState) -> list[tuple[str, str]]: ...
+    def help_commands(self, state: GameState | None = None) -> list[tuple[str, str]]: ...
 
     def status_lines(self, state: GameState, ctx: Ctx | None = None) -> list[str]: ...
 
@@ -41,7 +41,7 @@ class Replies:
         ctx.reply(
             "help",
             "help.txt",
-            commands=self.help_commands(state),
+            commands=self.game.help_commands(state),
             game=state,
             reason=action.get("reason", ""),
         )
@@ -52,7 +52,7 @@ class Replies:
         values = state["parameters"] if state else {}
         out = [
             (usage, self.game.parameter_table.spoken_in(what, values))
-            for usage, what in (self.game.commands_in(state) if state else self.game.commands)
+            for usage, what in self.game.commands
         ]
         if self.game.dated_absence:
             away = "away for those dates (at most {max_absence} ahead); it ends by itself"
