@@ -190,3 +190,32 @@ def test_a_watcher_gets_a_previewed_turn_only_once_it_is_published(referee, outb
     (results,) = outbox.to(WANDA, outbox.new(), "results")
     assert "Results of turn 1" in Outbox.body(results)
     assert_replays(referee)
+
+
+def test_a_watchers_footer_says_a_reply_reaches_nobody(referee, outbox):
+    """A watcher's replies are relayed to no one, so the footer of the mail a watcher gets says
+    so and how to stop, where a player's copy says a reply reaches all players."""
+    _eire(referee)
+    _watch(referee)
+    assert referee.admin("eire", {"type": "start"}, "gm").ok
+    send(referee, "Finn", EIRE, "[Draw]")
+    (ballot,) = outbox.to(addr("Maeve"), outbox.new(), "ending")
+    send(referee, "Maeve", EIRE, f"Re: {ballot['Subject']}", "yes")
+    new = outbox.new()
+    (watched,) = outbox.to(WANDA, new, "announcement")
+    (played,) = outbox.to(addr("Finn"), new, "announcement")
+    assert "reaches all players" in Outbox.body(played)
+    assert "reaches all players" not in Outbox.body(watched)
+    assert "You watch this game: a reply reaches nobody" in Outbox.body(watched)
+
+
+def test_game_show_json_counts_the_watchers_and_never_names_them(referee):
+    from mailref.engine import public_view
+
+    _eire(referee)
+    assert public_view(referee.state("eire"))["watchers"] == 0
+    _watch(referee)
+    view = public_view(referee.state("eire"))
+    assert view["watchers"] == 1
+    assert WANDA not in repr(view)
+    assert_replays(referee)
