@@ -190,8 +190,7 @@ def queue(
     on_digest = held(state, out)
     mailed: list[str] = []
     watching = set(watchers_of(state, out.kind, out.to))
-    # A watcher's replies reach nobody: their footer says so, not that a reply reaches all.
-    seen = said(out.template, **{**page, **out.vars, "watcher": True}) if watching else body
+    watched = said(out.template, **{**page, **out.vars, "to_watcher": True}) if watching else ""
     for addr in dict.fromkeys([*recipients(state, out.to, settings), *watching]):
         counted = addr  # as the door reads it back (mailed_today)
         if not addr.isascii():
@@ -205,7 +204,7 @@ def queue(
         ):
             continue
         thread = thread_id(game, key, addr, settings) if key else None
-        text, subject = seen if counted in watching else body, game_subject(state, out.subject)
+        text, subject = watched if counted in watching else body, game_subject(state, out.subject)
         if zone := reader_zone(state, addr):
             if zone not in zoned:
                 local = {**out.vars, "game": {**state, "timezone": zone}}
@@ -436,6 +435,7 @@ def queue_reply(
     subject = reply_subject(subject or source.subject)
     state = vars.get("game") if slug and isinstance(vars.get("game"), dict) else None
     page = {**_page(settings, slug), "now": now, "to_gm": _is_gm(state, addr, settings)}
+    page["to_watcher"] = bool(state) and addr.lower() in watchers_of(state, "announcement", "all")
     body = said(template, **{**page, **vars})
     if zone := reader_zone(state, addr):
         local = {**vars, "game": {**state, "timezone": zone}}

@@ -11,6 +11,7 @@ from mailref.store import InboxMessage, OutboxMessage
 from support.helpers import Outbox, mail
 from support.joining import confirm_waiting, confirmation
 from support.listener import listening, submit
+from support.snapshots import play_once
 
 pytestmark = pytest.mark.spec("2.2", "2.3")
 
@@ -47,11 +48,14 @@ def smtp(referee):
 
 
 @pytest.fixture
-def game(referee, smtp):
-    referee.create_game("nomes", "sidekick", G, gm="gm@ref.example")
-    for name, a in (("Alice", ALICE), ("Bob", BOB), ("Carol", CAROL)):
-        smtp(mail(a, G, "[Join]", f"Name: {name}"), a)
-        confirm_waiting(referee)
+def game(request, referee, smtp):
+    def opening() -> None:
+        referee.create_game("nomes", "sidekick", G, gm="gm@ref.example")
+        for name, a in (("Alice", ALICE), ("Bob", BOB), ("Carol", CAROL)):
+            smtp(mail(a, G, "[Join]", f"Name: {name}"), a)
+            confirm_waiting(referee)
+
+    play_once(request, referee, opening)
     return referee
 
 

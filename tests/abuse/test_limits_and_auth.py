@@ -14,6 +14,7 @@ from mailref.store import InboxMessage
 from support.helpers import Outbox, mail, make_referee
 from support.joining import confirm_waiting, reply_to_confirmation
 from support.listener import listening, submit
+from support.snapshots import play_once
 
 pytestmark = pytest.mark.spec("2.2", "2.7")
 
@@ -30,11 +31,14 @@ def smtp_to(referee):
 
 
 @pytest.fixture
-def game(referee, smtp):
-    referee.create_game("nomes", "sidekick", G, gm="gm@ref.example")
-    for name, a in (("Alice", ALICE), ("Bob", BOB)):
-        smtp(mail(a, G, "[Join]", f"Name: {name}"), a)
-        confirm_waiting(referee)
+def game(request, referee, smtp):
+    def opening() -> None:
+        referee.create_game("nomes", "sidekick", G, gm="gm@ref.example")
+        for name, a in (("Alice", ALICE), ("Bob", BOB)):
+            smtp(mail(a, G, "[Join]", f"Name: {name}"), a)
+            confirm_waiting(referee)
+
+    play_once(request, referee, opening)
     return referee
 
 

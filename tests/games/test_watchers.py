@@ -192,21 +192,29 @@ def test_a_watcher_gets_a_previewed_turn_only_once_it_is_published(referee, outb
     assert_replays(referee)
 
 
-def test_a_watchers_footer_says_a_reply_reaches_nobody(referee, outbox):
-    """A watcher's replies are relayed to no one, so the footer of the mail a watcher gets says
-    so and how to stop, where a player's copy says a reply reaches all players."""
+def test_a_watchers_mail_never_says_a_reply_reaches_the_players(referee, outbox):
+    """A watcher's words without a command reach nobody, so neither the answer to the watch
+    nor the results a watcher gets say that a reply reaches all players; they say how to stop
+    watching. The players' copy of the same results still says it."""
     _eire(referee)
-    _watch(referee)
+    outbox.new()
+    send(referee, WANDA, EIRE, "[Watch]")
+    outbox.new()
+    confirm(referee, WANDA)
+    (ack,) = outbox.to(WANDA, outbox.new())
+    assert "A reply without a command reaches all players" not in Outbox.body(ack)
+    assert "[Unwatch]" in Outbox.body(ack)
+
     assert referee.admin("eire", {"type": "start"}, "gm").ok
-    send(referee, "Finn", EIRE, "[Draw]")
-    (ballot,) = outbox.to(addr("Maeve"), outbox.new(), "ending")
-    send(referee, "Maeve", EIRE, f"Re: {ballot['Subject']}", "yes")
-    new = outbox.new()
-    (watched,) = outbox.to(WANDA, new, "announcement")
-    (played,) = outbox.to(addr("Finn"), new, "announcement")
-    assert "reaches all players" in Outbox.body(played)
-    assert "reaches all players" not in Outbox.body(watched)
-    assert "You watch this game: a reply reaches nobody" in Outbox.body(watched)
+    send(referee, "Finn", EIRE, "[Orders]", "**Invest 5 Grain in Llanc.**")
+    send(referee, "Maeve", EIRE, "[Orders]", "**Defend Donal with 5 Grain.**")
+    sent = outbox.new()
+    (watched,) = outbox.to(WANDA, sent)
+    assert "A reply without a command reaches all players" not in Outbox.body(watched)
+    assert "You watch Eire: [Unwatch] stops it" in Outbox.body(watched)
+    (played,) = [m for m in outbox.to(addr("Finn"), sent) if m["X-Mailref-Kind"] == "results"]
+    assert "A reply without a command reaches all players" in Outbox.body(played)
+    assert_replays(referee)
 
 
 def test_game_show_json_counts_the_watchers_and_never_names_them(referee):

@@ -10,6 +10,7 @@ from mailref.store import InboxMessage
 from support.helpers import Outbox, mail, make_referee
 from support.joining import confirm_waiting
 from support.listener import listening, submit
+from support.snapshots import play_once
 
 pytestmark = pytest.mark.spec("2.2", "2.4")
 
@@ -107,10 +108,13 @@ def test_an_8bit_subject_that_is_not_utf8_is_read_as_windows_1252(referee, smtp)
 
 
 @pytest.fixture
-def game(referee, smtp):
-    referee.create_game("nomes", "sidekick", G, gm="gm@ref.example")
-    smtp(mail(ALICE, G, "[Join]", "Name: Alice"), ALICE)
-    confirm_waiting(referee)
+def game(request, referee, smtp):
+    def opening() -> None:
+        referee.create_game("nomes", "sidekick", G, gm="gm@ref.example")
+        smtp(mail(ALICE, G, "[Join]", "Name: Alice"), ALICE)
+        confirm_waiting(referee)
+
+    play_once(request, referee, opening)
     return referee
 
 
@@ -213,14 +217,22 @@ LIST = [
 
 
 @pytest.fixture
-def list_game(referee, smtp):
+def list_game(request, referee, smtp):
     """A Sidekick game played on a mailing list (SPEC §2.3): the game's address is subscribed."""
-    referee.create_game(
-        "nomes", "sidekick", G, gm="gm@ref.example", parameters={"list_id": "nomes.lists.example"}
-    )
-    for name, a in (("Alice", ALICE), ("Bob", BOB)):
-        smtp(mail(a, G, "[Join]", f"Name: {name}"), a)
-        confirm_waiting(referee)
+
+    def opening() -> None:
+        referee.create_game(
+            "nomes",
+            "sidekick",
+            G,
+            gm="gm@ref.example",
+            parameters={"list_id": "nomes.lists.example"},
+        )
+        for name, a in (("Alice", ALICE), ("Bob", BOB)):
+            smtp(mail(a, G, "[Join]", f"Name: {name}"), a)
+            confirm_waiting(referee)
+
+    play_once(request, referee, opening)
     return referee
 
 

@@ -157,3 +157,18 @@ def test_a_cfjs_announcement_has_a_link_per_vote_word_it_offers(blognomic_game):
     assert (to, subject, body) == ("blog@ref.example", "[Vote] 1", "DEFERENTIAL")
     send(game, "Ben", subject, body)
     assert matter(game, 1)["votes"]["Ben"] == "DEFERENTIAL"
+
+
+def test_a_link_encodes_line_breaks_non_ascii_and_reserved_characters_per_rfc_6068():
+    from mailref.write.taps import mailto
+
+    url = mailto("spiel@ref.example", "[Orders] Turn 3 & more?", "**Zoë attacks.**\nDone=yes")
+    assert url == (
+        "mailto:spiel@ref.example?subject=%5BOrders%5D%20Turn%203%20%26%20more%3F"
+        "&body=%2A%2AZo%C3%AB%20attacks.%2A%2A%0D%0ADone%3Dyes"
+    )
+    assert opened(url) == (
+        "spiel@ref.example",
+        "[Orders] Turn 3 & more?",
+        "**Zoë attacks.**\r\nDone=yes",
+    )

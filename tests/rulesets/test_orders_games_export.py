@@ -168,3 +168,20 @@ def test_a_dice_seed_changed_in_the_file_is_refused_with_its_line(referee, tmp_p
 
 def dice_seeds(referee, slug: str) -> list[dict]:
     return dice_chain(referee, slug)["seeds"]
+
+
+def test_the_players_of_an_orders_game_imported_mid_turn_are_told_the_turn(referee, tmp_path):
+    """The mail that an imported Eire game now runs here tells its players the turn going on,
+    that the orders already sent stand and when the rest are due, and speaks of no score."""
+    eire_mid_turn(referee)
+    exported_and_imported(referee, "eire", tmp_path)
+    (told,) = [
+        m
+        for m in Outbox(referee).to(addr("Oisin"), kind="notice")
+        if "now runs here" in str(m["Subject"])
+    ]
+    text = " ".join(Outbox.body(told).split())
+    assert "Turn 1 goes on here: orders sent for it before the move stand" in text
+    assert "the rest are due Thu 3 Dec 2026 10:00 UTC, in 2 days" in text
+    assert "score" not in text
+    assert_replays(referee)

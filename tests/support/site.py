@@ -19,7 +19,7 @@ ATOM = "{http://www.w3.org/2005/Atom}"
 
 
 def chromium():
-    """One headless Chromium for a test module (a module-scoped fixture in tests/conftest.py)."""
+    """One headless Chromium for a worker (a session-scoped fixture in tests/conftest.py)."""
     binary = chromium_binary()
     if binary is None:
         if os.environ.get("CI"):

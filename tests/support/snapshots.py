@@ -59,6 +59,10 @@ def _key(request, referee, opening) -> tuple | None:
     # Every fixture the test stands on, by the function that makes it: a module's own `referee`
     # or autouse fixture gives its tests an opening of their own.
     fixtures = request.node._fixtureinfo.name2fixturedefs
+    # A test's own parameters (parametrize on the test function, asked for by no fixture) reach
+    # only its body, which runs after the opening: its cases share one opening.
+    asked = {a for defs in fixtures.values() for d in defs for a in d.argnames}
+    params = {k: v for k, v in params.items() if k in asked or not _direct(fixtures.get(k))}
     clock = referee.clock
     return (
         f"{opening.__module__}.{opening.__qualname__}",
@@ -74,6 +78,11 @@ def _key(request, referee, opening) -> tuple | None:
         repr(getattr(clock, "now", None)),
         hashlib.sha256(repr(referee.rng.getstate()).encode()).hexdigest() if referee.rng else "",
     )
+
+
+def _direct(defs) -> bool:
+    """Whether DEFS is pytest's stand-in for a parameter given to the test function itself."""
+    return bool(defs) and defs[-1].func.__name__ == "get_direct_param_fixture_func"
 
 
 def _kind(referee) -> str:

@@ -64,6 +64,16 @@ class AdminOverrides(Acting):
         """The game, made from the file of a game played elsewhere, is told once where it
         runs now and how to leave (engine/game_file.py)."""
         ctx.ack(f"{len(self.active(state))} players told that the game runs here")
+        turn = state["turn"]
+        ordering = "orders" in state  # an orders game has no scores; its turn goes on here
+        now = (
+            [
+                f"Turn {turn['number']} goes on here: orders sent for it before the move stand; "
+                f"the rest are due {self.when(state, turn['deadline'], ctx)}."
+            ]
+            if ordering and turn and turn.get("deadline")
+            else []
+        )
         ctx.send(
             "notice",
             "all",
@@ -72,7 +82,11 @@ class AdminOverrides(Acting):
             game=state,
             heading=f"{state['name']} now runs at {state['address']}, refereed by mail.",
             lines=[
-                "Your name, score and standing are as they were; the rules and open matters too.",
+                "Your name and standing are as they were; the rules and open matters too."
+                if ordering
+                else "Your name, score and standing are as they were; the rules and open "
+                "matters too.",
+                *now,
                 "Send [Help] to this address for the commands, and [Status] for the game.",
                 "If you do not want to play here, send [Quit] to this address: you will get no "
                 "more mail from the game.",
