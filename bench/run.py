@@ -21,6 +21,9 @@ Sections (root is needed for the private Dovecot; nothing here asserts):
            (the turns between are played through the door, without reading mail), then
            `replay` over that game's journal: in this process, and `mailref replay` as a
            process (start-up included).
+  longgame ms per turn through the daemon (bench/long_game.py: SMTP in, every mail out, the
+           site made) over the first and the last 50 turns of a passing Sidekick game of
+           --long-turns turns, beside the bare pipeline's; SQLite only, not in the default set.
 
 Every section runs on SQLite; with --postgres (the suite's private cluster, tests/postgres.py)
 or --dsn URL (a database that is emptied first) every section runs on PostgreSQL too (the
@@ -478,6 +481,10 @@ def run_sections(
         section_idle_games(urls, args.games)
     if "turns" in only:
         section_turns(urls, args.turns)
+    if "longgame" in only:
+        from long_game import run as long_game
+
+        long_game(args.long_turns, 50)
     return started, load
 
 
@@ -502,6 +509,9 @@ def main() -> None:
         help="comma-separated sections (turns includes replay)",
     )
     ap.add_argument("--turns", type=int, default=4000, help="the long game's length (default 4000)")
+    ap.add_argument(
+        "--long-turns", type=int, default=1000, help="longgame: the turns played (default 1000)"
+    )
     ap.add_argument("--games", type=int, default=10_000, help="idle games (default 10000)")
     args = ap.parse_args()
     only = set(args.only.split(","))

@@ -124,12 +124,17 @@ _TRANSFER = re.compile(
     r"(?:transfer\s+)?(?P<amount>-?\d{1,9})\s+(?P<column>[A-Za-z][\w-]*)\s+to\s+(?P<to>\S.*?)\.?"
 )
 
+_TRIED = re.compile(r"(?:transfer\s+)?-?\d", re.IGNORECASE)  # a body line that tries a transfer
+
 
 @handles("transfer")
 def transfer(env: Envelope, view: GameView) -> Action:
     """`[Transfer] 5 Thaum to Ben`, one transfer a line, each with an optional `because ...`."""
     lines = []
-    for line in (x.strip() for x in [env.subject.rest, *env.text.splitlines()]):
+    named = env.subject.rest.strip()
+    body = (x.strip() for x in env.text.splitlines())
+    # Under a transfer in the subject, a body line that tries none is a note to its receiver.
+    for line in [named, *(x for x in body if not named or _TRIED.match(x))]:
         if not line:
             continue
         said, because = (_BECAUSE.split(line, maxsplit=1) + [""])[:2]

@@ -106,7 +106,7 @@ def check_turn_closed(view: GameView) -> None:
         "results_while_open",
         done=done[-1] if done else None,
         turn=turn["number"],
-        deadline=view.variant.when(state, turn["deadline"]),
+        deadline=view.variant.deadlines.when(state, turn["deadline"]),
         sent=sent,
         players=len(names),
         slug=state.get("slug"),

@@ -20,6 +20,8 @@ def press(env: Envelope, view: GameView) -> Action:
         raise Refused("press_holds_orders", count=len(env.orders))
     rest = env.subject.rest
     grey = bool(_GREY.search(rest))
+    if grey and env.in_reply_to and not press_names(_GREY.sub(" ", rest)):
+        raise Refused("press_grey_reply")  # "Re: [Press] grey": its sender is not to be known
     return {
         "type": "press",
         "player": view.name,

@@ -69,7 +69,7 @@ def still_taken(view: GameView, number: int | None) -> str:
     )
     if m is None or m.get("status") not in open_statuses(view.variant) or not m.get("deadline"):
         return ""
-    return view.variant.when(view.state, m["deadline"])
+    return view.variant.deadlines.when(view.state, m["deadline"])
 
 
 def only_open_matter(view: GameView) -> int | None:

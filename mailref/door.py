@@ -150,7 +150,7 @@ def apply(
             _settle(session, game, ctx, chain, now)
         game.state = state
         flag_modified(game, "state")  # changed in place: the same object, so say it
-        wake = variant.wakeups(state, now)
+        wake = variant.deadlines.wakeups(state, now)
         game.next_wakeup = min(wake) if wake else None
     # SPEC §2.6: the author of a command gets one reply for it. An announcement it sets off
     # reaches every player, the author included, as the same mail (the ack names it); what
@@ -352,7 +352,7 @@ def _begin(
 ) -> Game:
     """The stored game whose initial state is STATE, its dice chain published before any draw:
     from SEED (its number, the seed) where the game drew from it elsewhere, else a new one."""
-    wake = get_variant(state["variant"]).wakeups(state, now)
+    wake = get_variant(state["variant"]).deadlines.wakeups(state, now)
     game = Game(
         slug=slug,
         variant=state["variant"],

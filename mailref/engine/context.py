@@ -129,6 +129,10 @@ class Ctx:
         self.draws.append(value)
         return value
 
+    def draws_for(self, key: str) -> None:
+        """The draws that follow are for KEY (a combat, by its land): a re-resolution of the
+        same turn (variants/preview.py) gives it the same ones; here nothing changes."""
+
     def shuffle(self, items: list) -> list:
         """Fisher–Yates with journaled draws."""
         items = list(items)

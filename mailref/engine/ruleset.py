@@ -126,9 +126,7 @@ def apply_changes(
                 rules[i] = rule = dict(rule)
             if c.kind == "repeal":
                 rules.remove(rule)
-                diff += [f'- Rule {number} "{rule["title"]}" (repealed)'] + [
-                    f"-   {ln}" for ln in rule["text"].splitlines()
-                ]
+                diff.append(f'- Rule {number} "{rule["title"]}" (repealed)')
             elif c.kind == "retitle":
                 diff.append(f'~ Rule {number}: title "{rule["title"]}" -> "{c.title}"')
                 rule["title"] = c.title

@@ -18,9 +18,11 @@ NOMICS = sorted(name for name, v in VARIANTS.items() if v.nomic)
 @pytest.mark.parametrize("name", NOMICS)
 def test_a_nomic_votes_and_decides_through_the_one_lifecycle(name):
     variant = VARIANTS[name]
-    assert isinstance(variant, Proposals)
+    assert isinstance(variant.proposals, Proposals)
+    assert variant.proposals.game is variant
     for kind in ("vote", "vote_override", "decide"):
-        assert variant.actions[kind] is vars(Proposals)[f"on_{kind}"], kind
+        assert variant.actions[kind].__qualname__ == f"proposals.on_{kind}", kind
+        assert getattr(type(variant.proposals), f"on_{kind}") is vars(Proposals)[f"on_{kind}"]
     assert variant.vote_words == variant.policy.words
     assert set(variant.policy.offered) <= set(variant.policy.words)
 

@@ -17,7 +17,7 @@ WIZARDS = ("Ann", "Bob", "Cy", "Di", "Ed")  # quorum 3
 
 def _game():
     v, state = seated("blognomic", "b", WIZARDS, NOW)
-    prop = v.submit(
+    prop = v.proposals.submit(
         state, Ctx(NOW), "Ann", "Title", "text", changes=[], self_killed=False, vetoed=False
     )
     return v, state, prop

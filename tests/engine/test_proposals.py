@@ -114,7 +114,9 @@ def _sidekick(*names: str):
 
 
 def _propose(v, state, ctx):
-    prop = v.submit(state, ctx, "Ann", "Title", "text", NOW + timedelta(days=5), changes=[])
+    prop = v.proposals.submit(
+        state, ctx, "Ann", "Title", "text", NOW + timedelta(days=5), changes=[]
+    )
     state["turn"]["proposal"] = prop["number"]
     return prop
 
@@ -178,7 +180,7 @@ def test_silent_players_abstain_when_the_deadline_closes_the_vote():
     v, state = _sidekick("Ann", "Bob", "Cy")
     prop = _propose(v, state, Ctx(NOW))
     ctx = Ctx(NOW + timedelta(days=6))
-    v.close(state, prop, ctx)
+    v.proposals.close(state, prop, ctx)
     assert prop["votes"] == {"Ann": "FOR", "Bob": "ABSTAIN", "Cy": "ABSTAIN"}
     assert prop["status"] == "passed"
 
@@ -234,25 +236,31 @@ def _imperial():
 
 def test_a_senate_majority_leaves_the_matter_open_for_the_emperor():
     v, state = _imperial()
-    prop = v.submit(state, Ctx(NOW), "Bob", "Title", "text", NOW + timedelta(days=4), changes=[])
+    prop = v.proposals.submit(
+        state, Ctx(NOW), "Bob", "Title", "text", NOW + timedelta(days=4), changes=[]
+    )
     assert prop["votes"] == {}  # the author has no vote (rule 6)
     _vote(v, state, "Cy", prop["number"], "YES")
-    v.close_vote(state, prop, Ctx(NOW + timedelta(days=5)))
+    v.proposals.close_vote(state, prop, Ctx(NOW + timedelta(days=5)))
     assert (prop["status"], prop["closed"], prop["deadline"]) == ("awaiting-judgement", None, None)
     assert prop["tally"] == {"YES": 1, "NO": 0, "senators": 1}
 
 
 def test_the_senate_rejecting_a_matter_gives_why():
     v, state = _imperial()
-    prop = v.submit(state, Ctx(NOW), "Bob", "Title", "text", NOW + timedelta(days=4), changes=[])
-    v.close_vote(state, prop, Ctx(NOW + timedelta(days=5)))
+    prop = v.proposals.submit(
+        state, Ctx(NOW), "Bob", "Title", "text", NOW + timedelta(days=4), changes=[]
+    )
+    v.proposals.close_vote(state, prop, Ctx(NOW + timedelta(days=5)))
     assert prop["status"] == "rejected"
     assert prop["reason"] == "no majority of the Senators entitled to vote voted YES"
 
 
 def test_the_admin_decides_in_the_emperors_name():
     v, state = _imperial()
-    prop = v.submit(state, Ctx(NOW), "Bob", "Title", "text", NOW + timedelta(days=4), changes=[])
+    prop = v.proposals.submit(
+        state, Ctx(NOW), "Bob", "Title", "text", NOW + timedelta(days=4), changes=[]
+    )
     ctx = Ctx(NOW)
     v.handle(
         state, {"type": "decide", "number": prop["number"], "outcome": "fail", "by": "gm"}, ctx
@@ -263,7 +271,9 @@ def test_the_admin_decides_in_the_emperors_name():
 
 def test_without_an_emperor_the_admin_cannot_decide():
     v, state = _imperial()
-    prop = v.submit(state, Ctx(NOW), "Bob", "Title", "text", NOW + timedelta(days=4), changes=[])
+    prop = v.proposals.submit(
+        state, Ctx(NOW), "Bob", "Title", "text", NOW + timedelta(days=4), changes=[]
+    )
     state["players"][0]["offices"] = []
     with pytest.raises(Refused, match="no Emperor in whose name"):
         v.handle(state, {"type": "decide", "number": prop["number"], "outcome": "enact"}, Ctx(NOW))
@@ -272,7 +282,9 @@ def test_without_an_emperor_the_admin_cannot_decide():
 
 def test_the_admin_sets_a_ballot_in_the_games_own_words():
     v, state = _imperial()
-    prop = v.submit(state, Ctx(NOW), "Bob", "Title", "text", NOW + timedelta(days=4), changes=[])
+    prop = v.proposals.submit(
+        state, Ctx(NOW), "Bob", "Title", "text", NOW + timedelta(days=4), changes=[]
+    )
     ctx = Ctx(NOW)
     override = {"type": "vote_override", "number": 1, "player": "Cy", "vote": "FOR", "by": "gm"}
     v.handle(state, override, ctx)

@@ -141,6 +141,27 @@ def test_rule_1_12_with_no_historian_makes_a_metadynasty_of_an_enacted_dov(blogn
     assert bn.matter(game, 3)["status"] == "pending"  # the Hiatus is over
 
 
+def test_a_metadynasty_fails_the_other_pending_dovs(blognomic_game):
+    """Under rule 1.12 reworded to a Metadynasty, the DoV enacted fails every other pending
+    DoV, as a DoV making a Historian does."""
+    game = blognomic_game
+    _enact(
+        game,
+        "No Historian",
+        'In rule 1.12, replace "a new Dynasty begins with the Wizard who made the DoV as its '
+        'Historian" with "a new Dynasty begins with no Historian".\n',
+    )
+    bn.send(game, "Ben", "[DoV] I have won", "All the cards are mine.")
+    bn.send(game, "Cat", "[DoV] No, I have", "The cards are mine.")
+    assert bn.matter(game, 3)["status"] == "pending"
+    for n in ("Dan", "Eve", "Fay"):
+        bn.send(game, n, "Re: [DoV 2] I have won", "FOR")
+    bn.at(game, hours=12, seconds=1)
+    assert bn.matter(game, 2)["status"] == "enacted"
+    assert bn.matter(game, 3)["status"] == "failed"
+    assert game.state("blog")["historian"] is None
+
+
 def test_quorum_reworded_as_one_third_of_the_number_is_read(blognomic_game):
     """Rule 4.1's Quorum "one third of the number of Wizards" used to be left unread (only "one
     third the number" was). Now Quorum is a third of the Wizards, rounded down, plus one."""

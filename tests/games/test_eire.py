@@ -535,7 +535,7 @@ def test_a_moved_deadline_still_reminds_and_resolves(game):
         moved.ack_lines[0].startswith("Turn 1's deadline moved from ")
         and "in 3 hours" in moved.ack_lines[0]
     )
-    ctx = Ctx(V.reminder_at(game, new, game["turn"]["started"]) + timedelta(minutes=1))
+    ctx = Ctx(V.deadlines.reminder_at(game, new, game["turn"]["started"]) + timedelta(minutes=1))
     V.handle(game, {"type": "tick"}, ctx)
     assert [o.kind for o in ctx.out] == ["reminder"] and game["turn"]["number"] == 1
     assert deadline(game).out and game["turn"]["number"] == 2

@@ -47,3 +47,14 @@ def test_a_transfer_that_cannot_be_is_refused_and_nothing_moves(game, subject, c
     send(game, "Ann", subject)
     assert reply(game, "Ann")["X-Mailref-Refusal"] == code
     assert (thaum(game, "Ann"), thaum(game, "Ben")) == (5, 0)
+
+
+def test_a_note_under_a_transfer_in_the_subject_is_prose(game):
+    """A transfer named in the subject, with a note to its receiver in the body, is made; a
+    second body line that tries a transfer is still read as one, and refuses the whole."""
+    send(game, "Ann", "[Transfer] 2 Thaum to Ben", "Here you go Ben, for your vote.\n")
+    assert (thaum(game, "Ann"), thaum(game, "Ben")) == (3, 2)
+    assert "Thaum of Ben: 0 -> 2" in Outbox.body(reply(game, "Ann"))
+    send(game, "Ann", "[Transfer] 1 Thaum to Ben", "2 Thaum for Ben\n")
+    assert reply(game, "Ann")["X-Mailref-Refusal"] == "transfer_unreadable"
+    assert (thaum(game, "Ann"), thaum(game, "Ben")) == (3, 2)

@@ -148,3 +148,59 @@ def test_a_new_rule_allowing_abstain_lets_a_senator_abstain(imperial_game, outbo
     assert emp.prop(game, number)["votes"]["Cat"] == "ABSTAIN"
     emp.at(game, days=4, seconds=1)
     assert emp.prop(game, number)["status"] == "rejected"
+
+
+def _help(game) -> str:
+    emp.send(game, "Ben", "[Help]", "")
+    sent = [m for m in Outbox(game).all() if m["To"] == emp.addr("Ben")]
+    assert sent[-1]["X-Mailref-Kind"] == "help", sent[-1]["Subject"]
+    return " ".join(Outbox.body(sent[-1]).split())
+
+
+def test_help_offers_no_veto_once_rule_7_names_none(imperial_game):
+    """[Help] used to list "[Judge] N ACCEPT|VETO|IGNORE" after rule 7 lost its veto; it reads
+    the switch as the refusal does."""
+    game = imperial_game
+    assert "ACCEPT|VETO|IGNORE" in _help(game)
+    _accepted(
+        game,
+        "No veto",
+        'In rule 7, replace "accept, veto or ignore it" with "accept or ignore it".\n',
+    )
+    text = _help(game)
+    assert "[Judge] N ACCEPT|IGNORE reason" in text
+    assert "VETO" not in text
+
+
+def test_help_makes_no_senator_of_a_proposal_once_rule_3_says_directive(imperial_game):
+    """[Help] used to promise "your first proposal makes you an Imperial Senator" after rule 3
+    made Senators only by Directive."""
+    game = imperial_game
+    assert "your first proposal makes you an Imperial Senator" in _help(game)
+    _accepted(
+        game,
+        "Senators by Directive",
+        "Amend rule 3 to read:\nA Proposal is submitted by sending it by electronic mail or the "
+        "World Wide Web to THS. A person becomes an Imperial Senator only by Directive of the "
+        "Emperor.\n",
+    )
+    text = _help(game)
+    assert "first proposal makes you" not in text
+    assert "Senators are made only by the Emperor's Directive" in text
+
+
+def test_help_names_the_b_rules_from_rule_15_as_amended(imperial_game):
+    """Rule 15's boundary moved by Proclamation: the referee ran the new one while [Help]
+    still said the B rules were "21 and up"."""
+    game = imperial_game
+    emp.send(
+        game,
+        "Joe",
+        "[Proclamation] Longer A",
+        'In rule 15, replace "1 through 20 inclusive" with "1 through 25 inclusive".\n'
+        'In rule 15, replace "numbered 21 or higher" with "numbered 26 or higher".\n',
+    )
+    assert game.state("empire")["parameters"]["first_b_rule"] == 26
+    text = _help(game)
+    assert "a playtest of the B rules (rules 26 and up)" in text
+    assert "rules 21 and up" not in text

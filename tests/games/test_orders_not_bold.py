@@ -8,6 +8,7 @@ import pytest
 from support.helpers import EIRE_PLAYERS, Outbox, mail, player_addr
 from support.joining import confirm
 from support.play import addr, send
+from support.snapshots import play_once
 
 pytestmark = pytest.mark.spec("3.3", "5.5", "2.6")
 
@@ -16,12 +17,17 @@ EIRE = "eire@ref.example"
 
 
 @pytest.fixture
-def dip(referee):
-    referee.create_game("dip", "orders", DIP, gm="gm@ref.example", parameters={"turn_length": "1d"})
-    for n in ("ann", "ben"):
-        send(referee, n, "[Join]", f"Name: {n.title()}", to=DIP)
-        confirm(referee, addr(n))
-    assert referee.admin("dip", {"type": "start"}, "gm").ok
+def dip(request, referee):
+    def opening() -> None:
+        referee.create_game(
+            "dip", "orders", DIP, gm="gm@ref.example", parameters={"turn_length": "1d"}
+        )
+        for n in ("ann", "ben"):
+            send(referee, n, "[Join]", f"Name: {n.title()}", to=DIP)
+            confirm(referee, addr(n))
+        assert referee.admin("dip", {"type": "start"}, "gm").ok
+
+    play_once(request, referee, opening)
     return referee
 
 

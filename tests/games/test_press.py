@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from mailref.config import SiteConfig
 from mailref.site import rebuild
-from support.helpers import Outbox, assert_replays
+from support.helpers import Outbox, assert_replays, send_mail
 from support.joining import confirm
 from support.orders_play import EIRE, addr, send
 
@@ -144,3 +144,19 @@ def test_press_names_players_as_people_write_them(referee, outbox):
         assert sorted(m["To"] for m in sent if m["X-Mailref-Kind"] == "press") == sorted(
             [addr("Maeve"), addr("Oisin"), GM]
         )
+
+
+def test_a_reply_to_grey_press_is_told_its_sender_is_unnamed(referee, outbox):
+    """Maeve's Reply to grey press cannot reach its unnamed sender: she is told so and how to
+    answer, not that her press named nobody; nobody gets it."""
+    _eire(referee, outbox, press="grey")
+    send(referee, "Finn", EIRE, "[Press] grey to Maeve", "Beware the Merfolk.")
+    (press,) = outbox.to(addr("Maeve"), outbox.new(), "press")
+    quoted = "Who are you?\n\n> Beware the Merfolk.\n"
+    subject = f"Re: {press['Subject']}"
+    send_mail(referee, addr("Maeve"), EIRE, subject, quoted, in_reply_to=press["Message-ID"])
+    (refused,) = outbox.new()
+    assert refused["To"] == addr("Maeve")
+    assert refused["X-Mailref-Refusal"] == "press_grey_reply"
+    assert "does not name its sender" in Outbox.body(refused)
+    assert_replays(referee)

@@ -10,6 +10,7 @@ from support.helpers import EIRE_PLAYERS, Outbox, assert_replays, mail, player_a
 from support.joining import confirm_waiting
 from support.listener import listening, submit
 from support.paths import CORPUS
+from support.snapshots import play_once
 
 pytestmark = pytest.mark.spec("3.3")
 
@@ -18,17 +19,22 @@ PLAYERS, addr = EIRE_PLAYERS, player_addr
 
 
 @pytest.fixture
-def eire(referee):
-    referee.create_game("eire", "eire", EIRE, gm="gm@ref.example", parameters={"start_grain": "20"})
+def eire(request, referee):
     with listening(referee) as port:
 
         def send(who: str, subject: str, body: str) -> None:
             submit(port, addr(who), [EIRE], mail(addr(who), EIRE, subject, body))
 
-        for name, choices in PLAYERS.items():
-            send(name, "[Join]", f"Name: {name}\n{choices}\n")
-            confirm_waiting(referee)
-        assert referee.admin("eire", {"type": "start"}, "gm").ok
+        def opening() -> None:
+            referee.create_game(
+                "eire", "eire", EIRE, gm="gm@ref.example", parameters={"start_grain": "20"}
+            )
+            for name, choices in PLAYERS.items():
+                send(name, "[Join]", f"Name: {name}\n{choices}\n")
+                confirm_waiting(referee)
+            assert referee.admin("eire", {"type": "start"}, "gm").ok
+
+        play_once(request, referee, opening)
         yield send
     assert_replays(referee)
 

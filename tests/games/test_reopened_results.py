@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from support import blognomic as bn
+from support import imperial as emp
 from support.helpers import Outbox, assert_replays
 from support.play import PLAYERS, addr, nomes, send
 
@@ -69,3 +70,26 @@ def test_the_gm_reopens_a_self_killed_blognomic_proposal(blognomic_game):
         if m["X-Mailref-Kind"] == "results" and m["To"] == bn.addr("Eve")
     ]
     assert "reversed by the GM" in str(results[-1]["Subject"])
+
+
+def test_the_gm_reopens_a_rejected_imperial_proposal_and_the_emperor_is_asked(
+    imperial_game, outbox
+):
+    """A proposal the Senate rejected, reversed with `enact --reopen`, awaits judgement; the
+    Emperor used to hear nothing until the reminder. Now the Emperor's judge mail goes out at
+    once, and the Emperor's ACCEPT enacts it."""
+    game = imperial_game
+    emp.send(game, "Ann", "[Proposal] Hats", 'Enact rule 40 "Hats":\nHats exist.\n')
+    emp.send(game, "Ben", "Re: [Proposal 1] Hats", "NO")
+    emp.at(game, days=4, seconds=1)
+    assert emp.prop(game, 1)["status"] == "rejected"
+    outbox.new()
+    decide = {"type": "decide", "number": 1, "outcome": "enact", "reopen": True}
+    assert game.admin("empire", decide, GM).ok
+    assert emp.prop(game, 1)["status"] == "awaiting-judgement"
+    judge = [m for m in outbox.new() if m["X-Mailref-Kind"] == "judge"]
+    assert [m["To"] for m in judge] == [emp.addr("Joe")]
+    assert "[Judge 1]" in judge[0]["Subject"]
+    emp.send(game, "Joe", "[Judge] 1", "ACCEPT")
+    assert emp.prop(game, 1)["status"] == "accepted"
+    assert any(r["number"] == "40" for r in game.state("empire")["rules"])

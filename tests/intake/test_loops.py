@@ -9,6 +9,7 @@ import pytest
 from mailref.store import Bounce, InboxMessage
 from support.helpers import Outbox, mail
 from support.joining import confirm_waiting
+from support.snapshots import play_once
 
 pytestmark = pytest.mark.spec("2.2")
 
@@ -16,10 +17,13 @@ G = "nomes@ref.example"
 
 
 @pytest.fixture
-def game(referee):
-    referee.create_game("nomes", "sidekick", G)
-    referee.accept(mail("alice@x.org", G, "[Join]", "Name: Alice"))
-    confirm_waiting(referee)
+def game(request, referee):
+    def opening() -> None:
+        referee.create_game("nomes", "sidekick", G)
+        referee.accept(mail("alice@x.org", G, "[Join]", "Name: Alice"))
+        confirm_waiting(referee)
+
+    play_once(request, referee, opening)
     return referee
 
 

@@ -12,6 +12,7 @@ from mailref.timeutil import when
 from support.helpers import Outbox, mail
 from support.joining import confirm_waiting
 from support.listener import listening
+from support.snapshots import play_once
 
 pytestmark = pytest.mark.spec("2.6")
 
@@ -39,11 +40,14 @@ def listener(referee):
 
 
 @pytest.fixture
-def nomes(referee, listener):
-    referee.create_game("nomes", "sidekick", G, name="Nomes")
-    for who in ("alice", "bob", "carol"):
-        send(referee, who, "[Join]", f"Name: {who.title()}")
-        confirm_waiting(referee)
+def nomes(request, referee, listener):
+    def opening() -> None:
+        referee.create_game("nomes", "sidekick", G, name="Nomes")
+        for who in ("alice", "bob", "carol"):
+            send(referee, who, "[Join]", f"Name: {who.title()}")
+            confirm_waiting(referee)
+
+    play_once(request, referee, opening)
     return referee
 
 

@@ -1560,6 +1560,15 @@ GOLDEN = [
         ),
     ),
     (
+        "press_grey_reply",
+        {},
+        (
+            "grey press does not name its sender, so a Reply to it reaches nobody: yours went "
+            "to nobody",
+            "answer with [Press] to the players you mean (or to all)",
+        ),
+    ),
+    (
         "press_holds_orders",
         {"count": 1},
         (

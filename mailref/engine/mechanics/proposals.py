@@ -2,8 +2,9 @@
 or decided by the admin, decided under the game's `VotingPolicy` (mechanics/voting.py), and
 enacted or failed: its outcome recorded, its author scored, its changes put in force.
 
-A variant composes `Proposals`, sets `policy`, and overrides only the hooks below where its
-rules differ; each hook's default is the plain case.
+A variant holds `Proposals` (or its own subclass of it) as `proposals`, sets `policy`, and its
+subclass overrides only the hooks below where its rules differ; each hook's default is the plain
+case.
 
   electorate(state, matter)             who votes on MATTER (every active player but its author)
   may_vote(state, name)                 refuse a player who has no vote (Senators, Wizards)
@@ -26,66 +27,80 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import fields, replace
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.mechanics.voting import VotingPolicy
 from mailref.engine.ruleset import changes_from
 from mailref.engine.state import Action, GameState, Matter, OtherAction, Player, VoteAction
-from mailref.engine.variants.actions import Acting, action
+from mailref.engine.variants.actions import action
 from mailref.timeutil import iso, parse_iso
 
 if TYPE_CHECKING:
     from mailref.engine.change import RuleChange
 
 
-class Proposals(Acting):
-    """Submitting, voting on and deciding a game's matters under its `policy`."""
+class Reminders(Protocol):
+    """When the game reminds of a deadline."""
 
-    policy: ClassVar[VotingPolicy]
+    def reminder_at(self, state: GameState, deadline: datetime, opened: str | None) -> datetime: ...
 
-    if TYPE_CHECKING:  # what the lifecycle asks of the variant it is part of (base.py's concerns)
 
-        @staticmethod
-        def active(state: GameState) -> list[Player]: ...
+class ProposalsHost(Protocol):
+    """What the lifecycle asks of the game it is held by (base.py's concerns)."""
 
-        def must_player(self, state: GameState, name: str) -> Player: ...
+    policy: VotingPolicy
 
-        @staticmethod
-        def player(state: GameState, name: str) -> Player | None: ...
+    def active(self, state: GameState) -> list[Player]: ...
 
-        def reminder_at(
-            self, state: GameState, deadline: datetime, opened: str | None
-        ) -> datetime: ...
+    def must_player(self, state: GameState, name: str) -> Player: ...
 
-        def enact_changes(
-            self,
-            state: GameState,
-            ctx: Ctx,
-            changes: list[RuleChange],
-            by: str,
-            why: str,
-            then: Callable[[], None] | None = None,
-        ) -> str | None: ...
+    def player(self, state: GameState, name: str) -> Player | None: ...
 
-        def translate_vote(self, meaning: str) -> str: ...
+    @property
+    def deadlines(self) -> Reminders: ...
 
-        def event(self, state: GameState, ctx: Ctx, text: str) -> None: ...
+    def enact_changes(
+        self,
+        state: GameState,
+        ctx: Ctx,
+        changes: list[RuleChange],
+        by: str,
+        why: str,
+        then: Callable[[], None] | None = None,
+    ) -> str | None: ...
 
-        def in_force(self, state: GameState, name: str) -> bool: ...
+    def translate_vote(self, meaning: str) -> str: ...
 
-        def tell_vote_override(
-            self,
-            state: GameState,
-            action: Action,
-            ctx: Ctx,
-            name: str,
-            matter: Matter,
-            label: str,
-            vote: str,
-            previous: str | None,
-        ) -> None: ...
+    def in_force(self, state: GameState, name: str) -> bool: ...
+
+    def event(self, state: GameState, ctx: Ctx, text: str) -> None: ...
+
+    def tell_vote_override(
+        self,
+        state: GameState,
+        action: Action,
+        ctx: Ctx,
+        name: str,
+        matter: Matter,
+        label: str,
+        vote: str,
+        previous: str | None,
+    ) -> None: ...
+
+
+class Proposals:
+    """Submitting, voting on and deciding a game's matters under its `policy`: held by the game
+    as `proposals` (a Nomic holds its subclass, which overrides the hooks below)."""
+
+    def __init__(self, game: ProposalsHost) -> None:
+        self.game = game
+
+    @property
+    def policy(self) -> VotingPolicy:
+        """The game's voting policy, as its class declares it."""
+        return self.game.policy
 
     def policy_in(self, state: GameState) -> VotingPolicy:
         """The policy as the rules now read: a switch of it the game holds a parameter of (bound
@@ -180,9 +195,9 @@ class Proposals(Acting):
     @action("vote_override")
     def on_vote_override(self, state: GameState, action: OtherAction, ctx: Ctx) -> None:
         m = self.open_to_votes(state, action["number"])
-        p = self.must_player(state, action["player"] or "")
+        p = self.game.must_player(state, action["player"] or "")
         previous = m["votes"].get(p["name"])
-        vote = self.translate_vote(action["vote"])
+        vote = self.game.translate_vote(action["vote"])
         ctx.ack(
             matters.cast(
                 m,
@@ -195,7 +210,7 @@ class Proposals(Acting):
             )
             + " (admin override)"
         )
-        self.tell_vote_override(
+        self.game.tell_vote_override(
             state, action, ctx, p["name"], m, self.heading_of(m), vote, previous
         )
         self.settle(state, m, ctx)
@@ -225,7 +240,7 @@ class Proposals(Acting):
         if was != (self.policy.failed_status if passed else self.policy.passed_status):
             raise Refused("reopen_not_reversible", number=number, status=was)
         undone, scored = self.points_for(state, m, not passed), self.points_for(state, m, passed)
-        author = self.player(state, m["author"])
+        author = self.game.player(state, m["author"])
         m["status"] = self.policy.passed_status if passed else self.policy.failed_status
         m["reason"] = f"{'passed' if passed else 'failed'} by the GM, reversing the result ({was})"
         if m["status"] not in self.policy.undecided:
@@ -247,7 +262,7 @@ class Proposals(Acting):
             )
         if m["status"] in self.policy.undecided:
             lines.append("It awaits its next step as a passed proposal does.")
-        self.event(state, ctx, lines[0].strip())
+        self.game.event(state, ctx, lines[0].strip())
         ctx.ack(lines[0].strip())
         ctx.send(
             "results",
@@ -258,6 +273,7 @@ class Proposals(Acting):
             heading="",
             lines=[x.strip() for x in lines],
         )
+        self.after_reopen(state, m, ctx)
         if passed and m["status"] not in self.policy.undecided:
             self.enact(state, m, ctx, "is in effect, the GM reversing its result")
 
@@ -283,7 +299,7 @@ class Proposals(Acting):
     def score_author(self, state: GameState, m: Matter, passed: bool) -> tuple[Player, int] | None:
         """The author scores what the policy gives for a pass or a fail: (author, points); None
         where it gives nothing (or the rule giving it is repealed) or the author is gone."""
-        author, points = self.player(state, m["author"]), self.points_for(state, m, passed)
+        author, points = self.game.player(state, m["author"]), self.points_for(state, m, passed)
         if author is None or points is None:
             return None
         author["score"] += points
@@ -295,7 +311,7 @@ class Proposals(Acting):
         if not self.policy.points:
             return None
         param = self.policy.points[0 if passed else 1]
-        if not self.in_force(state, param):  # its rule repealed: no points
+        if not self.game.in_force(state, param):  # its rule repealed: no points
             return None
         points = int(state["parameters"][param])
         bonus = self.policy.unopposed_bonus
@@ -315,7 +331,7 @@ class Proposals(Acting):
         """Put M's rule changes in force ("Proposal 3 "Title" VERB"), THEN (once they are) what
         follows; returns why nothing applied, which M's reason notes unless NOTE_FAILURE is off."""
         label = self.heading_of(m)
-        failed = self.enact_changes(
+        failed = self.game.enact_changes(
             state,
             ctx,
             changes_from(m.get("changes") or []),
@@ -332,7 +348,11 @@ class Proposals(Acting):
         d = parse_iso(m.get("deadline"))
         if d is None:
             return []
-        return [d] if m.get("reminded") else [d, self.reminder_at(state, d, m.get("opened"))]
+        return (
+            [d]
+            if m.get("reminded")
+            else [d, self.game.deadlines.reminder_at(state, d, m.get("opened"))]
+        )
 
     def waiting_for(self, state: GameState, m: Matter) -> list[str]:
         """Those of M's electorate who have not voted on it."""
@@ -345,7 +365,7 @@ class Proposals(Acting):
     # ---- hooks (the plain case) --------------------------------------------------
     def electorate(self, state: GameState, m: Matter) -> list[str]:
         """Every active player but the author votes."""
-        return [p["name"] for p in self.active(state) if p["name"] != m["author"]]
+        return [p["name"] for p in self.game.active(state) if p["name"] != m["author"]]
 
     def may_vote(self, state: GameState, name: str) -> None:
         """Every player votes."""
@@ -374,6 +394,9 @@ class Proposals(Acting):
 
     def settle(self, state: GameState, m: Matter, ctx: Ctx) -> None:
         """A matter is decided at its deadline only."""
+
+    def after_reopen(self, state: GameState, m: Matter, ctx: Ctx) -> None:
+        """Nothing follows a result the GM reversed but its mail."""
 
     def before_deciding(self, state: GameState) -> None:
         """The admin may always decide."""

@@ -75,6 +75,14 @@ def _holder(gs: dict[str, Any], name: str, item: str) -> str | None:
     return None
 
 
+class DeadlineWords(Protocol):
+    """How the game words a deadline for people."""
+
+    def when(
+        self, state: GameState, value: datetime | str | None, ctx: Ctx | None = None
+    ) -> str: ...
+
+
 class GamestateHost(Protocol):
     """What the gamestate's commands ([Update], [Column], [Transfer], [Trade]) ask of the game
     they are played in."""
@@ -98,9 +106,8 @@ class GamestateHost(Protocol):
         opens: bool = False,
     ) -> None: ...
 
-    def when(
-        self, state: GameState, value: datetime | str | None, ctx: Ctx | None = None
-    ) -> str: ...
+    @property
+    def deadlines(self) -> DeadlineWords: ...
 
 
 class Trading:
@@ -148,7 +155,7 @@ class Trading:
         trades.append(t)
         state["gamestate"] = gs
         text = f"{me} offers {other} a trade: {me}'s {give} for {other}'s {take}"
-        until = self.game.when(state, str(t["until"]), ctx)
+        until = self.game.deadlines.when(state, str(t["until"]), ctx)
         ctx.ack(f"Trade {t['number']}: {text}; {other} may accept it until {until}.")
         self.game.event(state, ctx, f"Trade {t['number']}: {text}.")
         self.game.announce(

@@ -47,6 +47,11 @@ WORDS = {
         "your press names nobody to send it to, so it went to nobody",
         "name players after the tag: [Press] to {{ players | join(', ') or 'NAME' }} (or to all)",
     ),
+    "press_grey_reply": W(
+        "grey press does not name its sender, so a Reply to it reaches nobody: yours went "
+        "to nobody",
+        "answer with [Press] to the players you mean (or to all)",
+    ),
     "press_holds_orders": W(
         "your press holds bold text, which is read as orders: orders go with [Orders], so "
         "nothing was sent",

@@ -5,13 +5,17 @@ read in the player's zone (`[Settings] zone:`), else the game's. See docs/decisi
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.dates import read_span
 from mailref.engine.state import Action, GameState, OtherAction, Player
 from mailref.engine.variants.inbox import zone_of
 from mailref.timeutil import TooLong, format_duration, iso, parse_duration, parse_iso
+
+if TYPE_CHECKING:
+    from mailref.engine.variants.deadlines import Deadlines
+
 
 AHEAD_MOST = timedelta(days=365)  # an absence begins within a year
 
@@ -30,9 +34,8 @@ class AbsenceHost(Protocol):
         self, state: GameState, p: Player, ctx: Ctx, status: str, text: str = ""
     ) -> None: ...
 
-    def when(
-        self, state: GameState, value: datetime | str | None, ctx: Ctx | None = None
-    ) -> str: ...
+    @property
+    def deadlines(self) -> Deadlines: ...
 
     def event(self, state: GameState, ctx: Ctx, text: str) -> None: ...
 
@@ -61,7 +64,9 @@ class Absence:
             raise Refused("unreadable_absence", dates=action["dates"])
         begins = span.start or ctx.now
         if span.end <= begins:
-            raise Refused("absence_ends_before_it_begins", end=self.game.when(state, span.end))
+            raise Refused(
+                "absence_ends_before_it_begins", end=self.game.deadlines.when(state, span.end)
+            )
         if span.start and span.start - ctx.now > AHEAD_MOST:
             raise Refused("absence_too_far_ahead")
         if span.end - begins > longest:
@@ -69,21 +74,22 @@ class Absence:
                 "absence_too_long",
                 longest=format_duration(longest),
                 lasts=format_duration(span.end - begins),
-                end=self.game.when(state, span.end),
+                end=self.game.deadlines.when(state, span.end),
             )
         was, p["away_until"] = p.get("away_until"), iso(span.end)
-        until = self.game.when(state, span.end)
+        until = self.game.deadlines.when(state, span.end)
         if span.start:
             p["away_from"] = iso(span.start)
             ctx.ack(
-                f"{p['name']} will be away from {self.game.when(state, span.start)} until {until}. "
+                f"{p['name']} will be away from {self.game.deadlines.when(state, span.start)} "
+                f"until {until}. "
                 "The game marks you away when it begins and back when it ends; [Back] before "
                 "then cancels it."
             )
             self.game.event(
                 state,
                 ctx,
-                f"{p['name']} will be away from {self.game.when(state, span.start)}"
+                f"{p['name']} will be away from {self.game.deadlines.when(state, span.start)}"
                 f" until {until}.",
             )
             return
@@ -93,12 +99,14 @@ class Absence:
             ctx.ack(f"{p['name']} is already away until {until}; nothing changed.")
             return
         if p["status"] == "away":
-            ctx.ack(f"{p['name']} is now away until {self.game.when(state, span.end, ctx)}.")
+            ctx.ack(
+                f"{p['name']} is now away until {self.game.deadlines.when(state, span.end, ctx)}."
+            )
             self.game.event(state, ctx, text)
             self.game.announce(state, ctx, text, [text])
             return
         self.game.change_status(state, p, ctx, "away", text)
-        ctx.ack(f"Your absence ends by itself {self.game.when(state, span.end, ctx)}.")
+        ctx.ack(f"Your absence ends by itself {self.game.deadlines.when(state, span.end, ctx)}.")
 
     def lines(self, state: GameState) -> list[str]:
         """The dated absences, for [Status]: who is away until when, and who will be."""
@@ -106,11 +114,14 @@ class Absence:
         for p in self.game.present(state):
             if p.get("away_from"):
                 out.append(
-                    f"{p['name']} will be away from {self.game.when(state, p['away_from'])} until "
-                    f"{self.game.when(state, p['away_until'])}."
+                    f"{p['name']} will be away from "
+                    f"{self.game.deadlines.when(state, p['away_from'])} until "
+                    f"{self.game.deadlines.when(state, p['away_until'])}."
                 )
             elif p.get("away_until") and p["status"] == "away":
-                out.append(f"{p['name']} is away until {self.game.when(state, p['away_until'])}.")
+                out.append(
+                    f"{p['name']} is away until {self.game.deadlines.when(state, p['away_until'])}."
+                )
         return out
 
     def times(self, state: GameState) -> list[datetime]:
@@ -143,9 +154,9 @@ class Absence:
                             ctx,
                             "active",
                             f"{p['name']} has returned (the absence ended "
-                            f"{self.game.when(state, until)}).",
+                            f"{self.game.deadlines.when(state, until)}).",
                         )
 
     def begin(self, state: GameState, p: Player, ctx: Ctx) -> None:
-        text = f"{p['name']} is away until {self.game.when(state, p['away_until'])}."
+        text = f"{p['name']} is away until {self.game.deadlines.when(state, p['away_until'])}."
         self.game.change_status(state, p, ctx, "away", text)

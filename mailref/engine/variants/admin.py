@@ -69,7 +69,7 @@ class AdminOverrides(Acting):
         now = (
             [
                 f"Turn {turn['number']} goes on here: orders sent for it before the move stand; "
-                f"the rest are due {self.when(state, turn['deadline'], ctx)}."
+                f"the rest are due {self.deadlines.when(state, turn['deadline'], ctx)}."
             ]
             if ordering and turn and turn.get("deadline")
             else []
@@ -155,7 +155,7 @@ class AdminOverrides(Acting):
             # A new length counts from the next turn or vote; the deadline already given stands.
             note = (
                 f"{', '.join(timing)} applies from the next deadline set; the one running now, "
-                f"{self.when(state, running['deadline'], ctx)}, stands."
+                f"{self.deadlines.when(state, running['deadline'], ctx)}, stands."
             )
             ctx.ack(
                 note
@@ -202,7 +202,7 @@ class AdminOverrides(Acting):
         if state["status"] != "paused":
             raise Refused("game_not_paused")
         shift = ctx.now - parse_iso(state["paused_at"])
-        self.shift_deadlines(state, shift)
+        self.deadlines.shift_deadlines(state, shift)
         state["status"], state["paused_at"] = state.pop("resume_status", "active"), None
         ctx.ack(f"Game resumed; deadlines moved {format_duration(shift)} later.")
         self.event(state, ctx, "The game resumed.")
@@ -212,14 +212,14 @@ class AdminOverrides(Acting):
             [
                 f"Turn {t['number']}"
                 + (f" ({t['player']} to move)" if t.get("player") else "")
-                + f": due {self.when(state, t['deadline'], ctx)}."
+                + f": due {self.deadlines.when(state, t['deadline'], ctx)}."
             ]
             if t and t.get("deadline")
             else []
         )
         due += [
             f"Proposal {p['number']} \"{p['title']}\": votes due "
-            f"{self.when(state, p['deadline'], ctx)}."
+            f"{self.deadlines.when(state, p['deadline'], ctx)}."
             for p in state["proposals"]
             if p.get("deadline") and p.get("status") in ("voting", "pending")
         ]

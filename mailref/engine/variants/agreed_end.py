@@ -7,13 +7,16 @@ is `counts`, the outcome alone where it is `secret`; nobody's ballot is ever tol
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
-from typing import Any, Protocol, cast
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.state import GameState, OrdersState, OtherAction, Player
 from mailref.engine.variants.actions import action
 from mailref.timeutil import iso, parse_iso
+
+if TYPE_CHECKING:
+    from mailref.engine.variants.deadlines import Deadlines
 
 
 class AgreedEndHost(Protocol):
@@ -25,13 +28,8 @@ class AgreedEndHost(Protocol):
 
     def present(self, state: GameState) -> list[Any]: ...
 
-    def duration(self, state: GameState, key: str) -> timedelta: ...
-
-    def reminder_at(self, state: GameState, deadline: datetime, opened: str | None) -> datetime: ...
-
-    def when(
-        self, state: GameState, value: datetime | str | None, ctx: Ctx | None = None
-    ) -> str: ...
+    @property
+    def deadlines(self) -> Deadlines: ...
 
     def event(self, state: GameState, ctx: Ctx, text: str) -> None: ...
 
@@ -87,7 +85,7 @@ class AgreedEnd:
         if (e := self.current(state)) is not None:
             raise Refused("ending_open", label=label(e))
         endings = cast(OrdersState, state).setdefault("endings", [])
-        deadline = ctx.now + self.game.duration(state, "draw_length")
+        deadline = ctx.now + self.game.deadlines.duration(state, "draw_length")
         e = {
             "number": len(endings) + 1,
             "kind": kind,
@@ -116,7 +114,7 @@ class AgreedEnd:
             ),
             lines=[
                 "Every surviving player votes: reply to this mail with YES or NO before "
-                f"{self.game.when(state, deadline, ctx)}.",
+                f"{self.game.deadlines.when(state, deadline, ctx)}.",
                 "It is accepted only by every survivor's YES; one NO refuses it, and without "
                 "every YES by then it expires.",
                 "The result is announced to all whichever way it goes: "
@@ -129,7 +127,7 @@ class AgreedEnd:
         )
         ctx.ack(
             f"{label(e).capitalize()} proposed: {what}. Your YES is counted; every other "
-            f"survivor votes until {self.game.when(state, deadline, ctx)}."
+            f"survivor votes until {self.game.deadlines.when(state, deadline, ctx)}."
         )
         ctx.note(f"{label(e).capitalize()} was proposed: {what}.")
         self.settle(state, ctx, e)
@@ -192,7 +190,11 @@ class AgreedEnd:
         at = parse_iso(e["deadline"]) if e else None
         if e is None or at is None:
             return []
-        return [at] if e.get("reminded") else [at, self.game.reminder_at(state, at, e["opened"])]
+        return (
+            [at]
+            if e.get("reminded")
+            else [at, self.game.deadlines.reminder_at(state, at, e["opened"])]
+        )
 
     def expire(self, state: GameState, ctx: Ctx) -> None:
         """The proposal whose deadline has passed without every YES expires; before that, those
@@ -203,7 +205,9 @@ class AgreedEnd:
             return
         if ctx.now >= at:
             self.close(state, ctx, e, "expired")
-        elif not e.get("reminded") and ctx.now >= self.game.reminder_at(state, at, e["opened"]):
+        elif not e.get("reminded") and ctx.now >= self.game.deadlines.reminder_at(
+            state, at, e["opened"]
+        ):
             e["reminded"] = True
             silent = [n for n in self.voters(state, e) if n not in e["votes"]]
             if silent:
@@ -211,11 +215,11 @@ class AgreedEnd:
                     "reminder",
                     silent,
                     f"[{label(e).capitalize()}] Reminder: your YES or NO is due "
-                    f"{self.game.when(state, at)}",
+                    f"{self.game.deadlines.when(state, at)}",
                     "reminder.txt",
                     game=state,
                     what=f"your YES or NO on {label(e)} ({self.proposal(e)})",
-                    deadline=self.game.when(state, at, ctx),
+                    deadline=self.game.deadlines.when(state, at, ctx),
                     how="Reply to this mail with YES or NO; without every YES it expires.",
                 )
 
@@ -228,7 +232,8 @@ class AgreedEnd:
         cast_ = sum(1 for n in voters if n in e["votes"])
         return [
             f"{label(e).capitalize()} ({self.proposal(e)}) is open to votes until "
-            f"{self.game.when(state, e['deadline'], ctx)}: {cast_} of {len(voters)} have voted."
+            f"{self.game.deadlines.when(state, e['deadline'], ctx)}: {cast_} of {len(voters)} "
+            "have voted."
         ]
 
     # ---- what it reads of the game ----------------------------------------------------

@@ -16,7 +16,7 @@ from mailref.engine.mechanics.gamestate import keep_columns
 from mailref.engine.parameters import Span, Value
 from mailref.engine.ruleparams import Table
 from mailref.engine.schema import SCHEMA
-from mailref.engine.state import Action, GameState, Rule
+from mailref.engine.state import Action, GameState, Matter, Rule, Turn
 from mailref.engine.variants import rule_tables
 from mailref.engine.variants.absence import Absence
 from mailref.engine.variants.admin import AdminOverrides
@@ -75,8 +75,6 @@ class Variant(
     Players,
     AdminOverrides,
     Enactment,
-    Deadlines,
-    Replies,
 ):
     """A game's rules over its state. A variant overrides these declarations and the hooks of
     the concerns it composes; its handlers are its methods declared with `@action`, and those
@@ -85,10 +83,12 @@ class Variant(
     absence = Held(Absence)
     consent = Held(Consent)
     court = Held(CourtOrders)
+    deadlines = Held(Deadlines)
     dice = Held(Dice)
     extensions = Held(Extensions)
     inbox = Held(Inbox)
     digests = Held(Digests)
+    replies = Held(Replies)
     limits = Held(Limits)
     record = Held(Record)
     substitutes = Held(Substitutes)
@@ -110,6 +110,7 @@ class Variant(
     # Tags that mean another of this game's commands: [Idle] is plainly being away, where a
     # game has absence but no idling (BlogNomic has its own, and takes [Away] as idling).
     same_as: dict[str, str] = {"idle": "away", "unidle": "back"}
+    dated_absence = True  # `[Away] until 6 Jan` (BlogNomic's Idle has no dates)
 
     # ---- what a variant offers the handlers and the site ---------------------------
     # The words a ballot may say, in the game's order; none: a game without votes.
@@ -131,6 +132,72 @@ class Variant(
     def quorum(self, state: GameState) -> int | None:
         """The votes a matter needs, where the game decides by quorum; None elsewhere."""
         return None
+
+    def deadline_times(self, state: GameState, now: datetime) -> list[datetime]:
+        """When the game's own deadlines next want the clock; none here."""
+        return []
+
+    def fire_deadlines(self, state: GameState, ctx: Ctx) -> None:
+        """What falls due at a tick; nothing here."""
+
+    def current_deadline_holder(self, state: GameState) -> Turn | Matter | None:
+        """The turn or matter whose deadline runs now, which [Deadline] moves."""
+        return state["turn"] if state["turn"] and state["turn"].get("deadline") else None
+
+    # ---- what players read: the hooks of [Help], [Status] and [Rules] (replies.py) ----
+    def help_commands(self, state: GameState | None = None) -> list[tuple[str, str]]:
+        """The commands [Help] lists, as the rules now read them (replies.py's plain list)."""
+        return self.replies.help_commands(state)
+
+    def rules_for_display(self, state: GameState) -> list[Rule]:
+        return state["rules"]
+
+    def standing_lines(self, state: GameState) -> list[str]:
+        """What the rule list shows besides the rules, before the scores (sidekick rules 5–6)."""
+        return []
+
+    def score_lines(self, state: GameState) -> list[str]:
+        return [f"{p['name']}: {p['score']}" for p in self.present(state)]
+
+    def status_lines(self, state: GameState, ctx: Ctx | None = None) -> list[str]:
+        """The state in lines; with CTX, each deadline says how far off it is ("in 4 days")."""
+        lines = [f"Status: {state['status']}"]
+        lines.append(
+            f"{self.replies.players_word(state)}: "
+            + ", ".join(f"{p['name']} ({p['status']}, {p['score']})" for p in self.present(state))
+        )
+        lines += self.absence.lines(state)
+        if state["order"]:
+            lines.append("Turn order: " + ", ".join(state["order"]))
+        if state["turn"]:
+            t = state["turn"]
+            # No "deadline none": a mover who moved is waiting for the vote, not late.
+            due = (
+                f", moved: proposal {t['proposal']}"
+                if t.get("proposal")
+                else f", deadline {self.deadlines.when(state, t['deadline'], ctx)}"
+                if t.get("deadline")
+                else ""
+            )
+            lines.append(f"Turn {t['number']}: {t.get('player') or 'nobody present can move'}{due}")
+        for p in state["proposals"]:
+            if p["status"] in self.open_statuses:
+                due = (
+                    f", deadline {self.deadlines.when(state, p['deadline'], ctx)}"
+                    if p.get("deadline")
+                    else ""
+                )
+                lines.append(
+                    f"Proposal {p['number']} \"{p['title']}\" by {p['author']}: {p['status']}{due}"
+                )
+        for j in state["judgements"]:
+            if j["status"] == "open":
+                lines.append(
+                    f"Judgement {j['number']} by {j['by']}: open, judge {j.get('judge') or '-'}"
+                )
+        if state["winners"]:
+            lines.append("Winners: " + ", ".join(state["winners"]))
+        return lines
 
     def after_undo(self, before: GameState, state: GameState, ctx: Ctx) -> None:
         """What an undo reopened (STATE, against BEFORE) that its players must hear of; none."""

@@ -186,7 +186,7 @@ class Eire(OrdersGame):
         return super().late_players(state, now) + self.preview.waiting(state)
 
     def after_undo(self, before: GameState, state: GameState, ctx: Ctx) -> None:
-        self.preview.after_undo(state, ctx)
+        self.preview.after_undo(before, state, ctx)
 
     # ---- economy -----------------------------------------------------------------
     def income(self, state: GameState, name: str) -> int:

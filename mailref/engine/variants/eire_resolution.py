@@ -177,6 +177,7 @@ class EireResolution:
                     else 0
                 )
                 bonus += self.sidhe_bonus(state, owner, owners)
+            ctx.draws_for(land["name"])
             for (a, g), share in zip(attackers, shares, strict=True):
                 ra, rd = ctx.randint(1, 10), ctx.randint(1, 10)
                 sidhe = self.sidhe_bonus(state, a, owners)

@@ -427,19 +427,12 @@ class Enactment(Acting):
             )
         return told
 
-    # A ruleset mail carries the whole rule list up to this many rules; beyond, the changes and
-    # the standing, with [Rules] for the list (rule 7 asks for "an email ... describing all of
-    # the updates"): a ruleset grown by a rule a turn would make every mail longer and dearer.
-    full_list_up_to = 100
-
-    def rule_list(self, state: GameState) -> dict:
-        """The rule list a ruleset mail shows: `rules` (all, or none when too long),
-        `rule_count`."""
+    def rule_list(self, state: GameState, whole: bool = False) -> dict:
+        """The rule list a ruleset mail shows: `rules` (all when WHOLE, else none: the mail
+        carries the changes, and the site's rules page and [Rules] the whole set, since a
+        ruleset grown by a rule a turn would make every mail longer), `rule_count`."""
         rules = self.rules_for_display(state)
-        return {
-            "rules": rules if len(rules) <= self.full_list_up_to else [],
-            "rule_count": len(rules),
-        }
+        return {"rules": rules if whole else [], "rule_count": len(rules)}
 
     def mail_ruleset(
         self,
@@ -449,6 +442,7 @@ class Enactment(Acting):
         diff: list[str],
         reason: str | None = None,
         address: str = "",
+        whole: bool = False,
     ) -> None:
         ctx.send(
             "ruleset",
@@ -458,7 +452,7 @@ class Enactment(Acting):
             game=state,
             why=why,
             diff=diff,
-            **self.rule_list(state),
+            **self.rule_list(state, whole),
             scores=self.score_lines(state),
             reason=reason or "",
             standing=self.standing_lines(state),

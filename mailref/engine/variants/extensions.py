@@ -6,7 +6,7 @@ answers `[Deadline] ok` (or `no`). Extensions by mail are bounded per turn by `m
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.dates import read_moment
@@ -14,6 +14,10 @@ from mailref.engine.state import GameState, Matter, OtherAction, Player, Turn
 from mailref.engine.variants.actions import action
 from mailref.engine.variants.inbox import zone_of
 from mailref.timeutil import format_duration, iso, parse_duration, parse_iso
+
+if TYPE_CHECKING:
+    from mailref.engine.variants.deadlines import Deadlines
+
 
 AHEAD_MOST = timedelta(days=365)  # a deadline set by mail is at most a year ahead
 ASK = "[Deadline] +1d"
@@ -47,9 +51,8 @@ class ExtensionsHost(Protocol):
 
     def by_address(self, state: GameState, address: str) -> Player | None: ...
 
-    def when(
-        self, state: GameState, value: datetime | str | None, ctx: Ctx | None = None
-    ) -> str: ...
+    @property
+    def deadlines(self) -> Deadlines: ...
 
     def event(self, state: GameState, ctx: Ctx, text: str) -> None: ...
 
@@ -88,7 +91,7 @@ class Extensions:
                 "extensions_spent",
                 times=target.get("extensions") or 0,
                 most=most,
-                deadline=self.game.when(state, target["deadline"]),
+                deadline=self.game.deadlines.when(state, target["deadline"]),
             )
 
     @action("deadline")
@@ -114,7 +117,7 @@ class Extensions:
         self, state: GameState, target: Turn | Matter, old: datetime, new: datetime, ctx: Ctx
     ) -> None:
         if new <= ctx.now:
-            raise Refused("deadline_passed", at=self.game.when(state, new))
+            raise Refused("deadline_passed", at=self.game.deadlines.when(state, new))
         if new - ctx.now > AHEAD_MOST:
             raise Refused("deadline_too_far_ahead")
         if new > old:
@@ -132,19 +135,20 @@ class Extensions:
         # a deadline due at once says so as of the change, never "now".
         due = (new - ctx.now).total_seconds()
         to = (
-            f"{self.game.when(state, new)} (already past when it was set)"
+            f"{self.game.deadlines.when(state, new)} (already past when it was set)"
             if due < -30
-            else f"{self.game.when(state, new)} (due at once when it was set)"
+            else f"{self.game.deadlines.when(state, new)} (due at once when it was set)"
             if due < 30
-            else self.game.when(state, new, ctx)
+            else self.game.deadlines.when(state, new, ctx)
         )
-        text = f"{what} moved from {self.game.when(state, old)} to {to}."
+        text = f"{what} moved from {self.game.deadlines.when(state, old)} to {to}."
         ctx.ack(text)
         # Read later: no "in 1 minute".
         self.game.event(
             state,
             ctx,
-            f"{what} moved from {self.game.when(state, old)} to {self.game.when(state, new)}.",
+            f"{what} moved from {self.game.deadlines.when(state, old)} to "
+            f"{self.game.deadlines.when(state, new)}.",
         )
         self.game.announce(state, ctx, "Deadline changed", [text, *lines])
 
@@ -173,7 +177,8 @@ class Extensions:
             ctx.ack(f"It replaces your request for {spoken(replaced['extend'])} more.")
         ctx.ack(
             f"Your request for {spoken(more)} more went to the GM ({gm}); "
-            f"{self.deadline_label(target).lower()} stays {self.game.when(state, old, ctx)} unless "
+            f"{self.deadline_label(target).lower()} stays "
+            f"{self.game.deadlines.when(state, old, ctx)} unless "
             "the GM grants it, and you will hear the answer."
         )
         self.game.event(state, ctx, f"{p['name']} asked the GM for {spoken(more)} more.")
@@ -192,8 +197,9 @@ class Extensions:
             f'{p["name"]}").',
             heading=f"{p['name']} asks for {spoken(more)} more time.",
             lines=[
-                f"{self.deadline_label(target)} is {self.game.when(state, old, ctx)}; granted, it "
-                f"would be {self.game.when(state, old + more, ctx)}.",
+                f"{self.deadline_label(target)} is {self.game.deadlines.when(state, old, ctx)}; "
+                "granted, it "
+                f"would be {self.game.deadlines.when(state, old + more, ctx)}.",
                 *([f"Reason: {reason}"] if reason else []),
                 f"Extensions left this turn: {self.extensions_left(state, target)}.",
                 "",
@@ -231,7 +237,7 @@ class Extensions:
                 heading=f"The GM refused your request for {spoken(asked['extend'])} more.",
                 lines=[
                     f"{self.deadline_label(target)} stays "
-                    f"{self.game.when(state, target['deadline'], ctx)}."
+                    f"{self.game.deadlines.when(state, target['deadline'], ctx)}."
                 ],
             )
             return

@@ -40,7 +40,8 @@ VOTING = VotingPolicy(
 )
 
 
-class Imperial(ImperialProposals, Variant):
+class Imperial(Variant):
+    proposals = Held(ImperialProposals)
     acts = Held(ImperialActs)
     gamestate = Held(Gamestate)
 
@@ -88,8 +89,29 @@ class Imperial(ImperialProposals, Variant):
         ("[Quit]", "leave the game"),
     ]
 
+    def help_commands(self, state: GameState | None = None) -> list[tuple[str, str]]:
+        """[Help] as rules 3 and 7 now read: no VETO once rule 7 names none, and no Senator
+        made by a proposal once rule 3 makes them only by Directive."""
+        out = super().help_commands(state)
+        if state is None:
+            return out
+        veto, directive = self.proposals.may_veto(state), self.proposals.by_directive(state)
+        senator = "your first proposal makes you an Imperial Senator"
+        return [
+            (
+                usage if veto else usage.replace("ACCEPT|VETO|IGNORE", "ACCEPT|IGNORE"),
+                what.replace(senator, "Senators are made only by the Emperor's Directive")
+                if directive
+                else what,
+            )
+            for usage, what in out
+        ]
+
     def initial_rules(self) -> list[Rule]:
         return shipped_rules("imperial")  # type: ignore[return-value]
+
+    def ballots_taken(self, state: GameState) -> tuple[str, ...]:
+        return self.proposals.ballots_taken(state)  # the lifecycle's policy as the rules read
 
     def translate_vote(self, meaning: str) -> str:
         return {"FOR": "YES", "AGAINST": "NO"}.get(meaning, meaning)
@@ -150,7 +172,7 @@ class Imperial(ImperialProposals, Variant):
         return [
             f"{p['number']}. \"{p['title']}\" by {p['author']}: {p['status']}"
             + (
-                f" (votes due {self.when(state, p['deadline'], ctx)})"
+                f" (votes due {self.deadlines.when(state, p['deadline'], ctx)})"
                 if p["status"] == "voting"
                 else ""
             )
@@ -158,7 +180,13 @@ class Imperial(ImperialProposals, Variant):
         ]
 
     def mail_ruleset(
-        self, state: GameState, ctx: Ctx, why: str, diff: list[str], reason: str | None = None
+        self,
+        state: GameState,
+        ctx: Ctx,
+        why: str,
+        diff: list[str],
+        reason: str | None = None,
+        whole: bool = False,
     ) -> None:
         # Rule 5: the current rules, the list of proposals and the scores of all, published
         # together.
@@ -170,7 +198,7 @@ class Imperial(ImperialProposals, Variant):
             game=state,
             why=why,
             diff=diff,
-            **self.rule_list(state),
+            **self.rule_list(state, whole),
             scores=self.score_lines(state),
             reason=reason or "",
             proposals=self.proposal_lines(state, ctx),
@@ -190,26 +218,28 @@ class Imperial(ImperialProposals, Variant):
     # ---- timers ------------------------------------------------------------------
     def deadline_times(self, state: GameState, now: datetime) -> list[datetime]:
         out = []
-        every = self.duration(state, "judge_reminder_every")
+        every = self.deadlines.duration(state, "judge_reminder_every")
         for p in state["proposals"]:
             if p["status"] == "voting":
-                out += self.vote_times(state, p)
+                out += self.proposals.vote_times(state, p)
             elif p["status"] == "awaiting-judgement":
                 out.append(parse_iso(p["last_reminded"]) + every)
         return out
 
     def fire_deadlines(self, state: GameState, ctx: Ctx) -> None:
-        every = self.duration(state, "judge_reminder_every")
+        every = self.deadlines.duration(state, "judge_reminder_every")
         for p in sorted(state["proposals"], key=lambda x: x.get("deadline") or ""):
             if p["status"] == "voting" and voting.due(
                 self.policy, [], ctx.now, parse_iso(p["deadline"])
             ):
-                self.close_vote(state, p, ctx, self.late_note(parse_iso(p["deadline"]), ctx))
+                self.proposals.close_vote(
+                    state, p, ctx, self.deadlines.late_note(parse_iso(p["deadline"]), ctx)
+                )
             elif (
                 p["status"] == "awaiting-judgement"
                 and parse_iso(p["last_reminded"]) + every <= ctx.now
             ):
-                self.ask_emperor(state, p, ctx, reminder=True)
+                self.proposals.ask_emperor(state, p, ctx, reminder=True)
         self.remind_senators(state, ctx)
 
     def remind_senators(self, state: GameState, ctx: Ctx) -> None:
@@ -220,12 +250,13 @@ class Imperial(ImperialProposals, Variant):
             for p in state["proposals"]
             if p["status"] == "voting"
             and not p.get("reminded")
-            and ctx.now >= self.reminder_at(state, parse_iso(p["deadline"]), p.get("opened"))
+            and ctx.now
+            >= self.deadlines.reminder_at(state, parse_iso(p["deadline"]), p.get("opened"))
         ]
         owed: dict[tuple[str, str], list[dict]] = {}
         for p in due:
             p["reminded"] = True
-            for n in self.waiting_for(state, p):
+            for n in self.proposals.waiting_for(state, p):
                 if self.player(state, n)["status"] == "active":
                     owed.setdefault((n, p["deadline"]), []).append(p)
         for (name, deadline), props in owed.items():
@@ -234,12 +265,12 @@ class Imperial(ImperialProposals, Variant):
                 "reminder",
                 [name],
                 f"[Proposal {props[0]['number']}] Reminder: your vote is due "
-                f"{self.when(state, deadline)}",
+                f"{self.deadlines.when(state, deadline)}",
                 "reminder.txt",
                 game=state,
                 what=f"your vote (YES or NO) on {what}",
-                deadline=self.when(state, deadline, ctx),
-                how=self.how_to_vote()
+                deadline=self.deadlines.when(state, deadline, ctx),
+                how=self.proposals.how_to_vote()
                 + ("." if len(props) == 1 else f", one line each: \"{props[0]['number']} YES\"."),
             )
 
@@ -252,12 +283,12 @@ class Imperial(ImperialProposals, Variant):
         out: list[tuple[str, str | None]] = []
         for p in state["proposals"]:
             if p["status"] == "voting":
-                missing = self.waiting_for(state, p)
+                missing = self.proposals.waiting_for(state, p)
                 if missing:
                     out.append(
                         (
                             f"Not yet voted on proposal {p['number']} (due "
-                            f"{self.when(state, p['deadline'])}): "
+                            f"{self.deadlines.when(state, p['deadline'])}): "
                             f"{', '.join(missing)}",
                             p["deadline"],
                         )
@@ -268,7 +299,7 @@ class Imperial(ImperialProposals, Variant):
                     (
                         f"The Emperor ({self.emperor(state) or 'vacant'}) has not judged proposal "
                         f"{p['number']}, "
-                        f"awaiting judgement since {self.when(state, since)}",
+                        f"awaiting judgement since {self.deadlines.when(state, since)}",
                         since,
                     )
                 )

@@ -51,6 +51,7 @@ class ImperialActs:
             "Playtest begins" if on else "Playtest ends",
             [text],
             reason=action.get("reason") or None,
+            whole=True,  # every B rule's standing changed: the list, marked, is the change
         )
 
     # ---- the Emperor's own acts (rule 8) -----------------------------------------

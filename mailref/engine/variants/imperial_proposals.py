@@ -45,14 +45,14 @@ class ImperialProposals(Proposals):
             check_changes(state["rules"], changes, state["rule_history"])
         except RuleConflict as e:
             raise Refused("changes_cannot_apply", why=e) from None
-        self.make_senator(state, author, ctx)
+        self.game.make_senator(state, author, ctx)
         undecided = [
             p for p in state["proposals"] if p["author"] == author and p["status"] in UNDECIDED
         ]
         replaced = None
         # Rule 12 replaces the oldest; repealed, nothing is replaced.
         if (
-            self.in_force(state, "max_undecided")
+            self.game.in_force(state, "max_undecided")
             and len(undecided) >= state["parameters"]["max_undecided"]
         ):
             replaced = undecided[0]
@@ -62,22 +62,22 @@ class ImperialProposals(Proposals):
                 closed=iso(ctx.now),
                 deadline=None,
             )
-        deadline = ctx.now + self.duration(state, "vote_period")
+        deadline = ctx.now + self.game.deadlines.duration(state, "vote_period")
         prop = self.submit(
             state, ctx, author, action["title"], action["text"], deadline, changes=action["changes"]
         )
         prop["vote_period"] = state["parameters"]["vote_period"]  # rule 6 as it reads at submission
         ctx.ack(
             f"Proposal {prop['number']} \"{prop['title']}\" is posted; Senators vote YES or NO "
-            f"until {self.when(state, prop['deadline'], ctx)}."
+            f"until {self.game.deadlines.when(state, prop['deadline'], ctx)}."
         )
-        self.ack_changes(ctx, changes)
+        self.game.ack_changes(ctx, changes)
         if replaced:
             ctx.ack(
                 f"It replaces your oldest undecided proposal, {replaced['number']} "
                 f"\"{replaced['title']}\"."
             )
-        self.event(
+        self.game.event(
             state,
             ctx,
             f"{author} proposed {prop['number']} \"{prop['title']}\""
@@ -110,26 +110,26 @@ class ImperialProposals(Proposals):
 
     def electorate(self, state: GameState, prop: Matter) -> list[str]:
         # Rule 6: "other Imperial Senators may send in a vote".
-        return [n for n in self.senators(state) if n != prop["author"]]
+        return [n for n in self.game.senators(state) if n != prop["author"]]
 
     def may_vote(self, state: GameState, name: str) -> None:
-        if name not in self.senators(state):
+        if name not in self.game.senators(state):
             raise Refused("only_senators_vote", by_directive=self.by_directive(state))
 
     def by_directive(self, state: GameState) -> bool:
         """Whether rule 3 now makes Senators only by the Emperor's Directive (never quoted as it
         first read once it no longer does)."""
-        return self.parameter_table.value(state["parameters"], "senators") == "directive"
+        return self.game.parameter_table.value(state["parameters"], "senators") == "directive"
 
     def authors_ballot(self, state: GameState, prop: Matter, vote: str, ctx: Ctx) -> None:
         raise Refused("senators_vote_on_yours", number=prop["number"])
 
     def after_ballot(self, state: GameState, prop: Matter, name: str, vote: str, ctx: Ctx) -> None:
-        self.tell_away_voter(state, name, ctx)
+        self.game.tell_away_voter(state, name, ctx)
 
     def before_deciding(self, state: GameState) -> None:
         # The admin judges in the Emperor's name (an absent Emperor must not stall the game).
-        if not self.emperor(state):
+        if not self.game.emperor(state):
             raise Refused("no_emperor")
 
     def decided_by_admin(self, state: GameState, prop: Matter, action: Action, ctx: Ctx) -> None:
@@ -138,7 +138,7 @@ class ImperialProposals(Proposals):
         self.on_judge(
             state,
             {
-                "player": self.emperor(state),
+                "player": self.game.emperor(state),
                 "number": prop["number"],
                 "verdict": verdict,
                 "reason": action.get("reason", ""),
@@ -183,11 +183,17 @@ class ImperialProposals(Proposals):
         ]
         if late:
             lines.append(late)
-        self.event(state, ctx, lines[0] + (" Passed to the Emperor." if passed else " Rejected."))
+        self.game.event(
+            state, ctx, lines[0] + (" Passed to the Emperor." if passed else " Rejected.")
+        )
         # The Emperor's own mail ("awaiting your judgement") carries the result: one mail (SPEC
         # §2.6).
-        emperor = self.emperor(state) if passed else None
-        to = [p["name"] for p in self.present(state) if p["name"] != emperor] if emperor else "all"
+        emperor = self.game.emperor(state) if passed else None
+        to = (
+            [p["name"] for p in self.game.present(state) if p["name"] != emperor]
+            if emperor
+            else "all"
+        )
         ctx.send(
             "results",
             to,
@@ -202,6 +208,13 @@ class ImperialProposals(Proposals):
             prop["awaiting_since"] = iso(ctx.now)
             self.ask_emperor(state, prop, ctx, result=lines)
 
+    def after_reopen(self, state: GameState, prop: Matter, ctx: Ctx) -> None:
+        """A rejection the GM reversed awaits judgement: the Emperor is asked at once, as when
+        the Senate passes a proposal."""
+        if prop["status"] == "awaiting-judgement":
+            prop["awaiting_since"] = iso(ctx.now)
+            self.ask_emperor(state, prop, ctx)
+
     def ask_emperor(
         self,
         state: GameState,
@@ -210,7 +223,7 @@ class ImperialProposals(Proposals):
         reminder: bool = False,
         result: list[str] | None = None,
     ) -> None:
-        emperor = self.emperor(state)
+        emperor = self.game.emperor(state)
         prop["last_reminded"] = iso(ctx.now)
         if emperor is None:
             ctx.alert(
@@ -227,8 +240,9 @@ class ImperialProposals(Proposals):
             f"{prop['title']}",
             "notice.txt",
             game=state,
-            act=f'a mail with the subject "[Judge] {prop["number"]}" and ACCEPT, VETO, or IGNORE '
-            "followed by the rule that allows ignoring it.",
+            act=f'a mail with the subject "[Judge] {prop["number"]}" and '
+            + ("ACCEPT, VETO, or IGNORE " if self.may_veto(state) else "ACCEPT or IGNORE ")
+            + "followed by the rule that allows ignoring it.",
             heading=f"Proposal {prop['number']} \"{prop['title']}\" by {prop['author']}",
             lines=[
                 *(result + [""] if result else []),
@@ -244,13 +258,13 @@ class ImperialProposals(Proposals):
     def may_veto(self, state: GameState) -> bool:
         """Rule 7 "accept, veto or ignore": reworded to name no veto (and in force), the
         Emperor's VETO is refused, citing the rule as it now reads."""
-        return self.parameter_table.value(
+        return self.game.parameter_table.value(
             state["parameters"], "veto"
-        ) == "allowed" or not self.in_force(state, "veto")
+        ) == "allowed" or not self.game.in_force(state, "veto")
 
     @action("judge")
     def on_judge(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        if action["player"] != self.emperor(state):
+        if action["player"] != self.game.emperor(state):
             raise Refused("only_emperor_judges")
         prop = matters.find(state, action["number"])
         if prop is None or prop["status"] != "awaiting-judgement":
@@ -261,7 +275,7 @@ class ImperialProposals(Proposals):
             )
         verdict, reason = action["verdict"], action.get("reason", "").strip()
         if verdict == "VETO" and not self.may_veto(state):
-            number = self.stating_param(state, "veto").rule
+            number = self.game.stating_param(state, "veto").rule
             rule = next(r for r in state["rules"] if str(r["number"]) == number)
             raise Refused("emperor_has_no_veto", text=" ".join(str(rule["text"]).split()))
         if verdict == "IGNORE":
@@ -272,9 +286,9 @@ class ImperialProposals(Proposals):
         text = f"The Emperor has {status} proposal {prop['number']} \"{prop['title']}\"" + (
             f": {reason}" if reason else "."
         )
-        self.event(state, ctx, text)
+        self.game.event(state, ctx, text)
         changes = changes_from(prop["changes"])
-        note = self.enactment_note(state, changes) if status == "accepted" else None
+        note = self.game.enactment_note(state, changes) if status == "accepted" else None
         ctx.send(
             "results",
             "all",
@@ -285,10 +299,10 @@ class ImperialProposals(Proposals):
             lines=[note] if note else [],
         )
         if status == "accepted":
-            period = self.duration(state, "vote_period")
+            period = self.game.deadlines.duration(state, "vote_period")
 
             def retimed() -> None:  # before the ruleset mail, which lists the deadlines
-                if self.duration(state, "vote_period") != period:
+                if self.game.deadlines.duration(state, "vote_period") != period:
                     self.retime(state, ctx, prop["number"])
 
             self.enact(state, prop, ctx, "is accepted", then=retimed, note_failure=False)
@@ -300,15 +314,17 @@ class ImperialProposals(Proposals):
         lines = []
         for p in state["proposals"]:
             if p["number"] >= number and p["status"] == "voting" and p.get("deadline"):
-                p["deadline"] = iso(parse_iso(p["opened"]) + self.duration(state, "vote_period"))
+                p["deadline"] = iso(
+                    parse_iso(p["opened"]) + self.game.deadlines.duration(state, "vote_period")
+                )
                 p["vote_period"] = state["parameters"]["vote_period"]
                 lines.append(
                     f"Proposal {p['number']} \"{p['title']}\": votes are now due "
-                    f"{self.when(state, p['deadline'], ctx)}."
+                    f"{self.game.deadlines.when(state, p['deadline'], ctx)}."
                 )
         if lines:
-            self.event(state, ctx, f"Rule 6 changed by proposal {number}: " + " ".join(lines))
-            self.announce(
+            self.game.event(state, ctx, f"Rule 6 changed by proposal {number}: " + " ".join(lines))
+            self.game.announce(
                 state,
                 ctx,
                 f"New voting deadlines (rule 6, as amended by proposal {number})",
@@ -327,7 +343,7 @@ class ImperialProposals(Proposals):
         cited = re.findall(r"\brules?\s+#?(\d+(?:\.\d+)*)", reason, re.I)
         if not cited:
             raise Refused("ignore_cites_no_rule")
-        rules = {sort_key(r["number"]): r for r in self.rules_for_display(state)}
+        rules = {sort_key(r["number"]): r for r in self.game.rules_for_display(state)}
         wrong = []  # (number, what is wrong with citing it, its title)
         for number in cited:
             r = rules.get(sort_key(number))

@@ -290,7 +290,7 @@ class Players(Acting):
         p.pop("away_until", None)
         if p["status"] == status:
             if planned:
-                ctx.ack(f"The absence set for {self.when(state, planned)} is cancelled.")
+                ctx.ack(f"The absence set for {self.deadlines.when(state, planned)} is cancelled.")
             ctx.ack(f"{p['name']} is already {word}; nothing changed.")
             return
         self.change_status(state, p, ctx, status)

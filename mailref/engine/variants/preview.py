@@ -5,6 +5,7 @@ same draws; a GM correction in between resolves it again, from the same draws, f
 from __future__ import annotations
 
 import copy
+import random
 from typing import Any
 
 from mailref.engine.context import Ctx, Refused
@@ -25,11 +26,21 @@ CORRECTIONS = {
 
 class Redraw(Ctx):
     """A context whose draws are GIVEN ones first (the turn's, drawn when it closed), then new
-    ones from OUTER (journaled there). SHARE: its mail, ack and notes are OUTER's."""
+    ones from OUTER (journaled there). SHARE: its mail, ack and notes are OUTER's. With KEYED
+    (the draws each combat had, by its land), a combat takes its own draws first, and a combat
+    without them takes GIVEN ones; what each combat drew is kept in `by_key`."""
 
-    def __init__(self, outer: Ctx, given: list[int], share: bool):
+    def __init__(
+        self,
+        outer: Ctx,
+        given: list[int],
+        share: bool,
+        keyed: dict[str, list[int]] | None = None,
+    ):
         super().__init__(outer.now, facts=outer.facts)
         self.outer, self.given = outer, list(given)
+        self.keyed = {k: list(v) for k, v in keyed.items()} if keyed is not None else None
+        self.key, self.by_key = "", dict[str, list[int]]()
         self.dice = outer.dice
         if share:
             self.out, self.ack_lines, self.summary, self.alerts = (
@@ -39,10 +50,20 @@ class Redraw(Ctx):
                 outer.alerts,
             )
 
+    def draws_for(self, key: str) -> None:
+        self.key = key
+
     def randint(self, lo: int, hi: int) -> int:
-        i = len(self.draws)
-        value = self.given[i] if i < len(self.given) else self.outer.randint(lo, hi)
+        own = self.keyed.get(self.key) if self.keyed is not None else None
+        if own:
+            value = own.pop(0)
+        elif self.keyed is not None:
+            value = self.given.pop(0) if self.given else self.outer.randint(lo, hi)
+        else:
+            i = len(self.draws)
+            value = self.given[i] if i < len(self.given) else self.outer.randint(lo, hi)
         self.draws.append(value)
+        self.by_key.setdefault(self.key, []).append(value)
         return value
 
     def reveal_dice(self) -> dict[str, Any] | None:
@@ -68,6 +89,7 @@ class Preview:
             self.game.resolve(state, ctx, why, late)
             return
         t = state["turn"]
+        assert t is not None  # a turn is open: it is being resolved
         state["preview"] = {
             "turn": t["number"],
             "why": why,
@@ -75,15 +97,24 @@ class Preview:
             "draws": [],
             "at": iso(ctx.now),
         }
-        t.update(deadline=None, closed=iso(ctx.now))
+        t["deadline"], t["closed"] = None, iso(ctx.now)
         self.game.event(state, ctx, f"Turn {t['number']} is resolved for the GM's preview.")
         self.send_preview(state, ctx, f"Turn {t['number']} closed ({why}).")
 
-    def send_preview(self, state: GameState, ctx: Ctx, first: str) -> None:
+    def send_preview(
+        self,
+        state: GameState,
+        ctx: Ctx,
+        first: str,
+        keyed: dict[str, list[int]] | None = None,
+        spare: list[int] | None = None,
+    ) -> None:
         """Resolve the waiting turn on a copy, from its draws (new ones only where a correction
-        asks for more rolls), and mail the results to the GM alone."""
+        asks for more rolls), and mail the results to the GM alone. KEYED: each combat's draws
+        in the preview the GM saw, given to it again; SPARE: the draws a new combat takes."""
         p = state["preview"]
-        trial, sub = copy.deepcopy(state), Redraw(ctx, p["draws"], share=False)
+        trial = copy.deepcopy(state)
+        sub = Redraw(ctx, p["draws"] if keyed is None else spare or [], False, keyed)
         self.game.resolve(trial, sub, p["why"], p["late"])
         p["draws"] = sub.draws
         results = next(o for o in sub.out if o.kind == "results")
@@ -117,13 +148,34 @@ class Preview:
                 f"({CORRECTIONS[action['type']]}), from the same rolls.",
             )
 
-    def after_undo(self, state: GameState, ctx: Ctx) -> None:
-        """An undo while the results wait: the turn resolved again from the same draws, for the
-        GM, who alone has seen it."""
-        if p := state.get("preview"):
-            self.send_preview(
-                state, ctx, f"Turn {p['turn']} resolved again after an undo, from the same rolls."
-            )
+    def after_undo(self, before: GameState, state: GameState, ctx: Ctx) -> None:
+        """An undo while the results wait: the turn resolved again for the GM, who alone has
+        seen it; each combat that still happens has the draws it had in the preview BEFORE."""
+        p, was = state.get("preview"), before.get("preview")
+        if not p:
+            return
+        first = f"Turn {p['turn']} resolved again after an undo, from the same rolls."
+        if not was or was["turn"] != p["turn"]:
+            self.send_preview(state, ctx, first)
+            return
+        seen = self.drawn(before, ctx, was["draws"], None)
+        # Which combats still happen, and how many of their draws: the rest are spare.
+        taken = self.drawn(state, ctx, [], seen)
+        spare = [d for k, ds in seen.items() for d in ds[len(taken.get(k, ())) :]]
+        self.send_preview(state, ctx, first, seen, spare)
+
+    def drawn(
+        self,
+        state: GameState,
+        ctx: Ctx,
+        given: list[int],
+        keyed: dict[str, list[int]] | None,
+    ) -> dict[str, list[int]]:
+        """What each combat of the waiting turn of STATE draws, resolved on a copy aside."""
+        p = state["preview"]
+        aside = Redraw(Ctx(ctx.now, rng=random.Random(0)), given, False, keyed)
+        self.game.resolve(copy.deepcopy(state), aside, p["why"], p["late"])
+        return aside.by_key
 
     def waiting(self, state: GameState) -> list[tuple[str, str | None]]:
         """The digest's "Waiting for": a previewed turn waits for the GM."""

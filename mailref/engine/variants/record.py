@@ -5,7 +5,7 @@ abstentions); `[Stats] NAME` says it, and `[History]` the game's results so far,
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.state import GameState, OtherAction, Player
@@ -19,6 +19,9 @@ FIGURES = ("games", "played", "missed", "late", "votes", "abstained", "away", "w
 # The words a Nomic's ballot uses to abstain.
 ABSTAINING = frozenset({"ABSTAIN", "DEFERENTIAL"})
 
+if TYPE_CHECKING:
+    from mailref.engine.variants.deadlines import Deadlines
+
 
 class RecordHost(Protocol):
     """What the record asks of the game: its players, when a turn's reminder went, and how it
@@ -28,11 +31,8 @@ class RecordHost(Protocol):
 
     def player(self, state: GameState, name: str) -> Player | None: ...
 
-    def reminder_at(self, state: GameState, deadline: datetime, opened: str | None) -> datetime: ...
-
-    def when(
-        self, state: GameState, value: datetime | str | None, ctx: Ctx | None = None
-    ) -> str: ...
+    @property
+    def deadlines(self) -> Deadlines: ...
 
 
 def figures(state: GameState, address: str, now: datetime) -> dict[str, int]:
@@ -92,7 +92,7 @@ class Record:
         if not t or not t.get("deadline"):
             return
         due = parse_iso(t["deadline"])
-        reminded = self.game.reminder_at(state, due, t.get("started")) if due else None
+        reminded = self.game.deadlines.reminder_at(state, due, t.get("started")) if due else None
         orders = cast(dict[str, Any], state.get("orders") or {})
         for p in state["players"]:
             if p["status"] != "active":
@@ -156,8 +156,8 @@ class Record:
         lines = [who]
         for p, t in held:
             seat = "" if p["name"] == who else f"the seat of {p['name']}, "
-            until = f"until {self.game.when(state, t['to'])}" if t.get("to") else "to now"
-            lines.append(f"Held {seat}from {self.game.when(state, t['from'])} {until}.")
+            until = f"until {self.game.deadlines.when(state, t['to'])}" if t.get("to") else "to now"
+            lines.append(f"Held {seat}from {self.game.deadlines.when(state, t['from'])} {until}.")
         if not self.game.nomic:
             lines.append(
                 f"Turns played: {counts.get('played', 0)}; missed: {counts.get('missed', 0)}; "
@@ -216,7 +216,8 @@ class Record:
                 lines.append(
                     f"The seat of {p['name']}: "
                     + "; then ".join(
-                        f"{t['holder']} from {self.game.when(state, t['from'])}" for t in held
+                        f"{t['holder']} from {self.game.deadlines.when(state, t['from'])}"
+                        for t in held
                     )
                     + "."
                 )

@@ -2,26 +2,46 @@
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from mailref.engine.context import Ctx
 from mailref.engine.mechanics.gamestate import table_lines
 from mailref.engine.ruleparams import Table
 from mailref.engine.state import Action, GameState, Rule
-from mailref.engine.variants.actions import Acting, action
+from mailref.engine.variants.actions import action
 
 
-class Replies(Acting):
-    """Answers that change nothing."""
+class RepliesHost(Protocol):
+    """What the answers ask of the game: its commands and parameters, and the lines it shows
+    (its hooks `status_lines`, `rules_for_display`, `score_lines`, `standing_lines`)."""
 
-    commands: list[tuple[str, str]] = []
-    parameter_table: Table  # the variant's, whose values a command's help states
-    dated_absence = True  # `[Away] until 6 Jan` (BlogNomic's Idle has no dates)
+    commands: list[tuple[str, str]]
+    parameter_table: Table  # the game's, whose values a command's help states
+    dated_absence: bool  # `[Away] until 6 Jan` (BlogNomic's Idle has no dates)
+
+    def help_commands(self, state: GameState | None = None) -> list[tuple[str, str]]: ...
+
+    def status_lines(self, state: GameState, ctx: Ctx | None = None) -> list[str]: ...
+
+    def rules_for_display(self, state: GameState) -> list[Rule]: ...
+
+    def score_lines(self, state: GameState) -> list[str]: ...
+
+    def standing_lines(self, state: GameState) -> list[str]: ...
+
+
+class Replies:
+    """Answers that change nothing: held by the game as `replies`."""
+
+    def __init__(self, game: RepliesHost) -> None:
+        self.game = game
 
     @action("help")
     def on_help(self, state: GameState, action: Action, ctx: Ctx) -> None:
         ctx.reply(
             "help",
             "help.txt",
-            commands=self.help_commands(state),
+            commands=self.game.help_commands(state),
             game=state,
             reason=action.get("reason", ""),
         )
@@ -31,14 +51,15 @@ class Replies(Acting):
         they state (`{unidle_after}`) as STATE's game runs by it now."""
         values = state["parameters"] if state else {}
         out = [
-            (usage, self.parameter_table.spoken_in(what, values)) for usage, what in self.commands
+            (usage, self.game.parameter_table.spoken_in(what, values))
+            for usage, what in self.game.commands
         ]
-        if self.dated_absence:
+        if self.game.dated_absence:
             away = "away for those dates (at most {max_absence} ahead); it ends by itself"
             out.append(
                 (
                     "[Away] until 6 Jan, or [Away] 24 Dec to 6 Jan",
-                    self.parameter_table.spoken_in(away, values),
+                    self.game.parameter_table.spoken_in(away, values),
                 )
             )
         out.append(
@@ -87,7 +108,7 @@ class Replies(Acting):
 
     @action("status")
     def on_status(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        lines = self.status_lines(state, ctx) + table_lines(state)
+        lines = self.game.status_lines(state, ctx) + table_lines(state)
         ctx.reply("status", "status.txt", game=state, lines=lines)
 
     @action("rules")
@@ -96,62 +117,12 @@ class Replies(Acting):
             "ruleset",
             "rules.txt",
             game=state,
-            rules=self.rules_for_display(state),
-            scores=self.score_lines(state),
-            standing=self.standing_lines(state),
+            rules=self.game.rules_for_display(state),
+            scores=self.game.score_lines(state),
+            standing=self.game.standing_lines(state),
         )
-
-    def rules_for_display(self, state: GameState) -> list[Rule]:
-        return state["rules"]
-
-    def standing_lines(self, state: GameState) -> list[str]:
-        """What the rule list shows besides the rules, before the scores (sidekick rules 5–6)."""
-        return []
-
-    def score_lines(self, state: GameState) -> list[str]:
-        return [f"{p['name']}: {p['score']}" for p in self.present(state)]
 
     def players_word(self, state: GameState) -> str:
         """What the game's own rules call its players ("Pebblers"), else "Players"."""
         noun = str(state.get("ruleset", {}).get("noun") or "Player")
         return noun if noun.endswith("s") else noun + "s"
-
-    def status_lines(self, state: GameState, ctx: Ctx | None = None) -> list[str]:
-        """The state in lines; with CTX, each deadline says how far off it is ("in 4 days")."""
-        lines = [f"Status: {state['status']}"]
-        lines.append(
-            f"{self.players_word(state)}: "
-            + ", ".join(f"{p['name']} ({p['status']}, {p['score']})" for p in self.present(state))
-        )
-        lines += self.absence.lines(state)
-        if state["order"]:
-            lines.append("Turn order: " + ", ".join(state["order"]))
-        if state["turn"]:
-            t = state["turn"]
-            # No "deadline none": a mover who moved is waiting for the vote, not late.
-            due = (
-                f", moved: proposal {t['proposal']}"
-                if t.get("proposal")
-                else f", deadline {self.when(state, t['deadline'], ctx)}"
-                if t.get("deadline")
-                else ""
-            )
-            lines.append(f"Turn {t['number']}: {t.get('player') or 'nobody present can move'}{due}")
-        for p in state["proposals"]:
-            if p["status"] in self.open_statuses:
-                due = (
-                    f", deadline {self.when(state, p['deadline'], ctx)}"
-                    if p.get("deadline")
-                    else ""
-                )
-                lines.append(
-                    f"Proposal {p['number']} \"{p['title']}\" by {p['author']}: {p['status']}{due}"
-                )
-        for j in state["judgements"]:
-            if j["status"] == "open":
-                lines.append(
-                    f"Judgement {j['number']} by {j['by']}: open, judge {j.get('judge') or '-'}"
-                )
-        if state["winners"]:
-            lines.append("Winners: " + ", ".join(state["winners"]))
-        return lines

@@ -19,6 +19,7 @@ from mailref.engine.variants.components import Held
 from mailref.engine.variants.sidekick_judges import SidekickJudges
 from mailref.engine.variants.sidekick_timers import SidekickTimers
 from mailref.engine.variants.sidekick_votes import SidekickVotes
+from mailref.engine.variants.victory import first_to_reach, note_score
 from mailref.timeutil import iso
 
 # Rules 11-12 and 21-22: every other active player votes; the vote closes when all have voted
@@ -40,7 +41,8 @@ VOTING = VotingPolicy(
 )
 
 
-class Sidekick(SidekickVotes, Variant):
+class Sidekick(Variant):
+    proposals = Held(SidekickVotes)
     judges = Held(SidekickJudges)
     gamestate = Held(Gamestate)
     timers = Held(SidekickTimers)
@@ -148,9 +150,9 @@ class Sidekick(SidekickVotes, Variant):
         elif t.get("player") is None and player["status"] == "active":
             self.next_turn(state, ctx)
         else:
-            prop = self.current_proposal(state)
+            prop = self.proposals.current_proposal(state)
             if prop:
-                self.maybe_close(state, prop, ctx)
+                self.proposals.maybe_close(state, prop, ctx)
 
     def after_undo(self, before: GameState, state: GameState, ctx: Ctx) -> None:
         """A turn an undo gave back to its mover (the move undone) runs a full turn_timeout from
@@ -161,7 +163,7 @@ class Sidekick(SidekickVotes, Variant):
             return
         if (mover, t.get("number")) == (was.get("player"), was.get("number")):
             return
-        deadline = ctx.now + self.duration(state, "turn_timeout")
+        deadline = ctx.now + self.deadlines.duration(state, "turn_timeout")
         t["deadline"] = iso(deadline)
         t.pop("reminded", None)
         ctx.send(
@@ -173,8 +175,11 @@ class Sidekick(SidekickVotes, Variant):
             game=state,
             mover=mover,
             number=t["number"],
-            deadline=self.when(state, deadline, ctx),
+            deadline=self.deadlines.when(state, deadline, ctx),
         )
+
+    def ballots_taken(self, state: GameState) -> tuple[str, ...]:
+        return self.proposals.ballots_taken(state)  # the lifecycle's policy as the rules read
 
     # ---- the clock: the turn's and the vote's deadlines (sidekick_timers.py) ---------
     def deadline_times(self, state: GameState, now: datetime) -> list[datetime]:
@@ -189,7 +194,7 @@ class Sidekick(SidekickVotes, Variant):
         return self.timers.late_players(state, now)
 
     def current_deadline_holder(self, state: GameState) -> Turn | Matter | None:
-        return self.current_proposal(state) or super().current_deadline_holder(state)
+        return self.proposals.current_proposal(state) or super().current_deadline_holder(state)
 
     def open_turn(self, state: GameState, ctx: Ctx, mover: str | None, number: int) -> None:
         if mover is None:
@@ -198,7 +203,7 @@ class Sidekick(SidekickVotes, Variant):
                 state, ctx, "Nobody present can move; the game waits for a player to return."
             )
             return
-        deadline = ctx.now + self.duration(state, "turn_timeout")
+        deadline = ctx.now + self.deadlines.duration(state, "turn_timeout")
         state["turn"] = {
             "number": number,
             "player": mover,
@@ -206,7 +211,9 @@ class Sidekick(SidekickVotes, Variant):
             "started": iso(ctx.now),
             "proposal": None,
         }
-        self.event(state, ctx, f"Turn {number}: {mover} to move by {self.when(state, deadline)}.")
+        self.event(
+            state, ctx, f"Turn {number}: {mover} to move by {self.deadlines.when(state, deadline)}."
+        )
         ctx.send(
             "turn",
             [mover],
@@ -216,7 +223,7 @@ class Sidekick(SidekickVotes, Variant):
             game=state,
             mover=mover,
             number=number,
-            deadline=self.when(state, deadline, ctx),
+            deadline=self.deadlines.when(state, deadline, ctx),
         )
 
     def turn_order(self, state: GameState) -> TurnOrder:
@@ -280,6 +287,44 @@ class Sidekick(SidekickVotes, Variant):
         if skipped:
             state["turn"]["last"] = t.get("player")
 
+    # ---- victory (rules 20 and 23) -----------------------------------------------
+    def check_victory(self, state: GameState, ctx: Ctx) -> None:
+        if state["status"] == "ended":
+            return
+        target = state["parameters"]["win_score"]
+        state["score_checks"] = seq = (
+            state.get("score_checks", 0) + 1
+        )  # one a check: "the same time"
+        for p in self.present(state):
+            note_score(p, seq)
+        winners = first_to_reach(state, self.present(state), target)
+        if winners:
+            state["winners"], state["status"] = winners, "ended"
+            also = [
+                p["name"]
+                for p in self.present(state)
+                if p["score"] >= target and p["name"] not in winners
+            ]
+            text = (
+                f"{winners[0]} reaches {target} points and wins (rule 23)!"
+                if len(winners) == 1 and not also
+                else f"{winners[0]} reached {target} points first and wins (rules 20 and 23)!"
+                if len(winners) == 1
+                else f"{', '.join(winners)} reach {target} points at the same time: the game ends "
+                "in a tie (rule 20)."
+            )
+            self.event(state, ctx, text)
+            standings = sorted(
+                self.present(state), key=lambda p: -p["score"]
+            )  # the winner first, as a table of results reads
+            self.announce(
+                state,
+                ctx,
+                f"{state['name']} is won",
+                [text, "Final scores:"] + [f"{p['name']}: {p['score']}" for p in standings],
+                kind="results",
+            )
+
     # ---- the rule list (rules 5–6) ------------------------------------------------
     def standing_lines(self, state: GameState) -> list[str]:
         """Rule 5: "the rule list will indicate the current score each player has and the current
@@ -298,7 +343,7 @@ class Sidekick(SidekickVotes, Variant):
             if t
             else "The first turn opens once two players are in."
         ]
-        lines.append(f"{self.players_word(state)} in turn order:")
+        lines.append(f"{self.replies.players_word(state)} in turn order:")
         seated = [self.player(state, n) for n in state["order"]]
         waiting = [p for p in self.present(state) if p["name"] not in state["order"]]
         for i, p in enumerate([p for p in seated if p] + waiting, 1):
@@ -343,9 +388,9 @@ class Sidekick(SidekickVotes, Variant):
         if unnumbered or conflicts:
             titles = [c.title for c in unnumbered]
             raise Refused("move_faults", unnumbered=titles, conflicts=conflicts, free=free)
-        deadline = ctx.now + self.duration(state, "vote_timeout")
+        deadline = ctx.now + self.deadlines.duration(state, "vote_timeout")
         # Rule 11: the mover is assumed to vote for (the policy's author_vote).
-        prop = self.submit(
+        prop = self.proposals.submit(
             state,
             ctx,
             player,
@@ -358,12 +403,14 @@ class Sidekick(SidekickVotes, Variant):
         t["proposal"], t["deadline"] = prop["number"], None
         ctx.ack(
             f"Proposal {prop['number']} \"{prop['title']}\" is submitted; voting closes "
-            f"{self.when(state, prop['deadline'], ctx)}."
+            f"{self.deadlines.when(state, prop['deadline'], ctx)}."
         )
         self.ack_changes(ctx, changes)
         self.event(state, ctx, f"{player} proposed {prop['number']} \"{prop['title']}\".")
-        self.announce_proposal(state, ctx, prop, changes, self.electorate(state, prop))
-        self.maybe_close(state, prop, ctx)
+        self.proposals.announce_proposal(
+            state, ctx, prop, changes, self.proposals.electorate(state, prop)
+        )
+        self.proposals.maybe_close(state, prop, ctx)
 
     @action("forfeit")
     def on_forfeit(self, state: GameState, action: Action, ctx: Ctx) -> None:

@@ -7,6 +7,7 @@ from typing import Any
 
 from mailref.engine.context import Ctx
 from mailref.engine.state import GameState
+from mailref.engine.variants.extensions import moment
 from mailref.timeutil import parse_iso
 
 
@@ -22,12 +23,12 @@ class SidekickTimers:
         out = []
         t = state["turn"]
         if t and t.get("deadline"):
-            d = parse_iso(t["deadline"])
+            d = moment(t["deadline"])
             out.append(d)
             if not t.get("reminded"):
-                out.append(self.game.reminder_at(state, d, t.get("started")))
-        if prop := self.game.current_proposal(state):
-            out += self.game.vote_times(state, prop)
+                out.append(self.game.deadlines.reminder_at(state, d, t.get("started")))
+        if prop := self.game.proposals.current_proposal(state):
+            out += self.game.proposals.vote_times(state, prop)
         return out
 
     def fire_deadlines(self, state: GameState, ctx: Ctx) -> None:
@@ -35,17 +36,17 @@ class SidekickTimers:
             100
         ):  # a long outage may owe several deadlines: fire them in order, once each
             t = state["turn"]
-            prop = self.game.current_proposal(state)
+            prop = self.game.proposals.current_proposal(state)
             due: list[tuple[datetime, str]] = []
             if t and t.get("deadline"):
-                due.append((parse_iso(t["deadline"]), "turn"))
+                due.append((moment(t["deadline"]), "turn"))
             if prop and prop.get("deadline"):
-                due.append((parse_iso(prop["deadline"]), "vote"))
+                due.append((moment(prop["deadline"]), "vote"))
             due = sorted(d for d in due if d[0] <= ctx.now)
             if not due:
                 break
             when, what = due[0]
-            late = self.game.late_note(when, ctx)
+            late = self.game.deadlines.late_note(when, ctx)
             if what == "turn":
                 self.game.next_turn(
                     state,
@@ -55,7 +56,7 @@ class SidekickTimers:
                     missed=True,
                 )
             else:
-                self.game.close(state, prop, ctx, late)
+                self.game.proposals.close(state, prop, ctx, late)
         self.remind(state, ctx)
 
     def remind(self, state: GameState, ctx: Ctx) -> None:
@@ -64,43 +65,46 @@ class SidekickTimers:
             t
             and t.get("deadline")
             and not t.get("reminded")
-            and ctx.now >= self.game.reminder_at(state, parse_iso(t["deadline"]), t.get("started"))
+            and ctx.now
+            >= self.game.deadlines.reminder_at(state, parse_iso(t["deadline"]), t.get("started"))
         ):
             t["reminded"] = True
             ctx.send(
                 "reminder",
-                [t["player"]],
+                [str(t["player"])],
                 f"[Turn {t['number']}] Reminder: your move is due "
-                f"{self.game.when(state, t['deadline'])}",
+                f"{self.game.deadlines.when(state, t['deadline'])}",
                 "reminder.txt",
                 game=state,
                 what=f"your move (turn {t['number']})",
-                deadline=self.game.when(state, t["deadline"], ctx),
+                deadline=self.game.deadlines.when(state, t["deadline"], ctx),
                 how='To move, reply to this mail with your rule changes (a first line "Title: '
                 'Your title" names the '
                 "proposal), or send [Forfeit] to give up the turn.",
             )
-        prop = self.game.current_proposal(state)
+        prop = self.game.proposals.current_proposal(state)
         if (
             prop
             and prop.get("deadline")
             and not prop.get("reminded")
             and ctx.now
-            >= self.game.reminder_at(state, parse_iso(prop["deadline"]), prop.get("opened"))
+            >= self.game.deadlines.reminder_at(
+                state, parse_iso(prop["deadline"]), prop.get("opened")
+            )
         ):
             prop["reminded"] = True
-            missing = self.game.waiting_for(state, prop)
+            missing = self.game.proposals.waiting_for(state, prop)
             if missing:
                 ctx.send(
                     "reminder",
                     missing,
                     f"[Proposal {prop['number']}] Reminder: your vote is due "
-                    f"{self.game.when(state, prop['deadline'])}",
+                    f"{self.game.deadlines.when(state, prop['deadline'])}",
                     "reminder.txt",
                     game=state,
                     what=f"your vote on proposal {prop['number']} \"{prop['title']}\"",
-                    how=self.game.how_to_vote() + ".",
-                    deadline=self.game.when(state, prop["deadline"], ctx),
+                    how=self.game.proposals.how_to_vote() + ".",
+                    deadline=self.game.deadlines.when(state, prop["deadline"], ctx),
                 )
 
     def late_players(
@@ -112,18 +116,18 @@ class SidekickTimers:
             out.append(
                 (
                     f"{t['player']} has not moved (turn {t['number']}, due "
-                    f"{self.game.when(state, t['deadline'])})",
+                    f"{self.game.deadlines.when(state, t['deadline'])})",
                     t["deadline"],
                 )
             )
-        prop = self.game.current_proposal(state)
+        prop = self.game.proposals.current_proposal(state)
         if prop:
-            missing = self.game.waiting_for(state, prop)
+            missing = self.game.proposals.waiting_for(state, prop)
             if missing:
                 out.append(
                     (
                         f"Not yet voted on proposal {prop['number']} (due "
-                        f"{self.game.when(state, prop.get('deadline'))}): "
+                        f"{self.game.deadlines.when(state, prop.get('deadline'))}): "
                         f"{', '.join(missing)}",
                         prop.get("deadline"),
                     )

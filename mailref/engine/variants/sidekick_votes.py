@@ -1,5 +1,4 @@
-"""Nomic Sidekick's votes (rules 11-14), victory (rules 20 and 23) and the
-admin's decisions on them."""
+"""Nomic Sidekick's votes (rules 11-14) and the admin's decisions on them."""
 
 from __future__ import annotations
 
@@ -9,12 +8,12 @@ from mailref.engine.mechanics import voting
 from mailref.engine.mechanics.proposals import Proposals
 from mailref.engine.ruleset import changes_from
 from mailref.engine.state import Action, GameState, Matter
-from mailref.engine.variants.victory import first_to_reach, note_score
 from mailref.timeutil import parse_iso
 
 
 class SidekickVotes(Proposals):
-    """Sidekick's hooks of the proposal lifecycle, its close, victory and the admin's decisions."""
+    """Sidekick's hooks of the proposal lifecycle, its close and the admin's decisions: held by
+    the game as `proposals`."""
 
     # ---- votes (rules 11–14) -----------------------------------------------------
     def current_proposal(self, state: GameState) -> Matter | None:
@@ -23,7 +22,7 @@ class SidekickVotes(Proposals):
     def authors_ballot(self, state: GameState, prop: Matter, vote: str, ctx: Ctx) -> None:
         # Rule 11: "The player moving is assumed to be voting “for” the proposal"
         # (docs/games/sidekick.md); amended so that the mover votes, theirs to change.
-        if self.parameter_table.value(state["parameters"], "mover_vote") == "own":
+        if self.game.parameter_table.value(state["parameters"], "mover_vote") == "own":
             ctx.ack(
                 matters.cast(prop, prop["author"], vote, ctx, zone=state.get("timezone") or "UTC")
             )
@@ -38,10 +37,10 @@ class SidekickVotes(Proposals):
         raise Refused("mover_votes_for", number=prop["number"])
 
     def after_ballot(self, state: GameState, prop: Matter, name: str, vote: str, ctx: Ctx) -> None:
-        self.tell_away_voter(
+        self.game.tell_away_voter(
             state, name, ctx, "the ABSTAIN counted for an away player who does not vote"
         )
-        self.event(state, ctx, f"{name} voted on proposal {prop['number']}.")
+        self.game.event(state, ctx, f"{name} voted on proposal {prop['number']}.")
         self.maybe_close(state, prop, ctx)
 
     def settle(self, state: GameState, prop: Matter, ctx: Ctx) -> None:
@@ -58,14 +57,14 @@ class SidekickVotes(Proposals):
     ) -> None:
         # Missing votes, and away players, abstain (rules 11 and 15); the result says whose.
         silent, away = [], []
-        for p in self.present(state):
+        for p in self.game.present(state):
             if p["name"] not in prop["votes"]:
                 (silent if p["status"] == "active" else away).append(p["name"])
                 prop["votes"][p["name"]] = self.policy.silent_counts_as
         # A vote is a player's: one who left the game before the vote closed has none (as in
         # BlogNomic and Imperial); the result says whose ballot it set aside.
         gone = sorted(
-            n for n in prop["votes"] if (q := self.player(state, n)) and q["status"] == "left"
+            n for n in prop["votes"] if (q := self.game.player(state, n)) and q["status"] == "left"
         )
         outcome = voting.count(
             self.policy_in(state), {n: v for n, v in prop["votes"].items() if n not in gone}
@@ -100,21 +99,22 @@ class SidekickVotes(Proposals):
             author, points = scored
             cited = (
                 "rules 21–22"
-                if self.in_force(state, "pass_points") and self.in_force(state, "fail_points")
-                else f"rule {self.parameter_table[scoring].rule}"
+                if self.game.in_force(state, "pass_points")
+                and self.game.in_force(state, "fail_points")
+                else f"rule {self.game.parameter_table[scoring].rule}"
             )
             lines.append(
                 f"{author['name']} scores {points:+d} ({cited}) and now has {author['score']}."
             )
-        elif self.player(state, prop["author"]) and not self.in_force(state, scoring):
+        elif self.game.player(state, prop["author"]) and not self.game.in_force(state, scoring):
             lines.append(
                 f"{prop['author']} scores nothing: rule "
-                f"{self.parameter_table[scoring].rule}, which scored it, is repealed."
+                f"{self.game.parameter_table[scoring].rule}, which scored it, is repealed."
             )
         changes = changes_from(prop["changes"])
-        if passed and (note := self.enactment_note(state, changes)):
+        if passed and (note := self.game.enactment_note(state, changes)):
             lines.append(note)
-        self.event(state, ctx, lines[0])
+        self.game.event(state, ctx, lines[0])
         ctx.send(
             "results",
             "all",
@@ -124,14 +124,14 @@ class SidekickVotes(Proposals):
             heading="",
             lines=lines,
         )
-        self.check_victory(state, ctx)
+        self.game.check_victory(state, ctx)
         moves_on = bool(state["turn"] and state["turn"].get("proposal") == prop["number"])
 
         def next_turn() -> None:
             # Rules 20 and 23 as they now read: a lowered target ends the game here.
-            self.check_victory(state, ctx)
+            self.game.check_victory(state, ctx)
             if moves_on:
-                self.next_turn(state, ctx)
+                self.game.next_turn(state, ctx)
 
         if not passed:
             next_turn()
@@ -140,44 +140,6 @@ class SidekickVotes(Proposals):
         # gives the next mover its new time), and before the ruleset mail, which shows the new
         # mover (rule 5).
         self.enact(state, prop, ctx, "is in effect", then=next_turn)
-
-    # ---- victory (rules 20 and 23) -----------------------------------------------
-    def check_victory(self, state: GameState, ctx: Ctx) -> None:
-        if state["status"] == "ended":
-            return
-        target = state["parameters"]["win_score"]
-        state["score_checks"] = seq = (
-            state.get("score_checks", 0) + 1
-        )  # one a check: "the same time"
-        for p in self.present(state):
-            note_score(p, seq)
-        winners = first_to_reach(state, self.present(state), target)
-        if winners:
-            state["winners"], state["status"] = winners, "ended"
-            also = [
-                p["name"]
-                for p in self.present(state)
-                if p["score"] >= target and p["name"] not in winners
-            ]
-            text = (
-                f"{winners[0]} reaches {target} points and wins (rule 23)!"
-                if len(winners) == 1 and not also
-                else f"{winners[0]} reached {target} points first and wins (rules 20 and 23)!"
-                if len(winners) == 1
-                else f"{', '.join(winners)} reach {target} points at the same time: the game ends "
-                "in a tie (rule 20)."
-            )
-            self.event(state, ctx, text)
-            standings = sorted(
-                self.present(state), key=lambda p: -p["score"]
-            )  # the winner first, as a table of results reads
-            self.announce(
-                state,
-                ctx,
-                f"{state['name']} is won",
-                [text, "Final scores:"] + [f"{p['name']}: {p['score']}" for p in standings],
-                kind="results",
-            )
 
     # ---- admin decisions ---------------------------------------------------------
     def decided_by_admin(self, state: GameState, prop: Matter, action: Action, ctx: Ctx) -> None:

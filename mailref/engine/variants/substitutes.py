@@ -6,8 +6,7 @@ moves once by `takeover_extension`; the seat keeps each tenure (who held it, fro
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.state import GameState, Matter, OtherAction, Player, Turn
@@ -17,6 +16,9 @@ from mailref.timeutil import format_duration, iso, parse_duration, parse_iso
 
 # What the holder of a vacant seat may still ask: nothing that plays the seat.
 READ_ONLY = frozenset({"status", "rules", "help", "history", "stats"})
+
+if TYPE_CHECKING:
+    from mailref.engine.variants.deadlines import Deadlines
 
 
 class SubstitutesHost(Protocol):
@@ -35,9 +37,8 @@ class SubstitutesHost(Protocol):
 
     def after_status_change(self, state: GameState, player: Player, ctx: Ctx) -> None: ...
 
-    def when(
-        self, state: GameState, value: datetime | str | None, ctx: Ctx | None = None
-    ) -> str: ...
+    @property
+    def deadlines(self) -> Deadlines: ...
 
     def event(self, state: GameState, ctx: Ctx, text: str) -> None: ...
 
@@ -191,7 +192,7 @@ class Substitutes:
         target["takeover_extended"] = True
         return (
             f"The deadline moves once, by {format_duration(length)}, to "
-            f"{self.game.when(state, target['deadline'], ctx)}."
+            f"{self.game.deadlines.when(state, target['deadline'], ctx)}."
         )
 
     def missed(self, state: GameState, names: list[str], ctx: Ctx) -> None:

@@ -54,7 +54,7 @@ class OrdersGame(Variant):
         self.begin_turn(state, ctx, 1)
 
     def begin_turn(self, state: GameState, ctx: Ctx, number: int) -> None:
-        deadline = ctx.now + self.duration(state, "turn_length")
+        deadline = ctx.now + self.deadlines.duration(state, "turn_length")
         state["turn"] = {
             "number": number,
             "deadline": iso(deadline),
@@ -62,7 +62,11 @@ class OrdersGame(Variant):
             "reminded": False,
         }
         state["orders"] = {}
-        self.event(state, ctx, f"Turn {number} opens; orders are due {self.when(state, deadline)}.")
+        self.event(
+            state,
+            ctx,
+            f"Turn {number} opens; orders are due {self.deadlines.when(state, deadline)}.",
+        )
         self.send_turn(state, ctx, "all")
 
     def send_turn(self, state: GameState, ctx: Ctx, to: list[str] | str) -> None:
@@ -71,7 +75,7 @@ class OrdersGame(Variant):
         ctx.send(
             "turn",
             to,
-            f"[Turn {number}] Orders are due {self.when(state, deadline)}",
+            f"[Turn {number}] Orders are due {self.deadlines.when(state, deadline)}",
             "notice.txt",
             opens=True,
             game=state,
@@ -80,7 +84,7 @@ class OrdersGame(Variant):
                 *self.turn_lines(state),
                 *([""] if self.turn_lines(state) else []),
                 "Send your orders in a mail with the subject [Orders] before "
-                f"{self.when(state, deadline, ctx)}.",
+                f"{self.deadlines.when(state, deadline, ctx)}.",
                 "Only bold text is read as orders; everything else is chatter. In a plain-text "
                 f"mail, write bold with two stars on each side, {self.example_order}, or as "
                 "[b]…[/b].",
@@ -117,7 +121,9 @@ class OrdersGame(Variant):
         t = state["turn"]
         if state["status"] == "active" and t and t.get("closed") and not t.get("deadline"):
             # Late: the turn closed at its deadline and the GM is adjudicating it.
-            raise Refused("orders_too_late", turn=t["number"], closed=self.when(state, t["closed"]))
+            raise Refused(
+                "orders_too_late", turn=t["number"], closed=self.deadlines.when(state, t["closed"])
+            )
         if state["status"] != "active" or not state["turn"] or not state["turn"].get("deadline"):
             raise Refused("no_turn_open", forming=state["status"] == "forming")
         p = self.must_player(state, name)
@@ -139,7 +145,7 @@ class OrdersGame(Variant):
 
             if [words(x) for x in action["sentences"]] == [words(o["text"]) for o in had["orders"]]:
                 # The same mail sent again (Send pressed twice, a second account): nothing is lost.
-                raise Refused("orders_sent_again", at=self.when(state, had["at"]))
+                raise Refused("orders_sent_again", at=self.deadlines.when(state, had["at"]))
             raise Refused("orders_are_final")
         base = had["orders"] if had and (mode == "add" or correcting and mode == "refuse") else []
         accepted, rejected = self.read_orders(state, name, action["sentences"], base)
@@ -181,7 +187,8 @@ class OrdersGame(Variant):
             ctx.ack(
                 f"{which} not count as sent: send the missing orders in another [Orders] mail "
                 "before "
-                f"{self.when(state, state['turn']['deadline'], ctx)}; the turn waits for them."
+                f"{self.deadlines.when(state, state['turn']['deadline'], ctx)}; the turn waits "
+                "for them."
             )
         self.event(
             state,
@@ -253,7 +260,9 @@ class OrdersGame(Variant):
             return ends
         d = parse_iso(t["deadline"])
         return ends + (
-            [d] if t.get("reminded") else [d, self.reminder_at(state, d, t.get("started"))]
+            [d]
+            if t.get("reminded")
+            else [d, self.deadlines.reminder_at(state, d, t.get("started"))]
         )
 
     def fire_deadlines(self, state: GameState, ctx: Ctx) -> None:
@@ -263,9 +272,11 @@ class OrdersGame(Variant):
             return
         d = parse_iso(t["deadline"])
         if ctx.now >= d:
-            self.close_turn(state, ctx, "the deadline passed", self.late_note(d, ctx))
+            self.close_turn(state, ctx, "the deadline passed", self.deadlines.late_note(d, ctx))
             return
-        if not t.get("reminded") and ctx.now >= self.reminder_at(state, d, t.get("started")):
+        if not t.get("reminded") and ctx.now >= self.deadlines.reminder_at(
+            state, d, t.get("started")
+        ):
             t["reminded"] = True
             missing = [n for n in self.active_names(state) if not self.has_ordered(state, n)]
             if missing:
@@ -273,12 +284,12 @@ class OrdersGame(Variant):
                     "reminder",
                     missing,
                     f"[Turn {t['number']}] Reminder: orders are due "
-                    f"{self.when(state, t['deadline'])}",
+                    f"{self.deadlines.when(state, t['deadline'])}",
                     "reminder.txt",
                     game=state,
                     what=f"your orders for turn {t['number']}",
                     verb="are",
-                    deadline=self.when(state, t["deadline"], ctx),
+                    deadline=self.deadlines.when(state, t["deadline"], ctx),
                     how="Reply to this mail with your orders, each in bold.",
                 )
 
@@ -304,7 +315,7 @@ class OrdersGame(Variant):
             [
                 (
                     f"No orders yet for turn {t['number']} (due "
-                    f"{self.when(state, t['deadline'])}): {', '.join(missing)}",
+                    f"{self.deadlines.when(state, t['deadline'])}): {', '.join(missing)}",
                     t["deadline"],
                 )
             ]
@@ -362,11 +373,12 @@ class OrdersGame(Variant):
         t = state["turn"]
         if t and t.get("deadline"):
             lines.append(
-                f"Turn {t['number']}: orders are due {self.when(state, t['deadline'], ctx)}"
+                f"Turn {t['number']}: orders are due "
+                f"{self.deadlines.when(state, t['deadline'], ctx)}"
             )
         elif t and t.get("closed"):
             lines.append(
-                f"Turn {t['number']}: closed {self.when(state, t['closed'])}; the GM is "
+                f"Turn {t['number']}: closed {self.deadlines.when(state, t['closed'])}; the GM is "
                 "adjudicating it"
             )
         if state["winners"]:

@@ -51,7 +51,8 @@ VOTING = VotingPolicy(
 )
 
 
-class BlogNomic(Submitting, Variant):
+class BlogNomic(Variant):
+    proposals = Held(Submitting)
     wizards = Held(Wizards)
     gamestate = Held(Gamestate)
     hiatus = Held(Hiatus)
@@ -162,6 +163,9 @@ class BlogNomic(Submitting, Variant):
     ) -> list[tuple[str, str | None]]:
         return self.resolution.late_players(state, now)
 
+    def ballots_taken(self, state: GameState) -> tuple[str, ...]:
+        return self.proposals.ballots_taken(state)  # the lifecycle's policy as the rules read
+
     # ---- who counts (wizards.py): rule 4.1's quorum of the Wizards --------------------
     def quorum(self, state: GameState) -> int:
         return self.wizards.quorum(state)
@@ -194,12 +198,12 @@ class BlogNomic(Submitting, Variant):
             raise Refused("not_idle")
         idled = p.get("self_idled")
         if idled and idled["dynasty"] == state["dynasty"]:
-            until = parse_iso(idled["at"]) + self.duration(state, "unidle_after")
+            until = parse_iso(idled["at"]) + self.deadlines.duration(state, "unidle_after")
             if ctx.now < until:
                 raise Refused(
                     "unidle_too_soon",
-                    idled=self.when(state, idled["at"], ctx),
-                    until=self.when(state, until, ctx),
+                    idled=self.deadlines.when(state, idled["at"], ctx),
+                    until=self.deadlines.when(state, until, ctx),
                 )
         self._set_away(state, {**action, "name": action["player"]}, ctx, "active")
 
@@ -222,13 +226,13 @@ class BlogNomic(Submitting, Variant):
                 and not p.get("removed")
                 and (p["name"].lower() == name or address in p["addresses"])
             ):
-                until = parse_iso(p["left_at"]) + self.duration(state, "rejoin_after")
+                until = parse_iso(p["left_at"]) + self.deadlines.duration(state, "rejoin_after")
                 if ctx.now < until:
                     raise Refused(
                         "rejoin_too_soon",
                         name=p["name"],
-                        left=self.when(state, p["left_at"], ctx),
-                        until=self.when(state, until, ctx),
+                        left=self.deadlines.when(state, p["left_at"], ctx),
+                        until=self.deadlines.when(state, until, ctx),
                     )
         super().on_join(state, action, ctx)
 

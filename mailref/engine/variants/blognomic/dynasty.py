@@ -84,7 +84,7 @@ class Dynasties:
         # "A non-Wizard never has a Vote": an AGAINST of one who has since idled or left is none.
         if "AGAINST" in self.game.wizards.effective_votes(state, dov).values():
             state["dov_cooldown"][dov["author"]] = iso(
-                ctx.now + self.game.duration(state, "dov_cooldown")
+                ctx.now + self.game.deadlines.duration(state, "dov_cooldown")
             )
         if not self.game.hiatus.hiatus_reason(state, ctx.now):
             self.game.announce(state, ctx, "Hiatus ends", ["No DoV is pending: the Hiatus ends."])
@@ -100,7 +100,8 @@ class Dynasties:
         )
         for other in state["judgements"]:
             if other["kind"] == "dov" and other["status"] == "pending":
-                self.game.close(state, other, ctx, "failed", "another DoV was enacted")
+                why = "another DoV was enacted"
+                self.game.resolution.close(state, other, ctx, "failed", why)
         text = (
             f"{dov['author']} wins the dynasty. Dynasty {state['dynasty']} begins with no "
             "Historian (rule 1.12 as it now reads): a Metadynasty, and the Hiatus ends."
@@ -198,5 +199,6 @@ class Dynasties:
                 if action.get("text")
                 else ""
             ),
+            whole=True,  # a new dynasty's rules are a new game's: each player gets them whole
         )
         self.game.resolution.resolve(state, ctx)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from mailref.engine.state import GameState
+from mailref.engine.state import BlogNomicState
 
 _MONTH = (
     "January",
@@ -31,7 +31,7 @@ class Hiatus:
         self.game = game
 
     @staticmethod
-    def downtime_days(state: GameState) -> tuple[tuple[int, int], tuple[int, int]]:
+    def downtime_days(state: BlogNomicState) -> tuple[tuple[int, int], tuple[int, int]]:
         """Rule 3.4 "Seasonal Downtime": its first day and the day it ends, as (month, day);
         the parameter `downtime` follows the rule's text ("12-24..12-27")."""
         first, _, end = str(state["parameters"].get("downtime") or "12-24..12-27").partition("..")
@@ -39,7 +39,7 @@ class Hiatus:
         return (a[0], a[1]), (b[0], b[1])
 
     @classmethod
-    def downtime_text(cls, state: GameState) -> str:
+    def downtime_text(cls, state: BlogNomicState) -> str:
         """The Downtime's days in words: "24–27 December"."""
         (m1, d1), (m2, d2) = cls.downtime_days(state)
         return (
@@ -49,7 +49,7 @@ class Hiatus:
         )
 
     @classmethod
-    def in_downtime(cls, now: datetime, state: GameState | None = None) -> bool:
+    def in_downtime(cls, now: datetime, state: BlogNomicState | None = None) -> bool:
         """Seasonal Downtime: from its first day until the day it ends (UTC), 24 to 27 December
         as the seed writes it; a span across the new year wraps."""
         (m1, d1), (m2, d2) = cls.downtime_days(state) if state else ((12, 24), (12, 27))
@@ -57,7 +57,7 @@ class Hiatus:
         return first <= today < end if first <= end else (today >= first or today < end)
 
     @staticmethod
-    def special_active(state: GameState, name: str) -> bool:
+    def special_active(state: BlogNomicState, name: str) -> bool:
         """Rule "Special Case": "The text of Special Case Rules that are inactive shall be
         interpreted, for the purpose of play, to mean nothing." A repealed one means nothing
         either; one without a status "[X]" is active ("default to active")."""
@@ -67,20 +67,20 @@ class Hiatus:
                 return not status.strip().lower().startswith("inactive")
         return False
 
-    def downtime(self, state: GameState, now: datetime) -> bool:
+    def downtime(self, state: BlogNomicState, now: datetime) -> bool:
         return (
             state["parameters"]["seasonal_downtime"]
             and self.special_active(state, "Seasonal Downtime")
             and self.in_downtime(now, state)
         )
 
-    def dormant(self, state: GameState) -> bool:
+    def dormant(self, state: BlogNomicState) -> bool:
         return (
             self.special_active(state, "Dormancy")
             and len(self.game.wizards.names(state)) < state["parameters"]["dormant_below"]
         )
 
-    def hiatus_reason(self, state: GameState, now: datetime) -> str | None:
+    def hiatus_reason(self, state: BlogNomicState, now: datetime) -> str | None:
         if state["ascension_pending"]:
             return "the game is in Hiatus until the new Historian's Ascension Address"
         if any(j["kind"] == "dov" and j["status"] == "pending" for j in state["judgements"]):
@@ -89,7 +89,7 @@ class Hiatus:
             return f"the game is in Seasonal Downtime ({self.downtime_text(state)})"
         return None
 
-    def sync_status(self, state: GameState, now: datetime) -> None:
+    def sync_status(self, state: BlogNomicState, now: datetime) -> None:
         """SPEC §1.5: `hiatus` while proposals are not accepted (a pending DoV, the awaited
         Ascension Address, Seasonal Downtime)."""
         if state["status"] in ("active", "hiatus"):

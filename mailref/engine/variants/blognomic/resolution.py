@@ -28,7 +28,7 @@ class Resolution:
 
     def _resolve_one(self, state: GameState, ctx: Ctx) -> bool:
         now = ctx.now
-        stale = self.game.duration(state, "stale_after")
+        stale = self.game.deadlines.duration(state, "stale_after")
         pending = [p for p in state["proposals"] if p["status"] == "pending"]
         for p in pending:
             if now - parse_iso(p["opened"]) > stale:
@@ -60,12 +60,15 @@ class Resolution:
                 )
                 no_against = "AGAINST" not in votes.values()
                 if popular and (
-                    (age >= self.game.duration(state, "dov_open_min") and (hist_for or no_against))
-                    or age >= self.game.duration(state, "dov_open_sure")
+                    (
+                        age >= self.game.deadlines.duration(state, "dov_open_min")
+                        and (hist_for or no_against)
+                    )
+                    or age >= self.game.deadlines.duration(state, "dov_open_sure")
                 ):
                     self.close(state, j, ctx, "enacted", "popular")
                     return True
-                if unpopular and age >= self.game.duration(state, "dov_open_min"):
+                if unpopular and age >= self.game.deadlines.duration(state, "dov_open_min"):
                     self.close(state, j, ctx, "failed", "unpopular")
                     return True
         if self.game.hiatus.hiatus_reason(state, now) or not pending:
@@ -84,7 +87,9 @@ class Resolution:
             self.close(state, oldest, ctx, "failed", "vetoed")
             return True
         popular, unpopular, _ = self.game.wizards.opinion(state, oldest, now)
-        if popular and now - parse_iso(oldest["opened"]) >= self.game.duration(state, "min_open"):
+        if popular and now - parse_iso(oldest["opened"]) >= self.game.deadlines.duration(
+            state, "min_open"
+        ):
             self.close(state, oldest, ctx, "enacted", "popular")
             return True
         if unpopular:
@@ -95,7 +100,7 @@ class Resolution:
     def why_opinion(self, state: GameState, m: Matter, counts: dict, reason: str) -> str:
         """The clause of rule "Votes" that made a matter Popular or Unpopular when the tally alone
         does not show it (FOR 2 with quorum 3 enacted after 48 hours)."""
-        after = format_duration(self.game.duration(state, "popular_after"))
+        after = format_duration(self.game.deadlines.duration(state, "popular_after"))
         if reason == "popular" and counts["FOR"] < counts["quorum"]:
             return (
                 f"Popular: open {after} or more, with more than one vote and more FOR than AGAINST."
@@ -111,7 +116,9 @@ class Resolution:
         self, state: GameState, m: Matter, ctx: Ctx, status: str, reason: str, note: str = ""
     ) -> None:
         _, _, counts = self.game.wizards.opinion(state, m, ctx.now)
-        self.game.record_outcome(m, status == self.game.policy.passed_status, reason, counts, ctx)
+        self.game.proposals.record_outcome(
+            m, status == self.game.policy.passed_status, reason, counts, ctx
+        )
         label = self.game.label(m)
         title = m.get("question") or m["title"]
         lines = [
@@ -146,7 +153,8 @@ class Resolution:
                 or "AGAINST" not in self.game.wizards.effective_votes(state, m).values()
             ):
                 clause = (
-                    f"{format_duration(self.game.duration(state, 'dov_open_min'))} or more, "
+                    f"{format_duration(self.game.deadlines.duration(state, 'dov_open_min'))} or "
+                    "more, "
                     + (
                         "with the Historian's FOR."
                         if hist_vote == "FOR"
@@ -154,7 +162,8 @@ class Resolution:
                     )
                 )
             else:
-                clause = f"{format_duration(self.game.duration(state, 'dov_open_sure'))} or more."
+                sure = self.game.deadlines.duration(state, "dov_open_sure")
+                clause = f"{format_duration(sure)} or more."
             lines.insert(2, "Popular and open " + clause)
         if deferring := sorted(
             n for n, v in m["votes"].items() if v == "DEFERENTIAL" and n != hist
@@ -192,7 +201,7 @@ class Resolution:
             # The numbers the referee chose, as the ruleset reads now (an earlier matter may have
             # taken them).
             m["changes"] = [
-                c.as_dict() for c in self.game.numbered(state, changes_from(m["changes"]))
+                c.as_dict() for c in self.game.proposals.numbered(state, changes_from(m["changes"]))
             ]
         if (
             status == "enacted"
@@ -229,7 +238,7 @@ class Resolution:
                 results.vars["lines"] += ["", "What it changes:", *done]
             if not m.get("changes"):
                 return
-        self.game.enact(state, m, ctx, "is enacted")
+        self.game.proposals.enact(state, m, ctx, "is enacted")
 
     def deadline_times(self, state: GameState, now: datetime) -> list[datetime]:
         # Thresholds already passed were weighed by the last resolve(); only later ones wake us.
@@ -248,13 +257,15 @@ class Resolution:
             ):
                 out.append(
                     opened
-                    + self.game.duration(state, key)
+                    + self.game.deadlines.duration(state, key)
                     + timedelta(seconds=1 if key == "stale_after" else 0)
                 )
             if m.get("reminded") is False:
                 out.append(
-                    self.game.reminder_at(
-                        state, opened + self.game.duration(state, "popular_after"), m["opened"]
+                    self.game.deadlines.reminder_at(
+                        state,
+                        opened + self.game.deadlines.duration(state, "popular_after"),
+                        m["opened"],
                     )
                 )
         if p["seasonal_downtime"]:
@@ -271,12 +282,12 @@ class Resolution:
     def decided_by(self, state: GameState, m: Matter, ctx: Ctx) -> str:
         """The matter's announcement says by when it is decided: BlogNomic has no vote deadline,
         but open `popular_after` (48 h) a matter is Popular or Unpopular on the votes cast."""
-        at = parse_iso(m["opened"]) + self.game.duration(state, "popular_after")
+        at = parse_iso(m["opened"]) + self.game.deadlines.duration(state, "popular_after")
         return (
             "It is decided as soon as it is Popular or Unpopular "
             f"(quorum {self.game.quorum(state)}), "
             "and at the "
-            f"latest from {self.game.when(state, at, ctx)}, on the votes cast by then."
+            f"latest from {self.game.deadlines.when(state, at, ctx)}, on the votes cast by then."
         )
 
     def remind_wizards(self, state: GameState, ctx: Ctx) -> None:
@@ -291,11 +302,13 @@ class Resolution:
         for m in self.game.all_matters(state):
             if m["status"] != "pending" or m.get("reminded") is not False:
                 continue
-            decidable = parse_iso(m["opened"]) + self.game.duration(state, "popular_after")
-            if ctx.now < self.game.reminder_at(state, decidable, m["opened"]):
+            decidable = parse_iso(m["opened"]) + self.game.deadlines.duration(
+                state, "popular_after"
+            )
+            if ctx.now < self.game.deadlines.reminder_at(state, decidable, m["opened"]):
                 continue
             m["reminded"] = True
-            for name in self.game.waiting_for(state, m):
+            for name in self.game.proposals.waiting_for(state, m):
                 if name != m["author"]:
                     owed.setdefault((name, iso(decidable)), []).append(m)
         for (name, decidable), due in owed.items():
@@ -309,17 +322,17 @@ class Resolution:
                 "reminder",
                 [name],
                 f"[{self.game.label(first)} {first['number']}] Reminder: you have not voted; "
-                f"it may be decided from {self.game.when(state, decidable)}",
+                f"it may be decided from {self.game.deadlines.when(state, decidable)}",
                 "notice.txt",
                 game=state,
                 heading=f"A reminder from the referee of {state['name']}: you have not voted on "
                 f"{' and '.join(what)}.",
                 lines=[
-                    f"From {self.game.when(state, decidable, ctx)}, "
+                    f"From {self.game.deadlines.when(state, decidable, ctx)}, "
                     f"{'it' if len(due) == 1 else 'each'} may be decided "
                     "without your vote: enacted with more FOR than AGAINST, else failed (rule "
                     "\"Votable Matters\").",
-                    self.game.how_to_vote()
+                    self.game.proposals.how_to_vote()
                     + ("" if len(due) == 1 else ', one line each: "12 FOR"')
                     + ".",
                 ],
@@ -334,7 +347,7 @@ class Resolution:
         proposal then fails at 48 hours. The referee does not idle them itself: the GM decides."""
         out: list[tuple[str, str | None]] = []
         for m in self.game.all_matters(state):
-            if m["status"] == "pending" and (missing := self.game.waiting_for(state, m)):
+            if m["status"] == "pending" and (missing := self.game.proposals.waiting_for(state, m)):
                 out.append(
                     (
                         f"Not yet voted on {self.game.label(m)} {m['number']}: "
@@ -350,7 +363,8 @@ class Resolution:
             if p["status"] == "active" and last and now and now - parse_iso(last) >= quiet:
                 out.append(
                     (
-                        f"{p['name']} has sent nothing since {self.game.when(state, last)}: "
+                        f"{p['name']} has sent nothing since "
+                        f"{self.game.deadlines.when(state, last)}: "
                         "an Admin "
                         "may render them "
                         "Idle (rule \"Idle Wizards\"), which lowers the quorum: `mailref player "

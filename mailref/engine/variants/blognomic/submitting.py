@@ -19,10 +19,10 @@ class Submitting(Proposals):
     @action("propose")
     def on_propose(self, state: GameState, action: Action, ctx: Ctx) -> None:
         author = action["player"]
-        self.wizards.must_be_wizard(state, author, "submit a Proposal")
-        if why := self.hiatus.hiatus_reason(state, ctx.now):
+        self.game.wizards.must_be_wizard(state, author, "submit a Proposal")
+        if why := self.game.hiatus.hiatus_reason(state, ctx.now):
             raise Refused("no_proposals_in_hiatus", why=why)
-        if self.hiatus.dormant(state):
+        if self.game.hiatus.dormant(state):
             raise Refused("dormant", least=state["parameters"]["dormant_below"])
         matters.must_not_repeat(
             state["proposals"],
@@ -55,16 +55,16 @@ class Submitting(Proposals):
         )
         ctx.ack(
             f"Proposal {prop['number']} \"{prop['title']}\" is pending; quorum is "
-            f"{self.quorum(state)}."
+            f"{self.game.quorum(state)}."
         )
-        self.ack_changes(ctx, changes)
+        self.game.ack_changes(ctx, changes)
         if not changes:
             ctx.ack("  (no rule changes recognised: if enacted, the GM applies it by hand)")
         # Not refused: a proposal pending before it may yet make its changes fit. But its author
         # and the voters learn now, not at enactment, that as things stand nothing of it would
         # apply.
         warning = ""
-        if changes and (problem := self.cannot_apply(state, changes)):
+        if changes and (problem := self.game.cannot_apply(state, changes)):
             warning = (
                 f"As the ruleset reads now, these changes cannot apply: {problem}. Enacted so, "
                 "none of "
@@ -74,7 +74,7 @@ class Submitting(Proposals):
                 f"  Note: {warning} To correct it, send [Withdraw] {prop['number']} and propose "
                 "it again."
             )
-        self.event(state, ctx, f"{author} proposed {prop['number']} \"{prop['title']}\".")
+        self.game.event(state, ctx, f"{author} proposed {prop['number']} \"{prop['title']}\".")
         self.announce_proposal(
             state,
             ctx,
@@ -82,9 +82,9 @@ class Submitting(Proposals):
             changes,
             self.electorate(state, prop),
             warning=warning,
-            timing=self.resolution.decided_by(state, prop, ctx),
+            timing=self.game.resolution.decided_by(state, prop, ctx),
         )
-        self.resolution.resolve(state, ctx)
+        self.game.resolution.resolve(state, ctx)
 
     def numbered(self, state: GameState, changes: list) -> list:
         """A new rule whose place is not named goes at the end of the Dynastic Rules. The number
@@ -103,7 +103,7 @@ class Submitting(Proposals):
         """Rule "Tags": "Votable Matters require the [Core] tag in order to make changes to the
         Core Rules, and the [Appendix] tag in order to make changes to the Appendix Rules."
         """
-        if not self.hiatus.special_active(state, "Tags"):
+        if not self.game.hiatus.special_active(state, "Tags"):
             return
         need = {}
         for c in changes:
@@ -128,21 +128,21 @@ class Submitting(Proposals):
     @action("dov")
     def on_dov(self, state: GameState, action: Action, ctx: Ctx) -> None:
         author = action["player"]
-        self.wizards.must_be_wizard(state, author, "declare victory")
+        self.game.wizards.must_be_wizard(state, author, "declare victory")
         if author == state["historian"]:
             raise Refused("historian_cannot_declare")
         if state["ascension_pending"]:
             raise Refused("no_dov_before_ascension")
-        if self.hiatus.downtime(state, ctx.now):
-            raise Refused("dov_in_downtime", downtime=self.hiatus.downtime_text(state))
+        if self.game.hiatus.downtime(state, ctx.now):
+            raise Refused("dov_in_downtime", downtime=self.game.hiatus.downtime_text(state))
         until = state["dov_cooldown"].get(author)
         if until and ctx.now < parse_iso(until):
-            raise Refused("dov_cooldown", until=self.when(state, until, ctx))
+            raise Refused("dov_cooldown", until=self.game.deadlines.when(state, until, ctx))
         self._new_judgement(state, action, ctx, "dov")
 
     def _new_judgement(self, state: GameState, action: Action, ctx: Ctx, kind: str) -> None:
         author = action["player"]
-        self.wizards.must_be_wizard(
+        self.game.wizards.must_be_wizard(
             state, author, "raise a Call for Judgement" if kind == "cfj" else "declare victory"
         )
         matters.must_not_repeat(
@@ -172,25 +172,26 @@ class Submitting(Proposals):
             changes=[c.as_dict() for c in changes],
             effects=list(action.get("effects") or []) if kind == "cfj" else [],
         )
-        label = self.label(m)
+        label = self.game.label(m)
         ctx.ack(
-            f"{label} {m['number']} \"{m['question']}\" is pending; quorum is {self.quorum(state)}."
+            f"{label} {m['number']} \"{m['question']}\" is pending; "
+            f"quorum is {self.game.quorum(state)}."
         )
         if m["effects"]:
             ctx.ack("Its effect lines, carried out if it is enacted:")
             for e in m["effects"]:
                 ctx.ack("  " + effect_words(e))
-        self.event(state, ctx, f"{author} raised {label} {m['number']}: {m['question']}.")
+        self.game.event(state, ctx, f"{author} raised {label} {m['number']}: {m['question']}.")
         lines = [
             f"{label} {m['number']} by {author}: {m['question']}",
             *([""] + m["text"].splitlines() if m["text"].strip() else []),
             "",
-            f"Reply with FOR, AGAINST or DEFERENTIAL. Quorum is {self.quorum(state)}.",
+            f"Reply with FOR, AGAINST or DEFERENTIAL. Quorum is {self.game.quorum(state)}.",
         ]
-        lines[-1:-1] = [self.resolution.decided_by(state, m, ctx), ""]
+        lines[-1:-1] = [self.game.resolution.decided_by(state, m, ctx), ""]
         if kind == "dov":
             lines.insert(1, "The game is in Hiatus while this DoV is pending.")
-        self.announce(
+        self.game.announce(
             state,
             ctx,
             f"[{label} {m['number']}] {m['question']}",
@@ -198,7 +199,7 @@ class Submitting(Proposals):
             opens=True,
             words=list(self.policy.offered),
         )
-        self.resolution.resolve(state, ctx)
+        self.game.resolution.resolve(state, ctx)
 
     @action("withdraw")
     def on_withdraw(self, state: GameState, action: Action, ctx: Ctx) -> None:
@@ -209,7 +210,7 @@ class Submitting(Proposals):
         # "Resolution of Proposals" fails only the oldest pending proposal
         # (docs/games/blognomic.md).
         m["self_killed"], m["withdrawn"] = True, True
-        self.resolution.resolve(state, ctx)
+        self.game.resolution.resolve(state, ctx)
         if m["status"] == "pending":
             ctx.ack(
                 f"Proposal {m['number']} is withdrawn: it is Self-Killed and fails once it is the "
@@ -225,33 +226,33 @@ class Submitting(Proposals):
     # ---- the proposal lifecycle's hooks (mechanics/proposals.py) ---------------------
     def electorate(self, state: GameState, m: Matter) -> list[str]:
         # "A non-Wizard never has a Vote": Wizards, the author among them.
-        return self.wizards.names(state)
+        return self.game.wizards.names(state)
 
     def may_vote(self, state: GameState, name: str) -> None:
-        if name not in self.wizards.names(state):
+        if name not in self.game.wizards.names(state):
             raise Refused("idle_not_counted")
 
     def voting_matter(self, state: GameState, number: int) -> Matter | None:
-        return self.find_matter(state, number)
+        return self.game.find_matter(state, number)
 
     def label_of(self, m: Matter | None) -> str:
-        return self.label(m) if m else "matter"
+        return self.game.label(m) if m else "matter"
 
     def heading_of(self, m: Matter) -> str:
-        return self.label(m)
+        return self.game.label(m)
 
     def check_ballot(self, state: GameState, m: Matter, name: str, vote: str) -> None:
-        if vote == "VETO" and (name != state["historian"] or self.label(m) != "Proposal"):
+        if vote == "VETO" and (name != state["historian"] or self.game.label(m) != "Proposal"):
             raise Refused("only_historian_vetoes")
 
     def after_ballot(self, state: GameState, m: Matter, name: str, vote: str, ctx: Ctx) -> None:
-        label = self.label(m)
+        label = self.game.label(m)
         if (
             label == "Proposal"
             and name == m["author"]
             and vote == "AGAINST"
             and not m["self_killed"]
-            and self.parameter_table.value(state["parameters"], "self_kill") == "kills"
+            and self.game.parameter_table.value(state["parameters"], "self_kill") == "kills"
         ):
             m["self_killed"] = True
             ctx.ack(
@@ -262,18 +263,18 @@ class Submitting(Proposals):
             ctx.ack(f"Proposal {m['number']} is Vetoed.")
 
     def after_votes(self, state: GameState, ctx: Ctx) -> None:
-        self.resolution.resolve(state, ctx)
+        self.game.resolution.resolve(state, ctx)
 
     def settle(self, state: GameState, m: Matter, ctx: Ctx) -> None:
-        self.resolution.resolve(state, ctx)
+        self.game.resolution.resolve(state, ctx)
 
     def decided_by_admin(self, state: GameState, m: Matter, action: Action, ctx: Ctx) -> None:
         status = "enacted" if action["outcome"] == "enact" else "failed"
         reason = {"enact": "enacted by the admin", "fail": "failed by the admin", "veto": "vetoed"}[
             action["outcome"]
         ]
-        ctx.ack(f"{self.label(m)} {m['number']}: {reason}.")
-        self.resolution.close(
+        ctx.ack(f"{self.game.label(m)} {m['number']}: {reason}.")
+        self.game.resolution.close(
             state,
             m,
             ctx,

@@ -10,8 +10,8 @@ from typing import Any
 from mailref.engine.context import Refused
 from mailref.engine.mechanics import voting
 from mailref.engine.ruleparams import quorum_of
-from mailref.engine.state import GameState, Matter
-from mailref.timeutil import parse_iso
+from mailref.engine.state import BlogNomicState, Matter
+from mailref.engine.variants.extensions import moment
 
 
 class Wizards:
@@ -20,23 +20,23 @@ class Wizards:
     def __init__(self, game: Any) -> None:
         self.game = game
 
-    def names(self, state: GameState) -> list[str]:
+    def names(self, state: BlogNomicState) -> list[str]:
         """Idle Wizards are not counted as Wizards (rule "Idle Wizards")."""
         return [p["name"] for p in state["players"] if p["status"] == "active"]
 
-    def quorum(self, state: GameState) -> int:
+    def quorum(self, state: BlogNomicState) -> int:
         """Rule 4.1 (Keywords): "half the number of Wizards in that subset, rounded down, plus
         one"."""
         return quorum_of(state["parameters"].get("quorum", "1/2 down +1"), len(self.names(state)))
 
-    def must_be_wizard(self, state: GameState, name: str, what: str) -> None:
+    def must_be_wizard(self, state: BlogNomicState, name: str, what: str) -> None:
         """Rule "Idle Wizards": "For the purposes of all Gamestate and the Ruleset, excluding Rules
         “Ruleset and Gamestate”, “Wizards”, “Dynasties”, “Fair Play” and any of those Rules’
         subrules, Idle Wizards are not counted as Wizards"."""
         if name not in self.names(state):
             raise Refused("idle_wizard_cannot", what=what)
 
-    def valid_vote(self, state: GameState, m: Matter, name: str) -> str | None:
+    def valid_vote(self, state: BlogNomicState, m: Matter, name: str) -> str | None:
         """Rule "Votes": "A Wizard’s Vote on a Votable Matter is the last valid voting icon that
         they have used"; DEFERENTIAL is valid, as the Historian's Vote, only "When the Historian
         has a valid Vote other than VETO". So FOR then DEF with no Historian vote stays FOR
@@ -62,7 +62,7 @@ class Wizards:
             return "FOR"
         return None
 
-    def effective_votes(self, state: GameState, m: Matter) -> dict[str, str]:
+    def effective_votes(self, state: BlogNomicState, m: Matter) -> dict[str, str]:
         """Valid votes of counted Wizards ("A non-Wizard never has a Vote")."""
         out = {}
         for name in self.names(state):
@@ -71,11 +71,13 @@ class Wizards:
                 out[name] = vote
         return out
 
-    def opinion(self, state: GameState, m: Matter, now: datetime) -> tuple[bool, bool, dict]:
+    def opinion(self, state: BlogNomicState, m: Matter, now: datetime) -> tuple[bool, bool, dict]:
         """(popular, unpopular, counts) exactly as rule "Votes" words them."""
-        long_open = now - parse_iso(m["opened"]) >= self.game.duration(state, "popular_after")
+        long_open = now - moment(m["opened"]) >= self.game.deadlines.duration(
+            state, "popular_after"
+        )
         outcome = voting.count(
-            self.game.policy_in(state),
+            self.game.proposals.policy_in(state),
             self.effective_votes(state, m),
             self.names(state),
             self.quorum(state),
