@@ -229,3 +229,15 @@ def test_a_watchers_second_yes_to_the_confirmation_is_told_they_watch(referee, o
     assert "you watch Eire already" in Outbox.body(again)
     assert "[Join]" not in Outbox.body(again)
     assert_replays(referee)
+
+
+def test_game_show_json_counts_the_watchers_and_never_names_them(referee):
+    from mailref.engine import public_view
+
+    _eire(referee)
+    assert public_view(referee.state("eire"))["watchers"] == 0
+    _watch(referee)
+    view = public_view(referee.state("eire"))
+    assert view["watchers"] == 1
+    assert WANDA not in repr(view)
+    assert_replays(referee)
