@@ -21,11 +21,13 @@ _ORDERS = {
 
 
 def order_words(row: dict[str, Any]) -> str:
-    """The court order of journal ROW in words: "ruling on judgement 1 by Ann", "the GM's undo"."""
+    """The court order of journal ROW in words: "the ruling on judgement 1 by Ann", "the GM's undo"."""
     kind = str(row.get("action") or "")
     first = next((w for w in row.get("what", []) if not w.startswith(MARK)), "")
     if kind == "ruling" and (m := re.search(r"judgement (\d+)", first, re.I)):
-        return f"ruling on judgement {m.group(1)}" + (f" by {row['who']}" if row.get("who") else "")
+        return f"the ruling on judgement {m.group(1)}" + (
+            f" by {row['who']}" if row.get("who") else ""
+        )
     said = _ORDERS.get(kind, kind.replace("_", " ") or "an order")
     return said + (f" by {row['who']}" if row.get("who") and kind != "undo" else "")
 
