@@ -21,7 +21,8 @@ _ORDERS = {
 
 
 def order_words(row: dict[str, Any]) -> str:
-    """The court order of journal ROW in words: "the ruling on judgement 1 by Ann", "the GM's undo"."""
+    """The court order of journal ROW in words: "the ruling on judgement 1 by Ann", "the GM's
+    undo"."""
     kind = str(row.get("action") or "")
     first = next((w for w in row.get("what", []) if not w.startswith(MARK)), "")
     if kind == "ruling" and (m := re.search(r"judgement (\d+)", first, re.I)):
