@@ -10,6 +10,7 @@ import pytest
 from mailref.engine.mechanics.gamestate import Gamestate
 from mailref.engine.variants import VARIANTS
 from mailref.engine.variants.absence import Absence
+from mailref.engine.variants.admin import AdminOverrides
 from mailref.engine.variants.agreed_end import AgreedEnd
 from mailref.engine.variants.base import Variant
 from mailref.engine.variants.blognomic.dynasty import Dynasties
@@ -41,6 +42,7 @@ from mailref.engine.variants.watching import Watching
 
 COMPONENTS = {
     "absence": Absence,
+    "admin": AdminOverrides,
     "consent": Consent,
     "court": CourtOrders,
     "deadlines": Deadlines,
@@ -57,7 +59,6 @@ COMPONENTS = {
 # The concerns `Variant` still inherits: this list only shrinks.
 MIXINS = {
     "Players",
-    "AdminOverrides",
     "Enactment",
 }
 # Each variant's own concerns, held as components (the attribute, the class).
@@ -125,6 +126,9 @@ def test_a_components_actions_join_the_variants_table():
         "tick",
         "help",
         "status",
+        "set",
+        "pause",
+        "bind",
     ):
         assert kind in Variant.actions
         assert Variant.actions[kind].__qualname__.split(".")[0] in COMPONENTS

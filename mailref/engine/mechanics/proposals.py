@@ -47,6 +47,22 @@ class Reminders(Protocol):
     def reminder_at(self, state: GameState, deadline: datetime, opened: str | None) -> datetime: ...
 
 
+class VoteOverrides(Protocol):
+    """How the game tells a player the admin set their ballot."""
+
+    def tell_vote_override(
+        self,
+        state: GameState,
+        action: Action,
+        ctx: Ctx,
+        name: str,
+        matter: Matter,
+        label: str,
+        vote: str,
+        previous: str | None,
+    ) -> None: ...
+
+
 class ProposalsHost(Protocol):
     """What the lifecycle asks of the game it is held by (base.py's concerns)."""
 
@@ -77,17 +93,8 @@ class ProposalsHost(Protocol):
 
     def event(self, state: GameState, ctx: Ctx, text: str) -> None: ...
 
-    def tell_vote_override(
-        self,
-        state: GameState,
-        action: Action,
-        ctx: Ctx,
-        name: str,
-        matter: Matter,
-        label: str,
-        vote: str,
-        previous: str | None,
-    ) -> None: ...
+    @property
+    def admin(self) -> VoteOverrides: ...
 
 
 class Proposals:
@@ -210,7 +217,7 @@ class Proposals:
             )
             + " (admin override)"
         )
-        self.game.tell_vote_override(
+        self.game.admin.tell_vote_override(
             state, action, ctx, p["name"], m, self.heading_of(m), vote, previous
         )
         self.settle(state, m, ctx)

@@ -1,9 +1,8 @@
 """The variant every game's rules build on. `Variant` composes the shared concerns (players,
-admin commands, enactment, deadlines, replies), holds those made components (absence,
-consent to join, court orders, dice, digests, extensions, inbox, limits, a player's record,
-substitutes, watchers: variants/components.py),
-declares what a variant offers the handlers and the site, and dispatches each action to the
-handler declared for it."""
+enactment), holds those made components (absence, the admin's commands, consent to join, court
+orders, dice, digests, extensions, inbox, limits, a player's record, substitutes, watchers:
+variants/components.py), declares what a variant offers the handlers and the site, and
+dispatches each action to the handler declared for it."""
 
 from __future__ import annotations
 
@@ -73,7 +72,6 @@ WHILE_PAUSED = AFTER_THE_END | {
 
 class Variant(
     Players,
-    AdminOverrides,
     Enactment,
 ):
     """A game's rules over its state. A variant overrides these declarations and the hooks of
@@ -81,6 +79,7 @@ class Variant(
     of the components it holds (variants/components.py)."""
 
     absence = Held(Absence)
+    admin = Held(AdminOverrides)
     consent = Held(Consent)
     court = Held(CourtOrders)
     deadlines = Held(Deadlines)
@@ -345,7 +344,7 @@ class Variant(
         if kind in CHATTER and not action.get("by"):
             self.limits.cap_chatter(state, action, ctx, sent)
         if action.get("by") and (why := str(action.get("reason") or "").strip()):
-            self.tell_why(ctx, sent, why)
+            self.admin.tell_why(ctx, sent, why)
         self.inbox.refresh_waiting(state, ctx, sent)
         self.inbox.hold_for_digests(state, ctx, sent)
         self.inbox.cap_mail_per_player(state, action, ctx, sent)

@@ -331,7 +331,7 @@ class BlogNomic(Variant):
 
     @action("office")
     def on_office(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        super().on_office(state, action, ctx)
+        self.admin.on_office(state, action, ctx)
         if action["office"].lower() == "historian":
             holder = self.holder(state, "historian")
             state["historian"] = holder["name"] if holder else None
