@@ -30,6 +30,7 @@ from mailref.engine.variants.imperial_proposals import ImperialProposals
 from mailref.engine.variants.inbox import Inbox
 from mailref.engine.variants.joining import Consent
 from mailref.engine.variants.limits import Limits
+from mailref.engine.variants.players import Players
 from mailref.engine.variants.press import Press
 from mailref.engine.variants.preview import Preview
 from mailref.engine.variants.record import Record
@@ -51,6 +52,7 @@ COMPONENTS = {
     "extensions": Extensions,
     "inbox": Inbox,
     "limits": Limits,
+    "players": Players,
     "replies": Replies,
     "record": Record,
     "substitutes": Substitutes,
@@ -58,7 +60,6 @@ COMPONENTS = {
 }
 # The concerns `Variant` still inherits: this list only shrinks.
 MIXINS = {
-    "Players",
     "Enactment",
 }
 # Each variant's own concerns, held as components (the attribute, the class).
@@ -129,6 +130,10 @@ def test_a_components_actions_join_the_variants_table():
         "set",
         "pause",
         "bind",
+        "join",
+        "quit",
+        "away",
+        "player_add",
     ):
         assert kind in Variant.actions
         assert Variant.actions[kind].__qualname__.split(".")[0] in COMPONENTS

@@ -47,6 +47,16 @@ class Reminders(Protocol):
     def reminder_at(self, state: GameState, deadline: datetime, opened: str | None) -> datetime: ...
 
 
+class Roster(Protocol):
+    """The game's players: the active ones, and one found by name."""
+
+    def active(self, state: GameState) -> list[Player]: ...
+
+    def must_player(self, state: GameState, name: str) -> Player: ...
+
+    def player(self, state: GameState, name: str) -> Player | None: ...
+
+
 class VoteOverrides(Protocol):
     """How the game tells a player the admin set their ballot."""
 
@@ -68,11 +78,8 @@ class ProposalsHost(Protocol):
 
     policy: VotingPolicy
 
-    def active(self, state: GameState) -> list[Player]: ...
-
-    def must_player(self, state: GameState, name: str) -> Player: ...
-
-    def player(self, state: GameState, name: str) -> Player | None: ...
+    @property
+    def players(self) -> Roster: ...
 
     @property
     def deadlines(self) -> Reminders: ...
@@ -202,7 +209,7 @@ class Proposals:
     @action("vote_override")
     def on_vote_override(self, state: GameState, action: OtherAction, ctx: Ctx) -> None:
         m = self.open_to_votes(state, action["number"])
-        p = self.game.must_player(state, action["player"] or "")
+        p = self.game.players.must_player(state, action["player"] or "")
         previous = m["votes"].get(p["name"])
         vote = self.game.translate_vote(action["vote"])
         ctx.ack(
@@ -247,7 +254,7 @@ class Proposals:
         if was != (self.policy.failed_status if passed else self.policy.passed_status):
             raise Refused("reopen_not_reversible", number=number, status=was)
         undone, scored = self.points_for(state, m, not passed), self.points_for(state, m, passed)
-        author = self.game.player(state, m["author"])
+        author = self.game.players.player(state, m["author"])
         m["status"] = self.policy.passed_status if passed else self.policy.failed_status
         m["reason"] = f"{'passed' if passed else 'failed'} by the GM, reversing the result ({was})"
         if m["status"] not in self.policy.undecided:
@@ -306,7 +313,10 @@ class Proposals:
     def score_author(self, state: GameState, m: Matter, passed: bool) -> tuple[Player, int] | None:
         """The author scores what the policy gives for a pass or a fail: (author, points); None
         where it gives nothing (or the rule giving it is repealed) or the author is gone."""
-        author, points = self.game.player(state, m["author"]), self.points_for(state, m, passed)
+        author, points = (
+            self.game.players.player(state, m["author"]),
+            self.points_for(state, m, passed),
+        )
         if author is None or points is None:
             return None
         author["score"] += points
@@ -372,7 +382,7 @@ class Proposals:
     # ---- hooks (the plain case) --------------------------------------------------
     def electorate(self, state: GameState, m: Matter) -> list[str]:
         """Every active player but the author votes."""
-        return [p["name"] for p in self.game.active(state) if p["name"] != m["author"]]
+        return [p["name"] for p in self.game.players.active(state) if p["name"] != m["author"]]
 
     def may_vote(self, state: GameState, name: str) -> None:
         """Every player votes."""

@@ -11,18 +11,22 @@ from zoneinfo import ZoneInfo
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.parameters import Value
 from mailref.engine.ruleparams import Table, bound, read, says
-from mailref.engine.state import Action, GameState, Matter, OtherAction, Player, Turn
+from mailref.engine.state import Action, GameState, Matter, OtherAction, Turn
 from mailref.engine.variants.actions import action
 from mailref.engine.variants.extensions import moment
 from mailref.timeutil import format_duration, iso
 
 if TYPE_CHECKING:
     from mailref.engine.variants.deadlines import Deadlines
+    from mailref.engine.variants.players import Players
 
 
 class AdminHost(Protocol):
     """What the admin's commands ask of the game: its parameters and the rules binding them,
     its players, the deadline that runs now, and its announcements."""
+
+    @property
+    def players(self) -> Players: ...
 
     name: str
     parameter_table: Table
@@ -35,10 +39,6 @@ class AdminHost(Protocol):
     def deadlines(self) -> Deadlines: ...
 
     def check_param(self, key: str, value: object) -> Value: ...
-
-    def active(self, state: GameState) -> list[Player]: ...
-
-    def must_player(self, state: GameState, name: str) -> Player: ...
 
     def current_deadline_holder(self, state: GameState) -> Turn | Matter | None: ...
 
@@ -101,7 +101,7 @@ class AdminOverrides:
     def on_imported(self, state: GameState, action: OtherAction, ctx: Ctx) -> None:
         """The game, made from the file of a game played elsewhere, is told once where it
         runs now and how to leave (engine/game_file.py)."""
-        ctx.ack(f"{len(self.game.active(state))} players told that the game runs here")
+        ctx.ack(f"{len(self.game.players.active(state))} players told that the game runs here")
         turn = state["turn"]
         ordering = "orders" in state  # an orders game has no scores; its turn goes on here
         now = (
@@ -209,7 +209,7 @@ class AdminOverrides:
             if office in p["offices"]:
                 p["offices"].remove(office)
         if holder := action.get("holder"):
-            p = self.game.must_player(state, holder)
+            p = self.game.players.must_player(state, holder)
             p["offices"].append(office)
             text = f"{p['name']} now holds the office of {office}."
         else:
@@ -271,7 +271,7 @@ class AdminOverrides:
 
     @action("score")
     def on_score(self, state: GameState, action: OtherAction, ctx: Ctx) -> None:
-        p = self.game.must_player(state, action["player"] or "")
+        p = self.game.players.must_player(state, action["player"] or "")
         op, n = action["op"], int(action["amount"])
         before = p["score"]
         p["score"] = n if op == "=" else before + n if op == "+" else before - n

@@ -1,6 +1,6 @@
-"""The variant every game's rules build on. `Variant` composes the shared concerns (players,
-enactment), holds those made components (absence, the admin's commands, consent to join, court
-orders, dice, digests, extensions, inbox, limits, a player's record, substitutes, watchers:
+"""The variant every game's rules build on. `Variant` composes the shared concern of enactment,
+holds those made components (absence, the admin's commands, consent to join, court orders, dice,
+digests, extensions, inbox, limits, the players, a player's record, substitutes, watchers:
 variants/components.py), declares what a variant offers the handlers and the site, and
 dispatches each action to the handler declared for it."""
 
@@ -15,7 +15,7 @@ from mailref.engine.mechanics.gamestate import keep_columns
 from mailref.engine.parameters import Span, Value
 from mailref.engine.ruleparams import Table
 from mailref.engine.schema import SCHEMA
-from mailref.engine.state import Action, GameState, Matter, Rule, Turn
+from mailref.engine.state import Action, GameState, Matter, Player, Rule, Turn
 from mailref.engine.variants import rule_tables
 from mailref.engine.variants.absence import Absence
 from mailref.engine.variants.admin import AdminOverrides
@@ -71,7 +71,6 @@ WHILE_PAUSED = AFTER_THE_END | {
 
 
 class Variant(
-    Players,
     Enactment,
 ):
     """A game's rules over its state. A variant overrides these declarations and the hooks of
@@ -89,6 +88,7 @@ class Variant(
     digests = Held(Digests)
     replies = Held(Replies)
     limits = Held(Limits)
+    players = Held(Players)
     record = Held(Record)
     substitutes = Held(Substitutes)
     watching = Held(Watching)
@@ -110,6 +110,31 @@ class Variant(
     # game has absence but no idling (BlogNomic has its own, and takes [Away] as idling).
     same_as: dict[str, str] = {"idle": "away", "unidle": "back"}
     dated_absence = True  # `[Away] until 6 Jan` (BlogNomic's Idle has no dates)
+
+    # ---- the players' hooks: what follows their comings and goings (players.py) --------
+    def new_player_fields(self, state: GameState, action: Action) -> dict[str, Any]:
+        """The fields a new player's record starts with besides the shared ones; none here."""
+        return {}
+
+    def after_join(self, state: GameState, player: Player, action: Action, ctx: Ctx) -> None:
+        """Everybody is told of the newcomer, with what the join changed (`join_news`)."""
+        self.announce(
+            state,
+            ctx,
+            f"{player['name']} joins the game",
+            [f"{player['name']} has joined {state['name']}.", *self.join_news(state, player)],
+        )
+
+    def join_news(self, state: GameState, player: Player) -> list[str]:
+        """What the join changed for everybody, told with it (a place in the turn order, an
+        office the referee gave the newcomer)."""
+        return []
+
+    def before_leaving_order(self, state: GameState, player: Player, ctx: Ctx) -> None:
+        """What a leaving player's turn becomes; nothing here."""
+
+    def after_status_change(self, state: GameState, player: Player, ctx: Ctx) -> None:
+        """What follows a player's going away, return or leaving; nothing here."""
 
     # ---- what a variant offers the handlers and the site ---------------------------
     # The words a ballot may say, in the game's order; none: a game without votes.
@@ -156,14 +181,16 @@ class Variant(
         return []
 
     def score_lines(self, state: GameState) -> list[str]:
-        return [f"{p['name']}: {p['score']}" for p in self.present(state)]
+        return [f"{p['name']}: {p['score']}" for p in self.players.present(state)]
 
     def status_lines(self, state: GameState, ctx: Ctx | None = None) -> list[str]:
         """The state in lines; with CTX, each deadline says how far off it is ("in 4 days")."""
         lines = [f"Status: {state['status']}"]
         lines.append(
             f"{self.replies.players_word(state)}: "
-            + ", ".join(f"{p['name']} ({p['status']}, {p['score']})" for p in self.present(state))
+            + ", ".join(
+                f"{p['name']} ({p['status']}, {p['score']})" for p in self.players.present(state)
+            )
         )
         lines += self.absence.lines(state)
         if state["order"]:

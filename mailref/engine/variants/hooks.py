@@ -14,11 +14,11 @@ HOOKS: dict[str, tuple[str, str]] = {
     "rules_told": ("Variant", "how a game without a rule list is played, in sentences"),
     "parameter_lines": ("Variant", "the parameters shown beside `rules_told`"),
     # players and the turn order
-    "after_join": ("Players", "what follows a player's joining (a place in the turn order)"),
-    "join_news": ("Players", "what the announcement of a newcomer adds"),
-    "new_player_fields": ("Players", "the fields a new player's record starts with"),
-    "before_leaving_order": ("Players", "what a leaving player's turn becomes"),
-    "after_status_change": ("Players", "what follows a player's going away, return or leaving"),
+    "after_join": ("Variant", "what follows a player's joining (a place in the turn order)"),
+    "join_news": ("Variant", "what the announcement of a newcomer adds"),
+    "new_player_fields": ("Variant", "the fields a new player's record starts with"),
+    "before_leaving_order": ("Variant", "what a leaving player's turn becomes"),
+    "after_status_change": ("Variant", "what follows a player's going away, return or leaving"),
     # time
     "deadline_times": ("Variant", "when the game next has something to do"),
     "fire_deadlines": ("Variant", "what falls due at a tick"),

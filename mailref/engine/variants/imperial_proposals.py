@@ -125,7 +125,7 @@ class ImperialProposals(Proposals):
         raise Refused("senators_vote_on_yours", number=prop["number"])
 
     def after_ballot(self, state: GameState, prop: Matter, name: str, vote: str, ctx: Ctx) -> None:
-        self.game.tell_away_voter(state, name, ctx)
+        self.game.players.tell_away_voter(state, name, ctx)
 
     def before_deciding(self, state: GameState) -> None:
         # The admin judges in the Emperor's name (an absent Emperor must not stall the game).
@@ -190,7 +190,7 @@ class ImperialProposals(Proposals):
         # §2.6).
         emperor = self.game.emperor(state) if passed else None
         to = (
-            [p["name"] for p in self.game.present(state) if p["name"] != emperor]
+            [p["name"] for p in self.game.players.present(state) if p["name"] != emperor]
             if emperor
             else "all"
         )

@@ -78,7 +78,7 @@ class SidekickJudges:
                     f"The judge is now {judge} (rule 17), who answers with a mail [Ruling] "
                     f"{j['number']}.",
                 ],
-                to=[p["name"] for p in self.game.present(state) if p["name"] != judge],
+                to=[p["name"] for p in self.game.players.present(state) if p["name"] != judge],
             )
 
     @action("cfj")
@@ -130,7 +130,7 @@ class SidekickJudges:
                 *([""] + j["detail"].splitlines() + [""] if j["detail"] else []),
                 f"The judge is {judge} (rule 17), who answers with a mail [Ruling] {number}.",
             ],
-            to=[p["name"] for p in self.game.present(state) if p["name"] != judge],
+            to=[p["name"] for p in self.game.players.present(state) if p["name"] != judge],
             opens=True,
         )
 
