@@ -57,6 +57,22 @@ class Roster(Protocol):
     def player(self, state: GameState, name: str) -> Player | None: ...
 
 
+class Enacting(Protocol):
+    """How the game puts a matter's rule changes in force, and whether a rule is in force."""
+
+    def enact_changes(
+        self,
+        state: GameState,
+        ctx: Ctx,
+        changes: list[RuleChange],
+        by: str,
+        why: str,
+        then: Callable[[], None] | None = None,
+    ) -> str | None: ...
+
+    def in_force(self, state: GameState, name: str) -> bool: ...
+
+
 class VoteOverrides(Protocol):
     """How the game tells a player the admin set their ballot."""
 
@@ -84,19 +100,10 @@ class ProposalsHost(Protocol):
     @property
     def deadlines(self) -> Reminders: ...
 
-    def enact_changes(
-        self,
-        state: GameState,
-        ctx: Ctx,
-        changes: list[RuleChange],
-        by: str,
-        why: str,
-        then: Callable[[], None] | None = None,
-    ) -> str | None: ...
+    @property
+    def enactment(self) -> Enacting: ...
 
     def translate_vote(self, meaning: str) -> str: ...
-
-    def in_force(self, state: GameState, name: str) -> bool: ...
 
     def event(self, state: GameState, ctx: Ctx, text: str) -> None: ...
 
@@ -328,7 +335,7 @@ class Proposals:
         if not self.policy.points:
             return None
         param = self.policy.points[0 if passed else 1]
-        if not self.game.in_force(state, param):  # its rule repealed: no points
+        if not self.game.enactment.in_force(state, param):  # its rule repealed: no points
             return None
         points = int(state["parameters"][param])
         bonus = self.policy.unopposed_bonus
@@ -348,7 +355,7 @@ class Proposals:
         """Put M's rule changes in force ("Proposal 3 "Title" VERB"), THEN (once they are) what
         follows; returns why nothing applied, which M's reason notes unless NOTE_FAILURE is off."""
         label = self.heading_of(m)
-        failed = self.game.enact_changes(
+        failed = self.game.enactment.enact_changes(
             state,
             ctx,
             changes_from(m.get("changes") or []),

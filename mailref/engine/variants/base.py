@@ -1,8 +1,8 @@
-"""The variant every game's rules build on. `Variant` composes the shared concern of enactment,
-holds those made components (absence, the admin's commands, consent to join, court orders, dice,
-digests, extensions, inbox, limits, the players, a player's record, substitutes, watchers:
-variants/components.py), declares what a variant offers the handlers and the site, and
-dispatches each action to the handler declared for it."""
+"""The variant every game's rules build on. `Variant` holds the shared concerns as components
+(absence, the admin's commands, consent to join, court orders, dice, digests, enactment,
+extensions, inbox, limits, the players, a player's record, substitutes, watchers:
+variants/components.py), declares what a variant offers the handlers and the site, and the
+hooks the components ask of it, and dispatches each action to the handler declared for it."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from mailref.engine.schema import SCHEMA
 from mailref.engine.state import Action, GameState, Matter, Player, Rule, Turn
 from mailref.engine.variants import rule_tables
 from mailref.engine.variants.absence import Absence
+from mailref.engine.variants.actions import Acting
 from mailref.engine.variants.admin import AdminOverrides
 from mailref.engine.variants.components import Held
 from mailref.engine.variants.court import CourtOrders
@@ -70,11 +71,9 @@ WHILE_PAUSED = AFTER_THE_END | {
 }
 
 
-class Variant(
-    Enactment,
-):
+class Variant(Acting):
     """A game's rules over its state. A variant overrides these declarations and the hooks of
-    the concerns it composes; its handlers are its methods declared with `@action`, and those
+    the concerns it holds; its handlers are its methods declared with `@action`, and those
     of the components it holds (variants/components.py)."""
 
     absence = Held(Absence)
@@ -86,6 +85,7 @@ class Variant(
     extensions = Held(Extensions)
     inbox = Held(Inbox)
     digests = Held(Digests)
+    enactment = Held(Enactment)
     replies = Held(Replies)
     limits = Held(Limits)
     players = Held(Players)
@@ -99,6 +99,10 @@ class Variant(
     judgement_label = "judgement"  # how players name a judgement ("judgement 3")
     # Every parameter once: its kind, default, the rule stating it (variants/rule_tables.py).
     parameter_table: Table = rule_tables.SHARED
+    whole_rule_numbers = False  # sidekick: rule numbers are positive integers, no sub-rules
+    # Rules whose wording the referee's code carries out (beside those run by parameters): a
+    # passed rewording of one is flagged to the GM, since the referee goes on as written before.
+    runs_rules: frozenset[str] = frozenset()
     offices: tuple[str, ...] = ("admin", "gm")
     capped_matters: frozenset[str] = OPENS_MATTER  # actions counted against matters_per_day
     commands: list[tuple[str, str]] = []
@@ -169,6 +173,32 @@ class Variant(
         return state["turn"] if state["turn"] and state["turn"].get("deadline") else None
 
     # ---- what players read: the hooks of [Help], [Status] and [Rules] (replies.py) ----
+    def mail_ruleset(
+        self,
+        state: GameState,
+        ctx: Ctx,
+        why: str,
+        diff: list[str],
+        reason: str | None = None,
+        address: str = "",
+        whole: bool = False,
+    ) -> None:
+        """The ruleset mail after a change: the changes, the scores and the standing."""
+        ctx.send(
+            "ruleset",
+            "all",
+            f"[Rules] {why}",
+            "ruleset.txt",
+            game=state,
+            why=why,
+            diff=diff,
+            **self.enactment.rule_list(state, whole),
+            scores=self.score_lines(state),
+            reason=reason or "",
+            standing=self.standing_lines(state),
+            address=address,
+        )
+
     def help_commands(self, state: GameState | None = None) -> list[tuple[str, str]]:
         """The commands [Help] lists, as the rules now read them (replies.py's plain list)."""
         return self.replies.help_commands(state)

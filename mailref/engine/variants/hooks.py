@@ -31,7 +31,7 @@ HOOKS: dict[str, tuple[str, str]] = {
     "standing_lines": ("Variant", "the standing the rule list shows (scores, the mover)"),
     "score_lines": ("Variant", "the scores as told"),
     "status_lines": ("Variant", "the answer to [Status]"),
-    "mail_ruleset": ("Enactment", "the ruleset mail after a change"),
+    "mail_ruleset": ("Variant", "the ruleset mail after a change"),
     "help_commands": ("Variant", "the commands [Help] lists, as the rules now read them"),
     # play
     "handle": ("Variant", "what every action does besides its handler"),

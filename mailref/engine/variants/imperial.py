@@ -198,7 +198,7 @@ class Imperial(Variant):
             game=state,
             why=why,
             diff=diff,
-            **self.rule_list(state, whole),
+            **self.enactment.rule_list(state, whole),
             scores=self.score_lines(state),
             reason=reason or "",
             proposals=self.proposal_lines(state, ctx),

@@ -407,7 +407,7 @@ class Sidekick(Variant):
             f"Proposal {prop['number']} \"{prop['title']}\" is submitted; voting closes "
             f"{self.deadlines.when(state, prop['deadline'], ctx)}."
         )
-        self.ack_changes(ctx, changes)
+        self.enactment.ack_changes(ctx, changes)
         self.event(state, ctx, f"{player} proposed {prop['number']} \"{prop['title']}\".")
         self.proposals.announce_proposal(
             state, ctx, prop, changes, self.proposals.electorate(state, prop)

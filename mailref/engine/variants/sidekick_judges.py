@@ -155,10 +155,12 @@ class SidekickJudges:
         ctx.ack(f"Your ruling on judgement {j['number']} is recorded and announced.")
         self.game.event(state, ctx, f"{j['judge']} ruled on judgement {j['number']}.")
         if changes:  # rule 17: "All necessary changes, based on the decision of the Judge"
-            problem = self.game.cannot_apply(state, changes)
+            problem = self.game.enactment.cannot_apply(state, changes)
             if problem:
                 raise Refused("ruling_cannot_apply", why=problem)
-            self.game.enact_changes(state, ctx, changes, by, f"Ruling on judgement {j['number']}")
+            self.game.enactment.enact_changes(
+                state, ctx, changes, by, f"Ruling on judgement {j['number']}"
+            )
         self.game.announce(
             state,
             ctx,

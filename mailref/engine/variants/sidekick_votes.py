@@ -101,14 +101,14 @@ class SidekickVotes(Proposals):
             author, points = scored
             cited = (
                 "rules 21–22"
-                if self.game.in_force(state, "pass_points")
-                and self.game.in_force(state, "fail_points")
+                if self.game.enactment.in_force(state, "pass_points")
+                and self.game.enactment.in_force(state, "fail_points")
                 else f"rule {self.game.parameter_table[scoring].rule}"
             )
             lines.append(
                 f"{author['name']} scores {points:+d} ({cited}) and now has {author['score']}."
             )
-        elif self.game.players.player(state, prop["author"]) and not self.game.in_force(
+        elif self.game.players.player(state, prop["author"]) and not self.game.enactment.in_force(
             state, scoring
         ):
             lines.append(
@@ -116,7 +116,7 @@ class SidekickVotes(Proposals):
                 f"{self.game.parameter_table[scoring].rule}, which scored it, is repealed."
             )
         changes = changes_from(prop["changes"])
-        if passed and (note := self.game.enactment_note(state, changes)):
+        if passed and (note := self.game.enactment.enactment_note(state, changes)):
             lines.append(note)
         self.game.event(state, ctx, lines[0])
         ctx.send(
