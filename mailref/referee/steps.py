@@ -235,7 +235,7 @@ def open_game(c: Case) -> None:
     c.row.game_slug = slug
     c.game = locked_game(c.s, slug)
     c.variant = engine.get_variant(c.game.variant)
-    c.player = c.variant.by_address(c.game.state, env.from_addr)
+    c.player = c.variant.players.by_address(c.game.state, env.from_addr)
     c.gm = str(c.game.state.get("gm") or c.settings.admin_address).lower()
     # Fewer answers a day to an address that plays no game here.
     c.source.stranger = (

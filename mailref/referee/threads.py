@@ -97,7 +97,7 @@ def record_bounces(s: Session, env: Envelope, row: Mail, now: datetime) -> None:
     for game in s.scalars(select(Game).where(Game.slug.in_(sent)) if sent else select(Game)):
         variant = engine.get_variant(game.variant)
         for addr in env.bounce_for:
-            p = variant.by_address(game.state, addr)
+            p = variant.players.by_address(game.state, addr)
             if p:
                 s.add(
                     Bounce(

@@ -373,7 +373,10 @@ def game_context(
         "voting_statuses": sorted(open_statuses - {"open", "awaiting-judgement"}),
         "vote_words": variant.ballot_words(state) or ["FOR", "AGAINST"],
         "rules": rule_tree(
-            variant.rules_for_display(state), chron, zone, lambda r: variant.marked_text(state, r)
+            variant.rules_for_display(state),
+            chron,
+            zone,
+            lambda r: variant.enactment.marked_text(state, r),
         ),
         "rule_rows": [],
         # An orders game has no rule list: what governs it, and its parameters (as its [Rules]

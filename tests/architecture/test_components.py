@@ -1,6 +1,6 @@
 """The concerns a variant holds as components rather than inherits: each converted concern is a
 base of no variant class, a variant class has one base (`Variant`, or an orders game on it) and
-its own concerns held, and the concerns still inherited may only grow fewer
+its own concerns held, and `Variant` inherits no concern at all
 (engine/variants/components.py)."""
 
 from __future__ import annotations
@@ -10,6 +10,8 @@ import pytest
 from mailref.engine.mechanics.gamestate import Gamestate
 from mailref.engine.variants import VARIANTS
 from mailref.engine.variants.absence import Absence
+from mailref.engine.variants.actions import Acting
+from mailref.engine.variants.admin import AdminOverrides
 from mailref.engine.variants.agreed_end import AgreedEnd
 from mailref.engine.variants.base import Variant
 from mailref.engine.variants.blognomic.dynasty import Dynasties
@@ -23,12 +25,14 @@ from mailref.engine.variants.deadlines import Deadlines
 from mailref.engine.variants.dice import Dice
 from mailref.engine.variants.digests import Digests
 from mailref.engine.variants.eire_resolution import EireResolution
+from mailref.engine.variants.enactment import Enactment
 from mailref.engine.variants.extensions import Extensions
 from mailref.engine.variants.imperial_acts import ImperialActs
 from mailref.engine.variants.imperial_proposals import ImperialProposals
 from mailref.engine.variants.inbox import Inbox
 from mailref.engine.variants.joining import Consent
 from mailref.engine.variants.limits import Limits
+from mailref.engine.variants.players import Players
 from mailref.engine.variants.press import Press
 from mailref.engine.variants.preview import Preview
 from mailref.engine.variants.record import Record
@@ -41,24 +45,21 @@ from mailref.engine.variants.watching import Watching
 
 COMPONENTS = {
     "absence": Absence,
+    "admin": AdminOverrides,
     "consent": Consent,
     "court": CourtOrders,
     "deadlines": Deadlines,
     "dice": Dice,
     "digests": Digests,
+    "enactment": Enactment,
     "extensions": Extensions,
     "inbox": Inbox,
     "limits": Limits,
+    "players": Players,
     "replies": Replies,
     "record": Record,
     "substitutes": Substitutes,
     "watching": Watching,
-}
-# The concerns `Variant` still inherits: this list only shrinks.
-MIXINS = {
-    "Players",
-    "AdminOverrides",
-    "Enactment",
 }
 # Each variant's own concerns, held as components (the attribute, the class).
 OWN = {
@@ -87,8 +88,9 @@ OWN = {
 }
 
 
-def test_the_mixins_left_are_only_those_not_yet_components():
-    assert {b.__name__ for b in Variant.__bases__} <= MIXINS
+def test_variant_inherits_no_concern():
+    """Every shared concern is a component: `Variant` builds on the action table alone."""
+    assert Variant.__bases__ == (Acting,)
 
 
 def test_variant_holds_each_component():
@@ -125,6 +127,14 @@ def test_a_components_actions_join_the_variants_table():
         "tick",
         "help",
         "status",
+        "set",
+        "pause",
+        "bind",
+        "join",
+        "quit",
+        "away",
+        "player_add",
+        "rule",
     ):
         assert kind in Variant.actions
         assert Variant.actions[kind].__qualname__.split(".")[0] in COMPONENTS

@@ -418,5 +418,5 @@ def test_a_player_eliminated_in_the_turn_reads_its_results_and_has_no_next_turn(
     )
     (results,) = [o for o in ctx.out if o.kind == "results"]
     assert sorted(results.to) == ["Finn", "Maeve"]
-    assert V.player(state, "Maeve")["status"] == "left"
-    assert [p["name"] for p in V.active(state)] == ["Finn"]
+    assert V.players.player(state, "Maeve")["status"] == "left"
+    assert [p["name"] for p in V.players.active(state)] == ["Finn"]

@@ -132,7 +132,7 @@ def test_the_lengths_of_deadlines_are_the_spans_but_the_longest_absence(variant,
     ],
 )
 def test_each_rule_names_the_parameters_it_states(variant, rules):
-    assert get_variant(variant).rule_parameters == rules
+    assert get_variant(variant).enactment.rule_parameters == rules
 
 
 @pytest.mark.parametrize(

@@ -351,7 +351,7 @@ def test_elimination_frees_the_color_for_a_newcomer(game):
     orders(game, "Finn", "Attack Donal with 30 Grain")
     orders(game, "Maeve", "Invest 5 Grain in Donal", rolls=[1, 1])
     assert land(game, "Donal")["owner"] == "Finn"
-    maeve = V.player(game, "Maeve")
+    maeve = V.players.player(game, "Maeve")
     assert maeve["status"] == "left" and maeve["eliminated"]
     act(
         game,
@@ -362,7 +362,7 @@ def test_elimination_frees_the_color_for_a_newcomer(game):
             "choices": {"color": "Red", "tribe": "Plainsmen", "origin": "Bain"},
         },
     )
-    assert V.player(game, "Niamh")["color"] == "Red" and game["grain"]["Niamh"] == 10 + 5
+    assert V.players.player(game, "Niamh")["color"] == "Red" and game["grain"]["Niamh"] == 10 + 5
 
 
 @settings(max_examples=60, deadline=None)
@@ -401,7 +401,7 @@ def test_grain_is_conserved_and_lands_partition(plan, rolls):
     ):  # one of Finn's orders was refused: the turn waits for its deadline
         V.handle(s, {"type": "tick"}, Ctx(parse_iso(s["turn"]["deadline"]), draws=rolls))
     for p in ("Finn", "Maeve"):
-        if V.player(s, p)["status"] == "active":
+        if V.players.player(s, p)["status"] == "active":
             assert s["grain"][p] == before[p] - spent[p] + V.income(
                 s, p
             ), "only spending and income change Grain"
@@ -471,7 +471,7 @@ def test_the_high_king_counts_the_origin_lands_of_former_enemies():
     orders(s, "Finn", "Defend Bain with 1 Grain")
     orders(s, "Maeve", "Declare High King")
     orders(s, "Oisin", "Defend Ardagh with 1 Grain")
-    maeve = V.player(s, "Maeve")
+    maeve = V.players.player(s, "Maeve")
     assert (maeve["status"], maeve.get("eliminated")) == ("left", True)
     orders(s, "Finn", "Declare High King")
     orders(s, "Oisin", "Defend Ardagh with 1 Grain")
@@ -502,7 +502,7 @@ def test_a_newcomer_joins_mid_game_and_orders_this_turn(game):
             "choices": {"color": "Gold", "tribe": "Plainsmen", "origin": "Bain"},
         },
     )
-    oisin = V.player(game, "Oisin")
+    oisin = V.players.player(game, "Oisin")
     assert oisin["origin"] == "Bain" and land(game, "Bain")["owner"] == "Oisin"
     assert game["grain"]["Oisin"] == V.income(game, "Oisin") == 10 + 5
     orders(game, "Finn", "Defend Llanc with 1 Grain")

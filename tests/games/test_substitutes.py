@@ -45,6 +45,7 @@ def test_a_vacated_eire_seat_is_taken_over_and_the_deadline_moves_once(referee, 
     _eire(referee)
     grain, lands = referee.state("eire")["grain"]["Maeve"], _seat(referee, "eire", "Maeve")
     due = parse_iso(referee.state("eire")["turn"]["deadline"])
+    outbox.new()  # the game's opening mail, the GM's among them
     assert referee.admin("eire", {"type": "vacate", "name": "Maeve"}, "gm").ok
     seat = _seat(referee, "eire", "Maeve")
     assert seat["vacant"] and seat["status"] == "away"

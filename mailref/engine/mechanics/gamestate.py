@@ -85,7 +85,9 @@ class Gamestate(Trading):
         who = str(action.get("by") or "")
         if not who:
             who = "the GM" if action.get("gm") else ""
-            who = who or self.game.must_player(state, str(action.get("player") or ""))["name"]
+            who = (
+                who or self.game.players.must_player(state, str(action.get("player") or ""))["name"]
+            )
         if not officer:
             ledgers = {c["slug"]: c["name"] for c in _columns(state) if c["kind"] == "asset"}
             for ln in lines:
@@ -184,7 +186,7 @@ class Gamestate(Trading):
         lines: list[dict[str, Any]] = list(written or [])
         if not lines:
             raise Refused("update_empty")
-        me = self.game.must_player(state, str(action.get("player") or ""))["name"]
+        me = self.game.players.must_player(state, str(action.get("player") or ""))["name"]
         gs: Any = state.get("gamestate") or {"columns": []}
         made: list[dict[str, Any]] = []
         for ln in lines:

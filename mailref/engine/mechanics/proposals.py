@@ -47,10 +47,8 @@ class Reminders(Protocol):
     def reminder_at(self, state: GameState, deadline: datetime, opened: str | None) -> datetime: ...
 
 
-class ProposalsHost(Protocol):
-    """What the lifecycle asks of the game it is held by (base.py's concerns)."""
-
-    policy: VotingPolicy
+class Roster(Protocol):
+    """The game's players: the active ones, and one found by name."""
 
     def active(self, state: GameState) -> list[Player]: ...
 
@@ -58,8 +56,9 @@ class ProposalsHost(Protocol):
 
     def player(self, state: GameState, name: str) -> Player | None: ...
 
-    @property
-    def deadlines(self) -> Reminders: ...
+
+class Enacting(Protocol):
+    """How the game puts a matter's rule changes in force, and whether a rule is in force."""
 
     def enact_changes(
         self,
@@ -71,11 +70,11 @@ class ProposalsHost(Protocol):
         then: Callable[[], None] | None = None,
     ) -> str | None: ...
 
-    def translate_vote(self, meaning: str) -> str: ...
-
     def in_force(self, state: GameState, name: str) -> bool: ...
 
-    def event(self, state: GameState, ctx: Ctx, text: str) -> None: ...
+
+class VoteOverrides(Protocol):
+    """How the game tells a player the admin set their ballot."""
 
     def tell_vote_override(
         self,
@@ -88,6 +87,28 @@ class ProposalsHost(Protocol):
         vote: str,
         previous: str | None,
     ) -> None: ...
+
+
+class ProposalsHost(Protocol):
+    """What the lifecycle asks of the game it is held by (base.py's concerns)."""
+
+    policy: VotingPolicy
+
+    @property
+    def players(self) -> Roster: ...
+
+    @property
+    def deadlines(self) -> Reminders: ...
+
+    @property
+    def enactment(self) -> Enacting: ...
+
+    def translate_vote(self, meaning: str) -> str: ...
+
+    def event(self, state: GameState, ctx: Ctx, text: str) -> None: ...
+
+    @property
+    def admin(self) -> VoteOverrides: ...
 
 
 class Proposals:
@@ -195,7 +216,7 @@ class Proposals:
     @action("vote_override")
     def on_vote_override(self, state: GameState, action: OtherAction, ctx: Ctx) -> None:
         m = self.open_to_votes(state, action["number"])
-        p = self.game.must_player(state, action["player"] or "")
+        p = self.game.players.must_player(state, action["player"] or "")
         previous = m["votes"].get(p["name"])
         vote = self.game.translate_vote(action["vote"])
         ctx.ack(
@@ -210,7 +231,7 @@ class Proposals:
             )
             + " (admin override)"
         )
-        self.game.tell_vote_override(
+        self.game.admin.tell_vote_override(
             state, action, ctx, p["name"], m, self.heading_of(m), vote, previous
         )
         self.settle(state, m, ctx)
@@ -240,7 +261,7 @@ class Proposals:
         if was != (self.policy.failed_status if passed else self.policy.passed_status):
             raise Refused("reopen_not_reversible", number=number, status=was)
         undone, scored = self.points_for(state, m, not passed), self.points_for(state, m, passed)
-        author = self.game.player(state, m["author"])
+        author = self.game.players.player(state, m["author"])
         m["status"] = self.policy.passed_status if passed else self.policy.failed_status
         m["reason"] = f"{'passed' if passed else 'failed'} by the GM, reversing the result ({was})"
         if m["status"] not in self.policy.undecided:
@@ -299,7 +320,10 @@ class Proposals:
     def score_author(self, state: GameState, m: Matter, passed: bool) -> tuple[Player, int] | None:
         """The author scores what the policy gives for a pass or a fail: (author, points); None
         where it gives nothing (or the rule giving it is repealed) or the author is gone."""
-        author, points = self.game.player(state, m["author"]), self.points_for(state, m, passed)
+        author, points = (
+            self.game.players.player(state, m["author"]),
+            self.points_for(state, m, passed),
+        )
         if author is None or points is None:
             return None
         author["score"] += points
@@ -311,7 +335,7 @@ class Proposals:
         if not self.policy.points:
             return None
         param = self.policy.points[0 if passed else 1]
-        if not self.game.in_force(state, param):  # its rule repealed: no points
+        if not self.game.enactment.in_force(state, param):  # its rule repealed: no points
             return None
         points = int(state["parameters"][param])
         bonus = self.policy.unopposed_bonus
@@ -331,7 +355,7 @@ class Proposals:
         """Put M's rule changes in force ("Proposal 3 "Title" VERB"), THEN (once they are) what
         follows; returns why nothing applied, which M's reason notes unless NOTE_FAILURE is off."""
         label = self.heading_of(m)
-        failed = self.game.enact_changes(
+        failed = self.game.enactment.enact_changes(
             state,
             ctx,
             changes_from(m.get("changes") or []),
@@ -365,7 +389,7 @@ class Proposals:
     # ---- hooks (the plain case) --------------------------------------------------
     def electorate(self, state: GameState, m: Matter) -> list[str]:
         """Every active player but the author votes."""
-        return [p["name"] for p in self.game.active(state) if p["name"] != m["author"]]
+        return [p["name"] for p in self.game.players.active(state) if p["name"] != m["author"]]
 
     def may_vote(self, state: GameState, name: str) -> None:
         """Every player votes."""

@@ -83,13 +83,20 @@ class DeadlineWords(Protocol):
     ) -> str: ...
 
 
+class Roster(Protocol):
+    """The game's players, found by name."""
+
+    def must_player(self, state: GameState, name: str) -> Player: ...
+
+
 class GamestateHost(Protocol):
     """What the gamestate's commands ([Update], [Column], [Transfer], [Trade]) ask of the game
     they are played in."""
 
     parameter_table: Any
 
-    def must_player(self, state: GameState, name: str) -> Player: ...
+    @property
+    def players(self) -> Roster: ...
 
     def event(self, state: GameState, ctx: Ctx, text: str) -> None: ...
 
@@ -122,7 +129,7 @@ class Trading:
 
     @action("trade")
     def on_trade(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        me = self.game.must_player(state, str(action.get("player") or ""))["name"]
+        me = self.game.players.must_player(state, str(action.get("player") or ""))["name"]
         gs: Any = state.get("gamestate") or {"columns": [], "values": {}, "log": []}
         trades: list[dict[str, Any]] = gs.setdefault("trades", [])
         expire(self.game, state, ctx)  # a window closed while the timer could not run
@@ -132,7 +139,7 @@ class Trading:
             else:
                 self.accept_trade(state, gs, int(str(number)), me, action, ctx)
             return
-        other = self.game.must_player(state, str(action.get("to") or ""))["name"]
+        other = self.game.players.must_player(state, str(action.get("to") or ""))["name"]
         give, take = str(action.get("give") or ""), str(action.get("take") or "")
         if other == me:
             raise Refused("trade_with_oneself")

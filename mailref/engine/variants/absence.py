@@ -5,16 +5,17 @@ read in the player's zone (`[Settings] zone:`), else the game's. See docs/decisi
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.dates import read_span
-from mailref.engine.state import Action, GameState, OtherAction, Player
+from mailref.engine.state import GameState, OtherAction, Player
 from mailref.engine.variants.inbox import zone_of
 from mailref.timeutil import TooLong, format_duration, iso, parse_duration, parse_iso
 
 if TYPE_CHECKING:
     from mailref.engine.variants.deadlines import Deadlines
+    from mailref.engine.variants.players import Players
 
 
 AHEAD_MOST = timedelta(days=365)  # an absence begins within a year
@@ -24,15 +25,10 @@ class AbsenceHost(Protocol):
     """What dated absences ask of the game: its players, its parameters, its clock's words and
     its announcements."""
 
+    @property
+    def players(self) -> Players: ...
+
     def parameter(self, state: GameState, name: str) -> object: ...
-
-    def whose_absence(self, state: GameState, action: Action) -> Player: ...
-
-    def present(self, state: GameState) -> list[Any]: ...
-
-    def change_status(
-        self, state: GameState, p: Player, ctx: Ctx, status: str, text: str = ""
-    ) -> None: ...
 
     @property
     def deadlines(self) -> Deadlines: ...
@@ -52,7 +48,7 @@ class Absence:
         return parse_duration(str(self.game.parameter(state, "max_absence")))
 
     def away_dated(self, state: GameState, action: OtherAction, ctx: Ctx) -> None:
-        p = self.game.whose_absence(state, action)
+        p = self.game.players.whose_absence(state, action)
         longest = self.max_absence(state)
         try:
             span = read_span(str(action["dates"]), zone_of(state, p), ctx.now)
@@ -105,13 +101,13 @@ class Absence:
             self.game.event(state, ctx, text)
             self.game.announce(state, ctx, text, [text])
             return
-        self.game.change_status(state, p, ctx, "away", text)
+        self.game.players.change_status(state, p, ctx, "away", text)
         ctx.ack(f"Your absence ends by itself {self.game.deadlines.when(state, span.end, ctx)}.")
 
     def lines(self, state: GameState) -> list[str]:
         """The dated absences, for [Status]: who is away until when, and who will be."""
         out = []
-        for p in self.game.present(state):
+        for p in self.game.players.present(state):
             if p.get("away_from"):
                 out.append(
                     f"{p['name']} will be away from "
@@ -148,7 +144,7 @@ class Absence:
                 if ends <= ctx.now:
                     until = p.pop("away_until")
                     if p["status"] == "away":
-                        self.game.change_status(
+                        self.game.players.change_status(
                             state,
                             p,
                             ctx,
@@ -159,4 +155,4 @@ class Absence:
 
     def begin(self, state: GameState, p: Player, ctx: Ctx) -> None:
         text = f"{p['name']} is away until {self.game.deadlines.when(state, p['away_until'])}."
-        self.game.change_status(state, p, ctx, "away", text)
+        self.game.players.change_status(state, p, ctx, "away", text)

@@ -11,22 +11,22 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from mailref.engine.context import Ctx, Refused
-from mailref.engine.state import GameState, OrdersState, OtherAction, Player
+from mailref.engine.state import GameState, OrdersState, OtherAction
 from mailref.engine.variants.actions import action
 from mailref.timeutil import iso, parse_iso
 
 if TYPE_CHECKING:
     from mailref.engine.variants.deadlines import Deadlines
+    from mailref.engine.variants.players import Players
 
 
 class AgreedEndHost(Protocol):
     """What an agreed end asks of the game: its players, parameters, clock and announcements."""
 
+    @property
+    def players(self) -> Players: ...
+
     def parameter(self, state: GameState, name: str) -> object: ...
-
-    def must_player(self, state: GameState, name: str) -> Player: ...
-
-    def present(self, state: GameState) -> list[Any]: ...
 
     @property
     def deadlines(self) -> Deadlines: ...
@@ -66,7 +66,7 @@ class AgreedEnd:
         number = action.get("number")
         if e is None or e["number"] != number:
             raise Refused("no_ending_open", number=number)
-        name = self.game.must_player(state, str(action.get("player")))["name"]
+        name = self.game.players.must_player(state, str(action.get("player")))["name"]
         if name not in self.survivors(state):
             raise Refused("ending_voter_left", label=label(e))
         if name not in self.voters(state, e):
@@ -244,7 +244,7 @@ class AgreedEnd:
 
     def survivors(self, state: GameState) -> list[str]:
         """The players still in the game (away ones among them): its voters."""
-        return [str(p["name"]) for p in self.game.present(state)]
+        return [str(p["name"]) for p in self.game.players.present(state)]
 
     def voters(self, state: GameState, e: dict[str, Any]) -> list[str]:
         """Who votes on E: the survivors when it was proposed who are still in the game."""
@@ -261,7 +261,7 @@ class AgreedEnd:
     def proposer(self, state: GameState, action: OtherAction) -> str:
         if state["status"] != "active":
             raise Refused("no_game_to_end", status=state["status"])
-        name = self.game.must_player(state, str(action.get("player")))["name"]
+        name = self.game.players.must_player(state, str(action.get("player")))["name"]
         return self.survivor(state, name)
 
     def secret(self, state: GameState) -> bool:

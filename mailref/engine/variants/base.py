@@ -1,9 +1,8 @@
-"""The variant every game's rules build on. `Variant` composes the shared concerns (players,
-admin commands, enactment, deadlines, replies), holds those made components (absence,
-consent to join, court orders, dice, digests, extensions, inbox, limits, a player's record,
-substitutes, watchers: variants/components.py),
-declares what a variant offers the handlers and the site, and dispatches each action to the
-handler declared for it."""
+"""The variant every game's rules build on. `Variant` holds the shared concerns as components
+(absence, the admin's commands, consent to join, court orders, dice, digests, enactment,
+extensions, inbox, limits, the players, a player's record, substitutes, watchers:
+variants/components.py), declares what a variant offers the handlers and the site, and the
+hooks the components ask of it, and dispatches each action to the handler declared for it."""
 
 from __future__ import annotations
 
@@ -16,9 +15,10 @@ from mailref.engine.mechanics.gamestate import keep_columns
 from mailref.engine.parameters import Span, Value
 from mailref.engine.ruleparams import Table
 from mailref.engine.schema import SCHEMA
-from mailref.engine.state import Action, GameState, Matter, Rule, Turn
+from mailref.engine.state import Action, GameState, Matter, Player, Rule, Turn
 from mailref.engine.variants import rule_tables
 from mailref.engine.variants.absence import Absence
+from mailref.engine.variants.actions import Acting
 from mailref.engine.variants.admin import AdminOverrides
 from mailref.engine.variants.components import Held
 from mailref.engine.variants.court import CourtOrders
@@ -71,16 +71,13 @@ WHILE_PAUSED = AFTER_THE_END | {
 }
 
 
-class Variant(
-    Players,
-    AdminOverrides,
-    Enactment,
-):
+class Variant(Acting):
     """A game's rules over its state. A variant overrides these declarations and the hooks of
-    the concerns it composes; its handlers are its methods declared with `@action`, and those
+    the concerns it holds; its handlers are its methods declared with `@action`, and those
     of the components it holds (variants/components.py)."""
 
     absence = Held(Absence)
+    admin = Held(AdminOverrides)
     consent = Held(Consent)
     court = Held(CourtOrders)
     deadlines = Held(Deadlines)
@@ -88,8 +85,10 @@ class Variant(
     extensions = Held(Extensions)
     inbox = Held(Inbox)
     digests = Held(Digests)
+    enactment = Held(Enactment)
     replies = Held(Replies)
     limits = Held(Limits)
+    players = Held(Players)
     record = Held(Record)
     substitutes = Held(Substitutes)
     watching = Held(Watching)
@@ -100,6 +99,10 @@ class Variant(
     judgement_label = "judgement"  # how players name a judgement ("judgement 3")
     # Every parameter once: its kind, default, the rule stating it (variants/rule_tables.py).
     parameter_table: Table = rule_tables.SHARED
+    whole_rule_numbers = False  # sidekick: rule numbers are positive integers, no sub-rules
+    # Rules whose wording the referee's code carries out (beside those run by parameters): a
+    # passed rewording of one is flagged to the GM, since the referee goes on as written before.
+    runs_rules: frozenset[str] = frozenset()
     offices: tuple[str, ...] = ("admin", "gm")
     capped_matters: frozenset[str] = OPENS_MATTER  # actions counted against matters_per_day
     commands: list[tuple[str, str]] = []
@@ -111,6 +114,31 @@ class Variant(
     # game has absence but no idling (BlogNomic has its own, and takes [Away] as idling).
     same_as: dict[str, str] = {"idle": "away", "unidle": "back"}
     dated_absence = True  # `[Away] until 6 Jan` (BlogNomic's Idle has no dates)
+
+    # ---- the players' hooks: what follows their comings and goings (players.py) --------
+    def new_player_fields(self, state: GameState, action: Action) -> dict[str, Any]:
+        """The fields a new player's record starts with besides the shared ones; none here."""
+        return {}
+
+    def after_join(self, state: GameState, player: Player, action: Action, ctx: Ctx) -> None:
+        """Everybody is told of the newcomer, with what the join changed (`join_news`)."""
+        self.announce(
+            state,
+            ctx,
+            f"{player['name']} joins the game",
+            [f"{player['name']} has joined {state['name']}.", *self.join_news(state, player)],
+        )
+
+    def join_news(self, state: GameState, player: Player) -> list[str]:
+        """What the join changed for everybody, told with it (a place in the turn order, an
+        office the referee gave the newcomer)."""
+        return []
+
+    def before_leaving_order(self, state: GameState, player: Player, ctx: Ctx) -> None:
+        """What a leaving player's turn becomes; nothing here."""
+
+    def after_status_change(self, state: GameState, player: Player, ctx: Ctx) -> None:
+        """What follows a player's going away, return or leaving; nothing here."""
 
     # ---- what a variant offers the handlers and the site ---------------------------
     # The words a ballot may say, in the game's order; none: a game without votes.
@@ -145,6 +173,32 @@ class Variant(
         return state["turn"] if state["turn"] and state["turn"].get("deadline") else None
 
     # ---- what players read: the hooks of [Help], [Status] and [Rules] (replies.py) ----
+    def mail_ruleset(
+        self,
+        state: GameState,
+        ctx: Ctx,
+        why: str,
+        diff: list[str],
+        reason: str | None = None,
+        address: str = "",
+        whole: bool = False,
+    ) -> None:
+        """The ruleset mail after a change: the changes, the scores and the standing."""
+        ctx.send(
+            "ruleset",
+            "all",
+            f"[Rules] {why}",
+            "ruleset.txt",
+            game=state,
+            why=why,
+            diff=diff,
+            **self.enactment.rule_list(state, whole),
+            scores=self.score_lines(state),
+            reason=reason or "",
+            standing=self.standing_lines(state),
+            address=address,
+        )
+
     def help_commands(self, state: GameState | None = None) -> list[tuple[str, str]]:
         """The commands [Help] lists, as the rules now read them (replies.py's plain list)."""
         return self.replies.help_commands(state)
@@ -157,14 +211,16 @@ class Variant(
         return []
 
     def score_lines(self, state: GameState) -> list[str]:
-        return [f"{p['name']}: {p['score']}" for p in self.present(state)]
+        return [f"{p['name']}: {p['score']}" for p in self.players.present(state)]
 
     def status_lines(self, state: GameState, ctx: Ctx | None = None) -> list[str]:
         """The state in lines; with CTX, each deadline says how far off it is ("in 4 days")."""
         lines = [f"Status: {state['status']}"]
         lines.append(
             f"{self.replies.players_word(state)}: "
-            + ", ".join(f"{p['name']} ({p['status']}, {p['score']})" for p in self.present(state))
+            + ", ".join(
+                f"{p['name']} ({p['status']}, {p['score']})" for p in self.players.present(state)
+            )
         )
         lines += self.absence.lines(state)
         if state["order"]:
@@ -358,7 +414,7 @@ class Variant(
         if kind in CHATTER and not action.get("by"):
             self.limits.cap_chatter(state, action, ctx, sent)
         if action.get("by") and (why := str(action.get("reason") or "").strip()):
-            self.tell_why(ctx, sent, why)
+            self.admin.tell_why(ctx, sent, why)
         self.inbox.refresh_waiting(state, ctx, sent)
         self.inbox.hold_for_digests(state, ctx, sent)
         self.inbox.cap_mail_per_player(state, action, ctx, sent)

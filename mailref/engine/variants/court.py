@@ -5,20 +5,24 @@ The undos themselves are the court's (engine/court.py): the door replays the jou
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from mailref.engine.context import Ctx, Outgoing, Refused
 from mailref.engine.court import describe
 from mailref.engine.mechanics.alterations import alter
-from mailref.engine.state import GameState, OtherAction, Player
+from mailref.engine.state import GameState, OtherAction
 from mailref.engine.variants.actions import action
 from mailref.timeutil import iso
+
+if TYPE_CHECKING:
+    from mailref.engine.variants.players import Players
 
 
 class CourtHost(Protocol):
     """What the court asks of the game: its players, its journal of events, its victory."""
 
-    def player(self, state: GameState, name: str) -> Player | None: ...
+    @property
+    def players(self) -> Players: ...
 
     def event(self, state: GameState, ctx: Ctx, text: str) -> None: ...
 
@@ -68,7 +72,7 @@ class CourtOrders:
                 continue
             if "score" not in e:
                 continue
-            p = self.game.player(state, e["score"])
+            p = self.game.players.player(state, e["score"])
             if p is None:
                 if strict:
                     raise Refused("score_names_no_player", player=e["score"], amount=e["amount"])

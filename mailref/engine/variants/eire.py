@@ -95,7 +95,7 @@ class Eire(OrdersGame):
     # ---- joining -----------------------------------------------------------------
     def new_player_fields(self, state: GameState, action: Action) -> dict:
         choices = {k.lower(): v.strip() for k, v in (action.get("choices") or {}).items()}
-        if len(self.active(state)) >= state["parameters"]["max_players"]:
+        if len(self.players.active(state)) >= state["parameters"]["max_players"]:
             raise Refused("game_full", most=state["parameters"]["max_players"])
         taken = {p.get("color") for p in state["players"] if p["status"] != "left"}
         free_colors = [c for c in COLORS if c not in taken]
@@ -158,7 +158,7 @@ class Eire(OrdersGame):
 
     @action("quit")
     def on_quit(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        self.must_player(state, action["player"])
+        self.players.must_player(state, action["player"])
         for x in self.owned(state, action["player"]):
             x["owner"] = None  # the lands of a player who leaves become independent
         # Then leave: the turn may resolve at once (the others have ordered), on the map without
@@ -190,7 +190,7 @@ class Eire(OrdersGame):
 
     # ---- economy -----------------------------------------------------------------
     def income(self, state: GameState, name: str) -> int:
-        p = self.player(state, name)
+        p = self.players.player(state, name)
         prm = state["parameters"]
         lands = self.owned(state, name)
         total = sum(x["output"] for x in lands)
@@ -203,7 +203,7 @@ class Eire(OrdersGame):
         return total
 
     def begin_turn(self, state: GameState, ctx: Ctx, number: int) -> None:
-        for p in self.active(state):
+        for p in self.players.active(state):
             inc = self.income(state, p["name"])
             keep = state["grain"].get(p["name"], 0) if state["parameters"]["carry_over"] else 0
             state["grain"][p["name"]] = keep + inc
@@ -212,7 +212,7 @@ class Eire(OrdersGame):
     def turn_lines(self, state: GameState) -> list[str]:
         """Who holds what, with the neighbours each may attack: enough to write orders from."""
         out = []
-        for p in self.active(state):
+        for p in self.players.active(state):
             lands = self.owned(state, p["name"])
             out.append(
                 f"{p['name']} ({p['color']}, {p['tribe']}): {state['grain'].get(p['name'], 0)} "
@@ -326,7 +326,7 @@ class Eire(OrdersGame):
             f"{p['name']} ({p['color']}, {p['tribe']}, origin {p['origin']}): "
             f"{state['grain'].get(p['name'], 0)} Grain, "
             f"lands: {', '.join(x['name'] for x in self.owned(state, p['name']))}"
-            for p in self.active(state)
+            for p in self.players.active(state)
         ]
         if state["high_king"]:
             lines.append(f"High King of Eire: {state['high_king']}")

@@ -36,7 +36,9 @@ class EireResolution:
             for n, os_ in sorted(orders.items())
             if os_
         ]
-        silent = sorted(p["name"] for p in self.game.active(state) if not orders.get(p["name"]))
+        silent = sorted(
+            p["name"] for p in self.game.players.active(state) if not orders.get(p["name"])
+        )
         # Whose orders were all refused is said (how many, not what: orders stay private).
         refused = {n: len(o.get("rejected") or []) for n, o in state["orders"].items()}
         lines += (
@@ -100,7 +102,7 @@ class EireResolution:
             )
         if not invest:
             lines.append("  none")
-        fought = [p["name"] for p in self.game.active(state)]
+        fought = [p["name"] for p in self.game.players.active(state)]
         self.eliminate(state, ctx, lines)
         self.check_high_king(state, ctx, lines)
         state["history"].append(
@@ -109,7 +111,7 @@ class EireResolution:
         t.update(deadline=None, closed=iso(ctx.now))
         self.check_victory(state, ctx, lines)
         lines += ["", "Grain after the turn (next turn's income is added when it opens):"] + [
-            f"  {p['name']}: {state['grain'][p['name']]}" for p in self.game.active(state)
+            f"  {p['name']}: {state['grain'][p['name']]}" for p in self.game.players.active(state)
         ]
         self.game.event(state, ctx, f"Turn {t['number']} resolved.")
         lines += ["", "Who holds which land (as on the map):"] + self.game.holdings(state)
@@ -169,7 +171,7 @@ class EireResolution:
             shares[0] += defence - sum(shares)  # the leftover stands against the largest attack
             bonus = 0
             if owner is not None:
-                op = self.game.player(state, owner)
+                op = self.game.players.player(state, owner)
                 bonus += prm["origin_defense_bonus"] if land["name"] == op["origin"] else 0
                 bonus += (
                     prm["woodkin_bonus"]
@@ -208,7 +210,7 @@ class EireResolution:
     ) -> int:
         """ "+1 Grain bonus to all Attack/Defense rolls per controlled Menhir Valley", counted
         on OWNERS (the start-of-turn map during resolution)."""
-        p = self.game.player(state, name)
+        p = self.game.players.player(state, name)
         if not p or p.get("tribe") != "Sidhe":
             return 0
         owners = owners or {x["name"]: x["owner"] for x in state["lands"]}
@@ -227,7 +229,7 @@ class EireResolution:
     def high_king_lacking(self, state: GameState, name: str, grain: int | None = None) -> list[str]:
         """The requirements NAME does not meet (seed: Origin Land held, 50 Grain, two other Origin
         Lands), in words; GRAIN: the total to judge by (default: what NAME holds now)."""
-        p = self.game.player(state, name)
+        p = self.game.players.player(state, name)
         others = {
             q["origin"] for q in state["players"] if q["name"] != name and q.get("origin")
         } - {p["origin"]}
@@ -276,7 +278,7 @@ class EireResolution:
     def check_high_king(self, state: GameState, ctx: Ctx, lines: list[str]) -> None:
         hk = state["high_king"]
         if hk and (
-            self.game.player(state, hk)["status"] != "active"
+            self.game.players.player(state, hk)["status"] != "active"
             or self.high_king_shortfalls(state, hk, state["grain"].get(hk, 0)) >= 2
         ):
             state["high_king"] = None
@@ -288,7 +290,7 @@ class EireResolution:
 
     # ---- elimination and victory -------------------------------------------------
     def eliminate(self, state: GameState, ctx: Ctx, lines: list[str]) -> None:
-        for p in self.game.active(state):
+        for p in self.game.players.active(state):
             if not self.game.owned(state, p["name"]):
                 p["status"], p["eliminated"] = "left", True
                 lines += [
@@ -318,7 +320,7 @@ class EireResolution:
     def check_victory(self, state: GameState, ctx: Ctx, lines: list[str] | None = None) -> None:
         prm = state["parameters"]
         winners = []
-        for p in self.game.active(state):
+        for p in self.game.players.active(state):
             if self.largest_realm(state, p["name"]) >= prm["dominion"]:
                 winners.append((p["name"], "Dominion"))
             elif (

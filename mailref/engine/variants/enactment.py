@@ -1,9 +1,11 @@
 """Rule changes put in force: the admin's own, and those of a decided matter, applied whole
-or not at all, with the parameters that follow a rewritten rule and the ruleset mailed."""
+or not at all, with the parameters that follow a rewritten rule and the ruleset mailed (the
+game's hook `mail_ruleset`). Held by the game as `enactment`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol
 
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.parameters import Bonus, Switch, Value
@@ -15,23 +17,47 @@ from mailref.engine.ruleset import (
     check_changes,
     sort_key,
 )
-from mailref.engine.state import Action, GameState
-from mailref.engine.variants.actions import Acting, action
+from mailref.engine.state import Action, GameState, Rule
+from mailref.engine.variants.actions import action
 from mailref.timeutil import iso
 
 
-class Enactment(Acting):
+class EnactmentHost(Protocol):
+    """What changing the ruleset asks of the game: the parameters it runs rules by and the
+    rules its code runs, how it numbers rules, its log, victory, and the lines a ruleset mail
+    shows."""
+
+    parameter_table: Table
+    whole_rule_numbers: bool
+    runs_rules: frozenset[str]
+
+    def check_param(self, key: str, value: object) -> Value: ...
+
+    def event(self, state: GameState, ctx: Ctx, text: str) -> None: ...
+
+    def check_victory(self, state: GameState, ctx: Ctx) -> None: ...
+
+    def rules_for_display(self, state: GameState) -> list[Rule]: ...
+
+    def mail_ruleset(
+        self,
+        state: GameState,
+        ctx: Ctx,
+        why: str,
+        diff: list[str],
+        reason: str | None = None,
+    ) -> None: ...
+
+
+class Enactment:
     """Changing the ruleset."""
 
-    whole_rule_numbers = False  # sidekick: rule numbers are positive integers, no sub-rules
-
-    # The parameters the referee runs rules by (variants/rule_tables.py), and rule number ->
-    # the names of those it states (the GM is told when one cannot be read after a change).
-    parameter_table: Table = Table()
+    def __init__(self, game: EnactmentHost) -> None:
+        self.game = game
 
     @property
     def rule_parameters(self) -> dict[str, tuple[str, ...]]:
-        return self.parameter_table.by_rule
+        return self.game.parameter_table.by_rule
 
     def rules_stating(self, state: GameState) -> dict[str, tuple[str, ...]]:
         """Rule number -> the parameters it states: as the game's ruleset file binds them
@@ -47,17 +73,13 @@ class Enactment(Acting):
     def stating_param(self, state: GameState, name: str) -> Param:
         """Parameter NAME as this game binds it to a rule."""
         bindings = state.get("ruleset", {}).get("bindings")
-        p = self.parameter_table[name]
+        p = self.game.parameter_table[name]
         return bound(p, bindings[name]) if bindings and name in bindings else p
 
     def coded_rules(self, state: GameState) -> frozenset[str]:
         """The rules whose wording the referee's code carries out in this game."""
         part = state.get("ruleset")
-        return frozenset(part.get("runs", {})) if part else self.runs_rules
-
-    # Rules whose wording the referee's code carries out (beside those run by parameters): a
-    # passed rewording of one is flagged to the GM, since the referee goes on as written before.
-    runs_rules: frozenset[str] = frozenset()
+        return frozenset(part.get("runs", {})) if part else self.game.runs_rules
 
     @action("rule")
     def on_rule(self, state: GameState, action: Action, ctx: Ctx) -> None:
@@ -70,7 +92,7 @@ class Enactment(Acting):
                 by,
                 iso(ctx.now),
                 state["rule_history"],
-                self.whole_rule_numbers,
+                self.game.whole_rule_numbers,
             )
         except RuleConflict as e:
             raise Refused("rule_conflict", why=e) from None
@@ -79,13 +101,15 @@ class Enactment(Acting):
         state["rule_history"] += entries
         for c in changes:
             ctx.ack(c.describe())
-        self.event(state, ctx, f"Rule change by {by}: " + "; ".join(c.describe() for c in changes))
+        self.game.event(
+            state, ctx, f"Rule change by {by}: " + "; ".join(c.describe() for c in changes)
+        )
         why = f"Ruleset updated by {by}"
         followed = self.follow_rule_parameters(
             state, ctx, touched, why, new=self.new_switch_rules(state, changes)
         )
-        self.check_victory(state, ctx)
-        self.mail_ruleset(
+        self.game.check_victory(state, ctx)
+        self.game.mail_ruleset(
             state,
             ctx,
             why,
@@ -98,7 +122,10 @@ class Enactment(Acting):
         value it runs them by (the ruleset page)."""
         number = str(rule["number"])
         params = [
-            (self.stating_param(state, name), self.parameter_table.value(state["parameters"], name))
+            (
+                self.stating_param(state, name),
+                self.game.parameter_table.value(state["parameters"], name),
+            )
             for name in self.rules_stating(state).get(number, ())
         ]
         return (
@@ -123,13 +150,12 @@ class Enactment(Acting):
         stating = self.rules_stating(state) if state is not None else self.rule_parameters
         return sorted(x for x in touched if x in stating)
 
-    def check_victory(self, state: GameState, ctx: Ctx) -> None:
-        pass
-
     def cannot_apply(self, state: GameState, changes: list) -> str | None:
         """Why CHANGES could not apply to the ruleset as it reads now (a dry run), or None."""
         try:
-            check_changes(state["rules"], changes, state["rule_history"], self.whole_rule_numbers)
+            check_changes(
+                state["rules"], changes, state["rule_history"], self.game.whole_rule_numbers
+            )
         except RuleConflict as e:
             return str(e)
         return None
@@ -179,7 +205,7 @@ class Enactment(Acting):
                 by,
                 iso(ctx.now),
                 state["rule_history"],
-                self.whole_rule_numbers,
+                self.game.whole_rule_numbers,
             )
         except RuleConflict as e:
             ctx.alert(
@@ -218,13 +244,13 @@ class Enactment(Acting):
                 "what they require is the GM's to apply (a score by mail: [Score] NAME +N, or "
                 "on the host: `mailref score`; a rule change on the host: `mailref rule`)."
             )
-            self.event(state, ctx, f"{why}. {also}")
+            self.game.event(state, ctx, f"{why}. {also}")
         followed = self.follow_rule_parameters(
             state, ctx, touched, why, coded=coded, also=also, new=switching
         )
         if then:
             then()
-        self.mail_ruleset(state, ctx, why, diff + ([""] + followed if followed else []))
+        self.game.mail_ruleset(state, ctx, why, diff + ([""] + followed if followed else []))
         return None
 
     def read_whole(self, state: GameState, number: str) -> bool:
@@ -241,7 +267,7 @@ class Enactment(Acting):
         forms (a new "Abstentions" rule sets one just as an amendment of its own rule does)."""
         text = next((str(r.get("text", "")) for r in state["rules"] if r["number"] == number), "")
         out = {}
-        for p in self.parameter_table:
+        for p in self.game.parameter_table:
             if isinstance(p.kind, Switch):
                 value = p.kind.read(p.patterns, False, " ".join(text.split()))
                 if value is not None:
@@ -273,7 +299,7 @@ class Enactment(Acting):
         """Whether the rule stating parameter NAME is on the rule list (rule 2 of Sidekick: "Any
         rules that are not on the rule list do not apply"); an operator's setting always is."""
         part = state.get("ruleset")  # a game of its own rules: a parameter no rule states is set
-        rule = part.get("bindings", {}).get(name) if part else self.parameter_table[name].rule
+        rule = part.get("bindings", {}).get(name) if part else self.game.parameter_table[name].rule
         return rule is None or any(str(r["number"]) == rule for r in state["rules"])
 
     def ack_changes(self, ctx: Ctx, changes: list) -> None:
@@ -330,11 +356,13 @@ class Enactment(Acting):
             for r in state["rules"]
             if str(r["number"]) in wanted
         }
-        table = {p.name: self.stating_param(state, p.name) for p in self.parameter_table}
+        table = {p.name: self.stating_param(state, p.name) for p in self.game.parameter_table}
         stating = self.rules_stating(state)
         for n in sorted(numbers, key=lambda x: [int(p) for p in x.split(".") if p.isdigit()]):
             if n not in texts:  # repealed: what it stated no longer applies (rule 2)
-                values = {x: self.parameter_table.value(state["parameters"], x) for x in stating[n]}
+                values = {
+                    x: self.game.parameter_table.value(state["parameters"], x) for x in stating[n]
+                }
                 stated = "; ".join(
                     says(table[name], value)
                     for name, value in values.items()
@@ -342,10 +370,10 @@ class Enactment(Acting):
                 )
                 line = f"Rule {n} is repealed, so no longer: {stated}."
                 told.append(line)
-                self.event(state, ctx, line)
+                self.game.event(state, ctx, line)
                 continue
             for name in stating[n]:
-                before = self.parameter_table.value(state["parameters"], name)
+                before = self.game.parameter_table.value(state["parameters"], name)
                 value = read(table[name], texts[n]) if n in texts else None
                 kind = table[name].kind
                 if (
@@ -371,7 +399,7 @@ class Enactment(Acting):
                     )
                     continue
                 try:
-                    value = self.check_param(name, value)
+                    value = self.game.check_param(name, value)
                 except Refused as e:  # "within 999999 weeks": a value no game runs by
                     ask.append(
                         f"It changes rule {n}, and its new text says {name} = {value}, which the "
@@ -384,7 +412,7 @@ class Enactment(Acting):
                         f"{says(table[name], before)} ({name} = {before}) until the GM sets it."
                     )
                     continue
-                if before is not None and self.check_param(name, before) == value:
+                if before is not None and self.game.check_param(name, before) == value:
                     continue
                 state["parameters"][name] = value
                 line = (
@@ -394,10 +422,10 @@ class Enactment(Acting):
                 )
                 told.append(line)
                 sets.append(f"{name}=...")
-                self.event(state, ctx, line)
+                self.game.event(state, ctx, line)
         for n in new or ():  # a new rule stating a switch: followed as it reads
             for name, value in self.switches_stated(state, n).items():
-                before = self.parameter_table.value(state["parameters"], name)
+                before = self.game.parameter_table.value(state["parameters"], name)
                 if value == before:
                     continue
                 state["parameters"][name] = value
@@ -407,7 +435,7 @@ class Enactment(Acting):
                 )
                 told.append(line)
                 sets.append(f"{name}=...")
-                self.event(state, ctx, line)
+                self.game.event(state, ctx, line)
         if told or ask:  # ALSO (what else is the GM's) rides along, never alone
             told_gm = [x for x in told if x.startswith("From now on") or " is repealed, " in x]
             undo = (
@@ -433,30 +461,5 @@ class Enactment(Acting):
         """The rule list a ruleset mail shows: `rules` (all when WHOLE, else none: the mail
         carries the changes, and the site's rules page and [Rules] the whole set, since a
         ruleset grown by a rule a turn would make every mail longer), `rule_count`."""
-        rules = self.rules_for_display(state)
+        rules = self.game.rules_for_display(state)
         return {"rules": rules if whole else [], "rule_count": len(rules)}
-
-    def mail_ruleset(
-        self,
-        state: GameState,
-        ctx: Ctx,
-        why: str,
-        diff: list[str],
-        reason: str | None = None,
-        address: str = "",
-        whole: bool = False,
-    ) -> None:
-        ctx.send(
-            "ruleset",
-            "all",
-            f"[Rules] {why}",
-            "ruleset.txt",
-            game=state,
-            why=why,
-            diff=diff,
-            **self.rule_list(state, whole),
-            scores=self.score_lines(state),
-            reason=reason or "",
-            standing=self.standing_lines(state),
-            address=address,
-        )

@@ -10,13 +10,14 @@ from typing import TYPE_CHECKING, Protocol
 
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.dates import read_moment
-from mailref.engine.state import GameState, Matter, OtherAction, Player, Turn
+from mailref.engine.state import GameState, Matter, OtherAction, Turn
 from mailref.engine.variants.actions import action
 from mailref.engine.variants.inbox import zone_of
 from mailref.timeutil import format_duration, iso, parse_duration, parse_iso
 
 if TYPE_CHECKING:
     from mailref.engine.variants.deadlines import Deadlines
+    from mailref.engine.variants.players import Players
 
 
 AHEAD_MOST = timedelta(days=365)  # a deadline set by mail is at most a year ahead
@@ -45,11 +46,10 @@ class ExtensionsHost(Protocol):
     """What moving a deadline asks of the game: the deadline that runs now, its players, how
     it words a deadline, and its announcements."""
 
+    @property
+    def players(self) -> Players: ...
+
     def current_deadline_holder(self, state: GameState) -> Turn | Matter | None: ...
-
-    def must_player(self, state: GameState, name: str) -> Player: ...
-
-    def by_address(self, state: GameState, address: str) -> Player | None: ...
 
     @property
     def deadlines(self) -> Deadlines: ...
@@ -101,7 +101,7 @@ class Extensions:
         if action.get("extend"):
             new = old + parse_duration(action["extend"])
         elif action.get("at"):  # the GM's "Fri 18:00", read in the GM's zone
-            gm = self.game.by_address(state, str(action.get("address") or ""))
+            gm = self.game.players.by_address(state, str(action.get("address") or ""))
             try:
                 new = read_moment(str(action["at"]), zone_of(state, gm), ctx.now, day_end=True)
             except ValueError as e:
@@ -155,7 +155,7 @@ class Extensions:
     @action("deadline_request")
     def on_deadline_request(self, state: GameState, action: OtherAction, ctx: Ctx) -> None:
         """A player asks for more time: the GM is asked, the deadline stays until granted."""
-        p = self.game.must_player(state, action["player"] or "")
+        p = self.game.players.must_player(state, action["player"] or "")
         target = self.deadline_to_move(state)
         self.check_extension(state, target)
         more = parse_duration(action["extend"])

@@ -17,11 +17,11 @@ HOOKS: dict[str, tuple[str, str]] = {
     "ballot_words": ("Variant", "the ballot words offered now (BlogNomic: no VETO, no Historian)"),
     "gm_news": ("Variant", "what the GM is told of a new game (a Metadynasty, Dormancy)"),
     # players and the turn order
-    "after_join": ("Players", "what follows a player's joining (a place in the turn order)"),
-    "join_news": ("Players", "what the announcement of a newcomer adds"),
-    "new_player_fields": ("Players", "the fields a new player's record starts with"),
-    "before_leaving_order": ("Players", "what a leaving player's turn becomes"),
-    "after_status_change": ("Players", "what follows a player's going away, return or leaving"),
+    "after_join": ("Variant", "what follows a player's joining (a place in the turn order)"),
+    "join_news": ("Variant", "what the announcement of a newcomer adds"),
+    "new_player_fields": ("Variant", "the fields a new player's record starts with"),
+    "before_leaving_order": ("Variant", "what a leaving player's turn becomes"),
+    "after_status_change": ("Variant", "what follows a player's going away, return or leaving"),
     # time
     "deadline_times": ("Variant", "when the game next has something to do"),
     "fire_deadlines": ("Variant", "what falls due at a tick"),
@@ -34,7 +34,7 @@ HOOKS: dict[str, tuple[str, str]] = {
     "standing_lines": ("Variant", "the standing the rule list shows (scores, the mover)"),
     "score_lines": ("Variant", "the scores as told"),
     "status_lines": ("Variant", "the answer to [Status]"),
-    "mail_ruleset": ("Enactment", "the ruleset mail after a change"),
+    "mail_ruleset": ("Variant", "the ruleset mail after a change"),
     "help_commands": ("Variant", "the commands [Help] lists, as the rules now read them"),
     # play
     "handle": ("Variant", "what every action does besides its handler"),

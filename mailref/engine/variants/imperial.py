@@ -117,16 +117,16 @@ class Imperial(Variant):
         return {"FOR": "YES", "AGAINST": "NO"}.get(meaning, meaning)
 
     def emperor(self, state: GameState) -> str | None:
-        p = self.holder(state, "emperor")
+        p = self.players.holder(state, "emperor")
         return p["name"] if p else None
 
     def senators(self, state: GameState) -> list[str]:
-        return [p["name"] for p in self.present(state) if "senator" in p["offices"]]
+        return [p["name"] for p in self.players.present(state) if "senator" in p["offices"]]
 
     def make_senator(self, state: GameState, name: str, ctx: Ctx) -> None:
         """Rule 3: one's first proposal or Point of Order makes one a Senator, unless rule 3 now
         makes Senators only by the Emperor's Directive."""
-        p = self.player(state, name)
+        p = self.players.player(state, name)
         if "senator" in p["offices"]:
             return
         if self.parameter_table.value(state["parameters"], "senators") == "directive":
@@ -198,7 +198,7 @@ class Imperial(Variant):
             game=state,
             why=why,
             diff=diff,
-            **self.rule_list(state, whole),
+            **self.enactment.rule_list(state, whole),
             scores=self.score_lines(state),
             reason=reason or "",
             proposals=self.proposal_lines(state, ctx),
@@ -257,7 +257,7 @@ class Imperial(Variant):
         for p in due:
             p["reminded"] = True
             for n in self.proposals.waiting_for(state, p):
-                if self.player(state, n)["status"] == "active":
+                if self.players.player(state, n)["status"] == "active":
                     owed.setdefault((n, p["deadline"]), []).append(p)
         for (name, deadline), props in owed.items():
             what = " and ".join(f"proposal {p['number']} \"{p['title']}\"" for p in props)

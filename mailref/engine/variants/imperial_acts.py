@@ -72,7 +72,7 @@ class ImperialActs:
         self.game.event(state, ctx, f"The Emperor proclaimed \"{action['title']}\".")
         by = f"proclamation \"{action['title']}\""
         if changes:
-            self.game.enact_changes(
+            self.game.enactment.enact_changes(
                 state, ctx, changes, by, f"Imperial Proclamation: {action['title']}"
             )
         if not effects:

@@ -52,7 +52,7 @@ class ImperialProposals(Proposals):
         replaced = None
         # Rule 12 replaces the oldest; repealed, nothing is replaced.
         if (
-            self.game.in_force(state, "max_undecided")
+            self.game.enactment.in_force(state, "max_undecided")
             and len(undecided) >= state["parameters"]["max_undecided"]
         ):
             replaced = undecided[0]
@@ -71,7 +71,7 @@ class ImperialProposals(Proposals):
             f"Proposal {prop['number']} \"{prop['title']}\" is posted; Senators vote YES or NO "
             f"until {self.game.deadlines.when(state, prop['deadline'], ctx)}."
         )
-        self.game.ack_changes(ctx, changes)
+        self.game.enactment.ack_changes(ctx, changes)
         if replaced:
             ctx.ack(
                 f"It replaces your oldest undecided proposal, {replaced['number']} "
@@ -125,7 +125,7 @@ class ImperialProposals(Proposals):
         raise Refused("senators_vote_on_yours", number=prop["number"])
 
     def after_ballot(self, state: GameState, prop: Matter, name: str, vote: str, ctx: Ctx) -> None:
-        self.game.tell_away_voter(state, name, ctx)
+        self.game.players.tell_away_voter(state, name, ctx)
 
     def before_deciding(self, state: GameState) -> None:
         # The admin judges in the Emperor's name (an absent Emperor must not stall the game).
@@ -190,7 +190,7 @@ class ImperialProposals(Proposals):
         # §2.6).
         emperor = self.game.emperor(state) if passed else None
         to = (
-            [p["name"] for p in self.game.present(state) if p["name"] != emperor]
+            [p["name"] for p in self.game.players.present(state) if p["name"] != emperor]
             if emperor
             else "all"
         )
@@ -260,7 +260,7 @@ class ImperialProposals(Proposals):
         Emperor's VETO is refused, citing the rule as it now reads."""
         return self.game.parameter_table.value(
             state["parameters"], "veto"
-        ) == "allowed" or not self.game.in_force(state, "veto")
+        ) == "allowed" or not self.game.enactment.in_force(state, "veto")
 
     @action("judge")
     def on_judge(self, state: GameState, action: Action, ctx: Ctx) -> None:
@@ -275,7 +275,7 @@ class ImperialProposals(Proposals):
             )
         verdict, reason = action["verdict"], action.get("reason", "").strip()
         if verdict == "VETO" and not self.may_veto(state):
-            number = self.game.stating_param(state, "veto").rule
+            number = self.game.enactment.stating_param(state, "veto").rule
             rule = next(r for r in state["rules"] if str(r["number"]) == number)
             raise Refused("emperor_has_no_veto", text=" ".join(str(rule["text"]).split()))
         if verdict == "IGNORE":
@@ -288,7 +288,7 @@ class ImperialProposals(Proposals):
         )
         self.game.event(state, ctx, text)
         changes = changes_from(prop["changes"])
-        note = self.game.enactment_note(state, changes) if status == "accepted" else None
+        note = self.game.enactment.enactment_note(state, changes) if status == "accepted" else None
         ctx.send(
             "results",
             "all",

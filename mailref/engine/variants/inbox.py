@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import zoneinfo
 from datetime import datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from mailref.engine.context import Ctx, Outgoing, Refused
 from mailref.engine.parameters import Value
@@ -25,6 +25,9 @@ SETTINGS: dict[str, tuple[tuple[str, ...] | None, str]] = {
     "zone": (None, ""),
     "discussion": (("on", "off"), "on"),
 }
+
+if TYPE_CHECKING:
+    from mailref.engine.variants.players import Players
 
 
 def setting(player: Player, key: str) -> str:
@@ -62,11 +65,10 @@ class InboxHost(Protocol):
     """What the inbox asks of the game: its players, and the parameters' defaults."""
 
     @property
+    def players(self) -> Players: ...
+
+    @property
     def defaults(self) -> dict[str, Value]: ...
-
-    def player(self, state: GameState, name: str) -> Player | None: ...
-
-    def must_player(self, state: GameState, name: str) -> Player: ...
 
 
 class Inbox:
@@ -89,7 +91,7 @@ class Inbox:
                 continue
             names = [p["name"] for p in daily if out.to == "all" or p["name"] in out.to]
             for name in names:
-                p = self.game.player(state, name)
+                p = self.game.players.player(state, name)
                 assert p is not None  # one of `daily`, players of this game
                 self.hold_for(state, p, out, ctx)
             out.held = tuple(names)
@@ -191,7 +193,7 @@ class Inbox:
                 waiting.refresh(state, None, out, ctx)
                 continue
             for name in out.to:
-                waiting.refresh(state, self.game.player(state, name), out, ctx)
+                waiting.refresh(state, self.game.players.player(state, name), out, ctx)
 
     def mails_per_day(self, state: GameState) -> int:
         return int(
@@ -262,7 +264,7 @@ class Inbox:
 
     @action("settings")
     def on_settings(self, state: GameState, action: OtherAction, ctx: Ctx) -> None:
-        p = self.game.must_player(state, action["player"] or "")
+        p = self.game.players.must_player(state, action["player"] or "")
         values = {k.lower(): check_setting(k.lower(), str(v)) for k, v in action["values"].items()}
         mine = p.setdefault("settings", {})
         for key, value in values.items():

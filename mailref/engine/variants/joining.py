@@ -11,11 +11,12 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.parameters import Value
 from mailref.engine.state import ConfirmAction, GameState, JoinAction, OtherAction
-from mailref.engine.variants.actions import action
+from mailref.engine.variants.actions import Handler, action
 from mailref.engine.variants.watching import watchers
 from mailref.timeutil import iso, parse_iso
 
 if TYPE_CHECKING:
+    from mailref.engine.variants.players import Players
     from mailref.engine.variants.substitutes import Substitutes
 
 # How long a confirmation can be answered.
@@ -28,13 +29,15 @@ class ConsentHost(Protocol):
     """What consent asks of the game: its checks of a join, and the join itself."""
 
     @property
+    def actions(self) -> dict[str, Handler]: ...
+
+    @property
+    def players(self) -> Players: ...
+
+    @property
     def defaults(self) -> dict[str, Value]: ...
 
-    def check_join(self, state: GameState, action: Any) -> str: ...
-
     def new_player_fields(self, state: GameState, action: Any) -> dict[str, Any]: ...
-
-    def on_join(self, state: GameState, action: Any, ctx: Ctx) -> None: ...
 
     @property
     def substitutes(self) -> Substitutes: ...
@@ -48,7 +51,7 @@ class Consent:
 
     def ask(self, state: GameState, action: JoinAction, ctx: Ctx) -> None:
         """Check the [Join] as a join, then keep it and answer with the confirmation."""
-        name = self.game.check_join(state, action)
+        name = self.game.players.check_join(state, action)
         self.game.new_player_fields(state, action)  # the variant's own choices, refused at once
         if self.join_approval(state) == "auto":
             self.check_joins_per_day(state, ctx)
@@ -88,7 +91,7 @@ class Consent:
             raise Refused("reply_is_no_consent")
         join = dict(entry["join"])
         if self.join_approval(state) == "gm":
-            self.game.check_join(state, join)
+            self.game.players.check_join(state, join)
             state["joining"] = [e for e in waiting if e is not entry]
             held = [e for e in state.get("awaiting_gm") or [] if e["address"] != address]
             held.append({**entry, "confirmed": iso(ctx.now)})
@@ -128,7 +131,8 @@ class Consent:
         if join.get("seat"):
             self.game.substitutes.take_seat(state, join, ctx)
         else:
-            self.game.on_join(state, join, ctx)
+            # The game's own [Join] (BlogNomic bars a Wizard who left lately).
+            self.game.actions["join"](self.game, state, join, ctx)
 
     def forget_join_requests(self, state: GameState, address: str) -> None:
         """An address that plays now (the admin added it) waits for nothing."""

@@ -73,7 +73,7 @@ class Orders(OrdersGame):
                 ctx,
                 f"[Turn {t['number']}] Orders are in",
                 closed,
-                to=[p["name"] for p in self.present(state) if p["name"] not in late_ones],
+                to=[p["name"] for p in self.players.present(state) if p["name"] not in late_ones],
             )
             ctx.send(
                 "late",

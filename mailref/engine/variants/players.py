@@ -1,18 +1,62 @@
 """Who plays: players found by name or address, joining and rejoining, leaving, being
-removed, absence, and the hooks a variant runs when one of them changes."""
+removed, absence. Held by the game as `players`; what follows a change of them is the game's
+(its hooks `after_join`, `join_news`, `new_player_fields`, `before_leaving_order`,
+`after_status_change`, declared on `Variant`)."""
 
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING, Any, Protocol
 
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.state import Action, GameState, Player
-from mailref.engine.variants.actions import Acting, action
+from mailref.engine.variants.actions import Handler, action
 from mailref.timeutil import iso
 
+if TYPE_CHECKING:
+    from mailref.engine.variants.absence import Absence
+    from mailref.engine.variants.deadlines import Deadlines
+    from mailref.engine.variants.joining import Consent
+    from mailref.engine.variants.record import Record
 
-class Players(Acting):
+
+class PlayersHost(Protocol):
+    """What the players' comings and goings ask of the game: consent to join, absence, the
+    record, how it words a deadline, its announcements, its own [Quit], and its hooks."""
+
+    @property
+    def actions(self) -> dict[str, Handler]: ...
+
+    @property
+    def consent(self) -> Consent: ...
+
+    @property
+    def absence(self) -> Absence: ...
+
+    @property
+    def record(self) -> Record: ...
+
+    @property
+    def deadlines(self) -> Deadlines: ...
+
+    def event(self, state: GameState, ctx: Ctx, text: str) -> None: ...
+
+    def announce(self, state: GameState, ctx: Ctx, subject: str, lines: list[str]) -> None: ...
+
+    def new_player_fields(self, state: GameState, action: Action) -> dict[str, Any]: ...
+
+    def after_join(self, state: GameState, player: Player, action: Action, ctx: Ctx) -> None: ...
+
+    def before_leaving_order(self, state: GameState, player: Player, ctx: Ctx) -> None: ...
+
+    def after_status_change(self, state: GameState, player: Player, ctx: Ctx) -> None: ...
+
+
+class Players:
     """Players and their comings and goings."""
+
+    def __init__(self, game: PlayersHost) -> None:
+        self.game = game
 
     @staticmethod
     def player(state: GameState, name: str) -> Player | None:
@@ -78,11 +122,11 @@ class Players(Acting):
         player exists once the confirmation is answered. An admin's join, and a join journaled
         before confirmations, takes the player in at once."""
         if action.get("token") and not action.get("by"):
-            self.consent.ask(state, action, ctx)
+            self.game.consent.ask(state, action, ctx)
             return
         self.admit(state, action, ctx)
 
-    def check_join(self, state: GameState, action: Action) -> str:
+    def check_join(self, state: GameState, action: Action | dict[str, Any]) -> str:
         """The name ACTION joins under, or the refusal of a join that cannot be."""
         name = " ".join(str(action.get("name") or "").split())
         address = action["address"].lower()
@@ -106,11 +150,11 @@ class Players(Acting):
         """Take in the player ACTION names (a confirmed or approved join, or the admin's)."""
         name = self.check_join(state, action)
         address = action["address"].lower()
-        self.consent.forget_join_requests(state, address)
+        self.game.consent.forget_join_requests(state, address)
         keys = action.get("name_keys") or [name.lower()]
         old = self.same_name(state, name, keys)
         if old:  # a returning player keeps their record but starts afresh, as a newcomer does
-            fields = self.new_player_fields(state, action)
+            fields = self.game.new_player_fields(state, action)
             # Sidekick rule 19: "This includes players that join after the game has begun": 0
             # points.
             old.update(
@@ -137,12 +181,12 @@ class Players(Acting):
                 "joined": iso(ctx.now),
                 "name_keys": keys,
             }
-            player.update(self.new_player_fields(state, action))
+            player.update(self.game.new_player_fields(state, action))
             state["players"].append(player)
         # Logged before what the join sets off, so the digest lists "Bob joined" above
         # "Turn order drawn: Alice, Bob".
-        self.event(state, ctx, f"{name} joined.")
-        self.after_join(state, player, action, ctx)
+        self.game.event(state, ctx, f"{name} joined.")
+        self.game.after_join(state, player, action, ctx)
         ctx.ack(f"{name} joined {state['name']} ({', '.join(player['addresses'])}).")
 
     @action("player_add")
@@ -197,22 +241,6 @@ class Players(Acting):
             lines=lines,
         )
 
-    def new_player_fields(self, state: GameState, action: Action) -> dict:
-        return {}
-
-    def after_join(self, state: GameState, player: Player, action: Action, ctx: Ctx) -> None:
-        self.announce(
-            state,
-            ctx,
-            f"{player['name']} joins the game",
-            [f"{player['name']} has joined {state['name']}.", *self.join_news(state, player)],
-        )
-
-    def join_news(self, state: GameState, player: Player) -> list[str]:
-        """What the join changed for everybody, told with it (a place in the turn order, an
-        office the referee gave the newcomer)."""
-        return []
-
     @action("quit")
     def on_quit(self, state: GameState, action: Action, ctx: Ctx) -> None:
         p = self.must_player(state, action["player"])
@@ -220,18 +248,19 @@ class Players(Acting):
         for office in list(p["offices"]):
             p["offices"].remove(office)
         if p["name"] in state["order"]:
-            self.before_leaving_order(state, p, ctx)
+            self.game.before_leaving_order(state, p, ctx)
             state["order"].remove(p["name"])
         ctx.ack(f"{p['name']} has left {state['name']}.")
-        self.event(state, ctx, f"{p['name']} left the game.")
-        self.announce(
+        self.game.event(state, ctx, f"{p['name']} left the game.")
+        self.game.announce(
             state, ctx, f"{p['name']} leaves the game", [f"{p['name']} has left the game."]
         )
-        self.after_status_change(state, p, ctx)
+        self.game.after_status_change(state, p, ctx)
 
     @action("player_remove")
     def on_player_remove(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        self.on_quit(state, action, ctx)
+        # The game's own [Quit]: an orders game withdraws the orders, Eire frees the lands.
+        self.game.actions["quit"](self.game, state, action, ctx)
         self.tell_removed(state, action, ctx)
 
     def tell_removed(self, state: GameState, action: Action, ctx: Ctx) -> None:
@@ -252,23 +281,20 @@ class Players(Acting):
             ],
         )
 
-    def before_leaving_order(self, state: GameState, player: Player, ctx: Ctx) -> None:
-        pass
-
     @action("away")
     def on_away(self, state: GameState, action: Action, ctx: Ctx) -> None:
         if action.get("dates"):  # "[Away] until 6 Jan": variants/absence.py
-            self.absence.away_dated(state, action, ctx)
+            self.game.absence.away_dated(state, action, ctx)
             return
-        self._set_away(state, action, ctx, "away")
+        self.set_away(state, action, ctx, "away")
 
     @action("back")
     def on_back(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        self._set_away(state, action, ctx, "active")
+        self.set_away(state, action, ctx, "active")
 
     @action("player_status")
     def on_player_status(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        self._set_away(state, action, ctx, action["status"])
+        self.set_away(state, action, ctx, action["status"])
 
     def whose_absence(self, state: GameState, action: Action) -> Player:
         """The player ACTION sets away or back: the sender, or the one an admin names."""
@@ -282,7 +308,7 @@ class Players(Acting):
             raise Refused("only_of_yourself", name=p["name"])
         return p
 
-    def _set_away(self, state: GameState, action: Action, ctx: Ctx, status: str) -> None:
+    def set_away(self, state: GameState, action: Action, ctx: Ctx, status: str) -> None:
         p = self.whose_absence(state, action)
         word = {"away": "away", "active": "back", "idle": "idle"}[status]
         # Away or back by hand ends any dated absence, set or still ahead.
@@ -290,7 +316,9 @@ class Players(Acting):
         p.pop("away_until", None)
         if p["status"] == status:
             if planned:
-                ctx.ack(f"The absence set for {self.deadlines.when(state, planned)} is cancelled.")
+                ctx.ack(
+                    f"The absence set for {self.game.deadlines.when(state, planned)} is cancelled."
+                )
             ctx.ack(f"{p['name']} is already {word}; nothing changed.")
             return
         self.change_status(state, p, ctx, status)
@@ -301,9 +329,9 @@ class Players(Acting):
         """P becomes STATUS: the ack, the log, everybody told (TEXT, else the usual words)."""
         word = {"away": "away", "active": "back", "idle": "idle"}[status]
         p["status"] = status
-        self.record.status_changed(state, p, ctx)
+        self.game.record.status_changed(state, p, ctx)
         ctx.ack(f"{p['name']} is now {word}.")
-        self.event(state, ctx, f"{p['name']} is {word}.")
+        self.game.event(state, ctx, f"{p['name']} is {word}.")
         text = text or (
             f"{p['name']} is away."
             if status == "away"
@@ -311,8 +339,5 @@ class Players(Acting):
             if status == "active"
             else f"{p['name']} is {word}."
         )
-        self.announce(state, ctx, text, [text])
-        self.after_status_change(state, p, ctx)
-
-    def after_status_change(self, state: GameState, player: Player, ctx: Ctx) -> None:
-        pass
+        self.game.announce(state, ctx, text, [text])
+        self.game.after_status_change(state, p, ctx)

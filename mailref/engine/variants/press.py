@@ -5,21 +5,23 @@ text is orders, and orders go with [Orders] (handlers/press.py refuses press hol
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from mailref.engine.context import Ctx, Refused
-from mailref.engine.state import GameState, OtherAction, Player
+from mailref.engine.state import GameState, OtherAction
 from mailref.engine.variants.actions import action
+
+if TYPE_CHECKING:
+    from mailref.engine.variants.players import Players
 
 
 class PressHost(Protocol):
     """What press asks of the game: its parameters and its players."""
 
+    @property
+    def players(self) -> Players: ...
+
     def parameter(self, state: GameState, name: str) -> object: ...
-
-    def must_player(self, state: GameState, name: str) -> Player: ...
-
-    def present(self, state: GameState) -> list[Any]: ...
 
 
 class Press:
@@ -36,7 +38,7 @@ class Press:
         grey = bool(action.get("grey"))
         if grey and allowed != "grey":
             raise Refused("grey_press_off", game=state["name"])
-        sender = self.game.must_player(state, str(action.get("player")))["name"]
+        sender = self.game.players.must_player(state, str(action.get("player")))["name"]
         to = self.recipients(state, sender, action.get("recipients") or [])
         text = str(action.get("text") or "").strip()
         if not text:
@@ -71,7 +73,7 @@ class Press:
     def recipients(self, state: GameState, sender: str, named: list[str]) -> list[str]:
         """The players NAMED ("all": every other player still in the game), as the game
         spells them; Refused where one is no player or none is left."""
-        others = [p["name"] for p in self.game.present(state) if p["name"] != sender]
+        others = [p["name"] for p in self.game.players.present(state) if p["name"] != sender]
         if [n.lower() for n in named] == ["all"]:
             to = others
         else:

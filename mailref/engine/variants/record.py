@@ -21,15 +21,17 @@ ABSTAINING = frozenset({"ABSTAIN", "DEFERENTIAL"})
 
 if TYPE_CHECKING:
     from mailref.engine.variants.deadlines import Deadlines
+    from mailref.engine.variants.players import Players
 
 
 class RecordHost(Protocol):
     """What the record asks of the game: its players, when a turn's reminder went, and how it
     words a moment."""
 
-    nomic: bool
+    @property
+    def players(self) -> Players: ...
 
-    def player(self, state: GameState, name: str) -> Player | None: ...
+    nomic: bool
 
     @property
     def deadlines(self) -> Deadlines: ...

@@ -89,7 +89,7 @@ class Sidekick(Variant):
     def after_join(self, state: GameState, player: Player, action: Action, ctx: Ctx) -> None:
         if state["turn"] is None:
             super().after_join(state, player, action, ctx)
-            eligible = [p["name"] for p in self.present(state)]
+            eligible = [p["name"] for p in self.players.present(state)]
             if len(eligible) >= max(2, state["parameters"].get("founders", 2)):
                 state["order"] = ctx.shuffle(eligible)
                 self.event(state, ctx, "Turn order drawn: " + ", ".join(state["order"]))
@@ -230,7 +230,7 @@ class Sidekick(Variant):
         """Rule 6's order; a player who is away or gone is passed over (rule 15)."""
 
         def active(name: str) -> bool:
-            p = self.player(state, name)
+            p = self.players.player(state, name)
             return bool(p and p["status"] == "active")
 
         return TurnOrder(state["order"], active)
@@ -263,7 +263,9 @@ class Sidekick(Variant):
             if (
                 missed
             ):  # the mover who let the time pass hears it as such (kind `late`), the others as news
-                others = [p["name"] for p in self.present(state) if p["name"] != t["player"]]
+                others = [
+                    p["name"] for p in self.players.present(state) if p["name"] != t["player"]
+                ]
                 self.announce(state, ctx, f"Turn {t['number']} skipped", lines, to=others)
                 ctx.send(
                     "late",
@@ -295,14 +297,14 @@ class Sidekick(Variant):
         state["score_checks"] = seq = (
             state.get("score_checks", 0) + 1
         )  # one a check: "the same time"
-        for p in self.present(state):
+        for p in self.players.present(state):
             note_score(p, seq)
-        winners = first_to_reach(state, self.present(state), target)
+        winners = first_to_reach(state, self.players.present(state), target)
         if winners:
             state["winners"], state["status"] = winners, "ended"
             also = [
                 p["name"]
-                for p in self.present(state)
+                for p in self.players.present(state)
                 if p["score"] >= target and p["name"] not in winners
             ]
             text = (
@@ -315,7 +317,7 @@ class Sidekick(Variant):
             )
             self.event(state, ctx, text)
             standings = sorted(
-                self.present(state), key=lambda p: -p["score"]
+                self.players.present(state), key=lambda p: -p["score"]
             )  # the winner first, as a table of results reads
             self.announce(
                 state,
@@ -344,8 +346,8 @@ class Sidekick(Variant):
             else "The first turn opens once two players are in."
         ]
         lines.append(f"{self.replies.players_word(state)} in turn order:")
-        seated = [self.player(state, n) for n in state["order"]]
-        waiting = [p for p in self.present(state) if p["name"] not in state["order"]]
+        seated = [self.players.player(state, n) for n in state["order"]]
+        waiting = [p for p in self.players.present(state) if p["name"] not in state["order"]]
         for i, p in enumerate([p for p in seated if p] + waiting, 1):
             notes = [
                 w
@@ -405,7 +407,7 @@ class Sidekick(Variant):
             f"Proposal {prop['number']} \"{prop['title']}\" is submitted; voting closes "
             f"{self.deadlines.when(state, prop['deadline'], ctx)}."
         )
-        self.ack_changes(ctx, changes)
+        self.enactment.ack_changes(ctx, changes)
         self.event(state, ctx, f"{player} proposed {prop['number']} \"{prop['title']}\".")
         self.proposals.announce_proposal(
             state, ctx, prop, changes, self.proposals.electorate(state, prop)

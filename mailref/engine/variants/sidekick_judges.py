@@ -78,7 +78,7 @@ class SidekickJudges:
                     f"The judge is now {judge} (rule 17), who answers with a mail [Ruling] "
                     f"{j['number']}.",
                 ],
-                to=[p["name"] for p in self.game.present(state) if p["name"] != judge],
+                to=[p["name"] for p in self.game.players.present(state) if p["name"] != judge],
             )
 
     @action("cfj")
@@ -130,7 +130,7 @@ class SidekickJudges:
                 *([""] + j["detail"].splitlines() + [""] if j["detail"] else []),
                 f"The judge is {judge} (rule 17), who answers with a mail [Ruling] {number}.",
             ],
-            to=[p["name"] for p in self.game.present(state) if p["name"] != judge],
+            to=[p["name"] for p in self.game.players.present(state) if p["name"] != judge],
             opens=True,
         )
 
@@ -155,10 +155,12 @@ class SidekickJudges:
         ctx.ack(f"Your ruling on judgement {j['number']} is recorded and announced.")
         self.game.event(state, ctx, f"{j['judge']} ruled on judgement {j['number']}.")
         if changes:  # rule 17: "All necessary changes, based on the decision of the Judge"
-            problem = self.game.cannot_apply(state, changes)
+            problem = self.game.enactment.cannot_apply(state, changes)
             if problem:
                 raise Refused("ruling_cannot_apply", why=problem)
-            self.game.enact_changes(state, ctx, changes, by, f"Ruling on judgement {j['number']}")
+            self.game.enactment.enact_changes(
+                state, ctx, changes, by, f"Ruling on judgement {j['number']}"
+            )
         self.game.announce(
             state,
             ctx,

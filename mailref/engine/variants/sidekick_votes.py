@@ -37,7 +37,7 @@ class SidekickVotes(Proposals):
         raise Refused("mover_votes_for", number=prop["number"])
 
     def after_ballot(self, state: GameState, prop: Matter, name: str, vote: str, ctx: Ctx) -> None:
-        self.game.tell_away_voter(
+        self.game.players.tell_away_voter(
             state, name, ctx, "the ABSTAIN counted for an away player who does not vote"
         )
         self.game.event(state, ctx, f"{name} voted on proposal {prop['number']}.")
@@ -57,14 +57,16 @@ class SidekickVotes(Proposals):
     ) -> None:
         # Missing votes, and away players, abstain (rules 11 and 15); the result says whose.
         silent, away = [], []
-        for p in self.game.present(state):
+        for p in self.game.players.present(state):
             if p["name"] not in prop["votes"]:
                 (silent if p["status"] == "active" else away).append(p["name"])
                 prop["votes"][p["name"]] = self.policy.silent_counts_as
         # A vote is a player's: one who left the game before the vote closed has none (as in
         # BlogNomic and Imperial); the result says whose ballot it set aside.
         gone = sorted(
-            n for n in prop["votes"] if (q := self.game.player(state, n)) and q["status"] == "left"
+            n
+            for n in prop["votes"]
+            if (q := self.game.players.player(state, n)) and q["status"] == "left"
         )
         outcome = voting.count(
             self.policy_in(state), {n: v for n, v in prop["votes"].items() if n not in gone}
@@ -99,20 +101,22 @@ class SidekickVotes(Proposals):
             author, points = scored
             cited = (
                 "rules 21–22"
-                if self.game.in_force(state, "pass_points")
-                and self.game.in_force(state, "fail_points")
+                if self.game.enactment.in_force(state, "pass_points")
+                and self.game.enactment.in_force(state, "fail_points")
                 else f"rule {self.game.parameter_table[scoring].rule}"
             )
             lines.append(
                 f"{author['name']} scores {points:+d} ({cited}) and now has {author['score']}."
             )
-        elif self.game.player(state, prop["author"]) and not self.game.in_force(state, scoring):
+        elif self.game.players.player(state, prop["author"]) and not self.game.enactment.in_force(
+            state, scoring
+        ):
             lines.append(
                 f"{prop['author']} scores nothing: rule "
                 f"{self.game.parameter_table[scoring].rule}, which scored it, is repealed."
             )
         changes = changes_from(prop["changes"])
-        if passed and (note := self.game.enactment_note(state, changes)):
+        if passed and (note := self.game.enactment.enactment_note(state, changes)):
             lines.append(note)
         self.game.event(state, ctx, lines[0])
         ctx.send(

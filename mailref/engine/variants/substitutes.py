@@ -19,19 +19,17 @@ READ_ONLY = frozenset({"status", "rules", "help", "history", "stats"})
 
 if TYPE_CHECKING:
     from mailref.engine.variants.deadlines import Deadlines
+    from mailref.engine.variants.players import Players
 
 
 class SubstitutesHost(Protocol):
     """What substitutes ask of the game: its players, its checks of a join, the deadline
     running now, and its words and announcements."""
 
+    @property
+    def players(self) -> Players: ...
+
     def parameter(self, state: GameState, name: str) -> object: ...
-
-    def player(self, state: GameState, name: str) -> Player | None: ...
-
-    def must_player(self, state: GameState, name: str) -> Player: ...
-
-    def check_join(self, state: GameState, action: Any) -> str: ...
 
     def current_deadline_holder(self, state: GameState) -> Turn | Matter | None: ...
 
@@ -72,7 +70,7 @@ class Substitutes:
     @action("vacate")
     def on_vacate(self, state: GameState, action: OtherAction, ctx: Ctx) -> None:
         """The GM marks NAME's seat open to a [Takeover]."""
-        seat = self.game.must_player(state, str(action.get("name") or ""))
+        seat = self.game.players.must_player(state, str(action.get("name") or ""))
         if seat.get("vacant"):
             raise Refused("seat_open_already", name=seat["name"])
         self.vacate(state, seat, ctx, "the GM opened it")
@@ -120,7 +118,7 @@ class Substitutes:
         seat = self.open_seat(state, str(action.get("seat") or ""))
         given: dict[str, Any] = dict(action)
         join: dict[str, Any] = {k: given[k] for k in ("name", "address", "name_keys") if k in given}
-        name = self.game.check_join(state, {**join, "type": "join"})
+        name = self.game.players.check_join(state, {**join, "type": "join"})
         address = str(action.get("address") or "").lower()
         waiting = [e for e in state.get("joining") or [] if e["address"] != address]
         asked: dict[str, Any] = {"type": "join", **join, "name": name, "seat": seat["name"]}
@@ -142,7 +140,7 @@ class Substitutes:
         )
 
     def open_seat(self, state: GameState, name: str) -> Player:
-        seat = self.game.player(state, name)
+        seat = self.game.players.player(state, name)
         if seat is None or seat["status"] == "left" or not seat.get("vacant"):
             raise Refused(
                 "no_open_seat",
@@ -154,7 +152,7 @@ class Substitutes:
     def take_seat(self, state: GameState, join: dict[str, Any], ctx: Ctx) -> None:
         """The confirmed (and approved) newcomer of JOIN holds the seat it names from now."""
         seat = self.open_seat(state, str(join["seat"]))
-        name = self.game.check_join(state, join)
+        name = self.game.players.check_join(state, join)
         address = str(join["address"]).lower()
         seat["tenures"] = [
             *tenures(seat),

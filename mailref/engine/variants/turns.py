@@ -40,13 +40,13 @@ class OrdersGame(Variant):
         return Refused("no_withdrawal_of_orders", game=state["name"], final=final)
 
     def active_names(self, state: GameState) -> list[str]:
-        return [p["name"] for p in self.active(state)]
+        return [p["name"] for p in self.players.active(state)]
 
     @action("start")
     def on_start(self, state: GameState, action: Action, ctx: Ctx) -> None:
         if state["status"] != "forming":
             raise Refused("game_not_forming", status=state["status"])
-        if len(self.active(state)) < self.min_players:
+        if len(self.players.active(state)) < self.min_players:
             raise Refused("too_few_to_start", least=self.min_players)
         state["status"] = "active"
         ctx.ack(f"{state['name']} starts with {', '.join(self.active_names(state))}.")
@@ -126,7 +126,7 @@ class OrdersGame(Variant):
             )
         if state["status"] != "active" or not state["turn"] or not state["turn"].get("deadline"):
             raise Refused("no_turn_open", forming=state["status"] == "forming")
-        p = self.must_player(state, name)
+        p = self.players.must_player(state, name)
         if p["status"] != "active":
             raise Refused("only_active_order")
         loose = self.orders_not_bold(action.get("loose") or [], action["sentences"])
@@ -203,7 +203,7 @@ class OrdersGame(Variant):
     def on_quit(self, state: GameState, action: Action, ctx: Ctx) -> None:
         # Orders of one who leaves are not carried out (in Eire, an attack would take a land for
         # a player no longer in the game).
-        p = self.must_player(state, action["player"])
+        p = self.players.must_player(state, action["player"])
         if state["orders"].pop(p["name"], None) is not None:
             whose = (
                 f"{p['name']}'s orders" if action.get("by") else "Your orders"
@@ -212,7 +212,7 @@ class OrdersGame(Variant):
                 f"{whose} for turn {state['turn']['number']} are withdrawn: they are not carried "
                 "out."
             )
-        super().on_quit(state, action, ctx)
+        self.players.on_quit(state, action, ctx)
 
     def after_status_change(self, state: GameState, player: Player, ctx: Ctx) -> None:
         """The one player the turn waited for leaves or goes away: the others have all ordered,
@@ -367,7 +367,7 @@ class OrdersGame(Variant):
             "Players: "
             + ", ".join(
                 p["name"] + ("" if p["status"] == "active" else f" ({p['status']})")
-                for p in self.present(state)
+                for p in self.players.present(state)
             ),
         ]
         t = state["turn"]

@@ -7,10 +7,10 @@ mail, ends it; `watching=off` keeps a game to its players."""
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from mailref.engine.context import Ctx, Refused
-from mailref.engine.state import GameState, OtherAction, Player
+from mailref.engine.state import GameState, OtherAction
 from mailref.engine.variants.actions import action
 from mailref.timeutil import iso, parse_iso
 
@@ -19,13 +19,17 @@ CONFIRM_FOR = timedelta(days=7)
 # A game keeps at most this many watchers: each is mailed every announcement.
 MOST_WATCHERS = 500
 
+if TYPE_CHECKING:
+    from mailref.engine.variants.players import Players
+
 
 class WatchingHost(Protocol):
     """What watching asks of the game: its parameters and its players by address."""
 
-    def parameter(self, state: GameState, name: str) -> object: ...
+    @property
+    def players(self) -> Players: ...
 
-    def by_address(self, state: GameState, address: str) -> Player | None: ...
+    def parameter(self, state: GameState, name: str) -> object: ...
 
 
 class Watching:
@@ -42,7 +46,7 @@ class Watching:
         if self.game.parameter(state, "watching") is False:
             raise Refused("watching_off", game=state["name"])
         address = str(action.get("address") or "").lower()
-        if self.game.by_address(state, address) is not None:
+        if self.game.players.by_address(state, address) is not None:
             raise Refused("player_watches_already", game=state["name"])
         if address in watchers(state):
             raise Refused("watches_already", game=state["name"])

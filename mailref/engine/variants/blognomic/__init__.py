@@ -144,7 +144,7 @@ class BlogNomic(Variant):
         if action["type"] not in READ_ONLY:  # a reply that only reads changes nothing
             if (
                 not action.get("by")
-                and (p := self.player(state, str(action.get("player") or ""))) is not None
+                and (p := self.players.player(state, str(action.get("player") or ""))) is not None
             ):
                 p["seen"] = iso(
                     ctx.now
@@ -182,9 +182,9 @@ class BlogNomic(Variant):
     def _idle_self(self, state: GameState, action: Action, ctx: Ctx) -> None:
         if action.get("dates"):
             raise Refused("idle_has_no_end")
-        p = self.must_player(state, action.get("name") or action["player"])
+        p = self.players.must_player(state, action.get("name") or action["player"])
         was = p["status"]
-        self._set_away(state, action, ctx, "idle")
+        self.players.set_away(state, action, ctx, "idle")
         if was != "idle" and p["name"] == action["player"]:
             p["self_idled"] = {"at": iso(ctx.now), "dynasty": state["dynasty"]}
 
@@ -193,7 +193,7 @@ class BlogNomic(Variant):
         """Rule "Idle Wizards": no Unidle "if ... the Wizard who would be Unidled asked to become
         (or rendered themselves) Idle within the previous four days, and within the current
         dynasty"."""
-        p = self.must_player(state, action["player"])
+        p = self.players.must_player(state, action["player"])
         if p["status"] != "idle":
             raise Refused("not_idle")
         idled = p.get("self_idled")
@@ -205,7 +205,7 @@ class BlogNomic(Variant):
                     idled=self.deadlines.when(state, idled["at"], ctx),
                     until=self.deadlines.when(state, until, ctx),
                 )
-        self._set_away(state, {**action, "name": action["player"]}, ctx, "active")
+        self.players.set_away(state, {**action, "name": action["player"]}, ctx, "active")
 
     @action("back")
     def on_back(self, state: GameState, action: Action, ctx: Ctx) -> None:
@@ -234,35 +234,35 @@ class BlogNomic(Variant):
                         left=self.deadlines.when(state, p["left_at"], ctx),
                         until=self.deadlines.when(state, until, ctx),
                     )
-        super().on_join(state, action, ctx)
+        self.players.on_join(state, action, ctx)
 
     @action("player_add")
     def on_player_add(self, state: GameState, action: Action, ctx: Ctx) -> None:
         sent = len(ctx.out)
-        Variant.on_join(self, state, action, ctx)  # the admin may add anyone at any time
-        self.welcome_added(state, action, ctx, sent)
+        self.players.on_join(state, action, ctx)  # the admin may add anyone at any time
+        self.players.welcome_added(state, action, ctx, sent)
 
     @action("quit")
     def on_quit(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        super().on_quit(state, action, ctx)
-        self.player(state, action["player"])["removed"] = False
+        self.players.on_quit(state, action, ctx)
+        self.players.player(state, action["player"])["removed"] = False
         self.historian_left(state, action["player"], ctx)
 
     @action("player_remove")
     def on_player_remove(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        super().on_quit(state, action, ctx)
+        self.players.on_quit(state, action, ctx)
         self.historian_left(state, action["player"], ctx)
-        self.tell_removed(state, action, ctx)
+        self.players.tell_removed(state, action, ctx)
         # The two weeks bar those who ceased "by posting an entry", not those the admin removed.
-        self.player(state, action["player"])["removed"] = True
+        self.players.player(state, action["player"])["removed"] = True
 
     def historian_left(self, state: GameState, name: str, ctx: Ctx) -> None:
         """Rule "Dynasties": "If there is no Historian, the Dynasty is a Metadynasty." When the
         Historian leaves, the game has none, and an Ascension Address awaited from them no longer
         holds the game in Hiatus."""
-        if state["historian"] is None or self.player(state, state["historian"]) is not self.player(
-            state, name
-        ):
+        if state["historian"] is None or self.players.player(
+            state, state["historian"]
+        ) is not self.players.player(state, name):
             return
         waiting = state["ascension_pending"]
         state.update(historian=None, ascension_pending=False)
@@ -281,7 +281,7 @@ class BlogNomic(Variant):
 
     @action("player_status")
     def on_player_status(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        self._set_away(
+        self.players.set_away(
             state, action, ctx, "idle" if action["status"] == "away" else action["status"]
         )
 
@@ -331,9 +331,9 @@ class BlogNomic(Variant):
 
     @action("office")
     def on_office(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        super().on_office(state, action, ctx)
+        self.admin.on_office(state, action, ctx)
         if action["office"].lower() == "historian":
-            holder = self.holder(state, "historian")
+            holder = self.players.holder(state, "historian")
             state["historian"] = holder["name"] if holder else None
 
     def status_lines(self, state: GameState, ctx: Ctx | None = None) -> list[str]:
@@ -377,7 +377,7 @@ class BlogNomic(Variant):
         next is announced. What the new values decide (a Popular proposal open longer than a
         shorter `min_open`) is decided at once, not at the next ballot."""
         sent = len(ctx.out)
-        super().on_set(state, action, ctx)
+        self.admin.on_set(state, action, ctx)  # type: ignore[arg-type]
         if "dormant_below" in action["values"]:
             least, have = state["parameters"]["dormant_below"], len(self.wizards.names(state))
             dormant = self.hiatus.dormant(state)

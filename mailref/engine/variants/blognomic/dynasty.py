@@ -31,7 +31,7 @@ class Dynasties:
             if self.game.parameter_table.value(state["parameters"], "dov_historian") == "none":
                 self.metadynasty_after(state, dov, ctx)
                 return
-            winner = self.game.player(state, dov["author"])
+            winner = self.game.players.player(state, dov["author"])
             winner["offices"].append("historian")
             state.update(
                 historian=winner["name"],
@@ -50,7 +50,9 @@ class Dynasties:
                 "The Hiatus continues until their Ascension Address ([Ascension] Theme)."
             )
             self.game.event(state, ctx, text)
-            others = [p["name"] for p in self.game.present(state) if p["name"] != winner["name"]]
+            others = [
+                p["name"] for p in self.game.players.present(state) if p["name"] != winner["name"]
+            ]
             self.game.announce(
                 state,
                 ctx,
@@ -117,11 +119,11 @@ class Dynasties:
         point by making a post to that effect, if they wish": after the DoV, before the Address."""
         if not state["ascension_pending"] or action["player"] != state["historian"]:
             raise Refused("only_new_historian_passes")
-        to = self.game.must_player(state, action["to"])
+        to = self.game.players.must_player(state, action["to"])
         if to["name"] == action["player"]:
             raise Refused("historian_already")
         self.game.wizards.must_be_wizard(state, to["name"], "become Historian")
-        self.game.player(state, action["player"])["offices"].remove("historian")
+        self.game.players.player(state, action["player"])["offices"].remove("historian")
         to["offices"].append("historian")
         state["historian"] = to["name"]
         text = (

@@ -209,7 +209,9 @@ class Resolution:
             status == "enacted"
             and label != "DoV"
             and (m.get("changes") or not m.get("effects"))  # effect lines are carried out
-            and (why := self.game.enactment_note(state, changes_from(m.get("changes", []))))
+            and (
+                why := self.game.enactment.enactment_note(state, changes_from(m.get("changes", [])))
+            )
         ):
             lines.append(why)
         self.game.event(state, ctx, lines[0])

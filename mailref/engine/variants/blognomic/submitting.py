@@ -57,14 +57,14 @@ class Submitting(Proposals):
             f"Proposal {prop['number']} \"{prop['title']}\" is pending; quorum is "
             f"{self.game.quorum(state)}."
         )
-        self.game.ack_changes(ctx, changes)
+        self.game.enactment.ack_changes(ctx, changes)
         if not changes:
             ctx.ack("  (no rule changes recognised: if enacted, the GM applies it by hand)")
         # Not refused: a proposal pending before it may yet make its changes fit. But its author
         # and the voters learn now, not at enactment, that as things stand nothing of it would
         # apply.
         warning = ""
-        if changes and (problem := self.game.cannot_apply(state, changes)):
+        if changes and (problem := self.game.enactment.cannot_apply(state, changes)):
             warning = (
                 f"As the ruleset reads now, these changes cannot apply: {problem}. Enacted so, "
                 "none of "
