@@ -21,6 +21,7 @@ from mailref.engine.matters import label as label_of
 from mailref.engine.state import EireState, GameState, Matter, OrdersState, Rule
 from mailref.engine.variants import get_variant
 from mailref.site import journal
+from mailref.site.fragments import Fragment
 from mailref.site.history import Chronicle
 from mailref.timeutil import iso, parse_iso
 from mailref.write.nouns import reworded
@@ -65,7 +66,7 @@ def isolated(value: Any) -> Any:
     (RIGHT-TO-LEFT OVERRIDE) reversed the rest of its heading ("… B rule", "by Alice"). What it
     opens is closed at its end, a closer that closes nothing of its own is dropped, and the
     whole is isolated (FSI … PDI, what <bdi> does), in text and in attribute values alike."""
-    if not isinstance(value, str) or not _BIDI.search(value):
+    if not isinstance(value, str) or not _BIDI.search(value) or isinstance(value, Fragment):
         return value
     kept, open_ = [], []
     for piece in _BIDI_SPLIT.split(value):
@@ -116,7 +117,7 @@ def anchor(label: str) -> str:
 # first matter (proposals-1.html: the oldest), which keep their content once full, so that a
 # link to one stays right and each is rendered once per process (10,000 matters made one page
 # of 9 MB, rendered again after every mail).
-MATTERS_PER_PAGE = 200
+MATTERS_PER_PAGE = 50
 
 
 def paged(all_matters: list[dict]) -> tuple[list[dict], list[dict], dict[str, str]]:
