@@ -17,6 +17,7 @@ class Fragment(Markup):
     __slots__ = ()
 
 
+_events_kept: dict[str, dict[str, Fragment]] = {}  # game -> event's chain fingerprint -> it
 _rules: dict[str, dict[str, tuple[str, Fragment]]] = {}  # game -> rule id -> (shown, section)
 
 
@@ -32,6 +33,7 @@ def rules(env: Environment, game: str, rows: list[dict[str, Any]]) -> None:
         if old is None or old[0] != shown:
             if macro is None:
                 macro = env.get_template("site/_rule.html").module.rule  # type: ignore[attr-defined]
+            _events(env, game, row)
             old = (shown, Fragment(macro(row)))
         now[row["id"]] = old
         row["html"] = old[1]
@@ -46,3 +48,20 @@ def _shown(row: dict[str, Any]) -> str:
     told = [(e["change"], e["at"], e["by"], e["link"], e["title"]) for e in history]
     rest = sorted((k, v) for k, v in row.items() if k not in ("children", "html", "history"))
     return hashlib.sha256(repr((rest, told, history[-1:])).encode()).hexdigest()
+
+
+def _events(env: Environment, game: str, row: dict[str, Any]) -> None:
+    """Give each change in ROW's history its item as `html`: an event is known by what it
+    shows and every event before it (a change's diff follows from the changes before)."""
+    kept = _events_kept.setdefault(game, {})
+    chain = row["id"]
+    macro = None
+    for e in row["history"]:
+        told = (e["change"], e["at"], e["by"], e["link"], e["title"], e["old_title"])
+        chain = hashlib.sha256(repr((chain, told, len(e["diff"] or ()))).encode()).hexdigest()
+        html = kept.get(chain)
+        if html is None:
+            if macro is None:
+                macro = env.get_template("site/_rule.html").module.event  # type: ignore[attr-defined]
+            html = kept[chain] = Fragment(macro(e))
+        e["html"] = html
