@@ -30,7 +30,7 @@ from sqlalchemy import select
 
 from mailref import resource
 from mailref.config import SiteConfig
-from mailref.site import dice, gamestate, history, journal, pages, trouble, undone
+from mailref.site import dice, fragments, gamestate, history, journal, pages, trouble, undone
 from mailref.site.publish import replace_dir, replace_file
 from mailref.store import Game, Store
 from mailref.timeutil import iso, utcnow
@@ -203,6 +203,7 @@ def game_files(
     )
     if ctx["gamestate"] is not None:
         pages_.append("gamestate.html")
+    fragments.rules(pages.environment(), f"{snap.key}", ctx["rule_rows"])
     for name in pages_:
         files[name] = pages.render_page(name, page=name, **ctx).encode()
     older = [name for name, _ in journal.pages(snap.journal)][1:]

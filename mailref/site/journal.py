@@ -16,8 +16,8 @@ from mailref.store import Game, JournalEntry
 _CACHE: OrderedDict[tuple, list[dict[str, Any]]] = OrderedDict()
 _CACHE_SIZE = 32
 # A long game's journal in pages of this many entries counted from the first: journal-1.html
-# holds entries 1 to 500 and never changes once full; journal.html the newest block.
-PER_PAGE = 500
+# holds entries 1 to 100 and never changes once full; journal.html the newest block.
+PER_PAGE = 100
 
 
 def rows(session: Session, game: Game, key: tuple) -> list[dict[str, Any]]:

@@ -21,6 +21,7 @@ from mailref.engine.matters import label as label_of
 from mailref.engine.state import EireState, GameState, Matter, OrdersState, Rule
 from mailref.engine.variants import get_variant
 from mailref.site import journal
+from mailref.site.fragments import Fragment
 from mailref.site.history import Chronicle
 from mailref.timeutil import iso, parse_iso
 from mailref.write.nouns import reworded
@@ -65,7 +66,7 @@ def isolated(value: Any) -> Any:
     (RIGHT-TO-LEFT OVERRIDE) reversed the rest of its heading ("… B rule", "by Alice"). What it
     opens is closed at its end, a closer that closes nothing of its own is dropped, and the
     whole is isolated (FSI … PDI, what <bdi> does), in text and in attribute values alike."""
-    if not isinstance(value, str) or not _BIDI.search(value):
+    if not isinstance(value, str) or not _BIDI.search(value) or isinstance(value, Fragment):
         return value
     kept, open_ = [], []
     for piece in _BIDI_SPLIT.split(value):
@@ -93,7 +94,12 @@ def mailto(address: str, subject: str, body: str = "") -> str:
 
 def when(text: str | None, zone: str = "UTC") -> dict[str, str] | None:
     """A time for people, in the game's zone with UTC beside it, and ISO for <time>."""
-    t = parse_iso(text) if text else None
+    return dict(shown) if text and (shown := _when(text, zone)) else None
+
+
+@lru_cache(maxsize=8192)  # a long game's page shows thousands of times, the same each build
+def _when(text: str, zone: str) -> dict[str, str] | None:
+    t = parse_iso(text)
     if t is None:
         return None
     fmt = "%a %-d %b %Y %H:%M"
@@ -111,12 +117,10 @@ def anchor(label: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-")
 
 
-# A game of thousands of matters (BlogNomic runs for years): proposals.html holds the newest
-# MATTERS_PER_PAGE to twice that, older ones go in pages of MATTERS_PER_PAGE counted from the
-# first matter (proposals-1.html: the oldest), which keep their content once full, so that a
-# link to one stays right and each is rendered once per process (10,000 matters made one page
-# of 9 MB, rendered again after every mail).
-MATTERS_PER_PAGE = 200
+# A game of thousands of matters: proposals.html holds the newest MATTERS_PER_PAGE to twice
+# that, older ones pages of MATTERS_PER_PAGE from the first (proposals-1.html), which keep their
+# content once full: a link to one stays right, and a rebuild costs the same at any length.
+MATTERS_PER_PAGE = 50
 
 
 def paged(all_matters: list[dict]) -> tuple[list[dict], list[dict], dict[str, str]]:
@@ -135,6 +139,7 @@ def paged(all_matters: list[dict]) -> tuple[list[dict], list[dict], dict[str, st
     return oldest_first[full * per :][::-1], older, where
 
 
+@lru_cache(maxsize=8192)
 def matter_link(by: str) -> str | None:
     m = re.fullmatch(r"(proposal|cfj|dov|judgement|point of order) (\d+)", by.strip(), re.I)
     return f"proposals.html#{anchor(by)}" if m else None
@@ -222,7 +227,7 @@ def rule_tree(rules: list[Rule], chron: Chronicle, zone: str, marks: Any = None)
             "inactive": inactive,
             "kind": r.get("type"),
             "id": "rule-" + r["number"].replace(".", "-"),
-            "pieces": marks(r) if marks else [{"text": r["text"], "mark": ""}],
+            "pieces": (marks(r) if marks else None) or [{"text": r["text"], "mark": ""}],
             "history": _events(chron.rules.get(r["number"], []), zone),
             "children": [],
         }
@@ -348,7 +353,11 @@ def game_context(
             if m["status"] in open_statuses
             else ""
         )
-    turn = state.get("turn")
+    turn, stating = state.get("turn"), variant.enactment.rules_stating(state)
+
+    def marks(r: Any) -> Any:  # only the rules that state a parameter have marks
+        return str(r["number"]) in stating and variant.enactment.marked_text(state, r)
+
     ctx: dict[str, Any] = {
         "game": state,
         "variant_title": variant.title,
@@ -372,12 +381,7 @@ def game_context(
         "matters": all_matters,
         "voting_statuses": sorted(open_statuses - {"open", "awaiting-judgement"}),
         "vote_words": variant.ballot_words(state) or ["FOR", "AGAINST"],
-        "rules": rule_tree(
-            variant.rules_for_display(state),
-            chron,
-            zone,
-            lambda r: variant.enactment.marked_text(state, r),
-        ),
+        "rules": rule_tree(variant.rules_for_display(state), chron, zone, marks),
         "rule_rows": [],
         # An orders game has no rule list: what governs it, and its parameters (as its [Rules]
         # mail).
@@ -478,10 +482,8 @@ def feed(state: GameState, chron: Chronicle, now: datetime, base_url: str, creat
     return as_text(reworded(feed, cast("dict[str, Any]", state), html=True))
 
 
-# What XML 1.0 does not allow, and HTML takes for a parse error: C0 controls but tab, line feed
-# and carriage return, C1 controls and DEL, surrogates, noncharacters. A title or rule text a
-# player pasted with a bell, an escape sequence or a form feed made the feed not well-formed
-# (a reader drops the whole feed) and the pages invalid HTML.
+# What XML 1.0 does not allow, HTML a parse error: C0 controls but tab, LF and CR, C1 and DEL,
+# surrogates, noncharacters (a pasted bell or form feed made the feed and pages invalid).
 _NOT_TEXT = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff]")
 
 

@@ -41,8 +41,11 @@ def exchange(a: Path, b: Path) -> bool:
 
 
 def replace_dir(root: Path, name: str, files: dict[str, bytes]) -> Path:
-    """Publish FILES (relative names) as ROOT/NAME."""
+    """Publish FILES (relative names) as ROOT/NAME. A page whose bytes did not change is the
+    published file itself, linked into the new folder: a long game's full older pages are not
+    written again (nor fetched again by a mirror that goes by modification time)."""
     tmp = Path(tempfile.mkdtemp(prefix=f".{name}.new-", dir=root))
+    target = root / name
     try:
         tmp.chmod(0o755)  # mkdtemp makes it private; a web server must read it
         for rel, data in files.items():
@@ -50,9 +53,9 @@ def replace_dir(root: Path, name: str, files: dict[str, bytes]) -> Path:
             if not path.parent.exists():
                 path.parent.mkdir(parents=True)
                 path.parent.chmod(0o755)  # readable by the web server whatever the umask
-            path.write_bytes(data)
-            path.chmod(0o644)
-        target = root / name
+            if not _same(target / rel, data, path):
+                path.write_bytes(data)
+                path.chmod(0o644)
         if not target.exists():
             os.rename(tmp, target)
             return target
@@ -66,6 +69,17 @@ def replace_dir(root: Path, name: str, files: dict[str, bytes]) -> Path:
         return target
     finally:
         shutil.rmtree(tmp, ignore_errors=True)  # after an exchange it holds the old pages
+
+
+def _same(published: Path, data: bytes, path: Path) -> bool:
+    """Link PUBLISHED as PATH when it already holds DATA; whether it did."""
+    try:
+        if published.stat().st_size != len(data) or published.read_bytes() != data:
+            return False
+        os.link(published, path)
+    except OSError:  # not there, or a file system without hard links: written afresh
+        return False
+    return True
 
 
 def replace_file(path: Path, data: bytes) -> None:

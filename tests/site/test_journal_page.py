@@ -92,3 +92,32 @@ def test_a_database_made_again_under_the_same_name_shows_its_own_journal(tmp_pat
         referee.store.dispose()
     page = html.unescape((site / "nomes" / "journal.html").read_text())
     assert "Zed" in page and "Alice" not in page
+
+
+def test_a_full_older_journal_page_is_not_written_again_and_leads_to_the_newest(
+    referee, tmp_path, monkeypatch
+):
+    """After another change a full older page of the journal is the same file (same inode, same
+    modification time): only what changed is written. Its links lead to the newest page, which
+    holds the newest entry, and every entry is on exactly one page."""
+    monkeypatch.setattr(journal, "PER_PAGE", 3)
+    referee.create_game("nomes", "sidekick", NOMES, gm="gm@ref.example")
+    for p in ("Alice", "Bob", "Carol"):
+        _mail(referee, p, "[Join]", f"Name: {p}\n")
+        confirm(referee, addr(p))
+    site, root = SiteConfig(tmp_path / "site"), tmp_path / "site" / "nomes"
+    rebuild(referee.store, site, "nomes", now=referee.clock(), force=False)
+    oldest = root / "journal-1.html"
+    before = oldest.stat()
+    mover = referee.state("nomes")["turn"]["player"]
+    _mail(referee, mover, "[Proposal] Tea time", 'Enact rule 24 "Tea":\nAll drink tea.\n')
+    assert rebuild(referee.store, site, "nomes", now=referee.clock(), force=False) == ["nomes"]
+    valid(tmp_path / "site", "nomes")
+    after = oldest.stat()
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+    newest = max(n for p in root.glob("journal*.html") for n in _anchors(p))
+    assert 'href="journal.html"' in oldest.read_text()
+    assert _anchors(root / "journal.html")[0] == newest
+    assert 'proposed 1 "Tea time"' in html.unescape((root / "journal.html").read_text())
+    every = sorted(n for p in root.glob("journal*.html") for n in _anchors(p))
+    assert every == list(range(1, newest + 1))
