@@ -10,6 +10,7 @@ from typing import Any, cast
 from sqlalchemy import delete, insert, select
 from sqlalchemy.orm import Session
 
+from mailref.engine import matters
 from mailref.engine.archive import merge
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.court import MARK, Court, Entry
@@ -50,7 +51,7 @@ def rule(
         merge(during, old_cold),
         "" if variant.votable_judgements else variant.judgement_label,
     )
-    gone = _no_longer(session, game, court)
+    gone = _no_longer(session, game, court, merge(before, old_cold))
     lines = (changed or ["Nothing else changes: the game reads as before."]) + (
         ["", "No longer holds:", *gone] if gone else []
     )
@@ -76,8 +77,9 @@ def rule(
     return state
 
 
-def _no_longer(session: Session, game: Game, court: Court) -> list[str]:
-    """Each entry the undo voids, in words: its number, source, what it did, and why."""
+def _no_longer(session: Session, game: Game, court: Court, before: GameState) -> list[str]:
+    """Each entry the undo voids, in words: what it did, and why; a ballot on a matter the
+    undo took away names that matter ("proposal 1 "Gold", which is undone"), not the journal."""
     seqs = sorted({v.seq for v in court.voided})
     rows = {
         r.seq: r
@@ -85,14 +87,51 @@ def _no_longer(session: Session, game: Game, court: Court) -> list[str]:
             select(JournalEntry).where(JournalEntry.game_id == game.id, JournalEntry.seq.in_(seqs))
         )
     }
+    held: list[tuple[str, Matter]] = [("proposals", m) for m in before.get("proposals", [])]
+    held += [("judgements", m) for m in before.get("judgements", [])]
+    names = {
+        (kind, m["number"]): f"{label_of(m, kind)} {m['number']} "
+        f"\"{m.get('question') or m.get('title')}\""
+        for kind, m in held
+    }
+
+    def name(gone: tuple[str, int]) -> str:
+        label, number = gone
+        kinds: tuple[str, ...] = ("proposals",) if label.lower() == "proposal" else ("judgements",)
+        if label.lower() == "matter":  # one numbering (BlogNomic)
+            kinds = ("proposals", "judgements")
+        found = [names[(k, number)] for k in kinds if (k, number) in names]
+        return found[0] if found else f"{label} {number}"
+
     out = []
     for v in sorted(court.voided, key=lambda v: v.seq):
         r = rows.get(v.seq)
-        what = describe_entry(r.action, r.summary) if r else "?"
-        part = f" (its ballot on {', '.join(map(str, v.ballots))})" if v.ballots else ""
-        why = f": {v.why}" if v.why else " (undone)"
-        out.append(f"Entry {v.seq}{part}: {what}{why}.")
+        action = r.action if r else {}
+        if v.gone is not None and action.get("type") == "vote":
+            who = action.get("player") or action.get("by")
+            on = name(v.gone)
+            out.append(f"{who}'s vote on {on}: void, as {on} is undone.")
+            continue
+        what = describe_entry(action, r.summary) if r else "?"
+        if v.ballots:  # only these matters' ballots of the entry are void
+            on = " and ".join(name(("matter", n)) for n in v.ballots)
+            out.append(f"{what}: the ballot on {on} is undone.")
+            continue
+        if v.gone is not None:
+            why = f": void, as {name(v.gone)} is undone"
+        else:
+            why = f": {v.why}" if v.why else " (undone)"
+        out.append(f"{what}{why}.")
     return out
+
+
+def label_of(m: Matter, kind: str) -> str:
+    """How a matter of the collection KIND is named to players: proposal, CfJ, judgement."""
+    if m.get("kind") in ("cfj", "dov"):
+        return matters.label(str(m["kind"]))
+    if m.get("kind"):
+        return matters.label(str(m["kind"])).lower()
+    return "proposal" if kind == "proposals" else "judgement"
 
 
 def describe_entry(action: dict[str, Any], summary: str) -> str:

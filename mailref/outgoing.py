@@ -41,9 +41,8 @@ class Settings:
     from_address: str = "referee@localhost"
     admin_address: str = "gm@localhost"
     replies_per_day: int = 20
-    replies_per_stranger: int = (
-        5  # the same, to mail from an address that is no player's (see queue_reply)
-    )
+    # The same, to mail from an address that is no player's (see queue_reply).
+    replies_per_stranger: int = 5
     site_url: str = ""  # [site] base_url: mail footers link to the game's pages
     # The https base of the one-click unsubscribe ([site] base_url where [web] listen is set).
     one_click_url: str = ""
@@ -84,8 +83,10 @@ class Source:
 
 
 def recipients(state: dict, to: list[str] | str, settings: Settings) -> list[str]:
+    # An open seat's former holder had the game's last mail to them (variants/substitutes).
+    seats = [p for p in state["players"] if not p.get("vacant")]
     if to == "all":
-        return [p["addresses"][0] for p in state["players"] if p["status"] != "left"]
+        return [p["addresses"][0] for p in seats if p["status"] != "left"]
     if to == "gm":
         return [state.get("gm") or settings.admin_address]
     out = []
@@ -93,7 +94,7 @@ def recipients(state: dict, to: list[str] | str, settings: Settings) -> list[str
         if "@" in name:
             out.append(name)
             continue
-        p = next((q for q in state["players"] if q["name"] == name), None)
+        p = next((q for q in seats if q["name"] == name), None)
         if p:
             out.append(p["addresses"][0])
     return out

@@ -34,6 +34,7 @@ class Voided:
     seq: int
     why: str = ""
     ballots: tuple[int, ...] = ()
+    gone: tuple[str, int] | None = None  # the matter (label, number) undone under it
 
 
 @dataclass
@@ -87,13 +88,13 @@ class Court:
                     self.unresolved.append(f"{describe(ref)}: {r.words('alert')[0]}")
         cold: list[tuple[str, Matter]] = []
         state, refused = _walk(variant, initial, entries, self.void, self.consumed, archived=cold)
-        for n, why in refused:
+        for n, why, gone in refused:
             if n == seq:
                 if self.live:
                     raise Refused("undo_leaves_entry_unapplied", why=why)
                 continue
             self.void[n] = None
-            self.voided.append(Voided(n, why))
+            self.voided.append(Voided(n, why, gone=gone))
         if archived is not None:
             archived[:] = cold
         self.mail = []
@@ -157,13 +158,13 @@ def _walk(
     consumed: dict[int, dict[str, int]],
     timeline: _Timeline | None = None,
     archived: list[tuple[str, Matter]] | None = None,
-) -> tuple[GameState, list[tuple[int, str]]]:
+) -> tuple[GameState, list[tuple[int, str, tuple[str, int] | None]]]:
     """Replay ENTRIES from INITIAL without the VOID ones (and their void ballots), silently;
     an entry left out keeps the numbers it CONSUMED, which a TIMELINE walk notes. Returns the
     state and the entries that no longer apply, with why."""
     state = upgrade(copy.deepcopy(initial))
     rng = random.Random(0)  # never drawn from: every draw is given back from the journal
-    refused: list[tuple[int, str]] = []
+    refused: list[tuple[int, str, tuple[str, int] | None]] = []
     for n, (action, at, draws) in enumerate(entries, 1):
         drop = void.get(n, set())
         if drop is None:
@@ -181,7 +182,12 @@ def _walk(
             trial = json.loads(json.dumps(state))  # a state is JSON: faster than deepcopy
             variant.handle(trial, action, ctx)
         except (Refused, RuntimeError) as e:  # RuntimeError: its draws no longer fit
-            refused.append((n, e.reason if isinstance(e, Refused) else str(e)))
+            gone = (
+                (str(e.params.get("label") or "matter"), int(e.params["number"]))
+                if isinstance(e, Refused) and e.code == "no_matter" and "number" in e.params
+                else None
+            )
+            refused.append((n, e.reason if isinstance(e, Refused) else str(e), gone))
             _keep_numbers(state, consumed.get(n))
             continue
         state = trial

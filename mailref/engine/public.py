@@ -7,6 +7,8 @@ from typing import Any, cast
 from mailref.engine.state import GameState, Matter, Player
 from mailref.engine.variants import get_variant
 from mailref.engine.variants.inbox import settings_of
+from mailref.engine.variants.substitutes import tenures
+from mailref.engine.variants.watching import watchers
 
 _PLAYER = ("name", "addresses", "status", "score", "offices")
 _PROPOSAL = ("number", "title", "author", "status", "reason", "votes", "deadline")
@@ -42,6 +44,7 @@ def public_view(state: GameState) -> dict[str, Any]:
             for r in state["rules"]
         ],
         "winners": list(state["winners"]),
+        "watchers": len(watchers(state)),  # counted, never named: watching is private
     }
     if state.get("gm"):
         view["gm"] = state["gm"]
@@ -67,6 +70,8 @@ def _extra_player(p: Player) -> dict[str, Any]:
         "settings": settings_of(p),
         "away_until": p.get("away_until"),  # a dated absence ends by itself then (ISO 8601)
         "away_from": p.get("away_from"),  # set ahead: it begins then
+        "vacant": p.get("vacant"),  # open to a [Takeover] since then
+        "tenures": tenures(p),  # who held the seat, from when to when
     }
 
 

@@ -88,6 +88,7 @@ class Matter(TypedDict, total=False):
     extensions: int  # extensions by mail (variants/extensions.py)
     requests: dict[str, Any]  # player -> a deadline request waiting for the GM
     takeover_extended: bool  # moved once for a seat taken over (variants/substitutes.py)
+    decidable: str  # BlogNomic: when the GM's [Deadline] lets it be decided on the votes cast
     # BlogNomic proposals
     self_killed: bool
     vetoed: bool

@@ -32,6 +32,7 @@ from mailref.engine.state import GameState
 from mailref.read import Envelope
 from mailref.referee import chain, fair, steps
 from mailref.referee.facts import digest_facts
+from mailref.referee.gm_welcome import welcome_gm
 from mailref.referee.mails import (
     MAILS,
     Mail,
@@ -434,7 +435,7 @@ class Referee:
             name = distinct_name(
                 s, slug, name or (ruleset.name if ruleset else "") or default_name(variant)
             )
-            door.create_game(
+            game = door.create_game(
                 s,
                 slug,
                 variant,
@@ -446,6 +447,7 @@ class Referee:
                 self.clock(),
                 ruleset,
             )
+            welcome_gm(s, self.settings, game, self.clock())
         self._changed(slug)
 
     def import_game(self, slug: str, address: str, state: dict[str, Any], who: str) -> None:

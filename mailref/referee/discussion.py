@@ -111,7 +111,10 @@ def relay(
     readers = [
         p["addresses"][0]
         for p in state["players"]
-        if p["status"] != "left" and p["addresses"][0].lower() not in mine and wants_discussion(p)
+        if p["status"] != "left"
+        and not p.get("vacant")  # its former holder no longer reads the game
+        and p["addresses"][0].lower() not in mine
+        and wants_discussion(p)
     ]
     if not readers:
         return 0

@@ -338,6 +338,16 @@ def game_context(
     zone = state.get("timezone", "UTC")
     open_statuses = set(variant.open_statuses) | {"open", "awaiting-judgement"}
     all_matters = matters(state)
+    raw: dict[tuple[str, int], Any] = {
+        **{("proposals", x["number"]): x for x in state.get("proposals", [])},
+        **{("judgements", x["number"]): x for x in state.get("judgements", [])},
+    }
+    for m in all_matters:  # where an open one stands (BlogNomic: Popular, enacted when)
+        m["outlook"] = (
+            variant.outlook(state, raw[(m["collection"], m["number"])], now)
+            if m["status"] in open_statuses
+            else ""
+        )
     turn = state.get("turn")
     ctx: dict[str, Any] = {
         "game": state,
@@ -361,7 +371,7 @@ def game_context(
         "pending": [m for m in all_matters if m["status"] in open_statuses],
         "matters": all_matters,
         "voting_statuses": sorted(open_statuses - {"open", "awaiting-judgement"}),
-        "vote_words": list(variant.vote_words or ("FOR", "AGAINST")),
+        "vote_words": variant.ballot_words(state) or ["FOR", "AGAINST"],
         "rules": rule_tree(
             variant.rules_for_display(state),
             chron,

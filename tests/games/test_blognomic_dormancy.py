@@ -60,3 +60,36 @@ def test_a_new_game_short_of_wizards_says_it_is_dormant_and_what_wakes_it(refere
     refused = " ".join(Outbox.body(last(outbox, addr("alice"), "error")).split())
     assert "Dormant" in refused and "more players may send [Join]" in refused
     assert_replays(referee)
+
+
+def test_the_gms_fix_is_told_in_words_and_a_later_idle_is_announced(referee, outbox):
+    """The GM's `game set dormant_below=3` was announced as "dormant_below is now 3"; and
+    since the game still counted itself Dormant, the [Idle] that made it Dormant again under
+    the new bound was announced to nobody."""
+    referee.create_game("blog", "blognomic", BLOG, gm="gm@ref.example")
+    for p in PLAYERS:
+        send(referee, p, "[Join]", f"Name: {p.title()}\n", to=BLOG)
+        confirm_waiting(referee)
+    assert referee.admin("blog", {"type": "set", "values": {"dormant_below": "3"}}, "gm").ok
+    told = " ".join(
+        Outbox.body(last(outbox, addr("alice"), "announcement", "parameters changed")).split()
+    )
+    assert (
+        "The game now needs 3 Wizards to leave Dormancy, and has 4: it is not Dormant, so "
+        "proposals may be submitted." in told
+    ), told
+    assert "dormant_below is now" not in told
+    send(
+        referee,
+        "alice",
+        "[Proposal] Gold",
+        'Enact a new rule "Gold":\nEach Wizard has Gold.\n',
+        to=BLOG,
+    )
+    assert last(outbox, addr("alice"))["X-Mailref-Kind"] != "error"
+    send(referee, "bob", "[Idle]", "", to=BLOG)  # three Wizards: enough
+    assert not [m for m in outbox.new() if str(m["Subject"]).endswith("Dormant")]
+    send(referee, "carol", "[Idle]", "", to=BLOG)  # two
+    told = Outbox.body(last(outbox, addr("alice"), "announcement", "Dormant"))
+    assert "BlogNomic is Dormant: there are fewer than 3 Wizards" in told, told
+    assert_replays(referee)

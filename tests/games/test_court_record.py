@@ -151,7 +151,7 @@ def test_undoing_one_players_vote_reopens_the_vote(referee, outbox):
     assert not any(str(r["number"]) == "24" for r in state["rules"])
     body = Outbox.body(last(outbox, order[0], "announcement", "Ruling by"))
     assert 'Proposal 1 "Tea time" is voting (was passed).' in body, body
-    assert f"(its ballot on 1): {order[2]} voted on proposal 1 (undone)." in body
+    assert f'{order[2]} voted on proposal 1: the ballot on proposal 1 "Tea time" is undone.' in body
     assert_replays(referee)
 
 

@@ -137,3 +137,30 @@ def test_an_undone_order_leaves_the_other_combats_their_rolls(referee, outbox, c
     published = body(outbox.to(addr("carol"), kind="results")[-1])
     assert roll_lines(published) == kept
     assert_replays(referee)
+
+
+def test_a_combat_an_undone_removal_brings_back_is_fought_from_the_journals_draws(
+    referee, outbox, clock
+):
+    """The GM removes Alice while the results wait, dropping her combat, then undoes it: her
+    combat is fought again, from draws already journaled, and Bob's keep their rolls."""
+    start_three(referee, 3)
+    targets = targets_of(referee)
+    for name, lands in targets.items():
+        attacks = "\n".join(f"**Attack {land} with 5 Grain**" for land in lands)
+        send(referee, name, "[Orders]", attacks, to=EIRE)
+    clock.advance(days=1, seconds=1)
+    referee.tick()
+    remove = {"type": "player_remove", "player": "Alice", "reason": "asked to leave"}
+    assert referee.admin("eire", remove, "gm").ok
+    seen = roll_lines(body(outbox.to(GM, kind="preview")[-1]))
+    with referee.store() as s:
+        game = s.query(Game).filter_by(slug="eire").one()
+        last = max(e.seq for e in s.query(JournalEntry).filter_by(game_id=game.id))
+    outbox.new()
+    assert referee.admin("eire", {"type": "undo", "entries": [last]}, "gm").ok
+    again = roll_lines(body(next(m for m in outbox.new() if m["X-Mailref-Kind"] == "preview")))
+    assert set(again) == {x for lands in targets.values() for x in lands}, again
+    assert {land: again[land] for land in seen} == seen
+    assert referee.admin("eire", {"type": "publish"}, "gm").ok
+    assert_replays(referee)

@@ -160,3 +160,43 @@ def test_a_seat_missing_abandon_after_turns_in_a_row_opens(referee, outbox, cloc
     (stats,) = outbox.to(addr("Bob"), outbox.new())
     assert "missed: 2" in Outbox.body(stats)
     assert_replays(referee)
+
+
+def test_an_open_seats_former_holder_is_told_once_and_mailed_no_more(referee, outbox, clock):
+    """Once Bob's seat is open, Bob is told so in one mail of his own, and gets none of the
+    game's mail after it: not the announcement, the results nor the next turn's mail."""
+    _diplo(referee)
+    outbox.new()
+    assert referee.admin("diplo", {"type": "vacate", "name": "Bob"}, "gm").ok
+    (told,) = outbox.to(addr("Bob"), outbox.new())
+    assert told["Subject"].endswith("Your seat of Bob is open")
+    assert "no longer comes to you" in Outbox.body(told)
+    send(referee, "Ann", DIPLO, "[Orders]", "**Army Paris holds.**")
+    clock.advance(days=2, seconds=1)
+    referee.tick()
+    send(referee, GM, DIPLO, "[Results]", "Turn 1: all hold.")
+    new = outbox.new()
+    assert [m for m in new if m["X-Mailref-Kind"] == "results"], "the results went out"
+    assert outbox.to(addr("Bob"), new) == []
+    assert_replays(referee)
+
+
+def test_game_show_json_shows_open_seats_and_each_seats_tenures(referee):
+    """The machine-readable view marks Maeve's seat open while it is, then lists both its
+    holders with their times."""
+    from mailref.engine import public_view
+
+    _eire(referee)
+    assert referee.admin("eire", {"type": "vacate", "name": "Maeve"}, "gm").ok
+    seats = {p["name"]: p for p in public_view(referee.state("eire"))["players"]}
+    assert seats["Maeve"]["vacant"] and seats["Finn"]["vacant"] is None
+    assert [t["holder"] for t in seats["Finn"]["tenures"]] == ["Finn"]
+    send(referee, NIAMH, EIRE, "[Takeover] Maeve", "Name: Niamh")
+    confirm(referee, NIAMH)
+    maeve = next(p for p in public_view(referee.state("eire"))["players"] if p["name"] == "Maeve")
+    assert maeve["vacant"] is None
+    assert [(t["holder"], t["to"] is None) for t in maeve["tenures"]] == [
+        ("Maeve", False),
+        ("Niamh", True),
+    ]
+    assert_replays(referee)

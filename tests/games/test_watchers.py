@@ -215,3 +215,29 @@ def test_a_watchers_mail_never_says_a_reply_reaches_the_players(referee, outbox)
     (played,) = [m for m in outbox.to(addr("Finn"), sent) if m["X-Mailref-Kind"] == "results"]
     assert "A reply without a command reaches all players" in Outbox.body(played)
     assert_replays(referee)
+
+
+def test_a_watchers_second_yes_to_the_confirmation_is_told_they_watch(referee, outbox):
+    """Wanda's second Reply of yes to her confirmation (a double send) is told that she
+    watches the game already, not that no join waits and she should send [Join]."""
+    _eire(referee)
+    _watch(referee)
+    outbox.new()
+    confirm(referee, WANDA)
+    (again,) = outbox.to(WANDA, outbox.new())
+    assert again["X-Mailref-Refusal"] == "watches_already"
+    assert "you watch Eire already" in Outbox.body(again)
+    assert "[Join]" not in Outbox.body(again)
+    assert_replays(referee)
+
+
+def test_game_show_json_counts_the_watchers_and_never_names_them(referee):
+    from mailref.engine import public_view
+
+    _eire(referee)
+    assert public_view(referee.state("eire"))["watchers"] == 0
+    _watch(referee)
+    view = public_view(referee.state("eire"))
+    assert view["watchers"] == 1
+    assert WANDA not in repr(view)
+    assert_replays(referee)

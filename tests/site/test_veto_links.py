@@ -10,9 +10,11 @@ from support.joining import confirm_waiting
 pytestmark = pytest.mark.spec("4.5")
 
 
-def test_the_site_offers_veto_on_proposals_only(referee, tmp_path):
+@pytest.mark.parametrize("historian", ["Eve", None], ids=["historian", "metadynasty"])
+def test_the_site_offers_veto_on_proposals_only(referee, tmp_path, historian):
     """SPEC §5.2: VETO is the Historian's, on proposals only; the site's "how to vote" line of a
-    pending CfJ offered it beside FOR, AGAINST and DEFERENTIAL."""
+    pending CfJ offered it beside FOR, AGAINST and DEFERENTIAL. In a Metadynasty there is no
+    Historian, and the site offered VETO all the same."""
     from mailref.config import SiteConfig
     from mailref.site import rebuild_quietly
 
@@ -24,6 +26,10 @@ def test_the_site_offers_veto_on_proposals_only(referee, tmp_path):
     for n in ("Ann", "Ben", "Cat", "Dan", "Eve"):
         referee.accept(mail(f"{n.lower()}@x.org", blog, "[Join]", f"Name: {n}"), "smtp")
         confirm_waiting(referee)
+    if historian:
+        assert referee.admin(
+            "blog", {"type": "office", "office": "historian", "holder": historian}, "gm"
+        ).ok
     referee.accept(
         mail(
             "ann@x.org",
@@ -37,4 +43,4 @@ def test_the_site_offers_veto_on_proposals_only(referee, tmp_path):
     home = (site / "blog" / "index.html").read_text()
     cfj, proposal = home.split('id="proposal-1"')
     assert "<code>DEFERENTIAL</code>" in cfj and "VETO" not in cfj, cfj
-    assert "<code>VETO</code>" in proposal
+    assert ("<code>VETO</code>" in proposal) == bool(historian), proposal

@@ -184,7 +184,7 @@ class AdminOverrides:
                 state["parameters"][key] = self.game.check_param(key, value)
             ctx.ack(f"{key} = {value}")
             self.game.event(state, ctx, f"Parameter {key} set to {value} by {action.get('by')}.")
-        lines = [f"{k} is now {v}" for k, v in action["values"].items()]
+        lines = [self.set_line(state, k, v) for k, v in action["values"].items()]
         timing = [
             k for k in action["values"] if k in self.game.duration_params and k != "reminder_before"
         ]
@@ -201,6 +201,13 @@ class AdminOverrides:
             )
             lines.append(note)
         self.game.announce(state, ctx, "Game parameters changed", lines)
+
+    def set_line(self, state: GameState, key: str, value: object) -> str:
+        """What a changed parameter does now, in the players' words, its name after it."""
+        param = self.game.parameter_table.params.get(key)
+        if param is None:
+            return f"{key} is now {value}"
+        return f"From now on: {says(param, state['parameters'][key])} ({key} = {value})."
 
     @action("office")
     def on_office(self, state: GameState, action: OtherAction, ctx: Ctx) -> None:

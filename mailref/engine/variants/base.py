@@ -277,6 +277,19 @@ class Variant(Acting):
         """How a game without a rule list is played: a first sentence, then points; none here."""
         return []
 
+    def outlook(self, state: GameState, m: Matter, now: datetime) -> str:
+        """Where the open matter M stands at NOW and when it is decided, in a line; none here
+        (a deadline says it)."""
+        return ""
+
+    def ballot_words(self, state: GameState) -> list[str]:
+        """The words a ballot may say in STATE's game now, as the site offers them."""
+        return list(self.vote_words)
+
+    def gm_news(self, state: GameState) -> list[str]:
+        """What the GM is told of a new game besides how to run it by mail; nothing here."""
+        return []
+
     def parameter_lines(self, state: GameState) -> list[str]:
         """The parameters shown beside `rules_told` ("turn_length = 2d"); none here."""
         return []

@@ -77,6 +77,8 @@ class Deadlines:
         for p in state["proposals"] + state["judgements"]:
             if p.get("deadline"):
                 p["deadline"] = later(p["deadline"])
+            if decidable := p.get("decidable"):  # BlogNomic: the GM's [Deadline] gave it
+                p["decidable"] = later(decidable) or decidable
         endings: Any = state.get("endings")  # an orders game's (OrdersState)
         for e in endings or []:  # a draw open to votes
             if e["status"] == "open":

@@ -59,7 +59,7 @@ class Digests:
             "digest.txt",
             game=state,
             events=list(state["events"]),
-            pending=self.game.status_lines(state) + table_lines(state),
+            pending=self.game.status_lines(state, ctx) + table_lines(state),
             late=[line for line, due in waited if (at := parse_iso(due)) and at <= ctx.now],
             waiting=[line for line, due in waited if not (at := parse_iso(due)) or at > ctx.now],
             refused=self.game.refused_orders(state),

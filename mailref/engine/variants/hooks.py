@@ -13,6 +13,9 @@ HOOKS: dict[str, tuple[str, str]] = {
     "initial_rules": ("Variant", "the shipped ruleset"),
     "rules_told": ("Variant", "how a game without a rule list is played, in sentences"),
     "parameter_lines": ("Variant", "the parameters shown beside `rules_told`"),
+    "outlook": ("Variant", "whether an open matter is Popular now, and when it is decided"),
+    "ballot_words": ("Variant", "the ballot words offered now (BlogNomic: no VETO, no Historian)"),
+    "gm_news": ("Variant", "what the GM is told of a new game (a Metadynasty, Dormancy)"),
     # players and the turn order
     "after_join": ("Variant", "what follows a player's joining (a place in the turn order)"),
     "join_news": ("Variant", "what the announcement of a newcomer adds"),

@@ -12,6 +12,7 @@ from mailref.engine.context import Ctx, Refused
 from mailref.engine.parameters import Value
 from mailref.engine.state import ConfirmAction, GameState, JoinAction, OtherAction
 from mailref.engine.variants.actions import Handler, action
+from mailref.engine.variants.watching import watchers
 from mailref.timeutil import iso, parse_iso
 
 if TYPE_CHECKING:
@@ -83,6 +84,8 @@ class Consent:
         if entry is None:
             if mine:
                 raise Refused("confirms_nothing_sent")
+            if address in watchers(state):  # a watcher's second yes to the [Watch] they made
+                raise Refused("watches_already", game=state["name"])
             raise Refused("no_join_waiting", address=address, days=CONFIRM_FOR.days)
         if action.get("consents") is False:
             raise Refused("reply_is_no_consent")

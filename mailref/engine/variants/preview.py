@@ -161,7 +161,9 @@ class Preview:
         seen = self.drawn(before, ctx, was["draws"], None)
         # Which combats still happen, and how many of their draws: the rest are spare.
         taken = self.drawn(state, ctx, [], seen)
-        spare = [d for k, ds in seen.items() for d in ds[len(taken.get(k, ())) :]]
+        # Then the journal's draws as replayed, enough for the whole turn: a combat the GM's
+        # undone correction had dropped comes back with more draws than the preview kept.
+        spare = [d for k, ds in seen.items() for d in ds[len(taken.get(k, ())) :]] + p["draws"]
         self.send_preview(state, ctx, first, seen, spare)
 
     def drawn(

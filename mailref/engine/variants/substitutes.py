@@ -95,6 +95,20 @@ class Substitutes:
                 f"[Takeover] {seat['name']} to {state['address']}.",
             ],
         )
+        # The game's mail stops reaching the one who held it (outgoing.py): this says so, once.
+        ctx.send(
+            "announcement",
+            [seat["addresses"][0]],
+            f"Your seat of {seat['name']} is open",
+            "notice.txt",
+            game=state,
+            heading="",
+            lines=[
+                text,
+                "The game's mail no longer comes to you; [Status], [Rules], [History] and "
+                "[Stats] still answer.",
+            ],
+        )
         self.game.after_status_change(state, seat, ctx)
 
     @action("takeover")

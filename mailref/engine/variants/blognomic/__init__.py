@@ -359,6 +359,61 @@ class BlogNomic(Variant):
                     f"{m['author']}: "
                     + ", ".join(f"{k} {v}" for k, v in sorted(m["votes"].items()))
                 )
+                if ctx is not None:
+                    lines.append("  " + self.outlook(state, m, ctx.now))
+        return lines
+
+    def outlook(self, state: GameState, m: Matter, now: datetime) -> str:
+        return self.resolution.outlook(state, m, now)
+
+    @action("deadline")
+    def on_deadline(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        self.resolution.move_decidable(state, action, ctx)
+
+    @action("set")
+    def on_set(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        """A changed `dormant_below` is told as what the game now needs, and whether it is
+        Dormant by it; the game's Dormancy is then as told, so the Idle or join that changes it
+        next is announced. What the new values decide (a Popular proposal open longer than a
+        shorter `min_open`) is decided at once, not at the next ballot."""
+        sent = len(ctx.out)
+        self.admin.on_set(state, action, ctx)
+        if "dormant_below" in action["values"]:
+            least, have = state["parameters"]["dormant_below"], len(self.wizards.names(state))
+            dormant = self.hiatus.dormant(state)
+            words = f"The game now needs {least} Wizards to leave Dormancy, and has {have}: " + (
+                f"it is Dormant, so proposals may not be submitted until {least} play."
+                if dormant
+                else "it is not Dormant, so proposals may be submitted."
+            )
+            ctx.ack(words)
+            for o in ctx.out[sent:]:
+                if o.template == "notice.txt" and isinstance(o.vars.get("lines"), list):
+                    o.vars["lines"] = [words, *o.vars["lines"]]
+            state["dormant"] = dormant
+        self.resolution.resolve(state, ctx)
+
+    def ballot_words(self, state: GameState) -> list[str]:
+        """VETO is the Historian's: in a Metadynasty nobody may cast it."""
+        words = list(self.vote_words)
+        return words if state["historian"] else [w for w in words if w != "VETO"]
+
+    def gm_news(self, state: GameState) -> list[str]:
+        """A new game is a Metadynasty, and Dormant until enough Wizards play: the GM hears
+        both before the first ballot or proposal meets them."""
+        slug, least = state["slug"], state["parameters"]["dormant_below"]
+        lines = [
+            f"The game begins in dynasty {state['dynasty']} as a Metadynasty: there is no "
+            "Historian, so a DEFERENTIAL vote follows nobody and nobody may VETO (rule "
+            f'"Dynasties"). To name a Historian, on the host: `mailref office {slug} historian '
+            "NAME`."
+        ]
+        if self.hiatus.dormant(state):
+            lines.append(
+                f"It is Dormant until {least} Wizards play: no proposal may be submitted before "
+                f'(rule "Dormancy"). For a smaller game, on the host: `mailref game set {slug} '
+                "dormant_below=3`."
+            )
         return lines
 
     def score_lines(self, state: GameState) -> list[str]:

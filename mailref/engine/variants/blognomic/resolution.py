@@ -7,9 +7,11 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from mailref.engine.context import Ctx
+from mailref.engine.context import Ctx, Refused
+from mailref.engine.dates import read_moment
 from mailref.engine.ruleset import changes_from
 from mailref.engine.state import GameState, Matter
+from mailref.engine.variants.inbox import zone_of
 from mailref.timeutil import format_duration, iso, parse_duration, parse_iso
 
 
@@ -262,14 +264,10 @@ class Resolution:
                     + self.game.deadlines.duration(state, key)
                     + timedelta(seconds=1 if key == "stale_after" else 0)
                 )
+            decidable = self.game.wizards.decidable_at(state, m)
+            out.append(decidable)
             if m.get("reminded") is False:
-                out.append(
-                    self.game.deadlines.reminder_at(
-                        state,
-                        opened + self.game.deadlines.duration(state, "popular_after"),
-                        m["opened"],
-                    )
-                )
+                out.append(self.game.deadlines.reminder_at(state, decidable, m["opened"]))
         if p["seasonal_downtime"]:
             now_year = parse_iso(state["digest_next"]).year
             (m1, d1), (m2, d2) = self.game.hiatus.downtime_days(state)
@@ -284,13 +282,92 @@ class Resolution:
     def decided_by(self, state: GameState, m: Matter, ctx: Ctx) -> str:
         """The matter's announcement says by when it is decided: BlogNomic has no vote deadline,
         but open `popular_after` (48 h) a matter is Popular or Unpopular on the votes cast."""
-        at = parse_iso(m["opened"]) + self.game.deadlines.duration(state, "popular_after")
+        at = self.game.wizards.decidable_at(state, m)
         return (
             "It is decided as soon as it is Popular or Unpopular "
             f"(quorum {self.game.quorum(state)}), "
             "and at the "
             f"latest from {self.game.deadlines.when(state, at, ctx)}, on the votes cast by then."
         )
+
+    def outlook(self, state: GameState, m: Matter, now: datetime) -> str:
+        """Whether the open matter M is Popular at NOW, and when it is enacted or decided:
+        BlogNomic has no vote deadline, and a Popular proposal may still wait (`min_open`, the
+        proposals before it, a Hiatus)."""
+        game = self.game
+        popular, unpopular, counts = game.wizards.opinion(state, m, now)
+        tally = f"FOR {counts['FOR']}, AGAINST {counts['AGAINST']}, quorum {counts['quorum']}"
+        opened = parse_iso(m["opened"])
+        word = "Popular" if popular else "Unpopular"
+        if m.get("kind") == "dov":
+            least, sure = (
+                opened + game.deadlines.duration(state, k)
+                for k in ("dov_open_min", "dov_open_sure")
+            )
+            if popular:
+                return (
+                    f"Popular ({tally}): enacted from {game.deadlines.when(state, least)} with the "
+                    f"Historian's FOR or no AGAINST, else from {game.deadlines.when(state, sure)}."
+                )
+            if unpopular:
+                return f"Unpopular ({tally}): it fails from {game.deadlines.when(state, least)}."
+        elif (popular or unpopular) and m.get("kind") == "cfj":
+            return f"{word} ({tally}): it is decided now."
+        elif popular or unpopular:
+            if held := game.hiatus.hiatus_reason(state, now):
+                return f"{word} ({tally}); nothing is decided while {held}."
+            done = "enacted" if popular else "failed"
+            if any(
+                p["status"] == "pending" and p["number"] < m["number"] for p in state["proposals"]
+            ):
+                return f"{word} ({tally}): it is {done} once the proposals before it are decided."
+            at = opened + game.deadlines.duration(state, "min_open")
+            if popular and at > now:
+                return f"Popular ({tally}): it is enacted at {game.deadlines.when(state, at)}."
+            return f"{word} ({tally}): it is {done} now."
+        return (
+            f"Not yet Popular ({tally}): it is enacted as soon as it is Popular, and decided on "
+            f"the votes cast from "
+            f"{game.deadlines.when(state, game.wizards.decidable_at(state, m))}."
+        )
+
+    def move_decidable(self, state: GameState, action: Any, ctx: Ctx) -> None:
+        """BlogNomic has no vote deadline, but its players are told when each open matter may
+        be decided on the votes cast: the GM's `[Deadline] +2d` (or a moment) moves that, for
+        every open matter, as another game's deadline moves."""
+        game = self.game
+        pending = [m for m in game.all_matters(state) if m["status"] == "pending"]
+        if not pending:
+            raise Refused("no_deadline_now")
+        lines = []
+        for m in pending:
+            old = game.wizards.decidable_at(state, m)
+            if action.get("extend"):
+                new = old + parse_duration(action["extend"])
+            elif action.get("at"):
+                gm = game.players.by_address(state, str(action.get("address") or ""))
+                try:
+                    new = read_moment(str(action["at"]), zone_of(state, gm), ctx.now, day_end=True)
+                except ValueError as e:
+                    raise Refused("unreadable_date", why=e) from None
+            else:
+                new = parse_iso(action["when"])
+            if not action.get("by"):  # by mail, bounded as any deadline moved by mail
+                game.extensions.check_by_mail(state, m, old, new, ctx)
+            m["decidable"] = iso(new)
+            lines.append(
+                f"{game.label(m)} {m['number']} \"{m.get('question') or m['title']}\" may be "
+                f"decided on the votes cast from {game.deadlines.when(state, new, ctx)} (it was "
+                f"{game.deadlines.when(state, old)}); as soon as it is Popular or Unpopular, "
+                "as before."
+            )
+        for line in lines:
+            ctx.ack(line)
+        game.event(
+            state, ctx, f"The GM gave the open matters until {game.deadlines.when(state, new)}."
+        )
+        why = [f"Reason: {action['reason']}"] if action.get("reason") else []
+        game.announce(state, ctx, "Deadline changed", [*lines, *why])
 
     def remind_wizards(self, state: GameState, ctx: Ctx) -> None:
         """A matter open 48 hours (`popular_after`) may be decided without the votes not yet
@@ -304,9 +381,7 @@ class Resolution:
         for m in self.game.all_matters(state):
             if m["status"] != "pending" or m.get("reminded") is not False:
                 continue
-            decidable = parse_iso(m["opened"]) + self.game.deadlines.duration(
-                state, "popular_after"
-            )
+            decidable = self.game.wizards.decidable_at(state, m)
             if ctx.now < self.game.deadlines.reminder_at(state, decidable, m["opened"]):
                 continue
             m["reminded"] = True

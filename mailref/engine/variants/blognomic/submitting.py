@@ -258,9 +258,17 @@ class Submitting(Proposals):
             ctx.ack(
                 'Your AGAINST on your own proposal self-kills it (rule "Special Proposal Voting").'
             )
+        if vote == "DEFERENTIAL" and not state["historian"]:
+            ctx.ack(
+                "A DEFERENTIAL vote follows the Historian's, and there is no Historian (the "
+                "Metadynasty): it follows nobody, so it counts for nothing and an earlier vote "
+                "of yours stands."
+            )
         if vote == "VETO" and not m.get("vetoed"):
             m["vetoed"] = True
             ctx.ack(f"Proposal {m['number']} is Vetoed.")
+        elif not m.get("self_killed") and not m.get("vetoed"):  # where it stands, decided when
+            ctx.ack(f"{label} {m['number']}: " + self.game.outlook(state, m, ctx.now))
 
     def after_votes(self, state: GameState, ctx: Ctx) -> None:
         self.game.resolution.resolve(state, ctx)

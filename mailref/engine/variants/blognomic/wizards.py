@@ -71,11 +71,16 @@ class Wizards:
                 out[name] = vote
         return out
 
+    def decidable_at(self, state: BlogNomicState, m: Matter) -> datetime:
+        """When M may be decided on the votes cast: open `popular_after` (rule "Votes"), or
+        when the GM's [Deadline] moved it to."""
+        if m.get("decidable"):
+            return moment(m["decidable"])
+        return moment(m["opened"]) + self.game.deadlines.duration(state, "popular_after")
+
     def opinion(self, state: BlogNomicState, m: Matter, now: datetime) -> tuple[bool, bool, dict]:
         """(popular, unpopular, counts) exactly as rule "Votes" words them."""
-        long_open = now - moment(m["opened"]) >= self.game.deadlines.duration(
-            state, "popular_after"
-        )
+        long_open = now >= self.decidable_at(state, m)
         outcome = voting.count(
             self.game.proposals.policy_in(state),
             self.effective_votes(state, m),
