@@ -17,6 +17,7 @@ from mailref.handlers import (  # noqa: F401 - each module registers its tags
     press,
     proposal,
     record,
+    score,
     settings,
     substitutes,
     turn,

@@ -26,6 +26,7 @@ TAGS: dict[str, str] = {
     "confirm": "confirm",  # the answer to a join's confirmation (SPEC §2.3)
     "approve": "approve",  # the GM takes in a confirmed join
     "vacate": "vacate",  # the GM opens a seat to a substitute
+    "score": "score",  # the GM changes a player's score
     "takeover": "takeover",  # a newcomer takes an open seat
     "take over": "takeover",
     "history": "history",  # the game's results so far

@@ -39,6 +39,9 @@ def gm_lines(state: GameState) -> list[str]:
     ]
     if approve:
         lines.append("  [Approve] NAME, as a Reply to the mail asking for it: take a newcomer in")
+    lines.append(
+        "  [Score] NAME +2 (or -2, =2), as a Reply to the game's mail: change a player's score"
+    )
     lines += [
         "  [Status], [Rules], [Help]: the game as its players see it",
         "On the host, `mailref game show "

@@ -397,11 +397,13 @@ def apply_command(c: Case) -> None:
         # Reply-To says.
         c.source = dataclasses.replace(c.source, reply_to=env.from_addr)
     view = GameView(c.game.state, c.variant, c.player, c.gm)
-    if tag in ("approve", "vacate") and not gm_vouched(c):
+    if tag in ("approve", "vacate", "score") and not gm_vouched(c):
         r = (
             Refused("approve_needs_the_alert")
             if tag == "approve"
             else Refused("vacate_needs_a_reply")
+            if tag == "vacate"
+            else Refused("score_needs_a_reply")
         )
         c.answer_error(r.reason, r.hint, refusal=r.code)
         return

@@ -30,7 +30,7 @@ from sqlalchemy import select
 
 from mailref import resource
 from mailref.config import SiteConfig
-from mailref.site import dice, gamestate, history, journal, pages, trouble
+from mailref.site import dice, gamestate, history, journal, pages, trouble, undone
 from mailref.site.publish import replace_dir, replace_file
 from mailref.store import Game, Store
 from mailref.timeutil import iso, utcnow
@@ -184,6 +184,9 @@ def game_files(
     ctx["gamestate"] = gamestate.page_context(state)
     last = snap.journal[-1]["number"] if snap.journal else 0
     ctx["journal_link"] = lambda n: journal.link(n, last)
+    ctx["undone"] = [
+        {**u, "when": pages.when(u["at"], ctx["zone"])} for u in undone.matters(snap.journal)
+    ]
     files: dict[str, bytes] = {}
     if ctx["map_svg"] is not None:
         svg = str(ctx["map_svg"])

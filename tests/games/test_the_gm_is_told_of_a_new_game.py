@@ -23,6 +23,7 @@ def test_the_gm_of_a_new_blognomic_game_is_told_what_it_is_and_how_to_run_it(ref
         "the subject [Join] and a line `Name: THEIR NAME`",
         "[Deadline] +2d",
         "ok or no, as a Reply to a player's request for more time",
+        "[Score] NAME +2 (or -2, =2), as a Reply to the game's mail: change a player's score",
         "as a Metadynasty: there is no Historian, so a DEFERENTIAL vote follows nobody and "
         "nobody may VETO",
         "It is Dormant until 5 Wizards play",

@@ -145,7 +145,10 @@ GOLDEN = [
     (
         "game_paused",
         {},
-        ("this game is paused by its admin", "the admin resumes it with `mailref game resume`"),
+        (
+            "this game is paused by its admin",
+            "the GM resumes it by mail with [Deadline] resume, or on the host: `mailref game resume`",
+        ),
     ),
     ("game_not_pausable", {"status": "sent"}, ("the game is sent", "")),
     ("game_not_paused", {}, ("the game is not paused", "")),
@@ -164,7 +167,7 @@ GOLDEN = [
         {"deadline": "Sat 5 Dec 2026 10:00 UTC, in 4 days", "most": 10, "times": 2},
         (
             "this deadline has been extended 2 times, the most max_extension allows (10); it stays Sat 5 Dec 2026 10:00 UTC, in 4 days",
-            "the admin can still move it with `mailref deadline`",
+            "the GM can still move it by mail with [Deadline] +2d, or on the host: `mailref deadline`",
         ),
     ),
     (
@@ -1434,6 +1437,30 @@ GOLDEN = [
         (
             "only the GM opens a seat to a substitute",
             "the GM (gm@example.org) sends [Vacate] NAME, or `mailref player vacate`",
+        ),
+    ),
+    (
+        "only_gm_scores",
+        {"gm": "gm@example.org"},
+        (
+            "only the GM changes a score by mail",
+            "the GM (gm@example.org) sends [Score] NAME +N, or `mailref score`",
+        ),
+    ),
+    (
+        "score_unreadable",
+        {"line": "Bob plus two"},
+        (
+            "'Bob plus two' is not a score change",
+            'write [Score] NAME +N, NAME -N or NAME =N, with the reason after "because"',
+        ),
+    ),
+    (
+        "score_needs_a_reply",
+        {},
+        (
+            "a [Score] changes a score only as a Reply to mail the game sent you (anyone can write a mail From your address), so no score was changed",
+            "reply to the game's last mail to you with [Score] NAME +N, or use `mailref score`",
         ),
     ),
     (

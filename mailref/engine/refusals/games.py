@@ -27,7 +27,8 @@ WORDS = {
         "send [Status] or [Rules] to read how it ended",
     ),
     "game_paused": W(
-        "this game is paused by its admin", "the admin resumes it with `mailref game resume`"
+        "this game is paused by its admin",
+        "the GM resumes it by mail with [Deadline] resume, or on the host: `mailref game resume`",
     ),
     "game_not_pausable": W("the game is {{ status }}"),
     "game_not_paused": W("the game is not paused"),
@@ -38,7 +39,8 @@ WORDS = {
     "extensions_spent": W(
         "this deadline has been extended {{ times }} times, the most max_extension allows "
         "({{ most }}); it stays {{ deadline }}",
-        "the admin can still move it with `mailref deadline`",
+        "the GM can still move it by mail with [Deadline] +2d, or on the host: "
+        "`mailref deadline`",
     ),
     "deadline_passed": W("{{ at }} has passed", "name a time ahead"),
     "deadline_too_far_ahead": W("a deadline set by mail is at most a year ahead"),

@@ -190,8 +190,9 @@ class Enactment:
         Returns why nothing was applied (the GM is alerted), or None."""
         if not changes:
             ctx.alert(
-                f"{why}; it has no rule changes the referee could read: apply its effects with "
-                "`mailref rule ...` / `mailref score ...`.",
+                f"{why}; it has no rule changes the referee could read: apply its effects. A "
+                "score by mail: reply to this alert with [Score] NAME +N, or on the host: "
+                "`mailref score ...`; a rule change needs the host: `mailref rule ...`.",
                 f"apply the effects of {by} by hand",
             )
             if then:
@@ -208,9 +209,9 @@ class Enactment:
             )
         except RuleConflict as e:
             ctx.alert(
-                f"{why} but its changes could not apply: {e}. Nothing was applied; correct the "
-                "ruleset "
-                "with `mailref rule ...`.",
+                f"{why} but its changes could not apply: {e}. Nothing was applied; correcting "
+                "the ruleset needs the host (no mail of the GM changes a rule): "
+                "`mailref rule ...`.",
                 f"the rule changes of {by} could not apply",
             )
             if then:
@@ -240,7 +241,8 @@ class Enactment:
             named = ", ".join(f'{c.number or ""} "{c.title}"'.strip() for c in new)
             also = (
                 f"The referee does not run its new rule{'s' if len(new) > 1 else ''} {named}: "
-                "what they require is the GM's to apply (`mailref score`, `mailref rule`)."
+                "what they require is the GM's to apply (a score by mail: [Score] NAME +N, or "
+                "on the host: `mailref score`; a rule change on the host: `mailref rule`)."
             )
             self.game.event(state, ctx, f"{why}. {also}")
         followed = self.follow_rule_parameters(
@@ -337,9 +339,9 @@ class Enactment:
                 "carries out as the "
                 "game's initial rules say, not as they now read: where the new wording decides "
                 "otherwise, "
-                "correct the outcome by hand (`mailref proposal enact|fail`, `mailref vote`, "
-                "`mailref score`, "
-                "`mailref game set`)."
+                "correct the outcome by hand: a score by mail with [Score] NAME +N, or on the "
+                "host (`mailref proposal enact|fail`, `mailref vote`, `mailref score`, "
+                "`mailref game set`; no mail of the GM does the others)."
             )
             # Every player learns it too, in the ruleset mail: never a silent "as first written".
             told.append(

@@ -228,7 +228,7 @@ class ImperialProposals(Proposals):
         if emperor is None:
             ctx.alert(
                 f"Proposal {prop['number']} awaits judgement but the office of Emperor is vacant "
-                "(`mailref office SLUG emperor NAME`).",
+                "(naming an Emperor needs the host: `mailref office SLUG emperor NAME`).",
                 f"proposal {prop['number']} awaits judgement and there is no Emperor",
             )
             return

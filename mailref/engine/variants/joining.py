@@ -103,7 +103,7 @@ class Consent:
             asks = f"to take over the seat of {join['seat']}" if join.get("seat") else "to join"
             ctx.alert(
                 f"{join['name']} ({address}) asks {asks} {state['name']}: send [Approve] "
-                f"{join['name']} to take them in, or `mailref player add`."
+                f"{join['name']} to take them in, or on the host: `mailref player add`."
             )
             return
         self.check_joins_per_day(state, ctx)

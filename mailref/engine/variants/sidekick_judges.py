@@ -178,8 +178,9 @@ class SidekickJudges:
         elif not effects and not changes:
             ctx.alert(
                 f"Judgement {j['number']} was ruled by {j['judge']} with no effect lines: apply "
-                "its effects (penalties of rule 4, reversals) with `mailref score` / "
-                "`mailref rule` / `mailref undo`.",
+                "its effects (penalties of rule 4, reversals). A score by mail: reply to this "
+                "alert with [Score] NAME +N, or on the host: `mailref score`; a rule change or "
+                "an undo needs the host: `mailref rule` / `mailref undo`.",
                 f"apply the ruling of judgement {j['number']}",
             )
 
@@ -204,7 +205,10 @@ class SidekickJudges:
         ctx.alert(
             f"Judgement {j['number']}, ruled by {j['judge']}, gives {', '.join(lines)}: more "
             f"than rule 4's penalty of {most} points either way, so it waits for you. If it "
-            "stands, apply it with "
+            "stands, apply it by mail: reply to this alert with "
+            + "; ".join(f"[Score] {e['score']} {int(e['amount']):+d}" for e in held)
+            + (" (one mail each)" if len(held) > 1 else "")
+            + "; or on the host: "
             + "; ".join(
                 f"`mailref score {state['slug']} {e['score']} {int(e['amount']):+d}`" for e in held
             )
