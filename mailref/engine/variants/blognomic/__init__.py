@@ -377,7 +377,7 @@ class BlogNomic(Variant):
         next is announced. What the new values decide (a Popular proposal open longer than a
         shorter `min_open`) is decided at once, not at the next ballot."""
         sent = len(ctx.out)
-        self.admin.on_set(state, action, ctx)  # type: ignore[arg-type]
+        self.admin.on_set(state, action, ctx)
         if "dormant_below" in action["values"]:
             least, have = state["parameters"]["dormant_below"], len(self.wizards.names(state))
             dormant = self.hiatus.dormant(state)

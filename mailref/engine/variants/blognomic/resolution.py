@@ -345,7 +345,7 @@ class Resolution:
             if action.get("extend"):
                 new = old + parse_duration(action["extend"])
             elif action.get("at"):
-                gm = game.by_address(state, str(action.get("address") or ""))
+                gm = game.players.by_address(state, str(action.get("address") or ""))
                 try:
                     new = read_moment(str(action["at"]), zone_of(state, gm), ctx.now, day_end=True)
                 except ValueError as e:
