@@ -6,8 +6,7 @@ goes, to the players, the watchers and the GM, with the counts only where the ga
 from __future__ import annotations
 
 from support.helpers import Outbox, assert_replays
-from support.joining import confirm
-from support.orders_play import EIRE, addr, send
+from support.orders_play import EIRE, addr, seat_eire, send
 
 GM = "gm@ref.example"
 WANDA = "wanda@watch.example"
@@ -15,20 +14,7 @@ PLAYERS = ("Finn", "Maeve", "Oisin")
 
 
 def _eire(referee, outbox, **parameters) -> None:
-    referee.create_game("eire", "eire", EIRE, gm=GM, parameters={"start_grain": "30", **parameters})
-    colors, origins = ("Green", "Red", "Gold"), ("Llanc", "Donal", "Tara")
-    for name, color, origin in zip(PLAYERS, colors, origins, strict=True):
-        send(
-            referee,
-            name,
-            EIRE,
-            "[Join]",
-            f"Name: {name}\nColor: {color}\nTribe: Plainsmen\nOrigin: {origin}",
-        )
-        confirm(referee, addr(name))
-    send(referee, WANDA, EIRE, "[Watch]")
-    confirm(referee, WANDA)
-    assert referee.admin("eire", {"type": "start"}, "gm").ok
+    seat_eire(referee, len(PLAYERS), watcher=WANDA, **parameters)
     outbox.new()
 
 

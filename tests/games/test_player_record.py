@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from support.helpers import Outbox, assert_replays
 from support.joining import confirm
-from support.orders_play import DIPLO, EIRE, addr, play_eire, send
+from support.orders_play import DIPLO, EIRE, addr, play_eire, seat_eire, send
 from support.sidekick import PROPOSAL, last_reply, mover, others, sidekick_game  # noqa: F401
 from support.sidekick import send as sk_send
 
@@ -20,17 +20,7 @@ def _answer(outbox, who: str) -> str:
 def test_stats_counts_a_missed_turn_a_late_one_and_time_away(referee, outbox, clock):
     """Finn orders after the reminder and Maeve not at all: the deadline passes, and [Stats]
     says Finn played one turn, late, and Maeve missed one; Maeve's day away is counted."""
-    referee.create_game("eire", "eire", EIRE, gm=GM, parameters={"start_grain": "30"})
-    for name, color, origin in (("Finn", "Green", "Llanc"), ("Maeve", "Red", "Donal")):
-        send(
-            referee,
-            name,
-            EIRE,
-            "[Join]",
-            f"Name: {name}\nColor: {color}\nTribe: Plainsmen\nOrigin: {origin}",
-        )
-        confirm(referee, addr(name))
-    assert referee.admin("eire", {"type": "start"}, "gm").ok
+    seat_eire(referee)
     clock.advance(hours=37)  # past the reminder, 12 hours before the 2-day deadline
     referee.tick()
     send(referee, "Finn", EIRE, "[Orders]", "**Invest 5 Grain in Llanc.**")

@@ -8,8 +8,7 @@ from __future__ import annotations
 from mailref.config import SiteConfig
 from mailref.site import rebuild
 from support.helpers import Outbox, assert_replays, send_mail
-from support.joining import confirm
-from support.orders_play import EIRE, addr, send
+from support.orders_play import EIRE, addr, seat_eire, send
 
 GM = "gm@ref.example"
 WANDA = "wanda@watch.example"
@@ -26,23 +25,7 @@ def _journal(referee) -> list[dict]:
 
 
 def _eire(referee, outbox, **parameters) -> None:
-    referee.create_game("eire", "eire", EIRE, gm=GM, parameters={"start_grain": "30", **parameters})
-    for name, color, origin in (
-        ("Finn", "Green", "Llanc"),
-        ("Maeve", "Red", "Donal"),
-        ("Oisin", "Gold", "Tara"),
-    ):
-        send(
-            referee,
-            name,
-            EIRE,
-            "[Join]",
-            f"Name: {name}\nColor: {color}\nTribe: Plainsmen\nOrigin: {origin}",
-        )
-        confirm(referee, addr(name))
-    send(referee, WANDA, EIRE, "[Watch]")
-    confirm(referee, WANDA)
-    assert referee.admin("eire", {"type": "start"}, "gm").ok
+    seat_eire(referee, 3, watcher=WANDA, **parameters)
     outbox.new()
 
 

@@ -12,7 +12,7 @@ from mailref.site import rebuild
 from mailref.timeutil import parse_iso
 from support.helpers import Outbox, assert_replays, deliver, mail
 from support.joining import confirm
-from support.orders_play import DIPLO, EIRE, addr, send
+from support.orders_play import DIPLO, EIRE, addr, seat_eire, send
 
 NIAMH = "niamh@subs.example"
 ROIS = "rois@subs.example"
@@ -20,17 +20,7 @@ GM = "gm@ref.example"
 
 
 def _eire(referee, **parameters) -> None:
-    referee.create_game("eire", "eire", EIRE, gm=GM, parameters={"start_grain": "30", **parameters})
-    for name, color, origin in (("Finn", "Green", "Llanc"), ("Maeve", "Red", "Donal")):
-        send(
-            referee,
-            name,
-            EIRE,
-            "[Join]",
-            f"Name: {name}\nColor: {color}\nTribe: Plainsmen\nOrigin: {origin}",
-        )
-        confirm(referee, addr(name))
-    assert referee.admin("eire", {"type": "start"}, "gm").ok
+    seat_eire(referee, **parameters)
 
 
 def _seat(referee, slug: str, name: str) -> dict:

@@ -11,24 +11,13 @@ from mailref.config import SiteConfig
 from mailref.site import rebuild
 from support.helpers import Outbox, assert_replays, mail
 from support.joining import confirm, confirmation
-from support.orders_play import EIRE, addr, send
+from support.orders_play import EIRE, addr, seat_eire, send
 
 WANDA = "wanda@watch.example"
 
 
 def _eire(referee, **parameters) -> None:
-    referee.create_game(
-        "eire", "eire", EIRE, gm="gm@ref.example", parameters={"start_grain": "30", **parameters}
-    )
-    for name, color, origin in (("Finn", "Green", "Llanc"), ("Maeve", "Red", "Donal")):
-        send(
-            referee,
-            name,
-            EIRE,
-            "[Join]",
-            f"Name: {name}\nColor: {color}\nTribe: Plainsmen\nOrigin: {origin}",
-        )
-        confirm(referee, addr(name))
+    seat_eire(referee, start=False, **parameters)
 
 
 def _watch(referee, who: str = WANDA) -> None:

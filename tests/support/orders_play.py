@@ -21,6 +21,27 @@ def send(r, who, to, subject, body="", html=None):
     return send_mail(r, frm, to, subject, body, envelope=False, html=html)
 
 
+# Who joins a small Eire game, in order: name, color, origin (all Plainsmen).
+SEATS = (("Finn", "Green", "Llanc"), ("Maeve", "Red", "Donal"), ("Oisin", "Gold", "Tara"))
+
+
+def seat_eire(referee, players=2, *, watcher=None, start=True, **parameters) -> None:
+    """An Eire game whose GM is gm@ref.example, 30 Grain each: the first PLAYERS of SEATS join
+    by mail and confirm by reply, WATCHER watches, and the GM starts it unless told not to."""
+    referee.create_game(
+        "eire", "eire", EIRE, gm="gm@ref.example", parameters={"start_grain": "30", **parameters}
+    )
+    for name, color, origin in SEATS[:players]:
+        tribe = f"Name: {name}\nColor: {color}\nTribe: Plainsmen\nOrigin: {origin}"
+        send(referee, name, EIRE, "[Join]", tribe)
+        confirm(referee, addr(name))
+    if watcher:
+        send(referee, watcher, EIRE, "[Watch]")
+        confirm(referee, watcher)
+    if start:
+        assert referee.admin("eire", {"type": "start"}, "gm").ok
+
+
 def replies(r, who):
     return [
         m
