@@ -11,7 +11,7 @@ import pytest
 from mailref.timeutil import parse_iso
 from support.helpers import Outbox, assert_replays, send_mail
 from support.play import addr, send
-from support.play_four import BLOG, blog, last
+from support.play_four import BLOG, blog, last, propose_gold
 
 pytestmark = pytest.mark.spec("2.5")
 
@@ -20,13 +20,7 @@ GM = "gm@ref.example"
 
 def test_the_gms_deadline_gives_the_open_matters_two_more_days(referee, outbox, clock):
     blog(referee)
-    send(
-        referee,
-        "alice",
-        "[Proposal] Gold",
-        'Enact a new rule "Gold":\nEach Wizard has Gold.\n',
-        to=BLOG,
-    )
+    propose_gold(referee)
     send(referee, "bob", "[Vote] 1", "FOR", to=BLOG)  # FOR 2 of quorum 3: Popular only at 48 h
     send_mail(referee, GM, BLOG, "[Deadline] +2d", "The holidays.")
     ack = " ".join(Outbox.body(last(outbox, GM)).split())
@@ -46,13 +40,7 @@ def test_the_gms_deadline_gives_the_open_matters_two_more_days(referee, outbox, 
 def test_a_pause_moves_the_time_the_gm_gave_by_as_long(referee, outbox, clock):
     """The time the GM's [Deadline] gave is a deadline like any: a pause moves it on."""
     blog(referee)
-    send(
-        referee,
-        "alice",
-        "[Proposal] Gold",
-        'Enact a new rule "Gold":\nEach Wizard has Gold.\n',
-        to=BLOG,
-    )
+    propose_gold(referee)
     send_mail(referee, GM, BLOG, "[Deadline] +2d", "")
     given = referee.state("blog")["proposals"][0]["decidable"]
     send_mail(referee, GM, BLOG, "[Deadline] pause", "")

@@ -7,7 +7,7 @@ import pytest
 from support.helpers import Outbox, assert_replays
 from support.joining import confirm_waiting
 from support.play import addr, send  # the same players' addresses, mail sent the same way
-from support.play_four import BLOG, PLAYERS, last
+from support.play_four import BLOG, PLAYERS, last, propose_gold
 
 pytestmark = pytest.mark.spec("5.2")
 
@@ -50,13 +50,7 @@ def test_a_new_game_short_of_wizards_says_it_is_dormant_and_what_wakes_it(refere
     send(referee, "alice", "[Status]", to=BLOG)
     said = " ".join(Outbox.body(last(outbox, addr("alice"), "status")).split())
     assert "Dormant: fewer than 5 Wizards, so proposals may not be submitted until 5 play" in said
-    send(
-        referee,
-        "alice",
-        "[Proposal] Gold",
-        'Enact a new rule "Gold":\nEach Wizard has Gold.\n',
-        to=BLOG,
-    )
+    propose_gold(referee)
     refused = " ".join(Outbox.body(last(outbox, addr("alice"), "error")).split())
     assert "Dormant" in refused and "more players may send [Join]" in refused
     assert_replays(referee)
@@ -79,13 +73,7 @@ def test_the_gms_fix_is_told_in_words_and_a_later_idle_is_announced(referee, out
         "proposals may be submitted." in told
     ), told
     assert "dormant_below is now" not in told
-    send(
-        referee,
-        "alice",
-        "[Proposal] Gold",
-        'Enact a new rule "Gold":\nEach Wizard has Gold.\n',
-        to=BLOG,
-    )
+    propose_gold(referee)
     assert last(outbox, addr("alice"))["X-Mailref-Kind"] != "error"
     send(referee, "bob", "[Idle]", "", to=BLOG)  # three Wizards: enough
     assert not [m for m in outbox.new() if str(m["Subject"]).endswith("Dormant")]

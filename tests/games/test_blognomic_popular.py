@@ -10,7 +10,7 @@ from mailref.config import SiteConfig
 from mailref.site import rebuild
 from support.helpers import Outbox, assert_replays
 from support.play import addr, send
-from support.play_four import BLOG, blog, last
+from support.play_four import BLOG, blog, last, propose_gold
 
 pytestmark = pytest.mark.spec("5.2")
 
@@ -20,13 +20,7 @@ GM = "gm@ref.example"
 def popular_gold(referee) -> None:
     """Five Wizards; Alice's proposal 1 has FOR 3 of quorum 3, open less than 12 hours."""
     blog(referee)
-    send(
-        referee,
-        "alice",
-        "[Proposal] Gold",
-        'Enact a new rule "Gold":\nEach Wizard has Gold.\n',
-        to=BLOG,
-    )
+    propose_gold(referee)
     send(referee, "bob", "[Vote] 1", "FOR", to=BLOG)
     send(referee, "carol", "[Vote] 1", "FOR", to=BLOG)
 

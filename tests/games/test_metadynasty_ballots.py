@@ -7,20 +7,14 @@ import pytest
 
 from support.helpers import Outbox, assert_replays
 from support.play import addr, send
-from support.play_four import BLOG, blog, last
+from support.play_four import BLOG, blog, last, propose_gold
 
 pytestmark = pytest.mark.spec("5.2")
 
 
 def test_a_deferential_vote_in_the_metadynasty_is_acknowledged_as_following_nobody(referee, outbox):
     blog(referee)
-    send(
-        referee,
-        "alice",
-        "[Proposal] Gold",
-        'Enact a new rule "Gold":\nEach Wizard has Gold.\n',
-        to=BLOG,
-    )
+    propose_gold(referee)
     send(referee, "bob", "[Vote] 1", "DEF", to=BLOG)
     said = " ".join(Outbox.body(last(outbox, addr("bob"), "ack")).split())
     assert "there is no Historian (the Metadynasty): it follows nobody" in said, said

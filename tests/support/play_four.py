@@ -36,6 +36,17 @@ def blog(referee) -> None:
         confirm(referee, addr(p))
 
 
+def propose_gold(referee) -> None:
+    """Alice proposes the new rule "Gold" in the BlogNomic game (proposal 1 where none is open)."""
+    send(
+        referee,
+        "alice",
+        "[Proposal] Gold",
+        'Enact a new rule "Gold":\nEach Wizard has Gold.\n',
+        to=BLOG,
+    )
+
+
 @pytest.fixture
 def dov_after_12h(referee, clock):
     """declare(AUTHOR, VOTES): BlogNomic's five Wizards, AUTHOR's DoV with the others' VOTES
