@@ -89,29 +89,16 @@ class Roster(Protocol):
     def must_player(self, state: GameState, name: str) -> Player: ...
 
 
-class GamestateHost(Protocol):
+class GamestateHost(TradeHost, Protocol):
     """What the gamestate's commands ([Update], [Column], [Transfer], [Trade]) ask of the game
-    they are played in."""
+    they are played in: what an expiring trade asks, and more."""
 
     parameter_table: Any
 
     @property
     def players(self) -> Roster: ...
 
-    def event(self, state: GameState, ctx: Ctx, text: str) -> None: ...
-
     def parameter(self, state: GameState, name: str) -> object: ...
-
-    def announce(
-        self,
-        state: GameState,
-        ctx: Ctx,
-        subject: str,
-        lines: list[str],
-        kind: str = "announcement",
-        to: list[str] | str = "all",
-        opens: bool = False,
-    ) -> None: ...
 
     @property
     def deadlines(self) -> DeadlineWords: ...
