@@ -16,6 +16,7 @@ from datetime import UTC, datetime, timedelta
 
 from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientAbortError, IMAPClientError
+from imapclient.imapclient import _parse_untagged_response
 
 from mailref.config import Imap
 from mailref.mail.application import Application as Referee
@@ -40,23 +41,34 @@ BATCH_BYTES = 32 * 1024 * 1024  # ...and at most this much mail of them in memor
 UNREADABLE_AFTER = 3  # failed FETCHes of one message before it is skipped (left in the folder)
 
 
-def _read_with_idling(c: IMAPClient) -> bool:
-    """Did the server send news with its "+ idling"? A message that landed just before IDLE
-    is told at once, often in the same packet; imaplib then reads it into its buffer with
-    the continuation line, where idle_check (which polls the socket) never sees it, and the
-    message would wait for the server's next word. Peeks without blocking."""
+def _read_with_idling(c: IMAPClient) -> list:
+    """What the server sent with its "+ idling", already read. A message that landed just
+    before IDLE is told at once, often in the same packet (and a host's BYE as it shuts down);
+    imaplib then reads it into its buffer with the continuation line, where idle_check (which
+    polls the socket) never sees it, and it would wait for the server's next word. Reads
+    whole buffered lines without blocking; a part of a line still counts as news."""
     buffered = getattr(c._imap, "file", None)
     sock = c.socket()
     if buffered is None or not hasattr(buffered, "peek"):
-        return False
+        return []
     timeout = sock.gettimeout()
+    news: list = []
     try:
         sock.setblocking(False)
-        return bool(buffered.peek(1))
-    except OSError:  # nothing there (TLS says "want read")
-        return False
+        while ahead := buffered.peek(1):
+            if b"\n" not in ahead:
+                return [*news, True]
+            news.append(_parse_untagged_response(c._imap._get_line()))
+    except OSError:  # nothing more there (TLS says "want read")
+        pass
+    except Exception:  # a line imapclient cannot parse: news all the same
+        news.append(True)
     finally:
-        sock.settimeout(timeout)
+        try:
+            sock.settimeout(timeout)
+        except OSError:
+            pass
+    return news
 
 
 def open_imap(cfg: Imap, timeout: float) -> IMAPClient:
@@ -190,7 +202,7 @@ class Poller:
         ended when it did, else None."""
         c.idle()
         started, renew = time.monotonic(), min(IDLE_RENEW, self.cfg.poll_interval.total_seconds())
-        news: list = [True] if _read_with_idling(c) else []
+        news = _read_with_idling(c)
         quick = 0
         while (
             not news

@@ -215,7 +215,9 @@ def test_without_move_or_uidplus_a_message_a_person_marked_deleted_is_neither_re
 class Path_:
     """A TCP path to the server that a test can break as networks do: FREEZE its connections
     (a NAT that forgot them: nothing arrives, nothing is said), CUT them (closed without a
-    word), or end them with BYE (a host's "* BYE" and a close). A new connection works."""
+    word), or end them with BYE (a host's "* BYE" and a close). A new connection works.
+    ENDING, when set, is a BYE sent in the same packet as the next "+ idling" (a host shutting
+    down as IDLE begins), and the connection closed after it."""
 
     def __init__(self, port: int):
         import socket
@@ -224,6 +226,7 @@ class Path_:
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = self.listener.getsockname()[1]
         self.conns: list[dict] = []
+        self.ending = b""
         threading.Thread(target=self._accept, daemon=True).start()
 
     def _accept(self) -> None:
@@ -261,10 +264,19 @@ class Path_:
                     ]
                 else:
                     conn["said"] = data
+                ending = self.ending and a is conn["server"] and data.startswith(b"+ idling")
                 try:
-                    b.sendall(data)
+                    b.sendall(data + self.ending if ending else data)
                 except OSError:
                     return
+                if ending:
+                    self.ending = b""
+                    conn["frozen"] = True
+                    for s in (conn["client"], conn["server"]):
+                        try:
+                            s.shutdown(2)
+                        except OSError:
+                            pass
 
     def live(self) -> list[dict]:
         return [c for c in self.conns if not c["frozen"] and c["client"].fileno() != -1]
@@ -353,6 +365,20 @@ def test_mail_after_the_network_or_host_ended_idle_is_answered_with_one_line(
     assert said in lines[0].getMessage() and "connecting again" in lines[0].getMessage(), lines[
         0
     ].getMessage()
+
+
+def test_a_bye_in_the_same_packet_as_idling_is_read_as_the_bye_it_is(referee, dovecot, caplog):
+    # Read into imaplib's buffer with "+ idling", the BYE was taken for news, and the DONE
+    # that followed on the closed connection was logged as a connection gone silent.
+    with caplog.at_level("INFO", "mailref"), idling(referee, dovecot, 3600) as (path, folder, c):
+        before = len(caplog.records)
+        path.ending = b"* BYE Server shutting down.\r\n"
+        c.append(folder, mail("bob@x.org", G, "[Join]", "Name: Bob"))
+        assert wait_for(lambda: not path.ending, 30)
+        c.append(folder, mail("carol@x.org", G, "[Join]", "Name: Carol"))
+        assert wait_for(lambda: len(acks(referee)) == 3, 40), acks(referee)
+    lines = [r.getMessage() for r in caplog.records[before:] if r.name == "mailref.imap"]
+    assert len(lines) == 1 and "(BYE Server shutting down.)" in lines[0], lines
 
 
 @pytest.mark.parametrize("how", ["frozen", "closed"])
