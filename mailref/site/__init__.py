@@ -30,7 +30,17 @@ from sqlalchemy import select
 
 from mailref import resource
 from mailref.config import SiteConfig
-from mailref.site import dice, fragments, gamestate, history, journal, pages, trouble, undone
+from mailref.site import (
+    dice,
+    fragments,
+    gamestate,
+    history,
+    journal,
+    kept,
+    pages,
+    trouble,
+    undone,
+)
 from mailref.site.publish import replace_dir, replace_file
 from mailref.store import Game, Store
 from mailref.timeutil import iso, utcnow
@@ -83,13 +93,11 @@ def rebuild(
                 or _published(root, where, g, versions[g]) != versions[g]
                 and trouble.page_due(where, g, versions[g])
             ][:most]
-            snaps = [
-                history.read(s, s.scalars(select(Game).where(Game.slug == g)).one()) for g in wanted
-            ]
-            rolls = {
-                g: dice.verify(s, s.scalars(select(Game).where(Game.slug == g)).one())
-                for g in wanted
-            }
+            snaps, rolls = [], {}
+            for g in wanted:
+                game = s.scalars(select(Game).where(Game.slug == g)).one()
+                snaps.append(history.read(s, game, anew=force))
+                rolls[g] = dice.verify(s, game, snaps[-1].key)
             stale = [g for g in versions if g not in listed or listed[g][0] != versions[g]]
             for g in s.scalars(select(Game).where(Game.slug.in_(stale))) if stale else []:
                 listed[g.slug] = (g.version, host_row(g))
@@ -223,6 +231,7 @@ def game_files(
 _rendered: dict[
     tuple[str, str], tuple[str, bytes]
 ] = {}  # (game, page) -> (what it showed, the page)
+kept.on_forget(lambda game: [_rendered.pop(k) for k in list(_rendered) if k[0] == game])
 
 
 def _older_page(snap: history.Snapshot, ctx: dict, older: dict) -> bytes:

@@ -10,6 +10,8 @@ from typing import Any
 from jinja2 import Environment
 from markupsafe import Markup
 
+from mailref.site import kept
+
 
 class Fragment(Markup):
     """A part of a page already rendered: shown as it is, its values isolated when it was."""
@@ -17,8 +19,10 @@ class Fragment(Markup):
     __slots__ = ()
 
 
-_events_kept: dict[str, dict[str, Fragment]] = {}  # game -> event's chain fingerprint -> it
-_rules: dict[str, dict[str, tuple[str, Fragment]]] = {}  # game -> rule id -> (shown, section)
+# game -> event's chain fingerprint -> it
+_events_kept: dict[str, dict[str, Fragment]] = kept.per_game({})
+# game -> rule id -> (shown, section)
+_rules: dict[str, dict[str, tuple[str, Fragment]]] = kept.per_game({})
 
 
 def rules(env: Environment, game: str, rows: list[dict[str, Any]]) -> None:
