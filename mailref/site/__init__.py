@@ -19,12 +19,11 @@ from __future__ import annotations
 
 import errno
 import fcntl
-import hashlib
 import logging
 import time
 from datetime import datetime
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from sqlalchemy import select
 
@@ -187,7 +186,10 @@ def game_files(
 ) -> dict[str, bytes]:
     state = snap.state
     chron = history.chronicle(snap)
-    ctx = pages.game_context(state, chron, now, base_url, has_png=False)
+    game = kept.name(snap.key)
+    ctx = pages.game_context(
+        state, chron, now, base_url, has_png=False, kept_rows=_matter_rows.setdefault(game, {})
+    )
     ctx["dice"] = rolls
     ctx["gamestate"] = gamestate.page_context(state)
     last = snap.journal[-1]["number"] if snap.journal else 0
@@ -211,7 +213,19 @@ def game_files(
     )
     if ctx["gamestate"] is not None:
         pages_.append("gamestate.html")
-    fragments.rules(pages.environment(), f"{snap.key}", ctx["rule_rows"])
+    made_of = (
+        chron.lineage,
+        ctx["zone"],
+        [[m["id"] for m in p["matters"]] for p in ctx["older_pages"]],
+    )
+    ctx["contents"], ctx["sections"] = fragments.rules(
+        pages.environment(),
+        kept.name(snap.key),
+        ctx["rule_rows"],
+        made_of,
+        ctx["zone"],
+        ctx["page_of"],
+    )
     for name in pages_:
         files[name] = pages.render_page(name, page=name, **ctx).encode()
     older = [name for name, _ in journal.pages(snap.journal)][1:]
@@ -228,55 +242,58 @@ def game_files(
     return files
 
 
-_rendered: dict[
-    tuple[str, str], tuple[str, bytes]
-] = {}  # (game, page) -> (what it showed, the page)
+_matter_rows: dict[str, dict[int, Any]] = kept.per_game({})  # game -> pages.matters' rows
+# (game, page) -> (what it showed, the rows of matters it showed, the page)
+_rendered: dict[tuple[str, str], tuple[Any, list[dict], bytes]] = {}
 kept.on_forget(lambda game: [_rendered.pop(k) for k in list(_rendered) if k[0] == game])
 
 
 def _older_page(snap: history.Snapshot, ctx: dict, older: dict) -> bytes:
     """A page of older matters (pages.paged): rendered again only when what it shows changed,
-    which for a full page is seldom (a stale matter decided late, the game renamed)."""
+    which for a full page is seldom (a stale matter decided late, the game renamed, the newest
+    page of the journal its matters link to moved on). A matter unchanged since the last build
+    has the same row (pages.matters): the page is known by its rows, not by what they say."""
     game = ctx["game"]
-    shown = hashlib.sha256(
-        repr(
-            (
-                older["matters"],
-                game["name"],
-                game["address"],
-                ctx["nomic"],
-                ctx["vote_words"],
-                [p["name"] for p in ctx["older_pages"]],
-            )
-        ).encode()
-    ).hexdigest()
-    key = (f"{snap.key}", older["name"])
-    kept = _rendered.get(key)
-    if kept and kept[0] == shown:
-        return kept[1]
+    shown = (
+        game["name"],
+        game["address"],
+        ctx["nomic"],
+        ctx["vote_words"],
+        [p["name"] for p in ctx["older_pages"]],
+        (snap.journal[-1]["number"] - 1) // journal.PER_PAGE if snap.journal else 0,
+        (bool(ctx["gamestate"]), bool(ctx["dice"]), ctx["orders_game"]),
+    )
+    rows = older["matters"]
+    key = (kept.name(snap.key), older["name"])
+    was = _rendered.get(key)
+    if was and was[0] == shown and len(was[1]) == len(rows):
+        if all(a is b for a, b in zip(was[1], rows, strict=True)):
+            return was[2]
     page = pages.render_page(
         "proposals.html",
         page="proposals.html",
-        **{**ctx, "matters": older["matters"], "this_page": older["name"]},
+        **{**ctx, "matters": rows, "this_page": older["name"]},
     ).encode()
-    _rendered[key] = (shown, page)
+    _rendered[key] = (shown, list(rows), page)
     return page
 
 
 def _journal_page(
     snap: history.Snapshot, ctx: dict, name: str, block: list[dict], older: list[str]
 ) -> bytes:
-    """A page of the journal; a full older page is rendered once a process (it never changes)."""
-    key = (f"{snap.key}", name)
-    shown = (block[0]["number"], block[-1]["number"], ctx["game"]["name"]) if block else ()
-    kept = _rendered.get(key)
-    if name != "journal.html" and kept and kept[0] == repr(shown):
-        return kept[1]
+    """A page of the journal; a full older page is rendered once while the pages it links to
+    stay the same (its entries never change)."""
+    key = (kept.name(snap.key), name)
+    nav = (bool(ctx["gamestate"]), bool(ctx["dice"]), ctx["orders_game"], ctx["game"]["name"])
+    shown = (block[0]["number"], block[-1]["number"], nav, older) if block else ()
+    was = _rendered.get(key)
+    if name != "journal.html" and was and was[0] == shown:
+        return was[2]
     page = pages.render_page(
         "journal.html",
         **{**ctx, "page": "journal.html", "entries": block, "this_page": name, "older": older},
     ).encode()
-    _rendered[key] = (repr(shown), page)
+    _rendered[key] = (shown, [], page)
     return page
 
 

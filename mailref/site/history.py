@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import copy
 import difflib
+import itertools
 import logging
 import re
 from collections import OrderedDict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -72,6 +74,9 @@ class TurnRecord:
     seq: int = 0  # the journal entry that resolved it
 
 
+_lineages: Iterator[int] = itertools.count()  # each replay from the start, numbered
+
+
 @dataclass
 class Chronicle:
     version: int
@@ -82,6 +87,9 @@ class Chronicle:
     # (collection, number) -> the journal entries that opened it and changed its status
     entries: dict[tuple[str, int], list[int]] = field(default_factory=dict)
     complete: bool = True  # False: the journal could not be replayed; history from the state
+    # Which replay this is: a chronicle stepped on in place keeps it, so that its events are
+    # known by their place in each rule's list (they are only ever added to).
+    lineage: int = field(default_factory=lambda: next(_lineages))
 
 
 _CACHE: OrderedDict[tuple, Chronicle] = OrderedDict()
