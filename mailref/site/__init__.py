@@ -194,9 +194,16 @@ def game_files(
     ctx["gamestate"] = gamestate.page_context(state)
     last = snap.journal[-1]["number"] if snap.journal else 0
     ctx["journal_link"] = lambda n: journal.link(n, last)
-    ctx["undone"] = [
-        {**u, "when": pages.when(u["at"], ctx["zone"])} for u in undone.matters(snap.journal)
-    ]
+    block = (last - 1) // journal.PER_PAGE if last else 0  # the newest page of the journal
+    for shown in [ctx["matters"], *(p["matters"] for p in ctx["older_pages"])]:
+        fragments.matters(pages.environment(), shown, ctx["journal_link"], block)
+    ctx["journal_block"] = block
+    read, taken = _undone.get(game, (0, []))
+    if read > len(snap.journal):
+        read, taken = 0, []
+    taken = taken + undone.found_in(snap.journal[read:])
+    _undone[game] = (len(snap.journal), taken)
+    ctx["undone"] = [{**u, "when": pages.when(u["at"], ctx["zone"])} for u in taken[::-1]]
     files: dict[str, bytes] = {}
     if ctx["map_svg"] is not None:
         svg = str(ctx["map_svg"])
@@ -227,9 +234,14 @@ def game_files(
         ctx["page_of"],
     )
     for name in pages_:
+        if name == "rules.html":  # its kept sections go in as they are
+            parts = {"contents": ctx.pop("contents"), "sections": ctx.pop("sections")}
+            files[name] = pages.render_with(name, parts, page=name, **ctx).encode()
+            continue
         files[name] = pages.render_page(name, page=name, **ctx).encode()
-    older = [name for name, _ in journal.pages(snap.journal)][1:]
-    for name, block in journal.pages(snap.journal):
+    blocks = journal.pages(snap.journal)
+    older = [name for name, _ in blocks][1:]
+    for name, block in blocks:
         files[name] = _journal_page(snap, ctx, name, block, older)
     if rolls is not None:
         files["dice.html"] = pages.render_page(
@@ -243,6 +255,8 @@ def game_files(
 
 
 _matter_rows: dict[str, dict[int, Any]] = kept.per_game({})  # game -> pages.matters' rows
+# game -> (journal entries read, the matters their undos took away, oldest first)
+_undone: dict[str, tuple[int, list[dict[str, Any]]]] = kept.per_game({})
 # (game, page) -> (what it showed, the rows of matters it showed, the page)
 _rendered: dict[tuple[str, str], tuple[Any, list[dict], bytes]] = {}
 kept.on_forget(lambda game: [_rendered.pop(k) for k in list(_rendered) if k[0] == game])
@@ -260,7 +274,7 @@ def _older_page(snap: history.Snapshot, ctx: dict, older: dict) -> bytes:
         ctx["nomic"],
         ctx["vote_words"],
         [p["name"] for p in ctx["older_pages"]],
-        (snap.journal[-1]["number"] - 1) // journal.PER_PAGE if snap.journal else 0,
+        ctx["journal_block"],
         (bool(ctx["gamestate"]), bool(ctx["dice"]), ctx["orders_game"]),
     )
     rows = older["matters"]

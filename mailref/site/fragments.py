@@ -5,6 +5,7 @@ changed; each change in a rule's history is rendered once."""
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -12,6 +13,7 @@ from jinja2 import Environment
 from markupsafe import Markup
 
 from mailref.site import kept
+from mailref.site.clean import as_text
 from mailref.site.rules_page import event_row
 
 
@@ -19,6 +21,12 @@ class Fragment(Markup):
     """A part of a page already rendered: shown as it is, its values isolated when it was."""
 
     __slots__ = ()
+
+
+def _clean(html: str) -> Fragment:
+    """HTML as a page holds it (pages.as_text, which goes character by character): a part made
+    so is put into its page after the rest was made so (pages.render_with)."""
+    return Fragment(as_text(str(html)))
 
 
 @dataclass
@@ -71,8 +79,13 @@ def rules(
         if old is None or old[0] != shown:
             if macros is None:
                 macros = env.get_template("site/_rule.html").module
-            row["history"] = _history(macros, was, row, zone, page_of)
-            old = (shown, Fragment(macros.rule(row)), Fragment(macros.toc(row)))
+            # The history goes in as its items were made (a long one is most of the page).
+            mark = f"\ue000{secrets.token_hex(8)}\ue000"
+            row["history"] = [{"html": Markup(mark)}] if row["events"] else []
+            section = as_text(str(macros.rule(row))).replace(
+                mark, "".join(_history(macros, was, row, zone, page_of)), 1
+            )
+            old = (shown, Fragment(section), _clean(macros.toc(row)))
         now[row["id"]] = old
         row["html"] = old[1]
         sections.append(old[1])
@@ -85,15 +98,26 @@ def rules(
 
 def _history(
     macros: Any, was: Sections, row: dict[str, Any], zone: str, page_of: dict[str, str]
-) -> list[dict[str, Any]]:
+) -> list[Fragment]:
     """ROW's changes for its section, each rendered once: a change never changes, and the
     pages it links to are part of what the kept sections are made of."""
     out = []
     for i, e in enumerate(row["events"]):
         html = was.events.get((row["number"], i))
         if html is None:
-            html = was.events[row["number"], i] = Fragment(
-                macros.event(event_row(e, zone, page_of))
-            )
-        out.append({"html": html})
+            html = was.events[row["number"], i] = _clean(macros.event(event_row(e, zone, page_of)))
+        out.append(html)
     return out
+
+
+def matters(env: Environment, rows: list[dict[str, Any]], journal_link: Any, block: int) -> None:
+    """Give each matter's row of the matters pages its article as `html`. A row is kept while
+    its matter is (pages.matters), and its article with it while the newest page of the journal,
+    which its links to the journal name, is the same BLOCK."""
+    macro: Any = None
+    for m in rows:
+        if m.get("html_of") != block or "html" not in m:
+            if macro is None:
+                module: Any = env.get_template("site/_matter.html").module
+                macro = module.matter
+            m["html"], m["html_of"] = Fragment(macro(m, journal_link)), block

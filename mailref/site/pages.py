@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import secrets
 from collections import Counter
 from datetime import datetime
 from functools import lru_cache
@@ -20,12 +21,13 @@ from mailref.engine.matters import label as label_of
 from mailref.engine.state import EireState, GameState, Matter, OrdersState
 from mailref.engine.variants import get_variant
 from mailref.site import journal, rules_page
+from mailref.site.clean import as_text
 from mailref.site.fragments import Fragment
 from mailref.site.history import Chronicle
 from mailref.site.rules_page import anchor
 from mailref.site.times import when
 from mailref.timeutil import iso
-from mailref.write.nouns import reworded
+from mailref.write.nouns import noun_of, reworded
 
 FEED_ENTRIES = 50
 
@@ -388,19 +390,26 @@ def feed(state: GameState, chron: Chronicle, now: datetime, base_url: str, creat
     return as_text(reworded(feed, cast("dict[str, Any]", state), html=True))
 
 
-# What XML 1.0 does not allow, HTML a parse error: C0 controls but tab, LF and CR, C1 and DEL,
-# surrogates, noncharacters (a pasted bell or form feed made the feed and pages invalid).
-_NOT_TEXT = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff]")
-
-
-def as_text(page: str) -> str:
-    """PAGE with every character a page or feed may not hold shown as U+FFFD (a form feed, a
-    page break in plain text, as a space)."""
-    return _NOT_TEXT.sub("\ufffd", page.replace("\x0c", " "))
-
-
 def render_page(template: str, **ctx: Any) -> str:
     """The page, in the game's own noun for a player where its ruleset gives one."""
     page = environment().get_template(f"site/{template}").render(**ctx)
     game = ctx.get("game")
     return as_text(reworded(page, game, html=True) if isinstance(game, dict) else page)
+
+
+def render_with(template: str, parts: dict[str, str], **ctx: Any) -> str:
+    """The page, with PARTS (a name in the template -> a part already rendered and made as_text)
+    put in after the rest is made: a rules page of a thousand rules is a megabyte, most of it
+    its kept sections. A game with its own noun for a player is reworded as a whole."""
+    game = ctx.get("game")
+    if isinstance(game, dict) and noun_of(game):
+        return render_page(template, **ctx, **{k: Markup(v) for k, v in parts.items()})
+    marks = {name: f"\ue000{secrets.token_hex(8)}\ue000" for name in parts}
+    page = as_text(
+        environment()
+        .get_template(f"site/{template}")
+        .render(**ctx, **{k: Markup(v) for k, v in marks.items()})
+    )
+    for name, mark in marks.items():
+        page = page.replace(mark, parts[name], 1)
+    return page

@@ -13,6 +13,8 @@ from mailref.engine.state import GameState, Rule
 from mailref.site.history import Chronicle, RuleEvent
 from mailref.site.times import when
 
+_INACTIVE = re.compile(r"\[inactive\]\s*$", re.I)
+
 
 def rule_tree(rules: list[Rule], chron: Chronicle, marks: Any = None) -> list[dict[str, Any]]:
     """Rules in order, each sub-rule (21.3.1) under its parent (21.3) where that exists; MARKS
@@ -22,7 +24,7 @@ def rule_tree(rules: list[Rule], chron: Chronicle, marks: Any = None) -> list[di
     stack: list[dict[str, Any]] = []
     for r in rules:
         title = r["title"]
-        inactive = bool(r.get("inactive")) or bool(re.search(r"\[inactive\]\s*$", title, re.I))
+        inactive = bool(r.get("inactive")) or "]" in title and bool(_INACTIVE.search(title))
         node = {
             "number": r["number"],
             "title": title,
