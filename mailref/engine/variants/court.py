@@ -43,8 +43,12 @@ class CourtOrders:
             raise Refused("undo_names_no_entry")
         undo = [{"entry": n} for n in entries]
         listed = ", ".join(str(n) for n in entries)
-        self.game.event(state, ctx, f"The admin undid journal entries {listed}.")
-        lines = [f"The admin voids journal {'entries' if len(entries) > 1 else 'entry'} {listed}."]
+        who = action.get("by_label") or "the admin"  # the GM by mail, else the host's admin
+        self.game.event(state, ctx, f"{who[:1].upper()}{who[1:]} undid journal entries {listed}.")
+        lines = [
+            f"{who[:1].upper()}{who[1:]} voids journal "
+            f"{'entries' if len(entries) > 1 else 'entry'} {listed}."
+        ]
         if action.get("reason"):
             lines.append(f"Reason: {action['reason']}")
         mail = ctx.send(
@@ -55,8 +59,10 @@ class CourtOrders:
             game=state,
             heading="",
             lines=lines,
+            undoing=entries,  # the door names them in the game's words (mailref/court.py)
         )
-        ctx.order(undo, f"admin {action.get('by')}", strict=True, mail=mail)
+        label = "the GM" if action.get("by_label") else f"admin {action.get('by')}"
+        ctx.order(undo, label, strict=True, mail=mail)
 
     def carry_out(
         self, state: GameState, ctx: Ctx, effects: list[dict[str, Any]], by: str, strict: bool

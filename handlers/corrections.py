@@ -1,0 +1,97 @@
+"""The GM's corrections by mail, as `mailref rule` and `mailref undo` make them on the host:
+[Rule] with rule changes written as a proposal writes them (all or none), and [Undo] 41 42,
+which voids those journal entries. Only the game's GM (or the host's admin) may; a line
+`Reason: ...`, or the words before the changes, is the reason the players are told."""
+
+from __future__ import annotations
+
+import re
+
+from mailref.engine import Refused
+from mailref.engine.ruleset import free_rule_number
+from mailref.engine.state import Action
+from mailref.handlers.registry import GameView, Talk, handles, signer
+from mailref.read import Envelope, RuleChangeError, read_rule_changes
+
+_REASON = re.compile(r"^\s*reason\s*:\s*(?P<why>\S.*)$", re.I)
+# "41 42", "41, 42", "entries 41 and 42", "#41": journal entries by number
+_ENTRIES = re.compile(
+    r"^\s*(?:journal\s+)?(?:entr(?:y|ies)\s*)?"
+    r"(?P<list>#?\d+(?:(?:\s*,\s*|\s+and\s+|\s+)#?\d+)*)\s*\.?\s*$",
+    re.I,
+)
+
+
+def from_the_gm(env: Envelope, view: GameView) -> bool:
+    """Whether the mail is from the game's GM or the host's admin (the mail's own proof, a
+    Reply to the game's mail, is asked for before the handler runs)."""
+    sender = (env.from_addr or "").lower()
+    return bool(sender) and sender in {view.gm.lower(), view.admin.lower()} - {""}
+
+
+def _reason(lines: list[str]) -> str:
+    """The reason told to the players: a `Reason:` line, else the other words, in one line."""
+    for line in lines:
+        if m := _REASON.match(line):
+            return m.group("why").strip()[:300]
+    return " ".join(" ".join(lines).split())[:300]
+
+
+@handles("rule", players_only=False)
+def rule(env: Envelope, view: GameView) -> Action:
+    if not from_the_gm(env, view):
+        raise Refused("only_gm_changes_rules", gm=view.gm)
+    rest = env.subject.rest.strip()
+    text = f"{rest}\n{env.text}" if rest else env.text
+    kept = [x for x in text.splitlines() if not _REASON.match(x)]
+    try:
+        changes = read_rule_changes("\n".join(kept), signer(env, view))
+    except RuleChangeError as e:
+        free = free_rule_number(view.state.get("rules", []), view.state.get("rule_history"))
+        faults = [(n, line.strip()[:80], why) for n, line, why in e.faults]
+        raise Refused("unreadable_rule_changes", faults=faults, free=free) from None
+    if not changes:
+        raise Refused("rule_names_no_change")
+    first = min(c.line or 1 for c in changes)
+    before = [x.strip() for x in kept[: first - 1] if x.strip()]
+    said = [m.group("why") for x in text.splitlines() if (m := _REASON.match(x))]
+    reason = _reason(said or before)
+    action: Action = {
+        "type": "rule",
+        "changes": [c.as_dict() for c in changes],
+        "by": (env.from_addr or "").lower(),
+        "by_label": "the GM",
+    }
+    if reason:
+        action["reason"] = reason
+    return action
+
+
+@handles("undo", players_only=False)
+def undo(env: Envelope, view: GameView) -> Action:
+    if not from_the_gm(env, view):
+        if env.subject.is_reply and view.player is not None:
+            # "Re: [Undo] Journal entry 8": a player's words on the announcement, for the others
+            raise Talk("only_gm_undoes", gm=view.gm)
+        raise Refused("only_gm_undoes", gm=view.gm)
+    lines = [x.strip() for x in env.text.splitlines() if x.strip()]
+    entries = _numbers(env.subject.rest)
+    if not entries and lines and (entries := _numbers(lines[0])):
+        lines.pop(0)
+    if not entries:
+        raise Refused("undo_names_no_entry")
+    action: Action = {
+        "type": "undo",
+        "entries": entries,
+        "by": (env.from_addr or "").lower(),
+        "by_label": "the GM",
+    }
+    if reason := _reason(lines):
+        action["reason"] = reason
+    return action
+
+
+def _numbers(text: str) -> list[int]:
+    """The journal entries TEXT names ("41 42", "entries 41 and 42"), else none."""
+    m = _ENTRIES.match(text)
+    return [int(n) for n in re.findall(r"\d+", m.group("list"))] if m else []

@@ -1,0 +1,123 @@
+"""The GM who only uses mail corrects the game as `mailref rule` and `mailref undo` do on the
+host: [Rule] with rule changes written as a proposal writes them, all or none, and [Undo] 8,
+announced in the game's words. Only the GM may, and only as a Reply to the game's mail."""
+
+from __future__ import annotations
+
+import pytest
+
+from mailref.cli.court import journal_rows
+from support import hostile_smtp
+from support.helpers import Outbox, assert_replays, mail
+from support.hostile_smtp import ALICE, BOB, G, mover
+
+pytestmark = pytest.mark.spec("4.4", "2.5")
+
+GM = "gm@ref.example"
+game = hostile_smtp.game  # the Sidekick game of Alice and Bob, played through SMTP
+
+CORRECTION = """Reason: the points were misprinted
+
+Amend rule 21 to read:
+When a player's proposal passes, he/she receives 20 points.
+
+Enact rule 24 "Tea":
+Every player drinks tea.
+
+Repeal rule 18.
+"""
+
+
+def said(outbox: Outbox, who: str) -> str:
+    """The newest mail to WHO, its words on one line."""
+    return " ".join(Outbox.body(outbox.to(who, outbox.new())[-1]).split())
+
+
+def welcome(outbox: Outbox) -> str:
+    """The Message-ID of the mail the GM got when the game was made: the GM's to answer."""
+    (notice,) = [m for m in outbox.to(GM) if "is open at" in str(m["Subject"])]
+    return str(notice["Message-ID"])
+
+
+def rule(referee, number: str) -> dict | None:
+    return next((r for r in referee.state("nomes")["rules"] if r["number"] == number), None)
+
+
+def test_the_gm_corrects_the_ruleset_by_mail(game, smtp, outbox):
+    smtp(mail(ALICE, G, "[Rule]", CORRECTION), ALICE)
+    refused = said(outbox, ALICE)
+    assert "only the GM changes the ruleset by mail" in refused
+    assert "To read the ruleset, send [Rules]" in refused
+    smtp(mail(GM, G, "[Rule]", CORRECTION), GM)
+    assert "only as a Reply to mail the game sent you" in said(outbox, GM)
+    assert rule(game, "24") is None
+    smtp(mail(GM, G, "Re: [Rule]", CORRECTION, in_reply_to=welcome(outbox)), GM)
+    assert "receives 20 points" in rule(game, "21")["text"]
+    assert rule(game, "24")["text"] == "Every player drinks tea."
+    assert rule(game, "18") is None
+    assert game.state("nomes")["parameters"]["pass_points"] == 20  # as `mailref rule` would
+    new = outbox.new()
+    ack = " ".join(Outbox.body(outbox.to(GM, new, kind="ack")[-1]).split())
+    assert "Repeal rule 18" in ack, ack
+    (told,) = outbox.to(BOB, new, kind="ruleset")
+    assert "Ruleset updated by the GM" in str(told["Subject"])
+    body = Outbox.body(told)
+    assert "+When a player's proposal passes, he/she receives 20 points." in body, body
+    assert "the points were misprinted" in body
+    last = journal_rows(game, "nomes")[-1]
+    assert (last["source"], last["who"], last["action"]) == ("mail", GM, "rule")
+    assert_replays(game)
+
+
+def test_a_correction_applies_whole_or_not_at_all(game, smtp, outbox):
+    text = 'Enact rule 25 "Hats":\nEvery player wears a hat.\n\nRepeal rule 99.\n'
+    smtp(mail(GM, G, "[Rule]", text, in_reply_to=welcome(outbox)), GM)
+    assert "99" in said(outbox, GM)
+    assert rule(game, "25") is None
+    smtp(mail(GM, G, "[Rule]", "Please fix rule 9.", in_reply_to=welcome(outbox)), GM)
+    assert "I found no rule change in your [Rule]" in said(outbox, GM)
+    assert_replays(game)
+
+
+def test_the_gm_undoes_a_vote_by_mail_told_in_the_games_words(game, smtp, outbox):
+    m, m_addr = mover(game)
+    other, o_addr = ("Bob", BOB) if m == "Alice" else ("Alice", ALICE)
+    smtp(mail(m_addr, G, "[Proposal] Tea time", 'Enact rule 24 "Tea":\nAll drink tea.\n'), m_addr)
+    smtp(mail(o_addr, G, "[Vote] 1", "FOR"), o_addr)
+    assert {p["name"]: p["score"] for p in game.state("nomes")["players"]}[m] == 10
+    vote = next(
+        r["number"]
+        for r in journal_rows(game, "nomes")
+        if f"{other} voted on proposal 1" in r["what"][0]
+    )
+    smtp(mail(o_addr, G, f"[Undo] {vote}"), o_addr)
+    assert "only the GM undoes journal entries" in said(outbox, o_addr)
+    smtp(mail(GM, G, f"[Undo] {vote}"), GM)
+    assert "only as a Reply to mail the game sent you" in said(outbox, GM)
+    smtp(mail(GM, G, "[Undo] 999", in_reply_to=welcome(outbox)), GM)
+    assert "there is no journal entry 999 before this one" in said(outbox, GM)
+    smtp(mail(GM, G, "[Undo]", "Please.", in_reply_to=welcome(outbox)), GM)
+    assert "[Undo] 41 42" in said(outbox, GM)
+    outbox.new()
+    smtp(
+        mail(
+            GM, G, f"[Undo] {vote}", "Reason: sent from a stolen phone", in_reply_to=welcome(outbox)
+        ),
+        GM,
+    )
+    assert {p["name"]: p["score"] for p in game.state("nomes")["players"]}[m] == 0
+    new = outbox.new()
+    (told,) = outbox.to(m_addr, new, kind="announcement")
+    assert f'{other}\'s vote on proposal 1 "Tea time"' in str(told["Subject"])
+    body = " ".join(Outbox.body(told).split())
+    assert f'The GM voids journal entry {vote}: {other}\'s vote on proposal 1 "Tea time".' in body
+    assert "Reason: sent from a stolen phone" in body and f"Score of {m}: 10 -> 0." in body
+    ack = " ".join(Outbox.body(outbox.to(GM, new, kind="ack")[-1]).split())
+    assert f"{other}'s vote on proposal 1" in ack and f"Score of {m}: 10 -> 0." in ack
+    # A player's Reply to the announcement is talk for the others, not a refused [Undo].
+    smtp(
+        mail(o_addr, G, f"Re: {told['Subject']}", "Fair enough.", in_reply_to=told["Message-ID"]),
+        o_addr,
+    )
+    assert not outbox.to(o_addr, outbox.new(), kind="error")
+    assert_replays(game)
