@@ -146,8 +146,8 @@ def test_the_gm_learns_which_passed_rules_are_theirs_to_apply(referee, outbox, c
     digest = Outbox.body(last(outbox, "gm@ref.example", "digest"))
     assert (
         'The referee does not run its new rule 24 "Quick Votes": what they require is the GM\'s '
-        "to apply (a score by mail: [Score] NAME +N, or on the host: `mailref score`; a rule "
-        "change on the host: `mailref rule`)."
+        "to apply (by mail: [Score] NAME +N for a score, [Rule] with the changes for a rule; "
+        "or on the host: `mailref score`, `mailref rule`)."
     ) in digest
     assert_replays(referee)
 

@@ -121,3 +121,22 @@ def test_the_gm_undoes_a_vote_by_mail_told_in_the_games_words(game, smtp, outbox
     )
     assert not outbox.to(o_addr, outbox.new(), kind="error")
     assert_replays(game)
+
+
+def test_an_alert_names_the_mail_commands_first_and_a_reply_to_it_acts(game, smtp, outbox):
+    """A ruling with no effect lines asks the GM to apply it: the alert says what to send by
+    mail ([Score], [Rule], [Undo]) before the host's commands, and a Reply to it with [Rule]
+    changes the ruleset."""
+    m, m_addr = mover(game)
+    a_addr = BOB if m == "Alice" else ALICE
+    smtp(mail(a_addr, G, "[CfJ] Is rule 18 still needed?", "Please rule."), a_addr)
+    outbox.new()
+    smtp(mail(m_addr, G, "[Ruling] 1", "No: it goes."), m_addr)
+    (alert,) = [x for x in outbox.to(GM, outbox.new()) if x["X-Mailref-Kind"] == "alert"]
+    words = " ".join(Outbox.body(alert).split())
+    host = words.find("or on the host: `mailref score` / `mailref rule` / `mailref undo`")
+    assert 0 <= words.find("[Rule] and the rule changes") < host, words
+    assert 0 <= words.find("[Undo] and the journal entries") < host, words
+    smtp(mail(GM, G, "Re: [Rule]", "Repeal rule 18.", in_reply_to=alert["Message-ID"]), GM)
+    assert rule(game, "18") is None
+    assert_replays(game)
