@@ -140,3 +140,16 @@ def test_an_alert_names_the_mail_commands_first_and_a_reply_to_it_acts(game, smt
     smtp(mail(GM, G, "Re: [Rule]", "Repeal rule 18.", in_reply_to=alert["Message-ID"]), GM)
     assert rule(game, "18") is None
     assert_replays(game)
+
+
+def test_the_gm_reads_of_rule_and_undo_in_help_and_at_creation(game, smtp, outbox):
+    (notice,) = [m for m in outbox.to(GM) if "is open at" in str(m["Subject"])]
+    welcomed = " ".join(Outbox.body(notice).split())
+    assert "[Rule], as a Reply to the game's mail" in welcomed
+    assert "[Undo] 41 42, as a Reply to the game's mail" in welcomed
+    outbox.new()
+    smtp(mail(GM, G, "[Help]"), GM)
+    helped = said(outbox, GM)
+    assert "[Rule] and lines as a proposal writes them" in helped and "[Undo] 41 42" in helped
+    smtp(mail(ALICE, G, "[Help]"), ALICE)
+    assert "[Undo] 41 42" not in said(outbox, ALICE)
