@@ -1,7 +1,8 @@
 """The GM's corrections by mail, as `mailref rule` and `mailref undo` make them on the host:
 [Rule] with rule changes written as a proposal writes them (all or none), and [Undo] 41 42,
 which voids those journal entries. Only the game's GM (or the host's admin) may; a line
-`Reason: ...`, or the words before the changes, is the reason the players are told."""
+`Reason: ...` (for [Undo], any words besides the entries) is the reason the players are told.
+The journal names the GM by role, not by address: the site shows who did what."""
 
 from __future__ import annotations
 
@@ -52,14 +53,11 @@ def rule(env: Envelope, view: GameView) -> Action:
         raise Refused("unreadable_rule_changes", faults=faults, free=free) from None
     if not changes:
         raise Refused("rule_names_no_change")
-    first = min(c.line or 1 for c in changes)
-    before = [x.strip() for x in kept[: first - 1] if x.strip()]
-    said = [m.group("why") for x in text.splitlines() if (m := _REASON.match(x))]
-    reason = _reason(said or before)
+    reason = _reason([x for x in text.splitlines() if _REASON.match(x)])
     action: Action = {
         "type": "rule",
         "changes": [c.as_dict() for c in changes],
-        "by": (env.from_addr or "").lower(),
+        "by": "GM",
         "by_label": "the GM",
     }
     if reason:
@@ -83,7 +81,7 @@ def undo(env: Envelope, view: GameView) -> Action:
     action: Action = {
         "type": "undo",
         "entries": entries,
-        "by": (env.from_addr or "").lower(),
+        "by": "GM",
         "by_label": "the GM",
     }
     if reason := _reason(lines):

@@ -65,7 +65,7 @@ def test_the_gm_corrects_the_ruleset_by_mail(game, smtp, outbox):
     assert "+When a player's proposal passes, he/she receives 20 points." in body, body
     assert "the points were misprinted" in body
     last = journal_rows(game, "nomes")[-1]
-    assert (last["source"], last["who"], last["action"]) == ("mail", GM, "rule")
+    assert (last["source"], last["who"], last["action"]) == ("mail", "GM", "rule")
     assert_replays(game)
 
 
