@@ -7,10 +7,12 @@ The journal names the GM by role, not by address: the site shows who did what.""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from mailref.engine import Refused
 from mailref.engine.ruleset import free_rule_number
-from mailref.engine.state import Action
+from mailref.engine.state import Action, OtherAction
+from mailref.handlers.judgement import effects_of
 from mailref.handlers.registry import GameView, Talk, handles, signer
 from mailref.read import Envelope, RuleChangeError, read_rule_changes
 
@@ -72,21 +74,37 @@ def undo(env: Envelope, view: GameView) -> Action:
             # "Re: [Undo] Journal entry 8": a player's words on the announcement, for the others
             raise Talk("only_gm_undoes", gm=view.gm)
         raise Refused("only_gm_undoes", gm=view.gm)
-    lines = [x.strip() for x in env.text.splitlines() if x.strip()]
-    entries = _numbers(env.subject.rest)
-    if not entries and lines and (entries := _numbers(lines[0])):
-        lines.pop(0)
-    if not entries:
+    said = [env.subject.rest.strip()] + [x.strip() for x in env.text.splitlines()]
+    entries: list[int] = []
+    ordered: list[dict[str, Any]] = []
+    words = []
+    for line in filter(None, said):
+        if not entries and not ordered and (numbers := _numbers(line)):
+            entries = numbers  # the first line that is only numbers: "[Undo] 41 42"
+        elif found := _undo_lines(line, view):
+            ordered += found  # "[Undo] proposal 3", "the vote of Bob on proposal 3"
+        else:
+            words.append(line)
+    if not entries and not ordered:
         raise Refused("undo_names_no_entry")
-    action: Action = {
+    action: OtherAction = {
         "type": "undo",
         "entries": entries,
         "by": "GM",
         "by_label": "the GM",
     }
-    if reason := _reason(lines):
+    if ordered:
+        action["effects"] = ordered
+    if reason := _reason(words):
         action["reason"] = reason
     return action
+
+
+def _undo_lines(line: str, view: GameView) -> list[dict[str, Any]]:
+    """The undo a LINE orders in a ruling's words, "Undo" said or not ("proposal 3", "the vote
+    of Bob on proposal 3", "Undo entry 57"), each player named as the game spells them."""
+    text = line if line.lower().startswith("undo") else f"Undo {line}"
+    return [e for e in effects_of(text, view) if "score" not in e and "set" not in e]
 
 
 def _numbers(text: str) -> list[int]:

@@ -153,3 +153,23 @@ def test_the_gm_reads_of_rule_and_undo_in_help_and_at_creation(game, smtp, outbo
     assert "[Rule] and lines as a proposal writes them" in helped and "[Undo] 41 42" in helped
     smtp(mail(ALICE, G, "[Help]"), ALICE)
     assert "[Undo] 41 42" not in said(outbox, ALICE)
+
+
+def test_the_gm_undoes_a_proposal_named_as_a_ruling_names_it(game, smtp, outbox):
+    """A GM without the journal's numbers at hand names the matter as a ruling's lines do."""
+    m, m_addr = mover(game)
+    other, o_addr = ("Bob", BOB) if m == "Alice" else ("Alice", ALICE)
+    smtp(mail(m_addr, G, "[Proposal] Tea time", 'Enact rule 24 "Tea":\nAll drink tea.\n'), m_addr)
+    smtp(mail(o_addr, G, "[Vote] 1", "FOR"), o_addr)
+    assert rule(game, "24") is not None
+    outbox.new()
+    body = "Reason: rule 24 broke rule 9"
+    smtp(mail(GM, G, "[Undo] proposal 1", body, in_reply_to=welcome(outbox)), GM)
+    assert rule(game, "24") is None
+    assert {p["name"]: p["score"] for p in game.state("nomes")["players"]}[m] == 0
+    (told,) = outbox.to(o_addr, outbox.new(), kind="announcement")
+    assert "[Undo] proposal 1" in str(told["Subject"])
+    words = " ".join(Outbox.body(told).split())
+    assert "The GM orders: Undo proposal 1." in words and "rule 24 broke rule 9" in words
+    assert f'{m} proposed 1 "Tea time"' in words and 'Rule 24 "Tea" is no longer' in words
+    assert_replays(game)

@@ -205,7 +205,7 @@ GOLDEN = [
         {},
         (
             "say which journal entries to undo",
-            "write their numbers, as the game's journal page lists them: [Undo] 41 42",
+            "write their numbers, as the game's journal page lists them: [Undo] 41 42; or name what to undo as a ruling does: [Undo] proposal 3, [Undo] the vote of Bob on proposal 3",
         ),
         ("say which journal entries to undo", "mailref undo SLUG ENTRY..."),
     ),

@@ -61,7 +61,8 @@ WORDS = {
     ),
     "undo_names_no_entry": W(
         "say which journal entries to undo",
-        "write their numbers, as the game's journal page lists them: [Undo] 41 42",
+        "write their numbers, as the game's journal page lists them: [Undo] 41 42; or name "
+        "what to undo as a ruling does: [Undo] proposal 3, [Undo] the vote of Bob on proposal 3",
         cli_hint="mailref undo SLUG ENTRY...",
     ),
     "only_gm_undoes": W(

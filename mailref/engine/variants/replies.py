@@ -115,7 +115,8 @@ class Replies:
             (
                 "[Undo] 41 42 (and a line Reason: ...)",
                 "the GM's, as a Reply to the game's mail: void those journal entries (the "
-                "game's journal page numbers them) and replay the rest",
+                "game's journal page numbers them), or [Undo] proposal 3, [Undo] the vote of "
+                "Bob on proposal 3; the rest is replayed",
             ),
         ]
         if state.get("rules"):
