@@ -28,7 +28,12 @@ from mailref.read.subject import bare_command, no_tag
 from mailref.referee import verdicts
 from mailref.referee.mails import Mail, release_shadowed
 from mailref.referee.records import elsewhere
-from mailref.referee.threads import answers_own_mail, locked_game, record_bounces
+from mailref.referee.threads import (
+    GM_NEEDS_A_REPLY,
+    answers_own_mail,
+    locked_game,
+    record_bounces,
+)
 from mailref.routing import (
     did_you_mean,
     example_tags,
@@ -47,15 +52,6 @@ if TYPE_CHECKING:
 
 # Actions that take in a newcomer: announced a few times a day in all (variants/base.py).
 NEWCOMERS = frozenset({"join", "confirm", "approve"})
-# The GM's commands that change the game for everybody: taken only as a Reply to the game's own
-# mail (or verified), and what refuses one that is not.
-GM_NEEDS_A_REPLY = {
-    "approve": lambda: Refused("approve_needs_the_alert"),
-    "vacate": lambda: Refused("vacate_needs_a_reply"),
-    "score": lambda: Refused("score_needs_a_reply"),
-    "rule": lambda: Refused("rule_needs_a_reply"),
-    "undo": lambda: Refused("undo_needs_a_reply"),
-}
 
 
 @dataclass
