@@ -39,7 +39,7 @@ def too_large(referee: Referee, stored: Stored, head: bytes, size: int, max_size
     with referee.store() as s, s.begin():
         from mailref.store import Game, InboxMessage
 
-        row = s.get(InboxMessage, stored.id)
+        row = s.get_one(InboxMessage, stored.id)  # kept a moment ago (Referee.keep)
         games = {g.slug: g.address for g in s.execute(select(Game.slug, Game.address))}
         slug = match_game(env.recipients, games)
         row.status, row.verdict = "ignored", f"too large: {size} bytes (limit {max_size})"
