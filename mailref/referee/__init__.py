@@ -427,14 +427,7 @@ class Referee:
         """Create the game SLUG at its own ADDRESS, from RULESET where the GM wrote one
         (docs/rulesets.md); refused when either is taken."""
         with self.store() as s, s.begin():
-            if s.scalar(select(Game.id).where(Game.slug == slug)):
-                raise Refused("game_exists", slug=slug)
-            if s.scalar(select(Game.id).where(Game.address == address.lower())):
-                raise Refused("address_taken", address=address)
-            if address.strip().lower() == self.settings.from_address.lower():
-                # Mail from the referee's own address is never answered (SPEC §2.2), and mail to it
-                # gets the list of games (§2.5): a game there would hear nobody.
-                raise Refused("address_is_referees", address=address)
+            self._make_room(s, slug, address)
             name = distinct_name(
                 s, slug, name or (ruleset.name if ruleset else "") or default_name(variant)
             )
@@ -457,14 +450,20 @@ class Referee:
         """Make the game SLUG at ADDRESS from STATE, as a game file says it stands; its first
         journal entry is the import, which mails each player once that the game runs here."""
         with self.store() as s, s.begin():
-            if s.scalar(select(Game.id).where(Game.slug == slug)):
-                raise Refused("game_exists", slug=slug)
-            if s.scalar(select(Game.id).where(Game.address == address.lower())):
-                raise Refused("address_taken", address=address)
-            if address.strip().lower() == self.settings.from_address.lower():
-                raise Refused("address_is_referees", address=address)
+            self._make_room(s, slug, address)
             door.import_game(s, slug, address, state, self.clock())
         self.admin(slug, {"type": "imported"}, who)
+
+    def _make_room(self, s: Session, slug: str, address: str) -> None:
+        """Refused where a game has SLUG or ADDRESS already, or ADDRESS is the referee's own."""
+        if s.scalar(select(Game.id).where(Game.slug == slug)):
+            raise Refused("game_exists", slug=slug)
+        if s.scalar(select(Game.id).where(Game.address == address.lower())):
+            raise Refused("address_taken", address=address)
+        if address.strip().lower() == self.settings.from_address.lower():
+            # Mail from the referee's own address is never answered (SPEC §2.2), and mail to it
+            # gets the list of games (§2.5): a game there would hear nobody.
+            raise Refused("address_is_referees", address=address)
 
     def state(self, slug: str) -> GameState:
         """The game SLUG's full state, archived parts included."""

@@ -11,7 +11,7 @@ import secrets
 
 from mailref import door, engine, routing, verification
 from mailref.engine import Refused
-from mailref.engine.state import Action
+from mailref.engine.state import Action, Player
 from mailref.engine.variants.base import OPENS_MATTER
 from mailref.outgoing import Source, queue_alert, queue_reply
 from mailref.read import Envelope, match_game
@@ -277,7 +277,7 @@ def answer_administrivia(c: Case) -> bool:
 def relay_discussion(c: Case) -> bool:
     """A player's mail in which nothing was read as a command is the players talking (SPEC
     §2.3): relayed to the other players; its sender gets no copy back and no answer."""
-    from mailref.referee.discussion import reads_as_orders, relay, relays
+    from mailref.referee.discussion import reads_as_orders, relays
 
     subject, g = c.env.subject, c.opened()
     if subject.tag is not None or c.player is None or not relays(g.game.state):
@@ -290,8 +290,16 @@ def relay_discussion(c: Case) -> bool:
         # Bold orders without their tag: the opponents must not read them as words.
         r = Refused("orders_without_tag", count=len(c.env.orders))
         return c.answer_error(r.reason, r.hint, refusal=r.code)
-    sent = relay(c.s, c.settings, g.game, c.player, c.env, c.now, c.row.id)
-    if sent == 0:  # nobody to read it: the sender is answered as before
+    return relay_words(c, c.player)
+
+
+def relay_words(c: Case, player: Player) -> bool:
+    """Relay the words of PLAYER's mail to the other players and decide the mail by it; False:
+    nobody reads them, and the sender is answered as before."""
+    from mailref.referee.discussion import relay
+
+    sent = relay(c.s, c.settings, c.opened().game, player, c.env, c.now, c.row.id)
+    if sent == 0:
         return False
     if sent is None:
         return c.decide(verdicts.IGNORED, verdicts.DISCUSSION_OVER_ALLOWANCE)
@@ -385,7 +393,7 @@ def talking(c: Case, refused: Refused) -> bool:
     about again."""
     from mailref.handlers.registry import Talk
     from mailref.handlers.vote import NoBallot
-    from mailref.referee.discussion import relay, relays
+    from mailref.referee.discussion import relays
 
     if not (isinstance(refused, Talk) and c.env.subject.is_reply and c.player is not None):
         return False
@@ -393,15 +401,7 @@ def talking(c: Case, refused: Refused) -> bool:
         refused.params.get("ignored") or vote_like(c.env.text) or quoted_ballot(c.env.body)
     ):
         return False
-    g = c.opened()
-    if not relays(g.game.state):
-        return False
-    sent = relay(c.s, c.settings, g.game, c.player, c.env, c.now, c.row.id)
-    if sent == 0:  # nobody to read it: the sender is answered as before
-        return False
-    if sent is None:
-        return c.decide(verdicts.IGNORED, verdicts.DISCUSSION_OVER_ALLOWANCE)
-    return c.decide(verdicts.PROCESSED, verdicts.discussion(sent))
+    return relays(c.opened().game.state) and relay_words(c, c.player)
 
 
 def gm_vouched(c: Case) -> bool:
