@@ -11,10 +11,11 @@ from typing import TYPE_CHECKING, cast
 from sqlalchemy.orm import Session
 
 from mailref.engine.state import GameState, Player
-from mailref.outgoing import Settings, Source, queue_reply
+from mailref.outgoing import Settings, Source
 from mailref.read import Envelope
 from mailref.referee import verdicts
 from mailref.referee.mails import Mail
+from mailref.reply import queue_reply
 from mailref.store import Game
 
 if TYPE_CHECKING:

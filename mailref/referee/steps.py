@@ -13,7 +13,7 @@ from mailref import door, engine, routing, verification
 from mailref.engine import Refused
 from mailref.engine.state import Action, Player
 from mailref.engine.variants.base import OPENS_MATTER
-from mailref.outgoing import Source, queue_alert, queue_reply
+from mailref.outgoing import Source, queue_alert
 from mailref.read import Envelope, match_game
 from mailref.read.administrivia import administrivia
 from mailref.read.ballots import quoted_ballot, vote_like
@@ -25,6 +25,7 @@ from mailref.referee.case import Case
 from mailref.referee.mails import release_shadowed
 from mailref.referee.records import elsewhere
 from mailref.referee.threads import answers_own_mail, locked_game, record_bounces
+from mailref.reply import queue_reply
 from mailref.routing import (
     did_you_mean,
     example_tags,

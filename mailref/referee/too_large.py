@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 
-from mailref.outgoing import Source, queue_reply
+from mailref.outgoing import Source
 from mailref.read import match_game, read_envelope
+from mailref.reply import queue_reply
 from mailref.safe import one_line
 
 if TYPE_CHECKING:
@@ -50,7 +51,7 @@ def too_large(referee: Referee, stored: Stored, head: bytes, size: int, max_size
         )
         if env.machine is None and env.from_addr:
             state = s.scalar(select(Game.state).where(Game.slug == slug)) if slug else {}
-            # A stranger's few answers a day (outgoing.queue_reply), as for mail read whole.
+            # A stranger's few answers a day (reply.queue_reply), as for mail read whole.
             known = (
                 any(env.from_addr in p["addresses"] for p in (state or {}).get("players", []))
                 or env.from_addr == str((state or {}).get("gm") or "").lower()

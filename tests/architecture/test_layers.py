@@ -40,6 +40,7 @@ ROOMS = {
     "mailref.door": "application",
     "mailref.court": "application",
     "mailref.outgoing": "application",
+    "mailref.reply": "application",
     "mailref.referee": "application",
     "mailref.routing": "application",
     "mailref.claims": "application",
