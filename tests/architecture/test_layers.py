@@ -49,6 +49,7 @@ ROOMS = {
     "mailref.cli": "faces",
     "mailref.daemon": "faces",
     "mailref.daemon_timers": "faces",
+    "mailref.daemon_pages": "faces",
     "mailref.web": "faces",
     "mailref.check": "faces",
     "mailref.backup": "faces",
