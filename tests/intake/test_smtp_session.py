@@ -15,7 +15,7 @@ import pytest
 from mailref.mail import smtp_server
 from mailref.mail.smtp import Listener
 from support.dovecot import free_port
-from support.helpers import mail
+from support.helpers import mail, wait_for
 from support.listener import Raw, answer_to, game_on_sqlite, kept, listener_of, listening
 
 G = "nomes@ref.example"
@@ -179,14 +179,19 @@ def test_an_idle_session_is_closed(referee, monkeypatch):
 
 def test_too_many_sessions_are_told_to_come_back(referee, monkeypatch):
     monkeypatch.setattr(smtp_server, "MAX_SESSIONS", 2)
-    with listening(referee) as port:
+    lst = Listener(referee, "127.0.0.1", port := free_port(), 200_000)
+    lst.start()
+    try:
         first, second = Raw(port), Raw(port)
         third = Raw(port)
         assert first.greeting.startswith("220") and second.greeting.startswith("220")
         assert third.greeting.startswith("421")
         second.close()
-        time.sleep(0.2)
+        # The listener learns of the close when its loop next runs, not when close returns.
+        assert wait_for(lambda: len(lst.sessions) == 1, 30), lst.sessions
         assert Raw(port).greeting.startswith("220")
+    finally:
+        lst.stop()
 
 
 def test_shutdown_answers_the_mail_in_hand_and_tells_the_rest_421(referee):
@@ -225,7 +230,9 @@ def test_mail_arriving_together_is_committed_together_and_a_bad_one_fails_alone(
         return real(mails)
 
     monkeypatch.setattr(referee, "keep", picky)
-    with listening(referee) as port:
+    lst = Listener(referee, "127.0.0.1", port := free_port(), 200_000)
+    lst.start()
+    try:
         submit = [mail(f"p{i}@x.org", G, "[Help]", "poison" if i == 2 else "") for i in range(5)]
         results: dict[int, object] = {}
 
@@ -236,15 +243,19 @@ def test_mail_arriving_together_is_committed_together_and_a_bad_one_fails_alone(
         holder.begin()  # SQLite: BEGIN IMMEDIATE, the write lock
         first = threading.Thread(target=send, args=(0,))
         first.start()
-        time.sleep(0.5)  # its commit now waits for the lock; the next four queue behind it
+        assert wait_for(lambda: groups == [1], 30)  # its commit now waits for the lock...
         rest = [threading.Thread(target=send, args=(i,)) for i in range(1, 5)]
         for t in rest:
             t.start()
-        time.sleep(0.5)
+        assert lst.intake.committer is not None
+        inbox = lst.intake.committer.inbox
+        assert wait_for(lambda: inbox.qsize() == 4, 30)  # ...and the next four queue behind it
         holder.rollback()
         holder.close()
         for t in [first, *rest]:
             t.join(30)
+    finally:
+        lst.stop()
     assert results == {0: 250, 1: 250, 2: 451, 3: 250, 4: 250}
     assert groups[:2] == [1, 4], groups  # the group of four failed, then each was tried alone
     assert sorted(raws(referee)) == sorted(m for i, m in enumerate(submit) if i != 2)
