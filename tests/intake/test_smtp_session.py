@@ -16,7 +16,15 @@ from mailref.mail import smtp_server
 from mailref.mail.smtp import Listener
 from support.dovecot import free_port
 from support.helpers import mail, wait_for
-from support.listener import Raw, answer_to, game_on_sqlite, kept, listener_of, listening
+from support.listener import (
+    Raw,
+    answer_to,
+    game_on_sqlite,
+    kept,
+    listener,
+    listener_of,
+    listening,
+)
 
 G = "nomes@ref.example"
 
@@ -179,19 +187,15 @@ def test_an_idle_session_is_closed(referee, monkeypatch):
 
 def test_too_many_sessions_are_told_to_come_back(referee, monkeypatch):
     monkeypatch.setattr(smtp_server, "MAX_SESSIONS", 2)
-    lst = Listener(referee, "127.0.0.1", port := free_port(), 200_000)
-    lst.start()
-    try:
-        first, second = Raw(port), Raw(port)
-        third = Raw(port)
+    with listener(referee) as lst:
+        first, second = Raw(lst.port), Raw(lst.port)
+        third = Raw(lst.port)
         assert first.greeting.startswith("220") and second.greeting.startswith("220")
         assert third.greeting.startswith("421")
         second.close()
         # The listener learns of the close when its loop next runs, not when close returns.
         assert wait_for(lambda: len(lst.sessions) == 1, 30), lst.sessions
-        assert Raw(port).greeting.startswith("220")
-    finally:
-        lst.stop()
+        assert Raw(lst.port).greeting.startswith("220")
 
 
 def test_shutdown_answers_the_mail_in_hand_and_tells_the_rest_421(referee):
@@ -230,14 +234,12 @@ def test_mail_arriving_together_is_committed_together_and_a_bad_one_fails_alone(
         return real(mails)
 
     monkeypatch.setattr(referee, "keep", picky)
-    lst = Listener(referee, "127.0.0.1", port := free_port(), 200_000)
-    lst.start()
-    try:
+    with listener(referee) as lst:
         submit = [mail(f"p{i}@x.org", G, "[Help]", "poison" if i == 2 else "") for i in range(5)]
         results: dict[int, object] = {}
 
         def send(i: int) -> None:
-            results[i] = answer_to(port, f"p{i}@x.org", G, submit[i])
+            results[i] = answer_to(lst.port, f"p{i}@x.org", G, submit[i])
 
         holder = referee.store.engine.connect()
         holder.begin()  # SQLite: BEGIN IMMEDIATE, the write lock
@@ -254,8 +256,6 @@ def test_mail_arriving_together_is_committed_together_and_a_bad_one_fails_alone(
         holder.close()
         for t in [first, *rest]:
             t.join(30)
-    finally:
-        lst.stop()
     assert results == {0: 250, 1: 250, 2: 451, 3: 250, 4: 250}
     assert groups[:2] == [1, 4], groups  # the group of four failed, then each was tried alone
     assert sorted(raws(referee)) == sorted(m for i, m in enumerate(submit) if i != 2)
