@@ -28,7 +28,12 @@ from mailref.read.subject import bare_command, no_tag
 from mailref.referee import verdicts
 from mailref.referee.mails import Mail, release_shadowed
 from mailref.referee.records import elsewhere
-from mailref.referee.threads import answers_own_mail, locked_game, record_bounces
+from mailref.referee.threads import (
+    GM_NEEDS_A_REPLY,
+    answers_own_mail,
+    locked_game,
+    record_bounces,
+)
 from mailref.routing import (
     did_you_mean,
     example_tags,
@@ -396,15 +401,9 @@ def apply_command(c: Case) -> None:
         # SPEC §2.3: the address that would play is the one asked and answered, whatever
         # Reply-To says.
         c.source = dataclasses.replace(c.source, reply_to=env.from_addr)
-    view = GameView(c.game.state, c.variant, c.player, c.gm)
-    if tag in ("approve", "vacate", "score") and not gm_vouched(c):
-        r = (
-            Refused("approve_needs_the_alert")
-            if tag == "approve"
-            else Refused("vacate_needs_a_reply")
-            if tag == "vacate"
-            else Refused("score_needs_a_reply")
-        )
+    view = GameView(c.game.state, c.variant, c.player, c.gm, c.settings.admin_address or "")
+    if tag in GM_NEEDS_A_REPLY and not gm_vouched(c):
+        r = GM_NEEDS_A_REPLY[tag]()
         c.answer_error(r.reason, r.hint, refusal=r.code)
         return
     if tag is None:
@@ -467,9 +466,10 @@ def gm_vouched(c: Case) -> bool:
     """Whether the GM's [Approve] is the GM's beyond a From anyone can write: verified where
     the game requires it (refuse_unverified ran), else a Reply to mail the game sent the GM
     (the alert asking for it), whose Message-ID only the GM has. Others are refused later."""
-    if c.env.from_addr.lower() != c.gm or c.game.state["parameters"].get("require_auth"):
+    sender, admin = c.env.from_addr.lower(), (c.settings.admin_address or "").lower()
+    if sender not in {c.gm, admin} or c.game.state["parameters"].get("require_auth"):
         return True
-    return answers_own_mail(c.s, c.env, c.slug or "", [c.gm])
+    return answers_own_mail(c.s, c.env, c.slug or "", [sender])
 
 
 def relayed_instead(c: Case, refused: Refused) -> str:
