@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
+from typing import cast
 
 from sqlalchemy import bindparam, inspect, select
 from sqlalchemy.orm import Session, defer
 from sqlalchemy.orm.attributes import set_committed_value
 
 from mailref import engine
+from mailref.engine import Refused
+from mailref.engine.state import GameState
 from mailref.read import Envelope
 from mailref.referee import verdicts
 from mailref.referee.mails import Mail
@@ -59,6 +62,17 @@ def committed_states(s: Session) -> dict[str, tuple[int, dict]]:
 _MADE_ID = re.compile(r"<[a-z-]+-\d+\.[^.@]+\.\d{14}\.[0-9a-f]{12}@")
 
 
+# The GM's commands that change the game for everybody: taken only as a Reply to the game's own
+# mail (or verified), and what refuses one that is not.
+GM_NEEDS_A_REPLY = {
+    "approve": lambda: Refused("approve_needs_the_alert"),
+    "vacate": lambda: Refused("vacate_needs_a_reply"),
+    "score": lambda: Refused("score_needs_a_reply"),
+    "rule": lambda: Refused("rule_needs_a_reply"),
+    "undo": lambda: Refused("undo_needs_a_reply"),
+}
+
+
 def answers_own_mail(s: Session, env: Envelope, slug: str, addresses: list[str]) -> bool:
     """Whether ENV's In-Reply-To names a mail game SLUG sent to one of ADDRESSES: a Message-ID
     only its reader has, so a forger cannot make their mail look like one (SPEC §2.2)."""
@@ -97,7 +111,8 @@ def record_bounces(s: Session, env: Envelope, row: Mail, now: datetime) -> None:
     for game in s.scalars(select(Game).where(Game.slug.in_(sent)) if sent else select(Game)):
         variant = engine.get_variant(game.variant)
         for addr in env.bounce_for:
-            p = variant.players.by_address(game.state, addr)
+            # The store's JSON read as the engine's state (docs/decisions/types.md).
+            p = variant.players.by_address(cast("GameState", game.state), addr)
             if p:
                 s.add(
                     Bounce(

@@ -13,7 +13,8 @@ from mailref.engine.variants.actions import action
 
 class RepliesHost(Protocol):
     """What the answers ask of the game: its commands and parameters, and the lines it shows
-    (its hooks `status_lines`, `rules_for_display`, `score_lines`, `standing_lines`)."""
+    (its hooks `status_lines`, `rules_for_display`, `score_lines`, `standing_lines`,
+    `ruleset_proposals`)."""
 
     commands: list[tuple[str, str]]
     parameter_table: Table  # the game's, whose values a command's help states
@@ -29,6 +30,8 @@ class RepliesHost(Protocol):
 
     def standing_lines(self, state: GameState) -> list[str]: ...
 
+    def ruleset_proposals(self, state: GameState, ctx: Ctx) -> list[str]: ...
+
 
 class Replies:
     """Answers that change nothing: held by the game as `replies`."""
@@ -41,7 +44,8 @@ class Replies:
         ctx.reply(
             "help",
             "help.txt",
-            commands=self.game.help_commands(state),
+            commands=self.game.help_commands(state)
+            + (self.gm_commands(state) if action.get("gm") else []),
             game=state,
             reason=action.get("reason", ""),
         )
@@ -106,6 +110,29 @@ class Replies:
         ]
         return out
 
+    def gm_commands(self, state: GameState) -> list[tuple[str, str]]:
+        """What the GM sends by mail besides the players' commands, each as a Reply to the
+        game's mail (anyone can write a mail From the GM's address)."""
+        out = [
+            ("[Score] NAME +2 (or -2, =2)", "the GM's, as a Reply to the game's mail: a score"),
+            (
+                "[Undo] 41 42 (and a line Reason: ...)",
+                "the GM's, as a Reply to the game's mail: void those journal entries (the "
+                "game's journal page numbers them), or [Undo] proposal 3, [Undo] the vote of "
+                "Bob on proposal 3; the rest is replayed",
+            ),
+        ]
+        if state.get("rules"):
+            out.insert(
+                1,
+                (
+                    "[Rule] and lines as a proposal writes them",
+                    "the GM's, as a Reply to the game's mail: correct the ruleset, all or none "
+                    '(Amend rule 21 to read: ..., Enact rule 30 "Title": ..., Repeal rule 3.5)',
+                ),
+            )
+        return out
+
     @action("status")
     def on_status(self, state: GameState, action: Action, ctx: Ctx) -> None:
         lines = self.game.status_lines(state, ctx) + table_lines(state)
@@ -120,6 +147,7 @@ class Replies:
             rules=self.game.rules_for_display(state),
             scores=self.game.score_lines(state),
             standing=self.game.standing_lines(state),
+            proposals=self.game.ruleset_proposals(state, ctx),
         )
 
     def players_word(self, state: GameState) -> str:
