@@ -92,14 +92,17 @@ def rebuild(
                 or _published(root, where, g, versions[g]) != versions[g]
                 and trouble.page_due(where, g, versions[g])
             ][:most]
-            snaps, rolls = [], {}
+            snaps, rolls, read = [], {}, {}
             for g in wanted:
-                game = s.scalars(select(Game).where(Game.slug == g)).one()
+                game = read[g] = s.scalars(select(Game).where(Game.slug == g)).one()
                 snaps.append(history.read(s, game, anew=force))
                 rolls[g] = dice.verify(s, game, snaps[-1].key)
             stale = [g for g in versions if g not in listed or listed[g][0] != versions[g]]
-            for g in s.scalars(select(Game).where(Game.slug.in_(stale))) if stale else []:
-                listed[g.slug] = (g.version, host_row(g))
+            unread = [g for g in stale if g not in read]  # a long game's state is read once
+            for game in s.scalars(select(Game).where(Game.slug.in_(unread))) if unread else []:
+                read[game.slug] = game
+            for g in stale:
+                listed[g] = (read[g].version, host_row(read[g]))
         for gone in set(listed) - set(versions):
             del listed[gone]
         for snap in snaps:
@@ -254,7 +257,7 @@ def game_files(
     return files
 
 
-_matter_rows: dict[str, dict[int, Any]] = kept.per_game({})  # game -> pages.matters' rows
+_matter_rows: dict[str, dict[Any, Any]] = kept.per_game({})  # game -> pages.matters' rows
 # game -> (journal entries read, the matters their undos took away, oldest first)
 _undone: dict[str, tuple[int, list[dict[str, Any]]]] = kept.per_game({})
 # (game, page) -> (what it showed, the rows of matters it showed, the page)

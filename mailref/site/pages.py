@@ -117,10 +117,10 @@ def paged(all_matters: list[dict]) -> tuple[list[dict], list[dict], dict[str, st
     return oldest_first[full * per :][::-1], older, where
 
 
-def matters(state: GameState, kept: dict[int, Any] | None = None) -> list[dict[str, Any]]:
+def matters(state: GameState, kept: dict[Any, Any] | None = None) -> list[dict[str, Any]]:
     """Proposals and judgements alike: number, label, title, author, status, votes … KEPT holds
-    the rows of the last build by the matter they were made of: a matter the state holds as the
-    same object (an archived one, read once: site/history.py) keeps its row."""
+    the rows of the last build by the matter they were made of: a matter the state holds as it
+    was then (most of a long game's: ended) keeps its row, and so the article made of it."""
     zone = state.get("timezone", "UTC")
     was, made = kept or {}, {}
     out = []
@@ -128,14 +128,15 @@ def matters(state: GameState, kept: dict[int, Any] | None = None) -> list[dict[s
         *(("proposals", p) for p in state.get("proposals", [])),
         *(("judgements", j) for j in state.get("judgements", [])),
     ]:
-        row = was.get(id(m))
-        if row is None or row[0] is not m or row[1] != zone:
+        key = (collection, m["number"])
+        row = was.get(key)
+        if row is None or row[1] != zone or row[0] is not m and row[0] != m:
             row = (m, zone, _row(collection, m, zone))
-        made[id(m)] = row
+        made[key] = row
         out.append(row[2])
     if kept is not None:
         kept.clear()
-        kept.update(made)  # holding each matter, so that no other takes its id meanwhile
+        kept.update(made)
     return sorted(out, key=lambda m: (m["opened_iso"] or "", m["number"]), reverse=True)
 
 
@@ -262,7 +263,7 @@ def game_context(
     now: datetime,
     base_url: str,
     has_png: bool,
-    kept_rows: dict[int, Any] | None = None,
+    kept_rows: dict[Any, Any] | None = None,
 ) -> dict[str, Any]:
     variant = get_variant(state["variant"])
     zone = state.get("timezone", "UTC")
