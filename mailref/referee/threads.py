@@ -68,6 +68,17 @@ GM_NEEDS_A_REPLY = {
     "score": lambda: Refused("score_needs_a_reply"),
     "rule": lambda: Refused("rule_needs_a_reply"),
     "undo": lambda: Refused("undo_needs_a_reply"),
+    **{
+        tag: lambda said=f"[{tag.title()}]", does=does, example=example, cli=cli: Refused(
+            "gm_needs_a_reply", tag=said, does=does, example=example, cli=cli
+        )
+        for tag, does, example, cli in (
+            ("set", "changes the game's settings", "[Set] dormant_below=3", "game set"),
+            ("decide", "decides a proposal", "[Decide] 3 enact", "proposal enact"),
+            ("override", "records a player's vote", "[Override] 3 NAME FOR", "vote"),
+            ("office", "names an office's holder", "[Office] historian NAME", "office"),
+        )
+    },
 }
 
 
