@@ -158,3 +158,29 @@ def test_the_gm_reads_of_the_steering_commands_in_help_and_at_creation(game, smt
         assert words in helped, (words, helped)
     smtp(mail(ALICE, G, "[Help]"), ALICE)
     assert "[Override]" not in said(outbox, ALICE)
+
+
+def test_an_alert_names_the_mail_first_and_a_reply_to_it_sets(game, smtp, outbox):
+    """A passed proposal rewrites rule 12, which the referee runs as first written, and rule 22,
+    whose value it follows: the alert says what to send by mail before the host's commands,
+    and the GM's [Set] as a Reply to it changes the value."""
+    m, m_addr = mover(game)
+    o_addr = BOB if m == "Alice" else ALICE
+    body = (
+        'In rule 22, replace "-5 points" with "-3 points".\n\n'
+        "Amend rule 12 to read:\nA proposal passes when two thirds of the votes cast are for it.\n"
+    )
+    smtp(mail(m_addr, G, "[Proposal] Gentler", body), m_addr)
+    outbox.new()
+    smtp(mail(o_addr, G, "[Vote] 1", "FOR"), o_addr)
+    (alert,) = outbox.to(GM, outbox.new(), kind="alert")
+    words = " ".join(Outbox.body(alert).split())
+    host = words.find("or on the host: `mailref game set nomes fail_points=")
+    assert 0 <= words.find("reply to this alert with [Set] fail_points=...") < host, words
+    host = words.find("or on the host: `mailref score`, `mailref proposal enact|fail`")
+    assert 0 <= words.find("[Decide] N enact (or fail) for a proposal") < host, words
+    assert "no mail of the GM" not in words
+    assert game.state("nomes")["parameters"]["fail_points"] == -3
+    smtp(mail(GM, G, "Re: [Set]", "fail_points=-4", in_reply_to=alert["Message-ID"]), GM)
+    assert game.state("nomes")["parameters"]["fail_points"] == -4
+    assert_replays(game)
