@@ -114,7 +114,9 @@ def test_the_gm_decides_a_proposal_by_mail(game, smtp, outbox):
     assert prop["status"] == "passed"
     assert any(r["number"] == "24" for r in game.state("nomes")["rules"])
     (told,) = outbox.to(o_addr, outbox.new(), kind="results")
-    assert "everyone agreed at the pub" in Outbox.body(told)
+    words = " ".join(Outbox.body(told).split())
+    assert "Decided by the GM: everyone agreed at the pub." in words, words
+    assert prop["reason"] == "enacted by the GM"
     last = journal_rows(game, "nomes")[-1]
     assert (last["source"], last["who"], last["action"]) == ("mail", "GM", "decide")
     assert_replays(game)
