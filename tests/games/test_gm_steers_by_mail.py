@@ -11,6 +11,8 @@ from mailref.cli.court import journal_rows
 from support import hostile_smtp
 from support.helpers import Outbox, assert_replays, mail
 from support.hostile_smtp import ALICE, BOB, G, mover
+from support.imperial import PROP, at, prop
+from support.imperial import send as senate
 from support.joining import confirm
 
 pytestmark = pytest.mark.spec("4.4", "2.5")
@@ -186,3 +188,28 @@ def test_an_alert_names_the_mail_first_and_a_reply_to_it_sets(game, smtp, outbox
     smtp(mail(GM, G, "Re: [Set]", "fail_points=-4", in_reply_to=alert["Message-ID"]), GM)
     assert game.state("nomes")["parameters"]["fail_points"] == -4
     assert_replays(game)
+
+
+def test_an_emperor_named_by_mail_when_the_alert_asks_for_one(imperial_game, smtp, outbox):
+    """The office of Emperor is vacant when the Senate passes a proposal: the alert says to
+    send [Office] emperor NAME before the host's command, and a Reply to it names one."""
+    empire = imperial_game
+    empire.admin("empire", {"type": "office", "office": "emperor", "holder": None}, "admin")
+    senate(empire, "Ann", "[Proposal] Dragons", PROP)
+    for n in ("Ben", "Cat", "Dan"):
+        senate(empire, n, "Re: [Proposal 1] Dragons", "YES")
+    outbox.new()
+    at(empire, days=4, seconds=1)
+    assert prop(empire, 1)["status"] == "awaiting-judgement"
+    (alert,) = [x for x in outbox.to(GM, outbox.new(), kind="alert") if "Emperor" in Outbox.body(x)]
+    words = " ".join(Outbox.body(alert).split())
+    host = words.find("or on the host: `mailref office SLUG emperor NAME`")
+    assert 0 <= words.find("reply to this alert with [Office] emperor NAME") < host, words
+    smtp(
+        mail(GM, "empire@ref.example", "Re: [Office] emperor Ann", in_reply_to=alert["Message-ID"]),
+        GM,
+        "empire@ref.example",
+    )
+    (ann,) = [p for p in empire.state("empire")["players"] if p["name"] == "Ann"]
+    assert "emperor" in ann["offices"]
+    assert_replays(empire)
