@@ -213,3 +213,19 @@ def test_an_emperor_named_by_mail_when_the_alert_asks_for_one(imperial_game, smt
     (ann,) = [p for p in empire.state("empire")["players"] if p["name"] == "Ann"]
     assert "emperor" in ann["offices"]
     assert_replays(empire)
+
+
+def test_the_gm_fails_a_blognomic_proposal_by_mail(blog, smtp, outbox):
+    smtp(mail(GM, BLOG, "[Set]", "dormant_below=3", in_reply_to=welcome(outbox)), GM, BLOG)
+    gold = 'Enact a new rule "Gold":\nEach Wizard has Gold.\n'
+    smtp(mail(ALICE, BLOG, "[Proposal] Gold", gold), ALICE, BLOG)
+    assert blog.state("blog")["proposals"][0]["status"] == "pending"
+    outbox.new()
+    body = "Reason: Gold belongs in the next dynasty"
+    smtp(mail(GM, BLOG, "[Decide 1] fail", body, in_reply_to=welcome(outbox)), GM, BLOG)
+    prop = blog.state("blog")["proposals"][0]
+    assert (prop["status"], prop["reason"]) == ("failed", "failed by the GM")
+    (told,) = outbox.to(CAROL, outbox.new(), kind="results")
+    words = " ".join(Outbox.body(told).split())
+    assert "GM: Gold belongs in the next dynasty" in words, words
+    assert_replays(blog)
