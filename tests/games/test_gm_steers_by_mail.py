@@ -229,3 +229,19 @@ def test_the_gm_fails_a_blognomic_proposal_by_mail(blog, smtp, outbox):
     words = " ".join(Outbox.body(told).split())
     assert "GM: Gold belongs in the next dynasty" in words, words
     assert_replays(blog)
+
+
+def test_the_gms_mail_is_read_as_people_write_it(game, smtp, outbox):
+    """A greeting and a signature around `key: value` are words, not settings; an office is
+    vacated with none."""
+    body = "Hello all,\nfail_points: -4\nwin_score = 150\nThanks: the GM"
+    smtp(mail(GM, G, "[Set]", body, in_reply_to=welcome(outbox)), GM)
+    parameters = game.state("nomes")["parameters"]
+    assert (parameters["fail_points"], parameters["win_score"]) == (-4, 150)
+    smtp(mail(GM, G, "[Office] admin Alice", in_reply_to=welcome(outbox)), GM)
+    offices = {p["name"]: p["offices"] for p in game.state("nomes")["players"]}
+    assert "admin" in offices["Alice"]
+    smtp(mail(GM, G, "[Office]", "admin: none", in_reply_to=welcome(outbox)), GM)
+    assert not any("admin" in p["offices"] for p in game.state("nomes")["players"])
+    assert "The office of admin is vacant." in said(outbox, GM)
+    assert_replays(game)
