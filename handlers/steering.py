@@ -10,6 +10,7 @@ import re
 
 from mailref.engine import Refused
 from mailref.engine.state import OtherAction
+from mailref.engine.variants.admin import in_journal_order
 from mailref.handlers.corrections import from_the_gm
 from mailref.handlers.registry import GameView, handles
 from mailref.read import Envelope, vote_meaning
@@ -74,7 +75,7 @@ def game_set(env: Envelope, view: GameView) -> OtherAction:
         raise Refused("gm_set_on_the_host", slug=view.state["slug"])
     if not values:
         raise Refused("set_names_no_setting")
-    return _as_the_gm({"type": "set", "values": values}, lines)
+    return _as_the_gm({"type": "set", "values": in_journal_order(values)}, lines)
 
 
 @handles("decide", players_only=False)

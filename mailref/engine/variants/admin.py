@@ -49,6 +49,12 @@ class AdminHost(Protocol):
     def announce(self, state: GameState, ctx: Ctx, subject: str, lines: list[str]) -> None: ...
 
 
+def in_journal_order(values: dict[str, Any]) -> dict[str, Any]:
+    """VALUES in the order PostgreSQL's jsonb keeps a journaled dict's keys (shorter first, then
+    by bytes), so that a replay sets, and tells, them in the order the game did."""
+    return dict(sorted(values.items(), key=lambda kv: (len(kv[0].encode()), kv[0].encode())))
+
+
 class AdminOverrides:
     """The admin's commands (`mailref game set`, `office`, `pause`, `score`), the GM's by mail
     too ([Set], [Office], [Deadline] pause, [Score])."""
