@@ -138,7 +138,8 @@ def test_the_gm_records_a_players_vote_by_mail(game, smtp, outbox):
     assert prop["votes"][other] == "AGAINST"
     new = outbox.new()
     ack = " ".join(Outbox.body(outbox.to(GM, new, kind="ack")[-1]).split())
-    assert "proposal 1 — AGAINST" in ack and "Your move" not in ack, ack  # the GM's own words
+    assert "proposal 1 — AGAINST (the GM's override)" in ack, ack
+    assert "Your move" not in ack  # the GM's own answer, not the player's mail
     told = [x for x in outbox.to(o_addr, new) if "Your vote was set" in str(x["Subject"])]
     words = " ".join(Outbox.body(told[0]).split())
     assert 'The GM recorded your vote on proposal 1 "Tea time" as AGAINST.' in words, words
