@@ -12,13 +12,16 @@ import signal
 import socket
 import threading
 import time
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
+from typing import ParamSpec, TypeVar
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from mailref import stopsignal
 from mailref.config import Config
+from mailref.daemon_pages import Pages
 from mailref.daemon_timers import SKIPPED, SYNC_EVERY, DeadlineTimers
 from mailref.mail.imap import Poller
 from mailref.mail.intake import Intake, IntakeError, port_hint
@@ -30,8 +33,9 @@ from mailref.store.faults import FaultLog, describe, is_store_fault, sqlite_file
 from mailref.testhooks import crash_point
 from mailref.timeutil import utcnow
 
+P = ParamSpec("P")  # the arguments of a call made under the work lock
+T = TypeVar("T")
 log = logging.getLogger("mailref")
-SITE_EVERY = 5.0  # seconds: how soon the pages show a change another process made
 INTAKE_QUIET = 0.05  # seconds without new mail before processing starts while a burst comes in
 INTAKE_LAG = 1.0  # ...but processing never waits longer than this behind the first mail waiting
 # seconds a stop goes on delivering (a round in hand always ends): a SIGTERM with thousands of
@@ -80,14 +84,10 @@ class Daemon(DeadlineTimers):
         self.intake: Intake | None = None
         self.noted_at = self.processed_at = self.behind_since = 0.0  # monotonic: intake_first()
         self.intake_storing = False  # the listener is committing a mail (or waiting to)
-        # The published pages are made by a loop of their own (pages_loop), never inside the
-        # work lock: processing does not wait for them (a long game's pages take a while, and a
-        # site folder can hang). The games changed since, for it to publish:
-        self.pages_due: set[str] = set()
-        self.pages_lock = threading.Lock()
-        self.pages_kick = asyncio.Event()
-        if cfg.site:
-            self.referee.after_change = self._pages_due
+        # The published pages, made by a loop of their own (daemon_pages.py).
+        self.pages = Pages(self.referee, cfg.site) if cfg.site else None
+        if self.pages is not None:
+            self.referee.after_change = self.pages.changed
 
     async def start_intake(self) -> None:
         """The SMTP and LMTP listeners, in their own process (mail/intake.py); its notes wake
@@ -112,10 +112,13 @@ class Daemon(DeadlineTimers):
         except IntakeError as e:
             raise Fatal(where + str(e) + port_hint(min(t.port for _, t in ends), str(e))) from None
         self.intake = intake
-        self.loop.add_reader(intake.fileno(), self._noted)
+        asyncio.get_running_loop().add_reader(intake.fileno(), self._noted)
 
     def _noted(self) -> None:
-        last = self.intake.drain()
+        intake = self.intake
+        if intake is None:  # stopped: its reader is gone with it
+            return
+        last = intake.drain()
         if last == b"":
             return
         if last is not None:
@@ -127,18 +130,20 @@ class Daemon(DeadlineTimers):
             self.kick.set()
             return
         # The listener died (it is never stopped but by us): start another, after a pause.
-        self.loop.remove_reader(self.intake.fileno())
-        self.intake.proc.join(
+        asyncio.get_running_loop().remove_reader(intake.fileno())
+        intake.proc.join(
             1.0
         )  # its pipe closes a moment before it can be reaped: then its exit code is known
         log.error(
-            "SMTP listener process ended (%s); starting it again", ended(self.intake.proc.exitcode)
+            "SMTP listener process ended (%s); starting it again", ended(intake.proc.exitcode)
         )
         self.intake = None
         self._restart_intake_in(1.0)
 
     def _restart_intake_in(self, seconds: float) -> None:
-        self.loop.call_later(seconds, lambda: asyncio.ensure_future(self._restart_intake()))
+        asyncio.get_running_loop().call_later(
+            seconds, lambda: asyncio.ensure_future(self._restart_intake())
+        )
 
     async def _restart_intake(self) -> None:
         if self.stopping.is_set() or self.intake is not None:
@@ -170,16 +175,18 @@ class Daemon(DeadlineTimers):
 
     async def stop_intake(self) -> None:
         intake, self.intake = self.intake, None
-        self.loop.remove_reader(intake.fileno())
+        if intake is None:
+            return
+        asyncio.get_running_loop().remove_reader(intake.fileno())
         await asyncio.to_thread(intake.stop)
 
     def poke(self) -> None:
         if self.loop:
             self.loop.call_soon_threadsafe(self.kick.set)
 
-    def _locked(self, fn, *args):
+    def _locked(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         with self.work:
-            return fn(*args)
+            return fn(*args, **kwargs)
 
     def _failed(self, what: str, exc: BaseException) -> None:
         """A store fault is one line while it lasts; anything else is a bug, with its traceback."""
@@ -258,7 +265,7 @@ class Daemon(DeadlineTimers):
         # Delivery runs beside processing from the start: the backlog's replies go out batch by
         # batch.
         sender = asyncio.create_task(self.send_loop())
-        pages = asyncio.create_task(self.pages_loop()) if self.cfg.site else None
+        pages = asyncio.create_task(self.pages.run()) if self.pages else None
         # Then the backlog (mail stored before a stop), before missed deadlines fire since it
         # arrived first; none of it delays READY, and new mail is accepted meanwhile.
         await self.process_stored()
@@ -294,7 +301,8 @@ class Daemon(DeadlineTimers):
     def _stop_asked(self) -> None:
         """A stop signal, in the main thread between two bytecodes: wake the loop, raise nothing."""
         try:
-            self.loop.call_soon_threadsafe(self.stopping.set)
+            if self.loop is not None:  # set before the stop signal is listened for (run)
+                self.loop.call_soon_threadsafe(self.stopping.set)
         except RuntimeError:  # the loop is closed: the daemon is ending anyway
             pass
 
@@ -397,45 +405,6 @@ class Daemon(DeadlineTimers):
             await self.deliver_now()
             try:
                 await asyncio.wait_for(self.send_kick.wait(), timeout=1)
-            except TimeoutError:
-                pass
-
-    def _pages_due(self, slug: str) -> None:
-        """Referee.after_change, on the thread that committed the change."""
-        with self.pages_lock:
-            self.pages_due.add(slug)
-        if self.loop is not None:  # else the pages loop's first round publishes it
-            self.loop.call_soon_threadsafe(self.pages_kick.set)
-
-    async def pages_loop(self) -> None:
-        """The pages of each game this daemon changed, soon after the change; every SITE_EVERY
-        also those of the changes another process made (another daemon on this database, on its
-        own host with its own site folder; the CLI with a configuration without [site]), and at
-        start those a stop left behind (each game's folder says which version it shows)."""
-        from mailref import site
-
-        caught_up = -SITE_EVERY
-        while True:
-            with self.pages_lock:
-                due, self.pages_due = sorted(self.pages_due), set()
-            self.pages_kick.clear()
-            for slug in due:
-                await asyncio.to_thread(
-                    site.rebuild_quietly,
-                    self.referee.store,
-                    self.cfg.site,
-                    slug,
-                    self.referee.clock(),
-                )
-            if (
-                time.monotonic() - caught_up >= SITE_EVERY
-            ):  # however busy this daemon's own games keep it
-                caught_up = time.monotonic()
-                await asyncio.to_thread(
-                    site.catch_up, self.referee.store, self.cfg.site, self.referee.clock()
-                )
-            try:
-                await asyncio.wait_for(self.pages_kick.wait(), timeout=SITE_EVERY)
             except TimeoutError:
                 pass
 

@@ -32,13 +32,13 @@ from mailref.outgoing import (
     game_subject,
     held,
     queue,
-    queue_reply,
     recipients,
     thread_id,
     thread_key,
 )
 from mailref.read.identity import normalise_address
 from mailref.read.names import name_keys
+from mailref.reply import queue_reply
 from mailref.store import ArchivedMatter, Game, JournalEntry, fastjson
 from mailref.store import dice as dice_store
 from mailref.store.archived import archived

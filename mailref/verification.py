@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mailref.door import Settings
+from mailref.engine.state import Player
 from mailref.read import Envelope
 from mailref.read.auth import verify
 
@@ -21,7 +22,7 @@ class Unverified:
 
 
 def refusal(
-    state: dict, env: Envelope, player: dict | None, settings: Settings
+    state: dict, env: Envelope, player: Player | None, settings: Settings
 ) -> Unverified | None:
     """Why this mail may not act in this game, or None when it may."""
     if not state["parameters"].get("require_auth"):

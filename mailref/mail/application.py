@@ -41,10 +41,12 @@ class Settings(Protocol):
 
 class Application(Protocol):
     store: Store
-    settings: Settings
     clock: Callable[[], datetime]
 
-    def keep(self, mails: Sequence[Incoming], wait: bool = True) -> list[Kept]:
+    @property
+    def settings(self) -> Settings: ...  # read only: the application's own may say more
+
+    def keep(self, mails: Sequence[Incoming], wait: bool = True) -> Sequence[Kept]:
         """Commit MAILS in one transaction, one Kept each, in order, each received now (on the
         application's clock) or at its own `received`; a second delivery of the same bytes is
         the first row; WAIT=False raises store.keep.Busy instead of waiting for the store's

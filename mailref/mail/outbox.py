@@ -174,7 +174,7 @@ class Deliverer(RelayLanes):
         return results
 
     def _transport(self, rows: list[OutboxMessage]) -> dict[int, Result]:
-        return self._send_smtp(rows) if self.relay else self._write_maildir(rows)
+        return self._send_smtp(self.relay, rows) if self.relay else self._write_maildir(rows)
 
     # ---- one round --------------------------------------------------------------
     def deliver(

@@ -39,7 +39,8 @@ ROUND_BUDGET = 10.0
 
 class RelayLanes:
     """The relay half of the Deliverer: it sends, the Deliverer claims and marks (its
-    `_sent_now(row)` marks a row the moment the relay took it)."""
+    `_sent_now(row)` marks a row the moment the relay took it). The relay is handed to each
+    step: lanes run only where there is one (without, the Deliverer writes a maildir)."""
 
     relay: SmtpOut | None
     sender: str
@@ -52,15 +53,18 @@ class RelayLanes:
     # A refused login: how many in a row, no new attempt before this (monotonic), its answer.
     login_refusals: int = 0
     login_wait_until: float = 0.0
-    login_refusal: tuple[int, bytes] = (535, b"")
+    login_refusal: tuple[int, bytes | str] = (535, b"")
 
-    def _connect(self) -> Relay:
-        r = self.relay
+    def _sent_now(self, row: OutboxMessage) -> None:
+        raise NotImplementedError  # the Deliverer's: it marks the row in the store
+
+    def _connect(self, r: SmtpOut) -> Relay:
         if time.monotonic() < self.login_wait_until:
             # After a refused login, no other attempt until its back-off ends (a relay locks
             # out an account that fails often), however much mail is queued meanwhile.
             raise smtplib.SMTPAuthenticationError(*self.login_refusal)
         name = r.ehlo_name or None  # None: smtplib says the host's FQDN
+        smtp: Relay
         if r.tls == "implicit":
             # smtplib's own default checks no certificate: the login would go to anyone.
             tls = tls_context(r)
@@ -68,6 +72,7 @@ class RelayLanes:
         else:
             smtp = Relay(r.host, r.port, local_hostname=name, timeout=30)
         # The final dot goes alone, right behind the data: Nagle would hold it for the data's ACK.
+        assert smtp.sock is not None  # smtplib connects as it is made, given a host
         smtp.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         try:
             if (
@@ -90,7 +95,7 @@ class RelayLanes:
             raise
         return smtp
 
-    def _send_smtp(self, rows: list[OutboxMessage]) -> dict[int, Result]:
+    def _send_smtp(self, r: SmtpOut, rows: list[OutboxMessage]) -> dict[int, Result]:
         """The rows over up to `self.sessions` relay connections at once, one recipient's mail
         on one connection, in order. While one connection waits for the relay's answer another
         sends: a relay without PIPELINING answers each of MAIL, RCPT, DATA and the data in
@@ -105,24 +110,23 @@ class RelayLanes:
             lanes[lane_of.setdefault(tuple(row.recipients), len(lane_of) % len(lanes))].append(row)
         lanes = [lane for lane in lanes if lane]
         if len(lanes) == 1:
-            return self._send_lane(lanes[0])
+            return self._send_lane(r, lanes[0])
         try:  # the first connection before the others: if any connection can be had, it is this one
-            first = self._connect()
+            first = self._connect(r)
         except (OSError, smtplib.SMTPException) as e:
-            return self._unsent(rows, {}, self._unreachable(e))
+            return self._unsent(rows, {}, self._unreachable(e, r))
         if self._pool is None:
             self._pool = ThreadPoolExecutor(RELAY_SESSIONS - 1, thread_name_prefix="relay")
-        others = [self._pool.submit(self._send_lane, lane, None, False) for lane in lanes[1:]]
+        others = [self._pool.submit(self._send_lane, r, lane, None, False) for lane in lanes[1:]]
         results: dict[int, Result] = {}
         try:
-            results.update(self._send_lane(lanes[0], first))
+            results.update(self._send_lane(r, lanes[0], first))
         finally:  # never leave a connection sending past this batch
             for lane in others:
                 results.update(lane.result())
         return results
 
-    def _unreachable(self, e: BaseException) -> str:
-        r = self.relay
+    def _unreachable(self, e: BaseException, r: SmtpOut) -> str:
         if isinstance(e, smtplib.SMTPAuthenticationError):
             return (
                 f"relay {r.host}:{r.port} refused the login: {e.smtp_code} {said(e.smtp_error)}: "
@@ -131,12 +135,15 @@ class RelayLanes:
         return f"relay {r.host}:{r.port} unreachable: {relay_trouble(e, r)}"
 
     def _send_lane(
-        self, rows: list[OutboxMessage], smtp: Relay | None = None, first: bool = True
+        self,
+        r: SmtpOut,
+        rows: list[OutboxMessage],
+        smtp: Relay | None = None,
+        first: bool = True,
     ) -> dict[int, Result]:
         """ROWS in order over one connection (SMTP, when already open); FIRST: the batch's
         first connection, whose failure means the relay cannot be reached."""
         results: dict[int, Result] = {}
-        r = self.relay
         on_connection = 0  # rows the relay took on the connection in hand
         for n, row in enumerate(rows):
             if n and time.monotonic() - self.started > ROUND_BUDGET:
@@ -153,7 +160,7 @@ class RelayLanes:
                 continue
             if smtp is None:
                 try:
-                    smtp, on_connection = self._connect(), 0
+                    smtp, on_connection = self._connect(r), 0
                 except (OSError, smtplib.SMTPException) as e:
                     if not first and not isinstance(e, smtplib.SMTPAuthenticationError):
                         # The relay takes fewer connections at once than we opened: from now on,
@@ -174,7 +181,7 @@ class RelayLanes:
                                 rest.id, Result("relay refused another connection", tried=False)
                             )
                         return results
-                    return self._unsent(rows, results, self._unreachable(e))
+                    return self._unsent(rows, results, self._unreachable(e, r))
             utf8 = needs_smtputf8(row)
             if utf8 and not offers_smtputf8(smtp):
                 results[row.id] = Result(
@@ -199,8 +206,9 @@ class RelayLanes:
                     # A 421 at MAIL after mails on this connection is the relay's limit per
                     # connection (Exim's smtp_accept_max_per_connection, providers' own): the row
                     # goes at once on a new one. A 421 there too is trouble, answered as any 4xx.
-                    smtp, on_connection = hang_up(smtp), 0
-                    smtp = self._connect()
+                    hang_up(smtp)
+                    smtp, on_connection = None, 0
+                    smtp = self._connect(r)
                     smtp.send_row(*send)
                 results[row.id] = Result()
                 on_connection += 1
@@ -225,7 +233,8 @@ class RelayLanes:
             except (OSError, smtplib.SMTPServerDisconnected) as e:
                 # The connection broke under this row: try it again later, reconnect for the rest.
                 results[row.id] = Result(f"relay {r.host}:{r.port} connection lost: {e}")
-                smtp = hang_up(smtp)
+                hang_up(smtp)
+                smtp = None
                 continue
             except (
                 Exception
@@ -236,12 +245,15 @@ class RelayLanes:
             try:
                 smtp.rset()
             except (OSError, smtplib.SMTPException):
-                smtp = hang_up(smtp)
+                hang_up(smtp)
+                smtp = None
         hang_up(smtp, quit=True)
         return results
 
     @staticmethod
-    def _unsent(rows, results: dict[int, Result], why: str) -> dict[int, Result]:
+    def _unsent(
+        rows: list[OutboxMessage], results: dict[int, Result], why: str
+    ) -> dict[int, Result]:
         for row in rows:
             results.setdefault(row.id, Result(why, relay_down=True))
         return results

@@ -19,10 +19,11 @@ import threading
 import time
 from collections.abc import Callable
 
+from aiosmtpd.smtp import Envelope, Session
 from sqlalchemy import select
 
 from mailref.mail.application import Application as Referee
-from mailref.mail.application import Incoming
+from mailref.mail.application import Incoming, Kept
 from mailref.mail.smtp_server import LmtpServer, Room, Server
 from mailref.read import base_address
 from mailref.read.route import is_postmaster
@@ -37,6 +38,8 @@ INLINE_AT_MOST = (
     256 * 1024
 )  # octets: a bigger mail is written by the committer, never on the sessions' loop
 Answer = Callable[[str], None]  # called with the reply to the end of DATA
+Outcome = Kept | BaseException  # a mail kept, or why the store could not keep it
+Done = Callable[[Outcome], None]  # told the outcome of a mail handed to the committer
 
 
 class Intake:
@@ -64,7 +67,7 @@ class Intake:
         self.refused = 0
 
     async def handle_RCPT(
-        self, server: Server, session: object, envelope: object, address: str, options: list[str]
+        self, server: Server, session: Session, envelope: Envelope, address: str, options: list[str]
     ) -> str:
         answer = self.recipient(address)
         if not isinstance(answer, str):
@@ -80,16 +83,18 @@ class Intake:
             server.junk += 1  # refused recipients are junk too: each unknown one costs a lookup
         return answer
 
-    async def handle_DATA(self, server: Server, session: object, envelope: object) -> str:
+    async def handle_DATA(self, server: Server, session: Session, envelope: Envelope) -> str:
         """The reply once the message is kept (or not); over LMTP the same for each recipient
         taken, since one statement keeps the mail for all of them."""
         kept: asyncio.Future[str] = asyncio.get_running_loop().create_future()
-        self.deliver(
-            envelope.original_content,
-            envelope.mail_from,
-            envelope.rcpt_tos,
-            lambda line: kept.done() or kept.set_result(line),
-        )
+
+        def answer(line: str) -> None:
+            if not kept.done():
+                kept.set_result(line)
+
+        # aiosmtpd calls this only after MAIL FROM and the content are in the envelope.
+        assert envelope.original_content is not None and envelope.mail_from is not None
+        self.deliver(envelope.original_content, envelope.mail_from, envelope.rcpt_tos, answer)
         line = await kept
         if isinstance(server, LmtpServer):
             return "\r\n".join(line for _ in envelope.rcpt_tos)
@@ -180,17 +185,18 @@ class Intake:
         self.on_storing(True)
         loop = asyncio.get_running_loop()
 
-        def stored(outcome: object) -> None:  # on the event loop, once the commit returned
+        def stored(outcome: Outcome) -> None:  # on the event loop, once the commit returned
             self.on_storing(False)
             if isinstance(outcome, BaseException):
                 if is_store_fault(outcome):
                     self._refuse(f"mail from {mail_from!r}", outcome)
                 else:
                     log.error("could not store a message from %r", mail_from, exc_info=outcome)
-                return answer(
+                answer(
                     "451 4.3.0 could not store the message, try again later "
                     f"({type(outcome).__name__})"
                 )
+                return
             if not outcome.new or outcome.status != "new":
                 # Not processed again, so this is its one log line (SPEC §7).
                 log.info(
@@ -216,7 +222,7 @@ class Intake:
             # machine makes expensive). A store another writer holds goes to the committer,
             # which waits for it while this loop serves the other sessions.
             try:
-                outcome: object = self.referee.keep([mail], wait=False)[0]
+                outcome: Outcome | None = self.referee.keep([mail], wait=False)[0]
             except Busy:
                 outcome = None
             except Exception as e:
@@ -228,11 +234,14 @@ class Intake:
                 return
         self.handed += 1
 
-        def committed(outcome: object) -> None:
+        def committed(outcome: Outcome) -> None:
             self.handed -= 1
             stored(outcome)
 
-        self.committer.submit(mail, lambda outcome: loop.call_soon_threadsafe(committed, outcome))
+        def done(outcome: Outcome) -> None:  # on the committer's thread
+            loop.call_soon_threadsafe(committed, outcome)
+
+        self.committer.submit(mail, done)
 
 
 class Committer(threading.Thread):
@@ -242,9 +251,10 @@ class Committer(threading.Thread):
 
     def __init__(self, referee: Referee):
         super().__init__(name="smtp-store", daemon=True)
-        self.referee, self.inbox = referee, queue.SimpleQueue()
+        self.referee = referee
+        self.inbox: queue.SimpleQueue[tuple[Incoming, Done] | None] = queue.SimpleQueue()
 
-    def submit(self, mail: Incoming, done: Callable[[object], None]) -> None:
+    def submit(self, mail: Incoming, done: Done) -> None:
         self.inbox.put((mail, done))
 
     def finish(self) -> None:
@@ -269,9 +279,10 @@ class Committer(threading.Thread):
                 group.append(item)
             self._commit(group)
 
-    def _commit(self, group: list) -> None:
+    def _commit(self, group: list[tuple[Incoming, Done]]) -> None:
+        outcomes: list[Outcome]
         try:
-            outcomes: list = self.referee.keep([mail for mail, _ in group])
+            outcomes = list(self.referee.keep([mail for mail, _ in group]))
         except Exception as e:
             # A store that cannot be used (locked past the lock wait, unreachable) is every
             # mail's trouble, not one mail's: all are told 451 now. Tried one by one, a
@@ -281,7 +292,7 @@ class Committer(threading.Thread):
         for (_, done), outcome in zip(group, outcomes, strict=True):
             done(outcome)
 
-    def _alone(self, mail: Incoming) -> object:
+    def _alone(self, mail: Incoming) -> Outcome:
         try:
             return self.referee.keep([mail])[0]
         except Exception as e:

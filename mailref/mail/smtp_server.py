@@ -19,7 +19,7 @@ import logging
 import re
 from typing import Any
 
-from aiosmtpd.smtp import SMTP, syntax
+from aiosmtpd.smtp import SMTP, Envelope, syntax
 
 log = logging.getLogger("mailref.smtp")
 
@@ -161,11 +161,10 @@ class Server(SMTP):
     def write(self, line: str) -> None:
         """One reply, its control bytes (a bare CR or LF, NUL, ESC) made "?": what a client
         wrote and a reply repeats never reaches it raw (RFC 5321 §4.2)."""
-        if self._open():
+        transport = self.transport
+        if isinstance(transport, asyncio.WriteTransport) and not transport.is_closing():
             self.seen = self.loop.time()
-            self.transport.write(
-                _CONTROL.sub("?", line).encode("utf-8", "surrogateescape") + b"\r\n"
-            )
+            transport.write(_CONTROL.sub("?", line).encode("utf-8", "surrogateescape") + b"\r\n")
 
     async def push(self, status: str | bytes) -> None:
         if isinstance(status, bytes):
@@ -177,6 +176,12 @@ class Server(SMTP):
         self.write(status)
         if self._open():
             await self._writer.drain()
+
+    def in_hand(self) -> Envelope:
+        """The envelope of the message in hand: aiosmtpd gives a session one as it opens (a
+        method, not a property: aiosmtpd reads every attribute as the session is made)."""
+        assert self.envelope is not None
+        return self.envelope
 
     def close(self, line: str) -> None:
         """Say LINE and close; out of the count at once (idle sessions closed together under
@@ -298,7 +303,8 @@ class Server(SMTP):
     async def smtp_RCPT(self, arg: str | None) -> None:
         if arg and not arg.isprintable():
             return await self.push("501 5.1.3 Bad recipient address syntax")
-        if self.envelope.mail_from and len(self.envelope.rcpt_tos) >= MAX_RECIPIENTS:
+        envelope = self.in_hand()
+        if envelope.mail_from and len(envelope.rcpt_tos) >= MAX_RECIPIENTS:
             return await self.push("452 4.5.3 Too many recipients")
         await super().smtp_RCPT(arg)
 
@@ -333,7 +339,7 @@ class Server(SMTP):
         self.refused_data = True
         if await self.check_helo_needed():
             return
-        if not self.envelope.rcpt_tos:
+        if not self.in_hand().rcpt_tos:
             return await self.push("503 5.5.1 Error: need RCPT command")
         if arg:
             return await self.push("501 5.5.4 Syntax: DATA")
@@ -348,7 +354,8 @@ class Server(SMTP):
             self._hold(0)
             self._set_post_data_state()
             return await self.push(outcome)
-        self.envelope.content = self.envelope.original_content = outcome
+        envelope = self.in_hand()
+        envelope.content = envelope.original_content = outcome
         self.waiting = True
         try:
             status = await self._call_handler_hook("DATA")
@@ -390,7 +397,7 @@ class Server(SMTP):
         if crowded:
             log.warning(
                 "mail from %r refused with 452: the sessions hold %d MB of mail data at once",
-                self.envelope.mail_from,
+                self.in_hand().mail_from,
                 self.room.buffered // 2**20,
             )
             return "452 4.3.1 Insufficient system storage, try again later"

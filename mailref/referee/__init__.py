@@ -4,9 +4,9 @@ poller, the CLI and the tests all drive this one object, each with its own clock
 comes in two ways only: `keep` (raw mail to the inbox) and `process` (kept mail processed).
 
 Its parts: `mails` (a stored mail's row and Envelope), `chain` (the steps a mail runs through,
-as a table), `steps` (the steps themselves), `verdicts` (what is written on the row),
-`threads` (what the store tells about a mail), `quarantine` (a mail that failed), `facts`
-(the GM's digest's view of the inbox)."""
+as a table), `steps` (the steps themselves), `case` (one mail while they run), `verdicts`
+(what is written on the row), `threads` (what the store tells about a mail), `quarantine` (a
+mail that failed), `facts` (the GM's digest's view of the inbox)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import random
 import time
 from collections.abc import Callable, Collection, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -28,9 +28,10 @@ from mailref.config import Config
 from mailref.door import Settings, Source
 from mailref.engine import Refused
 from mailref.engine.ruleset_file import Ruleset
-from mailref.engine.state import GameState
+from mailref.engine.state import Action, GameState
 from mailref.read import Envelope
-from mailref.referee import chain, fair, steps
+from mailref.referee import chain, fair
+from mailref.referee.case import Case
 from mailref.referee.facts import digest_facts
 from mailref.referee.gm_welcome import welcome_gm
 from mailref.referee.mails import (
@@ -81,11 +82,12 @@ class Referee:
         self.who = worker_id()  # this process, in the claims other daemons see
         # Each game's state as this process last committed it, with its version: the next
         # batch takes it instead of reading it again (threads.locked_game).
-        self.states: dict[str, tuple[int, dict]] = {}
+        self.states: dict[str, tuple[int, dict[str, Any]]] = {}
         # How far the mailbox polled has been read, asked to read up to a time (the daemon's
         # poller): a deadline waits for what the mail server received before it.
         self.mailbox_read: Callable[[datetime], datetime] | None = None
-        self.stuck: dict[str, datetime] = {}  # games whose deadline failed: mail goes on past it
+        # Games whose deadline failed, and when it fell: mail goes on past it.
+        self.stuck: dict[str, datetime | None] = {}
 
     @classmethod
     def from_config(
@@ -105,11 +107,11 @@ class Referee:
             clock,
             rng,
         )
-        if cfg.site:
+        if (site_config := cfg.site) is not None:
             from mailref import site
 
             referee.after_change = lambda slug: site.rebuild_quietly(
-                referee.store, cfg.site, slug, referee.clock()
+                referee.store, site_config, slug, referee.clock()
             )
         return referee
 
@@ -250,7 +252,7 @@ class Referee:
         handled: list[tuple[Mail, float, str | None, str | None]] = []
         # No autoflush: nothing is written before every query; the mails' rows go at the end,
         # in one statement.
-        held: dict[str, tuple[int, dict]] = {}
+        held: dict[str, tuple[int, dict[str, Any]]] = {}
         with self.store() as s, s.begin(), s.no_autoflush:
             s.info["states"] = self.states
             mine = claim_mail(s, self.who, [i for i in ids if i in read])
@@ -266,7 +268,7 @@ class Referee:
                     with s.begin_nested() if careful else contextlib.nullcontext():
                         if isinstance(env, Exception):
                             raise env
-                        case = steps.Case(s, row, env, now, games, self.settings, self.rng)
+                        case = Case(s, row, env, now, games, self.settings, self.rng)
                         chain.process(case)
                         row.processed_at, row.lease_until = now, None
                 except Exception as e:
@@ -381,7 +383,7 @@ class Referee:
         upto = now if first is None else min(now, first)
         return upto if self.mailbox_read is None else min(upto, self.mailbox_read(wanted))
 
-    def facts(self, s: Session, game: Game) -> dict:
+    def facts(self, s: Session, game: Game) -> dict[str, Any]:
         """What only the store knows, for the GM's digest (facts.py)."""
         return digest_facts(s, game, self.clock())
 
@@ -393,16 +395,17 @@ class Referee:
         player's own, from the one-click unsubscribe). DRY_RUN: say what it would do, and
         change nothing (the transaction is rolled back)."""
         now = self.clock()
-        action = {**action, "by": who}
+        # An admin's action as the faces build it: a type with no handler is refused (handle).
+        acting = cast("Action", {**action, "by": who})
         with self.store() as s, s.begin():
             game = s.execute(
                 select(Game).where(Game.slug == slug).with_for_update()
             ).scalar_one_or_none()
             if game is None:
                 raise Refused("no_game", slug=slug)
-            facts = self.facts(s, game) if action["type"] == "digest" else None
+            facts = self.facts(s, game) if acting["type"] == "digest" else None
             outcome = door.apply(
-                s, game, action, Source(via, who), now, self.settings, self.rng, facts=facts
+                s, game, acting, Source(via, who), now, self.settings, self.rng, facts=facts
             )
             if dry_run:
                 s.rollback()
@@ -424,14 +427,7 @@ class Referee:
         """Create the game SLUG at its own ADDRESS, from RULESET where the GM wrote one
         (docs/rulesets.md); refused when either is taken."""
         with self.store() as s, s.begin():
-            if s.scalar(select(Game.id).where(Game.slug == slug)):
-                raise Refused("game_exists", slug=slug)
-            if s.scalar(select(Game.id).where(Game.address == address.lower())):
-                raise Refused("address_taken", address=address)
-            if address.strip().lower() == self.settings.from_address.lower():
-                # Mail from the referee's own address is never answered (SPEC §2.2), and mail to it
-                # gets the list of games (§2.5): a game there would hear nobody.
-                raise Refused("address_is_referees", address=address)
+            self._make_room(s, slug, address)
             name = distinct_name(
                 s, slug, name or (ruleset.name if ruleset else "") or default_name(variant)
             )
@@ -454,14 +450,20 @@ class Referee:
         """Make the game SLUG at ADDRESS from STATE, as a game file says it stands; its first
         journal entry is the import, which mails each player once that the game runs here."""
         with self.store() as s, s.begin():
-            if s.scalar(select(Game.id).where(Game.slug == slug)):
-                raise Refused("game_exists", slug=slug)
-            if s.scalar(select(Game.id).where(Game.address == address.lower())):
-                raise Refused("address_taken", address=address)
-            if address.strip().lower() == self.settings.from_address.lower():
-                raise Refused("address_is_referees", address=address)
+            self._make_room(s, slug, address)
             door.import_game(s, slug, address, state, self.clock())
         self.admin(slug, {"type": "imported"}, who)
+
+    def _make_room(self, s: Session, slug: str, address: str) -> None:
+        """Refused where a game has SLUG or ADDRESS already, or ADDRESS is the referee's own."""
+        if s.scalar(select(Game.id).where(Game.slug == slug)):
+            raise Refused("game_exists", slug=slug)
+        if s.scalar(select(Game.id).where(Game.address == address.lower())):
+            raise Refused("address_taken", address=address)
+        if address.strip().lower() == self.settings.from_address.lower():
+            # Mail from the referee's own address is never answered (SPEC §2.2), and mail to it
+            # gets the list of games (§2.5): a game there would hear nobody.
+            raise Refused("address_is_referees", address=address)
 
     def state(self, slug: str) -> GameState:
         """The game SLUG's full state, archived parts included."""

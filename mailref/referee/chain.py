@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from mailref.read import match_game
 from mailref.referee import steps, verdicts
-from mailref.referee.steps import Case
+from mailref.referee.case import Case
 
 Step = Callable[[Case], "bool | None"]
 

@@ -11,6 +11,7 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session
 
+from mailref.engine.state import Player
 from mailref.engine.variants.rule_tables import SHARED
 from mailref.outgoing import Settings, _add, game_subject, thread_id, thread_key
 from mailref.read import Envelope
@@ -80,7 +81,7 @@ def relay(
     session: Session,
     settings: Settings,
     game: Game,
-    player: dict,
+    player: Player,
     env: Envelope,
     now: datetime,
     inbox_id: int | None,

@@ -3,10 +3,12 @@ error, bounces."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timedelta
+from typing import Any
 
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session
+from sqlalchemy import ColumnElement, Row, func, select
+from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from mailref.referee import verdicts
 from mailref.store import Bounce, Game, InboxMessage
@@ -16,7 +18,7 @@ from mailref.timeutil import iso
 FACTS_MAX = 50
 
 
-def digest_facts(s: Session, game: Game, now: datetime) -> dict:
+def digest_facts(s: Session, game: Game, now: datetime) -> dict[str, Any]:
     """The newest FACTS_MAX of each kind and how many more. Only the columns shown are read,
     never the raw bytes: a day of a stranger's big mail stays out of memory at every deadline."""
     since = now - timedelta(days=1)
@@ -68,13 +70,18 @@ def digest_facts(s: Session, game: Game, now: datetime) -> dict:
     }
 
 
-def _newest(s: Session, where, id_col, *cols) -> tuple[list, int]:
+def _newest(
+    s: Session,
+    where: ColumnElement[bool],
+    id_col: InstrumentedAttribute[int],
+    *cols: InstrumentedAttribute[Any],
+) -> tuple[Sequence[Row[Any]], int]:
     """The newest FACTS_MAX rows WHERE (oldest first), and how many older ones there are."""
     rows = s.execute(
         select(id_col, *cols).where(where).order_by(id_col.desc()).limit(FACTS_MAX)
     ).all()
     more = (
-        s.scalar(select(func.count()).select_from(id_col.table).where(where)) - len(rows)
+        (s.scalar(select(func.count()).select_from(id_col.class_).where(where)) or 0) - len(rows)
         if len(rows) == FACTS_MAX
         else 0
     )

@@ -58,7 +58,8 @@ def pending(
         rows = s.execute(
             select(fair.c.id, fair.c.size).order_by(fair.c.queued, fair.c.id).limit(limit)
         ).all()
-    ids, total, large = [], 0, False
+    ids: list[int] = []
+    total, large = 0, False
     for i, size in rows:
         size = size or 0
         # A large mail is a batch of its own: no answer waits for it.
@@ -78,6 +79,7 @@ def due(s: Session, now: datetime) -> list[tuple[str, datetime]]:
             .where(Game.next_wakeup <= now)
             .order_by(Game.next_wakeup, Game.slug)
         ).tuples()
+        if at is not None  # never: the query asks for a wakeup by now
     ]
 
 

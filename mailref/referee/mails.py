@@ -9,8 +9,9 @@ import logging
 import re
 from dataclasses import dataclass
 from datetime import datetime
+from typing import cast
 
-from sqlalchemy import bindparam, select, update
+from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.orm import Session
 
 from mailref.read import Envelope, match_game, read_envelope
@@ -47,7 +48,7 @@ class Mail:
     lease_until: datetime | None
 
 
-_inbox = InboxMessage.__table__
+_inbox = cast(Table, InboxMessage.__table__)  # a mapped class's table is a Table
 MAILS = select(*(_inbox.c[f.name] for f in dataclasses.fields(Mail))).where(
     _inbox.c.id.in_(bindparam("ids", expanding=True))
 )

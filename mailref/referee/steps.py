@@ -7,18 +7,13 @@ posts, a tag mistyped, the wrong game's address, authentication), then the comma
 from __future__ import annotations
 
 import dataclasses
-import random
 import secrets
-from dataclasses import dataclass
-from datetime import datetime
-from typing import TYPE_CHECKING, Any
-
-from sqlalchemy.orm import Session
 
 from mailref import door, engine, routing, verification
 from mailref.engine import Refused
+from mailref.engine.state import Action, Player
 from mailref.engine.variants.base import OPENS_MATTER
-from mailref.outgoing import Settings, Source, queue_alert, queue_reply
+from mailref.outgoing import Source, queue_alert
 from mailref.read import Envelope, match_game
 from mailref.read.administrivia import administrivia
 from mailref.read.ballots import quoted_ballot, vote_like
@@ -26,7 +21,8 @@ from mailref.read.lists import game_sending, through_its_list
 from mailref.read.route import is_postmaster
 from mailref.read.subject import bare_command, no_tag
 from mailref.referee import verdicts
-from mailref.referee.mails import Mail, release_shadowed
+from mailref.referee.case import Case
+from mailref.referee.mails import release_shadowed
 from mailref.referee.records import elsewhere
 from mailref.referee.threads import (
     GM_NEEDS_A_REPLY,
@@ -34,6 +30,7 @@ from mailref.referee.threads import (
     locked_game,
     record_bounces,
 )
+from mailref.reply import queue_reply
 from mailref.routing import (
     did_you_mean,
     example_tags,
@@ -44,72 +41,10 @@ from mailref.routing import (
     wrong_door,
     wrong_game,
 )
-from mailref.store import Game
 from mailref.store.counters import count_reply
-
-if TYPE_CHECKING:
-    from mailref.engine.variants.base import Variant
 
 # Actions that take in a newcomer: announced a few times a day in all (variants/base.py).
 NEWCOMERS = frozenset({"join", "confirm", "approve"})
-
-
-@dataclass
-class Case:
-    """One mail while its steps run: what they read, and what routing learns on the way."""
-
-    s: Session
-    row: Mail
-    env: Envelope
-    now: datetime
-    games: dict[str, str]  # slug -> address
-    settings: Settings
-    rng: random.Random | None
-    slug: str | None = None
-    by_thread: bool = False  # the thread named the game: no reply can be to the wrong one
-    source: Source | None = None
-    game: Game | None = None
-    variant: Variant | None = None
-    player: dict | None = None
-    gm: str = ""
-    labels: tuple[str, ...] = ()
-    foreign: bool = False  # a reply that may answer another game's mail
-    tag: str | None = None  # the command as understood: a ballot sent as a Reply is a `vote`
-    step: str = ""  # the link of the chain (chain.py) the mail is at; in the end, what decided it
-
-    def decide(self, status: str, verdict: str) -> bool:
-        """Set the mail's STATUS and VERDICT (verdicts.py); True: no further step runs."""
-        self.row.status, self.row.verdict = status, verdict
-        return True
-
-    def answer_error(
-        self,
-        reason: str,
-        hint: str,
-        verdict: str | None = None,
-        source: Source | None = None,
-        refusal: str | None = None,
-    ) -> bool:
-        """Answer with an error reply in the game (error.txt); REFUSAL: its code, if it has one."""
-        self.decide(verdicts.PROCESSED, verdict or verdicts.error(reason))
-        source = source or self.source
-        queue_reply(
-            self.s,
-            self.settings,
-            self.slug,
-            source,
-            self.now,
-            "error",
-            "error.txt",
-            {
-                "reason": reason,
-                "hint": hint,
-                "subject": source.subject,
-                "game": self.game.state,
-                "refusal": refusal,
-            },
-        )
-        return True
 
 
 # ---- before routing: what no game needs -------------------------------------------
@@ -139,7 +74,7 @@ def ignore_machine(c: Case) -> bool:
 def on_its_list(c: Case) -> bool:
     """Whether the mail came through the mailing list its game is played on (SPEC §2.3)."""
     slug = match_game(c.env.recipients, c.games) if c.env.list_id else None
-    return bool(slug) and through_its_list(
+    return slug is not None and through_its_list(
         c.env.list_id, locked_game(c.s, slug).state["parameters"].get("list_id")
     )
 
@@ -220,7 +155,7 @@ def list_the_games(c: Case) -> bool:
         c.s,
         c.settings,
         None,
-        c.source,
+        c.routed(),
         c.now,
         "help",
         "games.txt",
@@ -236,22 +171,24 @@ def list_the_games(c: Case) -> bool:
 
 def open_game(c: Case) -> None:
     """Lock the game, find the sender in it and read the subject with the game's labels."""
-    env, slug = c.env, c.slug
-    c.row.game_slug = slug
-    c.game = locked_game(c.s, slug)
-    c.variant = engine.get_variant(c.game.variant)
-    c.player = c.variant.players.by_address(c.game.state, env.from_addr)
-    c.gm = str(c.game.state.get("gm") or c.settings.admin_address).lower()
+    env, source = c.env, c.routed()
+    c.row.game_slug = c.slug
+    if c.slug is not None:  # list_the_games answered mail for no game
+        c.game = locked_game(c.s, c.slug)
+        c.variant = engine.get_variant(c.game.variant)
+    g = c.opened()
+    c.player = g.variant.players.by_address(g.state, g.sender)
+    c.gm = str(g.state.get("gm") or c.settings.admin_address).lower()
     # Fewer answers a day to an address that plays no game here.
-    c.source.stranger = (
+    source.stranger = (
         c.player is None
-        and env.from_addr.lower() != c.gm
-        and not routing.plays_here(c.s, env.from_addr, c.settings.admin_address)
+        and g.sender.lower() != c.gm
+        and not routing.plays_here(c.s, g.sender, c.settings.admin_address)
     )
-    c.source.answering = bool(
-        c.player and env.in_reply_to and answers_own_mail(c.s, env, slug, c.player["addresses"])
+    source.answering = bool(
+        c.player and env.in_reply_to and answers_own_mail(c.s, env, g.slug, c.player["addresses"])
     )
-    reading = read_in_game(c.s, env, c.game.state["name"], slug)
+    reading = read_in_game(c.s, env, g.state["name"], g.slug)
     env.subject, c.labels, c.foreign = reading.subject, reading.labels, reading.foreign
 
 
@@ -261,7 +198,7 @@ def open_game(c: Case) -> None:
 def ignore_list_discussion(c: Case) -> bool:
     """A post without a command on the list the game is played on: the players talking."""
     if c.env.subject.tag is None and through_its_list(
-        c.env.list_id, c.game.state["parameters"].get("list_id")
+        c.env.list_id, c.opened().state["parameters"].get("list_id")
     ):
         return c.decide(verdicts.IGNORED, verdicts.LIST_DISCUSSION)
     return False
@@ -277,7 +214,9 @@ def ignore_list_or_bulk(c: Case) -> bool:
 def suggest_a_tag(c: Case) -> bool:
     """A bracketed word that is no command: the nearest ones are suggested."""
     if c.env.subject.tag is None and c.env.subject.unknown:
-        return c.answer_error(*did_you_mean(c.env.subject.unknown, example_tags(c.variant)))
+        return c.answer_error(
+            *did_you_mean(c.env.subject.unknown, example_tags(c.opened().variant))
+        )
     return False
 
 
@@ -290,9 +229,9 @@ def point_to_labelled_game(c: Case) -> bool:
         and subject.label
         and not c.by_thread
         and not c.foreign
-        and (other := game_named(c.s, subject.label, c.slug)) is not None
+        and (other := game_named(c.s, subject.label, c.opened().slug)) is not None
     ):
-        return c.answer_error(*wrong_game(c.s, other, c.game.state["name"], named=True))
+        return c.answer_error(*wrong_game(c.s, other, c.opened().state["name"], named=True))
     return False
 
 
@@ -303,11 +242,12 @@ def point_to_thread_game(c: Case) -> bool:
     if (
         subject.is_reply
         and subject.tag
-        and (not c.variant.takes(subject.tag) or c.foreign)
+        and (not c.opened().variant.takes(subject.tag) or c.foreign)
         and not c.by_thread
-        and (other := game_of_thread(c.s, c.env)) not in (None, c.slug)
+        and (other := game_of_thread(c.s, c.env)) is not None
+        and other != c.slug
     ):
-        return c.answer_error(*wrong_game(c.s, other, c.game.state["name"]))
+        return c.answer_error(*wrong_game(c.s, other, c.opened().state["name"]))
     return False
 
 
@@ -316,7 +256,7 @@ def refuse_unverified(c: Case) -> bool:
     refusal says."""
     if c.env.subject.tag in (None, "help"):
         return False
-    unverified = verification.refusal(c.game.state, c.env, c.player, c.settings)
+    unverified = verification.refusal(c.opened().game.state, c.env, c.player, c.settings)
     if not unverified:
         return False
     release_shadowed(c.s, c.row)
@@ -324,7 +264,7 @@ def refuse_unverified(c: Case) -> bool:
         unverified.reason,
         unverified.hint,
         verdicts.not_verified(unverified.why),
-        dataclasses.replace(c.source, reply_to=unverified.reply_to, unverified=c.slug or "-"),
+        dataclasses.replace(c.routed(), reply_to=unverified.reply_to, unverified=c.slug or "-"),
     )
 
 
@@ -333,30 +273,39 @@ def answer_administrivia(c: Case) -> bool:
     A stranger's is left unanswered, as any of a stranger's words (SPEC §2.2)."""
     if c.env.subject.tag is not None or not administrivia(c.env.subject.rest, c.env.text):
         return False
-    if c.player is None and c.env.from_addr.lower() != c.gm:
+    g = c.opened()
+    if c.player is None and g.sender.lower() != c.gm:
         return False
-    asked = Refused("unsubscribe_request", game=c.game.state["name"])
+    asked = Refused("unsubscribe_request", game=g.state["name"])
     return c.answer_error(asked.reason, asked.hint, refusal=asked.code)
 
 
 def relay_discussion(c: Case) -> bool:
     """A player's mail in which nothing was read as a command is the players talking (SPEC
     §2.3): relayed to the other players; its sender gets no copy back and no answer."""
-    from mailref.referee.discussion import reads_as_orders, relay, relays
+    from mailref.referee.discussion import reads_as_orders, relays
 
-    subject = c.env.subject
-    if subject.tag is not None or c.player is None or not relays(c.game.state):
+    subject, g = c.env.subject, c.opened()
+    if subject.tag is not None or c.player is None or not relays(g.game.state):
         return False
     if bare_command(subject.rest):  # "Proposal: Caps": a command without its brackets
         return False
-    if verification.refusal(c.game.state, c.env, c.player, c.settings):  # §2.7: maybe forged
+    if verification.refusal(g.game.state, c.env, c.player, c.settings):  # §2.7: maybe forged
         return False
-    if c.variant is not None and c.variant.takes("orders") and reads_as_orders(c.env):
+    if g.variant.takes("orders") and reads_as_orders(c.env):
         # Bold orders without their tag: the opponents must not read them as words.
         r = Refused("orders_without_tag", count=len(c.env.orders))
         return c.answer_error(r.reason, r.hint, refusal=r.code)
-    sent = relay(c.s, c.settings, c.game, c.player, c.env, c.now, c.row.id)
-    if sent == 0:  # nobody to read it: the sender is answered as before
+    return relay_words(c, c.player)
+
+
+def relay_words(c: Case, player: Player) -> bool:
+    """Relay the words of PLAYER's mail to the other players and decide the mail by it; False:
+    nobody reads them, and the sender is answered as before."""
+    from mailref.referee.discussion import relay
+
+    sent = relay(c.s, c.settings, c.opened().game, player, c.env, c.now, c.row.id)
+    if sent == 0:
         return False
     if sent is None:
         return c.decide(verdicts.IGNORED, verdicts.DISCUSSION_OVER_ALLOWANCE)
@@ -369,7 +318,7 @@ def refuse_reply_without_command(c: Case) -> bool:
     if (
         c.env.subject.tag is None
         and c.env.subject.is_reply
-        and (c.player is not None or c.env.from_addr.lower() == c.gm)
+        and (c.player is not None or c.opened().sender.lower() == c.gm)
     ):
         return c.answer_error(
             "I found no command in your reply, so nothing was done",
@@ -384,7 +333,7 @@ def ignore_stranger_without_command(c: Case) -> bool:
     if (
         c.env.subject.tag is None
         and c.player is None
-        and c.env.from_addr.lower() != c.gm
+        and c.opened().sender.lower() != c.gm
         and match_game(c.env.recipients, c.games, named=True) == c.slug
     ):
         return c.decide(verdicts.IGNORED, verdicts.STRANGER_WITHOUT_COMMAND)
@@ -396,18 +345,18 @@ def apply_command(c: Case) -> None:
     command at all is a request for the help."""
     from mailref.handlers import GameView, dispatch
 
-    env, tag = c.env, c.env.subject.tag
+    env, tag, g = c.env, c.env.subject.tag, c.opened()
     if tag in ("join", "confirm", "takeover", "watch") and c.player is None:
         # SPEC §2.3: the address that would play is the one asked and answered, whatever
         # Reply-To says.
-        c.source = dataclasses.replace(c.source, reply_to=env.from_addr)
-    view = GameView(c.game.state, c.variant, c.player, c.gm, c.settings.admin_address or "")
+        c.source = dataclasses.replace(c.routed(), reply_to=g.sender)
+    view = GameView(g.state, g.variant, c.player, c.gm, c.settings.admin_address or "")
     if tag in GM_NEEDS_A_REPLY and not gm_vouched(c):
         r = GM_NEEDS_A_REPLY[tag]()
         c.answer_error(r.reason, r.hint, refusal=r.code)
         return
     if tag is None:
-        action: dict[str, Any] = {
+        action: Action = {
             "type": "help",
             "player": view.name,
             "reason": no_tag(env.subject.rest),
@@ -425,12 +374,12 @@ def apply_command(c: Case) -> None:
         action["capped"] = (
             True  # counted against matters_per_day, or the newcomers announced (variants/base.py)
         )
-    if action["type"] == "stats" and c.game is not None:
-        action["elsewhere"] = elsewhere(c.s, c.game.slug, c.game.state, action, c.now)
-    if action["type"] in ("join", "takeover", "watch"):
+    if action["type"] == "stats":
+        action["elsewhere"] = elsewhere(c.s, g.slug, g.game.state, action, c.now)
+    if action["type"] == "join" or action["type"] == "takeover" or action["type"] == "watch":
         # The code of its confirmation is made here and journaled, so replay needs no secret.
         action["token"] = secrets.token_hex(16)
-    outcome = door.apply(c.s, c.game, action, c.source, c.now, c.settings, c.rng)
+    outcome = door.apply(c.s, g.game, action, c.routed(), c.now, c.settings, c.rng)
     c.decide(
         verdicts.PROCESSED,
         verdicts.ok(outcome.lines) if outcome.ok else verdicts.error(outcome.reason),
@@ -444,7 +393,7 @@ def talking(c: Case, refused: Refused) -> bool:
     about again."""
     from mailref.handlers.registry import Talk
     from mailref.handlers.vote import NoBallot
-    from mailref.referee.discussion import relay, relays
+    from mailref.referee.discussion import relays
 
     if not (isinstance(refused, Talk) and c.env.subject.is_reply and c.player is not None):
         return False
@@ -452,22 +401,16 @@ def talking(c: Case, refused: Refused) -> bool:
         refused.params.get("ignored") or vote_like(c.env.text) or quoted_ballot(c.env.body)
     ):
         return False
-    if not relays(c.game.state):
-        return False
-    sent = relay(c.s, c.settings, c.game, c.player, c.env, c.now, c.row.id)
-    if sent == 0:  # nobody to read it: the sender is answered as before
-        return False
-    if sent is None:
-        return c.decide(verdicts.IGNORED, verdicts.DISCUSSION_OVER_ALLOWANCE)
-    return c.decide(verdicts.PROCESSED, verdicts.discussion(sent))
+    return relays(c.opened().game.state) and relay_words(c, c.player)
 
 
 def gm_vouched(c: Case) -> bool:
     """Whether the GM's [Approve] is the GM's beyond a From anyone can write: verified where
     the game requires it (refuse_unverified ran), else a Reply to mail the game sent the GM
     (the alert asking for it), whose Message-ID only the GM has. Others are refused later."""
-    sender, admin = c.env.from_addr.lower(), (c.settings.admin_address or "").lower()
-    if sender not in {c.gm, admin} or c.game.state["parameters"].get("require_auth"):
+    g = c.opened()
+    sender, admin = g.sender.lower(), (c.settings.admin_address or "").lower()
+    if sender not in {c.gm, admin} or g.state["parameters"].get("require_auth"):
         return True
     return answers_own_mail(c.s, c.env, c.slug or "", [sender])
 
@@ -480,9 +423,10 @@ def relayed_instead(c: Case, refused: Refused) -> str:
 
     if not (isinstance(refused, Talk) and c.env.subject.is_reply and c.player is not None):
         return ""
-    if not relays(c.game.state):
+    g = c.opened()
+    if not relays(g.game.state):
         return ""
-    sent = relay(c.s, c.settings, c.game, c.player, c.env, c.now, c.row.id)
+    sent = relay(c.s, c.settings, g.game, c.player, c.env, c.now, c.row.id)
     if not sent:
         return ""
     return "\nYour words went to the other players as discussion."

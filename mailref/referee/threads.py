@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
+from typing import cast
 
 from sqlalchemy import bindparam, inspect, select
 from sqlalchemy.orm import Session, defer
@@ -13,6 +14,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from mailref import engine
 from mailref.engine import Refused
+from mailref.engine.state import GameState
 from mailref.read import Envelope
 from mailref.referee import verdicts
 from mailref.referee.mails import Mail
@@ -109,7 +111,8 @@ def record_bounces(s: Session, env: Envelope, row: Mail, now: datetime) -> None:
     for game in s.scalars(select(Game).where(Game.slug.in_(sent)) if sent else select(Game)):
         variant = engine.get_variant(game.variant)
         for addr in env.bounce_for:
-            p = variant.players.by_address(game.state, addr)
+            # The store's JSON read as the engine's state (docs/decisions/types.md).
+            p = variant.players.by_address(cast("GameState", game.state), addr)
             if p:
                 s.add(
                     Bounce(

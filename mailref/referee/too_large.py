@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 
-from mailref.outgoing import Source, queue_reply
+from mailref.outgoing import Source
 from mailref.read import match_game, read_envelope
+from mailref.reply import queue_reply
 from mailref.safe import one_line
 
 if TYPE_CHECKING:
@@ -39,7 +40,7 @@ def too_large(referee: Referee, stored: Stored, head: bytes, size: int, max_size
     with referee.store() as s, s.begin():
         from mailref.store import Game, InboxMessage
 
-        row = s.get(InboxMessage, stored.id)
+        row = s.get_one(InboxMessage, stored.id)  # kept a moment ago (Referee.keep)
         games = {g.slug: g.address for g in s.execute(select(Game.slug, Game.address))}
         slug = match_game(env.recipients, games)
         row.status, row.verdict = "ignored", f"too large: {size} bytes (limit {max_size})"
@@ -50,7 +51,7 @@ def too_large(referee: Referee, stored: Stored, head: bytes, size: int, max_size
         )
         if env.machine is None and env.from_addr:
             state = s.scalar(select(Game.state).where(Game.slug == slug)) if slug else {}
-            # A stranger's few answers a day (outgoing.queue_reply), as for mail read whole.
+            # A stranger's few answers a day (reply.queue_reply), as for mail read whole.
             known = (
                 any(env.from_addr in p["addresses"] for p in (state or {}).get("players", []))
                 or env.from_addr == str((state or {}).get("gm") or "").lower()

@@ -5,43 +5,21 @@ read in the player's zone (`[Settings] zone:`), else the game's. See docs/decisi
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Protocol
 
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.dates import read_span
 from mailref.engine.state import GameState, OtherAction, Player
+from mailref.engine.variants.in_play import GameInPlay
 from mailref.engine.variants.inbox import zone_of
 from mailref.timeutil import TooLong, format_duration, iso, parse_duration, parse_iso
 
-if TYPE_CHECKING:
-    from mailref.engine.variants.deadlines import Deadlines
-    from mailref.engine.variants.players import Players
-
-
 AHEAD_MOST = timedelta(days=365)  # an absence begins within a year
-
-
-class AbsenceHost(Protocol):
-    """What dated absences ask of the game: its players, its parameters, its clock's words and
-    its announcements."""
-
-    @property
-    def players(self) -> Players: ...
-
-    def parameter(self, state: GameState, name: str) -> object: ...
-
-    @property
-    def deadlines(self) -> Deadlines: ...
-
-    def event(self, state: GameState, ctx: Ctx, text: str) -> None: ...
-
-    def announce(self, state: GameState, ctx: Ctx, subject: str, lines: list[str]) -> None: ...
 
 
 class Absence:
     """Dated absences: `away_from` (ahead) and `away_until` on the player."""
 
-    def __init__(self, game: AbsenceHost) -> None:
+    def __init__(self, game: GameInPlay) -> None:
         self.game = game
 
     def max_absence(self, state: GameState) -> timedelta:

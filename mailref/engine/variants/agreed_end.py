@@ -8,38 +8,19 @@ is `counts`, the outcome alone where it is `secret`; nobody's ballot is ever tol
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import Any, cast
 
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.state import GameState, OrdersState, OtherAction
 from mailref.engine.variants.actions import action
+from mailref.engine.variants.in_play import GameInPlay
 from mailref.timeutil import iso, parse_iso
-
-if TYPE_CHECKING:
-    from mailref.engine.variants.deadlines import Deadlines
-    from mailref.engine.variants.players import Players
-
-
-class AgreedEndHost(Protocol):
-    """What an agreed end asks of the game: its players, parameters, clock and announcements."""
-
-    @property
-    def players(self) -> Players: ...
-
-    def parameter(self, state: GameState, name: str) -> object: ...
-
-    @property
-    def deadlines(self) -> Deadlines: ...
-
-    def event(self, state: GameState, ctx: Ctx, text: str) -> None: ...
-
-    def announce(self, state: GameState, ctx: Ctx, subject: str, lines: list[str]) -> None: ...
 
 
 class AgreedEnd:
     """Draws and concessions, kept under `endings`, one open at a time."""
 
-    def __init__(self, game: AgreedEndHost) -> None:
+    def __init__(self, game: GameInPlay) -> None:
         self.game = game
 
     @action("draw")

@@ -197,7 +197,13 @@ class Variant(Acting):
             reason=reason or "",
             standing=self.standing_lines(state),
             address=address,
+            proposals=self.ruleset_proposals(state, ctx),
         )
+
+    def ruleset_proposals(self, state: GameState, ctx: Ctx) -> list[str]:
+        """The proposals listed beside the rules, in the ruleset mail and the answer to [Rules]
+        (none: no list)."""
+        return []
 
     def help_commands(self, state: GameState | None = None) -> list[tuple[str, str]]:
         """The commands [Help] lists, as the rules now read them (replies.py's plain list)."""

@@ -35,6 +35,7 @@ HOOKS: dict[str, tuple[str, str]] = {
     "score_lines": ("Variant", "the scores as told"),
     "status_lines": ("Variant", "the answer to [Status]"),
     "mail_ruleset": ("Variant", "the ruleset mail after a change"),
+    "ruleset_proposals": ("Variant", "the proposals listed beside the rules (Imperial's rule 5)"),
     "help_commands": ("Variant", "the commands [Help] lists, as the rules now read them"),
     # play
     "handle": ("Variant", "what every action does besides its handler"),

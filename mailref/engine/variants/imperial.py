@@ -15,7 +15,6 @@ from mailref.engine.ruleset import (
 from mailref.engine.ruleset_file import shipped_rules
 from mailref.engine.state import Action, GameState, Matter, Player, Rule, Turn
 from mailref.engine.variants import rule_tables
-from mailref.engine.variants.actions import action
 from mailref.engine.variants.base import Variant
 from mailref.engine.variants.components import Held
 from mailref.engine.variants.imperial_acts import ImperialActs
@@ -179,41 +178,10 @@ class Imperial(Variant):
             for p in state["proposals"]
         ]
 
-    def mail_ruleset(
-        self,
-        state: GameState,
-        ctx: Ctx,
-        why: str,
-        diff: list[str],
-        reason: str | None = None,
-        whole: bool = False,
-    ) -> None:
+    def ruleset_proposals(self, state: GameState, ctx: Ctx) -> list[str]:
         # Rule 5: the current rules, the list of proposals and the scores of all, published
-        # together.
-        ctx.send(
-            "ruleset",
-            "all",
-            f"[Rules] {why}",
-            "ruleset.txt",
-            game=state,
-            why=why,
-            diff=diff,
-            **self.enactment.rule_list(state, whole),
-            scores=self.score_lines(state),
-            reason=reason or "",
-            proposals=self.proposal_lines(state, ctx),
-        )
-
-    @action("rules")
-    def on_rules(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        ctx.reply(
-            "ruleset",
-            "rules.txt",
-            game=state,
-            rules=self.rules_for_display(state),
-            scores=self.score_lines(state),
-            proposals=self.proposal_lines(state, ctx),
-        )
+        # together (the ruleset mail and the answer to [Rules]).
+        return self.proposal_lines(state, ctx)
 
     # ---- timers ------------------------------------------------------------------
     def deadline_times(self, state: GameState, now: datetime) -> list[datetime]:

@@ -13,7 +13,8 @@ from mailref.engine.variants.actions import action
 
 class RepliesHost(Protocol):
     """What the answers ask of the game: its commands and parameters, and the lines it shows
-    (its hooks `status_lines`, `rules_for_display`, `score_lines`, `standing_lines`)."""
+    (its hooks `status_lines`, `rules_for_display`, `score_lines`, `standing_lines`,
+    `ruleset_proposals`)."""
 
     commands: list[tuple[str, str]]
     parameter_table: Table  # the game's, whose values a command's help states
@@ -28,6 +29,8 @@ class RepliesHost(Protocol):
     def score_lines(self, state: GameState) -> list[str]: ...
 
     def standing_lines(self, state: GameState) -> list[str]: ...
+
+    def ruleset_proposals(self, state: GameState, ctx: Ctx) -> list[str]: ...
 
 
 class Replies:
@@ -144,6 +147,7 @@ class Replies:
             rules=self.game.rules_for_display(state),
             scores=self.game.score_lines(state),
             standing=self.game.standing_lines(state),
+            proposals=self.game.ruleset_proposals(state, ctx),
         )
 
     def players_word(self, state: GameState) -> str:

@@ -1,0 +1,60 @@
+"""The daemon's published pages (`[site]`): made by a loop of their own, never inside the work
+lock, so processing does not wait for them (a long game's pages take a while, and a site
+folder can hang)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+
+from mailref.config import SiteConfig
+from mailref.referee import Referee
+
+SITE_EVERY = 5.0  # seconds: how soon the pages show a change another process made
+
+
+class Pages:
+    """The games changed since the pages were last made, and the loop that makes them."""
+
+    def __init__(self, referee: Referee, site_config: SiteConfig) -> None:
+        self.referee, self.site_config = referee, site_config
+        self.due: set[str] = set()
+        self.lock = threading.Lock()
+        self.kick = asyncio.Event()
+        self.loop: asyncio.AbstractEventLoop | None = None  # the daemon's, once `run` runs
+
+    def changed(self, slug: str) -> None:
+        """Referee.after_change, on the thread that committed the change."""
+        with self.lock:
+            self.due.add(slug)
+        if self.loop is not None:  # else the loop's first round publishes it
+            self.loop.call_soon_threadsafe(self.kick.set)
+
+    async def run(self) -> None:
+        """The pages of each game this daemon changed, soon after the change; every SITE_EVERY
+        also those of the changes another process made (another daemon on this database, on its
+        own host with its own site folder; the CLI with a configuration without [site]), and at
+        start those a stop left behind (each game's folder says which version it shows)."""
+        from mailref import site
+
+        self.loop = asyncio.get_running_loop()
+        store, clock = self.referee.store, self.referee.clock
+        caught_up = -SITE_EVERY
+        while True:
+            with self.lock:
+                due, self.due = sorted(self.due), set()
+            self.kick.clear()
+            for slug in due:
+                await asyncio.to_thread(
+                    site.rebuild_quietly, store, self.site_config, slug, clock()
+                )
+            if (
+                time.monotonic() - caught_up >= SITE_EVERY
+            ):  # however busy this daemon's own games keep it
+                caught_up = time.monotonic()
+                await asyncio.to_thread(site.catch_up, store, self.site_config, clock())
+            try:
+                await asyncio.wait_for(self.kick.wait(), timeout=SITE_EVERY)
+            except TimeoutError:
+                pass
