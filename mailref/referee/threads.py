@@ -58,9 +58,10 @@ def committed_states(s: Session) -> dict[str, tuple[int, dict]]:
     return held
 
 
-# The Message-ID a matter's first mail gets (outgoing.thread_id) is made from what players
-# know (the game, the matter, a hash of the address): anyone can write it.
-_MADE_ID = re.compile(r"<[a-z-]+-\d+\.[^.@]+\.\d{14}\.[0-9a-f]{12}@")
+# The Message-IDs outgoing.thread_id makes (a matter's first mail, each reader's copy of
+# relayed words) come from what players know (the game, the matter or the words' mail, a hash
+# of the address): anyone can write one, the GM's copy of a player's words included.
+_MADE_ID = re.compile(r"<[a-z]+(?:-[a-z0-9]+)+\.[^.@]+\.\d{14}\.[0-9a-f]{12}@")
 
 
 # The GM's corrections by mail, each with its own refusal.
