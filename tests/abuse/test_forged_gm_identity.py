@@ -11,7 +11,7 @@ from email.message import EmailMessage
 import pytest
 
 from support import hostile_smtp
-from support.helpers import Outbox, assert_replays, make_referee, mail
+from support.helpers import Outbox, assert_replays, mail, make_referee
 from support.hostile_smtp import ALICE, BOB, G
 from support.joining import confirm
 from support.listener import listening, submit
