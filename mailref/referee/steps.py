@@ -351,7 +351,14 @@ def apply_command(c: Case) -> None:
         # SPEC §2.3: the address that would play is the one asked and answered, whatever
         # Reply-To says.
         c.source = dataclasses.replace(c.routed(), reply_to=g.sender)
-    view = GameView(g.state, g.variant, c.player, c.gm, c.settings.admin_address or "")
+    view = GameView(
+        g.state,
+        g.variant,
+        c.player,
+        c.gm,
+        c.settings.admin_address or "",
+        verifies=bool(c.settings.trusted_authserv_ids),
+    )
     if tag in GM_NEEDS_A_REPLY and not gm_vouched(c):
         r = needs_a_reply(tag)
         c.answer_error(r.reason, r.hint, refusal=r.code)

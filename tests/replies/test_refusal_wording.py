@@ -276,6 +276,24 @@ GOLDEN = [
         ),
     ),
     (
+        "set_value_too_long",
+        {"key": "name", "most": 200},
+        (
+            "the value of name is longer than 200 characters, so nothing was changed",
+            "write a shorter name",
+        ),
+    ),
+    (
+        "require_auth_unverifiable",
+        {"slug": "nomes"},
+        (
+            "this host trusts no authentication server, so with require_auth on no mail could be "
+            "verified, yours included, and every command would be refused; nothing was changed",
+            "the host's admin sets [auth] trusted_authserv_ids, then `mailref game set nomes "
+            "require_auth=on` on the host",
+        ),
+    ),
+    (
         "decide_unreadable",
         {"line": "3 maybe"},
         (
