@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from mailref.handlers import (  # noqa: F401 - each module registers its tags
     absence,
+    corrections,
     deadline,
     dynasty,
     emperor,

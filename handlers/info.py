@@ -3,7 +3,7 @@
 import re
 
 from mailref.engine import Refused
-from mailref.engine.state import Action
+from mailref.engine.state import Action, OtherAction
 from mailref.handlers.registry import GameView, handles
 from mailref.read import Envelope
 
@@ -24,7 +24,10 @@ def rules(env: Envelope, view: GameView) -> Action:
 
 @handles("help", players_only=False)
 def help_(env: Envelope, view: GameView) -> Action:
-    return {"type": "help", "player": view.name}
+    action: OtherAction = {"type": "help", "player": view.name}
+    if (env.from_addr or "").lower() in {view.gm.lower(), view.admin.lower()} - {""}:
+        action["gm"] = True  # the GM's help lists the GM's own commands too
+    return action
 
 
 @handles("quit")

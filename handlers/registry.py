@@ -28,6 +28,7 @@ class GameView:
     variant: Variant
     player: Player | None  # the sender, when registered
     gm: str = ""  # the game's GM's address (else the admin's), who acts on the game by mail
+    admin: str = ""  # the host's admin address, who may correct any game by mail
 
     @property
     def name(self) -> str | None:

@@ -4,6 +4,7 @@ its archived matters, and the players are told what changed and what no longer h
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any, cast
 
@@ -52,6 +53,7 @@ def rule(
         "" if variant.votable_judgements else variant.judgement_label,
     )
     gone = _no_longer(session, game, court, merge(before, old_cold))
+    _name_undone(session, game, ctx, merge(before, old_cold))
     lines = (changed or ["Nothing else changes: the game reads as before."]) + (
         ["", "No longer holds:", *gone] if gone else []
     )
@@ -63,7 +65,14 @@ def rule(
     ctx.out += court.mail
     voided = ", ".join(str(v.seq) for v in court.voided) or "none"
     ctx.note(f"{MARK} {voided}.")
-    for line in changed:  # the court record says what the undo did, as the players read it
+    # The court record says what the undo did after what the entry itself did (its own lines,
+    # "Score of Bob: 10 -> 0" of a ruling), so that each line reads on from the one before.
+    for line in what_changed(
+        merge(during, old_cold),
+        merge(state, cold),
+        merge(during, old_cold),
+        "" if variant.votable_judgements else variant.judgement_label,
+    ):
         ctx.note(line)
     session.execute(delete(ArchivedMatter).where(ArchivedMatter.game_id == game.id))
     if cold:
@@ -87,22 +96,7 @@ def _no_longer(session: Session, game: Game, court: Court, before: GameState) ->
             select(JournalEntry).where(JournalEntry.game_id == game.id, JournalEntry.seq.in_(seqs))
         )
     }
-    held: list[tuple[str, Matter]] = [("proposals", m) for m in before.get("proposals", [])]
-    held += [("judgements", m) for m in before.get("judgements", [])]
-    names = {
-        (kind, m["number"]): f"{label_of(m, kind)} {m['number']} "
-        f"\"{m.get('question') or m.get('title')}\""
-        for kind, m in held
-    }
-
-    def name(gone: tuple[str, int]) -> str:
-        label, number = gone
-        kinds: tuple[str, ...] = ("proposals",) if label.lower() == "proposal" else ("judgements",)
-        if label.lower() == "matter":  # one numbering (BlogNomic)
-            kinds = ("proposals", "judgements")
-        found = [names[(k, number)] for k in kinds if (k, number) in names]
-        return found[0] if found else f"{label} {number}"
-
+    name = _matter_names(before)
     out = []
     for v in sorted(court.voided, key=lambda v: v.seq):
         r = rows.get(v.seq)
@@ -123,6 +117,58 @@ def _no_longer(session: Session, game: Game, court: Court, before: GameState) ->
             why = f": {v.why}" if v.why else " (undone)"
         out.append(f"{what}{why}.")
     return out
+
+
+def _matter_names(before: GameState) -> Callable[[tuple[str, int]], str]:
+    """How a matter of BEFORE is named to players: ("proposal", 1) -> 'proposal 1 "Tea"'."""
+    held: list[tuple[str, Matter]] = [("proposals", m) for m in before.get("proposals", [])]
+    held += [("judgements", m) for m in before.get("judgements", [])]
+    names = {
+        (kind, m["number"]): f"{label_of(m, kind)} {m['number']} "
+        f"\"{m.get('question') or m.get('title')}\""
+        for kind, m in held
+    }
+
+    def name(gone: tuple[str, int]) -> str:
+        label, number = gone
+        kinds: tuple[str, ...] = ("proposals",) if label.lower() == "proposal" else ("judgements",)
+        if label.lower() == "matter":  # one numbering (BlogNomic)
+            kinds = ("proposals", "judgements")
+        found = [names[(k, number)] for k in kinds if (k, number) in names]
+        return found[0] if found else f"{label} {number}"
+
+    return name
+
+
+def _name_undone(session: Session, game: Game, ctx: Ctx, before: GameState) -> None:
+    """An undo by entry number ([Undo] 41 42, `mailref undo`) says what it undid in the game's
+    words, the proposal or the vote, in its announcement's subject and first line and in the
+    answer: a player knows no journal numbers."""
+    mail = next((o["mail"] for o in ctx.court if o.get("mail") is not None), None)
+    if mail is None or not (seqs := mail.vars.get("undoing")):
+        return
+    rows = {
+        r.seq: r
+        for r in session.scalars(
+            select(JournalEntry).where(JournalEntry.game_id == game.id, JournalEntry.seq.in_(seqs))
+        )
+    }
+    name = _matter_names(before)
+    words = []
+    for seq in seqs:
+        r = rows.get(seq)
+        action = r.action if r else {}
+        if action.get("type") == "vote" and action.get("ballots"):
+            who = action.get("player") or action.get("by")
+            on = " and ".join(name(("matter", int(b["number"]))) for b in action["ballots"])
+            words.append(f"{who}'s vote on {on}")
+        else:
+            words.append(describe_entry(action, r.summary) if r else f"journal entry {seq}")
+    said = "; ".join(words)
+    mail.subject = "[Undo] " + (said if len(said) <= 100 else said[:99].rstrip() + "…")
+    head = mail.vars["lines"][0].rstrip(".") + f": {said}."
+    mail.vars["lines"] = [head, *mail.vars["lines"][1:]]
+    ctx.ack(head)
 
 
 def label_of(m: Matter, kind: str) -> str:

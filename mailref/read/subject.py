@@ -27,6 +27,8 @@ TAGS: dict[str, str] = {
     "approve": "approve",  # the GM takes in a confirmed join
     "vacate": "vacate",  # the GM opens a seat to a substitute
     "score": "score",  # the GM changes a player's score
+    "rule": "rule",  # the GM corrects the ruleset ([Rules] reads it)
+    "undo": "undo",  # the GM voids journal entries
     "takeover": "takeover",  # a newcomer takes an open seat
     "take over": "takeover",
     "history": "history",  # the game's results so far

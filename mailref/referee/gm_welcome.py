@@ -42,6 +42,16 @@ def gm_lines(state: GameState) -> list[str]:
     lines.append(
         "  [Score] NAME +2 (or -2, =2), as a Reply to the game's mail: change a player's score"
     )
+    if state.get("rules"):
+        lines.append(
+            "  [Rule], as a Reply to the game's mail, with lines as a proposal writes them "
+            '(Amend rule 21 to read: ..., Enact rule 30 "Title": ..., Repeal rule 3.5): '
+            "correct the ruleset, all or none"
+        )
+    lines.append(
+        "  [Undo] 41 42, as a Reply to the game's mail: void those journal entries (the "
+        "game's journal page numbers them) and replay the rest"
+    )
     lines += [
         "  [Status], [Rules], [Help]: the game as its players see it",
         "On the host, `mailref game show "

@@ -24,7 +24,12 @@ from mailref.referee import verdicts
 from mailref.referee.case import Case
 from mailref.referee.mails import release_shadowed
 from mailref.referee.records import elsewhere
-from mailref.referee.threads import answers_own_mail, locked_game, record_bounces
+from mailref.referee.threads import (
+    GM_NEEDS_A_REPLY,
+    answers_own_mail,
+    locked_game,
+    record_bounces,
+)
 from mailref.reply import queue_reply
 from mailref.routing import (
     did_you_mean,
@@ -345,15 +350,9 @@ def apply_command(c: Case) -> None:
         # SPEC §2.3: the address that would play is the one asked and answered, whatever
         # Reply-To says.
         c.source = dataclasses.replace(c.routed(), reply_to=g.sender)
-    view = GameView(g.state, g.variant, c.player, c.gm)
-    if tag in ("approve", "vacate", "score") and not gm_vouched(c):
-        r = (
-            Refused("approve_needs_the_alert")
-            if tag == "approve"
-            else Refused("vacate_needs_a_reply")
-            if tag == "vacate"
-            else Refused("score_needs_a_reply")
-        )
+    view = GameView(g.state, g.variant, c.player, c.gm, c.settings.admin_address or "")
+    if tag in GM_NEEDS_A_REPLY and not gm_vouched(c):
+        r = GM_NEEDS_A_REPLY[tag]()
         c.answer_error(r.reason, r.hint, refusal=r.code)
         return
     if tag is None:
@@ -410,9 +409,10 @@ def gm_vouched(c: Case) -> bool:
     the game requires it (refuse_unverified ran), else a Reply to mail the game sent the GM
     (the alert asking for it), whose Message-ID only the GM has. Others are refused later."""
     g = c.opened()
-    if g.sender.lower() != c.gm or g.state["parameters"].get("require_auth"):
+    sender, admin = g.sender.lower(), (c.settings.admin_address or "").lower()
+    if sender not in {c.gm, admin} or g.state["parameters"].get("require_auth"):
         return True
-    return answers_own_mail(c.s, c.env, c.slug or "", [c.gm])
+    return answers_own_mail(c.s, c.env, c.slug or "", [sender])
 
 
 def relayed_instead(c: Case, refused: Refused) -> str:

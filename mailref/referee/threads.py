@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session, defer
 from sqlalchemy.orm.attributes import set_committed_value
 
 from mailref import engine
+from mailref.engine import Refused
 from mailref.engine.state import GameState
 from mailref.read import Envelope
 from mailref.referee import verdicts
@@ -59,6 +60,17 @@ def committed_states(s: Session) -> dict[str, tuple[int, dict]]:
 # The Message-ID a matter's first mail gets (outgoing.thread_id) is made from what players
 # know (the game, the matter, a hash of the address): anyone can write it.
 _MADE_ID = re.compile(r"<[a-z-]+-\d+\.[^.@]+\.\d{14}\.[0-9a-f]{12}@")
+
+
+# The GM's commands that change the game for everybody: taken only as a Reply to the game's own
+# mail (or verified), and what refuses one that is not.
+GM_NEEDS_A_REPLY = {
+    "approve": lambda: Refused("approve_needs_the_alert"),
+    "vacate": lambda: Refused("vacate_needs_a_reply"),
+    "score": lambda: Refused("score_needs_a_reply"),
+    "rule": lambda: Refused("rule_needs_a_reply"),
+    "undo": lambda: Refused("undo_needs_a_reply"),
+}
 
 
 def answers_own_mail(s: Session, env: Envelope, slug: str, addresses: list[str]) -> bool:

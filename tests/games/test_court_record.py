@@ -183,3 +183,33 @@ def test_an_undo_cannot_be_undone(referee, outbox):
     code, out = _cli(cmd_undo, referee, slug="nomes", entries=[ruling])
     assert code == 1 and f"journal entry {ruling} is itself an undo" in out, out
     assert referee.state("nomes") == before
+
+
+def test_a_rulings_lines_read_on_from_one_another(referee, outbox):
+    """The court record of a ruling that scores and undoes: its score line says what it did
+    (10 -> 0), and what the undo then changed reads on from there (0 -> -10), never again
+    from the score before the ruling."""
+    order, judge = _passed_and_questioned(referee)
+    author = order[0]
+    _mail(referee, judge, "[Ruling] 1", f"Illegal.\n\nUndo proposal 1\nScore {author} -10\n")
+    ruling = json.loads(_cli(cmd_journal, referee, slug="nomes", json=True)[1])["entries"][-1]
+    scored = [w for w in ruling["what"] if w.startswith(f"Score of {author}:")]
+    assert scored == [
+        f"Score of {author}: 10 -> 0 (judgement 1).",
+        f"Score of {author}: 0 -> -10.",
+    ], ruling["what"]
+    assert {p["name"]: p["score"] for p in referee.state("nomes")["players"]}[author] == -10
+    assert_replays(referee)
+
+
+def test_two_score_lines_of_one_ruling_read_in_turn(referee, outbox):
+    """Two score lines of one player in one ruling: each says the change it made, in order."""
+    order, judge = _passed_and_questioned(referee)
+    author = order[0]
+    outbox.new()
+    _mail(referee, judge, "[Ruling] 1", f"Twice wrong.\n\nScore {author} -3\nScore {author} -4\n")
+    body = Outbox.body(last(outbox, order[2], "announcement", "Ruling by"))
+    said = " ".join(body.split())
+    first = said.find(f"Score of {author}: 10 -> 7 (judgement 1).")
+    assert 0 <= first < said.find(f"Score of {author}: 7 -> 3 (judgement 1)."), body
+    assert_replays(referee)

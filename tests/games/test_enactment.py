@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from support.helpers import Outbox, assert_replays, mail
+from support.helpers import Outbox, assert_replays, mail, send_mail
 from support.joining import confirm_waiting
 from support.play import addr, send  # the same players' addresses, mail sent the same way
 from support.play_four import BLOG, EMP, PLAYERS, blog, last, nomes
@@ -146,8 +146,8 @@ def test_the_gm_learns_which_passed_rules_are_theirs_to_apply(referee, outbox, c
     digest = Outbox.body(last(outbox, "gm@ref.example", "digest"))
     assert (
         'The referee does not run its new rule 24 "Quick Votes": what they require is the GM\'s '
-        "to apply (a score by mail: [Score] NAME +N, or on the host: `mailref score`; a rule "
-        "change on the host: `mailref rule`)."
+        "to apply (by mail: [Score] NAME +N for a score, [Rule] with the changes for a rule; "
+        "or on the host: `mailref score`, `mailref rule`)."
     ) in digest
     assert_replays(referee)
 
@@ -167,3 +167,31 @@ def test_a_passed_rule_the_referee_does_not_run_makes_no_alert_alone(referee, ou
             send(referee, p, "[Vote] 1", "FOR")
     assert referee.state("nomes")["proposals"][0]["status"] == "passed"
     assert outbox.to("gm@ref.example", kind="alert") == []
+
+
+def test_the_gm_answers_changes_that_could_not_apply_with_rule_by_mail(referee, outbox, clock):
+    """The GM's alert for enacted changes that could not apply names [Rule] first, the host's
+    `mailref rule` after; the GM's Reply to it with [Rule] corrects the ruleset."""
+    blog(referee)
+    body = (
+        "Amend rule 1.3 to read:\nA Wizard may become Idle by posting a message saying so.\n\n"
+        'In rule 1.8, replace "two" with "three".\n'
+    )
+    send(referee, "alice", "[Proposal] [Core] Tidy up", body, to=BLOG)
+    for p in ("bob", "carol"):
+        send(referee, p, "Re: [Proposal 1] [Core] Tidy up", "FOR", to=BLOG)
+    outbox.new()
+    clock.advance(hours=12, seconds=1)
+    referee.tick()
+    (alert,) = [
+        m
+        for m in outbox.new()
+        if m["To"] == "gm@ref.example" and "could not apply" in Outbox.body(m)
+    ]
+    said = " ".join(Outbox.body(alert).split())
+    assert 0 <= said.find("reply to this alert with [Rule]") < said.find("`mailref rule"), said
+    fix = "Amend rule 1.3 to read:\nA Wizard may become Idle by posting a message saying so.\n"
+    send_mail(referee, "gm@ref.example", BLOG, "[Rule]", fix, in_reply_to=alert["Message-ID"])
+    rule = next(r for r in referee.state("blog")["rules"] if r["number"] == "1.3")
+    assert rule["text"] == "A Wizard may become Idle by posting a message saying so."
+    assert_replays(referee)

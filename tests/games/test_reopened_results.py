@@ -93,3 +93,21 @@ def test_the_gm_reopens_a_rejected_imperial_proposal_and_the_emperor_is_asked(
     emp.send(game, "Joe", "[Judge] 1", "ACCEPT")
     assert emp.prop(game, 1)["status"] == "accepted"
     assert any(r["number"] == "40" for r in game.state("empire")["rules"])
+
+
+def test_a_reversed_pass_tells_the_gm_to_undo_its_rule_by_mail(referee, outbox):
+    """A pass reversed into a fail keeps its rule changes for the GM, and the result says the
+    mail command first: [Rule], then the host's `mailref rule`."""
+    mover = nomes(referee)
+    send(referee, mover, "[Proposal] Tea", 'Enact rule 30 "Tea":\nTea is served.\n')
+    for voter in (p for p in PLAYERS if p.title() != mover):
+        send(referee, voter, "[Vote] 1", "FOR")
+    assert referee.state("nomes")["proposals"][0]["status"] == "passed"
+    decide = {"type": "decide", "number": 1, "outcome": "fail", "reopen": True}
+    assert referee.admin("nomes", decide, GM).ok
+    told = " ".join(Outbox.body(outbox.to(addr(mover), kind="results")[-1]).split())
+    assert (
+        "Its rule changes stay in force until the GM undoes them (by mail with [Rule], or on "
+        "the host: `mailref rule`)."
+    ) in told, told
+    assert_replays(referee)

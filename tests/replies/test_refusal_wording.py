@@ -203,7 +203,51 @@ GOLDEN = [
     (
         "undo_names_no_entry",
         {},
+        (
+            "say which journal entries to undo",
+            "write their numbers, as the game's journal page lists them: [Undo] 41 42; or name what to undo as a ruling does: [Undo] proposal 3, [Undo] the vote of Bob on proposal 3",
+        ),
         ("say which journal entries to undo", "mailref undo SLUG ENTRY..."),
+    ),
+    (
+        "only_gm_undoes",
+        {"gm": "gm@example.org"},
+        (
+            "only the GM undoes journal entries",
+            "the GM (gm@example.org) sends [Undo] 41 42, or on the host: `mailref undo`",
+        ),
+    ),
+    (
+        "undo_needs_a_reply",
+        {},
+        (
+            "an [Undo] voids journal entries only as a Reply to mail the game sent you (anyone can write a mail From your address), so nothing was undone",
+            "reply to the game's last mail to you with [Undo] 41 42, or on the host: `mailref undo`",
+        ),
+    ),
+    (
+        "only_gm_changes_rules",
+        {"gm": "gm@example.org"},
+        (
+            "only the GM changes the ruleset by mail",
+            "to read the ruleset, send [Rules]; to change it, send a [Proposal]",
+        ),
+    ),
+    (
+        "rule_needs_a_reply",
+        {},
+        (
+            "a [Rule] changes the ruleset only as a Reply to mail the game sent you (anyone can write a mail From your address), so no rule was changed",
+            "reply to the game's last mail to you with [Rule] and the changes, or on the host: `mailref rule`",
+        ),
+    ),
+    (
+        "rule_names_no_change",
+        {},
+        (
+            "I found no rule change in your [Rule], so no rule was changed",
+            'write each change as a proposal does: Amend rule 21 to read: (the text), Enact rule 30 "Title": (the text), Repeal rule 3.5, In rule 12, replace "old" with "new"',
+        ),
     ),
     (
         "score_names_no_player",

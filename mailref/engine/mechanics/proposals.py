@@ -279,7 +279,8 @@ class Proposals:
             )
         if not passed and m.get("changes"):
             lines.append(
-                "Its rule changes stay in force until the GM undoes them (`mailref rule`)."
+                "Its rule changes stay in force until the GM undoes them (by mail with [Rule], "
+                "or on the host: `mailref rule`)."
             )
         if m["status"] in self.policy.undecided:
             lines.append("It awaits its next step as a passed proposal does.")

@@ -59,7 +59,36 @@ WORDS = {
         "write [Roll] d6, [Roll] DICE20, [Roll] 2d10 or [Roll] 2d6+1 (N from 1 to 21 digits)"
         "{% for g in generators %}{{ ', or ' if loop.first else ', ' }}[Roll] {{ g }}{% endfor %}",
     ),
-    "undo_names_no_entry": W("say which journal entries to undo", "mailref undo SLUG ENTRY..."),
+    "undo_names_no_entry": W(
+        "say which journal entries to undo",
+        "write their numbers, as the game's journal page lists them: [Undo] 41 42; or name "
+        "what to undo as a ruling does: [Undo] proposal 3, [Undo] the vote of Bob on proposal 3",
+        cli_hint="mailref undo SLUG ENTRY...",
+    ),
+    "only_gm_undoes": W(
+        "only the GM undoes journal entries",
+        "the GM ({{ gm or 'the admin' }}) sends [Undo] 41 42, or on the host: `mailref undo`",
+    ),
+    "undo_needs_a_reply": W(
+        "an [Undo] voids journal entries only as a Reply to mail the game sent you (anyone can "
+        "write a mail From your address), so nothing was undone",
+        "reply to the game's last mail to you with [Undo] 41 42, or on the host: `mailref undo`",
+    ),
+    "only_gm_changes_rules": W(
+        "only the GM changes the ruleset by mail",
+        "to read the ruleset, send [Rules]; to change it, send a [Proposal]",
+    ),
+    "rule_needs_a_reply": W(
+        "a [Rule] changes the ruleset only as a Reply to mail the game sent you (anyone can "
+        "write a mail From your address), so no rule was changed",
+        "reply to the game's last mail to you with [Rule] and the changes, or on the host: "
+        "`mailref rule`",
+    ),
+    "rule_names_no_change": W(
+        "I found no rule change in your [Rule], so no rule was changed",
+        "write each change as a proposal does: Amend rule 21 to read: (the text), Enact rule 30 "
+        '"Title": (the text), Repeal rule 3.5, In rule 12, replace "old" with "new"',
+    ),
     "score_names_no_player": W("\"Score {{ player }} {{ '%+d'|format(amount) }}\": no such player"),
     "no_entry_before": W("there is no journal entry {{ entry }} before this one"),
     "entry_void_already": W("journal entry {{ entry }} is void already"),

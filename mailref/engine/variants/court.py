@@ -39,24 +39,42 @@ class CourtOrders:
     def on_undo(self, state: GameState, action: OtherAction, ctx: Ctx) -> None:
         named = cast(Sequence[int | str], action.get("entries") or ())  # journal numbers
         entries = [int(n) for n in named]
-        if not entries:
+        # the forms of a ruling's lines: {"proposal": 3}, {"vote": 3, "player": "Bob"}
+        ordered = [dict(e) for e in action.get("effects") or () if "score" not in e]
+        if not entries and not ordered:
             raise Refused("undo_names_no_entry")
-        undo = [{"entry": n} for n in entries]
+        who = action.get("by_label") or "the admin"  # the GM by mail, else the host's admin
+        who = who[:1].upper() + who[1:]
         listed = ", ".join(str(n) for n in entries)
-        self.game.event(state, ctx, f"The admin undid journal entries {listed}.")
-        lines = [f"The admin voids journal {'entries' if len(entries) > 1 else 'entry'} {listed}."]
+        lines = []
+        if entries:
+            self.game.event(state, ctx, f"{who} undid journal entries {listed}.")
+            lines.append(
+                f"{who} voids journal {'entries' if len(entries) > 1 else 'entry'} {listed}."
+            )
+        if ordered:
+            said = "; ".join(describe(e) for e in ordered)
+            self.game.event(state, ctx, f"{who} ordered: {said}.")
+            lines.append(f"{who} orders: {said}.")
         if action.get("reason"):
             lines.append(f"Reason: {action['reason']}")
+        subject = (
+            f"[Undo] Journal {'entries' if len(entries) > 1 else 'entry'} {listed}"
+            if entries
+            else "[Undo] " + "; ".join(describe(e).removeprefix("Undo ") for e in ordered)
+        )
         mail = ctx.send(
             "announcement",
             "all",
-            f"[Undo] Journal {'entries' if len(entries) > 1 else 'entry'} {listed}",
+            subject,
             "notice.txt",
             game=state,
             heading="",
             lines=lines,
+            undoing=entries,  # the door names them in the game's words (mailref/court.py)
         )
-        ctx.order(undo, f"admin {action.get('by')}", strict=True, mail=mail)
+        label = "the GM" if action.get("by_label") else f"admin {action.get('by')}"
+        ctx.order([{"entry": n} for n in entries] + ordered, label, strict=True, mail=mail)
 
     def carry_out(
         self, state: GameState, ctx: Ctx, effects: list[dict[str, Any]], by: str, strict: bool

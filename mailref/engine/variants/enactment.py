@@ -190,9 +190,10 @@ class Enactment:
         Returns why nothing was applied (the GM is alerted), or None."""
         if not changes:
             ctx.alert(
-                f"{why}; it has no rule changes the referee could read: apply its effects. A "
-                "score by mail: reply to this alert with [Score] NAME +N, or on the host: "
-                "`mailref score ...`; a rule change needs the host: `mailref rule ...`.",
+                f"{why}; it has no rule changes the referee could read: apply its effects. By "
+                "mail, reply to this alert with [Score] NAME +N for a score, or with [Rule] and "
+                "the rule changes (Amend rule 21 to read: ...) for a rule; or on the host: "
+                "`mailref score ...`, `mailref rule ...`.",
                 f"apply the effects of {by} by hand",
             )
             if then:
@@ -209,9 +210,9 @@ class Enactment:
             )
         except RuleConflict as e:
             ctx.alert(
-                f"{why} but its changes could not apply: {e}. Nothing was applied; correcting "
-                "the ruleset needs the host (no mail of the GM changes a rule): "
-                "`mailref rule ...`.",
+                f"{why} but its changes could not apply: {e}. Nothing was applied. To correct "
+                "the ruleset, reply to this alert with [Rule] and the changes as they should "
+                "read (Amend rule 21 to read: ...), or on the host: `mailref rule ...`.",
                 f"the rule changes of {by} could not apply",
             )
             if then:
@@ -241,8 +242,9 @@ class Enactment:
             named = ", ".join(f'{c.number or ""} "{c.title}"'.strip() for c in new)
             also = (
                 f"The referee does not run its new rule{'s' if len(new) > 1 else ''} {named}: "
-                "what they require is the GM's to apply (a score by mail: [Score] NAME +N, or "
-                "on the host: `mailref score`; a rule change on the host: `mailref rule`)."
+                "what they require is the GM's to apply (by mail: [Score] NAME +N for a score, "
+                "[Rule] with the changes for a rule; or on the host: `mailref score`, "
+                "`mailref rule`)."
             )
             self.game.event(state, ctx, f"{why}. {also}")
         followed = self.follow_rule_parameters(

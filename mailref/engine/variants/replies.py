@@ -44,7 +44,8 @@ class Replies:
         ctx.reply(
             "help",
             "help.txt",
-            commands=self.game.help_commands(state),
+            commands=self.game.help_commands(state)
+            + (self.gm_commands(state) if action.get("gm") else []),
             game=state,
             reason=action.get("reason", ""),
         )
@@ -107,6 +108,29 @@ class Replies:
                 "one who does not play takes NAME's open seat; the GM's [Vacate] NAME opens it",
             ),
         ]
+        return out
+
+    def gm_commands(self, state: GameState) -> list[tuple[str, str]]:
+        """What the GM sends by mail besides the players' commands, each as a Reply to the
+        game's mail (anyone can write a mail From the GM's address)."""
+        out = [
+            ("[Score] NAME +2 (or -2, =2)", "the GM's, as a Reply to the game's mail: a score"),
+            (
+                "[Undo] 41 42 (and a line Reason: ...)",
+                "the GM's, as a Reply to the game's mail: void those journal entries (the "
+                "game's journal page numbers them), or [Undo] proposal 3, [Undo] the vote of "
+                "Bob on proposal 3; the rest is replayed",
+            ),
+        ]
+        if state.get("rules"):
+            out.insert(
+                1,
+                (
+                    "[Rule] and lines as a proposal writes them",
+                    "the GM's, as a Reply to the game's mail: correct the ruleset, all or none "
+                    '(Amend rule 21 to read: ..., Enact rule 30 "Title": ..., Repeal rule 3.5)',
+                ),
+            )
         return out
 
     @action("status")

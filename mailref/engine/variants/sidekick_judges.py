@@ -178,9 +178,10 @@ class SidekickJudges:
         elif not effects and not changes:
             ctx.alert(
                 f"Judgement {j['number']} was ruled by {j['judge']} with no effect lines: apply "
-                "its effects (penalties of rule 4, reversals). A score by mail: reply to this "
-                "alert with [Score] NAME +N, or on the host: `mailref score`; a rule change or "
-                "an undo needs the host: `mailref rule` / `mailref undo`.",
+                "its effects (penalties of rule 4, reversals). By mail, reply to this alert "
+                "with [Score] NAME +N for a score, [Rule] and the rule changes for a rule, or "
+                "[Undo] and the journal entries (the game's journal page numbers them) for a "
+                "reversal; or on the host: `mailref score` / `mailref rule` / `mailref undo`.",
                 f"apply the ruling of judgement {j['number']}",
             )
 
