@@ -8,16 +8,16 @@ import json
 import textwrap
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Any, cast
+from typing import Any
 
 from mailref import resource
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.orders import Order, fold, order_like, read_eire_orders
-from mailref.engine.state import Action, EireState, GameState, Player
+from mailref.engine.state import Action, GameState, Player
 from mailref.engine.variants import rule_tables
 from mailref.engine.variants.actions import action
 from mailref.engine.variants.components import Held
-from mailref.engine.variants.eire_resolution import EireResolution
+from mailref.engine.variants.eire_resolution import EireResolution, eire_game
 from mailref.engine.variants.preview import Preview
 from mailref.engine.variants.turns import OrdersGame
 
@@ -27,12 +27,6 @@ TRIBES = {"plainsmen": "Plainsmen", "merfolk": "Merfolk", "woodkin": "Woodkin", 
 
 def load_map() -> list[dict]:
     return json.loads((resource("data") / "eire_map.json").read_text())["lands"]
-
-
-def eire_game(state: GameState) -> EireState:
-    """The state of an Eire game, with its lands, each player's Grain and the High King
-    (`Eire.initial_state` begins them)."""
-    return cast(EireState, state)
 
 
 class Eire(OrdersGame):
