@@ -11,64 +11,36 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 
 from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientAbortError, IMAPClientError
-from imapclient.imapclient import _parse_untagged_response
 
 from mailref.config import Imap
 from mailref.mail.application import Application as Referee
 from mailref.mail.application import Incoming
 from mailref.mail.imap_cursor import advance, cursor
 from mailref.mail.imap_folders import FolderTrouble, ensure, on_server
+from mailref.mail.imap_idle import (
+    ANSWER_WAIT,
+    answer_within,
+    begin_idle,
+    ended_with_bye,
+    read_with_idling,
+    still_there,
+)
 from mailref.mail.imap_leftovers import expunge_only, sweep
 from mailref.mail.imap_trouble import Trouble, _text
-from mailref.safe import printable
 from mailref.testhooks import crash_point
 
 log = logging.getLogger("mailref.imap")
 HELD_RECHECK = 2.0  # seconds: a pass again soon while another daemon holds some of the mail
 IDLE_RENEW = 9 * 60  # servers may drop IDLE after 30 min; RFC 2177 says renew before 29
-IDLE_DONE_WAIT = (
-    15  # seconds for the server's answer to DONE (or NOOP) before the connection is given up
-)
 
 
 BATCH = 100  # messages fetched, stored, processed and filed together
 BATCH_BYTES = 32 * 1024 * 1024  # ...and at most this much mail of them in memory at once
 UNREADABLE_AFTER = 3  # failed FETCHes of one message before it is skipped (left in the folder)
-
-
-def _read_with_idling(c: IMAPClient) -> list:
-    """What the server sent with its "+ idling", already read. A message that landed just
-    before IDLE is told at once, often in the same packet (and a host's BYE as it shuts down);
-    imaplib then reads it into its buffer with the continuation line, where idle_check (which
-    polls the socket) never sees it, and it would wait for the server's next word. Reads
-    whole buffered lines without blocking; a part of a line still counts as news."""
-    buffered = getattr(c._imap, "file", None)
-    sock = c.socket()
-    if buffered is None or not hasattr(buffered, "peek"):
-        return []
-    timeout = sock.gettimeout()
-    news: list = []
-    try:
-        sock.setblocking(False)
-        while ahead := buffered.peek(1):
-            if b"\n" not in ahead:
-                return [*news, True]
-            news.append(_parse_untagged_response(c._imap._get_line()))
-    except OSError:  # nothing more there (TLS says "want read")
-        pass
-    except Exception:  # a line imapclient cannot parse: news all the same
-        news.append(True)
-    finally:
-        try:
-            sock.settimeout(timeout)
-        except OSError:
-            pass
-    return news
 
 
 def open_imap(cfg: Imap, timeout: float) -> IMAPClient:
@@ -188,7 +160,7 @@ class Poller:
                 ended = self._idle(c)
             else:
                 self._rest(self.cfg.poll_interval.total_seconds())
-                ended = None if self.stop.is_set() else _still_there(c)
+                ended = None if self.stop.is_set() else still_there(c)
             if ended:
                 # Hosts and networks end a waiting connection now and then (a restart, a NAT
                 # that forgot it, Gmail after 29 minutes): connect again at once, said in one
@@ -200,9 +172,10 @@ class Poller:
         """Wait in IDLE for news, at most the poll interval: a connection a NAT forgot says
         nothing, so a pass at that interval is what finds out. Returns how the connection
         ended when it did, else None."""
-        c.idle()
+        if ended := begin_idle(c):
+            return ended
         started, renew = time.monotonic(), min(IDLE_RENEW, self.cfg.poll_interval.total_seconds())
-        news = _read_with_idling(c)
+        news = read_with_idling(c)
         quick = 0
         while (
             not news
@@ -217,15 +190,11 @@ class Poller:
             quick = quick + 1 if not news and time.monotonic() - asked < 0.1 else 0
             if quick >= 3:
                 return "the server closed the connection while idle"
-        for r in news:
-            if isinstance(r, tuple) and r and r[0] == b"BYE":
-                said = " ".join(
-                    w.decode("utf-8", "replace") if isinstance(w, bytes) else str(w) for w in r[1:]
-                )
-                return f"the server ended the connection while idle (BYE {printable(said)[:200]})"
+        if ended := ended_with_bye(news):
+            return ended
         try:
-            with _answer_within(
-                c, IDLE_DONE_WAIT
+            with answer_within(
+                c, ANSWER_WAIT
             ):  # a server answers DONE at once; a forgotten one never
                 c.idle_done()
         except (OSError, IMAPClientAbortError):
@@ -452,36 +421,6 @@ class Poller:
         c.add_flags(uids, [b"\\Deleted"])
         crash_point("before-expunge")
         expunge_only(c, uids)
-
-
-def _still_there(c: IMAPClient) -> str | None:
-    """After a wait between polls: None if the server answers a NOOP at once, else how the
-    connection ended (a forgotten one would hold the next SELECT for a minute, then be a
-    warning)."""
-    try:
-        with _answer_within(c, IDLE_DONE_WAIT):
-            c.noop()
-    except TimeoutError:
-        return "the connection went silent while waiting for the next poll"
-    except (OSError, IMAPClientAbortError):
-        return "the server closed the connection while waiting for the next poll"
-    return None
-
-
-@contextmanager
-def _answer_within(c: IMAPClient, seconds: float) -> Iterator[None]:
-    """The server has SECONDS to answer what the block asks, then the connection's own timeout
-    is back (a socket already closed keeps none)."""
-    sock = c.socket()
-    wait = sock.gettimeout()
-    sock.settimeout(seconds)
-    try:
-        yield
-    finally:
-        try:
-            sock.settimeout(wait)
-        except OSError:
-            pass
 
 
 def _by_bytes(uids: list[int], sizes: dict[int, int], max_size: int) -> Iterator[list[int]]:

@@ -25,7 +25,15 @@ from mailref.mail.smtp import Listener
 from mailref.store import InboxMessage
 from support.dovecot import free_port
 from support.helpers import mail, wait_for
-from support.listener import Raw, answer_to, game_on_sqlite, kept, listener_of, listening
+from support.listener import (
+    Raw,
+    answer_to,
+    game_on_sqlite,
+    kept,
+    listener,
+    listener_of,
+    listening,
+)
 
 G = "nomes@ref.example"
 TO = b"RCPT TO:<" + G.encode() + b">\r\n"
@@ -322,13 +330,19 @@ def test_big_messages_at_once_are_held_within_the_budget(referee, monkeypatch):
     thrown away, the others are kept, and once they are the listener takes mail again."""
     monkeypatch.setattr(smtp_server, "BUFFER_BUDGET", 0)  # the floor: 2 x 200 KB
     chunk = (b"y" * 1022 + b"\r\n") * 150  # 150 KB
-    with listening(referee, max_size=200_000) as port:
-        senders = [Raw(port, timeout=30) for _ in range(3)]
+    with listener(referee, max_size=200_000) as lst:
+        senders = [Raw(lst.port, timeout=30) for _ in range(3)]
         for n, c in enumerate(senders):
             c.send(b"EHLO x.org\r\nMAIL FROM:<p%d@x.org>\r\n" % n + TO + b"DATA\r\n")
             assert c.codes(4) == ["250", "250", "250", "354"]
             c.send(b"Subject: [Help] %d\r\n\r\n" % n + chunk)
-            time.sleep(0.2)  # the listener has read it
+            if n < 2:  # the listener has read it, so the third is the one over the budget
+                held = (n + 1) * len(chunk)
+                assert wait_for(lambda held=held: lst.room.buffered >= held, 30), lst.room.buffered
+        # The third's data is being thrown away as it arrives (only the tail that may begin the
+        # end is kept) before any end arrives: an end read with the data is a message read.
+        tail = len(smtp_server.END) - 1
+        assert wait_for(lambda: any(s.held == tail for s in lst.sessions), 30)
         for c in senders:
             c.send(b".\r\n")
         assert [c.reply()[:3] for c in senders] == ["250", "250", "452"]
@@ -388,8 +402,12 @@ def test_near_the_session_cap_idle_sessions_are_given_less_time(referee, monkeyp
         idle = [Raw(port) for _ in range(10)]
         assert all(c.greeting.startswith("220") for c in idle)
         assert Raw(port).greeting[:3] == "421"  # the eleventh
-        time.sleep(1.5)
-        told = [c for c in idle if select.select([c.sock], [], [], 0)[0]]
+
+        def told_421() -> list[Raw]:
+            return [c for c in idle if select.select([c.sock], [], [], 0)[0]]
+
+        # Told when the listener's loop next runs after STRESS_TIMEOUT, whenever that is.
+        told = wait_for(told_421, 30)
         # Idle sessions are closed until the stress is over (fewer than STRESS_AT of the cap).
         assert 0 < len(told) < 10
         assert all(c.reply()[:3] == "421" for c in told)
@@ -606,9 +624,7 @@ def test_a_whole_session_in_one_write_then_half_closed_is_answered_to_the_end(re
     assert raws(referee) == [raw]
 
 
-def test_a_group_failing_on_a_locked_store_is_not_tried_again_mail_by_mail(
-    referee, port, monkeypatch
-):
+def test_a_group_failing_on_a_locked_store_is_not_tried_again_mail_by_mail(referee, monkeypatch):
     """Mail that queued while the store was locked is committed as one group; when the lock
     outlasts the lock wait, the group's senders are all told 451 at once, each mail tried
     once (one by one, a group of 50 waited for the lock 50 times more). Their retries are
@@ -620,32 +636,39 @@ def test_a_group_failing_on_a_locked_store_is_not_tried_again_mail_by_mail(
     def counted(mails, wait=True):
         if wait:  # not the listener's try without waiting (Busy at once: the store is held)
             calls.append(len(mails))
+            if len(calls) == 1:  # the first commit, as slow as it may be: the four queue meanwhile
+                assert wait_for(lambda: queued() == 4, 30)
         return real(mails, wait)
 
     monkeypatch.setattr(referee, "keep", counted)
     raws_sent = [mail(f"p{i}@x.org", G, "[Help]") for i in range(5)]
     codes: dict[int, int] = {}
 
-    def send(i: int) -> None:
-        codes[i] = answer_to(port, f"p{i}@x.org", G, raws_sent[i])
+    with listener(referee) as lst:
+        assert lst.intake.committer is not None
+        queued = lst.intake.committer.inbox.qsize
 
-    holder = referee.store.engine.connect()
-    holder.begin()
-    try:
-        first = threading.Thread(target=send, args=(0,))
-        first.start()
-        time.sleep(0.3)  # its commit waits for the lock; the next four queue behind it
-        rest = [threading.Thread(target=send, args=(i,)) for i in range(1, 5)]
-        for t in [*rest]:
-            t.start()
-        for t in [first, *rest]:
-            t.join(30)
-    finally:
-        holder.rollback()
-        holder.close()
-    assert codes == {i: 451 for i in range(5)}
-    assert max(calls) > 1 and sum(calls) == 5, calls  # a group formed, and no mail was tried twice
-    for i in range(5):
-        send(i)
+        def send(i: int) -> None:
+            codes[i] = answer_to(lst.port, f"p{i}@x.org", G, raws_sent[i])
+
+        holder = referee.store.engine.connect()
+        holder.begin()
+        try:
+            first = threading.Thread(target=send, args=(0,))
+            first.start()
+            assert wait_for(lambda: calls == [1], 30)  # its commit waits for the lock...
+            rest = [threading.Thread(target=send, args=(i,)) for i in range(1, 5)]
+            for t in [*rest]:  # ...and the next four queue behind it
+                t.start()
+            for t in [first, *rest]:
+                t.join(30)
+        finally:
+            holder.rollback()
+            holder.close()
+        assert codes == {i: 451 for i in range(5)}
+        # A group formed, and no mail was tried twice.
+        assert max(calls) > 1 and sum(calls) == 5, calls
+        for i in range(5):
+            send(i)
     assert codes == {i: 250 for i in range(5)}
     assert sorted(raws(referee)) == sorted(raws_sent)

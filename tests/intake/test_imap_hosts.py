@@ -217,7 +217,9 @@ class Path_:
     (a NAT that forgot them: nothing arrives, nothing is said), CUT them (closed without a
     word), or end them with BYE (a host's "* BYE" and a close). A new connection works.
     ENDING, when set, is a BYE sent in the same packet as the next "+ idling" (a host shutting
-    down as IDLE begins), and the connection closed after it."""
+    down as IDLE begins), and the connection closed after it. REFUSING_IDLE, when set, is what
+    the next IDLE command is answered with instead of "+ idling" (a host's BYE as it shuts
+    down, or b"" for a close without a word), the command never reaching the server."""
 
     def __init__(self, port: int):
         import socket
@@ -227,6 +229,7 @@ class Path_:
         self.port = self.listener.getsockname()[1]
         self.conns: list[dict] = []
         self.ending = b""
+        self.refusing_idle: bytes | None = None
         threading.Thread(target=self._accept, daemon=True).start()
 
     def _accept(self) -> None:
@@ -259,16 +262,21 @@ class Path_:
                 if (
                     a is conn["client"]
                 ):  # the client's commands, by their verb ("UID" for UID SEARCH)
-                    conn["verbs"] += [
+                    verbs = [
                         line.split()[1] for line in data.split(b"\r\n") if len(line.split()) > 1
                     ]
-                else:
-                    conn["said"] = data
+                    conn["verbs"] += verbs
+                    if self.refusing_idle is not None and verbs[-1:] == [b"IDLE"]:
+                        refusal, self.refusing_idle = self.refusing_idle, None
+                        self.cut(refusal)
+                        return
                 ending = self.ending and a is conn["server"] and data.startswith(b"+ idling")
                 try:
                     b.sendall(data + self.ending if ending else data)
                 except OSError:
                     return
+                if a is conn["server"]:  # once the client has it: waiting() is true no sooner
+                    conn["said"] = data
                 if ending:
                     self.ending = b""
                     conn["frozen"] = True
@@ -379,6 +387,27 @@ def test_a_bye_in_the_same_packet_as_idling_is_read_as_the_bye_it_is(referee, do
         assert wait_for(lambda: len(acks(referee)) == 3, 40), acks(referee)
     lines = [r.getMessage() for r in caplog.records[before:] if r.name == "mailref.imap"]
     assert len(lines) == 1 and "(BYE Server shutting down.)" in lines[0], lines
+
+
+@pytest.mark.parametrize("how", ["closed", "bye"])
+def test_a_host_that_ends_the_connection_as_idle_is_asked_for_is_one_line(
+    referee, dovecot, caplog, how
+):
+    # A host shutting down as the IDLE command arrives answers it with its BYE (or closes):
+    # imapclient raised "Unexpected IDLE response", logged as a fault, then "works again".
+    with caplog.at_level("INFO", "mailref"), idling(referee, dovecot, 3600) as (path, folder, c):
+        before = len(caplog.records)
+        path.refusing_idle = b"* BYE Server shutting down.\r\n" if how == "bye" else b""
+        c.append(folder, mail("bob@x.org", G, "[Join]", "Name: Bob"))
+        assert wait_for(lambda: path.refusing_idle is None, 30)
+        c.append(folder, mail("carol@x.org", G, "[Join]", "Name: Carol"))
+        assert wait_for(lambda: len(acks(referee)) == 3, 40), acks(referee)
+    lines = [r for r in caplog.records[before:] if r.name == "mailref.imap"]
+    assert [r.levelname for r in lines] == ["INFO"], [r.getMessage() for r in lines]
+    said = "(BYE Server shutting down.)" if how == "bye" else "the server closed the connection"
+    assert said in lines[0].getMessage() and "connecting again" in lines[0].getMessage(), lines[
+        0
+    ].getMessage()
 
 
 @pytest.mark.parametrize("how", ["frozen", "closed"])

@@ -49,6 +49,7 @@ def test_a_missing_folder_is_one_line_until_it_exists_then_its_mail_is_answered(
     )
 
     with site.serve() as daemon:
+        assert wait_for(lambda: "does not exist" in daemon.stderr(), 20), daemon.stderr()
         time.sleep(6)  # long enough for several attempts (1 s, 2 s, 4 s back-off)
         said = [x for x in daemon.stderr().splitlines() if "does not exist" in x]
         assert len(said) == 1, daemon.stderr()  # was: one warning a second, for ever

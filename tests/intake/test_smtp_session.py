@@ -15,8 +15,16 @@ import pytest
 from mailref.mail import smtp_server
 from mailref.mail.smtp import Listener
 from support.dovecot import free_port
-from support.helpers import mail
-from support.listener import Raw, answer_to, game_on_sqlite, kept, listener_of, listening
+from support.helpers import mail, wait_for
+from support.listener import (
+    Raw,
+    answer_to,
+    game_on_sqlite,
+    kept,
+    listener,
+    listener_of,
+    listening,
+)
 
 G = "nomes@ref.example"
 
@@ -179,14 +187,15 @@ def test_an_idle_session_is_closed(referee, monkeypatch):
 
 def test_too_many_sessions_are_told_to_come_back(referee, monkeypatch):
     monkeypatch.setattr(smtp_server, "MAX_SESSIONS", 2)
-    with listening(referee) as port:
-        first, second = Raw(port), Raw(port)
-        third = Raw(port)
+    with listener(referee) as lst:
+        first, second = Raw(lst.port), Raw(lst.port)
+        third = Raw(lst.port)
         assert first.greeting.startswith("220") and second.greeting.startswith("220")
         assert third.greeting.startswith("421")
         second.close()
-        time.sleep(0.2)
-        assert Raw(port).greeting.startswith("220")
+        # The listener learns of the close when its loop next runs, not when close returns.
+        assert wait_for(lambda: len(lst.sessions) == 1, 30), lst.sessions
+        assert Raw(lst.port).greeting.startswith("220")
 
 
 def test_shutdown_answers_the_mail_in_hand_and_tells_the_rest_421(referee):
@@ -225,22 +234,24 @@ def test_mail_arriving_together_is_committed_together_and_a_bad_one_fails_alone(
         return real(mails)
 
     monkeypatch.setattr(referee, "keep", picky)
-    with listening(referee) as port:
+    with listener(referee) as lst:
         submit = [mail(f"p{i}@x.org", G, "[Help]", "poison" if i == 2 else "") for i in range(5)]
         results: dict[int, object] = {}
 
         def send(i: int) -> None:
-            results[i] = answer_to(port, f"p{i}@x.org", G, submit[i])
+            results[i] = answer_to(lst.port, f"p{i}@x.org", G, submit[i])
 
         holder = referee.store.engine.connect()
         holder.begin()  # SQLite: BEGIN IMMEDIATE, the write lock
         first = threading.Thread(target=send, args=(0,))
         first.start()
-        time.sleep(0.5)  # its commit now waits for the lock; the next four queue behind it
+        assert wait_for(lambda: groups == [1], 30)  # its commit now waits for the lock...
         rest = [threading.Thread(target=send, args=(i,)) for i in range(1, 5)]
         for t in rest:
             t.start()
-        time.sleep(0.5)
+        assert lst.intake.committer is not None
+        inbox = lst.intake.committer.inbox
+        assert wait_for(lambda: inbox.qsize() == 4, 30)  # ...and the next four queue behind it
         holder.rollback()
         holder.close()
         for t in [first, *rest]:

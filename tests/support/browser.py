@@ -14,6 +14,7 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
+from urllib.parse import unquote
 
 PHONE = {"width": 412, "height": 915, "deviceScaleFactor": 1, "mobile": True}
 
@@ -118,8 +119,19 @@ class Browser:
         """Load PATH from file:// as a phone would; its visible text, layout facts and a full-page
         screenshot."""
         self._events.clear()
-        self.call("Page.navigate", session=True, url=path.resolve().as_uri())
+        url = path.resolve().as_uri()
+        self.call("Page.navigate", session=True, url=url)
         self._wait_event("Page.loadEventFired")
+        # A load event still on its way from the page before (the first about:blank) is no
+        # sign of this one: read nothing before this page is the one loaded.
+        end = time.monotonic() + 30
+        while True:
+            state, href = self.evaluate("[document.readyState, location.href]")
+            if state == "complete" and unquote(href) == unquote(url):
+                break
+            if time.monotonic() > end:
+                raise TimeoutError(f"{url} did not load (still {href}, {state})")
+            time.sleep(0.05)
         facts = self.evaluate("""({
             title: document.title,
             scripts: document.querySelectorAll('script').length,

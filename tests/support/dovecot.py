@@ -11,14 +11,10 @@ import subprocess
 import time
 from pathlib import Path
 
+from support.ports import free_port as free_port  # where the tests import it from
+
 USER = "mailreftest"
 PASSWORD = "secret"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def dovecot_binary() -> str | None:

@@ -19,11 +19,21 @@ GAME = "nomes@ref.example"
 @contextmanager
 def listening(referee, max_size: int = 200_000) -> Iterator[int]:
     """The listener of REFEREE while the block runs; yields its port."""
-    port = free_port()
-    lst = Listener(referee, "127.0.0.1", port, max_size, on_stored=lambda: process_all(referee))
+    with listener(referee, max_size) as lst:
+        assert lst.port is not None
+        yield lst.port
+
+
+@contextmanager
+def listener(referee, max_size: int = 200_000) -> Iterator[Listener]:
+    """The listener of REFEREE while the block runs, itself (its port is .port): a test waits
+    on what it holds (its sessions, the mail data they hold, the mail queued to commit)."""
+    lst = Listener(
+        referee, "127.0.0.1", free_port(), max_size, on_stored=lambda: process_all(referee)
+    )
     lst.start()
     try:
-        yield port
+        yield lst
     finally:
         lst.stop()
 
