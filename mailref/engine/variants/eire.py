@@ -63,17 +63,8 @@ class Eire(OrdersGame):
         ),
     ]
 
-    def initial_state(
-        self,
-        slug: str,
-        name: str,
-        address: str,
-        gm: str | None,
-        timezone: str,
-        parameters: dict[str, Any],
-        now: datetime,
-    ) -> GameState:
-        state = eire_game(super().initial_state(slug, name, address, gm, timezone, parameters, now))
+    def initial_state(self, *args: Any, **kw: Any) -> GameState:
+        state = eire_game(super().initial_state(*args, **kw))
         state["lands"] = [
             {
                 "name": m["name"],

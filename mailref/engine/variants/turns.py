@@ -47,19 +47,8 @@ class OrdersGame(Variant):
     press = Held(Press)
     agreed_end = Held(AgreedEnd)
 
-    def initial_state(
-        self,
-        slug: str,
-        name: str,
-        address: str,
-        gm: str | None,
-        timezone: str,
-        parameters: dict[str, Any],
-        now: datetime,
-    ) -> GameState:
-        state = orders_game(
-            super().initial_state(slug, name, address, gm, timezone, parameters, now)
-        )
+    def initial_state(self, *args: Any, **kw: Any) -> GameState:
+        state = orders_game(super().initial_state(*args, **kw))
         state["orders"], state["history"] = {}, []
         return state
 
