@@ -46,7 +46,11 @@ class Route:
 
 
 REGISTRY: dict[str, Route] = {}
-_ACTION = {"proposal": "propose", "point-of-order": "cfj"}  # tags whose action is named otherwise
+_ACTION = {
+    "proposal": "propose",
+    "point-of-order": "cfj",
+    "override": "vote_override",
+}  # tags whose action is named otherwise
 
 
 def handles(*tags: str, players_only: bool = True) -> Callable[[Handler], Handler]:

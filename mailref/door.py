@@ -303,7 +303,8 @@ def _prepare_identity(action: Action) -> None:
 def author_addresses(state: GameState, action: Action, source: Source) -> set[str]:
     """Where the author of a mail command is written to: the reply address and the player's own."""
     out = {source.reply_to.lower()} if source.reply_to else set()
-    name = action.get("player")
+    # The GM's [Score] or [Override] names the player it acts on, who is no author of it.
+    name = None if action.get("gm") else action.get("player")
     for p in state.get("players", []):
         if p["name"] == name or out & {a.lower() for a in p["addresses"]}:
             out |= {a.lower() for a in p["addresses"]}

@@ -28,6 +28,7 @@ from mailref.referee.threads import (
     GM_NEEDS_A_REPLY,
     answers_own_mail,
     locked_game,
+    needs_a_reply,
     record_bounces,
 )
 from mailref.reply import queue_reply
@@ -352,7 +353,7 @@ def apply_command(c: Case) -> None:
         c.source = dataclasses.replace(c.routed(), reply_to=g.sender)
     view = GameView(g.state, g.variant, c.player, c.gm, c.settings.admin_address or "")
     if tag in GM_NEEDS_A_REPLY and not gm_vouched(c):
-        r = GM_NEEDS_A_REPLY[tag]()
+        r = needs_a_reply(tag)
         c.answer_error(r.reason, r.hint, refusal=r.code)
         return
     if tag is None:

@@ -190,18 +190,19 @@ class SidekickVotes(Proposals):
         self, state: GameState, prop: Matter, action: OtherAction, ctx: Ctx
     ) -> None:
         outcome = action["outcome"]
+        who = "the GM" if action.get("gm") else "the admin"  # the GM's [Decide] by mail
         forced = {
-            "enact": "enacted by the admin",
-            "fail": "failed by the admin",
-            "veto": "vetoed by the admin",
+            "enact": f"enacted by {who}",
+            "fail": f"failed by {who}",
+            "veto": f"vetoed by {who}",
         }[outcome]
-        ctx.ack(f"Proposal {prop['number']}: {outcome} by the admin.")
+        ctx.ack(f"Proposal {prop['number']}: {outcome} by {who}.")
         self.close(
             state,
             prop,
             ctx,
-            late=f"Decided by the admin: {action.get('reason') or 'no reason given'}.",
+            late=f"Decided by {who}: {action.get('reason') or 'no reason given'}.",
             forced=forced,
         )
         if outcome == "enact":
-            prop["reason"] = "enacted by the admin"
+            prop["reason"] = f"enacted by {who}"

@@ -368,7 +368,8 @@ class OrdersGame(Variant):
             lines += textwrap.wrap(point, 100, initial_indent="- ", subsequent_indent="  ")
         lines += [
             "",
-            "Its parameters (the GM sets them with `mailref game set`):",
+            "Its parameters (the GM sets them by mail with [Set] KEY=VALUE, or on the host "
+            "with `mailref game set`):",
             *("  " + line for line in self.parameter_lines(state)),
         ]
         ctx.reply(
