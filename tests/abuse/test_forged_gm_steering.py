@@ -20,6 +20,7 @@ pytestmark = pytest.mark.spec("2.2", "4.4")
 
 GM = "gm@ref.example"
 FORGER = "forger@evil.example"
+WATCHER = "wanda@watch.example"
 game = hostile_smtp.game  # the Sidekick game of Alice and Bob, played through SMTP
 
 STEERING = (
@@ -69,15 +70,17 @@ def test_forged_gm_mail_without_a_reply_steers_nothing(game, smtp, outbox):
 
 
 def test_message_ids_a_player_has_vouch_for_nothing(game, referee, smtp, outbox):
-    """Alice's own ack, Bob's copy of an announcement and of the ruleset the GM changed, Bob's
+    """Alice's own ack, a watcher's announcement, Bob's copy of an announcement and of the ruleset the GM changed, Bob's
     copy of Alice's words, the GM's mail of another game of the same GM, and a Message-ID in the
     pattern the game makes its first mails by: none is a Reply to this game's mail to the GM."""
     referee.create_game("other", "sidekick", "other@ref.example", gm=GM)
     (elsewhere,) = [
         m for m in outbox.to(GM) if "is open at" in str(m["Subject"]) and "other" in str(m["From"])
     ]
+    smtp(mail(WATCHER, G, "[Watch]"), WATCHER)
+    confirm(referee, WATCHER)
     propose(game, smtp)
-    outbox.new()
+    (watched,) = [m["Message-ID"] for m in outbox.to(WATCHER, outbox.new(), kind="announcement")]
     smtp(mail(ALICE, G, "[Status]"), ALICE)
     ack = outbox.to(ALICE, outbox.new())[-1]["Message-ID"]
     smtp(
@@ -102,6 +105,7 @@ def test_message_ids_a_player_has_vouch_for_nothing(game, referee, smtp, outbox)
     before = game.state("nomes")
     for named in (
         ack,
+        watched,
         ruleset["Message-ID"],
         announced,
         copy["Message-ID"],
