@@ -70,9 +70,10 @@ def test_forged_gm_mail_without_a_reply_steers_nothing(game, smtp, outbox):
 
 
 def test_message_ids_a_player_has_vouch_for_nothing(game, referee, smtp, outbox):
-    """Alice's own ack, a watcher's announcement, Bob's copy of an announcement and of the ruleset the GM changed, Bob's
-    copy of Alice's words, the GM's mail of another game of the same GM, and a Message-ID in the
-    pattern the game makes its first mails by: none is a Reply to this game's mail to the GM."""
+    """Alice's own ack, a watcher's announcement, Bob's copy of an announcement and of the
+    ruleset the GM changed, Bob's copy of Alice's words, the GM's mail of another game of the
+    same GM, and a Message-ID in the pattern the game makes its first mails by: none is a Reply
+    to this game's mail to the GM."""
     referee.create_game("other", "sidekick", "other@ref.example", gm=GM)
     (elsewhere,) = [
         m for m in outbox.to(GM) if "is open at" in str(m["Subject"]) and "other" in str(m["From"])
