@@ -25,6 +25,7 @@ from mailref.referee.case import Case
 from mailref.referee.mails import release_shadowed
 from mailref.referee.records import elsewhere
 from mailref.referee.threads import (
+    AS_A_PLAYER,
     GM_NEEDS_A_REPLY,
     answers_own_mail,
     locked_game,
@@ -360,9 +361,12 @@ def apply_command(c: Case) -> None:
         verifies=bool(c.settings.trusted_authserv_ids),
     )
     if tag in GM_NEEDS_A_REPLY and not gm_vouched(c):
-        r = needs_a_reply(tag)
-        c.answer_error(r.reason, r.hint, refusal=r.code)
-        return
+        if tag in AS_A_PLAYER and c.player is not None:
+            view = dataclasses.replace(view, gm="", admin="")  # the GM who plays, as a player
+        else:
+            r = needs_a_reply(tag)
+            c.answer_error(r.reason, r.hint, refusal=r.code)
+            return
     if tag is None:
         action: Action = {
             "type": "help",

@@ -71,6 +71,7 @@ _CORRECTING: dict[str, Callable[[], Refused]] = {
     "score": lambda: Refused("score_needs_a_reply"),
     "rule": lambda: Refused("rule_needs_a_reply"),
     "undo": lambda: Refused("undo_needs_a_reply"),
+    "update": lambda: Refused("update_needs_a_reply"),
 }
 # The GM's steering by mail: what each does, and its example by mail and command on the host.
 _STEERING = {
@@ -78,6 +79,7 @@ _STEERING = {
     "decide": ("decides a proposal", "[Decide] 3 enact", "proposal enact"),
     "override": ("records a player's vote", "[Override] 3 NAME FOR", "vote"),
     "office": ("names an office's holder", "[Office] historian NAME", "office"),
+    "column": ("declares a column", "[Column] Coins asset", "column add SLUG NAME KIND"),
 }
 
 
@@ -93,6 +95,9 @@ def needs_a_reply(tag: str) -> Refused:
 # The GM's commands that change the game for everybody: taken only as a Reply to the game's own
 # mail (or verified); `needs_a_reply` refuses one that is not.
 GM_NEEDS_A_REPLY = frozenset({*_CORRECTING, *_STEERING})
+# Of those, what a GM who plays may also send as a player: without the Reply, read as the
+# player's ([Update] of the GM's own values), never as the GM's.
+AS_A_PLAYER = frozenset({"update"})
 
 
 def answers_own_mail(s: Session, env: Envelope, slug: str, addresses: list[str]) -> bool:

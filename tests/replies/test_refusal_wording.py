@@ -276,6 +276,15 @@ GOLDEN = [
         ),
     ),
     (
+        "update_needs_a_reply",
+        {},
+        (
+            "the GM's [Update] writes another's values only as a Reply to mail the game sent "
+            "you (anyone can write a mail From your address), so nothing was changed",
+            "reply to the game's last mail to you with [Update] Coins of NAME +5",
+        ),
+    ),
+    (
         "set_value_too_long",
         {"key": "name", "most": 200},
         (
