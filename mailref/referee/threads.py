@@ -80,6 +80,7 @@ _STEERING = {
     "override": ("records a player's vote", "[Override] 3 NAME FOR", "vote"),
     "office": ("names an office's holder", "[Office] historian NAME", "office"),
     "column": ("declares a column", "[Column] Coins asset", "column add SLUG NAME KIND"),
+    "deadline": ("moves or pauses the game's deadline", "[Deadline] +2d", "deadline"),
 }
 
 
@@ -96,8 +97,8 @@ def needs_a_reply(tag: str) -> Refused:
 # mail (or verified); `needs_a_reply` refuses one that is not.
 GM_NEEDS_A_REPLY = frozenset({*_CORRECTING, *_STEERING})
 # Of those, what a GM who plays may also send as a player: without the Reply, read as the
-# player's ([Update] of the GM's own values), never as the GM's.
-AS_A_PLAYER = frozenset({"update"})
+# player's ([Update] of the GM's own values, a request for more time), never as the GM's.
+AS_A_PLAYER = frozenset({"update", "deadline"})
 
 
 def answers_own_mail(s: Session, env: Envelope, slug: str, addresses: list[str]) -> bool:
