@@ -72,6 +72,9 @@ _CORRECTING: dict[str, Callable[[], Refused]] = {
     "rule": lambda: Refused("rule_needs_a_reply"),
     "undo": lambda: Refused("undo_needs_a_reply"),
     "update": lambda: Refused("update_needs_a_reply"),
+    "results": lambda: Refused("results_need_a_reply"),
+    "turn": lambda: Refused("results_need_a_reply"),
+    "publish": lambda: Refused("results_need_a_reply"),
 }
 # The GM's steering by mail: what each does, and its example by mail and command on the host.
 _STEERING = {

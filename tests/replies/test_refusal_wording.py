@@ -276,6 +276,15 @@ GOLDEN = [
         ),
     ),
     (
+        "results_need_a_reply",
+        {},
+        (
+            "a turn's results from the GM go to the players only as a Reply to mail the game "
+            "sent you (anyone can write a mail From your address), so nothing was published",
+            'reply to the game\'s "Orders of all players" mail with the results',
+        ),
+    ),
+    (
         "update_needs_a_reply",
         {},
         (
