@@ -20,6 +20,7 @@ from mailref.handlers import (  # noqa: F401 - each module registers its tags
     record,
     score,
     settings,
+    steering,
     substitutes,
     turn,
     vote,

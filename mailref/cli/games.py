@@ -97,7 +97,10 @@ def cmd_game_show(referee: Referee, args: argparse.Namespace, who: str) -> int:
 
 
 def cmd_game_set(referee: Referee, args: argparse.Namespace, who: str) -> int:
-    code = act(referee, args, who, {"type": "set", "values": kv(args.values)})
+    from mailref.engine.variants.admin import in_journal_order
+
+    values = in_journal_order(kv(args.values))
+    code = act(referee, args, who, {"type": "set", "values": values})
     if code == 0:
         warn_unverifiable(referee, args.slug)
     return code

@@ -29,6 +29,10 @@ TAGS: dict[str, str] = {
     "score": "score",  # the GM changes a player's score
     "rule": "rule",  # the GM corrects the ruleset ([Rules] reads it)
     "undo": "undo",  # the GM voids journal entries
+    "set": "set",  # the GM changes the game's settings ([Settings] are a player's own)
+    "decide": "decide",  # the GM enacts or fails a proposal
+    "override": "override",  # the GM records a player's vote
+    "office": "office",  # the GM names an office's holder
     "takeover": "takeover",  # a newcomer takes an open seat
     "take over": "takeover",
     "history": "history",  # the game's results so far

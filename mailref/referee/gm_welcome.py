@@ -52,11 +52,26 @@ def gm_lines(state: GameState) -> list[str]:
         "  [Undo] 41 42, as a Reply to the game's mail: void those journal entries (the "
         "game's journal page numbers them) and replay the rest"
     )
+    lines.append(
+        "  [Set] dormant_below=3, a line each, as a Reply to the game's mail: change the "
+        "game's settings as `mailref game set` does, all or none"
+    )
+    if v.takes("decide"):
+        lines.append(
+            "  [Decide] 3 enact (or fail, veto), as a Reply to the game's mail: decide a "
+            "proposal now"
+        )
+    if v.takes("vote_override"):
+        lines.append(
+            "  [Override] 3 NAME FOR, as a Reply to the game's mail: record a player's vote"
+        )
     lines += [
+        "  [Office] OFFICE NAME, as a Reply to the game's mail: name who holds an office",
         "  [Status], [Rules], [Help]: the game as its players see it",
         "On the host, `mailref game show "
         + state["slug"]
-        + "` shows the game and `mailref game set` changes its parameters (docs/operating.md).",
+        + "` shows the game; each command above has its host command there too "
+        "(docs/operating.md).",
     ]
     news = v.gm_news(state)
     return [*lines, *([""] + news if news else [])]

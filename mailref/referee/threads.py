@@ -5,6 +5,7 @@ game a bounce reports on, and each game's row, locked once per batch."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import datetime
 from typing import cast
 
@@ -57,20 +58,50 @@ def committed_states(s: Session) -> dict[str, tuple[int, dict]]:
     return held
 
 
-# The Message-ID a matter's first mail gets (outgoing.thread_id) is made from what players
-# know (the game, the matter, a hash of the address): anyone can write it.
-_MADE_ID = re.compile(r"<[a-z-]+-\d+\.[^.@]+\.\d{14}\.[0-9a-f]{12}@")
+# The Message-IDs outgoing.thread_id makes (a matter's first mail, each reader's copy of
+# relayed words) come from what players know (the game, the matter or the words' mail, a hash
+# of the address): anyone can write one, the GM's copy of a player's words included.
+_MADE_ID = re.compile(r"<[a-z]+(?:-[a-z0-9]+)+\.[^.@]+\.\d{14}\.[0-9a-f]{12}@")
 
 
-# The GM's commands that change the game for everybody: taken only as a Reply to the game's own
-# mail (or verified), and what refuses one that is not.
-GM_NEEDS_A_REPLY = {
+# The GM's corrections by mail, each with its own refusal.
+_CORRECTING: dict[str, Callable[[], Refused]] = {
     "approve": lambda: Refused("approve_needs_the_alert"),
     "vacate": lambda: Refused("vacate_needs_a_reply"),
     "score": lambda: Refused("score_needs_a_reply"),
     "rule": lambda: Refused("rule_needs_a_reply"),
     "undo": lambda: Refused("undo_needs_a_reply"),
+    "update": lambda: Refused("update_needs_a_reply"),
+    "results": lambda: Refused("results_need_a_reply"),
+    "turn": lambda: Refused("results_need_a_reply"),
+    "publish": lambda: Refused("results_need_a_reply"),
 }
+# The GM's steering by mail: what each does, and its example by mail and command on the host.
+_STEERING = {
+    "set": ("changes the game's settings", "[Set] dormant_below=3", "game set"),
+    "decide": ("decides a proposal", "[Decide] 3 enact", "proposal enact"),
+    "override": ("records a player's vote", "[Override] 3 NAME FOR", "vote"),
+    "office": ("names an office's holder", "[Office] historian NAME", "office"),
+    "column": ("declares a column", "[Column] Coins asset", "column add SLUG NAME KIND"),
+    "deadline": ("moves or pauses the game's deadline", "[Deadline] +2d", "deadline"),
+}
+
+
+def needs_a_reply(tag: str) -> Refused:
+    """The refusal of the GM's TAG that answers no mail of the game (and is not verified)."""
+    if tag in _STEERING:
+        does, example, cli = _STEERING[tag]
+        said = f"[{tag.title()}]"
+        return Refused("gm_needs_a_reply", tag=said, does=does, example=example, cli=cli)
+    return _CORRECTING[tag]()
+
+
+# The GM's commands that change the game for everybody: taken only as a Reply to the game's own
+# mail (or verified); `needs_a_reply` refuses one that is not.
+GM_NEEDS_A_REPLY = frozenset({*_CORRECTING, *_STEERING})
+# Of those, what a GM who plays may also send as a player: without the Reply, read as the
+# player's ([Update] of the GM's own values, a request for more time), never as the GM's.
+AS_A_PLAYER = frozenset({"update", "deadline"})
 
 
 def answers_own_mail(s: Session, env: Envelope, slug: str, addresses: list[str]) -> bool:

@@ -226,6 +226,116 @@ GOLDEN = [
         ),
     ),
     (
+        "only_gm_by_mail",
+        {
+            "does": "decides a proposal",
+            "gm": "gm@example.org",
+            "example": "[Decide] 3 enact",
+            "cli": "proposal enact",
+        },
+        (
+            "only the GM decides a proposal by mail",
+            "the GM (gm@example.org) sends [Decide] 3 enact, or on the host: `mailref proposal enact`",
+        ),
+    ),
+    (
+        "only_gm_sets",
+        {"gm": "gm@example.org"},
+        (
+            "only the GM changes the game's settings by mail",
+            "your own settings (digest, reminders) are [Settings]; the GM (gm@example.org) sends [Set] dormant_below=3, or on the host: `mailref game set`",
+        ),
+    ),
+    (
+        "gm_needs_a_reply",
+        {
+            "tag": "[Set]",
+            "does": "changes the game's settings",
+            "example": "[Set] dormant_below=3",
+            "cli": "game set",
+        },
+        (
+            "a [Set] changes the game's settings only as a Reply to mail the game sent you (anyone can write a mail From your address), so nothing was changed",
+            "reply to the game's last mail to you with [Set] dormant_below=3, or on the host: `mailref game set`",
+        ),
+    ),
+    (
+        "set_names_no_setting",
+        {},
+        (
+            "I found no setting in your [Set], so nothing was changed",
+            "write one a line, as `mailref game set` takes them: dormant_below=3 (or dormant_below: 3); [Settings] lists your own",
+        ),
+    ),
+    (
+        "gm_set_on_the_host",
+        {"slug": "nomes"},
+        (
+            "the game's GM is changed only on the host, so nothing was changed",
+            "`mailref game set nomes gm=ADDRESS` on the host",
+        ),
+    ),
+    (
+        "results_need_a_reply",
+        {},
+        (
+            "a turn's results from the GM go to the players only as a Reply to mail the game "
+            "sent you (anyone can write a mail From your address), so nothing was published",
+            'reply to the game\'s "Orders of all players" mail with the results',
+        ),
+    ),
+    (
+        "update_needs_a_reply",
+        {},
+        (
+            "the GM's [Update] writes another's values only as a Reply to mail the game sent "
+            "you (anyone can write a mail From your address), so nothing was changed",
+            "reply to the game's last mail to you with [Update] Coins of NAME +5",
+        ),
+    ),
+    (
+        "set_value_too_long",
+        {"key": "name", "most": 200},
+        (
+            "the value of name is longer than 200 characters, so nothing was changed",
+            "write a shorter name",
+        ),
+    ),
+    (
+        "require_auth_unverifiable",
+        {"slug": "nomes"},
+        (
+            "this host trusts no authentication server, so with require_auth on no mail could be "
+            "verified, yours included, and every command would be refused; nothing was changed",
+            "the host's admin sets [auth] trusted_authserv_ids, then `mailref game set nomes "
+            "require_auth=on` on the host",
+        ),
+    ),
+    (
+        "decide_unreadable",
+        {"line": "3 maybe"},
+        (
+            "'3 maybe' is not a decision",
+            "write [Decide] 3 enact, [Decide] 3 fail or [Decide] 3 veto; add reopen to reverse a result the referee closed: [Decide] 3 enact reopen",
+        ),
+    ),
+    (
+        "override_unreadable",
+        {"line": "3 Bob PERHAPS"},
+        (
+            "'3 Bob PERHAPS' is not a player's vote",
+            "write [Override] 3 NAME FOR: the proposal, the player, the vote word",
+        ),
+    ),
+    (
+        "office_unreadable",
+        {"line": "?"},
+        (
+            "'?' names no office",
+            "write [Office] historian NAME to name its holder, or [Office] historian none to vacate it",
+        ),
+    ),
+    (
         "only_gm_changes_rules",
         {"gm": "gm@example.org"},
         (

@@ -229,7 +229,7 @@ class Proposals:
                 self.label_of(m),
                 zone=state.get("timezone") or "UTC",
             )
-            + " (admin override)"
+            + (" (the GM's override)" if action.get("gm") else " (admin override)")
         )
         self.game.admin.tell_vote_override(
             state, action, ctx, p["name"], m, self.heading_of(m), vote, previous

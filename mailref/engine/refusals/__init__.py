@@ -17,6 +17,7 @@ from mailref.engine.refusals import (
     parameters,
     players,
     seats,
+    steering,
     table,
 )
 from mailref.engine.refusals.wording import Wording
@@ -35,6 +36,7 @@ CATALOGUE: dict[str, Wording] = {
     **players.WORDS,
     **orders.WORDS,
     **seats.WORDS,
+    **steering.WORDS,
     **table.WORDS,
     **mail.WORDS,
 }

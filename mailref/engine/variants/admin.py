@@ -49,8 +49,15 @@ class AdminHost(Protocol):
     def announce(self, state: GameState, ctx: Ctx, subject: str, lines: list[str]) -> None: ...
 
 
+def in_journal_order(values: dict[str, Any]) -> dict[str, Any]:
+    """VALUES in the order PostgreSQL's jsonb keeps a journaled dict's keys (shorter first, then
+    by bytes), so that a replay sets, and tells, them in the order the game did."""
+    return dict(sorted(values.items(), key=lambda kv: (len(kv[0].encode()), kv[0].encode())))
+
+
 class AdminOverrides:
-    """The admin's commands (`mailref game set`, `office`, `pause`, `score`)."""
+    """The admin's commands (`mailref game set`, `office`, `pause`, `score`), the GM's by mail
+    too ([Set], [Office], [Deadline] pause, [Score])."""
 
     def __init__(self, game: AdminHost) -> None:
         self.game = game
@@ -82,14 +89,15 @@ class AdminOverrides:
         """The admin changed a player's ballot (`mailref vote`): its player is told, with the
         reason; the tally mails show it to the others."""
         was = f" (it was {previous})" if previous else ""
+        who, who_ = ("the GM", "The GM") if action.get("gm") else ("the admin", "The admin")
         title = matter.get("question") or matter["title"]
         ctx.send(
             "announcement",
             [name],
-            f"[{label} {matter['number']}] Your vote was set by the admin",
+            f"[{label} {matter['number']}] Your vote was set by {who}",
             "notice.txt",
             game=state,
-            heading=f"The admin recorded your vote on {label.lower()} {matter['number']} "
+            heading=f"{who_} recorded your vote on {label.lower()} {matter['number']} "
             f"\"{title}\" as {vote}{was}.",
             lines=[
                 f"Reason: {action.get('reason') or 'none given'}.",
@@ -197,7 +205,12 @@ class AdminOverrides:
             )
             ctx.ack(
                 note
-                + f" To move it: `mailref deadline {state['slug']} extend DURATION` or `set WHEN`."
+                + (
+                    " To move it: [Deadline] +2d or [Deadline] Fri 18:00."
+                    if action.get("gm")
+                    else f" To move it: `mailref deadline {state['slug']} extend DURATION` or "
+                    "`set WHEN`."
+                )
             )
             lines.append(note)
         self.game.announce(state, ctx, "Game parameters changed", lines)

@@ -341,9 +341,10 @@ class Enactment:
                 "carries out as the "
                 "game's initial rules say, not as they now read: where the new wording decides "
                 "otherwise, "
-                "correct the outcome by hand: a score by mail with [Score] NAME +N, or on the "
-                "host (`mailref proposal enact|fail`, `mailref vote`, `mailref score`, "
-                "`mailref game set`; no mail of the GM does the others)."
+                "correct the outcome by hand, by mail as a Reply to this alert: [Score] NAME +N "
+                "for a score, [Decide] N enact (or fail) for a proposal, [Override] N NAME FOR "
+                "for a vote, [Set] KEY=VALUE for a setting; or on the host: `mailref score`, "
+                "`mailref proposal enact|fail`, `mailref vote`, `mailref game set`."
             )
             # Every player learns it too, in the ruleset mail: never a silent "as first written".
             told.append(
@@ -389,8 +390,8 @@ class Enactment:
                     ask.append(
                         f"It changes rule {n}, which the referee runs as {name} = {before}, and "
                         "the new text "
-                        "does not say a value the referee can read. If it changes that, set it "
-                        "with "
+                        "does not say a value the referee can read. If it changes that, reply "
+                        f"to this alert with [Set] {name}=..., or on the host: "
                         f"`mailref game set {state['slug']} {name}=...`."
                     )
                     told.append(
@@ -406,7 +407,8 @@ class Enactment:
                     ask.append(
                         f"It changes rule {n}, and its new text says {name} = {value}, which the "
                         f"referee cannot run by ({e.reason}). It still runs {name} = {before}; "
-                        f"set another with `mailref game set {state['slug']} {name}=...`."
+                        f"set another by replying to this alert with [Set] {name}=..., or on "
+                        f"the host: `mailref game set {state['slug']} {name}=...`."
                     )
                     told.append(
                         f"Rule {n} changed, and its new text says a value the referee cannot run "
@@ -442,7 +444,9 @@ class Enactment:
             told_gm = [x for x in told if x.startswith("From now on") or " is repealed, " in x]
             undo = (
                 [
-                    "If a reading is wrong, set it with `mailref game set "
+                    "If a reading is wrong, reply to this alert with [Set] "
+                    + " ".join(sets)
+                    + ", or on the host: `mailref game set "
                     + state["slug"]
                     + " "
                     + " ".join(sets)

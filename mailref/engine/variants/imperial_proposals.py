@@ -228,7 +228,8 @@ class ImperialProposals(Proposals):
         if emperor is None:
             ctx.alert(
                 f"Proposal {prop['number']} awaits judgement but the office of Emperor is vacant "
-                "(naming an Emperor needs the host: `mailref office SLUG emperor NAME`).",
+                "(to name one, reply to this alert with [Office] emperor NAME, or on the host: "
+                "`mailref office SLUG emperor NAME`).",
                 f"proposal {prop['number']} awaits judgement and there is no Emperor",
             )
             return

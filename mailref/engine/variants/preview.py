@@ -128,7 +128,8 @@ class Preview:
             "Nobody else has seen these results. Send a mail with the subject [Publish] "
             f"(or run `mailref turn publish {state['slug']}`) to send them to every player and "
             "open "
-            "the next turn; a correction before that (`mailref game set`, a player removed) "
+            "the next turn; a correction before that ([Set] KEY=VALUE, or on the host "
+            "`mailref game set`; a player removed) "
             "resolves the turn again from the same rolls.",
             "",
         ]

@@ -30,6 +30,8 @@ class RepliesHost(Protocol):
 
     def standing_lines(self, state: GameState) -> list[str]: ...
 
+    def takes(self, tag: str) -> bool: ...
+
     def ruleset_proposals(self, state: GameState, ctx: Ctx) -> list[str]: ...
 
 
@@ -122,6 +124,31 @@ class Replies:
                 "Bob on proposal 3; the rest is replayed",
             ),
         ]
+        reply = "the GM's, as a Reply to the game's mail"
+        out.append(
+            (
+                "[Set] KEY=VALUE (a line each)",
+                f"{reply}: change the game's settings as `mailref game set` does, all or none "
+                "(dormant_below=3)",
+            )
+        )
+        if self.game.takes("decide"):
+            out.append(
+                (
+                    "[Decide] 3 enact (or fail, veto)",
+                    f"{reply}: decide proposal 3 now; [Decide] 3 enact reopen reverses a "
+                    "result already closed",
+                )
+            )
+        if self.game.takes("vote_override"):
+            out.append(("[Override] 3 NAME FOR", f"{reply}: record NAME's vote on proposal 3"))
+        out.append(
+            (
+                "[Office] OFFICE NAME",
+                f"{reply}: name who holds an office (historian, emperor ...); NAME none "
+                "vacates it",
+            )
+        )
         if state.get("rules"):
             out.insert(
                 1,

@@ -405,14 +405,14 @@ class BlogNomic(Variant):
         lines = [
             f"The game begins in dynasty {state['dynasty']} as a Metadynasty: there is no "
             "Historian, so a DEFERENTIAL vote follows nobody and nobody may VETO (rule "
-            f'"Dynasties"). To name a Historian, on the host: `mailref office {slug} historian '
-            "NAME`."
+            '"Dynasties"). To name a Historian, reply to this mail with [Office] historian NAME, '
+            f"or on the host: `mailref office {slug} historian NAME`."
         ]
         if self.hiatus.dormant(state):
             lines.append(
                 f"It is Dormant until {least} Wizards play: no proposal may be submitted before "
-                f'(rule "Dormancy"). For a smaller game, on the host: `mailref game set {slug} '
-                "dormant_below=3`."
+                '(rule "Dormancy"). For a smaller game, reply to this mail with [Set] '
+                f"dormant_below=3, or on the host: `mailref game set {slug} dormant_below=3`."
             )
         return lines
 

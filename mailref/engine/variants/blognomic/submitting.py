@@ -278,7 +278,8 @@ class Submitting(Proposals):
 
     def decided_by_admin(self, state: GameState, m: Matter, action: Action, ctx: Ctx) -> None:
         status = "enacted" if action["outcome"] == "enact" else "failed"
-        reason = {"enact": "enacted by the admin", "fail": "failed by the admin", "veto": "vetoed"}[
+        who = "the GM" if action.get("gm") else "the admin"  # the GM's [Decide] by mail
+        reason = {"enact": f"enacted by {who}", "fail": f"failed by {who}", "veto": "vetoed"}[
             action["outcome"]
         ]
         ctx.ack(f"{self.game.label(m)} {m['number']}: {reason}.")
@@ -288,5 +289,6 @@ class Submitting(Proposals):
             ctx,
             status,
             reason,
-            note=f"Admin: {action.get('reason') or 'no reason given'}",
+            note=f"{'GM' if action.get('gm') else 'Admin'}: "
+            f"{action.get('reason') or 'no reason given'}",
         )
