@@ -53,8 +53,8 @@ def gm_lines(state: GameState) -> list[str]:
         "game's journal page numbers them) and replay the rest"
     )
     lines.append(
-        "  [Set] dormant_below=3, a line each, as a Reply to the game's mail: change the "
-        "game's settings as `mailref game set` does, all or none"
+        f"  [Set] {v.replies.set_example()}, a line each, as a Reply to the game's mail: "
+        "change the game's settings as `mailref game set` does, all or none"
     )
     if v.takes("decide"):
         lines.append(

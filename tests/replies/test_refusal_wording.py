@@ -373,7 +373,7 @@ GOLDEN = [
         {"limit": 3, "size": 12345},
         (
             "the text is 12,345 characters long; this game takes at most 3 (max_text)",
-            "shorten it; the admin can raise the limit with `mailref game set SLUG max_text=N`",
+            "shorten it; the GM may raise the limit by mail with [Set] max_text=N",
         ),
     ),
     (
@@ -381,7 +381,7 @@ GOLDEN = [
         {"limit": 3},
         (
             "you have opened 3 matters (proposals, CfJs, DoVs) today, the most this game takes from one player in a day (matters_per_day); nothing was posted",
-            "send it again tomorrow (UTC); the admin can raise the limit with `mailref game set SLUG matters_per_day=N`",
+            "send it again tomorrow (UTC); the GM may raise the limit by mail with [Set] matters_per_day=N",
         ),
     ),
     (
@@ -1014,6 +1014,14 @@ GOLDEN = [
         (
             "I found no command in your reply, so nothing was done",
             "to act, send a mail whose subject starts with a command tag; send [Help] for them",
+        ),
+    ),
+    (
+        "command_in_body",
+        {"line": "[Set] dormant_below=3"},
+        (
+            "I found no command in your reply, so nothing was done",
+            'a command\'s tag goes at the start of the subject: put "[Set] dormant_below=3" in the subject, any lines below it in the body, and send it again',
         ),
     ),
     (

@@ -26,6 +26,11 @@ WORDS = {
         "I found no command in your reply, so nothing was done",
         "to act, send a mail whose subject starts with a command tag; send [Help] for them",
     ),
+    "command_in_body": W(
+        "I found no command in your reply, so nothing was done",
+        'a command\'s tag goes at the start of the subject: put "{{ line }}" in the subject, '
+        "any lines below it in the body, and send it again",
+    ),
     "forwarded_proposal": W(
         "your mail forwards a proposal{% if title %} ({{ title }}){% endif %}: a forwarded text "
         "is not submitted as your proposal (its author is whoever wrote it), so nothing was posted",
