@@ -92,3 +92,18 @@ def test_a_command_on_the_first_line_of_a_reply_is_pointed_to_the_subject(blog, 
     assert "I found no command in your reply" in words, words
     assert 'put "[Set] dormant_below=4" in the subject' in words, words
     assert blog.state("blog")["parameters"]["dormant_below"] == 3
+
+
+def test_a_blognomic_vote_the_gm_undoes_is_named_with_its_proposal(blog, smtp, outbox):
+    gold = 'Enact a new rule "Gold":\nEach Wizard has Gold.\n'
+    smtp(mail(ALICE, BLOG, "[Proposal] Gold", gold), ALICE, BLOG)
+    smtp(mail(BOB, BLOG, "[Vote] 1", "AGAINST"), BOB, BLOG)
+    outbox.new()
+    undo = "[Undo] the vote of Bob on proposal 1"
+    smtp(mail(GM, BLOG, undo, in_reply_to=welcome(outbox)), GM, BLOG)
+    (told,) = outbox.to(CAROL, outbox.new(), kind="announcement")
+    words = " ".join(Outbox.body(told).split())
+    assert "vote on 1" not in words, words  # a number alone names nothing to a player
+    assert 'Bob\'s vote on proposal 1 "Gold" is undone.' in words, words
+    assert "Bob" not in blog.state("blog")["proposals"][0]["votes"]
+    assert_replays(blog)
