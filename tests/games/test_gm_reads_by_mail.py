@@ -8,7 +8,7 @@ import pytest
 
 from support import hostile_smtp
 from support.helpers import Outbox, assert_replays, mail
-from support.hostile_smtp import ALICE, BOB, G
+from support.hostile_smtp import ALICE, BOB, G, mover
 from support.joining import confirm
 
 pytestmark = pytest.mark.spec("4.4", "2.5")
@@ -107,3 +107,22 @@ def test_a_blognomic_vote_the_gm_undoes_is_named_with_its_proposal(blog, smtp, o
     assert 'Bob\'s vote on proposal 1 "Gold" is undone.' in words, words
     assert "Bob" not in blog.state("blog")["proposals"][0]["votes"]
     assert_replays(blog)
+
+
+def test_a_decided_proposal_the_gm_decides_again_is_told_how_to_reverse_it(game, smtp, outbox):
+    m, m_addr = mover(game)
+    other, o_addr = ("Bob", BOB) if m == "Alice" else ("Alice", ALICE)
+    smtp(mail(m_addr, G, "[Proposal] Tea time", 'Enact rule 24 "Tea":\nAll drink tea.\n'), m_addr)
+    smtp(mail(o_addr, G, "[Vote] 1", "FOR"), o_addr)
+    assert game.state("nomes")["proposals"][0]["status"] == "passed"
+    outbox.new()
+    smtp(mail(GM, G, "[Decide] 1 enact", in_reply_to=welcome(outbox)), GM)
+    words = said(outbox, GM)
+    assert "votes are no longer taken" not in words, words  # the GM decides, not votes
+    assert "proposal 1 is closed (passed): there is nothing to decide" in words, words
+    assert "[Decide] 1 fail reopen" in words, words
+    smtp(mail(GM, G, "[Decide] 1 enact reopen", in_reply_to=welcome(outbox)), GM)
+    words = said(outbox, GM)
+    assert "--reopen" not in words, words  # a host's flag, not the GM's mail
+    assert game.state("nomes")["proposals"][0]["status"] == "passed"
+    assert_replays(game)

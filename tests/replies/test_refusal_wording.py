@@ -448,15 +448,35 @@ GOLDEN = [
     (
         "reopen_still_open",
         {"number": 12},
+        (
+            "proposal 12 is still open: nothing to reverse",
+            "decide it without reopen: [Decide] 12 enact (or fail)",
+        ),
         ("proposal 12 is still open: nothing to reverse", "decide it without --reopen"),
     ),
     (
         "reopen_not_reversible",
         {"number": 12, "status": "vetoed"},
         (
+            "proposal 12 is vetoed: reopen reverses only a pass into a fail or a fail into a pass",
+            "",
+        ),
+        (
             "proposal 12 is vetoed: --reopen reverses only a pass into a fail or a fail into a "
             "pass",
             "",
+        ),
+    ),
+    (
+        "decide_closed",
+        {"label": "proposal", "number": 12, "status": "passed", "reverse": "fail"},
+        (
+            "proposal 12 is closed (passed): there is nothing to decide",
+            "to reverse it, send [Decide] 12 fail reopen",
+        ),
+        (
+            "proposal 12 is closed (passed): there is nothing to decide",
+            "to reverse it, add --reopen",
         ),
     ),
     (
