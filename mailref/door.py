@@ -8,9 +8,10 @@ import dataclasses
 import logging
 import random
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import insert, inspect
 from sqlalchemy.orm import Session
@@ -22,7 +23,7 @@ from mailref.engine.context import Ctx, Outgoing, Refused
 from mailref.engine.dice import SeededDraws, commitment, drawn_as
 from mailref.engine.ruleset_file import Ruleset
 from mailref.engine.schema import upgrade
-from mailref.engine.state import Action, GameState
+from mailref.engine.state import Action, GameState, Matter
 from mailref.engine.variants import get_variant
 from mailref.engine.variants.base import READ_ONLY
 from mailref.outgoing import (
@@ -69,7 +70,7 @@ def apply(
     now: datetime,
     settings: Settings,
     rng: random.Random | None = None,
-    facts: dict | None = None,
+    facts: dict[str, Any] | None = None,
 ) -> Outcome:
     """Apply ACTION to GAME at NOW. The caller commits; on a refusal the state is untouched
     and the error reply is queued. A read-only command ([Status], [Rules], [Help]) reads the
@@ -80,7 +81,7 @@ def apply(
     # The state changes where it lies; a refusal or a failure puts back its JSON, taken first.
     # A dump costs a fraction of a copy, so a mail costs nearly the same however long the
     # ruleset has grown.
-    state = upgrade(game.state)  # a state an older mailref wrote, in today's shape
+    state = upgrade(_engine_state(game.state))  # a state an older mailref wrote, in today's shape
     kept = None if read_only else fastjson.dumps(state)
     if not read_only:  # what each player had from the game today (SPEC §2.2), journaled
         had = mailed_today(session.connection(), game.slug, now.strftime("%Y-%m-%d"))
@@ -96,7 +97,7 @@ def apply(
         ctx.use_dice({"number": chain.seed.number, "sha256": chain.seed.commitment}, chain.reveal)
     try:
         variant.handle(state, action, ctx)
-        if ctx.court and not read_only:  # an undo: the journal replayed without what it voids
+        if ctx.court and kept is not None:  # an undo: the journal replayed without what it voids
             state = court.rule(session, game, action, ctx, now, state, fastjson.loads(kept))
     except BaseException as e:
         if kept is not None:
@@ -148,7 +149,7 @@ def apply(
         )
         if chain is not None:
             _settle(session, game, ctx, chain, now)
-        game.state = state
+        game.state = _json(state)
         flag_modified(game, "state")  # changed in place: the same object, so say it
         wake = variant.deadlines.wakeups(state, now)
         game.next_wakeup = min(wake) if wake else None
@@ -161,20 +162,22 @@ def apply(
         if source.reply_to and ctx.reply_kind == "ack"
         else set()
     )
-    told, folded = [], []
+    told: list[dict[str, str]] = []
+    folded: list[Outgoing] = []
+    json = _json(state)  # as the outgoing mail reads it
     alerts = [
         Outgoing("alert", "gm", f"Alert: {about}", "alert.txt", {"game": state, "lines": [line]})
         for about, line in ctx.alerts
     ]
     opened = None  # the thread a mail the ack carries opens, for the author
     for out in ctx.out + alerts:
-        to = {a.lower() for a in recipients(state, out.to, settings)} - held(state, out)
+        to = {a.lower() for a in recipients(json, out.to, settings)} - held(json, out)
         mine = bool(author & to)
         carried = mine and not to - author
-        body = queue(session, settings, game, state, out, now, exclude=author if carried else set())
+        body = queue(session, settings, game, json, out, now, exclude=author if carried else set())
         if not mine:
             continue
-        subject = game_subject(state, out.subject)
+        subject = game_subject(json, out.subject)
         if not carried:
             whom = (
                 "all players, you included" if out.to == "all" else "you and the others it is for"
@@ -183,7 +186,7 @@ def apply(
             continue
         folded.append(out)
         if out.opens and opened is None and (key := thread_key(out.subject)):
-            mine_addr = next(a for a in recipients(state, out.to, settings) if a.lower() in author)
+            mine_addr = next(a for a in recipients(json, out.to, settings) if a.lower() in author)
             opened = thread_id(game, key, mine_addr, settings)
         who = "the GM was" if out.to == "gm" else "you alone were"
         told.append({"subject": subject, "body": body.split("\n-- \n")[0].strip("\n"), "who": who})
@@ -192,9 +195,10 @@ def apply(
             source = dataclasses.replace(source, stranger=False)
         subject = ""  # the answer's own subject; a quota notice in its place answers the mail
         if ctx.reply_kind == "confirm":  # SPEC §2.3: its Message-ID carries the code
-            opened = confirmation_id(game, action["token"], settings)
+            asked: Mapping[str, Any] = action  # a [Join], [Watch] or [Takeover]: code and name
+            opened = confirmation_id(game, asked["token"], settings)
             subject = ctx.reply_vars.get("confirm_subject") or (
-                f"[Confirm] Join {state['name']} as {action['name']}"
+                f"[Confirm] Join {state['name']} as {asked['name']}"
             )
         vars_ = {
             "lines": _lines_read(action) + ctx.ack_lines,
@@ -223,12 +227,12 @@ def apply(
             # No ack went (the day's allowance is spent, an unusable reply address): the
             # author still gets what everybody else got.
             for out in folded:
-                others = {a.lower() for a in recipients(state, out.to, settings)} - author
-                queue(session, settings, game, state, out, now, exclude=others)
+                others = {a.lower() for a in recipients(json, out.to, settings)} - author
+                queue(session, settings, game, json, out, now, exclude=others)
     return Outcome(True, ctx.ack_lines, changed=not read_only)
 
 
-def _put_back(game: Game, state: dict) -> None:
+def _put_back(game: Game, state: dict[str, Any]) -> None:
     """GAME's state as it was before a refused or failed action, written only if a change
     before it in this transaction is still to be written."""
     if inspect(game).attrs.state.history.has_changes():
@@ -276,7 +280,7 @@ def _settle(session: Session, game: Game, ctx: Ctx, chain: _Chain, now: datetime
         dice_store.reveal(session, chain.seed, game.version, now, chain.upcoming)
 
 
-def _lines_read(action: dict[str, Any]) -> list[str]:
+def _lines_read(action: Mapping[str, Any]) -> list[str]:
     """A ballot's ack quotes the line it was read from, and what was set aside (SPEC §3.2)."""
     out = [
         f'I read your line "{b["line"]}" as a ballot.'
@@ -287,16 +291,16 @@ def _lines_read(action: dict[str, Any]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def _prepare_identity(action: dict[str, Any]) -> None:
+def _prepare_identity(action: Action) -> None:
     """Addresses in the form mail is compared in, and a joining name's confusable-folded
     keys (the engine stays free of the Unicode table; the journal keeps the keys)."""
-    if action.get("type") in ("join", "player_add"):
+    if action["type"] == "join" or action["type"] == "player_add":
         action["address"] = normalise_address(str(action["address"]))
         action["more"] = [normalise_address(str(a)) for a in action.get("more", [])]
         action.setdefault("name_keys", name_keys(str(action.get("name") or "")))
 
 
-def author_addresses(state: dict, action: dict[str, Any], source: Source) -> set[str]:
+def author_addresses(state: GameState, action: Action, source: Source) -> set[str]:
     """Where the author of a mail command is written to: the reply address and the player's own."""
     out = {source.reply_to.lower()} if source.reply_to else set()
     # The GM's [Score] or [Override] names the player it acts on, who is no author of it.
@@ -339,9 +343,8 @@ def import_game(
     dice = given.pop("dice", None)
     if dice:  # the seed the players were told of goes on, and the draws count on
         given["entries_before"] = int(dice["entries"])
-    state = upgrade(given)  # type: ignore[arg-type]
     seed = (int(dice["number"]), str(dice["seed"])) if dice else None
-    return _begin(session, slug, state, now, seed)
+    return _begin(session, slug, upgrade(_engine_state(given)), now, seed)
 
 
 def _begin(
@@ -358,8 +361,8 @@ def _begin(
         slug=slug,
         variant=state["variant"],
         address=state["address"],
-        state=state,
-        initial=copy.deepcopy(state),
+        state=_json(state),
+        initial=copy.deepcopy(_json(state)),
         version=0,
         next_wakeup=min(wake) if wake else None,
         created_at=now,
@@ -374,7 +377,18 @@ def _begin(
 def full_state(session: Session, game: Game) -> GameState:
     """The hot state with every archived matter back: what `game show --json`, the pages and
     `replay` need. The rules never need it (engine/archive.py)."""
-    return merge(upgrade(game.state), archived(session, game.id))
+    cold = cast("list[tuple[str, Matter]]", archived(session, game.id))
+    return merge(upgrade(_engine_state(game.state)), cold)
+
+
+def _engine_state(stored: dict[str, Any]) -> GameState:
+    """The store's JSON of a game read as the engine's state (docs/decisions/types.md)."""
+    return cast("GameState", stored)
+
+
+def _json(state: GameState) -> dict[str, Any]:
+    """The engine's state as the JSON the store keeps and the outgoing mail reads."""
+    return cast("dict[str, Any]", state)
 
 
 __all__ = [

@@ -101,6 +101,15 @@ def parse_iso(text: str | None) -> datetime | None:
     return dt
 
 
+def parse_held_iso(text: str | None) -> datetime:
+    """The time TEXT, where the state always holds one (an open vote's deadline); a missing
+    one is an error, not a time."""
+    dt = parse_iso(text)
+    if dt is None:
+        raise ValueError(f"no time where one is held: {text!r}")
+    return dt
+
+
 def utcnow() -> datetime:
     return datetime.now(UTC)
 

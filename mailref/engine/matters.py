@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import typing
 from collections import Counter
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, Literal, Protocol
 
@@ -110,7 +111,9 @@ def tally(votes: dict[str, str]) -> Counter:
     return Counter(votes.values())
 
 
-def tally_text(counts: Counter, order: tuple[str, ...] = ("FOR", "AGAINST", "ABSTAIN")) -> str:
+def tally_text(
+    counts: Mapping[str, int], order: tuple[str, ...] = ("FOR", "AGAINST", "ABSTAIN")
+) -> str:
     return ", ".join(f"{w} {counts.get(w, 0)}" for w in order)
 
 

@@ -17,6 +17,7 @@ from sqlalchemy import func, select
 from mailref import web
 from mailref.store import JournalEntry
 from mailref.web import bounds
+from support.helpers import wait_for
 from support.one_click import serving
 from support.table import table_at
 
@@ -106,14 +107,30 @@ def test_a_body_that_never_comes_is_answered_408(endpoint):
     assert raw(port_of(url), head.encode()).startswith(b"HTTP/1.1 408")
 
 
-def test_connections_past_the_cap_are_turned_away(endpoint):
+@pytest.fixture
+def doors(monkeypatch) -> list[bounds.Doors]:
+    """The endpoint's count of open connections, once it serves (ask for it before endpoint)."""
+    made: list[bounds.Doors] = []
+
+    class Seen(bounds.Doors):
+        def __init__(self, bad: bounds.BadRequests) -> None:
+            super().__init__(bad)
+            made.append(self)
+
+    monkeypatch.setattr(web, "Doors", Seen)
+    return made
+
+
+def test_connections_past_the_cap_are_turned_away(doors, endpoint):
     _t, url, _link = endpoint
+    (open_now,) = doors
     held = [socket.create_connection(("127.0.0.1", port_of(url)), timeout=5) for _ in range(20)]
-    time.sleep(0.1)
+    # Connected is not yet taken: the server counts each when its loop accepts it.
+    assert wait_for(lambda: len(open_now.open) == 20, 30), len(open_now.open)
     assert raw(port_of(url), b"GET / HTTP/1.1\r\nHost: x\r\n\r\n").startswith(b"HTTP/1.1 503")
     for s in held:
         s.close()
-    time.sleep(0.1)
+    assert wait_for(lambda: not open_now.open, 30), len(open_now.open)
     assert raw(port_of(url), b"GET / HTTP/1.1\r\nHost: x\r\n\r\n").startswith(b"HTTP/1.1 404")
 
 

@@ -195,16 +195,19 @@ def starttls_toml(dovecot, folder: str) -> str:
 
 
 def test_starttls_logs_in_over_tls_and_the_mail_is_answered(tmp_path, tls_dovecot):
+    dovecot_log = tls_dovecot.root / "dovecot.log"
+    out = dovecot_log.read_text().count("Logged out")
     folder = folder_for(tls_dovecot, "tls")
     c = tls_dovecot.client()
     c.create_folder(folder)
     c.append(folder, mail("alice@x.org", G, "[Join]", "Name: Alice"))
     c.logout()
+    # Dovecot's log process writes the test's own two (plain) logins when it comes to them.
+    assert wait_for(lambda: dovecot_log.read_text().count("Logged out") >= out + 2, 30)
     site = Site(tmp_path, smtp_in=False, extra=starttls_toml(tls_dovecot, folder))
     assert (
         site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode == 0
     )
-    dovecot_log = tls_dovecot.root / "dovecot.log"
     before = len(dovecot_log.read_text().splitlines())  # the test's own (plain) login
     trusted = {
         "SSL_CERT_FILE": str(tls_dovecot.cert)

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 import textwrap
+from collections.abc import Mapping
 from datetime import datetime
+from typing import Any
 
 from mailref import resource
 from mailref.engine.context import Ctx, Refused
@@ -15,7 +17,7 @@ from mailref.engine.state import Action, GameState, Player
 from mailref.engine.variants import rule_tables
 from mailref.engine.variants.actions import action
 from mailref.engine.variants.components import Held
-from mailref.engine.variants.eire_resolution import EireResolution
+from mailref.engine.variants.eire_resolution import EireResolution, eire_game
 from mailref.engine.variants.preview import Preview
 from mailref.engine.variants.turns import OrdersGame
 
@@ -61,40 +63,38 @@ class Eire(OrdersGame):
         ),
     ]
 
-    def initial_state(self, *args, **kw) -> GameState:
-        state = super().initial_state(*args, **kw)
-        state.update(
-            lands=[
-                {
-                    "name": m["name"],
-                    "type": m["type"],
-                    "coast": m["coast"],
-                    "owner": None,
-                    "output": m["output"],
-                    "neighbours": m["neighbours"],
-                }
-                for m in load_map()
-            ],
-            grain={},
-            high_king=None,
-        )
+    def initial_state(self, *args: Any, **kw: Any) -> GameState:
+        state = eire_game(super().initial_state(*args, **kw))
+        state["lands"] = [
+            {
+                "name": m["name"],
+                "type": m["type"],
+                "coast": m["coast"],
+                "owner": None,
+                "output": m["output"],
+                "neighbours": m["neighbours"],
+            }
+            for m in load_map()
+        ]
+        state["grain"], state["high_king"] = {}, None
         return state
 
     @staticmethod
     def land(state: GameState, name: str) -> dict:
-        return next(x for x in state["lands"] if x["name"] == name)
+        return next(x for x in eire_game(state)["lands"] if x["name"] == name)
 
     @staticmethod
     def owned(state: GameState, player: str) -> list[dict]:
-        return [x for x in state["lands"] if x["owner"] == player]
+        return [x for x in eire_game(state)["lands"] if x["owner"] == player]
 
     def find_land(self, state: GameState, text: str) -> dict | None:
         want = fold(text)
-        return next((x for x in state["lands"] if fold(x["name"]) == want), None)
+        return next((x for x in eire_game(state)["lands"] if fold(x["name"]) == want), None)
 
     # ---- joining -----------------------------------------------------------------
     def new_player_fields(self, state: GameState, action: Action) -> dict:
-        choices = {k.lower(): v.strip() for k, v in (action.get("choices") or {}).items()}
+        asked: Mapping[str, Any] = action  # a [Join]'s choices, or none (the admin's add)
+        choices = {k.lower(): v.strip() for k, v in (asked.get("choices") or {}).items()}
         if len(self.players.active(state)) >= state["parameters"]["max_players"]:
             raise Refused("game_full", most=state["parameters"]["max_players"])
         taken = {p.get("color") for p in state["players"] if p["status"] != "left"}
@@ -106,7 +106,11 @@ class Eire(OrdersGame):
         tribe = TRIBES.get(choices.get("tribe", "").lower())
         if tribe is None:
             raise Refused("choose_tribe")
-        free = [x for x in state["lands"] if x["owner"] is None and self.origin_fits(tribe, x)]
+        free = [
+            x
+            for x in eire_game(state)["lands"]
+            if x["owner"] is None and self.origin_fits(tribe, x)
+        ]
         origin = self.find_land(state, choices.get("origin", ""))
         if origin is None or origin not in free:
             raise Refused(
@@ -139,9 +143,9 @@ class Eire(OrdersGame):
     def after_join(self, state: GameState, player: Player, action: Action, ctx: Ctx) -> None:
         player.pop("eliminated", None)  # one who returns has chosen anew
         self.land(state, player["origin"])["owner"] = player["name"]
-        state["grain"][player["name"]] = state["parameters"]["start_grain"]
+        eire_game(state)["grain"][player["name"]] = state["parameters"]["start_grain"]
         if state["status"] == "active":  # a newcomer during play takes an independent land
-            state["grain"][player["name"]] += self.income(state, player["name"])
+            eire_game(state)["grain"][player["name"]] += self.income(state, player["name"])
         self.announce(
             state,
             ctx,
@@ -158,8 +162,9 @@ class Eire(OrdersGame):
 
     @action("quit")
     def on_quit(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        self.players.must_player(state, action["player"])
-        for x in self.owned(state, action["player"]):
+        name = str(action["player"])  # the handler names the sender
+        self.players.must_player(state, name)
+        for x in self.owned(state, name):
             x["owner"] = None  # the lands of a player who leaves become independent
         # Then leave: the turn may resolve at once (the others have ordered), on the map without
         # them.
@@ -191,6 +196,8 @@ class Eire(OrdersGame):
     # ---- economy -----------------------------------------------------------------
     def income(self, state: GameState, name: str) -> int:
         p = self.players.player(state, name)
+        if p is None:
+            raise KeyError(f"{name} plays no part in {state['name']}")
         prm = state["parameters"]
         lands = self.owned(state, name)
         total = sum(x["output"] for x in lands)
@@ -198,24 +205,28 @@ class Eire(OrdersGame):
             total += prm["plainsmen_bonus"]
         if p["tribe"] == "Merfolk":
             total += prm["merfolk_bonus"] * sum(1 for x in lands if x["coast"])
-        if state["high_king"] == name:
+        if eire_game(state)["high_king"] == name:
             total += prm["high_king_bonus"]
         return total
 
     def begin_turn(self, state: GameState, ctx: Ctx, number: int) -> None:
         for p in self.players.active(state):
             inc = self.income(state, p["name"])
-            keep = state["grain"].get(p["name"], 0) if state["parameters"]["carry_over"] else 0
-            state["grain"][p["name"]] = keep + inc
+            keep = (
+                eire_game(state)["grain"].get(p["name"], 0)
+                if state["parameters"]["carry_over"]
+                else 0
+            )
+            eire_game(state)["grain"][p["name"]] = keep + inc
         super().begin_turn(state, ctx, number)
 
     def turn_lines(self, state: GameState) -> list[str]:
         """Who holds what, with the neighbours each may attack: enough to write orders from."""
-        out = []
+        out, grain = [], eire_game(state)["grain"]
         for p in self.players.active(state):
             lands = self.owned(state, p["name"])
             out.append(
-                f"{p['name']} ({p['color']}, {p['tribe']}): {state['grain'].get(p['name'], 0)} "
+                f"{p['name']} ({p['color']}, {p['tribe']}): {grain.get(p['name'], 0)} "
                 "Grain, "
                 f"{plural(len(lands), 'land')}"
             )
@@ -236,8 +247,10 @@ class Eire(OrdersGame):
     def read_orders(
         self, state: GameState, player: str, sentences: list[str], earlier: list[dict]
     ) -> tuple[list[dict], list[tuple[str, str]]]:
-        reading = read_eire_orders(sentences, [x["name"] for x in state["lands"]])
-        budget = state["grain"].get(player, 0) - sum(o.get("grain") or 0 for o in earlier)
+        reading = read_eire_orders(sentences, [x["name"] for x in eire_game(state)["lands"]])
+        budget = eire_game(state)["grain"].get(player, 0) - sum(
+            o.get("grain") or 0 for o in earlier
+        )
         accepted, rejected = [], list(reading.rejected)
         for o in reading.orders:
             why = self.check_order(state, player, o)
@@ -261,7 +274,7 @@ class Eire(OrdersGame):
         prm = state["parameters"]
         if o.kind == "high-king":
             return None  # judged at resolution, when Grain and lands are known
-        land = self.land(state, o.land)
+        land = self.land(state, o.land or "")  # every order but the High King's names one
         if o.kind in ("defend", "invest") and land["owner"] != player:
             return f"you do not hold {land['name']}"
         if o.kind == "attack":
@@ -290,7 +303,7 @@ class Eire(OrdersGame):
             if p.get("status") == "left" and not names:
                 continue
             out += _wrapped(f"{p['name']} ({p['color']}): {plural(len(names), 'land')}", names)
-        free = [x["name"] for x in state["lands"] if x["owner"] is None]
+        free = [x["name"] for x in eire_game(state)["lands"] if x["owner"] is None]
         out += _wrapped(f"independent: {plural(len(free), 'land')}", free)
         return out
 
@@ -324,12 +337,12 @@ class Eire(OrdersGame):
         lines = super().status_lines(state, ctx)
         lines += [
             f"{p['name']} ({p['color']}, {p['tribe']}, origin {p['origin']}): "
-            f"{state['grain'].get(p['name'], 0)} Grain, "
+            f"{eire_game(state)['grain'].get(p['name'], 0)} Grain, "
             f"lands: {', '.join(x['name'] for x in self.owned(state, p['name']))}"
             for p in self.players.active(state)
         ]
-        if state["high_king"]:
-            lines.append(f"High King of Eire: {state['high_king']}")
+        if eire_game(state)["high_king"]:
+            lines.append(f"High King of Eire: {eire_game(state)['high_king']}")
         return lines
 
 

@@ -4,13 +4,20 @@ elimination and victory."""
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any
+from typing import Any, cast
 
 from mailref.engine.context import Ctx
-from mailref.engine.state import GameState
+from mailref.engine.state import EireState, GameState
 from mailref.engine.variants.dice import revealed_lines
 from mailref.engine.variants.eire_svg import map_svg
+from mailref.engine.variants.turns import open_turn, orders_game, orders_of
 from mailref.timeutil import iso
+
+
+def eire_game(state: GameState) -> EireState:
+    """The state of an Eire game, with its lands, each player's Grain and the High King
+    (`Eire.initial_state` begins them)."""
+    return cast(EireState, state)
 
 
 class EireResolution:
@@ -25,12 +32,12 @@ class EireResolution:
         """Adjudicate the open turn and mail the results to the players (or, through Preview,
         to the GM first)."""
         prm = state["parameters"]
-        t = state["turn"]
+        t = open_turn(state)
         lines = [f"Turn {t['number']} is resolved ({why})."] + ([late] if late else [])
-        start_grain = dict(state["grain"])
-        orders = {n: o["orders"] for n, o in state["orders"].items()}
+        start_grain = dict(eire_game(state)["grain"])
+        orders = {n: o["orders"] for n, o in orders_of(state).items()}
         for name, os_ in orders.items():
-            state["grain"][name] -= sum(o.get("grain") or 0 for o in os_)
+            eire_game(state)["grain"][name] -= sum(o.get("grain") or 0 for o in os_)
         lines += ["", "Orders:"] + [
             f"  {n}: " + "; ".join(o["text"] for o in os_)
             for n, os_ in sorted(orders.items())
@@ -40,7 +47,7 @@ class EireResolution:
             p["name"] for p in self.game.players.active(state) if not orders.get(p["name"])
         )
         # Whose orders were all refused is said (how many, not what: orders stay private).
-        refused = {n: len(o.get("rejected") or []) for n, o in state["orders"].items()}
+        refused = {n: len(o.get("rejected") or []) for n, o in orders_of(state).items()}
         lines += (
             [
                 f"  {n}: no valid orders ({refused[n]} refused)"
@@ -52,9 +59,9 @@ class EireResolution:
             else ["  none: nobody sent orders"]
         )
         self.claim_high_king(state, ctx, orders, start_grain, lines)
-        defend = defaultdict(int)
+        defend: defaultdict[str, int] = defaultdict(int)
         attacks: dict[str, list[tuple[str, int]]] = defaultdict(list)
-        invest = defaultdict(int)
+        invest: defaultdict[tuple[str, str], int] = defaultdict(int)
         for name, os_ in orders.items():
             for o in os_:
                 if o["kind"] == "defend":
@@ -66,10 +73,10 @@ class EireResolution:
         lines += ["", "Combats:"]
         # "The turns of all Players are SIMULTANEOUS": every combat is fought on the map as the
         # turn began (owners, Sidhe valleys), and the conquests change hands only after all of them.
-        start_owners = {x["name"]: x["owner"] for x in state["lands"]}
+        start_owners = {x["name"]: x["owner"] for x in eire_game(state)["lands"]}
         conquests: list[tuple[dict, str]] = []
         for land_name in sorted(
-            attacks, key=lambda n: [x["name"] for x in state["lands"]].index(n)
+            attacks, key=lambda n: [x["name"] for x in eire_game(state)["lands"]].index(n)
         ):
             land = self.game.land(state, land_name)
             out, winner = self.combat(
@@ -105,13 +112,14 @@ class EireResolution:
         fought = [p["name"] for p in self.game.players.active(state)]
         self.eliminate(state, ctx, lines)
         self.check_high_king(state, ctx, lines)
-        state["history"].append(
-            {"turn": t["number"], "orders": state["orders"], "rolls": ctx.draws[:]}
+        orders_game(state)["history"].append(
+            {"turn": t["number"], "orders": orders_of(state), "rolls": ctx.draws[:]}
         )
-        t.update(deadline=None, closed=iso(ctx.now))
+        t["deadline"], t["closed"] = None, iso(ctx.now)
         self.check_victory(state, ctx, lines)
         lines += ["", "Grain after the turn (next turn's income is added when it opens):"] + [
-            f"  {p['name']}: {state['grain'][p['name']]}" for p in self.game.players.active(state)
+            f"  {p['name']}: {eire_game(state)['grain'][p['name']]}"
+            for p in self.game.players.active(state)
         ]
         self.game.event(state, ctx, f"Turn {t['number']} resolved.")
         lines += ["", "Who holds which land (as on the map):"] + self.game.holdings(state)
@@ -121,7 +129,7 @@ class EireResolution:
         readers = [
             p["name"] for p in state["players"] if p["status"] != "left" or p["name"] in fought
         ]
-        out = ctx.send(
+        results = ctx.send(
             "results",
             readers,
             f"[Results] Turn {t['number']}",
@@ -130,10 +138,10 @@ class EireResolution:
             heading=f"Results of turn {t['number']}",
             lines=lines,
         )
-        svg = map_svg(state, self.game.player_colors(state))
+        svg = map_svg(eire_game(state), self.game.player_colors(state))
         cid = f"eire-map-{state['slug']}-{t['number']}@mailref"
-        out.images.append((cid, f"eire-turn-{t['number']}", svg))
-        out.html = (
+        results.images.append((cid, f"eire-turn-{t['number']}", svg))
+        results.html = (
             "<html><body><pre>" + "\n".join(_esc(x) for x in lines) + "</pre>"
             f'<p><img src="cid:{cid}" alt="The map of Eire after turn '
             f'{t["number"]}"></p></body></html>'
@@ -213,9 +221,11 @@ class EireResolution:
         p = self.game.players.player(state, name)
         if not p or p.get("tribe") != "Sidhe":
             return 0
-        owners = owners or {x["name"]: x["owner"] for x in state["lands"]}
+        owners = owners or {x["name"]: x["owner"] for x in eire_game(state)["lands"]}
         return sum(
-            1 for x in state["lands"] if owners[x["name"]] == name and x["type"] == "Menhir Valley"
+            1
+            for x in eire_game(state)["lands"]
+            if owners[x["name"]] == name and x["type"] == "Menhir Valley"
         )
 
     # ---- High King ---------------------------------------------------------------
@@ -236,7 +246,7 @@ class EireResolution:
         mine = {x["name"] for x in self.game.owned(state, name)}
         need, grain = (
             state["parameters"]["high_king_grain"],
-            state["grain"].get(name, 0) if grain is None else grain,
+            eire_game(state)["grain"].get(name, 0) if grain is None else grain,
         )
         return [
             w
@@ -255,8 +265,8 @@ class EireResolution:
         if not claims:
             return
         lines += ["", "High King:"]
-        if state["high_king"]:
-            lines.append(f"  {state['high_king']} is High King: no other may claim the title.")
+        if hk := eire_game(state)["high_king"]:
+            lines.append(f"  {hk} is High King: no other may claim the title.")
             return
         fit = [n for n in claims if self.high_king_shortfalls(state, n, grain[n]) == 0]
         for n in claims:
@@ -271,17 +281,17 @@ class EireResolution:
         if len(fit) > 1 and grain[fit[0]] == grain[fit[1]]:
             lines.append("  Several equal claims: nobody takes the title this turn.")
             return
-        state["high_king"] = fit[0]
+        eire_game(state)["high_king"] = fit[0]
         lines.append(f"  {fit[0]} is proclaimed High King of Eire!")
         self.game.event(state, ctx, f"{fit[0]} became High King of Eire.")
 
     def check_high_king(self, state: GameState, ctx: Ctx, lines: list[str]) -> None:
-        hk = state["high_king"]
+        hk = eire_game(state)["high_king"]
         if hk and (
             self.game.players.player(state, hk)["status"] != "active"
-            or self.high_king_shortfalls(state, hk, state["grain"].get(hk, 0)) >= 2
+            or self.high_king_shortfalls(state, hk, eire_game(state)["grain"].get(hk, 0)) >= 2
         ):
-            state["high_king"] = None
+            eire_game(state)["high_king"] = None
             lines += [
                 "",
                 f"{hk} no longer meets two of the High King's requirements and is reduced to a "
@@ -324,7 +334,7 @@ class EireResolution:
             if self.largest_realm(state, p["name"]) >= prm["dominion"]:
                 winners.append((p["name"], "Dominion"))
             elif (
-                state["high_king"] != p["name"]
+                eire_game(state)["high_king"] != p["name"]
                 and sum(
                     1 for x in self.game.owned(state, p["name"]) if x["type"] == "Menhir Valley"
                 )

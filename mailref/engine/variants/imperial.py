@@ -19,7 +19,7 @@ from mailref.engine.variants.base import Variant
 from mailref.engine.variants.components import Held
 from mailref.engine.variants.imperial_acts import ImperialActs
 from mailref.engine.variants.imperial_proposals import UNDECIDED, ImperialProposals
-from mailref.timeutil import parse_iso
+from mailref.timeutil import parse_held_iso
 
 # Rules 6-7: the other Senators vote YES or NO until the deadline; a majority of all those
 # entitled to vote sends a proposal to the Emperor's judgement, else it is rejected.
@@ -126,6 +126,8 @@ class Imperial(Variant):
         """Rule 3: one's first proposal or Point of Order makes one a Senator, unless rule 3 now
         makes Senators only by the Emperor's Directive."""
         p = self.players.player(state, name)
+        if p is None:
+            raise KeyError(f"{name} plays no part in {state['name']}")
         if "senator" in p["offices"]:
             return
         if self.parameter_table.value(state["parameters"], "senators") == "directive":
@@ -159,12 +161,13 @@ class Imperial(Variant):
     # ---- rules A and B -----------------------------------------------------------
     def rules_for_display(self, state: GameState) -> list[Rule]:
         """A rules (1–20) always apply; B rules only while a playtest runs."""
-        out = []
+        out: list[Rule] = []
         for r in state["rules"]:
             kind = "B" if sort_key(r["number"])[0] >= state["parameters"]["first_b_rule"] else "A"
-            out.append(
-                {**r, "type": kind, "inactive": kind == "B" and not state["parameters"]["playtest"]}
-            )
+            shown = r.copy()
+            shown["type"] = kind
+            shown["inactive"] = kind == "B" and not state["parameters"]["playtest"]
+            out.append(shown)
         return out
 
     def proposal_lines(self, state: GameState, ctx: Ctx | None = None) -> list[str]:
@@ -191,21 +194,21 @@ class Imperial(Variant):
             if p["status"] == "voting":
                 out += self.proposals.vote_times(state, p)
             elif p["status"] == "awaiting-judgement":
-                out.append(parse_iso(p["last_reminded"]) + every)
+                out.append(parse_held_iso(p["last_reminded"]) + every)
         return out
 
     def fire_deadlines(self, state: GameState, ctx: Ctx) -> None:
         every = self.deadlines.duration(state, "judge_reminder_every")
         for p in sorted(state["proposals"], key=lambda x: x.get("deadline") or ""):
             if p["status"] == "voting" and voting.due(
-                self.policy, [], ctx.now, parse_iso(p["deadline"])
+                self.policy, [], ctx.now, parse_held_iso(p["deadline"])
             ):
                 self.proposals.close_vote(
-                    state, p, ctx, self.deadlines.late_note(parse_iso(p["deadline"]), ctx)
+                    state, p, ctx, self.deadlines.late_note(parse_held_iso(p["deadline"]), ctx)
                 )
             elif (
                 p["status"] == "awaiting-judgement"
-                and parse_iso(p["last_reminded"]) + every <= ctx.now
+                and parse_held_iso(p["last_reminded"]) + every <= ctx.now
             ):
                 self.proposals.ask_emperor(state, p, ctx, reminder=True)
         self.remind_senators(state, ctx)
@@ -219,13 +222,13 @@ class Imperial(Variant):
             if p["status"] == "voting"
             and not p.get("reminded")
             and ctx.now
-            >= self.deadlines.reminder_at(state, parse_iso(p["deadline"]), p.get("opened"))
+            >= self.deadlines.reminder_at(state, parse_held_iso(p["deadline"]), p.get("opened"))
         ]
-        owed: dict[tuple[str, str], list[dict]] = {}
+        owed: dict[tuple[str, str | None], list[Matter]] = {}
         for p in due:
             p["reminded"] = True
             for n in self.proposals.waiting_for(state, p):
-                if self.players.player(state, n)["status"] == "active":
+                if (q := self.players.player(state, n)) is not None and q["status"] == "active":
                     owed.setdefault((n, p["deadline"]), []).append(p)
         for (name, deadline), props in owed.items():
             what = " and ".join(f"proposal {p['number']} \"{p['title']}\"" for p in props)

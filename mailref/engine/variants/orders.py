@@ -3,11 +3,13 @@ of them to the GM at the deadline, and the GM's [Results] mail opening the next 
 
 from __future__ import annotations
 
+from typing import Any
+
 from mailref.engine.context import Ctx, Refused
-from mailref.engine.state import Action, GameState
+from mailref.engine.state import GameState, OtherAction
 from mailref.engine.variants import rule_tables
 from mailref.engine.variants.actions import action
-from mailref.engine.variants.turns import OrdersGame
+from mailref.engine.variants.turns import OrdersGame, open_turn, orders_game, orders_of
 from mailref.timeutil import iso
 
 
@@ -30,19 +32,19 @@ class Orders(OrdersGame):
     ]
 
     def read_orders(
-        self, state: GameState, player: str, sentences: list[str], earlier: list[dict]
-    ) -> tuple[list[dict], list[tuple[str, str]]]:
+        self, state: GameState, player: str, sentences: list[str], earlier: list[dict[str, Any]]
+    ) -> tuple[list[dict[str, Any]], list[tuple[str, str]]]:
         return [{"kind": "free", "text": s} for s in sentences], []
 
     def resolve_turn(self, state: GameState, ctx: Ctx, why: str, late: str = "") -> None:
-        t = state["turn"]
-        t.update(deadline=None, closed=iso(ctx.now), awaiting_results=True)
+        t = open_turn(state)
+        t["deadline"], t["closed"], t["awaiting_results"] = None, iso(ctx.now), True
         lines = [f"Turn {t['number']} is closed ({why}). The orders, for you to adjudicate:"] + (
             [late] if late else []
         )
         for name in self.active_names(state):
             lines.append("")
-            got = state["orders"].get(name)
+            got = orders_of(state).get(name)
             lines.append(f"{name}:" + ("" if got else " no orders"))
             for o in (got or {}).get("orders", []):
                 lines.append(f"  {o['text']}")
@@ -65,7 +67,7 @@ class Orders(OrdersGame):
             lines=lines,
         )
         closed = [f"Turn {t['number']} is closed; the GM is adjudicating."]
-        missing = [n for n in self.active_names(state) if n not in state["orders"]]
+        missing = [n for n in self.active_names(state) if n not in orders_of(state)]
         if late_ones := (missing if why == "the deadline passed" else []):
             # Those who sent nothing hear that the turn went on without them (kind `late`), once.
             self.announce(
@@ -92,7 +94,7 @@ class Orders(OrdersGame):
         self.announce(state, ctx, f"[Turn {t['number']}] Orders are in", closed)
 
     @action("results")
-    def on_results(self, state: GameState, action: Action, ctx: Ctx) -> None:
+    def on_results(self, state: GameState, action: OtherAction, ctx: Ctx) -> None:
         gm = (state.get("gm") or "").lower()
         if not gm or action["address"].lower() != gm:
             raise Refused("only_gm_posts_results")
@@ -100,8 +102,8 @@ class Orders(OrdersGame):
         if state["status"] != "active" or not t:
             raise Refused("no_turn_awaits_results")
         number = t["number"]
-        state["history"].append(
-            {"turn": number, "orders": state["orders"], "results": action["text"]}
+        orders_game(state)["history"].append(
+            {"turn": number, "orders": orders_of(state), "results": action["text"]}
         )
         ctx.ack(f"Results of turn {number} sent to every player; turn {number + 1} opens.")
         self.event(state, ctx, f"The GM posted the results of turn {number}.")

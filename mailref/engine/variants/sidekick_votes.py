@@ -2,18 +2,56 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Protocol
+
 from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.mechanics import voting
-from mailref.engine.mechanics.proposals import Proposals
+from mailref.engine.mechanics.proposals import Proposals, ProposalsHost, Roster
 from mailref.engine.ruleset import changes_from
-from mailref.engine.state import Action, GameState, Matter
-from mailref.timeutil import parse_iso
+from mailref.engine.state import GameState, Matter, OtherAction, Player
+from mailref.timeutil import parse_held_iso
+
+if TYPE_CHECKING:
+    from mailref.engine.ruleparams import Table
+    from mailref.engine.variants.enactment import Enactment
+
+
+class SidekickRoster(Roster, Protocol):
+    """The players as Sidekick's votes read them: those present, and an away voter told."""
+
+    def present(self, state: GameState) -> list[Player]: ...
+
+    def tell_away_voter(
+        self, state: GameState, name: str, ctx: Ctx, otherwise: str = ""
+    ) -> None: ...
+
+
+class SidekickHost(ProposalsHost, Protocol):
+    """What Sidekick's votes ask of the game besides what the lifecycle asks: its players and
+    enactment as the components they are, its parameter table, victory and the next turn."""
+
+    parameter_table: Table
+
+    @property
+    def players(self) -> SidekickRoster: ...
+
+    @property
+    def enactment(self) -> Enactment: ...
+
+    def check_victory(self, state: GameState, ctx: Ctx) -> None: ...
+
+    def next_turn(self, state: GameState, ctx: Ctx) -> None: ...
 
 
 class SidekickVotes(Proposals):
     """Sidekick's hooks of the proposal lifecycle, its close and the admin's decisions: held by
     the game as `proposals`."""
+
+    game: SidekickHost
+
+    def __init__(self, game: SidekickHost) -> None:
+        super().__init__(game)
 
     # ---- votes (rules 11–14) -----------------------------------------------------
     def current_proposal(self, state: GameState) -> Matter | None:
@@ -48,7 +86,7 @@ class SidekickVotes(Proposals):
 
     def maybe_close(self, state: GameState, prop: Matter, ctx: Ctx, late: str = "") -> None:
         waiting = self.waiting_for(state, prop)
-        if not voting.due(self.policy, waiting, ctx.now, parse_iso(prop["deadline"])):
+        if not voting.due(self.policy, waiting, ctx.now, parse_held_iso(prop["deadline"])):
             return
         self.close(state, prop, ctx, late)
 
@@ -56,11 +94,13 @@ class SidekickVotes(Proposals):
         self, state: GameState, prop: Matter, ctx: Ctx, late: str = "", forced: str | None = None
     ) -> None:
         # Missing votes, and away players, abstain (rules 11 and 15); the result says whose.
-        silent, away = [], []
+        silent: list[str] = []
+        away: list[str] = []
+        abstains = self.policy.silent_counts_as or "ABSTAIN"  # Sidekick's policy: ABSTAIN
         for p in self.game.players.present(state):
             if p["name"] not in prop["votes"]:
                 (silent if p["status"] == "active" else away).append(p["name"])
-                prop["votes"][p["name"]] = self.policy.silent_counts_as
+                prop["votes"][p["name"]] = abstains
         # A vote is a player's: one who left the game before the vote closed has none (as in
         # BlogNomic and Imperial); the result says whose ballot it set aside.
         gone = sorted(
@@ -146,7 +186,9 @@ class SidekickVotes(Proposals):
         self.enact(state, prop, ctx, "is in effect", then=next_turn)
 
     # ---- admin decisions ---------------------------------------------------------
-    def decided_by_admin(self, state: GameState, prop: Matter, action: Action, ctx: Ctx) -> None:
+    def decided_by_admin(
+        self, state: GameState, prop: Matter, action: OtherAction, ctx: Ctx
+    ) -> None:
         outcome = action["outcome"]
         who = "the GM" if action.get("gm") else "the admin"  # the GM's [Decide] by mail
         forced = {

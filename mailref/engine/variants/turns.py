@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import textwrap
 from datetime import datetime
+from typing import Any, cast
 
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.orders import order_like
-from mailref.engine.state import Action, GameState, Player
+from mailref.engine.state import Action, GameState, OrdersAction, OrdersState, Player, Turn
 from mailref.engine.variants import rule_tables
 from mailref.engine.variants.actions import action
 from mailref.engine.variants.agreed_end import AgreedEnd
@@ -20,6 +21,25 @@ from mailref.engine.variants.press import Press
 from mailref.timeutil import iso, parse_iso
 
 
+def orders_game(state: GameState) -> OrdersState:
+    """The state of an orders game, with this turn's orders and the turns resolved (every
+    orders game's `initial_state` below begins them)."""
+    return cast(OrdersState, state)
+
+
+def orders_of(state: GameState) -> dict[str, dict[str, Any]]:
+    """This turn's orders, by player."""
+    return orders_game(state)["orders"]
+
+
+def open_turn(state: GameState) -> Turn:
+    """The turn in play: a game that has started has one."""
+    t = state["turn"]
+    if t is None:
+        raise RuntimeError(f"{state['name']} has no turn")
+    return t
+
+
 class OrdersGame(Variant):
     nomic = False
     parameter_table = rule_tables.ORDERS_GAME
@@ -27,9 +47,9 @@ class OrdersGame(Variant):
     press = Held(Press)
     agreed_end = Held(AgreedEnd)
 
-    def initial_state(self, *args, **kw) -> GameState:
-        state = super().initial_state(*args, **kw)
-        state.update(orders={}, history=[])
+    def initial_state(self, *args: Any, **kw: Any) -> GameState:
+        state = orders_game(super().initial_state(*args, **kw))
+        state["orders"], state["history"] = {}, []
         return state
 
     def not_a_command(self, state: GameState, tag: str) -> Refused:
@@ -61,7 +81,7 @@ class OrdersGame(Variant):
             "started": iso(ctx.now),
             "reminded": False,
         }
-        state["orders"] = {}
+        orders_game(state)["orders"] = {}
         self.event(
             state,
             ctx,
@@ -71,7 +91,7 @@ class OrdersGame(Variant):
 
     def send_turn(self, state: GameState, ctx: Ctx, to: list[str] | str) -> None:
         """The turn mail: the state of play, and what to send by when."""
-        number, deadline = state["turn"]["number"], state["turn"]["deadline"]
+        number, deadline = open_turn(state)["number"], open_turn(state)["deadline"]
         ctx.send(
             "turn",
             to,
@@ -116,8 +136,8 @@ class OrdersGame(Variant):
 
     # ---- orders ------------------------------------------------------------------
     @action("orders")
-    def on_orders(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        name = action["player"]
+    def on_orders(self, state: GameState, action: OrdersAction, ctx: Ctx) -> None:
+        name = str(action["player"])  # the handler names the sender
         t = state["turn"]
         if state["status"] == "active" and t and t.get("closed") and not t.get("deadline"):
             # Late: the turn closed at its deadline and the GM is adjudicating it.
@@ -127,12 +147,13 @@ class OrdersGame(Variant):
         if state["status"] != "active" or not state["turn"] or not state["turn"].get("deadline"):
             raise Refused("no_turn_open", forming=state["status"] == "forming")
         p = self.players.must_player(state, name)
+        sentences = action.get("sentences") or []
         if p["status"] != "active":
             raise Refused("only_active_order")
-        loose = self.orders_not_bold(action.get("loose") or [], action["sentences"])
-        if not action["sentences"]:
+        loose = self.orders_not_bold(action.get("loose") or [], sentences)
+        if not sentences:
             raise Refused("no_bold_orders", loose=loose, example=self.example_order)
-        had = state["orders"].get(name)
+        had = orders_of(state).get(name)
         mode = state["parameters"]["orders_final"]
         # A refused order does not count as sent (SPEC §3.3): while the last mail had one,
         # the author may send the missing orders, added to those accepted, even where orders
@@ -143,13 +164,13 @@ class OrdersGame(Variant):
             def words(x: str) -> str:
                 return " ".join(x.split()).rstrip(".").lower()
 
-            if [words(x) for x in action["sentences"]] == [words(o["text"]) for o in had["orders"]]:
+            if [words(x) for x in sentences] == [words(o["text"]) for o in had["orders"]]:
                 # The same mail sent again (Send pressed twice, a second account): nothing is lost.
                 raise Refused("orders_sent_again", at=self.deadlines.when(state, had["at"]))
             raise Refused("orders_are_final")
         base = had["orders"] if had and (mode == "add" or correcting and mode == "refuse") else []
-        accepted, rejected = self.read_orders(state, name, action["sentences"], base)
-        state["orders"][name] = {
+        accepted, rejected = self.read_orders(state, name, sentences, base)
+        orders_of(state)[name] = {
             "orders": base + accepted,
             "rejected": (had["rejected"] if had else []) + [[t, why] for t, why in rejected],
             "missing": [t for t, _ in rejected],
@@ -170,13 +191,13 @@ class OrdersGame(Variant):
             ctx.ack("")
             ctx.ack(
                 f"Your orders for turn {state['turn']['number']} now: "
-                + "; ".join(o["text"] for o in state["orders"][name]["orders"])
+                + "; ".join(o["text"] for o in orders_of(state)[name]["orders"])
                 + "."
             )
         if loose:
             ctx.ack("")
-            for t in loose:
-                ctx.ack(f'  Not bold, so not read as an order: "{t}" (in bold: **{t}**)')
+            for line in loose:
+                ctx.ack(f'  Not bold, so not read as an order: "{line}" (in bold: **{line}**)')
         if rejected:
             ctx.ack("")
             which = (
@@ -203,14 +224,14 @@ class OrdersGame(Variant):
     def on_quit(self, state: GameState, action: Action, ctx: Ctx) -> None:
         # Orders of one who leaves are not carried out (in Eire, an attack would take a land for
         # a player no longer in the game).
-        p = self.players.must_player(state, action["player"])
-        if state["orders"].pop(p["name"], None) is not None:
+        p = self.players.must_player(state, str(action["player"]))
+        if orders_of(state).pop(p["name"], None) is not None:
             whose = (
                 f"{p['name']}'s orders" if action.get("by") else "Your orders"
             )  # `player remove`: the admin reads it
             ctx.ack(
-                f"{whose} for turn {state['turn']['number']} are withdrawn: they are not carried "
-                "out."
+                f"{whose} for turn {open_turn(state)['number']} are withdrawn: they are not "
+                "carried out."
             )
         self.players.on_quit(state, action, ctx)
 
@@ -234,13 +255,13 @@ class OrdersGame(Variant):
     @staticmethod
     def has_ordered(state: GameState, name: str) -> bool:
         """Sent orders, none of them refused in the last mail."""
-        got = state["orders"].get(name)
+        got = orders_of(state).get(name)
         return got is not None and not got.get("missing")
 
     def refused_orders(self, state: GameState) -> list[str]:
         """For the GM: the orders refused this turn, and whose correction the turn awaits."""
         out = []
-        for name, got in sorted(state["orders"].items()):
+        for name, got in sorted(orders_of(state).items()):
             for text, why in got.get("rejected", []):
                 out.append(f"{name}: {text} — {why}")
             if got.get("missing"):
@@ -248,17 +269,16 @@ class OrdersGame(Variant):
         return out
 
     def read_orders(
-        self, state: GameState, player: str, sentences: list[str], earlier: list[dict]
-    ) -> tuple[list[dict], list[tuple[str, str]]]:
+        self, state: GameState, player: str, sentences: list[str], earlier: list[dict[str, Any]]
+    ) -> tuple[list[dict[str, Any]], list[tuple[str, str]]]:
         """(the orders taken, each a dict; the sentences refused, each (text, why))."""
         raise NotImplementedError
 
     # ---- timers ------------------------------------------------------------------
     def deadline_times(self, state: GameState, now: datetime) -> list[datetime]:
         t, ends = state["turn"], self.agreed_end.times(state)
-        if state["status"] != "active" or not t or not t.get("deadline"):
+        if state["status"] != "active" or not t or not (d := parse_iso(t.get("deadline"))):
             return ends
-        d = parse_iso(t["deadline"])
         return ends + (
             [d]
             if t.get("reminded")
@@ -268,9 +288,8 @@ class OrdersGame(Variant):
     def fire_deadlines(self, state: GameState, ctx: Ctx) -> None:
         self.agreed_end.expire(state, ctx)
         t = state["turn"]
-        if state["status"] != "active" or not t or not t.get("deadline"):
+        if state["status"] != "active" or not t or not (d := parse_iso(t.get("deadline"))):
             return
-        d = parse_iso(t["deadline"])
         if ctx.now >= d:
             self.close_turn(state, ctx, "the deadline passed", self.deadlines.late_note(d, ctx))
             return
@@ -388,6 +407,6 @@ class OrdersGame(Variant):
         if (
             t and t.get("deadline") and state["status"] == "active"
         ):  # not "nobody yet" once it is closed
-            have = sorted(n for n in state["orders"] if self.has_ordered(state, n))
+            have = sorted(n for n in orders_of(state) if self.has_ordered(state, n))
             lines.append(f"Orders received this turn from: {', '.join(have) or 'nobody yet'}")
         return lines
