@@ -186,9 +186,10 @@ def open_game(c: Case) -> None:
         and g.sender.lower() != c.gm
         and not routing.plays_here(c.s, g.sender, c.settings.admin_address)
     )
-    source.answering = bool(
-        c.player and env.in_reply_to and answers_own_mail(c.s, env, g.slug, c.player["addresses"])
-    )
+    # A Reply to the game's own mail to the sender (a player's, or the GM's who steers by
+    # Reply) is answered past the day's allowance: a forger has no such Message-ID.
+    own = c.player["addresses"] if c.player else [g.sender] if g.sender.lower() == c.gm else []
+    source.answering = bool(own and env.in_reply_to and answers_own_mail(c.s, env, g.slug, own))
     reading = read_in_game(c.s, env, g.state["name"], g.slug)
     env.subject, c.labels, c.foreign = reading.subject, reading.labels, reading.foreign
 
