@@ -51,6 +51,10 @@ def test_the_gm_reads_status_and_rules_as_the_players_do(blog, smtp, outbox):
     rules = said(outbox, GM)
     assert "not a player" not in rules, rules
     assert "Dormancy" in rules, rules
+    smtp(mail(GM, BLOG, "[Settings]", "digest: daily"), GM, BLOG)
+    settings = said(outbox, GM)
+    assert "you are the GM of Blog, not one of its players" in settings, settings
+    assert "ask the GM" not in settings, settings  # the GM is not sent to ask the GM
     smtp(mail("dave@example.org", BLOG, "[Status]"), "dave@example.org", BLOG)
     assert "dave@example.org is not a player of Blog" in said(outbox, "dave@example.org")
 

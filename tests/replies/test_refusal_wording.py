@@ -1085,6 +1085,14 @@ GOLDEN = [
         ),
     ),
     (
+        "gm_not_a_player",
+        {"game": "Nomes", "tag": "Settings"},
+        (
+            "you are the GM of Nomes, not one of its players: [Settings] is a player's command",
+            "to play as well, send [Join] with a body line `Name: YourName`; [Status], [Rules] and [Help] show you the game",
+        ),
+    ),
+    (
         "not_a_player",
         {"address": "ann@example.org", "game": "Nomes", "gm": "gm@example.org"},
         (

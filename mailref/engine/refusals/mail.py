@@ -57,6 +57,11 @@ WORDS = {
         "{{ address }} is not an address of a player of {{ game }}",
         "if you are {{ name }}, write from the address you play from, or " + ASK_THE_GM,
     ),
+    "gm_not_a_player": W(
+        "you are the GM of {{ game }}, not one of its players: [{{ tag }}] is a player's command",
+        "to play as well, send [Join] with a body line `Name: YourName`; [Status], [Rules] "
+        "and [Help] show you the game",
+    ),
     "not_a_player": W(
         "{{ address }} is not a player of {{ game }}",
         "send [Join] with a body line `Name: YourName` to play; if you play from another "
