@@ -23,8 +23,10 @@ def gm_lines(state: GameState) -> list[str]:
     v = get_variant(state["variant"])
     address, gm = state["address"], state["gm"]
     approve = state["parameters"].get("join_approval") == "gm"
+    # "Nomic Sidekick Nomic, a game of Nomic Sidekick Nomic": the variant named once.
+    of = "" if state["name"] == v.title else f", a game of {v.title},"
     lines = [
-        f"{state['name']}, a game of {v.title}, is open at {address}, with you ({gm}) as its "
+        f"{state['name']}{of} is open at {address}, with you ({gm}) as its "
         "GM. Players write to that address; so do you, from this one.",
         "",
         "To invite players: give them the address and ask each to send a mail there with the "

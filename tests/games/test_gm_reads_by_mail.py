@@ -76,6 +76,7 @@ def test_the_welcome_of_a_sidekick_gm_offers_a_setting_the_game_takes(game, smtp
     (notice,) = [m for m in outbox.to(GM) if "is open at" in str(m["Subject"])]
     welcomed = " ".join(Outbox.body(notice).split())
     assert "dormant_below" not in welcomed, welcomed  # BlogNomic's, not Sidekick's
+    assert welcomed.startswith("Nomic Sidekick Nomic is open at nomes@ref.example"), welcomed
     assert "[Set] win_score=150" in welcomed, welcomed
     smtp(mail(GM, G, "[Set] win_score=150", in_reply_to=welcome(outbox)), GM)
     assert game.state("nomes")["parameters"]["win_score"] == 150
