@@ -131,3 +131,14 @@ def test_a_decided_proposal_the_gm_decides_again_is_told_how_to_reverse_it(game,
     assert "--reopen" not in words, words  # a host's flag, not the GM's mail
     assert game.state("nomes")["proposals"][0]["status"] == "passed"
     assert_replays(game)
+
+
+def test_a_vote_the_gm_sets_without_a_reason_is_told_without_one(blog, smtp, outbox):
+    gold = 'Enact a new rule "Gold":\nEach Wizard has Gold.\n'
+    smtp(mail(ALICE, BLOG, "[Proposal] Gold", gold), ALICE, BLOG)
+    outbox.new()
+    smtp(mail(GM, BLOG, "[Override] 1 Carol FOR", in_reply_to=welcome(outbox)), GM, BLOG)
+    told = [m for m in outbox.to(CAROL, outbox.new()) if "Your vote was set" in str(m["Subject"])]
+    words = " ".join(Outbox.body(told[0]).split())
+    assert 'The GM recorded your vote on proposal 1 "Gold" as FOR.' in words, words
+    assert "none given" not in words, words

@@ -100,7 +100,7 @@ class AdminOverrides:
             heading=f"{who_} recorded your vote on {label.lower()} {matter['number']} "
             f"\"{title}\" as {vote}{was}.",
             lines=[
-                f"Reason: {action.get('reason') or 'none given'}.",
+                *([f"Reason: {action['reason']}."] if action.get("reason") else []),
                 "Your own vote, sent later, replaces it as any vote does.",
             ],
         )
