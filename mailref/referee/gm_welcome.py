@@ -52,7 +52,8 @@ def gm_lines(state: GameState) -> list[str]:
         )
     lines.append(
         "  [Undo] 41 42, as a Reply to the game's mail: void those journal entries (the "
-        "game's journal page numbers them) and replay the rest"
+        "game's journal page numbers them), or name what to undo: [Undo] proposal 3, [Undo] "
+        "the vote of Bob on proposal 3; the rest is replayed"
     )
     lines.append(
         f"  [Set] {v.replies.set_example()}, a line each, as a Reply to the game's mail: "

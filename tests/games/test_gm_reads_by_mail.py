@@ -77,6 +77,8 @@ def test_the_welcome_of_a_sidekick_gm_offers_a_setting_the_game_takes(game, smtp
     welcomed = " ".join(Outbox.body(notice).split())
     assert "dormant_below" not in welcomed, welcomed  # BlogNomic's, not Sidekick's
     assert welcomed.startswith("Nomic Sidekick Nomic is open at nomes@ref.example"), welcomed
+    # The GM by mail has no journal numbers at hand: the welcome names the matter instead too.
+    assert "[Undo] proposal 3, [Undo] the vote of Bob on proposal 3" in welcomed, welcomed
     assert "[Set] win_score=150" in welcomed, welcomed
     smtp(mail(GM, G, "[Set] win_score=150", in_reply_to=welcome(outbox)), GM)
     assert game.state("nomes")["parameters"]["win_score"] == 150
