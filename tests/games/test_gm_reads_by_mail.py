@@ -144,3 +144,11 @@ def test_a_vote_the_gm_sets_without_a_reason_is_told_without_one(blog, smtp, out
     words = " ".join(Outbox.body(told[0]).split())
     assert 'The GM recorded your vote on proposal 1 "Gold" as FOR.' in words, words
     assert "none given" not in words, words
+
+
+def test_the_players_read_who_changed_a_score(game, smtp, outbox):
+    outbox.new()
+    smtp(mail(GM, G, "[Score] Bob +5", "because he won a bet", in_reply_to=welcome(outbox)), GM)
+    (told,) = [m for m in outbox.to(ALICE, outbox.new()) if "Score: Bob" in str(m["Subject"])]
+    words = " ".join(Outbox.body(told).split())
+    assert "The GM sets Bob's score: 0 -> 5 (because he won a bet)" in words, words

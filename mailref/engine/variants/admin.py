@@ -300,5 +300,6 @@ class AdminOverrides:
         )
         ctx.ack(text)
         self.game.event(state, ctx, text)
-        self.game.announce(state, ctx, f"Score: {p['name']}", [text])
+        who = "The GM" if action.get("gm") else "The admin"  # the players see who changed it
+        self.game.announce(state, ctx, f"Score: {p['name']}", [f"{who} sets {text}"])
         self.game.check_victory(state, ctx)
