@@ -152,3 +152,15 @@ def test_the_players_read_who_changed_a_score(game, smtp, outbox):
     (told,) = [m for m in outbox.to(ALICE, outbox.new()) if "Score: Bob" in str(m["Subject"])]
     words = " ".join(Outbox.body(told).split())
     assert "The GM sets Bob's score: 0 -> 5 (because he won a bet)" in words, words
+
+
+def test_a_sidekick_proposal_the_gm_vetoes_is_told_as_the_gms(game, smtp, outbox):
+    m, m_addr = mover(game)
+    other = "Bob" if m == "Alice" else "Alice"
+    smtp(mail(m_addr, G, "[Proposal] Tea time", 'Enact rule 24 "Tea":\nAll drink tea.\n'), m_addr)
+    outbox.new()
+    smtp(mail(GM, G, "[Decide] 1 veto", in_reply_to=welcome(outbox)), GM)
+    (told,) = [m for m in outbox.to(ALICE, outbox.new()) if "FAILED" in str(m["Subject"])]
+    words = " ".join(Outbox.body(told).split())
+    assert f"Counted ABSTAIN, not having voted when the GM decided it: {other}." in words, words
+    assert "the admin" not in words and "no reason given" not in words, words
