@@ -29,6 +29,7 @@ class GameView:
     player: Player | None  # the sender, when registered
     gm: str = ""  # the game's GM's address (else the admin's), who acts on the game by mail
     admin: str = ""  # the host's admin address, who may correct any game by mail
+    verifies: bool = True  # the host trusts an authentication server: mail can be verified
 
     @property
     def name(self) -> str | None:

@@ -25,6 +25,7 @@ from mailref.referee.case import Case
 from mailref.referee.mails import release_shadowed
 from mailref.referee.records import elsewhere
 from mailref.referee.threads import (
+    AS_A_PLAYER,
     GM_NEEDS_A_REPLY,
     answers_own_mail,
     locked_game,
@@ -361,11 +362,21 @@ def apply_command(c: Case) -> None:
         # SPEC §2.3: the address that would play is the one asked and answered, whatever
         # Reply-To says.
         c.source = dataclasses.replace(c.routed(), reply_to=g.sender)
-    view = GameView(g.state, g.variant, c.player, c.gm, c.settings.admin_address or "")
+    view = GameView(
+        g.state,
+        g.variant,
+        c.player,
+        c.gm,
+        c.settings.admin_address or "",
+        verifies=bool(c.settings.trusted_authserv_ids),
+    )
     if tag in GM_NEEDS_A_REPLY and not gm_vouched(c):
-        r = needs_a_reply(tag)
-        c.answer_error(r.reason, r.hint, refusal=r.code)
-        return
+        if tag in AS_A_PLAYER and c.player is not None:
+            view = dataclasses.replace(view, gm="", admin="")  # the GM who plays, as a player
+        else:
+            r = needs_a_reply(tag)
+            c.answer_error(r.reason, r.hint, refusal=r.code)
+            return
     if tag is None:
         action: Action = {
             "type": "help",

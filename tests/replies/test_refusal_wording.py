@@ -276,6 +276,42 @@ GOLDEN = [
         ),
     ),
     (
+        "results_need_a_reply",
+        {},
+        (
+            "a turn's results from the GM go to the players only as a Reply to mail the game "
+            "sent you (anyone can write a mail From your address), so nothing was published",
+            'reply to the game\'s "Orders of all players" mail with the results',
+        ),
+    ),
+    (
+        "update_needs_a_reply",
+        {},
+        (
+            "the GM's [Update] writes another's values only as a Reply to mail the game sent "
+            "you (anyone can write a mail From your address), so nothing was changed",
+            "reply to the game's last mail to you with [Update] Coins of NAME +5",
+        ),
+    ),
+    (
+        "set_value_too_long",
+        {"key": "name", "most": 200},
+        (
+            "the value of name is longer than 200 characters, so nothing was changed",
+            "write a shorter name",
+        ),
+    ),
+    (
+        "require_auth_unverifiable",
+        {"slug": "nomes"},
+        (
+            "this host trusts no authentication server, so with require_auth on no mail could be "
+            "verified, yours included, and every command would be refused; nothing was changed",
+            "the host's admin sets [auth] trusted_authserv_ids, then `mailref game set nomes "
+            "require_auth=on` on the host",
+        ),
+    ),
+    (
         "decide_unreadable",
         {"line": "3 maybe"},
         (

@@ -16,9 +16,9 @@ def addr(n: str) -> str:
     return f"{n.lower()}@eire.example"
 
 
-def send(r, who, to, subject, body="", html=None):
+def send(r, who, to, subject, body="", html=None, in_reply_to=None):
     frm = addr(who) if "@" not in who else who
-    return send_mail(r, frm, to, subject, body, envelope=False, html=html)
+    return send_mail(r, frm, to, subject, body, envelope=False, html=html, in_reply_to=in_reply_to)
 
 
 # Who joins a small Eire game, in order: name, color, origin (all Plainsmen).

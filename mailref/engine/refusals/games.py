@@ -74,6 +74,16 @@ WORDS = {
         "write a mail From your address), so nothing was undone",
         "reply to the game's last mail to you with [Undo] 41 42, or on the host: `mailref undo`",
     ),
+    "results_need_a_reply": W(
+        "a turn's results from the GM go to the players only as a Reply to mail the game sent "
+        "you (anyone can write a mail From your address), so nothing was published",
+        'reply to the game\'s "Orders of all players" mail with the results',
+    ),
+    "update_needs_a_reply": W(
+        "the GM's [Update] writes another's values only as a Reply to mail the game sent you "
+        "(anyone can write a mail From your address), so nothing was changed",
+        "reply to the game's last mail to you with [Update] Coins of NAME +5",
+    ),
     "only_gm_changes_rules": W(
         "only the GM changes the ruleset by mail",
         "to read the ruleset, send [Rules]; to change it, send a [Proposal]",
