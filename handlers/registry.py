@@ -126,6 +126,8 @@ def not_a_player(env: Envelope, view: GameView) -> NoReturn:
         None,
     )
     gm, game = view.state.get("gm"), view.state["name"]
+    if a and a == str(gm or "").lower():  # the GM, told as the GM, not sent to ask the GM
+        raise Refused("gm_not_a_player", game=game, tag=matters.label(env.subject.tag or ""))
     if a and a in watchers(view.state):  # a watcher's [Vote] or [Orders]
         raise Refused("watchers_do_not_play", game=game)
     if player:  # Alice writing from her other address

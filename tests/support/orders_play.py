@@ -3,7 +3,7 @@ posted results."""
 
 from __future__ import annotations
 
-from support.helpers import Outbox, assert_replays, deliver, mail, send_mail
+from support.helpers import Outbox, assert_replays, deliver, last_to, mail, send_mail
 from support.joining import confirm
 
 EIRE = "eire@ref.example"
@@ -175,7 +175,13 @@ def play_gm_orders(referee, clock, outbox):
     assert "only the GM" in Outbox.body(replies(referee, "Ben")[-1])
     deliver(
         referee,
-        mail("gm@ref.example", DIPLO, "[Results] Spring 1901", "Paris holds. Nothing else moved."),
+        mail(
+            "gm@ref.example",
+            DIPLO,
+            "[Results] Spring 1901",
+            "Paris holds. Nothing else moved.",
+            in_reply_to=last_to(referee, "gm@ref.example", DIPLO),
+        ),
     )
     res = [m for m in outbox.all() if m["X-Mailref-Kind"] == "results"]
     assert sorted(m["To"] for m in res) == [addr("Ann"), addr("Ben")]

@@ -122,13 +122,13 @@ WORDS = {
     "text_too_long": W(
         "the text is {{ size|thousands }} characters long; this game takes at most "
         "{{ limit|thousands }} (max_text)",
-        "shorten it; the admin can raise the limit with `mailref game set SLUG max_text=N`",
+        "shorten it; the GM may raise the limit by mail with [Set] max_text=N",
     ),
     "matters_per_day": W(
         "you have opened {{ limit }} matters (proposals, CfJs, DoVs) today, the most this game "
         "takes from one player in a day (matters_per_day); nothing was posted",
-        "send it again tomorrow (UTC); the admin can raise the limit with "
-        "`mailref game set SLUG matters_per_day=N`",
+        "send it again tomorrow (UTC); the GM may raise the limit by mail with "
+        "[Set] matters_per_day=N",
     ),
     "idle_wizard_cannot": W(
         "Idle Wizards are not counted as Wizards: an idle Wizard cannot {{ what }}",
