@@ -85,6 +85,23 @@ def test_the_seed_dynasty_declares_thaum_hand_and_home():
     )
 
 
+def test_a_rule_read_again_declares_the_same_columns_each_its_own():
+    rules = shipped_rules("blognomic")
+    first = columns.from_rules(rules)
+    read_anew = [
+        c
+        for r in rules
+        for c in columns._declared.__wrapped__(str(r.get("number", "")), str(r.get("text") or ""))
+    ]
+    assert first == read_anew
+    first[0]["default"] = "changed by its caller"
+    hand = next(c for c in first if c["slug"] == "hand")
+    hand["max_len"] = 99
+    again = columns.from_rules(rules)
+    assert again == read_anew
+    assert all(a is not b for a, b in zip(first, again, strict=True))
+
+
 @pytest.mark.parametrize(
     ("column", "value", "code"),
     [

@@ -5,7 +5,9 @@ written in a mail is read and checked against them."""
 
 from __future__ import annotations
 
+import copy
 import re
+from functools import lru_cache
 from typing import Any, NotRequired, TypedDict
 
 from mailref.engine.context import Refused
@@ -74,7 +76,14 @@ def _column(name: str, kind: str, rule: str, **kw: Any) -> Column:
 
 
 def declared(number: str, text: str) -> list[Column]:
-    """The columns one rule's TEXT declares, in the forms read unmistakably; none else."""
+    """The columns one rule's TEXT declares, in the forms read unmistakably; none else. Each
+    rule's text is read once: the gamestate is kept after every change, and a long game's
+    ruleset is read again whole each time (the result is the caller's own to change)."""
+    return [copy.deepcopy(c) for c in _declared(number, text)]
+
+
+@lru_cache(maxsize=4096)
+def _declared(number: str, text: str) -> tuple[Column, ...]:
     out: list[Column] = []
     for m in _ASSET.finditer(text):
         c = _column(m.group("name"), "asset", number, min=0, max=None)
@@ -111,7 +120,7 @@ def declared(number: str, text: str) -> list[Column]:
             out.append(_column(name, "player", number, default=""))
         elif not what:
             out.append(_column(name, "text", number, default=_default(text, name) or ""))
-    return out
+    return tuple(out)
 
 
 def from_rules(rules: list[Any]) -> list[Column]:
