@@ -10,6 +10,7 @@ import time
 
 from mailref.config import SiteConfig
 from mailref.referee import Referee
+from mailref.referee.threads import lent_state
 
 SITE_EVERY = 5.0  # seconds: how soon the pages show a change another process made
 
@@ -46,9 +47,10 @@ class Pages:
                 due, self.due = sorted(self.due), set()
             self.kick.clear()
             for slug in due:
-                await asyncio.to_thread(
-                    site.rebuild_quietly, store, self.site_config, slug, clock()
-                )
+                with lent_state(self.referee.states, slug) as held:  # not decoded again
+                    await asyncio.to_thread(
+                        site.rebuild_quietly, store, self.site_config, slug, clock(), held
+                    )
             if (
                 time.monotonic() - caught_up >= SITE_EVERY
             ):  # however busy this daemon's own games keep it

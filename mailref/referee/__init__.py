@@ -45,7 +45,7 @@ from mailref.referee.mails import (
     write_back,
 )
 from mailref.referee.quarantine import quarantine_mail
-from mailref.referee.threads import committed_states
+from mailref.referee.threads import committed_states, lent_state
 from mailref.store import Game, InboxMessage, Store, open_store
 from mailref.store.faults import is_store_fault
 from mailref.store.keep import Incoming, keep
@@ -110,9 +110,11 @@ class Referee:
         if (site_config := cfg.site) is not None:
             from mailref import site
 
-            referee.after_change = lambda slug: site.rebuild_quietly(
-                referee.store, site_config, slug, referee.clock()
-            )
+            def rebuild(slug: str) -> None:
+                with lent_state(referee.states, slug) as held:
+                    site.rebuild_quietly(referee.store, site_config, slug, referee.clock(), held)
+
+            referee.after_change = rebuild
         return referee
 
     def _changed(self, slug: str | None) -> None:

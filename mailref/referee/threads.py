@@ -4,10 +4,11 @@ game a bounce reports on, and each game's row, locked once per batch."""
 
 from __future__ import annotations
 
+import contextlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import datetime
-from typing import cast
+from typing import Any, cast
 
 from sqlalchemy import bindparam, inspect, select
 from sqlalchemy.orm import Session, defer
@@ -47,6 +48,21 @@ def locked_game(s: Session, slug: str) -> Game:
             set_committed_value(game, "state", held[1])
         locked[slug] = game
     return locked[slug]
+
+
+@contextlib.contextmanager
+def lent_state(
+    states: dict[str, tuple[int, dict[str, Any]]], slug: str
+) -> Iterator[tuple[int, dict[str, Any]] | None]:
+    """SLUG's state as this process last committed it (STATES), with its version, lent to the
+    pages so that they need not read it again: a batch of the game meanwhile finds none and
+    reads the row. Given back unless a batch has committed a newer one since."""
+    held = states.pop(slug, None)
+    try:
+        yield held
+    finally:
+        if held is not None:
+            states.setdefault(slug, held)
 
 
 def committed_states(s: Session) -> dict[str, tuple[int, dict]]:

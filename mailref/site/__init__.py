@@ -26,6 +26,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session, defer
+from sqlalchemy.orm.attributes import set_committed_value
 
 from mailref import resource
 from mailref.config import SiteConfig
@@ -64,10 +66,14 @@ def rebuild(
     now: datetime | None = None,
     force: bool = True,
     most: int | None = None,
+    held: tuple[int, dict[str, Any]] | None = None,
 ) -> list[str]:
     """Regenerate SLUG's pages (every game's without SLUG) and the host's index. Without
     FORCE a game whose pages already show its version is left alone (a [Status] request
-    changes nothing). At most MOST games at a time. Returns the slugs written."""
+    changes nothing). At most MOST games at a time. Returns the slugs written. HELD: SLUG's
+    state as this process committed it, with its version, taken instead of the row's while
+    the row is at that version (a long game's state is megabytes of JSON to decode); nobody
+    changes it while the pages are made, and they keep no part of it."""
     now = now or utcnow()
     root = Path(site.dir)
     if not root.exists():
@@ -94,7 +100,7 @@ def rebuild(
             ][:most]
             snaps, rolls, read = [], {}, {}
             for g in wanted:
-                game = read[g] = s.scalars(select(Game).where(Game.slug == g)).one()
+                game = read[g] = _game(s, g, held if g == slug else None)
                 snaps.append(history.read(s, game, anew=force))
                 rolls[g] = dice.verify(s, game, snaps[-1].key)
             stale = [g for g in versions if g not in listed or listed[g][0] != versions[g]]
@@ -144,6 +150,16 @@ def rebuild(
                 ).encode(),
             )
     return written
+
+
+def _game(s: Session, slug: str, held: tuple[int, dict[str, Any]] | None) -> Game:
+    """The game SLUG, its state the HELD one when the row is at HELD's version (else read)."""
+    if held is None:
+        return s.scalars(select(Game).where(Game.slug == slug)).one()
+    game = s.scalars(select(Game).where(Game.slug == slug).options(defer(Game.state))).one()
+    if game.version == held[0]:
+        set_committed_value(game, "state", held[1])
+    return game
 
 
 def _take(lock: IO) -> None:
@@ -327,7 +343,7 @@ def host_row(g: Game) -> dict:
         "watchers": len(st.get("watchers") or []),
         "turn": turn.get("number"),
         "deadline": pages.when(turn.get("deadline"), st.get("timezone", "UTC")),
-        "winners": st.get("winners", []),
+        "winners": list(st.get("winners", [])),  # kept past the build: its own
     }
 
 
@@ -360,10 +376,17 @@ def catch_up(store: Store, site: SiteConfig, now: datetime | None = None) -> Non
         log.exception("site: catching up with changes made elsewhere failed")
 
 
-def rebuild_quietly(store: Store, site: SiteConfig, slug: str, now: datetime | None = None) -> None:
-    """After a commit: the site catches up, and a failure here never fails the mail or timer."""
+def rebuild_quietly(
+    store: Store,
+    site: SiteConfig,
+    slug: str,
+    now: datetime | None = None,
+    held: tuple[int, dict[str, Any]] | None = None,
+) -> None:
+    """After a commit: the site catches up, and a failure here never fails the mail or timer.
+    HELD: the state just committed, with its version (rebuild)."""
     try:
-        rebuild(store, site, slug, now, force=False)
+        rebuild(store, site, slug, now, force=False, held=held)
         if trouble.cleared(Path(site.dir)):
             rebuild(
                 store, site, None, now, force=False

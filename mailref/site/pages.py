@@ -26,6 +26,7 @@ from mailref.site.fragments import Fragment
 from mailref.site.history import Chronicle
 from mailref.site.rules_page import anchor
 from mailref.site.times import when
+from mailref.store import fastjson
 from mailref.timeutil import iso
 from mailref.write.nouns import noun_of, reworded
 
@@ -130,8 +131,10 @@ def matters(state: GameState, kept: dict[Any, Any] | None = None) -> list[dict[s
     ]:
         key = (collection, m["number"])
         row = was.get(key)
-        if row is None or row[1] != zone or row[0] is not m and row[0] != m:
-            row = (m, zone, _row(collection, m, zone))
+        if row is None or row[1] != zone or row[0] != m:
+            # Kept as it is now: the state the pages are made of may be the referee's own,
+            # which its next change changes in place (site.rebuild's HELD).
+            row = (fastjson.copy(m), zone, _row(collection, m, zone))
         made[key] = row
         out.append(row[2])
     if kept is not None:

@@ -6,11 +6,13 @@ pages that fill and roll over, and an undo that rewrites the game under what was
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 
 from mailref.config import SiteConfig
+from mailref.referee.threads import lent_state
 from mailref.site import journal, pages, rebuild
 from support import clients
 from support.client_play import NOMES, play
@@ -54,17 +56,25 @@ def _files(root) -> dict[str, bytes]:
     }
 
 
+# Made from the state read from the store, or from the state the referee committed, lent to
+# the pages as the daemon lends it (the referee changes it in place at its next change).
+@pytest.mark.parametrize("lent", [False, True], ids=["read", "lent"])
 def test_pages_made_after_each_change_are_those_a_build_from_scratch_makes(
-    referee, tmp_path, monkeypatch
+    referee, tmp_path, monkeypatch, lent
 ):
     monkeypatch.setattr(pages, "MATTERS_PER_PAGE", 2)
     monkeypatch.setattr(journal, "PER_PAGE", 5)
     referee.create_game("nomes", "sidekick", NOMES, gm="gm@ref.example")
     site = SiteConfig(tmp_path / "site")
+    taken = []
 
     def change(who: str, subject: str, body: str = "") -> None:
         _mail(referee, who, subject, body)
-        rebuild(referee.store, site, "nomes", now=referee.clock(), force=False)  # as serve does
+        with lent_state(referee.states if lent else {}, "nomes") as held:
+            taken.append(held is not None)
+            before = json.dumps(held)
+            rebuild(referee.store, site, "nomes", now=referee.clock(), force=False, held=held)
+            assert json.dumps(held) == before  # the pages change nothing of it
 
     for p in PLAYERS:
         change(p, "[Join]", f"Name: {p}\n")
@@ -76,6 +86,8 @@ def test_pages_made_after_each_change_are_those_a_build_from_scratch_makes(
         for p in PLAYERS:
             if p != mover:
                 change(p, f"[Vote] {number}", "AGAINST" if n % 6 == 0 else "FOR")
+        if n % 5 == 0:  # before an undo drops what is kept
+            _same_as_from_scratch(referee, tmp_path, f"fresh-{n}")
         referee.clock.advance(days=1)
     asker = next(p for p in PLAYERS if p != referee.state("nomes")["turn"]["player"])
     change(asker, "[CfJ] Was the last one legal?", "")
@@ -94,9 +106,15 @@ def test_pages_made_after_each_change_are_those_a_build_from_scratch_makes(
     matters = "".join(p.read_text() for p in made.glob("proposals*.html"))
     assert "status-failed" in matters and "status-undone" in matters
     assert "Journal entries void:" in (made / "journal.html").read_text()
-    rebuild(referee.store, SiteConfig(tmp_path / "fresh"), "nomes", now=referee.clock())
+    assert any(taken) == lent
     valid(tmp_path / "site", "nomes")
-    fresh = _files(tmp_path / "fresh" / "nomes")
-    assert _files(made).keys() == fresh.keys()
-    for name, page in _files(made).items():
+    _same_as_from_scratch(referee, tmp_path, "fresh")
+
+
+def _same_as_from_scratch(referee, tmp_path, fresh_dir: str) -> None:
+    rebuild(referee.store, SiteConfig(tmp_path / fresh_dir), "nomes", now=referee.clock())
+    fresh = _files(tmp_path / fresh_dir / "nomes")
+    made = _files(tmp_path / "site" / "nomes")
+    assert made.keys() == fresh.keys()
+    for name, page in made.items():
         assert page == fresh[name], name
