@@ -55,6 +55,11 @@ def rule(env: Envelope, view: GameView) -> Action:
         raise Refused("unreadable_rule_changes", faults=faults, free=free) from None
     if not changes:
         raise Refused("rule_names_no_change")
+    # A player's proposal is bounded by max_text; the GM's mail is no bigger to all players.
+    size = sum(len(c.text or "") + len(c.new or "") + len(c.title or "") for c in changes)
+    limit = int(view.state["parameters"].get("max_text", view.variant.defaults["max_text"]))
+    if size > limit:
+        raise Refused("text_too_long", size=size, limit=limit)
     reason = _reason([x for x in text.splitlines() if _REASON.match(x)])
     action: Action = {
         "type": "rule",

@@ -4,17 +4,28 @@ import re
 
 from mailref.engine import Refused
 from mailref.engine.state import Action, OtherAction
-from mailref.handlers.registry import GameView, handles
+from mailref.handlers.registry import GameView, handles, not_a_player
 from mailref.read import Envelope
 
 
-@handles("status")
+def players_or_gm(env: Envelope, view: GameView) -> None:
+    """The game as its players read it is the GM's to read too (the welcome offers it)."""
+    if view.player is None and (env.from_addr or "").lower() not in {
+        view.gm.lower(),
+        view.admin.lower(),
+    } - {""}:
+        not_a_player(env, view)
+
+
+@handles("status", players_only=False)
 def status(env: Envelope, view: GameView) -> Action:
+    players_or_gm(env, view)
     return {"type": "status", "player": view.name}
 
 
-@handles("rules")
+@handles("rules", players_only=False)
 def rules(env: Envelope, view: GameView) -> Action:
+    players_or_gm(env, view)
     if env.subject.is_reply and env.subject.rest.strip():
         # "Re: [Nomes] [Rules] Proposal 2 … is in effect": a reply to the ruleset mail, with
         # words for the players ("Congrats!"), not a request for the whole rule list again.

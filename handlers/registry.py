@@ -29,6 +29,7 @@ class GameView:
     player: Player | None  # the sender, when registered
     gm: str = ""  # the game's GM's address (else the admin's), who acts on the game by mail
     admin: str = ""  # the host's admin address, who may correct any game by mail
+    verifies: bool = True  # the host trusts an authentication server: mail can be verified
 
     @property
     def name(self) -> str | None:
@@ -125,6 +126,8 @@ def not_a_player(env: Envelope, view: GameView) -> NoReturn:
         None,
     )
     gm, game = view.state.get("gm"), view.state["name"]
+    if a and a == str(gm or "").lower():  # the GM, told as the GM, not sent to ask the GM
+        raise Refused("gm_not_a_player", game=game, tag=matters.label(env.subject.tag or ""))
     if a and a in watchers(view.state):  # a watcher's [Vote] or [Orders]
         raise Refused("watchers_do_not_play", game=game)
     if player:  # Alice writing from her other address

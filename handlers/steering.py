@@ -20,6 +20,9 @@ _REASON = re.compile(r"^\s*reason\s*:\s*(?P<why>\S.*)$", re.I)
 _SETTING = re.compile(r"^\s*(?P<key>[a-z][a-z0-9_]*)\s*(?P<sep>[=:])\s*(?P<value>\S.*?)\s*$", re.I)
 # What `mailref game set` takes besides the parameters; the GM's address stays the host's.
 _GAME_KEYS = {"name", "timezone"}
+_ON = ("on", "true", "yes", "1")  # require_auth switched on (parameters.OnOff)
+# A value by mail is a word, a number or a name: the game's name is in every mail it sends.
+VALUE_MOST = 200
 _MATTER = r"(?:(?:proposal|prop\.?|p|cfj|dov)\s*)?#?(?P<number>\d{1,9})"
 _REOPEN = r"(?P<reopen>\s+(?:reopen|reverse|reversing(?:\s+the\s+result)?))?\s*\.?\s*$"
 # "3 enact", "proposal 3 fail", "3 enact reopen" (reverse a closed result); or "enact 3"
@@ -73,6 +76,11 @@ def game_set(env: Envelope, view: GameView) -> OtherAction:
         values[key] = m.group("value")
     if "gm" in values:
         raise Refused("gm_set_on_the_host", slug=view.state["slug"])
+    if long := next((k for k, v in values.items() if len(v) > VALUE_MOST), None):
+        raise Refused("set_value_too_long", key=long, most=VALUE_MOST)
+    if not view.verifies and str(values.get("require_auth", "")).lower() in _ON:
+        # Every later mail would be refused, the GM's own [Set] require_auth=off included.
+        raise Refused("require_auth_unverifiable", slug=view.state["slug"])
     if not values:
         raise Refused("set_names_no_setting")
     return _as_the_gm({"type": "set", "values": in_journal_order(values)}, lines)

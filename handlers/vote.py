@@ -5,7 +5,7 @@ from mailref.engine.matters import label, open_statuses
 from mailref.engine.state import Action, VoteLine
 from mailref.handlers.registry import GameView, Talk, handles
 from mailref.read import Envelope, read_ballots
-from mailref.read.ballots import how_to_vote
+from mailref.read.ballots import how_to_vote, quoted_ballot, vote_like
 
 
 class NoBallot(Talk):
@@ -19,8 +19,11 @@ def ballots(env: Envelope, view: GameView) -> Action:
     )
     if not reading.ballots:
         if closed := closed_matter(view, env.subject.number):
-            # Asking to rewrite a vote that cannot count any more only costs a second mail.
-            raise Refused("matter_closed", matter=closed)
+            # Asking to rewrite a vote that cannot count any more only costs a second mail; words
+            # with no vote in them are the players talking about it.
+            if vote_like(env.text) or quoted_ballot(env.body):
+                raise Refused("matter_closed", matter=closed)
+            raise Talk("matter_closed", matter=closed)
         words = view.variant.vote_words or ("FOR", "AGAINST", "ABSTAIN")
         raise NoBallot(
             "no_ballot",

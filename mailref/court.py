@@ -109,6 +109,11 @@ def _no_longer(session: Session, game: Game, court: Court, before: GameState) ->
         what = describe_entry(action, r.summary) if r else "?"
         if v.ballots:  # only these matters' ballots of the entry are void
             on = " and ".join(name(("matter", n)) for n in v.ballots)
+            if r and not (r.summary or "").strip() and action.get("type") == "vote":
+                # No summary to quote ("Bob's vote on 1"): the ballot named by its matter.
+                who = action.get("player") or action.get("by")
+                out.append(f"{who}'s vote on {on} is undone.")
+                continue
             out.append(f"{what}: the ballot on {on} is undone.")
             continue
         if v.gone is not None:

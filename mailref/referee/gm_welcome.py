@@ -23,8 +23,10 @@ def gm_lines(state: GameState) -> list[str]:
     v = get_variant(state["variant"])
     address, gm = state["address"], state["gm"]
     approve = state["parameters"].get("join_approval") == "gm"
+    # "Nomic Sidekick Nomic, a game of Nomic Sidekick Nomic": the variant named once.
+    of = "" if state["name"] == v.title else f", a game of {v.title},"
     lines = [
-        f"{state['name']}, a game of {v.title}, is open at {address}, with you ({gm}) as its "
+        f"{state['name']}{of} is open at {address}, with you ({gm}) as its "
         "GM. Players write to that address; so do you, from this one.",
         "",
         "To invite players: give them the address and ask each to send a mail there with the "
@@ -50,11 +52,12 @@ def gm_lines(state: GameState) -> list[str]:
         )
     lines.append(
         "  [Undo] 41 42, as a Reply to the game's mail: void those journal entries (the "
-        "game's journal page numbers them) and replay the rest"
+        "game's journal page numbers them), or name what to undo: [Undo] proposal 3, [Undo] "
+        "the vote of Bob on proposal 3; the rest is replayed"
     )
     lines.append(
-        "  [Set] dormant_below=3, a line each, as a Reply to the game's mail: change the "
-        "game's settings as `mailref game set` does, all or none"
+        f"  [Set] {v.replies.set_example()}, a line each, as a Reply to the game's mail: "
+        "change the game's settings as `mailref game set` does, all or none"
     )
     if v.takes("decide"):
         lines.append(

@@ -19,12 +19,13 @@ from mailref.read.administrivia import administrivia
 from mailref.read.ballots import quoted_ballot, vote_like
 from mailref.read.lists import game_sending, through_its_list
 from mailref.read.route import is_postmaster
-from mailref.read.subject import bare_command, no_tag
+from mailref.read.subject import bare_command, no_tag, parse_subject
 from mailref.referee import verdicts
 from mailref.referee.case import Case
 from mailref.referee.mails import release_shadowed
 from mailref.referee.records import elsewhere
 from mailref.referee.threads import (
+    AS_A_PLAYER,
     GM_NEEDS_A_REPLY,
     answers_own_mail,
     locked_game,
@@ -186,9 +187,10 @@ def open_game(c: Case) -> None:
         and g.sender.lower() != c.gm
         and not routing.plays_here(c.s, g.sender, c.settings.admin_address)
     )
-    source.answering = bool(
-        c.player and env.in_reply_to and answers_own_mail(c.s, env, g.slug, c.player["addresses"])
-    )
+    # A Reply to the game's own mail to the sender (a player's, or the GM's who steers by
+    # Reply) is answered past the day's allowance: a forger has no such Message-ID.
+    own = c.player["addresses"] if c.player else [g.sender] if g.sender.lower() == c.gm else []
+    source.answering = bool(own and env.in_reply_to and answers_own_mail(c.s, env, g.slug, own))
     reading = read_in_game(c.s, env, g.state["name"], g.slug)
     env.subject, c.labels, c.foreign = reading.subject, reading.labels, reading.foreign
 
@@ -321,11 +323,20 @@ def refuse_reply_without_command(c: Case) -> bool:
         and c.env.subject.is_reply
         and (c.player is not None or c.opened().sender.lower() == c.gm)
     ):
+        if line := command_on_first_line(c.env.text):  # "[Set] dormant_below=3" in the body
+            r = Refused("command_in_body", line=line)
+            return c.answer_error(r.reason, r.hint, refusal=r.code)
         return c.answer_error(
             "I found no command in your reply, so nothing was done",
             "to act, send a mail whose subject starts with a command tag; " "send [Help] for them",
         )
     return False
+
+
+def command_on_first_line(text: str) -> str:
+    """The first line of TEXT where it starts with a command's tag, else ""."""
+    first = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")[:200]
+    return first if first.startswith("[") and parse_subject(first).tag else ""
 
 
 def ignore_stranger_without_command(c: Case) -> bool:
@@ -351,11 +362,21 @@ def apply_command(c: Case) -> None:
         # SPEC §2.3: the address that would play is the one asked and answered, whatever
         # Reply-To says.
         c.source = dataclasses.replace(c.routed(), reply_to=g.sender)
-    view = GameView(g.state, g.variant, c.player, c.gm, c.settings.admin_address or "")
+    view = GameView(
+        g.state,
+        g.variant,
+        c.player,
+        c.gm,
+        c.settings.admin_address or "",
+        verifies=bool(c.settings.trusted_authserv_ids),
+    )
     if tag in GM_NEEDS_A_REPLY and not gm_vouched(c):
-        r = needs_a_reply(tag)
-        c.answer_error(r.reason, r.hint, refusal=r.code)
-        return
+        if tag in AS_A_PLAYER and c.player is not None:
+            view = dataclasses.replace(view, gm="", admin="")  # the GM who plays, as a player
+        else:
+            r = needs_a_reply(tag)
+            c.answer_error(r.reason, r.hint, refusal=r.code)
+            return
     if tag is None:
         action: Action = {
             "type": "help",

@@ -58,9 +58,10 @@ def committed_states(s: Session) -> dict[str, tuple[int, dict]]:
     return held
 
 
-# The Message-ID a matter's first mail gets (outgoing.thread_id) is made from what players
-# know (the game, the matter, a hash of the address): anyone can write it.
-_MADE_ID = re.compile(r"<[a-z-]+-\d+\.[^.@]+\.\d{14}\.[0-9a-f]{12}@")
+# The Message-IDs outgoing.thread_id makes (a matter's first mail, each reader's copy of
+# relayed words) come from what players know (the game, the matter or the words' mail, a hash
+# of the address): anyone can write one, the GM's copy of a player's words included.
+_MADE_ID = re.compile(r"<[a-z]+(?:-[a-z0-9]+)+\.[^.@]+\.\d{14}\.[0-9a-f]{12}@")
 
 
 # The GM's corrections by mail, each with its own refusal.
@@ -70,6 +71,10 @@ _CORRECTING: dict[str, Callable[[], Refused]] = {
     "score": lambda: Refused("score_needs_a_reply"),
     "rule": lambda: Refused("rule_needs_a_reply"),
     "undo": lambda: Refused("undo_needs_a_reply"),
+    "update": lambda: Refused("update_needs_a_reply"),
+    "results": lambda: Refused("results_need_a_reply"),
+    "turn": lambda: Refused("results_need_a_reply"),
+    "publish": lambda: Refused("results_need_a_reply"),
 }
 # The GM's steering by mail: what each does, and its example by mail and command on the host.
 _STEERING = {
@@ -77,6 +82,8 @@ _STEERING = {
     "decide": ("decides a proposal", "[Decide] 3 enact", "proposal enact"),
     "override": ("records a player's vote", "[Override] 3 NAME FOR", "vote"),
     "office": ("names an office's holder", "[Office] historian NAME", "office"),
+    "column": ("declares a column", "[Column] Coins asset", "column add SLUG NAME KIND"),
+    "deadline": ("moves or pauses the game's deadline", "[Deadline] +2d", "deadline"),
 }
 
 
@@ -92,6 +99,9 @@ def needs_a_reply(tag: str) -> Refused:
 # The GM's commands that change the game for everybody: taken only as a Reply to the game's own
 # mail (or verified); `needs_a_reply` refuses one that is not.
 GM_NEEDS_A_REPLY = frozenset({*_CORRECTING, *_STEERING})
+# Of those, what a GM who plays may also send as a player: without the Reply, read as the
+# player's ([Update] of the GM's own values, a request for more time), never as the GM's.
+AS_A_PLAYER = frozenset({"update", "deadline"})
 
 
 def answers_own_mail(s: Session, env: Envelope, slug: str, addresses: list[str]) -> bool:

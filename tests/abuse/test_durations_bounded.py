@@ -38,7 +38,9 @@ def test_a_length_past_the_calendar_is_refused_with_its_bound(
 ):
     outbox.new()
     before = game.state("nomes")
-    smtp(mail(who, G, subject), who)
+    # The GM's [Deadline] is the GM's as a Reply to the game's mail to the GM (SPEC §2.2).
+    gms = [m["Message-ID"] for m in outbox.to(GM) if "is open at" in str(m["Subject"])]
+    smtp(mail(who, G, subject, in_reply_to=gms[0] if who == GM else None), who)
     (reply,) = outbox.to(who, _answers(outbox))
     assert reply["X-Mailref-Kind"] == "error" and words in Outbox.body(reply), Outbox.body(reply)
     after = game.state("nomes")

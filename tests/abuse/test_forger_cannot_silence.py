@@ -68,3 +68,23 @@ def test_a_forged_reply_naming_another_players_mail_is_not_answered_past_the_all
         [G],
     )
     assert outbox.to(CAROL, outbox.new()) == []
+
+
+def test_the_gms_reply_to_the_games_mail_is_answered_past_the_days_allowance(referee, outbox):
+    """An evening of [Help], [History] and forged mail spends the GM's 20 answers; the GM
+    steers by Reply to the game's mail, and that Reply is answered as a player's is."""
+    _game(referee)
+    gm = "gm@ref.example"
+    (welcome,) = [m for m in outbox.to(gm, outbox.new()) if "is open at" in str(m["Subject"])]
+    for _ in range(22):
+        referee.accept(mail(gm, G, "[History]"), "smtp", gm, [G])
+    assert len(outbox.to(gm, outbox.new())) == 21  # 20 answers and the notice
+    referee.accept(
+        mail(gm, G, "Re: [Set]", "win_score=150", in_reply_to=welcome["Message-ID"]),
+        "smtp",
+        gm,
+        [G],
+    )
+    assert referee.state("nomes")["parameters"]["win_score"] == 150
+    (answer,) = outbox.to(gm, outbox.new())
+    assert "win_score" in Outbox.body(answer), Outbox.body(answer)

@@ -11,7 +11,7 @@ import pytest
 
 from mailref.read.auth import aligned, verify
 from mailref.store import InboxMessage
-from support.helpers import Outbox, mail, make_referee
+from support.helpers import Outbox, last_to, mail, make_referee
 from support.joining import confirm_waiting, reply_to_confirmation
 from support.listener import listening, submit
 from support.snapshots import play_once
@@ -216,7 +216,13 @@ def test_big_orders_and_results_never_enter_the_state(referee, smtp, outbox):
         mail("ann@x.org", diplo, "[Orders]", "**Army Paris holds.** " * 40_000), "ann@x.org", diplo
     )  # 880 KB
     smtp(
-        mail("gm@ref.example", diplo, "[Results] Spring", "Paris holds.\n" * 200_000),
+        mail(
+            "gm@ref.example",
+            diplo,
+            "[Results] Spring",
+            "Paris holds.\n" * 200_000,
+            in_reply_to=last_to(referee, "gm@ref.example", diplo),
+        ),
         "gm@ref.example",
         diplo,
     )

@@ -21,7 +21,7 @@ def test_sixty_forged_requests_alert_the_gm_once(game, smtp, outbox):
     alerts = [m for m in outbox.to(GM, outbox.new()) if "asks for" in str(m["Subject"])]
     assert len(alerts) == 1
     before = game.state("nomes")["turn"]["deadline"]
-    smtp(mail(GM, G, "[Deadline] ok"), GM)
+    smtp(mail(GM, G, "[Deadline] ok", in_reply_to=alerts[0]["Message-ID"]), GM)
     (ack,) = outbox.to(GM, outbox.new())
     assert "moved from" in " ".join(Outbox.body(ack).split())
     assert game.state("nomes")["turn"]["deadline"] > before

@@ -55,7 +55,7 @@ def test_forged_requests_for_more_time_wait_for_the_gm_in_one_mail(referee, smtp
     assert body.count("asks for") == 30 - asked
     # The GM acts on one as the fold says: it is granted.
     before = referee.state("nomes")["turn"]["deadline"]
-    smtp(mail(GM, G, "[Deadline] ok Spam29"), GM)
+    smtp(mail(GM, G, "[Deadline] ok Spam29", in_reply_to=fold["Message-ID"]), GM)
     assert referee.state("nomes")["turn"]["deadline"] > before
     assert_replays(referee)
 

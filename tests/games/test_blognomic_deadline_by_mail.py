@@ -18,11 +18,17 @@ pytestmark = pytest.mark.spec("2.5")
 GM = "gm@ref.example"
 
 
+def gm_sends(referee, subject: str, body: str) -> None:
+    """The GM's mail as a Reply to the game's welcome: only the GM has its Message-ID."""
+    (welcome,) = [m for m in Outbox(referee).to(GM) if "is open at" in str(m["Subject"])]
+    send_mail(referee, GM, BLOG, subject, body, in_reply_to=welcome["Message-ID"])
+
+
 def test_the_gms_deadline_gives_the_open_matters_two_more_days(referee, outbox, clock):
     blog(referee)
     propose_gold(referee)
     send(referee, "bob", "[Vote] 1", "FOR", to=BLOG)  # FOR 2 of quorum 3: Popular only at 48 h
-    send_mail(referee, GM, BLOG, "[Deadline] +2d", "The holidays.")
+    gm_sends(referee, "[Deadline] +2d", "The holidays.")
     ack = " ".join(Outbox.body(last(outbox, GM)).split())
     assert "nothing in this game has a deadline" not in ack, ack
     assert 'Proposal 1 "Gold" may be decided on the votes cast from' in ack, ack
@@ -41,11 +47,11 @@ def test_a_pause_moves_the_time_the_gm_gave_by_as_long(referee, outbox, clock):
     """The time the GM's [Deadline] gave is a deadline like any: a pause moves it on."""
     blog(referee)
     propose_gold(referee)
-    send_mail(referee, GM, BLOG, "[Deadline] +2d", "")
+    gm_sends(referee, "[Deadline] +2d", "")
     given = referee.state("blog")["proposals"][0]["decidable"]
-    send_mail(referee, GM, BLOG, "[Deadline] pause", "")
+    gm_sends(referee, "[Deadline] pause", "")
     clock.advance(days=1)
-    send_mail(referee, GM, BLOG, "[Deadline] resume", "")
+    gm_sends(referee, "[Deadline] resume", "")
     moved = referee.state("blog")["proposals"][0]["decidable"]
     assert parse_iso(moved) - parse_iso(given) == timedelta(days=1)
     assert_replays(referee)

@@ -43,7 +43,7 @@ def test_the_gms_plus_two_days_moves_the_deadline_and_a_players_only_asks(table)
     before = nomes(table)
     assert before == datetime(2026, 12, 6, 10, 0, tzinfo=UTC)
 
-    got = table.send(GM, G, "[Deadline] +2d", "The holidays.")
+    got = table.send(GM, G, "[Deadline] +2d", "The holidays.", in_reply_to=table.last_to(GM, G))
     ack = text(table.reply(got, GM))
     assert (
         "Turn 1's deadline moved from Sun 6 Dec 2026 10:00 UTC to Tue 8 Dec 2026 10:00 UTC" in ack
@@ -66,7 +66,9 @@ def test_the_gms_plus_two_days_moves_the_deadline_and_a_players_only_asks(table)
     assert set(got) == {"bob@x.org", GM}  # the others are not told of a request
     assert deadline(table) == before + timedelta(days=2)
 
-    got = table.send(GM, G, f"Re: {asked['Subject']}", "ok")  # the GM's plain Reply
+    got = table.send(
+        GM, G, f"Re: {asked['Subject']}", "ok", asked["Message-ID"]
+    )  # the GM's plain Reply
     assert "Turn 1's deadline moved from Tue 8 Dec 2026 10:00 UTC to Wed 9 Dec" in text(
         table.reply(got, GM)
     )
@@ -77,11 +79,11 @@ def test_the_gms_plus_two_days_moves_the_deadline_and_a_players_only_asks(table)
     # max_extension (2): a third extension by mail is refused, asked for or not.
     got = table.send("bob@x.org", G, "[Deadline] +1d")
     assert "the most max_extension allows (2)" in text(table.one(got, "bob@x.org", "error"))
-    got = table.send(GM, G, "[Deadline] +1d")
+    got = table.send(GM, G, "[Deadline] +1d", in_reply_to=table.last_to(GM, G))
     assert "the most max_extension allows (2)" in text(table.one(got, GM, "error"))
     assert deadline(table) == before + timedelta(days=3)
     # An earlier deadline is no extension.
-    got = table.send(GM, G, "[Deadline] Mon 18:00")
+    got = table.send(GM, G, "[Deadline] Mon 18:00", in_reply_to=table.last_to(GM, G))
     assert deadline(table) == datetime(2026, 12, 7, 18, 0, tzinfo=UTC)
     assert_replays(table.referee)
 
@@ -95,19 +97,21 @@ def test_a_player_cannot_move_the_deadline_and_the_gm_answers_each_request(table
     table.send("bob@x.org", G, "[Deadline] +1d")
     got = table.send("bob@x.org", G, "[Deadline] +12h")
     assert "It replaces your request for 1 day more." in text(table.one(got, "bob@x.org"))
-    got = table.send(GM, G, "[Deadline] no")
+    got = table.send(GM, G, "[Deadline] no", in_reply_to=table.last_to(GM, G))
     assert "several requests for more time are waiting (from: Bob, Carol)" in text(
         table.one(got, GM, "error")
     )
-    got = table.send(GM, G, f"Re: {carols['Subject']}", "no")  # the Reply names whose
+    got = table.send(
+        GM, G, f"Re: {carols['Subject']}", "no", carols["Message-ID"]
+    )  # the Reply names whose
     assert "Carol's request for 2 days more is refused." in text(table.reply(got, GM))
     (told,) = got["carol@x.org"]
     assert "The GM refused your request for 2 days more." in text(told)
     assert deadline(table) == before
-    got = table.send(GM, G, "[Deadline] ok Bob")
+    got = table.send(GM, G, "[Deadline] ok Bob", in_reply_to=table.last_to(GM, G))
     assert deadline(table) == before + timedelta(hours=12)
     assert "Bob asked for 12 hours more, and the GM granted it." in text(got["bob@x.org"][0])
-    got = table.send(GM, G, "[Deadline] ok")
+    got = table.send(GM, G, "[Deadline] ok", in_reply_to=table.last_to(GM, G))
     assert "no request for more time is waiting" in text(table.one(got, GM, "error"))
 
 
@@ -115,16 +119,16 @@ def test_the_gm_sets_the_deadline_in_the_games_zone_and_pauses_and_resumes_by_ma
     nomes(table)
     table.referee.admin("nomes", {"type": "set", "values": {"timezone": "Europe/Berlin"}}, "gm")
     table.deliver()
-    got = table.send(GM, G, "[Deadline] Fri 18:00")
+    got = table.send(GM, G, "[Deadline] Fri 18:00", in_reply_to=table.last_to(GM, G))
     assert "to Fri 4 Dec 2026 18:00 CET (17:00 UTC)" in text(table.reply(got, GM))
     assert deadline(table) == datetime(2026, 12, 4, 17, 0, tzinfo=UTC)
 
-    got = table.send(GM, G, "[Deadline] pause", "Server move.")
+    got = table.send(GM, G, "[Deadline] pause", "Server move.", in_reply_to=table.last_to(GM, G))
     assert table.referee.state("nomes")["status"] == "paused"
     (news,) = got["alice@x.org"]
     assert "The GM paused the game." in text(news) and "Reason: Server move." in text(news)
     table.referee.clock.advance(days=1)
-    got = table.send(GM, G, "[Deadline] resume")
+    got = table.send(GM, G, "[Deadline] resume", in_reply_to=table.last_to(GM, G))
     assert table.referee.state("nomes")["status"] == "active"
     assert deadline(table) == datetime(2026, 12, 5, 17, 0, tzinfo=UTC)
     assert "Every deadline moved 1d later." in text(got["alice@x.org"][0])
@@ -133,7 +137,7 @@ def test_the_gm_sets_the_deadline_in_the_games_zone_and_pauses_and_resumes_by_ma
 def test_the_gms_deadline_mail_needs_authentication_where_the_game_requires_it(table):
     before = nomes(table)
     assert table.referee.admin("nomes", {"type": "set", "values": {"require_auth": "on"}}, "gm").ok
-    got = table.send(GM, G, "[Deadline] +2d")
+    got = table.send(GM, G, "[Deadline] +2d", in_reply_to=table.last_to(GM, G))
     assert "could not be verified" in text(table.one(got, GM, "error"))
     assert deadline(table) == before
 
@@ -146,7 +150,9 @@ def test_the_gm_extends_an_orders_turn_by_mail(table):
     assert table.referee.admin("dip", {"type": "start"}, GM).ok
     table.deliver()
     before = parse_iso(table.referee.state("dip")["turn"]["deadline"])
-    got = table.send(GM, g, "[Deadline]", "+1d12h\nA player is travelling.")
+    got = table.send(
+        GM, g, "[Deadline]", "+1d12h\nA player is travelling.", in_reply_to=table.last_to(GM, g)
+    )
     assert "Turn 1's deadline moved" in text(table.reply(got, GM))
     assert parse_iso(table.referee.state("dip")["turn"]["deadline"]) == before + timedelta(
         days=1, hours=12

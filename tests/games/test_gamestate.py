@@ -205,8 +205,14 @@ def test_the_gm_declares_a_column_by_mail_and_a_player_may_not(game):
 
     send(game, "Ann", "[Column] Gold integer", "Default: 10")
     assert refusal(game, "Ann") == "only_gm_declares_columns"
+    (welcome,) = [m for m in Outbox(game).to("gm@ref.example") if "is open at" in m["Subject"]]
     send_mail(
-        game, "gm@ref.example", "blog@ref.example", "[Column] Gold integer", "Default: 10\nMin: 0"
+        game,
+        "gm@ref.example",
+        "blog@ref.example",
+        "[Column] Gold integer",
+        "Default: 10\nMin: 0",
+        in_reply_to=welcome["Message-ID"],
     )
     assert all(values(game)[n]["gold"] == 10 for n in NAMES)
     send(game, "Ann", "[Update] Gold -11")

@@ -29,7 +29,11 @@ def coins(game, who: str) -> int:
 
 
 def gm(game, subject: str, body: str = "") -> None:
-    send_mail(game, "gm@ref.example", "blog@ref.example", subject, body)
+    """The GM's mail, as a Reply to the game's welcome: only the GM has its Message-ID."""
+    (welcome,) = [m for m in Outbox(game).to("gm@ref.example") if "is open at" in m["Subject"]]
+    send_mail(
+        game, "gm@ref.example", "blog@ref.example", subject, body, in_reply_to=welcome["Message-ID"]
+    )
 
 
 def enact_coins(game) -> None:

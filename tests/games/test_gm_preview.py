@@ -11,7 +11,7 @@ import pytest
 
 from mailref.config import SiteConfig
 from mailref.site import rebuild
-from support.helpers import Outbox, assert_replays, mail
+from support.helpers import Outbox, assert_replays, last_to, mail
 from support.joining import confirm_waiting
 from support.play import addr, send
 
@@ -93,7 +93,7 @@ def test_an_eire_turn_reaches_the_players_only_after_publish(referee, outbox, sm
     # Meanwhile a player asking learns the GM is adjudicating; late orders are refused.
     by_mail(addr("alice"), "[Orders]", "**Defend Donal with 1 Grain**")
     assert "adjudicating" in body(outbox.new()[-1])
-    by_mail(GM, "[Publish]")
+    smtp(mail(GM, EIRE, "[Publish]", in_reply_to=last_to(referee, GM, EIRE)), GM, EIRE)
     sent = outbox.new()
     results = {m["To"]: body(m) for m in sent if m["X-Mailref-Kind"] == "results"}
     assert set(results) == {addr("alice"), addr("bob")}, [m["Subject"] for m in sent]
@@ -137,7 +137,8 @@ def test_publish_is_the_gms_and_only_when_results_wait(referee, outbox):
     start(referee)
     send(referee, "alice", "[Publish]", to=EIRE)
     assert "only the GM" in body(outbox.to(addr("alice"))[-1])
-    referee.accept(mail(GM, EIRE, "[Publish]"), "smtp", GM, [EIRE])
+    published = mail(GM, EIRE, "[Publish]", in_reply_to=last_to(referee, GM, EIRE))
+    referee.accept(published, "smtp", GM, [EIRE])
     assert "no results are waiting" in body(outbox.to(GM)[-1])
 
 
@@ -159,7 +160,8 @@ def test_a_game_without_a_gm_previews_to_the_admin_whose_publish_is_honoured(ref
     assert preview["To"] == GM and "[Publish]" in body(preview)  # GM: the admin here
     send(referee, "alice", "[Publish]", to=EIRE)
     assert "only the GM" in body(outbox.to(addr("alice"))[-1])
-    referee.accept(mail(GM, EIRE, "[Publish]"), "smtp", GM, [EIRE])
+    published = mail(GM, EIRE, "[Publish]", in_reply_to=last_to(referee, GM, EIRE))
+    referee.accept(published, "smtp", GM, [EIRE])
     sent = outbox.new()
     assert {m["To"] for m in sent if m["X-Mailref-Kind"] == "results"} == {
         addr("alice"),

@@ -153,7 +153,7 @@ def test_the_gm_records_a_players_vote_by_mail(game, smtp, outbox):
 def test_the_gm_reads_of_the_steering_commands_in_help_and_at_creation(game, smtp, outbox):
     (notice,) = [m for m in outbox.to(GM) if "is open at" in str(m["Subject"])]
     welcomed = " ".join(Outbox.body(notice).split())
-    for words in ("[Set] dormant_below=3", "[Decide] 3 enact", "[Override] 3 NAME FOR"):
+    for words in ("[Set] win_score=150", "[Decide] 3 enact", "[Override] 3 NAME FOR"):
         assert words in welcomed, (words, welcomed)
     assert "[Office] OFFICE NAME" in welcomed
     outbox.new()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from support.helpers import Outbox, assert_replays, mail
+from support.helpers import Outbox, assert_replays, last_to, mail
 from support.joining import confirm_waiting
 from support.play import addr, send  # the same players' addresses, mail sent the same way
 from support.play_four import last
@@ -26,7 +26,14 @@ def test_late_orders_naming_an_old_turn_are_not_taken_for_the_next(referee, outb
     send(referee, "ann", "[Orders]", "**A Paris - Burgundy**", to=dip)
     send(referee, "ben", "[Orders]", "**A Munich - Ruhr**", to=dip)
     referee.accept(
-        mail("gm@ref.example", dip, "[Results] Spring 1901", "All moves succeed."), "smtp"
+        mail(
+            "gm@ref.example",
+            dip,
+            "[Results] Spring 1901",
+            "All moves succeed.",
+            in_reply_to=last_to(referee, "gm@ref.example", dip),
+        ),
+        "smtp",
     )
     assert referee.state("dip")["turn"]["number"] == 2
     referee.accept(

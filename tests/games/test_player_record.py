@@ -3,7 +3,7 @@ late, and their time away; [History] gives the game's results so far in one mail
 
 from __future__ import annotations
 
-from support.helpers import Outbox, assert_replays
+from support.helpers import Outbox, assert_replays, last_to
 from support.joining import confirm
 from support.orders_play import DIPLO, EIRE, addr, play_eire, seat_eire, send
 from support.sidekick import PROPOSAL, last_reply, mover, others, sidekick_game  # noqa: F401
@@ -68,7 +68,8 @@ def test_history_lists_the_results_so_far(referee, outbox, clock):
     assert referee.admin("diplo", {"type": "start"}, "gm").ok
     send(referee, "Ann", DIPLO, "[Orders]", "**Army Paris holds.**")
     send(referee, "Bob", DIPLO, "[Orders]", "**Fleet Kiel holds.**")
-    send(referee, GM, DIPLO, "[Results]", "Turn 1\nEvery unit held; nobody moved.")
+    said = "Turn 1\nEvery unit held; nobody moved."
+    send(referee, GM, DIPLO, "[Results]", said, in_reply_to=last_to(referee, GM, DIPLO))
     outbox.new()
     send(referee, "Bob", DIPLO, "[History]")
     said = _answer(outbox, "Bob")

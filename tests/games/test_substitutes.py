@@ -10,7 +10,7 @@ from datetime import timedelta
 from mailref.config import SiteConfig
 from mailref.site import rebuild
 from mailref.timeutil import parse_iso
-from support.helpers import Outbox, assert_replays, deliver, mail
+from support.helpers import Outbox, assert_replays, deliver, last_to, mail
 from support.joining import confirm
 from support.orders_play import DIPLO, EIRE, addr, seat_eire, send
 
@@ -145,7 +145,8 @@ def test_a_seat_missing_abandon_after_turns_in_a_row_opens(referee, outbox, cloc
         referee.tick()
         assert not _seat(referee, "diplo", "Ann").get("vacant")
         assert bool(_seat(referee, "diplo", "Bob").get("vacant")) == (turn == 2)
-        send(referee, GM, DIPLO, "[Results]", f"Turn {turn}: all hold.")
+        said = f"Turn {turn}: all hold."
+        send(referee, GM, DIPLO, "[Results]", said, in_reply_to=last_to(referee, GM, DIPLO))
     outbox.new()
     send(referee, "Bob", DIPLO, "[Stats] Bob")
     (stats,) = outbox.to(addr("Bob"), outbox.new())
@@ -165,7 +166,8 @@ def test_an_open_seats_former_holder_is_told_once_and_mailed_no_more(referee, ou
     send(referee, "Ann", DIPLO, "[Orders]", "**Army Paris holds.**")
     clock.advance(days=2, seconds=1)
     referee.tick()
-    send(referee, GM, DIPLO, "[Results]", "Turn 1: all hold.")
+    said = "Turn 1: all hold."
+    send(referee, GM, DIPLO, "[Results]", said, in_reply_to=last_to(referee, GM, DIPLO))
     new = outbox.new()
     assert [m for m in new if m["X-Mailref-Kind"] == "results"], "the results went out"
     assert outbox.to(addr("Bob"), new) == []

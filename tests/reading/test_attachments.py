@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from support.helpers import Outbox, mail
+from support.helpers import Outbox, last_to, mail
 from support.joining import confirm_waiting
 from support.outside_smtp import ALICE, BOB, error_of, with_attachment
 
@@ -44,7 +44,15 @@ def test_orders_and_results_only_in_an_attachment_are_refused_and_nothing_is_rec
     smtp(mail(BOB, diplo, "[Orders]", "**Army Paris holds.**"), BOB, diplo)
     box.new()
     smtp(
-        with_attachment(gm, diplo, "[Results] Turn 1", text, "application/pdf", "turn1.pdf"),
+        with_attachment(
+            gm,
+            diplo,
+            "[Results] Turn 1",
+            text,
+            "application/pdf",
+            "turn1.pdf",
+            in_reply_to=last_to(referee, gm, diplo),
+        ),
         gm,
         diplo,
     )
@@ -63,5 +71,6 @@ def test_orders_and_results_only_in_an_attachment_are_refused_and_nothing_is_rec
     smtp(
         mail(ALICE, diplo, "[Orders]", "**Army Marseilles holds.**"), ALICE, diplo
     )  # the turn closes
-    smtp(mail(gm, diplo, "[Results] Turn 1", "Paris holds."), gm, diplo)
+    answered = last_to(referee, gm, diplo)
+    smtp(mail(gm, diplo, "[Results] Turn 1", "Paris holds.", in_reply_to=answered), gm, diplo)
     assert sorted(m["To"] for m in box.new() if m["X-Mailref-Kind"] == "results") == [ALICE, BOB]

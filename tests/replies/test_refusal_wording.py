@@ -276,6 +276,42 @@ GOLDEN = [
         ),
     ),
     (
+        "results_need_a_reply",
+        {},
+        (
+            "a turn's results from the GM go to the players only as a Reply to mail the game "
+            "sent you (anyone can write a mail From your address), so nothing was published",
+            'reply to the game\'s "Orders of all players" mail with the results',
+        ),
+    ),
+    (
+        "update_needs_a_reply",
+        {},
+        (
+            "the GM's [Update] writes another's values only as a Reply to mail the game sent "
+            "you (anyone can write a mail From your address), so nothing was changed",
+            "reply to the game's last mail to you with [Update] Coins of NAME +5",
+        ),
+    ),
+    (
+        "set_value_too_long",
+        {"key": "name", "most": 200},
+        (
+            "the value of name is longer than 200 characters, so nothing was changed",
+            "write a shorter name",
+        ),
+    ),
+    (
+        "require_auth_unverifiable",
+        {"slug": "nomes"},
+        (
+            "this host trusts no authentication server, so with require_auth on no mail could be "
+            "verified, yours included, and every command would be refused; nothing was changed",
+            "the host's admin sets [auth] trusted_authserv_ids, then `mailref game set nomes "
+            "require_auth=on` on the host",
+        ),
+    ),
+    (
         "decide_unreadable",
         {"line": "3 maybe"},
         (
@@ -373,7 +409,7 @@ GOLDEN = [
         {"limit": 3, "size": 12345},
         (
             "the text is 12,345 characters long; this game takes at most 3 (max_text)",
-            "shorten it; the admin can raise the limit with `mailref game set SLUG max_text=N`",
+            "shorten it; the GM may raise the limit by mail with [Set] max_text=N",
         ),
     ),
     (
@@ -381,7 +417,7 @@ GOLDEN = [
         {"limit": 3},
         (
             "you have opened 3 matters (proposals, CfJs, DoVs) today, the most this game takes from one player in a day (matters_per_day); nothing was posted",
-            "send it again tomorrow (UTC); the admin can raise the limit with `mailref game set SLUG matters_per_day=N`",
+            "send it again tomorrow (UTC); the GM may raise the limit by mail with [Set] matters_per_day=N",
         ),
     ),
     (
@@ -448,15 +484,35 @@ GOLDEN = [
     (
         "reopen_still_open",
         {"number": 12},
+        (
+            "proposal 12 is still open: nothing to reverse",
+            "decide it without reopen: [Decide] 12 enact (or fail)",
+        ),
         ("proposal 12 is still open: nothing to reverse", "decide it without --reopen"),
     ),
     (
         "reopen_not_reversible",
         {"number": 12, "status": "vetoed"},
         (
+            "proposal 12 is vetoed: reopen reverses only a pass into a fail or a fail into a pass",
+            "",
+        ),
+        (
             "proposal 12 is vetoed: --reopen reverses only a pass into a fail or a fail into a "
             "pass",
             "",
+        ),
+    ),
+    (
+        "decide_closed",
+        {"label": "proposal", "number": 12, "status": "passed", "reverse": "fail"},
+        (
+            "proposal 12 is closed (passed): there is nothing to decide",
+            "to reverse it, send [Decide] 12 fail reopen",
+        ),
+        (
+            "proposal 12 is closed (passed): there is nothing to decide",
+            "to reverse it, add --reopen",
         ),
     ),
     (
@@ -1017,6 +1073,14 @@ GOLDEN = [
         ),
     ),
     (
+        "command_in_body",
+        {"line": "[Set] dormant_below=3"},
+        (
+            "I found no command in your reply, so nothing was done",
+            'a command\'s tag goes at the start of the subject: put "[Set] dormant_below=3" in the subject, any lines below it in the body, and send it again',
+        ),
+    ),
+    (
         "forwarded_proposal",
         {"title": "Hats"},
         (
@@ -1054,6 +1118,14 @@ GOLDEN = [
         (
             "ann@example.org is not an address of a player of Nomes",
             "if you are Ann, write from the address you play from, or ask the GM (gm@example.org) to add this one",
+        ),
+    ),
+    (
+        "gm_not_a_player",
+        {"game": "Nomes", "tag": "Settings"},
+        (
+            "you are the GM of Nomes, not one of its players: [Settings] is a player's command",
+            "to play as well, send [Join] with a body line `Name: YourName`; [Status], [Rules] and [Help] show you the game",
         ),
     ),
     (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from support.helpers import Outbox, mail
+from support.helpers import Outbox, last_to, mail
 from support.joining import confirm_waiting
 
 pytestmark = pytest.mark.spec("2.6")
@@ -21,18 +21,22 @@ def test_the_gms_results_titled_by_the_turn_are_not_named_twice(referee):
     assert referee.admin("diplo", {"type": "start"}, "gm").ok
     box = Outbox(referee)
 
+    def gm_says(subject: str, body: str) -> None:  # a Reply: only the GM has its Message-ID
+        sent = mail("gm@x.org", game, subject, body, in_reply_to=last_to(referee, "gm@x.org", game))
+        referee.accept(sent, "smtp")
+
     def everybody_orders() -> None:  # results are taken for a closed turn only
         for n in ("ann", "ben"):
             referee.accept(mail(f"{n}@x.org", game, "[Orders]", "**Hold.**"), "smtp")
         box.new()
 
     everybody_orders()
-    referee.accept(mail("gm@x.org", game, "[Results] Turn 1", "Paris holds."), "smtp")
+    gm_says("[Results] Turn 1", "Paris holds.")
     assert {str(m["Subject"]) for m in box.to("ann@x.org", box.new(), "results")} == {
         "[Diplo] [Results] Turn 1"
     }
     everybody_orders()
-    referee.accept(mail("gm@x.org", game, "[Results] Spring 1901", "Brest holds."), "smtp")
+    gm_says("[Results] Spring 1901", "Brest holds.")
     assert {str(m["Subject"]) for m in box.to("ann@x.org", box.new(), "results")} == {
         "[Diplo] [Results] Turn 2: Spring 1901"
     }

@@ -36,3 +36,21 @@ def test_a_reply_to_a_closed_proposal_is_told_it_is_closed_at_once(referee, outb
     answer = Outbox.body(last(outbox, addr(voters[0]), "error"))
     assert "Not done: proposal 1 (passed) is closed; votes are no longer taken." in answer
     assert "No vote found" not in answer
+
+
+def test_words_about_a_closed_proposal_are_talk_not_a_late_vote(referee, outbox):
+    """A Reply in a passed proposal's thread with no vote in it ("Lovely hats, well done.") is
+    the players talking: relayed to the others, not told votes are no longer taken."""
+    mover = nomes(referee)
+    send(referee, mover.lower(), "[Proposal] Hats", 'Enact rule 24 "Hats":\nEvery hat.\n')
+    voters = [p for p in PLAYERS if p.title() != mover]
+    for p in voters:
+        send(referee, p, "[Vote] 1", "FOR")
+    assert referee.state("nomes")["proposals"][0]["status"] == "passed"
+    outbox.new()
+    subject = "Re: [Nomic Sidekick Nomic] [Proposal 1] Hats"
+    send(referee, voters[0], subject, "Lovely hats, well done all.")
+    new = outbox.new()
+    assert outbox.to(addr(voters[0]), new, kind="error") == []
+    (relayed,) = outbox.to(addr(voters[1]), new, kind="discussion")
+    assert "Lovely hats, well done all." in Outbox.body(relayed)

@@ -17,7 +17,7 @@ from mailref.cli.rulesets import cmd_game_export, cmd_game_import
 from mailref.engine.game_file import MARK, parse
 from mailref.engine.public import public_view
 from mailref.engine.ruleset_file import RulesetProblems
-from support.helpers import Outbox, assert_replays
+from support.helpers import Outbox, assert_replays, last_to
 from support.joining import confirm
 from support.orders_play import addr, send
 
@@ -136,7 +136,15 @@ def test_a_gm_orders_game_goes_on_from_its_file_with_its_results(referee, clock,
     assert referee.admin("diplo", {"type": "start"}, "gm").ok
     for name in ("Ann", "Bob"):
         send(referee, name, DIPLO, "[Orders]", f"**{name} holds Paris**")
-    send(referee, "gm@ref.example", DIPLO, "[Results] Turn 1", "Nobody moved.")
+    gm = "gm@ref.example"
+    send(
+        referee,
+        gm,
+        DIPLO,
+        "[Results] Turn 1",
+        "Nobody moved.",
+        in_reply_to=last_to(referee, gm, DIPLO),
+    )
     send(referee, "Ann", DIPLO, "[Orders]", "**Ann moves to Lyon**")
     text = exported_and_imported(referee, "diplo", tmp_path)
     assert "mechanics: orders" in text and "## " not in text

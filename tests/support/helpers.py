@@ -196,6 +196,13 @@ def wait_for(pred, timeout: float = 30.0):
     return pred()
 
 
+def last_to(referee, who: str, game: str) -> str:
+    """The Message-ID of the newest mail the game at GAME sent WHO: a Reply to it is WHO's own,
+    as the GM's [Results] and [Publish] must be (SPEC §2.2)."""
+    sent = [m for m in Outbox(referee).to(who) if game in str(m["From"])]
+    return str(sent[-1]["Message-ID"])
+
+
 def send_mail(referee, frm: str, to: str, subject: str, body: str = "", envelope=True, **kw):
     """The one way the tests send a person's mail: as the SMTP listener hands it to the referee,
     with its envelope (ENVELOPE=False: none, as a poller's mail without Delivered-To has)."""

@@ -3,7 +3,7 @@ posted results."""
 
 from __future__ import annotations
 
-from support.helpers import Outbox, assert_replays, deliver, mail, send_mail
+from support.helpers import Outbox, assert_replays, deliver, last_to, mail, send_mail
 from support.joining import confirm
 
 EIRE = "eire@ref.example"
@@ -16,9 +16,9 @@ def addr(n: str) -> str:
     return f"{n.lower()}@eire.example"
 
 
-def send(r, who, to, subject, body="", html=None):
+def send(r, who, to, subject, body="", html=None, in_reply_to=None):
     frm = addr(who) if "@" not in who else who
-    return send_mail(r, frm, to, subject, body, envelope=False, html=html)
+    return send_mail(r, frm, to, subject, body, envelope=False, html=html, in_reply_to=in_reply_to)
 
 
 # Who joins a small Eire game, in order: name, color, origin (all Plainsmen).
@@ -175,7 +175,13 @@ def play_gm_orders(referee, clock, outbox):
     assert "only the GM" in Outbox.body(replies(referee, "Ben")[-1])
     deliver(
         referee,
-        mail("gm@ref.example", DIPLO, "[Results] Spring 1901", "Paris holds. Nothing else moved."),
+        mail(
+            "gm@ref.example",
+            DIPLO,
+            "[Results] Spring 1901",
+            "Paris holds. Nothing else moved.",
+            in_reply_to=last_to(referee, "gm@ref.example", DIPLO),
+        ),
     )
     res = [m for m in outbox.all() if m["X-Mailref-Kind"] == "results"]
     assert sorted(m["To"] for m in res) == [addr("Ann"), addr("Ben")]

@@ -28,13 +28,18 @@ def error_of(box: Outbox) -> str:
     return " ".join(Outbox.body(reply).split())
 
 
-def with_attachment(frm: str, to: str, subject: str, text: str, ctype: str, name: str) -> bytes:
-    """A mail whose content is an attached file, as a mail client writes it."""
+def with_attachment(
+    frm: str, to: str, subject: str, text: str, ctype: str, name: str, in_reply_to: str = ""
+) -> bytes:
+    """A mail whose content is an attached file, as a mail client writes it (a Reply to the
+    mail IN_REPLY_TO names, if given)."""
     from email.message import EmailMessage
 
     msg = EmailMessage()
     msg["From"], msg["To"], msg["Subject"] = frm, to, subject
     msg["Message-ID"] = f"<{abs(hash((frm, subject, name)))}@players.example>"
+    if in_reply_to:
+        msg["In-Reply-To"] = msg["References"] = in_reply_to
     msg.set_content(text or "\n")
     maintype, subtype = ctype.split("/")
     msg.add_attachment(

@@ -32,12 +32,23 @@ class Table:
             "gm@ref.example",
         )
 
-    def send(self, frm: str, to: str, subject: str, body: str = "") -> dict[str, list]:
-        """FRM's command; returns what each address received for it, delivered through the relay."""
+    def send(
+        self, frm: str, to: str, subject: str, body: str = "", in_reply_to: str | None = None
+    ) -> dict[str, list]:
+        """FRM's command (a Reply to the mail IN_REPLY_TO names, if given); returns what each
+        address received for it, delivered through the relay."""
         before = len(self.sink.mails)
         with smtplib.SMTP("127.0.0.1", self.port) as c:
-            c.sendmail(frm, [to], mail(frm, to, subject, body))
+            c.sendmail(frm, [to], mail(frm, to, subject, body, in_reply_to=in_reply_to))
         return self.deliver(before)
+
+    def last_to(self, who: str, game: str) -> str:
+        """The Message-ID of the newest mail GAME sent WHO: a Reply to it is WHO's own (the
+        GM's [Deadline], SPEC §2.2)."""
+        from support.helpers import Outbox
+
+        sent = [m for m in Outbox(self.referee).to(who) if game in str(m["From"])]
+        return str(sent[-1]["Message-ID"])
 
     def confirm(self, frm: str) -> dict[str, list]:
         """FRM's plain Reply to its join confirmation (SPEC §2.3), over SMTP; what each address

@@ -245,6 +245,14 @@ class Proposals:
         if action.get("reopen"):
             self.reopen(state, m, action, ctx)
             return
+        if m is not None and m["status"] not in self.policy.undecided:
+            # Decided already: the GM is told how to reverse it, not that votes are closed.
+            status, policy = m["status"], self.policy
+            reverse = {policy.passed_status: "fail", policy.failed_status: "enact"}.get(status, "")
+            label = self.label_of(m)
+            raise Refused(
+                "decide_closed", label=label, number=number, status=status, reverse=reverse
+            )
         m = matters.must_open(m, number, self.policy.undecided, self.label_of(m))
         self.decided_by_admin(state, m, action, ctx)
 

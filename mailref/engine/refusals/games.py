@@ -74,6 +74,16 @@ WORDS = {
         "write a mail From your address), so nothing was undone",
         "reply to the game's last mail to you with [Undo] 41 42, or on the host: `mailref undo`",
     ),
+    "results_need_a_reply": W(
+        "a turn's results from the GM go to the players only as a Reply to mail the game sent "
+        "you (anyone can write a mail From your address), so nothing was published",
+        'reply to the game\'s "Orders of all players" mail with the results',
+    ),
+    "update_needs_a_reply": W(
+        "the GM's [Update] writes another's values only as a Reply to mail the game sent you "
+        "(anyone can write a mail From your address), so nothing was changed",
+        "reply to the game's last mail to you with [Update] Coins of NAME +5",
+    ),
     "only_gm_changes_rules": W(
         "only the GM changes the ruleset by mail",
         "to read the ruleset, send [Rules]; to change it, send a [Proposal]",
@@ -112,13 +122,13 @@ WORDS = {
     "text_too_long": W(
         "the text is {{ size|thousands }} characters long; this game takes at most "
         "{{ limit|thousands }} (max_text)",
-        "shorten it; the admin can raise the limit with `mailref game set SLUG max_text=N`",
+        "shorten it; the GM may raise the limit by mail with [Set] max_text=N",
     ),
     "matters_per_day": W(
         "you have opened {{ limit }} matters (proposals, CfJs, DoVs) today, the most this game "
         "takes from one player in a day (matters_per_day); nothing was posted",
-        "send it again tomorrow (UTC); the admin can raise the limit with "
-        "`mailref game set SLUG matters_per_day=N`",
+        "send it again tomorrow (UTC); the GM may raise the limit by mail with "
+        "[Set] matters_per_day=N",
     ),
     "idle_wizard_cannot": W(
         "Idle Wizards are not counted as Wizards: an idle Wizard cannot {{ what }}",

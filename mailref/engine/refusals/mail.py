@@ -26,6 +26,11 @@ WORDS = {
         "I found no command in your reply, so nothing was done",
         "to act, send a mail whose subject starts with a command tag; send [Help] for them",
     ),
+    "command_in_body": W(
+        "I found no command in your reply, so nothing was done",
+        'a command\'s tag goes at the start of the subject: put "{{ line }}" in the subject, '
+        "any lines below it in the body, and send it again",
+    ),
     "forwarded_proposal": W(
         "your mail forwards a proposal{% if title %} ({{ title }}){% endif %}: a forwarded text "
         "is not submitted as your proposal (its author is whoever wrote it), so nothing was posted",
@@ -51,6 +56,11 @@ WORDS = {
     "not_a_players_address": W(
         "{{ address }} is not an address of a player of {{ game }}",
         "if you are {{ name }}, write from the address you play from, or " + ASK_THE_GM,
+    ),
+    "gm_not_a_player": W(
+        "you are the GM of {{ game }}, not one of its players: [{{ tag }}] is a player's command",
+        "to play as well, send [Join] with a body line `Name: YourName`; [Status], [Rules] "
+        "and [Help] show you the game",
     ),
     "not_a_player": W(
         "{{ address }} is not a player of {{ game }}",

@@ -18,11 +18,19 @@ WORDS = {
     ),
     "reopen_still_open": W(
         "proposal {{ number }} is still open: nothing to reverse",
-        "decide it without --reopen",
+        "decide it without reopen: [Decide] {{ number }} enact (or fail)",
+        cli_hint="decide it without --reopen",
     ),
     "reopen_not_reversible": W(
-        "proposal {{ number }} is {{ status }}: --reopen reverses only a pass into a fail or a "
-        "fail into a pass"
+        "proposal {{ number }} is {{ status }}: reopen reverses only a pass into a fail or a "
+        "fail into a pass",
+        cli_reason="proposal {{ number }} is {{ status }}: --reopen reverses only a pass into a "
+        "fail or a fail into a pass",
+    ),
+    "decide_closed": W(
+        "{{ label }} {{ number }} is closed ({{ status }}): there is nothing to decide",
+        "{% if reverse %}to reverse it, send [Decide] {{ number }} {{ reverse }} reopen{% endif %}",
+        cli_hint="{% if reverse %}to reverse it, add --reopen{% endif %}",
     ),
     "matter_closed_to_votes": W(
         "{{ label }} {{ number }} is closed ({{ status }}); votes are no longer taken"

@@ -29,6 +29,16 @@ WORDS = {
         "the game's GM is changed only on the host, so nothing was changed",
         "`mailref game set {{ slug }} gm=ADDRESS` on the host",
     ),
+    "set_value_too_long": W(
+        "the value of {{ key }} is longer than {{ most }} characters, so nothing was changed",
+        "write a shorter {{ key }}",
+    ),
+    "require_auth_unverifiable": W(
+        "this host trusts no authentication server, so with require_auth on no mail could be "
+        "verified, yours included, and every command would be refused; nothing was changed",
+        "the host's admin sets [auth] trusted_authserv_ids, then `mailref game set {{ slug }} "
+        "require_auth=on` on the host",
+    ),
     "decide_unreadable": W(
         "{{ line|repr }} is not a decision",
         "write [Decide] 3 enact, [Decide] 3 fail or [Decide] 3 veto; add reopen to reverse a "

@@ -100,7 +100,7 @@ class AdminOverrides:
             heading=f"{who_} recorded your vote on {label.lower()} {matter['number']} "
             f"\"{title}\" as {vote}{was}.",
             lines=[
-                f"Reason: {action.get('reason') or 'none given'}.",
+                *([f"Reason: {action['reason']}."] if action.get("reason") else []),
                 "Your own vote, sent later, replaces it as any vote does.",
             ],
         )
@@ -300,5 +300,6 @@ class AdminOverrides:
         )
         ctx.ack(text)
         self.game.event(state, ctx, text)
-        self.game.announce(state, ctx, f"Score: {p['name']}", [text])
+        who = "The GM" if action.get("gm") else "The admin"  # the players see who changed it
+        self.game.announce(state, ctx, f"Score: {p['name']}", [f"{who} sets {text}"])
         self.game.check_victory(state, ctx)

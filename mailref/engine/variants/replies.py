@@ -112,6 +112,13 @@ class Replies:
         ]
         return out
 
+    def set_example(self) -> str:
+        """A [Set] line this game takes: the GM copies the example, so it must be the game's."""
+        for example in ("dormant_below=3", "win_score=150"):
+            if example.split("=")[0] in self.game.parameter_table.defaults:
+                return example
+        return "matters_per_day=5"
+
     def gm_commands(self, state: GameState) -> list[tuple[str, str]]:
         """What the GM sends by mail besides the players' commands, each as a Reply to the
         game's mail (anyone can write a mail From the GM's address)."""
@@ -129,7 +136,7 @@ class Replies:
             (
                 "[Set] KEY=VALUE (a line each)",
                 f"{reply}: change the game's settings as `mailref game set` does, all or none "
-                "(dormant_below=3)",
+                f"({self.set_example()})",
             )
         )
         if self.game.takes("decide"):

@@ -123,7 +123,7 @@ class SidekickVotes(Proposals):
         ]
         if silent:  # the admin may decide before the vote closes: then it was not "in time"
             lines.append(
-                "Counted ABSTAIN, not having voted when the admin decided it: "
+                f"Counted ABSTAIN, not having voted when {forced.split(' by ')[-1]} decided it: "
                 f"{', '.join(sorted(silent))}."
                 if forced
                 else "Counted ABSTAIN, not having voted in time (rule 11): "
@@ -201,7 +201,7 @@ class SidekickVotes(Proposals):
             state,
             prop,
             ctx,
-            late=f"Decided by {who}: {action.get('reason') or 'no reason given'}.",
+            late=f"Decided by {who}: {action['reason']}." if action.get("reason") else "",
             forced=forced,
         )
         if outcome == "enact":

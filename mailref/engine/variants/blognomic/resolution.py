@@ -115,8 +115,16 @@ class Resolution:
         return ""
 
     def close(
-        self, state: GameState, m: Matter, ctx: Ctx, status: str, reason: str, note: str = ""
+        self,
+        state: GameState,
+        m: Matter,
+        ctx: Ctx,
+        status: str,
+        reason: str,
+        note: str = "",
+        by_hand: bool = False,
     ) -> None:
+        """Close matter M; BY_HAND: the GM or the admin decided it, not the rules' Admin."""
         _, _, counts = self.game.wizards.opinion(state, m, ctx.now)
         self.game.proposals.record_outcome(
             m, status == self.game.policy.passed_status, reason, counts, ctx
@@ -128,8 +136,9 @@ class Resolution:
             f"{'has' if status == 'failed' else 'is'} {status.upper()} ({reason}).",
             f"Tally: FOR {counts['FOR']}, AGAINST {counts['AGAINST']}, quorum {counts['quorum']}.",
             "Votes: " + (", ".join(f"{k} {v}" for k, v in sorted(m["votes"].items())) or "none"),
-            "Resolved by the referee acting as Admin.",
         ]
+        if not by_hand:
+            lines.append("Resolved by the referee acting as Admin.")
         wizards = set(self.game.wizards.names(state))
         if gone := sorted(k for k in m["votes"] if k not in wizards):
             # "A non-Wizard never has a Vote": listed beside a tally that leaves them out, say why.

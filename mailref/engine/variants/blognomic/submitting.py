@@ -289,6 +289,8 @@ class Submitting(Proposals):
             ctx,
             status,
             reason,
-            note=f"{'GM' if action.get('gm') else 'Admin'}: "
-            f"{action.get('reason') or 'no reason given'}",
+            note=f"{'GM' if action.get('gm') else 'Admin'}: {action['reason']}"
+            if action.get("reason")
+            else "",
+            by_hand=True,
         )
