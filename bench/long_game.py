@@ -129,7 +129,7 @@ def bare_turns(game: Game, turns: int, tmp: Path) -> float:
         return 1000 * (time.perf_counter() - t) / turns
 
 
-def run(turns: int, window: int) -> None:
+def run(turns: int, window: int, site: bool = True) -> None:
     with Arrivals() as sink, tempfile.TemporaryDirectory() as tmp:
         port = free_port()
         cfg = write_config(Path(tmp), smtp_in=port, relay=sink.port)
@@ -138,7 +138,7 @@ def run(turns: int, window: int) -> None:
                 "replies_per_stranger_per_day = 20\n",
                 "replies_per_stranger_per_day = 20\nreplies_per_sender_per_day = 100000\n",
             )
-            + '\n[site]\ndir = "var/site"\nbase_url = "https://nomic.example/"\n'
+            + ('\n[site]\ndir = "var/site"\nbase_url = "https://nomic.example/"\n' if site else "")
         )
         # A thousand turns in minutes, not years: the daily caps a real game needs are lifted.
         lifted = ("matters_per_day", "mails_per_player_day", "announcements_per_day")
@@ -208,9 +208,15 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--turns", type=int, default=1000, help="turns to play")
     ap.add_argument("--window", type=int, default=50, help="turns averaged at each end")
+    ap.add_argument(
+        "--no-site", action="store_true", help="without [site]: the daemon makes no pages"
+    )
     a = ap.parse_args()
-    print(f"a long game through the daemon: {a.turns} turns, every proposal passing")
-    run(a.turns, a.window)
+    print(
+        f"a long game through the daemon: {a.turns} turns, every proposal passing"
+        + (", no site" if a.no_site else "")
+    )
+    run(a.turns, a.window, site=not a.no_site)
 
 
 if __name__ == "__main__":

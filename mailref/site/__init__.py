@@ -19,18 +19,27 @@ from __future__ import annotations
 
 import errno
 import fcntl
-import hashlib
 import logging
 import time
 from datetime import datetime
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from sqlalchemy import select
 
 from mailref import resource
 from mailref.config import SiteConfig
-from mailref.site import dice, fragments, gamestate, history, journal, pages, trouble, undone
+from mailref.site import (
+    dice,
+    fragments,
+    gamestate,
+    history,
+    journal,
+    kept,
+    pages,
+    trouble,
+    undone,
+)
 from mailref.site.publish import replace_dir, replace_file
 from mailref.store import Game, Store
 from mailref.timeutil import iso, utcnow
@@ -83,16 +92,17 @@ def rebuild(
                 or _published(root, where, g, versions[g]) != versions[g]
                 and trouble.page_due(where, g, versions[g])
             ][:most]
-            snaps = [
-                history.read(s, s.scalars(select(Game).where(Game.slug == g)).one()) for g in wanted
-            ]
-            rolls = {
-                g: dice.verify(s, s.scalars(select(Game).where(Game.slug == g)).one())
-                for g in wanted
-            }
+            snaps, rolls, read = [], {}, {}
+            for g in wanted:
+                game = read[g] = s.scalars(select(Game).where(Game.slug == g)).one()
+                snaps.append(history.read(s, game, anew=force))
+                rolls[g] = dice.verify(s, game, snaps[-1].key)
             stale = [g for g in versions if g not in listed or listed[g][0] != versions[g]]
-            for g in s.scalars(select(Game).where(Game.slug.in_(stale))) if stale else []:
-                listed[g.slug] = (g.version, host_row(g))
+            unread = [g for g in stale if g not in read]  # a long game's state is read once
+            for game in s.scalars(select(Game).where(Game.slug.in_(unread))) if unread else []:
+                read[game.slug] = game
+            for g in stale:
+                listed[g] = (read[g].version, host_row(read[g]))
         for gone in set(listed) - set(versions):
             del listed[gone]
         for snap in snaps:
@@ -179,14 +189,24 @@ def game_files(
 ) -> dict[str, bytes]:
     state = snap.state
     chron = history.chronicle(snap)
-    ctx = pages.game_context(state, chron, now, base_url, has_png=False)
+    game = kept.name(snap.key)
+    ctx = pages.game_context(
+        state, chron, now, base_url, has_png=False, kept_rows=_matter_rows.setdefault(game, {})
+    )
     ctx["dice"] = rolls
     ctx["gamestate"] = gamestate.page_context(state)
     last = snap.journal[-1]["number"] if snap.journal else 0
     ctx["journal_link"] = lambda n: journal.link(n, last)
-    ctx["undone"] = [
-        {**u, "when": pages.when(u["at"], ctx["zone"])} for u in undone.matters(snap.journal)
-    ]
+    block = (last - 1) // journal.PER_PAGE if last else 0  # the newest page of the journal
+    for shown in [ctx["matters"], *(p["matters"] for p in ctx["older_pages"])]:
+        fragments.matters(pages.environment(), shown, ctx["journal_link"], block)
+    ctx["journal_block"] = block
+    read, taken = _undone.get(game, (0, []))
+    if read > len(snap.journal):
+        read, taken = 0, []
+    taken = taken + undone.found_in(snap.journal[read:])
+    _undone[game] = (len(snap.journal), taken)
+    ctx["undone"] = [{**u, "when": pages.when(u["at"], ctx["zone"])} for u in taken[::-1]]
     files: dict[str, bytes] = {}
     if ctx["map_svg"] is not None:
         svg = str(ctx["map_svg"])
@@ -203,11 +223,28 @@ def game_files(
     )
     if ctx["gamestate"] is not None:
         pages_.append("gamestate.html")
-    fragments.rules(pages.environment(), f"{snap.key}", ctx["rule_rows"])
+    made_of = (
+        chron.lineage,
+        ctx["zone"],
+        [[m["id"] for m in p["matters"]] for p in ctx["older_pages"]],
+    )
+    ctx["contents"], ctx["sections"] = fragments.rules(
+        pages.environment(),
+        kept.name(snap.key),
+        ctx["rule_rows"],
+        made_of,
+        ctx["zone"],
+        ctx["page_of"],
+    )
     for name in pages_:
+        if name == "rules.html":  # its kept sections go in as they are
+            parts = {"contents": ctx.pop("contents"), "sections": ctx.pop("sections")}
+            files[name] = pages.render_with(name, parts, page=name, **ctx).encode()
+            continue
         files[name] = pages.render_page(name, page=name, **ctx).encode()
-    older = [name for name, _ in journal.pages(snap.journal)][1:]
-    for name, block in journal.pages(snap.journal):
+    blocks = journal.pages(snap.journal)
+    older = [name for name, _ in blocks][1:]
+    for name, block in blocks:
         files[name] = _journal_page(snap, ctx, name, block, older)
     if rolls is not None:
         files["dice.html"] = pages.render_page(
@@ -220,54 +257,60 @@ def game_files(
     return files
 
 
-_rendered: dict[
-    tuple[str, str], tuple[str, bytes]
-] = {}  # (game, page) -> (what it showed, the page)
+_matter_rows: dict[str, dict[Any, Any]] = kept.per_game({})  # game -> pages.matters' rows
+# game -> (journal entries read, the matters their undos took away, oldest first)
+_undone: dict[str, tuple[int, list[dict[str, Any]]]] = kept.per_game({})
+# (game, page) -> (what it showed, the rows of matters it showed, the page)
+_rendered: dict[tuple[str, str], tuple[Any, list[dict], bytes]] = {}
+kept.on_forget(lambda game: [_rendered.pop(k) for k in list(_rendered) if k[0] == game])
 
 
 def _older_page(snap: history.Snapshot, ctx: dict, older: dict) -> bytes:
     """A page of older matters (pages.paged): rendered again only when what it shows changed,
-    which for a full page is seldom (a stale matter decided late, the game renamed)."""
+    which for a full page is seldom (a stale matter decided late, the game renamed, the newest
+    page of the journal its matters link to moved on). A matter unchanged since the last build
+    has the same row (pages.matters): the page is known by its rows, not by what they say."""
     game = ctx["game"]
-    shown = hashlib.sha256(
-        repr(
-            (
-                older["matters"],
-                game["name"],
-                game["address"],
-                ctx["nomic"],
-                ctx["vote_words"],
-                [p["name"] for p in ctx["older_pages"]],
-            )
-        ).encode()
-    ).hexdigest()
-    key = (f"{snap.key}", older["name"])
-    kept = _rendered.get(key)
-    if kept and kept[0] == shown:
-        return kept[1]
+    shown = (
+        game["name"],
+        game["address"],
+        ctx["nomic"],
+        ctx["vote_words"],
+        [p["name"] for p in ctx["older_pages"]],
+        ctx["journal_block"],
+        (bool(ctx["gamestate"]), bool(ctx["dice"]), ctx["orders_game"]),
+    )
+    rows = older["matters"]
+    key = (kept.name(snap.key), older["name"])
+    was = _rendered.get(key)
+    if was and was[0] == shown and len(was[1]) == len(rows):
+        if all(a is b for a, b in zip(was[1], rows, strict=True)):
+            return was[2]
     page = pages.render_page(
         "proposals.html",
         page="proposals.html",
-        **{**ctx, "matters": older["matters"], "this_page": older["name"]},
+        **{**ctx, "matters": rows, "this_page": older["name"]},
     ).encode()
-    _rendered[key] = (shown, page)
+    _rendered[key] = (shown, list(rows), page)
     return page
 
 
 def _journal_page(
     snap: history.Snapshot, ctx: dict, name: str, block: list[dict], older: list[str]
 ) -> bytes:
-    """A page of the journal; a full older page is rendered once a process (it never changes)."""
-    key = (f"{snap.key}", name)
-    shown = (block[0]["number"], block[-1]["number"], ctx["game"]["name"]) if block else ()
-    kept = _rendered.get(key)
-    if name != "journal.html" and kept and kept[0] == repr(shown):
-        return kept[1]
+    """A page of the journal; a full older page is rendered once while the pages it links to
+    stay the same (its entries never change)."""
+    key = (kept.name(snap.key), name)
+    nav = (bool(ctx["gamestate"]), bool(ctx["dice"]), ctx["orders_game"], ctx["game"]["name"])
+    shown = (block[0]["number"], block[-1]["number"], nav, older) if block else ()
+    was = _rendered.get(key)
+    if name != "journal.html" and was and was[0] == shown:
+        return was[2]
     page = pages.render_page(
         "journal.html",
         **{**ctx, "page": "journal.html", "entries": block, "this_page": name, "older": older},
     ).encode()
-    _rendered[key] = (repr(shown), page)
+    _rendered[key] = (shown, [], page)
     return page
 
 

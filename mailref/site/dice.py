@@ -9,6 +9,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from mailref.engine.dice import Checked, check, drawn_as
+from mailref.site import kept
 from mailref.store import dice as dice_store
 from mailref.store.models import Game, JournalEntry
 
@@ -71,16 +72,27 @@ class Report:
         return out
 
 
-def verify(session: Session, game: Game) -> Report:
-    """Each journal entry of GAME that drew, recomputed from the seed it drew from."""
+_drawn: dict[str, tuple[int, list[tuple[int, list[int]]]]] = kept.per_game({})
+
+
+def verify(session: Session, game: Game, key: tuple | None = None) -> Report:
+    """Each journal entry of GAME that drew, recomputed from the seed it drew from. With KEY
+    (site/kept.py) the entries read at the last build are kept and only newer ones read: a
+    journal entry's draws never change, and a rewritten journal drops what is kept."""
     chain = {s.number: s for s in dice_store.seeds(session, game.id)}
     ranges = dice_store.draws(session, game.id)
     report = Report(seeds=dice_store.public(session, game.id)["seeds"])
-    rows = session.execute(
+    last, rows = _drawn.get(kept.name(key), (0, [])) if key else (0, [])
+    if last > game.version:
+        last, rows = 0, []
+    newer = session.execute(
         select(JournalEntry.seq, JournalEntry.draws)
-        .where(JournalEntry.game_id == game.id)
+        .where(JournalEntry.game_id == game.id, JournalEntry.seq > last)
         .order_by(JournalEntry.seq)
     )
+    rows = rows + [(seq, draws) for seq, draws in newer if draws]
+    if key:
+        _drawn[kept.name(key)] = (game.version, rows)
     before = (game.state or {}).get("entries_before")
     for seq, draws in rows:
         if not draws:

@@ -1,14 +1,20 @@
 """Parts of a page rendered once while what they show stays the same: a long game's rules page
-holds hundreds of rules, and a change touches one or two of them, so each rule's section is
-kept with a fingerprint of what it showed and rendered again only when that changed."""
+holds hundreds of rules, and a change touches one or two of them, so each rule's section (and
+its line in the contents) is kept with what it showed and rendered again only when that
+changed; each change in a rule's history is rendered once."""
 
 from __future__ import annotations
 
-import hashlib
+import secrets
+from dataclasses import dataclass, field
 from typing import Any
 
 from jinja2 import Environment
 from markupsafe import Markup
+
+from mailref.site import kept
+from mailref.site.clean import as_text
+from mailref.site.rules_page import event_row
 
 
 class Fragment(Markup):
@@ -17,51 +23,101 @@ class Fragment(Markup):
     __slots__ = ()
 
 
-_events_kept: dict[str, dict[str, Fragment]] = {}  # game -> event's chain fingerprint -> it
-_rules: dict[str, dict[str, tuple[str, Fragment]]] = {}  # game -> rule id -> (shown, section)
+def _clean(html: str) -> Fragment:
+    """HTML as a page holds it (pages.as_text, which goes character by character): a part made
+    so is put into its page after the rest was made so (pages.render_with)."""
+    return Fragment(as_text(str(html)))
 
 
-def rules(env: Environment, game: str, rows: list[dict[str, Any]]) -> None:
-    """Give each row of the rules page its section as `html`, rendering only the rules whose
-    content, history or place in the tree changed since GAME's last build in this process."""
-    kept = _rules.get(game, {})
-    now: dict[str, tuple[str, Fragment]] = {}
-    macro = None
+@dataclass
+class Sections:
+    """A game's rules page as last rendered: while its chronicle, zone and the pages its
+    matters are on stay the same, a rule's history only grows, so a rule whose fields and
+    count of changes are unchanged shows the same section."""
+
+    made_of: tuple[Any, ...]  # (the chronicle's lineage, the zone, the older pages' matters)
+    rules: dict[str, tuple[tuple[Any, ...], Fragment, Fragment]] = field(default_factory=dict)
+    events: dict[tuple[str, int], Fragment] = field(default_factory=dict)  # (rule, index) -> it
+
+
+_kept: dict[str, Sections] = kept.per_game({})
+
+
+def rules(
+    env: Environment,
+    game: str,
+    rows: list[dict[str, Any]],
+    made_of: tuple[Any, ...],
+    zone: str,
+    page_of: dict[str, str],
+) -> tuple[Fragment, Fragment]:
+    """The contents' lines and the sections of the rules ROWS (pages.rule_rows), rendering only
+    the rules whose content, history or place in the tree changed since GAME's last build in
+    this process. MADE_OF says what every section depends on besides its rule: when it
+    changes, all are rendered anew."""
+    was = _kept.get(game)
+    if was is None or was.made_of != made_of:
+        was = Sections(made_of)
+    now: dict[str, tuple[tuple[Any, ...], Fragment, Fragment]] = {}
+    macros: Any = None
+    toc: list[str] = []
+    sections: list[str] = []
     for row in rows:
-        shown = _shown(row)
-        old = kept.get(row["id"])
+        shown = (
+            row["number"],
+            row["title"],
+            row["text"],
+            row["inactive"],
+            row["kind"],
+            row["id"],
+            row["depth"],
+            row["close"],
+            [(p.get("text"), p.get("mark")) for p in row["pieces"]],
+            len(row["events"]),
+        )
+        old = was.rules.get(row["id"])
         if old is None or old[0] != shown:
-            if macro is None:
-                macro = env.get_template("site/_rule.html").module.rule  # type: ignore[attr-defined]
-            _events(env, game, row)
-            old = (shown, Fragment(macro(row)))
+            if macros is None:
+                macros = env.get_template("site/_rule.html").module
+            # The history goes in as its items were made (a long one is most of the page).
+            mark = f"\ue000{secrets.token_hex(8)}\ue000"
+            row["history"] = [{"html": Markup(mark)}] if row["events"] else []
+            section = as_text(str(macros.rule(row))).replace(
+                mark, "".join(_history(macros, was, row, zone, page_of)), 1
+            )
+            old = (shown, Fragment(section), _clean(macros.toc(row)))
         now[row["id"]] = old
         row["html"] = old[1]
-    _rules[game] = now
+        sections.append(old[1])
+        if row["depth"] == 0:
+            toc.append(old[2])
+    was.rules = now
+    _kept[game] = was
+    return Fragment("".join(toc)), Fragment("".join(sections))
 
 
-def _shown(row: dict[str, Any]) -> str:
-    """What ROW's section shows. A rule's history only grows or loses whole events (a ruling's
-    undo), so an event is told by its time, mover, change and link (its diff, rule 21's after
-    hundreds of amendments, would cost more to print than to render) and the last one whole."""
-    history = row["history"]
-    told = [(e["change"], e["at"], e["by"], e["link"], e["title"]) for e in history]
-    rest = sorted((k, v) for k, v in row.items() if k not in ("children", "html", "history"))
-    return hashlib.sha256(repr((rest, told, history[-1:])).encode()).hexdigest()
-
-
-def _events(env: Environment, game: str, row: dict[str, Any]) -> None:
-    """Give each change in ROW's history its item as `html`: an event is known by what it
-    shows and every event before it (a change's diff follows from the changes before)."""
-    kept = _events_kept.setdefault(game, {})
-    chain = row["id"]
-    macro = None
-    for e in row["history"]:
-        told = (e["change"], e["at"], e["by"], e["link"], e["title"], e["old_title"])
-        chain = hashlib.sha256(repr((chain, told, len(e["diff"] or ()))).encode()).hexdigest()
-        html = kept.get(chain)
+def _history(
+    macros: Any, was: Sections, row: dict[str, Any], zone: str, page_of: dict[str, str]
+) -> list[Fragment]:
+    """ROW's changes for its section, each rendered once: a change never changes, and the
+    pages it links to are part of what the kept sections are made of."""
+    out = []
+    for i, e in enumerate(row["events"]):
+        html = was.events.get((row["number"], i))
         if html is None:
+            html = was.events[row["number"], i] = _clean(macros.event(event_row(e, zone, page_of)))
+        out.append(html)
+    return out
+
+
+def matters(env: Environment, rows: list[dict[str, Any]], journal_link: Any, block: int) -> None:
+    """Give each matter's row of the matters pages its article as `html`. A row is kept while
+    its matter is (pages.matters), and its article with it while the newest page of the journal,
+    which its links to the journal name, is the same BLOCK."""
+    macro: Any = None
+    for m in rows:
+        if m.get("html_of") != block or "html" not in m:
             if macro is None:
-                macro = env.get_template("site/_rule.html").module.event  # type: ignore[attr-defined]
-            html = kept[chain] = Fragment(macro(e))
-        e["html"] = html
+                module: Any = env.get_template("site/_matter.html").module
+                macro = module.matter
+            m["html"], m["html_of"] = Fragment(macro(m, journal_link)), block

@@ -7,7 +7,7 @@ from typing import Any
 
 from mailref.engine.mechanics.columns import shown
 from mailref.engine.state import GameState
-from mailref.site.pages import when
+from mailref.site.times import when
 
 
 def _says(c: dict[str, Any]) -> str:

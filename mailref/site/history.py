@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import copy
 import difflib
+import itertools
 import logging
 import re
 from collections import OrderedDict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from sqlalchemy import select
+from sqlalchemy import Text, func, select, type_coerce
 from sqlalchemy.orm import Session
 
 from mailref.engine.archive import merge
@@ -26,9 +28,9 @@ from mailref.engine.schema import upgrade
 from mailref.engine.state import Action, EireState, GameState, Matter
 from mailref.engine.variants import get_variant
 from mailref.render import render
-from mailref.site import journal
-from mailref.store import Game, JournalEntry
-from mailref.store.archived import archived
+from mailref.site import journal, kept
+from mailref.store import ArchivedMatter, Game, JournalEntry
+from mailref.store.decode import decode_json
 from mailref.timeutil import iso
 
 log = logging.getLogger("mailref.site")
@@ -72,6 +74,9 @@ class TurnRecord:
     seq: int = 0  # the journal entry that resolved it
 
 
+_lineages: Iterator[int] = itertools.count()  # each replay from the start, numbered
+
+
 @dataclass
 class Chronicle:
     version: int
@@ -82,10 +87,14 @@ class Chronicle:
     # (collection, number) -> the journal entries that opened it and changed its status
     entries: dict[tuple[str, int], list[int]] = field(default_factory=dict)
     complete: bool = True  # False: the journal could not be replayed; history from the state
+    # Which replay this is: a chronicle stepped on in place keeps it, so that its events are
+    # known by their place in each rule's list (they are only ever added to).
+    lineage: int = field(default_factory=lambda: next(_lineages))
 
 
 _CACHE: OrderedDict[tuple, Chronicle] = OrderedDict()
 _CACHE_SIZE = 32
+kept.on_forget(lambda game: [_CACHE.pop(k) for k in list(_CACHE) if kept.name(k) == game])
 
 
 @dataclass
@@ -104,13 +113,18 @@ class Snapshot:
     journal: list[dict] = field(default_factory=list)  # every entry, as the journal page shows
 
 
-def read(session: Session, game: Game) -> Snapshot:
+def read(session: Session, game: Game, anew: bool = False) -> Snapshot:
+    """GAME as its pages show it; ANEW: nothing kept of earlier builds is used (site/kept.py)."""
     key = (str(session.get_bind().engine.url), game.slug, iso(game.created_at))
-    if not journal.holds(session, game, key):  # another game under the same key
+    if anew or not journal.holds(session, game, key):  # another game under the same key
         journal.forget(key)
-        _CACHE.pop(key, None)
-    cached = _CACHE.get(key)
+        kept.forget(key)
     rows_ = journal.rows(session, game, key)
+    last = kept.read_up_to(key)
+    if last is not None and (last > game.version or any(_undoes(r) for r in rows_[last:])):
+        kept.forget(key)  # the journal was rewritten under what is kept: read it all anew
+    kept.now_at(key, game.version)
+    cached = _CACHE.get(key)
     if cached is None or cached.version > game.version or not cached.complete:
         start = Chronicle(0, cast(GameState, game.initial))
     elif any(_undoes(r) for r in rows_[cached.version :]):
@@ -123,10 +137,7 @@ def read(session: Session, game: Game) -> Snapshot:
         .order_by(JournalEntry.seq)
     )
     # The full state: ended matters archived out of the hot state are published too.
-    full = merge(
-        upgrade(cast(GameState, game.state)),
-        cast("list[tuple[str, Matter]]", archived(session, game.id)),
-    )
+    full = merge(upgrade(cast(GameState, game.state)), _archived(session, game, key))
     return Snapshot(
         key,
         game.slug,
@@ -138,6 +149,36 @@ def read(session: Session, game: Game) -> Snapshot:
         [tuple(r) for r in rows],
         rows_,
     )
+
+
+_cold: dict[str, tuple[int, list[tuple[str, Matter]]]] = kept.per_game({})
+
+
+def _archived(session: Session, game: Game, key: tuple) -> list[tuple[str, Matter]]:
+    """GAME's archived matters, in the order they left the hot state. They only accumulate (an
+    undo rewrites them all, and drops what is kept): only those archived since the last build
+    are read, the rest kept while the rows up to the last one read are still the same count."""
+    last_id, cold = _cold.get(kept.name(key), (0, []))
+    table = ArchivedMatter.__table__
+    if cold and session.scalar(
+        select(func.count()).where(table.c.game_id == game.id, table.c.id <= last_id)
+    ) != len(cold):
+        last_id, cold = 0, []
+    data = (
+        table.c.data
+        if session.get_bind().dialect.name != "sqlite"
+        else type_coerce(table.c.data, Text)
+    )
+    query = (
+        select(table.c.id, table.c.collection, data)
+        .where(table.c.game_id == game.id, table.c.id > last_id)
+        .order_by(table.c.id)
+    )
+    for id_, collection, matter in session.execute(query):
+        cold.append((collection, decode_json(matter) if isinstance(matter, str) else matter))
+        last_id = id_
+    _cold[kept.name(key)] = (last_id, cold)
+    return cold
 
 
 def _undoes(row: dict) -> bool:

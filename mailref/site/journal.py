@@ -5,6 +5,7 @@ read and reads only the newer ones."""
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import OrderedDict
 from typing import Any
 
@@ -101,9 +102,19 @@ def link(number: int, last: int) -> str:
 
 
 def pages(entries: list[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:
-    """(page name, its entries newest first) for every journal page, journal.html first."""
+    """(page name, its entries newest first) for every journal page, journal.html first. The
+    entries come in order, so each page is a slice of them."""
     last = entries[-1]["number"] if entries else 0
+    newest = (max(last, 1) - 1) // PER_PAGE + 1
+    numbers = [e["number"] for e in entries]
     out: dict[str, list[dict[str, Any]]] = {"journal.html": []}
-    for e in entries:
-        out.setdefault(page_of(e["number"], last), []).append(e)
+    start = 0
+    while start < len(entries):
+        block = (numbers[start] - 1) // PER_PAGE + 1
+        if block >= newest:
+            out["journal.html"] = entries[start:]
+            break
+        end = bisect_left(numbers, block * PER_PAGE + 1, start)
+        out[f"journal-{block}.html"] = entries[start:end]
+        start = end
     return [(name, block[::-1]) for name, block in out.items()]

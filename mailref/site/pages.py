@@ -5,26 +5,29 @@ from __future__ import annotations
 
 import os
 import re
+import secrets
 from collections import Counter
 from datetime import datetime
 from functools import lru_cache
 from typing import Any, cast
 from urllib.parse import quote
 from xml.sax.saxutils import escape
-from zoneinfo import ZoneInfo
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
 from mailref import resource
 from mailref.engine.matters import label as label_of
-from mailref.engine.state import EireState, GameState, Matter, OrdersState, Rule
+from mailref.engine.state import EireState, GameState, Matter, OrdersState
 from mailref.engine.variants import get_variant
-from mailref.site import journal
+from mailref.site import journal, rules_page
+from mailref.site.clean import as_text
 from mailref.site.fragments import Fragment
 from mailref.site.history import Chronicle
-from mailref.timeutil import iso, parse_iso
-from mailref.write.nouns import reworded
+from mailref.site.rules_page import anchor
+from mailref.site.times import when
+from mailref.timeutil import iso
+from mailref.write.nouns import noun_of, reworded
 
 FEED_ENTRIES = 50
 
@@ -92,31 +95,6 @@ def mailto(address: str, subject: str, body: str = "") -> str:
     return url + (f"&body={quote(body)}" if body else "")
 
 
-def when(text: str | None, zone: str = "UTC") -> dict[str, str] | None:
-    """A time for people, in the game's zone with UTC beside it, and ISO for <time>."""
-    return dict(shown) if text and (shown := _when(text, zone)) else None
-
-
-@lru_cache(maxsize=8192)  # a long game's page shows thousands of times, the same each build
-def _when(text: str, zone: str) -> dict[str, str] | None:
-    t = parse_iso(text)
-    if t is None:
-        return None
-    fmt = "%a %-d %b %Y %H:%M"
-    local = t.astimezone(ZoneInfo(zone))
-    shown = (
-        t.strftime(fmt) + " UTC"
-        if zone == "UTC"
-        else f"{local.strftime(fmt)} {local.tzname()} ({t.strftime('%H:%M')} UTC)"
-    )
-    return {"iso": iso(t), "text": shown}
-
-
-def anchor(label: str) -> str:
-    """`proposal 3` -> `proposal-3`: the id of that matter on proposals.html."""
-    return re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-")
-
-
 # A game of thousands of matters: proposals.html holds the newest MATTERS_PER_PAGE to twice
 # that, older ones pages of MATTERS_PER_PAGE from the first (proposals-1.html), which keep their
 # content once full: a link to one stays right, and a rebuild costs the same at any length.
@@ -139,34 +117,46 @@ def paged(all_matters: list[dict]) -> tuple[list[dict], list[dict], dict[str, st
     return oldest_first[full * per :][::-1], older, where
 
 
-@lru_cache(maxsize=8192)
-def matter_link(by: str) -> str | None:
-    m = re.fullmatch(r"(proposal|cfj|dov|judgement|point of order) (\d+)", by.strip(), re.I)
-    return f"proposals.html#{anchor(by)}" if m else None
-
-
-def matters(state: GameState) -> list[dict[str, Any]]:
-    """Proposals and judgements alike: number, label, title, author, status, votes …"""
+def matters(state: GameState, kept: dict[Any, Any] | None = None) -> list[dict[str, Any]]:
+    """Proposals and judgements alike: number, label, title, author, status, votes … KEPT holds
+    the rows of the last build by the matter they were made of: a matter the state holds as it
+    was then (most of a long game's: ended) keeps its row, and so the article made of it."""
     zone = state.get("timezone", "UTC")
+    was, made = kept or {}, {}
     out = []
-    for p in state.get("proposals", []):
-        label = label_of(p.get("kind") or "proposal")
-        out.append(_matter(p, label, p.get("title", ""), p.get("author"), p.get("text", ""), zone))
-        out[-1]["collection"] = "proposals"
-    for j in state.get("judgements", []):
-        label = label_of(j.get("kind") or "", "Judgement")
-        out.append(
-            _matter(
-                j,
-                label,
-                j.get("question", ""),
-                j.get("by"),
-                j.get("detail") or j.get("text") or "",
-                zone,
-            )
-        )
-        out[-1]["collection"] = "judgements"
+    for collection, m in [
+        *(("proposals", p) for p in state.get("proposals", [])),
+        *(("judgements", j) for j in state.get("judgements", [])),
+    ]:
+        key = (collection, m["number"])
+        row = was.get(key)
+        if row is None or row[1] != zone or row[0] is not m and row[0] != m:
+            row = (m, zone, _row(collection, m, zone))
+        made[key] = row
+        out.append(row[2])
+    if kept is not None:
+        kept.clear()
+        kept.update(made)
     return sorted(out, key=lambda m: (m["opened_iso"] or "", m["number"]), reverse=True)
+
+
+def _row(collection: str, m: Matter, zone: str) -> dict[str, Any]:
+    if collection == "proposals":
+        label = label_of(m.get("kind") or "proposal")
+        row = _matter(m, label, m.get("title", ""), m.get("author"), m.get("text", ""), zone)
+    else:
+        j = cast("dict[str, Any]", m)
+        label = label_of(j.get("kind") or "", "Judgement")
+        row = _matter(
+            m,
+            label,
+            j.get("question", ""),
+            j.get("by"),
+            j.get("detail") or j.get("text") or "",
+            zone,
+        )
+    row["collection"] = collection
+    return row
 
 
 # A tally reads as the result mail wrote it (PostgreSQL's JSONB keeps no key order).
@@ -210,75 +200,6 @@ def _matter(
         "tally": m.get("tally"),
         "voted": "votes" in m,
     }
-
-
-def rule_tree(rules: list[Rule], chron: Chronicle, zone: str, marks: Any = None) -> list[dict]:
-    """Rules in order, each sub-rule (21.3.1) under its parent (21.3) where that exists; MARKS
-    (a rule -> its text in pieces) marks the sentences the referee runs by a parameter."""
-    roots: list[dict] = []
-    stack: list[dict] = []
-    for r in rules:
-        title = r["title"]
-        inactive = bool(r.get("inactive")) or bool(re.search(r"\[inactive\]\s*$", title, re.I))
-        node = {
-            "number": r["number"],
-            "title": title,
-            "text": r["text"],
-            "inactive": inactive,
-            "kind": r.get("type"),
-            "id": "rule-" + r["number"].replace(".", "-"),
-            "pieces": (marks(r) if marks else None) or [{"text": r["text"], "mark": ""}],
-            "history": _events(chron.rules.get(r["number"], []), zone),
-            "children": [],
-        }
-        while stack and not r["number"].startswith(stack[-1]["number"] + "."):
-            stack.pop()
-        (stack[-1]["children"] if stack else roots).append(node)
-        stack.append(node)
-    return roots
-
-
-def rule_rows(roots: list[dict]) -> list[dict]:
-    """The rule tree in reading order, flat, for a template without recursion (a chain of a
-    few hundred sub-rules passed Python's recursion limit in a recursive macro): each node
-    with its `depth` and how many sections `close` after it."""
-    rows = list(_walk(roots))
-    for i, row in enumerate(rows):
-        below = rows[i + 1]["depth"] if i + 1 < len(rows) else 0
-        row["close"] = row["depth"] + 1 - below
-    return rows
-
-
-def _events(events: list, zone: str) -> list[dict]:
-    return [
-        {
-            "change": e.change,
-            "at": when(e.at, zone),
-            "by": e.by,
-            "link": matter_link(e.by),
-            "title": e.title,
-            "old_title": e.old_title,
-            "diff": e.diff,
-        }
-        for e in events
-    ]
-
-
-def repealed(state: GameState, chron: Chronicle, zone: str) -> list[dict]:
-    """Rules no longer in the ruleset whose last change was a repeal, with their history."""
-    current = {r["number"] for r in state["rules"]}
-    out = []
-    for number, events in chron.rules.items():
-        if number not in current and events and events[-1].change == "repealed":
-            out.append(
-                {
-                    "number": number,
-                    "title": events[-1].title,
-                    "id": "repealed-" + number.replace(".", "-"),
-                    "history": _events(events, zone),
-                }
-            )
-    return sorted(out, key=lambda r: [int(x) for x in re.findall(r"\d+", r["number"])])
 
 
 def players(state: GameState) -> list[dict]:
@@ -337,12 +258,17 @@ def holdings_alt(
 
 
 def game_context(
-    state: GameState, chron: Chronicle, now: datetime, base_url: str, has_png: bool
+    state: GameState,
+    chron: Chronicle,
+    now: datetime,
+    base_url: str,
+    has_png: bool,
+    kept_rows: dict[Any, Any] | None = None,
 ) -> dict[str, Any]:
     variant = get_variant(state["variant"])
     zone = state.get("timezone", "UTC")
     open_statuses = set(variant.open_statuses) | {"open", "awaiting-judgement"}
-    all_matters = matters(state)
+    all_matters = matters(state, kept_rows)
     raw: dict[tuple[str, int], Any] = {
         **{("proposals", x["number"]): x for x in state.get("proposals", [])},
         **{("judgements", x["number"]): x for x in state.get("judgements", [])},
@@ -381,13 +307,13 @@ def game_context(
         "matters": all_matters,
         "voting_statuses": sorted(open_statuses - {"open", "awaiting-judgement"}),
         "vote_words": variant.ballot_words(state) or ["FOR", "AGAINST"],
-        "rules": rule_tree(variant.rules_for_display(state), chron, zone, marks),
+        "rules": rules_page.rule_tree(variant.rules_for_display(state), chron, marks),
         "rule_rows": [],
         # An orders game has no rule list: what governs it, and its parameters (as its [Rules]
         # mail).
         "rules_told": variant.rules_told(state),
         "parameter_lines": variant.parameter_lines(state),
-        "repealed": repealed(state, chron, zone),
+        "repealed": [],
         "history_complete": chron.complete,
         "feed_url": (base_url.rstrip("/") + f"/{state['slug']}/feed.atom")
         if base_url
@@ -428,29 +354,12 @@ def game_context(
         )
     ctx["turns"].reverse()
     journal.link_matters(all_matters, chron.entries)
-    ctx["rule_rows"] = rule_rows(ctx["rules"])
+    ctx["rule_rows"] = rules_page.rule_rows(ctx["rules"])
     ctx["matters"], ctx["older_pages"], ctx["page_of"] = paged(all_matters)
     ctx["this_page"] = ""  # proposals.html; an older page's name when one is rendered
-    if ctx["page_of"]:  # a rule's history links to the page that shows its proposal now
-        for node in _walk(ctx["rules"] + ctx["repealed"]):
-            for e in node["history"]:
-                if e["link"]:
-                    e["link"] = (
-                        ctx["page_of"].get(e["link"].split("#", 1)[1], "proposals.html")
-                        + "#"
-                        + e["link"].split("#", 1)[1]
-                    )
+    # a rule's history links to the page that shows its proposal now
+    ctx["repealed"] = rules_page.repealed(state, chron, zone, ctx["page_of"])
     return ctx
-
-
-def _walk(nodes: list[dict]):
-    """Every node of the tree NODES in reading order, setting its `depth`; without recursion."""
-    stack = [(n, 0) for n in reversed(nodes)]
-    while stack:
-        n, depth = stack.pop()
-        n["depth"] = depth
-        yield n
-        stack.extend((c, depth + 1) for c in reversed(n.get("children", [])))
 
 
 def feed(state: GameState, chron: Chronicle, now: datetime, base_url: str, created: str) -> str:
@@ -482,19 +391,26 @@ def feed(state: GameState, chron: Chronicle, now: datetime, base_url: str, creat
     return as_text(reworded(feed, cast("dict[str, Any]", state), html=True))
 
 
-# What XML 1.0 does not allow, HTML a parse error: C0 controls but tab, LF and CR, C1 and DEL,
-# surrogates, noncharacters (a pasted bell or form feed made the feed and pages invalid).
-_NOT_TEXT = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff]")
-
-
-def as_text(page: str) -> str:
-    """PAGE with every character a page or feed may not hold shown as U+FFFD (a form feed, a
-    page break in plain text, as a space)."""
-    return _NOT_TEXT.sub("\ufffd", page.replace("\x0c", " "))
-
-
 def render_page(template: str, **ctx: Any) -> str:
     """The page, in the game's own noun for a player where its ruleset gives one."""
     page = environment().get_template(f"site/{template}").render(**ctx)
     game = ctx.get("game")
     return as_text(reworded(page, game, html=True) if isinstance(game, dict) else page)
+
+
+def render_with(template: str, parts: dict[str, str], **ctx: Any) -> str:
+    """The page, with PARTS (a name in the template -> a part already rendered and made as_text)
+    put in after the rest is made: a rules page of a thousand rules is a megabyte, most of it
+    its kept sections. A game with its own noun for a player is reworded as a whole."""
+    game = ctx.get("game")
+    if isinstance(game, dict) and noun_of(game):
+        return render_page(template, **ctx, **{k: Markup(v) for k, v in parts.items()})
+    marks = {name: f"\ue000{secrets.token_hex(8)}\ue000" for name in parts}
+    page = as_text(
+        environment()
+        .get_template(f"site/{template}")
+        .render(**ctx, **{k: Markup(v) for k, v in marks.items()})
+    )
+    for name, mark in marks.items():
+        page = page.replace(mark, parts[name], 1)
+    return page

@@ -36,6 +36,12 @@ def order_words(row: dict[str, Any]) -> str:
 def matters(journal: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each matter an undo entry of JOURNAL (rows as journal.row makes them) took away, newest
     undo first: label, number, title, what it was, the order's entry, when and by what."""
+    return found_in(journal)[::-1]
+
+
+def found_in(journal: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The matters undo entries of JOURNAL took away, oldest undo first: the journal only grows,
+    so what its older entries took away is found once."""
     out: list[dict[str, Any]] = []
     for row in journal:
         lines = row.get("what", [])
@@ -58,4 +64,4 @@ def matters(journal: list[dict[str, Any]]) -> list[dict[str, Any]]:
                     "by": order_words(row),
                 }
             )
-    return out[::-1]
+    return out

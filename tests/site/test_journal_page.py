@@ -64,6 +64,29 @@ def test_the_journal_page_lists_every_entry_and_matters_link_to_theirs(referee, 
     assert "Journal entries void:" in (root / "journal.html").read_text()
 
 
+def test_a_full_older_journal_page_links_to_an_older_page_made_after_it(
+    referee, tmp_path, monkeypatch
+):
+    """When the journal grows by a page, every full older page lists the new one among the
+    older pages, as a build from scratch does: a kept page never lags behind."""
+    monkeypatch.setattr(journal, "PER_PAGE", 3)  # the proposal makes journal-2.html
+    referee.create_game("nomes", "sidekick", NOMES, gm="gm@ref.example")
+    for p in ("Alice", "Bob", "Carol"):
+        _mail(referee, p, "[Join]", f"Name: {p}\n")
+        confirm(referee, addr(p))
+    site, root = SiteConfig(tmp_path / "site"), tmp_path / "site" / "nomes"
+    rebuild(referee.store, site, "nomes", now=referee.clock(), force=False)
+    assert 'href="journal-2.html"' not in (root / "journal-1.html").read_text()
+    mover = referee.state("nomes")["turn"]["player"]
+    _mail(referee, mover, "[Proposal] Tea time", 'Enact rule 24 "Tea":\nAll drink tea.\n')
+    rebuild(referee.store, site, "nomes", now=referee.clock(), force=False)
+    assert (root / "journal-2.html").exists()
+    assert 'href="journal-2.html"' in (root / "journal-1.html").read_text()
+    rebuild(referee.store, SiteConfig(tmp_path / "fresh"), "nomes", now=referee.clock())
+    fresh = tmp_path / "fresh" / "nomes"
+    assert (root / "journal-1.html").read_bytes() == (fresh / "journal-1.html").read_bytes()
+
+
 def test_a_long_journal_is_paged_and_each_link_finds_its_page(monkeypatch):
     """Entries are paged from the first; a link names the page its entry is on."""
     monkeypatch.setattr(journal, "PER_PAGE", 10)
@@ -100,7 +123,7 @@ def test_a_full_older_journal_page_is_not_written_again_and_leads_to_the_newest(
     """After another change a full older page of the journal is the same file (same inode, same
     modification time): only what changed is written. Its links lead to the newest page, which
     holds the newest entry, and every entry is on exactly one page."""
-    monkeypatch.setattr(journal, "PER_PAGE", 3)
+    monkeypatch.setattr(journal, "PER_PAGE", 4)  # entries 1-4 on journal-1.html, 5-7 newest
     referee.create_game("nomes", "sidekick", NOMES, gm="gm@ref.example")
     for p in ("Alice", "Bob", "Carol"):
         _mail(referee, p, "[Join]", f"Name: {p}\n")
