@@ -24,18 +24,17 @@ def test_a_message_id_reused_by_another_player_suppresses_nothing(tmp_path):
     Message-ID already received" and never answered. Now a Message-ID is a duplicate only of
     the same author's mail, or as a list's copy; those are still kept once."""
     site = Site(tmp_path)
-    assert (
-        site.cli(
-            "game", "create", "nomes", "--variant", "sidekick", "--address", "nomes@ref.example"
-        ).returncode
-        == 0
-    )
+    site.create_game("nomes", "sidekick", "nomes@ref.example")
     for name in ("Alice", "Bob"):
         assert (
-            site.cli("player", "add", "nomes", name, f"{name.lower()}@players.example").returncode
+            site.cli_in_process(
+                "player", "add", "nomes", name, f"{name.lower()}@players.example"
+            ).returncode
             == 0
         )
-    mover = json.loads(site.cli("game", "show", "nomes", "--json").stdout)["turn"]["player"]
+    mover = json.loads(site.cli_in_process("game", "show", "nomes", "--json").stdout)["turn"][
+        "player"
+    ]
     other = "Bob" if mover == "Alice" else "Alice"
     m, o = mover.lower(), other.lower()
     mid = "Message-ID: <next@players.example>\n"
@@ -77,7 +76,7 @@ def test_a_message_id_reused_by_another_player_suppresses_nothing(tmp_path):
             ],
             30,
         ), daemon.stderr()
-    show = json.loads(site.cli("game", "show", "nomes", "--json").stdout)
+    show = json.loads(site.cli_in_process("game", "show", "nomes", "--json").stdout)
     assert [p["title"] for p in show["proposals"]] == ["Hats"], show["proposals"]
     acks = [
         x
@@ -124,23 +123,12 @@ def test_a_bounce_of_one_games_mail_is_told_to_that_games_gm_only(tmp_path):
     site = Site(tmp_path)
     for slug in ("nomes", "blog"):
         variant = "sidekick" if slug == "nomes" else "blognomic"
-        assert (
-            site.cli(
-                "game",
-                "create",
-                slug,
-                "--variant",
-                variant,
-                "--address",
-                f"{slug}@ref.example",
-                "--gm",
-                f"gm-{slug}@example.org",
-            ).returncode
-            == 0
-        )
+        site.create_game(slug, variant, f"{slug}@ref.example", gm=f"gm-{slug}@example.org")
         for name in ("Alice", "Carol"):
             assert (
-                site.cli("player", "add", slug, name, f"{name.lower()}@players.example").returncode
+                site.cli_in_process(
+                    "player", "add", slug, name, f"{name.lower()}@players.example"
+                ).returncode
                 == 0
             )
     with site.serve() as daemon:

@@ -12,6 +12,7 @@ import sys
 
 import pytest
 
+from support.cli import run_here
 from support.helpers import Outbox, mail, make_referee
 from support.joining import confirm_waiting
 from support.listener import listening, submit
@@ -62,15 +63,11 @@ def cli(cwd, *args: str) -> subprocess.CompletedProcess:
 
 def test_a_deadline_years_away_is_refused_clearly(tmp_path):
     assert cli(tmp_path, "init").returncode == 0
-    assert (
-        cli(tmp_path, "game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode
-        == 0
-    )
+    create = ("game", "create", "nomes", "--variant", "sidekick", "--address", G)
+    assert run_here(tmp_path, *create).returncode == 0
     for name in ("Alice", "Bob"):
-        assert (
-            cli(tmp_path, "player", "add", "nomes", name, f"{name.lower()}@example.org").returncode
-            == 0
-        )
+        player = (name, f"{name.lower()}@example.org")
+        assert run_here(tmp_path, "player", "add", "nomes", *player).returncode == 0
     for how, value in [
         ("set", "9999-12-31"),
         ("set", "9999-12-31T23:00:00-05:00"),

@@ -18,14 +18,10 @@ def test_the_admins_reason_is_told_to_the_players(tmp_path):
     from support.parsed import outgoing
 
     site = Site(tmp_path, smtp_in=False)
-    assert (
-        site.cli(
-            "game", "create", "nomes", "--variant", "sidekick", "--address", "nomes@ref.example"
-        ).returncode
-        == 0
-    )
+    site.create_game("nomes", "sidekick", "nomes@ref.example")
     for name in ("Alice", "Bob"):
-        assert site.cli("player", "add", "nomes", name, f"{name.lower()}@x.org").returncode == 0
+        player = (name, f"{name.lower()}@x.org")
+        assert site.cli_in_process("player", "add", "nomes", *player).returncode == 0
     for args, subject in [
         (("game", "pause", "nomes"), "The game is paused"),
         (("player", "away", "nomes", "Bob"), "Bob is away"),

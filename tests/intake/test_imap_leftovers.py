@@ -56,8 +56,7 @@ def test_a_stop_before_the_expunge_leaves_nothing_of_ours_and_a_persons_mark_sta
         c.append("games", mail("alice@x.org", G, "[Join]", "Name: Alice"))
         c.append("games", mail("bob@x.org", G, "[Join]", "Name: Bob"))
         site = Site(tmp_path, smtp_in=False, extra=d.imap_toml("games", "1s"))
-        r = site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", G)
-        assert r.returncode == 0, r.stderr
+        site.create_game("nomes", "sidekick", G)
         marker = tmp_path / "crashed"
         daemon = site.serve(
             MAILREF_TEST_CRASH="before-expunge", MAILREF_TEST_CRASH_MARKER=str(marker)

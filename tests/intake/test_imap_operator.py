@@ -35,9 +35,7 @@ def folder_for(dovecot, name: str) -> str:
 def test_a_missing_folder_is_one_line_until_it_exists_then_its_mail_is_answered(tmp_path, dovecot):
     folder = folder_for(dovecot, "missing")
     site = Site(tmp_path, smtp_in=False, extra=dovecot.imap_toml(folder, poll_interval="1s"))
-    assert (
-        site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode == 0
-    )
+    site.create_game("nomes", "sidekick", G)
 
     check = site.cli("check")
     assert check.returncode == 1
@@ -98,9 +96,7 @@ def test_the_server_restarted_under_the_daemon_is_one_line_and_no_mail_waits(tmp
     site = Site(
         tmp_path, smtp_in=False, extra=dovecot.imap_toml(folder, poll_interval="1h")
     )  # IDLE only
-    assert (
-        site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode == 0
-    )
+    site.create_game("nomes", "sidekick", G)
     with site.serve() as daemon:
         time.sleep(1.5)  # in IDLE
         dovecot.stop()
@@ -205,9 +201,7 @@ def test_starttls_logs_in_over_tls_and_the_mail_is_answered(tmp_path, tls_doveco
     # Dovecot's log process writes the test's own two (plain) logins when it comes to them.
     assert wait_for(lambda: dovecot_log.read_text().count("Logged out") >= out + 2, 30)
     site = Site(tmp_path, smtp_in=False, extra=starttls_toml(tls_dovecot, folder))
-    assert (
-        site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode == 0
-    )
+    site.create_game("nomes", "sidekick", G)
     before = len(dovecot_log.read_text().splitlines())  # the test's own (plain) login
     trusted = {
         "SSL_CERT_FILE": str(tls_dovecot.cert)

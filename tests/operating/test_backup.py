@@ -22,12 +22,7 @@ def test_a_backup_taken_while_the_daemon_answers_a_burst_restores_to_a_game_that
     while mail is being answered; restored (the file put back, the daemon started), the games
     replay and play on."""
     site = Site(tmp_path)
-    assert (
-        site.cli(
-            "game", "create", "nomes", "--variant", "sidekick", "--address", "nomes@ref.example"
-        ).returncode
-        == 0
-    )
+    site.create_game("nomes", "sidekick", "nomes@ref.example")
     backup = tmp_path / "nomes-backup.sqlite3"
     with site.serve() as daemon:
         for i in range(30):
@@ -62,7 +57,7 @@ def test_a_backup_taken_while_the_daemon_answers_a_burst_restores_to_a_game_that
         finally:
             store.dispose()
         assert wait_for(lambda: "Late joined" in again.stderr(), 60), again.stderr()
-    view = json.loads(other.cli("game", "show", "nomes", "--json").stdout)
+    view = json.loads(other.cli_in_process("game", "show", "nomes", "--json").stdout)
     # Every kept [Join] was taken up: each waits for its confirmation; Late confirmed.
     players, waiting = view["players"], view.get("joins_waiting", [])
     assert [p["name"] for p in players] == ["Late"] and len(waiting) == kept, (kept, view)

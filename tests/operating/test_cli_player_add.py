@@ -13,12 +13,7 @@ def test_player_add_in_eire_is_told_its_choices_in_the_clis_terms(tmp_path):
     from support.ops import Site
 
     site = Site(tmp_path, smtp_in=False)
-    assert (
-        site.cli(
-            "game", "create", "eire", "--variant", "eire", "--address", "eire@ref.example"
-        ).returncode
-        == 0
-    )
+    site.create_game("eire", "eire", "eire@ref.example")
     r = site.cli("player", "add", "eire", "Dan", "dan@x.org")
     assert (
         r.returncode == 1 and "add `--choice color=Red`" in r.stderr and "body line" not in r.stderr

@@ -13,6 +13,7 @@ import sys
 
 import pytest
 
+from support.cli import run_here
 from support.dovecot import free_port
 from support.helpers import mail, wait_for
 from support.helpers import maildir_mails as outbox
@@ -100,9 +101,10 @@ def test_cli_deadline_change_is_picked_up_by_the_running_daemon(daemon):
             timeout=60,
         )
 
-    assert cli("game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode == 0
-    assert cli("player", "add", "nomes", "Alice", "alice@x.org").returncode == 0
-    assert cli("player", "add", "nomes", "Bob", "bob@x.org").returncode == 0
+    create = ("game", "create", "nomes", "--variant", "sidekick", "--address", G)
+    assert run_here(tmp, *create).returncode == 0
+    assert run_here(tmp, "player", "add", "nomes", "Alice", "alice@x.org").returncode == 0
+    assert run_here(tmp, "player", "add", "nomes", "Bob", "bob@x.org").returncode == 0
     assert cli("deadline", "nomes", "set", "2020-01-01T00:00:00Z").returncode == 0
     skipped = wait_for(lambda: [m for m in outbox(tmp) if "skipped" in m["Subject"]], 20)
     assert skipped, "the daemon fired the moved deadline"

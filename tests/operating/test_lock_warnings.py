@@ -44,8 +44,7 @@ def test_a_lock_met_by_every_part_of_a_process_is_one_line_and_one_more_when_it_
 
 def test_a_lock_longer_than_the_lock_wait_is_said_once_by_the_daemon_and_apscheduler(tmp_path):
     site = Site(tmp_path)
-    r = site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", G)
-    assert r.returncode == 0, r.stderr
+    site.create_game("nomes", "sidekick", G)
     with site.serve(MAILREF_LOCK_WAIT="5") as daemon:
         time.sleep(1)
         locker = sqlite3.connect(site.db, isolation_level=None)

@@ -136,10 +136,10 @@ def test_a_database_an_older_mailref_made_is_upgraded_its_mail_taken_up_and_it_r
             (newest_revision(),)
         ]
         assert c.execute("SELECT status FROM inbox WHERE id = 5").fetchall() == [("processed",)]
-    show = json.loads(site.cli("game", "show", "bn", "--json").stdout)
+    show = json.loads(site.cli_in_process("game", "show", "bn", "--json").stdout)
     assert show["proposals"][0]["votes"]["Cat"] == "AGAINST" and len(show["players"]) == 5
     assert (
-        site.cli("player", "add", "bn", "Fay", "fay@x.org").returncode == 0
+        site.cli_in_process("player", "add", "bn", "Fay", "fay@x.org").returncode == 0
     )  # a record of today's shape beside old ones
     r = site.cli("replay")
     assert r.returncode == 0 and "DIFFERS" not in r.stdout, r.stdout + r.stderr
@@ -177,13 +177,8 @@ def test_cli_papercuts_an_operator_met(tmp_path):
     """A pipe closed early, a misspelt --status, a negative score set, and refusals that spoke
     of mail ("send [Status]", "a body line `Name: ...`", "[Start] is not a command")."""
     site = Site(tmp_path, smtp_in=False)
-    assert (
-        site.cli(
-            "game", "create", "nomes", "--variant", "sidekick", "--address", "nomes@ref.example"
-        ).returncode
-        == 0
-    )
-    assert site.cli("player", "add", "nomes", "Alice", "alice@x.org").returncode == 0
+    site.create_game("nomes", "sidekick", "nomes@ref.example")
+    assert site.cli_in_process("player", "add", "nomes", "Alice", "alice@x.org").returncode == 0
 
     # `mailref game show nomes --json | head -1`
     proc = subprocess.Popen(
@@ -233,12 +228,7 @@ def test_the_site_is_readable_by_a_web_server_under_the_units_umask(tmp_path):
     """mailref.service runs with UMask=0027: the site folder came out 0750, so a web server
     (another user) answered 403 for every page (docs/operating.md, "Site")."""
     site = Site(tmp_path, smtp_in=False, extra='[site]\ndir = "var/site"\n')
-    assert (
-        site.cli(
-            "game", "create", "nomes", "--variant", "sidekick", "--address", "nomes@ref.example"
-        ).returncode
-        == 0
-    )
+    site.create_game("nomes", "sidekick", "nomes@ref.example")
     subprocess.run(["rm", "-rf", str(tmp_path / "var" / "site")], check=True)
     r = subprocess.run(
         [sys.executable, "-m", "mailref", "site", "build"],
@@ -269,12 +259,7 @@ def test_check_on_the_empty_postgresql_database_the_dba_made_is_ok(tmp_path, pos
         r = site.cli("check")
         assert r.returncode == 0, r.stdout
         assert "empty; `mailref serve` or a changing command creates the tables" in r.stdout
-        assert (
-            site.cli(
-                "game", "create", "nomes", "--variant", "sidekick", "--address", "nomes@ref.example"
-            ).returncode
-            == 0
-        )
+        site.create_game("nomes", "sidekick", "nomes@ref.example")
         r = site.cli("check")
         assert r.returncode == 0 and "opens and is writable, schema" in r.stdout, r.stdout
     finally:
@@ -306,13 +291,8 @@ def test_systemd_accepts_the_unit(tmp_path):
 
 def test_the_log_line_of_a_status_request_ends_in_its_verdict_not_an_empty_one(tmp_path):
     site = Site(tmp_path)
-    assert (
-        site.cli(
-            "game", "create", "nomes", "--variant", "sidekick", "--address", "nomes@ref.example"
-        ).returncode
-        == 0
-    )
-    assert site.cli("player", "add", "nomes", "Alice", "alice@x.org").returncode == 0
+    site.create_game("nomes", "sidekick", "nomes@ref.example")
+    assert site.cli_in_process("player", "add", "nomes", "Alice", "alice@x.org").returncode == 0
     with site.serve() as daemon:
         with smtplib.SMTP("127.0.0.1", site.smtp_port, timeout=30) as s:
             s.sendmail(
@@ -354,12 +334,7 @@ def test_every_store_fault_the_daemon_says_it_also_says_is_over(tmp_path):
     """A lock held by another process for a few seconds: "reading deadlines: the database is
     locked" was said, and never that it worked again (processing and the outbox did say so)."""
     site = Site(tmp_path)
-    assert (
-        site.cli(
-            "game", "create", "nomes", "--variant", "sidekick", "--address", "nomes@ref.example"
-        ).returncode
-        == 0
-    )
+    site.create_game("nomes", "sidekick", "nomes@ref.example")
     with site.serve(MAILREF_LOCK_WAIT="0.5") as daemon:
         locker = sqlite3.connect(site.db, isolation_level=None)
         locker.execute("BEGIN EXCLUSIVE")
@@ -416,14 +391,9 @@ def test_outbox_retry_sends_every_waiting_row_and_says_what_is_left(tmp_path):
 
     sink = CountingSink()  # not started yet: the relay is down
     site = Site(tmp_path, smtp_in=False, relay_port=sink.port)
-    assert (
-        site.cli(
-            "game", "create", "nomes", "--variant", "sidekick", "--address", "nomes@ref.example"
-        ).returncode
-        == 0
-    )
+    site.create_game("nomes", "sidekick", "nomes@ref.example")
     for i in range(12):  # each newcomer is announced to everyone: 1 + 2 + ... + 11 rows
-        assert site.cli("player", "add", "nomes", f"P{i}", f"p{i}@x.org").returncode == 0
+        assert site.cli_in_process("player", "add", "nomes", f"P{i}", f"p{i}@x.org").returncode == 0
     waiting = len(
         json.loads(
             site.cli("outbox", "list", "--status", "queued", "--limit", "1000", "--json").stdout

@@ -20,12 +20,7 @@ def test_another_process_reading_the_database_leaves_the_running_daemon_alive(tm
     import sqlite3
 
     site = Site(tmp_path)
-    assert (
-        site.cli(
-            "game", "create", "nomes", "--variant", "sidekick", "--address", "nomes@ref.example"
-        ).returncode
-        == 0
-    )
+    site.create_game("nomes", "sidekick", "nomes@ref.example")
     with site.serve() as daemon:
         send(site, "a@example.org", "nomes@ref.example", "[Help]", "", "h1@x")
         assert wait_for(lambda: "tag=help" in daemon.stderr(), 30), daemon.stderr()

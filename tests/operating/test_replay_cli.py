@@ -11,7 +11,7 @@ import sqlite3
 
 import pytest
 
-from support.cli import G, modules_of, run
+from support.cli import G, modules_of, run, run_here
 
 pytestmark = pytest.mark.spec("4.4", "8")
 
@@ -22,11 +22,15 @@ def played(tmp_path_factory):
     where = tmp_path_factory.mktemp("replay")
     assert run(where, "init").returncode == 0
     assert (
-        run(where, "game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode
+        run_here(
+            where, "game", "create", "nomes", "--variant", "sidekick", "--address", G
+        ).returncode
         == 0
     )
     for name in ("Alice", "Bob", "Carol"):
-        assert run(where, "player", "add", "nomes", name, f"{name.lower()}@x.org").returncode == 0
+        assert (
+            run_here(where, "player", "add", "nomes", name, f"{name.lower()}@x.org").returncode == 0
+        )
     assert run(where, "score", "nomes", "Bob", "+3", "--reason", "bonus").returncode == 0
     assert (
         run(
@@ -35,7 +39,7 @@ def played(tmp_path_factory):
         == 0
     )
     assert (
-        run(
+        run_here(
             where, "game", "create", "other", "--variant", "sidekick", "--address", "other@x.org"
         ).returncode
         == 0

@@ -25,9 +25,7 @@ def test_a_sigterm_while_the_daemon_opens_its_database_stops_it_cleanly(tmp_path
     just restarted) killed it outright, exit -15. Here the database is held locked by another
     process, so the daemon waits at start-up with its database open; the SIGTERM comes then."""
     site = Site(tmp_path)
-    assert (
-        site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode == 0
-    )
+    site.create_game("nomes", "sidekick", G)
     holder = sqlite3.connect(site.db, isolation_level=None)
     holder.execute("PRAGMA locking_mode=EXCLUSIVE")
     holder.execute("BEGIN EXCLUSIVE")
@@ -53,9 +51,7 @@ def test_a_sigterm_while_the_listener_process_starts_stops_the_daemon_cleanly(tm
     moments killed it, and the daemon ended with "SMTP listener: cannot listen on ...: its
     process ended at start (exit code -15)", exit 1, as if the port were the trouble."""
     site = Site(tmp_path)
-    assert (
-        site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode == 0
-    )
+    site.create_game("nomes", "sidekick", G)
     for run in range(3):
         log = tmp_path / f"serve{run}.log"
         proc = serve(site, log)
@@ -82,10 +78,7 @@ def test_a_sigterm_mid_delivery_finishes_the_round_and_sends_each_reply_once(tmp
 
     with CountingSink(on_data=hold) as sink:
         site = Site(tmp_path, relay_port=sink.port)
-        assert (
-            site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode
-            == 0
-        )
+        site.create_game("nomes", "sidekick", G)
         with site.serve() as daemon:
             with smtplib.SMTP("127.0.0.1", site.smtp_port, timeout=30) as s:
                 for i in range(20):
@@ -129,10 +122,7 @@ def test_a_sigterm_during_the_backlog_at_start_does_not_wait_for_all_of_it(tmp_p
     n = 1200
     with CountingSink(on_data=first_reply_stops_the_daemon) as sink:
         site = Site(tmp_path, relay_port=sink.port)
-        assert (
-            site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode
-            == 0
-        )
+        site.create_game("nomes", "sidekick", G)
         referee = Referee.from_config(load(site.config))
         referee.keep(
             [
@@ -185,10 +175,7 @@ def test_a_sigterm_with_many_replies_queued_for_a_slow_relay_stops_without_drain
     n = 400
     with CountingSink(delay=0.05, on_data=first_reply_stops_the_daemon) as sink:
         site = Site(tmp_path, relay_port=sink.port)
-        assert (
-            site.cli("game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode
-            == 0
-        )
+        site.create_game("nomes", "sidekick", G)
         referee = Referee.from_config(load(site.config))
         referee.keep(
             [

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from support.cli import G, modules_of, run
+from support.cli import G, modules_of, run, run_here
 
 pytestmark = pytest.mark.spec("8")
 
@@ -37,11 +37,9 @@ def loaded(modules: set[str], names: tuple[str, ...]) -> list[str]:
 
 def test_replay_loads_neither_mail_nor_templates_nor_alembic(tmp_path):
     assert run(tmp_path, "init").returncode == 0
-    assert (
-        run(tmp_path, "game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode
-        == 0
-    )
-    assert run(tmp_path, "player", "add", "nomes", "Alice", "alice@x.org").returncode == 0
+    create = ("game", "create", "nomes", "--variant", "sidekick", "--address", G)
+    assert run_here(tmp_path, *create).returncode == 0
+    assert run_here(tmp_path, "player", "add", "nomes", "Alice", "alice@x.org").returncode == 0
     done, modules = modules_of(tmp_path, "replay")
     assert done.returncode == 0, done.stderr
     assert "nomes: identical after" in done.stdout

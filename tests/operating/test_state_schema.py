@@ -11,7 +11,7 @@ import pytest
 
 from mailref.engine.schema import SCHEMA, upgrade
 from mailref.engine.variants import get_variant
-from support.cli import G, run
+from support.cli import G, run, run_here
 
 pytestmark = pytest.mark.spec("4.4")
 
@@ -86,10 +86,11 @@ def test_a_game_an_older_mailref_wrote_replays_identical(tmp_path):
     and the game plays on."""
     assert run(tmp_path, "init").returncode == 0
     create = ("game", "create", "nomes", "--variant", "sidekick", "--address", G)
-    assert run(tmp_path, *create).returncode == 0
+    assert run_here(tmp_path, *create).returncode == 0
     for name in ("Alice", "Bob", "Carol"):
         assert (
-            run(tmp_path, "player", "add", "nomes", name, f"{name.lower()}@x.org").returncode == 0
+            run_here(tmp_path, "player", "add", "nomes", name, f"{name.lower()}@x.org").returncode
+            == 0
         )
     assert run(tmp_path, "score", "nomes", "Bob", "+3", "--reason", "bonus").returncode == 0
     with sqlite3.connect(tmp_path / "var" / "mailref.sqlite3", isolation_level=None) as conn:
@@ -117,9 +118,11 @@ def test_a_game_an_older_mailref_wrote_replays_identical(tmp_path):
 def _played(where) -> None:
     assert run(where, "init").returncode == 0
     create = ("game", "create", "nomes", "--variant", "sidekick", "--address", G)
-    assert run(where, *create).returncode == 0
+    assert run_here(where, *create).returncode == 0
     for name in ("Alice", "Bob"):
-        assert run(where, "player", "add", "nomes", name, f"{name.lower()}@x.org").returncode == 0
+        assert (
+            run_here(where, "player", "add", "nomes", name, f"{name.lower()}@x.org").returncode == 0
+        )
 
 
 def _without_name_keys(where, *, schema: bool) -> None:

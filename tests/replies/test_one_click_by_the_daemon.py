@@ -35,11 +35,15 @@ def test_the_daemon_serves_the_link_of_its_announcements(tmp_path):
     port = free_port()
     web = f'[web]\nlisten = "127.0.0.1:{port}"\n'
     site = Site(tmp_path, extra=f'[site]\ndir = "var/site"\nbase_url = "{BASE}"\n' + web)
-    create = ("game", "create", "nomes", "--variant", "sidekick", "--address", G, "--name", "Nomes")
-    assert site.cli(*create).returncode == 0
+    site.create_game("nomes", "sidekick", G, name="Nomes")
     for name in ("Alice", "Bob", "Carol"):
-        assert site.cli("player", "add", "nomes", name, f"{name.lower()}@x.org").returncode == 0
-    mover = json.loads(site.cli("game", "show", "nomes", "--json").stdout)["turn"]["player"]
+        assert (
+            site.cli_in_process("player", "add", "nomes", name, f"{name.lower()}@x.org").returncode
+            == 0
+        )
+    mover = json.loads(site.cli_in_process("game", "show", "nomes", "--json").stdout)["turn"][
+        "player"
+    ]
     reader = next(n for n in ("Alice", "Bob", "Carol") if n != mover)
     proposal = (
         f"From: {mover} <{mover.lower()}@x.org>\r\nTo: {G}\r\nSubject: [Proposal] Tea\r\n"
@@ -59,7 +63,7 @@ def test_the_daemon_serves_the_link_of_its_announcements(tmp_path):
         )
         with urllib.request.urlopen(request, timeout=30) as r:
             assert r.status == 200 and b"stays in the game" in r.read()
-    shown = json.loads(site.cli("game", "show", "nomes", "--json").stdout)
+    shown = json.loads(site.cli_in_process("game", "show", "nomes", "--json").stdout)
     me = next(p for p in shown["players"] if p["name"] == reader)
     assert me["status"] == "active" and me["settings"]["digest"] == "daily"
     entries = json.loads(site.cli("journal", "nomes", "--json").stdout)["entries"]

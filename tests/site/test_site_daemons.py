@@ -26,7 +26,7 @@ def test_a_daemon_publishes_what_another_daemon_did(tmp_path):
     (tmp_path / "b").mkdir()
     a = Site(tmp_path / "a", extra='[site]\ndir = "var/site"\n', database=f"sqlite:///{db}")
     b = Site(tmp_path / "b", database=f"sqlite:///{db}")  # another host: pages of its own, or none
-    assert a.cli("game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode == 0
+    a.create_game("nomes", "sidekick", G)
     page = tmp_path / "a" / "var" / "site" / "nomes" / "index.html"
     with a.serve() as first, b.serve():
         assert wait_for(page.exists, 30)
@@ -87,7 +87,7 @@ def test_mail_is_answered_while_the_pages_cannot_be_written(tmp_path):
     from support.helpers import maildir_mails
 
     s = Site(tmp_path, extra='[site]\ndir = "var/site"\n')
-    assert s.cli("game", "create", "nomes", "--variant", "sidekick", "--address", G).returncode == 0
+    s.create_game("nomes", "sidekick", G)
     lock = tmp_path / "var" / "site" / ".mailref-site.lock"
     with s.serve() as daemon, open(lock, "a") as held:
         fcntl.flock(held, fcntl.LOCK_EX)  # what a stuck writer of the pages does

@@ -3,6 +3,8 @@ loads."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import subprocess
 import sys
@@ -21,6 +23,18 @@ def run(cwd: Path, *args: str, stdin: str | None = None) -> subprocess.Completed
         timeout=60,
         env={k: v for k, v in os.environ.items() if k != "MAILREF_CONFIG"},
     )
+
+
+def run_here(cwd: Path, *args: str) -> subprocess.CompletedProcess:
+    """`run(CWD, *ARGS)` by the CLI's own main in this process, on CWD's mailref.toml: set-up
+    where a test is not about the CLI process (a process costs a second of CPU, most of it
+    importing mailref, which this process has done once)."""
+    from mailref.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["--config", str(cwd / "mailref.toml"), *args])
+    return subprocess.CompletedProcess(["mailref", *args], code, out.getvalue(), err.getvalue())
 
 
 MODULES_AFTER = """
