@@ -124,10 +124,17 @@ def _declared(number: str, text: str) -> tuple[Column, ...]:
 
 
 def from_rules(rules: list[Any]) -> list[Column]:
-    """Every column the ruleset declares, in rule order, the first declaration of a name kept."""
+    """Every column the ruleset declares, in rule order, the first declaration of a name kept
+    (the caller's own to change; a ruleset read before is not read again)."""
+    texts = tuple((str(r.get("number", "")), str(r.get("text") or "")) for r in rules)
+    return copy.deepcopy(_from_texts(texts))
+
+
+@lru_cache(maxsize=16)
+def _from_texts(texts: tuple[tuple[str, str], ...]) -> list[Column]:
     out: list[Column] = []
-    for r in rules:
-        for c in declared(str(r.get("number", "")), str(r.get("text") or "")):
+    for number, text in texts:
+        for c in _declared(number, text):
             if all(o["slug"] != c["slug"] for o in out):
                 out.append(c)
     return out
