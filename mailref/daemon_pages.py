@@ -5,7 +5,6 @@ folder can hang)."""
 from __future__ import annotations
 
 import asyncio
-import gc
 import threading
 import time
 
@@ -14,8 +13,6 @@ from mailref.referee import Referee
 from mailref.referee.threads import lent_state
 
 SITE_EVERY = 5.0  # seconds: how soon the pages show a change another process made
-# Rounds of pages between two full collections of what the rounds froze (docs/decisions/site.md).
-FROZEN_ROUNDS = 100
 
 
 class Pages:
@@ -27,7 +24,6 @@ class Pages:
         self.lock = threading.Lock()
         self.kick = asyncio.Event()
         self.loop: asyncio.AbstractEventLoop | None = None  # the daemon's, once `run` runs
-        self.frozen = 0  # rounds frozen since the last full collection
 
     def changed(self, slug: str) -> None:
         """Referee.after_change, on the thread that committed the change."""
@@ -55,8 +51,6 @@ class Pages:
                     await asyncio.to_thread(
                         site.rebuild_quietly, store, self.site_config, slug, clock(), held
                     )
-            if due:
-                self.freeze()
             if (
                 time.monotonic() - caught_up >= SITE_EVERY
             ):  # however busy this daemon's own games keep it
@@ -66,15 +60,3 @@ class Pages:
                 await asyncio.wait_for(self.kick.wait(), timeout=SITE_EVERY)
             except TimeoutError:
                 pass
-
-    def freeze(self) -> None:
-        """What the process holds after a round of pages (each game's state, what the pages
-        keep of it: hundreds of thousands of objects in a long game) left out of the garbage
-        collector's walks, which otherwise cost every mail more as the game grows. Now and then
-        all of it is collected once, so that cycles frozen on their way out are freed."""
-        self.frozen += 1
-        if self.frozen >= FROZEN_ROUNDS:
-            self.frozen = 0
-            gc.unfreeze()
-            gc.collect()
-        gc.freeze()
