@@ -13,6 +13,9 @@ from mailref.referee import Referee
 from mailref.referee.threads import lent_state
 
 SITE_EVERY = 5.0  # seconds: how soon the pages show a change another process made
+# Seconds between two builds of one game's pages: a change after a quiet spell is published at
+# once, and the changes a burst of mail makes within this are published by one build.
+BUILD_EVERY = 2.0
 
 
 class Pages:
@@ -24,6 +27,7 @@ class Pages:
         self.lock = threading.Lock()
         self.kick = asyncio.Event()
         self.loop: asyncio.AbstractEventLoop | None = None  # the daemon's, once `run` runs
+        self.monotonic = time.monotonic  # when builds were made, and are due again
 
     def changed(self, slug: str) -> None:
         """Referee.after_change, on the thread that committed the change."""
@@ -42,11 +46,16 @@ class Pages:
         self.loop = asyncio.get_running_loop()
         store, clock = self.referee.store, self.referee.clock
         caught_up = -SITE_EVERY
+        built: dict[str, float] = {}  # slug -> when its pages were last made (monotonic)
         while True:
-            with self.lock:
-                due, self.due = sorted(self.due), set()
             self.kick.clear()
+            now = self.monotonic()
+            with self.lock:
+                due = sorted(g for g in self.due if g not in built or now - built[g] >= BUILD_EVERY)
+                self.due.difference_update(due)
+                waiting = [built[g] + BUILD_EVERY - now for g in self.due]
             for slug in due:
+                built[slug] = self.monotonic()
                 with lent_state(self.referee.states, slug) as held:  # not decoded again
                     await asyncio.to_thread(
                         site.rebuild_quietly, store, self.site_config, slug, clock(), held
@@ -57,6 +66,6 @@ class Pages:
                 caught_up = time.monotonic()
                 await asyncio.to_thread(site.catch_up, store, self.site_config, clock())
             try:
-                await asyncio.wait_for(self.kick.wait(), timeout=SITE_EVERY)
+                await asyncio.wait_for(self.kick.wait(), timeout=min([SITE_EVERY, *waiting]))
             except TimeoutError:
                 pass
