@@ -64,7 +64,9 @@ class Pages:
                 time.monotonic() - caught_up >= SITE_EVERY
             ):  # however busy this daemon's own games keep it
                 caught_up = time.monotonic()
-                await asyncio.to_thread(site.catch_up, store, self.site_config, clock())
+                with self.lock:  # the games waiting for their build here: with the state lent
+                    leave = frozenset(self.due)
+                await asyncio.to_thread(site.catch_up, store, self.site_config, clock(), leave)
             try:
                 await asyncio.wait_for(self.kick.wait(), timeout=min([SITE_EVERY, *waiting]))
             except TimeoutError:

@@ -21,6 +21,7 @@ import errno
 import fcntl
 import logging
 import time
+from collections.abc import Collection
 from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
@@ -67,8 +68,10 @@ def rebuild(
     force: bool = True,
     most: int | None = None,
     held: tuple[int, dict[str, Any]] | None = None,
+    leave: Collection[str] = (),
 ) -> list[str]:
-    """Regenerate SLUG's pages (every game's without SLUG) and the host's index. Without
+    """Regenerate SLUG's pages (every game's without SLUG but those to LEAVE) and the host's
+    index. Without
     FORCE a game whose pages already show its version is left alone (a [Status] request
     changes nothing). At most MOST games at a time. Returns the slugs written. HELD: SLUG's
     state as this process committed it, with its version, taken instead of the row's while
@@ -93,7 +96,7 @@ def rebuild(
                 return []
             wanted = [
                 g
-                for g in ([slug] if slug else sorted(versions))
+                for g in ([slug] if slug else sorted(set(versions) - set(leave)))
                 if force
                 or _published(root, where, g, versions[g]) != versions[g]
                 and trouble.page_due(where, g, versions[g])
@@ -361,14 +364,17 @@ def svg_to_png(svg: str) -> bytes | None:
         return None
 
 
-def catch_up(store: Store, site: SiteConfig, now: datetime | None = None) -> None:
+def catch_up(
+    store: Store, site: SiteConfig, now: datetime | None = None, leave: Collection[str] = ()
+) -> None:
     """The pages of every game changed by another process since this one last published them:
     another daemon on the same database (its own host, its own site folder), a CLI run with a
     configuration without [site]. Only the games' versions are read when nothing changed. A
     few games at a time (CATCH_UP_AT_ONCE): the daemon's own changes wait for the site's lock
-    meanwhile, and a new site folder for a host of many games fills over a few rounds."""
+    meanwhile, and a new site folder for a host of many games fills over a few rounds. LEAVE:
+    the games this process is about to build with the state it holds."""
     try:
-        if rebuild(store, site, None, now, force=False, most=CATCH_UP_AT_ONCE):
+        if rebuild(store, site, None, now, force=False, most=CATCH_UP_AT_ONCE, leave=leave):
             trouble.cleared(Path(site.dir))
     except OSError as e:
         trouble.failed(Path(site.dir), e)
