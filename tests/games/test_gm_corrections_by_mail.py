@@ -8,12 +8,12 @@ import pytest
 
 from mailref.cli.court import journal_rows
 from support import hostile_smtp
+from support.gm_mail import GM, said, welcome
 from support.helpers import Outbox, assert_replays, mail
 from support.hostile_smtp import ALICE, BOB, G, mover
 
 pytestmark = pytest.mark.spec("4.4", "2.5")
 
-GM = "gm@ref.example"
 game = hostile_smtp.game  # the Sidekick game of Alice and Bob, played through SMTP
 
 CORRECTION = """Reason: the points were misprinted
@@ -26,17 +26,6 @@ Every player drinks tea.
 
 Repeal rule 18.
 """
-
-
-def said(outbox: Outbox, who: str) -> str:
-    """The newest mail to WHO, its words on one line."""
-    return " ".join(Outbox.body(outbox.to(who, outbox.new())[-1]).split())
-
-
-def welcome(outbox: Outbox) -> str:
-    """The Message-ID of the mail the GM got when the game was made: the GM's to answer."""
-    (notice,) = [m for m in outbox.to(GM) if "is open at" in str(m["Subject"])]
-    return str(notice["Message-ID"])
 
 
 def rule(referee, number: str) -> dict | None:

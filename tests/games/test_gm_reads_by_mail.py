@@ -7,36 +7,19 @@ from __future__ import annotations
 import pytest
 
 from support import hostile_smtp
+from support.gm_mail import BLOG, CAROL, GM, blog_of_three, said, welcome
 from support.helpers import Outbox, assert_replays, mail
 from support.hostile_smtp import ALICE, BOB, G, mover
-from support.joining import confirm
 
 pytestmark = pytest.mark.spec("4.4", "2.5")
 
-GM = "gm@ref.example"
-BLOG = "blog@ref.example"
-CAROL = "carol@example.org"
 game = hostile_smtp.game  # the Sidekick game of Alice and Bob, played through SMTP
-
-
-def said(outbox: Outbox, who: str) -> str:
-    """The newest mail to WHO, its words on one line."""
-    return " ".join(Outbox.body(outbox.to(who, outbox.new())[-1]).split())
-
-
-def welcome(outbox: Outbox) -> str:
-    """The Message-ID of the mail the GM got when the game was made: the GM's to answer."""
-    (notice,) = [m for m in outbox.to(GM) if "is open at" in str(m["Subject"])]
-    return str(notice["Message-ID"])
 
 
 @pytest.fixture
 def blog(referee, smtp, outbox):
     """A BlogNomic game of three Wizards, made playable by the GM's [Set]."""
-    referee.create_game("blog", "blognomic", BLOG, name="Blog", gm=GM)
-    for name, a in (("Alice", ALICE), ("Bob", BOB), ("Carol", CAROL)):
-        smtp(mail(a, BLOG, "[Join]", f"Name: {name}"), a, BLOG)
-        confirm(referee, a)
+    blog_of_three(referee, smtp)
     smtp(mail(GM, BLOG, "[Set]", "dormant_below=3", in_reply_to=welcome(outbox)), GM, BLOG)
     outbox.new()
     return referee

@@ -9,38 +9,21 @@ import pytest
 
 from mailref.cli.court import journal_rows
 from support import hostile_smtp
+from support.gm_mail import BLOG, CAROL, GM, blog_of_three, said, welcome
 from support.helpers import Outbox, assert_replays, mail
 from support.hostile_smtp import ALICE, BOB, G, mover
 from support.imperial import PROP, at, prop
 from support.imperial import send as senate
-from support.joining import confirm
 
 pytestmark = pytest.mark.spec("4.4", "2.5")
 
-GM = "gm@ref.example"
-BLOG = "blog@ref.example"
-CAROL = "carol@example.org"
 game = hostile_smtp.game  # the Sidekick game of Alice and Bob, played through SMTP
-
-
-def said(outbox: Outbox, who: str) -> str:
-    """The newest mail to WHO, its words on one line."""
-    return " ".join(Outbox.body(outbox.to(who, outbox.new())[-1]).split())
-
-
-def welcome(outbox: Outbox) -> str:
-    """The Message-ID of the mail the GM got when the game was made: the GM's to answer."""
-    (notice,) = [m for m in outbox.to(GM) if "is open at" in str(m["Subject"])]
-    return str(notice["Message-ID"])
 
 
 @pytest.fixture
 def blog(referee, smtp, outbox):
     """A BlogNomic game of three Wizards: Dormant, as five are needed."""
-    referee.create_game("blog", "blognomic", BLOG, name="Blog", gm=GM)
-    for name, a in (("Alice", ALICE), ("Bob", BOB), ("Carol", CAROL)):
-        smtp(mail(a, BLOG, "[Join]", f"Name: {name}"), a, BLOG)
-        confirm(referee, a)
+    blog_of_three(referee, smtp)
     outbox.new()
     return referee
 
