@@ -42,6 +42,13 @@ def _said(env: Envelope) -> list[str]:
     return [x for x in lines if x]
 
 
+def _command(env: Envelope, lines: list[str], numbered: bool = False) -> str:
+    """The first of LINES that is not the GM's reason: the command's own words, after the
+    subject's number where the command is NUMBERED ("[Decide 3] enact")."""
+    said = next((x for x in lines if not _REASON.match(x)), "")
+    return f"{env.subject.number} {said}" if numbered and env.subject.number is not None else said
+
+
 def _reason(lines: list[str]) -> str:
     return next((m.group("why").strip()[:300] for x in lines if (m := _REASON.match(x))), "")
 
@@ -90,9 +97,7 @@ def game_set(env: Envelope, view: GameView) -> OtherAction:
 def decide(env: Envelope, view: GameView) -> OtherAction:
     _only_the_gm(env, view, "decides a proposal", "[Decide] 3 enact", "proposal enact")
     lines = _said(env)
-    said = next((x for x in lines if not _REASON.match(x)), "")
-    if env.subject.number is not None:
-        said = f"{env.subject.number} {said}"  # "[Decide 3] enact"
+    said = _command(env, lines, numbered=True)
     m = _DECISION[0].match(said) or _DECISION[1].match(said)
     if m is None:
         raise Refused("decide_unreadable", line=said[:80])
@@ -110,9 +115,7 @@ def decide(env: Envelope, view: GameView) -> OtherAction:
 def override(env: Envelope, view: GameView) -> OtherAction:
     _only_the_gm(env, view, "records another's vote", "[Override] 3 Bob FOR", "vote")
     lines = _said(env)
-    said = next((x for x in lines if not _REASON.match(x)), "")
-    if env.subject.number is not None:
-        said = f"{env.subject.number} {said}"
+    said = _command(env, lines, numbered=True)
     m = _OVERRIDE.match(said)
     meaning = vote_meaning(m.group("word")) if m else None
     if m is None or meaning is None:
@@ -130,7 +133,7 @@ def override(env: Envelope, view: GameView) -> OtherAction:
 def office(env: Envelope, view: GameView) -> OtherAction:
     _only_the_gm(env, view, "names who holds an office", "[Office] historian NAME", "office")
     lines = _said(env)
-    said = next((x for x in lines if not _REASON.match(x)), "")
+    said = _command(env, lines)
     m = _OFFICE.match(said)
     if m is None:
         raise Refused("office_unreadable", line=said[:80])
