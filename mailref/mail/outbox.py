@@ -160,7 +160,12 @@ class Deliverer(RelayLanes):
         try:
             # Its parent may not exist: with PostgreSQL nothing else creates ./var (SPEC §6).
             self.maildir.parent.mkdir(parents=True, exist_ok=True)
-            box = mailbox.Maildir(str(self.maildir), create=True)
+            # Each of its folders, not only the Maildir's own: `mailbox` makes them only with a
+            # Maildir that does not exist yet, and a process killed between its mkdirs left one
+            # whose every delivery failed.
+            for folder in (self.maildir, *(self.maildir / f for f in ("tmp", "new", "cur"))):
+                folder.mkdir(mode=0o700, exist_ok=True)
+            box = mailbox.Maildir(str(self.maildir), create=False)
         except OSError as e:
             return self._unsent(rows, results, f"maildir {self.maildir}: {e.strerror or e}")
         for row in rows:
