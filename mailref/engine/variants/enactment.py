@@ -5,7 +5,7 @@ game's hook `mail_ruleset`). Held by the game as `enactment`."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol, cast
 
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.parameters import Bonus, Switch, Value
@@ -17,9 +17,14 @@ from mailref.engine.ruleset import (
     check_changes,
     sort_key,
 )
-from mailref.engine.state import Action, GameState, Rule
+from mailref.engine.state import Action, GameState, OtherAction, Rule
 from mailref.engine.variants.actions import action
 from mailref.timeutil import iso
+
+
+def _plain(rules: list[Rule]) -> list[dict[str, Any]]:
+    """RULES as the ruleset's functions take them: plain dicts (they copy what they change)."""
+    return cast("list[dict[str, Any]]", rules)
 
 
 class EnactmentHost(Protocol):
@@ -83,11 +88,11 @@ class Enactment:
 
     @action("rule")
     def on_rule(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        changes = changes_from(action["changes"])
+        changes = changes_from(cast("OtherAction", action)["changes"])
         by = action.get("by_label") or f"admin {action.get('by')}"
         try:
             rules, entries, diff = apply_changes(
-                state["rules"],
+                _plain(state["rules"]),
                 changes,
                 by,
                 iso(ctx.now),
@@ -97,7 +102,7 @@ class Enactment:
         except RuleConflict as e:
             raise Refused("rule_conflict", why=e) from None
         touched = self.touched_rules(state["rules"], changes, state)
-        state["rules"] = rules
+        state["rules"] = cast("list[Rule]", rules)
         state["rule_history"] += entries
         for c in changes:
             ctx.ack(c.describe())
@@ -154,7 +159,7 @@ class Enactment:
         """Why CHANGES could not apply to the ruleset as it reads now (a dry run), or None."""
         try:
             check_changes(
-                state["rules"], changes, state["rule_history"], self.game.whole_rule_numbers
+                _plain(state["rules"]), changes, state["rule_history"], self.game.whole_rule_numbers
             )
         except RuleConflict as e:
             return str(e)
@@ -201,7 +206,7 @@ class Enactment:
             return "no readable rule changes"
         try:
             rules, entries, diff = apply_changes(
-                state["rules"],
+                _plain(state["rules"]),
                 changes,
                 by,
                 iso(ctx.now),
@@ -220,7 +225,8 @@ class Enactment:
             return str(e)
         titles = {str(r.get("title", "")).lower(): r["number"] for r in state["rules"]}
         touched = self.touched_rules(state["rules"], changes, state)
-        state["rules"], state["rule_history"] = rules, state["rule_history"] + entries
+        state["rules"] = cast("list[Rule]", rules)
+        state["rule_history"] = state["rule_history"] + entries
         reworded = {
             c.number or titles.get(str(c.ref_title or "").lower())
             for c in changes
