@@ -71,9 +71,8 @@ def rebuild(
     leave: Collection[str] = (),
 ) -> list[str]:
     """Regenerate SLUG's pages (every game's without SLUG but those to LEAVE) and the host's
-    index. Without
-    FORCE a game whose pages already show its version is left alone (a [Status] request
-    changes nothing). At most MOST games at a time. Returns the slugs written. HELD: SLUG's
+    index. Without FORCE a game whose pages already show its version is left alone (a [Status]
+    request changes nothing). At most MOST games at a time. Returns the slugs written. HELD: SLUG's
     state as this process committed it, with its version, taken instead of the row's while
     the row is at that version (a long game's state is megabytes of JSON to decode); nobody
     changes it while the pages are made, and they keep no part of it."""
