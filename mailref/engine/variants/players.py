@@ -6,10 +6,11 @@ removed, absence. Held by the game as `players`; what follows a change of them i
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from mailref.engine.context import Ctx, Refused
-from mailref.engine.state import Action, GameState, Player
+from mailref.engine.state import Action, GameState, JoinAction, OtherAction, Player
 from mailref.engine.variants.actions import Handler, action
 from mailref.timeutil import iso
 
@@ -94,11 +95,11 @@ class Players:
         return p
 
     @staticmethod
-    def active(state: GameState) -> list[dict]:
+    def active(state: GameState) -> list[Player]:
         return [p for p in state["players"] if p["status"] == "active"]
 
     @staticmethod
-    def present(state: GameState) -> list[dict]:
+    def present(state: GameState) -> list[Player]:
         return [p for p in state["players"] if p["status"] != "left"]
 
     def tell_away_voter(self, state: GameState, name: str, ctx: Ctx, otherwise: str = "") -> None:
@@ -122,11 +123,11 @@ class Players:
         player exists once the confirmation is answered. An admin's join, and a join journaled
         before confirmations, takes the player in at once."""
         if action.get("token") and not action.get("by"):
-            self.game.consent.ask(state, action, ctx)
+            self.game.consent.ask(state, cast("JoinAction", action), ctx)
             return
         self.admit(state, action, ctx)
 
-    def check_join(self, state: GameState, action: Action | dict[str, Any]) -> str:
+    def check_join(self, state: GameState, action: Mapping[str, Any]) -> str:
         """The name ACTION joins under, or the refusal of a join that cannot be."""
         name = " ".join(str(action.get("name") or "").split())
         address = action["address"].lower()
@@ -149,39 +150,43 @@ class Players:
     def admit(self, state: GameState, action: Action, ctx: Ctx) -> None:
         """Take in the player ACTION names (a confirmed or approved join, or the admin's)."""
         name = self.check_join(state, action)
-        address = action["address"].lower()
+        join = cast("Mapping[str, Any]", action)  # a join, or an admin's player_add
+        address = join["address"].lower()
         self.game.consent.forget_join_requests(state, address)
-        keys = action.get("name_keys") or [name.lower()]
+        keys = join.get("name_keys") or [name.lower()]
         old = self.same_name(state, name, keys)
+        player: Player
         if old:  # a returning player keeps their record but starts afresh, as a newcomer does
             fields = self.game.new_player_fields(state, action)
             # Sidekick rule 19: "This includes players that join after the game has begun": 0
             # points.
             old.update(
-                status="active",
-                addresses=list(
-                    dict.fromkeys(
-                        [address]
-                        + old["addresses"]
-                        + [a for a in action.get("more", []) if a != address]
-                    )
-                ),
-                score=0,
-                rejoined=iso(ctx.now),
-                **fields,
+                {
+                    "status": "active",
+                    "addresses": list(
+                        dict.fromkeys(
+                            [address]
+                            + old["addresses"]
+                            + [a for a in join.get("more", []) if a != address]
+                        )
+                    ),
+                    "score": 0,
+                    "rejoined": iso(ctx.now),
+                }
             )
+            old.update(cast("Player", fields))
             player = old
         else:
             player = {
                 "name": name,
-                "addresses": [address] + [a.lower() for a in action.get("more", [])],
+                "addresses": [address] + [a.lower() for a in join.get("more", [])],
                 "status": "active",
                 "score": 0,
                 "offices": [],
                 "joined": iso(ctx.now),
                 "name_keys": keys,
             }
-            player.update(self.game.new_player_fields(state, action))
+            player.update(cast("Player", self.game.new_player_fields(state, action)))
             state["players"].append(player)
         # Logged before what the join sets off, so the digest lists "Bob joined" above
         # "Turn order drawn: Alice, Bob".
@@ -199,7 +204,7 @@ class Players:
         """A player the admin added (`mailref player add`) learns it in one mail of their own,
         since the join's answer goes to the admin's terminal: their addresses, their place in the
         turn order, how to play, and the news the others are told (once, in this mail)."""
-        p = self.by_address(state, action["address"])
+        p = self.by_address(state, cast("JoinAction", action)["address"])
         if p is None:
             return
         lines = [
@@ -243,7 +248,7 @@ class Players:
 
     @action("quit")
     def on_quit(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        p = self.must_player(state, action["player"])
+        p = self.must_player(state, _named(action))
         p["status"], p["left_at"] = "left", iso(ctx.now)
         for office in list(p["offices"]):
             p["offices"].remove(office)
@@ -266,7 +271,9 @@ class Players:
     def tell_removed(self, state: GameState, action: Action, ctx: Ctx) -> None:
         """The admin removed a player: the others read "X leaves the game", and X is told of the
         removal and its reason in a mail of their own, as a [Quit] is answered."""
-        p = self.player(state, action["player"])  # left now: must_player would not find them
+        p = self.player(state, _named(action))  # left now: must_player would not find them
+        if p is None:
+            return
         ctx.send(
             "announcement",
             [p["name"]],
@@ -284,7 +291,7 @@ class Players:
     @action("away")
     def on_away(self, state: GameState, action: Action, ctx: Ctx) -> None:
         if action.get("dates"):  # "[Away] until 6 Jan": variants/absence.py
-            self.game.absence.away_dated(state, action, ctx)
+            self.game.absence.away_dated(state, cast("OtherAction", action), ctx)
             return
         self.set_away(state, action, ctx, "away")
 
@@ -294,11 +301,11 @@ class Players:
 
     @action("player_status")
     def on_player_status(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        self.set_away(state, action, ctx, action["status"])
+        self.set_away(state, action, ctx, cast("OtherAction", action)["status"])
 
     def whose_absence(self, state: GameState, action: Action) -> Player:
         """The player ACTION sets away or back: the sender, or the one an admin names."""
-        p = self.must_player(state, action.get("name") or action["player"])
+        p = self.must_player(state, str(action.get("name") or "") or _named(action))
         if (
             action.get("player")
             and action.get("name")
@@ -341,3 +348,8 @@ class Players:
         )
         self.game.announce(state, ctx, text, [text])
         self.game.after_status_change(state, p, ctx)
+
+
+def _named(action: Action) -> str:
+    """The player ACTION is by or names (`player`, set for every player's action)."""
+    return cast("OtherAction", action)["player"] or ""
