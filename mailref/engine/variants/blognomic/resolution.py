@@ -5,14 +5,14 @@ may be decided on the votes cast."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.dates import read_moment
 from mailref.engine.ruleset import changes_from
-from mailref.engine.state import GameState, Matter
+from mailref.engine.state import BlogNomicState, GameState, Matter
 from mailref.engine.variants.inbox import zone_of
-from mailref.timeutil import format_duration, iso, parse_duration, parse_iso
+from mailref.timeutil import format_duration, iso, parse_duration, parse_held_iso, parse_iso
 
 
 class Resolution:
@@ -33,14 +33,14 @@ class Resolution:
         stale = self.game.deadlines.duration(state, "stale_after")
         pending = [p for p in state["proposals"] if p["status"] == "pending"]
         for p in pending:
-            if now - parse_iso(p["opened"]) > stale:
+            if now - parse_held_iso(p["opened"]) > stale:
                 self.close(state, p, ctx, "failed", "stale")
                 return True
         for j in state["judgements"]:
             if j["status"] != "pending":
                 continue
             popular, unpopular, _ = self.game.wizards.opinion(state, j, now)
-            age = now - parse_iso(j["opened"])
+            age = now - parse_held_iso(j["opened"])
             if j["kind"] == "cfj":
                 if popular:
                     self.close(state, j, ctx, "enacted", "popular")
@@ -56,9 +56,10 @@ class Resolution:
                 continue
             else:
                 votes = self.game.wizards.effective_votes(state, j)
+                historian = cast("BlogNomicState", state)["historian"]
                 hist_for = (
-                    state["historian"] in self.game.wizards.names(state)
-                    and self.game.wizards.valid_vote(state, j, state["historian"]) == "FOR"
+                    historian in self.game.wizards.names(state)
+                    and self.game.wizards.valid_vote(state, j, historian) == "FOR"
                 )
                 no_against = "AGAINST" not in votes.values()
                 if popular and (
@@ -89,7 +90,7 @@ class Resolution:
             self.close(state, oldest, ctx, "failed", "vetoed")
             return True
         popular, unpopular, _ = self.game.wizards.opinion(state, oldest, now)
-        if popular and now - parse_iso(oldest["opened"]) >= self.game.deadlines.duration(
+        if popular and now - parse_held_iso(oldest["opened"]) >= self.game.deadlines.duration(
             state, "min_open"
         ):
             self.close(state, oldest, ctx, "enacted", "popular")
@@ -278,7 +279,7 @@ class Resolution:
             if m.get("reminded") is False:
                 out.append(self.game.deadlines.reminder_at(state, decidable, m["opened"]))
         if p["seasonal_downtime"]:
-            now_year = parse_iso(state["digest_next"]).year
+            now_year = parse_held_iso(state["digest_next"]).year
             (m1, d1), (m2, d2) = self.game.hiatus.downtime_days(state)
             for y in (now_year, now_year + 1):  # Downtime begins (status hiatus) and ends
                 out += [datetime(y, m1, d1, tzinfo=UTC), datetime(y, m2, d2, tzinfo=UTC)]
@@ -446,7 +447,7 @@ class Resolution:
             last = (
                 p.get("seen") or p.get("rejoined") or p.get("joined")
             )  # older games' records lack `seen`
-            if p["status"] == "active" and last and now and now - parse_iso(last) >= quiet:
+            if p["status"] == "active" and last and now and now - parse_held_iso(last) >= quiet:
                 out.append(
                     (
                         f"{p['name']} has sent nothing since "
@@ -456,7 +457,7 @@ class Resolution:
                         "Idle (rule \"Idle Wizards\"), which lowers the quorum: `mailref player "
                         "away "
                         f"{state['slug']} {p['name']}`",
-                        iso(parse_iso(last) + quiet),
+                        iso(parse_held_iso(last) + quiet),
                     )
                 )
         return out
