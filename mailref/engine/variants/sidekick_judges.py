@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.ruleset import changes_from
-from mailref.engine.state import Action, GameState, Player
+from mailref.engine.state import (
+    Action,
+    GameState,
+    JudgementAction,
+    Matter,
+    OtherAction,
+    Player,
+    SidekickState,
+)
 from mailref.engine.variants.actions import action
 from mailref.timeutil import iso
 
@@ -88,14 +96,15 @@ class SidekickJudges:
         judge = self.judge_for(state, asker)
         if judge is None:
             raise Refused("no_judge_yet")
-        number = state["next_judgement"]
-        state["next_judgement"] += 1
-        j = {
+        cfj, sidekick = cast("JudgementAction", action), cast("SidekickState", state)
+        number = sidekick["next_judgement"]
+        sidekick["next_judgement"] += 1
+        j: Matter = {
             "number": number,
             "kind": "cfj",
-            "question": action["question"],
-            "detail": action.get("text", ""),
-            "by": action["player"],
+            "question": cfj["question"],
+            "detail": cfj.get("text", ""),
+            "by": cast(str, action["player"]),  # a CfJ is a player's
             "judge": judge,
             "status": "open",
             "ruling": None,
@@ -136,19 +145,21 @@ class SidekickJudges:
 
     @action("ruling")
     def on_ruling(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        j = next((x for x in state["judgements"] if x["number"] == action["number"]), None)
+        ruled = cast("OtherAction", action)
+        j = next((x for x in state["judgements"] if x["number"] == ruled["number"]), None)
         if j is None:
-            raise Refused("no_judgement", number=action["number"])
+            raise Refused("no_judgement", number=ruled["number"])
         if j["status"] != "open":
             raise Refused("judgement_decided", number=j["number"])
         if j["judge"] != action["player"] and not ctx.rerun:
             # Replayed by an undo, a ruling stands as it was made (docs/decisions/judgements.md).
             raise Refused("not_the_judge", number=j["number"], judge=j["judge"])
-        if not action.get("text", "").strip():
+        ruling = ruled.get("text", "").strip()
+        if not ruling:
             raise Refused("ruling_needs_answer")
-        j.update(status="decided", ruling=action["text"].strip(), decided=iso(ctx.now))
-        effects, changes = action.get("effects") or [], changes_from(action.get("changes") or [])
-        held = self.past_penalty(state, effects) if action.get("bounded") else []
+        j.update({"status": "decided", "ruling": ruling, "decided": iso(ctx.now)})
+        effects, changes = ruled.get("effects") or [], changes_from(ruled.get("changes") or [])
+        held = self.past_penalty(state, effects) if ruled.get("bounded") else []
         effects = [e for e in effects if e not in held]
         by = f"judgement {j['number']}"
         done = self.game.court.carry_out(state, ctx, effects, by, strict=True)
@@ -165,7 +176,7 @@ class SidekickJudges:
             state,
             ctx,
             f"[Judgement {j['number']}] Ruling by {j['judge']}",
-            [f"Question: {j['question']}", "Ruling:", *j["ruling"].splitlines()],
+            [f"Question: {j['question']}", "Ruling:", *ruling.splitlines()],
         )
         mail = ctx.out[-1]
         ordered = self.game.court.order_undos(ctx, effects, by, strict=True, mail=mail)
@@ -191,7 +202,7 @@ class SidekickJudges:
         most = abs(int(str(self.game.parameter(state, "penalty"))))
         return [e for e in effects if "score" in e and abs(int(e["amount"])) > most]
 
-    def hold_for_gm(self, state: GameState, ctx: Ctx, j: dict, held: list, mail: Any) -> None:
+    def hold_for_gm(self, state: GameState, ctx: Ctx, j: Matter, held: list, mail: Any) -> None:
         """HELD score lines of the ruling J wait for the GM, who applies them with `mailref
         score`; the announcement and the judge say so."""
         most = abs(int(str(self.game.parameter(state, "penalty"))))
