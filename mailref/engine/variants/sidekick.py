@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.mechanics.gamestate import Gamestate
@@ -11,7 +11,16 @@ from mailref.engine.mechanics.turn_order import TurnOrder
 from mailref.engine.mechanics.voting import VotingPolicy
 from mailref.engine.ruleset import RuleConflict, changes_from, check_changes, free_rule_number
 from mailref.engine.ruleset_file import shipped_rules
-from mailref.engine.state import Action, GameState, Matter, Player, Rule, Turn
+from mailref.engine.state import (
+    Action,
+    GameState,
+    Matter,
+    Player,
+    ProposalAction,
+    Rule,
+    SidekickState,
+    Turn,
+)
 from mailref.engine.variants import rule_tables
 from mailref.engine.variants.actions import action
 from mailref.engine.variants.base import Variant
@@ -82,7 +91,7 @@ class Sidekick(Variant):
 
     def initial_state(self, *args: Any, **kw: Any) -> GameState:
         state = super().initial_state(*args, **kw)
-        state["next_judgement"] = 1
+        cast("SidekickState", state)["next_judgement"] = 1
         return state
 
     # ---- turn order (rule 6) -----------------------------------------------------
@@ -157,7 +166,8 @@ class Sidekick(Variant):
     def after_undo(self, before: GameState, state: GameState, ctx: Ctx) -> None:
         """A turn an undo gave back to its mover (the move undone) runs a full turn_timeout from
         the undo, and the mover is told it is their move again."""
-        t, was = state.get("turn") or {}, before.get("turn") or {}
+        t = cast("Turn", state.get("turn") or {})
+        was = cast("Turn", before.get("turn") or {})
         mover = t.get("player")
         if not mover or t.get("proposal") or state["status"] != "active":
             return
@@ -246,7 +256,7 @@ class Sidekick(Variant):
         late: str = "",
         missed: bool = False,
     ) -> None:
-        t = state["turn"]
+        t = _in_play(state)
         after = t.get("player") or t.get("last")
         if after not in state["order"] and t.get("before"):
             after = t["before"]
@@ -269,7 +279,7 @@ class Sidekick(Variant):
                 self.announce(state, ctx, f"Turn {t['number']} skipped", lines, to=others)
                 ctx.send(
                     "late",
-                    [t["player"]],
+                    [cast(str, t["player"])],  # a turn is skipped only with a mover
                     f"[Turn {t['number']}] Your turn was skipped",
                     "notice.txt",
                     game=state,
@@ -283,20 +293,19 @@ class Sidekick(Variant):
             else:
                 self.announce(state, ctx, f"Turn {t['number']} skipped", lines)
         if state["status"] == "ended":
-            state["turn"]["deadline"] = None
+            _in_play(state)["deadline"] = None
             return
         self.open_turn(state, ctx, self.next_mover(state, after), t["number"] + 1)
         if skipped:
-            state["turn"]["last"] = t.get("player")
+            _in_play(state)["last"] = t.get("player")
 
     # ---- victory (rules 20 and 23) -----------------------------------------------
     def check_victory(self, state: GameState, ctx: Ctx) -> None:
         if state["status"] == "ended":
             return
         target = state["parameters"]["win_score"]
-        state["score_checks"] = seq = (
-            state.get("score_checks", 0) + 1
-        )  # one a check: "the same time"
+        sidekick = cast("SidekickState", state)
+        sidekick["score_checks"] = seq = sidekick.get("score_checks", 0) + 1  # "the same time"
         for p in self.players.present(state):
             note_score(p, seq)
         winners = first_to_reach(state, self.players.present(state), target)
@@ -340,7 +349,7 @@ class Sidekick(Variant):
             f"The game has ended; won by {won}."
             if ended
             else f"Turn {t['number']}: {mover} is to move."
-            if mover
+            if t and mover
             else f"Turn {t['number']}: nobody present can move."
             if t
             else "The first turn opens once two players are in."
@@ -366,7 +375,8 @@ class Sidekick(Variant):
     # ---- the move (rules 8–10) ---------------------------------------------------
     @action("propose")
     def on_propose(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        player = action["player"]
+        move = cast("ProposalAction", action)
+        player = cast(str, move["player"])  # the sender's: only a player proposes
         t = state["turn"]
         if t is None:
             raise Refused("first_turn_not_open")
@@ -374,8 +384,9 @@ class Sidekick(Variant):
             raise Refused("not_your_turn", mover=t.get("player"))
         if t.get("proposal"):
             raise Refused("moved_already", number=t["proposal"])
-        changes = changes_from(action["changes"])
-        free = free_rule_number(state["rules"], state["rule_history"])
+        changes = changes_from(move["changes"])
+        rules = cast("list[dict[str, Any]]", state["rules"])  # as the ruleset's functions read them
+        free = free_rule_number(rules, state["rule_history"])
         if not changes:
             raise Refused("move_without_changes", free=free)
         # Every fault of the move at once (SPEC §2.6): the unnumbered new rules and what the
@@ -384,7 +395,7 @@ class Sidekick(Variant):
         conflicts: list[str] = []
         try:
             numbered = [c for c in changes if c not in unnumbered]
-            check_changes(state["rules"], numbered, state["rule_history"], whole_numbers=True)
+            check_changes(rules, numbered, state["rule_history"], whole_numbers=True)
         except RuleConflict as e:
             conflicts = list(e.faults)
         if unnumbered or conflicts:
@@ -396,10 +407,10 @@ class Sidekick(Variant):
             state,
             ctx,
             player,
-            action["title"],
-            action["text"],
+            move["title"],
+            move["text"],
             deadline,
-            changes=action["changes"],
+            changes=move["changes"],
             turn=t["number"],
         )
         t["proposal"], t["deadline"] = prop["number"], None
@@ -425,3 +436,11 @@ class Sidekick(Variant):
             raise Refused("moved_already_no_forfeit", number=t["proposal"])
         ctx.ack(f"You forfeit turn {t['number']}.")
         self.next_turn(state, ctx, skipped="forfeited (rule 8)")
+
+
+def _in_play(state: GameState) -> Turn:
+    """The turn in play: a turn passes, and a move is made, only with one open."""
+    t = state["turn"]
+    if t is None:
+        raise ValueError("no turn is open")
+    return t
