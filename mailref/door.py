@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import insert, inspect
+from sqlalchemy import insert, inspect, select
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import flag_modified, set_committed_value
 
@@ -78,11 +78,10 @@ def apply(
     variant = get_variant(game.variant)
     _prepare_identity(action)
     read_only = action["type"] in READ_ONLY
-    # The state changes where it lies; a refusal or a failure puts back its JSON, taken first.
-    # A dump costs a fraction of a copy, so a mail costs nearly the same however long the
-    # ruleset has grown.
+    # The state changes where it lies. Each change is flushed as it is made, so the row holds
+    # the state before this action: a refusal or a failure reads it back from there, and a
+    # change costs one dump of the state, not a copy kept in case.
     state = upgrade(_engine_state(game.state))  # a state an older mailref wrote, in today's shape
-    kept = None if read_only else fastjson.dumps(state)
     if not read_only:  # what each player had from the game today (SPEC §2.2), journaled
         had = mailed_today(session.connection(), game.slug, now.strftime("%Y-%m-%d"))
         action["mailed"] = {
@@ -97,11 +96,12 @@ def apply(
         ctx.use_dice({"number": chain.seed.number, "sha256": chain.seed.commitment}, chain.reveal)
     try:
         variant.handle(state, action, ctx)
-        if ctx.court and kept is not None:  # an undo: the journal replayed without what it voids
-            state = court.rule(session, game, action, ctx, now, state, fastjson.loads(kept))
+        if ctx.court and not read_only:  # an undo: the journal replayed without what it voids
+            before = _engine_state(_as_flushed(session, game))
+            state = court.rule(session, game, action, ctx, now, state, before)
     except BaseException as e:
-        if kept is not None:
-            _put_back(game, fastjson.loads(kept))
+        if not read_only:
+            _put_back(game, _as_flushed(session, game))
         if not isinstance(e, Refused):
             raise
         r = e
@@ -151,6 +151,7 @@ def apply(
             _settle(session, game, ctx, chain, now)
         game.state = _json(state)
         flag_modified(game, "state")  # changed in place: the same object, so say it
+        session.flush()  # the row now holds this state, for the next action's refusal
         wake = variant.deadlines.wakeups(state, now)
         game.next_wakeup = min(wake) if wake else None
     # SPEC §2.6: the author of a command gets one reply for it. An announcement it sets off
@@ -230,6 +231,12 @@ def apply(
                 others = {a.lower() for a in recipients(json, out.to, settings)} - author
                 queue(session, settings, game, json, out, now, exclude=others)
     return Outcome(True, ctx.ack_lines, changed=not read_only)
+
+
+def _as_flushed(session: Session, game: Game) -> dict[str, Any]:
+    """GAME's state as its row holds it in this transaction: before the action under way, as
+    every change is flushed when it is made."""
+    return cast("dict[str, Any]", session.scalar(select(Game.state).where(Game.id == game.id)))
 
 
 def _put_back(game: Game, state: dict[str, Any]) -> None:

@@ -17,12 +17,12 @@ import time
 from pathlib import Path
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import select, text
 from sqlalchemy.exc import OperationalError
 
 from mailref import door
 from mailref.mail.smtp import Listener
-from mailref.store import InboxMessage
+from mailref.store import InboxMessage, JournalEntry
 from support.dovecot import free_port
 from support.helpers import Outbox, mail, make_referee, process_all, wait_for
 from support.helpers import maildir_mails as outbox_mails
@@ -364,3 +364,31 @@ def _accepts(port: int) -> bool:
             return c.noop()[0] == 250
     except OSError:
         return False
+
+
+def test_a_refused_mail_between_two_accepted_ones_of_a_batch_undoes_only_itself(referee):
+    referee.create_game("nomes", "sidekick", G, parameters={"win_score": 10**9})
+    for name in ("Alice", "Bob"):
+        referee.admin(
+            "nomes", {"type": "player_add", "name": name, "address": f"{name.lower()}@x.org"}, "t"
+        )
+    mover = referee.state("nomes")["turn"]["player"]
+    other = "Bob" if mover == "Alice" else "Alice"
+    a, b = f"{mover.lower()}@x.org", f"{other.lower()}@x.org"
+    before = len(referee.state("nomes")["rules"])
+    mails = [
+        mail(a, G, "[Proposal] Tea", 'Enact rule 24 "Tea":\nPlayers may drink tea.\n'),
+        mail(b, G, "[Vote] 9", "FOR\n"),  # there is no proposal 9: refused, in the same batch
+        mail(b, G, "[Vote] 1", "FOR\n"),
+    ]
+    referee.keep([(m, "smtp", "", [G]) for m in mails])
+    assert process_all(referee) == 3
+    state = referee.state("nomes")
+    (proposal,) = state["proposals"]
+    assert proposal["status"] == "passed"  # the proposal and the vote after the refusal hold
+    assert len(state["rules"]) == before + 1
+    with referee.store() as s:
+        journal = s.scalars(select(JournalEntry.action).order_by(JournalEntry.seq)).all()
+    assert [j["type"] for j in journal][-2:] == ["propose", "vote"]
+    refusals = [m for m in Outbox(referee).all() if m["X-Mailref-Kind"] == "error"]
+    assert [m["To"] for m in refusals] == [b]
