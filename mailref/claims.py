@@ -21,7 +21,7 @@ import socket
 from datetime import datetime, timedelta
 
 from sqlalchemy import bindparam, or_, select, update
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, defer
 
 from mailref.store import Game, InboxMessage
 from mailref.timeutil import utcnow
@@ -86,9 +86,11 @@ def claim_due_game(s: Session, slug: str, now: datetime) -> Game | None:
     """The game SLUG, locked for this transaction, if its deadline is due at NOW (game time);
     None when another process is firing it or already fired it (its next_wakeup moved on).
     The state change that fires the deadline also moves next_wakeup in the same transaction,
-    so once committed no other process finds it due again."""
+    so once committed no other process finds it due again. Its state is read when first
+    used: the caller may hold it as last committed (referee/threads.py, take_held)."""
     return s.scalar(
         select(Game)
+        .options(defer(Game.initial), defer(Game.state))
         .where(Game.slug == slug, Game.next_wakeup <= now)
         .with_for_update(skip_locked=True)
         .execution_options(populate_existing=True)

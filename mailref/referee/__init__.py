@@ -45,7 +45,7 @@ from mailref.referee.mails import (
     write_back,
 )
 from mailref.referee.quarantine import quarantine_mail
-from mailref.referee.threads import committed_states, lent_state
+from mailref.referee.threads import committed_states, lent_state, take_held
 from mailref.store import Game, InboxMessage, Store, open_store
 from mailref.store.faults import is_store_fault
 from mailref.store.keep import Incoming, keep
@@ -346,6 +346,7 @@ class Referee:
         for g, at in due:
             if at is not None and self.stuck.get(g) == at:
                 continue  # failed at this deadline: tried again by its own timer (the daemon's)
+            held: dict[str, tuple[int, dict[str, Any]]] = {}
             with self.store() as s, s.begin():
                 at = at or s.scalar(select(Game.next_wakeup).where(Game.slug == g))
                 if at is None or at > now:
@@ -356,6 +357,7 @@ class Referee:
                 game = claim_due_game(s, g, upto)
                 if game is None:  # not due, or another daemon is firing it
                     continue
+                take_held(s, game, self.states)
                 wakeup = game.next_wakeup
                 try:
                     door.apply(
@@ -373,6 +375,9 @@ class Referee:
                         self.stuck[g] = wakeup
                     raise
                 fired.append(g)
+                s.info["games"] = {g: game}  # this game alone, whatever the door locked
+                held = committed_states(s)
+            self.states.update(held)  # committed: what the next batch may take as it is
             self.stuck.pop(g, None)
             self._changed(g)
         return fired

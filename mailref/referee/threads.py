@@ -41,13 +41,20 @@ def locked_game(s: Session, slug: str) -> Game:
     locked = s.info.setdefault("games", {})
     if slug not in locked:
         game = s.execute(_GAME_FOR_UPDATE, {"slug": slug}).scalar_one()
-        held = s.info.get("states", {}).pop(slug, None)
-        if "state" not in inspect(game).unloaded:  # read before the lock: read it again
-            s.expire(game, ["state"])
-        if held is not None and held[0] == game.version:
-            set_committed_value(game, "state", held[1])
+        take_held(s, game, s.info.get("states", {}))
         locked[slug] = game
     return locked[slug]
+
+
+def take_held(s: Session, game: Game, states: dict[str, tuple[int, dict[str, Any]]]) -> None:
+    """GAME, just locked, takes its state from STATES (this process's last committed, taken
+    out so that nobody else holds it) when its version says nobody has changed it since; else
+    the state is read from the row when first used."""
+    held = states.pop(game.slug, None)
+    if "state" not in inspect(game).unloaded:  # read before the lock: read it again
+        s.expire(game, ["state"])
+    if held is not None and held[0] == game.version:
+        set_committed_value(game, "state", held[1])
 
 
 @contextlib.contextmanager

@@ -65,3 +65,24 @@ def test_after_refused_and_accepted_mail_the_state_held_is_the_state_stored(nome
     with nomes.store() as s:
         game = s.scalar(select(Game).where(Game.slug == "nomes"))
         assert (version, held) == (game.version, game.state)
+
+
+def test_a_deadline_leaves_the_state_it_committed_held_and_sees_other_processes(nomes):
+    nomes.clock.advance(days=6)  # the first turn's five days are over: the mover is skipped
+    assert nomes.tick() == ["nomes"]
+    with nomes.store() as s:
+        version = s.scalar(select(Game.version).where(Game.slug == "nomes"))
+    assert nomes.states["nomes"] == (version, stored_state(nomes))
+    cli = Referee(open_store(str(nomes.store.engine.url), migrate=False), nomes.settings)
+    try:
+        cli.admin(
+            "nomes",
+            {"type": "player_add", "name": "Carol", "address": "carol@players.example"},
+            "admin",
+        )
+    finally:
+        cli.store.dispose()
+    nomes.clock.advance(days=6)  # the next turn's deadline: fired on the state Carol is in
+    assert nomes.tick() == ["nomes"]
+    assert "Carol" in [p["name"] for p in stored_state(nomes)["players"]]
+    assert nomes.states["nomes"][1] == stored_state(nomes)
