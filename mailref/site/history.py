@@ -21,7 +21,7 @@ from typing import Any, cast
 from sqlalchemy import Text, func, select, type_coerce
 from sqlalchemy.orm import Session
 
-from mailref.engine.archive import merge
+from mailref.engine.archive import merge, take_cold
 from mailref.engine.context import Ctx, Outgoing
 from mailref.engine.court import MARK, Court
 from mailref.engine.schema import upgrade
@@ -325,6 +325,9 @@ def _step(
                 seq,
             )
         )
+    # Ended matters leave the replayed state as they left the live one (engine/replay.py):
+    # a step then walks what the live game walked, not every matter ever made.
+    take_cold(state, variant.archived_collections, variant.still_open(), at_)
     ch.version = seq
 
 

@@ -10,10 +10,12 @@ import json
 import re
 
 import pytest
+from sqlalchemy import func, select
 
 from mailref.config import SiteConfig
 from mailref.referee.threads import lent_state
 from mailref.site import journal, pages, rebuild
+from mailref.store import ArchivedMatter
 from support import clients
 from support.client_play import NOMES, play
 from support.joining import confirm
@@ -107,6 +109,8 @@ def test_pages_made_after_each_change_are_those_a_build_from_scratch_makes(
     assert "status-failed" in matters and "status-undone" in matters
     assert "Journal entries void:" in (made / "journal.html").read_text()
     assert any(taken) == lent
+    with referee.store() as s:  # matters ended long ago left the hot state as the pages replayed
+        assert s.scalar(select(func.count()).select_from(ArchivedMatter)) >= 2
     valid(tmp_path / "site", "nomes")
     _same_as_from_scratch(referee, tmp_path, "fresh")
 
