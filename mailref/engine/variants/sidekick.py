@@ -386,9 +386,10 @@ class Sidekick(Variant):
             raise Refused("moved_already", number=t["proposal"])
         changes = changes_from(move["changes"])
         rules = cast("list[dict[str, Any]]", state["rules"])  # as the ruleset's functions read them
-        free = free_rule_number(rules, state["rule_history"])
         if not changes:
-            raise Refused("move_without_changes", free=free)
+            raise Refused(
+                "move_without_changes", free=free_rule_number(rules, state["rule_history"])
+            )
         # Every fault of the move at once (SPEC §2.6): the unnumbered new rules and what the
         # numbered changes cannot do to the ruleset.
         unnumbered = [c for c in changes if c.kind == "enact" and not c.number]
@@ -400,6 +401,9 @@ class Sidekick(Variant):
             conflicts = list(e.faults)
         if unnumbered or conflicts:
             titles = [c.title for c in unnumbered]
+            free = free_rule_number(
+                rules, state["rule_history"]
+            )  # walks every rule: asked only here
             raise Refused("move_faults", unnumbered=titles, conflicts=conflicts, free=free)
         deadline = ctx.now + self.deadlines.duration(state, "vote_timeout")
         # Rule 11: the mover is assumed to vote for (the policy's author_vote).
