@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import smtplib
 import statistics
@@ -25,6 +26,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -117,6 +119,12 @@ def send(port: int, frm: str, raw: bytes) -> None:
         c.sendmail(frm, [G], raw)
 
 
+def tick(clock: Path, at: datetime) -> None:
+    """Set the game's time: a new file in place of the old, never read half written."""
+    clock.with_suffix(".new").write_text(at.isoformat())
+    os.replace(clock.with_suffix(".new"), clock)
+
+
 def bare_turns(game: Game, turns: int, tmp: Path) -> float:
     """Mean ms per turn of the bare pipeline given the same two mails a turn (the replies go
     out before each 250)."""
@@ -129,9 +137,15 @@ def bare_turns(game: Game, turns: int, tmp: Path) -> float:
         return 1000 * (time.perf_counter() - t) / turns
 
 
-def run(turns: int, window: int, site: bool = True) -> None:
+def run(turns: int, window: int, site: bool = True, hours: float = 6) -> None:
     with Arrivals() as sink, tempfile.TemporaryDirectory() as tmp:
         port = free_port()
+        # The game's time: a turn every HOURS, so that ended matters age and are archived
+        # as in a game played over months (bench/passing_rules.py plays its turns so).
+        clock, start = Path(tmp) / "clock", datetime.now(UTC)
+        tick(clock, start)
+        if hours:
+            os.environ["MAILREF_TEST_CLOCK"] = str(clock)
         cfg = write_config(Path(tmp), smtp_in=port, relay=sink.port)
         cfg.write_text(
             cfg.read_text().replace(
@@ -171,6 +185,7 @@ def run(turns: int, window: int, site: bool = True) -> None:
             for turn in range(1, turns + 1):
                 if turn == 1 or turn == turns - window + 1:
                     bare.append(bare_turns(game, window, Path(tmp)))
+                tick(clock, start + timedelta(hours=hours * turn))
                 cpu, t, mover = sum(daemon.cpu()), time.perf_counter(), game.mover
                 for step, (frm, raw) in enumerate(game.mails()):
                     since = len(sink.seen)
@@ -211,12 +226,19 @@ def main() -> None:
     ap.add_argument(
         "--no-site", action="store_true", help="without [site]: the daemon makes no pages"
     )
+    ap.add_argument(
+        "--hours",
+        type=float,
+        default=6,
+        help="the game's hours a turn (0: the real time, every ended matter kept in the state)",
+    )
     a = ap.parse_args()
     print(
-        f"a long game through the daemon: {a.turns} turns, every proposal passing"
+        f"a long game through the daemon: {a.turns} turns, every proposal passing, "
+        + (f"a turn every {a.hours:g} hours of the game's time" if a.hours else "in real time")
         + (", no site" if a.no_site else "")
     )
-    run(a.turns, a.window, site=not a.no_site)
+    run(a.turns, a.window, site=not a.no_site, hours=a.hours)
 
 
 if __name__ == "__main__":

@@ -1,10 +1,11 @@
 """The site's pages after one more turn, alone: the passing game of bench/passing_rules.py
 played through the door, and at turn 10 and at turn N (default 1,000) the CPU of bringing the
 pages up to date after each of SAMPLE more turns (a proposal and the vote that passes it, by
-mail), as the daemon does after a change (`site.rebuild` without force); half a minute a
-turn, as bench/long_game.py plays it in real time.
+mail), as the daemon does after a change (`site.rebuild` without force); six hours of the
+game's time a turn, as bench/long_game.py plays it (`--hours 0`: half a minute, as that bench
+plays it in real time).
 
-    .venv/bin/python bench/site_rebuild.py [--turns 1000] [--sample 20] [--profile]
+    .venv/bin/python bench/site_rebuild.py [--turns 1000] [--sample 20] [--hours 6] [--profile]
 
 Prints the median and the mean CPU ms at each point and their ratio, and the garbage
 collector's CPU in each turn timed (its mail and its rebuild). Nothing here asserts."""
@@ -29,9 +30,9 @@ from turns import Turn, mail_cost, play, start_game  # noqa: E402
 
 from support.helpers import Clock, make_referee  # noqa: E402
 
-# Half a minute a turn, as the daemon's bench plays it (bench/long_game.py): a thousand turns
-# end within the eight days after which ended matters leave the hot state, so every matter is
-# read from it and compared at every build.
+# Half a minute a turn, as the daemon's bench plays it in real time (bench/long_game.py
+# --hours 0): a thousand turns end within the eight days after which ended matters leave the
+# hot state, so every matter is read from it and compared at every build.
 QUICK = Turn(PASSING.text, PASSING.vote, timedelta(seconds=30), tick=False)
 
 
@@ -40,7 +41,9 @@ def main() -> None:
     ap.add_argument("--turns", type=int, default=1000, help="the late turn")
     ap.add_argument("--sample", type=int, default=20, help="turns timed at each point")
     ap.add_argument("--profile", action="store_true", help="profile the late builds")
+    ap.add_argument("--hours", type=float, default=6, help="the game's hours a turn (0: 30 s)")
     a = ap.parse_args()
+    turn = Turn(PASSING.text, PASSING.vote, timedelta(hours=a.hours), False) if a.hours else QUICK
     from mailref.config import SiteConfig
     from mailref.referee.threads import lent_state
     from mailref.site import rebuild
@@ -55,7 +58,7 @@ def main() -> None:
             rebuild(r.store, site, now=clock())  # the pages as the daemon left them
             out = []
             for _ in range(a.sample):
-                mail_cost(r, clock, 1, QUICK)
+                mail_cost(r, clock, 1, turn)
                 if prof:
                     prof.enable()
                 c = time.process_time()
@@ -85,9 +88,9 @@ def main() -> None:
             timing[0] = False
             return out, sum(collecting) / a.sample
 
-        play(r, clock, 10, QUICK)
+        play(r, clock, 10, turn)
         early, early_gc = builds_gc()
-        play(r, clock, a.turns - 10 - a.sample, QUICK)
+        play(r, clock, a.turns - 10 - a.sample, turn)
         prof = None
         if a.profile:
             import cProfile

@@ -6,6 +6,7 @@ says it happened (so the restarted process runs on)."""
 from __future__ import annotations
 
 import os
+from datetime import datetime
 from pathlib import Path
 
 
@@ -30,3 +31,13 @@ def as_stored(state: dict) -> None:
     if stored != state:
         differs = sorted(k for k in state if stored.get(k) != state[k])
         raise AssertionError(f"the state held differs from the state stored in {differs}")
+
+
+# MAILREF_TEST_CLOCK=FILE: mailref's time is the ISO time FILE holds (timeutil.utcnow), so
+# that a bench can play a long game through the daemon at a turn every six hours of the
+# game's time, its ended matters archived as in a game of months. Read once, at start.
+CLOCK_FILE = os.environ.get("MAILREF_TEST_CLOCK")
+
+
+def clock_file_time() -> datetime:
+    return datetime.fromisoformat(Path(CLOCK_FILE or "").read_text().strip())
