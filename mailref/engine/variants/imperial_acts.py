@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
@@ -13,7 +13,7 @@ from mailref.engine.ruleset import (
     changes_from,
     check_changes,
 )
-from mailref.engine.state import Action, GameState
+from mailref.engine.state import Action, GameState, JudgementAction, Matter, OtherAction
 from mailref.engine.variants.actions import action
 from mailref.timeutil import iso
 
@@ -31,9 +31,10 @@ class ImperialActs:
         """Seed: ""B" rules are only active when IE deems that a new playtest of the sub-game
         (represented by the "B" rules) should then begin."
         """
-        if action["player"] != self.game.emperor(state):
+        act = cast("OtherAction", action)
+        if act["player"] != self.game.emperor(state):
             raise Refused("only_emperor_playtests")
-        on = action["on"]
+        on = act["on"]
         if state["parameters"]["playtest"] == on:
             ctx.ack(f"A playtest is already {'running' if on else 'not running'}; nothing changed.")
             return
@@ -50,30 +51,32 @@ class ImperialActs:
             ctx,
             "Playtest begins" if on else "Playtest ends",
             [text],
-            reason=action.get("reason") or None,
+            reason=act.get("reason") or None,
             whole=True,  # every B rule's standing changed: the list, marked, is the change
         )
 
     # ---- the Emperor's own acts (rule 8) -----------------------------------------
     @action("proclamation")
     def on_proclamation(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        if action["player"] != self.game.emperor(state) and not ctx.rerun:
+        act = cast("OtherAction", action)
+        if act["player"] != self.game.emperor(state) and not ctx.rerun:
             # Replayed by an undo, a Proclamation stands as it was made.
             raise Refused("only_emperor_proclaims")
-        changes, effects = changes_from(action["changes"]), action.get("effects") or []
+        changes, effects = changes_from(act["changes"]), act.get("effects") or []
         if not changes and not effects:
             raise Refused("proclamation_without_changes")
         try:
-            check_changes(state["rules"], changes, state["rule_history"])
+            rules = cast("list[dict[str, Any]]", state["rules"])  # as the ruleset reads them
+            check_changes(rules, changes, state["rule_history"])
         except RuleConflict as e:
             raise Refused("proclamation_cannot_apply", why=e) from None
         for c in changes:
             ctx.ack(c.describe())
-        self.game.event(state, ctx, f"The Emperor proclaimed \"{action['title']}\".")
-        by = f"proclamation \"{action['title']}\""
+        self.game.event(state, ctx, f"The Emperor proclaimed \"{act['title']}\".")
+        by = f"proclamation \"{act['title']}\""
         if changes:
             self.game.enactment.enact_changes(
-                state, ctx, changes, by, f"Imperial Proclamation: {action['title']}"
+                state, ctx, changes, by, f"Imperial Proclamation: {act['title']}"
             )
         if not effects:
             return
@@ -82,7 +85,7 @@ class ImperialActs:
         self.game.announce(
             state,
             ctx,
-            f"[Proclamation] {action['title']}",
+            f"[Proclamation] {act['title']}",
             ["The Emperor proclaims:", *[effect_words(e) + "." for e in effects]],
         )
         mail = ctx.out[-1]
@@ -94,37 +97,40 @@ class ImperialActs:
 
     @action("directive")
     def on_directive(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        if action["player"] != self.game.emperor(state):
+        act = cast("OtherAction", action)
+        if act["player"] != self.game.emperor(state):
             raise Refused("only_emperor_directs")
-        ctx.ack(f"Directive \"{action['title']}\" announced.")
-        self.game.event(state, ctx, f"The Emperor's Directive: {action['title']}.")
+        ctx.ack(f"Directive \"{act['title']}\" announced.")
+        self.game.event(state, ctx, f"The Emperor's Directive: {act['title']}.")
         self.game.announce(
             state,
             ctx,
-            f"[Directive] {action['title']}",
-            ["The Emperor calls for proposals:", action["text"]],
+            f"[Directive] {act['title']}",
+            ["The Emperor calls for proposals:", act["text"]],
         )
 
     # ---- Points of Order ---------------------------------------------------------
     @action("cfj")
     def on_cfj(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        act = cast("JudgementAction", action)
+        asker = cast(str, act["player"])  # a Point of Order is a player's
         matters.must_not_repeat(
             [{**j, "author": j["by"]} for j in state["judgements"]],
-            action["player"],
-            action["question"],
-            action.get("text", ""),
+            asker,
+            act["question"],
+            act.get("text", ""),
             ("open",),
             "Point of Order",
             state.get("timezone") or "UTC",
         )
-        self.game.make_senator(state, action["player"], ctx)
+        self.game.make_senator(state, asker, ctx)
         number = len(state["judgements"]) + 1
-        j = {
+        j: Matter = {
             "number": number,
             "kind": "point-of-order",
-            "question": action["question"],
-            "detail": action.get("text", ""),
-            "by": action["player"],
+            "question": act["question"],
+            "detail": act.get("text", ""),
+            "by": asker,
             "judge": self.game.emperor(state),
             "status": "open",
             "ruling": None,
@@ -133,14 +139,14 @@ class ImperialActs:
         state["judgements"].append(j)
         ctx.ack(f"Point of Order {number} is raised; the Emperor answers it.")
         self.game.event(
-            state, ctx, f"{action['player']} raised Point of Order {number}: {j['question']}."
+            state, ctx, f"{act['player']} raised Point of Order {number}: {j['question']}."
         )
         self.game.announce(
             state,
             ctx,
             f"[Point of Order {number}] {j['question']}",
             [
-                f"{action['player']} raises: {j['question']}",
+                f"{act['player']} raises: {j['question']}",
                 *([""] + j["detail"].splitlines() + [""] if j["detail"] else []),
                 f"The Emperor answers with a mail [Ruling] {number}.",
             ],
@@ -149,20 +155,24 @@ class ImperialActs:
 
     @action("ruling")
     def on_ruling(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        j = next((x for x in state["judgements"] if x["number"] == action["number"]), None)
+        act = cast("OtherAction", action)
+        j = next((x for x in state["judgements"] if x["number"] == act["number"]), None)
         if j is None or j["status"] != "open":
-            raise Refused("no_point_of_order", number=action["number"])
-        if action["player"] != self.game.emperor(state):
+            raise Refused("no_point_of_order", number=act["number"])
+        if act["player"] != self.game.emperor(state):
             raise Refused("emperor_answers_points")
+        ruling = act["text"].strip()
         j.update(
-            status="decided",
-            ruling=action["text"].strip(),
-            judge=action["player"],
-            decided=iso(ctx.now),
+            {
+                "status": "decided",
+                "ruling": ruling,
+                "judge": cast(str, act["player"]),
+                "decided": iso(ctx.now),
+            }
         )
         # Its effect lines (SPEC §4.4) are carried out, or the ruling is refused naming the one
         # that cannot be: never announced as done with nothing done.
-        effects, by = action.get("effects") or [], f"Point of Order {j['number']}"
+        effects, by = act.get("effects") or [], f"Point of Order {j['number']}"
         done = self.game.court.carry_out(state, ctx, effects, by, strict=True)
         ctx.ack(f"Your ruling on Point of Order {j['number']} is announced.")
         self.game.event(state, ctx, f"The Emperor ruled on Point of Order {j['number']}.")
@@ -170,7 +180,7 @@ class ImperialActs:
             state,
             ctx,
             f"[Point of Order {j['number']}] The Emperor rules",
-            [f"Question: {j['question']}", "Ruling:", *j["ruling"].splitlines()],
+            [f"Question: {j['question']}", "Ruling:", *ruling.splitlines()],
         )
         mail = ctx.out[-1]
         if not self.game.court.order_undos(ctx, effects, by, strict=True, mail=mail) and done:
