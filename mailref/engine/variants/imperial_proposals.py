@@ -4,45 +4,112 @@ of what passes."""
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.mechanics import voting
-from mailref.engine.mechanics.proposals import Proposals
+from mailref.engine.mechanics.proposals import Proposals, ProposalsHost, Roster
 from mailref.engine.ruleset import (
     RuleConflict,
     changes_from,
     check_changes,
     sort_key,
 )
-from mailref.engine.state import Action, GameState, Matter
+from mailref.engine.state import (
+    Action,
+    GameState,
+    Matter,
+    OtherAction,
+    Player,
+    ProposalAction,
+    Rule,
+)
 from mailref.engine.variants.actions import action
-from mailref.timeutil import iso, parse_iso
+from mailref.timeutil import iso, parse_held_iso
+
+if TYPE_CHECKING:
+    from mailref.engine.ruleparams import Table
+    from mailref.engine.variants.deadlines import Deadlines
+    from mailref.engine.variants.enactment import Enactment
 
 UNDECIDED = ("voting", "awaiting-judgement")
+
+
+class ImperialRoster(Roster, Protocol):
+    """The players as the Senate's vote reads them: those present, and an away voter told."""
+
+    def present(self, state: GameState) -> list[Player]: ...
+
+    def tell_away_voter(
+        self, state: GameState, name: str, ctx: Ctx, otherwise: str = ""
+    ) -> None: ...
+
+
+class ImperialHost(ProposalsHost, Protocol):
+    """What Imperial's proposals ask of the game besides what the lifecycle asks: the Emperor
+    and the Senate, its components as they are, its parameter table and announcements."""
+
+    parameter_table: Table
+
+    @property
+    def players(self) -> ImperialRoster: ...
+
+    @property
+    def deadlines(self) -> Deadlines: ...
+
+    @property
+    def enactment(self) -> Enactment: ...
+
+    def emperor(self, state: GameState) -> str | None: ...
+
+    def senators(self, state: GameState) -> list[str]: ...
+
+    def make_senator(self, state: GameState, name: str, ctx: Ctx) -> None: ...
+
+    def rules_for_display(self, state: GameState) -> list[Rule]: ...
+
+    def announce(
+        self,
+        state: GameState,
+        ctx: Ctx,
+        subject: str,
+        lines: list[str],
+        kind: str = "announcement",
+        to: list[str] | str = "all",
+        opens: bool = False,
+        words: list[str] | None = None,
+    ) -> None: ...
 
 
 class ImperialProposals(Proposals):
     """Imperial's proposals, the Senate's vote and the Emperor's judgement."""
 
+    game: ImperialHost
+
+    def __init__(self, game: ImperialHost) -> None:
+        super().__init__(game)
+
     # ---- proposals ---------------------------------------------------------------
     @action("propose")
     def on_propose(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        author = action["player"]
-        if not action["title"].strip():
+        move = cast("ProposalAction", action)
+        author = cast(str, move["player"])  # the sender's: only a player proposes
+        if not move["title"].strip():
             raise Refused("untitled_proposal")
         # Before rule 12's replacement: a copy sent again must not replace the author's oldest.
         matters.must_not_repeat(
-            state["proposals"],
+            cast("list[dict[str, Any]]", state["proposals"]),
             author,
-            action["title"],
-            action["text"],
+            move["title"],
+            move["text"],
             UNDECIDED,
             zone=state.get("timezone") or "UTC",
         )
-        changes = changes_from(action["changes"])
+        changes = changes_from(move["changes"])
         try:
-            check_changes(state["rules"], changes, state["rule_history"])
+            rules = cast("list[dict[str, Any]]", state["rules"])  # as the ruleset reads them
+            check_changes(rules, changes, state["rule_history"])
         except RuleConflict as e:
             raise Refused("changes_cannot_apply", why=e) from None
         self.game.make_senator(state, author, ctx)
@@ -57,14 +124,16 @@ class ImperialProposals(Proposals):
         ):
             replaced = undecided[0]
             replaced.update(
-                status="replaced",
-                reason=f"replaced by a newer proposal of {author}",
-                closed=iso(ctx.now),
-                deadline=None,
+                {
+                    "status": "replaced",
+                    "reason": f"replaced by a newer proposal of {author}",
+                    "closed": iso(ctx.now),
+                    "deadline": None,
+                }
             )
         deadline = ctx.now + self.game.deadlines.duration(state, "vote_period")
         prop = self.submit(
-            state, ctx, author, action["title"], action["text"], deadline, changes=action["changes"]
+            state, ctx, author, move["title"], move["text"], deadline, changes=move["changes"]
         )
         prop["vote_period"] = state["parameters"]["vote_period"]  # rule 6 as it reads at submission
         ctx.ack(
@@ -132,7 +201,9 @@ class ImperialProposals(Proposals):
         if not self.game.emperor(state):
             raise Refused("no_emperor")
 
-    def decided_by_admin(self, state: GameState, prop: Matter, action: Action, ctx: Ctx) -> None:
+    def decided_by_admin(
+        self, state: GameState, prop: Matter, action: OtherAction, ctx: Ctx
+    ) -> None:
         prop["status"] = "awaiting-judgement"
         verdict = {"enact": "ACCEPT", "fail": "VETO", "veto": "VETO"}[action["outcome"]]
         self.on_judge(
@@ -265,16 +336,17 @@ class ImperialProposals(Proposals):
 
     @action("judge")
     def on_judge(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        if action["player"] != self.game.emperor(state):
+        judged = cast("OtherAction", action)
+        if judged["player"] != self.game.emperor(state):
             raise Refused("only_emperor_judges")
-        prop = matters.find(state, action["number"])
+        prop = matters.find(state, judged["number"])
         if prop is None or prop["status"] != "awaiting-judgement":
             raise Refused(
                 "not_awaiting_judgement",
-                number=action["number"],
+                number=judged["number"],
                 status=prop["status"] if prop else None,
             )
-        verdict, reason = action["verdict"], action.get("reason", "").strip()
+        verdict, reason = judged["verdict"], judged.get("reason", "").strip()
         if verdict == "VETO" and not self.may_veto(state):
             number = self.game.enactment.stating_param(state, "veto").rule
             rule = next(r for r in state["rules"] if str(r["number"]) == number)
@@ -282,7 +354,7 @@ class ImperialProposals(Proposals):
         if verdict == "IGNORE":
             self.check_ignore_reason(state, reason)
         status = {"ACCEPT": "accepted", "VETO": "vetoed", "IGNORE": "ignored"}[verdict]
-        prop.update(status=status, reason=reason or None, closed=iso(ctx.now))
+        prop.update({"status": status, "reason": reason or None, "closed": iso(ctx.now)})
         ctx.ack(f"Proposal {prop['number']} is {status}.")
         text = f"The Emperor has {status} proposal {prop['number']} \"{prop['title']}\"" + (
             f": {reason}" if reason else "."
@@ -316,7 +388,7 @@ class ImperialProposals(Proposals):
         for p in state["proposals"]:
             if p["number"] >= number and p["status"] == "voting" and p.get("deadline"):
                 p["deadline"] = iso(
-                    parse_iso(p["opened"]) + self.game.deadlines.duration(state, "vote_period")
+                    parse_held_iso(p["opened"]) + self.game.deadlines.duration(state, "vote_period")
                 )
                 p["vote_period"] = state["parameters"]["vote_period"]
                 lines.append(
