@@ -4,10 +4,10 @@ on and then makes the Ascension Address that starts the new dynasty."""
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, cast
 
 from mailref.engine.context import Ctx, Refused
-from mailref.engine.state import Action, GameState, Matter
+from mailref.engine.state import Action, BlogNomicState, GameState, Matter, OtherAction
 from mailref.engine.variants.actions import action
 from mailref.timeutil import iso
 
@@ -22,6 +22,7 @@ class Dynasties:
         self.game = game
 
     def after_dov(self, state: GameState, dov: Matter, ctx: Ctx) -> None:
+        bn = cast("BlogNomicState", state)  # BlogNomic's own keys
         if dov["status"] == "enacted":
             # The new dynasty's Hiatus holds before the other DoVs fail, so their failing never
             # announces a false "Hiatus ends" while the Ascension Address is awaited.
@@ -33,11 +34,13 @@ class Dynasties:
                 return
             winner = self.game.players.player(state, dov["author"])
             winner["offices"].append("historian")
-            state.update(
-                historian=winner["name"],
-                dynasty=state["dynasty"] + 1,
-                ascension_pending=True,
-                winners=[winner["name"]],
+            bn.update(
+                {
+                    "historian": winner["name"],
+                    "dynasty": bn["dynasty"] + 1,
+                    "ascension_pending": True,
+                    "winners": [winner["name"]],
+                }
             )
             for other in state["judgements"]:
                 if other["kind"] == "dov" and other["status"] == "pending":
@@ -46,7 +49,7 @@ class Dynasties:
                     )
             text = (
                 f"{winner['name']} wins the dynasty and is the Historian of dynasty "
-                f"{state['dynasty']}. "
+                f"{bn['dynasty']}. "
                 "The Hiatus continues until their Ascension Address ([Ascension] Theme)."
             )
             self.game.event(state, ctx, text)
@@ -66,7 +69,7 @@ class Dynasties:
             ctx.send(
                 "turn",
                 [winner["name"]],
-                ASCENSION_ASK.format(n=state["dynasty"]),
+                ASCENSION_ASK.format(n=bn["dynasty"]),
                 "notice.txt",
                 game=state,
                 heading=text,
@@ -85,7 +88,7 @@ class Dynasties:
             return
         # "A non-Wizard never has a Vote": an AGAINST of one who has since idled or left is none.
         if "AGAINST" in self.game.wizards.effective_votes(state, dov).values():
-            state["dov_cooldown"][dov["author"]] = iso(
+            bn["dov_cooldown"][dov["author"]] = iso(
                 ctx.now + self.game.deadlines.duration(state, "dov_cooldown")
             )
         if not self.game.hiatus.hiatus_reason(state, ctx.now):
@@ -94,18 +97,21 @@ class Dynasties:
     def metadynasty_after(self, state: GameState, dov: Matter, ctx: Ctx) -> None:
         """Rule 1.12 reworded so that "a new Dynasty begins with no Historian": the DoV's author
         wins, nobody becomes Historian, no Ascension Address is awaited, and the Hiatus ends."""
-        state.update(
-            historian=None,
-            dynasty=state["dynasty"] + 1,
-            ascension_pending=False,
-            winners=[dov["author"]],
+        bn = cast("BlogNomicState", state)  # BlogNomic's own keys
+        bn.update(
+            {
+                "historian": None,
+                "dynasty": bn["dynasty"] + 1,
+                "ascension_pending": False,
+                "winners": [dov["author"]],
+            }
         )
         for other in state["judgements"]:
             if other["kind"] == "dov" and other["status"] == "pending":
                 why = "another DoV was enacted"
                 self.game.resolution.close(state, other, ctx, "failed", why)
         text = (
-            f"{dov['author']} wins the dynasty. Dynasty {state['dynasty']} begins with no "
+            f"{dov['author']} wins the dynasty. Dynasty {bn['dynasty']} begins with no "
             "Historian (rule 1.12 as it now reads): a Metadynasty, and the Hiatus ends."
         )
         self.game.event(state, ctx, text)
@@ -117,17 +123,19 @@ class Dynasties:
     def on_historian(self, state: GameState, action: Action, ctx: Ctx) -> None:
         """Rule "Victory and Ascension": "That Wizard may pass this role to another Wizard at this
         point by making a post to that effect, if they wish": after the DoV, before the Address."""
-        if not state["ascension_pending"] or action["player"] != state["historian"]:
+        bn = cast("BlogNomicState", state)  # BlogNomic's own keys
+        act = cast("OtherAction", action)
+        if not bn["ascension_pending"] or act["player"] != bn["historian"]:
             raise Refused("only_new_historian_passes")
-        to = self.game.players.must_player(state, action["to"])
-        if to["name"] == action["player"]:
+        to = self.game.players.must_player(state, act["to"])
+        if to["name"] == act["player"]:
             raise Refused("historian_already")
         self.game.wizards.must_be_wizard(state, to["name"], "become Historian")
-        self.game.players.player(state, action["player"])["offices"].remove("historian")
+        self.game.players.player(state, act["player"])["offices"].remove("historian")
         to["offices"].append("historian")
-        state["historian"] = to["name"]
+        bn["historian"] = to["name"]
         text = (
-            f"{action['player']} passes the role of Historian to {to['name']}, who makes the "
+            f"{act['player']} passes the role of Historian to {to['name']}, who makes the "
             "Ascension Address "
             "([Ascension] Theme); the Hiatus continues until then."
         )
@@ -137,18 +145,20 @@ class Dynasties:
 
     @action("ascension")
     def on_ascension(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        if not state["ascension_pending"] or action["player"] != state["historian"]:
+        bn = cast("BlogNomicState", state)  # BlogNomic's own keys
+        act = cast("OtherAction", action)
+        if not bn["ascension_pending"] or act["player"] != bn["historian"]:
             raise Refused("only_new_historian_ascends")
         if self.game.hiatus.downtime(state, ctx.now):
             raise Refused(
                 "ascension_waits_downtime", downtime=self.game.hiatus.downtime_text(state)
             )
-        fields = action.get("fields", {})
+        fields = act.get("fields", {})
         renames = {
-            state["terms"]["player"]: fields.get("wizard")
-            or fields.get(state["terms"]["player"].lower()),
-            state["terms"]["leader"]: fields.get("historian")
-            or fields.get(state["terms"]["leader"].lower()),
+            bn["terms"]["player"]: fields.get("wizard")
+            or fields.get(bn["terms"]["player"].lower()),
+            bn["terms"]["leader"]: fields.get("historian")
+            or fields.get(bn["terms"]["leader"].lower()),
         }
         keep = {
             k.strip().strip('"') for k in re.split(r"[,;]", fields.get("keep", "")) if k.strip()
@@ -175,30 +185,28 @@ class Dynasties:
                 for r in rules:
                     r["text"] = re.sub(rf"\b{old}(s?)\b", rf"{new}\1", r["text"])
                     r["title"] = re.sub(rf"\b{old}(s?)\b", rf"{new}\1", r["title"])
-                key = "player" if old == state["terms"]["player"] else "leader"
-                state["terms"][key] = new
+                key = "player" if old == bn["terms"]["player"] else "leader"
+                bn["terms"][key] = new
         state["rules"] = rules
         state["rule_history"] += [
             {"rule": x.split()[0], "change": "repeal", "by": "ascension", "at": iso(ctx.now)}
             for x in repealed
         ]
-        state.update(theme=action["theme"], ascension_pending=False, winners=[])
-        ctx.ack(
-            f"Ascension Address recorded: dynasty {state['dynasty']}, theme \"{action['theme']}\"."
-        )
+        bn.update({"theme": act["theme"], "ascension_pending": False, "winners": []})
+        ctx.ack(f"Ascension Address recorded: dynasty {bn['dynasty']}, theme \"{act['theme']}\".")
         diff = [f"- Rule {x} (repealed: not kept)" for x in repealed] + [
             f"= Rule {x} (kept)" for x in kept
         ]
         diff += [f"~ the term {o} is now {n}" for o, n in renames.items() if n and n != o]
-        self.game.event(state, ctx, f"Ascension Address: theme {action['theme']}.")
+        self.game.event(state, ctx, f"Ascension Address: theme {act['theme']}.")
         self.game.mail_ruleset(
             state,
             ctx,
-            f"Dynasty {state['dynasty']} begins: {action['theme']}",
+            f"Dynasty {bn['dynasty']} begins: {act['theme']}",
             diff,
             address=(
-                f"The Ascension Address of {action['player']}:\n\n{action['text']}"
-                if action.get("text")
+                f"The Ascension Address of {act['player']}:\n\n{act['text']}"
+                if act.get("text")
                 else ""
             ),
             whole=True,  # a new dynasty's rules are a new game's: each player gets them whole
