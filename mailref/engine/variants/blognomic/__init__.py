@@ -8,14 +8,22 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.mechanics.gamestate import Gamestate
 from mailref.engine.mechanics.voting import VotingPolicy
 from mailref.engine.ruleset_file import shipped_rules
-from mailref.engine.state import Action, GameState, Matter, Player, Rule
+from mailref.engine.state import (
+    Action,
+    BlogNomicState,
+    GameState,
+    Matter,
+    OtherAction,
+    Player,
+    Rule,
+)
 from mailref.engine.variants import rule_tables
 from mailref.engine.variants.actions import action
 from mailref.engine.variants.base import READ_ONLY, Variant
@@ -25,7 +33,7 @@ from mailref.engine.variants.blognomic.resolution import Resolution
 from mailref.engine.variants.blognomic.submitting import Submitting
 from mailref.engine.variants.blognomic.wizards import Wizards
 from mailref.engine.variants.components import Held
-from mailref.timeutil import iso, parse_iso
+from mailref.timeutil import iso, parse_held_iso
 
 _GENERATOR = re.compile(
     r"The (?P<name>[A-Z]+) (?:\(or (?P<alias>[A-Z]+)\) )?command will return a random result "
@@ -129,17 +137,20 @@ class BlogNomic(Variant):
 
     def initial_state(self, *args: Any, **kw: Any) -> GameState:
         state = super().initial_state(*args, **kw)
-        state.update(
-            historian=None,
-            dynasty=1,
-            theme=None,
-            ascension_pending=False,
-            dov_cooldown={},
-            terms={"player": "Wizard", "leader": "Historian"},
+        cast("BlogNomicState", state).update(
+            {
+                "historian": None,
+                "dynasty": 1,
+                "theme": None,
+                "ascension_pending": False,
+                "dov_cooldown": {},
+                "terms": {"player": "Wizard", "leader": "Historian"},
+            }
         )
         return state
 
     def handle(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        bn = cast("BlogNomicState", state)  # BlogNomic's own keys
         super().handle(state, action, ctx)
         if action["type"] not in READ_ONLY:  # a reply that only reads changes nothing
             if (
@@ -149,7 +160,7 @@ class BlogNomic(Variant):
                 p["seen"] = iso(
                     ctx.now
                 )  # rule "Idle Wizards": "has not posted ... in the last seven days"
-            self.hiatus.sync_status(state, ctx.now)
+            self.hiatus.sync_status(bn, ctx.now)
 
     # ---- the clock: resolving matters and the reminders before (resolution.py) -------
     def deadline_times(self, state: GameState, now: datetime) -> list[datetime]:
@@ -168,44 +179,49 @@ class BlogNomic(Variant):
 
     # ---- who counts (wizards.py): rule 4.1's quorum of the Wizards --------------------
     def quorum(self, state: GameState) -> int:
-        return self.wizards.quorum(state)
+        bn = cast("BlogNomicState", state)  # BlogNomic's own keys
+        return self.wizards.quorum(bn)
 
     # ---- Wizards' comings and goings: idling, joining, leaving, Dormancy ----------------
     @action("idle")
     def on_idle(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        self._idle_self(state, {**action, "name": action["player"]}, ctx)
+        self._idle_self(state, cast("Action", {**action, "name": action["player"]}), ctx)
 
     @action("away")
     def on_away(self, state: GameState, action: Action, ctx: Ctx) -> None:
         self._idle_self(state, action, ctx)
 
     def _idle_self(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        if action.get("dates"):
+        bn = cast("BlogNomicState", state)  # BlogNomic's own keys
+        act = cast("OtherAction", action)
+        if act.get("dates"):
             raise Refused("idle_has_no_end")
-        p = self.players.must_player(state, action.get("name") or action["player"])
+        p = self.players.must_player(state, cast(str, act.get("name") or act["player"]))
         was = p["status"]
         self.players.set_away(state, action, ctx, "idle")
-        if was != "idle" and p["name"] == action["player"]:
-            p["self_idled"] = {"at": iso(ctx.now), "dynasty": state["dynasty"]}
+        if was != "idle" and p["name"] == act["player"]:
+            p["self_idled"] = {"at": iso(ctx.now), "dynasty": bn["dynasty"]}
 
     @action("unidle")
     def on_unidle(self, state: GameState, action: Action, ctx: Ctx) -> None:
         """Rule "Idle Wizards": no Unidle "if ... the Wizard who would be Unidled asked to become
         (or rendered themselves) Idle within the previous four days, and within the current
         dynasty"."""
-        p = self.players.must_player(state, action["player"])
+        bn = cast("BlogNomicState", state)  # BlogNomic's own keys
+        name = cast(str, action["player"])  # the sender's: only a player unidles
+        p = self.players.must_player(state, name)
         if p["status"] != "idle":
             raise Refused("not_idle")
         idled = p.get("self_idled")
-        if idled and idled["dynasty"] == state["dynasty"]:
-            until = parse_iso(idled["at"]) + self.deadlines.duration(state, "unidle_after")
+        if idled and idled["dynasty"] == bn["dynasty"]:
+            until = parse_held_iso(idled["at"]) + self.deadlines.duration(state, "unidle_after")
             if ctx.now < until:
                 raise Refused(
                     "unidle_too_soon",
                     idled=self.deadlines.when(state, idled["at"], ctx),
                     until=self.deadlines.when(state, until, ctx),
                 )
-        self.players.set_away(state, {**action, "name": action["player"]}, ctx, "active")
+        self.players.set_away(state, cast("Action", {**action, "name": name}), ctx, "active")
 
     @action("back")
     def on_back(self, state: GameState, action: Action, ctx: Ctx) -> None:
@@ -226,7 +242,9 @@ class BlogNomic(Variant):
                 and not p.get("removed")
                 and (p["name"].lower() == name or address in p["addresses"])
             ):
-                until = parse_iso(p["left_at"]) + self.deadlines.duration(state, "rejoin_after")
+                until = parse_held_iso(p["left_at"]) + self.deadlines.duration(
+                    state, "rejoin_after"
+                )
                 if ctx.now < until:
                     raise Refused(
                         "rejoin_too_soon",
@@ -244,37 +262,40 @@ class BlogNomic(Variant):
 
     @action("quit")
     def on_quit(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        name = cast(str, action["player"])  # the sender's: only a player quits
         self.players.on_quit(state, action, ctx)
-        self.players.player(state, action["player"])["removed"] = False
-        self.historian_left(state, action["player"], ctx)
+        cast("Player", self.players.player(state, name))["removed"] = False
+        self.historian_left(state, name, ctx)
 
     @action("player_remove")
     def on_player_remove(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        name = cast(str, action["player"])  # the admin's command names the player
         self.players.on_quit(state, action, ctx)
-        self.historian_left(state, action["player"], ctx)
+        self.historian_left(state, name, ctx)
         self.players.tell_removed(state, action, ctx)
         # The two weeks bar those who ceased "by posting an entry", not those the admin removed.
-        self.players.player(state, action["player"])["removed"] = True
+        cast("Player", self.players.player(state, name))["removed"] = True
 
     def historian_left(self, state: GameState, name: str, ctx: Ctx) -> None:
         """Rule "Dynasties": "If there is no Historian, the Dynasty is a Metadynasty." When the
         Historian leaves, the game has none, and an Ascension Address awaited from them no longer
         holds the game in Hiatus."""
-        if state["historian"] is None or self.players.player(
-            state, state["historian"]
+        bn = cast("BlogNomicState", state)  # BlogNomic's own keys
+        if bn["historian"] is None or self.players.player(
+            state, bn["historian"]
         ) is not self.players.player(state, name):
             return
-        waiting = state["ascension_pending"]
-        state.update(historian=None, ascension_pending=False)
-        self.hiatus.sync_status(state, ctx.now)
+        waiting = bn["ascension_pending"]
+        bn.update({"historian": None, "ascension_pending": False})
+        self.hiatus.sync_status(bn, ctx.now)
         text = (
             f"{name}, the Historian, has left the game: there is no Historian, and dynasty "
-            f"{state['dynasty']} "
+            f"{bn['dynasty']} "
             "is a Metadynasty (rule \"Dynasties\")."
         )
         if waiting:
             text += " No Ascension Address will come from them" + (
-                "." if self.hiatus.hiatus_reason(state, ctx.now) else ": the Hiatus ends."
+                "." if self.hiatus.hiatus_reason(bn, ctx.now) else ": the Hiatus ends."
             )
         self.event(state, ctx, text)
         self.announce(state, ctx, "No Historian: a Metadynasty", [text])
@@ -282,7 +303,10 @@ class BlogNomic(Variant):
     @action("player_status")
     def on_player_status(self, state: GameState, action: Action, ctx: Ctx) -> None:
         self.players.set_away(
-            state, action, ctx, "idle" if action["status"] == "away" else action["status"]
+            state,
+            action,
+            ctx,
+            "idle" if (st := cast("OtherAction", action)["status"]) == "away" else st,
         )
 
     def after_status_change(self, state: GameState, player: Player, ctx: Ctx) -> None:
@@ -301,13 +325,14 @@ class BlogNomic(Variant):
         """Rule "Dormancy": the Wizards learn when it begins or ends (an Idle or a join changes
         it), not from a refused proposal. A state that does not yet say whether the game is
         Dormant learns it silently."""
-        now = self.hiatus.dormant(state)
-        if "dormant" not in state:
-            state["dormant"] = now
+        bn = cast("BlogNomicState", state)  # BlogNomic's own keys
+        now = self.hiatus.dormant(bn)
+        if "dormant" not in bn:
+            bn["dormant"] = now
             return
-        if now == state["dormant"]:
+        if now == bn["dormant"]:
             return
-        state["dormant"] = now
+        bn["dormant"] = now
         text = (
             f"BlogNomic is Dormant: there are fewer than {state['parameters']['dormant_below']} "
             "Wizards, so "
@@ -319,7 +344,7 @@ class BlogNomic(Variant):
         # (engine/upgraded.py sets apart added fields, never added events).
         self.announce(state, ctx, "Dormant" if now else "No longer Dormant", [text])
 
-    def all_matters(self, state: GameState) -> list[dict]:
+    def all_matters(self, state: GameState) -> list[Matter]:
         return sorted(state["proposals"] + state["judgements"], key=lambda m: m["number"])
 
     def find_matter(self, state: GameState, number: int) -> Matter | None:
@@ -331,22 +356,24 @@ class BlogNomic(Variant):
 
     @action("office")
     def on_office(self, state: GameState, action: Action, ctx: Ctx) -> None:
+        bn = cast("BlogNomicState", state)  # BlogNomic's own keys
         self.admin.on_office(state, action, ctx)
-        if action["office"].lower() == "historian":
+        if cast("OtherAction", action)["office"].lower() == "historian":
             holder = self.players.holder(state, "historian")
-            state["historian"] = holder["name"] if holder else None
+            bn["historian"] = holder["name"] if holder else None
 
     def status_lines(self, state: GameState, ctx: Ctx | None = None) -> list[str]:
+        bn = cast("BlogNomicState", state)  # BlogNomic's own keys
         lines = [
-            f"Dynasty {state['dynasty']}"
-            + (f" ({state['theme']})" if state["theme"] else "")
-            + f", Historian: {state['historian'] or 'none (Metadynasty)'}",
-            f"Wizards: {', '.join(self.wizards.names(state))}; quorum {self.quorum(state)}",
+            f"Dynasty {bn['dynasty']}"
+            + (f" ({bn['theme']})" if bn["theme"] else "")
+            + f", Historian: {bn['historian'] or 'none (Metadynasty)'}",
+            f"Wizards: {', '.join(self.wizards.names(bn))}; quorum {self.quorum(state)}",
         ]
         idle = [p["name"] for p in state["players"] if p["status"] == "idle"]
         if idle:
             lines.append("Idle: " + ", ".join(idle))
-        if self.hiatus.dormant(state):
+        if self.hiatus.dormant(bn):
             least = state["parameters"]["dormant_below"]
             lines.append(
                 f"Dormant: fewer than {least} Wizards, so proposals may not be submitted "
@@ -376,11 +403,12 @@ class BlogNomic(Variant):
         Dormant by it; the game's Dormancy is then as told, so the Idle or join that changes it
         next is announced. What the new values decide (a Popular proposal open longer than a
         shorter `min_open`) is decided at once, not at the next ballot."""
+        bn = cast("BlogNomicState", state)  # BlogNomic's own keys
         sent = len(ctx.out)
         self.admin.on_set(state, action, ctx)
-        if "dormant_below" in action["values"]:
-            least, have = state["parameters"]["dormant_below"], len(self.wizards.names(state))
-            dormant = self.hiatus.dormant(state)
+        if "dormant_below" in cast("OtherAction", action)["values"]:
+            least, have = state["parameters"]["dormant_below"], len(self.wizards.names(bn))
+            dormant = self.hiatus.dormant(bn)
             words = f"The game now needs {least} Wizards to leave Dormancy, and has {have}: " + (
                 f"it is Dormant, so proposals may not be submitted until {least} play."
                 if dormant
@@ -390,25 +418,27 @@ class BlogNomic(Variant):
             for o in ctx.out[sent:]:
                 if o.template == "notice.txt" and isinstance(o.vars.get("lines"), list):
                     o.vars["lines"] = [words, *o.vars["lines"]]
-            state["dormant"] = dormant
+            bn["dormant"] = dormant
         self.resolution.resolve(state, ctx)
 
     def ballot_words(self, state: GameState) -> list[str]:
         """VETO is the Historian's: in a Metadynasty nobody may cast it."""
+        bn = cast("BlogNomicState", state)  # BlogNomic's own keys
         words = list(self.vote_words)
-        return words if state["historian"] else [w for w in words if w != "VETO"]
+        return words if bn["historian"] else [w for w in words if w != "VETO"]
 
     def gm_news(self, state: GameState) -> list[str]:
         """A new game is a Metadynasty, and Dormant until enough Wizards play: the GM hears
         both before the first ballot or proposal meets them."""
+        bn = cast("BlogNomicState", state)  # BlogNomic's own keys
         slug, least = state["slug"], state["parameters"]["dormant_below"]
         lines = [
-            f"The game begins in dynasty {state['dynasty']} as a Metadynasty: there is no "
+            f"The game begins in dynasty {bn['dynasty']} as a Metadynasty: there is no "
             "Historian, so a DEFERENTIAL vote follows nobody and nobody may VETO (rule "
             '"Dynasties"). To name a Historian, reply to this mail with [Office] historian NAME, '
             f"or on the host: `mailref office {slug} historian NAME`."
         ]
-        if self.hiatus.dormant(state):
+        if self.hiatus.dormant(bn):
             lines.append(
                 f"It is Dormant until {least} Wizards play: no proposal may be submitted before "
                 '(rule "Dormancy"). For a smaller game, reply to this mail with [Set] '
