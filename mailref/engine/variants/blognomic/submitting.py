@@ -3,32 +3,47 @@ DoVs, withdrawals, and votes on any of them."""
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.court import describe as effect_words
 from mailref.engine.mechanics.proposals import Proposals
 from mailref.engine.ruleset import changes_from, find_rule, sort_key
-from mailref.engine.state import Action, GameState, Matter
+from mailref.engine.state import (
+    Action,
+    BlogNomicState,
+    GameState,
+    JudgementAction,
+    Matter,
+    OtherAction,
+    ProposalAction,
+)
 from mailref.engine.variants.actions import action
-from mailref.timeutil import parse_iso
+from mailref.timeutil import parse_held_iso
 
 
 class Submitting(Proposals):
     """Posting votable matters, and BlogNomic's hooks of the proposal lifecycle."""
 
+    # The BlogNomic game, read through its own components (Wizards, Hiatus, Resolution), as
+    # its dynasties read it (dynasty.py).
+    game: Any
+
     @action("propose")
     def on_propose(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        author = action["player"]
+        move = cast("ProposalAction", action)
+        author = cast(str, move["player"])  # the sender's: only a Wizard proposes
         self.game.wizards.must_be_wizard(state, author, "submit a Proposal")
         if why := self.game.hiatus.hiatus_reason(state, ctx.now):
             raise Refused("no_proposals_in_hiatus", why=why)
         if self.game.hiatus.dormant(state):
             raise Refused("dormant", least=state["parameters"]["dormant_below"])
         matters.must_not_repeat(
-            state["proposals"],
+            cast("list[dict[str, Any]]", state["proposals"]),
             author,
-            action["title"],
-            action["text"],
+            move["title"],
+            move["text"],
             ("pending",),
             zone=state.get("timezone") or "UTC",
             withdraw=True,  # the answer says to withdraw it and propose it again
@@ -39,15 +54,15 @@ class Submitting(Proposals):
         today = ctx.now.strftime("%Y-%m-%d")
         if sum(p["opened"].startswith(today) for p in mine) >= state["parameters"]["max_per_day"]:
             raise Refused("proposals_per_day", most=state["parameters"]["max_per_day"])
-        changes = self.numbered(state, changes_from(action["changes"]))
-        self.check_tags(state, action["title"], changes)
+        changes = self.numbered(state, changes_from(move["changes"]))
+        self.check_tags(state, move["title"], changes)
         # The author's vote is FOR until they vote (the policy's author_vote).
         prop = self.submit(
             state,
             ctx,
             author,
-            action["title"],
-            action["text"],
+            move["title"],
+            move["text"],
             changes=[c.as_dict() for c in changes],
             self_killed=False,
             vetoed=False,
@@ -105,12 +120,12 @@ class Submitting(Proposals):
         """
         if not self.game.hiatus.special_active(state, "Tags"):
             return
-        need = {}
+        need: dict[str, list[str]] = {}
         for c in changes:
             if c.kind == "enact":
                 number = c.number or ""
             else:
-                rule = find_rule(state["rules"], c)
+                rule = find_rule(cast("list[dict[str, Any]]", state["rules"]), c)
                 number = rule["number"] if rule else (c.number or "")
             section = number.split(".")[0]
             if section in self.TAGGED:
@@ -127,50 +142,52 @@ class Submitting(Proposals):
 
     @action("dov")
     def on_dov(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        author = action["player"]
+        bn = cast("BlogNomicState", state)  # BlogNomic's own keys
+        author = cast(str, action["player"])  # the sender's: only a Wizard declares
         self.game.wizards.must_be_wizard(state, author, "declare victory")
-        if author == state["historian"]:
+        if author == bn["historian"]:
             raise Refused("historian_cannot_declare")
-        if state["ascension_pending"]:
+        if bn["ascension_pending"]:
             raise Refused("no_dov_before_ascension")
         if self.game.hiatus.downtime(state, ctx.now):
             raise Refused("dov_in_downtime", downtime=self.game.hiatus.downtime_text(state))
-        until = state["dov_cooldown"].get(author)
-        if until and ctx.now < parse_iso(until):
+        until = bn["dov_cooldown"].get(author)
+        if until and ctx.now < parse_held_iso(until):
             raise Refused("dov_cooldown", until=self.game.deadlines.when(state, until, ctx))
         self._new_judgement(state, action, ctx, "dov")
 
     def _new_judgement(self, state: GameState, action: Action, ctx: Ctx, kind: str) -> None:
-        author = action["player"]
+        asked = cast("JudgementAction", action)
+        author = cast(str, asked["player"])  # the sender's: only a Wizard asks
         self.game.wizards.must_be_wizard(
             state, author, "raise a Call for Judgement" if kind == "cfj" else "declare victory"
         )
         matters.must_not_repeat(
-            [j for j in state["judgements"] if j["kind"] == kind],
+            [cast("dict[str, Any]", j) for j in state["judgements"] if j["kind"] == kind],
             author,
-            action["question"],
-            action.get("text", ""),
+            asked["question"],
+            asked.get("text", ""),
             ("pending",),
             "CfJ" if kind == "cfj" else "DoV",
             state.get("timezone") or "UTC",
         )
-        changes = self.numbered(state, changes_from(action.get("changes", [])))
-        self.check_tags(state, action["question"], changes)
+        changes = self.numbered(state, changes_from(asked.get("changes", [])))
+        self.check_tags(state, asked["question"], changes)
         m = self.submit(
             state,
             ctx,
             author,
-            action["question"],
-            action.get("text", ""),
+            asked["question"],
+            asked.get("text", ""),
             collection="judgements",
             reminded=False,
             kind=kind,
-            question=action["question"],
+            question=asked["question"],
             by=author,
             judge=None,
             ruling=None,
             changes=[c.as_dict() for c in changes],
-            effects=list(action.get("effects") or []) if kind == "cfj" else [],
+            effects=list(asked.get("effects") or []) if kind == "cfj" else [],
         )
         label = self.game.label(m)
         ctx.ack(
@@ -203,8 +220,11 @@ class Submitting(Proposals):
 
     @action("withdraw")
     def on_withdraw(self, state: GameState, action: Action, ctx: Ctx) -> None:
-        m = matters.must_open(matters.find(state, action["number"]), action["number"], ("pending",))
-        if m["author"] != action["player"]:
+        withdrawn = cast("OtherAction", action)
+        m = matters.must_open(
+            matters.find(state, withdrawn["number"]), withdrawn["number"], ("pending",)
+        )
+        if m["author"] != withdrawn["player"]:
             raise Refused("not_your_proposal", number=m["number"], author=m["author"])
         # BlogNomic's withdrawal is the author's self-kill (rule "Special Proposal Voting"); rule
         # "Resolution of Proposals" fails only the oldest pending proposal
@@ -242,7 +262,8 @@ class Submitting(Proposals):
         return self.game.label(m)
 
     def check_ballot(self, state: GameState, m: Matter, name: str, vote: str) -> None:
-        if vote == "VETO" and (name != state["historian"] or self.game.label(m) != "Proposal"):
+        historian = cast("BlogNomicState", state)["historian"]
+        if vote == "VETO" and (name != historian or self.game.label(m) != "Proposal"):
             raise Refused("only_historian_vetoes")
 
     def after_ballot(self, state: GameState, m: Matter, name: str, vote: str, ctx: Ctx) -> None:
@@ -258,7 +279,7 @@ class Submitting(Proposals):
             ctx.ack(
                 'Your AGAINST on your own proposal self-kills it (rule "Special Proposal Voting").'
             )
-        if vote == "DEFERENTIAL" and not state["historian"]:
+        if vote == "DEFERENTIAL" and not cast("BlogNomicState", state)["historian"]:
             ctx.ack(
                 "A DEFERENTIAL vote follows the Historian's, and there is no Historian (the "
                 "Metadynasty): it follows nobody, so it counts for nothing and an earlier vote "
@@ -276,7 +297,7 @@ class Submitting(Proposals):
     def settle(self, state: GameState, m: Matter, ctx: Ctx) -> None:
         self.game.resolution.resolve(state, ctx)
 
-    def decided_by_admin(self, state: GameState, m: Matter, action: Action, ctx: Ctx) -> None:
+    def decided_by_admin(self, state: GameState, m: Matter, action: OtherAction, ctx: Ctx) -> None:
         status = "enacted" if action["outcome"] == "enact" else "failed"
         who = "the GM" if action.get("gm") else "the admin"  # the GM's [Decide] by mail
         reason = {"enact": f"enacted by {who}", "fail": f"failed by {who}", "veto": "vetoed"}[
