@@ -6,9 +6,10 @@ from __future__ import annotations
 import difflib
 import re
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from mailref.engine.change import RuleChange
+from mailref.engine.state import Rule
 
 
 class RuleConflict(Exception):
@@ -23,6 +24,11 @@ class RuleConflict(Exception):
         if len(self.faults) == 1:
             return self.faults[0]
         return f"{len(self.faults)} faults:\n" + "\n".join(f"  - {f}" for f in self.faults)
+
+
+def plain(rules: list[Rule]) -> list[dict[str, Any]]:
+    """RULES as this module's functions take them: plain dicts (they copy what they change)."""
+    return cast("list[dict[str, Any]]", rules)
 
 
 def free_rule_number(rules: list[dict], history: list[dict] | None = None) -> str:

@@ -5,7 +5,7 @@ game's hook `mail_ruleset`). Held by the game as `enactment`."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol, cast
+from typing import Protocol, cast
 
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.parameters import Bonus, Switch, Value
@@ -15,16 +15,12 @@ from mailref.engine.ruleset import (
     apply_changes,
     changes_from,
     check_changes,
+    plain,
     sort_key,
 )
 from mailref.engine.state import Action, GameState, OtherAction, Rule
 from mailref.engine.variants.actions import action
 from mailref.timeutil import iso
-
-
-def _plain(rules: list[Rule]) -> list[dict[str, Any]]:
-    """RULES as the ruleset's functions take them: plain dicts (they copy what they change)."""
-    return cast("list[dict[str, Any]]", rules)
 
 
 class EnactmentHost(Protocol):
@@ -92,7 +88,7 @@ class Enactment:
         by = action.get("by_label") or f"admin {action.get('by')}"
         try:
             rules, entries, diff = apply_changes(
-                _plain(state["rules"]),
+                plain(state["rules"]),
                 changes,
                 by,
                 iso(ctx.now),
@@ -159,7 +155,7 @@ class Enactment:
         """Why CHANGES could not apply to the ruleset as it reads now (a dry run), or None."""
         try:
             check_changes(
-                _plain(state["rules"]), changes, state["rule_history"], self.game.whole_rule_numbers
+                plain(state["rules"]), changes, state["rule_history"], self.game.whole_rule_numbers
             )
         except RuleConflict as e:
             return str(e)
@@ -206,7 +202,7 @@ class Enactment:
             return "no readable rule changes"
         try:
             rules, entries, diff = apply_changes(
-                _plain(state["rules"]),
+                plain(state["rules"]),
                 changes,
                 by,
                 iso(ctx.now),

@@ -12,6 +12,7 @@ from mailref.engine.ruleset import (
     RuleConflict,
     changes_from,
     check_changes,
+    plain,
 )
 from mailref.engine.state import Action, GameState, JudgementAction, Matter, OtherAction
 from mailref.engine.variants.actions import action
@@ -66,8 +67,7 @@ class ImperialActs:
         if not changes and not effects:
             raise Refused("proclamation_without_changes")
         try:
-            rules = cast("list[dict[str, Any]]", state["rules"])  # as the ruleset reads them
-            check_changes(rules, changes, state["rule_history"])
+            check_changes(plain(state["rules"]), changes, state["rule_history"])
         except RuleConflict as e:
             raise Refused("proclamation_cannot_apply", why=e) from None
         for c in changes:

@@ -14,6 +14,7 @@ from mailref.engine.ruleset import (
     RuleConflict,
     changes_from,
     check_changes,
+    plain,
     sort_key,
 )
 from mailref.engine.state import (
@@ -108,8 +109,7 @@ class ImperialProposals(Proposals):
         )
         changes = changes_from(move["changes"])
         try:
-            rules = cast("list[dict[str, Any]]", state["rules"])  # as the ruleset reads them
-            check_changes(rules, changes, state["rule_history"])
+            check_changes(plain(state["rules"]), changes, state["rule_history"])
         except RuleConflict as e:
             raise Refused("changes_cannot_apply", why=e) from None
         self.game.make_senator(state, author, ctx)

@@ -9,7 +9,13 @@ from mailref.engine.context import Ctx, Refused
 from mailref.engine.mechanics.gamestate import Gamestate
 from mailref.engine.mechanics.turn_order import TurnOrder
 from mailref.engine.mechanics.voting import VotingPolicy
-from mailref.engine.ruleset import RuleConflict, changes_from, check_changes, free_rule_number
+from mailref.engine.ruleset import (
+    RuleConflict,
+    changes_from,
+    check_changes,
+    free_rule_number,
+    plain,
+)
 from mailref.engine.ruleset_file import shipped_rules
 from mailref.engine.state import (
     Action,
@@ -385,7 +391,7 @@ class Sidekick(Variant):
         if t.get("proposal"):
             raise Refused("moved_already", number=t["proposal"])
         changes = changes_from(move["changes"])
-        rules = cast("list[dict[str, Any]]", state["rules"])  # as the ruleset's functions read them
+        rules = plain(state["rules"])
         if not changes:
             raise Refused(
                 "move_without_changes", free=free_rule_number(rules, state["rule_history"])

@@ -9,7 +9,7 @@ from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.court import describe as effect_words
 from mailref.engine.mechanics.proposals import Proposals
-from mailref.engine.ruleset import changes_from, find_rule, sort_key
+from mailref.engine.ruleset import changes_from, find_rule, plain, sort_key
 from mailref.engine.state import (
     Action,
     BlogNomicState,
@@ -125,7 +125,7 @@ class Submitting(Proposals):
             if c.kind == "enact":
                 number = c.number or ""
             else:
-                rule = find_rule(cast("list[dict[str, Any]]", state["rules"]), c)
+                rule = find_rule(plain(state["rules"]), c)
                 number = rule["number"] if rule else (c.number or "")
             section = number.split(".")[0]
             if section in self.TAGGED:
