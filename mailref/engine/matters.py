@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import typing
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, Literal, Protocol
 
@@ -128,7 +128,7 @@ def must_open(
 
 
 def must_not_repeat(
-    collection: list[dict],
+    collection: Sequence[Mapping[str, Any]],
     author: str,
     title: str,
     text: str,

@@ -4,7 +4,7 @@ of what passes."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Protocol, cast
 
 from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
@@ -100,7 +100,7 @@ class ImperialProposals(Proposals):
             raise Refused("untitled_proposal")
         # Before rule 12's replacement: a copy sent again must not replace the author's oldest.
         matters.must_not_repeat(
-            cast("list[dict[str, Any]]", state["proposals"]),
+            state["proposals"],
             author,
             move["title"],
             move["text"],

@@ -40,7 +40,7 @@ class Submitting(Proposals):
         if self.game.hiatus.dormant(state):
             raise Refused("dormant", least=state["parameters"]["dormant_below"])
         matters.must_not_repeat(
-            cast("list[dict[str, Any]]", state["proposals"]),
+            state["proposals"],
             author,
             move["title"],
             move["text"],
@@ -163,7 +163,7 @@ class Submitting(Proposals):
             state, author, "raise a Call for Judgement" if kind == "cfj" else "declare victory"
         )
         matters.must_not_repeat(
-            [cast("dict[str, Any]", j) for j in state["judgements"] if j["kind"] == kind],
+            [j for j in state["judgements"] if j["kind"] == kind],
             author,
             asked["question"],
             asked.get("text", ""),
