@@ -57,6 +57,17 @@ class Roster(Protocol):
     def player(self, state: GameState, name: str) -> Player | None: ...
 
 
+class Voters(Roster, Protocol):
+    """The players as a vote that closes with everyone counted reads them (Sidekick's, the
+    Senate's): those present, and an away voter told that their ballot counts."""
+
+    def present(self, state: GameState) -> list[Player]: ...
+
+    def tell_away_voter(
+        self, state: GameState, name: str, ctx: Ctx, otherwise: str = ""
+    ) -> None: ...
+
+
 class Enacting(Protocol):
     """How the game puts a matter's rule changes in force, and whether a rule is in force."""
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Protocol, cast
 from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.mechanics import voting
-from mailref.engine.mechanics.proposals import Proposals, ProposalsHost, Roster
+from mailref.engine.mechanics.proposals import Proposals, ProposalsHost, Voters
 from mailref.engine.ruleset import (
     RuleConflict,
     changes_from,
@@ -22,7 +22,6 @@ from mailref.engine.state import (
     GameState,
     Matter,
     OtherAction,
-    Player,
     ProposalAction,
     Rule,
 )
@@ -37,16 +36,6 @@ if TYPE_CHECKING:
 UNDECIDED = ("voting", "awaiting-judgement")
 
 
-class ImperialRoster(Roster, Protocol):
-    """The players as the Senate's vote reads them: those present, and an away voter told."""
-
-    def present(self, state: GameState) -> list[Player]: ...
-
-    def tell_away_voter(
-        self, state: GameState, name: str, ctx: Ctx, otherwise: str = ""
-    ) -> None: ...
-
-
 class ImperialHost(ProposalsHost, Protocol):
     """What Imperial's proposals ask of the game besides what the lifecycle asks: the Emperor
     and the Senate, its components as they are, its parameter table and announcements."""
@@ -54,7 +43,7 @@ class ImperialHost(ProposalsHost, Protocol):
     parameter_table: Table
 
     @property
-    def players(self) -> ImperialRoster: ...
+    def players(self) -> Voters: ...
 
     @property
     def deadlines(self) -> Deadlines: ...
@@ -70,17 +59,7 @@ class ImperialHost(ProposalsHost, Protocol):
 
     def rules_for_display(self, state: GameState) -> list[Rule]: ...
 
-    def announce(
-        self,
-        state: GameState,
-        ctx: Ctx,
-        subject: str,
-        lines: list[str],
-        kind: str = "announcement",
-        to: list[str] | str = "all",
-        opens: bool = False,
-        words: list[str] | None = None,
-    ) -> None: ...
+    def announce(self, state: GameState, ctx: Ctx, subject: str, lines: list[str]) -> None: ...
 
 
 class ImperialProposals(Proposals):

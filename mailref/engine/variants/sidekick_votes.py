@@ -7,24 +7,14 @@ from typing import TYPE_CHECKING, Protocol
 from mailref.engine import matters
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.mechanics import voting
-from mailref.engine.mechanics.proposals import Proposals, ProposalsHost, Roster
+from mailref.engine.mechanics.proposals import Proposals, ProposalsHost, Voters
 from mailref.engine.ruleset import changes_from
-from mailref.engine.state import GameState, Matter, OtherAction, Player
+from mailref.engine.state import GameState, Matter, OtherAction
 from mailref.timeutil import parse_held_iso
 
 if TYPE_CHECKING:
     from mailref.engine.ruleparams import Table
     from mailref.engine.variants.enactment import Enactment
-
-
-class SidekickRoster(Roster, Protocol):
-    """The players as Sidekick's votes read them: those present, and an away voter told."""
-
-    def present(self, state: GameState) -> list[Player]: ...
-
-    def tell_away_voter(
-        self, state: GameState, name: str, ctx: Ctx, otherwise: str = ""
-    ) -> None: ...
 
 
 class SidekickHost(ProposalsHost, Protocol):
@@ -34,7 +24,7 @@ class SidekickHost(ProposalsHost, Protocol):
     parameter_table: Table
 
     @property
-    def players(self) -> SidekickRoster: ...
+    def players(self) -> Voters: ...
 
     @property
     def enactment(self) -> Enactment: ...
