@@ -24,6 +24,19 @@ def stored_state(referee: Referee) -> dict:
         return s.scalar(select(Game.state).where(Game.slug == "nomes"))
 
 
+def carol_added_by_another_process(referee: Referee) -> None:
+    """The admin's CLI, a process of its own, adds Carol to the game."""
+    cli = Referee(open_store(str(referee.store.engine.url), migrate=False), referee.settings)
+    try:
+        cli.admin(
+            "nomes",
+            {"type": "player_add", "name": "Carol", "address": "carol@players.example"},
+            "admin",
+        )
+    finally:
+        cli.store.dispose()
+
+
 @pytest.fixture
 def nomes(referee):
     referee.create_game("nomes", "sidekick", G, gm="gm@ref.example")
@@ -38,15 +51,7 @@ def nomes(referee):
 
 def test_a_change_another_process_made_is_kept_by_the_next_mail(nomes):
     alice(nomes, "[Away]")  # this referee now holds the state it committed
-    cli = Referee(open_store(str(nomes.store.engine.url), migrate=False), nomes.settings)
-    try:
-        cli.admin(
-            "nomes",
-            {"type": "player_add", "name": "Carol", "address": "carol@players.example"},
-            "admin",
-        )
-    finally:
-        cli.store.dispose()
+    carol_added_by_another_process(nomes)
     alice(nomes, "[Back]")
     names = [p["name"] for p in stored_state(nomes)["players"]]
     assert "Carol" in names
@@ -73,15 +78,7 @@ def test_a_deadline_leaves_the_state_it_committed_held_and_sees_other_processes(
     with nomes.store() as s:
         version = s.scalar(select(Game.version).where(Game.slug == "nomes"))
     assert nomes.states["nomes"] == (version, stored_state(nomes))
-    cli = Referee(open_store(str(nomes.store.engine.url), migrate=False), nomes.settings)
-    try:
-        cli.admin(
-            "nomes",
-            {"type": "player_add", "name": "Carol", "address": "carol@players.example"},
-            "admin",
-        )
-    finally:
-        cli.store.dispose()
+    carol_added_by_another_process(nomes)
     nomes.clock.advance(days=6)  # the next turn's deadline: fired on the state Carol is in
     assert nomes.tick() == ["nomes"]
     assert "Carol" in [p["name"] for p in stored_state(nomes)["players"]]
