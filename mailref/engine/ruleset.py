@@ -4,11 +4,11 @@ and atomically: either every change of a proposal applies, or none does."""
 from __future__ import annotations
 
 import difflib
-import re
-from functools import lru_cache
+from operator import itemgetter
 from typing import Any, cast
 
 from mailref.engine.change import RuleChange
+from mailref.engine.rule_index import RuleIndex, index, keep, sort_key, title_key
 from mailref.engine.state import Rule
 
 
@@ -39,13 +39,9 @@ def free_rule_number(rules: list[dict], history: list[dict] | None = None) -> st
     return str(max([sort_key(n)[0] for n in numbers] + [0]) + 1)
 
 
-@lru_cache(maxsize=4096)  # the ruleset is sorted after every change: its numbers repeat
-def sort_key(number: str) -> tuple[int, ...]:
-    return tuple(int(p) for p in re.findall(r"\d+", number)) or (0,)
-
-
 def sort_rules(rules: list[dict]) -> list[dict]:
-    return sorted(rules, key=lambda r: sort_key(r["number"]))
+    keys = list(map(sort_key, map(itemgetter("number"), rules)))
+    return list(map(rules.__getitem__, sorted(range(len(rules)), key=keys.__getitem__)))
 
 
 def rule_number(text: str, whole: bool = False) -> str:
@@ -63,11 +59,14 @@ def rule_number(text: str, whole: bool = False) -> str:
 
 
 def find_rule(rules: list[dict], change: RuleChange) -> dict | None:
+    """The rule CHANGE refers to, by number (by value) or by title."""
+    return _found(index(rules), change)
+
+
+def _found(rules: RuleIndex, change: RuleChange) -> dict | None:
     if change.number:
-        key = sort_key(change.number)
-        return next((r for r in rules if sort_key(r["number"]) == key), None)
-    want = (change.ref_title or "").strip().lower()
-    return next((r for r in rules if r["title"].strip().lower() == want), None)
+        return rules.by_key.get(sort_key(change.number))
+    return rules.by_title.get(title_key(change.ref_title))
 
 
 def _history_hint(history: list[dict], ref: str) -> str:
@@ -91,7 +90,8 @@ def apply_changes(
     stay as they are: the list is copied, and a rule dict only when a change writes to it, so
     a change costs the same however many rules there are. A DRY run's rules are thrown away:
     neither sorted nor new rules' diff lines written (every change is checked)."""
-    rules = list(rules)
+    work = index(rules).copy()  # the rules as changed so far, looked up without a walk
+    rules = work.rules
     history = history or []
     entries: list[dict] = []
     diff: list[str] = []
@@ -104,38 +104,39 @@ def apply_changes(
                 number = (
                     rule_number(c.number, whole_numbers)
                     if c.number
-                    else str(max([sort_key(r["number"])[0] for r in rules] + [0]) + 1)
+                    else str(max([k[0] for k in work.by_key] + [0]) + 1)
                 )
-                key, title = sort_key(number), (c.title or "").strip().lower()
-                taken = next((r for r in rules if sort_key(r["number"]) == key), None)
+                taken = work.by_key.get(sort_key(number))
                 if taken:
                     raise RuleConflict(
                         f'rule {c.number or number} already exists as rule {taken["number"]} '
                         f'("{taken["title"]}"); a new rule needs an unused number, such as '
                         f"{free_rule_number(rules + asked, history)}"
                     )
-                if any(r["title"].strip().lower() == title for r in rules):
+                if title_key(c.title) in work.by_title:
                     raise RuleConflict(f'a rule titled "{c.title}" already exists')
-                rules.append({"number": number, "title": c.title, "text": c.text})
+                work.add({"number": number, "title": c.title, "text": c.text})
                 entries.append({"rule": number, "change": "enact", "by": by, "at": at})
                 if not dry:
                     diff += [f'+ Rule {number} "{c.title}" (new)'] + [
                         f"+   {ln}" for ln in (c.text or "").splitlines()
                     ]
                 continue
-            rule = find_rule(rules, c)
+            rule = _found(work, c)
             if rule is None:
                 raise RuleConflict(f"there is no rule {c.ref}{_history_hint(history, c.ref)}")
             number = rule["number"]
             if c.kind != "repeal":  # the caller's rule stays as it is
-                i = next(i for i, r in enumerate(rules) if r is rule)
-                rules[i] = rule = dict(rule)
+                copied = dict(rule)
+                work.replace(rule, copied)
+                rule = copied
             if c.kind == "repeal":
-                rules.remove(rule)
+                work.remove(rule)
                 diff.append(f'- Rule {number} "{rule["title"]}" (repealed)')
             elif c.kind == "retitle":
                 diff.append(f'~ Rule {number}: title "{rule["title"]}" -> "{c.title}"')
                 rule["title"] = c.title
+                work.retitled()
             else:
                 old = rule["text"]
                 if c.kind == "amend":
@@ -157,7 +158,12 @@ def apply_changes(
             faults += e.faults
     if faults:
         raise RuleConflict(*faults)
-    return (rules if dry else sort_rules(rules)), entries, diff  # a dry run's rules are not read
+    if dry:
+        return rules, entries, diff  # a dry run's rules are not read
+    if not work.ordered:  # a ruleset read out of order is put in order by its first change
+        return sort_rules(rules), entries, diff
+    keep(work)  # the new ruleset's index, already made
+    return rules, entries, diff
 
 
 def check_changes(

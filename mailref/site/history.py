@@ -16,6 +16,7 @@ import re
 from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any, cast
 
 from sqlalchemy import Text, func, select, type_coerce
@@ -74,6 +75,7 @@ class TurnRecord:
     seq: int = 0  # the journal entry that resolved it
 
 
+_NUMBER = itemgetter("number")
 _lineages: Iterator[int] = itertools.count()  # each replay from the start, numbered
 
 
@@ -238,7 +240,7 @@ def _step(
 ) -> None:
     state = ch.state
     variant = get_variant(state["variant"])
-    before = {r["number"]: r for r in state["rules"]}
+    rules_before = state["rules"]
     labels_at = len(state.get("rule_history", []))
     turns_at = len(cast(EireState, state).get("history", []))
     ctx = Ctx(at_, draws=draws)
@@ -255,51 +257,9 @@ def _step(
         if statuses.get(key) != status:
             ch.entries.setdefault(key, []).append(seq)
     at = iso(at_)
-    labels = {h["rule"]: h["by"] for h in state.get("rule_history", [])[labels_at:]}
-    after = {r["number"]: r for r in state["rules"]}
-    fallback = _who(action)
-    for number, rule in after.items():
-        old = before.get(number)
-        by = labels.get(number, fallback)
-        if old is None:
-            ch.rules.setdefault(number, []).append(
-                RuleEvent(
-                    number,
-                    "enacted",
-                    at,
-                    by,
-                    rule["title"],
-                    diff=[("add", ln) for ln in rule["text"].splitlines()],
-                )
-            )
-            continue
-        if old["title"] != rule["title"]:
-            ch.rules.setdefault(number, []).append(
-                RuleEvent(number, "retitled", at, by, rule["title"], old["title"])
-            )
-        if old["text"] != rule["text"]:
-            ch.rules.setdefault(number, []).append(
-                RuleEvent(
-                    number,
-                    "amended",
-                    at,
-                    by,
-                    rule["title"],
-                    diff=text_diff(old["text"], rule["text"]),
-                )
-            )
-    for number, old in before.items():
-        if number not in after:
-            ch.rules.setdefault(number, []).append(
-                RuleEvent(
-                    number,
-                    "repealed",
-                    at,
-                    labels.get(number, fallback),
-                    old["title"],
-                    diff=[("del", ln) for ln in old["text"].splitlines()],
-                )
-            )
+    if state["rules"] is not rules_before:  # a change makes a new list (engine/rule_index.py)
+        labels = {h["rule"]: h["by"] for h in state.get("rule_history", [])[labels_at:]}
+        _rule_events(ch, rules_before, state["rules"], labels, _who(action), at)
     for i, out in enumerate(ctx.out):
         if out.to == "all":
             ch.announcements.append(
@@ -329,6 +289,62 @@ def _step(
     # a step then walks what the live game walked, not every matter ever made.
     take_cold(state, variant.archived_collections, variant.still_open(), at_)
     ch.version = seq
+
+
+def _rule_events(
+    ch: Chronicle, was: list, now: list, labels: dict[str, str], fallback: str, at: str
+) -> None:
+    """Each rule's history: what one journal entry enacted, retitled, amended or repealed,
+    from the ruleset before it (WAS) and after it (NOW)."""
+    before = dict(zip(map(_NUMBER, was), was, strict=True))
+    after = dict(zip(map(_NUMBER, now), now, strict=True))
+    for number, rule in after.items():
+        old = before.get(number)
+        if old is rule:  # a rule a change writes to is copied: this one is as it was
+            continue
+        by = labels.get(number, fallback)
+        if old is None:
+            ch.rules.setdefault(number, []).append(
+                RuleEvent(
+                    number,
+                    "enacted",
+                    at,
+                    by,
+                    rule["title"],
+                    diff=[("add", ln) for ln in rule["text"].splitlines()],
+                )
+            )
+            continue
+        if old["title"] != rule["title"]:
+            ch.rules.setdefault(number, []).append(
+                RuleEvent(number, "retitled", at, by, rule["title"], old["title"])
+            )
+        if old["text"] != rule["text"]:
+            ch.rules.setdefault(number, []).append(
+                RuleEvent(
+                    number,
+                    "amended",
+                    at,
+                    by,
+                    rule["title"],
+                    diff=text_diff(old["text"], rule["text"]),
+                )
+            )
+    if not before.keys() - after.keys():
+        return
+    for number, old in before.items():  # the repealed, in the order they stood
+        if number in after:
+            continue
+        ch.rules.setdefault(number, []).append(
+            RuleEvent(
+                number,
+                "repealed",
+                at,
+                labels.get(number, fallback),
+                old["title"],
+                diff=[("del", ln) for ln in old["text"].splitlines()],
+            )
+        )
 
 
 def _statuses(state: GameState) -> dict[tuple[str, int], str]:

@@ -10,6 +10,7 @@ import re
 from functools import lru_cache
 from typing import Any, NotRequired, TypedDict
 
+from mailref.engine import rule_index
 from mailref.engine.context import Refused
 
 
@@ -125,9 +126,13 @@ def _declared(number: str, text: str) -> tuple[Column, ...]:
 
 def from_rules(rules: list[Any]) -> list[Column]:
     """Every column the ruleset declares, in rule order, the first declaration of a name kept
-    (the caller's own to change; a ruleset read before is not read again)."""
-    texts = tuple((str(r.get("number", "")), str(r.get("text") or "")) for r in rules)
-    return copy.deepcopy(_from_texts(texts))
+    (the caller's own to change). A list of rules is read once (rule_index: a change makes a
+    new list), and a ruleset of the same texts read before is not read again."""
+    indexed = rule_index.index(rules)
+    if indexed.columns is None:
+        texts = tuple((str(r.get("number", "")), str(r.get("text") or "")) for r in rules)
+        indexed.columns = _from_texts(texts)
+    return copy.deepcopy(indexed.columns)
 
 
 @lru_cache(maxsize=16)

@@ -9,6 +9,7 @@ from typing import Protocol, cast
 
 from mailref.engine.context import Ctx, Refused
 from mailref.engine.parameters import Bonus, Switch, Value
+from mailref.engine.rule_index import numbered
 from mailref.engine.ruleparams import Param, Table, bound, marked, read, says
 from mailref.engine.ruleset import (
     RuleConflict,
@@ -21,6 +22,14 @@ from mailref.engine.ruleset import (
 from mailref.engine.state import Action, GameState, OtherAction, Rule
 from mailref.engine.variants.actions import action
 from mailref.timeutil import iso
+
+
+def _titled(rules: list, changes: list) -> dict[str, str]:
+    """The rules' numbers by title, when a change names its rule by title (else none: only
+    then are the rules walked)."""
+    if all(c.number for c in changes if c.kind != "enact"):
+        return {}
+    return {str(r.get("title", "")).lower(): r["number"] for r in rules}
 
 
 class EnactmentHost(Protocol):
@@ -139,7 +148,7 @@ class Enactment:
         self, rules: list, changes: list, state: GameState | None = None
     ) -> list[str]:
         """The numbers of the rules run by parameters that CHANGES amend, repeal or renumber."""
-        titles = {str(r.get("title", "")).lower(): r["number"] for r in rules}
+        titles = _titled(rules, changes)
         touched = {
             c.number or titles.get(str(c.ref_title or "").lower())
             for c in changes
@@ -219,7 +228,7 @@ class Enactment:
             if then:
                 then()
             return str(e)
-        titles = {str(r.get("title", "")).lower(): r["number"] for r in state["rules"]}
+        titles = _titled(state["rules"], changes)
         touched = self.touched_rules(state["rules"], changes, state)
         state["rules"] = cast("list[Rule]", rules)
         state["rule_history"] = state["rule_history"] + entries
@@ -261,7 +270,8 @@ class Enactment:
         """Whether rule NUMBER states parameters and its text says each unmistakably (repealed,
         it says that none applies)."""
         names = self.rules_stating(state).get(number, ())
-        text = next((str(r.get("text", "")) for r in state["rules"] if r["number"] == number), None)
+        rule = numbered(plain(state["rules"]), number)
+        text = None if rule is None else str(rule.get("text", ""))
         return bool(names) and (
             text is None or all(read(self.stating_param(state, n), text) is not None for n in names)
         )
@@ -269,7 +279,8 @@ class Enactment:
     def switches_stated(self, state: GameState, number: str) -> dict[str, Value]:
         """The switches of the voting policy the text of rule NUMBER states in one of their
         forms (a new "Abstentions" rule sets one just as an amendment of its own rule does)."""
-        text = next((str(r.get("text", "")) for r in state["rules"] if r["number"] == number), "")
+        rule = numbered(plain(state["rules"]), number)
+        text = "" if rule is None else str(rule.get("text", ""))
         out = {}
         for p in self.game.parameter_table:
             if isinstance(p.kind, Switch):
@@ -304,7 +315,7 @@ class Enactment:
         rules that are not on the rule list do not apply"); an operator's setting always is."""
         part = state.get("ruleset")  # a game of its own rules: a parameter no rule states is set
         rule = part.get("bindings", {}).get(name) if part else self.game.parameter_table[name].rule
-        return rule is None or any(str(r["number"]) == rule for r in state["rules"])
+        return rule is None or numbered(plain(state["rules"]), rule) is not None
 
     def ack_changes(self, ctx: Ctx, changes: list) -> None:
         """The mover's ack names each rule change read from the proposal, in full, and the
