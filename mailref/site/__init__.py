@@ -105,7 +105,12 @@ def rebuild(
                 game = read[g] = _game(s, g, held if g == slug else None)
                 snaps.append(history.read(s, game, anew=force))
                 rolls[g] = dice.verify(s, game, snaps[-1].key)
-            stale = [g for g in versions if g not in listed or listed[g][0] != versions[g]]
+            # A game left to the build about to come is listed by it, from the state it holds.
+            stale = [
+                g
+                for g in versions
+                if (g not in listed or listed[g][0] != versions[g]) and g not in leave
+            ]
             unread = [g for g in stale if g not in read]  # a long game's state is read once
             for game in s.scalars(select(Game).where(Game.slug.in_(unread))) if unread else []:
                 read[game.slug] = game
