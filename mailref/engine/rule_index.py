@@ -50,6 +50,11 @@ class RuleIndex:
         self.rules = rules
         self._index()
         self.columns: Any = None  # the columns the rules declare, once read (mechanics/columns)
+        # A copy's: the columns of the rules it was copied from, and every rule it has added,
+        # replaced (the old and the new) or removed since, so that a change of rules declaring
+        # no column reads no rule again.
+        self.columns_before: Any = None
+        self.changed: list[dict[str, Any]] = []
 
     def _index(self) -> None:
         rules = self.rules
@@ -69,6 +74,7 @@ class RuleIndex:
         out.by_key, out.by_number = dict(self.by_key), dict(self.by_number)
         out.by_title, out.ordered = dict(self.by_title), self.ordered
         out.highest_whole, out.columns = self.highest_whole, None
+        out.columns_before, out.changed = self.columns, []
         return out
 
     def add(self, rule: dict[str, Any]) -> None:
@@ -81,10 +87,12 @@ class RuleIndex:
         self.by_number.setdefault(str(rule["number"]), rule)
         self.by_title.setdefault(title_key(rule.get("title")), rule)
         self.highest_whole = max(self.highest_whole, _whole(rule["number"]))
+        self.changed.append(rule)
 
     def replace(self, old: dict[str, Any], new: dict[str, Any]) -> None:
         """NEW in OLD's place, with OLD's number (a copy of OLD to write to)."""
         self.rules[self.rules.index(old)] = new
+        self.changed += [old, new]
         key, number = sort_key(old["number"]), str(old["number"])
         title = title_key(old.get("title"))
         if self.by_key.get(key) is old:
@@ -97,6 +105,7 @@ class RuleIndex:
     def remove(self, rule: dict[str, Any]) -> None:
         self.rules.remove(rule)
         self._index()
+        self.changed.append(rule)
 
     def retitled(self) -> None:
         """A rule's title has changed: the titles are looked up anew."""

@@ -171,3 +171,25 @@ def test_a_new_list_of_the_same_rules_declares_the_same_columns() -> None:
     assert columns.from_rules(rules)[0]["name"] != "changed by its caller"
     made, _, _ = apply_changes(rules, [RuleChange("repeal", number="1")], "p", "now")
     assert columns.from_rules(made) == []
+
+
+def test_the_columns_follow_each_change_of_the_rules_declaring_them() -> None:
+    gold = "Each Wizard has an amount of Gold, which is a nonnegative integer, tracked in the GNDT."
+    debt = "Each Wizard has an amount of Debt, which is an integer, tracked in the GNDT."
+    rules = [
+        {"number": "1", "title": "Gold", "text": gold},
+        {"number": "2", "title": "Tea", "text": "Tea is served."},
+    ]
+    assert [c["slug"] for c in columns.from_rules(rules)] == ["gold"]
+    steps = [
+        (RuleChange("amend", number="2", text="Coffee is served."), ["gold"]),
+        (RuleChange("enact", number="3", title="Debt", text=debt), ["gold", "debt"]),
+        (RuleChange("retitle", number="3", title="Owing"), ["gold", "debt"]),
+        (RuleChange("amend", number="1", text="Gold is no more."), ["debt"]),
+        (RuleChange("enact", number="4", title="Lunch", text="Lunch is at noon."), ["debt"]),
+        (RuleChange("repeal", number="3"), []),
+        (RuleChange("amend", number="2", text=gold), ["gold"]),
+    ]
+    for change, slugs in steps:
+        rules, _, _ = apply_changes(rules, [change], "p", "now")
+        assert [c["slug"] for c in columns.from_rules(rules)] == slugs, change

@@ -129,10 +129,18 @@ def from_rules(rules: list[Any]) -> list[Column]:
     (the caller's own to change). A list of rules is read once (rule_index: a change makes a
     new list), and a ruleset of the same texts read before is not read again."""
     indexed = rule_index.index(rules)
+    if indexed.columns is None and indexed.columns_before is not None:
+        # Rules changed by a proposal declaring no column leave the columns as they were.
+        if not any(_declared(*_number_and_text(r)) for r in indexed.changed):
+            indexed.columns = indexed.columns_before
     if indexed.columns is None:
-        texts = tuple((str(r.get("number", "")), str(r.get("text") or "")) for r in rules)
+        texts = tuple(map(_number_and_text, rules))
         indexed.columns = _from_texts(texts)
     return copy.deepcopy(indexed.columns)
+
+
+def _number_and_text(rule: Any) -> tuple[str, str]:
+    return str(rule.get("number", "")), str(rule.get("text") or "")
 
 
 @lru_cache(maxsize=16)
