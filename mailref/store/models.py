@@ -10,6 +10,7 @@ from sqlalchemy import (
     JSON,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     LargeBinary,
     String,
@@ -111,7 +112,11 @@ class InboxMessage(Base):
     # Several daemons (mailref/claims.py): which process holds this mail, and until when.
     claimed_by: Mapped[str | None] = mapped_column(String(255), nullable=True)
     lease_until: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
-    __table_args__ = (UniqueConstraint("message_id", "sha256"),)
+    __table_args__ = (
+        UniqueConstraint("message_id", "sha256"),
+        # A deadline's facts for the GM: a game's mail of the last day, however long the game.
+        Index("ix_inbox_game_slug_received_at", "game_slug", "received_at"),
+    )
 
 
 class OutboxMessage(Base):

@@ -121,6 +121,7 @@ def test_an_older_schema_is_upgraded_then_replayed(site):
         conn.execute("DROP TABLE dice_draws")
         conn.execute("DROP TABLE dice_seeds")
         conn.execute("DROP TABLE secrets")
+        conn.execute("DROP INDEX ix_inbox_game_slug_received_at")
         conn.execute("UPDATE alembic_version SET version_num = '0005'")
     r = run(site, "replay")
     assert r.returncode == 0 and "nomes: identical after 5 journal entries" in r.stdout, r.stderr

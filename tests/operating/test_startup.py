@@ -107,6 +107,7 @@ def test_an_older_schema_is_still_upgraded(tmp_path):
         conn.execute(text("DROP TABLE dice_draws"))
         conn.execute(text("DROP TABLE dice_seeds"))
         conn.execute(text("DROP TABLE secrets"))
+        conn.execute(text("DROP INDEX ix_inbox_game_slug_received_at"))
         conn.execute(text("UPDATE alembic_version SET version_num = '0005'"))
     store.dispose()
     store = open_store(url)
