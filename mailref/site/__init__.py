@@ -246,11 +246,7 @@ def game_files(
     )
     if ctx["gamestate"] is not None:
         pages_.append("gamestate.html")
-    made_of = (
-        chron.lineage,
-        ctx["zone"],
-        [[m["id"] for m in p["matters"]] for p in ctx["older_pages"]],
-    )
+    made_of = (chron.lineage, ctx["zone"])
     ctx["contents"], ctx["sections"] = fragments.rules(
         pages.environment(),
         kept.name(snap.key),

@@ -1,7 +1,8 @@
 """Parts of a page rendered once while what they show stays the same: a long game's rules page
 holds hundreds of rules, and a change touches one or two of them, so each rule's section (and
 its line in the contents) is kept with what it showed and rendered again only when that
-changed; each change in a rule's history is rendered once."""
+changed; each change in a rule's history is rendered once, and again only when the matter it
+links to has moved to another page."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from markupsafe import Markup
 
 from mailref.site import kept
 from mailref.site.clean import as_text
-from mailref.site.rules_page import event_row
+from mailref.site.rules_page import event_row, matter_link, resolve
 
 
 class Fragment(Markup):
@@ -31,13 +32,16 @@ def _clean(html: str) -> Fragment:
 
 @dataclass
 class Sections:
-    """A game's rules page as last rendered: while its chronicle, zone and the pages its
-    matters are on stay the same, a rule's history only grows, so a rule whose fields and
-    count of changes are unchanged shows the same section."""
+    """A game's rules page as last rendered: while its chronicle and zone stay the same, a
+    rule's history only grows, so a rule whose fields and count of changes are unchanged, and
+    none of whose changes links to a matter that has moved to another page, shows the same
+    section."""
 
-    made_of: tuple[Any, ...]  # (the chronicle's lineage, the zone, the older pages' matters)
+    made_of: tuple[Any, ...]  # (the chronicle's lineage, the zone)
     rules: dict[str, tuple[tuple[Any, ...], Fragment, Fragment]] = field(default_factory=dict)
-    events: dict[tuple[str, int], Fragment] = field(default_factory=dict)  # (rule, index) -> it
+    # (rule, index) -> the change as rendered, with the link to its matter it was rendered with
+    events: dict[tuple[str, int], tuple[str | None, Fragment]] = field(default_factory=dict)
+    page_of: dict[str, str] = field(default_factory=dict)  # a matter's id -> its older page
 
 
 _kept: dict[str, Sections] = kept.per_game({})
@@ -53,11 +57,15 @@ def rules(
 ) -> tuple[Fragment, Fragment]:
     """The contents' lines and the sections of the rules ROWS (pages.rule_rows), rendering only
     the rules whose content, history or place in the tree changed since GAME's last build in
-    this process. MADE_OF says what every section depends on besides its rule: when it
-    changes, all are rendered anew."""
+    this process, or whose history links to a matter that PAGE_OF now puts on another page.
+    MADE_OF says what every section depends on besides its rule: when it changes, all are
+    rendered anew."""
     was = _kept.get(game)
     if was is None or was.made_of != made_of:
         was = Sections(made_of)
+    # Matters go to an older page fifty at a time: only the rules linking to those are redone.
+    moved = {m for m in was.page_of.keys() | page_of.keys() if was.page_of.get(m) != page_of.get(m)}
+    was.page_of = dict(page_of)
     now: dict[str, tuple[tuple[Any, ...], Fragment, Fragment]] = {}
     macros: Any = None
     toc: list[str] = []
@@ -76,7 +84,7 @@ def rules(
             len(row["events"]),
         )
         old = was.rules.get(row["id"])
-        if old is None or old[0] != shown:
+        if old is None or old[0] != shown or moved and _links_to(row["events"], moved):
             if macros is None:
                 macros = env.get_template("site/_rule.html").module
             # The history goes in as its items were made (a long one is most of the page).
@@ -103,11 +111,24 @@ def _history(
     pages it links to are part of what the kept sections are made of."""
     out = []
     for i, e in enumerate(row["events"]):
-        html = was.events.get((row["number"], i))
-        if html is None:
-            html = was.events[row["number"], i] = _clean(macros.event(event_row(e, zone, page_of)))
-        out.append(html)
+        link = resolve(matter_link(e.by), page_of)
+        made = was.events.get((row["number"], i))
+        if made is None or made[0] != link:
+            made = was.events[row["number"], i] = (
+                link,
+                _clean(macros.event(event_row(e, zone, page_of))),
+            )
+        out.append(made[1])
     return out
+
+
+def _links_to(events: list[Any], matters: set[str]) -> bool:
+    """Whether any of EVENTS links to one of MATTERS (their ids: proposal-3)."""
+    for e in events:
+        link = matter_link(e.by)
+        if link and link.split("#", 1)[1] in matters:
+            return True
+    return False
 
 
 def matters(env: Environment, rows: list[dict[str, Any]], journal_link: Any, block: int) -> None:
