@@ -214,7 +214,13 @@ def game_files(
     chron = history.chronicle(snap)
     game = kept.name(snap.key)
     ctx = pages.game_context(
-        state, chron, now, base_url, has_png=False, kept_rows=_matter_rows.setdefault(game, {})
+        state,
+        chron,
+        now,
+        base_url,
+        has_png=False,
+        kept_rows=_matter_rows.setdefault(game, {}),
+        cold=snap.cold,
     )
     ctx["dice"] = rolls
     ctx["gamestate"] = gamestate.page_context(state)

@@ -113,6 +113,8 @@ class Snapshot:
     start: Chronicle  # the replay resumes from here
     entries: list[tuple[int, Any, Action, list[int] | None]]  # (seq, at, action, draws) after start
     journal: list[dict] = field(default_factory=list)  # every entry, as the journal page shows
+    # The archived matters of STATE (by id): kept by this process as read, never changed.
+    cold: frozenset[int] = frozenset()
 
 
 def read(session: Session, game: Game, anew: bool = False) -> Snapshot:
@@ -139,7 +141,8 @@ def read(session: Session, game: Game, anew: bool = False) -> Snapshot:
         .order_by(JournalEntry.seq)
     )
     # The full state: ended matters archived out of the hot state are published too.
-    full = merge(upgrade(cast(GameState, game.state)), _archived(session, game, key))
+    cold = _archived(session, game, key)
+    full = merge(upgrade(cast(GameState, game.state)), cold)
     return Snapshot(
         key,
         game.slug,
@@ -150,6 +153,7 @@ def read(session: Session, game: Game, anew: bool = False) -> Snapshot:
         start,
         [tuple(r) for r in rows],
         rows_,
+        frozenset(id(m) for _, m in cold),
     )
 
 

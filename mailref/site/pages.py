@@ -7,6 +7,7 @@ import os
 import re
 import secrets
 from collections import Counter
+from collections.abc import Collection
 from datetime import datetime
 from functools import lru_cache
 from typing import Any, cast
@@ -118,10 +119,14 @@ def paged(all_matters: list[dict]) -> tuple[list[dict], list[dict], dict[str, st
     return oldest_first[full * per :][::-1], older, where
 
 
-def matters(state: GameState, kept: dict[Any, Any] | None = None) -> list[dict[str, Any]]:
+def matters(
+    state: GameState, kept: dict[Any, Any] | None = None, cold: Collection[int] = ()
+) -> list[dict[str, Any]]:
     """Proposals and judgements alike: number, label, title, author, status, votes … KEPT holds
     the rows of the last build by the matter they were made of: a matter the state holds as it
-    was then (most of a long game's: ended) keeps its row, and so the article made of it."""
+    was then (most of a long game's: ended) keeps its row, and so the article made of it. COLD:
+    the matters (by id) that never change, archived ones as the pages read them: the same one
+    keeps its row without being compared."""
     zone = state.get("timezone", "UTC")
     was, made = kept or {}, {}
     out = []
@@ -131,10 +136,10 @@ def matters(state: GameState, kept: dict[Any, Any] | None = None) -> list[dict[s
     ]:
         key = (collection, m["number"])
         row = was.get(key)
-        if row is None or row[1] != zone or row[0] != m:
+        if row is None or row[1] != zone or not (row[3] is m and id(m) in cold or row[0] == m):
             # Kept as it is now: the state the pages are made of may be the referee's own,
             # which its next change changes in place (site.rebuild's HELD).
-            row = (fastjson.copy(m), zone, _row(collection, m, zone))
+            row = (fastjson.copy(m), zone, _row(collection, m, zone), m)
         made[key] = row
         out.append(row[2])
     if kept is not None:
@@ -267,11 +272,12 @@ def game_context(
     base_url: str,
     has_png: bool,
     kept_rows: dict[Any, Any] | None = None,
+    cold: Collection[int] = (),
 ) -> dict[str, Any]:
     variant = get_variant(state["variant"])
     zone = state.get("timezone", "UTC")
     open_statuses = set(variant.open_statuses) | {"open", "awaiting-judgement"}
-    all_matters = matters(state, kept_rows)
+    all_matters = matters(state, kept_rows, cold)
     raw: dict[tuple[str, int], Any] = {
         **{("proposals", x["number"]): x for x in state.get("proposals", [])},
         **{("judgements", x["number"]): x for x in state.get("judgements", [])},
