@@ -37,11 +37,6 @@ def title_key(title: str | None) -> str:
     return (title or "").strip().lower()
 
 
-def _whole(number: Any) -> int:
-    text = str(number)
-    return int(text) if text.isdigit() else 0
-
-
 class RuleIndex:
     """RULES by number (by value), by exact number and by title, the first of two rules that
     share one found, as a walk from the top finds it; KEYS: each rule's sort key, in order."""
@@ -65,7 +60,6 @@ class RuleIndex:
         self.by_number = dict(zip(map(str, map(_NUMBER, up)), up, strict=True))
         self.by_title = dict(zip(map(title_key, map(_TITLE, up)), up, strict=True))
         self.ordered = self.keys == sorted(self.keys)
-        self.highest_whole = max(map(_whole, map(_NUMBER, rules)), default=0)
 
     def copy(self) -> RuleIndex:
         """A copy to change: its own list and lookups, the rules themselves shared."""
@@ -73,7 +67,7 @@ class RuleIndex:
         out.rules, out.keys = list(self.rules), list(self.keys)
         out.by_key, out.by_number = dict(self.by_key), dict(self.by_number)
         out.by_title, out.ordered = dict(self.by_title), self.ordered
-        out.highest_whole, out.columns = self.highest_whole, None
+        out.columns = None
         out.columns_before, out.changed = self.columns, []
         return out
 
@@ -86,7 +80,6 @@ class RuleIndex:
         self.by_key.setdefault(key, rule)
         self.by_number.setdefault(str(rule["number"]), rule)
         self.by_title.setdefault(title_key(rule.get("title")), rule)
-        self.highest_whole = max(self.highest_whole, _whole(rule["number"]))
         self.changed.append(rule)
 
     def replace(self, old: dict[str, Any], new: dict[str, Any]) -> None:

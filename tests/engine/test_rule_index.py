@@ -126,7 +126,6 @@ def test_a_change_found_through_the_index_comes_out_as_a_walk_makes_it(seed: int
                 fresh.by_number,
                 fresh.by_title,
             )
-            assert kept.highest_whole == fresh.highest_whole
             for c in changes:
                 if c.kind != "enact":
                     assert find_rule(rules, c) == _find_walking(rules, c)
