@@ -39,6 +39,7 @@ from mailref.site import (
     history,
     journal,
     kept,
+    older_pages,
     pages,
     trouble,
     undone,
@@ -270,13 +271,13 @@ def game_files(
     blocks = journal.pages(snap.journal)
     older = [name for name, _ in blocks][1:]
     for name, block in blocks:
-        files[name] = _journal_page(snap, ctx, name, block, older)
+        files[name] = older_pages.journal_page(snap, ctx, name, block, older)
     if rolls is not None:
         files["dice.html"] = pages.render_page(
             "dice.html", page="dice.html", how=dice.HOW, **ctx
         ).encode()
     for older in ctx["older_pages"]:
-        files[older["name"]] = _older_page(snap, ctx, older)
+        files[older["name"]] = older_pages.matters_page(snap, ctx, older)
     files["feed.atom"] = pages.feed(state, chron, now, base_url, snap.created).encode()
     files[VERSION_FILE] = str(snap.version).encode()
     return files
@@ -285,58 +286,6 @@ def game_files(
 _matter_rows: dict[str, dict[Any, Any]] = kept.per_game({})  # game -> pages.matters' rows
 # game -> (journal entries read, the matters their undos took away, oldest first)
 _undone: dict[str, tuple[int, list[dict[str, Any]]]] = kept.per_game({})
-# (game, page) -> (what it showed, the rows of matters it showed, the page)
-_rendered: dict[tuple[str, str], tuple[Any, list[dict], bytes]] = {}
-kept.on_forget(lambda game: [_rendered.pop(k) for k in list(_rendered) if k[0] == game])
-
-
-def _older_page(snap: history.Snapshot, ctx: dict, older: dict) -> bytes:
-    """A page of older matters (pages.paged): rendered again only when what it shows changed,
-    which for a full page is seldom (a stale matter decided late, the game renamed, the newest
-    page of the journal its matters link to moved on). A matter unchanged since the last build
-    has the same row (pages.matters): the page is known by its rows, not by what they say."""
-    game = ctx["game"]
-    shown = (
-        game["name"],
-        game["address"],
-        ctx["nomic"],
-        ctx["vote_words"],
-        [p["name"] for p in ctx["older_pages"]],
-        ctx["journal_block"],
-        (bool(ctx["gamestate"]), bool(ctx["dice"]), ctx["orders_game"]),
-    )
-    rows = older["matters"]
-    key = (kept.name(snap.key), older["name"])
-    was = _rendered.get(key)
-    if was and was[0] == shown and len(was[1]) == len(rows):
-        if all(a is b for a, b in zip(was[1], rows, strict=True)):
-            return was[2]
-    page = pages.render_page(
-        "proposals.html",
-        page="proposals.html",
-        **{**ctx, "matters": rows, "this_page": older["name"]},
-    ).encode()
-    _rendered[key] = (shown, list(rows), page)
-    return page
-
-
-def _journal_page(
-    snap: history.Snapshot, ctx: dict, name: str, block: list[dict], older: list[str]
-) -> bytes:
-    """A page of the journal; a full older page is rendered once while the pages it links to
-    stay the same (its entries never change)."""
-    key = (kept.name(snap.key), name)
-    nav = (bool(ctx["gamestate"]), bool(ctx["dice"]), ctx["orders_game"], ctx["game"]["name"])
-    shown = (block[0]["number"], block[-1]["number"], nav, older) if block else ()
-    was = _rendered.get(key)
-    if name != "journal.html" and was and was[0] == shown:
-        return was[2]
-    page = pages.render_page(
-        "journal.html",
-        **{**ctx, "page": "journal.html", "entries": block, "this_page": name, "older": older},
-    ).encode()
-    _rendered[key] = (shown, [], page)
-    return page
 
 
 def host_row(g: Game) -> dict:

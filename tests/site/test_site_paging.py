@@ -71,3 +71,39 @@ def test_many_matters_are_paged_and_every_link_finds_its_matter(
     rebuild(referee.store, SiteConfig(site), "paging", now=referee.clock())
     assert {p.name: p.read_bytes() for p in older} == before
     assert ids(root / "proposals.html")[0] == "proposal-48"
+
+
+def _published(page) -> str:
+    """A page without the line saying when it was made."""
+    return re.sub(r"<p>Published by mailref on <time [^\n]*", "", page.read_text())
+
+
+def test_a_new_older_page_is_listed_on_the_others_as_a_build_from_scratch_lists_it(
+    referee, tmp_path, monkeypatch
+):
+    monkeypatch.setattr(pages, "MATTERS_PER_PAGE", 10)
+    referee.create_game("paging", "imperial", G, parameters={"matters_per_day": "100"})
+    for name in ("Alice", "Bob"):
+        referee.accept(mail(f"{name.lower()}@x.org", G, "[Join]", f"Name: {name}"))
+        confirm_waiting(referee)
+    site, scratch = tmp_path / "site", tmp_path / "scratch"
+
+    def propose(first: int, last: int) -> None:
+        for i in range(first, last + 1):
+            who = "alice@x.org" if i % 2 else "bob@x.org"
+            referee.accept(
+                mail(who, G, f"[Proposal] Idea {i}", f'Enact rule {100 + i} "R{i}":\nT.\n')
+            )
+            referee.clock.advance(minutes=5)
+
+    propose(1, 30)
+    rebuild(referee.store, SiteConfig(site), "paging", now=referee.clock(), force=False)
+    assert "proposals-3.html" not in (site / "paging" / "proposals-1.html").read_text()
+    propose(31, 40)  # a third older page fills up
+    rebuild(referee.store, SiteConfig(site), "paging", now=referee.clock(), force=False)
+    rebuild(referee.store, SiteConfig(scratch), "paging", now=referee.clock())
+    for k in (1, 2, 3):
+        name = f"proposals-{k}.html"
+        kept, fresh = site / "paging" / name, scratch / "paging" / name
+        assert 'href="proposals-3.html"' in kept.read_text()
+        assert _published(kept) == _published(fresh), kept.name
