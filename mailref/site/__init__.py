@@ -230,7 +230,6 @@ def game_files(
     block = (last - 1) // journal.PER_PAGE if last else 0  # the newest page of the journal
     for shown in [ctx["matters"], *(p["matters"] for p in ctx["older_pages"])]:
         fragments.matters(pages.environment(), shown, ctx["journal_link"], block)
-    ctx["journal_block"] = block
     read, taken = _undone.get(game, (0, []))
     if read > len(snap.journal):
         read, taken = 0, []

@@ -13,7 +13,7 @@ from typing import Any
 from jinja2 import Environment
 from markupsafe import Markup
 
-from mailref.site import kept
+from mailref.site import journal, kept
 from mailref.site.clean import as_text
 from mailref.site.rules_page import event_row, matter_link, resolve
 
@@ -133,12 +133,14 @@ def _links_to(events: list[Any], matters: set[str]) -> bool:
 
 def matters(env: Environment, rows: list[dict[str, Any]], journal_link: Any, block: int) -> None:
     """Give each matter's row of the matters pages its article as `html`. A row is kept while
-    its matter is (pages.matters), and its article with it while the newest page of the journal,
-    which its links to the journal name, is the same BLOCK."""
+    its matter is (pages.matters), and its article with it while the same of its journal
+    entries are on the newest page of the journal (BLOCK): a link to one of those names that
+    page, and names its own page once a newer one begins."""
     macro: Any = None
     for m in rows:
-        if m.get("html_of") != block or "html" not in m:
+        newest = tuple(n for n in m.get("entries") or () if (n - 1) // journal.PER_PAGE >= block)
+        if m.get("html_of") != newest or "html" not in m:
             if macro is None:
                 module: Any = env.get_template("site/_matter.html").module
                 macro = module.matter
-            m["html"], m["html_of"] = Fragment(macro(m, journal_link)), block
+            m["html"], m["html_of"] = Fragment(macro(m, journal_link)), newest

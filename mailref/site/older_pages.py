@@ -26,20 +26,22 @@ def _listing(page: bytes, bare: bytes) -> bytes:
 
 def matters_page(snap: history.Snapshot, ctx: dict, older: dict) -> bytes:
     """A page of older matters (pages.paged): rendered again only when what it shows changed,
-    which for a full page is seldom (a stale matter decided late, the game renamed, the newest
-    page of the journal its matters link to moved on). A matter unchanged since the last build
-    has the same row (pages.matters): the page is known by its rows, not by what they say."""
+    which for a full page is seldom (a stale matter decided late, the game renamed, a newer
+    page of the journal begun where its matters' entries were the newest). A matter unchanged
+    since the last build has the same row and article (pages.matters, fragments.matters): the
+    page is known by them, not by what they say."""
     game = ctx["game"]
     shown = (
         game["name"],
         game["address"],
         ctx["nomic"],
         ctx["vote_words"],
-        ctx["journal_block"],
         (bool(ctx["gamestate"]), bool(ctx["dice"]), ctx["orders_game"]),
     )
     listed = [p["name"] for p in ctx["older_pages"]]
     rows = older["matters"]
+    # A row's article is made anew when its links to the journal move (fragments.matters).
+    articles = [r["html"] for r in rows]
     key = (kept.name(snap.key), older["name"])
     was = _rendered.get(key)
 
@@ -52,12 +54,13 @@ def matters_page(snap: history.Snapshot, ctx: dict, older: dict) -> bytes:
         and was[0][0] == shown
         and len(was[1]) == len(rows)
         and all(a is b for a, b in zip(was[1], rows, strict=True))
+        and all(a is b for a, b in zip(was[0][2], articles, strict=True))
     )
     if was is not None and same:
         page = was[2] if was[0][1] == listed else _listing(was[2], render([]))
     else:
         page = render(rows)
-    _rendered[key] = ((shown, listed), list(rows), page)
+    _rendered[key] = ((shown, listed, articles), list(rows), page)
     return page
 
 

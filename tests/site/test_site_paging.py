@@ -10,7 +10,7 @@ import re
 import pytest
 
 from mailref.config import SiteConfig
-from mailref.site import pages, rebuild
+from mailref.site import journal, pages, rebuild
 from support.helpers import mail
 from support.joining import confirm_waiting
 from support.site import see, valid
@@ -107,3 +107,31 @@ def test_a_new_older_page_is_listed_on_the_others_as_a_build_from_scratch_lists_
         kept, fresh = site / "paging" / name, scratch / "paging" / name
         assert 'href="proposals-3.html"' in kept.read_text()
         assert _published(kept) == _published(fresh), kept.name
+
+
+def test_an_older_page_links_to_the_journal_page_its_entries_moved_to(
+    referee, tmp_path, monkeypatch
+):
+    monkeypatch.setattr(pages, "MATTERS_PER_PAGE", 2)
+    monkeypatch.setattr(journal, "PER_PAGE", 10)
+    referee.create_game("paging", "imperial", G, parameters={"matters_per_day": "100"})
+
+    def join(name: str) -> None:
+        referee.accept(mail(f"{name.lower()}@x.org", G, "[Join]", f"Name: {name}"))
+        confirm_waiting(referee)
+
+    for name in ("Alice", "Bob"):
+        join(name)
+    for i in range(1, 5):
+        who = "alice@x.org" if i % 2 else "bob@x.org"
+        referee.accept(mail(who, G, f"[Proposal] Idea {i}", f'Enact rule {100 + i} "R{i}":\nT.\n'))
+    site, scratch = tmp_path / "site", tmp_path / "scratch"
+    rebuild(referee.store, SiteConfig(site), "paging", now=referee.clock(), force=False)
+    older = site / "paging" / "proposals-1.html"
+    assert 'href="journal.html#entry-' in older.read_text()
+    for name in ("Carol", "Dan", "Eve", "Fay"):  # the journal's first page fills up
+        join(name)
+    rebuild(referee.store, SiteConfig(site), "paging", now=referee.clock(), force=False)
+    rebuild(referee.store, SiteConfig(scratch), "paging", now=referee.clock())
+    assert 'href="journal-1.html#entry-' in older.read_text()
+    assert _published(older) == _published(scratch / "paging" / older.name)
