@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-__version__ = "0.6.1"
+__version__ = "0.6.2"
 
 _here = Path(__file__).resolve().parent
 # In a checkout, handlers/, templates/ and data/ sit beside the package; in an installed
