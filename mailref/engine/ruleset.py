@@ -4,7 +4,6 @@ and atomically: either every change of a proposal applies, or none does."""
 from __future__ import annotations
 
 import difflib
-from operator import itemgetter
 from typing import Any, cast
 
 from mailref.engine.change import RuleChange
@@ -40,8 +39,7 @@ def free_rule_number(rules: list[dict], history: list[dict] | None = None) -> st
 
 
 def sort_rules(rules: list[dict]) -> list[dict]:
-    keys = list(map(sort_key, map(itemgetter("number"), rules)))
-    return list(map(rules.__getitem__, sorted(range(len(rules)), key=keys.__getitem__)))
+    return sorted(rules, key=lambda r: sort_key(r["number"]))
 
 
 def rule_number(text: str, whole: bool = False) -> str:
